@@ -1,0 +1,243 @@
+"""`schedir-opt` and `schedir-run`: the command-line tools (DESIGN.md fixes their contracts).
+
+This is the only module that reads argv and the environment. Every error is printed as an
+MLIR-style diagnostic and the exit status is 1; a Python traceback is printed only when
+SCHEDIR_DEBUG=1 is set and the error is an internal one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+from schedir.diagnostics import (
+    Diagnostic,
+    InputError,
+    Note,
+    SchedirError,
+    SourceManager,
+    check_expected_diagnostics,
+    parse_expected_diagnostics,
+)
+
+SPLIT_MARKER = "// -----"
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports bad arguments as a schedir error (exit 1), not exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise InputError(f"{self.prog}: {message}", notes=(Note(f"usage: {self.format_usage().strip()[7:]}"),))
+
+
+# ---------------------------------------------------------------------------------------
+# shared plumbing
+
+
+def _read_input(path: str, sources: SourceManager) -> tuple[str, str]:
+    """(display name, text) of an input file, or of stdin for '-'."""
+    if path == "-":
+        text = sys.stdin.read()
+        name = "<stdin>"
+    else:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError(f"could not open input file '{path}': no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"could not open input file '{path}': is a directory") from None
+        except UnicodeDecodeError:
+            raise InputError(f"could not read input file '{path}': not UTF-8 text") from None
+        except OSError as err:
+            raise InputError(f"could not open input file '{path}': {err.strerror}") from None
+        name = path
+    sources.add(name, text)
+    return name, text
+
+
+def write_atomically(path: str, data: str | bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder and a rename."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"cannot write '{path}': folder '{folder}' does not exist")
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, mode) as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"cannot write '{path}': {err.strerror}") from None
+
+
+def split_input(text: str) -> list[tuple[int, str]]:
+    """Chunks of a `--split-input-file` input as (first line number, text).
+
+    Each chunk keeps its original line numbers: it is padded with the newlines that precede
+    it, so diagnostics point at the line of the whole file, as mlir-opt reports them.
+    """
+    chunks: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    start = 0
+    for index, line in enumerate(lines):
+        if line.strip() == SPLIT_MARKER or line.startswith(SPLIT_MARKER + " ") or line.rstrip() == SPLIT_MARKER:
+            chunks.append((start + 1, "\n" * start + "\n".join(lines[start:index])))
+            start = index + 1
+    chunks.append((start + 1, "\n" * start + "\n".join(lines[start:])))
+    return chunks
+
+
+def _report(diags: Sequence[Diagnostic], sources: SourceManager) -> None:
+    for diag in diags:
+        print(diag.render(sources), file=sys.stderr)
+
+
+def _guarded(main: Callable[[list[str] | None, SourceManager], int], argv: list[str] | None) -> int:
+    """Run a tool's main: diagnostics for every error, exit status 0 or 1, no traceback."""
+    sources = SourceManager()
+    try:
+        return main(argv, sources)
+    except SchedirError as err:
+        _report(err.diagnostics(), sources)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print("error: input nests too deeply to process", file=sys.stderr)
+        return 1
+    except Exception as err:  # an internal error: report it like any other, never a traceback
+        if os.environ.get("SCHEDIR_DEBUG") == "1":
+            traceback.print_exc()
+        print(f"error: internal compiler error: {type(err).__name__}: {err}", file=sys.stderr)
+        print("note: this is a bug in schedir; rerun with SCHEDIR_DEBUG=1 for a traceback", file=sys.stderr)
+        return 1
+
+
+# ---------------------------------------------------------------------------------------
+# schedir-opt
+
+
+@dataclass(frozen=True)
+class _ChunkResult:
+    output: str | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _opt_parser() -> _ArgumentParser:
+    p = _ArgumentParser(
+        prog="schedir-opt",
+        description="Apply a transform schedule and passes to an MLIR file and print the result.",
+    )
+    p.add_argument("input", help="input .mlir file ('-' for stdin)")
+    p.add_argument("--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)")
+    p.add_argument("--no-schedule", action="store_true", help="do not apply any schedule")
+    p.add_argument("--entry-point", default="__transform_main", help="named sequence to run")
+    p.add_argument("-p", "--pipeline", default="", help="passes to run after the schedule, comma separated")
+    p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir", help="what to print")
+    p.add_argument("--target", choices=("cpu", "cuda"), default=None, help="target for --emit llvm")
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (written atomically)")
+    p.add_argument("--split-input-file", action="store_true", help="process '// -----' chunks separately")
+    p.add_argument("--verify-diagnostics", action="store_true", help="check expected-* annotations")
+    p.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass and step")
+    p.add_argument("--verify-each-transform", action="store_true", help="run and check after each transform op")
+    p.add_argument("--generic", action="store_true", help="print ops in generic form")
+    return p
+
+
+def _opt(argv: list[str] | None, sources: SourceManager) -> int:
+    from schedir import api
+
+    args = _opt_parser().parse_args(argv)
+    name, text = _read_input(args.input, sources)
+    schedule_text: tuple[str, str] | None = None
+    if args.schedule is not None:
+        if args.no_schedule:
+            raise InputError("--schedule and --no-schedule cannot be used together")
+        schedule_text = _read_input(args.schedule, sources)
+
+    chunks = split_input(text) if args.split_input_file else [(1, text)]
+    outputs: list[str] = []
+    failed = False
+    for first_line, chunk in chunks:
+        result = _opt_chunk(api, args, name, chunk, schedule_text, sources)
+        if args.verify_diagnostics:
+            expected = parse_expected_diagnostics(chunk.split("\n", first_line - 1)[-1], name, first_line)
+            problems = check_expected_diagnostics(expected, result.diagnostics)
+            if problems:
+                _report(problems, sources)
+                failed = True
+        elif result.diagnostics:
+            _report(result.diagnostics, sources)
+            failed = True
+        if result.output is not None:
+            outputs.append(result.output)
+
+    joined = f"{SPLIT_MARKER}\n".join(outputs)
+    if args.output:
+        write_atomically(args.output, joined)
+    else:
+        sys.stdout.write(joined)
+    return 1 if failed else 0
+
+
+def _opt_chunk(
+    api: object,
+    args: argparse.Namespace,
+    name: str,
+    chunk: str,
+    schedule: tuple[str, str] | None,
+    sources: SourceManager,
+) -> _ChunkResult:
+    from schedir.api import OptRequest, run_opt
+
+    request = OptRequest(
+        text=chunk,
+        filename=name,
+        schedule=schedule,
+        apply_schedule=not args.no_schedule,
+        entry_point=args.entry_point,
+        pipeline=args.pipeline,
+        emit=args.emit,
+        target=args.target,
+        generic=args.generic,
+        verify_each_transform=args.verify_each_transform,
+        print_ir_after_all=(lambda title, text: print(f"// -----// IR Dump After {title} //----- //\n{text}", file=sys.stderr))
+        if args.print_ir_after_all
+        else None,
+    )
+    try:
+        return _ChunkResult(run_opt(request, sources), ())
+    except SchedirError as err:
+        return _ChunkResult(None, tuple(err.diagnostics()))
+
+
+def opt_main(argv: list[str] | None = None) -> int:
+    """Entry point of `schedir-opt`."""
+    return _guarded(_opt, argv)
+
+
+def run_main(argv: list[str] | None = None) -> int:
+    """Entry point of `schedir-run`."""
+    return _guarded(_run, argv)
+
+
+def _run(argv: list[str] | None, sources: SourceManager) -> int:
+    raise InputError("schedir-run is not wired up yet")
+
+
+def _console(main: Callable[[list[str] | None], int]) -> NoReturn:
+    sys.exit(main(None))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _console(opt_main)

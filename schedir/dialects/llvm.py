@@ -1,0 +1,5 @@
+"""The llvm dialect as schedir uses it (placeholder: xDSL's, until completed)."""
+
+from xdsl.dialects.llvm import LLVM as LLVM
+
+__all__ = ["LLVM"]

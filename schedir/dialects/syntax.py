@@ -1,0 +1,200 @@
+"""Reading and writing MLIR text: parse with source locations, verify, print.
+
+xDSL's parser does not record where an op came from. `parse_module` uses a parser that
+stamps every op with a `FileLineColLoc` of its first token (the first result name, as MLIR
+does), so every later diagnostic can point at the line and column the user wrote.
+Parse and verifier failures become `schedir.diagnostics` errors, never Python tracebacks.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.utils.exceptions import ParseError as XdslParseError
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.diagnostics import Location, MultipleErrors, Note, ParseError, SourceManager, VerifyError
+
+
+class LocatedParser(Parser):
+    """An xDSL parser that stamps each op with the file:line:col of its first token."""
+
+    def __init__(self, ctx: Context, text: str, name: str, sources: SourceManager) -> None:
+        super().__init__(ctx, text, name)
+        self._file = name
+        self._sources = sources
+        self._line_starts = sources.line_starts(name)
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            loc = self._sources.location_of_offset(self._file, start)
+            op.location = FileLineColLoc(StringAttr(self._file), IntAttr(loc.line), IntAttr(loc.col))
+        return op
+
+
+def parse_module(
+    text: str,
+    filename: str = "<input>",
+    *,
+    ctx: Context | None = None,
+    sources: SourceManager | None = None,
+    verify: bool = True,
+) -> ModuleOp:
+    """Parse MLIR text into a module (top-level ops are wrapped as MLIR does), then verify.
+
+    Raises `schedir.diagnostics.ParseError` or `VerifyError` pointing into `filename`.
+    """
+    if ctx is None:
+        from schedir.dialects import get_context
+
+        ctx = get_context()
+    if sources is None:
+        sources = SourceManager()
+    if sources.text(filename) is None:
+        sources.add(filename, text)
+    parser = LocatedParser(ctx, text, filename, sources)
+    try:
+        module = parser.parse_module()
+    except XdslParseError as err:
+        raise _parse_error(err, filename, sources) from None
+    except (VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError) as err:
+        # Some xDSL custom parsers and builders fail with plain Python exceptions on bad
+        # input; report them at the parser's current position instead of a traceback.
+        offset = parser.pos
+        raise ParseError(
+            _clean_message(str(err)) or type(err).__name__,
+            sources.location_of_offset(filename, offset),
+        ) from None
+    if verify:
+        verify_module(module)
+    return module
+
+
+def _parse_error(err: XdslParseError, filename: str, sources: SourceManager) -> ParseError:
+    location = sources.location_of_offset(filename, err.span.start)
+    return ParseError(_clean_message(err.msg), location)
+
+
+def _clean_message(message: str) -> str:
+    """xDSL messages start with a capital and end with a period; MLIR's do neither."""
+    message = message.strip().splitlines()[0] if message.strip() else ""
+    if message.endswith("."):
+        message = message[:-1]
+    if message[:1].isupper() and not message[1:2].isupper():
+        message = message[0].lower() + message[1:]
+    return message
+
+
+def verify_module(module: Operation) -> None:
+    """Verify every op; raise one `VerifyError` per failing op (MLIR-style, at the op)."""
+    errors = [
+        VerifyError(f"'{op.name}' op {_clean_message(msg)}", op_location(op))
+        for op, msg in _verify_failures(module)
+    ]
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise MultipleErrors(errors)
+
+
+def _verify_failures(root: Operation) -> Iterator[tuple[Operation, str]]:
+    for op in root.walk():
+        message = _verify_one(op)
+        if message is not None:
+            yield op, message
+            # MLIR stops at the first failing op of a region; nested ops of a broken op
+            # would only repeat the problem.
+            return
+
+
+def _verify_one(op: Operation) -> str | None:
+    """The verifier message of `op` alone (not its nested ops), or None if it verifies."""
+    block = op.parent
+    region = block.parent if block is not None else None
+    if block is not None and region is not None and block.last_op is op:
+        parent_op = region.parent
+        needs_terminator = parent_op is not None and not parent_op.has_trait(NoTerminator)
+        if needs_terminator and not op.has_trait(IsTerminator):
+            return "block must end with a terminator"
+    for nested in op.regions:
+        for nested_block in nested.blocks:
+            if nested_block.first_op is None and not op.has_trait(NoTerminator):
+                return "empty block: expect at least a terminator"
+    try:
+        op.verify_()
+    except VerifyException as err:
+        return str(err)
+    except (ValueError, IndexError, KeyError, TypeError, AssertionError) as err:
+        return f"failed to verify: {err}"
+    return None
+
+
+def location_from_attr(loc: Attribute) -> Location | None:
+    """The file:line:col a location attribute points at, if any."""
+    match loc:
+        case FileLineColLoc():
+            return Location(loc.filename.data, loc.line.data, loc.column.data)
+        case NameLoc():
+            return location_from_attr(loc.location)
+        case CallSiteLoc():
+            return location_from_attr(loc.callee)
+        case FusedLoc():
+            for inner in loc.locations:
+                if (found := location_from_attr(inner)) is not None:
+                    return found
+            return None
+        case _:
+            return None
+
+
+def op_location(op: Operation) -> Location | None:
+    """Where `op` was written, or where its closest located ancestor was."""
+    current: Operation | None = op
+    while current is not None:
+        if (loc := location_from_attr(current.location)) is not None:
+            return loc
+        current = current.parent_op()
+    return None
+
+
+def op_note(op: Operation, message: str = "see payload op") -> Note:
+    """A note pointing at a (payload) op."""
+    return Note(message, op_location(op))
+
+
+def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
+    """Print an op (usually a module) as MLIR text, ending with a newline."""
+    stream = io.StringIO()
+    printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_op(op)
+    stream.write("\n")
+    return stream.getvalue()
+
+
+__all__ = [
+    "LocatedParser",
+    "location_from_attr",
+    "op_location",
+    "op_note",
+    "parse_module",
+    "print_op",
+    "verify_module",
+]

@@ -1,0 +1,174 @@
+"""The compile stages as data, and the driver that runs them.
+
+    payload -> scheduled -> llvm-dialect -> llvm-ir -> (cpu: native code | cuda: ptx -> cubin)
+
+Each stage has a name (`STAGES`) so it can be printed (`--emit`), dumped (`dump_dir`) and
+tested alone. Pass pipelines come from `schedir.lowering.pipelines`; passes run with the
+verifier after each one, and every failure is a `SchedirError` with a location.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpecParseError
+from xdsl.utils.exceptions import DiagnosticException
+
+from schedir.diagnostics import InputError, LoweringError, Note, SchedirError, UnsupportedError
+from schedir.dialects.syntax import op_location, verify_module
+from schedir.lowering import get_all_passes
+from schedir.lowering.pipelines import PIPELINES
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One named compile stage and what its text holds."""
+
+    name: str
+    description: str
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("payload", "the parsed payload module, as written"),
+    Stage("scheduled", "the payload after its transform schedule"),
+    Stage("llvm-dialect", "the module lowered to the LLVM dialect"),
+    Stage("llvm-ir", "LLVM IR text, as llvmlite reads it"),
+    Stage("ptx", "PTX assembly from LLVM's NVPTX backend"),
+    Stage("cubin", "the CUDA binary loaded by the driver"),
+)
+STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
+
+AfterPass = Callable[[ModulePass, ModuleOp], None]
+
+
+def parse_pass_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    """Passes from a `-p` spec such as `canonicalize,one-shot-bufferize{x=true}`."""
+    if not spec.strip():
+        return ()
+    available = get_all_passes()
+    from xdsl.utils.arg_spec import parse_pipeline
+
+    try:
+        specs = tuple(parse_pipeline(spec))
+    except ArgSpecParseError as err:
+        raise InputError(f"invalid pass pipeline '{spec}': {err}") from None
+    passes: list[ModulePass] = []
+    for pass_spec in specs:
+        factory = available.get(pass_spec.name)
+        if factory is None:
+            known = ", ".join(sorted(available))
+            raise InputError(
+                f"unknown pass '{pass_spec.name}'", notes=(Note(f"available passes: {known}"),)
+            )
+        try:
+            passes.append(factory().from_pass_spec(pass_spec))
+        except (ValueError, TypeError, ArgSpecParseError) as err:
+            raise InputError(f"invalid options for pass '{pass_spec.name}': {err}") from None
+    return tuple(passes)
+
+
+def run_passes(
+    ctx: Context,
+    module: ModuleOp,
+    passes: Sequence[ModulePass],
+    *,
+    after_pass: AfterPass | None = None,
+    verify_each: bool = True,
+) -> None:
+    """Run `passes` in order on `module`, verifying after each; failures are SchedirErrors."""
+    for p in passes:
+        try:
+            p.apply(ctx, module)
+        except SchedirError:
+            raise
+        except DiagnosticException as err:
+            raise LoweringError(
+                f"pass '{p.name}' failed: {_first_line(err)}", op_location(module)
+            ) from None
+        if verify_each:
+            try:
+                verify_module(module)
+            except SchedirError as err:
+                err.notes += (Note(f"the IR is invalid after pass '{p.name}'"),)
+                raise
+        if after_pass is not None:
+            after_pass(p, module)
+
+
+def split_schedule(
+    module: ModuleOp, apply_schedule: bool, schedule: tuple[str, str] | None
+) -> None:
+    """Find the transform schedule of a payload module and take it out of the payload.
+
+    The transform interpreter is not part of schedir yet: a schedule that would run is
+    reported as unsupported (never silently ignored); with `apply_schedule=False` an embedded
+    schedule is removed so only the payload is compiled.
+    """
+    schedule_ops = [op for op in module.ops if op.name.startswith("transform.")]
+    if apply_schedule and (schedule is not None or schedule_ops):
+        where = op_location(schedule_ops[0]) if schedule_ops else None
+        raise UnsupportedError(
+            "transform schedules are not supported yet: the transform interpreter is not "
+            "implemented; use --no-schedule to compile the payload alone",
+            where,
+        )
+    for op in schedule_ops:
+        op.detach()
+        op.erase()
+    module.attributes.pop("transform.with_named_sequence", None)
+
+
+def lower(
+    ctx: Context,
+    module: ModuleOp,
+    pipeline: str,
+    *,
+    after_pass: AfterPass | None = None,
+) -> None:
+    """Run the named lowering pipeline (see `schedir.lowering.pipelines.PIPELINES`)."""
+    passes = parse_pass_pipeline(",".join(PIPELINES[pipeline]))
+    run_passes(ctx, module, passes, after_pass=after_pass)
+
+
+def _is_llvm_dialect(module: ModuleOp) -> bool:
+    return all(op.name.startswith("llvm.") for op in module.ops)
+
+
+def emit_llvm_ir(
+    ctx: Context, module: ModuleOp, *, target: str = "cpu", after_pass: AfterPass | None = None
+) -> str:
+    """LLVM IR text of a module, lowering it to the LLVM dialect first if needed."""
+    if target != "cpu":
+        raise UnsupportedError(f"--emit llvm for target '{target}' is not supported yet")
+    if not _is_llvm_dialect(module):
+        lower(ctx, module, "cpu", after_pass=after_pass)
+    from schedir.lowering.to_llvm_ir import translate_module
+
+    return translate_module(module)
+
+
+def emit_ptx(ctx: Context, module: ModuleOp, *, after_pass: AfterPass | None = None) -> str:
+    """PTX of a module's GPU kernels."""
+    raise UnsupportedError("--emit ptx is not supported yet: the CUDA target is not implemented")
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+__all__ = [
+    "STAGES",
+    "emit_llvm_ir",
+    "emit_ptx",
+    "lower",
+    "split_schedule",
+    "STAGE_NAMES",
+    "Stage",
+    "parse_pass_pipeline",
+    "run_passes",
+]
