@@ -231,8 +231,101 @@ def run_main(argv: list[str] | None = None) -> int:
     return _guarded(_run, argv)
 
 
+def _run_parser() -> _ArgumentParser:
+    p = _ArgumentParser(
+        prog="schedir-run",
+        description="Compile an MLIR payload (with its schedule) and run its entry function.",
+    )
+    p.add_argument("input", help="payload .mlir file ('-' for stdin)")
+    p.add_argument("--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)")
+    p.add_argument("--no-schedule", action="store_true", help="ignore the schedule embedded in the input")
+    p.add_argument("--target", choices=("cpu", "cuda"), default="cpu", help="where to run (default: cpu)")
+    p.add_argument("--entry", metavar="NAME", help="function to call (default: the only public one)")
+    p.add_argument("--inputs", metavar="A.npy,B.npy", help="argument arrays in order (default: random)")
+    p.add_argument("--output", metavar="OUT.npy", help="write the result (OUT_0.npy, OUT_1.npy, ... for several)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    p.add_argument("--check", action="store_true", help="compare with schedir.reference; exit 1 on mismatch")
+    p.add_argument("--bench", action="store_true", help="print the median time of a call")
+    p.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2, 3), default=3, help="LLVM optimization level")
+    p.add_argument("--dump-dir", metavar="DIR", help="write every compile stage there")
+    return p
+
+
 def _run(argv: list[str] | None, sources: SourceManager) -> int:
-    raise InputError("schedir-run is not wired up yet")
+    import numpy as np
+
+    from schedir import api, reference
+    from schedir.options import CompileOptions
+
+    args = _run_parser().parse_args(argv)
+    name, text = _read_input(args.input, sources)
+    if args.no_schedule and args.schedule:
+        raise InputError("--schedule and --no-schedule cannot be used together")
+    options = CompileOptions(
+        target=args.target,
+        opt_level=args.opt_level,
+        dump_dir=Path(args.dump_dir) if args.dump_dir else None,
+    )
+    module = api.parse_for_run(text, name, sources, apply_schedule=not args.no_schedule)
+    kernel = api.compile_with_sources(module, args.schedule, args.target, args.entry, options, sources)
+    sig = kernel.signature
+    if args.inputs:
+        inputs = [_load_npy(path) for path in args.inputs.split(",")]
+    else:
+        inputs = reference.random_inputs(sig, args.seed)
+    results = kernel.run(*inputs, prefill_nan=args.check)
+
+    failed = False
+    if args.check:
+        expected = reference.evaluate(module, sig.name, inputs)
+        k = reference.reduction_length(module, sig.name)
+        for index, (spec, got, want) in enumerate(zip(sig.results, results, expected, strict=True)):
+            check = reference.compare(got, want, spec.dtype, k)
+            label = "" if len(results) == 1 else f" result {index}:"
+            status = "OK" if check.ok else "MISMATCH"
+            line = f"check:{label} {status} max_abs_err={check.max_abs_err:.3g} max_rel_err={check.max_rel_err:.3g}"
+            if not check.ok:
+                line += f" ({check.message})"
+                failed = True
+            print(line)
+    if args.output:
+        _save_results(args.output, results)
+    if not args.check and not args.output:
+        for index, (spec, value) in enumerate(zip(sig.results, results, strict=True)):
+            print(f"result {index}: {spec.mlir_type}")
+            print(np.array2string(np.asarray(value), threshold=64, edgeitems=3))
+    if args.bench:
+        timing = kernel.benchmark(*inputs)
+        print(f"bench: median={timing.median * 1e3:.4f} ms best={timing.best * 1e3:.4f} ms runs={timing.runs}")
+    return 1 if failed else 0
+
+
+def _load_npy(path: str) -> object:
+    import numpy as np
+
+    try:
+        return np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"could not open input array '{path}': no such file") from None
+    except (OSError, ValueError, EOFError) as err:
+        raise InputError(f"could not read input array '{path}': {err}") from None
+
+
+def _save_results(output: str, results: Sequence[object]) -> None:
+    import io
+
+    import numpy as np
+
+    if len(results) == 1:
+        names = [output]
+    else:
+        stem, dot, suffix = output.rpartition(".")
+        base, ext = (stem, f".{suffix}") if dot else (output, "")
+        names = [f"{base}_{i}{ext}" for i in range(len(results))]
+    for name, value in zip(names, results, strict=True):
+        buffer = io.BytesIO()
+        np.save(buffer, np.asarray(value), allow_pickle=False)
+        write_atomically(name, buffer.getvalue())
 
 
 def _console(main: Callable[[list[str] | None], int]) -> NoReturn:

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException
@@ -163,12 +164,33 @@ def _first_line(err: BaseException) -> str:
 
 __all__ = [
     "STAGES",
+    "STAGE_NAMES",
+    "Stage",
     "emit_llvm_ir",
     "emit_ptx",
     "lower",
-    "split_schedule",
-    "STAGE_NAMES",
-    "Stage",
     "parse_pass_pipeline",
+    "prepare_entry",
     "run_passes",
+    "split_schedule",
 ]
+
+
+def prepare_entry(fn: func.FuncOp) -> None:
+    """Mark the entry function for the CPU ABI before bufferization.
+
+    Its arguments become read-only buffers (`bufferization.writable = false`), so a kernel
+    never writes into the caller's input arrays, and it gets the `llvm.emit_c_interface`
+    wrapper (`_mlir_ciface_<name>`) that the Python runtime calls.
+    """
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, TensorType, UnitAttr
+
+    attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(fn.args)
+    new_attrs = []
+    for arg, existing in zip(fn.args, attrs, strict=True):
+        entries = dict(existing.data)
+        if isinstance(arg.type, TensorType):
+            entries["bufferization.writable"] = IntegerAttr.from_bool(False)
+        new_attrs.append(DictionaryAttr(entries))
+    fn.arg_attrs = ArrayAttr(new_attrs)
+    fn.attributes["llvm.emit_c_interface"] = UnitAttr()

@@ -29,7 +29,14 @@ from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
 
-from schedir.diagnostics import Location, MultipleErrors, Note, ParseError, SourceManager, VerifyError
+from schedir.diagnostics import (
+    Location,
+    MultipleErrors,
+    Note,
+    ParseError,
+    SourceManager,
+    VerifyError,
+)
 
 
 class LocatedParser(Parser):
