@@ -1,9 +1,9 @@
 """schedir: linalg payloads compiled by MLIR Transform-dialect schedules, in Python on xDSL.
 
-    import schedir
-    kernel = schedir.compile("examples/matmul.mlir")
-    c = kernel(a, b)
-    expected = schedir.reference.evaluate("examples/matmul.mlir", None, [a, b])
+import schedir
+kernel = schedir.compile("examples/matmul.mlir")
+c = kernel(a, b)
+expected = schedir.reference.evaluate("examples/matmul.mlir", None, [a, b])
 """
 
 from __future__ import annotations

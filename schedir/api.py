@@ -146,7 +146,10 @@ class Kernel:
                 f"@{sig.name} takes {len(sig.args)} argument(s) "
                 f"({', '.join(a.mlir_type for a in sig.args)}), got {len(args)}"
             )
-        params = [_check_arg(i, spec, value) for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))]
+        params = [
+            _check_arg(i, spec, value)
+            for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
+        ]
         for spec in sig.results:
             if spec.shape is not None and spec.is_static:
                 params.append(_new_output(spec, prefill_nan))
@@ -177,8 +180,14 @@ def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
     """The argument as the runtime takes it; InputError if it does not fit `spec`."""
     if spec.shape is None:
         if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array")
-        return np.asarray(value).astype(spec.dtype, casting="same_kind").item() if spec.dtype.kind != "V" else value
+            raise InputError(
+                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array"
+            )
+        return (
+            np.asarray(value).astype(spec.dtype, casting="same_kind").item()
+            if spec.dtype.kind != "V"
+            else value
+        )
     array = np.asarray(value) if not isinstance(value, np.ndarray) else value
     if array.dtype != spec.dtype:
         raise InputError(
@@ -206,7 +215,9 @@ def _new_output(spec: ArgSpec, prefill_nan: bool) -> np.ndarray:
     return nan_filled(spec)
 
 
-def parse_for_run(text: str, name: str, sources: SourceManager, *, apply_schedule: bool) -> ModuleOp:
+def parse_for_run(
+    text: str, name: str, sources: SourceManager, *, apply_schedule: bool
+) -> ModuleOp:
     """Parse a payload file for `schedir-run`; `apply_schedule=False` drops its schedule."""
     module = parse_module(text, name, ctx=get_context(), sources=sources)
     if not apply_schedule:

@@ -34,7 +34,9 @@ class _ArgumentParser(argparse.ArgumentParser):
     """argparse that reports bad arguments as a schedir error (exit 1), not exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        raise InputError(f"{self.prog}: {message}", notes=(Note(f"usage: {self.format_usage().strip()[7:]}"),))
+        raise InputError(
+            f"{self.prog}: {message}", notes=(Note(f"usage: {self.format_usage().strip()[7:]}"),)
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -89,7 +91,11 @@ def split_input(text: str) -> list[tuple[int, str]]:
     lines = text.split("\n")
     start = 0
     for index, line in enumerate(lines):
-        if line.strip() == SPLIT_MARKER or line.startswith(SPLIT_MARKER + " ") or line.rstrip() == SPLIT_MARKER:
+        if (
+            line.strip() == SPLIT_MARKER
+            or line.startswith(SPLIT_MARKER + " ")
+            or line.rstrip() == SPLIT_MARKER
+        ):
             chunks.append((start + 1, "\n" * start + "\n".join(lines[start:index])))
             start = index + 1
     chunks.append((start + 1, "\n" * start + "\n".join(lines[start:])))
@@ -119,7 +125,10 @@ def _guarded(main: Callable[[list[str] | None, SourceManager], int], argv: list[
         if os.environ.get("SCHEDIR_DEBUG") == "1":
             traceback.print_exc()
         print(f"error: internal compiler error: {type(err).__name__}: {err}", file=sys.stderr)
-        print("note: this is a bug in schedir; rerun with SCHEDIR_DEBUG=1 for a traceback", file=sys.stderr)
+        print(
+            "note: this is a bug in schedir; rerun with SCHEDIR_DEBUG=1 for a traceback",
+            file=sys.stderr,
+        )
         return 1
 
 
@@ -139,17 +148,27 @@ def _opt_parser() -> _ArgumentParser:
         description="Apply a transform schedule and passes to an MLIR file and print the result.",
     )
     p.add_argument("input", help="input .mlir file ('-' for stdin)")
-    p.add_argument("--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)")
+    p.add_argument(
+        "--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)"
+    )
     p.add_argument("--no-schedule", action="store_true", help="do not apply any schedule")
     p.add_argument("--entry-point", default="__transform_main", help="named sequence to run")
-    p.add_argument("-p", "--pipeline", default="", help="passes to run after the schedule, comma separated")
+    p.add_argument(
+        "-p", "--pipeline", default="", help="passes to run after the schedule, comma separated"
+    )
     p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir", help="what to print")
     p.add_argument("--target", choices=("cpu", "cuda"), default=None, help="target for --emit llvm")
     p.add_argument("-o", "--output", metavar="OUT", help="output file (written atomically)")
-    p.add_argument("--split-input-file", action="store_true", help="process '// -----' chunks separately")
+    p.add_argument(
+        "--split-input-file", action="store_true", help="process '// -----' chunks separately"
+    )
     p.add_argument("--verify-diagnostics", action="store_true", help="check expected-* annotations")
-    p.add_argument("--print-ir-after-all", action="store_true", help="print the IR after every pass and step")
-    p.add_argument("--verify-each-transform", action="store_true", help="run and check after each transform op")
+    p.add_argument(
+        "--print-ir-after-all", action="store_true", help="print the IR after every pass and step"
+    )
+    p.add_argument(
+        "--verify-each-transform", action="store_true", help="run and check after each transform op"
+    )
     p.add_argument("--generic", action="store_true", help="print ops in generic form")
     return p
 
@@ -171,7 +190,9 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
     for first_line, chunk in chunks:
         result = _opt_chunk(api, args, name, chunk, schedule_text, sources)
         if args.verify_diagnostics:
-            expected = parse_expected_diagnostics(chunk.split("\n", first_line - 1)[-1], name, first_line)
+            expected = parse_expected_diagnostics(
+                chunk.split("\n", first_line - 1)[-1], name, first_line
+            )
             problems = check_expected_diagnostics(expected, result.diagnostics)
             if problems:
                 _report(problems, sources)
@@ -211,7 +232,11 @@ def _opt_chunk(
         target=args.target,
         generic=args.generic,
         verify_each_transform=args.verify_each_transform,
-        print_ir_after_all=(lambda title, text: print(f"// -----// IR Dump After {title} //----- //\n{text}", file=sys.stderr))
+        print_ir_after_all=(
+            lambda title, text: print(
+                f"// -----// IR Dump After {title} //----- //\n{text}", file=sys.stderr
+            )
+        )
         if args.print_ir_after_all
         else None,
     )
@@ -237,16 +262,39 @@ def _run_parser() -> _ArgumentParser:
         description="Compile an MLIR payload (with its schedule) and run its entry function.",
     )
     p.add_argument("input", help="payload .mlir file ('-' for stdin)")
-    p.add_argument("--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)")
-    p.add_argument("--no-schedule", action="store_true", help="ignore the schedule embedded in the input")
-    p.add_argument("--target", choices=("cpu", "cuda"), default="cpu", help="where to run (default: cpu)")
-    p.add_argument("--entry", metavar="NAME", help="function to call (default: the only public one)")
-    p.add_argument("--inputs", metavar="A.npy,B.npy", help="argument arrays in order (default: random)")
-    p.add_argument("--output", metavar="OUT.npy", help="write the result (OUT_0.npy, OUT_1.npy, ... for several)")
+    p.add_argument(
+        "--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)"
+    )
+    p.add_argument(
+        "--no-schedule", action="store_true", help="ignore the schedule embedded in the input"
+    )
+    p.add_argument(
+        "--target", choices=("cpu", "cuda"), default="cpu", help="where to run (default: cpu)"
+    )
+    p.add_argument(
+        "--entry", metavar="NAME", help="function to call (default: the only public one)"
+    )
+    p.add_argument(
+        "--inputs", metavar="A.npy,B.npy", help="argument arrays in order (default: random)"
+    )
+    p.add_argument(
+        "--output",
+        metavar="OUT.npy",
+        help="write the result (OUT_0.npy, OUT_1.npy, ... for several)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
-    p.add_argument("--check", action="store_true", help="compare with schedir.reference; exit 1 on mismatch")
+    p.add_argument(
+        "--check", action="store_true", help="compare with schedir.reference; exit 1 on mismatch"
+    )
     p.add_argument("--bench", action="store_true", help="print the median time of a call")
-    p.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2, 3), default=3, help="LLVM optimization level")
+    p.add_argument(
+        "-O",
+        dest="opt_level",
+        type=int,
+        choices=(0, 1, 2, 3),
+        default=3,
+        help="LLVM optimization level",
+    )
     p.add_argument("--dump-dir", metavar="DIR", help="write every compile stage there")
     return p
 
@@ -267,7 +315,9 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
         dump_dir=Path(args.dump_dir) if args.dump_dir else None,
     )
     module = api.parse_for_run(text, name, sources, apply_schedule=not args.no_schedule)
-    kernel = api.compile_with_sources(module, args.schedule, args.target, args.entry, options, sources)
+    kernel = api.compile_with_sources(
+        module, args.schedule, args.target, args.entry, options, sources
+    )
     sig = kernel.signature
     if args.inputs:
         inputs = [_load_npy(path) for path in args.inputs.split(",")]
@@ -296,7 +346,9 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
             print(np.array2string(np.asarray(value), threshold=64, edgeitems=3))
     if args.bench:
         timing = kernel.benchmark(*inputs)
-        print(f"bench: median={timing.median * 1e3:.4f} ms best={timing.best * 1e3:.4f} ms runs={timing.runs}")
+        print(
+            f"bench: median={timing.median * 1e3:.4f} ms best={timing.best * 1e3:.4f} ms runs={timing.runs}"
+        )
     return 1 if failed else 0
 
 

@@ -255,7 +255,9 @@ def _mlir_regex(text: str) -> str:
     return "".join(out)
 
 
-def parse_expected_diagnostics(text: str, file: str, first_line: int = 1) -> list[ExpectedDiagnostic]:
+def parse_expected_diagnostics(
+    text: str, file: str, first_line: int = 1
+) -> list[ExpectedDiagnostic]:
     """The expected-* annotations of `text`, whose first line is line `first_line` of `file`."""
     expected: list[ExpectedDiagnostic] = []
     lines = text.split("\n")
@@ -306,10 +308,14 @@ def check_expected_diagnostics(
         else:
             if diag.location is None and diag.severity == "note":
                 continue
-            problems.append(Diagnostic("error", f"unexpected {diag.severity}: {diag.message}", diag.location))
+            problems.append(
+                Diagnostic("error", f"unexpected {diag.severity}: {diag.message}", diag.location)
+            )
     for exp in expected:
         if not exp.matched:
             problems.append(
-                Diagnostic("error", f'expected {exp.severity} "{exp.text}" was not produced', exp.location)
+                Diagnostic(
+                    "error", f'expected {exp.severity} "{exp.text}" was not produced', exp.location
+                )
             )
     return problems

@@ -38,7 +38,9 @@ class CompileOptions:
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
-            raise ValueError(f"unknown target '{self.target}' (expected one of {', '.join(TARGETS)})")
+            raise ValueError(
+                f"unknown target '{self.target}' (expected one of {', '.join(TARGETS)})"
+            )
         if not 0 <= self.opt_level <= 3:
             raise ValueError(f"opt_level must be between 0 and 3, got {self.opt_level}")
         if not self.arch.startswith("sm_") or not self.arch[3:].rstrip("a").isdigit():

@@ -185,7 +185,9 @@ def prepare_entry(fn: func.FuncOp) -> None:
     """
     from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, TensorType, UnitAttr
 
-    attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(fn.args)
+    attrs = (
+        list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(fn.args)
+    )
     new_attrs = []
     for arg, existing in zip(fn.args, attrs, strict=True):
         entries = dict(existing.data)

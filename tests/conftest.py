@@ -12,7 +12,7 @@ def _cuda_available() -> bool:
         from cuda.bindings import driver  # type: ignore[import-not-found]
     except ImportError:
         return False
-    err, = driver.cuInit(0)[:1]
+    (err,) = driver.cuInit(0)[:1]
     if int(err) != 0:
         return False
     err, count = driver.cuDeviceGetCount()

@@ -17,5 +17,7 @@ def _lit_tests() -> list[Path]:
 @pytest.mark.parametrize("test", _lit_tests(), ids=lambda p: str(p.relative_to(LIT_DIR)))
 def test_lit(test: Path) -> None:
     lit = shutil.which("lit") or str(Path(sys.executable).parent / "lit")
-    result = subprocess.run([lit, "-v", "-q", str(test)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [lit, "-v", "-q", str(test)], capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stdout + result.stderr

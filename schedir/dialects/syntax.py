@@ -53,7 +53,9 @@ class LocatedParser(Parser):
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
             loc = self._sources.location_of_offset(self._file, start)
-            op.location = FileLineColLoc(StringAttr(self._file), IntAttr(loc.line), IntAttr(loc.col))
+            op.location = FileLineColLoc(
+                StringAttr(self._file), IntAttr(loc.line), IntAttr(loc.col)
+            )
         return op
 
 

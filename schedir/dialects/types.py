@@ -93,7 +93,9 @@ def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
             if f.sym_name.data == entry:
                 return f
         names = ", ".join(f"@{f.sym_name.data}" for f in funcs) or "none"
-        raise InputError(f"no function named '{entry}'", notes=(Note(f"functions in the payload: {names}"),))
+        raise InputError(
+            f"no function named '{entry}'", notes=(Note(f"functions in the payload: {names}"),)
+        )
     public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
     if len(public) == 1:
         return public[0]

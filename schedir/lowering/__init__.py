@@ -36,7 +36,11 @@ def _own_pass_factory(module_name: str, pass_name: str) -> Callable[[], type[Mod
     def factory() -> type[ModulePass]:
         module = importlib.import_module(f"schedir.lowering.{module_name}")
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, ModulePass) and cls.__module__ == module.__name__ and cls.name == pass_name:
+            if (
+                issubclass(cls, ModulePass)
+                and cls.__module__ == module.__name__
+                and cls.name == pass_name
+            ):
                 return cls
         raise LookupError(f"schedir/lowering/{module_name}.py defines no pass named '{pass_name}'")
 
@@ -53,7 +57,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     for path in sorted(Path(__file__).parent.glob("*.py")):
         if path.stem in _NOT_PASSES or path.stem.startswith("_"):
             continue
-        passes[path.stem.replace("_", "-")] = _own_pass_factory(path.stem, path.stem.replace("_", "-"))
+        passes[path.stem.replace("_", "-")] = _own_pass_factory(
+            path.stem, path.stem.replace("_", "-")
+        )
     return passes
 
 
