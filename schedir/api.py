@@ -37,6 +37,7 @@ class OptRequest:
 
     text: str
     filename: str
+    offset: int = 0
     schedule: tuple[str, str] | None = None
     apply_schedule: bool = True
     entry_point: str = "__transform_main"
@@ -51,7 +52,9 @@ class OptRequest:
 def run_opt(request: OptRequest, sources: SourceManager) -> str:
     """Parse, schedule, run passes and print, as `schedir-opt` does; returns the output text."""
     ctx = get_context()
-    module = parse_module(request.text, request.filename, ctx=ctx, sources=sources)
+    module = parse_module(
+        request.text, request.filename, ctx=ctx, sources=sources, offset=request.offset
+    )
     split_schedule(module, request.apply_schedule, request.schedule)
     passes = parse_pass_pipeline(request.pipeline)
     after = None

@@ -82,23 +82,20 @@ def write_atomically(path: str, data: str | bytes) -> None:
 
 
 def split_input(text: str) -> list[tuple[int, str]]:
-    """Chunks of a `--split-input-file` input as (first line number, text).
+    """Chunks of a `--split-input-file` input as (character offset in `text`, chunk text).
 
-    Each chunk keeps its original line numbers: it is padded with the newlines that precede
-    it, so diagnostics point at the line of the whole file, as mlir-opt reports them.
+    Chunks are separated by lines holding `// -----`; a chunk keeps its place in the file so
+    diagnostics point at lines of the whole file, as mlir-opt reports them.
     """
     chunks: list[tuple[int, str]] = []
-    lines = text.split("\n")
     start = 0
-    for index, line in enumerate(lines):
-        if (
-            line.strip() == SPLIT_MARKER
-            or line.startswith(SPLIT_MARKER + " ")
-            or line.rstrip() == SPLIT_MARKER
-        ):
-            chunks.append((start + 1, "\n" * start + "\n".join(lines[start:index])))
-            start = index + 1
-    chunks.append((start + 1, "\n" * start + "\n".join(lines[start:])))
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append((start, text[start:offset]))
+            start = offset + len(line)
+        offset += len(line)
+    chunks.append((start, text[start:]))
     return chunks
 
 
@@ -174,8 +171,6 @@ def _opt_parser() -> _ArgumentParser:
 
 
 def _opt(argv: list[str] | None, sources: SourceManager) -> int:
-    from schedir import api
-
     args = _opt_parser().parse_args(argv)
     name, text = _read_input(args.input, sources)
     schedule_text: tuple[str, str] | None = None
@@ -184,15 +179,14 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
             raise InputError("--schedule and --no-schedule cannot be used together")
         schedule_text = _read_input(args.schedule, sources)
 
-    chunks = split_input(text) if args.split_input_file else [(1, text)]
+    chunks = split_input(text) if args.split_input_file else [(0, text)]
     outputs: list[str] = []
     failed = False
-    for first_line, chunk in chunks:
-        result = _opt_chunk(api, args, name, chunk, schedule_text, sources)
+    for offset, chunk in chunks:
+        result = _opt_chunk(args, name, chunk, offset, schedule_text, sources)
         if args.verify_diagnostics:
-            expected = parse_expected_diagnostics(
-                chunk.split("\n", first_line - 1)[-1], name, first_line
-            )
+            first_line = sources.location_of_offset(name, offset).line
+            expected = parse_expected_diagnostics(chunk, name, first_line)
             problems = check_expected_diagnostics(expected, result.diagnostics)
             if problems:
                 _report(problems, sources)
@@ -204,18 +198,18 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
             outputs.append(result.output)
 
     joined = f"{SPLIT_MARKER}\n".join(outputs)
-    if args.output:
-        write_atomically(args.output, joined)
-    else:
+    if not args.output:
         sys.stdout.write(joined)
+    elif not failed:  # as mlir-opt: a failed run keeps no output file
+        write_atomically(args.output, joined)
     return 1 if failed else 0
 
 
 def _opt_chunk(
-    api: object,
     args: argparse.Namespace,
     name: str,
     chunk: str,
+    offset: int,
     schedule: tuple[str, str] | None,
     sources: SourceManager,
 ) -> _ChunkResult:
@@ -224,6 +218,7 @@ def _opt_chunk(
     request = OptRequest(
         text=chunk,
         filename=name,
+        offset=offset,
         schedule=schedule,
         apply_schedule=not args.no_schedule,
         entry_point=args.entry_point,

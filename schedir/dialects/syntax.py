@@ -22,12 +22,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Span
 
 from schedir.diagnostics import (
     Location,
@@ -42,17 +43,39 @@ from schedir.diagnostics import (
 class LocatedParser(Parser):
     """An xDSL parser that stamps each op with the file:line:col of its first token."""
 
-    def __init__(self, ctx: Context, text: str, name: str, sources: SourceManager) -> None:
+    def __init__(
+        self, ctx: Context, text: str, name: str, sources: SourceManager, offset: int = 0
+    ) -> None:
         super().__init__(ctx, text, name)
         self._file = name
         self._sources = sources
-        self._line_starts = sources.line_starts(name)
+        self._offset = offset
+        self._forward_uses: dict[str, Span] = {}
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        # Remember where a not-yet-defined value is first used: if it is never defined,
+        # that use is where MLIR reports it.
+        if operand.operand_name not in self.ssa_values:
+            self._forward_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except XdslParseError:
+            undefined = [n for n in self.forward_ssa_references if n in self._forward_uses]
+            if not undefined:
+                raise
+            first = min(undefined, key=lambda n: self._forward_uses[n].start)
+            raise XdslParseError(
+                self._forward_uses[first], f"use of undeclared SSA value name %{first}"
+            ) from None
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
-            loc = self._sources.location_of_offset(self._file, start)
+            loc = self._sources.location_of_offset(self._file, self._offset + start)
             op.location = FileLineColLoc(
                 StringAttr(self._file), IntAttr(loc.line), IntAttr(loc.col)
             )
@@ -65,11 +88,14 @@ def parse_module(
     *,
     ctx: Context | None = None,
     sources: SourceManager | None = None,
+    offset: int = 0,
     verify: bool = True,
 ) -> ModuleOp:
     """Parse MLIR text into a module (top-level ops are wrapped as MLIR does), then verify.
 
-    Raises `schedir.diagnostics.ParseError` or `VerifyError` pointing into `filename`.
+    `text` starts at character `offset` of the file `filename` known to `sources` (a chunk
+    of a `--split-input-file` input); locations are reported in the whole file. Raises
+    `schedir.diagnostics.ParseError` or `VerifyError` pointing into `filename`.
     """
     if ctx is None:
         from schedir.dialects import get_context
@@ -79,26 +105,27 @@ def parse_module(
         sources = SourceManager()
     if sources.text(filename) is None:
         sources.add(filename, text)
-    parser = LocatedParser(ctx, text, filename, sources)
+    parser = LocatedParser(ctx, text, filename, sources, offset)
     try:
         module = parser.parse_module()
     except XdslParseError as err:
-        raise _parse_error(err, filename, sources) from None
+        raise _parse_error(err, filename, sources, offset) from None
     except (VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError) as err:
         # Some xDSL custom parsers and builders fail with plain Python exceptions on bad
         # input; report them at the parser's current position instead of a traceback.
-        offset = parser.pos
         raise ParseError(
             _clean_message(str(err)) or type(err).__name__,
-            sources.location_of_offset(filename, offset),
+            sources.location_of_offset(filename, offset + parser.pos),
         ) from None
     if verify:
         verify_module(module)
     return module
 
 
-def _parse_error(err: XdslParseError, filename: str, sources: SourceManager) -> ParseError:
-    location = sources.location_of_offset(filename, err.span.start)
+def _parse_error(
+    err: XdslParseError, filename: str, sources: SourceManager, offset: int
+) -> ParseError:
+    location = sources.location_of_offset(filename, offset + err.span.start)
     return ParseError(_clean_message(err.msg), location)
 
 

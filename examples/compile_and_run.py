@@ -1,0 +1,25 @@
+"""Compile a payload from Python, run it on numpy arrays and check it against the reference.
+
+    python examples/compile_and_run.py
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+import schedir
+
+payload = Path(__file__).with_name("matmul_bias_relu.mlir")
+kernel = schedir.compile(payload)
+
+rng = np.random.default_rng(0)
+a = rng.uniform(-1, 1, (61, 47)).astype(np.float32)
+b = rng.uniform(-1, 1, (47, 35)).astype(np.float32)
+bias = rng.uniform(-1, 1, (35,)).astype(np.float32)
+
+out = kernel(a, b, bias)
+(expected,) = schedir.reference.evaluate(payload, None, [a, b, bias])
+check = schedir.reference.compare(out, expected, np.dtype(np.float32), reduction_length=47)
+print(f"{kernel.name}: {out.shape} {out.dtype}, max_abs_err={check.max_abs_err:.3g}, ok={check.ok}")
+print("stages:", ", ".join(kernel.stages))
+assert check.ok

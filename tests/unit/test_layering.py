@@ -1,0 +1,83 @@
+"""The import layering of DESIGN.md, checked on the source (every import, even lazy ones).
+
+cli, api -> autotune -> pipeline -> transform | lowering -> dialects, reference
+gpu and cpu sit beside dialects and never import xDSL; options and diagnostics are leaves.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[2] / "schedir"
+
+# Rank of each top-level unit of the package: a module may import only lower ranks (or its
+# own unit). transform and lowering share a rank and must not import each other.
+RANKS = {
+    "options": 0,
+    "diagnostics": 0,
+    "dialects": 1,
+    "gpu": 1,
+    "cpu": 1,
+    "reference": 2,
+    "transform": 3,
+    "lowering": 3,
+    "pipeline": 4,
+    "autotune": 5,
+    "api": 6,
+    "cli": 7,
+    "__init__": 8,
+}
+NO_XDSL = {"gpu", "cpu", "options", "diagnostics"}
+
+
+def _unit(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0].removesuffix(".py")
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+            if node.module == "schedir":
+                found.extend((node.lineno, f"schedir.{alias.name}") for alias in node.names)
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_respect_layers(module: Path) -> None:
+    unit = _unit(module)
+    assert unit in RANKS, f"{module}: unit '{unit}' has no place in the layering; add it to RANKS"
+    problems = []
+    for line, name in _imports(module):
+        if name.split(".")[0] == "xdsl" and unit in NO_XDSL:
+            problems.append(f"line {line}: '{unit}' must not import xDSL ({name})")
+        if not name.startswith("schedir."):
+            continue
+        target = name.split(".")[1]
+        if target == unit or target not in RANKS:
+            continue
+        if RANKS[target] >= RANKS[unit]:
+            problems.append(f"line {line}: '{unit}' may not import '{target}' ({name})")
+    assert not problems, f"{module}:\n" + "\n".join(problems)
+
+
+def test_only_cli_reads_the_environment() -> None:
+    offenders = []
+    for module in MODULES:
+        if module.name == "cli.py":
+            continue
+        text = module.read_text()
+        if "os.environ" in text or "os.getenv" in text:
+            offenders.append(str(module.relative_to(PACKAGE)))
+    assert not offenders, f"only schedir/cli.py may read the environment: {offenders}"
