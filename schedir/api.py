@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -21,6 +22,7 @@ from schedir.dialects.types import ArgSpec, EntrySignature, entry_signature, fin
 from schedir.options import CompileOptions
 from schedir.pipeline import (
     emit_llvm_ir,
+    lower,
     parse_pass_pipeline,
     prepare_entry,
     run_passes,
@@ -102,12 +104,14 @@ class Kernel:
     declared dtype and shape, or Python/numpy scalars) and returns its results as new
     arrays: one result is returned as is, several as a tuple. Inputs are never modified.
     `stages` holds the text of every compile stage ("payload", "scheduled",
-    "llvm-dialect", "llvm-ir").
+    "llvm-dialect", "llvm-ir"); `timings` the seconds spent in each compile step ("parse",
+    "schedule", "lower", "translate", "jit").
     """
 
     signature: EntrySignature
     options: CompileOptions
     stages: Mapping[str, str]
+    timings: Mapping[str, float]
     _function: Any = field(repr=False)
 
     @property
@@ -252,18 +256,21 @@ def compile_with_sources(
         options = CompileOptions(target=target)  # type: ignore[arg-type]
     elif options.target != target and target != "cpu":
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
+    timer = _StageTimer()
     ctx = get_context()
-    if isinstance(payload, ModuleOp):
-        module = payload.clone()
-    else:
-        text, name = load_source(payload)
-        module = parse_module(text, name, ctx=ctx, sources=sources)
+    with timer("parse"):
+        if isinstance(payload, ModuleOp):
+            module = payload.clone()
+        else:
+            text, name = load_source(payload)
+            module = parse_module(text, name, ctx=ctx, sources=sources)
     stages: dict[str, str] = {"payload": print_op(module)}
-    schedule_src = None
-    if schedule is not None:
-        schedule_src = load_source(schedule, "schedule")[::-1]
-        sources.add(schedule_src[0], schedule_src[1])
-    split_schedule(module, True, schedule_src)
+    with timer("schedule"):
+        schedule_src = None
+        if schedule is not None:
+            schedule_src = load_source(schedule, "schedule")[::-1]
+            sources.add(schedule_src[0], schedule_src[1])
+        split_schedule(module, True, schedule_src)
     stages["scheduled"] = print_op(module)
     fn = find_entry(module, entry)
     signature = entry_signature(fn)
@@ -272,12 +279,33 @@ def compile_with_sources(
 
         raise UnsupportedError(f"target '{options.target}' is not supported yet")
     prepare_entry(fn)
-    llvm_ir = emit_llvm_ir(ctx, module, target="cpu")
+    with timer("lower"):
+        lower(ctx, module, "cpu")
     stages["llvm-dialect"] = print_op(module)
+    with timer("translate"):
+        llvm_ir = emit_llvm_ir(ctx, module, target="cpu")
     stages["llvm-ir"] = llvm_ir
     _dump(options, stages)
-    function = _cpu_function(llvm_ir, signature, options)
-    return Kernel(signature, options, MappingProxyType(stages), function)
+    with timer("jit"):
+        function = _cpu_function(llvm_ir, signature, options)
+    return Kernel(
+        signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), function
+    )
+
+
+class _StageTimer:
+    """Wall-clock seconds spent in each named compile step."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
 
 
 def _dump(options: CompileOptions, stages: Mapping[str, str]) -> None:
