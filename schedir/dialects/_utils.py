@@ -1,0 +1,170 @@
+"""Helpers shared by schedir's dialect modules: mixed static/dynamic lists, slice checks,
+reassociation syntax.
+
+Upstream stores a list that mixes constants and SSA values (offsets, sizes, loop bounds) as
+a dense i64 array with `ShapedType::kDynamic` at the dynamic positions plus one operand per
+such position; these helpers convert between that encoding and Python lists of
+`int | SSAValue`, and check slice types the way upstream's `OffsetSizeAndStrideOpInterface`
+and `produceSliceErrorMsg` do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    ShapedType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
+
+Mixed = int | SSAValue
+"""One entry of a mixed static/dynamic list: a constant or an index-typed SSA value."""
+
+
+def mixed_values(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[Mixed]:
+    """Merge an upstream static array (kDynamic at dynamic positions) with its operands."""
+    values = iter(dynamic)
+    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]
+
+
+def split_mixed(values: Sequence[Mixed]) -> tuple[DenseArrayBase, list[SSAValue]]:
+    """Split a mixed list into upstream's static array and dynamic operands."""
+    static = [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
+    dynamic = [v for v in values if isinstance(v, SSAValue)]
+    return DenseArrayBase.from_list(i64, static), dynamic
+
+
+def constant_index(value: Mixed) -> int | None:
+    """The constant an entry stands for: the int itself or an `arith.constant` result."""
+    if isinstance(value, int):
+        return value
+    from xdsl.dialects.arith import ConstantOp
+
+    owner = value.owner
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def verify_operands_or_integers(
+    name: str, expected: int, static: DenseArrayBase, dynamic: Sequence[SSAValue]
+) -> None:
+    """Upstream's `verifyListOfOperandsOrIntegers`: lengths and dynamic-marker count."""
+    values = static.get_values()
+    if len(values) != expected:
+        raise VerifyException(f"expected {expected} {name} values, got {len(values)}")
+    num_dynamic = sum(1 for v in values if v == DYNAMIC_INDEX)
+    if len(dynamic) != num_dynamic:
+        raise VerifyException(f"expected {num_dynamic} dynamic {name} values")
+
+
+def verify_offsets_sizes_strides(
+    rank: int,
+    offsets: tuple[DenseArrayBase, Sequence[SSAValue]],
+    sizes: tuple[DenseArrayBase, Sequence[SSAValue]],
+    strides: tuple[DenseArrayBase, Sequence[SSAValue]],
+) -> None:
+    """Upstream's `verifyOffsetSizeAndStrideOp` for a slice of a rank-`rank` shaped value."""
+    n_off, n_size, n_stride = (len(x[0].get_values()) for x in (offsets, sizes, strides))
+    if n_off != n_size:
+        raise VerifyException(
+            f"expected mixed offsets rank to match mixed sizes rank ({n_off} vs {n_size}) "
+            "so the rank of the result type is well-formed."
+        )
+    if n_size != n_stride:
+        raise VerifyException(
+            f"expected mixed sizes rank to match mixed strides rank ({n_size} vs {n_stride}) "
+            "so the rank of the result type is well-formed."
+        )
+    verify_operands_or_integers("offset", rank, *offsets)
+    verify_operands_or_integers("size", rank, *sizes)
+    verify_operands_or_integers("stride", rank, *strides)
+    for what, (static, _) in (("offsets", offsets), ("sizes", sizes)):
+        for v in static.get_values():
+            if v != DYNAMIC_INDEX and v < 0:
+                raise VerifyException(f"expected {what} to be non-negative, but got {v}")
+
+
+def verify_slice_in_bounds(
+    shape: Sequence[int], offsets: DenseArrayBase, sizes: DenseArrayBase, strides: DenseArrayBase
+) -> None:
+    """Static slices must stay inside the sliced value, as upstream checks."""
+    for dim, (extent, off, size, stride) in enumerate(
+        zip(shape, offsets.get_values(), sizes.get_values(), strides.get_values(), strict=True)
+    ):
+        if DYNAMIC_INDEX in (extent, off, size, stride) or size == 0:
+            continue
+        last = off + (size - 1) * stride
+        if last >= extent:
+            raise VerifyException(
+                f"slice along dimension {dim} runs out-of-bounds: {last} >= {extent}"
+            )
+
+
+def verify_rank_reduced_slice(
+    expected_shape: Sequence[int],
+    element_type: Attribute,
+    actual: ShapedType,
+    expected_type_str: str,
+) -> None:
+    """Upstream's `isRankReducedType` + `produceSliceErrorMsg`: `actual` must be the
+    expected slice type, possibly with some unit dimensions dropped."""
+    actual_shape = actual.get_shape()
+    if len(actual_shape) > len(expected_shape):
+        raise VerifyException("expected rank to be smaller or equal to the other rank. ")
+    if not _drops_only_unit_dims(list(expected_shape), list(actual_shape)):
+        raise VerifyException(
+            f"expected type to be '{expected_type_str}' or a rank-reduced version. (size mismatch) "
+        )
+    if actual.get_element_type() != element_type:  # type: ignore[attr-defined]
+        raise VerifyException(f"expected element type to be '{element_type}'")
+
+
+def _drops_only_unit_dims(full: list[int], reduced: list[int]) -> bool:
+    """Whether `reduced` is `full` with some size-1 dimensions removed (greedy, as upstream)."""
+    j = 0
+    for size in full:
+        if j < len(reduced) and reduced[j] == size:
+            j += 1
+        elif size != 1:
+            return False
+    return j == len(reduced)
+
+
+def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    """`[[0, 1], [2]]` as the ArrayAttr of i64 arrays upstream stores."""
+    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
+
+
+def reassociation_groups(attr: Attribute) -> list[list[int]]:
+    """The reassociation groups of an ArrayAttr of integer ArrayAttrs."""
+    assert isa(attr, ArrayAttr[ArrayAttr[IntegerAttr]])
+    return [[d.value.data for d in group.data] for group in attr.data]
+
+
+def parse_reassociation(parser: Parser) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    """Parse `[[0, 1], [2]]` (bare integers, as upstream prints reassociations)."""
+    groups = parser.parse_comma_separated_list(
+        Parser.Delimiter.SQUARE,
+        lambda: parser.parse_comma_separated_list(
+            Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        ),
+    )
+    return reassociation_attr(groups)
+
+
+def print_reassociation(printer: Printer, attr: Attribute) -> None:
+    """Print reassociation groups as `[[0, 1], [2]]`."""
+    groups = reassociation_groups(attr)
+    printer.print_string(
+        "[" + ", ".join("[" + ", ".join(str(d) for d in g) + "]" for g in groups) + "]"
+    )
