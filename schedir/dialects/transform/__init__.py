@@ -1,0 +1,36 @@
+"""The transform dialect in upstream syntax: schedules are programs over payload handles.
+
+The ops are grouped as upstream groups its transform extensions; `Transform` is the
+dialect object of all of them, with xDSL's handle types (`!transform.any_op`,
+`!transform.op<"...">`, `!transform.param<T>`, `!transform.any_param`,
+`!transform.any_value`).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from schedir.dialects.transform.interfaces import (
+    PatternDescriptorOpInterface,
+    TransformOpInterface,
+)
+
+
+def _build() -> Dialect:
+    from importlib import import_module
+
+    ops: list[type] = []
+    attrs: list[type] = []
+    for name in _EXTENSIONS:
+        module = import_module(f"schedir.dialects.transform.{name}")
+        ops.extend(module.OPS)
+        attrs.extend(getattr(module, "ATTRS", ()))
+    return Dialect("transform", ops, attrs)
+
+
+_EXTENSIONS: tuple[str, ...] = ("core",)
+"""Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
+
+Transform = _build()
+
+__all__ = ["PatternDescriptorOpInterface", "Transform", "TransformOpInterface"]
