@@ -31,6 +31,13 @@ def _build() -> Dialect:
 _EXTENSIONS: tuple[str, ...] = ("core",)
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
 
-Transform = _build()
+def __getattr__(name: str) -> Dialect:
+    # Built on first use, so importing the interfaces does not load every extension.
+    if name == "Transform":
+        dialect = _build()
+        globals()["Transform"] = dialect
+        return dialect
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["PatternDescriptorOpInterface", "Transform", "TransformOpInterface"]
