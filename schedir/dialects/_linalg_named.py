@@ -1,0 +1,609 @@
+"""linalg's named structured ops (matmul family, fill, copy, convolutions, pooling).
+
+Each op is a structured op whose body is hidden in the text: it is rebuilt from the operand
+types exactly as upstream's OpDSL region builder does (see `_linalg_base.cast_to`), so a
+mixed-precision `linalg.matmul` f16 x f16 -> f32 has `arith.extf` in its body and
+i8 x i8 -> i32 has `arith.extsi` (or `arith.extui` with `cast = #linalg.type_fn<cast_unsigned>`).
+Syntax is upstream's: `<{props}>`? `{attrs}`? `ins(...)` `outs(...)` `-> types`, with
+matmul and batch_matmul also taking `indexing_maps = [...]` in front.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, Self, cast
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntElementsAttr,
+    ShapedType,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.dialects._linalg_base import (
+    BinaryFn,
+    TypeFn,
+    TypeFnAttr,
+    binary,
+    cast_to,
+    element_type,
+    parse_arrow_types,
+    parse_operand_group,
+    print_arrow_types,
+    print_operand_group,
+    verify_block_args,
+    verify_result_types,
+    verify_structured,
+)
+from schedir.dialects._linalg_ops import YieldOp as XYieldOp
+
+
+def _maps(num_dims: int, *results: Sequence[AffineExpr]) -> tuple[AffineMap, ...]:
+    return tuple(AffineMap(num_dims, 0, tuple(r)) for r in results)
+
+
+def _dims(n: int) -> tuple[AffineDimExpr, ...]:
+    return tuple(AffineDimExpr(i) for i in range(n))
+
+
+class NamedStructuredOp(LinalgStructuredOperation, ABC):
+    """Base of the named structured ops: hidden body, `ins`/`outs` syntax, upstream verifier.
+
+    Subclasses give their default indexing maps, iterator types and body builder.
+    """
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    ITERATORS: ClassVar[tuple[str, ...]] = ()
+    """Iterator types ("parallel", "reduction", "window"), when they do not depend on
+    the operands."""
+
+    ELIDED_PROPERTIES: ClassVar[tuple[str, ...]] = ("operandSegmentSizes",)
+    """Properties never printed in the attribute dictionary."""
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        result_types: Sequence[Attribute] | None = None,
+        *,
+        properties: Mapping[str, Attribute | None] | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ) -> None:
+        if result_types is None:
+            result_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
+        props = dict(properties or {})
+        props.update(self.default_properties(props))
+        super().__init__(
+            operands=[inputs, outputs],
+            result_types=[result_types],
+            properties=props,
+            attributes=dict(attributes or {}),
+            regions=[self.build_body([v.type for v in inputs], [v.type for v in outputs], props)],
+        )
+
+    # -- what a subclass defines -------------------------------------------------------
+
+    @classmethod
+    def default_properties(cls, given: Mapping[str, Attribute | None]) -> dict[str, Attribute]:
+        """Properties upstream always materializes (e.g. matmul's indexing_maps)."""
+        return {}
+
+    @classmethod
+    @abstractmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        """Append the body ops (ending with linalg.yield) to `block`, whose arguments are
+        the element types of the inputs then the outputs."""
+
+    @abstractmethod
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        """The indexing maps, inputs then outputs."""
+
+    def iterator_type_names(self) -> tuple[str, ...]:
+        return self.ITERATORS
+
+    # -- LinalgStructuredOperation interface -------------------------------------------
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return ArrayAttr(AffineMapAttr(m) for m in self.default_indexing_maps())
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        from xdsl.dialects.linalg.attrs import IteratorType
+
+        return ArrayAttr(IteratorTypeAttr(IteratorType(n)) for n in self.iterator_type_names())
+
+    @classmethod
+    def build_body(
+        cls,
+        input_types: Sequence[Attribute],
+        output_types: Sequence[Attribute],
+        properties: Mapping[str, Attribute | None],
+    ) -> Region:
+        block = Block(arg_types=[element_type(t) for t in (*input_types, *output_types)])
+        cls.fill_body(block, len(input_types), properties)
+        return Region(block)
+
+    # -- syntax ------------------------------------------------------------------------
+
+    @classmethod
+    def parse_prefix(cls, parser: Parser) -> dict[str, Attribute]:
+        """Op-specific syntax before the attribute dictionary (matmul's indexing_maps)."""
+        return {}
+
+    def print_prefix(self, printer: Printer) -> set[str]:
+        """Print op-specific syntax; return the property names it covered."""
+        return set()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        props = cls.parse_prefix(parser)
+        if parser.parse_optional_punctuation("<"):
+            prop_dict = parser.parse_attribute()
+            parser.parse_punctuation(">")
+            from xdsl.dialects.builtin import DictionaryAttr
+
+            if not isinstance(prop_dict, DictionaryAttr):
+                parser.raise_error("expected a property dictionary")
+            props |= prop_dict.data
+        attrs = parser.parse_optional_attr_dict()
+        prop_names = cls.get_irdl_definition().properties
+        for name in list(attrs):
+            if name in prop_names:
+                props[name] = attrs.pop(name)
+        ins = parse_operand_group(parser, "ins")
+        outs = parse_operand_group(parser, "outs")
+        result_types = parse_arrow_types(parser)
+        return cls(ins, outs, result_types, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        covered = self.print_prefix(printer)
+        shown = {
+            k: v
+            for k, v in self.properties.items()
+            if k not in covered and k not in self.ELIDED_PROPERTIES
+        }
+        printer.print_op_attributes({**shown, **self.attributes})
+        print_operand_group(printer, "ins", self.inputs)
+        print_operand_group(printer, "outs", self.outputs)
+        print_arrow_types(printer, self.result_types)
+
+    # -- verification ------------------------------------------------------------------
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        verify_result_types(len(self.inputs), self.outputs, self.res)
+        maps = self.default_indexing_maps()
+        verify_structured(
+            [*self.inputs, *self.outputs], maps, len(self.iterator_type_names())
+        )
+        verify_block_args([*self.inputs, *self.outputs], self.body.block)
+
+
+def _cast_fn(properties: Mapping[str, Attribute | None]) -> bool:
+    """Whether the op's `cast` property asks for unsigned casts."""
+    attr = properties.get("cast")
+    return isinstance(attr, TypeFnAttr) and attr.data == TypeFn.CAST_UNSIGNED
+
+
+def _multiply_accumulate(
+    block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+) -> None:
+    """`out += cast(a) * cast(b)`, the body of every contraction and convolution."""
+    a, b, out = block.args[0], block.args[1], block.args[num_inputs]
+    unsigned = _cast_fn(properties)
+    lhs = cast_to(block, a, out.type, unsigned)
+    rhs = cast_to(block, b, out.type, unsigned)
+    product = binary(block, BinaryFn.MUL, lhs, rhs)
+    block.add_op(XYieldOp(binary(block, BinaryFn.ADD, out, product)))
+
+
+class _ContractionWithMapsOp(NamedStructuredOp, ABC):
+    """matmul / batch_matmul: `indexing_maps = [...]` (printed when not the default) and
+    `cast`."""
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+    cast = opt_prop_def(TypeFnAttr)
+
+    @classmethod
+    @abstractmethod
+    def default_maps(cls) -> tuple[AffineMap, ...]: ...
+
+    @classmethod
+    def default_properties(cls, given: Mapping[str, Attribute | None]) -> dict[str, Attribute]:
+        if given.get("indexing_maps") is not None:
+            return {}
+        return {"indexing_maps": ArrayAttr(AffineMapAttr(m) for m in cls.default_maps())}
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        _multiply_accumulate(block, num_inputs, properties)
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    @classmethod
+    def parse_prefix(cls, parser: Parser) -> dict[str, Attribute]:
+        if not parser.parse_optional_keyword("indexing_maps"):
+            return {}
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        maps = parser.parse_attribute()
+        if not isinstance(maps, ArrayAttr) or not all(
+            isinstance(m, AffineMapAttr) for m in maps.data
+        ):
+            parser.raise_error("expected affine map attribute", pos, parser.pos)
+        return {"indexing_maps": maps}
+
+    def print_prefix(self, printer: Printer) -> set[str]:
+        if self.default_indexing_maps() != self.default_maps():
+            printer.print_string(" indexing_maps = ")
+            printer.print_attribute(self.indexing_maps)
+        return {"indexing_maps"}
+
+    def verify_(self) -> None:
+        super().verify_()
+        maps = self.default_indexing_maps()
+        num_loops = len(self.iterator_type_names())
+        if len(maps) != 3:
+            raise VerifyException(f"expected 3 indexing maps, got {len(maps)}")
+        output_dims = set(self.default_maps()[2].results)
+        if set(maps[2].results) != output_dims or len(maps[2].results) != len(output_dims):
+            raise VerifyException(
+                "Unexpected result dim expression (outside the set of default result dims)."
+            )
+        for map_ in maps:
+            if map_.num_dims != num_loops:
+                raise VerifyException(
+                    f"expected indexing_map to have {num_loops} dim(s) to match the number "
+                    "of loops"
+                )
+
+
+@irdl_op_definition
+class MatmulOp(_ContractionWithMapsOp):
+    """C += A * B, with operands cast to the accumulator's element type.
+
+        %c2 = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x5xf16>)
+                            outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
+
+    `indexing_maps = [...]` before `ins` describes transposed or broadcast operands
+    (default `(m, k)`, `(k, n)`, `(m, n)` over loops (m, n, k));
+    `{cast = #linalg.type_fn<cast_unsigned>}` makes integer casts unsigned.
+    """
+
+    name = "linalg.matmul"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel", "parallel", "reduction")
+
+    @classmethod
+    def default_maps(cls) -> tuple[AffineMap, ...]:
+        m, n, k = _dims(3)
+        return _maps(3, (m, k), (k, n), (m, n))
+
+
+@irdl_op_definition
+class BatchMatmulOp(_ContractionWithMapsOp):
+    """Batched C[b] += A[b] * B[b].
+
+        %c2 = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x5xf32>)
+                                  outs(%c : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+    """
+
+    name = "linalg.batch_matmul"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel", "parallel", "parallel", "reduction")
+
+    @classmethod
+    def default_maps(cls) -> tuple[AffineMap, ...]:
+        b, m, n, k = _dims(4)
+        return _maps(4, (b, m, k), (b, k, n), (b, m, n))
+
+
+class _FixedMapsOp(NamedStructuredOp, ABC):
+    """Named contraction with fixed maps and signed casts (matvec, vecmat, dot)."""
+
+    MAPS: ClassVar[tuple[AffineMap, ...]] = ()
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        # Upstream's OpDSL definitions fix cast_signed; a `cast` attribute is not read.
+        _multiply_accumulate(block, num_inputs, {})
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        return self.MAPS
+
+
+@irdl_op_definition
+class MatvecOp(_FixedMapsOp):
+    """y[m] += A[m, n] * x[n].
+
+        %y2 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<8xf32>)
+                            outs(%y : tensor<4xf32>) -> tensor<4xf32>
+    """
+
+    name = "linalg.matvec"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel", "reduction")
+    MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(2, _dims(2), (AffineDimExpr(1),), (AffineDimExpr(0),))
+
+
+@irdl_op_definition
+class VecmatOp(_FixedMapsOp):
+    """x[n] += y[m] * A[m, n].
+
+        %x2 = linalg.vecmat ins(%y, %a : tensor<4xf32>, tensor<4x8xf32>)
+                            outs(%x : tensor<8xf32>) -> tensor<8xf32>
+    """
+
+    name = "linalg.vecmat"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel", "reduction")
+    MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(2, (AffineDimExpr(1),), (AffineDimExpr(1), AffineDimExpr(0)), (AffineDimExpr(0),))
+
+
+@irdl_op_definition
+class DotOp(_FixedMapsOp):
+    """c[] += a[k] * b[k].
+
+        %c2 = linalg.dot ins(%a, %b : tensor<8xf32>, tensor<8xf32>)
+                         outs(%c : tensor<f32>) -> tensor<f32>
+    """
+
+    name = "linalg.dot"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("reduction",)
+    MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(1, (AffineDimExpr(0),), (AffineDimExpr(0),), ())
+
+
+class _ElementwiseCopyOp(NamedStructuredOp, ABC):
+    """Ops whose body yields its (cast) first argument: fill and copy."""
+
+    def iterator_type_names(self) -> tuple[str, ...]:
+        return ("parallel",) * self._rank()
+
+    def _rank(self) -> int:
+        out = self.outputs[0].type if self.outputs else None
+        return len(out.get_shape()) if isinstance(out, ShapedType) else 0
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        out_type = block.args[num_inputs].type if len(block.args) > num_inputs else None
+        value = block.args[0]
+        if out_type is not None:
+            value = cast_to(block, value, out_type, _cast_fn(properties))
+        block.add_op(XYieldOp(value))
+
+
+@irdl_op_definition
+class FillOp(_ElementwiseCopyOp):
+    """Fills the output with a scalar value.
+
+        %t2 = linalg.fill ins(%zero : f32) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+    """
+
+    name = "linalg.fill"
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        rank = self._rank()
+        return (AffineMap(rank, 0, ()), AffineMap.identity(rank))
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        if len(self.inputs) != 1 or len(self.outputs) != 1:
+            raise VerifyException(
+                f"expected 1 input and 1 output, got {len(self.inputs)} and "
+                f"{len(self.outputs)}"
+            )
+        value_type = self.inputs[0].type
+        out_element = element_type(self.outputs[0].type)
+        if value_type != out_element:
+            raise VerifyException(
+                f"expected fill value type ('{value_type}') to match output element type "
+                f"('{out_element}')"
+            )
+        super().verify_()
+
+
+@irdl_op_definition
+class CopyOp(_ElementwiseCopyOp):
+    """Copies the input into the output, casting elements to the output element type.
+
+        %t2 = linalg.copy ins(%s : tensor<4x8xf32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+    """
+
+    name = "linalg.copy"
+
+    cast = opt_prop_def(TypeFnAttr)
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        rank = self._rank()
+        return (AffineMap.identity(rank), AffineMap.identity(rank))
+
+
+class _WindowedOp(NamedStructuredOp, ABC):
+    """Convolutions and poolings: optional `strides` / `dilations` (default 1)."""
+
+    strides = opt_prop_def(DenseIntElementsAttr)
+    dilations = opt_prop_def(DenseIntElementsAttr)
+
+    SPATIAL: ClassVar[int] = 2
+
+    def _window_params(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        def values(attr: DenseIntElementsAttr | None) -> tuple[int, ...]:
+            if attr is None:
+                return (1,) * self.SPATIAL
+            return tuple(cast(int, v) for v in attr.get_values())
+
+        return values(self.strides), values(self.dilations)
+
+    def verify_(self) -> None:
+        for name_, attr in (("strides", self.strides), ("dilations", self.dilations)):
+            if attr is not None and len(attr.get_values()) != self.SPATIAL:
+                raise VerifyException(
+                    f"attribute '{name_}' failed to satisfy constraint: 64-bit signless "
+                    f"int elements attribute of shape [{self.SPATIAL}]"
+                )
+        super().verify_()
+
+
+def window_attr(values: Sequence[int]) -> DenseIntElementsAttr:
+    """`dense<[2, 2]> : tensor<2xi64>`, the type upstream gives strides and dilations."""
+    return DenseIntElementsAttr.create_dense_int(TensorType(i64, [len(values)]), list(values))
+
+
+@irdl_op_definition
+class Conv2DNhwcHwcfOp(_WindowedOp):
+    """2-D convolution, input NHWC, kernel HWCF, output NHWF.
+
+        %o2 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>}
+                ins(%i, %k : tensor<1x9x9x3xf32>, tensor<3x3x3x8xf32>)
+                outs(%o : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+    """
+
+    name = "linalg.conv_2d_nhwc_hwcf"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        _multiply_accumulate(block, num_inputs, {})
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        n, oh, ow, f, kh, kw, c = _dims(7)
+        (sh, sw), (dh, dw) = self._window_params()
+        return _maps(
+            7, (n, oh * sh + kh * dh, ow * sw + kw * dw, c), (kh, kw, c, f), (n, oh, ow, f)
+        )
+
+
+@irdl_op_definition
+class Conv2DNhwcFhwcOp(_WindowedOp):
+    """2-D convolution, input NHWC, kernel FHWC, output NHWF.
+
+        %o2 = linalg.conv_2d_nhwc_fhwc ins(%i, %k : tensor<1x6x6x3xf32>, tensor<8x3x3x3xf32>)
+                outs(%o : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+    """
+
+    name = "linalg.conv_2d_nhwc_fhwc"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        _multiply_accumulate(block, num_inputs, {})
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        n, oh, ow, f, kh, kw, c = _dims(7)
+        (sh, sw), (dh, dw) = self._window_params()
+        return _maps(
+            7, (n, oh * sh + kh * dh, ow * sw + kw * dw, c), (f, kh, kw, c), (n, oh, ow, f)
+        )
+
+
+@irdl_op_definition
+class Conv2DNchwFchwOp(_WindowedOp):
+    """2-D convolution, input NCHW, kernel FCHW, output NFHW.
+
+        %o2 = linalg.conv_2d_nchw_fchw ins(%i, %k : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>)
+                outs(%o : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+    """
+
+    name = "linalg.conv_2d_nchw_fchw"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        _multiply_accumulate(block, num_inputs, {})
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        n, f, oh, ow, c, kh, kw = _dims(7)
+        (sh, sw), (dh, dw) = self._window_params()
+        return _maps(
+            7, (n, c, oh * sh + kh * dh, ow * sw + kw * dw), (f, c, kh, kw), (n, f, oh, ow)
+        )
+
+
+class _PoolingMaxOp(_WindowedOp, ABC):
+    """Max pooling: `out = max(out, cast(in))`; the second input only gives the window."""
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        out = block.args[num_inputs]
+        value = cast_to(block, block.args[0], out.type)
+        block.add_op(XYieldOp(binary(block, BinaryFn.MAX_SIGNED, out, value)))
+
+
+@irdl_op_definition
+class PoolingNchwMaxOp(_PoolingMaxOp):
+    """Max pooling over NCHW input with a (kh, kw) window.
+
+        %o2 = linalg.pooling_nchw_max ins(%i, %w : tensor<1x3x6x6xf32>, tensor<3x3xf32>)
+                outs(%o : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+    """
+
+    name = "linalg.pooling_nchw_max"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 2
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        n, c, oh, ow, kh, kw = _dims(6)
+        (sh, sw), (dh, dw) = self._window_params()
+        return _maps(6, (n, c, oh * sh + kh * dh, ow * sw + kw * dw), (kh, kw), (n, c, oh, ow))
+
+
+@irdl_op_definition
+class PoolingNhwcMaxOp(_PoolingMaxOp):
+    """Max pooling over NHWC input with a (kh, kw) window.
+
+        %o2 = linalg.pooling_nhwc_max ins(%i, %w : tensor<1x6x6x3xf32>, tensor<3x3xf32>)
+                outs(%o : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+    """
+
+    name = "linalg.pooling_nhwc_max"
+    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 2
+
+    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
+        n, oh, ow, c, kh, kw = _dims(6)
+        (sh, sw), (dh, dw) = self._window_params()
+        return _maps(6, (n, oh * sh + kh * dh, ow * sw + kw * dw, c), (kh, kw), (n, oh, ow, c))
+
+
+NAMED_OPS = (
+    MatmulOp,
+    BatchMatmulOp,
+    MatvecOp,
+    VecmatOp,
+    DotOp,
+    FillOp,
+    CopyOp,
+    Conv2DNhwcHwcfOp,
+    Conv2DNhwcFhwcOp,
+    Conv2DNchwFchwOp,
+    PoolingNchwMaxOp,
+    PoolingNhwcMaxOp,
+)
+"""Every named structured op class defined here."""
