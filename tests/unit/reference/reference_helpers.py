@@ -1,0 +1,100 @@
+"""Helpers shared by the reference tests: evaluate MLIR text, build small payloads, and
+independent integer/float formulas (Python integers, `struct`) to check against."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from schedir import reference
+from schedir.diagnostics import ParseError
+from schedir.dialects.syntax import parse_module
+
+INT_DTYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
+
+
+def parse_or_skip(text: str) -> Any:
+    """Parse a payload; skip the test while its op is not yet registered in schedir.dialects."""
+    try:
+        return parse_module(text, "<test>")
+    except ParseError as err:
+        if "is not registered" in err.message or "unregistered" in err.message:
+            pytest.skip(f"not parsed yet: {err.message}")
+        raise
+
+
+def run(text: str, *inputs: Any, entry: str | None = None) -> list[np.ndarray]:
+    """Evaluate `entry` of the MLIR `text` on `inputs`."""
+    return reference.evaluate(parse_or_skip(text), entry, list(inputs))
+
+
+def run1(text: str, *inputs: Any, entry: str | None = None) -> np.ndarray:
+    """The only result of `run`."""
+    (result,) = run(text, *inputs, entry=entry)
+    return result
+
+
+def tensor(shape: Sequence[int], elem: str) -> str:
+    """MLIR tensor type text."""
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def elementwise(body: str, in_elems: Sequence[str], out_elem: str, n: int) -> str:
+    """A 1-D linalg.generic applying `body` (which reads %x0, %x1, ... and defines %v)."""
+    ins = ", ".join(f"%a{i}" for i in range(len(in_elems)))
+    in_types = ", ".join(tensor([n], e) for e in in_elems)
+    args = ", ".join(f"%a{i}: {tensor([n], e)}" for i, e in enumerate(in_elems))
+    block = ", ".join(f"%x{i}: {e}" for i, e in enumerate(in_elems))
+    maps = ", ".join(["affine_map<(d0) -> (d0)>"] * (len(in_elems) + 1))
+    out = tensor([n], out_elem)
+    return f"""
+func.func @f({args}) -> {out} {{
+  %e = tensor.empty() : {out}
+  %r = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel"]}}
+      ins({ins} : {in_types}) outs(%e : {out}) {{
+  ^bb0({block}, %o: {out_elem}):
+    {body}
+    linalg.yield %v : {out_elem}
+  }} -> {out}
+  return %r : {out}
+}}
+"""
+
+
+def to_signed(value: int, bits: int) -> int:
+    """Two's-complement reading of the low `bits` bits of `value`."""
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def to_unsigned(value: int, bits: int) -> int:
+    """Unsigned reading of the low `bits` bits of `value`."""
+    return value & ((1 << bits) - 1)
+
+
+def f16_round(x: float) -> float:
+    """Round to IEEE half precision, ties to even, by Python's own packer."""
+    try:
+        return struct.unpack("<e", struct.pack("<e", x))[0]
+    except OverflowError:
+        return float("inf") if x > 0 else float("-inf")
+
+
+def bf16_round_from_f32(x: float) -> float:
+    """Round an exactly-f32 value to bfloat16 with the bit trick (ties to even)."""
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    bias = 0x7FFF + ((bits >> 16) & 1)
+    rounded = ((bits + bias) >> 16) << 16
+    return struct.unpack("<f", struct.pack("<I", rounded & 0xFFFFFFFF))[0]
+
+
+def f32_round(x: float) -> float:
+    """Round to IEEE single precision by Python's packer."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return float("inf") if x > 0 else float("-inf")
