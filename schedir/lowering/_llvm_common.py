@@ -1,0 +1,534 @@
+"""Shared machinery of the `*-to-llvm` passes: type conversion and value materialization.
+
+The passes convert one dialect at a time, as upstream MLIR's do, and meet at
+`builtin.unrealized_conversion_cast` ops: a pass that replaces an op producing `index` (or
+a memref) by an LLVM op producing `i64` (or a descriptor struct) casts the new value back
+to the old type for users it does not convert; a pass that needs an LLVM-typed operand
+looks through such a cast or inserts one. `reconcile-unrealized-casts` removes the pairs
+at the end. `LLVMTypeConverter` is upstream's LLVMTypeConverter (index -> i64, memref ->
+descriptor struct, memory spaces as `!llvm.ptr<N>`); `Lowering` holds one pass run's
+state (the casts it made) and inserts new ops before the op being replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    Float80Type,
+    Float128Type,
+    FloatAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    Signedness,
+    StridedLayoutAttr,
+    UnrankedMemRefType,
+    VectorType,
+    i1,
+    i64,
+)
+from xdsl.dialects.utils import FastMathFlag
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from schedir.diagnostics import LoweringError, UnsupportedError
+from schedir.dialects import llvm
+from schedir.dialects.syntax import op_location
+
+INDEX = i64
+"""What `index` becomes: upstream's default index bitwidth on 64-bit hosts."""
+
+PTR = llvm.LLVMPointerType()
+DYNAMIC = None
+"""A dynamic size, stride or offset in the static layout tuples below (MLIR's `?`)."""
+
+_GPU_ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
+"""`#gpu.address_space<...>` -> NVPTX address space, as upstream's gpu-to-nvvm maps it."""
+
+
+class LLVMTypeConverter:
+    """Upstream's LLVMTypeConverter: builtin types -> LLVM-compatible types.
+
+    - `index` -> `i64`; signed/unsigned integers -> signless; floats stay;
+    - `vector<N x T>` -> `vector<N x T'>`; n-D vectors -> nested `!llvm.array` of 1-D ones;
+    - `memref<d0 x ... x T, layout, space>` -> `!llvm.struct<(ptr<S>, ptr<S>, i64,
+      array<R x i64>, array<R x i64>)>` (allocated pointer, aligned pointer, offset,
+      sizes, strides), `(ptr<S>, ptr<S>, i64)` for rank 0;
+    - `memref<* x T>` -> `!llvm.struct<(i64, ptr)>` (rank, pointer to a ranked descriptor).
+    """
+
+    def __init__(self) -> None:
+        self._cache: dict[Attribute, Attribute] = {}
+
+    def convert(self, t: Attribute) -> Attribute:
+        """The LLVM type of `t`; raises UnsupportedError when there is none."""
+        cached = self._cache.get(t)
+        if cached is None:
+            cached = self._convert(t)
+            self._cache[t] = cached
+        return cached
+
+    def _convert(self, t: Attribute) -> Attribute:
+        match t:
+            case IndexType():
+                return INDEX
+            case IntegerType():
+                if t.signedness.data == Signedness.SIGNLESS:
+                    return t
+                return IntegerType(t.width.data)
+            case (
+                Float16Type()
+                | BFloat16Type()
+                | Float32Type()
+                | Float64Type()
+                | Float80Type()
+                | Float128Type()
+            ):
+                return t
+            case VectorType():
+                if t.get_num_scalable_dims():
+                    raise UnsupportedError(f"scalable vector type {t} is not supported")
+                elem = self.convert(t.get_element_type())
+                shape = t.get_shape()
+                converted: Attribute = VectorType(elem, shape[-1:])
+                for dim in reversed(shape[:-1]):
+                    converted = llvm.LLVMArrayType(dim, converted)
+                return converted
+            case MemRefType():
+                return self.descriptor_type(t)
+            case UnrankedMemRefType():
+                return llvm.LLVMStructType.from_type_list(
+                    [INDEX, self.pointer_type(t.memory_space)]
+                )
+            case llvm.LLVMStructType():
+                return llvm.LLVMStructType.from_type_list([self.convert(e) for e in t.types])
+            case llvm.LLVMArrayType():
+                return llvm.LLVMArrayType(t.size, self.convert(t.type))
+            case llvm.LLVMPointerType() | llvm.LLVMVoidType() | llvm.LLVMFunctionType():
+                return t
+        raise UnsupportedError(f"type {t} has no LLVM equivalent")
+
+    def is_legal(self, t: Attribute) -> bool:
+        """Whether `t` is already an LLVM type (needs no conversion)."""
+        try:
+            return self.convert(t) == t
+        except UnsupportedError:
+            return False
+
+    def pointer_type(self, memory_space: Attribute) -> llvm.LLVMPointerType:
+        """`!llvm.ptr<N>` for a memref memory space (none, integer or #gpu.address_space)."""
+        return llvm.LLVMPointerType(_address_space(memory_space))
+
+    def descriptor_type(self, t: MemRefType) -> llvm.LLVMStructType:
+        """The descriptor struct of a ranked memref type."""
+        ptr = self.pointer_type(t.memory_space)
+        rank = t.get_num_dims()
+        fields: list[Attribute] = [ptr, ptr, INDEX]
+        if rank:
+            fields += [llvm.LLVMArrayType(rank, INDEX), llvm.LLVMArrayType(rank, INDEX)]
+        return llvm.LLVMStructType.from_type_list(fields)
+
+
+def _address_space(space: Attribute) -> IntAttr | NoneAttr:
+    if isinstance(space, NoneAttr):
+        return NoneAttr()
+    if isinstance(space, IntegerAttr):
+        value = space.value.data
+        return NoneAttr() if value == 0 else IntAttr(value)
+    if space.name == "gpu.address_space":
+        # Read the enum case from the printed form so any definition of the attribute
+        # works: `#gpu.address_space<workgroup>`.
+        text = str(space)
+        for name, number in _GPU_ADDRESS_SPACES.items():
+            if f"<{name}>" in text:
+                return IntAttr(number)
+    raise UnsupportedError(f"memory space {space} has no LLVM address space")
+
+
+def address_space_of(t: MemRefType | UnrankedMemRefType) -> int:
+    """The integer LLVM address space of a memref type."""
+    space = _address_space(t.memory_space)
+    return space.data if isinstance(space, IntAttr) else 0
+
+
+def strides_and_offset(t: MemRefType) -> tuple[list[int | None], int | None]:
+    """Static strides and offset of a memref layout (None where dynamic).
+
+    Identity layouts give row-major strides (dynamic from the innermost dynamic size
+    outwards); strided layouts give theirs; affine-map layouts must be strided maps.
+    """
+    shape = t.get_shape()
+    layout = t.layout
+    if isinstance(layout, NoneAttr):
+        strides: list[int | None] = []
+        running: int | None = 1
+        for size in reversed(shape):
+            strides.append(running)
+            running = None if running is None or size < 0 else running * size
+        return strides[::-1], 0
+    if isinstance(layout, StridedLayoutAttr):
+        return list(layout.get_strides()), layout.get_offset()
+    if isinstance(layout, AffineMapAttr):
+        found = _strided_from_affine_map(layout, len(shape))
+        if found is not None:
+            return found
+    raise UnsupportedError(f"memref layout {layout} is not strided")
+
+
+def _strided_from_affine_map(
+    layout: AffineMapAttr, rank: int
+) -> tuple[list[int | None], int | None] | None:
+    amap = layout.data
+    if amap.num_symbols or len(amap.results) != 1 or amap.num_dims != rank:
+        return None
+    # Evaluate the map at the origin and at each unit vector: exact for affine maps that
+    # are linear in the dimensions, which a strided layout map is.
+    try:
+        offset = amap.eval([0] * rank, [])[0]
+        strides: list[int | None] = []
+        for i in range(rank):
+            point = [0] * rank
+            point[i] = 1
+            strides.append(amap.eval(point, [])[0] - offset)
+        # Check linearity on one more point so a non-strided map is not silently accepted.
+        if rank:
+            point = list(range(2, rank + 2))
+            expected = offset + sum(p * s for p, s in zip(point, strides, strict=True) if s)
+            if amap.eval(point, [])[0] != expected:
+                return None
+    except Exception:  # xDSL's evaluator rejects floordiv/mod by symbols and the like
+        return None
+    return strides, offset
+
+
+def is_contiguous_row_major(t: MemRefType) -> bool:
+    """Whether a memref is statically known to be dense row-major (identity-like)."""
+    if isinstance(t.layout, NoneAttr):
+        return True
+    strides, _ = strides_and_offset(t)
+    expected: int | None = 1
+    for size, stride in zip(reversed(t.get_shape()), reversed(strides), strict=True):
+        if size == 1:
+            continue
+        if stride is None or expected is None or stride != expected:
+            return False
+        expected = None if size < 0 else expected * size
+    return True
+
+
+_SCALAR_SIZES: dict[type[Attribute], int] = {
+    Float16Type: 2,
+    BFloat16Type: 2,
+    Float32Type: 4,
+    Float64Type: 8,
+    Float80Type: 16,
+    Float128Type: 16,
+    IndexType: 8,
+}
+
+
+def element_size(t: Attribute) -> int | None:
+    """Byte size LLVM allocates for one element of type `t`, or None if not static here."""
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        size = 1
+        while size * 8 < width:
+            size *= 2
+        return size
+    if type(t) in _SCALAR_SIZES:
+        return _SCALAR_SIZES[type(t)]
+    if isinstance(t, llvm.LLVMPointerType):
+        return 8
+    return None
+
+
+def fastmath_to_llvm(attr: Attribute | None) -> llvm.FastMathAttr:
+    """arith/math fastmath flags -> `#llvm.fastmath` (same flag names)."""
+    flags = getattr(attr, "data", None)
+    if not flags:
+        return llvm.FastMathAttr(None)
+    return llvm.FastMathAttr([FastMathFlag(f.value) for f in flags])
+
+
+def attr_of(op: Operation, name: str) -> Attribute | None:
+    """Property `name` of `op`, or its attribute of that name (generic-form input)."""
+    found = op.properties.get(name)
+    return found if found is not None else op.attributes.get(name)
+
+
+_PURE_OPS = frozenset(
+    {
+        "llvm.mlir.constant",
+        "llvm.mlir.poison",
+        "llvm.mlir.undef",
+        "llvm.mlir.zero",
+        "llvm.extractvalue",
+        "llvm.insertvalue",
+        "llvm.extractelement",
+        "llvm.insertelement",
+        "llvm.add",
+        "llvm.sub",
+        "llvm.mul",
+        "llvm.urem",
+        "llvm.getelementptr",
+        "llvm.ptrtoint",
+        "llvm.inttoptr",
+        "llvm.addrspacecast",
+        "llvm.icmp",
+        "llvm.select",
+        "builtin.unrealized_conversion_cast",
+    }
+)
+"""Ops a lowering may leave unused and that can be erased without changing behaviour."""
+
+
+@dataclass
+class Lowering:
+    """One pass run: converts values between types and inserts ops before an anchor.
+
+    `value(v, anchor)` gives the LLVM-typed counterpart of `v` (the input of the cast that
+    produced it, or a new cast after its definition, made once per value);
+    `replace(op, values)` replaces `op`'s results, casting back where the types differ,
+    and erases `op`. `finish()` erases the casts that ended up unused.
+    """
+
+    converter: LLVMTypeConverter
+    pass_name: str
+
+    def __post_init__(self) -> None:
+        self._casts: dict[SSAValue, SSAValue] = {}
+        self._made: list[Operation] = []
+
+    # -- types -----------------------------------------------------------------------
+
+    def convert(self, t: Attribute, op: Operation | None = None) -> Attribute:
+        """`converter.convert`, reporting failures at `op`."""
+        try:
+            return self.converter.convert(t)
+        except UnsupportedError as err:
+            raise UnsupportedError(
+                f"{self.pass_name}: {err.message}", op_location(op) if op else None
+            ) from None
+
+    # -- values ----------------------------------------------------------------------
+
+    def value(self, v: SSAValue, op: Operation | None = None) -> SSAValue:
+        """The LLVM-typed counterpart of `v`."""
+        target = self.convert(v.type, op)
+        if target == v.type:
+            return v
+        owner = v.owner
+        if (
+            isinstance(owner, builtin.UnrealizedConversionCastOp)
+            and len(owner.inputs) == 1
+            and len(owner.outputs) == 1
+            and owner.inputs[0].type == target
+        ):
+            return owner.inputs[0]
+        cached = self._casts.get(v)
+        if cached is not None:
+            return cached
+        cast = builtin.UnrealizedConversionCastOp(operands=[[v]], result_types=[[target]])
+        if isinstance(v, BlockArgument):
+            block = v.block
+            first = block.first_op
+            if first is None:
+                block.add_op(cast)
+            else:
+                block.insert_op_before(cast, first)
+        else:
+            assert isinstance(owner, Operation)
+            cast.location = owner.location
+            parent = owner.parent
+            assert parent is not None
+            parent.insert_op_after(cast, owner)
+        self._made.append(cast)
+        self._casts[v] = cast.results[0]
+        return cast.results[0]
+
+    def values(self, vs: Iterable[SSAValue], op: Operation | None = None) -> list[SSAValue]:
+        return [self.value(v, op) for v in vs]
+
+    def cast_back(self, new: SSAValue, old_type: Attribute, anchor: Operation) -> SSAValue:
+        """`new` as a value of `old_type` (a cast before `anchor` when types differ)."""
+        if new.type == old_type:
+            return new
+        owner = new.owner
+        if (
+            isinstance(owner, builtin.UnrealizedConversionCastOp)
+            and len(owner.inputs) == 1
+            and owner.inputs[0].type == old_type
+        ):
+            return owner.inputs[0]
+        cast = builtin.UnrealizedConversionCastOp(operands=[[new]], result_types=[[old_type]])
+        self.insert(cast, anchor)
+        self._made.append(cast)
+        return cast.results[0]
+
+    def replace(self, op: Operation, new_values: Sequence[SSAValue]) -> None:
+        """Replace `op`'s results by `new_values` (LLVM-typed) and erase `op`."""
+        if len(new_values) != len(op.results):
+            raise LoweringError(
+                f"{self.pass_name}: internal error: {len(new_values)} values for "
+                f"{len(op.results)} results of '{op.name}'",
+                op_location(op),
+            )
+        for old, new in zip(op.results, new_values, strict=True):
+            if old.first_use is not None:
+                old.replace_all_uses_with(self.cast_back(new, old.type, op))
+        op.detach()
+        op.erase()
+
+    # -- building --------------------------------------------------------------------
+
+    def insert(self, new: Operation, anchor: Operation) -> Operation:
+        """Insert `new` before `anchor`, with `anchor`'s location."""
+        new.location = anchor.location
+        block = anchor.parent
+        assert block is not None
+        block.insert_op_before(new, anchor)
+        if new.name in _PURE_OPS:
+            self._made.append(new)
+        return new
+
+    def track(self, new: Operation) -> None:
+        """Let `finish` erase `new` if it ends up unused (for ops placed by hand)."""
+        if new.name in _PURE_OPS:
+            self._made.append(new)
+
+    def emit(self, anchor: Operation) -> Callable[[Operation], SSAValue]:
+        """A function inserting an op before `anchor` and returning its (first) result."""
+
+        def add(new: Operation) -> SSAValue:
+            self.insert(new, anchor)
+            return new.results[0] if new.results else None  # type: ignore[return-value]
+
+        return add
+
+    # -- end -------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Erase the side-effect-free ops this run made that nothing uses (linear: in
+        reverse creation order, an op's users were made after it and are gone first)."""
+        for made in reversed(self._made):
+            if made.parent is not None and all(r.first_use is None for r in made.results):
+                made.detach()
+                made.erase()
+        self._made.clear()
+        self._casts.clear()
+
+
+def const(emit: Callable[[Operation], SSAValue], value: int | float, t: Attribute) -> SSAValue:
+    """`llvm.mlir.constant(value) : t` for an integer or float type `t`."""
+    if isinstance(t, IntegerType):
+        if t.width.data == 1:
+            return emit(llvm.ConstantOp(IntegerAttr(int(bool(value)), i1), t))
+        return emit(llvm.ConstantOp(IntegerAttr(_wrap(int(value), t.width.data), t), t))
+    assert isinstance(t, AnyFloat)
+    return emit(llvm.ConstantOp(FloatAttr(float(value), t), t))
+
+
+def splat_const(
+    emit: Callable[[Operation], SSAValue], value: int | float, t: Attribute
+) -> SSAValue:
+    """A constant of scalar or 1-D vector type `t` with every element `value`."""
+    if isinstance(t, VectorType):
+        elem = t.get_element_type()
+        data = [int(value) if isinstance(elem, IntegerType) else float(value)]
+        attr = DenseIntOrFPElementsAttr.from_list(t, data)  # type: ignore[arg-type]
+        return emit(llvm.ConstantOp(attr, t))
+    return const(emit, value, t)
+
+
+def _wrap(value: int, width: int) -> int:
+    """`value` as a signed `width`-bit integer (what IntegerAttr accepts)."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def index_const(emit: Callable[[Operation], SSAValue], value: int) -> SSAValue:
+    return const(emit, value, INDEX)
+
+
+def lookup_or_declare(
+    module: ModuleOp, name: str, ftype: llvm.LLVMFunctionType, anchor: Operation
+) -> None:
+    """Declare `llvm.func @name` at the top of `module` unless a symbol of that name exists.
+
+    An existing definition with another signature is reported: the call would be invalid.
+    """
+    for op in module.ops:
+        sym = op.properties.get("sym_name")
+        if isinstance(sym, builtin.StringAttr) and sym.data == name:
+            existing = getattr(op, "function_type", None)
+            if isinstance(op, llvm.FuncOp) and existing is not None and existing != ftype:
+                raise LoweringError(
+                    f"'@{name}' is declared with type {existing}, expected {ftype}",
+                    op_location(anchor),
+                )
+            return
+    decl = llvm.FuncOp(name, ftype, linkage=llvm.LinkageAttr("external"))
+    first = module.body.block.first_op
+    if first is None:
+        module.body.block.add_op(decl)
+    else:
+        module.body.block.insert_op_before(decl, first)
+
+
+def enclosing_module(op: Operation) -> ModuleOp:
+    """The outermost `builtin.module` around `op`."""
+    found: ModuleOp | None = None
+    current: Operation | None = op
+    while current is not None:
+        if isinstance(current, ModuleOp):
+            found = current
+        current = current.parent_op()
+    if found is None:
+        raise LoweringError(f"'{op.name}' is not inside a module", op_location(op))
+    return found
+
+
+def ops_in_order(root: Operation, names: frozenset[str] | None = None) -> list[Operation]:
+    """Every op nested in `root` (pre-order), optionally only those named in `names`."""
+    if names is None:
+        return list(root.walk())
+    return [op for op in root.walk() if op.name in names]
+
+
+def unsupported(pass_name: str, op: Operation, why: str = "") -> UnsupportedError:
+    """The error for an op a pass does not lower."""
+    detail = f": {why}" if why else ""
+    return UnsupportedError(f"{pass_name}: '{op.name}' is not supported{detail}", op_location(op))
+
+
+def block_args_to_llvm(lowering: Lowering, block: Block, op: Operation) -> None:
+    """Give `block` LLVM-typed arguments; old uses see a cast back to the old type."""
+    for index, arg in enumerate(tuple(block.args)):
+        target = lowering.convert(arg.type, op)
+        if target == arg.type:
+            continue
+        new = block.insert_arg(target, index)
+        new.name_hint = arg.name_hint
+        if arg.first_use is not None:
+            cast = builtin.UnrealizedConversionCastOp(operands=[[new]], result_types=[[arg.type]])
+            cast.location = op.location
+            first = block.first_op
+            if first is None:
+                block.add_op(cast)
+            else:
+                block.insert_op_before(cast, first)
+            arg.replace_all_uses_with(cast.results[0])
+        block.erase_arg(arg)

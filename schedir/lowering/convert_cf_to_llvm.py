@@ -1,0 +1,173 @@
+"""`convert-cf-to-llvm`: unstructured control flow to the LLVM dialect, as upstream.
+
+`cf.br` -> `llvm.br`, `cf.cond_br` -> `llvm.cond_br`, `cf.switch` -> `llvm.switch` (an
+`index` flag becomes `i64`), and the arguments of every non-entry block get LLVM types
+(entry blocks are the function signature, converted by `convert-func-to-llvm`).
+`cf.assert` splits its block: when the condition is false, the message is printed with
+`puts` and the program calls `abort`, as upstream's `abort-on-failed-assert` default
+does (in a JIT this ends the process).
+
+Before:
+
+    cf.cond_br %c, ^bb1(%i : index), ^bb2
+  ^bb1(%x: index):
+
+After:
+
+    %0 = builtin.unrealized_conversion_cast %i : index to i64
+    llvm.cond_br %c, ^bb1(%0 : i64), ^bb2
+  ^bb1(%1: i64):
+    %x = builtin.unrealized_conversion_cast %1 : i64 to index
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from schedir.dialects import llvm
+from schedir.lowering._llvm_common import (
+    PTR,
+    LLVMTypeConverter,
+    Lowering,
+    attr_of,
+    block_args_to_llvm,
+    enclosing_module,
+    lookup_or_declare,
+    unsupported,
+)
+
+PASS = "convert-cf-to-llvm"
+
+
+def _br(lw: Lowering, op: Operation) -> None:
+    (dest,) = op.successors
+    new = llvm.BrOp(dest, *lw.values(op.operands, op))
+    lw.insert(new, op)
+    lw.replace(op, [])
+
+
+def _cond_br(lw: Lowering, op: Operation) -> None:
+    then_block, else_block = op.successors
+    sizes = attr_of(op, "operandSegmentSizes")
+    n_then = int(sizes.get_values()[1]) if sizes is not None else 0  # type: ignore[attr-defined]
+    values = lw.values(op.operands, op)
+    cond, then_args, else_args = values[0], values[1 : 1 + n_then], values[1 + n_then :]
+    new = llvm.CondBrOp(cond, then_block, then_args, else_block, else_args)
+    lw.insert(new, op)
+    lw.replace(op, [])
+
+
+def _switch(lw: Lowering, op: Operation) -> None:
+    flag = lw.value(op.operands[0], op)
+    if not isinstance(flag.type, IntegerType):
+        raise unsupported(PASS, op, f"flag of type {flag.type}")
+    default_operands = [lw.value(v, op) for v in getattr(op, "default_operands")]  # noqa: B009
+    case_operands = [lw.value(v, op) for v in getattr(op, "case_operands")]  # noqa: B009
+    segments = attr_of(op, "case_operand_segments")
+    values_attr = attr_of(op, "case_values")
+    case_values = values_attr.get_values() if values_attr is not None else ()  # type: ignore[attr-defined]
+    case_blocks = op.successors[1:]
+    cases = []
+    start = 0
+    for value, block, size in zip(
+        case_values,
+        case_blocks,
+        segments.get_values() if segments else (),
+        strict=True,  # type: ignore[attr-defined]
+    ):
+        cases.append((int(value), block, case_operands[start : start + size]))
+        start += size
+    new = llvm.SwitchOp(flag, op.successors[0], default_operands, cases)
+    lw.insert(new, op)
+    lw.replace(op, [])
+
+
+def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
+    module = enclosing_module(op)
+    (cond,) = lw.values(op.operands, op)
+    message = attr_of(op, "msg")
+    text = message.data if isinstance(message, StringAttr) else ""
+    block = op.parent
+    assert block is not None
+    region = block.parent
+    assert region is not None
+    continuation = block.split_before(op)
+    failure = Block()
+    region.insert_block_after(failure, continuation)
+
+    def emit(new: Operation) -> SSAValue:
+        new.location = op.location
+        failure.add_op(new)
+        return new.results[0] if new.results else None  # type: ignore[return-value]
+
+    name = f"assert_msg_{counter[0]}"
+    counter[0] += 1
+    data = text.encode() + b"\0"
+    global_op = llvm.GlobalOp(
+        llvm.LLVMArrayType(len(data), IntegerType(8)),
+        name,
+        "internal",
+        constant=True,
+        value=StringAttr(data.decode("latin-1")),
+    )
+    module.body.block.insert_op_before(global_op, module.body.block.first_op)  # type: ignore[arg-type]
+    lookup_or_declare(module, "puts", llvm.LLVMFunctionType([PTR], IntegerType(32)), op)
+    lookup_or_declare(module, "abort", llvm.LLVMFunctionType([]), op)
+    address = emit(llvm.AddressOfOp(name, PTR))
+    emit(llvm.CallOp("puts", address, return_type=IntegerType(32)))
+    emit(llvm.CallOp("abort"))
+    emit(llvm.UnreachableOp())
+    branch = llvm.CondBrOp(cond, continuation, (), failure, ())
+    branch.location = op.location
+    block.add_op(branch)
+    op.detach()
+    op.erase()
+
+
+def lower_cf(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
+    """Replace cf ops in `module` by LLVM branches; give non-entry blocks LLVM types."""
+    lw = Lowering(converter or LLVMTypeConverter(), PASS)
+    ops = list(module.walk())
+    for op in ops:
+        for region in op.regions:
+            for block in region.blocks:
+                if block is not region.first_block and block.args:
+                    block_args_to_llvm(lw, block, op)
+    counter = [0]
+    for op in ops:
+        if not op.name.startswith("cf.") or op.parent is None:
+            continue
+        match op.name:
+            case "cf.br":
+                _br(lw, op)
+            case "cf.cond_br":
+                _cond_br(lw, op)
+            case "cf.switch":
+                _switch(lw, op)
+            case "cf.assert":
+                _assert(lw, op, counter)
+            case _:
+                raise unsupported(PASS, op)
+    lw.finish()
+
+
+@dataclass(frozen=True)
+class ConvertControlFlowToLLVMPass(ModulePass):
+    """Lower the cf dialect to the LLVM dialect (see the module docstring)."""
+
+    name = "convert-cf-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_cf(op)
+
+
+__all__ = ["ConvertControlFlowToLLVMPass", "lower_cf"]

@@ -1,0 +1,887 @@
+"""LLVM dialect -> LLVM IR text (what `llvmlite.binding.parse_assembly` reads).
+
+xDSL's `xdsl.backend.llvm` translator builds an llvmlite `ir.Module`; schedir reuses its
+instruction builders for the ops it translates correctly (integer/float arithmetic with
+flags, `icmp`, `select`, aggregates, `insertelement`, `shufflevector`, `fneg`, returns,
+inline asm, vector reductions) and translates the rest itself:
+
+- `llvm.getelementptr` keeps the base pointer's address space (xDSL bitcasts it to
+  address space 0, which LLVM rejects) and its no-wrap flags (`inbounds`, `nuw`);
+- types include `bfloat`, constants include bf16 (`0xR...`), nested arrays and vectors;
+- intrinsics are declared with their mangled names (`llvm.fabs.f32`, `llvm.memcpy.p0.p0.i64`)
+  so one module can use an intrinsic at several types;
+- `poison`, `freeze`, `switch`, `extractelement`, `addrspacecast`, float<->int casts,
+  loads/stores with alignment, volatile and nontemporal, allocas in any address space,
+  indirect calls, calling conventions;
+- functions keep linkage, visibility, calling convention (`ptx_kernel` for functions
+  marked `nvvm.kernel`), argument attributes and simple function attributes
+  (`passthrough`, `no_inline`, `target_cpu`, `target_features`);
+- branches to a block reached twice from one terminator with different arguments go
+  through a new block (LLVM phis take one value per predecessor); unreachable blocks are
+  dropped; blocks are emitted in reverse post-order so definitions precede uses.
+
+The module's triple and data layout are taken from `llvm.target_triple` /
+`llvm.data_layout` attributes when present and otherwise left empty: the CPU JIT and the
+NVPTX backend set their own.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+import llvmlite.ir as ir
+from llvmlite.ir import instructions as ir_instr
+from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from schedir.diagnostics import LoweringError, SchedirError, UnsupportedError
+from schedir.dialects import llvm
+from schedir.dialects.syntax import op_location
+
+# ---------------------------------------------------------------------------------------
+# types and constants
+
+
+class _BFloatType(ir.types._BaseFloatType):
+    """LLVM's `bfloat`; constants print as `0xR` + the 16 bits (round to nearest even)."""
+
+    null = "0.0"
+    intrinsic_name = "bf16"
+
+    def __str__(self) -> str:
+        return "bfloat"
+
+    def format_constant(self, value: float) -> str:
+        return f"0xR{_bf16_bits(value):04X}"
+
+
+_BFloatType._create_instance()
+BFLOAT = _BFloatType()
+
+
+def _bf16_bits(value: float) -> int:
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    if value != value:  # NaN: keep it a quiet NaN of the same sign
+        return (bits >> 16) | 0x40
+    rounding = 0x7FFF + ((bits >> 16) & 1)
+    return ((bits + rounding) >> 16) & 0xFFFF
+
+
+class _Poison(ir.Constant):
+    """`poison` of a type (llvmlite has only `undef`)."""
+
+    def __init__(self, typ: ir.Type) -> None:
+        super().__init__(typ, None)
+
+    def _get_reference(self) -> str:
+        return "poison"
+
+
+def llvm_type(t: Attribute) -> ir.Type:
+    """The llvmlite type of an LLVM-dialect type."""
+    match t:
+        case IntegerType():
+            return ir.IntType(t.width.data)
+        case Float16Type():
+            return ir.HalfType()
+        case BFloat16Type():
+            return BFLOAT
+        case Float32Type():
+            return ir.FloatType()
+        case Float64Type():
+            return ir.DoubleType()
+        case llvm.LLVMPointerType():
+            space = t.addr_space.data if isinstance(t.addr_space, IntAttr) else 0
+            return ir.PointerType(addrspace=space)
+        case llvm.LLVMVoidType():
+            return ir.VoidType()
+        case llvm.LLVMArrayType():
+            return ir.ArrayType(llvm_type(t.type), t.size.data)
+        case llvm.LLVMStructType():
+            return ir.LiteralStructType([llvm_type(e) for e in t.types.data])
+        case VectorType():
+            if t.get_num_dims() != 1 or t.get_num_scalable_dims():
+                raise UnsupportedError(f"vector type {t} has no LLVM IR equivalent")
+            return ir.VectorType(llvm_type(t.get_element_type()), t.get_shape()[0])
+        case llvm.LLVMFunctionType():
+            return ir.FunctionType(
+                llvm_type(t.output),
+                [llvm_type(i) for i in t.inputs.data],
+                var_arg=t.is_variadic,
+            )
+    raise UnsupportedError(f"type {t} has no LLVM IR equivalent")
+
+
+class _FloatConstant(ir.Constant):
+    """A float constant printed as LLVM prints it: exact double-precision hex."""
+
+    def _get_reference(self) -> str:
+        if isinstance(self.type, _BFloatType):
+            return self.type.format_constant(self.constant)
+        value = float(self.constant)
+        if isinstance(self.type, ir.FloatType):
+            value = struct.unpack("<f", struct.pack("<f", value))[0]
+        elif isinstance(self.type, ir.HalfType):
+            value = struct.unpack("<e", struct.pack("<e", value))[0]
+        return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
+
+
+def _scalar_constant(typ: ir.Type, value: int | float) -> ir.Constant:
+    if isinstance(typ, ir.IntType):
+        return ir.Constant(typ, int(value) & 1 if typ.width == 1 else int(value))
+    return _FloatConstant(typ, float(value))
+
+
+def _nested(values: Sequence[Any], shape: Sequence[int]) -> Any:
+    if len(shape) <= 1:
+        return list(values)
+    step = len(values) // shape[0]
+    return [_nested(values[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+def constant(typ: ir.Type, value: Attribute) -> ir.Constant:
+    """An llvmlite constant of type `typ` from an integer, float, dense or string attr."""
+    match value:
+        case IntegerAttr():
+            return _scalar_constant(typ, value.value.data)
+        case FloatAttr():
+            return _scalar_constant(typ, value.value.data)
+        case StringAttr():
+            data = bytearray(value.data.encode("latin-1"))
+            return ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
+        case DenseIntOrFPElementsAttr():
+            values = list(value.get_values())
+            return _aggregate_constant(typ, values)
+    raise UnsupportedError(f"constant {value} has no LLVM IR equivalent")
+
+
+def _aggregate_constant(typ: ir.Type, flat: list[Any]) -> ir.Constant:
+    """`typ` (array/vector nest) filled from `flat` in row-major order; splats allowed."""
+    leaves = 1
+    t = typ
+    while isinstance(t, ir.ArrayType | ir.VectorType):
+        leaves *= t.count
+        t = t.element
+    if len(flat) == 1 and leaves != 1:
+        flat = flat * leaves
+    if len(flat) != leaves:
+        raise UnsupportedError(f"{len(flat)} values do not fill LLVM type {typ}")
+
+    def build(t: ir.Type, values: list[Any]) -> ir.Constant:
+        if isinstance(t, ir.ArrayType | ir.VectorType):
+            step = len(values) // t.count
+            return ir.Constant(
+                t, [build(t.element, values[i * step : (i + 1) * step]) for i in range(t.count)]
+            )
+        return _scalar_constant(t, values[0])
+
+    return build(typ, flat)
+
+
+# ---------------------------------------------------------------------------------------
+# instructions llvmlite lacks or prints wrong
+
+
+class _GEP(ir_instr.GEPInstr):
+    """getelementptr with no-wrap flags (`inbounds nuw`), address space kept."""
+
+    def __init__(
+        self, parent: Any, ptr: ir.Value, indices: list[ir.Value], etype: ir.Type, flags: int
+    ):
+        super().__init__(parent, ptr, indices, inbounds=False, name="", source_etype=etype)
+        words = []
+        if flags & 3 == 3:
+            words.append("inbounds")
+        elif flags & 2:
+            words.append("nusw")
+        if flags & 4:
+            words.append("nuw")
+        self.flag_words = words
+
+    def descr(self, buf: list[str]) -> None:
+        indices = [f"{i.type} {i.get_reference()}" for i in self.indices]
+        op = " ".join(["getelementptr", *self.flag_words])
+        buf.append(
+            f"{op} {self.source_etype}, {self.pointer.type} {self.pointer.get_reference()}, "
+            f"{', '.join(indices)} {self._stringify_metadata(leading_comma=True)}\n"
+        )
+
+
+class _Freeze(ir_instr.Instruction):
+    def __init__(self, parent: Any, value: ir.Value) -> None:
+        super().__init__(parent, value.type, "freeze", [value])
+
+    def descr(self, buf: list[str]) -> None:
+        v = self.operands[0]
+        buf.append(f"freeze {v.type} {v.get_reference()}\n")
+
+
+class _Alloca(ir_instr.Instruction):
+    """alloca with an address space (llvmlite's is always address space 0)."""
+
+    def __init__(self, parent: Any, etype: ir.Type, count: ir.Value, space: int, align: int | None):
+        super().__init__(parent, ir.PointerType(addrspace=space), "alloca", [count])
+        self.allocated_type = etype
+        self.space = space
+        self.align = align
+
+    def descr(self, buf: list[str]) -> None:
+        count = self.operands[0]
+        text = f"alloca {self.allocated_type}, {count.type} {count.get_reference()}"
+        if self.align:
+            text += f", align {self.align}"
+        if self.space:
+            text += f", addrspace({self.space})"
+        buf.append(text + "\n")
+
+
+class _Cast(ir_instr.Instruction):
+    """A cast with optional flags (`nneg`, `nuw`/`nsw` on trunc)."""
+
+    def __init__(
+        self, parent: Any, opname: str, value: ir.Value, typ: ir.Type, flags: Sequence[str] = ()
+    ):
+        super().__init__(parent, typ, opname, [value])
+        self.cast_flags = list(flags)
+
+    def descr(self, buf: list[str]) -> None:
+        v = self.operands[0]
+        name = " ".join([self.opname, *self.cast_flags])
+        buf.append(f"{name} {v.type} {v.get_reference()} to {self.type}\n")
+
+
+def _insert(builder: ir.IRBuilder, instr: ir_instr.Instruction) -> ir_instr.Instruction:
+    builder._insert(instr)
+    return instr
+
+
+# ---------------------------------------------------------------------------------------
+# the translator
+
+_DELEGATED = frozenset(
+    {
+        "llvm.add",
+        "llvm.sub",
+        "llvm.mul",
+        "llvm.udiv",
+        "llvm.sdiv",
+        "llvm.urem",
+        "llvm.srem",
+        "llvm.and",
+        "llvm.or",
+        "llvm.xor",
+        "llvm.shl",
+        "llvm.lshr",
+        "llvm.ashr",
+        "llvm.fadd",
+        "llvm.fsub",
+        "llvm.fmul",
+        "llvm.fdiv",
+        "llvm.frem",
+        "llvm.fneg",
+        "llvm.icmp",
+        "llvm.select",
+        "llvm.extractvalue",
+        "llvm.insertvalue",
+        "llvm.insertelement",
+        "llvm.shufflevector",
+        "llvm.return",
+        "llvm.unreachable",
+        "llvm.inline_asm",
+        "llvm.intr.masked.store",
+        "llvm.intr.vector.reduce.fadd",
+        "llvm.intr.vector.reduce.fmul",
+    }
+)
+"""Ops whose xDSL translation is right; everything else is translated here."""
+
+_CASTS: dict[str, str] = {
+    "llvm.trunc": "trunc",
+    "llvm.zext": "zext",
+    "llvm.sext": "sext",
+    "llvm.fptrunc": "fptrunc",
+    "llvm.fpext": "fpext",
+    "llvm.fptosi": "fptosi",
+    "llvm.fptoui": "fptoui",
+    "llvm.sitofp": "sitofp",
+    "llvm.uitofp": "uitofp",
+    "llvm.bitcast": "bitcast",
+    "llvm.ptrtoint": "ptrtoint",
+    "llvm.inttoptr": "inttoptr",
+    "llvm.addrspacecast": "addrspacecast",
+}
+
+_IMMARG_FLAG = {
+    "llvm.intr.ctlz": ("is_zero_poison", 1),
+    "llvm.intr.cttz": ("is_zero_poison", 1),
+    "llvm.intr.abs": ("is_int_min_poison", 1),
+    "llvm.intr.memcpy": ("isVolatile", 1),
+    "llvm.intr.is.fpclass": ("bit", 32),
+}
+"""Intrinsics whose last (immediate) argument is an op property: (name, bit width)."""
+
+_ARG_FLAGS = {
+    "llvm.noalias": "noalias",
+    "llvm.nocapture": "nocapture",
+    "llvm.nonnull": "nonnull",
+    "llvm.noundef": "noundef",
+    "llvm.readonly": "readonly",
+    "llvm.writeonly": "writeonly",
+    "llvm.signext": "signext",
+    "llvm.zeroext": "zeroext",
+    "llvm.inreg": "inreg",
+    "llvm.returned": "returned",
+    "llvm.nofree": "nofree",
+}
+_ARG_INTS = {
+    "llvm.align": "align",
+    "llvm.dereferenceable": "dereferenceable",
+    "llvm.dereferenceable_or_null": "dereferenceable_or_null",
+}
+
+
+class _StringFunctionAttributes(ir.values.FunctionAttributes):
+    """Function attributes that also take LLVM string attributes (`"target-cpu"="x"`)."""
+
+    def add(self, name: str) -> None:
+        if name.startswith('"'):
+            set.add(self, name)
+        else:
+            super().add(name)
+
+
+def _suffix(t: ir.Type) -> str:
+    """The overload suffix of an intrinsic for type `t` (f32, v4f32, p0, i64, bf16...)."""
+    if isinstance(t, ir.VectorType):
+        return f"v{t.count}{_suffix(t.element)}"
+    if isinstance(t, ir.PointerType):
+        return f"p{t.addrspace}"
+    if isinstance(t, ir.IntType):
+        return f"i{t.width}"
+    name = getattr(t, "intrinsic_name", None)
+    if name is None:
+        raise UnsupportedError(f"no intrinsic overload for LLVM type {t}")
+    return name
+
+
+class _Translator:
+    def __init__(self, module: ModuleOp) -> None:
+        self.source = module
+        self.module = ir.Module(name="schedir")
+        triple = module.attributes.get("llvm.target_triple")
+        layout = module.attributes.get("llvm.data_layout")
+        self.module.triple = triple.data if isinstance(triple, StringAttr) else ""
+        self.module.data_layout = layout.data if isinstance(layout, StringAttr) else ""
+        self.values: dict[SSAValue, ir.Value] = {}
+        self.blocks: dict[Block, ir.Block] = {}
+
+    # -- module level -----------------------------------------------------------------
+
+    def run(self) -> str:
+        self._check_dialect()
+        funcs: list[llvm.FuncOp] = []
+        for op in self.source.ops:
+            try:
+                if isinstance(op, llvm.GlobalOp):
+                    self._global(op)
+                elif isinstance(op, llvm.FuncOp):
+                    funcs.append(op)
+                    self._declare(op)
+                else:
+                    raise self._unexpected(op)
+            except SchedirError:
+                raise
+            except Exception as err:  # llvmlite raises plain exceptions on bad input
+                raise LoweringError(
+                    f"cannot translate '{op.name}' to LLVM IR: {err}", op_location(op)
+                ) from None
+        for fn in funcs:
+            if fn.body.blocks:
+                self._function_body(fn)
+        # llvmlite quotes every name; LLVM needs quotes only for unusual characters.
+        return _NEEDLESS_QUOTES.sub(r"\1\2", str(self.module))
+
+    def _check_dialect(self) -> None:
+        """Report the first op not in the LLVM dialect (casts last: they are symptoms)."""
+        cast: Operation | None = None
+        for op in self.source.walk():
+            if op is self.source or op.name.startswith("llvm."):
+                continue
+            if op.name == "builtin.unrealized_conversion_cast":
+                cast = cast or op
+                continue
+            raise self._unexpected(op)
+        if cast is not None:
+            raise self._unexpected(cast)
+
+    def _unexpected(self, op: Operation) -> SchedirError:
+        if op.name == "builtin.unrealized_conversion_cast":
+            return LoweringError(
+                "an unrealized conversion cast remains "
+                f"({', '.join(str(v.type) for v in op.operands)} to "
+                f"{', '.join(str(r.type) for r in op.results)}): some op was not lowered "
+                "to the LLVM dialect, or reconcile-unrealized-casts did not run",
+                op_location(op),
+            )
+        return UnsupportedError(
+            f"'{op.name}' is not in the LLVM dialect: lower it before translating to LLVM IR",
+            op_location(op),
+        )
+
+    def _global(self, op: llvm.GlobalOp) -> None:
+        gtype = llvm_type(op.global_type)
+        space = op.addr_space.value.data if op.addr_space is not None else 0
+        gvar = ir.GlobalVariable(self.module, gtype, name=op.sym_name.data, addrspace=space)
+        linkage = op.linkage.linkage.data
+        if op.constant is not None:
+            gvar.global_constant = True
+        alignment = op.properties.get("alignment")
+        if isinstance(alignment, IntegerAttr) and alignment.value.data:
+            gvar.align = alignment.value.data
+        if op.value is not None:
+            init = constant(gtype, op.value)
+            if isinstance(op.value, StringAttr) and init.type != gtype:
+                raise LoweringError(
+                    f"string of {len(op.value.data)} bytes does not fill {op.global_type}",
+                    op_location(op),
+                )
+            gvar.initializer = init
+        elif op.body.blocks:
+            gvar.initializer = self._global_initializer(op, gtype)
+        elif linkage != "external" and linkage != "extern_weak":
+            gvar.initializer = ir.Constant(gtype, ir.Undefined)
+        if linkage != "external":
+            gvar.linkage = linkage
+
+    def _global_initializer(self, op: llvm.GlobalOp, gtype: ir.Type) -> ir.Constant:
+        """Initializer regions made of one undef/zero/constant op and its return."""
+        body = [o for o in op.body.blocks[0].ops]
+        if len(body) == 2 and body[1].name == "llvm.return":
+            first = body[0]
+            if first.name == "llvm.mlir.undef":
+                return ir.Constant(gtype, ir.Undefined)
+            if first.name == "llvm.mlir.poison":
+                return _Poison(gtype)
+            if first.name == "llvm.mlir.zero":
+                return ir.Constant(gtype, None)
+            if first.name == "llvm.mlir.constant":
+                return constant(gtype, first.properties["value"])
+        raise UnsupportedError(
+            "global initializer regions other than one constant are not supported",
+            op_location(op),
+        )
+
+    def _declare(self, op: llvm.FuncOp) -> None:
+        ftype = llvm_type(op.function_type)
+        assert isinstance(ftype, ir.FunctionType)
+        fn = ir.Function(self.module, ftype, name=op.sym_name.data)
+        linkage = op.linkage.linkage.data
+        if linkage != "external":
+            fn.linkage = linkage
+        visibility = op.visibility_.value.data
+        if visibility:
+            fn.visibility = {1: "hidden", 2: "protected"}[visibility]
+        cconv = op.CConv.cconv_name
+        if "nvvm.kernel" in op.attributes:
+            cconv = "ptx_kernel"
+        if cconv != "ccc":
+            fn.calling_convention = cconv
+        attrs = _StringFunctionAttributes()
+        if op.no_inline is not None:
+            attrs.add("noinline")
+        if op.no_unwind is not None:
+            attrs.add("nounwind")
+        if op.target_cpu is not None:
+            attrs.add(f'"target-cpu"="{op.target_cpu.data}"')
+        if op.passthrough is not None:
+            for item in op.passthrough.data:
+                if isinstance(item, StringAttr):
+                    attrs.add(item.data)
+                elif isinstance(item, ArrayAttr) and len(item.data) == 2:
+                    key, value = item.data
+                    if isinstance(key, StringAttr) and isinstance(value, StringAttr):
+                        attrs.add(f'"{key.data}"="{value.data}"')
+        fn.attributes = attrs
+        if op.arg_attrs is not None:
+            for arg, attr_dict in zip(fn.args, op.arg_attrs.data, strict=False):
+                self._arg_attributes(arg, attr_dict)
+
+    @staticmethod
+    def _arg_attributes(arg: ir.Argument, attrs: DictionaryAttr) -> None:
+        for name, value in attrs.data.items():
+            if name in _ARG_FLAGS:
+                arg.add_attribute(_ARG_FLAGS[name])
+            elif name in _ARG_INTS and isinstance(value, IntegerAttr):
+                setattr(arg.attributes, _ARG_INTS[name], value.value.data)
+
+    # -- function bodies --------------------------------------------------------------
+
+    def _function_body(self, op: llvm.FuncOp) -> None:
+        fn = self.module.get_global(op.sym_name.data)
+        order = _reverse_post_order(op.body.blocks[0])
+        self.blocks = {}
+        for block in order:
+            self.blocks[block] = fn.append_basic_block(name=f"bb{len(self.blocks)}")
+        entry = order[0]
+        if len(entry.args) != len(fn.args):
+            raise LoweringError(
+                f"'@{op.sym_name.data}' has {len(fn.args)} parameters but its entry block "
+                f"has {len(entry.args)} arguments",
+                op_location(op),
+            )
+        for arg, value in zip(entry.args, fn.args, strict=True):
+            self.values[arg] = value
+        for block in order[1:]:
+            if block.args:
+                builder = ir.IRBuilder(self.blocks[block])
+                for arg in block.args:
+                    self.values[arg] = builder.phi(llvm_type(arg.type))
+        for block in order:
+            builder = ir.IRBuilder(self.blocks[block])
+            if self.blocks[block].instructions:
+                builder.position_after(self.blocks[block].instructions[-1])
+            for inner in block.ops:
+                try:
+                    self._op(inner, builder)
+                except SchedirError:
+                    raise
+                except Exception as err:  # llvmlite raises plain exceptions on bad input
+                    raise LoweringError(
+                        f"cannot translate '{inner.name}' to LLVM IR: {type(err).__name__}: {err}",
+                        op_location(inner),
+                    ) from None
+
+    def _v(self, value: SSAValue) -> ir.Value:
+        found = self.values.get(value)
+        if found is None:
+            raise LoweringError("a value is used where its definition does not dominate", None)
+        return found
+
+    def _set(self, op: Operation, value: ir.Value) -> None:
+        self.values[op.results[0]] = value
+
+    def _op(self, op: Operation, b: ir.IRBuilder) -> None:
+        name = op.name
+        if name in _DELEGATED:
+            xdsl_convert_op(op, b, self.values, self.blocks)  # type: ignore[arg-type]
+            return
+        if name in _CASTS:
+            self._cast(op, b)
+            return
+        handler = getattr(self, "_op_" + name.replace(".", "_"), None)
+        if handler is not None:
+            handler(op, b)
+            return
+        if name.startswith("llvm.intr."):
+            self._intrinsic(op, b)
+            return
+        raise self._unexpected(op)
+
+    # values
+
+    def _op_llvm_mlir_constant(self, op: Operation, b: ir.IRBuilder) -> None:
+        self._set(op, constant(llvm_type(op.results[0].type), op.properties["value"]))
+
+    def _op_llvm_mlir_poison(self, op: Operation, b: ir.IRBuilder) -> None:
+        self._set(op, _Poison(llvm_type(op.results[0].type)))
+
+    def _op_llvm_mlir_undef(self, op: Operation, b: ir.IRBuilder) -> None:
+        self._set(op, ir.Constant(llvm_type(op.results[0].type), ir.Undefined))
+
+    def _op_llvm_mlir_zero(self, op: Operation, b: ir.IRBuilder) -> None:
+        self._set(op, ir.Constant(llvm_type(op.results[0].type), None))
+
+    def _op_llvm_mlir_addressof(self, op: Operation, b: ir.IRBuilder) -> None:
+        ref = op.properties["global_name"]
+        assert isinstance(ref, SymbolRefAttr)
+        self._set(op, self.module.get_global(ref.root_reference.data))
+
+    def _op_llvm_freeze(self, op: Operation, b: ir.IRBuilder) -> None:
+        self._set(op, _insert(b, _Freeze(b.block, self._v(op.operands[0]))))
+
+    def _op_llvm_extractelement(self, op: Operation, b: ir.IRBuilder) -> None:
+        self._set(op, b.extract_element(self._v(op.operands[0]), self._v(op.operands[1])))
+
+    def _op_llvm_fcmp(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.FCmpOp)
+        predicate = op.predicate_name.lstrip("_")
+        flags = [f.value for f in op.fastmathFlags.data]
+        instr = ir_instr.FCMPInstr(
+            b.block, predicate, self._v(op.lhs), self._v(op.rhs), flags=flags
+        )
+        self._set(op, _insert(b, instr))
+
+    def _cast(self, op: Operation, b: ir.IRBuilder) -> None:
+        flags: list[str] = []
+        if op.properties.get("nonNeg") is not None:
+            flags.append("nneg")
+        overflow = op.properties.get("overflowFlags")
+        if overflow is not None and hasattr(overflow, "data"):
+            flags += [f.value for f in overflow.data]  # type: ignore[union-attr]
+        instr = _Cast(
+            b.block, _CASTS[op.name], self._v(op.operands[0]), llvm_type(op.results[0].type), flags
+        )
+        self._set(op, _insert(b, instr))
+
+    # memory
+
+    def _op_llvm_getelementptr(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.GEPOp)
+        indices = [
+            ir.Constant(ir.IntType(32), i) if isinstance(i, int) else self._v(i)
+            for i in op.indices()
+        ]
+        instr = _GEP(b.block, self._v(op.base), indices, llvm_type(op.elem_type), op.flags)
+        self._set(op, _insert(b, instr))
+
+    def _op_llvm_load(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.LoadOp)
+        instr = b.load(self._v(op.addr), typ=llvm_type(op.res.type))
+        if op.alignment is not None:
+            instr.align = op.alignment.value.data
+        if op.volatile_ is not None:
+            instr.opname = "load volatile"
+        if op.nontemporal is not None:
+            instr.set_metadata(
+                "nontemporal", self.module.add_metadata([ir.Constant(ir.IntType(32), 1)])
+            )
+        self._set(op, instr)
+
+    def _op_llvm_store(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.StoreOp)
+        instr = b.store(self._v(op.value), self._v(op.addr))
+        if op.alignment is not None:
+            instr.align = op.alignment.value.data
+        if op.volatile_ is not None:
+            instr.opname = "store volatile"
+        if op.nontemporal is not None:
+            instr.set_metadata(
+                "nontemporal", self.module.add_metadata([ir.Constant(ir.IntType(32), 1)])
+            )
+
+    def _op_llvm_alloca(self, op: Operation, b: ir.IRBuilder) -> None:
+        ptr_type = llvm_type(op.results[0].type)
+        assert isinstance(ptr_type, ir.PointerType)
+        alignment = op.properties.get("alignment")
+        align = (
+            alignment.value.data
+            if isinstance(alignment, IntegerAttr) and alignment.value.data
+            else None
+        )
+        instr = _Alloca(
+            b.block,
+            llvm_type(op.properties["elem_type"]),
+            self._v(op.operands[0]),
+            ptr_type.addrspace,
+            align,
+        )
+        self._set(op, _insert(b, instr))
+
+    # calls
+
+    def _op_llvm_call(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.CallOp)
+        args = [self._v(a) for a in op.args]
+        if op.callee is not None:
+            callee: ir.Value = self.module.get_global(op.callee.string_value())
+        else:
+            callee_ptr, args = args[0], args[1:]
+            result = llvm_type(op.returned.type) if op.returned is not None else ir.VoidType()
+            ftype = (
+                llvm_type(op.var_callee_type)
+                if op.var_callee_type is not None
+                else ir.FunctionType(result, [a.type for a in args])
+            )
+            callee = _IndirectCallee(callee_ptr, ftype)
+        fastmath = [f.value for f in op.fastmathFlags.data] if op.returned is not None else []
+        cconv = op.CConv.cconv_name
+        instr = b.call(
+            callee,
+            args,
+            cconv=None if cconv == "ccc" else cconv,
+            tail=op.TailCallKind.data != "none",
+            fastmath=fastmath if _is_float(op.returned) else (),
+        )
+        if op.returned is not None:
+            self.values[op.returned] = instr
+
+    def _op_llvm_call_intrinsic(self, op: Operation, b: ir.IRBuilder) -> None:
+        args = [self._v(a) for a in op.operands]
+        result = llvm_type(op.results[0].type) if op.results else ir.VoidType()
+        name = op.properties["intrin"]
+        assert isinstance(name, StringAttr)
+        fn = self._function(name.data, ir.FunctionType(result, [a.type for a in args]))
+        instr = b.call(fn, args)
+        if op.results:
+            self._set(op, instr)
+
+    def _function(self, name: str, ftype: ir.FunctionType) -> ir.Function:
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            if existing.function_type != ftype:  # type: ignore[attr-defined]
+                raise UnsupportedError(
+                    f"'{name}' is used with types {existing.function_type} and {ftype}"
+                )  # type: ignore[attr-defined]
+            return existing  # type: ignore[return-value]
+        return ir.Function(self.module, ftype, name=name)
+
+    def _intrinsic(self, op: Operation, b: ir.IRBuilder) -> None:
+        base = "llvm." + op.name.removeprefix("llvm.intr.")
+        args = [self._v(a) for a in op.operands]
+        result = llvm_type(op.results[0].type) if op.results else ir.VoidType()
+        if base == "llvm.powi":
+            overloads = [result, args[1].type]
+        elif base == "llvm.memcpy":
+            overloads = [a.type for a in args]
+        elif base == "llvm.stackrestore" or base in ("llvm.is.fpclass",):
+            overloads = [args[0].type]
+        elif base == "llvm.trap":
+            overloads = []
+        else:
+            overloads = [result] if op.results else [args[0].type]
+        flag = _IMMARG_FLAG.get(op.name)
+        if flag is not None:
+            prop_name, width = flag
+            attr = op.properties.get(prop_name)
+            value = attr.value.data if isinstance(attr, IntegerAttr) else 0
+            args.append(ir.Constant(ir.IntType(width), value & ((1 << width) - 1)))
+        name = ".".join([base, *(_suffix(t) for t in overloads)])
+        fn = self._function(name, ir.FunctionType(result, [a.type for a in args]))
+        fastmath_attr = op.properties.get("fastmathFlags")
+        fastmath = [f.value for f in getattr(fastmath_attr, "data", ())] if op.results else []
+        instr = b.call(
+            fn, args, fastmath=fastmath if _is_float(op.results[0] if op.results else None) else ()
+        )
+        if op.results:
+            self._set(op, instr)
+
+    # control flow
+
+    def _edge(
+        self,
+        b: ir.IRBuilder,
+        source: Block,
+        dest: Block,
+        args: Sequence[SSAValue],
+        seen: dict[Block, tuple[ir.Value, ...]],
+    ) -> ir.Block:
+        """The LLVM block to branch to for `source -> dest(args)`, adding phi incomings.
+
+        A second edge to `dest` from the same terminator with other arguments goes
+        through a new block, since a phi has one value per predecessor block.
+        """
+        values = tuple(self._v(a) for a in args)
+        target = self.blocks[dest]
+        if dest in seen and seen[dest] != values:
+            trampoline = b.function.append_basic_block(name="edge")
+            ir.IRBuilder(trampoline).branch(target)
+            for arg, value in zip(dest.args, values, strict=True):
+                self._v(arg).add_incoming(value, trampoline)  # type: ignore[attr-defined]
+            return trampoline
+        seen.setdefault(dest, values)
+        for arg, value in zip(dest.args, values, strict=True):
+            self._v(arg).add_incoming(value, b.block)  # type: ignore[attr-defined]
+        return target
+
+    def _op_llvm_br(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert op.parent is not None
+        b.branch(self._edge(b, op.parent, op.successors[0], op.operands, {}))
+
+    def _op_llvm_cond_br(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.CondBrOp) and op.parent is not None
+        seen: dict[Block, tuple[ir.Value, ...]] = {}
+        then_target = self._edge(b, op.parent, op.then_block, op.then_arguments, seen)
+        else_target = self._edge(b, op.parent, op.else_block, op.else_arguments, seen)
+        b.cbranch(self._v(op.cond), then_target, else_target)
+
+    def _op_llvm_switch(self, op: Operation, b: ir.IRBuilder) -> None:
+        assert isinstance(op, llvm.SwitchOp) and op.parent is not None
+        seen: dict[Block, tuple[ir.Value, ...]] = {}
+        default = self._edge(b, op.parent, op.defaultDestination, op.defaultOperands, seen)
+        targets = [
+            (value, self._edge(b, op.parent, block, args, seen))
+            for value, block, args in op.cases()
+        ]
+        switch = b.switch(self._v(op.value), default)
+        for value, target in targets:
+            switch.add_case(ir.Constant(llvm_type(op.value.type), value), target)
+
+
+class _IndirectCallee(ir.Value):
+    """A function pointer with the function type llvmlite needs to call through it."""
+
+    def __init__(self, ptr: ir.Value, ftype: ir.FunctionType) -> None:
+        self.ptr = ptr
+        self.type = ir.PointerType()
+        self.function_type = ftype
+
+    def get_reference(self) -> str:
+        return self.ptr.get_reference()
+
+    def _get_reference(self) -> str:
+        return self.ptr.get_reference()
+
+
+def _is_float(value: SSAValue | None) -> bool:
+    if value is None:
+        return False
+    t = value.type
+    if isinstance(t, VectorType):
+        t = t.get_element_type()
+    return isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
+
+
+def _reverse_post_order(entry: Block) -> list[Block]:
+    """Blocks reachable from `entry`, definitions before uses (iterative DFS)."""
+    order: list[Block] = []
+    visited = {entry}
+    stack: list[tuple[Block, int]] = [(entry, 0)]
+    while stack:
+        block, index = stack.pop()
+        successors = _successors(block)
+        if index < len(successors):
+            stack.append((block, index + 1))
+            nxt = successors[index]
+            if nxt not in visited:
+                visited.add(nxt)
+                stack.append((nxt, 0))
+        else:
+            order.append(block)
+    order.reverse()
+    return order
+
+
+def _successors(block: Block) -> tuple[Block, ...]:
+    last = block.last_op
+    return tuple(last.successors) if last is not None else ()
+
+
+_NEEDLESS_QUOTES = re.compile(r'([@%])"([-a-zA-Z$._][-a-zA-Z$._0-9]*)"')
+
+
+def translate_module(module: ModuleOp) -> str:
+    """LLVM IR text of a module in the LLVM dialect (see the module docstring)."""
+    return _Translator(module).run()
+
+
+__all__ = ["BFLOAT", "constant", "llvm_type", "translate_module"]
