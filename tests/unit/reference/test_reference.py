@@ -1,0 +1,392 @@
+"""schedir.reference's public API: evaluate's contract, compare/tolerance, inputs, speed."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+from reference_helpers import run1
+
+from schedir import reference
+from schedir.diagnostics import InputError, UnsupportedError
+from schedir.dialects.syntax import parse_module
+from schedir.dialects.types import entry_signature, find_entry
+from schedir.reference import (
+    CheckResult,
+    compare,
+    nan_filled,
+    random_inputs,
+    reduction_length,
+    tolerance,
+)
+
+EXAMPLES = Path(__file__).parents[3] / "examples"
+
+MATMUL = """
+func.func @mm(%A: tensor<?x5xf32>, %B: tensor<5x3xf32>) -> tensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %A, %c0 : tensor<?x5xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x3xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x3xf32>) -> tensor<?x3xf32>
+  %r = linalg.matmul ins(%A, %B : tensor<?x5xf32>, tensor<5x3xf32>) outs(%f : tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+"""
+
+
+# ---- evaluate ------------------------------------------------------------------------------
+
+
+def test_evaluate_accepts_text_path_and_module_and_dynamic_dims(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    a, b = (
+        rng.uniform(-1, 1, (7, 5)).astype(np.float32),
+        rng.uniform(-1, 1, (5, 3)).astype(np.float32),
+    )
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    path = tmp_path / "mm.mlir"
+    path.write_text(MATMUL)
+    for payload in (MATMUL, path, str(path), parse_module(MATMUL)):
+        (got,) = reference.evaluate(payload, None, [a, b])
+        assert got.dtype == np.float64 and got.shape == (7, 3)
+        np.testing.assert_allclose(got, want, rtol=1e-13)
+    (got,) = reference.evaluate(MATMUL, "mm", [a[:2], b])
+    assert got.shape == (2, 3)
+
+
+def test_evaluate_validates_the_arguments() -> None:
+    a, b = np.ones((7, 5), np.float32), np.ones((5, 3), np.float32)
+    with pytest.raises(InputError, match="takes 2 argument"):
+        reference.evaluate(MATMUL, None, [a])
+    with pytest.raises(InputError, match=r"argument 1: expected shape \(5, 3\)"):
+        reference.evaluate(MATMUL, None, [a, np.ones((5, 4), np.float32)])
+    with pytest.raises(InputError, match=r"argument 0: expected shape \(\?, 5\)"):
+        reference.evaluate(MATMUL, None, [np.ones((7, 5, 1), np.float32), b])
+    with pytest.raises(InputError, match="argument 0: expected dtype float32"):
+        reference.evaluate(MATMUL, None, [a.astype(np.float64), b])
+    with pytest.raises(InputError, match="no function named 'nope'"):
+        reference.evaluate(MATMUL, "nope", [a, b])
+    with pytest.raises(InputError, match="cannot read payload"):
+        reference.evaluate(Path("/nonexistent/payload.mlir"), None, [a, b])
+
+
+def test_evaluate_never_modifies_inputs() -> None:
+    text = """
+func.func @f(%x: tensor<4xf32>, %m: memref<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 9.0 : f32
+  memref.store %v, %m[%c0] : memref<4xf32>
+  %t = tensor.insert %v into %x[%c0] : tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+"""
+    x, m = np.arange(4, dtype=np.float32), np.arange(4, dtype=np.float32)
+    got = run1(text, x, m)
+    assert got.tolist() == [9.0, 1.0, 2.0, 3.0]
+    assert x.tolist() == m.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_results_come_back_in_their_types() -> None:
+    text = """
+func.func @f(%x: tensor<3xf16>, %i: tensor<3xi8>) -> (tensor<3xf16>, tensor<3xi8>, f32, i1, tensor<3xbf16>) {
+  %c = arith.constant 2.5 : f32
+  %t = arith.constant true
+  %e = tensor.empty() : tensor<3xbf16>
+  %b = linalg.fill ins(%c : f32) outs(%e : tensor<3xbf16>) -> tensor<3xbf16>
+  return %x, %i, %c, %t, %b : tensor<3xf16>, tensor<3xi8>, f32, i1, tensor<3xbf16>
+}
+""".replace("linalg.fill ins(%c : f32)", "linalg.fill ins(%c16 : bf16)").replace(
+        "  %t = arith.constant true\n",
+        "  %t = arith.constant true\n  %c16 = arith.constant 2.5 : bf16\n",
+    )
+    x, i = np.array([1, 2, 3], np.float16), np.array([-1, 0, 1], np.int8)
+    f, n, c, t, b = reference.evaluate(text, None, [x, i])
+    assert f.dtype == np.float64 and n.dtype == np.int8 and c.dtype == np.float64 and c.shape == ()
+    assert t.dtype == np.bool_ and bool(t) and b.dtype == np.float64 and b.tolist() == [2.5] * 3
+
+
+def test_unknown_op_is_unsupported_at_its_location() -> None:
+    text = """
+func.func @f(%x: memref<4xf32>) {
+  affine.for %i = 0 to 4 {
+  }
+  return
+}
+"""
+    with pytest.raises(UnsupportedError, match="does not support 'affine.for'") as info:
+        reference.evaluate(text, None, [np.zeros(4, np.float32)])
+    assert info.value.location is not None and info.value.location.line == 3
+
+
+def test_out_of_bounds_access_is_an_input_error_at_the_op() -> None:
+    text = """
+func.func @f(%x: tensor<4xf32>, %i: index) -> f32 {
+  %v = tensor.extract %x[%i] : tensor<4xf32>
+  return %v : f32
+}
+"""
+    with pytest.raises(InputError, match="out of bounds") as info:
+        reference.evaluate(text, None, [np.zeros(4, np.float32), np.int64(4)])
+    assert info.value.location is not None and info.value.location.line == 3
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.mlir")))
+def test_every_example_evaluates_without_nan(example: str) -> None:
+    from reference_helpers import parse_or_skip
+
+    module = parse_or_skip((EXAMPLES / example).read_text())
+    sig = entry_signature(find_entry(module, None))
+    results = reference.evaluate(module, None, random_inputs(sig, 3))
+    assert results and all(np.isfinite(r).all() for r in results)
+
+
+# ---- speed ---------------------------------------------------------------------------------
+
+
+def _best_time(text: str, inputs: list[np.ndarray], entry: str | None = None) -> float:
+    module = parse_module(text)
+    best = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        reference.evaluate(module, entry, inputs)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def test_large_matmul_and_conv_are_fast() -> None:
+    rng = np.random.default_rng(1)
+    mm = """
+func.func @mm(%A: tensor<128x192xf32>, %B: tensor<192x256xf32>) -> tensor<128x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %C = linalg.matmul ins(%A, %B : tensor<128x192xf32>, tensor<192x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %C : tensor<128x256xf32>
+}
+"""
+    a, b = (
+        rng.uniform(-1, 1, (128, 192)).astype(np.float32),
+        rng.uniform(-1, 1, (192, 256)).astype(np.float32),
+    )
+    assert _best_time(mm, [a, b]) < 0.25
+    generic = mm.replace(
+        "linalg.matmul ins(%A, %B : tensor<128x192xf32>, tensor<192x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>",
+        """linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %B : tensor<128x192xf32>, tensor<192x256xf32>) outs(%f : tensor<128x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %q = math.absf %p : f32
+    %s = arith.addf %acc, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<128x256xf32>""",
+    )
+    assert _best_time(generic, [a, b]) < 1.0  # materializes the product, chunk by chunk
+    conv = """
+func.func @conv(%in: tensor<1x34x34x16xf32>, %w: tensor<3x3x16x32xf32>) -> tensor<1x32x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x32x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %o = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x34x34x16xf32>, tensor<3x3x16x32xf32>) outs(%f : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  return %o : tensor<1x32x32x32xf32>
+}
+"""
+    x, w = (
+        rng.uniform(-1, 1, (1, 34, 34, 16)).astype(np.float32),
+        rng.uniform(-1, 1, (3, 3, 16, 32)).astype(np.float32),
+    )
+    assert _best_time(conv, [x, w]) < 0.25
+
+
+# ---- tolerance and compare -----------------------------------------------------------------
+
+
+def test_tolerance_bases_and_growth() -> None:
+    assert tolerance(np.float32, 1) == (1e-5, 1e-5)
+    assert tolerance(np.float16, 1) == (1e-3, 1e-3)
+    assert tolerance(ml_dtypes.bfloat16, 1) == (1.6e-2, 1.6e-2)
+    assert tolerance(np.float64, 1)[0] == pytest.approx(1e-12)
+    assert tolerance(np.float32, 100) == pytest.approx((1e-4, 1e-4))
+    assert tolerance(np.float32, 0) == (1e-5, 1e-5)
+    for dtype in (np.int8, np.int32, np.int64, np.bool_):
+        assert tolerance(dtype, 1000) == (0.0, 0.0)
+
+
+def test_compare_passes_within_tolerance_and_scales_with_reduction_length() -> None:
+    expected = np.linspace(1, 2, 50)
+    actual = (expected * (1 + 5e-5)).astype(np.float32)
+    assert not compare(actual, expected, np.float32).ok
+    result = compare(actual, expected, np.float32, reduction_length=400)  # rtol 2e-4
+    assert result.ok and result.num_mismatches == 0 and result.first_mismatch is None
+    assert result.max_rel_err == pytest.approx(5e-5, rel=0.1)
+
+
+def test_compare_absolute_term_follows_the_largest_expected_value() -> None:
+    # One element cancels to ~0: its rounding error is that of the large terms around it.
+    expected = np.array([100.0, -80.0, 1e-9, 3.0])
+    actual = np.array([100.0, -80.0, 4e-4, 3.0], np.float32)
+    assert compare(actual, expected, np.float32, reduction_length=16).ok  # atol = 4e-5 * 100
+    bad = np.array([100.0, -80.0, 1e-2, 3.0], np.float32)
+    result = compare(bad, expected, np.float32, reduction_length=16)
+    assert not result.ok and result.num_mismatches == 1 and result.first_mismatch == (2,)
+    assert "1 of 4 elements differ; first at (2,)" in result.message
+
+
+def test_compare_nan_in_actual_never_passes() -> None:
+    expected = np.ones((3, 4))
+    actual = np.ones((3, 4), np.float32)
+    actual[1, 2] = np.nan
+    result = compare(actual, expected, np.float32, reduction_length=10**9)
+    assert not result.ok and result.first_mismatch == (1, 2) and "NaN" in result.message
+    assert result.num_mismatches == 1
+
+
+def test_compare_nan_or_inf_in_expected_is_a_setup_failure() -> None:
+    expected = np.ones(5)
+    expected[3] = np.nan
+    result = compare(np.ones(5, np.float32), expected, np.float32)
+    assert (
+        not result.ok and result.message.startswith("check setup") and result.first_mismatch == (3,)
+    )
+    expected[3] = np.inf
+    assert "check setup" in compare(np.ones(5, np.float32), expected, np.float32).message
+
+
+def test_compare_integers_and_bools_exactly() -> None:
+    expected = np.array([1, -5, 2**31 - 1], np.int32)
+    assert compare(expected.copy(), expected, np.int32, reduction_length=10**6).ok
+    off = expected.copy()
+    off[2] -= 1
+    result = compare(off, expected, np.int32, reduction_length=10**6)
+    assert not result.ok and result.first_mismatch == (2,) and result.max_abs_err == 1.0
+    flags = np.array([True, False])
+    assert compare(flags, flags, np.bool_).ok
+    assert not compare(~flags, flags, np.bool_).ok
+
+
+def test_compare_shape_and_dtype_mismatch() -> None:
+    expected = np.zeros((2, 3))
+    assert "shape" in compare(np.zeros((3, 2), np.float32), expected, np.float32).message
+    assert "dtype" in compare(np.zeros((2, 3)), expected, np.float32).message
+    assert not compare(np.zeros((2, 3), np.float32), expected, np.int32).ok
+
+
+def test_compare_half_precisions_and_empty() -> None:
+    expected = np.array([1.0, 2.0, -3.0, 0.1])
+    for dtype in (np.float16, ml_dtypes.bfloat16):
+        assert compare(expected.astype(dtype), expected, dtype).ok
+    assert not compare((expected * 1.05).astype(np.float16), expected, np.float16).ok
+    result = compare(np.zeros((0, 3), np.float32), np.zeros((0, 3)), np.float32)
+    assert isinstance(result, CheckResult) and result.ok
+
+
+# ---- reduction_length ----------------------------------------------------------------------
+
+
+def _module(name: str) -> object:
+    from reference_helpers import parse_or_skip
+
+    return parse_or_skip((EXAMPLES / name).read_text())
+
+
+def test_reduction_length() -> None:
+    assert reduction_length(_module("matmul.mlir"), None) == 53
+    assert reduction_length(_module("conv2d.mlir"), None) == 3 * 3 * 5
+    assert reduction_length(_module("row_max.mlir"), None) == 77
+    assert reduction_length(_module("matmul_bias_relu.mlir"), None) == 47
+    elementwise = """
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+    assert reduction_length(parse_module(elementwise), None) == 1
+    assert reduction_length(parse_module(MATMUL), None) == 5
+    dynamic_k = MATMUL.replace("tensor<?x5xf32>", "tensor<5x?xf32>").replace(
+        "tensor<5x3xf32>", "tensor<?x3xf32>"
+    )
+    assert reduction_length(parse_module(dynamic_k), None) == reference.DYNAMIC_REDUCTION_EXTENT
+    called = """
+func.func private @inner(%x: tensor<6x11xf32>, %o: tensor<6xf32>) -> tensor<6xf32> {
+  %r = linalg.reduce ins(%x : tensor<6x11xf32>) outs(%o : tensor<6xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<6xf32>
+}
+func.func @outer(%x: tensor<6x11xf32>, %o: tensor<6xf32>) -> tensor<6xf32> {
+  %r = func.call @inner(%x, %o) : (tensor<6x11xf32>, tensor<6xf32>) -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}
+"""
+    assert reduction_length(parse_module(called), "outer") == 11
+
+
+# ---- random inputs and NaN-filled outputs --------------------------------------------------
+
+
+def test_random_inputs_are_seeded_typed_and_never_zero() -> None:
+    text = """
+func.func @f(%a: tensor<40x?xf32>, %b: tensor<300xf16>, %c: tensor<300xbf16>, %d: tensor<?xi8>,
+             %e: tensor<50xi32>, %f: tensor<20xi1>, %g: index, %h: f64) {
+  return
+}
+"""
+    sig = entry_signature(find_entry(parse_module(text), None))
+    first = random_inputs(sig, 7)
+    again = random_inputs(sig, 7)
+    other = random_inputs(sig, 8)
+    assert all((x == y).all() for x, y in zip(first, again, strict=True))
+    assert not (first[0] == other[0]).all()
+    a, b, c, d, e, f, g, h = first
+    assert a.shape == (40, reference.DEFAULT_DYNAMIC_SIZE) and a.dtype == np.float32
+    assert b.dtype == np.float16 and c.dtype == ml_dtypes.bfloat16 and d.dtype == np.int8
+    for x in (a, b, c, h):
+        values = x.astype(np.float64)
+        assert (values != 0).all() and (np.abs(values) <= 1).all()
+    for x in (d, e):
+        assert (x != 0).all() and (np.abs(x) <= 8).all()
+    assert f.dtype == np.bool_ and f.any() and not f.all()
+    assert g.shape == () and g.dtype == np.int64 and 1 <= int(g) <= 8
+    assert h.shape == () and h.dtype == np.float64
+    assert random_inputs(sig, 0, dynamic_sizes=5)[0].shape == (40, 5)
+    sized = random_inputs(sig, 0, dynamic_sizes=[3, 9])
+    assert sized[0].shape == (40, 3) and sized[3].shape == (9,)
+    with pytest.raises(InputError, match="not enough dynamic sizes"):
+        random_inputs(sig, 0, dynamic_sizes=[3])
+
+
+def test_nan_filled() -> None:
+    text = """
+func.func @f() -> (tensor<2x3xf32>, tensor<4xi32>, tensor<2xbf16>, tensor<3xi8>, tensor<?xf32>) {
+  %a = tensor.empty() : tensor<2x3xf32>
+  %b = tensor.empty() : tensor<4xi32>
+  %c = tensor.empty() : tensor<2xbf16>
+  %d = tensor.empty() : tensor<3xi8>
+  %n = arith.constant 2 : index
+  %e = tensor.empty(%n) : tensor<?xf32>
+  return %a, %b, %c, %d, %e : tensor<2x3xf32>, tensor<4xi32>, tensor<2xbf16>, tensor<3xi8>, tensor<?xf32>
+}
+"""
+    sig = entry_signature(find_entry(parse_module(text), None))
+    a, b, c, d = (nan_filled(spec) for spec in sig.results[:4])
+    assert a.dtype == np.float32 and a.shape == (2, 3) and np.isnan(a).all()
+    assert b.dtype == np.int32 and (b == np.int32(-559038737)).all()
+    assert c.dtype == ml_dtypes.bfloat16 and np.isnan(c.astype(np.float32)).all()
+    assert d.dtype == np.int8 and (d == np.int8(-17)).all()  # 0xEF
+    with pytest.raises(InputError, match="dynamic"):
+        nan_filled(sig.results[4])
+    # What the reference itself returns for never-written data, compare() rejects.
+    results = reference.evaluate(text, None, [])
+    assert not compare(a, results[0], np.float32).ok
