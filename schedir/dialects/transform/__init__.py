@@ -28,7 +28,7 @@ def _build() -> Dialect:
     return Dialect("transform", ops, attrs)
 
 
-_EXTENSIONS: tuple[str, ...] = ("core",)
+_EXTENSIONS: tuple[str, ...] = ("core", "control", "handles", "apply")
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
 
 def __getattr__(name: str) -> Dialect:
