@@ -118,7 +118,7 @@ func.func @f(%x: memref<4xf32>) {
   return
 }
 """
-    with pytest.raises(UnsupportedError, match="does not support 'affine.for'") as info:
+    with pytest.raises(UnsupportedError, match=r"does not support 'affine\.for'") as info:
         reference.evaluate(text, None, [np.zeros(4, np.float32)])
     assert info.value.location is not None and info.value.location.line == 3
 
