@@ -1,33 +1,37 @@
-"""`linalg` ops: `generic`, `map` and `reduce` by their regions, named ops by their definitions.
+"""`linalg` ops: `generic`, `map` and `reduce` by their regions, `softmax` by its formula,
+and the named ops by their definitions (see `named`).
 
-Each named op is written here from upstream's definition (LinalgNamedStructuredOps.yaml and
-LinalgOps.cpp): its loops, the indexing map of every operand, and its scalar function; the
-op's own hidden region is never read, so the reference does not inherit a mistake in it.
-Inputs are cast to the output element type as `cast_signed` (or `cast_unsigned` when the op
-says so) before the body, as upstream does; a cast to a narrower float rounds.
+A region body runs on whole arrays (see `structured`); `yield(combine(out, f(ins)))`
+bodies are recognized so reductions take the vectorized fast path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, MemRefType, ShapedType
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from schedir.reference.arith_math import FLOAT_BINARY, FLOAT_UNARY, convert, int_binary
 from schedir.reference.attrs import int_list, prop
 from schedir.reference.interpreter import unsupported
+from schedir.reference.named import (
+    NAMED_OPS,
+    identity_map,
+    maps_property,
+    named_definition,
+    named_maps,
+    rank_of,
+)
 from schedir.reference.structured import (
     COMBINERS,
     Combine,
-    FunctionBody,
     Product,
     evaluate_structured,
 )
-from schedir.reference.values import FLOAT64, Elem, elem_of
+from schedir.reference.values import FLOAT64, elem_of
 
 if TYPE_CHECKING:
     from schedir.reference.interpreter import Handler, Interpreter
@@ -75,21 +79,6 @@ def _finish(
         else:
             results.append(value)
     return results
-
-
-def _rank(v: SSAValue) -> int:
-    return len(v.type.get_shape()) if isinstance(v.type, ShapedType) else 0
-
-
-def _identity(rank: int) -> AffineMap:
-    return AffineMap(rank, 0, tuple(AffineDimExpr(i) for i in range(rank)))
-
-
-def _maps_property(op: Operation) -> list[AffineMap] | None:
-    attr = prop(op, "indexing_maps")
-    if isinstance(attr, ArrayAttr) and attr.data:
-        return [m.data for m in attr.data if isinstance(m, AffineMapAttr)]
-    return None
 
 
 # ---- region bodies (generic, map, reduce) --------------------------------------------------
@@ -198,7 +187,7 @@ def _iterator_is_reduction(attr: Any) -> bool:
 
 def _generic(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     ins, outs = split_operands(op)
-    maps = _maps_property(op)
+    maps = maps_property(op)
     iterators = prop(op, "iterator_types")
     if maps is None or not isinstance(iterators, ArrayAttr):
         raise unsupported("'linalg.generic' without indexing_maps and iterator_types", op)
@@ -223,17 +212,17 @@ def _run(
 
 def _map(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     ins, outs = split_operands(op)
-    rank = _rank(outs[0])
-    maps = [_identity(rank)] * (len(ins) + len(outs))
+    rank = rank_of(outs[0])
+    maps = [identity_map(rank)] * (len(ins) + len(outs))
     return _run(ip, op, ins, outs, maps, [False] * rank, RegionBody(ip, op, len(ins), len(outs)))
 
 
 def _reduce(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     ins, outs = split_operands(op)
     dims = set(int_list(prop(op, "dimensions")) or [])
-    rank = _rank(ins[0])
+    rank = rank_of(ins[0])
     kept = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in dims))
-    maps = [_identity(rank)] * len(ins) + [kept] * len(outs)
+    maps = [identity_map(rank)] * len(ins) + [kept] * len(outs)
     reduction = [d in dims for d in range(rank)]
     return _run(ip, op, ins, outs, maps, reduction, RegionBody(ip, op, len(ins), len(outs)))
 
@@ -245,310 +234,11 @@ def _index(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     return [ip.linalg_indices[-1][dim.value.data]]
 
 
-# ---- named ops -----------------------------------------------------------------------------
-
-# Loops, then each input's and the output's map, in a small notation: a result is a sum of
-# terms `loop`, `loop*S<i>` (stride i) or `loop*D<i>` (dilation i); "" is a scalar.
-CONTRACTIONS: dict[str, tuple[str, list[str], str]] = {
-    "matmul": ("m n k", ["m k", "k n"], "m n"),
-    "matmul_transpose_a": ("m n k", ["k m", "k n"], "m n"),
-    "matmul_transpose_b": ("m n k", ["m k", "n k"], "m n"),
-    "batch_matmul": ("b m n k", ["b m k", "b k n"], "b m n"),
-    "batch_matmul_transpose_a": ("b m n k", ["b k m", "b k n"], "b m n"),
-    "batch_matmul_transpose_b": ("b m n k", ["b m k", "b n k"], "b m n"),
-    "batch_reduce_matmul": ("b m n k", ["b m k", "b k n"], "m n"),
-    "matvec": ("m n", ["m n", "n"], "m"),
-    "vecmat": ("n m", ["m", "m n"], "n"),
-    "batch_matvec": ("b m k", ["b m k", "b k"], "b m"),
-    "batch_vecmat": ("b n k", ["b k", "b k n"], "b n"),
-    "dot": ("k", ["k", "k"], ""),
-    "quantized_matmul": ("m n k", ["m k", "k n", "", ""], "m n"),
-    "quantized_batch_matmul": ("b m n k", ["b m k", "b k n", "", ""], "b m n"),
-    "conv_1d": ("ow kw", ["ow+kw", "kw"], "ow"),
-    "conv_2d": ("oh ow kh kw", ["oh+kh ow+kw", "kh kw"], "oh ow"),
-    "conv_3d": ("od oh ow kd kh kw", ["od+kd oh+kh ow+kw", "kd kh kw"], "od oh ow"),
-    "conv_1d_nwc_wcf": ("n ow f kw c", ["n ow*S0+kw*D0 c", "kw c f"], "n ow f"),
-    "conv_1d_ncw_fcw": ("n f ow c kw", ["n c ow*S0+kw*D0", "f c kw"], "n f ow"),
-    "conv_2d_nhwc_hwcf": (
-        "n oh ow f kh kw c",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c f"],
-        "n oh ow f",
-    ),
-    "conv_2d_nhwc_hwcf_q": (
-        "n oh ow f kh kw c",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c f", "", ""],
-        "n oh ow f",
-    ),
-    "conv_2d_nhwc_fhwc": (
-        "n oh ow f kh kw c",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "f kh kw c"],
-        "n oh ow f",
-    ),
-    "conv_2d_nchw_fchw": (
-        "n f oh ow c kh kw",
-        ["n c oh*S0+kh*D0 ow*S1+kw*D1", "f c kh kw"],
-        "n f oh ow",
-    ),
-    "conv_2d_ngchw_fgchw": (
-        "n g f oh ow c kh kw",
-        ["n g c oh*S0+kh*D0 ow*S1+kw*D1", "f g c kh kw"],
-        "n g f oh ow",
-    ),
-    "conv_2d_ngchw_gfchw": (
-        "n g f oh ow c kh kw",
-        ["n g c oh*S0+kh*D0 ow*S1+kw*D1", "g f c kh kw"],
-        "n g f oh ow",
-    ),
-    "conv_2d_nhwgc_gfhwc": (
-        "n oh ow g f kh kw c",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 g c", "g f kh kw c"],
-        "n oh ow g f",
-    ),
-    "conv_3d_ndhwc_dhwcf": (
-        "n od oh ow f kd kh kw c",
-        ["n od*S0+kd*D0 oh*S1+kh*D1 ow*S2+kw*D2 c", "kd kh kw c f"],
-        "n od oh ow f",
-    ),
-    "depthwise_conv_1d_nwc_wc": ("n ow c kw", ["n ow*S0+kw*D0 c", "kw c"], "n ow c"),
-    "depthwise_conv_2d_nhwc_hwc": (
-        "n oh ow c kh kw",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c"],
-        "n oh ow c",
-    ),
-    "depthwise_conv_2d_nchw_chw": (
-        "n c oh ow kh kw",
-        ["n c oh*S0+kh*D0 ow*S1+kw*D1", "c kh kw"],
-        "n c oh ow",
-    ),
-    "depthwise_conv_2d_nhwc_hwcm": (
-        "n oh ow c m kh kw",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c m"],
-        "n oh ow c m",
-    ),
-}
-POOLING_LAYOUTS: dict[str, tuple[str, list[str], str]] = {
-    "nhwc": ("n oh ow c kh kw", ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw"], "n oh ow c"),
-    "nchw": ("n c oh ow kh kw", ["n c oh*S0+kh*D0 ow*S1+kw*D1", "kh kw"], "n c oh ow"),
-    "nwc": ("n ow c kw", ["n ow*S0+kw*D0 c", "kw"], "n ow c"),
-    "ncw": ("n c ow kw", ["n c ow*S0+kw*D0", "kw"], "n c ow"),
-    "ndhwc": (
-        "n od oh ow c kd kh kw",
-        ["n od*S0+kd*D0 oh*S1+kh*D1 ow*S2+kw*D2 c", "kd kh kw"],
-        "n od oh ow c",
-    ),
-}
-POOLING_KINDS = ("sum", "max", "min", "max_unsigned", "min_unsigned")
-
-
-def _parse_maps(
-    op: Operation, spec: tuple[str, list[str], str]
-) -> tuple[list[AffineMap], list[bool]]:
-    """Indexing maps and reduction flags of a named op from its notation (see CONTRACTIONS)."""
-    loops, operands, output = spec
-    names = loops.split()
-    n_windows = max(1, sum(1 for operand in operands for r in operand.split() if "*S" in r))
-    strides = int_list(prop(op, "strides")) or [1] * n_windows
-    dilations = int_list(prop(op, "dilations")) or [1] * n_windows
-
-    def term(text: str) -> AffineExpr:
-        loop, _, factor = text.partition("*")
-        expr: AffineExpr = AffineDimExpr(names.index(loop))
-        if factor:
-            scale = (strides if factor[0] == "S" else dilations)[int(factor[1:])]
-            expr = expr * scale
-        return expr
-
-    def result(text: str) -> AffineExpr:
-        terms = [term(t) for t in text.split("+")]
-        expr = terms[0]
-        for t in terms[1:]:
-            expr = expr + t
-        return expr
-
-    maps = [
-        AffineMap(len(names), 0, tuple(result(r) for r in text.split()))
-        for text in [*operands, output]
-    ]
-    out_loops = set(output.split())
-    return maps, [name not in out_loops for name in names]
-
-
-def _caster(op: Operation, src: Elem, dst: Elem) -> Callable[[Any], Any]:
-    """The `cast` of a named op's input to the output type (cast_signed unless told)."""
-    unsigned_cast = "cast_unsigned" in str(prop(op, "cast") or "")
-    if src == dst:
-        return lambda x: x
-    return lambda x: convert(x, src, dst, unsigned_source=unsigned_cast)
-
-
-def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> FunctionBody:
-    """O += cast(A) * cast(B), with zero points subtracted first for the quantized ops."""
-    casts = [_caster(op, e, out) for e in in_elems]
-    add = Combine("arith.addf" if out.is_float else "arith.addi", out)
-
-    def sub(x: Any, y: Any) -> Any:
-        return (
-            FLOAT_BINARY["arith.subf"](x, y)
-            if out.is_float
-            else int_binary("arith.subi", x, y, out)
-        )
-
-    def factors(ins: list[Any]) -> tuple[Any, Any]:
-        a, b = casts[0](ins[0]), casts[1](ins[1])
-        if len(ins) == 4:
-            a, b = sub(a, casts[2](ins[2])), sub(b, casts[3](ins[3]))
-        return a, b
-
-    def multiply(a: Any, b: Any) -> Any:
-        return (
-            FLOAT_BINARY["arith.mulf"](a, b)
-            if out.is_float
-            else int_binary("arith.muli", a, b, out)
-        )
-
-    if out.is_bool:
-        # i1 sums are xor: reduce the materialized products rather than einsum them.
-        return FunctionBody(
-            lambda ins, outs, index: [add.apply(outs[0], multiply(*factors(ins)))],
-            [add],
-            lambda ins: [multiply(*factors(ins))],
-            [False],
-        )
-    return FunctionBody(
-        lambda ins, outs, index: [add.apply(outs[0], multiply(*factors(ins)))],
-        [add],
-        lambda ins: [Product(*factors(ins))],
-        [True],
-    )
-
-
-def _pooling_body(op: Operation, kind: str, in_elem: Elem, out: Elem) -> FunctionBody:
-    """O = combine(O, cast(I)); the window operand only gives the window's shape."""
-    if out.is_float:
-        name = {"sum": "arith.addf", "max": "arith.maximumf", "min": "arith.minimumf"}.get(kind)
-    else:
-        name = {
-            "sum": "arith.addi", "max": "arith.maxsi", "min": "arith.minsi",
-            "max_unsigned": "arith.maxui", "min_unsigned": "arith.minui",
-        }.get(kind)  # fmt: skip
-    if name is None:
-        raise unsupported(f"'{op.name}' op on {out.name}", op)
-    combine = Combine(name, out)
-    unsigned_cast = kind.endswith("unsigned")
-
-    def cast(x: Any) -> Any:
-        return x if in_elem == out else convert(x, in_elem, out, unsigned_source=unsigned_cast)
-
-    return FunctionBody(
-        lambda ins, outs, index: [combine.apply(outs[0], cast(ins[0]))],
-        [combine],
-        lambda ins: [cast(ins[0])],
-    )
-
-
-ELEMENTWISE_BINARY = {
-    "add": ("arith.addf", "arith.addi"),
-    "sub": ("arith.subf", "arith.subi"),
-    "mul": ("arith.mulf", "arith.muli"),
-    "div": ("arith.divf", "arith.divsi"),
-    "div_unsigned": ("arith.divf", "arith.divui"),
-    "max": ("arith.maximumf", "arith.maxsi"),
-    "min": ("arith.minimumf", "arith.minsi"),
-    "powf": ("math.powf", None),
-}
-ELEMENTWISE_UNARY = {
-    "exp": "math.exp",
-    "log": "math.log",
-    "abs": "math.absf",
-    "ceil": "math.ceil",
-    "floor": "math.floor",
-    "negf": "arith.negf",
-    "round": "math.round",
-    "sqrt": "math.sqrt",
-    "rsqrt": "math.rsqrt",
-    "tanh": "math.tanh",
-    "erf": "math.erf",
-    "reciprocal": None,
-    "square": None,
-}
-
-
-def _elementwise_fn(op: Operation, short: str, out: Elem) -> Callable[[list[Any]], Any]:
-    """The scalar function of an elementwise named op on `out`'s element type."""
-    if short in ELEMENTWISE_BINARY:
-        float_name, int_name = ELEMENTWISE_BINARY[short]
-        if out.is_float:
-            return lambda xs: FLOAT_BINARY[float_name](xs[0], xs[1])
-        if int_name is None:
-            raise unsupported(f"'{op.name}' op on {out.name}", op)
-        return lambda xs: int_binary(int_name, xs[0], xs[1], out)
-    if short == "select":
-        return lambda xs: np.where(np.asarray(xs[0], dtype=np.bool_), xs[1], xs[2])
-    if not out.is_float:
-        raise unsupported(f"'{op.name}' op on {out.name}", op)
-    if short == "reciprocal":
-        return lambda xs: 1.0 / np.asarray(xs[0], dtype=FLOAT64)
-    if short == "square":
-        return lambda xs: np.square(np.asarray(xs[0], dtype=FLOAT64))
-    fn = FLOAT_UNARY[ELEMENTWISE_UNARY[short]]  # type: ignore[index]
-    return lambda xs: fn(np.asarray(xs[0], dtype=FLOAT64))
-
-
 def _named(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
-    """Every named structured op: maps and body from the tables above."""
-    short = op.name.removeprefix("linalg.")
+    """Every named structured op, by its definition in `named`."""
     ins, outs = split_operands(op)
-    in_elems = [elem_of(v.type) for v in ins]
-    out = elem_of(outs[0].type)
-    rank = _rank(outs[0])
-    if short in CONTRACTIONS or short == "contract":
-        if short == "contract":
-            maps = _maps_property(op)
-            if maps is None:
-                raise unsupported("'linalg.contract' without indexing_maps", op)
-            out_dims = {e.position for e in maps[-1].results if isinstance(e, AffineDimExpr)}
-            reduction = [d not in out_dims for d in range(maps[-1].num_dims)]
-        else:
-            maps, reduction = _parse_maps(op, CONTRACTIONS[short])
-            # matmul and friends may carry explicit maps (transposes, broadcasts).
-            maps = _maps_property(op) or maps
-        return _run(ip, op, ins, outs, maps, reduction, _contraction_body(op, in_elems, out))
-    if short.startswith("pooling_"):
-        layout, _, kind = short.removeprefix("pooling_").partition("_")
-        if layout not in POOLING_LAYOUTS or kind not in POOLING_KINDS:
-            raise unsupported(f"the reference evaluator does not support '{op.name}'", op)
-        maps, reduction = _parse_maps(op, POOLING_LAYOUTS[layout])
-        return _run(ip, op, ins, outs, maps, reduction, _pooling_body(op, kind, in_elems[0], out))
-    identity = _identity(rank)
-    if short == "fill":
-        cast = _caster(op, in_elems[0], out)
-        maps = [AffineMap(rank, 0, ())] + [identity] * len(outs)
-        body = FunctionBody(lambda ins_, outs_, index: [cast(ins_[0])])
-    elif short == "copy":
-        cast = _caster(op, in_elems[0], out)
-        maps = [identity, identity]
-        body = FunctionBody(lambda ins_, outs_, index: [cast(ins_[0])])
-    elif short == "transpose":
-        permutation = int_list(prop(op, "permutation")) or []
-        inverse = [permutation.index(p) for p in range(len(permutation))]
-        maps = [AffineMap(rank, 0, tuple(AffineDimExpr(i) for i in inverse)), identity]
-        body = FunctionBody(lambda ins_, outs_, index: [ins_[0]])
-    elif short == "broadcast":
-        added = set(int_list(prop(op, "dimensions")) or [])
-        maps = [
-            AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in added)),
-            identity,
-        ]
-        body = FunctionBody(lambda ins_, outs_, index: [ins_[0]])
-    elif short in ELEMENTWISE_BINARY or short in ELEMENTWISE_UNARY or short == "select":
-        fn = _elementwise_fn(op, short, out)
-        maps = _maps_property(op) or [
-            identity if _rank(v) else AffineMap(rank, 0, ()) for v in (*ins, *outs)
-        ]
-        body = FunctionBody(lambda ins_, outs_, index: [fn(ins_)])
-    else:
-        raise unsupported(f"the reference evaluator does not support '{op.name}'", op)
-    return _run(ip, op, ins, outs, maps, [False] * rank, body)
+    maps, reduction, body = named_definition(op, ins, outs)
+    return _run(ip, op, ins, outs, maps, reduction, body)
 
 
 def _softmax(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
@@ -573,14 +263,6 @@ def _softmax(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     return _finish(op, outs, [ip.value(v) for v in outs], [y])
 
 
-NAMED_OPS = (
-    [*CONTRACTIONS, "contract", "fill", "copy", "transpose", "broadcast", "select"]
-    + list(ELEMENTWISE_BINARY)
-    + list(ELEMENTWISE_UNARY)
-    + [f"pooling_{layout}_{kind}" for layout in POOLING_LAYOUTS for kind in POOLING_KINDS]
-)
-
-
 def handlers() -> dict[str, Handler]:
     """The handlers of this module, by op name."""
     table: dict[str, Handler] = {
@@ -597,9 +279,8 @@ def handlers() -> dict[str, Handler]:
 
 def structured_spec(op: Operation) -> tuple[list[AffineMap], list[bool]] | None:
     """Indexing maps and reduction flags of a linalg op (for reduction lengths), if known."""
-    short = op.name.removeprefix("linalg.")
     if op.name == "linalg.generic":
-        maps = _maps_property(op)
+        maps = maps_property(op)
         iterators = prop(op, "iterator_types")
         if maps is None or not isinstance(iterators, ArrayAttr):
             return None
@@ -607,35 +288,20 @@ def structured_spec(op: Operation) -> tuple[list[AffineMap], list[bool]] | None:
     if op.name == "linalg.reduce":
         ins, _ = split_operands(op)
         dims = set(int_list(prop(op, "dimensions")) or [])
-        rank = _rank(ins[0])
+        rank = rank_of(ins[0])
         kept = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in dims))
         n = len(op.operands) // 2
-        return [_identity(rank)] * n + [kept] * n, [d in dims for d in range(rank)]
+        return [identity_map(rank)] * n + [kept] * n, [d in dims for d in range(rank)]
     if op.name == "linalg.softmax":
         dim = prop(op, "dimension")
-        rank = _rank(op.operands[0])
+        rank = rank_of(op.operands[0])
         if not isinstance(dim, IntegerAttr):
             return None
-        return [_identity(rank)], [d == dim.value.data for d in range(rank)]
-    if short in CONTRACTIONS:
-        maps, reduction = _parse_maps(op, CONTRACTIONS[short])
-        return _maps_property(op) or maps, reduction
-    if short == "contract" and (maps := _maps_property(op)) is not None:
-        out_dims = {e.position for e in maps[-1].results if isinstance(e, AffineDimExpr)}
-        return maps, [d not in out_dims for d in range(maps[-1].num_dims)]
-    if short.startswith("pooling_"):
-        layout = short.removeprefix("pooling_").partition("_")[0]
-        if layout in POOLING_LAYOUTS:
-            return _parse_maps(op, POOLING_LAYOUTS[layout])
-    return None
+        return [identity_map(rank)], [d == dim.value.data for d in range(rank)]
+    return named_maps(op)
 
-
-_ = AffineConstantExpr  # re-exported for tests that build maps
 
 __all__ = [
-    "CONTRACTIONS",
-    "NAMED_OPS",
-    "POOLING_LAYOUTS",
     "RegionBody",
     "handlers",
     "split_operands",

@@ -7,6 +7,7 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -98,3 +99,53 @@ def f32_round(x: float) -> float:
         return struct.unpack("<f", struct.pack("<f", x))[0]
     except OverflowError:
         return float("inf") if x > 0 else float("-inf")
+
+
+FLOATS = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f64": np.float64}
+INTS = {"i8": np.int8, "i32": np.int32, "i64": np.int64}
+DTYPES = {**FLOATS, **INTS, "i1": np.bool_}
+
+
+def rand(shape: tuple[int, ...], elem: str, seed: int) -> np.ndarray:
+    """Non-zero test data of an element type: floats in [-1, 1], ints in [-8, 8]."""
+    rng = np.random.default_rng(seed)
+    if elem in FLOATS:
+        return rng.uniform(-1, 1, shape).astype(FLOATS[elem])
+    if elem == "i1":
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    return (rng.integers(1, 9, shape) * rng.choice([-1, 1], shape)).astype(INTS[elem])
+
+
+def f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x).astype(np.float64)
+
+
+def wrap(values: np.ndarray, elem: str) -> np.ndarray:
+    """Python-integer wraparound of exact int64 results to `elem`."""
+    bits = {"i8": 8, "i32": 32, "i64": 64}[elem]
+    out = [
+        ((int(v) + (1 << (bits - 1))) % (1 << bits)) - (1 << (bits - 1))
+        for v in np.asarray(values).reshape(-1)
+    ]
+    return np.array(out, dtype=np.int64).reshape(np.shape(values))
+
+
+def filled_out(name: str, shape: tuple[int, ...], elem: str, zero: str = "0.0") -> str:
+    """`%name` = a zero-filled tensor (`linalg.fill` of an empty one)."""
+    t = tensor(shape, elem)
+    return (
+        f"  %z_{name} = arith.constant {zero} : {elem}\n"
+        f"  %e_{name} = tensor.empty() : {t}\n"
+        f"  %{name} = linalg.fill ins(%z_{name} : {elem}) outs(%e_{name} : {t}) -> {t}\n"
+    )
+
+
+def zero_of(elem: str) -> str:
+    return "0.0" if elem in FLOATS else ("false" if elem == "i1" else "0")
+
+
+def open_example(name: str) -> str:
+    """The text of an example payload."""
+    from pathlib import Path
+
+    return (Path(__file__).parents[3] / "examples" / name).read_text()
