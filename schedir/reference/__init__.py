@@ -38,6 +38,7 @@ from schedir.reference.values import elem_of, to_storage
 
 
 def _handlers() -> dict[str, Handler]:
+    """Every op handler of the reference, by op name."""
     table: dict[str, Handler] = {}
     for module in (arith_math, control, tensor_ops, linalg):
         table.update(module.handlers())

@@ -35,14 +35,17 @@ if TYPE_CHECKING:
 
 
 def _operand_elem(op: Operation, index: int = 0) -> Elem:
+    """The element type of operand `index`."""
     return elem_of(op.operands[index].type)
 
 
 def _result_elem(op: Operation, index: int = 0) -> Elem:
+    """The element type of result `index`."""
     return elem_of(op.results[index].type)
 
 
 def _f64(x: Any) -> np.ndarray:
+    """Values as a float64 array."""
     return np.asarray(x, dtype=FLOAT64)
 
 
@@ -50,6 +53,7 @@ def _f64(x: Any) -> np.ndarray:
 
 
 def _constant(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """arith.constant: scalar, splat or dense values, rounded to their type."""
     attr = prop(op, "value")
     elem = _result_elem(op)
     if isinstance(attr, IntegerAttr | FloatAttr):
@@ -110,6 +114,7 @@ FLOAT_BINARY: dict[str, Callable[[Any, Any], np.ndarray]] = {
 
 
 def _float_binary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """A binary float op of FLOAT_BINARY."""
     return [FLOAT_BINARY[op.name](args[0], args[1])]
 
 
@@ -203,6 +208,7 @@ def int_binary(name: str, a: Any, b: Any, elem: Elem) -> np.ndarray:
 
 
 def _int_binary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """A binary integer op of INT_BINARY."""
     return [int_binary(op.name, args[0], args[1], _operand_elem(op))]
 
 
@@ -253,6 +259,7 @@ def _wrap_object(values: np.ndarray, elem: Elem) -> np.ndarray:
 
 
 def _predicate(op: Operation) -> int:
+    """The integer predicate of a cmpi/cmpf."""
     attr = prop(op, "predicate")
     assert isinstance(attr, IntegerAttr)
     return attr.value.data
@@ -319,14 +326,17 @@ def cmpf(predicate: str, a: Any, b: Any) -> np.ndarray:
 
 
 def _cmpi(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """arith.cmpi."""
     return [cmpi(CMPI_PREDICATES[_predicate(op)], args[0], args[1], _operand_elem(op))]
 
 
 def _cmpf(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """arith.cmpf."""
     return [cmpf(CMPF_PREDICATES[_predicate(op)], args[0], args[1])]
 
 
 def _select(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """arith.select (scalar or elementwise condition)."""
     return [np.where(np.asarray(args[0], dtype=np.bool_), args[1], args[2])]
 
 
@@ -368,6 +378,7 @@ def fp_to_int(x: Any, dst: Elem, *, unsigned_result: bool) -> np.ndarray:
 
 
 def _cast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """The arith cast ops."""
     src, dst = _operand_elem(op), _result_elem(op)
     x = args[0]
     match op.name:
@@ -394,6 +405,7 @@ def _cast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _bitcast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """arith.bitcast between types of one width."""
     src, dst = _operand_elem(op), _result_elem(op)
     if src.width != dst.width:
         raise unsupported(f"'arith.bitcast' from {src.name} to {dst.name}", op)
@@ -453,10 +465,12 @@ FLOAT_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 
 def _float_unary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """A unary float op of FLOAT_UNARY."""
     return [np.asarray(FLOAT_UNARY[op.name](_f64(args[0])), dtype=FLOAT64)]
 
 
 def _float_class(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """math.isnan / isinf / isfinite / isnormal."""
     x = _f64(args[0])
     match op.name:
         case "math.isnan":
@@ -473,15 +487,18 @@ def _float_class(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _fma(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """math.fma (a * b + c in float64)."""
     return [_f64(args[0]) * _f64(args[1]) + _f64(args[2])]
 
 
 def _fpowi(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """math.fpowi: a float to an integer power."""
     exponent = signed(args[1], _operand_elem(op, 1)).astype(FLOAT64)
     return [np.power(_f64(args[0]), exponent)]
 
 
 def _int_unary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """math.absi, ctpop, ctlz, cttz at the operand's width."""
     elem = _operand_elem(op)
     if op.name == "math.absi":
         return [wrap(np.abs(signed(args[0], elem)), elem)]
@@ -500,16 +517,19 @@ def _int_unary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _sincos(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """math.sincos."""
     x = _f64(args[0])
     return [np.sin(x), np.cos(x)]
 
 
 def _float_ternary_clamp(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     # math.clampf(x, lo, hi) = minnumf(maxnumf(x, lo), hi)
+    """math.clampf."""
     return [_minnumf(_maxnumf(args[0], args[1]), args[2])]
 
 
 def _poison(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """ub.poison: the evaluator's uninitialized pattern."""
     from schedir.reference.values import poison
 
     elem = _result_elem(op)

@@ -45,6 +45,7 @@ DYNAMIC_REDUCTION_EXTENT = 1024
 
 
 def _is_float(dtype: np.dtype) -> bool:
+    """Whether `dtype` is a float type with a tolerance."""
     return dtype in _BASE_RTOL
 
 
@@ -76,6 +77,7 @@ class CheckResult:
 
 
 def _failed(message: str, mismatches: int = 0) -> CheckResult:
+    """A failed CheckResult that compared nothing."""
     return CheckResult(False, math.inf, math.inf, mismatches, None, message)
 
 
@@ -151,6 +153,7 @@ def compare(
 
 
 def _compare_exact(actual: np.ndarray, expected: np.ndarray) -> CheckResult:
+    """Exact comparison of integers and booleans."""
     a = actual.astype(np.int64)
     e = expected.astype(np.int64)
     bad = a != e
@@ -264,6 +267,7 @@ def random_inputs(
 
 
 def _random_array(rng: np.random.Generator, spec: ArgSpec, shape: tuple[int, ...]) -> np.ndarray:
+    """One random argument of `spec` with `shape`."""
     dtype = spec.dtype
     if _is_float(dtype):
         values = rng.uniform(-1.0, 1.0, shape).astype(dtype)

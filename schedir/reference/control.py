@@ -66,6 +66,7 @@ def affine_eval(expr: AffineExpr, dims: Sequence[Any], syms: Sequence[Any]) -> A
 
 
 def _affine_map(op: Operation) -> AffineMap:
+    """The affine map of an affine op."""
     attr = prop(op, "map")
     if not isinstance(attr, AffineMapAttr):
         raise unsupported(f"'{op.name}' op without an affine map", op)
@@ -73,6 +74,7 @@ def _affine_map(op: Operation) -> AffineMap:
 
 
 def _affine_values(op: Operation, args: list[Any]) -> list[Any]:
+    """Every result of an affine op's map on its operands."""
     m = _affine_map(op)
     ints = [np.asarray(a, dtype=np.int64) for a in args]
     dims, syms = ints[: m.num_dims], ints[m.num_dims :]
@@ -80,10 +82,12 @@ def _affine_values(op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _affine_apply(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """affine.apply."""
     return _affine_values(op, args)
 
 
 def _affine_min(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """affine.min / affine.max."""
     values = _affine_values(op, args)
     reduce = np.minimum if op.name == "affine.min" else np.maximum
     out = values[0]
@@ -96,6 +100,7 @@ def _affine_min(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _call(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """func.call."""
     callee = prop(op, "callee")
     if isinstance(callee, SymbolRefAttr | FlatSymbolRefAttr):
         name = callee.root_reference.data if isinstance(callee, SymbolRefAttr) else callee.data
@@ -105,6 +110,7 @@ def _call(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _assert(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """cf.assert: an InputError when the condition is false."""
     if not bool(np.all(args[0])):
         msg = prop(op, "msg")
         text = msg.data if msg is not None and hasattr(msg, "data") else "assertion failed"
@@ -116,11 +122,13 @@ def _assert(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _yielded(ip: Interpreter, region: Any, args: Sequence[Any], op: Operation) -> list[Any]:
+    """The values a region yields, run on `args`."""
     _terminator, values = ip.run_region(region, args)
     return values
 
 
 def _for(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """scf.for with iter_args."""
     lb, ub, step = (int(v) for v in args[:3])
     if step <= 0:
         raise fail(f"'scf.for' step must be positive, got {step}", op)
@@ -133,6 +141,7 @@ def _for(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _if(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """scf.if (both sides and a select on a vector condition)."""
     cond = np.asarray(args[0])
     then_region, else_region = op.regions[0], op.regions[1]
     if cond.ndim == 0:
@@ -149,10 +158,12 @@ def _if(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _execute_region(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """scf.execute_region."""
     return _yielded(ip, op.regions[0], [], op)
 
 
 def _index_switch(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """scf.index_switch."""
     cases = int_list(prop(op, "cases")) or []
     value = int(args[0])
     # Region 0 is the default; the case regions follow in the order of `cases`.
@@ -161,6 +172,7 @@ def _index_switch(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _while(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """scf.while."""
     before, after = op.regions[0], op.regions[1]
     current = list(args)
     while True:
@@ -179,6 +191,7 @@ def _points(lbs: Sequence[int], ubs: Sequence[int], steps: Sequence[int], op: Op
 
 
 def _parallel(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """scf.parallel with scf.reduce, iterations in lexicographic order."""
     segs = segments(op, 4)
     if segs is None:
         raise unsupported("'scf.parallel' without operand segment sizes", op)
@@ -199,6 +212,7 @@ def _parallel(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 def _forall(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     # Imported here: tensor_ops uses this module's helpers.
+    """scf.forall with shared_outs, iterations in lexicographic order."""
     from schedir.reference.tensor_ops import insert_slice_into
 
     static_lb = int_list(prop(op, "staticLowerBound", "static_lower_bound"))

@@ -130,6 +130,7 @@ class Interpreter:
         self.bind(op.results, results)
 
     def _cond_branch(self, op: Operation, operands: list[Any]) -> tuple[Block, list[Any]]:
+        """The successor block and arguments a cf.cond_br takes."""
         cond = np.asarray(operands[0])
         if cond.ndim:
             raise UnsupportedError("'cf.cond_br' on a vector condition", op_location(op))

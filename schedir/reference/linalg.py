@@ -61,10 +61,12 @@ def split_operands(op: Operation) -> tuple[list[SSAValue], list[SSAValue]]:
 
 
 def _as_list(values: Any) -> list[SSAValue]:
+    """One operand or a variadic operand as a list."""
     return [values] if isinstance(values, SSAValue) else list(values)
 
 
 def _values(ip: Interpreter, values: Sequence[SSAValue]) -> list[Any]:
+    """The current values of SSA values."""
     return [ip.value(v) for v in values]
 
 
@@ -85,6 +87,7 @@ def _finish(
 
 
 def _uses(v: SSAValue) -> list[Operation]:
+    """The ops using `v`, once per use."""
     return [use.operation for use in v.uses]
 
 
@@ -181,11 +184,13 @@ class RegionBody:
 
 
 def _iterator_is_reduction(attr: Any) -> bool:
+    """Whether an iterator type is a reduction (or window) loop."""
     text = str(getattr(attr, "data", attr)).strip('"')
     return text in ("reduction", "window")
 
 
 def _generic(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """linalg.generic by its maps, iterator types and region."""
     ins, outs = split_operands(op)
     maps = maps_property(op)
     iterators = prop(op, "iterator_types")
@@ -204,6 +209,7 @@ def _run(
     reduction: Sequence[bool],
     body: Any,
 ) -> list[Any]:
+    """Evaluate a structured op and return its tensor results."""
     in_values, out_values = _values(ip, ins), _values(ip, outs)
     out_elems = [elem_of(v.type) for v in outs]
     new = evaluate_structured(op, in_values, out_values, maps, reduction, body, out_elems)
@@ -211,6 +217,7 @@ def _run(
 
 
 def _map(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """linalg.map: its region over the output's shape."""
     ins, outs = split_operands(op)
     rank = rank_of(outs[0])
     maps = [identity_map(rank)] * (len(ins) + len(outs))
@@ -218,6 +225,7 @@ def _map(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _reduce(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """linalg.reduce: its region over the input, reducing `dimensions`."""
     ins, outs = split_operands(op)
     dims = set(int_list(prop(op, "dimensions")) or [])
     rank = rank_of(ins[0])
@@ -228,6 +236,7 @@ def _reduce(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _index(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """linalg.index: the loop indices of the innermost linalg body."""
     dim = prop(op, "dim")
     if not ip.linalg_indices or not isinstance(dim, IntegerAttr):
         raise unsupported("'linalg.index' outside a linalg body", op)

@@ -147,6 +147,7 @@ def parse_maps(
     dilations = int_list(prop(op, "dilations")) or [1] * n_windows
 
     def term(text: str) -> AffineExpr:
+        """One `loop` or `loop*S<i>` / `loop*D<i>` term."""
         loop, _, factor = text.partition("*")
         expr: AffineExpr = AffineDimExpr(names.index(loop))
         if factor:
@@ -155,6 +156,7 @@ def parse_maps(
         return expr
 
     def result(text: str) -> AffineExpr:
+        """A sum of terms."""
         terms = [term(t) for t in text.split("+")]
         expr = terms[0]
         for t in terms[1:]:
@@ -183,6 +185,7 @@ def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> Functio
     add = Combine("arith.addf" if out.is_float else "arith.addi", out)
 
     def sub(x: Any, y: Any) -> Any:
+        """Subtract in the output type."""
         return (
             FLOAT_BINARY["arith.subf"](x, y)
             if out.is_float
@@ -190,12 +193,14 @@ def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> Functio
         )
 
     def factors(ins: list[Any]) -> tuple[Any, Any]:
+        """The two cast (and zero-point adjusted) factors."""
         a, b = casts[0](ins[0]), casts[1](ins[1])
         if len(ins) == 4:
             a, b = sub(a, casts[2](ins[2])), sub(b, casts[3](ins[3]))
         return a, b
 
     def multiply(a: Any, b: Any) -> Any:
+        """Multiply in the output type."""
         return (
             FLOAT_BINARY["arith.mulf"](a, b)
             if out.is_float
@@ -233,6 +238,7 @@ def _pooling_body(op: Operation, kind: str, in_elem: Elem, out: Elem) -> Functio
     unsigned_cast = kind.endswith("unsigned")
 
     def cast(x: Any) -> Any:
+        """The input cast to the output type."""
         return x if in_elem == out else convert(x, in_elem, out, unsigned_source=unsigned_cast)
 
     return FunctionBody(

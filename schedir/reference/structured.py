@@ -252,6 +252,7 @@ def _strided_view(
 
 
 def _uses(forms: list[tuple[dict[int, int], int]], d: int) -> bool:
+    """Whether any result of a linear form reads loop `d`."""
     return any(coeffs.get(d, 0) != 0 for coeffs, _ in forms)
 
 
@@ -259,12 +260,14 @@ def _uses(forms: list[tuple[dict[int, int], int]], d: int) -> bool:
 
 
 def _box_index(view: np.ndarray, box: Sequence[tuple[int, int]]) -> tuple[slice, ...]:
+    """The part of a view inside `box` (broadcast dims stay whole)."""
     return tuple(
         slice(lo, hi) if n > 1 else slice(None) for n, (lo, hi) in zip(view.shape, box, strict=True)
     )
 
 
 def _box_grid(box: Sequence[tuple[int, int]]) -> list[np.ndarray]:
+    """The loop indices of `box`, one broadcastable array per loop."""
     rank = len(box)
     return [
         np.arange(lo, hi, dtype=np.int64).reshape([hi - lo if d == i else 1 for d in range(rank)])
@@ -350,6 +353,7 @@ def evaluate_structured(
 def _check_output_map(
     op: Operation, k: int, m: AffineMap, reduction: Sequence[bool], extents: Sequence[int]
 ) -> None:
+    """Outputs must be indexed by a permutation of the parallel loops."""
     dims = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
     if (
         len(dims) != len(m.results)
@@ -373,6 +377,7 @@ def _check_output_map(
 def _write_output(
     op: Operation, acc: np.ndarray, m: AffineMap, shape: tuple[int, ...], elem: Elem
 ) -> np.ndarray:
+    """An accumulator (in loop order) laid out as its output operand."""
     dims = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
     rest = [d for d in range(acc.ndim) if d not in dims]
     return np.transpose(acc, dims + rest).reshape(shape)
@@ -385,6 +390,7 @@ def _run_parallel(
     extents: Sequence[int],
     out_elems: Sequence[Elem],
 ) -> None:
+    """No reduction loops: evaluate the body once per chunk of the space."""
     for box in _chunks(extents, range(len(extents))):
         ins = [v[_box_index(v, box)] for v in in_views]
         window = tuple(slice(lo, hi) for lo, hi in box)
@@ -403,6 +409,7 @@ def _run_sequential(
     reduced: tuple[int, ...],
     out_elems: Sequence[Elem],
 ) -> None:
+    """Visit the reduction points one by one, vectorized over parallel loops."""
     for point in itertools.product(*(range(extents[d]) for d in reduced)):
         at = dict(zip(reduced, point, strict=True))
         box = [(at[d], at[d] + 1) if d in at else (0, extents[d]) for d in range(len(extents))]
@@ -421,6 +428,7 @@ def _run_fast(
     reduced: tuple[int, ...],
     parallel: list[int],
 ) -> None:
+    """Evaluate f, reduce it with numpy and combine it into the outputs."""
     rank = len(extents)
     products = body.products()
     if all(products):

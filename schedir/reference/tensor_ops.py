@@ -20,13 +20,14 @@ from xdsl.ir import Attribute, Operation
 
 from schedir.reference.attrs import DYNAMIC, int_list, mixed, prop
 from schedir.reference.interpreter import fail, unsupported
-from schedir.reference.values import Elem, elem_of, poison, storage_of
+from schedir.reference.values import elem_of, poison, storage_of
 
 if TYPE_CHECKING:
     from schedir.reference.interpreter import Handler, Interpreter
 
 
 def _static_shape(t: Attribute) -> list[int]:
+    """The static shape of a shaped type, DYNAMIC for `?`."""
     assert isinstance(t, TensorType | MemRefType)
     return [DYNAMIC if d < 0 else d for d in t.get_shape()]
 
@@ -97,6 +98,7 @@ def kept_dims(sizes: Sequence[int], reduced: Sequence[int], op: Operation) -> li
 
 
 def _extract_slice(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.extract_slice (strided, rank-reducing)."""
     source = np.asarray(args[0])
     offsets, sizes, strides = slice_params(op, args, 1)
     part = source[_slice_index(op, source.shape, offsets, sizes, strides)]
@@ -117,12 +119,14 @@ def insert_slice_into(dest: np.ndarray, op: Operation, args: Sequence[Any]) -> N
 
 
 def _insert_slice(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.insert_slice into a copy of the destination."""
     dest = np.array(args[1], copy=True)
     insert_slice_into(dest, op, args)
     return [dest]
 
 
 def _subview(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """memref.subview as a numpy view."""
     source = args[0]
     offsets, sizes, strides = slice_params(op, args, 1)
     view = source[_slice_index(op, source.shape, offsets, sizes, strides)]
@@ -135,23 +139,27 @@ def _subview(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _empty(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.empty: NaN or the integer poison pattern."""
     t = op.results[0].type
     return [poison(shape_of(t, args), elem_of(t))]
 
 
 def _alloc(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """memref.alloc / alloca: NaN or the integer poison pattern."""
     t = op.results[0].type
     n_dynamic = sum(1 for d in _static_shape(t) if d == DYNAMIC)
     return [poison(shape_of(t, args[:n_dynamic]), elem_of(t))]
 
 
 def _splat(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.splat."""
     t = op.results[0].type
     elem = elem_of(t)
     return [np.full(shape_of(t, args[1:]), storage_of(args[0], elem), dtype=elem.storage)]
 
 
 def _from_elements(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.from_elements."""
     t = op.results[0].type
     elem = elem_of(t)
     values = np.array([storage_of(a, elem) for a in args], dtype=elem.storage)
@@ -168,6 +176,7 @@ def index_grid(shape: Sequence[int]) -> list[np.ndarray]:
 
 
 def _generate(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.generate: its region over the whole result."""
     t = op.results[0].type
     shape = shape_of(t, args)
     _, (value,) = ip.run_region(op.regions[0], index_grid(shape))
@@ -176,6 +185,7 @@ def _generate(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _pad(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.pad (static or dynamic, value possibly index-dependent)."""
     source = np.asarray(args[0])
     static_low = int_list(prop(op, "static_low"))
     static_high = int_list(prop(op, "static_high"))
@@ -199,6 +209,7 @@ def _pad(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _dim(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.dim / memref.dim."""
     value, index = np.asarray(args[0]), int(args[1])
     if not 0 <= index < value.ndim:
         raise fail(f"'{op.name}' op dimension {index} of a rank-{value.ndim} value", op)
@@ -224,21 +235,25 @@ def element_index(op: Operation, shape: Sequence[int], indices: Sequence[Any]) -
 
 
 def _extract(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.extract (vectorized indices inside linalg bodies)."""
     source = np.asarray(args[0])
     return [np.asarray(source[element_index(op, source.shape, args[1:])])]
 
 
 def _insert(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.insert into a copy."""
     dest = np.array(args[1], copy=True)
     dest[element_index(op, dest.shape, args[2:])] = args[0]
     return [dest]
 
 
 def _load(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """memref.load."""
     return [np.asarray(args[0][element_index(op, args[0].shape, args[1:])]).copy()]
 
 
 def _store(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """memref.store."""
     value, mem = args[0], args[1]
     mem[element_index(op, mem.shape, args[2:])] = value
     return []
@@ -248,6 +263,7 @@ def _store(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _groups(op: Operation) -> list[list[int]]:
+    """The reassociation groups of a collapse/expand."""
     attr = prop(op, "reassociation")
     if not isinstance(attr, ArrayAttr):
         raise unsupported(f"'{op.name}' op without a reassociation", op)
@@ -255,12 +271,14 @@ def _groups(op: Operation) -> list[list[int]]:
 
 
 def _collapse(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """collapse_shape: a row-major reshape."""
     source = args[0]
     shape = [math.prod(source.shape[i] for i in group) for group in _groups(op)]
     return [source.reshape(shape)]
 
 
 def _expand(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """expand_shape: a row-major reshape to the output shape."""
     source = args[0]
     t = op.results[0].type
     static = int_list(prop(op, "static_output_shape"))
@@ -280,6 +298,7 @@ def _expand(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _reshape(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.reshape."""
     shape = [int(v) for v in np.asarray(args[1]).reshape(-1)]
     if math.prod(shape) != np.asarray(args[0]).size:
         raise fail(f"'tensor.reshape' op cannot reshape {np.shape(args[0])} to {shape}", op)
@@ -287,11 +306,13 @@ def _reshape(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _cast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.cast / memref.cast: checks the static dims."""
     _check_shape(np.asarray(args[0]), op.results[0].type, op, "its operand")
     return [args[0]]
 
 
 def _concat(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """tensor.concat."""
     dim = prop(op, "dim")
     return [np.concatenate([np.asarray(a) for a in args], axis=int(dim.value.data))]  # type: ignore[union-attr]
 
@@ -300,6 +321,7 @@ def _concat(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _copy(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """memref.copy."""
     source, target = args
     if source.shape != target.shape:
         raise fail(f"'memref.copy' op copies shape {source.shape} into shape {target.shape}", op)
@@ -309,10 +331,12 @@ def _copy(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 def _to_tensor(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     # A snapshot: later writes to the buffer must not change the tensor.
+    """A snapshot copy (to_tensor, to_buffer, clone)."""
     return [np.array(args[0], copy=True)]
 
 
 def _alloc_tensor(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """bufferization.alloc_tensor."""
     t = op.results[0].type
     n_dynamic = sum(1 for d in _static_shape(t) if d == DYNAMIC)
     if len(args) > n_dynamic:
@@ -321,6 +345,7 @@ def _alloc_tensor(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _materialize(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """bufferization.materialize_in_destination."""
     source, dest = np.asarray(args[0]), args[1]
     if source.shape != np.shape(dest):
         raise fail(
@@ -332,11 +357,8 @@ def _materialize(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     return [source]
 
 
-def _elem_noop(elem: Elem) -> None:
-    """Element types of memref ops are checked by the verifier; nothing to do at runtime."""
-
-
 def _dealloc(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
+    """Deallocation: nothing to do."""
     return []
 
 

@@ -411,3 +411,36 @@ func.func @f(%A: tensor<3x4xf32>, %B: tensor<4x2xf32>) -> (tensor<3x2xf32>, tens
     r, i = run(text, rand((3, 4), "f32", 70), rand((4, 2), "f32", 71))
     assert np.isnan(r).all()
     assert (i == np.int32(-559038737)).all()  # 0xDEADBEEF
+
+
+def _forbid(name: str) -> object:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"took the {name} path")
+
+    return refuse
+
+
+def test_recognized_reductions_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(structured, "_run_sequential", _forbid("sequential"))
+    x, init = rand((6, 9), "f32", 72), rand((6,), "f32", 73)
+    for body in (
+        "%s = math.absf %a : f32\n    %v = arith.addf %acc, %s : f32\n    linalg.yield %v : f32",
+        "%v = arith.maxnumf %a, %acc : f32\n    linalg.yield %v : f32",
+        "%p = arith.mulf %a, %a : f32\n    %v = arith.addf %p, %acc : f32\n    linalg.yield %v : f32",
+    ):
+        run1(_reduction_generic(body), x, init)
+    run1(
+        open_example("matmul_bias_relu.mlir").replace("@matmul_bias_relu", "@f"),
+        *(rand(s, "f32", 74) for s in ((61, 47), (47, 35), (35,))),
+    )
+
+
+def test_unrecognized_reductions_take_the_sequential_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(structured, "_run_fast", _forbid("fast"))
+    x, init = rand((6, 9), "f32", 75), rand((6,), "f32", 76)
+    for body in (
+        "%v = arith.subf %acc, %a : f32\n    linalg.yield %v : f32",
+        "%v = arith.addf %acc, %acc : f32\n    linalg.yield %v : f32",
+        "%s = arith.addf %acc, %a : f32\n    %v = arith.mulf %s, %acc : f32\n    linalg.yield %v : f32",
+    ):
+        run1(_reduction_generic(body), x, init)
