@@ -444,3 +444,64 @@ def test_unrecognized_reductions_take_the_sequential_path(monkeypatch: pytest.Mo
         "%s = arith.addf %acc, %a : f32\n    %v = arith.mulf %s, %acc : f32\n    linalg.yield %v : f32",
     ):
         run1(_reduction_generic(body), x, init)
+
+
+def test_reduce_and_map_short_forms() -> None:
+    x, y = rand((5, 8), "f32", 77), rand((5, 8), "f32", 78)
+    text = """
+func.func @f(%x: tensor<5x8xf32>, %y: tensor<5x8xf32>) -> (tensor<5xf32>, tensor<8xf32>, tensor<5x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<5x8xf32>) outs(%o : tensor<5xf32>) dimensions = [1]
+  %ninf = arith.constant 0xFF800000 : f32
+  %f = tensor.empty() : tensor<8xf32>
+  %p = linalg.fill ins(%ninf : f32) outs(%f : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.reduce { arith.maximumf } ins(%x : tensor<5x8xf32>) outs(%p : tensor<8xf32>) dimensions = [0]
+  %g = tensor.empty() : tensor<5x8xf32>
+  %a = linalg.map { arith.mulf } ins(%x, %y : tensor<5x8xf32>, tensor<5x8xf32>) outs(%g : tensor<5x8xf32>)
+  return %s, %m, %a : tensor<5xf32>, tensor<8xf32>, tensor<5x8xf32>
+}
+"""
+    s, m, a = run(text, x, y)
+    np.testing.assert_allclose(s, f64(x).sum(axis=1), rtol=1e-14)
+    assert (m == f64(x).max(axis=0)).all()
+    assert (a == f64(x) * f64(y)).all()
+
+
+def test_generic_reversed_map_and_scalar_operand() -> None:
+    x = rand((9,), "f32", 79)
+    text = """
+func.func @f(%x: tensor<9xf32>, %s: f32) -> tensor<9xf32> {
+  %e = tensor.empty() : tensor<9xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (8 - i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x, %s : tensor<9xf32>, f32) outs(%e : tensor<9xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.mulf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<9xf32>
+  return %r : tensor<9xf32>
+}
+"""
+    got = run1(text, x, np.float32(-2.0))
+    assert got.tolist() == (f64(x)[::-1] * -2.0).tolist()
+
+
+def test_generic_out_of_bounds_map_is_an_input_error() -> None:
+    text = """
+func.func @f(%x: tensor<?xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i + 2)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+"""
+    from schedir.diagnostics import InputError
+
+    # The input's size is only known at run time: 10 elements suffice, 9 do not.
+    assert run1(text, rand((10,), "f32", 80)).shape == (8,)
+    with pytest.raises(InputError, match=r"accessed at \[2, 9\] in dimension 0 of size 9"):
+        run1(text, rand((9,), "f32", 80))
