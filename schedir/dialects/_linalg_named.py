@@ -51,7 +51,7 @@ from schedir.dialects._linalg_base import (
     verify_result_types,
     verify_structured,
 )
-from schedir.dialects._linalg_ops import YieldOp as XYieldOp
+from schedir.dialects._linalg_generic import YieldOp
 
 
 def _maps(num_dims: int, *results: Sequence[AffineExpr]) -> tuple[AffineMap, ...]:
@@ -212,7 +212,7 @@ def _multiply_accumulate(
     lhs = cast_to(block, a, out.type, unsigned)
     rhs = cast_to(block, b, out.type, unsigned)
     product = binary(block, BinaryFn.MUL, lhs, rhs)
-    block.add_op(XYieldOp(binary(block, BinaryFn.ADD, out, product)))
+    block.add_op(YieldOp(binary(block, BinaryFn.ADD, out, product)))
 
 
 class _ContractionWithMapsOp(NamedStructuredOp, ABC):
@@ -390,7 +390,7 @@ class _ElementwiseCopyOp(NamedStructuredOp, ABC):
         value = block.args[0]
         if out_type is not None:
             value = cast_to(block, value, out_type, _cast_fn(properties))
-        block.add_op(XYieldOp(value))
+        block.add_op(YieldOp(value))
 
 
 @irdl_op_definition
@@ -555,7 +555,7 @@ class _PoolingMaxOp(_WindowedOp, ABC):
     ) -> None:
         out = block.args[num_inputs]
         value = cast_to(block, block.args[0], out.type)
-        block.add_op(XYieldOp(binary(block, BinaryFn.MAX_SIGNED, out, value)))
+        block.add_op(YieldOp(binary(block, BinaryFn.MAX_SIGNED, out, value)))
 
 
 @irdl_op_definition

@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from schedir.dialects._linalg_base import TypeFn, TypeFnAttr
+from schedir.dialects._linalg_generic import GenericOp, IndexOp, YieldOp
 from schedir.dialects._linalg_named import (
     NAMED_OPS,
     BatchMatmulOp,
@@ -57,13 +58,10 @@ from schedir.dialects._linalg_named import (
 )
 from schedir.dialects._linalg_ops import (
     BroadcastOp,
-    GenericOp,
-    IndexOp,
     MapOp,
     ReduceOp,
     SoftmaxOp,
     TransposeOp,
-    YieldOp,
 )
 
 # ---------------------------------------------------------------------------------------

@@ -55,9 +55,14 @@ def test_upstream_parses_schedir_output(path: Path) -> None:
     assert upstream.returncode == 0, f"upstream rejects schedir's output:\n{upstream.stderr}"
 
 
-@pytest.mark.parametrize("path", _roundtrip_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _roundtrip_files() if not p.stem.endswith("-legacy")],
+    ids=lambda p: p.name,
+)
 def test_upstream_parses_the_input(path: Path) -> None:
-    """The round-trip inputs themselves are upstream syntax, not only schedir's."""
+    """The round-trip inputs are upstream syntax, not only schedir's (`*-legacy.mlir`
+    files hold the pre-LLVM-24 spellings schedir still accepts, which upstream rejects)."""
     upstream = subprocess.run(
         [_tool("iree-opt"), str(path)], capture_output=True, text=True, timeout=120
     )
