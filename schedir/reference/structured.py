@@ -218,7 +218,7 @@ def operand_view(
                 f"'{op.name}' op operand #{index} is accessed out of bounds in dimension {dim} (size {size})",
                 op,
             )
-        indices.append(idx.reshape(idx.shape) if idx.ndim else np.full((1,) * rank, int(idx)))
+        indices.append(idx if idx.ndim else np.full((1,) * rank, int(idx)))
     return array[tuple(indices)]
 
 
@@ -345,8 +345,8 @@ def evaluate_structured(
         else:
             _run_sequential(body, in_views, accs, extents, reduced, out_elems)
     return [
-        _write_output(op, acc, m, np.shape(out), elem)
-        for acc, m, out, elem in zip(accs, out_maps, outs, out_elems, strict=True)
+        _write_output(acc, m, np.shape(out))
+        for acc, m, out in zip(accs, out_maps, outs, strict=True)
     ]
 
 
@@ -374,9 +374,7 @@ def _check_output_map(
         )
 
 
-def _write_output(
-    op: Operation, acc: np.ndarray, m: AffineMap, shape: tuple[int, ...], elem: Elem
-) -> np.ndarray:
+def _write_output(acc: np.ndarray, m: AffineMap, shape: tuple[int, ...]) -> np.ndarray:
     """An accumulator (in loop order) laid out as its output operand."""
     dims = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
     rest = [d for d in range(acc.ndim) if d not in dims]

@@ -508,3 +508,12 @@ def test_named_elementwise_on_integers_wraps() -> None:
         xdsl_named_module("select", [TensorType(i1, [2, 3]), t, t], t), None, [c, a, b]
     )
     assert sel.tolist() == np.where(c, a, b).tolist()
+
+
+def test_matmul_cast_unsigned() -> None:
+    A, B = rand((4, 6), "i8", 81), rand((6, 3), "i8", 82)
+    text = matmul_text(4, 3, 6, "i8", "i8", "i32", extra="{cast = #linalg.type_fn<cast_unsigned>} ")
+    got = run1(text, A, B)
+    unsigned = lambda x: x.astype(np.int64) & 0xFF  # noqa: E731 - extui to i32
+    assert (got == unsigned(A) @ unsigned(B)).all()
+    assert not (got == A.astype(np.int64) @ B.astype(np.int64)).all()
