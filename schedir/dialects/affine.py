@@ -6,7 +6,8 @@ Tiling produces `affine.min` / `affine.max` / `affine.apply` for partial tiles a
     %lo = affine.max affine_map<(d0) -> (0, d0 - 2)>(%iv)
     %off = affine.apply affine_map<(d0) -> (d0 * 4)>(%iv)
 
-`apply` and `min` subclass xDSL's ops (the operand list follows the map without a space, as
+`affine.load` / `affine.store` index operands become map dimensions, as upstream parses
+them (xDSL makes them symbols). `apply` and `min` subclass xDSL's ops (the operand list follows the map without a space, as
 upstream prints it, and the verifiers use upstream's messages); `max` is new. The affine
 expressions themselves print with xDSL's printer, which parenthesizes sub-expressions
 (`(d0 * 4)`) where upstream does not; upstream parses both.
@@ -20,6 +21,7 @@ from typing import Self
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects.builtin import AffineMapAttr, IndexType
 from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -126,6 +128,41 @@ class MinOp(xaffine.MinOp):
             raise VerifyException("affine map expect at least one result")
 
 
+def _indices_as_dims(map_: AffineMapAttr) -> AffineMapAttr:
+    """xDSL parses `%m[%i + 1]` with every index as a symbol; upstream makes each index
+    that is not written `symbol(%x)` a dimension (a loop induction variable is not a valid
+    symbol upstream, so the generic form would not verify there)."""
+    m = map_.data
+    if m.num_dims:
+        return map_
+    dims = [AffineExpr.dimension(i) for i in range(m.num_symbols)]
+    return AffineMapAttr(m.replace_dims_and_symbols([], dims, m.num_symbols, 0))
+
+
+class LoadOp(xaffine.LoadOp):
+    """Loads through an affine access map.
+
+        %v = affine.load %m[%i * 4 + 1] : memref<64xf32>
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        op = xaffine.LoadOp.parse(parser)
+        return cls(op.memref, list(op.indices), _indices_as_dims(op.map), op.result.type)
+
+
+class StoreOp(xaffine.StoreOp):
+    """Stores through an affine access map.
+
+        affine.store %v, %m[%i * 4 + 1] : memref<64xf32>
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        op = xaffine.StoreOp.parse(parser)
+        return cls(op.value, op.memref, list(op.indices), _indices_as_dims(op.map))
+
+
 @irdl_op_definition
 class MaxOp(IRDLOperation):
     """The maximum of the results of an affine map.
@@ -170,8 +207,8 @@ Affine = Dialect(
         xaffine.ForOp,
         xaffine.ParallelOp,
         xaffine.IfOp,
-        xaffine.StoreOp,
-        xaffine.LoadOp,
+        StoreOp,
+        LoadOp,
         MinOp,
         MaxOp,
         xaffine.YieldOp,
@@ -181,4 +218,4 @@ Affine = Dialect(
     [],
 )
 
-__all__ = ["Affine", "ApplyOp", "MaxOp", "MinOp"]
+__all__ = ["Affine", "ApplyOp", "LoadOp", "MaxOp", "MinOp", "StoreOp"]

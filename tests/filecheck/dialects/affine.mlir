@@ -24,3 +24,14 @@ func.func @affine_ops(%i: index, %j: index, %n: index, %m: memref<16xf32>) -> (i
   }
   return %a, %b, %c, %d, %e : index, index, index, index, index
 }
+
+// Access maps with expressions; the indices are map dimensions as upstream parses them.
+
+// CHECK-LABEL: func.func @accesses
+func.func @accesses(%m: memref<64x8xf16>, %i: index, %j: index) {
+  // CHECK: %v = affine.load %m[%i * 4 + 1, %j] : memref<64x8xf16>
+  %v = affine.load %m[%i * 4 + 1, %j] : memref<64x8xf16>
+  // CHECK: affine.store %v, %m[%i, %j floordiv 2] : memref<64x8xf16>
+  affine.store %v, %m[%i, %j floordiv 2] : memref<64x8xf16>
+  return
+}

@@ -43,10 +43,15 @@ def _invalid_files() -> list[Path]:
     )
 
 
+@pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
 @pytest.mark.parametrize("path", _roundtrip_files(), ids=lambda p: p.name)
-def test_upstream_parses_schedir_output(path: Path) -> None:
+def test_upstream_parses_schedir_output(path: Path, generic: bool) -> None:
+    """Both the custom and the generic (`--generic`) forms schedir prints are upstream's."""
     printed = subprocess.run(
-        [_tool("schedir-opt"), str(path)], capture_output=True, text=True, timeout=120
+        [_tool("schedir-opt"), str(path), *(["--generic"] if generic else [])],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert printed.returncode == 0, printed.stderr
     upstream = subprocess.run(
