@@ -311,6 +311,8 @@ class Lowering:
     def __post_init__(self) -> None:
         self._casts: dict[SSAValue, SSAValue] = {}
         self._made: list[Operation] = []
+        self._keep: set[Operation] = set()
+        self._arg_casts: dict[Block, Operation] = {}
 
     # -- types -----------------------------------------------------------------------
 
@@ -343,12 +345,16 @@ class Lowering:
             return cached
         cast = builtin.UnrealizedConversionCastOp(operands=[[v]], result_types=[[target]])
         if isinstance(v, BlockArgument):
+            # Casts of a block's arguments go at its start, in the order they are made.
             block = v.block
-            first = block.first_op
-            if first is None:
+            previous = self._arg_casts.get(block)
+            if previous is not None and previous.parent is block:
+                block.insert_op_after(cast, previous)
+            elif (first := block.first_op) is None:
                 block.add_op(cast)
             else:
                 block.insert_op_before(cast, first)
+            self._arg_casts[block] = cast
         else:
             assert isinstance(owner, Operation)
             cast.location = owner.location
@@ -387,6 +393,10 @@ class Lowering:
                 op_location(op),
             )
         for old, new in zip(op.results, new_values, strict=True):
+            # What replaces a user's op stays even if unused: finish() only erases the
+            # helpers a lowering made (upstream does not delete dead user code either).
+            if isinstance(new.owner, Operation):
+                self._keep.add(new.owner)
             if old.first_use is not None:
                 old.replace_all_uses_with(self.cast_back(new, old.type, op))
         op.detach()
@@ -424,10 +434,14 @@ class Lowering:
         """Erase the side-effect-free ops this run made that nothing uses (linear: in
         reverse creation order, an op's users were made after it and are gone first)."""
         for made in reversed(self._made):
-            if made.parent is not None and all(r.first_use is None for r in made.results):
+            if made in self._keep or made.parent is None:
+                continue
+            if all(r.first_use is None for r in made.results):
                 made.detach()
                 made.erase()
         self._made.clear()
+        self._keep.clear()
+        self._arg_casts.clear()
         self._casts.clear()
 
 
@@ -481,11 +495,13 @@ def lookup_or_declare(
                 )
             return
     decl = llvm.FuncOp(name, ftype, linkage=llvm.LinkageAttr("external"))
-    first = module.body.block.first_op
-    if first is None:
-        module.body.block.add_op(decl)
-    else:
-        module.body.block.insert_op_before(decl, first)
+    # Declarations go in creation order before the first function with a body.
+    block = module.body.block
+    for op in block.ops:
+        if not (isinstance(op, llvm.FuncOp) and not op.body.blocks):
+            block.insert_op_before(decl, op)
+            return
+    block.add_op(decl)
 
 
 def enclosing_module(op: Operation) -> ModuleOp:

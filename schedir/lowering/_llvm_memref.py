@@ -10,7 +10,7 @@ descriptor, as upstream's lowering does: that is what lets LLVM fold index arith
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, i64
@@ -74,34 +74,43 @@ class Descriptor:
     value: SSAValue
     type: MemRefType
     emit: Emit
+    _fields: dict[tuple[int, ...], SSAValue] = field(default_factory=dict)
 
     @property
     def rank(self) -> int:
         return self.type.get_num_dims()
 
+    def _field(self, *position: int) -> SSAValue:
+        # Each field is read once per lowered op: less IR for LLVM to clean up.
+        found = self._fields.get(position)
+        if found is None:
+            found = extract(self.emit, self.value, *position)
+            self._fields[position] = found
+        return found
+
     def allocated(self) -> SSAValue:
-        return extract(self.emit, self.value, 0)
+        return self._field(0)
 
     def aligned(self) -> SSAValue:
-        return extract(self.emit, self.value, 1)
+        return self._field(1)
 
     def offset(self) -> SSAValue:
         static = strided_layout(self.type)[1]
         if static is not None:
             return index_const(self.emit, static)
-        return extract(self.emit, self.value, 2)
+        return self._field(2)
 
     def size(self, dim: int) -> SSAValue:
         static = self.type.get_shape()[dim]
         if static >= 0:
             return index_const(self.emit, static)
-        return extract(self.emit, self.value, 3, dim)
+        return self._field(3, dim)
 
     def stride(self, dim: int) -> SSAValue:
         static = strided_layout(self.type)[0][dim]
         if static is not None:
             return index_const(self.emit, static)
-        return extract(self.emit, self.value, 4, dim)
+        return self._field(4, dim)
 
     def static_stride(self, dim: int) -> int | None:
         return strided_layout(self.type)[0][dim]

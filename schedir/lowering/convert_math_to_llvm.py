@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    StringAttr,
     VectorType,
     i32,
 )
@@ -235,13 +236,18 @@ def _ipowi(lw: Lowering, op: Operation) -> None:
     assert isinstance(elem, IntegerType)
     name = f"__schedir_ipowi_i{elem.width.data}"
     module = enclosing_module(op)
-    if not any(getattr(o, "sym_name", None) == name for o in module.ops):
+    if not any(_symbol(o) == name for o in module.ops):
         _add_ipowi_helper(module, name, elem)
 
     def call(emit: Callable[[Operation], SSAValue], args: list[SSAValue]) -> SSAValue:
         return emit(llvm.CallOp(name, *args, return_type=elem))
 
     lw.replace(op, [_scalarized(lw, op, operands, result_type, call)])
+
+
+def _symbol(op: Operation) -> str | None:
+    name = op.properties.get("sym_name")
+    return name.data if isinstance(name, StringAttr) else None
 
 
 def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> None:

@@ -227,6 +227,24 @@ class _GEP(ir_instr.GEPInstr):
         )
 
 
+class _VolatileLoad(ir_instr.LoadInstr):
+    align: int | None = None
+
+    def descr(self, buf: list[str]) -> None:
+        inner: list[str] = []
+        super().descr(inner)
+        buf.append("".join(inner).replace("load ", "load volatile ", 1))
+
+
+class _VolatileStore(ir_instr.StoreInstr):
+    align: int | None = None
+
+    def descr(self, buf: list[str]) -> None:
+        inner: list[str] = []
+        super().descr(inner)
+        buf.append("".join(inner).replace("store ", "store volatile ", 1))
+
+
 class _Freeze(ir_instr.Instruction):
     def __init__(self, parent: Any, value: ir.Value) -> None:
         super().__init__(parent, value.type, "freeze", [value])
@@ -418,8 +436,12 @@ class _Translator:
         for fn in funcs:
             if fn.body.blocks:
                 self._function_body(fn)
+        try:
+            text = str(self.module)
+        except Exception as err:  # an llvmlite instruction that cannot print itself
+            raise LoweringError(f"cannot print the LLVM IR: {type(err).__name__}: {err}") from None
         # llvmlite quotes every name; LLVM needs quotes only for unusual characters.
-        return _NEEDLESS_QUOTES.sub(r"\1\2", str(self.module))
+        return _NEEDLESS_QUOTES.sub(r"\1\2", text)
 
     def _check_dialect(self) -> None:
         """Report the first op not in the LLVM dialect (casts last: they are symptoms)."""
@@ -625,7 +647,7 @@ class _Translator:
     def _op_llvm_fcmp(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.FCmpOp)
         predicate = op.predicate_name.lstrip("_")
-        flags = [f.value for f in op.fastmathFlags.data]
+        flags = _fastmath(op.fastmathFlags)
         instr = ir_instr.FCMPInstr(
             b.block, predicate, self._v(op.lhs), self._v(op.rhs), flags=flags
         )
@@ -656,11 +678,13 @@ class _Translator:
 
     def _op_llvm_load(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.LoadOp)
-        instr = b.load(self._v(op.addr), typ=llvm_type(op.res.type))
+        typ = llvm_type(op.res.type)
+        if op.volatile_ is not None:
+            instr = _insert(b, _VolatileLoad(b.block, self._v(op.addr), typ=typ))
+        else:
+            instr = b.load(self._v(op.addr), typ=typ)
         if op.alignment is not None:
             instr.align = op.alignment.value.data
-        if op.volatile_ is not None:
-            instr.opname = "load volatile"
         if op.nontemporal is not None:
             instr.set_metadata(
                 "nontemporal", self.module.add_metadata([ir.Constant(ir.IntType(32), 1)])
@@ -669,11 +693,12 @@ class _Translator:
 
     def _op_llvm_store(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.StoreOp)
-        instr = b.store(self._v(op.value), self._v(op.addr))
+        if op.volatile_ is not None:
+            instr = _insert(b, _VolatileStore(b.block, self._v(op.value), self._v(op.addr)))
+        else:
+            instr = b.store(self._v(op.value), self._v(op.addr))
         if op.alignment is not None:
             instr.align = op.alignment.value.data
-        if op.volatile_ is not None:
-            instr.opname = "store volatile"
         if op.nontemporal is not None:
             instr.set_metadata(
                 "nontemporal", self.module.add_metadata([ir.Constant(ir.IntType(32), 1)])
@@ -713,7 +738,7 @@ class _Translator:
                 else ir.FunctionType(result, [a.type for a in args])
             )
             callee = _IndirectCallee(callee_ptr, ftype)
-        fastmath = [f.value for f in op.fastmathFlags.data] if op.returned is not None else []
+        fastmath = _fastmath(op.fastmathFlags) if op.returned is not None else []
         cconv = op.CConv.cconv_name
         instr = b.call(
             callee,
@@ -767,8 +792,7 @@ class _Translator:
             args.append(ir.Constant(ir.IntType(width), value & ((1 << width) - 1)))
         name = ".".join([base, *(_suffix(t) for t in overloads)])
         fn = self._function(name, ir.FunctionType(result, [a.type for a in args]))
-        fastmath_attr = op.properties.get("fastmathFlags")
-        fastmath = [f.value for f in getattr(fastmath_attr, "data", ())] if op.results else []
+        fastmath = _fastmath(op.properties.get("fastmathFlags")) if op.results else []
         instr = b.call(
             fn, args, fastmath=fastmath if _is_float(op.results[0] if op.results else None) else ()
         )
@@ -840,6 +864,15 @@ class _IndirectCallee(ir.Value):
 
     def _get_reference(self) -> str:
         return self.ptr.get_reference()
+
+
+_ALL_FASTMATH = frozenset({"reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"})
+
+
+def _fastmath(attr: Attribute | None) -> list[str]:
+    """llvmlite fastmath words of an `#llvm.fastmath` attribute (`fast` for all flags)."""
+    words = {f.value for f in getattr(attr, "data", ())}
+    return ["fast"] if words == _ALL_FASTMATH else sorted(words)
 
 
 def _is_float(value: SSAValue | None) -> bool:
