@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from schedir.diagnostics import InputError, SourceManager
@@ -21,12 +22,13 @@ from schedir.dialects.syntax import parse_module, print_op
 from schedir.dialects.types import ArgSpec, EntrySignature, entry_signature, find_entry
 from schedir.options import CompileOptions
 from schedir.pipeline import (
+    apply_schedule,
     emit_llvm_ir,
     lower,
     parse_pass_pipeline,
     prepare_entry,
     run_passes,
-    split_schedule,
+    strip_schedule,
 )
 
 PayloadSource = str | os.PathLike[str]
@@ -57,7 +59,11 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
     module = parse_module(
         request.text, request.filename, ctx=ctx, sources=sources, offset=request.offset
     )
-    split_schedule(module, request.apply_schedule, request.schedule)
+    if request.apply_schedule:
+        library = _parse_library(request.schedule, ctx, sources)
+        apply_schedule(ctx, module, library, entry_point=request.entry_point)
+    else:
+        strip_schedule(module)
     passes = parse_pass_pipeline(request.pipeline)
     after = None
     if request.print_ir_after_all is not None:
@@ -74,6 +80,16 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
     if request.emit == "llvm":
         return emit_llvm_ir(ctx, module, target=request.target or "cpu", after_pass=after)
     return emit_ptx(ctx, module, after_pass=after)
+
+
+def _parse_library(
+    schedule: tuple[str, str] | None, ctx: Context, sources: SourceManager
+) -> ModuleOp | None:
+    """The module of a separate schedule file (upstream's preloaded transform library)."""
+    if schedule is None:
+        return None
+    name, text = schedule
+    return parse_module(text, name, ctx=ctx, sources=sources)
 
 
 def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]:
@@ -228,7 +244,7 @@ def parse_for_run(
     """Parse a payload file for `schedir-run`; `apply_schedule=False` drops its schedule."""
     module = parse_module(text, name, ctx=get_context(), sources=sources)
     if not apply_schedule:
-        split_schedule(module, False, None)
+        strip_schedule(module)
     return module
 
 
@@ -266,11 +282,11 @@ def compile_with_sources(
             module = parse_module(text, name, ctx=ctx, sources=sources)
     stages: dict[str, str] = {"payload": print_op(module)}
     with timer("schedule"):
-        schedule_src = None
+        library = None
         if schedule is not None:
-            schedule_src = load_source(schedule, "schedule")[::-1]
-            sources.add(schedule_src[0], schedule_src[1])
-        split_schedule(module, True, schedule_src)
+            text, name = load_source(schedule, "schedule")
+            library = _parse_library((name, text), ctx, sources)
+        apply_schedule(ctx, module, library)
     stages["scheduled"] = print_op(module)
     fn = find_entry(module, entry)
     signature = entry_signature(fn)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException
@@ -100,27 +101,58 @@ def run_passes(
             after_pass(p, module)
 
 
-def split_schedule(
-    module: ModuleOp, apply_schedule: bool, schedule: tuple[str, str] | None
-) -> None:
-    """Find the transform schedule of a payload module and take it out of the payload.
+def has_schedule(module: ModuleOp) -> bool:
+    """True if the module carries transform IR (an embedded schedule)."""
+    return "transform.with_named_sequence" in module.attributes or any(
+        op.name.startswith("transform.") for op in module.ops
+    )
 
-    The transform interpreter is not part of schedir yet: a schedule that would run is
-    reported as unsupported (never silently ignored); with `apply_schedule=False` an embedded
-    schedule is removed so only the payload is compiled.
-    """
-    schedule_ops = [op for op in module.ops if op.name.startswith("transform.")]
-    if apply_schedule and (schedule is not None or schedule_ops):
-        where = op_location(schedule_ops[0]) if schedule_ops else None
-        raise UnsupportedError(
-            "transform schedules are not supported yet: the transform interpreter is not "
-            "implemented; use --no-schedule to compile the payload alone",
-            where,
-        )
-    for op in schedule_ops:
+
+def strip_schedule(module: ModuleOp) -> None:
+    """Remove the schedule (top-level transform ops) from a payload module."""
+    for op in [op for op in module.ops if op.name.startswith("transform.")]:
         op.detach()
-        op.erase()
+        op.erase(safe_erase=False)
     module.attributes.pop("transform.with_named_sequence", None)
+
+
+StepCheck = Callable[[Operation, Operation], None]
+"""Called after each top-level transform op with (transform op, payload root)."""
+
+
+def apply_schedule(
+    ctx: Context,
+    module: ModuleOp,
+    library: ModuleOp | None = None,
+    *,
+    entry_point: str = "__transform_main",
+    after_step: StepCheck | None = None,
+) -> bool:
+    """Run the schedule of `module` (embedded, or `library`), then strip it from the payload.
+
+    As upstream's transform interpreter, the payload root is the whole module; with a
+    library (upstream's preloaded schedule) named sequences are looked up there first.
+    Returns whether a schedule ran.
+    """
+    from schedir.transform.interpreter import InterpreterHooks, TransformInterpreter
+
+    if library is None and not has_schedule(module):
+        return False
+    interp = TransformInterpreter(
+        ctx,
+        module,
+        library if library is not None else module,
+        passes=get_all_passes(),
+        hooks=InterpreterHooks(after_top_level_op=after_step),
+    )
+    if library is not None and interp.find_named_sequence(entry_point) is None and has_schedule(module):
+        interp = TransformInterpreter(
+            ctx, module, module, passes=get_all_passes(), hooks=InterpreterHooks(after_top_level_op=after_step)
+        )
+    interp.run(entry_point)
+    strip_schedule(module)
+    verify_module(module)
+    return True
 
 
 def lower(
@@ -166,13 +198,15 @@ __all__ = [
     "STAGES",
     "STAGE_NAMES",
     "Stage",
+    "apply_schedule",
     "emit_llvm_ir",
     "emit_ptx",
+    "has_schedule",
     "lower",
     "parse_pass_pipeline",
     "prepare_entry",
     "run_passes",
-    "split_schedule",
+    "strip_schedule",
 ]
 
 

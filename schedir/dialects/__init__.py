@@ -100,7 +100,7 @@ def _gpu() -> Dialect:
 
 
 def _transform() -> Dialect:
-    from xdsl.dialects.transform import Transform
+    from schedir.dialects.transform import Transform
 
     return Transform
 

@@ -9,6 +9,7 @@ Parse and verifier failures become `schedir.diagnostics` errors, never Python tr
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 
 from xdsl.context import Context
@@ -39,6 +40,8 @@ from schedir.diagnostics import (
     VerifyError,
 )
 
+_UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+
 
 class LocatedParser(Parser):
     """An xDSL parser that stamps each op with the file:line:col of its first token."""
@@ -51,6 +54,18 @@ class LocatedParser(Parser):
         self._sources = sources
         self._offset = offset
         self._forward_uses: dict[str, Span] = {}
+
+    def _at_op_name(self, err: XdslParseError, start: int) -> XdslParseError:
+        """An unknown op is reported at its name, as MLIR does, not after it."""
+        match = _UNREGISTERED.match(err.msg)
+        if match is None:
+            return err
+        name = match.group(1)
+        text = self.lexer.input.content
+        at = text.find(name, start)
+        if at < 0:
+            return err
+        return XdslParseError(Span(at, at + len(name), self.lexer.input), f"custom op '{name}' is unknown")
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         # Remember where a not-yet-defined value is first used: if it is never defined,
@@ -73,7 +88,10 @@ class LocatedParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except XdslParseError as err:
+            raise self._at_op_name(err, start) from None
         if isinstance(op.location, UnknownLoc):
             loc = self._sources.location_of_offset(self._file, self._offset + start)
             op.location = FileLineColLoc(

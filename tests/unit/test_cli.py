@@ -145,7 +145,7 @@ def test_split_input_chunks() -> None:
 def test_opt_verify_diagnostics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = (
         "func.func @f(%a: tensor<4xf32>) {\n"
-        "  // expected-error @below {{is not registered}}\n"
+        "  // expected-error @below {{is unknown}}\n"
         "  %x = linalg.nope %a : tensor<4xf32>\n"
         "  return\n}\n"
     )
