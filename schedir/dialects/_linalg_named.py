@@ -266,7 +266,18 @@ class _ContractionWithMapsOp(NamedStructuredOp, ABC):
         num_loops = len(self.iterator_type_names())
         if len(maps) != 3:
             raise VerifyException(f"expected 3 indexing maps, got {len(maps)}")
-        output_dims = set(self.default_maps()[2].results)
+        defaults = self.default_maps()
+        reduction_dim = AffineDimExpr(num_loops - 1)
+        for map_, default in zip(maps[:2], defaults[:2], strict=True):
+            # Upstream's verifyExtendedMatmulSemantic: an operand may be transposed (its
+            # default dims in any order) or broadcast along everything but the reduction.
+            if not set(map_.results) <= set(default.results):
+                raise VerifyException("Unexpected dim expression in map result.")
+            if len(map_.results) < len(default.results) and map_.results != (reduction_dim,):
+                raise VerifyException(
+                    f"Invalid broadcast requested, should be (d{num_loops - 1})."
+                )
+        output_dims = set(defaults[2].results)
         if set(maps[2].results) != output_dims or len(maps[2].results) != len(output_dims):
             raise VerifyException(
                 "Unexpected result dim expression (outside the set of default result dims)."

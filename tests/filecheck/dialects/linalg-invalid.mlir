@@ -261,3 +261,11 @@ func.func @index_dim(%a: tensor<4x8xf32>) {
   } -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+func.func @matmul_lhs_uses_n(%a: tensor<5x8xf32>, %b: tensor<8x5xf32>, %c: tensor<4x5xf32>) {
+  // expected-error @below {{dim expression in map result}}
+  %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<5x8xf32>, tensor<8x5xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
