@@ -6,8 +6,8 @@ import contextlib
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -19,9 +19,11 @@ from xdsl.dialects.builtin import ModuleOp
 from schedir.diagnostics import InputError, SourceManager
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
-from schedir.dialects.types import ArgSpec, EntrySignature, entry_signature, find_entry
+from schedir.dialects.types import EntrySignature, entry_signature, find_entry
 from schedir.options import CompileOptions
 from schedir.pipeline import (
+    CpuExecutable,
+    StepChecker,
     apply_schedule,
     emit_llvm_ir,
     lower,
@@ -61,7 +63,12 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
     )
     if request.apply_schedule:
         library = _parse_library(request.schedule, ctx, sources)
-        apply_schedule(ctx, module, library, entry_point=request.entry_point)
+        checker = (
+            StepChecker.for_module(ctx, module, None, CompileOptions())
+            if request.verify_each_transform
+            else None
+        )
+        apply_schedule(ctx, module, library, entry_point=request.entry_point, after_step=checker)
     else:
         strip_schedule(module)
     passes = parse_pass_pipeline(request.pipeline)
@@ -128,7 +135,7 @@ class Kernel:
     options: CompileOptions
     stages: Mapping[str, str]
     timings: Mapping[str, float]
-    _function: Any = field(repr=False)
+    _executable: CpuExecutable = field(repr=False)
 
     @property
     def name(self) -> str:
@@ -146,48 +153,19 @@ class Kernel:
         With `prefill_nan`, caller-allocated outputs start as NaN (integers: a sentinel), so
         an element the kernel never writes cannot pass a check.
         """
-        params = self._params(args, prefill_nan)
-        returned = self._function(*params)
-        return self._collect(params, returned)
+        return self._executable.run(args, prefill_nan=prefill_nan)
 
     def benchmark(self, *args: Any, min_time: float = 0.5, max_runs: int = 1000) -> BenchResult:
         """Median wall time of the kernel call on `args` (outputs allocated once)."""
-        params = self._params(args, False)
-        self._function(*params)  # warm up: page in code and data
+        call = self._executable.bind(args)
+        call()  # warm up: page in code and data
         times: list[float] = []
         start = time.perf_counter()
         while len(times) < max_runs and (time.perf_counter() - start < min_time or len(times) < 5):
             t0 = time.perf_counter()
-            self._function(*params)
+            call()
             times.append(time.perf_counter() - t0)
         return BenchResult(statistics.median(times), min(times), len(times))
-
-    def _params(self, args: Sequence[Any], prefill_nan: bool) -> list[Any]:
-        sig = self.signature
-        if len(args) != len(sig.args):
-            raise InputError(
-                f"@{sig.name} takes {len(sig.args)} argument(s) "
-                f"({', '.join(a.mlir_type for a in sig.args)}), got {len(args)}"
-            )
-        params = [
-            _check_arg(i, spec, value)
-            for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
-        ]
-        for spec in sig.results:
-            if spec.shape is not None and spec.is_static:
-                params.append(_new_output(spec, prefill_nan))
-        return params
-
-    def _collect(self, params: list[Any], returned: Sequence[Any]) -> list[np.ndarray]:
-        outs = iter(params[len(self.signature.args) :])
-        rets = iter(returned)
-        results: list[np.ndarray] = []
-        for spec in self.signature.results:
-            if spec.shape is not None and spec.is_static:
-                results.append(next(outs))
-            else:
-                results.append(np.asarray(next(rets), dtype=spec.dtype))
-        return results
 
 
 @dataclass(frozen=True)
@@ -197,45 +175,6 @@ class BenchResult:
     median: float
     best: float
     runs: int
-
-
-def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
-    """The argument as the runtime takes it; InputError if it does not fit `spec`."""
-    if spec.shape is None:
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(
-                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array"
-            )
-        return (
-            np.asarray(value).astype(spec.dtype, casting="same_kind").item()
-            if spec.dtype.kind != "V"
-            else value
-        )
-    array = np.asarray(value) if not isinstance(value, np.ndarray) else value
-    if array.dtype != spec.dtype:
-        raise InputError(
-            f"argument {index}: expected an array of dtype {spec.dtype} ({spec.mlir_type}), got {array.dtype}"
-        )
-    if array.ndim != len(spec.shape) or any(
-        want >= 0 and want != got for want, got in zip(spec.shape, array.shape, strict=True)
-    ):
-        raise InputError(
-            f"argument {index}: expected shape {_shape_text(spec.shape)} ({spec.mlir_type}), got {tuple(array.shape)}"
-        )
-    return np.ascontiguousarray(array)
-
-
-def _shape_text(shape: tuple[int, ...]) -> str:
-    return "(" + ", ".join("?" if d < 0 else str(d) for d in shape) + ")"
-
-
-def _new_output(spec: ArgSpec, prefill_nan: bool) -> np.ndarray:
-    assert spec.shape is not None
-    if not prefill_nan:
-        return np.empty(spec.shape, dtype=spec.dtype)
-    from schedir.reference import nan_filled
-
-    return nan_filled(spec)
 
 
 def parse_for_run(
@@ -254,8 +193,18 @@ def compile(
     target: str = "cpu",
     entry: str | None = None,
     options: CompileOptions | None = None,
+    *,
+    verify_each: bool = False,
 ) -> Kernel:
-    """Compile `payload` (path or MLIR text) for `target` and return a callable `Kernel`."""
+    """Compile `payload` (path or MLIR text) for `target` and return a callable `Kernel`.
+
+    `schedule` (path or text) is a transform library applied instead of / besides the
+    schedule embedded in the payload. With `verify_each`, the payload is run after every
+    top-level transform op and compared with the reference (a failing step is reported at
+    its line).
+    """
+    if verify_each:
+        options = replace(options or CompileOptions(target=target), verify_each=True)  # type: ignore[arg-type]
     return compile_with_sources(payload, schedule, target, entry, options, SourceManager())
 
 
@@ -286,7 +235,8 @@ def compile_with_sources(
         if schedule is not None:
             text, name = load_source(schedule, "schedule")
             library = _parse_library((name, text), ctx, sources)
-        apply_schedule(ctx, module, library)
+        checker = StepChecker.for_module(ctx, module, entry, options) if options.verify_each else None
+        apply_schedule(ctx, module, library, after_step=checker)
     stages["scheduled"] = print_op(module)
     fn = find_entry(module, entry)
     signature = entry_signature(fn)
@@ -303,9 +253,9 @@ def compile_with_sources(
     stages["llvm-ir"] = llvm_ir
     _dump(options, stages)
     with timer("jit"):
-        function = _cpu_function(llvm_ir, signature, options)
+        executable = CpuExecutable.build(llvm_ir, signature, options)
     return Kernel(
-        signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), function
+        signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable
     )
 
 
@@ -332,28 +282,6 @@ def _dump(options: CompileOptions, stages: Mapping[str, str]) -> None:
     suffix = {"llvm-ir": ".ll", "ptx": ".ptx"}
     for index, (name, text) in enumerate(stages.items()):
         (folder / f"{index}-{name}{suffix.get(name, '.mlir')}").write_text(text)
-
-
-def _cpu_function(llvm_ir: str, signature: EntrySignature, options: CompileOptions) -> Any:
-    """The JIT-compiled `_mlir_ciface_` wrapper of the entry, with its ABI specs."""
-    from schedir.cpu.jit import JitModule
-    from schedir.cpu.runtime import CpuFunction, MemRefSpec, ScalarSpec
-
-    def spec(a: ArgSpec) -> MemRefSpec | ScalarSpec:
-        if a.shape is None:
-            return ScalarSpec(a.dtype)
-        return MemRefSpec(a.dtype, tuple(None if d < 0 else d for d in a.shape))
-
-    params = [spec(a) for a in signature.args]
-    params += [spec(r) for r in signature.results if r.shape is not None and r.is_static]
-    results = [spec(r) for r in signature.results if r.shape is None or not r.is_static]
-    jit = JitModule(
-        llvm_ir,
-        opt_level=options.opt_level,
-        cpu_name=options.cpu_name,
-        cpu_features=options.cpu_features,
-    )
-    return CpuFunction(jit, f"_mlir_ciface_{signature.name}", params, results)
 
 
 __all__ = ["BenchResult", "Kernel", "OptRequest", "compile", "load_source", "run_opt"]

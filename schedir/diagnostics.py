@@ -258,32 +258,36 @@ def _mlir_regex(text: str) -> str:
 def parse_expected_diagnostics(
     text: str, file: str, first_line: int = 1
 ) -> list[ExpectedDiagnostic]:
-    """The expected-* annotations of `text`, whose first line is line `first_line` of `file`."""
+    """The expected-* annotations of `text`, whose first line is line `first_line` of `file`.
+
+    As in MLIR, `@below` refers to the next line that is not itself an annotation, so
+    several stacked `@below` annotations all expect diagnostics on the same line.
+    """
     expected: list[ExpectedDiagnostic] = []
-    lines = text.split("\n")
-    for index, source in enumerate(lines):
+    pending_below: list[ExpectedDiagnostic] = []
+    for index, source in enumerate(text.split("\n")):
+        line = first_line + index
         match = _EXPECTED.search(source)
         if match is None:
+            for exp in pending_below:
+                exp.line = line
+            pending_below.clear()
             continue
-        line = first_line + index
         where = match["where"]
-        if where == "above":
-            target = line - 1
-        elif where == "below":
-            target = line + 1
-        elif where is not None:
-            target = line + int(where)
-        else:
-            target = line
-        expected.append(
-            ExpectedDiagnostic(
-                match["severity"],
-                match["text"],
-                match["regex"] is not None,
-                target,
-                Location(file, line, match.start() + 1),
-            )
+        exp = ExpectedDiagnostic(
+            match["severity"],
+            match["text"],
+            match["regex"] is not None,
+            line,
+            Location(file, line, match.start() + 1),
         )
+        if where == "above":
+            exp.line = line - 1
+        elif where == "below":
+            pending_below.append(exp)
+        elif where is not None:
+            exp.line = line + int(where)
+        expected.append(exp)
     return expected
 
 

@@ -28,7 +28,7 @@ def _func() -> Dialect:
 
 
 def _arith() -> Dialect:
-    from xdsl.dialects.arith import Arith
+    from schedir.dialects.arith import Arith
 
     return Arith
 

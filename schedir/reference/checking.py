@@ -144,7 +144,7 @@ def compare(
     first = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), e.shape))
     nans = int(np.isnan(a).sum())
     message = (
-        f"{count} of {e.size} elements differ; first at {first}: got {a[first]!r}, expected {e[first]!r} "
+        f"{count} of {e.size} elements differ; first at {first}: got {float(a[first]):.9g}, expected {float(e[first]):.9g} "
         f"(rtol={rtol:.3g}, atol={atol:.3g})"
     )
     if nans:

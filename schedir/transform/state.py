@@ -154,7 +154,7 @@ class TransformState:
                     raise TransformError(
                         f"incompatible payload operation name expected {name} vs {op.name}",
                         value_location(handle),
-                        (Note("payload op", op_location(op)),),
+                        (Note("payload operation", op_location(op)),),
                         silenceable=True,
                     )
         self._forget(handle)

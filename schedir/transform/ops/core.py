@@ -21,9 +21,9 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from schedir.diagnostics import Note, SchedirError
-from schedir.dialects.syntax import op_location, op_note, print_op, verify_module
+from schedir.dialects.syntax import op_note, print_op, verify_module
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
-from schedir.transform.state import definite, payload_location, silenceable
+from schedir.transform.state import definite, payload_location, silenceable, value_location
 
 # --- attribute access --------------------------------------------------------------------
 
@@ -389,7 +389,7 @@ def apply_match_param_cmpi(op: Operation, interp: TransformInterpreter) -> None:
             raise silenceable(
                 op,
                 f"expected parameter to be {words} {ref.value.data}, got {value.value.data}",
-                notes=[Note(f"value # {index} associated with the parameter defined here", op_location(op))],
+                notes=[Note(f"value # {index} associated with the parameter defined here", value_location(param))],
             )
 
 

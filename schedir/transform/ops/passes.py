@@ -11,9 +11,9 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.arg_spec import ArgSpecParseError, parse_spec
 from xdsl.utils.exceptions import DiagnosticException
 
-from schedir.diagnostics import SchedirError
-from schedir.dialects.syntax import op_note
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.diagnostics import SchedirError, TransformError
+from schedir.dialects.syntax import op_location, op_note
+from schedir.transform.interpreter import ApplyFn, MultipleTransformErrors, TransformInterpreter
 from schedir.transform.state import definite, silenceable
 
 
@@ -51,10 +51,18 @@ def apply_registered_pass(op: Operation, interp: TransformInterpreter) -> None:
     results: list[Operation] = []
     for target in targets:
         if not isinstance(target, ModuleOp) and not target.has_trait(IsolatedFromAbove):
-            raise definite(
-                op,
-                f"trying to schedule a pass on an operation not marked as 'IsolatedFromAbove': {target.name}",
-                notes=[op_note(target, "target op")],
+            # As upstream: the pass manager reports at the payload op, the transform op
+            # then fails silenceably.
+            raise MultipleTransformErrors(
+                [
+                    TransformError(
+                        f"'{target.name}' op trying to schedule a pass on an operation not marked "
+                        "as 'IsolatedFromAbove'",
+                        op_location(target),
+                        silenceable=True,
+                    ),
+                    silenceable(op, "pass pipeline failed", notes=[op_note(target, "target op")]),
+                ]
             )
         results.extend(_run_on(op, interp, pass_, target))
     interp.set_results(op, [results])
