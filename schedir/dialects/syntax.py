@@ -128,7 +128,9 @@ def parse_module(
         module = parser.parse_module()
     except XdslParseError as err:
         raise _parse_error(err, filename, sources, offset) from None
-    except (VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError) as err:
+    except (
+        VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError, NotImplementedError
+    ) as err:
         # Some xDSL custom parsers and builders fail with plain Python exceptions on bad
         # input; report them at the parser's current position instead of a traceback.
         raise ParseError(

@@ -380,7 +380,7 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
             continue
         for original, clone in zip(originals, clones, strict=True):
             rewriter = interp.state.rewriter(original)
-            rewriter.insert_op(clone, InsertPoint.before(original))
+            rewriter.insert(clone, InsertPoint.before(original))
             rewriter.replace(original, [], list(clone.results))
         interp.set_results(op, results)
         return
