@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, Self, cast
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
-    DenseIntElementsAttr,
     ShapedType,
     TensorType,
-    i64,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -54,11 +52,11 @@ from schedir.dialects._linalg_base import (
 from schedir.dialects._linalg_generic import YieldOp
 
 
-def _maps(num_dims: int, *results: Sequence[AffineExpr]) -> tuple[AffineMap, ...]:
+def affine_maps(num_dims: int, *results: Sequence[AffineExpr]) -> tuple[AffineMap, ...]:
     return tuple(AffineMap(num_dims, 0, tuple(r)) for r in results)
 
 
-def _dims(n: int) -> tuple[AffineDimExpr, ...]:
+def loop_dims(n: int) -> tuple[AffineDimExpr, ...]:
     return tuple(AffineDimExpr(i) for i in range(n))
 
 
@@ -191,9 +189,7 @@ class NamedStructuredOp(LinalgStructuredOperation, ABC):
         self.get_irdl_definition().verify(self)
         verify_result_types(len(self.inputs), self.outputs, self.res)
         maps = self.default_indexing_maps()
-        verify_structured(
-            [*self.inputs, *self.outputs], maps, len(self.iterator_type_names())
-        )
+        verify_structured([*self.inputs, *self.outputs], maps, len(self.iterator_type_names()))
         verify_block_args([*self.inputs, *self.outputs], self.body.block)
 
 
@@ -203,7 +199,7 @@ def _cast_fn(properties: Mapping[str, Attribute | None]) -> bool:
     return isinstance(attr, TypeFnAttr) and attr.data == TypeFn.CAST_UNSIGNED
 
 
-def _multiply_accumulate(
+def multiply_accumulate(
     block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
 ) -> None:
     """`out += cast(a) * cast(b)`, the body of every contraction and convolution."""
@@ -236,7 +232,7 @@ class _ContractionWithMapsOp(NamedStructuredOp, ABC):
     def fill_body(
         cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
     ) -> None:
-        _multiply_accumulate(block, num_inputs, properties)
+        multiply_accumulate(block, num_inputs, properties)
 
     def default_indexing_maps(self) -> tuple[AffineMap, ...]:
         return tuple(m.data for m in self.indexing_maps.data)
@@ -274,9 +270,7 @@ class _ContractionWithMapsOp(NamedStructuredOp, ABC):
             if not set(map_.results) <= set(default.results):
                 raise VerifyException("Unexpected dim expression in map result.")
             if len(map_.results) < len(default.results) and map_.results != (reduction_dim,):
-                raise VerifyException(
-                    f"Invalid broadcast requested, should be (d{num_loops - 1})."
-                )
+                raise VerifyException(f"Invalid broadcast requested, should be (d{num_loops - 1}).")
         output_dims = set(defaults[2].results)
         if set(maps[2].results) != output_dims or len(maps[2].results) != len(output_dims):
             raise VerifyException(
@@ -285,8 +279,7 @@ class _ContractionWithMapsOp(NamedStructuredOp, ABC):
         for map_ in maps:
             if map_.num_dims != num_loops:
                 raise VerifyException(
-                    f"expected indexing_map to have {num_loops} dim(s) to match the number "
-                    "of loops"
+                    f"expected indexing_map to have {num_loops} dim(s) to match the number of loops"
                 )
 
 
@@ -307,16 +300,16 @@ class MatmulOp(_ContractionWithMapsOp):
 
     @classmethod
     def default_maps(cls) -> tuple[AffineMap, ...]:
-        m, n, k = _dims(3)
-        return _maps(3, (m, k), (k, n), (m, n))
+        m, n, k = loop_dims(3)
+        return affine_maps(3, (m, k), (k, n), (m, n))
 
 
 @irdl_op_definition
 class BatchMatmulOp(_ContractionWithMapsOp):
     """Batched C[b] += A[b] * B[b].
 
-        %c2 = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x5xf32>)
-                                  outs(%c : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+    %c2 = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x5xf32>)
+                              outs(%c : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
     """
 
     name = "linalg.batch_matmul"
@@ -324,8 +317,8 @@ class BatchMatmulOp(_ContractionWithMapsOp):
 
     @classmethod
     def default_maps(cls) -> tuple[AffineMap, ...]:
-        b, m, n, k = _dims(4)
-        return _maps(4, (b, m, k), (b, k, n), (b, m, n))
+        b, m, n, k = loop_dims(4)
+        return affine_maps(4, (b, m, k), (b, k, n), (b, m, n))
 
 
 class _FixedMapsOp(NamedStructuredOp, ABC):
@@ -338,7 +331,7 @@ class _FixedMapsOp(NamedStructuredOp, ABC):
         cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
     ) -> None:
         # Upstream's OpDSL definitions fix cast_signed; a `cast` attribute is not read.
-        _multiply_accumulate(block, num_inputs, {})
+        multiply_accumulate(block, num_inputs, {})
 
     def default_indexing_maps(self) -> tuple[AffineMap, ...]:
         return self.MAPS
@@ -348,39 +341,45 @@ class _FixedMapsOp(NamedStructuredOp, ABC):
 class MatvecOp(_FixedMapsOp):
     """y[m] += A[m, n] * x[n].
 
-        %y2 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<8xf32>)
-                            outs(%y : tensor<4xf32>) -> tensor<4xf32>
+    %y2 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<8xf32>)
+                        outs(%y : tensor<4xf32>) -> tensor<4xf32>
     """
 
     name = "linalg.matvec"
     ITERATORS: ClassVar[tuple[str, ...]] = ("parallel", "reduction")
-    MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(2, _dims(2), (AffineDimExpr(1),), (AffineDimExpr(0),))
+    MAPS: ClassVar[tuple[AffineMap, ...]] = affine_maps(
+        2, loop_dims(2), (AffineDimExpr(1),), (AffineDimExpr(0),)
+    )
 
 
 @irdl_op_definition
 class VecmatOp(_FixedMapsOp):
     """x[n] += y[m] * A[m, n].
 
-        %x2 = linalg.vecmat ins(%y, %a : tensor<4xf32>, tensor<4x8xf32>)
-                            outs(%x : tensor<8xf32>) -> tensor<8xf32>
+    %x2 = linalg.vecmat ins(%y, %a : tensor<4xf32>, tensor<4x8xf32>)
+                        outs(%x : tensor<8xf32>) -> tensor<8xf32>
     """
 
     name = "linalg.vecmat"
     ITERATORS: ClassVar[tuple[str, ...]] = ("parallel", "reduction")
-    MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(2, (AffineDimExpr(1),), (AffineDimExpr(1), AffineDimExpr(0)), (AffineDimExpr(0),))
+    MAPS: ClassVar[tuple[AffineMap, ...]] = affine_maps(
+        2, (AffineDimExpr(1),), (AffineDimExpr(1), AffineDimExpr(0)), (AffineDimExpr(0),)
+    )
 
 
 @irdl_op_definition
 class DotOp(_FixedMapsOp):
     """c[] += a[k] * b[k].
 
-        %c2 = linalg.dot ins(%a, %b : tensor<8xf32>, tensor<8xf32>)
-                         outs(%c : tensor<f32>) -> tensor<f32>
+    %c2 = linalg.dot ins(%a, %b : tensor<8xf32>, tensor<8xf32>)
+                     outs(%c : tensor<f32>) -> tensor<f32>
     """
 
     name = "linalg.dot"
     ITERATORS: ClassVar[tuple[str, ...]] = ("reduction",)
-    MAPS: ClassVar[tuple[AffineMap, ...]] = _maps(1, (AffineDimExpr(0),), (AffineDimExpr(0),), ())
+    MAPS: ClassVar[tuple[AffineMap, ...]] = affine_maps(
+        1, (AffineDimExpr(0),), (AffineDimExpr(0),), ()
+    )
 
 
 class _ElementwiseCopyOp(NamedStructuredOp, ABC):
@@ -408,7 +407,7 @@ class _ElementwiseCopyOp(NamedStructuredOp, ABC):
 class FillOp(_ElementwiseCopyOp):
     """Fills the output with a scalar value.
 
-        %t2 = linalg.fill ins(%zero : f32) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %t2 = linalg.fill ins(%zero : f32) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
     """
 
     name = "linalg.fill"
@@ -421,8 +420,7 @@ class FillOp(_ElementwiseCopyOp):
         self.get_irdl_definition().verify(self)
         if len(self.inputs) != 1 or len(self.outputs) != 1:
             raise VerifyException(
-                f"expected 1 input and 1 output, got {len(self.inputs)} and "
-                f"{len(self.outputs)}"
+                f"expected 1 input and 1 output, got {len(self.inputs)} and {len(self.outputs)}"
             )
         value_type = self.inputs[0].type
         out_element = element_type(self.outputs[0].type)
@@ -438,7 +436,7 @@ class FillOp(_ElementwiseCopyOp):
 class CopyOp(_ElementwiseCopyOp):
     """Copies the input into the output, casting elements to the output element type.
 
-        %t2 = linalg.copy ins(%s : tensor<4x8xf32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %t2 = linalg.copy ins(%s : tensor<4x8xf32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
     """
 
     name = "linalg.copy"
@@ -450,159 +448,6 @@ class CopyOp(_ElementwiseCopyOp):
         return (AffineMap.identity(rank), AffineMap.identity(rank))
 
 
-class _WindowedOp(NamedStructuredOp, ABC):
-    """Convolutions and poolings: optional `strides` / `dilations` (default 1)."""
-
-    strides = opt_prop_def(DenseIntElementsAttr)
-    dilations = opt_prop_def(DenseIntElementsAttr)
-
-    SPATIAL: ClassVar[int] = 2
-
-    def _window_params(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        def values(attr: DenseIntElementsAttr | None) -> tuple[int, ...]:
-            if attr is None:
-                return (1,) * self.SPATIAL
-            return tuple(cast(int, v) for v in attr.get_values())
-
-        return values(self.strides), values(self.dilations)
-
-    def verify_(self) -> None:
-        for name_, attr in (("strides", self.strides), ("dilations", self.dilations)):
-            if attr is not None and len(attr.get_values()) != self.SPATIAL:
-                raise VerifyException(
-                    f"attribute '{name_}' failed to satisfy constraint: 64-bit signless "
-                    f"int elements attribute of shape [{self.SPATIAL}]"
-                )
-        super().verify_()
-
-
-def window_attr(values: Sequence[int]) -> DenseIntElementsAttr:
-    """`dense<[2, 2]> : tensor<2xi64>`, the type upstream gives strides and dilations."""
-    return DenseIntElementsAttr.create_dense_int(TensorType(i64, [len(values)]), list(values))
-
-
-@irdl_op_definition
-class Conv2DNhwcHwcfOp(_WindowedOp):
-    """2-D convolution, input NHWC, kernel HWCF, output NHWF.
-
-        %o2 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>}
-                ins(%i, %k : tensor<1x9x9x3xf32>, tensor<3x3x3x8xf32>)
-                outs(%o : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-    """
-
-    name = "linalg.conv_2d_nhwc_hwcf"
-    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        _multiply_accumulate(block, num_inputs, {})
-
-    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
-        n, oh, ow, f, kh, kw, c = _dims(7)
-        (sh, sw), (dh, dw) = self._window_params()
-        return _maps(
-            7, (n, oh * sh + kh * dh, ow * sw + kw * dw, c), (kh, kw, c, f), (n, oh, ow, f)
-        )
-
-
-@irdl_op_definition
-class Conv2DNhwcFhwcOp(_WindowedOp):
-    """2-D convolution, input NHWC, kernel FHWC, output NHWF.
-
-        %o2 = linalg.conv_2d_nhwc_fhwc ins(%i, %k : tensor<1x6x6x3xf32>, tensor<8x3x3x3xf32>)
-                outs(%o : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-    """
-
-    name = "linalg.conv_2d_nhwc_fhwc"
-    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        _multiply_accumulate(block, num_inputs, {})
-
-    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
-        n, oh, ow, f, kh, kw, c = _dims(7)
-        (sh, sw), (dh, dw) = self._window_params()
-        return _maps(
-            7, (n, oh * sh + kh * dh, ow * sw + kw * dw, c), (f, kh, kw, c), (n, oh, ow, f)
-        )
-
-
-@irdl_op_definition
-class Conv2DNchwFchwOp(_WindowedOp):
-    """2-D convolution, input NCHW, kernel FCHW, output NFHW.
-
-        %o2 = linalg.conv_2d_nchw_fchw ins(%i, %k : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>)
-                outs(%o : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
-    """
-
-    name = "linalg.conv_2d_nchw_fchw"
-    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        _multiply_accumulate(block, num_inputs, {})
-
-    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
-        n, f, oh, ow, c, kh, kw = _dims(7)
-        (sh, sw), (dh, dw) = self._window_params()
-        return _maps(
-            7, (n, c, oh * sh + kh * dh, ow * sw + kw * dw), (f, c, kh, kw), (n, f, oh, ow)
-        )
-
-
-class _PoolingMaxOp(_WindowedOp, ABC):
-    """Max pooling: `out = max(out, cast(in))`; the second input only gives the window."""
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        out = block.args[num_inputs]
-        value = cast_to(block, block.args[0], out.type)
-        block.add_op(YieldOp(binary(block, BinaryFn.MAX_SIGNED, out, value)))
-
-
-@irdl_op_definition
-class PoolingNchwMaxOp(_PoolingMaxOp):
-    """Max pooling over NCHW input with a (kh, kw) window.
-
-        %o2 = linalg.pooling_nchw_max ins(%i, %w : tensor<1x3x6x6xf32>, tensor<3x3xf32>)
-                outs(%o : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
-    """
-
-    name = "linalg.pooling_nchw_max"
-    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 2
-
-    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
-        n, c, oh, ow, kh, kw = _dims(6)
-        (sh, sw), (dh, dw) = self._window_params()
-        return _maps(6, (n, c, oh * sh + kh * dh, ow * sw + kw * dw), (kh, kw), (n, c, oh, ow))
-
-
-@irdl_op_definition
-class PoolingNhwcMaxOp(_PoolingMaxOp):
-    """Max pooling over NHWC input with a (kh, kw) window.
-
-        %o2 = linalg.pooling_nhwc_max ins(%i, %w : tensor<1x6x6x3xf32>, tensor<3x3xf32>)
-                outs(%o : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
-    """
-
-    name = "linalg.pooling_nhwc_max"
-    ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 2
-
-    def default_indexing_maps(self) -> tuple[AffineMap, ...]:
-        n, oh, ow, c, kh, kw = _dims(6)
-        (sh, sw), (dh, dw) = self._window_params()
-        return _maps(6, (n, oh * sh + kh * dh, ow * sw + kw * dw, c), (kh, kw), (n, oh, ow, c))
-
-
 NAMED_OPS = (
     MatmulOp,
     BatchMatmulOp,
@@ -611,10 +456,5 @@ NAMED_OPS = (
     DotOp,
     FillOp,
     CopyOp,
-    Conv2DNhwcHwcfOp,
-    Conv2DNhwcFhwcOp,
-    Conv2DNchwFchwOp,
-    PoolingNchwMaxOp,
-    PoolingNhwcMaxOp,
 )
 """Every named structured op class defined here."""

@@ -2,7 +2,8 @@
 
 Ops (upstream syntax, see `_linalg_named` and `_linalg_ops`): generic, yield, index, map,
 reduce, transpose, broadcast, softmax, fill, copy, matmul, batch_matmul, matvec, vecmat, dot,
-conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc, conv_2d_nchw_fchw, pooling_nchw_max, pooling_nhwc_max.
+conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc, conv_2d_nchw_fchw, depthwise_conv_2d_nhwc_hwc,
+pooling_nchw_max, pooling_nchw_sum, pooling_nhwc_max, pooling_nhwc_min, pooling_nhwc_sum.
 xDSL's named elementwise ops (linalg.add, linalg.exp, ...) are not registered: upstream
 removed them (use linalg.map or linalg.generic).
 
@@ -38,23 +39,30 @@ from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from schedir.dialects._linalg_base import TypeFn, TypeFnAttr
+from schedir.dialects._linalg_conv import (
+    CONV_OPS,
+    Conv2DNchwFchwOp,
+    Conv2DNhwcFhwcOp,
+    Conv2DNhwcHwcfOp,
+    DepthwiseConv2DNhwcHwcOp,
+    PoolingNchwMaxOp,
+    PoolingNchwSumOp,
+    PoolingNhwcMaxOp,
+    PoolingNhwcMinOp,
+    PoolingNhwcSumOp,
+    window_attr,
+)
 from schedir.dialects._linalg_generic import GenericOp, IndexOp, YieldOp
 from schedir.dialects._linalg_named import (
     NAMED_OPS,
     BatchMatmulOp,
-    Conv2DNchwFchwOp,
-    Conv2DNhwcFhwcOp,
-    Conv2DNhwcHwcfOp,
     CopyOp,
     DotOp,
     FillOp,
     MatmulOp,
     MatvecOp,
     NamedStructuredOp,
-    PoolingNchwMaxOp,
-    PoolingNhwcMaxOp,
     VecmatOp,
-    window_attr,
 )
 from schedir.dialects._linalg_ops import (
     BroadcastOp,
@@ -281,7 +289,7 @@ def decompose_softmax(op: SoftmaxOp) -> list[Operation]:
 
 Linalg = Dialect(
     "linalg",
-    [GenericOp, YieldOp, IndexOp, *NAMED_OPS, MapOp, ReduceOp, TransposeOp, BroadcastOp, SoftmaxOp],
+    [GenericOp, YieldOp, IndexOp, *NAMED_OPS, *CONV_OPS, MapOp, ReduceOp, TransposeOp, BroadcastOp, SoftmaxOp],
     [IteratorTypeAttr, TypeFnAttr],
 )
 
@@ -292,6 +300,7 @@ __all__ = [
     "Conv2DNhwcFhwcOp",
     "Conv2DNhwcHwcfOp",
     "CopyOp",
+    "DepthwiseConv2DNhwcHwcOp",
     "DotOp",
     "FillOp",
     "GenericOp",
@@ -302,7 +311,10 @@ __all__ = [
     "MatvecOp",
     "NamedStructuredOp",
     "PoolingNchwMaxOp",
+    "PoolingNchwSumOp",
     "PoolingNhwcMaxOp",
+    "PoolingNhwcMinOp",
+    "PoolingNhwcSumOp",
     "ReduceOp",
     "SoftmaxOp",
     "TransposeOp",

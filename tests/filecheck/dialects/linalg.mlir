@@ -181,7 +181,8 @@ func.func @softmax(%a: tensor<4x8xf32>, %h: tensor<2x?x8xf16>) -> (tensor<4x8xf3
 // CHECK-LABEL: func.func @convolutions
 func.func @convolutions(%i: tensor<1x10x10x3xf32>, %k: tensor<3x3x3x8xf32>, %o: tensor<1x8x8x8xf32>, %o2: tensor<1x4x4x8xf32>,
                         %i2: tensor<1x3x10x10xf32>, %k2: tensor<8x3x3x3xf32>, %w: tensor<3x3xf32>, %o3: tensor<1x3x8x8xf32>,
-                        %kf: tensor<8x3x3x3xf32>, %ih: tensor<1x10x10x3xf16>, %kh: tensor<3x3x3x8xf16>) {
+                        %kf: tensor<8x3x3x3xf32>, %ih: tensor<1x10x10x3xf16>, %kh: tensor<3x3x3x8xf16>,
+                        %kd: tensor<3x3x3xf32>, %od: tensor<1x4x4x3xf32>, %on: tensor<1x8x8x3xf32>) {
   // CHECK: linalg.conv_2d_nhwc_hwcf ins(%i, %k : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %0 = linalg.conv_2d_nhwc_hwcf ins(%i, %k : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %k : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%o2 : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
@@ -196,6 +197,16 @@ func.func @convolutions(%i: tensor<1x10x10x3xf32>, %k: tensor<3x3x3x8xf32>, %o: 
   %5 = linalg.conv_2d_nchw_fchw ins(%i2, %k2 : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   // CHECK: linalg.pooling_nchw_max ins(%i2, %w : tensor<1x3x10x10xf32>, tensor<3x3xf32>) outs(%o3 : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   %6 = linalg.pooling_nchw_max ins(%i2, %w : tensor<1x3x10x10xf32>, tensor<3x3xf32>) outs(%o3 : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  // CHECK: linalg.pooling_nchw_sum ins(%i2, %w : tensor<1x3x10x10xf32>, tensor<3x3xf32>) outs(%o3 : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %7 = linalg.pooling_nchw_sum ins(%i2, %w : tensor<1x3x10x10xf32>, tensor<3x3xf32>) outs(%o3 : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {strides = dense<2> : tensor<2xi64>} ins(%i, %kd : tensor<1x10x10x3xf32>, tensor<3x3x3xf32>) outs(%od : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %8 = linalg.depthwise_conv_2d_nhwc_hwc {strides = dense<2> : tensor<2xi64>} ins(%i, %kd : tensor<1x10x10x3xf32>, tensor<3x3x3xf32>) outs(%od : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  // CHECK: linalg.pooling_nhwc_max ins(%i, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %9 = linalg.pooling_nhwc_max ins(%i, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  // CHECK: linalg.pooling_nhwc_min ins(%i, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %10 = linalg.pooling_nhwc_min ins(%i, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  // CHECK: linalg.pooling_nhwc_sum ins(%i, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %11 = linalg.pooling_nhwc_sum ins(%i, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
   return
 }
 

@@ -38,14 +38,16 @@ func.func @all(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: tensor<4x5xf32>, %b
                %op: tensor<1x3x8x8xf32>, %d: tensor<?x8xf64>, %p: tensor<4x8xi1>, %q: tensor<8x5xi1>,
                %r: tensor<4x5xi1>, %il: tensor<4x5xi64>, %kf: tensor<8x3x3x3xf32>,
                %oc: tensor<1x8x8x8xf32>, %inp: tensor<1x10x10x3xf32>, %on: tensor<1x8x8x3xf32>,
-               %ih: tensor<1x10x10x3xf16>, %kh: tensor<3x3x3x8xf16>)
+               %ih: tensor<1x10x10x3xf16>, %kh: tensor<3x3x3x8xf16>, %kd: tensor<3x3x3xf32>,
+               %od: tensor<1x8x8x3xf32>, %oi: tensor<1x8x8x3xi32>, %ii: tensor<1x10x10x3xi8>)
     -> (tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xi32>, tensor<4x5xi64>,
         tensor<2x4x5xf32>, tensor<4xf32>, tensor<8xf32>, tensor<f32>, tensor<4x8xf32>,
         tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>,
         tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x3x8x8xf32>,
         tensor<?x8xf64>, tensor<4x5xi1>, tensor<4x8xf32>, tensor<4xf32>,
         tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x4x4x8xf32>,
-        tensor<1x8x8x8xf32>) {
+        tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xi32>,
+        tensor<1x3x8x8xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
   %1 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %bt : tensor<4x8xf32>, tensor<5x8xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
   %2 = linalg.matmul ins(%ah, %bh : tensor<4x8xf16>, tensor<8x5xf16>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
@@ -87,14 +89,19 @@ func.func @all(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: tensor<4x5xf32>, %b
   %25 = linalg.pooling_nhwc_max ins(%inp, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
   %26 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%i, %k : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%o : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   %27 = linalg.conv_2d_nhwc_hwcf ins(%ih, %kh : tensor<1x10x10x3xf16>, tensor<3x3x3x8xf16>) outs(%oc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27
+  %28 = linalg.depthwise_conv_2d_nhwc_hwc ins(%inp, %kd : tensor<1x10x10x3xf32>, tensor<3x3x3xf32>) outs(%od : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %29 = linalg.pooling_nhwc_min ins(%inp, %w : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%on : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %30 = linalg.pooling_nhwc_sum ins(%ii, %w : tensor<1x10x10x3xi8>, tensor<3x3xf32>) outs(%oi : tensor<1x8x8x3xi32>) -> tensor<1x8x8x3xi32>
+  %31 = linalg.pooling_nchw_sum ins(%ip, %w : tensor<1x3x10x10xf32>, tensor<3x3xf32>) outs(%op : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31
     : tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xi32>, tensor<4x5xi64>,
       tensor<2x4x5xf32>, tensor<4xf32>, tensor<8xf32>, tensor<f32>, tensor<4x8xf32>,
       tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>,
       tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x3x8x8xf32>,
       tensor<?x8xf64>, tensor<4x5xi1>, tensor<4x8xf32>, tensor<4xf32>,
       tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x4x4x8xf32>,
-      tensor<1x8x8x8xf32>
+      tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xi32>,
+      tensor<1x3x8x8xf32>
 }
 """
 
