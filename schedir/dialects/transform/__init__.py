@@ -28,8 +28,27 @@ def _build() -> Dialect:
     return Dialect("transform", ops, attrs)
 
 
-_EXTENSIONS: tuple[str, ...] = ("core", "control", "handles", "apply")
+_EXTENSIONS: tuple[str, ...] = (
+    "core",
+    "control",
+    "handles",
+    "apply",
+    "match",
+    "match_structured",
+    "structured",
+    "structured_partition",
+    "structured_rewrite",
+    "loop",
+    "bufferization",
+    "memref",
+    "tensor",
+    "gpu",
+    "vector",
+    "patterns",
+    "tune",
+)
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
+
 
 def __getattr__(name: str) -> Dialect:
     # Built on first use, so importing the interfaces does not load every extension.

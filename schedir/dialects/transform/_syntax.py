@@ -136,6 +136,24 @@ def coerce_property(attr: Attribute, constr: AttrConstraint) -> Attribute:
     return attr
 
 
+def print_attribute_elided(printer: Printer, attr: Attribute) -> None:
+    """Print an attribute as MLIR does where element types may be elided: `i64`
+    integers inside arrays print bare (`[4, 5]`, not `[4 : i64, 5 : i64]`)."""
+    if isinstance(attr, ArrayAttr):
+        items = cast(ArrayAttr[Attribute], attr).data
+        with printer.in_square_brackets():
+            printer.print_list(items, lambda item: _print_element(printer, item))
+        return
+    printer.print_attribute(attr)
+
+
+def _print_element(printer: Printer, attr: Attribute) -> None:
+    if isinstance(attr, IntegerAttr) and cast(IntegerAttr[IntegerType], attr).type == i64:
+        printer.print_int(cast(IntegerAttr[IntegerType], attr).value.data)
+        return
+    print_attribute_elided(printer, attr)
+
+
 def print_property(printer: Printer, attr: Attribute, constr: AttrConstraint) -> None:
     """Print a property value as upstream's prop-dict does (typed integers bare)."""
     if _fixed_int_type(constr) is not None and isinstance(attr, IntegerAttr):
@@ -150,7 +168,7 @@ def print_property(printer: Printer, attr: Attribute, constr: AttrConstraint) ->
         with printer.in_square_brackets():
             printer.print_list(items, lambda item: print_property(printer, item, elt))
         return
-    printer.print_attribute(attr)
+    print_attribute_elided(printer, attr)
 
 
 # --------------------------------------------------------------------------------------
@@ -653,6 +671,7 @@ __all__ = [
     "ensure_yield",
     "irdl_transform_op",
     "parse_dynamic_index_list",
+    "print_attribute_elided",
     "print_dynamic_index_list",
     "print_property",
     "unit",

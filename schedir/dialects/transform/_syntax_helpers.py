@@ -12,13 +12,13 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import cast
 
-from xdsl.dialects.builtin import I32, IntegerAttr, i32
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.dialects.builtin import I32, DenseArrayBase, IntegerAttr, UnitAttr, i32, i64
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
-from schedir.dialects.transform._syntax import coerce_property, print_property
+from schedir.dialects.transform._syntax import coerce_property, dense_values, print_property
 
 
 class FailurePropagationMode(IntEnum):
@@ -35,9 +35,10 @@ def failure_mode_attr(mode: FailurePropagationMode | str) -> IntegerAttr[I32]:
     return IntegerAttr(int(mode), i32)
 
 
-def parse_failures(parser: Parser) -> IntegerAttr[I32]:
-    """`failures(propagate|suppress)`."""
-    parser.parse_keyword("failures")
+def parse_failures(parser: Parser, *, keyword_parsed: bool = False) -> IntegerAttr[I32]:
+    """`failures(propagate|suppress)` (the `failures` keyword may be parsed already)."""
+    if not keyword_parsed:
+        parser.parse_keyword("failures")
     parser.parse_punctuation("(")
     start = parser.pos
     word = parser.parse_identifier()
@@ -169,9 +170,93 @@ def print_types(printer: Printer, types: Sequence[Attribute]) -> None:
     printer.print_list(types, printer.print_attribute)
 
 
-def parse_region_with_args(parser: Parser) -> Region:
-    """A region whose entry block may declare its arguments with `^bb0(...)`."""
-    return parser.parse_region()
+def parse_position_list(parser: Parser, list_name: str) -> dict[str, Attribute]:
+    """`[0, -1]`, `[except(0, 2)]` or `[all]` into `list_name`/`is_inverted`/`is_all`
+    (upstream `custom<TransformMatchDims>` / `custom<StructuredTransformDims>`)."""
+    props: dict[str, Attribute] = {}
+    parser.parse_punctuation("[")
+    values: list[int] = []
+    if parser.parse_optional_keyword("all") is not None:
+        props["is_all"] = UnitAttr()
+    else:
+        inverted = parser.parse_optional_keyword("except") is not None
+        if inverted:
+            props["is_inverted"] = UnitAttr()
+            parser.parse_punctuation("(")
+        values = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                lambda: parser.parse_optional_integer(allow_boolean=False),
+                lambda: parser.parse_integer(allow_boolean=False),
+            )
+            or []
+        )
+        if inverted:
+            parser.parse_punctuation(")")
+    parser.parse_punctuation("]")
+    props[list_name] = DenseArrayBase.from_list(i64, values)
+    return props
+
+
+def print_position_list(
+    printer: Printer, values: Attribute, inverted: Attribute | None, is_all: Attribute | None
+) -> None:
+    """The inverse of `parse_position_list`."""
+    text = ", ".join(str(v) for v in dense_values(values))
+    if is_all is not None:
+        printer.print_string("[all]")
+    elif inverted is not None:
+        printer.print_string(f"[except({text})]")
+    else:
+        printer.print_string(f"[{text}]")
+
+
+def verify_position_list(
+    values: Attribute, inverted: Attribute | None, is_all: Attribute | None
+) -> None:
+    """Upstream `verifyTransformMatchDimsOp` (indices may be negative: from the end)."""
+    from xdsl.utils.exceptions import VerifyException
+
+    items = dense_values(values)
+    if is_all is not None and inverted is not None:
+        raise VerifyException("cannot request both 'all' and 'inverted' values in the list")
+    if is_all is not None and items:
+        raise VerifyException("cannot both request 'all' and specific values in the list")
+    if is_all is None and not items:
+        raise VerifyException("must request specific values in the list if 'all' is not set")
+    if len(set(items)) != len(items):
+        raise VerifyException("expected the listed values to be unique")
+
+
+def parse_semi_function_type(parser: Parser) -> tuple[Attribute, list[Attribute]]:
+    """Upstream `custom<SemiFunctionType>`: `!t` or `(!t) -> !r` / `(!t) -> (!r, ...)`."""
+    if parser.parse_optional_punctuation("(") is None:
+        return parser.parse_type(), []
+    operand = parser.parse_type()
+    parser.parse_punctuation(")")
+    parser.parse_punctuation("->")
+    if parser.parse_optional_punctuation("(") is not None:
+        results = parse_type_list(parser)
+        parser.parse_punctuation(")")
+        return operand, results
+    return operand, [parser.parse_type()]
+
+
+def print_semi_function_type(
+    printer: Printer, operand: Attribute, results: Sequence[Attribute]
+) -> None:
+    """The inverse of `parse_semi_function_type` (the short form when no results)."""
+    if not results:
+        printer.print_attribute(operand)
+        return
+    printer.print_string("(")
+    printer.print_attribute(operand)
+    printer.print_string(") -> ")
+    if len(results) == 1:
+        printer.print_attribute(results[0])
+    else:
+        printer.print_string("(")
+        print_types(printer, results)
+        printer.print_string(")")
 
 
 __all__ = [
@@ -179,11 +264,15 @@ __all__ = [
     "failure_mode_attr",
     "parse_failures",
     "parse_operand_list",
+    "parse_position_list",
     "parse_prop_and_attr_dict",
-    "parse_region_with_args",
+    "parse_semi_function_type",
     "parse_type_list",
     "print_failures",
+    "print_position_list",
     "print_prop_and_attr_dict",
+    "print_semi_function_type",
     "print_types",
     "resolve",
+    "verify_position_list",
 ]

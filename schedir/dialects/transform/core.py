@@ -421,13 +421,16 @@ def _yield() -> YieldOp:
     return YieldOp()
 
 
-def ensure_yields(regions: Sequence[Region]) -> None:
-    """Add the implicit `transform.yield` (upstream `SingleBlockImplicitTerminator`)."""
+def ensure_yields(regions: Sequence[Region], terminator: type[Operation] | None = None) -> None:
+    """Add the implicit terminator (upstream `SingleBlockImplicitTerminator`), also to an
+    empty `{}` region."""
     for region in regions:
+        if region.blocks.first is None:
+            region.add_block(Block())
         for block in region.blocks:
             last = block.last_op
             if last is None or not last.has_trait(IsTerminator):
-                block.add_op(YieldOp())
+                block.add_op((terminator or YieldOp)())
 
 
 def print_body(printer: Printer, region: Region) -> None:

@@ -4,28 +4,24 @@ Splitting, merging and navigating handles (`split_handle`, `merge_handles`,
 `get_parent_op`, `get_producer_of_operand`, `get_consumers_of_result`, `get_result`,
 `get_operand`, `get_defining_op`, `get_type`), re-typing and filtering (`cast`,
 `select`, `num_associations`), payload side effects for debugging
-(`annotate`, `print`, `verify`), parameters (`param.constant`) and the core matcher
-predicates (`match.operation_name`, `match.operation_empty`, `match.param.cmpi`).
+(`annotate`, `print`, `verify`) and parameters (`param.constant`). The core matcher
+predicates (`match.operation_name`, ...) are in `match.py`.
 All of them only read their operands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import IntEnum
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    I32,
     I64,
-    ArrayAttr,
     BoolAttr,
     DenseArrayBase,
     IntegerAttr,
     StringAttr,
     UnitAttr,
     i1,
-    i32,
     i64,
 )
 from xdsl.dialects.transform import (
@@ -52,10 +48,13 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from schedir.dialects.transform._syntax import dense_values, irdl_transform_op
+from schedir.dialects.transform._syntax import irdl_transform_op, print_attribute_elided
 from schedir.dialects.transform._syntax_helpers import (
+    parse_position_list,
     parse_prop_and_attr_dict,
+    print_position_list,
     print_prop_and_attr_dict,
+    verify_position_list,
 )
 
 _TRUE = IntegerAttr(1, i1)
@@ -243,7 +242,7 @@ class _ValueGetter(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> _ValueGetter:
         target = parser.parse_unresolved_operand()
-        props = _parse_positions(parser)
+        props = parse_position_list(parser, "raw_position_list")
         extra, attrs = parse_prop_and_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         parser.parse_punctuation("(")
@@ -261,13 +260,7 @@ class _ValueGetter(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.target)
-        values = ", ".join(str(v) for v in dense_values(self.raw_position_list))
-        if self.is_all is not None:
-            printer.print_string("[all]")
-        elif self.is_inverted is not None:
-            printer.print_string(f"[except({values})]")
-        else:
-            printer.print_string(f"[{values}]")
+        print_position_list(printer, self.raw_position_list, self.is_inverted, self.is_all)
         print_prop_and_attr_dict(
             printer, self, elided=("raw_position_list", "is_inverted", "is_all")
         )
@@ -277,40 +270,7 @@ class _ValueGetter(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        values = dense_values(self.raw_position_list)
-        if self.is_all is not None and self.is_inverted is not None:
-            raise VerifyException("cannot request both 'all' and 'inverted' values in the list")
-        if self.is_all is not None and values:
-            raise VerifyException("cannot both request 'all' and specific values in the list")
-        if self.is_all is None and not values:
-            raise VerifyException("must request specific values in the list if 'all' is not set")
-        if len(set(values)) != len(values):
-            raise VerifyException("expected the listed values to be unique")
-
-
-def _parse_positions(parser: Parser) -> dict[str, Attribute]:
-    props: dict[str, Attribute] = {}
-    parser.parse_punctuation("[")
-    values: list[int] = []
-    if parser.parse_optional_keyword("all") is not None:
-        props["is_all"] = UnitAttr()
-    else:
-        inverted = parser.parse_optional_keyword("except") is not None
-        if inverted:
-            props["is_inverted"] = UnitAttr()
-            parser.parse_punctuation("(")
-        values = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                lambda: parser.parse_optional_integer(allow_boolean=False),
-                lambda: parser.parse_integer(allow_boolean=False),
-            )
-            or []
-        )
-        if inverted:
-            parser.parse_punctuation(")")
-    parser.parse_punctuation("]")
-    props["raw_position_list"] = DenseArrayBase.from_list(i64, values)
-    return props
+        verify_position_list(self.raw_position_list, self.is_inverted, self.is_all)
 
 
 @irdl_transform_op
@@ -531,134 +491,25 @@ class ParamConstantOp(IRDLOperation):
     value = prop_def(AnyAttr())
     param = result_def(TransformParamHandleType)
 
-    assembly_format = "$value attr-dict `->` type($param)"
-
     def __init__(self, value: Attribute, param_type: Attribute) -> None:
         super().__init__(properties={"value": value}, result_types=[param_type])
 
-
-@irdl_transform_op
-class MatchOperationNameOp(IRDLOperation):
-    """Matcher: succeeds if every payload op has one of the names.
-
-    ```mlir
-    transform.match.operation_name %h ["linalg.matmul", "linalg.fill"] : !transform.any_op
-    ```
-
-    Return modes: only reads the handle. Silenceable failure (no match) otherwise.
-    """
-
-    name = "transform.match.operation_name"
-
-    operand_handle = operand_def(TransformOpHandleType)
-    op_names = prop_def(ArrayAttr[StringAttr])
-
-    assembly_format = "$operand_handle $op_names attr-dict `:` type($operand_handle)"
-
-
-@irdl_transform_op
-class MatchOperationEmptyOp(IRDLOperation):
-    """Matcher: succeeds if the handle is empty.
-
-    ```mlir
-    transform.match.operation_empty %h : !transform.any_op
-    ```
-
-    Return modes: only reads the handle. Silenceable failure (no match) otherwise.
-    """
-
-    name = "transform.match.operation_empty"
-
-    operand_handle = operand_def(TransformOpHandleType)
-
-    assembly_format = "$operand_handle attr-dict `:` type($operand_handle)"
-
-
-class MatchCmpIPredicate(IntEnum):
-    """Upstream `MatchCmpIPredicate` (stored as `i32`)."""
-
-    EQ = 0
-    NE = 1
-    LT = 2
-    LE = 3
-    GT = 4
-    GE = 5
-
-
-@irdl_transform_op
-class MatchParamCmpIOp(IRDLOperation):
-    """Matcher: compares each value of `param` with the (single or co-indexed)
-    `reference` value.
-
-    ```mlir
-    transform.match.param.cmpi ge %d0, %min : !transform.param<i64>
-    ```
-
-    Return modes: only reads the params. Silenceable failure if a comparison is false
-    or the counts do not fit; definite if the values are not integers.
-    """
-
-    name = "transform.match.param.cmpi"
-
-    param = operand_def(TransformParamHandleType)
-    reference = operand_def(TransformParamHandleType)
-    predicate = prop_def(IntegerAttr[I32])
-
-    def __init__(self, predicate: MatchCmpIPredicate, param: SSAValue, reference: SSAValue) -> None:
-        super().__init__(
-            operands=[param, reference],
-            properties={"predicate": IntegerAttr(int(predicate), i32)},
-        )
-
-    @property
-    def cmp(self) -> MatchCmpIPredicate:
-        """The comparison predicate."""
-        return MatchCmpIPredicate(self.predicate.value.data)
-
     @classmethod
-    def parse(cls, parser: Parser) -> MatchParamCmpIOp:
-        start = parser.pos
-        word = parser.parse_identifier()
-        if word.upper() not in MatchCmpIPredicate.__members__:
-            parser.raise_error(
-                f"expected one of [eq, ne, lt, le, gt, ge] for match predicate, got '{word}'",
-                at_position=start,
-                end_position=parser.pos,
-            )
-        param = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        reference = parser.parse_unresolved_operand()
+    def parse(cls, parser: Parser) -> ParamConstantOp:
+        value = parser.parse_attribute()
         props, attrs = parse_prop_and_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        op = cls(
-            MatchCmpIPredicate[word.upper()],
-            parser.resolve_operand(param, type_),
-            parser.resolve_operand(reference, type_),
-        )
+        parser.parse_punctuation("->")
+        op = cls(value, parser.parse_type())
         op.properties.update(props)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        value = self.predicate.value.data
-        word = MatchCmpIPredicate(value).name.lower() if 0 <= value <= 5 else str(value)
-        printer.print_string(f" {word} ")
-        printer.print_ssa_value(self.param)
-        printer.print_string(", ")
-        printer.print_ssa_value(self.reference)
-        print_prop_and_attr_dict(printer, self, elided=("predicate",))
-        printer.print_string(" : ")
+        printer.print_string(" ")
+        print_attribute_elided(printer, self.value)
+        print_prop_and_attr_dict(printer, self, elided=("value",))
+        printer.print_string(" -> ")
         printer.print_attribute(self.param.type)
-
-    def verify_(self) -> None:
-        if not 0 <= self.predicate.value.data <= 5:
-            raise VerifyException(
-                "attribute 'predicate' failed to satisfy constraint: allowed 32-bit "
-                "signless integer cases: 0, 1, 2, 3, 4, 5"
-            )
-        if self.param.type != self.reference.type:
-            raise VerifyException("failed to verify that all of {param, reference} have same type")
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
@@ -671,9 +522,6 @@ OPS: tuple[type[IRDLOperation], ...] = (
     GetProducerOfOperandOp,
     GetResultOp,
     GetTypeOp,
-    MatchOperationEmptyOp,
-    MatchOperationNameOp,
-    MatchParamCmpIOp,
     MergeHandlesOp,
     NumAssociationsOp,
     ParamConstantOp,
@@ -694,10 +542,6 @@ __all__ = [
     "GetProducerOfOperandOp",
     "GetResultOp",
     "GetTypeOp",
-    "MatchCmpIPredicate",
-    "MatchOperationEmptyOp",
-    "MatchOperationNameOp",
-    "MatchParamCmpIOp",
     "MergeHandlesOp",
     "NumAssociationsOp",
     "ParamConstantOp",

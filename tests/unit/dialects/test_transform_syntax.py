@@ -116,8 +116,8 @@ CORE_CASES = [
     Case("transform.print\ntransform.apply_cse to %a : !transform.any_op"),
     Case(f"%r = transform.param.constant 4 : i64 -> {P64}"),
     Case(
-        "%r = transform.param.constant [4 : i64, 5 : i64] -> !transform.any_param",
-        current="%r = transform.param.constant [4, 5] -> !transform.any_param",
+        "%r = transform.param.constant [4, 5] -> !transform.any_param",
+        current="%r = transform.param.constant [4 : i64, 5] -> !transform.any_param",
     ),
     Case(f'transform.match.operation_name %a ["linalg.matmul", "linalg.fill"] : {ANY}'),
     Case(f"transform.match.operation_empty %a : {ANY}"),
@@ -206,7 +206,14 @@ module attributes {{transform.with_named_sequence}} {{
     assert not upstream_errors([printed])
 
 
-REFERENCE_SCHEDULES = ["e_payload.mlir"]
+REFERENCE_SCHEDULES = [
+    "a_matmul_bias_relu_tile_fuse.mlir",
+    "b_matmul_bias_relu_gpu.mlir",
+    "c_softmax_rows.mlir",
+    "d_matmul_bias_relu_gpu_vectorized.mlir",
+    "e_payload.mlir",
+    "e_schedule.mlir",
+]
 
 
 @pytest.mark.parametrize("name", REFERENCE_SCHEDULES)

@@ -1,0 +1,366 @@
+"""Loop transform ops (upstream SCFTransformOps.td): unrolling, peeling, pipelining,
+outlining, coalescing, forall conversions and subset hoisting.
+
+`peel` and `pipeline` take `!transform.op<"scf.for">` handles, as upstream's operand
+constraints require.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I64, BoolAttr, IntegerAttr, StringAttr, UnitAttr, i1, i64
+from xdsl.dialects.transform import OperationType, TransformOpHandleType
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    IRDLOperation,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_result_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.dialects.transform._syntax import irdl_transform_op
+
+_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
+_FALSE = IntegerAttr(0, i1)
+
+
+def _positive(op: IRDLOperation, name: str) -> None:
+    value = op.properties.get(name)
+    if isinstance(value, IntegerAttr) and value.value.data <= 0:
+        raise VerifyException(
+            f"attribute '{name}' failed to satisfy constraint: 64-bit signless integer "
+            "attribute whose value is positive"
+        )
+
+
+def _require_op_handle(op: IRDLOperation, type_: Attribute, op_name: str) -> None:
+    if type_ != OperationType(op_name):
+        raise VerifyException(
+            f"operand #0 must be Transform IR handle to {op_name} operations, but got '{type_}'"
+        )
+
+
+def _op(
+    op_name: str,
+    class_name: str,
+    doc: str,
+    fmt: str,
+    *,
+    consumed: bool = True,
+    results: dict[str, object] | None = None,
+    props: dict[str, object] | None = None,
+) -> type[IRDLOperation]:
+    body: dict[str, object] = {
+        "__doc__": doc,
+        "__module__": __name__,
+        "name": op_name,
+        "target": operand_def(TransformOpHandleType),
+        "assembly_format": fmt,
+        **(results or {}),
+        **(props or {}),
+    }
+    if consumed:
+        body["consumed_operands"] = ("target",)
+    return irdl_transform_op(type(class_name, (IRDLOperation,), body))
+
+
+@irdl_transform_op
+class LoopUnrollOp(IRDLOperation):
+    """Unrolls each loop (`scf.for`, `affine.for`) by `factor`.
+
+    ```mlir
+    transform.loop.unroll %loop factor = 4 : !transform.any_op
+    ```
+
+    Return modes: consumes the target. Definite failure if a loop cannot be unrolled.
+    """
+
+    name = "transform.loop.unroll"
+
+    target = operand_def(TransformOpHandleType)
+    factor = prop_def(IntegerAttr[I64])
+
+    consumed_operands = ("target",)
+    assembly_format = "$target `factor` `=` $factor attr-dict `:` type($target)"
+
+    def verify_(self) -> None:
+        _positive(self, "factor")
+
+
+@irdl_transform_op
+class LoopUnrollAndJamOp(IRDLOperation):
+    """Unrolls each loop by `factor` and jams the copies of its inner loop.
+
+    ```mlir
+    transform.loop.unroll_and_jam %loop factor = 4 : !transform.any_op
+    ```
+
+    Return modes: consumes the target. Definite failure if a loop cannot be transformed.
+    """
+
+    name = "transform.loop.unroll_and_jam"
+
+    target = operand_def(TransformOpHandleType)
+    factor = prop_def(IntegerAttr[I64])
+
+    consumed_operands = ("target",)
+    assembly_format = "$target `factor` `=` $factor attr-dict `:` type($target)"
+
+    def verify_(self) -> None:
+        _positive(self, "factor")
+
+
+LoopUnrollFullOp = _op(
+    "transform.loop.unroll_full",
+    "LoopUnrollFullOp",
+    """Fully unrolls each loop with a constant trip count.
+
+    ```mlir
+    transform.loop.unroll_full %loop : !transform.any_op
+    ```
+
+    Return modes: consumes the target. Definite failure if a loop cannot be unrolled.
+    """,
+    "$target attr-dict `:` type($target)",
+)
+
+
+@irdl_transform_op
+class LoopPeelOp(IRDLOperation):
+    """Peels the partial last (or, with `peel_front`, first) iteration of an `scf.for`.
+
+    ```mlir
+    %main, %rem = transform.loop.peel %for peel_front = true
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Return modes: consumes the target; returns the main loop and the peeled one.
+    Silenceable failure if nothing needs peeling and `fail_if_already_divisible`.
+    """
+
+    name = "transform.loop.peel"
+
+    target = operand_def(OperationType)
+    peel_front = prop_def(BoolAttr, default_value=_FALSE)
+    fail_if_already_divisible = prop_def(BoolAttr, default_value=_FALSE)
+    peeled_loop = result_def(TransformOpHandleType)
+    remainder_loop = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target (`peel_front` `=` $peel_front^)? "
+        "(`fail_if_already_divisible` `=` $fail_if_already_divisible^)? " + _FUNCTIONAL
+    )
+
+    def verify_(self) -> None:
+        _require_op_handle(self, self.target.type, "scf.for")
+
+
+@irdl_transform_op
+class LoopPipelineOp(IRDLOperation):
+    """Software-pipelines an `scf.for` (`iteration_interval`, `read_latency`).
+
+    ```mlir
+    %p = transform.loop.pipeline %for : (!transform.op<"scf.for">) -> !transform.any_op
+    ```
+
+    Return modes: consumes the target; returns the pipelined loop. Silenceable failure
+    if the loop cannot be pipelined.
+    """
+
+    name = "transform.loop.pipeline"
+
+    target = operand_def(OperationType)
+    iteration_interval = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    read_latency = prop_def(IntegerAttr[I64], default_value=IntegerAttr(10, i64))
+    transformed = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target (`iteration_interval` `=` $iteration_interval^)? "
+        "(`read_latency` `=` $read_latency^)? " + _FUNCTIONAL
+    )
+
+    def verify_(self) -> None:
+        _require_op_handle(self, self.target.type, "scf.for")
+
+
+LoopForallToForOp = _op(
+    "transform.loop.forall_to_for",
+    "LoopForallToForOp",
+    """Sequentializes an `scf.forall` into an `scf.for` nest (one result per dim).
+
+    ```mlir
+    %for = transform.loop.forall_to_for %forall : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Return modes: consumes the target; returns the loops. Silenceable failure if the
+    target is not one `scf.forall` or the result count does not match its rank.
+    """,
+    "$target " + _FUNCTIONAL,
+    results={"transformed": var_result_def(TransformOpHandleType)},
+)
+LoopForallToParallelOp = _op(
+    "transform.loop.forall_to_parallel",
+    "LoopForallToParallelOp",
+    """Converts an `scf.forall` into an `scf.parallel`.
+
+    ```mlir
+    %par = transform.loop.forall_to_parallel %forall
+        : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Return modes: consumes the target; returns the parallel loop. Silenceable failure if
+    the target is not one `scf.forall`.
+    """,
+    "$target " + _FUNCTIONAL,
+    results={"transformed": var_result_def(TransformOpHandleType)},
+)
+LoopHoistLoopInvariantSubsetsOp = _op(
+    "transform.loop.hoist_loop_invariant_subsets",
+    "LoopHoistLoopInvariantSubsetsOp",
+    """Hoists matching extract/insert (and transfer_read/write) pairs on loop-carried
+    tensors out of the loop, so accumulators stay in registers.
+
+    ```mlir
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    ```
+
+    Return modes: only reads the target (handles to the loops stay valid); never fails.
+    """,
+    "$target attr-dict `:` type($target)",
+    consumed=False,
+)
+LoopCoalesceOp = _op(
+    "transform.loop.coalesce",
+    "LoopCoalesceOp",
+    """Coalesces a perfect loop nest rooted at each target into one loop.
+
+    ```mlir
+    %c = transform.loop.coalesce %outer : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Return modes: consumes the target; returns the coalesced loop. Silenceable failure
+    if the nest cannot be coalesced.
+    """,
+    "$target " + _FUNCTIONAL,
+    results={"transformed": result_def(TransformOpHandleType)},
+)
+LoopPromoteIfOneIterationOp = _op(
+    "transform.loop.promote_if_one_iteration",
+    "LoopPromoteIfOneIterationOp",
+    """Replaces loops that run exactly once by their body.
+
+    ```mlir
+    transform.loop.promote_if_one_iteration %loop : !transform.any_op
+    ```
+
+    Return modes: consumes the target; never fails.
+    """,
+    "$target attr-dict `:` type($target)",
+)
+
+
+@irdl_transform_op
+class LoopOutlineOp(IRDLOperation):
+    """Outlines each loop into a new function `func_name` and calls it.
+
+    ```mlir
+    %func, %call = transform.loop.outline %loop func_name = "body"
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Return modes: consumes the target; returns the functions and the calls. Definite
+    failure if a loop cannot be outlined.
+    """
+
+    name = "transform.loop.outline"
+
+    target = operand_def(TransformOpHandleType)
+    func_name = prop_def(StringAttr)
+    function = result_def(TransformOpHandleType)
+    call = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target `func_name` `=` $func_name " + _FUNCTIONAL
+
+
+@irdl_transform_op
+class LoopFuseSiblingOp(IRDLOperation):
+    """Fuses two independent sibling loops with the same bounds into one.
+
+    ```mlir
+    %fused = transform.loop.fuse_sibling %a into %b
+        : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    ```
+
+    Return modes: consumes both handles; returns the fused loop. Silenceable failure if
+    the loops cannot be fused.
+    """
+
+    name = "transform.loop.fuse_sibling"
+
+    target = operand_def(TransformOpHandleType)
+    source = operand_def(TransformOpHandleType)
+    fused_loop = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target", "source")
+    assembly_format = "$target `into` $source " + _FUNCTIONAL
+
+
+@irdl_transform_op
+class TakeAssumedBranchOp(IRDLOperation):
+    """Replaces each `scf.if` by its then (or `take_else_branch`) region.
+
+    ```mlir
+    transform.scf.take_assumed_branch %if take_else_branch : (!transform.any_op) -> ()
+    ```
+
+    Return modes: only reads the target; silenceable failure if it is not an `scf.if`.
+    """
+
+    name = "transform.scf.take_assumed_branch"
+
+    target = operand_def(TransformOpHandleType)
+    take_else_branch = opt_prop_def(UnitAttr)
+
+    assembly_format = (
+        "$target (`take_else_branch` $take_else_branch^)? "
+        "attr-dict `:` `(` type($target) `)` `->` `(` `)`"
+    )
+
+
+OPS: tuple[type[IRDLOperation], ...] = (
+    LoopCoalesceOp,
+    LoopForallToForOp,
+    LoopForallToParallelOp,
+    LoopFuseSiblingOp,
+    LoopHoistLoopInvariantSubsetsOp,
+    LoopOutlineOp,
+    LoopPeelOp,
+    LoopPipelineOp,
+    LoopPromoteIfOneIterationOp,
+    LoopUnrollAndJamOp,
+    LoopUnrollFullOp,
+    LoopUnrollOp,
+    TakeAssumedBranchOp,
+)
+
+__all__ = [
+    "OPS",
+    "LoopCoalesceOp",
+    "LoopForallToForOp",
+    "LoopForallToParallelOp",
+    "LoopFuseSiblingOp",
+    "LoopHoistLoopInvariantSubsetsOp",
+    "LoopOutlineOp",
+    "LoopPeelOp",
+    "LoopPipelineOp",
+    "LoopPromoteIfOneIterationOp",
+    "LoopUnrollAndJamOp",
+    "LoopUnrollFullOp",
+    "LoopUnrollOp",
+    "TakeAssumedBranchOp",
+]

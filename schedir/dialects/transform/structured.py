@@ -1,0 +1,637 @@
+"""Structured (linalg) transform ops that tile, fuse and split (LinalgTransformOps.td).
+
+`tile_using_for`, `tile_using_forall`, `fuse_into_containing_op` and `fuse`. Sizes are static (`[4, 0]`), parameters or
+handles (`[%p]`, one value each), a whole list from one handle (`*(%h)`), or scalable
+(`[[8]]`); a size of 0 leaves that loop untiled. Reduction tiling, splitting and padding
+are in `structured_partition.py`, rewrites that do not tile in `structured_rewrite.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    I64,
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    UnitAttr,
+    i1,
+    i64,
+)
+from xdsl.dialects.transform import TransformHandleType, TransformOpHandleType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.dialects.transform._syntax import (
+    INNER_TILE_ALIGNMENTS,
+    InnerTileAlignmentArray,
+    dense_values,
+    irdl_transform_op,
+    parse_dynamic_index_list,
+    print_dynamic_index_list,
+    verify_inner_tile_alignments,
+)
+from schedir.dialects.transform._syntax_helpers import (
+    parse_prop_and_attr_dict,
+    print_prop_and_attr_dict,
+)
+from schedir.dialects.transform.core import parse_functional_type, print_functional_type
+
+_EMPTY_DENSE = DenseArrayBase.from_list(i64, ())
+
+
+class IndexList:
+    """A parsed `[4, %p, [8]]` or `*(%h)` list (upstream `PackedOrDynamicIndexList`)."""
+
+    def __init__(self, parser: Parser, *, allow_packed: bool = True) -> None:
+        self.packed: UnresolvedOperand | None = None
+        self.dynamic: list[UnresolvedOperand] = []
+        self.static: list[int] = []
+        self.scalable: list[bool] = []
+        if allow_packed and parser.parse_optional_punctuation("*") is not None:
+            parser.parse_punctuation("(")
+            self.packed = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+            return
+        self.dynamic, self.static, self.scalable = parse_dynamic_index_list(
+            parser, allow_scalable=True
+        )
+
+    @property
+    def operands(self) -> list[UnresolvedOperand]:
+        return [self.packed] if self.packed is not None else self.dynamic
+
+
+def print_index_list(
+    printer: Printer,
+    packed: SSAValue | None,
+    dynamic: Sequence[SSAValue],
+    static: Attribute | None,
+    scalable: Attribute | None = None,
+) -> None:
+    if packed is not None:
+        printer.print_string("*(")
+        printer.print_ssa_value(packed)
+        printer.print_string(")")
+        return
+    flags = tuple(bool(v) for v in dense_values(scalable))
+    print_dynamic_index_list(printer, dynamic, dense_values(static), flags)
+
+
+def _inner_tile_alignments(parser: Parser) -> DenseArrayBase:
+    def entry() -> int:
+        start = parser.pos
+        keyword = parser.parse_identifier()
+        if keyword not in INNER_TILE_ALIGNMENTS:
+            parser.raise_error(
+                f"expected one of 'Unknown', 'Multiple' or 'Equal', but got '{keyword}'",
+                at_position=start,
+                end_position=parser.pos,
+            )
+        return INNER_TILE_ALIGNMENTS.index(keyword)
+
+    return DenseArrayBase.from_list(
+        i64, parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, entry)
+    )
+
+
+def _print_inner_tile_alignments(printer: Printer, attr: Attribute | None) -> None:
+    if attr is None:
+        return
+    names = [
+        INNER_TILE_ALIGNMENTS[v] if 0 <= v < len(INNER_TILE_ALIGNMENTS) else str(v)
+        for v in dense_values(attr)
+    ]
+    printer.print_string(" inner_tile_alignments = [" + ", ".join(names) + "]")
+
+
+def resolve_segments(
+    parser: Parser,
+    groups: Sequence[Sequence[UnresolvedOperand]],
+    types: Sequence[Attribute],
+) -> list[list[SSAValue]]:
+    """Resolve operand groups against a flat type list (functional-type order)."""
+    total = sum(len(g) for g in groups)
+    if total != len(types):
+        parser.raise_error(f"{total} operands present, but expected {len(types)}")
+    resolved: list[list[SSAValue]] = []
+    offset = 0
+    for group in groups:
+        resolved.append(
+            [parser.resolve_operand(o, t) for o, t in zip(group, types[offset:], strict=False)]
+        )
+        offset += len(group)
+    return resolved
+
+
+def _nonzero(static: Sequence[int]) -> int:
+    return sum(1 for v in static if v != 0)
+
+
+# --------------------------------------------------------------------------------------
+# tile_using_for
+# --------------------------------------------------------------------------------------
+
+
+@irdl_transform_op
+class TileUsingForOp(IRDLOperation):
+    """Tiles a TilingInterface op into an `scf.for` nest, one loop per non-zero size.
+
+    ```mlir
+    %t, %loops:2 = transform.structured.tile_using_for %op tile_sizes [32, 0, %p, [8]]
+        interchange = [0, 2, 1] : (!transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    ```
+
+    Return modes: consumes the target; returns the tiled op and the loops (outermost
+    first), each concatenated over the payload ops. Definite failure if tiling fails;
+    silenceable if a param/handle size does not give one integer per size.
+    """
+
+    name = "transform.structured.tile_using_for"
+
+    target = operand_def(TransformOpHandleType)
+    dynamic_sizes = var_operand_def(TransformHandleType)
+    interchange = var_operand_def(TransformHandleType)
+    packed_tile_sizes = opt_operand_def(TransformHandleType)
+    packed_interchange = opt_operand_def(TransformHandleType)
+    static_sizes = opt_prop_def(DenseArrayBase.constr(i64))
+    static_interchange = opt_prop_def(DenseArrayBase.constr(i64))
+    scalable_sizes = opt_prop_def(DenseArrayBase.constr(i1))
+    inner_tile_alignments = opt_prop_def(DenseArrayBase.constr(i64))
+    tiled_linalg_op = result_def(TransformOpHandleType)
+    loops = var_result_def(TransformOpHandleType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    consumed_operands = ("target",)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TileUsingForOp:
+        target = parser.parse_unresolved_operand()
+        # LLVM 18 spelled the list without the `tile_sizes` keyword.
+        parser.parse_optional_keyword("tile_sizes")
+        sizes = IndexList(parser)
+        interchange: IndexList | None = None
+        if parser.parse_optional_keyword("interchange") is not None:
+            parser.parse_punctuation("=")
+            interchange = IndexList(parser)
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("inner_tile_alignments") is not None:
+            parser.parse_punctuation("=")
+            props["inner_tile_alignments"] = _inner_tile_alignments(parser)
+        extra, attrs = parse_prop_and_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_functional_type(parser)
+        groups = [
+            [target],
+            sizes.dynamic,
+            interchange.dynamic if interchange else [],
+            [sizes.packed] if sizes.packed else [],
+            [interchange.packed] if interchange and interchange.packed else [],
+        ]
+        resolved = resolve_segments(parser, groups, inputs)
+        if sizes.packed is None:
+            props["static_sizes"] = DenseArrayBase.from_list(i64, sizes.static)
+            if any(sizes.scalable):
+                props["scalable_sizes"] = DenseArrayBase.from_list(
+                    i1, [int(s) for s in sizes.scalable]
+                )
+        if interchange is not None and interchange.packed is None:
+            props["static_interchange"] = DenseArrayBase.from_list(i64, interchange.static)
+        props |= extra
+        props.pop("operandSegmentSizes", None)
+        if "interchange" in props:
+            # Legacy `{interchange = [..]}` (LLVM <= 18): the static interchange.
+            legacy = props.pop("interchange")
+            props["static_interchange"] = DenseArrayBase.from_list(
+                i64, [a.value.data for a in cast(ArrayAttr[IntegerAttr[I64]], legacy).data]
+            )
+        op = cls.create(
+            operands=[v for group in resolved for v in group],
+            result_types=outputs,
+            properties=props,
+            attributes=attrs,
+        )
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            _i32(), [len(g) for g in resolved]
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.target)
+        printer.print_string(" tile_sizes ")
+        print_index_list(
+            printer,
+            self.packed_tile_sizes,
+            self.dynamic_sizes,
+            self.static_sizes,
+            self.scalable_sizes,
+        )
+        if self.packed_interchange is not None or dense_values(self.static_interchange):
+            printer.print_string(" interchange = ")
+            print_index_list(
+                printer, self.packed_interchange, self.interchange, self.static_interchange
+            )
+        _print_inner_tile_alignments(printer, self.inner_tile_alignments)
+        print_prop_and_attr_dict(
+            printer,
+            self,
+            elided=(
+                "static_sizes",
+                "static_interchange",
+                "scalable_sizes",
+                "inner_tile_alignments",
+                "operandSegmentSizes",
+            ),
+        )
+        printer.print_string(" : ")
+        print_functional_type(printer, self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        static = dense_values(self.static_sizes)
+        if self.packed_tile_sizes is not None and (static or self.dynamic_sizes):
+            raise VerifyException("tile_sizes and packed_tile_sizes are mutually exclusive")
+        if self.packed_interchange is not None and (
+            dense_values(self.static_interchange) or self.interchange
+        ):
+            raise VerifyException("interchange and packed_interchange are mutually exclusive")
+        if self.scalable_sizes is not None and len(dense_values(self.scalable_sizes)) != len(
+            static
+        ):
+            raise VerifyException(
+                f"expected same number of sizes ({len(static)}) and scalable sizes "
+                f"({len(dense_values(self.scalable_sizes))})"
+            )
+        if static.count(DYNAMIC_INDEX) != len(self.dynamic_sizes):
+            raise VerifyException(
+                f"expected {static.count(DYNAMIC_INDEX)} dynamic tile sizes, got "
+                f"{len(self.dynamic_sizes)}"
+            )
+        if self.packed_tile_sizes is None and _nonzero(static) != len(self.loops):
+            raise VerifyException(
+                f"expected number of loops to tile ({_nonzero(static)}) to match number of "
+                f"`loops` results ({len(self.loops)})"
+            )
+        verify_inner_tile_alignments(self.inner_tile_alignments)
+
+
+def _i32() -> Attribute:
+    from xdsl.dialects.builtin import i32
+
+    return i32
+
+
+# --------------------------------------------------------------------------------------
+# tile_using_forall
+# --------------------------------------------------------------------------------------
+
+
+@irdl_transform_op
+class TileUsingForallOp(IRDLOperation):
+    """Tiles a TilingInterface op into one `scf.forall`, by `num_threads` (trip counts)
+    or `tile_sizes` (tile shape); 0 leaves a dim untiled.
+
+    ```mlir
+    %tiled, %forall = transform.structured.tile_using_forall %op tile_sizes [64, 32]
+        (mapping = [#gpu.block<y>, #gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    `mapping` (one entry per non-zero size) is copied onto the forall.
+
+    Return modes: consumes the target; returns the tiled ops and the foralls, in this
+    order. Definite failure if tiling fails; silenceable if a param/handle size does
+    not give one integer per size.
+    """
+
+    name = "transform.structured.tile_using_forall"
+
+    target = operand_def(TransformOpHandleType)
+    num_threads = var_operand_def(TransformHandleType)
+    tile_sizes = var_operand_def(TransformHandleType)
+    packed_num_threads = opt_operand_def(TransformHandleType)
+    packed_tile_sizes = opt_operand_def(TransformHandleType)
+    static_num_threads = opt_prop_def(DenseArrayBase.constr(i64))
+    static_tile_sizes = opt_prop_def(DenseArrayBase.constr(i64))
+    mapping = opt_prop_def(ArrayAttr)
+    tiled_op = result_def(TransformOpHandleType)
+    forall_op = result_def(TransformOpHandleType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    consumed_operands = ("target",)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TileUsingForallOp:
+        target = parser.parse_unresolved_operand()
+        threads: IndexList | None = None
+        sizes: IndexList | None = None
+        while True:
+            if threads is None and parser.parse_optional_keyword("num_threads") is not None:
+                threads = IndexList(parser)
+            elif sizes is None and parser.parse_optional_keyword("tile_sizes") is not None:
+                sizes = IndexList(parser)
+            else:
+                break
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation("(") is not None:
+            parser.parse_keyword("mapping")
+            parser.parse_punctuation("=")
+            props["mapping"] = parser.parse_attribute()
+            parser.parse_punctuation(")")
+        extra, attrs = parse_prop_and_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_functional_type(parser)
+        groups = [
+            [target],
+            threads.dynamic if threads else [],
+            sizes.dynamic if sizes else [],
+            [threads.packed] if threads and threads.packed else [],
+            [sizes.packed] if sizes and sizes.packed else [],
+        ]
+        resolved = resolve_segments(parser, groups, inputs)
+        if threads is not None and threads.packed is None:
+            props["static_num_threads"] = DenseArrayBase.from_list(i64, threads.static)
+        if sizes is not None and sizes.packed is None:
+            props["static_tile_sizes"] = DenseArrayBase.from_list(i64, sizes.static)
+        props |= extra
+        props.pop("operandSegmentSizes", None)
+        op = cls.create(
+            operands=[v for group in resolved for v in group],
+            result_types=outputs,
+            properties=props,
+            attributes=attrs,
+        )
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            _i32(), [len(g) for g in resolved]
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.target)
+        if self.packed_num_threads is not None or self.static_num_threads is not None:
+            printer.print_string(" num_threads ")
+            print_index_list(
+                printer, self.packed_num_threads, self.num_threads, self.static_num_threads
+            )
+        if self.packed_tile_sizes is not None or self.static_tile_sizes is not None:
+            printer.print_string(" tile_sizes ")
+            print_index_list(
+                printer, self.packed_tile_sizes, self.tile_sizes, self.static_tile_sizes
+            )
+        if self.mapping is not None:
+            # Upstream prints no space before `(`.
+            printer.print_string("(mapping = ")
+            printer.print_attribute(self.mapping)
+            printer.print_string(")")
+        print_prop_and_attr_dict(
+            printer,
+            self,
+            elided=("static_num_threads", "static_tile_sizes", "mapping", "operandSegmentSizes"),
+        )
+        printer.print_string(" : ")
+        print_functional_type(printer, self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        threads = self.static_num_threads is not None and bool(
+            dense_values(self.static_num_threads) or self.num_threads
+        )
+        sizes = self.static_tile_sizes is not None and bool(
+            dense_values(self.static_tile_sizes) or self.tile_sizes
+        )
+        if threads and self.packed_num_threads is not None:
+            raise VerifyException("num_threads and packed_num_threads are mutually exclusive")
+        if sizes and self.packed_tile_sizes is not None:
+            raise VerifyException("tile_sizes and packed_tile_sizes are mutually exclusive")
+        if not (threads or sizes or self.packed_num_threads or self.packed_tile_sizes):
+            raise VerifyException(
+                "either (packed_)num_threads or (packed_)tile_sizes must be specified"
+            )
+        for static, dynamic, what in (
+            (self.static_num_threads, self.num_threads, "num_threads"),
+            (self.static_tile_sizes, self.tile_sizes, "tile_sizes"),
+        ):
+            expected = dense_values(static).count(DYNAMIC_INDEX)
+            if expected != len(dynamic):
+                raise VerifyException(
+                    f"expected {expected} dynamic {what} values, got {len(dynamic)}"
+                )
+
+
+# --------------------------------------------------------------------------------------
+# fusion
+# --------------------------------------------------------------------------------------
+
+
+@irdl_transform_op
+class FuseIntoContainingOp(IRDLOperation):
+    """Fuses the producer ops into the containing loop (`scf.forall`/`scf.for`), by
+    tiling them to the slices used inside (or cloning when they are not tileable).
+
+    ```mlir
+    %fused, %new_loop = transform.structured.fuse_into_containing_op %producer into %loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+
+    Return modes: consumes the producer handle and reads the containing op; returns the
+    fused ops and the (possibly rebuilt) containing op. Silenceable failure if a
+    producer has no use in the containing op ("could not find next producer to fuse into
+    container").
+    """
+
+    name = "transform.structured.fuse_into_containing_op"
+
+    producer_op = operand_def(TransformOpHandleType)
+    containing_op = operand_def(TransformOpHandleType)
+    inner_tile_alignments = opt_prop_def(DenseArrayBase.constr(i64))
+    fused_op = result_def(TransformOpHandleType)
+    new_containing_op = result_def(TransformOpHandleType)
+
+    consumed_operands = ("producer_op",)
+    custom_directives = (InnerTileAlignmentArray,)
+    assembly_format = (
+        "$producer_op `into` $containing_op "
+        "(`inner_tile_alignments` `=` custom<InnerTileAlignmentArray>($inner_tile_alignments)^)? "
+        "attr-dict `:` functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        verify_inner_tile_alignments(self.inner_tile_alignments)
+
+
+@irdl_transform_op
+class FuseOp(IRDLOperation):
+    """Tiles the target and greedily fuses its producers (`scf.for` loops, or one
+    `scf.forall` with `use_forall`), then optionally cleans up.
+
+    ```mlir
+    %op2, %loops:2 = transform.structured.fuse %op tile_sizes [32, 32] interchange [1, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    ```
+
+    Return modes: consumes the target; returns the tiled consumer and the loops.
+    Definite failure if tiling fails.
+    """
+
+    name = "transform.structured.fuse"
+
+    target = operand_def(TransformOpHandleType)
+    tile_sizes = var_operand_def(TransformHandleType)
+    tile_interchange = var_operand_def(TransformHandleType)
+    packed_tile_sizes = opt_operand_def(TransformHandleType)
+    static_tile_sizes = opt_prop_def(DenseArrayBase.constr(i64))
+    static_tile_interchange = opt_prop_def(DenseArrayBase.constr(i64))
+    inner_tile_alignments = opt_prop_def(DenseArrayBase.constr(i64))
+    apply_cleanup = opt_prop_def(UnitAttr)
+    use_forall = opt_prop_def(UnitAttr)
+    transformed = result_def(TransformOpHandleType)
+    loops = var_result_def(TransformOpHandleType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    consumed_operands = ("target",)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuseOp:
+        target = parser.parse_unresolved_operand()
+        sizes: IndexList | None = None
+        interchange: IndexList | None = None
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("tile_sizes") is not None:
+            sizes = IndexList(parser)
+        if parser.parse_optional_keyword("interchange") is not None:
+            interchange = IndexList(parser, allow_packed=False)
+        while True:
+            if parser.parse_optional_keyword("apply_cleanup") is not None:
+                props["apply_cleanup"] = UnitAttr()
+            elif parser.parse_optional_keyword("use_forall") is not None:
+                props["use_forall"] = UnitAttr()
+            elif parser.parse_optional_keyword("inner_tile_alignments") is not None:
+                parser.parse_punctuation("=")
+                props["inner_tile_alignments"] = _inner_tile_alignments(parser)
+            else:
+                break
+        extra, attrs = parse_prop_and_attr_dict(parser, cls)
+        # Legacy attr-dict spellings (LLVM <= 19): `{tile_sizes = [..],
+        # tile_interchange = [..], apply_cleanup = true}`.
+        for legacy, current in (
+            ("tile_sizes", "static_tile_sizes"),
+            ("tile_interchange", "static_tile_interchange"),
+        ):
+            if legacy in attrs:
+                values = cast(ArrayAttr[IntegerAttr[I64]], attrs.pop(legacy)).data
+                extra[current] = DenseArrayBase.from_list(i64, [v.value.data for v in values])
+        for flag in ("apply_cleanup", "use_forall"):
+            value = extra.get(flag)
+            if isinstance(value, IntegerAttr):
+                if cast(BoolAttr, value).value.data:
+                    extra[flag] = UnitAttr()
+                else:
+                    del extra[flag]
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_functional_type(parser)
+        groups = [
+            [target],
+            sizes.dynamic if sizes else [],
+            interchange.dynamic if interchange else [],
+            [sizes.packed] if sizes and sizes.packed else [],
+        ]
+        resolved = resolve_segments(parser, groups, inputs)
+        if sizes is not None and sizes.packed is None:
+            props["static_tile_sizes"] = DenseArrayBase.from_list(i64, sizes.static)
+        if interchange is not None:
+            props["static_tile_interchange"] = DenseArrayBase.from_list(i64, interchange.static)
+        props |= extra
+        props.pop("operandSegmentSizes", None)
+        op = cls.create(
+            operands=[v for group in resolved for v in group],
+            result_types=outputs,
+            properties=props,
+            attributes=attrs,
+        )
+        op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            _i32(), [len(g) for g in resolved]
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.target)
+        if self.packed_tile_sizes is not None or dense_values(self.static_tile_sizes):
+            printer.print_string(" tile_sizes ")
+            print_index_list(
+                printer, self.packed_tile_sizes, self.tile_sizes, self.static_tile_sizes
+            )
+        if dense_values(self.static_tile_interchange):
+            printer.print_string(" interchange ")
+            print_index_list(printer, None, self.tile_interchange, self.static_tile_interchange)
+        if self.apply_cleanup is not None:
+            printer.print_string(" apply_cleanup")
+        if self.use_forall is not None:
+            printer.print_string(" use_forall")
+        _print_inner_tile_alignments(printer, self.inner_tile_alignments)
+        print_prop_and_attr_dict(
+            printer,
+            self,
+            elided=(
+                "static_tile_sizes",
+                "static_tile_interchange",
+                "inner_tile_alignments",
+                "apply_cleanup",
+                "use_forall",
+                "operandSegmentSizes",
+            ),
+        )
+        printer.print_string(" : ")
+        print_functional_type(printer, self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        static = dense_values(self.static_tile_sizes)
+        if self.packed_tile_sizes is not None and (static or self.tile_sizes):
+            raise VerifyException("tile_sizes and packed_tile_sizes are mutually exclusive")
+        if self.packed_tile_sizes is None:
+            expected = 1 if self.use_forall is not None else _nonzero(static)
+            if expected != len(self.loops):
+                raise VerifyException(f"expects {expected} loop results")
+        interchange = dense_values(self.static_tile_interchange)
+        if self.packed_tile_sizes is None and len(interchange) > len(static):
+            raise VerifyException(
+                "interchange length exceeds iteration space dimensions "
+                f"({len(static)}), found {list(interchange)}"
+            )
+        verify_inner_tile_alignments(self.inner_tile_alignments)
+
+
+OPS: tuple[type[IRDLOperation], ...] = (
+    FuseIntoContainingOp,
+    FuseOp,
+    TileUsingForOp,
+    TileUsingForallOp,
+)
+
+__all__ = [
+    "OPS",
+    "FuseIntoContainingOp",
+    "FuseOp",
+    "IndexList",
+    "TileUsingForOp",
+    "TileUsingForallOp",
+    "print_index_list",
+    "resolve_segments",
+]
