@@ -1,0 +1,659 @@
+"""One-Shot in-place analysis: which tensor operands may bufferize in place.
+
+The algorithm is upstream's (mlir/lib/Dialect/Bufferization/Transforms/OneShotAnalysis.cpp):
+
+* Every tensor value starts in its own *alias set* (values whose buffers may overlap) and
+  its own *equivalence set* (values bufferizing to the very same buffer).
+* Operands are decided one at a time, walking the ops bottom-up. Deciding an operand in
+  place merges its buffer with the buffers of the results it aliases. An operand is out of
+  place (its op gets a private copy) when being in place would either
+  - write a buffer that is not writable (a constant, an argument marked
+    `bufferization.writable = false`), or
+  - create a read-after-write conflict: a read R that, following SSA, must see the value of
+    its *definitions* (the last writes of its tensor), but with the merged buffers some
+    in-place write W to the same memory happens between those definitions and R.
+* Writes inside a parallel region (`scf.forall`) to a buffer defined outside it always
+  conflict when `check-parallel-regions` is on: each iteration needs its own copy.
+
+Exceptions that make the common patterns copy-free (all upstream's): a read that happens
+before the write; mutually exclusive `scf.if` branches; an elementwise op that reads and
+writes the same buffer; and the matching `extract_slice` / `insert_slice` (or
+`parallel_insert_slice`) pair: writing into the slice that is later inserted back at the
+same offsets/sizes/strides does not conflict with the insert reading the destination.
+
+Conflicts only disappear as more operands are decided in place (the exceptions grow with the
+equivalence sets), so each decision checks just the read/write pairs it newly brings
+together; the work per decision is linear in the sizes of the alias sets it merges, and no
+decision walks the function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from xdsl.dialects import func, scf
+from xdsl.dialects import tensor as xtensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+
+from schedir.dialects.scf import ForallOp
+from schedir.lowering._bufferization_model import Key, OpModel, is_tensor, kind
+
+
+class UnionFind:
+    """Disjoint sets of values with member lists (union by size)."""
+
+    def __init__(self) -> None:
+        self._parent: dict[SSAValue, SSAValue] = {}
+        self._members: dict[SSAValue, list[SSAValue]] = {}
+
+    def find(self, value: SSAValue) -> SSAValue:
+        parent = self._parent.get(value)
+        if parent is None:
+            self._parent[value] = value
+            self._members[value] = [value]
+            return value
+        root = value
+        while (up := self._parent[root]) is not root:
+            root = up
+        while (up := self._parent[value]) is not root:
+            self._parent[value] = root
+            value = up
+        return root
+
+    def union(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        ra, rb = self.find(a), self.find(b)
+        if ra is rb:
+            return ra
+        if len(self._members[ra]) < len(self._members[rb]):
+            ra, rb = rb, ra
+        self._parent[rb] = ra
+        self._members[ra].extend(self._members.pop(rb))
+        return ra
+
+    def members(self, value: SSAValue) -> list[SSAValue]:
+        return self._members[self.find(value)]
+
+    def same(self, a: SSAValue, b: SSAValue) -> bool:
+        return self.find(a) is self.find(b)
+
+
+@dataclass
+class AnalysisOptions:
+    """The One-Shot options the analysis reads."""
+
+    check_parallel_regions: bool = True
+    copy_before_write: bool = False
+
+
+@dataclass
+class Decisions:
+    """The analysis result the bufferization step consumes."""
+
+    in_place: set[Key] = field(default_factory=set[Key])
+    aliases: UnionFind = field(default_factory=UnionFind)
+    equivalences: UnionFind = field(default_factory=UnionFind)
+
+    def is_in_place(self, op: Operation, index: int) -> bool:
+        return (op, index) in self.in_place
+
+
+_LOOPS = (scf.ForOp, scf.WhileOp, ForallOp, scf.ParallelOp)
+"""Ops whose regions run repeatedly (upstream: RegionBranchOpInterface loops)."""
+
+_PARALLEL = (ForallOp, scf.ParallelOp)
+_BRANCHES = (scf.IfOp, scf.IndexSwitchOp)
+
+
+def _enclosing(region: Region | None, kinds: tuple[type[Operation], ...]) -> Region | None:
+    """The closest region at or above `region` whose op is one of `kinds`."""
+    while region is not None:
+        parent = region.parent_op()
+        if parent is None:
+            return None
+        if isinstance(parent, kinds):
+            return region
+        if isinstance(parent, func.FuncOp):
+            return None
+        region = parent.parent_region()
+    return None
+
+
+def _region_of_value(value: SSAValue) -> Region | None:
+    if isinstance(value, BlockArgument):
+        return value.block.parent_region()
+    assert isinstance(value, OpResult)
+    return value.op.parent_region()
+
+
+class InPlaceAnalysis:
+    """Decides in-place bufferization for the tensor operands of one function body."""
+
+    def __init__(self, model: OpModel, options: AnalysisOptions) -> None:
+        self.model = model
+        self.options = options
+        self.decisions = Decisions()
+        self._positions: dict[Operation, int] = {}
+        self._definitions: dict[SSAValue, tuple[SSAValue, ...]] = {}
+        self._kinds: dict[Operation, str] = {}
+        self._privatize: dict[Key, bool] = {}
+        self._assumed: Key | None = None
+        self._read_cache: dict[SSAValue, bool] = {}
+        self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
+        self._summaries: dict[Key, tuple[Block | None, int, int | None]] = {}
+        """The operand being decided, assumed in place while its conflicts are checked."""
+
+    # -- driver ------------------------------------------------------------------------
+
+    def run(self, body: Region) -> Decisions:
+        """Analyze every op nested in `body` (a function body)."""
+        ops = list(self._preorder(body))
+        for op in ops:
+            for region in op.regions:
+                for block in region.blocks:
+                    if len(region.blocks) > 1:
+                        from schedir.diagnostics import UnsupportedError
+                        from schedir.dialects.syntax import op_location
+
+                        raise UnsupportedError(
+                            f"'{op.name}' has a region with several blocks: one-shot-bufferize "
+                            "supports structured control flow only",
+                            op_location(op),
+                        )
+                    for index, nested in enumerate(block.ops):
+                        self._positions[nested] = index
+        for index, op in enumerate(body.block.ops if body.blocks else ()):
+            self._positions[op] = index
+        # Operands that must be in place (scf.if yields) merge their sets first.
+        for op in ops:
+            for index in self._tensor_operands(op):
+                info = self.model.info(op, index)
+                if info.must_in_place:
+                    self._mark_in_place((op, index))
+        # Bottom-up: a region's ops are decided before the op holding it, later ops first.
+        for op in reversed(ops):
+            for index in self._tensor_operands(op):
+                key = (op, index)
+                if key not in self.decisions.in_place:
+                    self._decide(key)
+        return self.decisions
+
+    def _preorder(self, region: Region) -> Iterator[Operation]:
+        for block in region.blocks:
+            for op in block.ops:
+                yield op
+                for nested in op.regions:
+                    yield from self._preorder(nested)
+
+    def _kind(self, op: Operation) -> str:
+        found = self._kinds.get(op)
+        if found is None:
+            found = kind(op)
+            self._kinds[op] = found
+        return found
+
+    def _tensor_operands(self, op: Operation) -> list[int]:
+        if self._kind(op) in ("none", "func"):
+            return []
+        return [i for i, v in enumerate(op.operands) if is_tensor(v)]
+
+    # -- decisions ---------------------------------------------------------------------
+
+    def _mark_in_place(self, key: Key) -> None:
+        self.decisions.in_place.add(key)
+        value = key[0].operands[key[1]]
+        for result, equivalent in self.model.info(*key).aliases:
+            self.decisions.aliases.union(value, result)
+            if equivalent:
+                self.decisions.equivalences.union(value, result)
+
+    def _decide(self, key: Key) -> None:
+        info = self.model.info(*key)
+        if not info.write and not info.aliases:
+            # Reads only: nothing is created or overwritten, in place trivially.
+            self.decisions.in_place.add(key)
+            return
+        if self.options.copy_before_write and info.write:
+            return
+        self._assumed = key
+        try:
+            if self._writes_non_writable(key) or self._creates_conflict(key):
+                return
+        finally:
+            self._assumed = None
+        self._mark_in_place(key)
+
+    def is_write(self, key: Key) -> bool:
+        """An operand that writes its buffer and was decided in place."""
+        return key in self.decisions.in_place and self.model.info(*key).write
+
+    # -- writability -------------------------------------------------------------------
+
+    def _writes_non_writable(self, key: Key) -> bool:
+        """Would deciding `key` in place let some in-place write reach a read-only buffer?
+
+        Before the decision no write does (an invariant). The new in-place link is
+        result -> operand; writes whose buffer chain reaches the result now also reach the
+        operand's chain, and so does this op's own write.
+        """
+        op, index = key
+        info = self.model.info(op, index)
+        value = op.operands[index]
+        writes_through = info.write or any(
+            self._has_in_place_write(result) for result, _ in info.aliases
+        )
+        return writes_through and self._reaches_read_only(value)
+
+    def _has_in_place_write(self, value: SSAValue) -> bool:
+        for member in self.decisions.aliases.members(value):
+            for use in member.uses:
+                if self.is_write((use.operation, use.index)):
+                    return True
+        return False
+
+    def _reaches_read_only(self, value: SSAValue) -> bool:
+        """Whether `value`'s buffer is, through in-place aliasing, a non-writable buffer."""
+        work = [value]
+        seen: set[SSAValue] = set()
+        while work:
+            v = work.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if not self.model.is_writable(v):
+                return True
+            for source, _ in self.model.aliasing_operands(v):
+                if source in self.decisions.in_place:
+                    work.append(source[0].operands[source[1]])
+        return False
+
+    # -- read-after-write conflicts ----------------------------------------------------
+
+    def _set_uses(self, value: SSAValue) -> tuple[list[Key], list[Key]]:
+        """(reads, in-place writes) of every value in `value`'s alias set."""
+        reads: list[Key] = []
+        writes: list[Key] = []
+        for member in self.decisions.aliases.members(value):
+            for use in member.uses:
+                key = (use.operation, use.index)
+                if self._kind(key[0]) in ("none", "func"):
+                    continue
+                info = self.model.info(*key)
+                if info.read or (
+                    # An alias-only use (extract_slice, cast, ...) whose result is read
+                    # reads this buffer too, even before its own decision merges the sets.
+                    not info.write and any(self._value_read(r) for r, _ in info.aliases)
+                ):
+                    reads.append(key)
+                if info.write and key in self.decisions.in_place:
+                    writes.append(key)
+        return reads, writes
+
+    def _value_read(self, value: SSAValue) -> bool:
+        found = self._read_cache.get(value)
+        if found is None:
+            found = self.model.value_read(value)
+            self._read_cache[value] = found
+        return found
+
+    def _creates_conflict(self, key: Key) -> bool:
+        op, index = key
+        info = self.model.info(op, index)
+        value = op.operands[index]
+        roots: list[SSAValue] = []
+        for v in (value, *(r for r, _ in info.aliases)):
+            root = self.decisions.aliases.find(v)
+            if all(root is not other for other in roots):
+                roots.append(root)
+        groups = [self._set_uses(root) for root in roots]
+        all_reads = [r for reads, _ in groups for r in reads]
+        new_writes: list[Key] = [key] if info.write else []
+        if self.options.check_parallel_regions and all_reads:
+            candidates = new_writes + [w for _, writes in groups for w in writes]
+            if any(self._needs_privatization(w) for w in candidates):
+                return True
+        for i, (reads, _) in enumerate(groups):
+            for j, (_, writes) in enumerate(groups):
+                if i != j and self._any_conflict(reads, writes):
+                    return True
+        return bool(new_writes) and self._any_conflict(all_reads, new_writes)
+
+    def _needs_privatization(self, write: Key) -> bool:
+        """A write in a parallel region to a buffer that was defined outside the region."""
+        cached = self._privatize.get(write)
+        if cached is None:
+            region = _enclosing(write[0].parent_region(), _PARALLEL)
+            start = write[0].operands[write[1]]
+            cached = any(
+                _enclosing(_region_of_value(found), _PARALLEL) is not region
+                for found in self._reverse_chain(
+                    start, self.model.is_definition, include_leaves=True
+                )
+            )
+            self._privatize[write] = cached
+        return cached
+
+    def _any_conflict(self, reads: Sequence[Key], writes: Sequence[Key]) -> bool:
+        if not reads or not writes:
+            return False
+        for write in writes:
+            write_op = write[0]
+            write_block = write_op.parent_block()
+            write_pos = self._positions[write_op]
+            for read in reads:
+                block, read_pos, first_def = self._read_summary(read)
+                # Read, write and definitions in one block: only a write between the first
+                # definition and the read can conflict (the fast path).
+                if (
+                    block is write_block
+                    and first_def is not None
+                    and (read_pos < write_pos or first_def > write_pos)
+                ):
+                    continue
+                definitions = self._definitions_of(read)
+                if definitions and self._conflicts(read, write, definitions):
+                    return True
+        return False
+
+    def _read_summary(self, read: Key) -> tuple[Block | None, int, int | None]:
+        """(block, position) of a read, and the position of its earliest definition when all
+        its definitions are results of ops in that same block (else None)."""
+        found = self._summaries.get(read)
+        if found is None:
+            op = read[0]
+            block = op.parent_block()
+            first: int | None = None
+            definitions = self._definitions_of(read)
+            if definitions and all(
+                isinstance(d, OpResult) and d.op.parent_block() is block for d in definitions
+            ):
+                first = min(self._positions[cast(OpResult, d).op] for d in definitions)
+            found = (block, self._positions[op], first)
+            self._summaries[read] = found
+        return found
+
+    def _definitions_of(self, read: Key) -> tuple[SSAValue, ...]:
+        value = read[0].operands[read[1]]
+        found = self._definitions.get(value)
+        if found is None:
+            found = tuple(
+                self._reverse_chain(value, self.model.is_definition, include_leaves=False)
+            )
+            self._definitions[value] = found
+        return found
+
+    def _conflicts(self, read: Key, write: Key, definitions: Sequence[SSAValue]) -> bool:
+        """Whether in-place `write` may change what `read` must see (upstream's
+        hasReadAfterWriteInterference for one pair). The definition test runs first: it is
+        decisive for most pairs and cheap."""
+        if all(self._definition_excludes(d, write) for d in definitions):
+            return False
+        read_op, write_op = read[0], write[0]
+        if self._can_use_dominance(read_op, write_op, definitions):
+            if self._happens_before(read_op, write_op):
+                return False
+            if read == write:
+                return False
+            if self._mutually_exclusive(read_op, write_op):
+                return False
+            if read_op is write_op and self.model.elementwise(read_op, (read[1], write[1])):
+                read_value = read_op.operands[read[1]]
+                write_value = write_op.operands[write[1]]
+                if self._equivalent_upstream(read_value, write_value) or self._equivalent_upstream(
+                    write_value, read_value
+                ):
+                    return False
+        return not (
+            self._non_conflicting_subsets(read, write) or self._disjoint_subsets(read, write)
+        )
+
+    def _definition_excludes(self, definition: SSAValue, write: Key) -> bool:
+        """Whether `write` cannot clobber `definition` for its readers: it happens before the
+        definition, inside the op computing it, outside the block of a block-argument
+        definition, or it is the definition itself."""
+        write_op = write[0]
+        if isinstance(definition, OpResult):
+            def_op = definition.op
+            if def_op is not write_op:
+                if def_op.parent_block() is write_op.parent_block():
+                    # Same block: plain program order (the common, fast case).
+                    if self._positions[write_op] < self._positions[def_op]:
+                        return True
+                elif self._happens_before(write_op, def_op) or def_op.is_ancestor(write_op):
+                    return True
+        else:
+            assert isinstance(definition, BlockArgument)
+            if definition.block.find_ancestor_op_in_block(write_op) is None:
+                return True
+        aliases = self.model.info(*write).aliases
+        return len(aliases) == 1 and aliases[0][0] is definition
+
+    def _equivalent_upstream(self, start: SSAValue, other: SSAValue) -> bool:
+        """Whether `other` is on `start`'s reverse chain of in-place, equivalent, same-type
+        aliases (then an elementwise op reads and writes the same element)."""
+        v: SSAValue | None = start
+        seen: set[SSAValue] = set()
+        while v is not None and v not in seen:
+            if v is other:
+                return True
+            seen.add(v)
+            nxt: SSAValue | None = None
+            for source, equivalent in self.model.aliasing_operands(v):
+                src = source[0].operands[source[1]]
+                in_place = source in self.decisions.in_place or source == self._assumed
+                if equivalent and in_place and src.type == v.type:
+                    nxt = src
+                    break
+            v = nxt
+        return False
+
+    # -- subset insertion (extract_slice / insert_slice pairs) ---------------------------
+
+    def _non_conflicting_subsets(self, read: Key, write: Key) -> bool:
+        read_op, read_index = read
+        write_op, write_index = write
+        if _is_insert(read_op):
+            if read_index == 1 and self._matches_destination(write, read_op):
+                return True  # the insert does not read the part the write overwrites
+            if (
+                read_index == 0
+                and write == (read_op, 1)
+                and self._matches_destination(read, read_op)
+            ):
+                return True  # the insert copies what an equivalent slice already holds
+        if _is_insert(write_op) and write_index == 1:
+            source = write_op.operands[0]
+            read_value = read_op.operands[read_index]
+            if self.decisions.equivalences.same(read_value, source) and self._matches_destination(
+                (write_op, 0), write_op
+            ):
+                return True  # the insert rewrites the memory with the data it holds
+        return False
+
+    def _disjoint_subsets(self, read: Key, write: Key) -> bool:
+        """Whether the read and the write touch statically disjoint slices of one buffer
+        (e.g. reading `%t[4..8)` through an extract_slice while an insert_slice writes
+        `%t[0..4)`)."""
+        read_slices = self._slices_of(read[0].operands[read[1]])
+        if read_slices is None:
+            return False
+        if _is_insert(write[0]) and write[1] == 1:
+            write_slices: list[tuple[SSAValue, Operation]] | None = [
+                (write[0].operands[1], write[0])
+            ]
+        else:
+            write_slices = self._slices_of(write[0].operands[write[1]])
+        if write_slices is None:
+            return False
+        return all(
+            self.decisions.equivalences.same(rc, wc) and _disjoint(r_op, w_op)
+            for rc, r_op in read_slices
+            for wc, w_op in write_slices
+        )
+
+    def _slices_of(self, value: SSAValue) -> list[tuple[SSAValue, Operation]] | None:
+        """(container, extract_slice) for every alias chain end of `value`, if all end at a
+        `tensor.extract_slice` (the value then lives inside those slices)."""
+        leaves = self._slice_leaves(value)
+        if not leaves or not all(isinstance(v.owner, xtensor.ExtractSliceOp) for v in leaves):
+            return None
+        return [
+            (cast(xtensor.ExtractSliceOp, v.owner).source, cast(Operation, v.owner)) for v in leaves
+        ]
+
+    def _slice_leaves(self, value: SSAValue) -> tuple[SSAValue, ...]:
+        """The first `tensor.extract_slice` results (or chain ends) on `value`'s reverse alias
+        chains (static, so cached)."""
+        found = self._leaves.get(value)
+        if found is None:
+
+            def is_slice(v: SSAValue) -> bool:
+                return isinstance(v.owner, xtensor.ExtractSliceOp)
+
+            found = tuple(self._reverse_chain(value, is_slice, include_leaves=True))
+            self._leaves[value] = found
+        return found
+
+    def _matches_destination(self, use: Key, insert: Operation) -> bool:
+        """Every reverse alias chain of `use`'s value reaches an extract_slice of a buffer
+        equivalent to `insert`'s destination at the same offsets, sizes and strides."""
+        leaves = self._slice_leaves(use[0].operands[use[1]])
+        return bool(leaves) and all(
+            isinstance(v.owner, xtensor.ExtractSliceOp) and self._same_subset(v.owner, insert)
+            for v in leaves
+        )
+
+    def _same_subset(self, extract: xtensor.ExtractSliceOp, insert: Operation) -> bool:
+        dest = insert.operands[1]
+        if not self.decisions.equivalences.same(extract.source, dest):
+            return False
+        return _same_slice(extract, insert)
+
+    # -- reverse use-def chains and ordering -------------------------------------------
+
+    def _reverse_chain(
+        self, start: SSAValue, condition: object, *, include_leaves: bool
+    ) -> Iterator[SSAValue]:
+        """Values on the reverse alias chains from `start` that satisfy `condition`, stopping
+        there; chain ends (block arguments, values without aliasing operands) too with
+        `include_leaves` (upstream's findValueInReverseUseDefChain)."""
+        assert callable(condition)
+        work = [start]
+        seen: set[SSAValue] = set()
+        while work:
+            v = work.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if condition(v):
+                yield v
+                continue
+            sources = self.model.aliasing_operands(v)
+            if not sources:
+                if include_leaves:
+                    yield v
+                continue
+            work.extend(key[0].operands[key[1]] for key, _ in sources)
+
+    def _happens_before(self, a: Operation, b: Operation) -> bool:
+        """`a` or an ancestor of it properly dominates `b`, and `b` is not inside `a`."""
+        current: Operation | None = a
+        while current is not None:
+            if current is not b and current.is_ancestor(b):
+                return False
+            block = current.parent_block()
+            if block is not None:
+                other = block.find_ancestor_op_in_block(b)
+                if other is not None and other is not current:
+                    pa, pb = self._positions.get(current), self._positions.get(other)
+                    if pa is not None and pb is not None and pa < pb:
+                        return True
+            current = current.parent_op()
+        return False
+
+    def _mutually_exclusive(self, a: Operation, b: Operation) -> bool:
+        """Whether `a` and `b` sit in different regions of the same branch op."""
+        regions_a: dict[Operation, Region] = {}
+        region = a.parent_region()
+        while region is not None and (parent := region.parent_op()) is not None:
+            if isinstance(parent, _BRANCHES):
+                regions_a[parent] = region
+            region = parent.parent_region()
+        region = b.parent_region()
+        while region is not None and (parent := region.parent_op()) is not None:
+            if parent in regions_a:
+                return regions_a[parent] is not region
+            region = parent.parent_region()
+        return False
+
+    def _can_use_dominance(
+        self, read_op: Operation, write_op: Operation, definitions: Iterable[SSAValue]
+    ) -> bool:
+        """False when a loop repeats the read after the write (upstream's
+        canUseOpDominanceDueToRegions): the read's loop that is nested in the definition's
+        loop also contains the write."""
+        for definition in definitions:
+            r_read = _enclosing(read_op.parent_region(), _LOOPS)
+            r_def = _enclosing(_region_of_value(definition), _LOOPS)
+            if r_read is r_def:
+                continue
+            while True:
+                if r_read is None:
+                    return False
+                parent = r_read.parent_op()
+                assert parent is not None
+                nxt = _enclosing(parent.parent_region(), _LOOPS)
+                if nxt is r_def:
+                    break
+                r_read = nxt
+            loop = r_read.parent_op()
+            if loop is not None and loop.is_ancestor(write_op):
+                return False
+        return True
+
+
+def _is_insert(op: Operation) -> bool:
+    return isinstance(op, xtensor.InsertSliceOp) or op.name == "tensor.parallel_insert_slice"
+
+
+def _same_slice(a: Operation, b: Operation) -> bool:
+    """Same static offsets/sizes/strides and the same dynamic index values."""
+    for name in ("static_offsets", "static_sizes", "static_strides"):
+        if a.properties.get(name) != b.properties.get(name):
+            return False
+    dyn_a = [v for v in a.operands[1:] if not is_tensor(v)]
+    dyn_b = [v for v in b.operands[2:] if not is_tensor(v)]
+    return len(dyn_a) == len(dyn_b) and all(x is y for x, y in zip(dyn_a, dyn_b, strict=True))
+
+
+def _disjoint(a: Operation, b: Operation) -> bool:
+    """Whether two slices (static offsets/sizes/strides) of one tensor cannot overlap: in
+    some dimension their index ranges are apart."""
+    ranges = []
+    for op in (a, b):
+        offsets = op.properties["static_offsets"].get_values()  # type: ignore[union-attr]
+        sizes = op.properties["static_sizes"].get_values()  # type: ignore[union-attr]
+        strides = op.properties["static_strides"].get_values()  # type: ignore[union-attr]
+        ranges.append(list(zip(offsets, sizes, strides, strict=True)))
+    for (o1, n1, s1), (o2, n2, s2) in zip(ranges[0], ranges[1], strict=True):
+        if DYNAMIC_INDEX in (o1, n1, s1, o2, n2, s2):
+            continue
+        if n1 == 0 or n2 == 0:
+            return True
+        if o1 + (n1 - 1) * s1 < o2 or o2 + (n2 - 1) * s2 < o1:
+            return True
+    return False
+
+
+def blocks_of(region: Region) -> Iterator[Block]:
+    """Every block nested in `region` (used by tests and the rewrite)."""
+    for block in region.blocks:
+        yield block
+        for op in block.ops:
+            for nested in op.regions:
+                yield from blocks_of(nested)
+
+
+__all__ = ["AnalysisOptions", "Decisions", "InPlaceAnalysis", "UnionFind", "blocks_of"]
