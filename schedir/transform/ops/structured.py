@@ -1,0 +1,148 @@
+"""Apply functions of the structured transform ops other than plain tiling and fusion.
+
+generalize, specialize, interchange, decompose, decompose_interface, pad,
+split_reduction, tile_reduction_using_for and tile_reduction_using_forall, with
+upstream's messages and failure modes (LinalgTransformOps.cpp). Each one reads its
+handles, calls a payload algorithm from `schedir.transform.rewrites` and sets its result
+handles; the interpreter consumes the target handle.
+
+Ops declared with a payload type in upstream's `applyToOne` (LinalgOp, GenericOp) fail
+silenceably with "transform applied to the wrong op kind" on any other payload op, and
+the other payload ops are still transformed (TransformEachOpTrait).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from xdsl.ir import Operation
+
+from schedir.diagnostics import TransformError
+from schedir.dialects import linalg
+from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.transform.ops.core import flag, int_list_prop, operand
+from schedir.transform.rewrites import specialize, structured_misc
+from schedir.transform.rewrites.structured_misc import RewriteFailure
+from schedir.transform.state import definite, silenceable
+
+PayloadCheck = Callable[[Operation], bool]
+
+
+def _each(
+    op: Operation,
+    interp: TransformInterpreter,
+    accepts: PayloadCheck,
+    fn: Callable[[Operation], Sequence[Mapped | None]],
+) -> None:
+    """Upstream's `applyToOne` over the target handle with a payload-kind check."""
+    target = operand(op, "target")
+    assert target is not None
+
+    def one(payload: Operation) -> Sequence[Mapped | None]:
+        if not accepts(payload):
+            raise silenceable(op, "transform applied to the wrong op kind", payload)
+        return fn(payload)
+
+    interp.apply_to_each(op, target, one)
+
+
+def _default_failure(op: Operation, payload: Operation) -> TransformError:
+    """Upstream's `emitDefaultSilenceableFailure`."""
+    return silenceable(op, f"{op.name} failed to apply", payload)
+
+
+def _is_generic(payload: Operation) -> bool:
+    return isinstance(payload, linalg.GenericOp)
+
+
+# --- generalize / interchange / decompose_interface -------------------------------------
+
+
+def apply_generalize(op: Operation, interp: TransformInterpreter) -> None:
+    """Named structured ops -> linalg.generic; generic ops are returned unchanged."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = structured_misc.generalize(interp.state.rewriter(payload), payload)
+        except RewriteFailure:
+            raise _default_failure(op, payload) from None
+        return [result.generic]
+
+    _each(op, interp, linalg.is_structured, one)
+
+
+def apply_interchange(op: Operation, interp: TransformInterpreter) -> None:
+    """Permute the loops of linalg.generic ops; an empty interchange is a no-op."""
+    permutation = int_list_prop(op, "iterator_interchange")
+
+    def one(payload: Operation) -> list[Mapped]:
+        assert isinstance(payload, linalg.GenericOp)
+        if not permutation:
+            return [payload]
+        num_loops = len(payload.iterator_types.data)
+        if len(permutation) != num_loops:
+            raise silenceable(
+                op,
+                f'"iterator_interchange" has length ({len(permutation)}) different from the '
+                f"number of loops in the target operation ({num_loops})",
+            )
+        try:
+            result = structured_misc.interchange(
+                interp.state.rewriter(payload), payload, permutation
+            )
+        except RewriteFailure:
+            raise definite(op, "failed to apply") from None
+        return [result.generic]
+
+    _each(op, interp, _is_generic, one)
+
+
+def apply_decompose_interface(op: Operation, interp: TransformInterpreter) -> None:
+    """Decompose aggregated ops (linalg.softmax) into the ops defining their results."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = structured_misc.decompose_aggregate(
+                interp.state.rewriter(payload), payload
+            )
+        except RewriteFailure:
+            raise _default_failure(op, payload) from None
+        return list(result.result_ops)
+
+    _each(op, interp, lambda _: True, one)
+
+
+def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
+    """linalg.generic -> the named op it is equivalent to; other structured ops are
+    returned unchanged."""
+    emit_category = flag(op, "emit_category")
+
+    def one(payload: Operation) -> list[Mapped]:
+        if not isinstance(payload, linalg.GenericOp):
+            return [payload]
+        try:
+            result = specialize.specialize(
+                interp.state.rewriter(payload), payload, emit_category
+            )
+        except RewriteFailure:
+            raise _default_failure(op, payload) from None
+        except specialize.UnsupportedSpecialization as unsupported:
+            raise definite(
+                op,
+                f"upstream specializes this op to the category op {unsupported}, which "
+                "schedir does not define",
+                payload,
+            ) from None
+        return [result.named]
+
+    _each(op, interp, linalg.is_structured, one)
+
+
+APPLY: Mapping[str, ApplyFn] = {
+    "transform.structured.specialize": apply_specialize,
+    "transform.structured.generalize": apply_generalize,
+    "transform.structured.interchange": apply_interchange,
+    "transform.structured.decompose_interface": apply_decompose_interface,
+}
+
+__all__ = ["APPLY"]
