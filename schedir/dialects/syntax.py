@@ -65,7 +65,9 @@ class LocatedParser(Parser):
         at = text.find(name, start)
         if at < 0:
             return err
-        return XdslParseError(Span(at, at + len(name), self.lexer.input), f"custom op '{name}' is unknown")
+        return XdslParseError(
+            Span(at, at + len(name), self.lexer.input), f"custom op '{name}' is unknown"
+        )
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         # Remember where a not-yet-defined value is first used: if it is never defined,
@@ -129,7 +131,13 @@ def parse_module(
     except XdslParseError as err:
         raise _parse_error(err, filename, sources, offset) from None
     except (
-        VerifyException, ValueError, IndexError, KeyError, TypeError, AssertionError, NotImplementedError
+        VerifyException,
+        ValueError,
+        IndexError,
+        KeyError,
+        TypeError,
+        AssertionError,
+        NotImplementedError,
     ) as err:
         # Some xDSL custom parsers and builders fail with plain Python exceptions on bad
         # input; report them at the parser's current position instead of a traceback.
@@ -159,10 +167,21 @@ def _clean_message(message: str) -> str:
     return message
 
 
+def _verifier_message(op: Operation, message: str) -> str:
+    """`'<op>' op <message>` as MLIR's emitOpError prints it.
+
+    schedir's verifiers carry upstream's own wording (capitals and periods included), so
+    only the prefix is added, and only where the message does not have it already.
+    """
+    message = message.strip().splitlines()[0] if message.strip() else "failed to verify"
+    prefix = f"'{op.name}' op "
+    return message if message.startswith(prefix) else prefix + message
+
+
 def verify_module(module: Operation) -> None:
     """Verify every op; raise one `VerifyError` per failing op (MLIR-style, at the op)."""
     errors = [
-        VerifyError(f"'{op.name}' op {_clean_message(msg)}", op_location(op))
+        VerifyError(_verifier_message(op, msg), op_location(op))
         for op, msg in _verify_failures(module)
     ]
     if len(errors) == 1:
