@@ -57,11 +57,13 @@ from xdsl.irdl.declarative_assembly_format import (
     FormatDirective,
     FormatProgram,
     FunctionalTypeDirective,
+    KeywordDirective,
     OperandsDirective,
     OptionalGroupDirective,
     OptionalOperandVariable,
     ParsingState,
     PrintingState,
+    PunctuationDirective,
     RegionVariable,
     VariadicOperandVariable,
     irdl_custom_directive,
@@ -563,7 +565,9 @@ def irdl_transform_op(cls: type[_OpT]) -> type[_OpT]:
       accepts upper-case class constants in an op definition, so both are attached after
       IRDL has read the class.
     - `STRICT_PROPERTIES = False` (a class constant) keeps upstream's pre-LLVM-24 printing
-      of left-over properties in `{...}` for ops upstream did not convert.
+      of left-over properties in `{...}` for ops upstream did not convert;
+      `KEYWORDS_ANY_ORDER = True` accepts consecutive optional keyword clauses in any
+      order, for upstream formats written with `oilist`.
     - The class's `assembly_format` is upstream's; its `attr-dict` becomes the
       prop-dict + attr-dict pair above and every property may also be given in `{...}`.
     """
@@ -588,11 +592,114 @@ def irdl_transform_op(cls: type[_OpT]) -> type[_OpT]:
     return cls
 
 
+@dataclass(frozen=True)
+class KeywordClausesDirective(FormatDirective):
+    """Consecutive optional `keyword ...` clauses, accepted in any order (upstream's
+    `oilist`, as in `split_handle`, `print` and `apply_patterns`); printed in order."""
+
+    groups: tuple[OptionalGroupDirective, ...]
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        pending = list(self.groups)
+        progress = True
+        while progress and pending:
+            progress = False
+            for group in pending:
+                keyword = cast(KeywordDirective, group.then_first).keyword
+                if parser.parse_optional_keyword(keyword) is not None:
+                    for element in group.then_elements:
+                        element.parse(parser, state)
+                    pending.remove(group)
+                    progress = True
+                    break
+        for group in pending:
+            group.set_empty(state)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        for group in self.groups:
+            group.print(printer, state, op)
+
+    def set_empty(self, state: ParsingState) -> None:
+        for group in self.groups:
+            group.set_empty(state)
+
+
+@dataclass(frozen=True)
+class KeywordValueDirective(FormatDirective):
+    """`keyword = $prop` for a required property. The clause may be missing when the
+    property is given in a legacy `{...}` attr-dict (`loop.unroll %h {factor = 4}`)."""
+
+    keyword: str
+    variable: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser.parse_optional_keyword(self.keyword) is None:
+            return
+        parser.parse_punctuation("=")
+        self.variable.parse(parser, state)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        printer.print_string(f" {self.keyword} =")
+        state.last_was_punctuation = False
+        state.should_emit_space = True
+        self.variable.print(printer, state, op)
+
+
+def _keyword_values(stmts: Sequence[FormatDirective]) -> tuple[FormatDirective, ...]:
+    out: list[FormatDirective] = []
+    index = 0
+    while index < len(stmts):
+        window = stmts[index : index + 3]
+        if (
+            len(window) == 3
+            and isinstance(window[0], KeywordDirective)
+            and isinstance(window[1], PunctuationDirective)
+            and window[1].punctuation == "="
+            and isinstance(window[2], AttributeVariable)
+            and window[2].is_property
+            and not window[2].is_optional
+        ):
+            out.append(KeywordValueDirective(window[0].keyword, window[2]))
+            index += 3
+            continue
+        out.append(stmts[index])
+        index += 1
+    return tuple(out)
+
+
+def _keyword_group(stmt: FormatDirective) -> bool:
+    return (
+        isinstance(stmt, OptionalGroupDirective)
+        and isinstance(stmt.then_first, KeywordDirective)
+        and not stmt.else_elements
+    )
+
+
+def _merge_keyword_clauses(stmts: Sequence[FormatDirective]) -> tuple[FormatDirective, ...]:
+    merged: list[FormatDirective] = []
+    run: list[OptionalGroupDirective] = []
+    for stmt in (*stmts, None):
+        if stmt is not None and _keyword_group(stmt):
+            run.append(cast(OptionalGroupDirective, stmt))
+            continue
+        if len(run) > 1:
+            merged.append(KeywordClausesDirective(tuple(run)))
+        else:
+            merged.extend(run)
+        run = []
+        if stmt is not None:
+            merged.append(stmt)
+    return tuple(merged)
+
+
 def _install_format(cls: type[IRDLOperation], fmt: str) -> None:
     op_def = cls.get_irdl_definition()
     program = FormatProgram.from_str(fmt, op_def)
     strict = bool(getattr(cls, "STRICT_PROPERTIES", True))
     stmts = tuple(_rewrite(stmt, op_def, strict) for stmt in program.stmts)
+    stmts = _keyword_values(stmts)
+    if getattr(cls, "KEYWORDS_ANY_ORDER", False):
+        stmts = _merge_keyword_clauses(stmts)
     program = FormatProgram(stmts)
 
     def parse(op_type: type[IRDLOperation], parser: Parser) -> IRDLOperation:
@@ -618,9 +725,36 @@ class BodyRegionVariable(RegionVariable):
         printer.print_region(self.get(op), print_empty_block=False)
 
 
+@dataclass(frozen=True)
+class PropertyVariable(AttributeVariable):
+    """A free-form property in the format (`$reduction_dims`), printed and parsed as in
+    upstream's prop-dict: `[0, 64]` for an `I64ArrayAttr`, coerced back on parse."""
+
+    constr: AttrConstraint | None = None
+
+    def parse_attr(self, parser: Parser) -> Attribute | None:
+        attr = super().parse_attr(parser)
+        if attr is not None and self.constr is not None:
+            attr = coerce_property(attr, self.constr)
+        return attr
+
+    def print_attr(self, printer: Printer, attr: Attribute) -> None:
+        if self.constr is None:
+            return super().print_attr(printer, attr)
+        print_property(printer, attr, self.constr)
+
+
 def _rewrite(stmt: FormatDirective, op_def: OpDef, strict: bool) -> FormatDirective:
     if isinstance(stmt, RegionVariable):
         return BodyRegionVariable(stmt.name, stmt.index)
+    if type(stmt) is AttributeVariable and stmt.is_property and stmt.name in op_def.properties:
+        return PropertyVariable(
+            stmt.name,
+            stmt.is_property,
+            stmt.is_optional,
+            stmt.default_value,
+            op_def.properties[stmt.name].constr,
+        )
     if isinstance(stmt, AttrDictDirective):
         return PropDictDirective(
             with_keyword=stmt.with_keyword,

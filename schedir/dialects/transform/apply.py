@@ -9,7 +9,7 @@ extensions in `patterns.py`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     I64,
@@ -80,6 +80,7 @@ class ApplyPatternsOp(IRDLOperation):
 
     traits = traits_def(NoTerminator())
 
+    KEYWORDS_ANY_ORDER: ClassVar[bool] = True
     assembly_format = (
         "`to` $target $patterns (`apply_cse` $apply_cse^)? "
         "(`max_iterations` `=` $max_iterations^)? "

@@ -147,8 +147,8 @@ class EmptyTensorToAllocTensorOp(IRDLOperation):
 
     name = "transform.bufferization.empty_tensor_to_alloc_tensor"
 
-    target = operand_def(OperationType)
-    transformed = result_def(OperationType)
+    target = operand_def(TransformOpHandleType)
+    transformed = result_def(TransformOpHandleType)
 
     consumed_operands = ("target",)
     assembly_format = "$target attr-dict `:` functional-type(operands, results)"

@@ -89,6 +89,7 @@ class SplitHandleOp(IRDLOperation):
     overflow_result = opt_prop_def(IntegerAttr[I64])
     results_ = var_result_def(TransformHandleType)
 
+    KEYWORDS_ANY_ORDER: ClassVar[bool] = True
     assembly_format = (
         "$handle (`pass_through_empty_handle` `=` $pass_through_empty_handle^)? "
         "(`fail_on_payload_too_small` `=` $fail_on_payload_too_small^)? "
@@ -449,6 +450,7 @@ class PrintOp(IRDLOperation):
     use_local_scope = opt_prop_def(UnitAttr)
     skip_regions = opt_prop_def(UnitAttr)
 
+    KEYWORDS_ANY_ORDER: ClassVar[bool] = True
     assembly_format = (
         "$target (`name` `=` $name^)? (`assume_verified` $assume_verified^)? "
         "(`use_local_scope` $use_local_scope^)? (`skip_regions` $skip_regions^)? "

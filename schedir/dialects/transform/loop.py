@@ -142,7 +142,7 @@ class LoopPeelOp(IRDLOperation):
 
     name = "transform.loop.peel"
 
-    target = operand_def(OperationType)
+    target = operand_def(TransformOpHandleType)
     peel_front = prop_def(BoolAttr, default_value=_FALSE)
     fail_if_already_divisible = prop_def(BoolAttr, default_value=_FALSE)
     peeled_loop = result_def(TransformOpHandleType)
@@ -172,7 +172,7 @@ class LoopPipelineOp(IRDLOperation):
 
     name = "transform.loop.pipeline"
 
-    target = operand_def(OperationType)
+    target = operand_def(TransformOpHandleType)
     iteration_interval = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
     read_latency = prop_def(IntegerAttr[I64], default_value=IntegerAttr(10, i64))
     transformed = result_def(TransformOpHandleType)

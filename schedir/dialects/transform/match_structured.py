@@ -29,7 +29,7 @@ from xdsl.dialects.transform import (
     TransformParamHandleType,
     TransformValueHandleType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     operand_def,
@@ -204,11 +204,53 @@ class MatchStructuredBodyOp(_StructuredPredicate):
     elementwise = opt_prop_def(UnitAttr)
     contraction = opt_prop_def(ArrayAttr[StringAttr])
 
-    assembly_format = (
-        "$operand_handle (`reduction_position` `=` $reduction_position^)? "
-        "(`passthrough` $passthrough^)? (`elementwise` $elementwise^)? "
-        "(`contraction` `=` $contraction^)? attr-dict `:` type($operand_handle)"
-    )
+    @classmethod
+    def parse(cls, parser: Parser) -> MatchStructuredBodyOp:
+        # Upstream's format is an `oilist`: the clauses may come in any order.
+        handle = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        while True:
+            if parser.parse_optional_keyword("reduction_position") is not None:
+                parser.parse_punctuation("=")
+                props["reduction_position"] = IntegerAttr(
+                    parser.parse_integer(allow_boolean=False), i64
+                )
+            elif parser.parse_optional_keyword("passthrough") is not None:
+                props["passthrough"] = UnitAttr()
+            elif parser.parse_optional_keyword("elementwise") is not None:
+                props["elementwise"] = UnitAttr()
+            elif parser.parse_optional_keyword("contraction") is not None:
+                parser.parse_punctuation("=")
+                props["contraction"] = parser.parse_attribute()
+            else:
+                break
+        extra, attrs = parse_prop_and_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        return cls.create(
+            operands=[parser.resolve_operand(handle, parser.parse_type())],
+            properties=props | extra,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.operand_handle)
+        if self.reduction_position is not None:
+            printer.print_string(f" reduction_position = {self.reduction_position.value.data}")
+        if self.passthrough is not None:
+            printer.print_string(" passthrough")
+        if self.elementwise is not None:
+            printer.print_string(" elementwise")
+        if self.contraction is not None:
+            printer.print_string(" contraction = ")
+            printer.print_attribute(self.contraction)
+        print_prop_and_attr_dict(
+            printer,
+            self,
+            elided=("reduction_position", "passthrough", "elementwise", "contraction"),
+        )
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand_handle.type)
 
     def verify_(self) -> None:
         _check_predicate(self, self.operand_handle)

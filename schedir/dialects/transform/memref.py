@@ -53,18 +53,19 @@ class MemRefMultiBufferOp(IRDLOperation):
         : (!transform.op<"memref.alloc">) -> !transform.any_op
     ```
 
-    Return modes: only reads the target; returns the new allocations. Definite failure
+    Return modes: consumes the target; returns the new allocations. Definite failure
     if an allocation cannot be multi-buffered (unless `skip_analysis` waives the
     checks).
     """
 
     name = "transform.memref.multibuffer"
 
-    target = operand_def(OperationType)
+    target = operand_def(TransformOpHandleType)
     factor = prop_def(IntegerAttr[I64])
     skip_analysis = opt_prop_def(UnitAttr)
     transformed = result_def(TransformOpHandleType)
 
+    consumed_operands = ("target",)
     assembly_format = "$target " + _FUNCTIONAL
 
     def verify_(self) -> None:
@@ -92,7 +93,7 @@ class MemRefAllocaToGlobalOp(IRDLOperation):
 
     name = "transform.memref.alloca_to_global"
 
-    alloca = operand_def(OperationType)
+    alloca = operand_def(TransformOpHandleType)
     getGlobal = result_def(TransformOpHandleType)
     # The global itself; `global` is a Python keyword.
     global_ = result_def(TransformOpHandleType)

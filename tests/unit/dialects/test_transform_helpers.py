@@ -1,8 +1,9 @@
 """Shared machinery of the transform-syntax tests (and checks of that machinery).
 
 A *case* is one or more transform ops written inside a named sequence whose arguments
-are `%a %b %c` (op handles), `%p %q` (`!transform.param<i64>`) and `%v` (a value
-handle). Each case gives the text schedir must print (upstream's current spelling),
+are `%a %b %c` (op handles), `%p %q` (`!transform.param<i64>`), `%v` (a value handle)
+and `%f %e %al %aa` (handles to `scf.for`, `tensor.empty`, `memref.alloc`,
+`memref.alloca`). Each case gives the text schedir must print (upstream's current spelling),
 optionally the input when it differs (the `<{...}>` generic prop-dict, say), and
 optionally a legacy (pre-LLVM-24, `{...}`) spelling that must print the same.
 """
@@ -27,7 +28,11 @@ from schedir.dialects.syntax import parse_module, print_op
 ARGS = (
     "%a: !transform.any_op {transform.consumed}, %b: !transform.any_op {transform.consumed}, "
     "%c: !transform.any_op {transform.consumed}, %p: !transform.param<i64> {transform.readonly}, "
-    "%q: !transform.param<i64> {transform.readonly}, %v: !transform.any_value {transform.consumed}"
+    "%q: !transform.param<i64> {transform.readonly}, %v: !transform.any_value {transform.consumed}, "
+    '%f: !transform.op<"scf.for"> {transform.consumed}, '
+    '%e: !transform.op<"tensor.empty"> {transform.consumed}, '
+    '%al: !transform.op<"memref.alloc"> {transform.consumed}, '
+    '%aa: !transform.op<"memref.alloca"> {transform.consumed}'
 )
 HEADER = "transform.named_sequence @s("
 
