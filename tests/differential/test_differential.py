@@ -12,7 +12,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from harness import check_case
 
 CASES = Path(__file__).parent / "cases"
@@ -28,7 +27,9 @@ def _library(case: Path) -> Path | None:
     return library if library.exists() else None
 
 
-@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="iree-opt (upstream oracle) not installed")
+@pytest.mark.skipif(
+    shutil.which("iree-opt") is None, reason="iree-opt (upstream oracle) not installed"
+)
 @pytest.mark.parametrize("case", _cases(), ids=lambda p: p.name.removesuffix(".mlir"))
 def test_case(case: Path) -> None:
     check_case(case, _library(case))

@@ -13,11 +13,15 @@ from xdsl.ir import Operation
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location, op_note
 from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.transform.ops.tile import dense, mixed, unpack_packed, unpack_single
 from schedir.transform.rewrites.fusion import (
     FusionFailure,
     NoProducerToFuse,
     fuse_into_containing_op,
 )
+from schedir.transform.rewrites.fusion_greedy import tile_consumer_and_fuse_producers
+from schedir.transform.rewrites.tiling import TilingError, TilingOptions
+from schedir.transform.rewrites.tiling_interface import is_tileable
 from schedir.transform.state import definite, silenceable
 
 
@@ -61,6 +65,58 @@ def apply_fuse_into_containing_op(op: Operation, interp: TransformInterpreter) -
     interp.set_results(op, [list(result.fused_ops), [result.containing_op]])
 
 
+def apply_fuse(op: Operation, interp: TransformInterpreter) -> None:
+    """Tile each target (`scf.for` loops, or one `scf.forall` with `use_forall`) and fuse
+    its producers greedily through the slices; results are the tiled targets and, per
+    loop depth, the loops. Fused producers left without users are erased.
+
+    Return modes: consumes the target; silenceable failure for size params/handles that
+    are not single index values (as tile_using_forall); definite failure for a target
+    without the TilingInterface or when tiling fails.
+    """
+    packed = getattr(op, "packed_tile_sizes", None)
+    if packed is not None:
+        sizes = unpack_packed(interp, op, packed)
+    else:
+        static = dense(op.properties.get("static_tile_sizes"))
+        sizes = unpack_single(interp, op, mixed(static, list(getattr(op, "tile_sizes", ()))))
+    interchange = unpack_single(
+        interp,
+        op,
+        mixed(
+            dense(op.properties.get("static_tile_interchange")),
+            list(getattr(op, "tile_interchange", ())),
+        ),
+    )
+    if any(not isinstance(v, int) for v in interchange):
+        raise silenceable(op, "expected the interchange to be given by constants or parameters")
+    use_forall = op.properties.get("use_forall") is not None
+    options = TilingOptions(
+        tile_sizes=tuple(sizes),
+        interchange=tuple(v for v in interchange if isinstance(v, int)),
+        loop_type="forall" if use_forall else "for",
+    )
+    num_loop_results = len(op.results) - 1
+    tiled: list[Operation] = []
+    loops: list[list[Operation]] = [[] for _ in range(num_loop_results)]
+    for target in interp.state.payload_ops(op.operands[0]):
+        if not is_tileable(target):
+            raise definite(op, "only TilingInterface ops are supported")
+        rewriter = interp.state.rewriter(target)
+        try:
+            result = tile_consumer_and_fuse_producers(rewriter, target, options)
+        except TilingError as err:
+            raise definite(op, str(err), target) from None
+        for producer in result.fused_producers:
+            if not any(r.uses for r in producer.results):
+                rewriter.erase(producer)
+        tiled.append(result.tiled_and_fused_ops[0])
+        for depth, loop in enumerate(result.loops[:num_loop_results]):
+            loops[depth].append(loop)
+    interp.set_results(op, [tiled, *loops])
+
+
 APPLY: Mapping[str, ApplyFn] = {
     "transform.structured.fuse_into_containing_op": apply_fuse_into_containing_op,
+    "transform.structured.fuse": apply_fuse,
 }

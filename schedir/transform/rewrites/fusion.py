@@ -159,7 +159,7 @@ def _loop_inits(containing: Operation) -> list[tuple[SSAValue, BlockArgument]]:
     return []
 
 
-def _rank_reduce(b: IndexBuilder, value: SSAValue, shape: Sequence[int]) -> SSAValue | None:
+def rank_reduce(b: IndexBuilder, value: SSAValue, shape: Sequence[int]) -> SSAValue | None:
     """Upstream's `ExtractSliceOp::rankReduceIfNeeded`: `value` if it has `shape`, else a
     rank-reducing slice of all of it, or None when no such slice exists."""
     value_type = cast(TensorType[Attribute], value.type)
@@ -196,7 +196,7 @@ def _tile_into_slice(
         return None
     rewriter.insertion_point = InsertPoint.before(slice_op)
     slice_shape = cast(TensorType[Attribute], slice_op.result.type).get_shape()
-    reduced = _rank_reduce(b, tiled.tiled_values[0], slice_shape)
+    reduced = rank_reduce(b, tiled.tiled_values[0], slice_shape)
     if reduced is None:
         notes.append(
             FusionNote(
@@ -431,4 +431,5 @@ __all__ = [
     "NoProducerToFuse",
     "describe",
     "fuse_into_containing_op",
+    "rank_reduce",
 ]
