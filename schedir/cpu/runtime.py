@@ -192,20 +192,24 @@ class CpuFunction:
         return f"argument #{index}"
 
     def _memref_arg(self, index: int, spec: MemRefSpec, value: Any, prepared: _Prepared) -> Any:
-        label = self._arg_label(index)
         if not isinstance(value, np.ndarray):
+            label = self._arg_label(index)
             raise InputError(f"{label} must be a numpy array, got {type(value).__name__}")
         if value.dtype != spec.dtype:
+            label = self._arg_label(index)
             raise InputError(f"{label} has dtype {value.dtype}, expected {spec.dtype}")
         if value.ndim != spec.rank:
+            label = self._arg_label(index)
             raise InputError(f"{label} has rank {value.ndim}, expected {spec.rank}")
         for dim, (actual, expected) in enumerate(zip(value.shape, spec.shape, strict=True)):
             if expected is not None and actual != expected:
+                label = self._arg_label(index)
                 raise InputError(
                     f"{label} has shape {value.shape}, expected {_shape_text(spec.shape)} "
                     f"(dimension {dim} is {actual}, not {expected})"
                 )
         if not value.flags.c_contiguous:
+            label = self._arg_label(index)
             raise InputError(f"{label} must be C-contiguous (use np.ascontiguousarray)")
         desc = self._descriptors[spec.rank]()
         pointer = value.ctypes.data

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     BFloat16Type,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -72,6 +73,7 @@ class LLVMTypeConverter:
 
     def __init__(self) -> None:
         self._cache: dict[Attribute, Attribute] = {}
+        self._layouts: dict[MemRefType, tuple[list[int | None], int | None]] = {}
 
     def convert(self, t: Attribute) -> Attribute:
         """The LLVM type of `t`; raises UnsupportedError when there is none."""
@@ -120,6 +122,13 @@ class LLVMTypeConverter:
             case llvm.LLVMPointerType() | llvm.LLVMVoidType() | llvm.LLVMFunctionType():
                 return t
         raise UnsupportedError(f"type {t} has no LLVM equivalent")
+
+    def layout(self, t: MemRefType) -> tuple[list[int | None], int | None]:
+        """`strides_and_offset(t)`, computed once per type."""
+        found = self._layouts.get(t)
+        if found is None:
+            found = self._layouts[t] = strides_and_offset(t)
+        return found
 
     def is_legal(self, t: Attribute) -> bool:
         """Whether `t` is already an LLVM type (needs no conversion)."""
@@ -302,7 +311,12 @@ class Lowering:
     `value(v, anchor)` gives the LLVM-typed counterpart of `v` (the input of the cast that
     produced it, or a new cast after its definition, made once per value);
     `replace(op, values)` replaces `op`'s results, casting back where the types differ,
-    and erases `op`. `finish()` erases the casts that ended up unused.
+    and erases `op`. `finish()` erases the helper ops that ended up unused.
+
+    Helpers are made once and shared, which keeps the IR (and the time xDSL spends
+    building it) linear in the ops lowered: `constant` puts each distinct constant once at
+    the start of its function, `field` reads each field of a struct once, right after the
+    struct is defined (both dominate every use).
     """
 
     converter: LLVMTypeConverter
@@ -313,6 +327,11 @@ class Lowering:
         self._made: list[Operation] = []
         self._keep: set[Operation] = set()
         self._arg_casts: dict[Block, Operation] = {}
+        self._symbols: dict[ModuleOp, dict[str, Operation]] = {}
+        self._constants: dict[tuple[Block, int | float, Attribute], SSAValue] = {}
+        self._last_constant: dict[Block, Operation] = {}
+        self._fields: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}
+        self._last_field: dict[SSAValue, Operation] = {}
 
     # -- types -----------------------------------------------------------------------
 
@@ -414,6 +433,64 @@ class Lowering:
             self._made.append(new)
         return new
 
+    def constant(self, value: int | float, t: Attribute, anchor: Operation) -> SSAValue:
+        """`llvm.mlir.constant(value) : t`, once per function, at the start of its body."""
+        entry = _function_entry(anchor)
+        if entry is None:
+            return const(self.emit(anchor), value, t)
+        key = (entry, value, t)
+        found = self._constants.get(key)
+        if found is not None and found.owner.parent is entry:  # type: ignore[union-attr]
+            return found
+        new = llvm.ConstantOp(_constant_attr(value, t), t)
+        new.location = anchor.location
+        previous = self._last_constant.get(entry)
+        if previous is not None and previous.parent is entry:
+            entry.insert_op_after(new, previous)
+        elif (first := entry.first_op) is None:
+            entry.add_op(new)
+        else:
+            entry.insert_op_before(new, first)
+        self._last_constant[entry] = new
+        self._made.append(new)
+        self._constants[key] = new.results[0]
+        return new.results[0]
+
+    def index(self, value: int, anchor: Operation) -> SSAValue:
+        """An `index` (i64) constant, shared within the function (see `constant`)."""
+        return self.constant(value, INDEX, anchor)
+
+    def field(self, struct: SSAValue, *position: int) -> SSAValue:
+        """`llvm.extractvalue struct[position]`, made once, right after `struct` is defined."""
+        key = (struct, position)
+        found = self._fields.get(key)
+        if found is not None and found.owner.parent is not None:  # type: ignore[union-attr]
+            return found
+        t = struct.type
+        for p in position:
+            t = t.types.data[p] if isinstance(t, llvm.LLVMStructType) else t.type  # type: ignore[attr-defined]
+        new = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, position), struct, t)
+        owner = struct.owner
+        previous = self._last_field.get(struct)
+        if previous is not None and previous.parent is not None:
+            assert previous.parent is not None
+            previous.parent.insert_op_after(new, previous)
+        elif isinstance(owner, Operation):
+            new.location = owner.location
+            assert owner.parent is not None
+            owner.parent.insert_op_after(new, owner)
+        else:
+            assert isinstance(struct, BlockArgument)
+            first = struct.block.first_op
+            if first is None:
+                struct.block.add_op(new)
+            else:
+                struct.block.insert_op_before(new, first)
+        self._last_field[struct] = new
+        self._made.append(new)
+        self._fields[key] = new.results[0]
+        return new.results[0]
+
     def track(self, new: Operation) -> None:
         """Let `finish` erase `new` if it ends up unused (for ops placed by hand)."""
         if new.name in _PURE_OPS:
@@ -427,6 +504,18 @@ class Lowering:
             return new.results[0] if new.results else None  # type: ignore[return-value]
 
         return add
+
+    def symbols(self, anchor: Operation) -> dict[str, Operation]:
+        """Symbol name -> op of the module around `anchor` (kept up to date by this run)."""
+        module = enclosing_module(anchor)
+        symbols = self._symbols.get(module)
+        if symbols is None:
+            symbols = self._symbols[module] = top_level_symbols(module)
+        return symbols
+
+    def declare(self, name: str, ftype: llvm.LLVMFunctionType, anchor: Operation) -> None:
+        """Declare `@name` in `anchor`'s module if needed (see `lookup_or_declare`)."""
+        lookup_or_declare(enclosing_module(anchor), name, ftype, anchor, self.symbols(anchor))
 
     # -- end -------------------------------------------------------------------------
 
@@ -442,6 +531,11 @@ class Lowering:
         self._made.clear()
         self._keep.clear()
         self._arg_casts.clear()
+        self._symbols.clear()
+        self._constants.clear()
+        self._last_constant.clear()
+        self._fields.clear()
+        self._last_field.clear()
         self._casts.clear()
 
 
@@ -453,6 +547,30 @@ def const(emit: Callable[[Operation], SSAValue], value: int | float, t: Attribut
         return emit(llvm.ConstantOp(IntegerAttr(_wrap(int(value), t.width.data), t), t))
     assert isinstance(t, AnyFloat)
     return emit(llvm.ConstantOp(FloatAttr(float(value), t), t))
+
+
+def _constant_attr(value: int | float, t: Attribute) -> Attribute:
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return IntegerAttr(int(bool(value)), i1)
+        return IntegerAttr(_wrap(int(value), width), t)
+    assert isinstance(t, AnyFloat)
+    return FloatAttr(float(value), t)
+
+
+_FUNCTION_OPS = frozenset({"func.func", "llvm.func", "gpu.func"})
+
+
+def _function_entry(op: Operation) -> Block | None:
+    """The entry block of the function around `op`, or None outside functions."""
+    current: Operation | None = op.parent_op()
+    while current is not None:
+        if current.name in _FUNCTION_OPS:
+            region = current.regions[0]
+            return region.blocks[0] if region.blocks else None
+        current = current.parent_op()
+    return None
 
 
 def splat_const(
@@ -478,23 +596,31 @@ def index_const(emit: Callable[[Operation], SSAValue], value: int) -> SSAValue:
 
 
 def lookup_or_declare(
-    module: ModuleOp, name: str, ftype: llvm.LLVMFunctionType, anchor: Operation
+    module: ModuleOp,
+    name: str,
+    ftype: llvm.LLVMFunctionType,
+    anchor: Operation,
+    symbols: dict[str, Operation] | None = None,
 ) -> None:
     """Declare `llvm.func @name` at the top of `module` unless a symbol of that name exists.
 
-    An existing definition with another signature is reported: the call would be invalid.
+    `symbols` (name -> top-level op of `module`) saves a scan of the module per call; it is
+    updated with the new declaration. An existing function with another signature is
+    reported: a call to it would be invalid.
     """
-    for op in module.ops:
-        sym = op.properties.get("sym_name")
-        if isinstance(sym, builtin.StringAttr) and sym.data == name:
-            existing = getattr(op, "function_type", None)
-            if isinstance(op, llvm.FuncOp) and existing is not None and existing != ftype:
-                raise LoweringError(
-                    f"'@{name}' is declared with type {existing}, expected {ftype}",
-                    op_location(anchor),
-                )
-            return
+    if symbols is None:
+        symbols = top_level_symbols(module)
+    existing = symbols.get(name)
+    if existing is not None:
+        found = getattr(existing, "function_type", None)
+        if isinstance(existing, llvm.FuncOp) and found is not None and found != ftype:
+            raise LoweringError(
+                f"'@{name}' is declared with type {found}, expected {ftype}",
+                op_location(anchor),
+            )
+        return
     decl = llvm.FuncOp(name, ftype, linkage=llvm.LinkageAttr("external"))
+    symbols[name] = decl
     # Declarations go in creation order before the first function with a body.
     block = module.body.block
     for op in block.ops:
@@ -502,6 +628,16 @@ def lookup_or_declare(
             block.insert_op_before(decl, op)
             return
     block.add_op(decl)
+
+
+def top_level_symbols(module: ModuleOp) -> dict[str, Operation]:
+    """Symbol name -> op, for the ops directly in `module`."""
+    found: dict[str, Operation] = {}
+    for op in module.ops:
+        sym = op.properties.get("sym_name")
+        if isinstance(sym, builtin.StringAttr):
+            found[sym.data] = op
+    return found
 
 
 def enclosing_module(op: Operation) -> ModuleOp:

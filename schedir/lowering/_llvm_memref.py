@@ -10,7 +10,7 @@ descriptor, as upstream's lowering does: that is what lets LLVM fold index arith
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, i64
@@ -22,7 +22,6 @@ from schedir.lowering._llvm_common import (
     Lowering,
     attr_of,
     element_size,
-    index_const,
     strides_and_offset,
 )
 
@@ -69,51 +68,45 @@ def insert(emit: Emit, struct: SSAValue, value: SSAValue, *position: int) -> SSA
 
 @dataclass
 class Descriptor:
-    """A descriptor value with the static knowledge of its memref type."""
+    """A descriptor value with the static knowledge of its memref type.
 
+    Fields are read through `Lowering.field` (once per descriptor) and static values
+    come from `Lowering.index` (once per function), so lowering N accesses to one memref
+    makes O(N) new ops, not O(N * rank).
+    """
+
+    lw: Lowering
+    anchor: Operation
     value: SSAValue
     type: MemRefType
-    emit: Emit
-    _fields: dict[tuple[int, ...], SSAValue] = field(default_factory=dict)
 
     @property
     def rank(self) -> int:
         return self.type.get_num_dims()
 
-    def _field(self, *position: int) -> SSAValue:
-        # Each field is read once per lowered op: less IR for LLVM to clean up.
-        found = self._fields.get(position)
-        if found is None:
-            found = extract(self.emit, self.value, *position)
-            self._fields[position] = found
-        return found
-
     def allocated(self) -> SSAValue:
-        return self._field(0)
+        return self.lw.field(self.value, 0)
 
     def aligned(self) -> SSAValue:
-        return self._field(1)
+        return self.lw.field(self.value, 1)
 
     def offset(self) -> SSAValue:
-        static = strided_layout(self.type)[1]
+        static = self.lw.converter.layout(self.type)[1]
         if static is not None:
-            return index_const(self.emit, static)
-        return self._field(2)
+            return self.lw.index(static, self.anchor)
+        return self.lw.field(self.value, 2)
 
     def size(self, dim: int) -> SSAValue:
         static = self.type.get_shape()[dim]
         if static >= 0:
-            return index_const(self.emit, static)
-        return self._field(3, dim)
+            return self.lw.index(static, self.anchor)
+        return self.lw.field(self.value, 3, dim)
 
     def stride(self, dim: int) -> SSAValue:
-        static = strided_layout(self.type)[0][dim]
+        static = self.lw.converter.layout(self.type)[0][dim]
         if static is not None:
-            return index_const(self.emit, static)
-        return self._field(4, dim)
-
-    def static_stride(self, dim: int) -> int | None:
-        return strided_layout(self.type)[0][dim]
+            return self.lw.index(static, self.anchor)
+        return self.lw.field(self.value, 4, dim)
 
 
 def strided_layout(t: MemRefType) -> tuple[list[int | None], int | None]:
@@ -144,11 +137,13 @@ def build_descriptor(
 class IndexMath:
     """i64 arithmetic that folds constants, so static layouts give static addresses."""
 
-    def __init__(self, emit: Emit) -> None:
+    def __init__(self, lw: Lowering, anchor: Operation, emit: Emit) -> None:
+        self.lw = lw
+        self.anchor = anchor
         self.emit = emit
 
     def const(self, value: int) -> SSAValue:
-        return index_const(self.emit, value)
+        return self.lw.index(value, self.anchor)
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         ca, cb = constant_int(a), constant_int(b)
@@ -177,7 +172,7 @@ def element_pointer(
     lw: Lowering, emit: Emit, desc: Descriptor, indices: Sequence[SSAValue], op: Operation
 ) -> SSAValue:
     """Address of element `indices` of `desc` (upstream's getStridedElementPtr)."""
-    math = IndexMath(emit)
+    math = IndexMath(lw, desc.anchor, emit)
     linear = desc.offset()
     for dim, index in enumerate(indices):
         linear = math.add(linear, math.mul(index, desc.stride(dim)))
@@ -188,9 +183,11 @@ def element_pointer(
     return emit(llvm.GEPOp(base, [linear], elem, flags=3))
 
 
-def size_in_bytes(lw: Lowering, emit: Emit, elem: Attribute, count: SSAValue) -> SSAValue:
+def size_in_bytes(
+    lw: Lowering, anchor: Operation, emit: Emit, elem: Attribute, count: SSAValue
+) -> SSAValue:
     """`count` elements of LLVM type `elem`, in bytes (the GEP-on-null trick if not static)."""
-    math = IndexMath(emit)
+    math = IndexMath(lw, anchor, emit)
     static = element_size(elem)
     if static is not None:
         return math.mul(count, math.const(static))
@@ -235,8 +232,8 @@ def loop_nest(
         region.insert_block_before([header, body, latch], rest)
         e = add_to(current)
         if zero is None:
-            zero = index_const(e, 0)
-            one = index_const(e, 1)
+            zero = lw.index(0, anchor)
+            one = lw.index(1, anchor)
         e(llvm.BrOp(header, zero))
         iv = header.args[0]
         eh = add_to(header)

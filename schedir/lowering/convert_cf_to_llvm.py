@@ -41,7 +41,6 @@ from schedir.lowering._llvm_common import (
     attr_of,
     block_args_to_llvm,
     enclosing_module,
-    lookup_or_declare,
     unsupported,
 )
 
@@ -109,7 +108,11 @@ def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
         failure.add_op(new)
         return new.results[0] if new.results else None  # type: ignore[return-value]
 
+    symbols = lw.symbols(op)
     name = f"assert_msg_{counter[0]}"
+    while name in symbols:
+        counter[0] += 1
+        name = f"assert_msg_{counter[0]}"
     counter[0] += 1
     data = text.encode() + b"\0"
     global_op = llvm.GlobalOp(
@@ -120,8 +123,9 @@ def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
         value=StringAttr(data.decode("latin-1")),
     )
     module.body.block.insert_op_before(global_op, module.body.block.first_op)  # type: ignore[arg-type]
-    lookup_or_declare(module, "puts", llvm.LLVMFunctionType([PTR], IntegerType(32)), op)
-    lookup_or_declare(module, "abort", llvm.LLVMFunctionType([]), op)
+    symbols[name] = global_op
+    lw.declare("puts", llvm.LLVMFunctionType([PTR], IntegerType(32)), op)
+    lw.declare("abort", llvm.LLVMFunctionType([]), op)
     address = emit(llvm.AddressOfOp(name, PTR))
     emit(llvm.CallOp("puts", address, return_type=IntegerType(32)))
     emit(llvm.CallOp("abort"))

@@ -49,7 +49,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    StringAttr,
     VectorType,
     i32,
 )
@@ -63,7 +62,6 @@ from schedir.lowering._llvm_common import (
     const,
     enclosing_module,
     fastmath_to_llvm,
-    lookup_or_declare,
     splat_const,
     unsupported,
 )
@@ -215,7 +213,7 @@ def _libm(lw: Lowering, op: Operation) -> None:
     else:
         raise unsupported(PASS, op, f"element type {elem}")
     ftype = llvm.LLVMFunctionType([call_type] * len(operands), call_type)
-    lookup_or_declare(enclosing_module(op), name, ftype, op)
+    lw.declare(name, ftype, op)
 
     def call(emit: Callable[[Operation], SSAValue], args: list[SSAValue]) -> SSAValue:
         if call_type != elem:
@@ -235,9 +233,9 @@ def _ipowi(lw: Lowering, op: Operation) -> None:
     elem = result_type.get_element_type() if isinstance(result_type, VectorType) else result_type
     assert isinstance(elem, IntegerType)
     name = f"__schedir_ipowi_i{elem.width.data}"
-    module = enclosing_module(op)
-    if not any(_symbol(o) == name for o in module.ops):
-        _add_ipowi_helper(module, name, elem)
+    symbols = lw.symbols(op)
+    if name not in symbols:
+        symbols[name] = _add_ipowi_helper(enclosing_module(op), name, elem)
 
     def call(emit: Callable[[Operation], SSAValue], args: list[SSAValue]) -> SSAValue:
         return emit(llvm.CallOp(name, *args, return_type=elem))
@@ -245,12 +243,7 @@ def _ipowi(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [_scalarized(lw, op, operands, result_type, call)])
 
 
-def _symbol(op: Operation) -> str | None:
-    name = op.properties.get("sym_name")
-    return name.data if isinstance(name, StringAttr) else None
-
-
-def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> None:
+def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     """`llvm.func internal @name(b, p) -> T`: b^p by squaring (upstream math-to-funcs)."""
     entry = Block(arg_types=[t, t])
     base, power = entry.args
@@ -302,6 +295,7 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> None:
         body=region,
     )
     module.body.block.add_op(helper)
+    return helper
 
 
 def _pred(name: str) -> IntegerAttr:

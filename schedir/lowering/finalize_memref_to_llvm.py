@@ -74,10 +74,7 @@ from schedir.lowering._llvm_common import (
     address_space_of,
     attr_of,
     element_size,
-    enclosing_module,
-    index_const,
     is_contiguous_row_major,
-    lookup_or_declare,
     unsupported,
 )
 from schedir.lowering._llvm_memref import (
@@ -119,11 +116,11 @@ def strided_layout_checked(op: Operation, t: MemRefType) -> tuple[list[int | Non
 
 
 def _descriptor(lw: Lowering, op: Operation, v: SSAValue, emit: Emit) -> Descriptor:
-    return Descriptor(lw.value(v, op), _memref_type(op, v), emit)
+    return Descriptor(lw, op, lw.value(v, op), _memref_type(op, v))
 
 
 def _mixed(
-    op: Operation, static_name: str, dynamic: Sequence[SSAValue], emit: Emit
+    lw: Lowering, op: Operation, static_name: str, dynamic: Sequence[SSAValue]
 ) -> tuple[list[SSAValue], list[int | None]]:
     """Values and static values (None if dynamic) of an offsets/sizes/strides list."""
     static = op.properties[static_name]
@@ -137,7 +134,7 @@ def _mixed(
             values.append(v)
             known.append(constant_int(v))
         else:
-            values.append(index_const(emit, int(s)))
+            values.append(lw.index(int(s), op))
             known.append(int(s))
     return values, known
 
@@ -158,8 +155,10 @@ def _split_dynamic(op: Operation, names: Sequence[str], lw: Lowering) -> list[li
     return out
 
 
-def _static_or(emit: Emit, static: int | None, value: Callable[[], SSAValue]) -> SSAValue:
-    return index_const(emit, static) if static is not None else value()
+def _static_or(
+    lw: Lowering, op: Operation, static: int | None, value: Callable[[], SSAValue]
+) -> SSAValue:
+    return lw.index(static, op) if static is not None else value()
 
 
 # ---------------------------------------------------------------------------------------
@@ -177,7 +176,7 @@ def _row_major_strides(math: IndexMath, sizes: Sequence[SSAValue]) -> list[SSAVa
 
 def _alloc_sizes(lw: Lowering, op: Operation, t: MemRefType, emit: Emit) -> list[SSAValue]:
     dynamic = iter(lw.values(op.operands, op))
-    return [index_const(emit, s) if s >= 0 else next(dynamic) for s in t.get_shape()]
+    return [lw.index(s, op) if s >= 0 else next(dynamic) for s in t.get_shape()]
 
 
 def _alloc(lw: Lowering, op: Operation) -> None:
@@ -186,7 +185,7 @@ def _alloc(lw: Lowering, op: Operation) -> None:
     if not is_contiguous_row_major(t) or strided_layout_checked(op, t)[1] != 0:
         raise unsupported(PASS, op, f"allocation with layout {t.layout}")
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     sizes = _alloc_sizes(lw, op, t, emit)
     strides = _row_major_strides(math, sizes)
     count = math.const(1)
@@ -206,13 +205,13 @@ def _alloc(lw: Lowering, op: Operation) -> None:
         )
         allocated = aligned = emit(new)
     else:
-        nbytes = size_in_bytes(lw, emit, elem, count)
+        nbytes = size_in_bytes(lw, op, emit, elem, count)
         if alignment is None and not _is_scalar(t.get_element_type()):
             # malloc aligns for the largest scalar; vector-like elements want their size.
             alignment = _pow2_at_least(_static_size(lw, elem) or 16)
         if alignment is not None:
             nbytes = math.add(nbytes, math.const(alignment))
-        lookup_or_declare(enclosing_module(op), "malloc", llvm.LLVMFunctionType([INDEX], PTR), op)
+        lw.declare("malloc", llvm.LLVMFunctionType([INDEX], PTR), op)
         raw = emit(llvm.CallOp("malloc", nbytes, return_type=PTR))
         raw_aligned = raw
         if alignment is not None:
@@ -257,7 +256,7 @@ def _dealloc(lw: Lowering, op: Operation) -> None:
     allocated = desc.allocated()
     if allocated.type != PTR:
         allocated = emit(llvm.AddrSpaceCastOp(allocated, PTR))
-    lookup_or_declare(enclosing_module(op), "free", llvm.LLVMFunctionType([PTR]), op)
+    lw.declare("free", llvm.LLVMFunctionType([PTR]), op)
     emit(llvm.CallOp("free", allocated))
     lw.replace(op, [])
 
@@ -334,9 +333,9 @@ def _view_descriptor(
         lw.convert(result, op),
         source.allocated(),
         aligned if aligned is not None else source.aligned(),
-        _static_or(emit, static_offset, offset),
-        [_static_or(emit, s if s >= 0 else None, f) for s, f in zip(shape, sizes, strict=True)],
-        [_static_or(emit, s, f) for s, f in zip(static_strides, strides, strict=True)],
+        _static_or(lw, op, static_offset, offset),
+        [_static_or(lw, op, s if s >= 0 else None, f) for s, f in zip(shape, sizes, strict=True)],
+        [_static_or(lw, op, s, f) for s, f in zip(static_strides, strides, strict=True)],
     )
 
 
@@ -367,15 +366,15 @@ def _dropped_dims(sizes: Sequence[int | None], result_shape: Sequence[int]) -> s
 
 def _subview(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     source = _descriptor(lw, op, op.operands[0], emit)
     result = _result_type(op)
     dyn_offsets, dyn_sizes, dyn_strides = _split_dynamic(
         op, ("static_offsets", "static_sizes", "static_strides"), lw
     )
-    offsets, _ = _mixed(op, "static_offsets", dyn_offsets, emit)
-    sizes, _ = _mixed(op, "static_sizes", dyn_sizes, emit)
-    strides, _ = _mixed(op, "static_strides", dyn_strides, emit)
+    offsets, _ = _mixed(lw, op, "static_offsets", dyn_offsets)
+    sizes, _ = _mixed(lw, op, "static_sizes", dyn_sizes)
+    strides, _ = _mixed(lw, op, "static_strides", dyn_strides)
     static_sizes = op.properties["static_sizes"]
     assert isinstance(static_sizes, DenseArrayBase)
     try:
@@ -413,9 +412,9 @@ def _reinterpret_cast(lw: Lowering, op: Operation) -> None:
     dyn_offsets, dyn_sizes, dyn_strides = _split_dynamic(
         op, ("static_offsets", "static_sizes", "static_strides"), lw
     )
-    offsets, _ = _mixed(op, "static_offsets", dyn_offsets, emit)
-    sizes, _ = _mixed(op, "static_sizes", dyn_sizes, emit)
-    strides, _ = _mixed(op, "static_strides", dyn_strides, emit)
+    offsets, _ = _mixed(lw, op, "static_offsets", dyn_offsets)
+    sizes, _ = _mixed(lw, op, "static_sizes", dyn_sizes)
+    strides, _ = _mixed(lw, op, "static_strides", dyn_strides)
     desc = _view_descriptor(
         lw,
         op,
@@ -465,7 +464,7 @@ def _reassociation(op: Operation) -> list[list[int]]:
 
 def _collapse_shape(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     source = _descriptor(lw, op, op.operands[0], emit)
     result = _result_type(op)
     groups = _reassociation(op)
@@ -498,11 +497,11 @@ def _collapse_shape(lw: Lowering, op: Operation) -> None:
 
 def _expand_shape(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     source = _descriptor(lw, op, op.operands[0], emit)
     result = _result_type(op)
     groups = _reassociation(op)
-    out_shape, _ = _mixed(op, "static_output_shape", lw.values(op.operands[1:], op), emit)
+    out_shape, _ = _mixed(lw, op, "static_output_shape", lw.values(op.operands[1:], op))
     strides: dict[int, SSAValue] = {}
     for src_dim, group in enumerate(groups):
         running = source.stride(src_dim)
@@ -524,7 +523,7 @@ def _expand_shape(lw: Lowering, op: Operation) -> None:
 
 def _view(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     source = _descriptor(lw, op, op.operands[0], emit)
     result = _result_type(op)
     operands = lw.values(op.operands[1:], op)
@@ -567,7 +566,7 @@ def _dim(lw: Lowering, op: Operation) -> None:
         return
     # A dynamic dimension index: read the sizes array through memory, as upstream does.
     sizes = extract(emit, desc.value, 3)
-    one = index_const(emit, 1)
+    one = lw.index(1, op)
     slot = emit(
         llvm.AllocaOp.create(
             operands=[one], result_types=[PTR], properties={"elem_type": sizes.type}
@@ -580,7 +579,7 @@ def _dim(lw: Lowering, op: Operation) -> None:
 
 def _rank(lw: Lowering, op: Operation) -> None:
     t = _memref_type(op, op.operands[0])
-    lw.replace(op, [index_const(lw.emit(op), t.get_num_dims())])
+    lw.replace(op, [lw.index(t.get_num_dims(), op)])
 
 
 def _extract_strided_metadata(lw: Lowering, op: Operation) -> None:
@@ -593,7 +592,7 @@ def _extract_strided_metadata(lw: Lowering, op: Operation) -> None:
         lw.convert(base_type, op),
         source.allocated(),
         source.aligned(),
-        index_const(emit, 0),
+        lw.index(0, op),
         [],
         [],
     )
@@ -615,7 +614,7 @@ def _extract_aligned_pointer(lw: Lowering, op: Operation) -> None:
 
 def _copy(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     source = _descriptor(lw, op, op.operands[0], emit)
     target = _descriptor(lw, op, op.operands[1], emit)
     elem = lw.convert(source.type.get_element_type(), op)
@@ -623,7 +622,7 @@ def _copy(lw: Lowering, op: Operation) -> None:
         count = math.const(1)
         for i in range(source.rank):
             count = math.mul(count, source.size(i))
-        nbytes = size_in_bytes(lw, emit, elem, count)
+        nbytes = size_in_bytes(lw, op, emit, elem, count)
         src = element_pointer(lw, emit, source, [math.const(0)] * source.rank, op)
         dst = element_pointer(lw, emit, target, [math.const(0)] * target.rank, op)
         emit(llvm.MemcpyOp(dst, src, nbytes))
@@ -632,8 +631,7 @@ def _copy(lw: Lowering, op: Operation) -> None:
     # A strided copy: loops over the shape, one element at a time.
     bounds = [source.size(i) for i in range(source.rank)]
     inner, ivs = loop_nest(lw, op, bounds)
-    src_desc = Descriptor(source.value, source.type, inner)
-    dst_desc = Descriptor(target.value, target.type, inner)
+    src_desc, dst_desc = source, target
     value = inner(llvm.LoadOp(element_pointer(lw, inner, src_desc, ivs, op), elem))
     inner(llvm.StoreOp(value, element_pointer(lw, inner, dst_desc, ivs, op)))
     lw.replace(op, [])
@@ -702,14 +700,14 @@ def _global(lw: Lowering, op: Operation) -> None:
 
 def _get_global(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
-    math = IndexMath(emit)
+    math = IndexMath(lw, op, emit)
     t = _result_type(op)
     name = op.properties.get("name")
     assert isinstance(name, builtin.SymbolRefAttr)
     ptr_type = lw.converter.pointer_type(t.memory_space)
     address = emit(llvm.AddressOfOp(name, ptr_type))
     marker = emit(
-        llvm.IntToPtrOp.create(operands=[index_const(emit, DEADBEEF)], result_types=[ptr_type])
+        llvm.IntToPtrOp.create(operands=[lw.index(DEADBEEF, op)], result_types=[ptr_type])
     )
     sizes = [math.const(s) for s in t.get_shape()]
     desc = build_descriptor(

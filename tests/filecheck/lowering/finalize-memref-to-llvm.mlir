@@ -9,15 +9,16 @@
 memref.global "private" constant @cst : memref<2x3xf32> = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> alignment = 64
 memref.global @buf : memref<4xi32> = uninitialized
 
-// A static layout gives static addresses: strides and offsets are constants.
+// A static layout gives static addresses: strides and offsets are constants, made once
+// per function at its start; descriptor fields are read once, after the descriptor.
 // CHECK-LABEL: func.func @load_static
-// CHECK:         %[[D:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8xf32> to !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>)>
-// CHECK-DAG:     %[[I:.*]] = builtin.unrealized_conversion_cast %i : index to i64
-// CHECK-DAG:     %[[J:.*]] = builtin.unrealized_conversion_cast %j : index to i64
 // CHECK:         %[[C8:.*]] = llvm.mlir.constant(8) : i64
+// CHECK:         %[[D:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8xf32> to !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>)>
+// CHECK:         %[[P:.*]] = llvm.extractvalue %[[D]][1]
+// CHECK:         %[[I:.*]] = builtin.unrealized_conversion_cast %i : index to i64
+// CHECK:         %[[J:.*]] = builtin.unrealized_conversion_cast %j : index to i64
 // CHECK:         %[[R:.*]] = llvm.mul %[[I]], %[[C8]] : i64
 // CHECK:         %[[L:.*]] = llvm.add %[[R]], %[[J]] : i64
-// CHECK:         %[[P:.*]] = llvm.extractvalue %[[D]][1]
 // CHECK:         %[[A:.*]] = llvm.getelementptr inbounds %[[P]][%[[L]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         llvm.load %[[A]] : !llvm.ptr -> f32
 func.func @load_static(%m: memref<4x8xf32>, %i: index, %j: index) -> f32 {
@@ -40,8 +41,8 @@ func.func @store_dynamic(%m: memref<?x?xf16, strided<[?, 1], offset: ?>, 3>, %i:
 // alloc: malloc of size (+ alignment), the aligned pointer rounded up inside the
 // allocation; dealloc frees the allocated pointer.
 // CHECK-LABEL: func.func @alloc_dealloc
-// CHECK:         %[[N:.*]] = builtin.unrealized_conversion_cast %n : index to i64
 // CHECK:         %[[C8:.*]] = llvm.mlir.constant(8) : i64
+// CHECK:         %[[N:.*]] = builtin.unrealized_conversion_cast %n : index to i64
 // CHECK:         %[[E:.*]] = llvm.mul %[[N]], %[[C8]] : i64
 // CHECK:         %[[B:.*]] = llvm.mul %[[E]], %{{.*}} : i64
 // CHECK:         %[[PAD:.*]] = llvm.add %[[B]], %{{.*}} : i64
@@ -93,9 +94,11 @@ func.func @subviews(%m: memref<?x?xf32>, %o: index, %s: index) {
 
 // dim: a constant for static sizes, the descriptor's size otherwise.
 // CHECK-LABEL: func.func @dims
-// CHECK:         %[[C4:.*]] = llvm.mlir.constant(4) : i64
-// CHECK:         builtin.unrealized_conversion_cast %[[C4]] : i64 to index
-// CHECK:         llvm.extractvalue %{{.*}}[3, 1]
+// CHECK-DAG:     %[[C4:.*]] = llvm.mlir.constant(4) : i64
+// CHECK-DAG:     %[[D1:.*]] = llvm.extractvalue %{{.*}}[3, 1]
+// CHECK-DAG:     %[[R0:.*]] = builtin.unrealized_conversion_cast %[[C4]] : i64 to index
+// CHECK-DAG:     %[[R1:.*]] = builtin.unrealized_conversion_cast %[[D1]] : i64 to index
+// CHECK:         func.return %[[R0]], %[[R1]] : index, index
 func.func @dims(%m: memref<4x?xf32>) -> (index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -120,11 +123,12 @@ func.func @copies(%a: memref<?x4xf32>, %b: memref<?x4xf32>, %s: memref<2x2xf32, 
 
 // get_global: the aligned pointer is the global, the allocated one upstream's marker.
 // CHECK-LABEL: func.func @globals
-// CHECK:         %[[G:.*]] = llvm.mlir.addressof @cst : !llvm.ptr
 // CHECK:         %[[BEEF:.*]] = llvm.mlir.constant(3735928559) : i64
+// CHECK:         %[[G:.*]] = llvm.mlir.addressof @cst : !llvm.ptr
 // CHECK:         %[[MARK:.*]] = llvm.inttoptr %[[BEEF]] : i64 to !llvm.ptr
 // CHECK:         llvm.insertvalue %[[MARK]], %{{.*}}[0]
 // CHECK:         llvm.insertvalue %[[G]], %{{.*}}[1]
+// CHECK:         %[[C4:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 func.func @globals() -> f32 {
   %g = memref.get_global @cst : memref<2x3xf32>
   %c1 = arith.constant 1 : index
