@@ -196,7 +196,7 @@ class OpModel:
         value = op.operands[index]
         match kind(op):
             case "structured":
-                return self._structured(op, value)
+                return self._structured(op, index)
             case "extract_slice" | "cast" | "reshape":
                 if index != 0:
                     return OperandInfo(read=False, write=False)
@@ -264,11 +264,14 @@ class OpModel:
                 aliases = tuple((r, False) for r in op.results if is_tensor(r))
                 return OperandInfo(read=True, write=True, aliases=aliases)
 
-    def _structured(self, op: Operation, value: SSAValue) -> OperandInfo:
-        inits = list(linalg_dialect.dps_inits(op))
-        if value not in inits:
+    def _structured(self, op: Operation, index: int) -> OperandInfo:
+        # Inits are the trailing operands; a value passed both as input and as init is
+        # two operands with different roles, so the position decides.
+        num_inits = len(linalg_dialect.dps_inits(op))
+        first_init = len(op.operands) - num_inits
+        if index < first_init:
             return OperandInfo(read=True, write=False)
-        pos = inits.index(value)
+        pos = index - first_init
         tensor_results = [r for r in op.results if is_tensor(r)]
         aliases = ((tensor_results[pos], True),) if pos < len(tensor_results) else ()
         return OperandInfo(read=_payload_reads_init(op, pos), write=True, aliases=aliases)

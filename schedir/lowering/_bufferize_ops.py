@@ -44,7 +44,19 @@ from xdsl.traits import IsTerminator
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import linalg as linalg_dialect
-from schedir.dialects.linalg import CopyOp, FillOp, GenericOp, IndexOp, YieldOp
+from schedir.dialects.linalg import CopyOp as LinalgCopyOp
+from schedir.dialects.linalg import FillOp, GenericOp, IndexOp, YieldOp
+from schedir.dialects.memref import (
+    AllocOp,
+    CastOp,
+    CollapseShapeOp,
+    CopyOp,
+    ExpandShapeOp,
+    GetGlobalOp,
+    GlobalOp,
+    LoadOp,
+    StoreOp,
+)
 from schedir.dialects.scf import ForallOp, InParallelOp
 from schedir.dialects.syntax import op_location
 from schedir.dialects.tensor import GenerateOp, ParallelInsertSliceOp
@@ -168,7 +180,7 @@ class FunctionRewriter:
         before: Operation,
     ) -> SSAValue:
         """A new buffer (freed by the deallocation step unless it escapes)."""
-        op = memref.AllocOp(list(dynamic_sizes), [], memref_type, IntegerAttr(64, 64))
+        op = AllocOp(list(dynamic_sizes), [], memref_type, IntegerAttr(64, 64))
         op.memref.name_hint = "alloc"
         self.insert(op, before)
         self.state.owned[op.memref] = None
@@ -191,9 +203,9 @@ class FunctionRewriter:
 
     def copy(self, source: SSAValue, target: SSAValue, before: Operation) -> None:
         if self.options.memcpy_op == "linalg.copy":
-            self.insert(CopyOp([source], [target]), before)
+            self.insert(LinalgCopyOp([source], [target]), before)
         else:
-            self.insert(memref.CopyOp(source, target), before)
+            self.insert(CopyOp(source, target), before)
 
     def private_copy(self, buffer: SSAValue, with_contents: bool, before: Operation) -> SSAValue:
         """A new buffer shaped like `buffer`, holding its contents if asked."""
@@ -217,12 +229,14 @@ class FunctionRewriter:
         if buffer.type == target:
             return buffer
         if cast_is_safe(cast(MemRefType[Attribute], buffer.type), target):
-            return self.insert(memref.CastOp.get(buffer, target), before).results[0]
+            return self.insert(
+                CastOp.build(operands=[buffer], result_types=[target]), before
+            ).results[0]
         fresh = self.alloc_like(buffer, before)
         self.copy(buffer, fresh, before)
         if fresh.type == target:
             return fresh
-        return self.insert(memref.CastOp.get(fresh, target), before).results[0]
+        return self.insert(CastOp.build(operands=[fresh], result_types=[target]), before).results[0]
 
     def subview(
         self,
@@ -303,7 +317,7 @@ class FunctionRewriter:
         for index, operand in enumerate(op.operands):
             if not is_tensor(operand):
                 operands.append(operand)
-            elif operand in inits and index >= len(op.operands) - len(inits):
+            elif index >= len(op.operands) - len(inits):
                 buffer = self.operand_buffer(op, index)
                 operands.append(buffer)
                 init_buffers.append(buffer)
@@ -358,7 +372,7 @@ class FunctionRewriter:
 
     def _extract(self, op: Operation) -> None:
         assert isinstance(op, xtensor.ExtractOp)
-        load = memref.LoadOp.get(self.buffer_of(op.tensor), list(op.indices))
+        load = LoadOp.get(self.buffer_of(op.tensor), list(op.indices))
         self.insert(load, op)
         op.result.replace_all_uses_with(load.res)
         Rewriter.erase_op(op)
@@ -366,7 +380,7 @@ class FunctionRewriter:
     def _insert(self, op: Operation) -> None:
         assert isinstance(op, xtensor.InsertOp)
         dest = self.operand_buffer(op, 1)
-        self.insert(memref.StoreOp.get(op.scalar, dest, list(op.indices)), op)
+        self.insert(StoreOp.get(op.scalar, dest, list(op.indices)), op)
         self.finish(op, [dest])
 
     def _dim(self, op: Operation) -> None:
@@ -401,7 +415,7 @@ class FunctionRewriter:
                 target = collapse_type(cast(MemRefType[Attribute], source.type), groups)
                 assert target is not None
             target = with_shape(target, result_type.get_shape())
-            new_op = memref.CollapseShapeOp.build(
+            new_op = CollapseShapeOp.build(
                 operands=[source],
                 result_types=[target],
                 properties={"reassociation": op.properties["reassociation"]},
@@ -409,7 +423,7 @@ class FunctionRewriter:
         else:
             assert isinstance(op, xtensor.ExpandShapeOp)
             target = expand_type(source_type, groups, result_type.get_shape())
-            new_op = memref.ExpandShapeOp.build(
+            new_op = ExpandShapeOp.build(
                 operands=[source, list(op.dynamic_output_shape)],
                 result_types=[target],
                 properties={
@@ -430,7 +444,7 @@ class FunctionRewriter:
             )
         memref_type = memref_for_tensor(cast(TensorType[Attribute], op.result.type))
         name = self.global_for(value, memref_type)
-        get = memref.GetGlobalOp(SymbolRefAttr(name), memref_type)
+        get = GetGlobalOp(SymbolRefAttr(name), memref_type)
         self.insert(get, op)
         self.finish(op, [get.memref])
 
@@ -458,8 +472,15 @@ class FunctionRewriter:
         while name in taken:
             name = f"{base}_{suffix}"
             suffix += 1
-        global_op = memref.GlobalOp.get(
-            StringAttr(name), memref_type, value, constant=UnitAttr(), alignment=64
+        global_op = GlobalOp.build(
+            properties={
+                "sym_name": StringAttr(name),
+                "sym_visibility": StringAttr("private"),
+                "type": memref_type,
+                "initial_value": value,
+                "constant": UnitAttr(),
+                "alignment": IntegerAttr(64, 64),
+            }
         )
         first = module.body.block.first_op
         if first is None:
@@ -483,7 +504,7 @@ class FunctionRewriter:
                     indices = [
                         self.index((flat // s) % n, op) for s, n in zip(strides, shape, strict=True)
                     ]
-                    self.insert(memref.StoreOp.get(element, buffer, indices), op)
+                    self.insert(StoreOp.get(element, buffer, indices), op)
             case xtensor.SplatOp():
                 buffer = self.alloc(target, list(op.dynamicSizes), op)
                 self.insert(FillOp([op.input], [buffer]), op)

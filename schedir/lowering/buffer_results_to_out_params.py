@@ -48,6 +48,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from schedir.diagnostics import UnsupportedError
+from schedir.dialects.memref import AllocOp, CastOp, CopyOp
+from schedir.dialects.syntax import op_location
+from schedir.lowering._buffer_types import cast_is_safe
+
 
 def _is_out_param_type(value_type: Attribute) -> bool:
     return isinstance(value_type, MemRefType) and all(
@@ -119,6 +124,15 @@ class BufferResultsToOutParams(ModulePass):
         inputs = list(function.function_type.inputs.data)
         outputs = list(function.function_type.outputs.data)
         out_types = [_out_type(cast(MemRefType[Attribute], outputs[i])) for i in indices]
+        for index, out_type in zip(indices, out_types, strict=True):
+            result_type = cast(MemRefType[Attribute], outputs[index])
+            if not cast_is_safe(out_type, result_type):
+                # Callers allocate identity buffers; they must be usable as the result.
+                raise UnsupportedError(
+                    f"cannot create an out-parameter for result #{index} of type "
+                    f"{result_type}: only identity or fully dynamic layouts are supported",
+                    op_location(function),
+                )
         kept = [t for i, t in enumerate(outputs) if i not in indices]
         function.function_type = FunctionType.from_lists([*inputs, *out_types], kept)
         if function.arg_attrs is not None:
@@ -162,7 +176,7 @@ class BufferResultsToOutParams(ModulePass):
             value.replace_all_uses_with(param)
             Rewriter.erase_op(owner)
             return
-        copy = memref.CopyOp(value, param)
+        copy = CopyOp(value, param)
         copy.location = ret.location
         Rewriter.insert_op(copy, InsertPoint.before(ret))
         if (
@@ -179,7 +193,7 @@ def _convert_call(call: func.CallOp, indices: list[int]) -> None:
     buffers: list[SSAValue] = []
     for index in indices:
         result_type = cast(MemRefType[Attribute], call.results[index].type)
-        alloc = memref.AllocOp([], [], _out_type(result_type), IntegerAttr(64, 64))
+        alloc = AllocOp([], [], _out_type(result_type), IntegerAttr(64, 64))
         alloc.location = call.location
         Rewriter.insert_op(alloc, InsertPoint.before(call))
         buffers.append(alloc.memref)
@@ -192,7 +206,9 @@ def _convert_call(call: func.CallOp, indices: list[int]) -> None:
         if i in indices:
             replacement = buffers[indices.index(i)]
             if replacement.type != result.type:
-                cast_op = memref.CastOp.get(replacement, cast(MemRefType[Attribute], result.type))
+                cast_op = CastOp.build(
+                    operands=[replacement], result_types=[cast(MemRefType[Attribute], result.type)]
+                )
                 cast_op.location = call.location
                 Rewriter.insert_op(cast_op, InsertPoint.before(call))
                 replacement = cast_op.results[0]

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -58,7 +58,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import LoweringError
+from schedir.dialects.affine import ApplyOp
 from schedir.dialects.linalg import GenericOp, IndexOp, YieldOp, as_generic, is_structured
+from schedir.dialects.memref import LoadOp, StoreOp
 from schedir.dialects.syntax import op_location
 
 
@@ -89,7 +91,7 @@ class _Emitter:
                 used = sorted(expr.used_dims())
                 single = AffineMap(amap.num_dims, 0, (expr,))
                 dropped = single.drop_dims(tuple(d not in used for d in range(amap.num_dims)))
-                apply = affine.ApplyOp([ivs[d] for d in used], AffineMapAttr(dropped))
+                apply = ApplyOp([ivs[d] for d in used], AffineMapAttr(dropped))
                 result.append(self.emit(apply).results[0])
         return result
 
@@ -132,9 +134,10 @@ def lower_to_loops(op: Operation) -> None:
         )
     generic = op if isinstance(op, GenericOp) else as_generic(op)
     emitter = _Emitter(op, op.location)
+    num_loops = len(generic.iterator_types.data)
+    zero = emitter.index(0) if num_loops else None
+    one = emitter.index(1) if num_loops else None
     bounds = _loop_bounds(generic, emitter)
-    zero = emitter.index(0) if bounds else None
-    one = emitter.index(1) if bounds else None
     ivs: list[SSAValue] = []
     for bound in bounds:
         assert zero is not None and one is not None
@@ -160,7 +163,7 @@ def _inline_payload(generic: GenericOp, ivs: Sequence[SSAValue], emitter: _Emitt
         if not arg.uses:
             continue
         if isinstance(operand.type, MemRefType):
-            load = memref.LoadOp.get(operand, emitter.indices(amap, ivs))
+            load = LoadOp.get(operand, emitter.indices(amap, ivs))
             arg.replace_all_uses_with(emitter.emit(load).results[0])
         else:
             arg.replace_all_uses_with(operand)
@@ -178,7 +181,7 @@ def _inline_payload(generic: GenericOp, ivs: Sequence[SSAValue], emitter: _Emitt
     inits = list(generic.outputs)
     init_maps = maps[len(generic.inputs) :]
     for value, init, amap in zip(terminator.operands, inits, init_maps, strict=True):
-        emitter.emit(memref.StoreOp.get(value, init, emitter.indices(amap, ivs)))
+        emitter.emit(StoreOp.get(value, init, emitter.indices(amap, ivs)))
 
 
 @dataclass(frozen=True)

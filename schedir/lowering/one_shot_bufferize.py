@@ -55,7 +55,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -156,6 +163,14 @@ class OneShotBufferize(ModulePass):
 
     def _check_supported(self, module: ModuleOp) -> None:
         for op in module.walk():
+            if any(isinstance(v.type, UnrankedTensorType) for v in (*op.operands, *op.results)) or (
+                isinstance(op, func.FuncOp)
+                and any(isinstance(t, UnrankedTensorType) for t in op.function_type.inputs.data)
+            ):
+                raise UnsupportedError(
+                    f"'{op.name}' on unranked tensors is not supported by one-shot-bufferize",
+                    op_location(op),
+                )
             op_kind = kind(op)
             if op_kind == "unknown" and not self.allow_unknown_ops:
                 raise UnsupportedError(

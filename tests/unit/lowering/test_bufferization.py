@@ -553,6 +553,110 @@ def test_run_dynamic_shapes() -> None:
     run_and_compare(text, "f", [_rand(5, 3)])
 
 
+IF_IN_LOOP = """
+func.func @if_in_loop(%t: tensor<16xf32>, %v: f32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%a = %t) -> (tensor<16xf32>) {
+    %p = arith.cmpi slt, %i, %c8 : index
+    %n = scf.if %p -> (tensor<16xf32>) {
+      %w = tensor.insert %v into %a[%i] : tensor<16xf32>
+      scf.yield %w : tensor<16xf32>
+    } else {
+      scf.yield %a : tensor<16xf32>
+    }
+    scf.yield %n : tensor<16xf32>
+  }
+  return %r : tensor<16xf32>
+}
+"""
+
+FORALL_IN_FOR = """
+func.func @forall_in_for(%t: tensor<4x64xf32>, %v: f32) -> tensor<4x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %t) -> (tensor<4x64xf32>) {
+    %row = tensor.extract_slice %a[%i, 0] [1, 64] [1, 1] : tensor<4x64xf32> to tensor<64xf32>
+    %f = scf.forall (%j) in (8) shared_outs(%o = %row) -> (tensor<64xf32>) {
+      %off = affine.apply affine_map<(d0) -> (d0 * 8)>(%j)
+      %s = tensor.extract_slice %o[%off] [8] [1] : tensor<64xf32> to tensor<8xf32>
+      %x = arith.index_cast %j : index to i32
+      %y = arith.sitofp %x : i32 to f32
+      %z = arith.addf %y, %v : f32
+      %g = linalg.fill ins(%z : f32) outs(%s : tensor<8xf32>) -> tensor<8xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %g into %o[%off] [8] [1] : tensor<8xf32> into tensor<64xf32>
+      }
+    }
+    %u = tensor.insert_slice %f into %a[%i, 0] [1, 64] [1, 1] : tensor<64xf32> into tensor<4x64xf32>
+    scf.yield %u : tensor<4x64xf32>
+  }
+  return %r : tensor<4x64xf32>
+}
+"""
+
+DOUBLE_TILE = """
+func.func @double_tile(%A: tensor<24x20xf32>, %B: tensor<20x16xf32>, %C: tensor<24x16xf32>) -> tensor<24x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %c20 = arith.constant 20 : index
+  %r = scf.forall (%i, %j) in (3, 2) shared_outs(%o = %C) -> (tensor<24x16xf32>) {
+    %oi = affine.apply affine_map<(d0) -> (d0 * 8)>(%i)
+    %oj = affine.apply affine_map<(d0) -> (d0 * 8)>(%j)
+    %cs = tensor.extract_slice %o[%oi, %oj] [8, 8] [1, 1] : tensor<24x16xf32> to tensor<8x8xf32>
+    %acc = scf.for %k = %c0 to %c20 step %c5 iter_args(%t = %cs) -> (tensor<8x8xf32>) {
+      %as = tensor.extract_slice %A[%oi, %k] [8, 5] [1, 1] : tensor<24x20xf32> to tensor<8x5xf32>
+      %bs = tensor.extract_slice %B[%k, %oj] [5, 8] [1, 1] : tensor<20x16xf32> to tensor<5x8xf32>
+      %m = linalg.matmul ins(%as, %bs : tensor<8x5xf32>, tensor<5x8xf32>) outs(%t : tensor<8x8xf32>) -> tensor<8x8xf32>
+      scf.yield %m : tensor<8x8xf32>
+    }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %acc into %o[%oi, %oj] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<24x16xf32>
+    }
+  }
+  return %r : tensor<24x16xf32>
+}
+"""
+
+TRANSPOSE_IN_PLACE = """
+func.func @transpose_in_place(%a: tensor<7x7xf32>) -> tensor<7x7xf32> {
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]} ins(%a : tensor<7x7xf32>) outs(%a : tensor<7x7xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<7x7xf32>
+  return %g : tensor<7x7xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("writable", [False, True], ids=["read-only-args", "writable-args"])
+@pytest.mark.parametrize(
+    ("text", "entry", "shapes"),
+    [
+        (IF_IN_LOOP, "if_in_loop", [(16,), ()]),
+        (FORALL_IN_FOR, "forall_in_for", [(4, 64), ()]),
+        (DOUBLE_TILE, "double_tile", [(24, 20), (20, 16), (24, 16)]),
+        (TRANSPOSE_IN_PLACE, "transpose_in_place", [(7, 7)]),
+    ],
+    ids=["if-in-loop", "forall-in-for", "forall-for-matmul", "transpose-same-buffer"],
+)
+def test_run_nested_patterns(
+    text: str, entry: str, shapes: list[tuple[int, ...]], writable: bool
+) -> None:
+    inputs = [_rand(*s) if s else np.float32(0.25) for s in shapes]
+    run_and_compare(text, entry, inputs, mark_read_only=not writable)
+
+
+def test_transpose_reading_its_own_output_buffer_copies() -> None:
+    module = bufferize(TRANSPOSE_IN_PLACE)
+    (generic,) = [op for op in module.walk() if is_structured(op)]
+    assert generic.operands[0] is not generic.operands[1]
+
+
 def test_compiled_module_has_only_loop_level_ops() -> None:
     module = compile_to_loops(TILED.replace("WRITABLE", ""))
     allowed = (
