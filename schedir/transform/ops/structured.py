@@ -15,15 +15,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from xdsl.ir import Operation
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    ShapedType,
+    StringAttr,
+    TypedAttribute,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.diagnostics import TransformError
 from schedir.dialects import linalg
+from schedir.dialects.syntax import op_note
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
-from schedir.transform.ops.core import flag, int_list_prop, operand
-from schedir.transform.rewrites import specialize, structured_misc
+from schedir.transform.ops.core import flag, int_list_prop, operand, prop, str_prop
+from schedir.transform.rewrites import padding, specialize, structured_misc
 from schedir.transform.rewrites.structured_misc import RewriteFailure
-from schedir.transform.state import definite, silenceable
+from schedir.transform.state import definite, handle_kind, silenceable
 
 PayloadCheck = Callable[[Operation], bool]
 
@@ -138,7 +149,130 @@ def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
     _each(op, interp, linalg.is_structured, one)
 
 
+# --- pad ------------------------------------------------------------------------------
+
+
+def _reify_sizes(
+    op: Operation, interp: TransformInterpreter, static: Sequence[int], dynamic: Sequence[SSAValue]
+) -> list[int]:
+    """Upstream's `reifyMixedParamAndHandleResults`: static values, single params and
+    handles to single constant index ops, in order."""
+    values: list[int] = []
+    remaining = iter(dynamic)
+    for entry in static:
+        if entry != DYNAMIC_INDEX:
+            values.append(entry)
+            continue
+        handle = next(remaining)
+        if handle_kind(handle) == "param":
+            params = interp.state.params(handle)
+            if len(params) != 1:
+                raise silenceable(op, "expected a single param")
+            values.append(interp.state.int_params(op, handle)[0])
+            continue
+        payload = interp.state.payload_ops(handle)
+        if len(payload) != 1:
+            raise silenceable(op, "requires param or handle that is mapped to 1 payload op")
+        producer = payload[0]
+        if len(producer.results) != 1 or not isinstance(producer.results[0].type, IndexType):
+            raise silenceable(op, "requires param or handle to be result of op with 1 index result")
+        value = producer.properties.get("value") if isinstance(producer, arith.ConstantOp) else None
+        if not isinstance(value, IntegerAttr):
+            raise silenceable(
+                op, "requires param or handle to be the result of a constant like op"
+            )
+        values.append(value.value.data)
+    return values
+
+
+def _padding_attrs(op: Operation, payload: Operation) -> list[Attribute]:
+    """The padding values for the operands, checked against their element types (string
+    values are parsed as attributes of that type); definite failures as upstream."""
+    values = prop(op, "padding_values")
+    entries = list(values.data) if isinstance(values, ArrayAttr) else []
+    checked: list[Attribute] = []
+    for attr, operand_value in zip(entries, payload.operands, strict=False):
+        element = operand_value.type
+        if isinstance(element, ShapedType):
+            element = element.get_element_type()
+        if isinstance(attr, StringAttr):
+            parsed = _parse_typed(attr.data, element)
+            if parsed is None:
+                raise definite(
+                    op,
+                    f"'{op.name}' op expects a padding that parses to '{element}', got "
+                    f'"{attr.data}"',
+                    payload,
+                )
+            checked.append(parsed)
+            continue
+        if not isinstance(attr, TypedAttribute):
+            raise definite(op, f"'{op.name}' op expects padding values to be typed attributes")
+        if attr.get_type() != element:
+            raise definite(
+                op,
+                f"'{op.name}' op expects a padding value of type '{element}', got {attr}",
+                payload,
+            )
+        checked.append(attr)
+    return checked
+
+
+def _parse_typed(text: str, element: Attribute) -> Attribute | None:
+    """A padding value written as a string, parsed as an attribute of `element` type."""
+    from xdsl.parser import Parser
+
+    from schedir.dialects import get_context
+
+    try:
+        attr = Parser(get_context(), f"{text} : {element}").parse_attribute()
+    except Exception:  # a string that is not an attribute of that type
+        return None
+    return attr if isinstance(attr, TypedAttribute) and attr.get_type() == element else None
+
+
+def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
+    """Pad structured ops to static (multiple-of) shapes; returns the padded ops, the
+    tensor.pad ops and the copy-back ops."""
+    target = operand(op, "target")
+    assert target is not None
+    dims = int_list_prop(op, "padding_dimensions")
+    copy_back = str_prop(op, "copy_back_op") or "bufferization.materialize_in_destination"
+    if copy_back not in padding.COPY_BACK_OPS:
+        raise definite(op, "invalid copy_back_op")
+    nofold = tuple(bool(v) for v in int_list_prop(op, "nofold_flags"))
+    static_multiples = int_list_prop(op, "static_pad_to_multiple_of")
+    dynamic_multiples = list(getattr(op, "pad_to_multiple_of", ()))
+    padded_ops: list[Mapped] = []
+    pad_ops: list[Mapped] = []
+    copy_ops: list[Mapped] = []
+    for payload in interp.state.payload_ops(target):
+        if not linalg.is_structured(payload):
+            raise silenceable(
+                op, "expected LinalgOp target", notes=[op_note(payload, "target op")]
+            )
+        values = _padding_attrs(op, payload)
+        multiples = _reify_sizes(op, interp, static_multiples, dynamic_multiples)
+        options = padding.PaddingOptions(
+            padding_dimensions=tuple(dims),
+            pad_to_multiple_of=tuple(multiples) if multiples else (1,) * len(dims),
+            padding_values=tuple(values),
+            nofold_flags=nofold,
+            copy_back_op=copy_back,
+            use_prescribed_tensor_shapes=flag(op, "use_prescribed_tensor_shapes"),
+        )
+        try:
+            result = padding.pad_op(interp.state.rewriter(payload), payload, options)
+        except RewriteFailure:
+            raise silenceable(op, "failed to pad op", notes=[op_note(payload, "target op")]) from None
+        padded_ops.append(result.padded)
+        pad_ops.extend(result.pads)
+        copy_ops.extend(c for c in result.copy_backs if c not in copy_ops)
+    interp.set_results(op, [padded_ops, pad_ops, copy_ops])
+
+
 APPLY: Mapping[str, ApplyFn] = {
+    "transform.structured.pad": apply_pad,
     "transform.structured.specialize": apply_specialize,
     "transform.structured.generalize": apply_generalize,
     "transform.structured.interchange": apply_interchange,

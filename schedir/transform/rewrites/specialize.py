@@ -399,13 +399,8 @@ def _named_contraction(generic: linalg.GenericOp, cast_kind: str) -> Operation |
 
 # --- convolutions and poolings ----------------------------------------------------------
 
-_WINDOWED = (
-    linalg.Conv2DNhwcHwcfOp,
-    linalg.Conv2DNhwcFhwcOp,
-    linalg.Conv2DNchwFchwOp,
-    linalg.PoolingNhwcMaxOp,
-    linalg.PoolingNchwMaxOp,
-)
+_WINDOWED: tuple[type[Operation], ...] = tuple(linalg.CONV_OPS)
+"""Every convolution and pooling schedir defines (upstream tries them one by one)."""
 
 
 def _linear_coefficients(expr: AffineExpr) -> dict[int, int] | None:
@@ -541,7 +536,7 @@ def specialize(
     if named is None:
         raise RewriteFailure("no matching named op specialization")
     named.location = generic.location
-    rewriter.replace_op(generic, named, list(named.results))
+    rewriter.replace(generic, named, list(named.results))
     return SpecializeResult(named)
 
 

@@ -65,7 +65,7 @@ def generalize(rewriter: PatternRewriter, op: Operation) -> GeneralizeResult:
     if not linalg.is_structured(op):
         raise RewriteFailure("preconditions not met")
     generic = linalg.as_generic(op)
-    rewriter.replace_op(op, generic, list(generic.results))
+    rewriter.replace(op, generic, list(generic.results))
     return GeneralizeResult(generic)
 
 
@@ -103,8 +103,8 @@ def interchange(
         )
         for new_op in (*fresh, apply):
             new_op.location = index_op.location
-        rewriter.insert_op([*fresh, apply], InsertPoint.before(index_op))
-        rewriter.replace_op(index_op, [], [apply.result])
+        rewriter.insert([*fresh, apply], InsertPoint.before(index_op))
+        rewriter.replace(index_op, [], [apply.result])
         new_index_ops += [*fresh, apply]
     return InterchangeResult(generic, tuple(new_index_ops))
 
@@ -117,7 +117,7 @@ def decompose_aggregate(rewriter: PatternRewriter, op: Operation) -> DecomposeRe
         raise RewriteFailure("only tensor semantics can be decomposed")
     new_ops = linalg.decompose_softmax(op)
     last = new_ops[-1]
-    rewriter.replace_op(op, new_ops, list(last.results))
+    rewriter.replace(op, new_ops, list(last.results))
     return DecomposeResult(tuple(new_ops), (last,))
 
 
