@@ -1,0 +1,269 @@
+"""linalg canonicalization patterns (upstream LinalgOps.cpp) and the
+`linalg.tiling_canonicalization` set (upstream `populateLinalgTilingCanonicalizationPatterns`).
+
+* Dead linalg ops on tensors (unused results) are erased by the driver (they have no
+  memory effects); ops on a buffer with a zero-sized dimension are erased
+  (EraseDeadLinalgOp).
+* Information-erasing `tensor.cast`s feeding a linalg op are folded into it, its results
+  cast back (FoldTensorCastProducerOp); `memref.cast`s are folded in place (the linalg
+  folder's `foldMemRefCast`).
+* Fills: `tensor.extract` of a fill is the fill value, `linalg.copy` of a fill is a fill
+  of the copy's destination, a transpose of a fill is a fill of the transpose's init.
+* `linalg.copy` of a value into itself disappears (EraseSelfCopy); a `linalg.generic`
+  that only forwards its inputs is replaced by them (EraseIdentityLinalgOp).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from schedir.transform.rewrites.canonicalize import PatternSet
+from schedir.transform.rewrites.canonicalize_memref import fold_cast_operands
+from schedir.transform.rewrites.canonicalize_tensor import can_fold_into_consumer
+from schedir.transform.rewrites.canonicalize_utils import CanonRewriter, Folder
+
+
+def _structured(op: Operation) -> bool:
+    from schedir.dialects.linalg import is_structured
+
+    return is_structured(op)
+
+
+def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, ...]]:
+    from schedir.dialects.linalg import dps_inits, dps_inputs
+
+    return dps_inputs(op), dps_inits(op)
+
+
+def _fold_linalg(op: Operation) -> bool | None:
+    """The linalg folder: `foldMemRefCast` on buffer operands."""
+    if not _structured(op):
+        return None
+    return True if fold_cast_operands(op) else None
+
+
+def _linalg_op_names() -> list[str]:
+    from schedir.dialects.linalg import Linalg
+
+    return [
+        cls.name for cls in Linalg.operations if cls.name not in ("linalg.yield", "linalg.index")
+    ]
+
+
+FOLDERS: dict[str, Folder] = {}
+
+
+def folders() -> dict[str, Folder]:
+    return {name: _fold_linalg for name in _linalg_op_names()}
+
+
+# --- patterns ---------------------------------------------------------------------------------
+
+
+def erase_dead_linalg_op(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseDeadLinalgOp: a buffer operand with a zero-sized dimension."""
+    if not _structured(op):
+        return False
+    for value in op.operands:
+        if isinstance(value.type, MemRefType) and 0 in value.type.get_shape():
+            rw.erase(op)
+            return True
+    return False
+
+
+def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldTensorCastProducerOp: use the more static source of casts."""
+    if not _structured(op) or not op.results:
+        return False
+    inputs, _ = _inputs_inits(op)
+    operands = list(op.operands)
+    changed = False
+    for i, value in enumerate(operands):
+        cast = value.owner
+        if isinstance(cast, Operation) and can_fold_into_consumer(cast):
+            operands[i] = cast.operands[0]
+            changed = True
+    if not changed:
+        return False
+    # Results take the types of their (possibly more static) inits.
+    # Destination-style: inputs then inits; results take their inits' types.
+    result_types: list[Attribute] = [v.type for v in operands[len(inputs) :]][: len(op.results)]
+    new = _rebuild(op, operands, result_types)
+    rw.create(new, op)
+    rw.set_insertion_point(InsertPoint.after(new))
+    results: list[SSAValue] = []
+    from xdsl.dialects.tensor import CastOp
+
+    for old, value in zip(op.results, new.results, strict=True):
+        if value.type != old.type:
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+        results.append(value)
+    rw.replace_values(op, results)
+    return True
+
+
+def _rebuild(op: Operation, operands: list[SSAValue], result_types: list[Attribute]) -> Operation:
+    """A copy of `op` with new operands and result types; its regions move over."""
+    regions = [Rewriter.move_region_contents_to_new_regions(r) for r in op.regions]
+    return type(op).create(
+        operands=operands,
+        result_types=result_types,
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=regions,
+    )
+
+
+def _fill_value(value: SSAValue) -> SSAValue | None:
+    """The scalar a `linalg.fill` result holds."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "linalg.fill" and isinstance(value, OpResult):
+        return owner.operands[0]
+    return None
+
+
+def extract_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithTensorExtract."""
+    scalar = _fill_value(op.operands[0])
+    if scalar is None or scalar.type != op.results[0].type:
+        return False
+    rw.replace_values(op, [scalar])
+    return True
+
+
+def _new_fill(rw: CanonRewriter, scalar: SSAValue, init: SSAValue, loc: Operation) -> Operation:
+    from schedir.dialects.linalg import FillOp
+
+    fill = FillOp([scalar], [init])
+    return rw.create(fill, loc)
+
+
+def copy_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithCopy: copy(fill(v)) -> fill(v) into the copy's init; a copy
+    into a filled init does not need the fill."""
+    if len(op.operands) != 2:
+        return False
+    source, init = op.operands
+    scalar = _fill_value(source)
+    if scalar is not None and op.results:
+        new = _new_fill(rw, scalar, init, op)
+        rw.replace_values(op, list(new.results))
+        return True
+    fill = init.owner
+    if _fill_value(init) is not None and isinstance(fill, Operation) and op.results:
+        op.operands = [source, fill.operands[1]]
+        rw.modified(op)
+        return True
+    return False
+
+
+def transpose_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithTranspose."""
+    if not op.results:
+        return False
+    scalar = _fill_value(op.operands[0])
+    if scalar is None:
+        return False
+    new = _new_fill(rw, scalar, op.operands[1], op)
+    rw.replace_values(op, list(new.results))
+    return True
+
+
+def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseSelfCopy for linalg.copy."""
+    if len(op.operands) != 2 or op.operands[0] is not op.operands[1]:
+        return False
+    if op.results:
+        rw.replace_values(op, [op.operands[0]])
+    else:
+        rw.erase(op)
+    return True
+
+
+def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseIdentityLinalgOp: a generic with identity maps and all-parallel
+    loops whose body yields its input arguments in order."""
+    from schedir.dialects.linalg import indexing_maps, iterator_types
+
+    if not _structured(op):
+        return False
+    maps = indexing_maps(op)
+    if any(m != type(m).identity(m.num_dims) for m in maps):
+        return False
+    if any(it != "parallel" for it in iterator_types(op)):
+        return False
+    block = op.regions[0].block
+    yielded = block.last_op
+    if yielded is None or len(list(block.ops)) != 1:
+        return False
+    inputs, inits = _inputs_inits(op)
+    if not op.results:
+        if (
+            all(isinstance(v.type, MemRefType) for v in op.operands)
+            and len(inputs) == len(inits)
+            and all(arg is block.args[i] for i, arg in enumerate(yielded.operands))
+            and all(a is b for a, b in zip(inputs, inits, strict=True))
+        ):
+            rw.erase(op)
+            return True
+        return False
+    replacements: list[SSAValue] = []
+    for value, result in zip(yielded.operands, op.results, strict=True):
+        if value not in block.args:
+            return False
+        index = list(block.args).index(value)
+        if index >= len(inputs):
+            return False
+        source = inputs[index]
+        if not isinstance(source.type, TensorType):
+            return False
+        if source.type != result.type:
+            return False
+        replacements.append(source)
+    rw.replace_values(op, replacements)
+    return True
+
+
+def _all_structured(pattern_set: PatternSet, *patterns: object) -> PatternSet:
+    for name in _linalg_op_names():
+        pattern_set.add(name, *patterns)  # type: ignore[arg-type]
+    return pattern_set
+
+
+def patterns() -> PatternSet:
+    result = PatternSet()
+    _all_structured(result, erase_dead_linalg_op, fold_tensor_cast_producer)
+    return (
+        result.add("tensor.extract", extract_of_fill)
+        .add("linalg.copy", erase_self_copy, copy_of_fill)
+        .add("linalg.transpose", transpose_of_fill)
+        .add("linalg.generic", erase_identity_generic)
+    )
+
+
+def tiling_canonicalization_patterns() -> PatternSet:
+    """Upstream's `populateLinalgTilingCanonicalizationPatterns`: affine apply/min/max,
+    scf.for, tensor cast/empty/extract_slice/insert_slice/pad, memref.subview, the linalg
+    dialect patterns and the scf.for loop canonicalization."""
+    from schedir.transform.rewrites import (
+        canonicalize_affine,
+        canonicalize_memref,
+        canonicalize_scf,
+        canonicalize_tensor,
+    )
+
+    result = PatternSet()
+    result.update(canonicalize_affine.patterns())
+    scf_set = canonicalize_scf.patterns()
+    for name in ("scf.for",):
+        result.add(name, *scf_set.by_name.get(name, []))
+    result.update(canonicalize_tensor.tiling_patterns())
+    result.update(canonicalize_memref.tiling_patterns())
+    _all_structured(result, erase_dead_linalg_op, fold_tensor_cast_producer)
+    result.update(canonicalize_scf.for_loop_canonicalization_patterns())
+    return result
+
+
+__all__ = ["FOLDERS", "folders", "patterns", "tiling_canonicalization_patterns"]

@@ -1,0 +1,672 @@
+"""tensor folders and canonicalization patterns (upstream TensorOps.cpp), and the
+`tensor.fold_tensor_subset_ops` set (upstream FoldTensorSubsetOps.cpp).
+
+Folders: identity casts and slices, `dim` of static shapes / `tensor.empty` / slices /
+casts / destination-style results, `extract_slice(insert_slice)` and
+`insert_slice(extract_slice)` of the same place, an insert over a previous insert of the
+same place, `extract` of `from_elements` or a splat constant.
+
+Patterns: constant offsets/sizes/strides of the slice ops become static (the result type
+gets static sizes and a `tensor.cast` restores the old type), casts are folded into slice
+ops and `tensor.empty`, chained casts merge, constant dynamic sizes of `tensor.empty`
+become static, zero padding folds away.
+
+Subset folding: `transfer_read(extract_slice)` reads the source, `insert_slice` of a
+`transfer_write` that writes a whole tensor writes into the destination, and a
+rank-expanding `insert_slice` that fills its destination, inserted again, is inserted
+directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import tensor as xtensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint
+
+from schedir.dialects._utils import Mixed, split_mixed
+from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
+from schedir.transform.rewrites.canonicalize import PatternSet
+from schedir.transform.rewrites.canonicalize_utils import (
+    CanonRewriter,
+    Folder,
+    constant_attr,
+    constant_int,
+    fold_mixed,
+    same_mixed,
+)
+
+# --- slice helpers ----------------------------------------------------------------------------
+
+SliceParams = tuple[list[Mixed], list[Mixed], list[Mixed]]
+
+
+def slice_params(op: Operation) -> SliceParams:
+    """Mixed offsets, sizes and strides of extract/insert/parallel_insert_slice."""
+    return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
+
+
+def same_slice(a: SliceParams, b: SliceParams) -> bool:
+    return all(
+        len(x) == len(y) and all(same_mixed(p, q) for p, q in zip(x, y, strict=True))
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def _static(values: Sequence[Mixed]) -> list[int]:
+    return [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
+
+
+def is_identity_slice(params: SliceParams, shape: Sequence[int]) -> bool:
+    """Offsets 0, strides 1, sizes equal to the (static or same-SSA) shape."""
+    offsets, sizes, strides = params
+    if any(constant_int(o) != 0 for o in offsets) or any(constant_int(s) != 1 for s in strides):
+        return False
+    return all(
+        constant_int(s) == d and d != DYNAMIC_INDEX for s, d in zip(sizes, shape, strict=True)
+    )
+
+
+def infer_rank_reduced_type(source: TensorType, sizes: Sequence[Mixed], rank: int) -> TensorType:
+    """Upstream's `inferCanonicalRankReducedResultType`: the slice type, with the first
+    unit dims dropped until its rank is `rank`."""
+    shape = _static(sizes)
+    drop = len(shape) - rank
+    kept: list[int] = []
+    for size in shape:
+        if drop > 0 and size == 1:
+            drop -= 1
+            continue
+        kept.append(size)
+    return TensorType(source.get_element_type(), kept)
+
+
+def build_extract_slice(
+    source: SSAValue, params: SliceParams, result_type: Attribute
+) -> ExtractSliceOp:
+    offsets, sizes, strides = params
+    so, do = split_mixed(offsets)
+    ss, ds = split_mixed(sizes)
+    st, dt = split_mixed(strides)
+    return ExtractSliceOp.build(
+        operands=[source, do, ds, dt],
+        result_types=[result_type],
+        properties={"static_offsets": so, "static_sizes": ss, "static_strides": st},
+    )
+
+
+def build_insert_slice(
+    source: SSAValue, dest: SSAValue, params: SliceParams, cls: type[Operation] = InsertSliceOp
+) -> Operation:
+    offsets, sizes, strides = params
+    so, do = split_mixed(offsets)
+    ss, ds = split_mixed(sizes)
+    st, dt = split_mixed(strides)
+    return cls.build(  # type: ignore[attr-defined]
+        operands=[source, dest, do, ds, dt],
+        result_types=[dest.type] if cls is InsertSliceOp else [],
+        properties={"static_offsets": so, "static_sizes": ss, "static_strides": st},
+    )
+
+
+def preserves_static_information(source: Attribute, target: Attribute) -> bool:
+    """Upstream's `preservesStaticInformation(source, target)`: `target` keeps every
+    static size of `source`."""
+    if not isinstance(source, TensorType) or not isinstance(target, TensorType):
+        return False
+    if source.get_element_type() != target.get_element_type():
+        return False
+    s, t = source.get_shape(), target.get_shape()
+    if len(s) != len(t):
+        return False
+    return all(a in (DYNAMIC_INDEX, b) for a, b in zip(s, t, strict=True))
+
+
+def can_fold_into_consumer(cast: Operation) -> bool:
+    """A `tensor.cast` that only erases static information (its source is more static)."""
+    return cast.name == "tensor.cast" and preserves_static_information(
+        cast.results[0].type, cast.operands[0].type
+    )
+
+
+# --- folders ----------------------------------------------------------------------------------
+
+
+def fold_cast(op: Operation) -> list[Attribute | SSAValue] | None:
+    source = op.operands[0]
+    if source.type == op.results[0].type:
+        return [source]
+    inner = source.owner
+    if (
+        isinstance(inner, Operation)
+        and inner.name == "tensor.cast"
+        and inner.operands[0].type == op.results[0].type
+    ):
+        return [inner.operands[0]]
+    return None
+
+
+def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
+    source, index_value = op.operands
+    index = constant_int(index_value)
+    if index is None or not isinstance(source.type, TensorType):
+        return None
+    shape = source.type.get_shape()
+    if not 0 <= index < len(shape):
+        return None
+    if shape[index] != DYNAMIC_INDEX:
+        return [IntegerAttr(shape[index], IndexType())]
+    owner = source.owner
+    if not isinstance(owner, Operation) or not isinstance(source, OpResult):
+        return None
+    if owner.name == "tensor.empty":
+        dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
+        return [owner.operands[dynamic.index(index)]]
+    if owner.name == "tensor.extract_slice":
+        if len(owner.results[0].type.get_shape()) == len(owner.operands[0].type.get_shape()):  # type: ignore[attr-defined]
+            size = owner.mixed_sizes[index]  # type: ignore[attr-defined]
+            if isinstance(size, SSAValue):
+                return [size]
+        return None
+    # dim(cast(x)) -> dim(x); dim of a destination-style result -> dim of its init.
+    new_source: SSAValue | None = None
+    if owner.name == "tensor.cast":
+        new_source = owner.operands[0]
+    elif owner.name in ("tensor.insert_slice", "tensor.insert"):
+        new_source = owner.operands[1]
+    else:
+        from schedir.dialects.linalg import dps_inits, is_structured
+
+        if is_structured(owner):
+            new_source = dps_inits(owner)[source.index]
+    if new_source is None:
+        return None
+    op.operands = [new_source, index_value]
+    return True
+
+
+def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
+    source = op.operands[0]
+    params = slice_params(op)
+    if source.type == op.results[0].type and is_identity_slice(params, source.type.get_shape()):  # type: ignore[attr-defined]
+        return [source]
+    inner = source.owner
+    if (
+        isinstance(inner, Operation)
+        and inner.name == "tensor.insert_slice"
+        and inner.operands[0].type == op.results[0].type
+        and same_slice(slice_params(inner), params)
+    ):
+        return [inner.operands[0]]
+    return None
+
+
+def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None:
+    source, dest = op.operands[0], op.operands[1]
+    params = slice_params(op)
+    if source.type == dest.type and is_identity_slice(params, dest.type.get_shape()):  # type: ignore[attr-defined]
+        return [source]
+    # insert_slice(extract_slice(dest, same place), dest) -> dest
+    inner = source.owner
+    if (
+        isinstance(inner, Operation)
+        and inner.name == "tensor.extract_slice"
+        and inner.operands[0] is dest
+        and same_slice(slice_params(inner), params)
+    ):
+        return [dest]
+    # insert_slice(x into insert_slice(y into d at P) at P) -> insert_slice(x into d at P)
+    prev = dest.owner
+    if (
+        isinstance(prev, Operation)
+        and prev.name == "tensor.insert_slice"
+        and prev.operands[0].type == source.type
+        and same_slice(slice_params(prev), params)
+    ):
+        operands = list(op.operands)
+        operands[1] = prev.operands[1]
+        op.operands = operands
+        return True
+    return None
+
+
+def fold_extract(op: Operation) -> list[Attribute | SSAValue] | None:
+    source = op.operands[0]
+    owner = source.owner
+    indices = [constant_int(v) for v in op.operands[1:]]
+    if isinstance(owner, Operation) and owner.name == "tensor.from_elements":
+        if any(i is None for i in indices):
+            return None
+        shape = source.type.get_shape()  # type: ignore[attr-defined]
+        flat = 0
+        for i, d in zip(indices, shape, strict=True):
+            assert i is not None
+            flat = flat * d + i
+        return [owner.operands[flat]] if 0 <= flat < len(owner.operands) else None
+    attr = constant_attr(source)
+    if isinstance(attr, DenseIntOrFPElementsAttr) and attr.is_splat():
+        values = attr.get_values()
+        from xdsl.dialects.builtin import FloatAttr
+
+        elem = op.results[0].type
+        value = values[0]
+        return [FloatAttr(value, elem) if isinstance(value, float) else IntegerAttr(value, elem)]  # type: ignore[arg-type]
+    return None
+
+
+FOLDERS: dict[str, Folder] = {
+    "tensor.cast": fold_cast,
+    "tensor.dim": fold_dim,
+    "tensor.extract_slice": fold_extract_slice,
+    "tensor.insert_slice": fold_insert_slice,
+    "tensor.extract": fold_extract,
+}
+
+
+# --- patterns ---------------------------------------------------------------------------------
+
+
+def _cast(rw: CanonRewriter, value: SSAValue, type_: Attribute, loc: Operation) -> SSAValue:
+    if value.type == type_:
+        return value
+    return rw.create(xtensor.CastOp(value, type_), loc).results[0]  # type: ignore[arg-type]
+
+
+def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's OpWithOffsetSizesAndStridesConstantArgumentFolder for extract_slice."""
+    offsets, sizes, strides = slice_params(op)
+    offsets, a = fold_mixed(offsets)
+    sizes, b = fold_mixed(sizes)
+    strides, c = fold_mixed(strides)
+    if not (a or b or c):
+        return False
+    old_type = op.results[0].type
+    source = op.operands[0]
+    new_type = infer_rank_reduced_type(source.type, sizes, len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    new = rw.create(build_extract_slice(source, (offsets, sizes, strides), new_type), op)
+    rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
+    return True
+
+
+def extract_slice_of_cast(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's ExtractSliceOpCastFolder: slice the cast's source, cast the result."""
+    cast = op.operands[0].owner
+    if not isinstance(cast, Operation) or not can_fold_into_consumer(cast):
+        return False
+    params = slice_params(op)
+    old_type = op.results[0].type
+    source = cast.operands[0]
+    new_type = infer_rank_reduced_type(source.type, params[1], len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    new = rw.create(build_extract_slice(source, params, new_type), op)
+    rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
+    return True
+
+
+def _insert_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
+    offsets, sizes, strides = slice_params(op)
+    offsets, a = fold_mixed(offsets)
+    sizes, b = fold_mixed(sizes)
+    strides, c = fold_mixed(strides)
+    if not (a or b or c):
+        return False
+    source, dest = op.operands[0], op.operands[1]
+    source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    if op.name == "tensor.parallel_insert_slice":
+        # The cast goes before the in_parallel terminator, as upstream.
+        parent = op.parent_op()
+        assert parent is not None
+        rw.set_insertion_point(parent)
+    to_insert = _cast(rw, source, source_type, op)
+    rw.set_insertion_point(op)
+    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    new = build_insert_slice(to_insert, dest, (offsets, sizes, strides), cls)
+    new.location = op.location
+    rw.replace(op, new, list(new.results))
+    return True
+
+
+def insert_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
+    return _insert_constant_arguments(op, rw)
+
+
+def insert_slice_cast_folder(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's InsertSliceOpCastFolder: fold information-erasing casts of source and
+    destination into the insert."""
+    source, dest = op.operands[0], op.operands[1]
+    src_cast = (
+        source.owner
+        if isinstance(source.owner, Operation) and can_fold_into_consumer(source.owner)
+        else None
+    )
+    dst_cast = (
+        dest.owner
+        if isinstance(dest.owner, Operation) and can_fold_into_consumer(dest.owner)
+        else None
+    )
+    if src_cast is None and dst_cast is None:
+        return False
+    new_source = src_cast.operands[0] if src_cast is not None else source
+    new_dest = dst_cast.operands[0] if dst_cast is not None else dest
+    params = slice_params(op)
+    # The source must still fit the sizes (upstream checks with the static sizes).
+    src_shape = new_source.type.get_shape()  # type: ignore[attr-defined]
+    reduced = infer_rank_reduced_type(new_dest.type, params[1], len(src_shape)).get_shape()  # type: ignore[arg-type]
+    if len(reduced) != len(src_shape) or any(
+        a != DYNAMIC_INDEX and b != DYNAMIC_INDEX and a != b
+        for a, b in zip(reduced, src_shape, strict=True)
+    ):
+        return False
+    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    new = build_insert_slice(new_source, new_dest, params, cls)
+    if cls is ParallelInsertSliceOp:
+        new.location = op.location
+        rw.replace(op, new, [])
+        return True
+    rw.create(new, op)
+    rw.set_insertion_point(InsertPoint.after(new))
+    rw.replace_values(op, [_cast(rw, new.results[0], op.results[0].type, op)])
+    return True
+
+
+def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's InsertSliceOpSourceCastInserter: cast the source to the static sizes."""
+    source, dest = op.operands[0], op.operands[1]
+    src_type = source.type
+    assert isinstance(src_type, TensorType)
+    params = slice_params(op)
+    inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]
+    if inferred == src_type or not preserves_static_information(src_type, inferred):
+        return False
+    if op.name == "tensor.parallel_insert_slice":
+        parent = op.parent_op()
+        assert parent is not None
+        rw.set_insertion_point(parent)
+    cast = _cast(rw, source, inferred, op)
+    operands = list(op.operands)
+    operands[0] = cast
+    op.operands = operands
+    rw.modified(op)
+    return True
+
+
+def empty_static_shape(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's ReplaceEmptyTensorStaticShapeDims."""
+    type_ = op.results[0].type
+    assert isinstance(type_, TensorType)
+    shape = list(type_.get_shape())
+    dynamic = list(op.operands)
+    new_shape: list[int] = []
+    new_dynamic: list[SSAValue] = []
+    changed = False
+    it = iter(dynamic)
+    for size in shape:
+        if size != DYNAMIC_INDEX:
+            new_shape.append(size)
+            continue
+        value = next(it)
+        c = constant_int(value)
+        if c is not None and c >= 0:
+            new_shape.append(c)
+            changed = True
+        else:
+            new_shape.append(DYNAMIC_INDEX)
+            new_dynamic.append(value)
+    if not changed:
+        return False
+    new_type = TensorType(type_.get_element_type(), new_shape)
+    new = rw.create(xtensor.EmptyOp(new_dynamic, new_type), op)
+    rw.replace_values(op, [_cast(rw, new.results[0], type_, op)])
+    return True
+
+
+def cast_of_empty(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldEmptyTensorWithCastOp: cast(empty) -> empty of the cast type."""
+    empty = op.operands[0].owner
+    if not isinstance(empty, Operation) or empty.name != "tensor.empty":
+        return False
+    src_type, dst_type = op.operands[0].type, op.results[0].type
+    if not isinstance(dst_type, TensorType) or not preserves_static_information(src_type, dst_type):
+        return False
+    dynamic: list[SSAValue] = []
+    it = iter(empty.operands)
+    for s, d in zip(src_type.get_shape(), dst_type.get_shape(), strict=True):  # type: ignore[attr-defined]
+        value = next(it) if s == DYNAMIC_INDEX else None
+        if d == DYNAMIC_INDEX:
+            assert value is not None
+            dynamic.append(value)
+    rw.replace_with_op(op, xtensor.EmptyOp(dynamic, dst_type))
+    return True
+
+
+def chained_cast(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's ChainedTensorCast: cast(cast(x)) -> cast(x) when the middle type adds
+    no static information."""
+    inner = op.operands[0].owner
+    if not isinstance(inner, Operation) or inner.name != "tensor.cast":
+        return False
+    source = inner.operands[0]
+    a, b, c = source.type, inner.results[0].type, op.results[0].type
+    if not all(isinstance(t, TensorType) for t in (a, b, c)):
+        return False
+    sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()  # type: ignore[attr-defined]
+    if not len(sa) == len(sb) == len(sc):
+        return False
+    for x, y, z in zip(sa, sb, sc, strict=True):
+        if y != DYNAMIC_INDEX and x == DYNAMIC_INDEX and z == DYNAMIC_INDEX:
+            return False  # the middle cast asserts a size nobody else knows
+    rw.replace_with_op(op, xtensor.CastOp(source, c))  # type: ignore[arg-type]
+    return True
+
+
+def pad_zero_padding(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldStaticZeroPadding: a pad with zero low/high padding is a cast."""
+    if "nofold" in op.properties or "nofold" in op.attributes:
+        return False
+    lows = op.properties.get("static_low")
+    highs = op.properties.get("static_high")
+    if lows is None or highs is None:
+        return False
+    if any(v != 0 for v in lows.get_values()) or any(v != 0 for v in highs.get_values()):  # type: ignore[attr-defined]
+        return False
+    rw.replace_with_op(op, xtensor.CastOp(op.operands[0], op.results[0].type))  # type: ignore[arg-type]
+    return True
+
+
+def patterns() -> PatternSet:
+    return (
+        PatternSet()
+        .add("tensor.extract_slice", extract_slice_constant_arguments, extract_slice_of_cast)
+        .add(
+            "tensor.insert_slice",
+            insert_slice_constant_arguments,
+            insert_slice_cast_folder,
+            insert_slice_source_cast_inserter,
+        )
+        .add(
+            "tensor.parallel_insert_slice",
+            insert_slice_constant_arguments,
+            insert_slice_cast_folder,
+            insert_slice_source_cast_inserter,
+        )
+        .add("tensor.empty", empty_static_shape)
+        .add("tensor.cast", cast_of_empty, chained_cast)
+        .add("tensor.pad", pad_zero_padding)
+    )
+
+
+# --- fold_tensor_subset_ops -------------------------------------------------------------------
+
+
+def _dropped_dims(full: Sequence[Mixed], reduced_rank: int) -> list[int]:
+    """Positions of the unit sizes a rank-reducing slice drops (the first ones)."""
+    drop = len(full) - reduced_rank
+    dims: list[int] = []
+    for i, size in enumerate(full):
+        if drop > 0 and constant_int(size) == 1:
+            dims.append(i)
+            drop -= 1
+    return dims
+
+
+def _add_indices(rw: CanonRewriter, a: Mixed, b: SSAValue, loc: Operation) -> SSAValue:
+    """a + b as an `affine.apply` (upstream's resolveIndicesIntoOpWithOffsetsAndStrides)."""
+    from schedir.dialects.affine import ApplyOp
+
+    if constant_int(a) == 0:
+        return b
+    if isinstance(a, int):
+        map_ = AffineMap(1, 0, (AffineExpr.dimension(0) + a,))
+        return rw.create(ApplyOp([b], AffineMapAttr(map_)), loc).results[0]
+    map_ = AffineMap(2, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1),))
+    return rw.create(ApplyOp([a, b], AffineMapAttr(map_)), loc).results[0]
+
+
+def _expand_map(map_: AffineMap, dropped: Sequence[int], full_rank: int) -> AffineMap:
+    """A permutation map over the reduced rank re-expressed over the full rank."""
+    reduced_to_full = [i for i in range(full_rank) if i not in dropped]
+    dims = [AffineExpr.dimension(i) for i in reduced_to_full]
+    return AffineMap(
+        full_rank, 0, tuple(r.replace_dims_and_symbols(dims, ()) for r in map_.results)
+    )
+
+
+def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's TransferReadOfExtractSliceOpFolder."""
+    if op.name != "vector.transfer_read" or op.properties.get("mask") is not None:
+        return False
+    source = op.operands[0]
+    slice_op = source.owner
+    if not isinstance(slice_op, Operation) or slice_op.name != "tensor.extract_slice":
+        return False
+    offsets, sizes, strides = slice_params(slice_op)
+    if any(constant_int(s) != 1 for s in strides):
+        return False
+    if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]
+        return False  # masked reads are left alone
+    reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]
+    dropped = _dropped_dims(sizes, reduced_rank)
+    indices = list(op.operands[1 : 1 + reduced_rank])
+    padding = op.operands[1 + reduced_rank]
+    new_indices: list[SSAValue] = []
+    it = iter(indices)
+    for i, offset in enumerate(offsets):
+        if i in dropped:
+            new_indices.append(rw.mixed_value(offset, op))
+        else:
+            new_indices.append(_add_indices(rw, offset, next(it), op))
+    perm = op.properties["permutation_map"]
+    assert isinstance(perm, AffineMapAttr)
+    new_map = _expand_map(perm.data, dropped, len(offsets))
+    props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
+    props["permutation_map"] = AffineMapAttr(new_map)
+    new = type(op).build(  # type: ignore[attr-defined]
+        operands=[slice_op.operands[0], new_indices, padding, []],
+        result_types=[op.results[0].type],
+        properties=props,
+        attributes=dict(op.attributes),
+    )
+    rw.replace_with_op(op, new)
+    return True
+
+
+def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's InsertSliceOfTransferWriteOpFolder: a transfer_write that overwrites a
+    whole tensor at index 0, then inserted, writes into the destination directly."""
+    write = op.operands[0].owner
+    if (
+        not isinstance(write, Operation)
+        or write.name != "vector.transfer_write"
+        or not write.results
+    ):
+        return False
+    tensor_type = write.results[0].type
+    vector = write.operands[0]
+    assert isinstance(tensor_type, TensorType)
+    rank = len(tensor_type.get_shape())
+    if len(write.operands) != 2 + rank:
+        return False  # masked
+    if any(constant_int(v) != 0 for v in write.operands[2 : 2 + rank]):
+        return False
+    vshape = list(vector.type.get_shape())  # type: ignore[attr-defined]
+    perm = write.properties["permutation_map"]
+    assert isinstance(perm, AffineMapAttr)
+    if perm.data != AffineMap.identity(rank) or vshape != list(tensor_type.get_shape()):
+        return False
+    in_bounds = write.properties.get("in_bounds")
+    offsets, sizes, strides = slice_params(op)
+    if any(constant_int(s) != 1 for s in strides):
+        return False
+    dest = op.operands[1]
+    dropped = _dropped_dims(sizes, rank)
+    full_rank = len(offsets)
+    rw.set_insertion_point(op)
+    indices = [rw.mixed_value(o, op) for o in offsets]
+    new_map = _expand_map(perm.data, dropped, full_rank)
+    props = {k: v for k, v in write.properties.items() if k != "operandSegmentSizes"}
+    props["permutation_map"] = AffineMapAttr(new_map)
+    if in_bounds is not None:
+        props["in_bounds"] = in_bounds
+    new = type(write).build(  # type: ignore[attr-defined]
+        operands=[vector, dest, indices, []],
+        result_types=[[dest.type]],
+        properties=props,
+    )
+    rw.replace_with_op(op, new)
+    return True
+
+
+def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's InsertSliceOfInsertSliceFolder: a rank-expanding insert_slice that
+    fills its whole destination, inserted again, is inserted directly."""
+    inner = op.operands[0].owner
+    if not isinstance(inner, Operation) or inner.name != "tensor.insert_slice":
+        return False
+    inner_dest_type = inner.operands[1].type
+    assert isinstance(inner_dest_type, TensorType)
+    inner_params = slice_params(inner)
+    if not is_identity_slice(inner_params, inner_dest_type.get_shape()):
+        return False
+    inner_source = inner.operands[0]
+    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    new = build_insert_slice(inner_source, op.operands[1], slice_params(op), cls)
+    new.location = op.location
+    rw.replace(op, new, list(new.results))
+    return True
+
+
+def fold_tensor_subset_ops_patterns() -> PatternSet:
+    return (
+        PatternSet()
+        .add("vector.transfer_read", transfer_read_of_extract_slice)
+        .add("tensor.insert_slice", insert_slice_of_transfer_write, insert_slice_of_insert_slice)
+        .add("tensor.parallel_insert_slice", insert_slice_of_insert_slice)
+    )
+
+
+def tiling_patterns() -> PatternSet:
+    """The tensor part of `linalg.tiling_canonicalization`."""
+    return patterns()
+
+
+__all__ = [
+    "FOLDERS",
+    "build_extract_slice",
+    "build_insert_slice",
+    "fold_tensor_subset_ops_patterns",
+    "infer_rank_reduced_type",
+    "patterns",
+    "preserves_static_information",
+    "same_slice",
+    "slice_params",
+    "tiling_patterns",
+]
