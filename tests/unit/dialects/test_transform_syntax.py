@@ -364,8 +364,7 @@ def test_include_of_unannotated_callee() -> None:
     text = _with_callee(
         f"%x: {ANY}", f"transform.include @f failures(propagate) (%a) : ({ANY}) -> ()"
     )
-    # schedir's diagnostics lower-case a leading capital; upstream keeps it.
-    expect_error(text, "ransformOpInterface requires memory effects on operands", 6, 5)
+    expect_error(text, "TransformOpInterface requires memory effects on operands", 6, 5)
 
 
 def test_include_bad_failure_mode() -> None:
@@ -514,3 +513,20 @@ def test_parsed_ops_carry_handle_effects() -> None:
     text = wrap(f'%r = transform.apply_registered_pass "cse" to %a : ({ANY}) -> {ANY}')
     op = next(o for o in parse(text).walk() if isinstance(o, ApplyRegisteredPassOp))
     assert op.consumed_values() == (op.target,)
+
+
+def test_legacy_top_level_sequence() -> None:
+    """Schedules before named sequences: a top-level `transform.sequence` whose block
+    argument is the payload root; ops in it may drop the `transform.` prefix."""
+    text = f"""
+transform.sequence failures(propagate) {{
+^bb0(%root: {ANY}):
+  %m = transform.structured.match ops{{["linalg.matmul"]}} in %root : ({ANY}) -> {ANY}
+  %t, %l = transform.structured.tile_using_for %m tile_sizes [4] : ({ANY}) -> ({ANY}, {ANY})
+  yield
+}}
+"""
+    printed = roundtrip(text)
+    assert "transform.sequence failures(propagate) {" in printed
+    assert f"^bb0(%root: {ANY}):" in printed
+    assert not upstream_errors([printed])
