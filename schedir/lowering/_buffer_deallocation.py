@@ -87,12 +87,16 @@ def insert_deallocs(owned: Iterable[SSAValue]) -> int:
     owned_set = set(ordered)
     cache: dict[Block, dict[Operation, int]] = {}
     placements: list[tuple[SSAValue, Operation]] = []
+    dead: list[Operation] = []
     for buffer in ordered:
         owner = buffer.owner
         if not isinstance(owner, Operation) or owner.parent_block() is None:
             continue
         last, escapes = last_use(buffer, owned_set, cache)
         if escapes:
+            continue
+        if last is None and isinstance(owner, memref.AllocOp) and not buffer.uses:
+            dead.append(owner)  # never used: no allocation at all
             continue
         anchor = last or owner
         if anchor.has_trait(IsTerminator):
@@ -103,6 +107,8 @@ def insert_deallocs(owned: Iterable[SSAValue]) -> int:
         dealloc = memref.DeallocOp.get(buffer)
         dealloc.location = buffer.owner.location  # type: ignore[union-attr]
         Rewriter.insert_op(dealloc, InsertPoint.after(anchor))
+    for op in dead:
+        Rewriter.erase_op(op)
     return len(placements)
 
 

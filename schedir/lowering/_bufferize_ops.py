@@ -121,6 +121,7 @@ class FunctionRewriter:
         self.plan = plan
         self.placeholders: set[Operation] = set()
         self._to_buffer: dict[SSAValue, SSAValue] = {}
+        self._boundary: set[Operation] = set()
 
     # -- placeholders ------------------------------------------------------------------
 
@@ -142,6 +143,7 @@ class FunctionRewriter:
                 Rewriter.insert_op(to_buffer, InsertPoint.at_start(owner))
             found = to_buffer.memref
             self._to_buffer[value] = found
+            self._boundary.add(to_buffer)
         return found
 
     def replace_tensor(self, value: SSAValue, buffer: SSAValue, where: InsertPoint) -> None:
@@ -287,6 +289,8 @@ class FunctionRewriter:
             self.rewrite_op(op)
 
     def rewrite_op(self, op: Operation) -> None:
+        if op in self.placeholders or op in self._boundary:
+            return  # made by this rewrite: already buffer-level
         handler = _HANDLERS.get(kind(op))
         if handler is not None:
             handler(self, op)

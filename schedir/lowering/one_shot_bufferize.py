@@ -218,6 +218,11 @@ class OneShotBufferize(ModulePass):
             return
         rewriter = FunctionRewriter(state, plan)
         block = function.body.block
+        if not boundaries:
+            # Arguments are read through to_buffer (read-only), made in argument order.
+            for arg in reversed(block.args):
+                if is_tensor(arg) and arg.uses:
+                    rewriter.buffer_of(arg)
         if boundaries:
             for arg, new_type in zip(list(block.args), inputs, strict=True):
                 if is_tensor(arg):

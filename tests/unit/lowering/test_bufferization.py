@@ -633,6 +633,64 @@ func.func @transpose_in_place(%a: tensor<7x7xf32>) -> tensor<7x7xf32> {
 """
 
 
+IF_VIEWS = """
+func.func @if_views(%c: i1, %a: tensor<8xf32>, %b: tensor<4xf32>, %v: f32) -> tensor<4xf32> {
+  %r = scf.if %c -> (tensor<4xf32>) {
+    %s = tensor.extract_slice %a[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  } else {
+    scf.yield %b : tensor<4xf32>
+  }
+  %c0 = arith.constant 0 : index
+  %w = tensor.insert %v into %r[%c0] : tensor<4xf32>
+  return %w : tensor<4xf32>
+}
+"""
+
+NESTED_TILES = """
+func.func @nested(%A: tensor<12x10xf32>, %C: tensor<12x10xf32>) -> tensor<12x10xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c12 = arith.constant 12 : index
+  %c10 = arith.constant 10 : index
+  %r = scf.for %i = %c0 to %c12 step %c4 iter_args(%acc = %C) -> (tensor<12x10xf32>) {
+    %r2 = scf.for %j = %c0 to %c10 step %c5 iter_args(%acc2 = %acc) -> (tensor<12x10xf32>) {
+      %a = tensor.extract_slice %A[%i, %j] [4, 5] [1, 1] : tensor<12x10xf32> to tensor<4x5xf32>
+      %c = tensor.extract_slice %acc2[%i, %j] [4, 5] [1, 1] : tensor<12x10xf32> to tensor<4x5xf32>
+      %p = linalg.map { arith.addf } ins(%a, %c : tensor<4x5xf32>, tensor<4x5xf32>) outs(%c : tensor<4x5xf32>)
+      %u = tensor.insert_slice %p into %acc2[%i, %j] [4, 5] [1, 1] : tensor<4x5xf32> into tensor<12x10xf32>
+      scf.yield %u : tensor<12x10xf32>
+    }
+    scf.yield %r2 : tensor<12x10xf32>
+  }
+  return %r : tensor<12x10xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("flag", [True, False])
+@pytest.mark.parametrize("writable", [False, True], ids=["read-only-args", "writable-args"])
+def test_run_if_merging_a_view_and_an_argument(flag: bool, writable: bool) -> None:
+    inputs = [np.bool_(flag), _rand(8), _rand(4), np.float32(3.0)]
+    run_and_compare(IF_VIEWS, "if_views", inputs, mark_read_only=not writable)
+
+
+@pytest.mark.parametrize("writable", [False, True], ids=["read-only-args", "writable-args"])
+def test_run_nested_tile_loops(writable: bool) -> None:
+    module = run_and_compare(
+        NESTED_TILES, "nested", [_rand(12, 10), _rand(12, 10)], mark_read_only=not writable
+    )
+    loops = ops(module, scf.ForOp)
+    outer = [
+        op for op in loops if op.parent_op() is not None and isinstance(op.parent_op(), func.FuncOp)
+    ]
+    # Neither tile loop copies or allocates: the tiles are views of one buffer.
+    assert not [
+        op for loop in outer for op in loop.walk() if isinstance(op, memref.AllocOp | memref.CopyOp)
+    ]
+
+
 @pytest.mark.parametrize("writable", [False, True], ids=["read-only-args", "writable-args"])
 @pytest.mark.parametrize(
     ("text", "entry", "shapes"),
