@@ -91,6 +91,7 @@ def apply_fuse(op: Operation, interp: TransformInterpreter) -> None:
     if any(not isinstance(v, int) for v in interchange):
         raise silenceable(op, "expected the interchange to be given by constants or parameters")
     use_forall = op.properties.get("use_forall") is not None
+    cleanup = op.properties.get("apply_cleanup") is not None
     options = TilingOptions(
         tile_sizes=tuple(sizes),
         interchange=tuple(v for v in interchange if isinstance(v, int)),
@@ -104,7 +105,7 @@ def apply_fuse(op: Operation, interp: TransformInterpreter) -> None:
             raise definite(op, "only TilingInterface ops are supported")
         rewriter = interp.state.rewriter(target)
         try:
-            result = tile_consumer_and_fuse_producers(rewriter, target, options)
+            result = tile_consumer_and_fuse_producers(rewriter, target, options, cleanup)
         except TilingError as err:
             raise definite(op, str(err), target) from None
         for producer in result.fused_producers:

@@ -35,11 +35,13 @@ from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import ExtractSliceOp
 from schedir.transform.rewrites.fusion import rank_reduce
 from schedir.transform.rewrites.tiling import TilingOptions, tile_using_scf
-from schedir.transform.rewrites.tiling_affine import IndexBuilder
+from schedir.transform.rewrites.tiling_affine import IndexBuilder, compose
 from schedir.transform.rewrites.tiling_interface import (
+    TiledValues,
     TilingError,
     clone_with_destinations,
     destinations,
+    extract_slice,
     generate_result_tile_value,
     is_tileable,
 )
@@ -56,9 +58,13 @@ class TileAndFuseResult:
 
 
 def tile_consumer_and_fuse_producers(
-    rewriter: PatternRewriter, consumer: Operation, options: TilingOptions
+    rewriter: PatternRewriter, consumer: Operation, options: TilingOptions, cleanup: bool = False
 ) -> TileAndFuseResult:
     """Tile `consumer` by `options`, fuse its producers, replace it by the loop results.
+
+    The worklist holds the slices each tiling generated, breadth first. With `cleanup`
+    (upstream's `apply_cleanup`) each batch of new slices is simplified first: identity
+    slices fold away and a slice of a slice becomes one slice.
 
     Raises TilingError when the consumer has no results or cannot be tiled.
     """
@@ -69,29 +75,84 @@ def tile_consumer_and_fuse_producers(
     loops = list(tiling.loops)
     fused_producers: list[Operation] = []
     if loops:
-        candidates: deque[ExtractSliceOp] = deque(_candidate_slices(tiled_ops[-1]))
+        candidates: deque[ExtractSliceOp] = deque()
+        _add_candidates(rewriter, candidates, tiling.generated_slices, cleanup)
         while candidates:
             candidate = candidates.popleft()
             fused = _fuse_producer_of_slice(rewriter, candidate, loops)
             if fused is None:
                 continue
-            producer, tiled_value = fused
+            producer, tiled = fused
             if producer not in fused_producers:
                 fused_producers.append(producer)
-            tiled_op = tiled_value.owner
+            tiled_op = tiled.tiled_values[0].owner
             if isinstance(tiled_op, Operation) and tiled_op not in tiled_ops:
                 tiled_ops.append(tiled_op)
-                candidates.extend(_candidate_slices(tiled_op))
+            _add_candidates(rewriter, candidates, tiled.generated_slices, cleanup)
     rewriter.replace(consumer, [], list(tiling.replacements))
     return TileAndFuseResult(tuple(tiled_ops), tuple(loops), tuple(fused_producers))
 
 
-def _candidate_slices(op: Operation) -> list[ExtractSliceOp]:
-    return [
-        cast(ExtractSliceOp, v.owner)
-        for v in op.operands
-        if isinstance(v, OpResult) and isinstance(v.owner, ExtractSliceOp)
+def _add_candidates(
+    rewriter: PatternRewriter,
+    candidates: deque[ExtractSliceOp],
+    slices: Sequence[Operation],
+    cleanup: bool,
+) -> None:
+    """Queue new slices; with `cleanup`, the simplified ones (upstream's
+    `SliceTrackingListener::insertAndApplyPatterns`)."""
+    for slice_op in slices:
+        if not isinstance(slice_op, ExtractSliceOp):
+            continue
+        if cleanup:
+            slice_op = _cleanup_slice(rewriter, slice_op)
+            if slice_op is None:
+                continue
+        candidates.append(slice_op)
+
+
+def _cleanup_slice(rewriter: PatternRewriter, slice_op: ExtractSliceOp) -> ExtractSliceOp | None:
+    """Upstream's cleanup on one slice: `ExtractSliceOp::fold` of an identity slice (it
+    disappears, None) and `MergeConsecutiveExtractSlice` (a slice of a slice)."""
+    source_type = slice_op.source.type
+    offsets, sizes = slice_op.mixed_offsets, slice_op.mixed_sizes
+    if (
+        source_type == slice_op.result.type
+        and all(o == 0 for o in offsets)
+        and all(s == 1 for s in slice_op.mixed_strides)
+        and list(sizes) == list(cast(TensorType[Attribute], source_type).get_shape())
+    ):
+        rewriter.replace_all_uses_with(slice_op.result, slice_op.source)
+        rewriter.erase(slice_op)
+        return None
+    producer = slice_op.source.owner
+    if not isinstance(producer, ExtractSliceOp) or not _unit_strides(producer, slice_op):
+        return slice_op
+    if len(producer.mixed_sizes) != len(sizes) or _rank_reduced(producer):
+        return slice_op
+    b = IndexBuilder(rewriter, slice_op.location)
+    rewriter.insertion_point = InsertPoint.before(slice_op)
+    merged_offsets = [
+        b.apply(compose(outer) + compose(inner))
+        for outer, inner in zip(producer.mixed_offsets, offsets, strict=True)
     ]
+    merged = extract_slice(b, producer.source, merged_offsets, sizes)
+    if merged.result.type != slice_op.result.type:
+        rewriter.erase(merged)
+        return slice_op
+    rewriter.replace_all_uses_with(slice_op.result, merged.result)
+    rewriter.erase(slice_op)
+    return merged
+
+
+def _unit_strides(*slices: ExtractSliceOp) -> bool:
+    return all(s == 1 for op in slices for s in op.mixed_strides)
+
+
+def _rank_reduced(slice_op: ExtractSliceOp) -> bool:
+    return len(cast(TensorType[Attribute], slice_op.result.type).get_shape()) != len(
+        slice_op.mixed_sizes
+    )
 
 
 def _tied_init(loop: Operation, arg: BlockArgument) -> tuple[Operation, int] | None:
@@ -125,7 +186,7 @@ def _untiled_producer(
 
 def _fuse_producer_of_slice(
     rewriter: PatternRewriter, candidate: ExtractSliceOp, loops: list[Operation]
-) -> tuple[Operation, SSAValue] | None:
+) -> tuple[Operation, TiledValues] | None:
     """Upstream's `tileAndFuseProducerOfSlice`; None when the slice is not fusable."""
     producer_result, destination = _untiled_producer(candidate.source, loops)
     if producer_result is None:
@@ -163,7 +224,7 @@ def _fuse_producer_of_slice(
         loop, index = destination
         loop.operands[index] = original_dests[result_number]
         rewriter.notify_op_modified(loop)
-    return producer, value
+    return producer, TiledValues(tiled.tiled_ops, (value,), tiled.generated_slices)
 
 
 def _static_strides(slice_op: ExtractSliceOp) -> list[int]:

@@ -76,12 +76,13 @@ class TilingOptions:
 
 @dataclass(frozen=True)
 class TilingResult:
-    """The tiled op(s), the generated loops (outermost first) and the values that replace
-    the results of the tiled op."""
+    """The tiled op(s), the generated loops (outermost first), the values that replace
+    the results of the tiled op, and the operand slices tiling created."""
 
     tiled_ops: tuple[Operation, ...]
     loops: tuple[Operation, ...]
     replacements: tuple[SSAValue, ...]
+    generated_slices: tuple[Operation, ...] = ()
 
 
 @dataclass
@@ -134,7 +135,12 @@ def tile_using_scf(
     else:
         loops = [_forall(state, dests, options)]
     assert state.tiled is not None
-    return TilingResult(state.tiled.tiled_ops, tuple(loops), tuple(loops[0].results))
+    return TilingResult(
+        state.tiled.tiled_ops,
+        tuple(loops),
+        tuple(loops[0].results),
+        state.tiled.generated_slices,
+    )
 
 
 def _filled_interchange(interchange: list[int], num_loops: int) -> list[int]:

@@ -1,3 +1,4 @@
+// Differential case: structured.fuse with interchange [1, 0] on matmul + bias + relu.
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %bias: tensor<53xf32>) -> tensor<37x53xf32> {
     %zero = arith.constant 0.0 : f32

@@ -1,3 +1,4 @@
+// Differential case: fuse_into_containing_op into scf.for: the producer destination is the loop init, sliced from the iter_arg.
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<64x64xf32>, %C: tensor<64x64xf32>, %D: tensor<64x64xf32>) -> (tensor<64x64xf32>) {
     %cst = arith.constant 1.0 : f32

@@ -1,3 +1,4 @@
+// Differential case: fuse_into_containing_op: the producer destination is the forall shared output, so its tile is sliced from the block argument.
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<64x64xf32>, %C: tensor<64x64xf32>, %D: tensor<64x64xf32>) -> (tensor<64x64xf32>) {
     %cst = arith.constant 1.0 : f32

@@ -1,3 +1,4 @@
+// Differential case: fuse_into_containing_op of a linalg.generic also used after the forall: a new forall with one more shared output.
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<64x64xf32>, %C: tensor<64x64xf32>, %D: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
     %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%A : tensor<64x64xf32>) outs(%D : tensor<64x64xf32>) {

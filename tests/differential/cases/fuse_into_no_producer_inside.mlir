@@ -1,3 +1,4 @@
+// Differential case: fuse_into_containing_op error: no producer used inside the containing op.
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<64xf32>, %C: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
     %cst = arith.constant 1.0 : f32

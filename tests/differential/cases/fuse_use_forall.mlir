@@ -1,5 +1,7 @@
+// Differential case from tests/filecheck/transform/structured-fuse.mlir (@use_forall).
+// use_forall: one scf.forall, not normalized (unlike tile_using_forall).
 module attributes {transform.with_named_sequence} {
-  func.func @f(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %bias: tensor<53xf32>) -> tensor<37x53xf32> {
+  func.func @use_forall(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %bias: tensor<53xf32>) -> tensor<37x53xf32> {
     %zero = arith.constant 0.0 : f32
     %init = tensor.empty() : tensor<37x53xf32>
     %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<37x53xf32>) -> tensor<37x53xf32>
@@ -14,8 +16,8 @@ module attributes {transform.with_named_sequence} {
     return %out : tensor<37x53xf32>
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
-    %t, %l = transform.structured.fuse %g tile_sizes [8, 16] use_forall : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %ew = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.fuse %ew tile_sizes [8, 16] use_forall : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

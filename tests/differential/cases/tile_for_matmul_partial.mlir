@@ -1,3 +1,4 @@
+// Differential case: tile_using_for [8, 0, 16] on a 37x53x29 matmul: partial tiles through affine.min, k loop inside.
 module attributes {transform.with_named_sequence} {
   func.func @mm(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %C: tensor<37x53xf32>) -> tensor<37x53xf32> {
     %r = linalg.matmul ins(%A, %B : tensor<37x29xf32>, tensor<29x53xf32>) outs(%C : tensor<37x53xf32>) -> tensor<37x53xf32>

@@ -1,3 +1,4 @@
+// Differential case: tile_using_for error: more tile sizes than loops.
 module attributes {transform.with_named_sequence} {
   func.func @mm(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %C: tensor<37x53xf32>) -> tensor<37x53xf32> {
     %r = linalg.matmul ins(%A, %B : tensor<37x29xf32>, tensor<29x53xf32>) outs(%C : tensor<37x53xf32>) -> tensor<37x53xf32>

@@ -1,3 +1,4 @@
+// Differential case: num_threads [6, 64] on 10 rows (affine.max guard for the last threads) and [7, 0] on 100 rows of a dynamic tensor.
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<10x64xf32>, %C: tensor<10x64xf32>) -> tensor<10x64xf32> {
     %r = linalg.copy ins(%A : tensor<10x64xf32>) outs(%C : tensor<10x64xf32>) -> tensor<10x64xf32>

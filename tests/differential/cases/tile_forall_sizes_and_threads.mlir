@@ -1,3 +1,4 @@
+// Differential case: tile_using_forall by tile sizes (normalized forall, mapping) and by num_threads [3, 0, 4] (reduction dim split).
 module attributes {transform.with_named_sequence} {
   func.func @mm(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %C: tensor<37x53xf32>) -> tensor<37x53xf32> {
     %r = linalg.matmul ins(%A, %B : tensor<37x29xf32>, tensor<29x53xf32>) outs(%C : tensor<37x53xf32>) -> tensor<37x53xf32>

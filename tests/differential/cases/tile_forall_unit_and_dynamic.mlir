@@ -1,3 +1,4 @@
+// Differential case: tile_using_forall with a tile of 1 (no normalization of that dim) and on a dynamic dimension (trip count affine.apply).
 module attributes {transform.with_named_sequence} {
   func.func @f(%A: tensor<10x64xf32>, %C: tensor<10x64xf32>) -> tensor<10x64xf32> {
     %r = linalg.copy ins(%A : tensor<10x64xf32>) outs(%C : tensor<10x64xf32>) -> tensor<10x64xf32>

@@ -1,0 +1,14 @@
+// Differential case from tests/filecheck/transform/structured-tile-using-forall.mlir (@not_tileable).
+// Only TilingInterface ops tile.
+module attributes {transform.with_named_sequence} {
+  // expected-note @below {{target op}}
+  func.func @not_tileable() {
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{only TilingInterface ops are supported}}
+    %t, %l = transform.structured.tile_using_forall %f tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
