@@ -31,8 +31,8 @@ from schedir.diagnostics import TransformError
 from schedir.dialects import linalg
 from schedir.dialects.syntax import op_note
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
-from schedir.transform.ops.core import flag, int_list_prop, operand, prop, str_prop
-from schedir.transform.rewrites import padding, specialize, structured_misc
+from schedir.transform.ops.core import flag, int_list_prop, int_prop, operand, prop, str_prop
+from schedir.transform.rewrites import padding, specialize, split_reduction, structured_misc
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.state import definite, handle_kind, silenceable
 
@@ -271,7 +271,39 @@ def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [padded_ops, pad_ops, copy_ops])
 
 
+# --- split_reduction --------------------------------------------------------------------
+
+
+def apply_split_reduction(op: Operation, interp: TransformInterpreter) -> None:
+    """Split the reduction of structured ops into partials and a combiner; returns the
+    partials' init (or alloc), their fill, the split op and the combining op."""
+    factor = int_prop(op, "split_factor", 0) or 0
+    insert = int_prop(op, "insert_split_dimension", 0) or 0
+    use_alloc = flag(op, "use_alloc")
+
+    def one(payload: Operation) -> list[Mapped]:
+        rewriter = interp.state.rewriter(payload)
+        try:
+            if flag(op, "use_scaling_algorithm"):
+                result = split_reduction.split_reduction_by_scaling(
+                    rewriter, payload, factor, insert, use_alloc
+                )
+            else:
+                result = split_reduction.split_reduction(
+                    rewriter, payload, factor, insert, flag(op, "inner_parallel"), use_alloc
+                )
+        except RewriteFailure:
+            # Upstream's emitDefaultDefiniteFailure.
+            raise definite(
+                op, "failed to apply", notes=[op_note(payload, "attempted to apply to this op")]
+            ) from None
+        return [result.init_or_alloc, result.fill, result.split, result.combining]
+
+    _each(op, interp, linalg.is_structured, one)
+
+
 APPLY: Mapping[str, ApplyFn] = {
+    "transform.structured.split_reduction": apply_split_reduction,
     "transform.structured.pad": apply_pad,
     "transform.structured.specialize": apply_specialize,
     "transform.structured.generalize": apply_generalize,

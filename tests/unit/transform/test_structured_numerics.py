@@ -238,3 +238,52 @@ def test_unsupported_elementwise_specialization_is_a_definite_failure() -> None:
         schedir.compile(text)
     assert not info.value.silenceable
     assert "category op linalg.elementwise <sub>" in info.value.message
+
+
+# --- split_reduction -----------------------------------------------------------------------
+
+
+def split(target: str, factor: int, insert: int, *flags: str) -> str:
+    extra = "".join(f", {f}" for f in flags)
+    return (
+        f"    %i, %f, %s, %c = transform.structured.split_reduction {target}"
+        f" <{{split_factor = {factor}, insert_split_dimension = {insert}{extra}}}>"
+        f" : ({ANY}) -> ({ANY}, {ANY}, {ANY}, {ANY})\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "insert, flags",
+    [(0, ()), (1, ()), (2, ()), (1, ("inner_parallel",)), (2, ("use_scaling_algorithm",)), (0, ("use_alloc",))],
+)
+def test_split_reduction_matmul(insert: int, flags: tuple[str, ...]) -> None:
+    schedule = match("%m", "linalg.matmul") + split("%m", 4, insert, *flags)
+    ir = run_and_check(module(matmul(7, 5, 36), schedule), reduction=36)
+    assert "linalg.matmul" not in ir
+
+
+@pytest.mark.parametrize(
+    "combiner", ["arith.addf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"]
+)
+def test_split_reduction_neutral_elements(combiner: str) -> None:
+    schedule = match("%g", "linalg.generic") + split("%g", 3, 1)
+    run_and_check(module(row_reduction(5, 21, combiner), schedule), reduction=21)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    m=st.integers(1, 9),
+    chunks=st.integers(1, 7),
+    factor=st.integers(2, 5),
+    insert=st.integers(0, 1),
+    variant=st.sampled_from(["", "inner_parallel", "use_scaling_algorithm"]),
+    combiner=st.sampled_from(["arith.addf", "arith.maximumf", "arith.mulf"]),
+)
+def test_split_reduction_property(
+    m: int, chunks: int, factor: int, insert: int, variant: str, combiner: str
+) -> None:
+    n = chunks * factor
+    if variant == "use_scaling_algorithm":
+        insert = 1  # the scaling algorithm inserts at the reduction dim
+    schedule = match("%g", "linalg.generic") + split("%g", factor, insert, *([variant] if variant else []))
+    run_and_check(module(row_reduction(m, n, combiner), schedule), reduction=n)
