@@ -165,10 +165,21 @@ def lower(
     pipeline: str,
     *,
     after_pass: AfterPass | None = None,
+    verify_each: bool = False,
 ) -> None:
-    """Run the named lowering pipeline (see `schedir.lowering.pipelines.PIPELINES`)."""
+    """Run the named lowering pipeline (see `schedir.lowering.pipelines.PIPELINES`).
+
+    The module is verified once at the end; `verify_each` verifies after every pass, as
+    `schedir-opt -p` does (it costs about as much as the passes themselves).
+    """
     passes = parse_pass_pipeline(",".join(PIPELINES[pipeline]))
-    run_passes(ctx, module, passes, after_pass=after_pass)
+    run_passes(ctx, module, passes, after_pass=after_pass, verify_each=verify_each)
+    if not verify_each:
+        try:
+            verify_module(module)
+        except SchedirError as err:
+            err.notes += (Note(f"the IR is invalid after the '{pipeline}' pipeline"),)
+            raise
 
 
 def _is_llvm_dialect(module: ModuleOp) -> bool:
