@@ -40,12 +40,12 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
+from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
-    ParsePropInAttrDict,
     VarConstraint,
     irdl_op_definition,
     operand_def,
@@ -266,10 +266,8 @@ class FCmpOp(IRDLOperation):
         printer.print_ssa_value(self.lhs)
         printer.print_string(", ")
         printer.print_ssa_value(self.rhs)
-        attrs = dict(self.attributes)
-        if self.fastmathFlags != FastMathAttr(None):
-            attrs["fastmathFlags"] = self.fastmathFlags
-        printer.print_op_attributes(attrs)
+        print_fastmath(printer, self.fastmathFlags)
+        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.lhs.type)
 
@@ -281,12 +279,12 @@ class FCmpOp(IRDLOperation):
         lhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         rhs = parser.parse_unresolved_operand()
+        fastmath = parse_fastmath(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         operand_type = parser.parse_type()
         a, b = parser.resolve_operands([lhs, rhs], [operand_type, operand_type], parser.pos)
-        fastmath = attrs.pop("fastmathFlags", None)
-        op = cls(a, b, predicate, fastmath if isinstance(fastmath, FastMathAttr) else None)
+        op = cls(a, b, predicate, _fastmath_from(attrs, fastmath))
         op.attributes |= attrs
         return op
 
@@ -735,57 +733,239 @@ class SwitchOp(IRDLOperation):
 
 
 # ---------------------------------------------------------------------------------------
-# intrinsics with upstream's custom syntax: `llvm.intr.X(%a, %b) : (T, T) -> T`
+# float ops with fastmath flags: `llvm.fadd %a, %b fastmath<fast> : f32`,
+# `llvm.intr.exp(%x) fastmath<nnan, ninf> : (f32) -> f32` (upstream prints the flags as a
+# keyword after the operands and rejects them in the attribute dictionary)
+
+_FASTMATH_ORDER = ("nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
+"""Upstream's FastmathFlags in bit order, the order it prints them in."""
 
 
-class _FloatUnaryIntrinsic(IRDLOperation, ABC):
+def print_fastmath(printer: Printer, attr: FastMathAttr) -> None:
+    """` fastmath<flags>` (nothing without flags; `fast` for all of them)."""
+    names = {f.value for f in attr.data}
+    if not names:
+        return
+    words = (
+        ["fast"] if names == set(_FASTMATH_ORDER) else [n for n in _FASTMATH_ORDER if n in names]
+    )
+    printer.print_string(f" fastmath<{', '.join(words)}>")
+
+
+def parse_fastmath(parser: Parser) -> FastMathAttr | None:
+    """An optional `fastmath<flags>` keyword form."""
+    if parser.parse_optional_keyword("fastmath") is None:
+        return None
+    parser.parse_punctuation("<")
+    names: set[str] = set()
+    while True:
+        word = parser.parse_identifier()
+        if word == "fast":
+            names |= set(_FASTMATH_ORDER)
+        elif word != "none":
+            if word not in _FASTMATH_ORDER:
+                parser.raise_error(f"unknown fastmath flag '{word}'")
+            names.add(word)
+        if parser.parse_optional_punctuation(",") is None:
+            break
+    parser.parse_punctuation(">")
+    return FastMathAttr([FastMathFlag(n) for n in names])
+
+
+def _fastmath_from(attrs: dict[str, Attribute], parsed: FastMathAttr | None) -> FastMathAttr:
+    """The keyword form, else a legacy `{fastmathFlags = ...}` entry, else none."""
+    legacy = attrs.pop("fastmathFlags", None)
+    if parsed is not None:
+        return parsed
+    return legacy if isinstance(legacy, FastMathAttr) else FastMathAttr(None)
+
+
+class _FloatArith(IRDLOperation, ABC):
+    """`llvm.<op> %a, %b [fastmath<...>] : T` and the unary `llvm.fneg %a ... : T`."""
+
     T: ClassVar = VarConstraint("T", _FLOAT_OR_VECTOR)
 
-    arg = operand_def(T)
+    args = var_operand_def(T)
     res = result_def(T)
 
     fastmathFlags = prop_def(FastMathAttr, default_value=FastMathAttr(None))
 
     traits = traits_def(Pure())
 
-    assembly_format = "`(` operands `)` attr-dict `:` functional-type(operands, results)"
-
-    irdl_options = (ParsePropInAttrDict(),)
-
-    def __init__(self, arg: SSAValue | Operation, fastmath: FastMathAttr | None = None):
+    def __init__(self, *args: SSAValue | Operation, fastmath: FastMathAttr | None = None):
+        values = [a for a in args if not isinstance(a, FastMathAttr)]
+        flags = next((a for a in args if isinstance(a, FastMathAttr)), None) or fastmath
         super().__init__(
-            operands=[arg],
-            result_types=[SSAValue.get(arg).type],
-            properties={"fastmathFlags": fastmath or FastMathAttr(None)},
+            operands=[values],
+            result_types=[SSAValue.get(values[0]).type],
+            properties={"fastmathFlags": flags or FastMathAttr(None)},
         )
 
+    def verify_(self) -> None:
+        want = _ARITY[self.name]
+        if len(self.args) != want:
+            raise VerifyException(f"expects {want} operands, got {len(self.args)}")
 
-class _FloatBinaryIntrinsic(IRDLOperation, ABC):
-    T: ClassVar = VarConstraint("T", _FLOAT_OR_VECTOR)
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.args, printer.print_ssa_value)
+        print_fastmath(printer, self.fastmathFlags)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.res.type)
 
-    a = operand_def(T)
-    b = operand_def(T)
-    res = result_def(T)
+    @classmethod
+    def parse(cls, parser: Parser) -> _FloatArith:
+        names = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        fastmath = parse_fastmath(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        operands = parser.resolve_operands(names, [t] * len(names), parser.pos)
+        op = cls(*operands, fastmath=_fastmath_from(attrs, fastmath))
+        op.attributes |= attrs
+        return op
+
+
+@irdl_op_definition
+class FAddOp(_FloatArith):
+    name = "llvm.fadd"
+
+
+@irdl_op_definition
+class FSubOp(_FloatArith):
+    name = "llvm.fsub"
+
+
+@irdl_op_definition
+class FMulOp(_FloatArith):
+    name = "llvm.fmul"
+
+
+@irdl_op_definition
+class FDivOp(_FloatArith):
+    name = "llvm.fdiv"
+
+
+@irdl_op_definition
+class FRemOp(_FloatArith):
+    name = "llvm.frem"
+
+
+@irdl_op_definition
+class FNegOp(_FloatArith):
+    name = "llvm.fneg"
+
+
+class _FloatIntrinsic(IRDLOperation, ABC):
+    """`llvm.intr.X(%a, ...) [fastmath<...>] : (T, ...) -> T`, float result = first operand."""
+
+    args = var_operand_def()
+    res = result_def(_FLOAT_OR_VECTOR)
 
     fastmathFlags = prop_def(FastMathAttr, default_value=FastMathAttr(None))
 
     traits = traits_def(Pure())
 
-    assembly_format = "`(` operands `)` attr-dict `:` functional-type(operands, results)"
-
-    irdl_options = (ParsePropInAttrDict(),)
-
-    def __init__(
-        self,
-        a: SSAValue | Operation,
-        b: SSAValue | Operation,
-        fastmath: FastMathAttr | None = None,
-    ):
+    def __init__(self, *args: SSAValue | Operation, fastmath: FastMathAttr | None = None):
+        values = [a for a in args if not isinstance(a, FastMathAttr)]
+        flags = next((a for a in args if isinstance(a, FastMathAttr)), None) or fastmath
         super().__init__(
-            operands=[a, b],
-            result_types=[SSAValue.get(a).type],
-            properties={"fastmathFlags": fastmath or FastMathAttr(None)},
+            operands=[values],
+            result_types=[SSAValue.get(values[0]).type],
+            properties={"fastmathFlags": flags or FastMathAttr(None)},
         )
+
+    def verify_(self) -> None:
+        want = _ARITY[self.name]
+        if len(self.args) != want:
+            raise VerifyException(f"expects {want} operands, got {len(self.args)}")
+        # powi's exponent is an integer; every other operand has the result type.
+        float_args = self.args[:1] if self.name == "llvm.intr.powi" else self.args
+        for arg in float_args:
+            if arg.type != self.res.type:
+                raise VerifyException(
+                    f"operand type {arg.type} differs from result type {self.res.type}"
+                )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_ssa_value)
+        printer.print_string(")")
+        print_fastmath(printer, self.fastmathFlags)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([a.type for a in self.args], [self.res.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _FloatIntrinsic:
+        names = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        fastmath = parse_fastmath(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ftype = parser.parse_function_type()
+        operands = parser.resolve_operands(names, ftype.inputs.data, parser.pos)
+        op = cls.create(
+            operands=operands,
+            result_types=list(ftype.outputs.data),
+            properties={"fastmathFlags": _fastmath_from(attrs, fastmath)},
+        )
+        op.attributes |= attrs
+        return op
+
+
+_ARITY: dict[str, int] = {
+    "llvm.fadd": 2,
+    "llvm.fsub": 2,
+    "llvm.fmul": 2,
+    "llvm.fdiv": 2,
+    "llvm.frem": 2,
+    "llvm.fneg": 1,
+}
+"""Operand count of every fastmath op, checked by the verifier."""
+
+
+def _intrinsic(class_name: str, name: str, arity: int, doc: str) -> type[IRDLOperation]:
+    _ARITY[name] = arity
+    cls = type(class_name, (_FloatIntrinsic,), {"name": name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+FAbsOp = _intrinsic("FAbsOp", "llvm.intr.fabs", 1, "Absolute value.")
+FCeilOp = _intrinsic("FCeilOp", "llvm.intr.ceil", 1, "Round toward +inf.")
+FFloorOp = _intrinsic("FFloorOp", "llvm.intr.floor", 1, "Round toward -inf.")
+FTruncOp = _intrinsic("FTruncOp", "llvm.intr.trunc", 1, "Round toward zero.")
+RoundOp = _intrinsic("RoundOp", "llvm.intr.round", 1, "Round half away from zero.")
+RoundEvenOp = _intrinsic("RoundEvenOp", "llvm.intr.roundeven", 1, "Round half to even.")
+FSqrtOp = _intrinsic("FSqrtOp", "llvm.intr.sqrt", 1, "Square root.")
+FExpOp = _intrinsic("FExpOp", "llvm.intr.exp", 1, "e^x.")
+FExp2Op = _intrinsic("FExp2Op", "llvm.intr.exp2", 1, "2^x.")
+FLogOp = _intrinsic("FLogOp", "llvm.intr.log", 1, "Natural logarithm.")
+FLog2Op = _intrinsic("FLog2Op", "llvm.intr.log2", 1, "Base-2 logarithm.")
+Log10Op = _intrinsic("Log10Op", "llvm.intr.log10", 1, "Base-10 logarithm.")
+FSinOp = _intrinsic("FSinOp", "llvm.intr.sin", 1, "Sine.")
+FCosOp = _intrinsic("FCosOp", "llvm.intr.cos", 1, "Cosine.")
+FPowOp = _intrinsic("FPowOp", "llvm.intr.pow", 2, "x^y.")
+PowIOp = _intrinsic("PowIOp", "llvm.intr.powi", 2, "x^n for an integer n.")
+FCopySignOp = _intrinsic("FCopySignOp", "llvm.intr.copysign", 2, "|x| with the sign of y.")
+MaximumOp = _intrinsic(
+    "MaximumOp", "llvm.intr.maximum", 2, "IEEE 754-2019 maximum: NaN if either is NaN, -0 < +0."
+)
+MinimumOp = _intrinsic(
+    "MinimumOp", "llvm.intr.minimum", 2, "IEEE 754-2019 minimum: NaN if either is NaN, -0 < +0."
+)
+MaxNumOp = _intrinsic("MaxNumOp", "llvm.intr.maxnum", 2, "libm fmax: a NaN operand is ignored.")
+MinNumOp = _intrinsic("MinNumOp", "llvm.intr.minnum", 2, "libm fmin: a NaN operand is ignored.")
+FMAOp = _intrinsic("FMAOp", "llvm.intr.fma", 3, "x * y + z rounded once.")
+FMulAddOp = _intrinsic("FMulAddOp", "llvm.intr.fmuladd", 3, "x * y + z, fused where faster.")
+
+
+# ---------------------------------------------------------------------------------------
+# integer intrinsics with upstream's custom syntax: `llvm.intr.X(%a, %b) : (T, T) -> T`
 
 
 class _IntBinaryIntrinsic(IRDLOperation, ABC):
@@ -815,105 +995,6 @@ class _IntUnaryIntrinsic(IRDLOperation, ABC):
 
     def __init__(self, arg: SSAValue | Operation):
         super().__init__(operands=[arg], result_types=[SSAValue.get(arg).type])
-
-
-@irdl_op_definition
-class RoundOp(_FloatUnaryIntrinsic):
-    """Round half away from zero."""
-
-    name = "llvm.intr.round"
-
-
-@irdl_op_definition
-class RoundEvenOp(_FloatUnaryIntrinsic):
-    """Round half to even."""
-
-    name = "llvm.intr.roundeven"
-
-
-@irdl_op_definition
-class FTruncOp(_FloatUnaryIntrinsic):
-    """Round toward zero."""
-
-    name = "llvm.intr.trunc"
-
-
-@irdl_op_definition
-class Log10Op(_FloatUnaryIntrinsic):
-    name = "llvm.intr.log10"
-
-
-@irdl_op_definition
-class MaximumOp(_FloatBinaryIntrinsic):
-    """IEEE 754-2019 maximum: NaN if either operand is NaN, -0 < +0."""
-
-    name = "llvm.intr.maximum"
-
-
-@irdl_op_definition
-class MinimumOp(_FloatBinaryIntrinsic):
-    """IEEE 754-2019 minimum: NaN if either operand is NaN, -0 < +0."""
-
-    name = "llvm.intr.minimum"
-
-
-@irdl_op_definition
-class FMulAddOp(IRDLOperation):
-    """`a * b + c`, fused only where that is faster."""
-
-    name = "llvm.intr.fmuladd"
-
-    T: ClassVar = VarConstraint("T", _FLOAT_OR_VECTOR)
-
-    a = operand_def(T)
-    b = operand_def(T)
-    c = operand_def(T)
-    res = result_def(T)
-
-    fastmathFlags = prop_def(FastMathAttr, default_value=FastMathAttr(None))
-
-    traits = traits_def(Pure())
-
-    assembly_format = "`(` operands `)` attr-dict `:` functional-type(operands, results)"
-
-    irdl_options = (ParsePropInAttrDict(),)
-
-    def __init__(
-        self,
-        a: SSAValue | Operation,
-        b: SSAValue | Operation,
-        c: SSAValue | Operation,
-        fastmath: FastMathAttr | None = None,
-    ):
-        super().__init__(
-            operands=[a, b, c],
-            result_types=[SSAValue.get(a).type],
-            properties={"fastmathFlags": fastmath or FastMathAttr(None)},
-        )
-
-
-@irdl_op_definition
-class PowIOp(IRDLOperation):
-    """`llvm.intr.powi(%x, %n) : (f32, i32) -> f32`."""
-
-    name = "llvm.intr.powi"
-
-    T: ClassVar = VarConstraint("T", _FLOAT_OR_VECTOR)
-
-    val = operand_def(T)
-    power = operand_def(SignlessIntegerConstraint)
-    res = result_def(T)
-
-    fastmathFlags = prop_def(FastMathAttr, default_value=FastMathAttr(None))
-
-    traits = traits_def(Pure())
-
-    assembly_format = "`(` operands `)` attr-dict `:` functional-type(operands, results)"
-
-    irdl_options = (ParsePropInAttrDict(),)
-
-    def __init__(self, val: SSAValue | Operation, power: SSAValue | Operation):
-        super().__init__(operands=[val, power], result_types=[SSAValue.get(val).type])
 
 
 @irdl_op_definition
@@ -1072,7 +1153,42 @@ def is_signless_int(t: Attribute) -> bool:
     return isa(t, IntegerType) and t.signedness.data == Signedness.SIGNLESS
 
 
-_REPLACED = frozenset({"llvm.getelementptr", "llvm.load", "llvm.store", "llvm.fcmp"})
+_FASTMATH_OPS: tuple[type[Operation], ...] = (
+    FAddOp,
+    FSubOp,
+    FMulOp,
+    FDivOp,
+    FRemOp,
+    FNegOp,
+    FAbsOp,
+    FCeilOp,
+    FFloorOp,
+    FTruncOp,
+    RoundOp,
+    RoundEvenOp,
+    FSqrtOp,
+    FExpOp,
+    FExp2Op,
+    FLogOp,
+    FLog2Op,
+    Log10Op,
+    FSinOp,
+    FCosOp,
+    FPowOp,
+    PowIOp,
+    FCopySignOp,
+    MaximumOp,
+    MinimumOp,
+    MaxNumOp,
+    MinNumOp,
+    FMAOp,
+    FMulAddOp,
+)
+
+_REPLACED = frozenset(
+    {"llvm.getelementptr", "llvm.load", "llvm.store", "llvm.fcmp"}
+    | {op.name for op in _FASTMATH_OPS}
+)
 """xDSL ops schedir replaces with its own definitions (syntax drift)."""
 
 _OWN_OPS: tuple[type[Operation], ...] = (
@@ -1088,14 +1204,7 @@ _OWN_OPS: tuple[type[Operation], ...] = (
     LoadOp,
     StoreOp,
     SwitchOp,
-    RoundOp,
-    RoundEvenOp,
-    FTruncOp,
-    Log10Op,
-    MaximumOp,
-    MinimumOp,
-    FMulAddOp,
-    PowIOp,
+    *_FASTMATH_OPS,
     SMaxOp,
     SMinOp,
     UMaxOp,
@@ -1133,12 +1242,6 @@ XOrOp = _x.XOrOp
 ShlOp = _x.ShlOp
 LShrOp = _x.LShrOp
 AShrOp = _x.AShrOp
-FAddOp = _x.FAddOp
-FSubOp = _x.FSubOp
-FMulOp = _x.FMulOp
-FDivOp = _x.FDivOp
-FRemOp = _x.FRemOp
-FNegOp = _x.FNegOp
 ICmpOp = _x.ICmpOp
 SelectOp = _x.SelectOp
 TruncOp = _x.TruncOp
@@ -1167,21 +1270,6 @@ CondBrOp = _x.CondBrOp
 UnreachableOp = _x.UnreachableOp
 GlobalOp = _x.GlobalOp
 AddressOfOp = _x.AddressOfOp
-FAbsOp = _x.FAbsOp
-FCeilOp = _x.FCeilOp
-FFloorOp = _x.FFloorOp
-FSqrtOp = _x.FSqrtOp
-FExpOp = _x.FExpOp
-FExp2Op = _x.FExp2Op
-FLogOp = _x.FLogOp
-FLog2Op = _x.FLog2Op
-FSinOp = _x.FSinOp
-FCosOp = _x.FCosOp
-FPowOp = _x.FPowOp
-FMAOp = _x.FMAOp
-FCopySignOp = _x.FCopySignOp
-MaxNumOp = _x.VectorFMaxOp
-MinNumOp = _x.VectorFMinOp
 StackSaveOp = _x.StackSaveOp
 StackRestoreOp = _x.StackRestoreOp
 LinkageAttr = _x.LinkageAttr

@@ -311,12 +311,6 @@ _DELEGATED = frozenset(
         "llvm.shl",
         "llvm.lshr",
         "llvm.ashr",
-        "llvm.fadd",
-        "llvm.fsub",
-        "llvm.fmul",
-        "llvm.fdiv",
-        "llvm.frem",
-        "llvm.fneg",
         "llvm.icmp",
         "llvm.select",
         "llvm.extractvalue",
@@ -643,6 +637,18 @@ class _Translator:
 
     def _op_llvm_extractelement(self, op: Operation, b: ir.IRBuilder) -> None:
         self._set(op, b.extract_element(self._v(op.operands[0]), self._v(op.operands[1])))
+
+    def _float_arith(self, op: Operation, b: ir.IRBuilder) -> None:
+        args = [self._v(a) for a in op.operands]
+        flags = _fastmath(op.properties.get("fastmathFlags"))
+        if op.name == "llvm.fneg":
+            self._set(op, b.fneg(args[0], flags=flags))
+            return
+        build = getattr(b, op.name.removeprefix("llvm."))
+        self._set(op, build(args[0], args[1], flags=flags))
+
+    _op_llvm_fadd = _op_llvm_fsub = _op_llvm_fmul = _float_arith
+    _op_llvm_fdiv = _op_llvm_frem = _op_llvm_fneg = _float_arith
 
     def _op_llvm_fcmp(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.FCmpOp)

@@ -22,7 +22,7 @@ func.func @index_math(%a: index, %b: index) -> index {
 
 // Float arithmetic keeps fastmath flags; min/max keep their NaN semantics.
 // CHECK-LABEL: func.func @floats
-// CHECK:         llvm.fadd %x, %y {fastmathFlags = #llvm.fastmath<fast>} : f32
+// CHECK:         llvm.fadd %x, %y fastmath<fast> : f32
 // CHECK:         llvm.fsub %x, %y : f32
 // CHECK:         llvm.fmul %x, %y : f32
 // CHECK:         llvm.fdiv %x, %y : f32

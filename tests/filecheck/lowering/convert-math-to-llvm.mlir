@@ -9,7 +9,7 @@
 
 // Ops with an LLVM intrinsic become it, fastmath flags included.
 // CHECK-LABEL: func.func @intrinsics
-// CHECK:         llvm.intr.exp(%x) {fastmathFlags = #llvm.fastmath<fast>} : (f32) -> f32
+// CHECK:         llvm.intr.exp(%x) fastmath<fast> : (f32) -> f32
 // CHECK:         llvm.intr.exp2(%x) : (f32) -> f32
 // CHECK:         llvm.intr.log(%x) : (f32) -> f32
 // CHECK:         llvm.intr.log10(%x) : (f32) -> f32

@@ -34,7 +34,7 @@ llvm.func @gep_addrspace(%p: !llvm.ptr<3>, %i: i64) -> f32 {
 llvm.func @intrinsics(%x: f32, %d: f64, %n: i32, %h: f16) -> f64 {
   %0 = llvm.intr.fabs(%x) : (f32) -> f32
   %1 = llvm.intr.fabs(%d) : (f64) -> f64
-  %2 = llvm.intr.maximum(%x, %0) {fastmathFlags = #llvm.fastmath<fast>} : (f32, f32) -> f32
+  %2 = llvm.intr.maximum(%x, %0) fastmath<fast> : (f32, f32) -> f32
   %3 = llvm.intr.smax(%n, %n) : (i32, i32) -> i32
   %4 = "llvm.intr.ctlz"(%n) <{is_zero_poison = false}> : (i32) -> i32
   %5 = "llvm.intr.is.fpclass"(%x) <{bit = 3 : i32}> : (f32) -> i1
