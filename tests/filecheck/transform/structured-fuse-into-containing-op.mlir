@@ -122,7 +122,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:           scf.forall.in_parallel {
 // CHECK-NEXT:        tensor.parallel_insert_slice %[[N2]] into %[[OD]]
 // CHECK-NEXT:        tensor.parallel_insert_slice %[[M]] into %[[O]]
-// CHECK:         } {fused_ops = 2 : i64}
+// CHECK:         } {fused_ops = 2 : i64, old_handle}
 // CHECK:         func.return %[[R]], %[[R2]]
 #id1 = affine_map<(d0) -> (d0)>
 module attributes {transform.with_named_sequence} {
@@ -146,6 +146,8 @@ module attributes {transform.with_named_sequence} {
     %fused, %l2 = transform.structured.fuse_into_containing_op %neg into %l : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %n = transform.num_associations %fused : (!transform.any_op) -> !transform.param<i64>
     transform.annotate %l2 "fused_ops" = %n : !transform.any_op, !transform.param<i64>
+    // The old containing handle follows the rebuilt forall.
+    transform.annotate %l "old_handle" : !transform.any_op
     transform.yield
   }
 }

@@ -11,6 +11,7 @@ sizes at random.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,10 +24,16 @@ from schedir import reference
 ANY = "!transform.any_op"
 
 
-def run_and_check(text: str, reduction: int = 1, seed: int = 0, dynamic: int | None = None) -> str:
-    """Compile `text` (payload + schedule), run it, compare with the reference; return
-    the scheduled IR (for structure assertions)."""
-    kernel = schedir.compile(text)
+def run_and_check(
+    text: str,
+    reduction: int = 1,
+    seed: int = 0,
+    dynamic: int | None = None,
+    schedule: str | Path | None = None,
+) -> str:
+    """Compile `text` (payload + schedule, or a path), run it, compare with the reference;
+    return the scheduled IR (for structure assertions)."""
+    kernel = schedir.compile(text, schedule)
     inputs = reference.random_inputs(kernel.signature, seed=seed, dynamic_sizes=dynamic)
     expected = reference.evaluate(text, kernel.signature.name, inputs)
     actual = kernel.run(*inputs, prefill_nan=True)
@@ -348,6 +355,24 @@ def test_softmax_decomposed_and_fused_rows() -> None:
     # The decomposed exp stays (dead) outside; inside, exp was fused twice (for the sum and
     # for the division), and each copy was then tiled at thread level.
     assert ir.count("math.exp") == 3
+
+
+CASES = Path(__file__).parents[2] / "differential" / "cases"
+
+
+@pytest.mark.parametrize(
+    "payload, schedule, reduction",
+    [
+        ("ref_a_matmul_bias_relu_tile_fuse.mlir", None, 512),
+        ("ref_c_softmax_rows.mlir", None, 512),
+        ("ref_e_two_matmuls.mlir", "ref_e_two_matmuls.schedule.mlir", 256),
+        ("fuse_into_forall_user_before.mlir", None, 1),
+    ],
+)
+def test_reference_schedules(payload: str, schedule: str | None, reduction: int) -> None:
+    """The reference schedules (a), (c), (e), with their canonicalization and CSE."""
+    library = CASES / schedule if schedule else None
+    run_and_check(str(CASES / payload), reduction=reduction, schedule=library)
 
 
 # --- properties -----------------------------------------------------------------------------
