@@ -69,7 +69,9 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
             else None
         )
         apply_schedule(ctx, module, library, entry_point=request.entry_point, after_step=checker)
-    else:
+    elif request.emit != "mlir":
+        # As mlir-opt without the interpreter, an unapplied schedule stays in the printed
+        # module; it is only dropped when the payload is compiled further.
         strip_schedule(module)
     passes = parse_pass_pipeline(request.pipeline)
     after = None

@@ -181,24 +181,28 @@ def test_opt_emit_llvm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "define" in out and "@mm" in out
 
 
-def test_opt_schedule_is_reported_not_ignored(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_opt_applies_the_embedded_schedule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = (
         "module attributes {transform.with_named_sequence} {\n"
         + MATMUL
         + "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n"
+        '    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op\n'
+        '    transform.annotate %mm "scheduled" : !transform.any_op\n'
         "    transform.yield\n  }\n}\n"
     )
     path = _write(tmp_path, "s.mlir", text)
-    status = opt_main([str(path)])
-    captured = capsys.readouterr()
-    if status == 1:  # before the transform interpreter exists
-        assert "schedule" in captured.err
-        assert opt_main([str(path), "--no-schedule"]) == 0
-        assert "transform." not in capsys.readouterr().out
-    else:
-        assert "linalg.matmul" in captured.out
+    assert opt_main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "scheduled" in out and "transform.named_sequence" not in out
+    # --no-schedule: not applied, and kept in the output as mlir-opt would print it.
+    assert opt_main([str(path), "--no-schedule"]) == 0
+    out = capsys.readouterr().out
+    assert "{scheduled}" not in out and "transform.named_sequence" in out
+    # A separate schedule file (upstream's preloaded library) applies to a plain payload.
+    payload = _write(tmp_path, "payload.mlir", MATMUL)
+    library = _write(tmp_path, "lib.mlir", text.replace(MATMUL, ""))
+    assert opt_main([str(payload), "--schedule", str(library)]) == 0
+    assert "scheduled" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
