@@ -367,10 +367,16 @@ CASES = Path(__file__).parents[2] / "differential" / "cases"
         ("ref_c_softmax_rows.mlir", None, 512),
         ("ref_e_two_matmuls.mlir", "ref_e_two_matmuls.schedule.mlir", 256),
         ("fuse_into_forall_user_before.mlir", None, 1),
+        ("tile_for_named_ops_and_two_results.mlir", None, 17),
+        ("tile_for_conv_windows.mlir", None, 18),
+        ("fuse_into_two_uses_inside_one_after.mlir", None, 1),
+        ("fuse_into_through_shared_out.mlir", None, 1),
+        ("fuse_into_clone_untileable_and_chain.mlir", None, 1),
     ],
 )
 def test_reference_schedules(payload: str, schedule: str | None, reduction: int) -> None:
-    """The reference schedules (a), (c), (e), with their canonicalization and CSE."""
+    """The reference schedules (a), (c), (e) with their canonicalization and CSE, and
+    differential cases that compute something checkable."""
     library = CASES / schedule if schedule else None
     run_and_check(str(CASES / payload), reduction=reduction, schedule=library)
 
