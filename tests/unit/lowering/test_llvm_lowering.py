@@ -525,3 +525,35 @@ def test_unoptimized_code_computes_the_same() -> None:
     a, b, c = rand(5, 7), rand(7, 3), np.zeros((5, 3), np.float32)
     f(a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
+
+
+PINGPONG = """
+func.func @pingpong(%a: memref<?xf32>, %steps: index) -> memref<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?xf32>
+  %src, %dst = scf.for %s = %c0 to %steps step %c1 iter_args(%x = %a, %y = %b)
+      -> (memref<?xf32>, memref<?xf32>) {
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %x[%i] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %y[%i] : memref<?xf32>
+    }
+    scf.yield %y, %x : memref<?xf32>, memref<?xf32>
+  }
+  %out = memref.alloc(%n) : memref<?xf32>
+  memref.copy %src, %out : memref<?xf32> to memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return %out : memref<?xf32>
+}
+"""
+
+
+def test_memrefs_carried_through_loop_block_arguments() -> None:
+    """Descriptors flow through block arguments (scf.for iter_args after scf-to-cf)."""
+    f = compile_function(PINGPONG)
+    for steps in (0, 1, 2, 5):
+        a = np.arange(7, dtype=np.float32)
+        (out,) = f(a, steps)
+        np.testing.assert_array_equal(out, np.arange(7, dtype=np.float32) * 2.0**steps)
