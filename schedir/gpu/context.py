@@ -135,7 +135,7 @@ class GpuContext:
                 code=-1,
                 error_name="closed",
             )
-        self._raise_if_lost("use the context")
+        self._raise_if_lost("GpuContext.ensure")
         if self._handle is None:
             self._initialize()
         else:
@@ -185,8 +185,8 @@ class GpuContext:
     def call(self, name: str, *args: Any, during: str = "") -> Any:
         """`driver.<name>(*args)`, checked: its value(s) on success, a CudaError otherwise.
 
-        `during` says what the call was for ("launching kernel 'k' (grid ...)"); it is
-        part of the error message.
+        `during` says what the call was for ("launching kernel 'k' (grid ...)"); the
+        error message reads "<call> failed while <during>: <CUresult name> (<description>)".
         """
         self._raise_if_lost(name)
         self.ensure()
@@ -217,7 +217,7 @@ class GpuContext:
     def _error(self, call: str, err: Any, during: str, no_device: bool) -> CudaError:
         name, description = self._error_text(err)
         detail = f"{name} ({description})" if description else name
-        where = f" {during}" if during else ""
+        where = f" while {during}" if during else ""
         message = f"{call} failed{where}: {detail}"
         code = int(err)
         if no_device or (name in NO_DEVICE_ERRORS and not self.initialized):
@@ -256,7 +256,7 @@ class GpuContext:
             return
         lost = self._lost
         raise CudaContextLostError(
-            f"cannot {what}: the CUDA context of device {self.device} was lost earlier "
+            f"{what} refused: the CUDA context of device {self.device} was lost earlier "
             f"({lost.message})",
             call=what,
             code=lost.code,

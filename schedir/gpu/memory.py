@@ -214,7 +214,8 @@ class DeviceArray:
     @classmethod
     def from_numpy(cls, array: np.ndarray, context: GpuContext | None = None) -> DeviceArray:
         """A device copy of a numpy array (any layout; the copy is C-contiguous)."""
-        host = np.ascontiguousarray(array)
+        # Not np.ascontiguousarray: it turns a rank-0 array into a rank-1 one.
+        host = np.asarray(array, order="C")
         result = cls.empty(host.shape, host.dtype, context)
         try:
             result.copy_from_numpy(host)
@@ -393,7 +394,7 @@ class DeviceArray:
             )
         if not self.is_c_contiguous:
             raise InputError("copies into strided device arrays are not supported")
-        host = np.ascontiguousarray(array)
+        host = np.asarray(array, order="C")
         if self.nbytes:
             self.context.call(
                 "cuMemcpyHtoD",

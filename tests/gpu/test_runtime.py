@@ -77,7 +77,7 @@ def test_target_is_queried_from_the_device(context: GpuContext) -> None:
 
 
 @pytest.mark.parametrize("via", ["cubin", "ptx"])
-@pytest.mark.parametrize("n", [1, 37, 1000, 100_003])
+@pytest.mark.parametrize("n", [0, 1, 37, 1000, 100_003])
 def test_saxpy_on_numpy_arrays(kernel: KernelFactory, n: int, via: str) -> None:
     rng = np.random.default_rng(n)
     x = rng.standard_normal(n).astype(F32)
@@ -108,8 +108,9 @@ def test_two_dimensional_descriptors_with_a_grid_from_the_shapes(kernel: KernelF
         np.testing.assert_array_equal(result, a + b.T)
     # A non-contiguous numpy input is copied densely before upload.
     wide = rng.standard_normal((37, 106)).astype(F32)
-    (result,) = add(wide[:, ::2], b[:53, :37].copy(), np.zeros((37, 53), F32))
-    np.testing.assert_array_equal(result, wide[:, ::2] + b[:53, :37].T)
+    b = rng.standard_normal((53, 37)).astype(F32)
+    (result,) = add(wide[:, ::2], b, np.zeros((37, 53), F32))
+    np.testing.assert_array_equal(result, wide[:, ::2] + b.T)
 
 
 def test_half_and_bool_scalar_parameters(kernel: KernelFactory) -> None:
@@ -213,8 +214,11 @@ def test_dynamic_shared_memory_above_48k_is_opted_in(kernel: KernelFactory, cont
 
 
 def test_launch_configuration_beyond_the_limits(kernel: KernelFactory) -> None:
-    with pytest.raises(LaunchConfigError, match=r"cannot launch kernel 'exp' \(grid \(1, 1, 1\), block \(2048, 1, 1\).*2048 threads"):
-        launch(kernel("exp"), 1, 2048, [np.uint64(0), np.uint64(0), np.int32(0)])
+    args = [np.uint64(0), np.uint64(0), np.int32(0)]
+    with pytest.raises(LaunchConfigError, match=r"cannot launch kernel 'exp' \(grid \(1, 1, 1\), block \(2048, 1, 1\).*block size in x is 2048"):
+        launch(kernel("exp"), 1, 2048, args)
+    with pytest.raises(LaunchConfigError, match=r"block \(32, 64, 1\) has 2048 threads"):
+        launch(kernel("exp"), 1, (32, 64), args)
 
 
 def test_kernel_attributes(kernel: KernelFactory) -> None:
@@ -247,7 +251,9 @@ def test_out_of_memory_is_clean_and_the_context_survives(context: GpuContext) ->
         DeviceArray.empty((1 << 50,), np.uint8, context)
     err = info.value
     assert err.call == "cuMemAlloc" and err.error_name == "CUDA_ERROR_OUT_OF_MEMORY"
-    assert "allocating 1125899906842624 bytes" in err.message
+    assert err.message.startswith(
+        "cuMemAlloc failed while allocating 1125899906842624 bytes: CUDA_ERROR_OUT_OF_MEMORY"
+    )
     assert "bytes free" in err.render()
     assert context.lost is None
     np.testing.assert_array_equal(DeviceArray.from_numpy(np.arange(5), context).to_numpy(), np.arange(5))
@@ -294,7 +300,10 @@ def test_illegal_address_names_the_kernel_and_the_process_survives(kernels_ir: M
     assert "CAUGHT CudaContextLostError" in output
     assert "CUDA_ERROR_ILLEGAL_ADDRESS" in output
     if mode == "function":
-        assert "kernel 'out_of_bounds' (grid (1, 1, 1), block (1, 1, 1), 0 bytes of dynamic shared memory)" in output
+        assert (
+            "failed while running kernel 'out_of_bounds' (grid (1, 1, 1), block (1, 1, 1), "
+            "0 bytes of dynamic shared memory): CUDA_ERROR_ILLEGAL_ADDRESS"
+        ) in output
     else:
         assert "the last launch on this context was kernel 'out_of_bounds' (grid (2, 1, 1), block (32, 2, 1)" in output
     assert "restart the Python process" in output
@@ -403,7 +412,7 @@ def test_event_timing_of_a_bound_kernel(kernel: KernelFactory, context: GpuConte
         assert 3 * n * 4 / (timing.median_ms * 1e-3) < 6e12
         assert timing.median_ms < 50
     assert flushed.repeats == 20 and flushed.flushed_l2 and not warm.flushed_l2
-    print(f"saxpy 2^24: {flushed} -> {3 * n * 4 / flushed.median_ms / 1e9:.0f} GB/s")
+    print(f"saxpy 2^24: {flushed} -> {3 * n * 4 / (flushed.median_ms * 1e-3) / 1e9:.0f} GB/s")
 
 
 def test_timing_a_torch_callable(context: GpuContext) -> None:

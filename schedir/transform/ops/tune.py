@@ -1,0 +1,91 @@
+"""Apply functions of the tune extension (upstream's TuneExtensionOps.cpp): the knobs and
+alternatives an autotuner resolves.
+
+    %t = transform.tune.knob<"tile"> = 32 from options = [16, 32, 64] -> !transform.any_param
+    %r = transform.tune.alternatives<"order"> selected_region = 1 -> !transform.any_op {
+      ... transform.yield %a : !transform.any_op
+    }, {
+      ... transform.yield %b : !transform.any_op
+    }
+
+A knob or an alternatives op that nothing resolved (no `selected` / `selected_region`)
+fails *silenceably*, naming the choice: upstream makes it a definite failure, schedir
+lets `failures(suppress)` / `transform.alternatives` skip an unresolved choice and lets
+the autotuner read the failure as "this schedule still has a free knob". Everything
+else (bad selectors, failures inside the selected region) is as upstream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr
+from xdsl.ir import Attribute, Operation
+
+from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.transform.ops.core import prop
+from schedir.transform.state import definite, silenceable
+
+
+def _choice_name(op: Operation) -> str:
+    name = prop(op, "name")
+    return f'"{name.data}"' if isinstance(name, StringAttr) else '""'
+
+
+def apply_knob(op: Operation, interp: TransformInterpreter) -> None:
+    """Returns the `selected` option as a param.
+
+    Return modes: produces one param. Silenceable failure (naming the knob) when no
+    option is selected.
+    """
+    selected = prop(op, "selected")
+    if selected is None:
+        raise silenceable(
+            op,
+            f"non-deterministic choice {_choice_name(op)} is only resolved through providing "
+            "a `selected` attr",
+        )
+    interp.set_results(op, [[selected]])
+
+
+def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
+    """Runs the selected region; its yielded handles become the results.
+
+    Return modes: only reads the selector param. Silenceable failure (naming the choice)
+    when nothing selects a region; definite failure when the selector param does not
+    hold exactly one integer or is out of range; a failure inside the region propagates
+    with the results left empty.
+    """
+    index: int | None = None
+    attr = prop(op, "selected_region_attr")
+    if isinstance(attr, IntegerAttr):
+        index = attr.value.data
+    param = op.operands[0] if op.operands else None
+    if param is not None:
+        values: tuple[Attribute, ...] = interp.state.params(param)
+        if len(values) != 1 or not isinstance(values[0], IntegerAttr):
+            got = f" {values[0]}" if values else ""
+            raise definite(op, f"param should hold exactly one integer attribute, got:{got}")
+        index = values[0].value.data
+    if index is None:
+        raise silenceable(
+            op,
+            f"non-deterministic choice {_choice_name(op)} is only resolved through "
+            "providing a `selected_region` attr/param",
+        )
+    if not 0 <= index < len(op.regions):
+        raise definite(
+            op,
+            f"'selected_region' attribute/param specifies region at index {index} while op "
+            f"has only {len(op.regions)} regions",
+        )
+    results = interp.run_region_with_args(op, index, [], "propagate")
+    interp.set_results(op, results)
+
+
+APPLY: Mapping[str, ApplyFn] = {
+    "transform.tune.knob": apply_knob,
+    "transform.tune.alternatives": apply_alternatives,
+}
+
+__all__ = ["APPLY"]
