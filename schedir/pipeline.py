@@ -351,7 +351,8 @@ def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
     ):
         shape = "(" + ", ".join("?" if d < 0 else str(d) for d in spec.shape) + ")"
         raise InputError(f"argument {index}: expected shape {shape} ({spec.mlir_type}), got {tuple(array.shape)}")
-    return np.ascontiguousarray(array)
+    # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+    return array if array.flags.c_contiguous else array.copy(order="C")
 
 
 def _new_output(spec: ArgSpec, prefill_nan: bool) -> np.ndarray:
