@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from schedir.dialects.scf import ForallOp
+from schedir.lowering._buffer_index_equality import same_values
 from schedir.lowering._bufferization_model import Key, OpModel, is_tensor, kind
 
 
@@ -619,13 +620,13 @@ def _is_insert(op: Operation) -> bool:
 
 
 def _same_slice(a: Operation, b: Operation) -> bool:
-    """Same static offsets/sizes/strides and the same dynamic index values."""
+    """Same static offsets/sizes/strides and provably equal dynamic index values."""
     for name in ("static_offsets", "static_sizes", "static_strides"):
         if a.properties.get(name) != b.properties.get(name):
             return False
     dyn_a = [v for v in a.operands[1:] if not is_tensor(v)]
     dyn_b = [v for v in b.operands[2:] if not is_tensor(v)]
-    return len(dyn_a) == len(dyn_b) and all(x is y for x, y in zip(dyn_a, dyn_b, strict=True))
+    return same_values(dyn_a, dyn_b)
 
 
 def _disjoint(a: Operation, b: Operation) -> bool:

@@ -60,6 +60,7 @@ from schedir.dialects.memref import (
 from schedir.dialects.scf import ForallOp, InParallelOp
 from schedir.dialects.syntax import op_location
 from schedir.dialects.tensor import GenerateOp, ParallelInsertSliceOp
+from schedir.lowering._buffer_index_equality import same_values
 from schedir.lowering._buffer_types import (
     LayoutKind,
     cast_is_safe,
@@ -122,6 +123,8 @@ class FunctionRewriter:
         self.placeholders: set[Operation] = set()
         self._to_buffer: dict[SSAValue, SSAValue] = {}
         self._boundary: set[Operation] = set()
+        self.views: list[Operation] = []
+        """Views this rewrite made, erased at the end if unused."""
 
     # -- placeholders ------------------------------------------------------------------
 
@@ -157,10 +160,16 @@ class FunctionRewriter:
         value.replace_all_uses_with(placeholder.tensor)
 
     def erase_dead_placeholders(self) -> None:
+        """Drop placeholders nobody reads any more, then views nobody reads (a slice whose
+        writer got a private buffer), latest first so chains of views go too."""
         for placeholder in list(self.placeholders):
             if not placeholder.tensor.uses:
                 Rewriter.erase_op(placeholder)
         self.placeholders = {p for p in self.placeholders if p.parent is not None}
+        for view in reversed(self.views):
+            if view.parent is not None and not view.results[0].uses:
+                Rewriter.erase_op(view)
+        self.views.clear()
 
     # -- building blocks ---------------------------------------------------------------
 
@@ -277,6 +286,7 @@ class FunctionRewriter:
             result_type,
         )
         op.result.name_hint = "subview"
+        self.views.append(op)
         return self.insert(op, before, slice_op).results[0]
 
     # -- driver ------------------------------------------------------------------------
@@ -652,6 +662,7 @@ class FunctionRewriter:
         )
         view = memref.SubviewOp.get(buffer, list(offsets), list(sizes), [1] * rank, result_type)
         view.result.name_hint = "subview"
+        self.views.append(view)
         return self.insert(view, before).results[0]
 
     def _unknown(self, op: Operation) -> None:
@@ -921,7 +932,7 @@ def _is_same_subview(source: SSAValue, dest: SSAValue, slice_op: Operation) -> b
     first = 2 if isinstance(slice_op, xtensor.InsertSliceOp | ParallelInsertSliceOp) else 1
     mine = [*view.offsets, *view.sizes, *view.strides]
     theirs = list(slice_op.operands[first:])
-    return len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs, strict=True))
+    return same_values(mine, theirs)
 
 
 _HANDLERS: dict[str, Callable[[FunctionRewriter, Operation], None]] = {

@@ -31,7 +31,7 @@ through `bufferization.to_buffer` (read-only) and results returned through
     }
     // one-shot-bufferize{bufferize-function-boundaries=true} ->
     func.func @f(%a: memref<4x8xf32>, %b: memref<8x5xf32>) -> memref<4x5xf32> {
-      %e = memref.alloc() {alignment = 64 : i64} : memref<4x5xf32>
+      %e = memref.alloc() alignment = 64 : memref<4x5xf32>
       linalg.fill ins(%cst : f32) outs(%e : memref<4x5xf32>)
       linalg.matmul ins(%a, %b : ...) outs(%e : memref<4x5xf32>)
       return %e : memref<4x5xf32>
