@@ -1,14 +1,9 @@
-"""Fixtures of the GPU runtime tests: the device context and kernels compiled once.
-
-It also guards the root device check (see tests/unit/gpu/conftest.py): when that check
-raises, as it does with cuda-python installed and no driver, the `gpu`-marked items are
-skipped instead of the whole run ending with an internal error.
-"""
+"""Fixtures of the GPU runtime tests: the device context and kernels compiled once."""
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -17,19 +12,6 @@ import pytest
 from schedir.gpu import GpuContext, GpuModule, Kernel, assemble, compile_ptx, default_context
 
 KERNELS_FILE = Path(__file__).parents[1] / "unit" / "gpu" / "nvptx_kernels.py"
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_collection_modifyitems(
-    config: pytest.Config, items: list[pytest.Item]
-) -> Generator[None, None, None]:
-    try:
-        yield
-    except Exception as err:  # the root device probe crashed
-        reason = f"no CUDA device (the device probe raised {type(err).__name__})"
-        for item in items:
-            if item.get_closest_marker("gpu") is not None:
-                item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def _load_kernels() -> ModuleType:
