@@ -6,8 +6,9 @@ a memref) by an LLVM op producing `i64` (or a descriptor struct) casts the new v
 to the old type for users it does not convert; a pass that needs an LLVM-typed operand
 looks through such a cast or inserts one. `reconcile-unrealized-casts` removes the pairs
 at the end. `LLVMTypeConverter` is upstream's LLVMTypeConverter (index -> i64, memref ->
-descriptor struct, memory spaces as `!llvm.ptr<N>`); `Lowering` holds one pass run's
-state (the casts it made) and inserts new ops before the op being replaced.
+descriptor struct, memory spaces as `!llvm.ptr<N>`, in `_llvm_type_converter`);
+`Lowering` holds one pass run's state (the casts and helpers it made) and inserts new ops
+before the op being replaced.
 """
 
 from __future__ import annotations
@@ -17,27 +18,13 @@ from dataclasses import dataclass
 
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
     AnyFloat,
-    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    Float80Type,
-    Float128Type,
     FloatAttr,
-    IndexType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     ModuleOp,
-    NoneAttr,
-    Signedness,
-    StridedLayoutAttr,
-    UnrankedMemRefType,
     VectorType,
     i1,
     i64,
@@ -48,220 +35,16 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from schedir.diagnostics import LoweringError, UnsupportedError
 from schedir.dialects import llvm
 from schedir.dialects.syntax import op_location
-
-INDEX = i64
-"""What `index` becomes: upstream's default index bitwidth on 64-bit hosts."""
-
-PTR = llvm.LLVMPointerType()
-DYNAMIC = None
-"""A dynamic size, stride or offset in the static layout tuples below (MLIR's `?`)."""
-
-_GPU_ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
-"""`#gpu.address_space<...>` -> NVPTX address space, as upstream's gpu-to-nvvm maps it."""
-
-
-class LLVMTypeConverter:
-    """Upstream's LLVMTypeConverter: builtin types -> LLVM-compatible types.
-
-    - `index` -> `i64`; signed/unsigned integers -> signless; floats stay;
-    - `vector<N x T>` -> `vector<N x T'>`; n-D vectors -> nested `!llvm.array` of 1-D ones;
-    - `memref<d0 x ... x T, layout, space>` -> `!llvm.struct<(ptr<S>, ptr<S>, i64,
-      array<R x i64>, array<R x i64>)>` (allocated pointer, aligned pointer, offset,
-      sizes, strides), `(ptr<S>, ptr<S>, i64)` for rank 0;
-    - `memref<* x T>` -> `!llvm.struct<(i64, ptr)>` (rank, pointer to a ranked descriptor).
-    """
-
-    def __init__(self) -> None:
-        self._cache: dict[Attribute, Attribute] = {}
-        self._layouts: dict[MemRefType, tuple[list[int | None], int | None]] = {}
-
-    def convert(self, t: Attribute) -> Attribute:
-        """The LLVM type of `t`; raises UnsupportedError when there is none."""
-        cached = self._cache.get(t)
-        if cached is None:
-            cached = self._convert(t)
-            self._cache[t] = cached
-        return cached
-
-    def _convert(self, t: Attribute) -> Attribute:
-        match t:
-            case IndexType():
-                return INDEX
-            case IntegerType():
-                if t.signedness.data == Signedness.SIGNLESS:
-                    return t
-                return IntegerType(t.width.data)
-            case (
-                Float16Type()
-                | BFloat16Type()
-                | Float32Type()
-                | Float64Type()
-                | Float80Type()
-                | Float128Type()
-            ):
-                return t
-            case VectorType():
-                if t.get_num_scalable_dims():
-                    raise UnsupportedError(f"scalable vector type {t} is not supported")
-                elem = self.convert(t.get_element_type())
-                shape = t.get_shape()
-                converted: Attribute = VectorType(elem, shape[-1:])
-                for dim in reversed(shape[:-1]):
-                    converted = llvm.LLVMArrayType(dim, converted)
-                return converted
-            case MemRefType():
-                return self.descriptor_type(t)
-            case UnrankedMemRefType():
-                return llvm.LLVMStructType.from_type_list(
-                    [INDEX, self.pointer_type(t.memory_space)]
-                )
-            case llvm.LLVMStructType():
-                return llvm.LLVMStructType.from_type_list([self.convert(e) for e in t.types])
-            case llvm.LLVMArrayType():
-                return llvm.LLVMArrayType(t.size, self.convert(t.type))
-            case llvm.LLVMPointerType() | llvm.LLVMVoidType() | llvm.LLVMFunctionType():
-                return t
-        raise UnsupportedError(f"type {t} has no LLVM equivalent")
-
-    def layout(self, t: MemRefType) -> tuple[list[int | None], int | None]:
-        """`strides_and_offset(t)`, computed once per type."""
-        found = self._layouts.get(t)
-        if found is None:
-            found = self._layouts[t] = strides_and_offset(t)
-        return found
-
-    def is_legal(self, t: Attribute) -> bool:
-        """Whether `t` is already an LLVM type (needs no conversion)."""
-        try:
-            return self.convert(t) == t
-        except UnsupportedError:
-            return False
-
-    def pointer_type(self, memory_space: Attribute) -> llvm.LLVMPointerType:
-        """`!llvm.ptr<N>` for a memref memory space (none, integer or #gpu.address_space)."""
-        return llvm.LLVMPointerType(_address_space(memory_space))
-
-    def descriptor_type(self, t: MemRefType) -> llvm.LLVMStructType:
-        """The descriptor struct of a ranked memref type."""
-        ptr = self.pointer_type(t.memory_space)
-        rank = t.get_num_dims()
-        fields: list[Attribute] = [ptr, ptr, INDEX]
-        if rank:
-            fields += [llvm.LLVMArrayType(rank, INDEX), llvm.LLVMArrayType(rank, INDEX)]
-        return llvm.LLVMStructType.from_type_list(fields)
-
-
-def _address_space(space: Attribute) -> IntAttr | NoneAttr:
-    if isinstance(space, NoneAttr):
-        return NoneAttr()
-    if isinstance(space, IntegerAttr):
-        value = space.value.data
-        return NoneAttr() if value == 0 else IntAttr(value)
-    if space.name == "gpu.address_space":
-        # Read the enum case from the printed form so any definition of the attribute
-        # works: `#gpu.address_space<workgroup>`.
-        text = str(space)
-        for name, number in _GPU_ADDRESS_SPACES.items():
-            if f"<{name}>" in text:
-                return IntAttr(number)
-    raise UnsupportedError(f"memory space {space} has no LLVM address space")
-
-
-def address_space_of(t: MemRefType | UnrankedMemRefType) -> int:
-    """The integer LLVM address space of a memref type."""
-    space = _address_space(t.memory_space)
-    return space.data if isinstance(space, IntAttr) else 0
-
-
-def strides_and_offset(t: MemRefType) -> tuple[list[int | None], int | None]:
-    """Static strides and offset of a memref layout (None where dynamic).
-
-    Identity layouts give row-major strides (dynamic from the innermost dynamic size
-    outwards); strided layouts give theirs; affine-map layouts must be strided maps.
-    """
-    shape = t.get_shape()
-    layout = t.layout
-    if isinstance(layout, NoneAttr):
-        strides: list[int | None] = []
-        running: int | None = 1
-        for size in reversed(shape):
-            strides.append(running)
-            running = None if running is None or size < 0 else running * size
-        return strides[::-1], 0
-    if isinstance(layout, StridedLayoutAttr):
-        return list(layout.get_strides()), layout.get_offset()
-    if isinstance(layout, AffineMapAttr):
-        found = _strided_from_affine_map(layout, len(shape))
-        if found is not None:
-            return found
-    raise UnsupportedError(f"memref layout {layout} is not strided")
-
-
-def _strided_from_affine_map(
-    layout: AffineMapAttr, rank: int
-) -> tuple[list[int | None], int | None] | None:
-    amap = layout.data
-    if amap.num_symbols or len(amap.results) != 1 or amap.num_dims != rank:
-        return None
-    # Evaluate the map at the origin and at each unit vector: exact for affine maps that
-    # are linear in the dimensions, which a strided layout map is.
-    try:
-        offset = amap.eval([0] * rank, [])[0]
-        strides: list[int | None] = []
-        for i in range(rank):
-            point = [0] * rank
-            point[i] = 1
-            strides.append(amap.eval(point, [])[0] - offset)
-        # Check linearity on one more point so a non-strided map is not silently accepted.
-        if rank:
-            point = list(range(2, rank + 2))
-            expected = offset + sum(p * s for p, s in zip(point, strides, strict=True) if s)
-            if amap.eval(point, [])[0] != expected:
-                return None
-    except Exception:  # xDSL's evaluator rejects floordiv/mod by symbols and the like
-        return None
-    return strides, offset
-
-
-def is_contiguous_row_major(t: MemRefType) -> bool:
-    """Whether a memref is statically known to be dense row-major (identity-like)."""
-    if isinstance(t.layout, NoneAttr):
-        return True
-    strides, _ = strides_and_offset(t)
-    expected: int | None = 1
-    for size, stride in zip(reversed(t.get_shape()), reversed(strides), strict=True):
-        if size == 1:
-            continue
-        if stride is None or expected is None or stride != expected:
-            return False
-        expected = None if size < 0 else expected * size
-    return True
-
-
-_SCALAR_SIZES: dict[type[Attribute], int] = {
-    Float16Type: 2,
-    BFloat16Type: 2,
-    Float32Type: 4,
-    Float64Type: 8,
-    Float80Type: 16,
-    Float128Type: 16,
-    IndexType: 8,
-}
-
-
-def element_size(t: Attribute) -> int | None:
-    """Byte size LLVM allocates for one element of type `t`, or None if not static here."""
-    if isinstance(t, IntegerType):
-        width = t.width.data
-        size = 1
-        while size * 8 < width:
-            size *= 2
-        return size
-    if type(t) in _SCALAR_SIZES:
-        return _SCALAR_SIZES[type(t)]
-    if isinstance(t, llvm.LLVMPointerType):
-        return 8
-    return None
+from schedir.lowering._llvm_type_converter import (
+    DYNAMIC,
+    INDEX,
+    PTR,
+    LLVMTypeConverter,
+    address_space_of,
+    element_size,
+    is_contiguous_row_major,
+    strides_and_offset,
+)
 
 
 def fastmath_to_llvm(attr: Attribute | None) -> llvm.FastMathAttr:
@@ -684,3 +467,27 @@ def block_args_to_llvm(lowering: Lowering, block: Block, op: Operation) -> None:
                 block.insert_op_before(cast, first)
             arg.replace_all_uses_with(cast.results[0])
         block.erase_arg(arg)
+
+
+__all__ = [
+    "DYNAMIC",
+    "INDEX",
+    "PTR",
+    "LLVMTypeConverter",
+    "Lowering",
+    "address_space_of",
+    "attr_of",
+    "block_args_to_llvm",
+    "const",
+    "element_size",
+    "enclosing_module",
+    "fastmath_to_llvm",
+    "index_const",
+    "is_contiguous_row_major",
+    "lookup_or_declare",
+    "ops_in_order",
+    "splat_const",
+    "strides_and_offset",
+    "top_level_symbols",
+    "unsupported",
+]

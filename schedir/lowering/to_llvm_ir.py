@@ -28,270 +28,44 @@ NVPTX backend set their own.
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Sequence
-from typing import Any
 
 import llvmlite.ir as ir
 from llvmlite.ir import instructions as ir_instr
 from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BFloat16Type,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    FloatAttr,
-    IntAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
-    VectorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from schedir.diagnostics import LoweringError, SchedirError, UnsupportedError
 from schedir.dialects import llvm
 from schedir.dialects.syntax import op_location
-
-# ---------------------------------------------------------------------------------------
-# types and constants
-
-
-class _BFloatType(ir.types._BaseFloatType):
-    """LLVM's `bfloat`; constants print as `0xR` + the 16 bits (round to nearest even)."""
-
-    null = "0.0"
-    intrinsic_name = "bf16"
-
-    def __str__(self) -> str:
-        return "bfloat"
-
-    def format_constant(self, value: float) -> str:
-        return f"0xR{_bf16_bits(value):04X}"
-
-
-_BFloatType._create_instance()
-BFLOAT = _BFloatType()
-
-
-def _bf16_bits(value: float) -> int:
-    bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    if value != value:  # NaN: keep it a quiet NaN of the same sign
-        return (bits >> 16) | 0x40
-    rounding = 0x7FFF + ((bits >> 16) & 1)
-    return ((bits + rounding) >> 16) & 0xFFFF
-
-
-class _Poison(ir.Constant):
-    """`poison` of a type (llvmlite has only `undef`)."""
-
-    def __init__(self, typ: ir.Type) -> None:
-        super().__init__(typ, None)
-
-    def _get_reference(self) -> str:
-        return "poison"
-
-
-def llvm_type(t: Attribute) -> ir.Type:
-    """The llvmlite type of an LLVM-dialect type."""
-    match t:
-        case IntegerType():
-            return ir.IntType(t.width.data)
-        case Float16Type():
-            return ir.HalfType()
-        case BFloat16Type():
-            return BFLOAT
-        case Float32Type():
-            return ir.FloatType()
-        case Float64Type():
-            return ir.DoubleType()
-        case llvm.LLVMPointerType():
-            space = t.addr_space.data if isinstance(t.addr_space, IntAttr) else 0
-            return ir.PointerType(addrspace=space)
-        case llvm.LLVMVoidType():
-            return ir.VoidType()
-        case llvm.LLVMArrayType():
-            return ir.ArrayType(llvm_type(t.type), t.size.data)
-        case llvm.LLVMStructType():
-            return ir.LiteralStructType([llvm_type(e) for e in t.types.data])
-        case VectorType():
-            if t.get_num_dims() != 1 or t.get_num_scalable_dims():
-                raise UnsupportedError(f"vector type {t} has no LLVM IR equivalent")
-            return ir.VectorType(llvm_type(t.get_element_type()), t.get_shape()[0])
-        case llvm.LLVMFunctionType():
-            return ir.FunctionType(
-                llvm_type(t.output),
-                [llvm_type(i) for i in t.inputs.data],
-                var_arg=t.is_variadic,
-            )
-    raise UnsupportedError(f"type {t} has no LLVM IR equivalent")
-
-
-class _FloatConstant(ir.Constant):
-    """A float constant printed as LLVM prints it: exact double-precision hex."""
-
-    def _get_reference(self) -> str:
-        if isinstance(self.type, _BFloatType):
-            return self.type.format_constant(self.constant)
-        value = float(self.constant)
-        if isinstance(self.type, ir.FloatType):
-            value = struct.unpack("<f", struct.pack("<f", value))[0]
-        elif isinstance(self.type, ir.HalfType):
-            value = struct.unpack("<e", struct.pack("<e", value))[0]
-        return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
-
-
-def _scalar_constant(typ: ir.Type, value: int | float) -> ir.Constant:
-    if isinstance(typ, ir.IntType):
-        return ir.Constant(typ, int(value) & 1 if typ.width == 1 else int(value))
-    return _FloatConstant(typ, float(value))
-
-
-def _nested(values: Sequence[Any], shape: Sequence[int]) -> Any:
-    if len(shape) <= 1:
-        return list(values)
-    step = len(values) // shape[0]
-    return [_nested(values[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
-
-
-def constant(typ: ir.Type, value: Attribute) -> ir.Constant:
-    """An llvmlite constant of type `typ` from an integer, float, dense or string attr."""
-    match value:
-        case IntegerAttr():
-            return _scalar_constant(typ, value.value.data)
-        case FloatAttr():
-            return _scalar_constant(typ, value.value.data)
-        case StringAttr():
-            data = bytearray(value.data.encode("latin-1"))
-            return ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
-        case DenseIntOrFPElementsAttr():
-            values = list(value.get_values())
-            return _aggregate_constant(typ, values)
-    raise UnsupportedError(f"constant {value} has no LLVM IR equivalent")
-
-
-def _aggregate_constant(typ: ir.Type, flat: list[Any]) -> ir.Constant:
-    """`typ` (array/vector nest) filled from `flat` in row-major order; splats allowed."""
-    leaves = 1
-    t = typ
-    while isinstance(t, ir.ArrayType | ir.VectorType):
-        leaves *= t.count
-        t = t.element
-    if len(flat) == 1 and leaves != 1:
-        flat = flat * leaves
-    if len(flat) != leaves:
-        raise UnsupportedError(f"{len(flat)} values do not fill LLVM type {typ}")
-
-    def build(t: ir.Type, values: list[Any]) -> ir.Constant:
-        if isinstance(t, ir.ArrayType | ir.VectorType):
-            step = len(values) // t.count
-            return ir.Constant(
-                t, [build(t.element, values[i * step : (i + 1) * step]) for i in range(t.count)]
-            )
-        return _scalar_constant(t, values[0])
-
-    return build(typ, flat)
-
-
-# ---------------------------------------------------------------------------------------
-# instructions llvmlite lacks or prints wrong
-
-
-class _GEP(ir_instr.GEPInstr):
-    """getelementptr with no-wrap flags (`inbounds nuw`), address space kept."""
-
-    def __init__(
-        self, parent: Any, ptr: ir.Value, indices: list[ir.Value], etype: ir.Type, flags: int
-    ):
-        super().__init__(parent, ptr, indices, inbounds=False, name="", source_etype=etype)
-        words = []
-        if flags & 3 == 3:
-            words.append("inbounds")
-        elif flags & 2:
-            words.append("nusw")
-        if flags & 4:
-            words.append("nuw")
-        self.flag_words = words
-
-    def descr(self, buf: list[str]) -> None:
-        indices = [f"{i.type} {i.get_reference()}" for i in self.indices]
-        op = " ".join(["getelementptr", *self.flag_words])
-        buf.append(
-            f"{op} {self.source_etype}, {self.pointer.type} {self.pointer.get_reference()}, "
-            f"{', '.join(indices)} {self._stringify_metadata(leading_comma=True)}\n"
-        )
-
-
-class _VolatileLoad(ir_instr.LoadInstr):
-    align: int | None = None
-
-    def descr(self, buf: list[str]) -> None:
-        inner: list[str] = []
-        super().descr(inner)
-        buf.append("".join(inner).replace("load ", "load volatile ", 1))
-
-
-class _VolatileStore(ir_instr.StoreInstr):
-    align: int | None = None
-
-    def descr(self, buf: list[str]) -> None:
-        inner: list[str] = []
-        super().descr(inner)
-        buf.append("".join(inner).replace("store ", "store volatile ", 1))
-
-
-class _Freeze(ir_instr.Instruction):
-    def __init__(self, parent: Any, value: ir.Value) -> None:
-        super().__init__(parent, value.type, "freeze", [value])
-
-    def descr(self, buf: list[str]) -> None:
-        v = self.operands[0]
-        buf.append(f"freeze {v.type} {v.get_reference()}\n")
-
-
-class _Alloca(ir_instr.Instruction):
-    """alloca with an address space (llvmlite's is always address space 0)."""
-
-    def __init__(self, parent: Any, etype: ir.Type, count: ir.Value, space: int, align: int | None):
-        super().__init__(parent, ir.PointerType(addrspace=space), "alloca", [count])
-        self.allocated_type = etype
-        self.space = space
-        self.align = align
-
-    def descr(self, buf: list[str]) -> None:
-        count = self.operands[0]
-        text = f"alloca {self.allocated_type}, {count.type} {count.get_reference()}"
-        if self.align:
-            text += f", align {self.align}"
-        if self.space:
-            text += f", addrspace({self.space})"
-        buf.append(text + "\n")
-
-
-class _Cast(ir_instr.Instruction):
-    """A cast with optional flags (`nneg`, `nuw`/`nsw` on trunc)."""
-
-    def __init__(
-        self, parent: Any, opname: str, value: ir.Value, typ: ir.Type, flags: Sequence[str] = ()
-    ):
-        super().__init__(parent, typ, opname, [value])
-        self.cast_flags = list(flags)
-
-    def descr(self, buf: list[str]) -> None:
-        v = self.operands[0]
-        name = " ".join([self.opname, *self.cast_flags])
-        buf.append(f"{name} {v.type} {v.get_reference()} to {self.type}\n")
-
-
-def _insert(builder: ir.IRBuilder, instr: ir_instr.Instruction) -> ir_instr.Instruction:
-    builder._insert(instr)
-    return instr
-
+from schedir.lowering._llvm_ir import (
+    ARG_FLAGS,
+    ARG_INTS,
+    BFLOAT,
+    AllocaInAddressSpace,
+    CastWithFlags,
+    Freeze,
+    GEPWithFlags,
+    IndirectCallee,
+    Poison,
+    StringFunctionAttributes,
+    VolatileLoad,
+    VolatileStore,
+    constant,
+    fastmath_words,
+    insert_instruction,
+    intrinsic_suffix,
+    is_float,
+    llvm_type,
+)
 
 # ---------------------------------------------------------------------------------------
 # the translator
@@ -351,49 +125,6 @@ _IMMARG_FLAG = {
     "llvm.intr.is.fpclass": ("bit", 32),
 }
 """Intrinsics whose last (immediate) argument is an op property: (name, bit width)."""
-
-_ARG_FLAGS = {
-    "llvm.noalias": "noalias",
-    "llvm.nocapture": "nocapture",
-    "llvm.nonnull": "nonnull",
-    "llvm.noundef": "noundef",
-    "llvm.readonly": "readonly",
-    "llvm.writeonly": "writeonly",
-    "llvm.signext": "signext",
-    "llvm.zeroext": "zeroext",
-    "llvm.inreg": "inreg",
-    "llvm.returned": "returned",
-    "llvm.nofree": "nofree",
-}
-_ARG_INTS = {
-    "llvm.align": "align",
-    "llvm.dereferenceable": "dereferenceable",
-    "llvm.dereferenceable_or_null": "dereferenceable_or_null",
-}
-
-
-class _StringFunctionAttributes(ir.values.FunctionAttributes):
-    """Function attributes that also take LLVM string attributes (`"target-cpu"="x"`)."""
-
-    def add(self, name: str) -> None:
-        if name.startswith('"'):
-            set.add(self, name)
-        else:
-            super().add(name)
-
-
-def _suffix(t: ir.Type) -> str:
-    """The overload suffix of an intrinsic for type `t` (f32, v4f32, p0, i64, bf16...)."""
-    if isinstance(t, ir.VectorType):
-        return f"v{t.count}{_suffix(t.element)}"
-    if isinstance(t, ir.PointerType):
-        return f"p{t.addrspace}"
-    if isinstance(t, ir.IntType):
-        return f"i{t.width}"
-    name = getattr(t, "intrinsic_name", None)
-    if name is None:
-        raise UnsupportedError(f"no intrinsic overload for LLVM type {t}")
-    return name
 
 
 class _Translator:
@@ -497,7 +228,7 @@ class _Translator:
             if first.name == "llvm.mlir.undef":
                 return ir.Constant(gtype, ir.Undefined)
             if first.name == "llvm.mlir.poison":
-                return _Poison(gtype)
+                return Poison(gtype)
             if first.name == "llvm.mlir.zero":
                 return ir.Constant(gtype, None)
             if first.name == "llvm.mlir.constant":
@@ -522,7 +253,7 @@ class _Translator:
             cconv = "ptx_kernel"
         if cconv != "ccc":
             fn.calling_convention = cconv
-        attrs = _StringFunctionAttributes()
+        attrs = StringFunctionAttributes()
         if op.no_inline is not None:
             attrs.add("noinline")
         if op.no_unwind is not None:
@@ -545,10 +276,10 @@ class _Translator:
     @staticmethod
     def _arg_attributes(arg: ir.Argument, attrs: DictionaryAttr) -> None:
         for name, value in attrs.data.items():
-            if name in _ARG_FLAGS:
-                arg.add_attribute(_ARG_FLAGS[name])
-            elif name in _ARG_INTS and isinstance(value, IntegerAttr):
-                setattr(arg.attributes, _ARG_INTS[name], value.value.data)
+            if name in ARG_FLAGS:
+                arg.add_attribute(ARG_FLAGS[name])
+            elif name in ARG_INTS and isinstance(value, IntegerAttr):
+                setattr(arg.attributes, ARG_INTS[name], value.value.data)
 
     # -- function bodies --------------------------------------------------------------
 
@@ -619,7 +350,7 @@ class _Translator:
         self._set(op, constant(llvm_type(op.results[0].type), op.properties["value"]))
 
     def _op_llvm_mlir_poison(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, _Poison(llvm_type(op.results[0].type)))
+        self._set(op, Poison(llvm_type(op.results[0].type)))
 
     def _op_llvm_mlir_undef(self, op: Operation, b: ir.IRBuilder) -> None:
         self._set(op, ir.Constant(llvm_type(op.results[0].type), ir.Undefined))
@@ -633,14 +364,14 @@ class _Translator:
         self._set(op, self.module.get_global(ref.root_reference.data))
 
     def _op_llvm_freeze(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, _insert(b, _Freeze(b.block, self._v(op.operands[0]))))
+        self._set(op, insert_instruction(b, Freeze(b.block, self._v(op.operands[0]))))
 
     def _op_llvm_extractelement(self, op: Operation, b: ir.IRBuilder) -> None:
         self._set(op, b.extract_element(self._v(op.operands[0]), self._v(op.operands[1])))
 
     def _float_arith(self, op: Operation, b: ir.IRBuilder) -> None:
         args = [self._v(a) for a in op.operands]
-        flags = _fastmath(op.properties.get("fastmathFlags"))
+        flags = fastmath_words(op.properties.get("fastmathFlags"))
         if op.name == "llvm.fneg":
             self._set(op, b.fneg(args[0], flags=flags))
             return
@@ -653,11 +384,11 @@ class _Translator:
     def _op_llvm_fcmp(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.FCmpOp)
         predicate = op.predicate_name.lstrip("_")
-        flags = _fastmath(op.fastmathFlags)
+        flags = fastmath_words(op.fastmathFlags)
         instr = ir_instr.FCMPInstr(
             b.block, predicate, self._v(op.lhs), self._v(op.rhs), flags=flags
         )
-        self._set(op, _insert(b, instr))
+        self._set(op, insert_instruction(b, instr))
 
     def _cast(self, op: Operation, b: ir.IRBuilder) -> None:
         flags: list[str] = []
@@ -666,10 +397,10 @@ class _Translator:
         overflow = op.properties.get("overflowFlags")
         if overflow is not None and hasattr(overflow, "data"):
             flags += [f.value for f in overflow.data]  # type: ignore[union-attr]
-        instr = _Cast(
+        instr = CastWithFlags(
             b.block, _CASTS[op.name], self._v(op.operands[0]), llvm_type(op.results[0].type), flags
         )
-        self._set(op, _insert(b, instr))
+        self._set(op, insert_instruction(b, instr))
 
     # memory
 
@@ -679,14 +410,14 @@ class _Translator:
             ir.Constant(ir.IntType(32), i) if isinstance(i, int) else self._v(i)
             for i in op.indices()
         ]
-        instr = _GEP(b.block, self._v(op.base), indices, llvm_type(op.elem_type), op.flags)
-        self._set(op, _insert(b, instr))
+        instr = GEPWithFlags(b.block, self._v(op.base), indices, llvm_type(op.elem_type), op.flags)
+        self._set(op, insert_instruction(b, instr))
 
     def _op_llvm_load(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.LoadOp)
         typ = llvm_type(op.res.type)
         if op.volatile_ is not None:
-            instr = _insert(b, _VolatileLoad(b.block, self._v(op.addr), typ=typ))
+            instr = insert_instruction(b, VolatileLoad(b.block, self._v(op.addr), typ=typ))
         else:
             instr = b.load(self._v(op.addr), typ=typ)
         if op.alignment is not None:
@@ -700,7 +431,9 @@ class _Translator:
     def _op_llvm_store(self, op: Operation, b: ir.IRBuilder) -> None:
         assert isinstance(op, llvm.StoreOp)
         if op.volatile_ is not None:
-            instr = _insert(b, _VolatileStore(b.block, self._v(op.value), self._v(op.addr)))
+            instr = insert_instruction(
+                b, VolatileStore(b.block, self._v(op.value), self._v(op.addr))
+            )
         else:
             instr = b.store(self._v(op.value), self._v(op.addr))
         if op.alignment is not None:
@@ -719,14 +452,14 @@ class _Translator:
             if isinstance(alignment, IntegerAttr) and alignment.value.data
             else None
         )
-        instr = _Alloca(
+        instr = AllocaInAddressSpace(
             b.block,
             llvm_type(op.properties["elem_type"]),
             self._v(op.operands[0]),
             ptr_type.addrspace,
             align,
         )
-        self._set(op, _insert(b, instr))
+        self._set(op, insert_instruction(b, instr))
 
     # calls
 
@@ -743,15 +476,15 @@ class _Translator:
                 if op.var_callee_type is not None
                 else ir.FunctionType(result, [a.type for a in args])
             )
-            callee = _IndirectCallee(callee_ptr, ftype)
-        fastmath = _fastmath(op.fastmathFlags) if op.returned is not None else []
+            callee = IndirectCallee(callee_ptr, ftype)
+        fastmath = fastmath_words(op.fastmathFlags) if op.returned is not None else []
         cconv = op.CConv.cconv_name
         instr = b.call(
             callee,
             args,
             cconv=None if cconv == "ccc" else cconv,
             tail=op.TailCallKind.data != "none",
-            fastmath=fastmath if _is_float(op.returned) else (),
+            fastmath=fastmath if is_float(op.returned) else (),
         )
         if op.returned is not None:
             self.values[op.returned] = instr
@@ -796,11 +529,11 @@ class _Translator:
             attr = op.properties.get(prop_name)
             value = attr.value.data if isinstance(attr, IntegerAttr) else 0
             args.append(ir.Constant(ir.IntType(width), value & ((1 << width) - 1)))
-        name = ".".join([base, *(_suffix(t) for t in overloads)])
+        name = ".".join([base, *(intrinsic_suffix(t) for t in overloads)])
         fn = self._function(name, ir.FunctionType(result, [a.type for a in args]))
-        fastmath = _fastmath(op.properties.get("fastmathFlags")) if op.results else []
+        fastmath = fastmath_words(op.properties.get("fastmathFlags")) if op.results else []
         instr = b.call(
-            fn, args, fastmath=fastmath if _is_float(op.results[0] if op.results else None) else ()
+            fn, args, fastmath=fastmath if is_float(op.results[0] if op.results else None) else ()
         )
         if op.results:
             self._set(op, instr)
@@ -855,39 +588,6 @@ class _Translator:
         switch = b.switch(self._v(op.value), default)
         for value, target in targets:
             switch.add_case(ir.Constant(llvm_type(op.value.type), value), target)
-
-
-class _IndirectCallee(ir.Value):
-    """A function pointer with the function type llvmlite needs to call through it."""
-
-    def __init__(self, ptr: ir.Value, ftype: ir.FunctionType) -> None:
-        self.ptr = ptr
-        self.type = ir.PointerType()
-        self.function_type = ftype
-
-    def get_reference(self) -> str:
-        return self.ptr.get_reference()
-
-    def _get_reference(self) -> str:
-        return self.ptr.get_reference()
-
-
-_ALL_FASTMATH = frozenset({"reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"})
-
-
-def _fastmath(attr: Attribute | None) -> list[str]:
-    """llvmlite fastmath words of an `#llvm.fastmath` attribute (`fast` for all flags)."""
-    words = {f.value for f in getattr(attr, "data", ())}
-    return ["fast"] if words == _ALL_FASTMATH else sorted(words)
-
-
-def _is_float(value: SSAValue | None) -> bool:
-    if value is None:
-        return False
-    t = value.type
-    if isinstance(t, VectorType):
-        t = t.get_element_type()
-    return isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type)
 
 
 def _reverse_post_order(entry: Block) -> list[Block]:
