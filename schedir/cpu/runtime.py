@@ -234,6 +234,8 @@ class CpuFunction:
         try:
             array = np.asarray(value)
             if spec.dtype.kind in "iub":
+                if array.dtype.kind == "O" and isinstance(value, int):
+                    raise InputError(f"{label} value {value} does not fit in {spec.dtype}")
                 if array.dtype.kind not in "iub":
                     raise InputError(f"{label} must be an integer or bool, got {array.dtype}")
                 converted = array.astype(spec.dtype)
@@ -241,7 +243,7 @@ class CpuFunction:
                     raise InputError(f"{label} value {value} does not fit in {spec.dtype}")
             else:
                 converted = array.astype(spec.dtype)
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, OverflowError) as err:
             raise InputError(f"{label}: cannot convert {value!r} to {spec.dtype}: {err}") from None
         buffer = ctypes.create_string_buffer(converted.tobytes(), max(spec.dtype.itemsize, 8))
         prepared.slots.append(buffer)

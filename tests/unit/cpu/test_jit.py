@@ -416,6 +416,14 @@ def test_integer_scalars_must_fit() -> None:
         f(1.0, 2)
     with pytest.raises(InputError, match="must be an integer or bool"):
         f(1.0, 0.5)
+    g = CpuFunction(
+        JitModule(RESULTS),
+        "make",
+        [ScalarSpec(np.int64)],
+        [MemRefSpec(np.float32, (None,)), ScalarSpec(np.int32), MemRefSpec(np.int8, (2, None))],
+    )
+    with pytest.raises(InputError, match="does not fit in int64"):
+        g(2**70)
 
 
 def test_unsupported_dtype_is_an_input_error() -> None:
