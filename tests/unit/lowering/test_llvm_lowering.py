@@ -557,3 +557,24 @@ def test_memrefs_carried_through_loop_block_arguments() -> None:
         a = np.arange(7, dtype=np.float32)
         (out,) = f(a, steps)
         np.testing.assert_array_equal(out, np.arange(7, dtype=np.float32) * 2.0**steps)
+
+
+METADATA = """
+func.func @meta(%m: memref<?x?xf32>, %o: index) -> (index, index, index, index, index, f32) {
+  %v = memref.subview %m[%o, 1] [2, 3] [3, 2]
+      : memref<?x?xf32> to memref<2x3xf32, strided<[?, 2], offset: ?>>
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %v
+      : memref<2x3xf32, strided<[?, 2], offset: ?>> -> memref<f32>, index, index, index, index, index
+  %x = memref.load %base[] : memref<f32>
+  return %offset, %sizes#0, %sizes#1, %strides#0, %strides#1, %x
+      : index, index, index, index, index, f32
+}
+"""
+
+
+def test_extract_strided_metadata_of_a_subview() -> None:
+    f = compile_function(METADATA)
+    m = np.arange(35, dtype=np.float32).reshape(5, 7) + 1
+    offset, size0, size1, stride0, stride1, first = f(m, 1)
+    assert (offset, size0, size1, stride0, stride1) == (8, 2, 3, 21, 2)
+    assert first == m[0, 0]
