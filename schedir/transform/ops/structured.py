@@ -29,10 +29,21 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.diagnostics import TransformError
 from schedir.dialects import linalg
-from schedir.dialects.syntax import op_note
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.dialects.syntax import op_location, op_note
+from schedir.transform.interpreter import (
+    ApplyFn,
+    Mapped,
+    MultipleTransformErrors,
+    TransformInterpreter,
+)
 from schedir.transform.ops.core import flag, int_list_prop, int_prop, operand, prop, str_prop
-from schedir.transform.rewrites import padding, specialize, split_reduction, structured_misc
+from schedir.transform.rewrites import (
+    padding,
+    reduction_tiling,
+    specialize,
+    split_reduction,
+    structured_misc,
+)
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.state import definite, handle_kind, silenceable
 
@@ -302,7 +313,72 @@ def apply_split_reduction(op: Operation, interp: TransformInterpreter) -> None:
     _each(op, interp, linalg.is_structured, one)
 
 
+# --- tile_reduction_using_for / _forall -------------------------------------------------
+
+
+def _reduction_tiling_failure(
+    op: Operation, payload: Operation, error: reduction_tiling.PartialReductionError, message: str
+) -> TransformError:
+    """Upstream reports the reason at the payload op, then `message` (silenceable) at the
+    transform op."""
+    reason = TransformError(f"'{payload.name}' op {error}", op_location(payload), silenceable=True)
+    return MultipleTransformErrors([reason, silenceable(op, message)])
+
+
+def _reduction_tiling_results(result: reduction_tiling.ReductionTilingResult) -> list[Mapped]:
+    return [*result.fills, *result.partial_ops, *result.merge_ops, result.loop]
+
+
+def apply_tile_reduction_using_for(op: Operation, interp: TransformInterpreter) -> None:
+    """Tile reduction loops into an scf.for of partial accumulations plus a merge;
+    returns the fills, the partial op, the merge op and the loop."""
+    sizes = int_list_prop(op, "tile_sizes")
+    dims = int_list_prop(op, "reduction_dims")
+
+    def one(payload: Operation) -> list[Mapped]:
+        if not linalg.is_structured(payload):
+            raise TransformError(
+                "Operation should implement PartialReductionOpInterface",
+                op_location(payload),
+                silenceable=True,
+            )
+        try:
+            result = reduction_tiling.tile_reduction_using_for(
+                interp.state.rewriter(payload), payload, sizes, dims
+            )
+        except reduction_tiling.PartialReductionError as error:
+            raise _reduction_tiling_failure(
+                op, payload, error, "failed to tile using partial reduction"
+            ) from None
+        return _reduction_tiling_results(result)
+
+    _each(op, interp, lambda _: True, one)
+
+
+def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterpreter) -> None:
+    """Tile reduction loops into an scf.forall whose iterations reduce into their own
+    partials, plus a merge; returns the fills, the partial op, the merge op and the
+    forall."""
+    threads = int_list_prop(op, "num_threads")
+    sizes = int_list_prop(op, "tile_sizes")
+    mapping_attr = prop(op, "mapping")
+    mapping = list(mapping_attr.data) if isinstance(mapping_attr, ArrayAttr) else []
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = reduction_tiling.tile_reduction_using_forall(
+                interp.state.rewriter(payload), payload, threads, sizes, mapping
+            )
+        except reduction_tiling.PartialReductionError as error:
+            raise _reduction_tiling_failure(op, payload, error, "could not tile reduction") from None
+        return _reduction_tiling_results(result)
+
+    _each(op, interp, linalg.is_structured, one)
+
+
 APPLY: Mapping[str, ApplyFn] = {
+    "transform.structured.tile_reduction_using_for": apply_tile_reduction_using_for,
+    "transform.structured.tile_reduction_using_forall": apply_tile_reduction_using_forall,
     "transform.structured.split_reduction": apply_split_reduction,
     "transform.structured.pad": apply_pad,
     "transform.structured.specialize": apply_specialize,

@@ -10,6 +10,7 @@ draw shapes and sizes at random.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -155,7 +156,9 @@ def test_decompose_softmax(dim: int) -> None:
 # --- pad ------------------------------------------------------------------------------
 
 
-def pad(target: str, dims: list[int], multiples: list[int] | None, copy_back: str, nofold: str = "") -> str:
+def pad(
+    target: str, dims: list[int], multiples: list[int] | None, copy_back: str, nofold: str = ""
+) -> str:
     to_multiple = f" pad_to_multiple_of {multiples}" if multiples else ""
     flags = f", nofold_flags = {nofold}" if nofold else ""
     return (
@@ -170,7 +173,9 @@ def pad(target: str, dims: list[int], multiples: list[int] | None, copy_back: st
     "dims, multiples",
     [([0, 1, 2], [16, 16, 8]), ([2], [4]), ([0, 1], None), ([1], [32])],
 )
-def test_pad_static_to_multiples(dims: list[int], multiples: list[int] | None, copy_back: str) -> None:
+def test_pad_static_to_multiples(
+    dims: list[int], multiples: list[int] | None, copy_back: str
+) -> None:
     schedule = match("%m", "linalg.matmul") + pad("%m", dims, multiples, copy_back, "[1, 0, 0]")
     ir = run_and_check(module(matmul(23, 13, 11), schedule), reduction=11)
     assert "linalg.matmul" in ir
@@ -254,7 +259,14 @@ def split(target: str, factor: int, insert: int, *flags: str) -> str:
 
 @pytest.mark.parametrize(
     "insert, flags",
-    [(0, ()), (1, ()), (2, ()), (1, ("inner_parallel",)), (2, ("use_scaling_algorithm",)), (0, ("use_alloc",))],
+    [
+        (0, ()),
+        (1, ()),
+        (2, ()),
+        (1, ("inner_parallel",)),
+        (2, ("use_scaling_algorithm",)),
+        (0, ("use_alloc",)),
+    ],
 )
 def test_split_reduction_matmul(insert: int, flags: tuple[str, ...]) -> None:
     schedule = match("%m", "linalg.matmul") + split("%m", 4, insert, *flags)
@@ -285,5 +297,132 @@ def test_split_reduction_property(
     n = chunks * factor
     if variant == "use_scaling_algorithm":
         insert = 1  # the scaling algorithm inserts at the reduction dim
-    schedule = match("%g", "linalg.generic") + split("%g", factor, insert, *([variant] if variant else []))
+    schedule = match("%g", "linalg.generic") + split(
+        "%g", factor, insert, *([variant] if variant else [])
+    )
     run_and_check(module(row_reduction(m, n, combiner), schedule), reduction=n)
+
+
+# --- tile_reduction_using_for / _forall ----------------------------------------------------
+
+
+def tile_reduction_for(target: str, sizes: list[int]) -> str:
+    return (
+        f"    %fill, %part, %comb, %loop = transform.structured.tile_reduction_using_for {target}"
+        f" by tile_sizes = {sizes} : ({ANY}) -> ({ANY}, {ANY}, {ANY}, {ANY})\n"
+    )
+
+
+def tile_reduction_forall(
+    target: str, *, threads: list[int] | None = None, sizes: list[int] | None = None
+) -> str:
+    spec = f"num_threads = {threads}" if threads else f"tile_sizes = {sizes}"
+    return (
+        f"    %fill, %part, %comb, %loop = transform.structured.tile_reduction_using_forall {target}"
+        f" by {spec} : ({ANY}) -> ({ANY}, {ANY}, {ANY}, {ANY})\n"
+    )
+
+
+def test_tile_reduction_subtracting_combiner() -> None:
+    """Upstream's test-tile-reduction-subf.mlir: `acc - x` tiled by 3 on 8 gives the
+    negated row sums; merging the partials with the combiner itself would not."""
+    payload = """  func.func @main(%input: tensor<2x8xf32>) -> tensor<2xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %empty = tensor.empty() : tensor<2xf32>
+    %init = linalg.fill ins(%cst : f32) outs(%empty : tensor<2xf32>) -> tensor<2xf32>
+    %res = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+        ins(%input : tensor<2x8xf32>) outs(%init : tensor<2xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %sub = arith.subf %acc, %in : f32
+      linalg.yield %sub : f32
+    } -> tensor<2xf32>
+    return %res : tensor<2xf32>
+  }"""
+    text = module(payload, match("%g", "linalg.generic") + tile_reduction_for("%g", [0, 3]))
+    kernel = schedir.compile(text)
+    data = np.array([[1, 2, 3, 4, 5, 6, 7, 8], [10, 20, 30, 40, 50, 60, 70, 80]], np.float32)
+    (result,) = kernel.run(data)
+    assert result.tolist() == [-36.0, -360.0]
+    run_and_check(text, reduction=8)
+
+
+@pytest.mark.parametrize(
+    "combiner", ["arith.addf", "arith.subf", "arith.maximumf", "arith.minnumf"]
+)
+@pytest.mark.parametrize(
+    "schedule",
+    [
+        lambda: tile_reduction_for("%g", [0, 5]),
+        lambda: tile_reduction_for("%g", [0, 17]),
+        lambda: tile_reduction_forall("%g", threads=[0, 4]),
+        lambda: tile_reduction_forall("%g", threads=[0, 7]),
+        lambda: tile_reduction_forall("%g", sizes=[0, 6]),
+    ],
+    ids=["for5", "for17", "threads4", "threads7", "forall_sizes6"],
+)
+def test_tile_reduction_combiners(combiner: str, schedule) -> None:  # type: ignore[no-untyped-def]
+    text = module(row_reduction(5, 23, combiner), match("%g", "linalg.generic") + schedule())
+    ir = run_and_check(text, reduction=23)
+    assert "linalg.reduce" in ir
+
+
+def test_tile_reduction_matmul_k_and_two_reduction_loops() -> None:
+    run_and_check(
+        module(
+            matmul(6, 7, 23), match("%m", "linalg.matmul") + tile_reduction_for("%m", [0, 0, 5])
+        ),
+        reduction=23,
+    )
+    payload = """  func.func @r(%I: tensor<4x11x9xf32>, %O: tensor<4xf32>) -> tensor<4xf32> {
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]}
+        ins(%I : tensor<4x11x9xf32>) outs(%O : tensor<4xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %v = arith.addf %acc, %in : f32
+      linalg.yield %v : f32
+    } -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }"""
+    for sizes in ([0, 4, 2], [0, 4], [0, 0, 4]):
+        run_and_check(
+            module(payload, match("%g", "linalg.generic") + tile_reduction_for("%g", sizes)),
+            reduction=99,
+        )
+    run_and_check(
+        module(
+            payload, match("%g", "linalg.generic") + tile_reduction_forall("%g", threads=[0, 3, 2])
+        ),
+        reduction=99,
+    )
+
+
+def test_tile_reduction_dynamic_sizes() -> None:
+    text = module(
+        row_reduction("?", "?", "arith.addf"),
+        match("%g", "linalg.generic") + tile_reduction_for("%g", [0, 4]),
+    )
+    run_and_check(text, reduction=64, dynamic=13)
+    text = module(
+        row_reduction("?", "?", "arith.addf"),
+        match("%g", "linalg.generic") + tile_reduction_forall("%g", threads=[0, 5]),
+    )
+    run_and_check(text, reduction=64, dynamic=13)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    m=st.integers(1, 7),
+    n=st.integers(1, 31),
+    tile=st.integers(1, 12),
+    loop=st.sampled_from(["for", "threads", "forall_sizes"]),
+    combiner=st.sampled_from(["arith.addf", "arith.subf", "arith.maximumf"]),
+)
+def test_tile_reduction_property(m: int, n: int, tile: int, loop: str, combiner: str) -> None:
+    if loop == "for":
+        schedule = tile_reduction_for("%g", [0, tile])
+    elif loop == "threads":
+        schedule = tile_reduction_forall("%g", threads=[0, tile])
+    else:
+        schedule = tile_reduction_forall("%g", sizes=[0, tile])
+    run_and_check(
+        module(row_reduction(m, n, combiner), match("%g", "linalg.generic") + schedule), reduction=n
+    )
