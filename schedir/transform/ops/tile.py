@@ -164,7 +164,8 @@ def apply_tile_using_for(op: Operation, interp: TransformInterpreter) -> None:
     if packed is not None:
         shared = unpack_packed(interp, op, packed)
         sizes_per_target = [list(shared) for _ in targets]
-        num_sizes = len(shared)
+        # Upstream checks the count of the static list only, which is empty here.
+        num_sizes = 0
     else:
         static = dense(op.properties.get("static_sizes"))
         entries = mixed(static, list(getattr(op, "dynamic_sizes", ())))
