@@ -372,14 +372,31 @@ def _walk_region(region: Region, *, pre_order: bool) -> list[Operation]:
 
 
 def simplify_regions(rewriter: CanonRewriter, region: Region) -> bool:
-    """Erase unreachable blocks of multi-block regions (upstream's `simplifyRegions`,
-    whose other steps only matter for unstructured control flow)."""
+    """Upstream's `simplifyRegions`: erase unreachable blocks of multi-block regions, then
+    dead ops (`runRegionDCE`: ops whose results are unused and that have no effect,
+    including those only an in-place rewrite left unused)."""
     changed = False
     for op in list(_walk_region(region, pre_order=True)):
         for nested in op.regions:
             changed |= _erase_unreachable_blocks(rewriter, nested)
     changed |= _erase_unreachable_blocks(rewriter, region)
-    return changed
+    return _region_dce(rewriter, region) or changed
+
+
+def _region_dce(rewriter: CanonRewriter, region: Region) -> bool:
+    """Erase trivially dead ops, users before producers (a reversed post-order walk
+    visits an op before the ops it uses and before its own nested ops)."""
+    erased: set[Operation] = set()
+    for op in reversed(_walk_region(region, pre_order=False)):
+        ancestor: Operation | None = op
+        while ancestor is not None and ancestor not in erased:
+            ancestor = ancestor.parent_op()
+        if ancestor is not None or op.parent is None:
+            continue
+        if is_trivially_dead(op):
+            erased.add(op)
+            rewriter.erase(op, safe_erase=False)
+    return bool(erased)
 
 
 def _erase_unreachable_blocks(rewriter: CanonRewriter, region: Region) -> bool:
@@ -506,14 +523,16 @@ def canonicalization_patterns() -> PatternSet:
         canonicalize_tensor,
     )
 
+    # Upstream adds the dialects' patterns (by namespace: linalg, tensor) before the
+    # ops' (by op name); the order matters where several patterns share a root.
     patterns = PatternSet()
     for module in (
-        canonicalize_arith,
-        canonicalize_affine,
-        canonicalize_tensor,
-        canonicalize_scf,
         canonicalize_linalg,
+        canonicalize_affine,
+        canonicalize_arith,
         canonicalize_memref,
+        canonicalize_scf,
+        canonicalize_tensor,
     ):
         patterns.update(module.patterns())
     return patterns

@@ -119,64 +119,142 @@ def simplify_value_map(vm: ValueMap, *, compose: bool = True) -> ValueMap | None
 
 
 def _simplify_value_map(vm: ValueMap, compose: bool) -> ValueMap:
-    values: list[SSAValue] = []
-    index: dict[SSAValue, int] = {}
+    composed = _compose(vm) if compose else vm
+    canonical = canonicalize_map_and_operands(composed)
+    m = canonical.map
+    results = tuple(_simplify_expr(r, m.num_dims, m.num_symbols) for r in m.results)
+    # Simplification may drop uses (d0 - d0); upstream drops them on its next round.
+    return canonicalize_map_and_operands(
+        ValueMap(AffineMap(m.num_dims, m.num_symbols, results), canonical.operands)
+    )
 
-    def var(value: SSAValue, depth: int) -> AffineExpr:
+
+def _replace_one(
+    expr: AffineExpr, nd: int, ns: int, is_dim: bool, pos: int, new: AffineExpr
+) -> AffineExpr:
+    dims = [AffineExpr.dimension(i) for i in range(nd)]
+    syms = [AffineExpr.symbol(i) for i in range(ns)]
+    (dims if is_dim else syms)[pos] = new
+    return expr.replace_dims_and_symbols(dims, syms)
+
+
+def _compose(vm: ValueMap) -> ValueMap:
+    """Upstream's `composeAffineMapAndOperands`: operands produced by `affine.apply` are
+    replaced by its (canonicalized) map; its dims and symbols are appended."""
+    nd = vm.map.num_dims
+    dims: list[SSAValue | None] = list(vm.operands[:nd])
+    syms: list[SSAValue | None] = list(vm.operands[nd:])
+    results = list(vm.map.results)
+    for _ in range(_MAX_COMPOSE_DEPTH * 8):
+        changed = False
+        for pos in range(len(dims) + len(syms)):
+            is_dim = pos < len(dims)
+            index = pos if is_dim else pos - len(dims)
+            value = dims[index] if is_dim else syms[index]
+            owner = value.owner if value is not None else None
+            if not isinstance(owner, Operation) or owner.name != "affine.apply":
+                continue
+            inner = canonicalize_map_and_operands(op_value_map(owner))
+            ind = inner.map.num_dims
+            shifted = inner.map.results[0].replace_dims_and_symbols(
+                [AffineExpr.dimension(len(dims) + k) for k in range(ind)],
+                [AffineExpr.symbol(len(syms) + k) for k in range(inner.map.num_symbols)],
+            )
+            if is_dim:
+                dims[index] = None
+            else:
+                syms[index] = None
+            dims.extend(inner.operands[:ind])
+            syms.extend(inner.operands[ind:])
+            results = [
+                _replace_one(r, len(dims), len(syms), is_dim, index, shifted) for r in results
+            ]
+            changed = True
+            break
+        if not changed:
+            break
+    # Prune the replaced operands.
+    dim_subs: list[AffineExpr] = []
+    sym_subs: list[AffineExpr] = []
+    operands: list[SSAValue] = []
+    kept_dims = 0
+    for value in dims:
+        dim_subs.append(
+            AffineExpr.constant(0) if value is None else AffineExpr.dimension(kept_dims)
+        )
+        if value is not None:
+            operands.append(value)
+            kept_dims += 1
+    kept_syms = 0
+    for value in syms:
+        sym_subs.append(AffineExpr.constant(0) if value is None else AffineExpr.symbol(kept_syms))
+        if value is not None:
+            operands.append(value)
+            kept_syms += 1
+    results = [r.replace_dims_and_symbols(dim_subs, sym_subs) for r in results]
+    return ValueMap(AffineMap(kept_dims, kept_syms, tuple(results)), tuple(operands))
+
+
+def canonicalize_map_and_operands(vm: ValueMap) -> ValueMap:
+    """Upstream's `canonicalizeMapAndOperands`: dims that are valid symbols become
+    symbols (after the existing ones), unused operands are dropped, repeated operands
+    merged, constant symbols substituted."""
+    m = vm.map
+    nd, ns = m.num_dims, m.num_symbols
+    if not vm.operands:
+        return vm
+    # Promote valid symbols in dim positions.
+    dim_remap: list[AffineExpr] = []
+    kept_dims: list[SSAValue] = []
+    promoted: list[SSAValue] = []
+    for value in vm.operands[:nd]:
+        if is_valid_symbol(value):
+            dim_remap.append(AffineExpr.symbol(ns + len(promoted)))
+            promoted.append(value)
+        else:
+            dim_remap.append(AffineExpr.dimension(len(kept_dims)))
+            kept_dims.append(value)
+    syms = [*vm.operands[nd:], *promoted]
+    results = [
+        r.replace_dims_and_symbols(dim_remap, [AffineExpr.symbol(i) for i in range(ns)])
+        for r in m.results
+    ]
+    nd, ns = len(kept_dims), len(syms)
+    used_dims: set[int] = set()
+    used_syms: set[int] = set()
+    for r in results:
+        _used(r, used_dims, used_syms)
+    operands: list[SSAValue] = []
+    dim_subs: list[AffineExpr] = [AffineExpr.constant(0)] * nd
+    seen: dict[SSAValue, AffineExpr] = {}
+    next_dim = 0
+    for i, value in enumerate(kept_dims):
+        if i not in used_dims:
+            continue
+        if value in seen:
+            dim_subs[i] = seen[value]
+            continue
+        dim_subs[i] = seen[value] = AffineExpr.dimension(next_dim)
+        next_dim += 1
+        operands.append(value)
+    sym_subs: list[AffineExpr] = [AffineExpr.constant(0)] * ns
+    seen_syms: dict[SSAValue, AffineExpr] = {}
+    next_sym = 0
+    for i, value in enumerate(syms):
+        if i not in used_syms:
+            continue
         c = constant_int(value)
         if c is not None:
-            return AffineExpr.constant(c)
-        owner = value.owner
-        if (
-            compose
-            and depth < _MAX_COMPOSE_DEPTH
-            and isinstance(owner, Operation)
-            and owner.name == "affine.apply"
-        ):
-            inner = op_value_map(owner)
-            subs = [var(v, depth + 1) for v in inner.operands]
-            nd = inner.map.num_dims
-            return inner.map.results[0].replace_dims_and_symbols(subs[:nd], subs[nd:])
-        if value not in index:
-            index[value] = len(values)
-            values.append(value)
-        return AffineExpr.dimension(index[value])
-
-    nd = vm.map.num_dims
-    subs = [var(v, 0) for v in vm.operands]
-    results = [r.replace_dims_and_symbols(subs[:nd], subs[nd:]) for r in vm.map.results]
-    # Reclassify: valid symbols become symbols, the rest dims (first-use order kept).
-    used_dims: set[int] = set()
-    for r in results:
-        _used(r, used_dims, set())
-    dims = [i for i, v in enumerate(values) if i in used_dims and not is_valid_symbol(v)]
-    syms = [i for i, v in enumerate(values) if i in used_dims and is_valid_symbol(v)]
-    new_exprs: list[AffineExpr] = [AffineExpr.constant(0)] * len(values)
-    for position, i in enumerate(dims):
-        new_exprs[i] = AffineExpr.dimension(position)
-    for position, i in enumerate(syms):
-        new_exprs[i] = AffineExpr.symbol(position)
-    results = [r.replace_dims_and_symbols(new_exprs, ()) for r in results]
-    results = [_simplify_expr(r, len(dims), len(syms)) for r in results]
-    # Simplification may drop uses (d0 - d0): compact again.
-    final_dims: set[int] = set()
-    final_syms: set[int] = set()
-    for r in results:
-        _used(r, final_dims, final_syms)
-    keep_dims = [p for p in range(len(dims)) if p in final_dims]
-    keep_syms = [p for p in range(len(syms)) if p in final_syms]
-    if len(keep_dims) != len(dims) or len(keep_syms) != len(syms):
-        dim_subs = [AffineExpr.constant(0)] * len(dims)
-        sym_subs = [AffineExpr.constant(0)] * len(syms)
-        for new, old in enumerate(keep_dims):
-            dim_subs[old] = AffineExpr.dimension(new)
-        for new, old in enumerate(keep_syms):
-            sym_subs[old] = AffineExpr.symbol(new)
-        results = [r.replace_dims_and_symbols(dim_subs, sym_subs) for r in results]
-        dims = [dims[p] for p in keep_dims]
-        syms = [syms[p] for p in keep_syms]
-    operands = tuple(values[i] for i in dims) + tuple(values[i] for i in syms)
-    return ValueMap(AffineMap(len(dims), len(syms), tuple(results)), operands)
+            sym_subs[i] = AffineExpr.constant(c)
+            continue
+        if value in seen_syms:
+            sym_subs[i] = seen_syms[value]
+            continue
+        sym_subs[i] = seen_syms[value] = AffineExpr.symbol(next_sym)
+        next_sym += 1
+        operands.append(value)
+    results = [r.replace_dims_and_symbols(dim_subs, sym_subs) for r in results]
+    return ValueMap(AffineMap(next_dim, next_sym, tuple(results)), tuple(operands))
 
 
 # --- constant evaluation and bounds -----------------------------------------------------------
@@ -246,52 +324,13 @@ def expr_bounds(expr: AffineExpr, ranges: Sequence[Interval]) -> Interval:
     return (None if lo_a is None else -(-lo_a // c), None if hi_a is None else -(-hi_a // c))
 
 
-def _drop_dominated(
-    results: Sequence[AffineExpr], num_operands: int, is_min: bool
-) -> list[AffineExpr]:
-    """Upstream's simplifyMinOrMaxExprWithOperands with unbounded operands: a result whose
-    range lies entirely beyond another's (given only its own structure) is redundant."""
-    del num_operands  # operands are unbounded: only a result's own structure bounds it
-    bounds = [expr_bounds(e, ()) for e in results]
-    kept: list[AffineExpr] = []
-    for i, expr in enumerate(results):
-        lo_i, hi_i = bounds[i]
-        if lo_i is not None and lo_i == hi_i:
-            expr = AffineExpr.constant(lo_i)
-        redundant = False
-        for j, (lo_j, hi_j) in enumerate(bounds):
-            if j == i:
-                continue
-            if is_min:
-                # result i is redundant if some other result is always <= its lower bound
-                if lo_i is None or hi_j is None:
-                    continue
-                if hi_j < lo_i:
-                    redundant = True
-                elif hi_j == lo_i:
-                    tie = lo_j is not None and lo_j == hi_j and lo_i == hi_i
-                    redundant = not (tie and i < j)
-            else:
-                if hi_i is None or lo_j is None:
-                    continue
-                if lo_j > hi_i:
-                    redundant = True
-                elif lo_j == hi_i:
-                    tie = hi_j is not None and lo_j == hi_j and lo_i == hi_i
-                    redundant = not (tie and i < j)
-            if redundant:
-                break
-        if not redundant:
-            kept.append(expr)
-    return kept
-
-
 # --- folders ----------------------------------------------------------------------------------
 
 
 def fold_apply(op: Operation) -> list[Attribute | SSAValue] | None:
     vm = op_value_map(op)
-    expr = vm.map.results[0]
+    # Upstream's parser already simplifies `(d0 * 16) mod 16 + d0 floordiv 1` to `d0`.
+    expr = _simplify_expr(vm.map.results[0], vm.map.num_dims, vm.map.num_symbols)
     if isinstance(expr, AffineDimExpr):
         return [vm.operands[expr.position]]
     if isinstance(expr, AffineSymExpr):
@@ -363,9 +402,11 @@ def _dedupe(results: Sequence[AffineExpr]) -> list[AffineExpr]:
 
 
 def simplify_min_max(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's SimplifyAffineOp, DeduplicateAffineMinMaxExpressions, MergeAffineMinMaxOp
-    and CanonicalizeSingleResultAffineMinMaxOp for affine.min / affine.max."""
-    is_min = op.name == "affine.min"
+    """Upstream's min/max patterns, applied together: CanonicalizeSingleResultAffineMinMaxOp
+    (one result -> apply), MergeAffineMinMaxOp (a result that is a min/max of the same
+    kind takes its results), SimplifyAffineOp (compose, canonicalize, simplify),
+    DeduplicateAffineMinMaxExpressions and CanonicalizeAffineMinMaxOpExprAndTermOrder
+    (results sorted by their flattened coefficients)."""
     old = op_value_map(op)
     if len(old.map.results) == 1:
         rw.replace_with_op(op, ApplyOp(list(old.operands), AffineMapAttr(old.map)))
@@ -374,62 +415,93 @@ def simplify_min_max(op: Operation, rw: CanonRewriter) -> bool:
     vm = simplify_value_map(merged if merged is not None else old)
     if vm is None:
         return False
-    results = _dedupe(vm.map.results)
-    results = _drop_dominated(results, len(vm.operands), is_min)
+    results = sort_results(_dedupe(vm.map.results), vm.map.num_dims, vm.map.num_symbols)
     vm = ValueMap(AffineMap(vm.map.num_dims, vm.map.num_symbols, tuple(results)), vm.operands)
     if vm == old:
         return False
-    cls = MinOp if is_min else MaxOp
+    cls = MinOp if op.name == "affine.min" else MaxOp
     rw.replace_with_op(op, cls(list(vm.operands), AffineMapAttr(vm.map)))
     return True
 
 
+def _flat(expr: AffineExpr, nd: int, ns: int) -> list[int] | None:
+    """The flattened coefficients [dims, symbols, constant] of a linear expression (None
+    when flattening would need local variables: mod, floordiv, ceildiv, products)."""
+    for node in expr.dfs():
+        if isinstance(node, AffineBinaryOpExpr) and (
+            node.kind != AffineBinaryOpKind.Add
+            and not (
+                node.kind == AffineBinaryOpKind.Mul and isinstance(node.rhs, AffineConstantExpr)
+            )
+        ):
+            return None
+    # Linear: each coefficient is the change under a unit probe.
+    zeros_d, zeros_s = [0] * nd, [0] * ns
+    const = expr.eval(zeros_d, zeros_s)
+    coeffs: list[int] = []
+    for i in range(nd):
+        probe = list(zeros_d)
+        probe[i] = 1
+        coeffs.append(expr.eval(probe, zeros_s) - const)
+    for i in range(ns):
+        probe = list(zeros_s)
+        probe[i] = 1
+        coeffs.append(expr.eval(zeros_d, probe) - const)
+    return [*coeffs, const]
+
+
+def sort_results(results: list[AffineExpr], nd: int, ns: int) -> list[AffineExpr]:
+    """Upstream's `canonicalizeMapExprAndTermOrder`: results sorted by their flattened
+    coefficient vectors (unchanged if one is not pure affine or needs local variables)."""
+    keys = [_flat(r, nd, ns) for r in results]
+    if any(k is None for k in keys):
+        return results
+    order = sorted(range(len(results)), key=lambda i: keys[i])  # type: ignore[arg-type,return-value]
+    return [results[i] for i in order]
+
+
 def _merge_nested(vm: ValueMap, name: str) -> ValueMap | None:
-    """Results that are just an operand produced by the same kind of min/max are replaced
-    by that producer's results (upstream's MergeAffineMinMaxOp)."""
-    nd = vm.map.num_dims
-    operands = list(vm.operands)
-    new_results: list[AffineExpr] = []
-    changed = False
-    num_dims, num_syms = nd, vm.map.num_symbols
-    extra_dims: list[SSAValue] = []
-    extra_syms: list[SSAValue] = []
+    """Upstream's MergeAffineMinMaxOp: results that are just an operand produced by the
+    same kind of min/max are replaced by that producer's results (appended last)."""
+    nd, ns = vm.map.num_dims, vm.map.num_symbols
+    dim_operands = list(vm.operands[:nd])
+    sym_operands = list(vm.operands[nd:])
+    kept: list[AffineExpr] = []
+    producers: list[Operation] = []
     for r in vm.map.results:
-        position = (
-            r.position
-            if isinstance(r, AffineDimExpr)
-            else (nd + r.position if isinstance(r, AffineSymExpr) else None)
-        )
-        producer = operands[position].owner if position is not None else None
-        if isinstance(producer, Operation) and producer.name == name:
-            inner = op_value_map(producer)
-            ind = inner.map.num_dims
-            dims = [AffineExpr.dimension(num_dims + len(extra_dims) + i) for i in range(ind)]
-            syms = [
-                AffineExpr.symbol(num_syms + len(extra_syms) + i)
-                for i in range(inner.map.num_symbols)
-            ]
-            extra_dims.extend(inner.operands[:ind])
-            extra_syms.extend(inner.operands[ind:])
-            new_results.extend(e.replace_dims_and_symbols(dims, syms) for e in inner.map.results)
-            changed = True
-        else:
-            new_results.append(r)
-    if not changed:
+        value = None
+        if isinstance(r, AffineDimExpr):
+            value = dim_operands[r.position]
+        elif isinstance(r, AffineSymExpr):
+            value = sym_operands[r.position]
+        owner = value.owner if value is not None else None
+        if isinstance(owner, Operation) and owner.name == name:
+            producers.append(owner)
+            continue
+        kept.append(r)
+    if not producers:
         return None
-    total_dims = num_dims + len(extra_dims)
-    # Symbols of the original map follow all dims: shift their positions.
-    shifted = [
-        e.replace_dims_and_symbols(
-            [AffineExpr.dimension(i) for i in range(total_dims)],
-            [AffineExpr.symbol(i) for i in range(num_syms + len(extra_syms))],
+    used_dims, used_syms = nd, ns
+    new_dims, new_syms = list(dim_operands), list(sym_operands)
+    appended: list[tuple[AffineExpr, int, int]] = []
+    for producer in producers:
+        inner = op_value_map(producer)
+        pd, ps = inner.map.num_dims, inner.map.num_symbols
+        new_dims.extend(inner.operands[:pd])
+        new_syms.extend(inner.operands[pd:])
+        for e in inner.map.results:
+            appended.append((e, used_dims, used_syms))
+        used_dims += pd
+        used_syms += ps
+    results = list(kept)
+    for e, dim_offset, sym_offset in appended:
+        results.append(
+            e.replace_dims_and_symbols(
+                [AffineExpr.dimension(dim_offset + k) for k in range(used_dims - dim_offset)],
+                [AffineExpr.symbol(sym_offset + k) for k in range(used_syms - sym_offset)],
+            )
         )
-        for e in new_results
-    ]
-    new_operands = operands[:nd] + extra_dims + operands[nd:] + extra_syms
-    return ValueMap(
-        AffineMap(total_dims, num_syms + len(extra_syms), tuple(shifted)), tuple(new_operands)
-    )
+    return ValueMap(AffineMap(used_dims, used_syms, tuple(results)), tuple(new_dims + new_syms))
 
 
 # --- min/max over loop induction variables ----------------------------------------------------
@@ -526,9 +598,9 @@ def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
     that bounds all others over the loop ranges of its induction-variable operands."""
     is_min = op.name == "affine.min"
     vm = op_value_map(op)
+    # As upstream, also without induction variables among the operands (then only
+    # constant differences are provable, and a single result always is).
     ranges = [loop_iv_range(v) for v in vm.operands]
-    if not any(r is not None for r in ranges):
-        return False
     nd = vm.map.num_dims
     results = vm.map.results
     for k, candidate in enumerate(results):

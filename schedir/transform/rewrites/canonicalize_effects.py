@@ -46,6 +46,9 @@ _PURE_OPS = frozenset(
         "scf.yield",
         "scf.condition",
         "scf.reduce.return",
+        # Upstream's in_parallel is `Pure` (not recursive): a forall whose results are
+        # unused is dead, while its parallel inserts alone are not.
+        "scf.forall.in_parallel",
         "memref.subview",
         "memref.cast",
         "memref.reinterpret_cast",
@@ -94,7 +97,6 @@ _RECURSIVE_OPS = frozenset(
         "scf.if",
         "scf.while",
         "scf.forall",
-        "scf.forall.in_parallel",
         "scf.parallel",
         "scf.reduce",
         "scf.execute_region",

@@ -104,6 +104,127 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldTensorCastConsumerOp: a cast making a linalg result more static is
+    folded into the op (its init is cast instead; a cast back serves other users)."""
+    from xdsl.dialects.tensor import CastOp
+
+    from schedir.transform.rewrites.canonicalize_tensor import preserves_static_information
+
+    source = op.operands[0]
+    linalg_op = source.owner
+    result_type = op.results[0].type
+    if (
+        not isinstance(linalg_op, Operation)
+        or not _structured(linalg_op)
+        or not isinstance(source, OpResult)
+    ):
+        return False
+    if not preserves_static_information(source.type, result_type) or source.type == result_type:
+        return False
+    if op.parent_block() is not linalg_op.parent_block():
+        return False
+    inputs, inits = _inputs_inits(linalg_op)
+    index = source.index
+    rw.set_insertion_point(linalg_op)
+    new_init = rw.create(CastOp(inits[index], result_type), linalg_op).results[0]  # type: ignore[arg-type]
+    operands = [*inputs, *inits]
+    operands[len(inputs) + index] = new_init
+    result_types = [r.type for r in linalg_op.results]
+    result_types[index] = result_type
+    new = _rebuild(linalg_op, operands, result_types)
+    rw.create(new, linalg_op)
+    back = rw.create(CastOp(new.results[index], source.type), linalg_op).results[0]  # type: ignore[arg-type]
+    results = list(new.results)
+    results[index] = back
+    rw.replace_values(linalg_op, results)
+    rw.replace_values(op, [new.results[index]])
+    return True
+
+
+def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's InferStaticShapeOfOperands: sizes known static on one operand (or the
+    static source of a `tensor.cast` feeding it) are given to the others through casts."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+    from xdsl.dialects.tensor import CastOp
+    from xdsl.ir.affine import AffineDimExpr
+
+    from schedir.dialects.linalg import indexing_maps
+
+    if not _structured(op) or not op.results:
+        return False
+    if any(
+        not isinstance(v.type, TensorType)
+        for v in op.operands
+        if isinstance(v.type, MemRefType | TensorType)
+    ):
+        return False
+    if any(isinstance(v.type, MemRefType) for v in op.operands):
+        return False
+    maps = indexing_maps(op)
+    if any(not m.is_projected_permutation() for m in maps):
+        return False
+    inputs, inits = _inputs_inits(op)
+    operands = [*inputs, *inits]
+    sizes: dict[int, int] = {}
+    for value, map_ in zip(operands, maps, strict=True):
+        if not isinstance(value.type, TensorType):
+            continue
+        shape = list(value.type.get_shape())
+        static_shape = shape
+        cast = value.owner
+        if isinstance(cast, Operation) and cast.name == "tensor.cast":
+            source_type = cast.operands[0].type
+            if isinstance(source_type, TensorType) and DYNAMIC_INDEX not in source_type.get_shape():
+                static_shape = list(source_type.get_shape())
+        for i, expr in enumerate(map_.results):
+            if shape[i] == DYNAMIC_INDEX:
+                continue
+            if isinstance(expr, AffineDimExpr):
+                sizes.setdefault(expr.position, static_shape[i])
+    new_operands: list[SSAValue] = []
+    result_types: list[Attribute] = []
+    changed = False
+    rw.set_insertion_point(op)
+    for position, (value, map_) in enumerate(zip(operands, maps, strict=True)):
+        is_init = position >= len(inputs)
+        if not isinstance(value.type, TensorType):
+            new_operands.append(value)
+            continue
+        type_ = value.type
+        shape = list(type_.get_shape())
+        if DYNAMIC_INDEX not in shape and is_init:
+            new_operands.append(value)
+            result_types.append(type_)
+            continue
+        new_shape: list[int] = []
+        needed = False
+        for size, expr in zip(shape, map_.results, strict=True):
+            if size == DYNAMIC_INDEX and isinstance(expr, AffineDimExpr) and expr.position in sizes:
+                new_shape.append(sizes[expr.position])
+                needed = True
+            else:
+                new_shape.append(size)
+        new_type = TensorType(type_.get_element_type(), new_shape)
+        if needed:
+            changed = True
+            value = rw.create(CastOp(value, new_type), op).results[0]  # type: ignore[arg-type]
+        new_operands.append(value)
+        if is_init:
+            result_types.append(new_type)
+    if not changed:
+        return False
+    new = _rebuild(op, new_operands, result_types[: len(op.results)])
+    rw.create(new, op)
+    results: list[SSAValue] = []
+    for old, value in zip(op.results, new.results, strict=True):
+        if value.type != old.type:
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+        results.append(value)
+    rw.replace_values(op, results)
+    return True
+
+
 def _rebuild(op: Operation, operands: list[SSAValue], result_types: list[Attribute]) -> Operation:
     """A copy of `op` with new operands and result types; its regions move over."""
     regions = [Rewriter.move_region_contents_to_new_regions(r) for r in op.regions]
@@ -232,15 +353,33 @@ def _all_structured(pattern_set: PatternSet, *patterns: object) -> PatternSet:
     return pattern_set
 
 
-def patterns() -> PatternSet:
-    result = PatternSet()
-    _all_structured(result, erase_dead_linalg_op, fold_tensor_cast_producer)
+def dialect_patterns() -> PatternSet:
+    """The linalg dialect's patterns (EraseDeadLinalgOp, FoldTensorCastConsumerOp,
+    InferStaticShapeOfOperands)."""
+    result = PatternSet().add("tensor.cast", fold_tensor_cast_consumer)
+    return _all_structured(result, erase_dead_linalg_op, infer_static_shape_of_operands)
+
+
+def tensor_dialect_patterns() -> PatternSet:
+    """The tensor dialect's FoldTensorCastProducerOp (on destination-style linalg ops)."""
+    return _all_structured(PatternSet(), fold_tensor_cast_producer)
+
+
+def op_patterns() -> PatternSet:
+    """The linalg ops' own canonicalization patterns (copy, fill, generic)."""
     return (
-        result.add("tensor.extract", extract_of_fill)
+        PatternSet()
         .add("linalg.copy", erase_self_copy, copy_of_fill)
+        .add("tensor.extract", extract_of_fill)
         .add("linalg.transpose", transpose_of_fill)
         .add("linalg.generic", erase_identity_generic)
     )
+
+
+def patterns() -> PatternSet:
+    """Upstream's order: dialect patterns (linalg, then tensor, by namespace), then the
+    op patterns (by op name)."""
+    return dialect_patterns().update(tensor_dialect_patterns()).update(op_patterns())
 
 
 def tiling_canonicalization_patterns() -> PatternSet:
@@ -261,7 +400,9 @@ def tiling_canonicalization_patterns() -> PatternSet:
         result.add(name, *scf_set.by_name.get(name, []))
     result.update(canonicalize_tensor.tiling_patterns())
     result.update(canonicalize_memref.tiling_patterns())
-    _all_structured(result, erase_dead_linalg_op, fold_tensor_cast_producer)
+    result.update(dialect_patterns())
+    # Upstream's set (as iree-opt 3.13 runs it) also holds the linalg ops' own patterns.
+    result.update(op_patterns())
     result.update(canonicalize_scf.for_loop_canonicalization_patterns())
     return result
 

@@ -32,7 +32,8 @@ from schedir.transform.rewrites.canonicalize_utils import (
     CanonRewriter,
     Folder,
     constant_int,
-    fold_mixed,
+    fold_mixed_lists,
+    in_bounds_slice,
 )
 
 # --- casts ------------------------------------------------------------------------------------
@@ -200,13 +201,13 @@ def _infer_subview_type(
 
 def subview_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's OpWithOffsetSizesAndStridesConstantArgumentFolder for subview."""
-    offsets, sizes, strides = _subview_params(op)
-    offsets, a = fold_mixed(offsets)
-    sizes, b = fold_mixed(sizes)
-    strides, c = fold_mixed(strides)
-    if not (a or b or c):
+    folded = fold_mixed_lists(*_subview_params(op))
+    if folded is None:
         return False
+    offsets, sizes, strides = folded
     source = op.operands[0]
+    if not in_bounds_slice(source.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+        return False
     old_type = op.results[0].type
     assert isinstance(source.type, MemRefType) and isinstance(old_type, MemRefType)
     new_type = _infer_subview_type(source.type, offsets, sizes, strides, len(old_type.get_shape()))

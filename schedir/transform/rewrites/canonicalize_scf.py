@@ -98,6 +98,21 @@ def const_diff(lb: SSAValue, ub: SSAValue) -> int | None:
     return None
 
 
+def replace_dropping_results(
+    rw: CanonRewriter,
+    op: Operation,
+    results: Sequence[SSAValue | None],
+    forwarded: Sequence[SSAValue | None],
+) -> None:
+    """Replace `op` by a copy with fewer results, as upstream's `eraseOpResults`:
+    results forwarded to an outside value (`forwarded[i]`) are rewired first, and the
+    listener sees those as null replacements, so handles follow the new op."""
+    for old, value in zip(op.results, forwarded, strict=True):
+        if value is not None:
+            rw.replace_all_uses_with(old, value)
+    rw.replace_values(op, list(results))
+
+
 def _yield(block: Block) -> Operation:
     last = block.last_op
     assert last is not None
@@ -172,21 +187,24 @@ def fold_iter_args(op: Operation, rw: CanonRewriter) -> bool:
     loop = new_for(rw, op, op.lb, op.ub, op.step, inits)
     new_block = loop.body.block
     replacements: list[SSAValue | None] = [new_block.args[0]]
-    results: list[SSAValue] = []
+    results: list[SSAValue | None] = []
+    forwarded: list[SSAValue | None] = []
     kept = 0
     for init, k in zip(op.iter_args, keep, strict=True):
         if k:
             replacements.append(new_block.args[1 + kept])
             results.append(loop.results[kept])
+            forwarded.append(None)
             kept += 1
         else:
             replacements.append(init)
-            results.append(init)
+            results.append(None)
+            forwarded.append(init)
     move_block_ops(rw, block, InsertPoint.at_end(new_block), replacements, stop=terminator)
     filtered = [v for v, k in zip(terminator.operands, keep, strict=True) if k]
     rw.insert(scf.YieldOp(*filtered), InsertPoint.at_end(new_block))
     new_block.last_op.location = terminator.location  # type: ignore[union-attr]
-    rw.replace_values(op, results)
+    replace_dropping_results(rw, op, results, forwarded)
     return True
 
 
@@ -292,18 +310,9 @@ def if_remove_unused_results(op: Operation, rw: CanonRewriter) -> bool:
         rw.set_insertion_point(terminator)
         rw.create(scf.YieldOp(*(terminator.operands[i] for i in used)), terminator)
         rw.erase(terminator)
-    results: list[SSAValue | None] = []
-    for i in range(len(op.results)):
-        if i in forwarded:
-            results.append(forwarded[i])
-        elif i in used:
-            results.append(new.results[used.index(i)])
-        else:
-            results.append(None)
-    for old, new_value in zip(op.results, results, strict=True):
-        if new_value is not None:
-            rw.replace_all_uses_with(old, new_value)
-    rw.erase(op)
+    results = [new.results[used.index(i)] if i in used else None for i in range(len(op.results))]
+    outside = [forwarded.get(i) for i in range(len(op.results))]
+    replace_dropping_results(rw, op, results, outside)
     return True
 
 
@@ -363,10 +372,14 @@ def if_to_select(op: Operation, rw: CanonRewriter) -> bool:
 def forall_control_operands(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ForallOpControlOperandsFolder: constant bounds become static."""
     assert isinstance(op, ForallOp)
-    lbs, a = fold_mixed(op.lower_bounds)
-    ubs, b = fold_mixed(op.upper_bounds)
-    steps, c = fold_mixed(op.steps)
-    if not (a or b or c):
+    # One list per rewrite, as upstream's `failed(lb) && failed(ub) && failed(step)`.
+    lbs, ubs, steps = list(op.lower_bounds), list(op.upper_bounds), list(op.steps)
+    lbs, changed = fold_mixed(lbs)
+    if not changed:
+        ubs, changed = fold_mixed(ubs)
+    if not changed:
+        steps, changed = fold_mixed(steps)
+    if not changed:
         return False
     static_lbs, dyn_lbs = split_mixed(lbs)
     static_ubs, dyn_ubs = split_mixed(ubs)
@@ -418,15 +431,18 @@ def forall_iter_args(op: Operation, rw: CanonRewriter) -> bool:
             replacements.append(block.args[new.rank + kept])
             kept += 1
     _merge_forall_body(rw, op, new, replacements)
-    results: list[SSAValue] = []
+    results: list[SSAValue | None] = []
+    forwarded: list[SSAValue | None] = []
     kept = 0
     for value, d in zip(op.outputs, delete, strict=True):
         if d:
-            results.append(value)
+            results.append(None)
+            forwarded.append(value)
         else:
             results.append(new.results[kept])
+            forwarded.append(None)
             kept += 1
-    rw.replace_values(op, results)
+    replace_dropping_results(rw, op, results, forwarded)
     return True
 
 

@@ -42,8 +42,10 @@ from schedir.transform.rewrites.canonicalize_utils import (
     Folder,
     constant_attr,
     constant_int,
-    fold_mixed,
+    fold_mixed_lists,
+    in_bounds_slice,
     same_mixed,
+    same_mixed_strict,
 )
 
 # --- slice helpers ----------------------------------------------------------------------------
@@ -56,9 +58,12 @@ def slice_params(op: Operation) -> SliceParams:
     return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
 
 
-def same_slice(a: SliceParams, b: SliceParams) -> bool:
+def same_slice(a: SliceParams, b: SliceParams, *, strict: bool = False) -> bool:
+    """Equal offsets, sizes and strides (by constant value, or with `strict` as upstream's
+    folders compare them: the same SSA value or the same static entry)."""
+    same = same_mixed_strict if strict else same_mixed
     return all(
-        len(x) == len(y) and all(same_mixed(p, q) for p, q in zip(x, y, strict=True))
+        len(x) == len(y) and all(same(p, q) for p, q in zip(x, y, strict=True))
         for x, y in zip(a, b, strict=True)
     )
 
@@ -143,16 +148,10 @@ def can_fold_into_consumer(cast: Operation) -> bool:
 
 
 def fold_cast(op: Operation) -> list[Attribute | SSAValue] | None:
+    """Only identity casts fold (chains are a pattern)."""
     source = op.operands[0]
     if source.type == op.results[0].type:
         return [source]
-    inner = source.owner
-    if (
-        isinstance(inner, Operation)
-        and inner.name == "tensor.cast"
-        and inner.operands[0].type == op.results[0].type
-    ):
-        return [inner.operands[0]]
     return None
 
 
@@ -169,7 +168,7 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     owner = source.owner
     if not isinstance(owner, Operation) or not isinstance(source, OpResult):
         return None
-    if owner.name == "tensor.empty":
+    if owner.name == "tensor.generate":
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
     if owner.name == "tensor.extract_slice":
@@ -178,21 +177,11 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
             if isinstance(size, SSAValue):
                 return [size]
         return None
-    # dim(cast(x)) -> dim(x); dim of a destination-style result -> dim of its init.
-    new_source: SSAValue | None = None
+    # dim(cast(x)) -> dim(x), in place (upstream's foldTensorCast).
     if owner.name == "tensor.cast":
-        new_source = owner.operands[0]
-    elif owner.name in ("tensor.insert_slice", "tensor.insert"):
-        new_source = owner.operands[1]
-    else:
-        from schedir.dialects.linalg import dps_inits, is_structured
-
-        if is_structured(owner):
-            new_source = dps_inits(owner)[source.index]
-    if new_source is None:
-        return None
-    op.operands = [new_source, index_value]
-    return True
+        op.operands = [owner.operands[0], index_value]
+        return True
+    return None
 
 
 def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
@@ -205,7 +194,7 @@ def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
         isinstance(inner, Operation)
         and inner.name == "tensor.insert_slice"
         and inner.operands[0].type == op.results[0].type
-        and same_slice(slice_params(inner), params)
+        and same_slice(slice_params(inner), params, strict=True)
     ):
         return [inner.operands[0]]
     return None
@@ -214,7 +203,11 @@ def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
 def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     source, dest = op.operands[0], op.operands[1]
     params = slice_params(op)
-    if source.type == dest.type and is_identity_slice(params, dest.type.get_shape()):  # type: ignore[attr-defined]
+    if (
+        source.type == dest.type
+        and DYNAMIC_INDEX not in dest.type.get_shape()  # type: ignore[attr-defined]
+        and is_identity_slice(params, dest.type.get_shape())  # type: ignore[attr-defined]
+    ):
         return [source]
     # insert_slice(extract_slice(dest, same place), dest) -> dest
     inner = source.owner
@@ -222,8 +215,10 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
         isinstance(inner, Operation)
         and inner.name == "tensor.extract_slice"
         and inner.operands[0] is dest
-        and same_slice(slice_params(inner), params)
+        and same_slice(slice_params(inner), params, strict=True)
     ):
+        return [dest]
+    if any(constant_int(s) == 0 for s in params[1]):
         return [dest]
     # insert_slice(x into insert_slice(y into d at P) at P) -> insert_slice(x into d at P)
     prev = dest.owner
@@ -231,7 +226,7 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
         isinstance(prev, Operation)
         and prev.name == "tensor.insert_slice"
         and prev.operands[0].type == source.type
-        and same_slice(slice_params(prev), params)
+        and same_slice(slice_params(prev), params, strict=True)
     ):
         operands = list(op.operands)
         operands[1] = prev.operands[1]
@@ -284,11 +279,11 @@ def _cast(rw: CanonRewriter, value: SSAValue, type_: Attribute, loc: Operation) 
 
 def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's OpWithOffsetSizesAndStridesConstantArgumentFolder for extract_slice."""
-    offsets, sizes, strides = slice_params(op)
-    offsets, a = fold_mixed(offsets)
-    sizes, b = fold_mixed(sizes)
-    strides, c = fold_mixed(strides)
-    if not (a or b or c):
+    folded = fold_mixed_lists(*slice_params(op))
+    if folded is None:
+        return False
+    offsets, sizes, strides = folded
+    if not in_bounds_slice(op.operands[0].type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
         return False
     old_type = op.results[0].type
     source = op.operands[0]
@@ -313,13 +308,13 @@ def extract_slice_of_cast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def _insert_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
-    offsets, sizes, strides = slice_params(op)
-    offsets, a = fold_mixed(offsets)
-    sizes, b = fold_mixed(sizes)
-    strides, c = fold_mixed(strides)
-    if not (a or b or c):
+    folded = fold_mixed_lists(*slice_params(op))
+    if folded is None:
         return False
+    offsets, sizes, strides = folded
     source, dest = op.operands[0], op.operands[1]
+    if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+        return False
     source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]
     if op.name == "tensor.parallel_insert_slice":
         # The cast goes before the in_parallel terminator, as upstream.
@@ -399,6 +394,42 @@ def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def dim_of_dest_style(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's DimOfDestStyleOp: dim of a destination-style result is dim of its init."""
+    source = op.operands[0]
+    owner = source.owner
+    if not isinstance(owner, Operation) or not isinstance(source, OpResult):
+        return False
+    new_source: SSAValue | None = None
+    if owner.name in ("tensor.insert_slice", "tensor.insert"):
+        new_source = owner.operands[1]
+    else:
+        from schedir.dialects.linalg import dps_inits, is_structured
+
+        if is_structured(owner):
+            new_source = dps_inits(owner)[source.index]
+    if new_source is None:
+        return False
+    op.operands = [new_source, op.operands[1]]
+    rw.modified(op)
+    return True
+
+
+def dim_of_empty(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldEmptyTensorWithDimOp: dim of tensor.empty is its size operand."""
+    source = op.operands[0]
+    owner = source.owner
+    index = constant_int(op.operands[1])
+    if not isinstance(owner, Operation) or owner.name != "tensor.empty" or index is None:
+        return False
+    shape = source.type.get_shape()  # type: ignore[attr-defined]
+    if not 0 <= index < len(shape) or shape[index] != DYNAMIC_INDEX:
+        return False
+    dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
+    rw.replace_values(op, [owner.operands[dynamic.index(index)]])
+    return True
+
+
 def empty_static_shape(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ReplaceEmptyTensorStaticShapeDims."""
     type_ = op.results[0].type
@@ -468,6 +499,37 @@ def chained_cast(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def cast_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's TensorCastExtractSlice: a cast adding static sizes to an extract_slice
+    becomes an extract_slice with those static sizes."""
+    extract = op.operands[0].owner
+    result_type = op.results[0].type
+    source_type = op.operands[0].type
+    if not isinstance(extract, Operation) or extract.name != "tensor.extract_slice":
+        return False
+    if not isinstance(result_type, TensorType) or not isinstance(source_type, TensorType):
+        return False
+    # canFoldIntoProducerOp: the cast only adds static information.
+    if not preserves_static_information(source_type, result_type):
+        return False
+    if list(result_type.get_shape()) == list(source_type.get_shape()):
+        return False
+    offsets, sizes, strides = slice_params(extract)
+    dropped = set(_dropped_dims(sizes, len(source_type.get_shape())))
+    result_shape = list(result_type.get_shape())
+    index = 0
+    for i in range(len(sizes)):
+        if i in dropped:
+            continue
+        dim = result_shape[index]
+        index += 1
+        if dim != DYNAMIC_INDEX:
+            sizes[i] = dim
+    new = build_extract_slice(extract.operands[0], (offsets, sizes, strides), result_type)
+    rw.replace_with_op(op, new)
+    return True
+
+
 def pad_zero_padding(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's FoldStaticZeroPadding: a pad with zero low/high padding is a cast."""
     if "nofold" in op.properties or "nofold" in op.attributes:
@@ -498,8 +560,9 @@ def patterns() -> PatternSet:
             insert_slice_cast_folder,
             insert_slice_source_cast_inserter,
         )
+        .add("tensor.cast", chained_cast, cast_of_extract_slice, cast_of_empty)
+        .add("tensor.dim", dim_of_dest_style, dim_of_empty)
         .add("tensor.empty", empty_static_shape)
-        .add("tensor.cast", cast_of_empty, chained_cast)
         .add("tensor.pad", pad_zero_padding)
     )
 
@@ -654,8 +717,20 @@ def fold_tensor_subset_ops_patterns() -> PatternSet:
 
 
 def tiling_patterns() -> PatternSet:
-    """The tensor part of `linalg.tiling_canonicalization`."""
-    return patterns()
+    """The tensor part of `linalg.tiling_canonicalization` (cast, empty, extract_slice,
+    insert_slice and pad patterns)."""
+    all_patterns = patterns()
+    result = PatternSet()
+    for name in (
+        "tensor.cast",
+        "tensor.empty",
+        "tensor.extract_slice",
+        "tensor.insert_slice",
+        "tensor.pad",
+    ):
+        result.add(name, *all_patterns.by_name.get(name, []))
+    # tensor.empty's FoldEmptyTensorWithDimOp has tensor.dim as its root.
+    return result.add("tensor.dim", dim_of_empty)
 
 
 __all__ = [
