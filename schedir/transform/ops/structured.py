@@ -160,6 +160,25 @@ def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
     _each(op, interp, linalg.is_structured, one)
 
 
+def apply_decompose(op: Operation, interp: TransformInterpreter) -> None:
+    """2-D convolutions/poolings with a unit window dimension -> their 1-D form."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = structured_misc.decompose_conv(interp.state.rewriter(payload), payload)
+        except RewriteFailure:
+            raise _default_failure(op, payload) from None
+        except structured_misc.MissingOp as missing:
+            raise definite(
+                op,
+                f"upstream decomposes this op into {missing}, which schedir does not define",
+                payload,
+            ) from None
+        return [result.conv_1d]
+
+    _each(op, interp, linalg.is_structured, one)
+
+
 # --- pad ------------------------------------------------------------------------------
 
 
@@ -377,6 +396,7 @@ def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterprete
 
 
 APPLY: Mapping[str, ApplyFn] = {
+    "transform.structured.decompose": apply_decompose,
     "transform.structured.tile_reduction_using_for": apply_tile_reduction_using_for,
     "transform.structured.tile_reduction_using_forall": apply_tile_reduction_using_forall,
     "transform.structured.split_reduction": apply_split_reduction,

@@ -13,17 +13,30 @@ reason; the transform op decides whether that is silenceable.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects import tensor as xtensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import affine, linalg
+from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp
 
 
 class RewriteFailure(Exception):
@@ -121,12 +134,131 @@ def decompose_aggregate(rewriter: PatternRewriter, op: Operation) -> DecomposeRe
     return DecomposeResult(tuple(new_ops), (last,))
 
 
+# --- decompose (DownscaleSizeOneWindowed2DConvolution and friends) ------------------------
+
+_DOWNSCALE: dict[str, tuple[str, tuple[int, int, int, int]]] = {
+    "linalg.conv_2d_nhwc_hwcf": ("linalg.conv_1d_nwc_wcf", (0, 1, 1, 2)),
+    "linalg.conv_2d_nchw_fchw": ("linalg.conv_1d_ncw_fcw", (2, 3, 2, 3)),
+    "linalg.pooling_nhwc_sum": ("linalg.pooling_nwc_sum", (0, 1, 1, 2)),
+    "linalg.pooling_nchw_sum": ("linalg.pooling_ncw_sum", (0, 1, 2, 3)),
+    "linalg.pooling_nhwc_max": ("linalg.pooling_nwc_max", (0, 1, 1, 2)),
+    "linalg.pooling_nhwc_max_unsigned": ("linalg.pooling_nwc_max_unsigned", (0, 1, 1, 2)),
+    "linalg.pooling_nhwc_min": ("linalg.pooling_nwc_min", (0, 1, 1, 2)),
+    "linalg.pooling_nhwc_min_unsigned": ("linalg.pooling_nwc_min_unsigned", (0, 1, 1, 2)),
+    "linalg.pooling_nchw_max": ("linalg.pooling_ncw_max", (0, 1, 2, 3)),
+    "linalg.depthwise_conv_2d_nhwc_hwc": ("linalg.depthwise_conv_1d_nwc_wc", (0, 1, 1, 2)),
+    "linalg.conv_2d": ("linalg.conv_1d", (0, 1, 0, 1)),
+}
+"""2-D op -> 1-D op and the (kh, kw, oh, ow) positions in its kernel and output types."""
+
+
+class MissingOp(Exception):
+    """The rewrite needs an op schedir's linalg dialect does not define."""
+
+
+@dataclass(frozen=True)
+class DecomposeConvResult:
+    """The 1-D op computing the 2-D op whose unit window dimension was dropped."""
+
+    conv_1d: Operation
+
+
+def _linalg_class(name: str) -> type[Operation] | None:
+    return {cls.name: cls for cls in linalg.Linalg.operations}.get(name)  # type: ignore[attr-defined]
+
+
+def decompose_conv(
+    rewriter: PatternRewriter,
+    op: Operation,
+    lookup: Callable[[str], type[Operation] | None] = _linalg_class,
+) -> DecomposeConvResult:
+    """A 2-D convolution or pooling whose kernel and output are 1 along H (or W) as the
+    1-D op on rank-reduced slices, inserted back into the output (upstream's
+    `DownscaleSizeOneWindowed2DConvolution` / `DownscaleDepthwiseConv2DNhwcHwcOp` /
+    `DownscaleConv2DOp`)."""
+    if op.name not in _DOWNSCALE:
+        raise RewriteFailure("not a 2-D convolution or pooling with a 1-D form")
+    input_, kernel = linalg.dps_inputs(op)
+    (output,) = linalg.dps_inits(op)
+    types = [v.type for v in (input_, kernel, output)]
+    if not all(isinstance(t, TensorType) for t in types):
+        raise RewriteFailure("only tensor semantics is supported")
+    target_name, (kh, kw, oh, ow) = _DOWNSCALE[op.name]
+    kernel_shape = kernel.type.get_shape()  # type: ignore[union-attr]
+    output_shape = output.type.get_shape()  # type: ignore[union-attr]
+    remove_h = kernel_shape[kh] == 1 and output_shape[oh] == 1
+    remove_w = kernel_shape[kw] == 1 and output_shape[ow] == 1
+    if not remove_h and not remove_w:
+        raise RewriteFailure("no unit window dimension to remove")
+    target = lookup(target_name)
+    if target is None:
+        raise MissingOp(target_name)
+    spatial = 0 if remove_h else 1
+    drop_io, drop_kernel = (oh, kh) if remove_h else (ow, kw)
+    new_ops: list[Operation] = []
+
+    def mixed_sizes(value: SSAValue) -> list[int | SSAValue]:
+        """Upstream's `getMixedSizes`: static sizes, `tensor.dim` for dynamic ones."""
+        sizes: list[int | SSAValue] = []
+        for d, size in enumerate(value.type.get_shape()):  # type: ignore[union-attr]
+            if size != DYNAMIC_INDEX:
+                sizes.append(size)
+                continue
+            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+            dim = xtensor.DimOp(value, index)
+            new_ops.extend([index, dim])
+            sizes.append(dim.result)
+        return sizes
+
+    def rank_reduced(value: SSAValue, drop: int) -> SSAValue:
+        shape = list(value.type.get_shape())  # type: ignore[union-attr]
+        element = value.type.get_element_type()  # type: ignore[union-attr]
+        sizes = mixed_sizes(value)
+        result = TensorType(element, [s for d, s in enumerate(shape) if d != drop])
+        slice_op = ExtractSliceOp(value, [0] * len(shape), sizes, [1] * len(shape), result)
+        new_ops.append(slice_op)
+        return slice_op.result
+
+    new_input = rank_reduced(input_, drop_io)
+    new_kernel = rank_reduced(kernel, drop_kernel)
+    new_output = rank_reduced(output, drop_io)
+    props: dict[str, Attribute | None] = {}
+    for name in ("dilations", "strides"):
+        attr = op.properties.get(name)
+        if isinstance(attr, DenseIntOrFPElementsAttr):
+            values = [int(v) for v in attr.get_values()]
+            del values[spatial]
+            props[name] = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
+    conv = target([new_input, new_kernel], [new_output], properties=props)  # type: ignore[call-arg]
+    new_ops.append(conv)
+    sizes = mixed_sizes(output)
+    insert = InsertSliceOp.build(
+        operands=[conv.results[0], output, [], [s for s in sizes if isinstance(s, SSAValue)], []],
+        result_types=[output.type],
+        properties={
+            "static_offsets": DenseArrayBase.from_list(i64, [0] * len(sizes)),
+            "static_sizes": DenseArrayBase.from_list(
+                i64, [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes]
+            ),
+            "static_strides": DenseArrayBase.from_list(i64, [1] * len(sizes)),
+        },
+    )
+    new_ops.append(insert)
+    for new_op in new_ops:
+        new_op.location = op.location
+    rewriter.replace(op, new_ops, [insert.results[0]])
+    return DecomposeConvResult(conv)
+
+
 __all__ = [
+    "DecomposeConvResult",
     "DecomposeResult",
     "GeneralizeResult",
     "InterchangeResult",
+    "MissingOp",
     "RewriteFailure",
     "decompose_aggregate",
+    "decompose_conv",
     "generalize",
     "interchange",
 ]
