@@ -426,3 +426,42 @@ def test_tile_reduction_property(m: int, n: int, tile: int, loop: str, combiner:
     run_and_check(
         module(row_reduction(m, n, combiner), match("%g", "linalg.generic") + schedule), reduction=n
     )
+
+
+# --- schedule (c) at odd sizes ---------------------------------------------------------------
+
+
+def test_schedule_c_softmax_rows_at_odd_sizes() -> None:
+    """Reference schedule (c) (decompose_interface, block-level forall + fusion of every
+    producer, thread-level foralls, canonicalize + CSE) on a 37x53 softmax: partial row
+    blocks and partial thread tiles."""
+    payload = """  func.func @softmax(%x: tensor<37x53xf32>) -> tensor<37x53xf32> {
+    %init = tensor.empty() : tensor<37x53xf32>
+    %y = linalg.softmax dimension(1) ins(%x : tensor<37x53xf32>) outs(%init : tensor<37x53xf32>) -> tensor<37x53xf32>
+    return %y : tensor<37x53xf32>
+  }"""
+    pair = f"({ANY}, {ANY}) -> ({ANY}, {ANY})"
+    schedule = (
+        match("%sm", "linalg.softmax")
+        + f"    %d = transform.structured.decompose_interface %sm : ({ANY}) -> {ANY}\n"
+        + f'    %ops = transform.structured.match ops{{["linalg.fill", "linalg.generic"]}} in %root : ({ANY}) -> {ANY}\n'
+        + f"    %fill_max, %max, %exp, %fill_sum, %sum, %div = transform.split_handle %ops : ({ANY}) -> ({', '.join([ANY] * 6)})\n"
+        + f"    %div_b, %forall = transform.structured.tile_using_forall %div tile_sizes [8] (mapping = [#gpu.block<x>]) : ({ANY}) -> ({ANY}, {ANY})\n"
+        + f"    %sum_b, %f1 = transform.structured.fuse_into_containing_op %sum into %forall : {pair}\n"
+        + f"    %fill_sum_b, %f2 = transform.structured.fuse_into_containing_op %fill_sum into %f1 : {pair}\n"
+        + f"    %exp_b, %f3 = transform.structured.fuse_into_containing_op %exp into %f2 : {pair}\n"
+        + f"    %max_b, %f4 = transform.structured.fuse_into_containing_op %max into %f3 : {pair}\n"
+        + f"    %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4 : {pair}\n"
+        + f"    %par = transform.merge_handles %exp_b, %div_b : {ANY}\n"
+        + f"    %par_t, %par_forall = transform.structured.tile_using_forall %par tile_sizes [1, 16] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : ({ANY}) -> ({ANY}, {ANY})\n"
+        + f"    %red = transform.merge_handles %fill_max_b, %max_b, %fill_sum_b, %sum_b : {ANY}\n"
+        + f"    %red_t, %red_forall = transform.structured.tile_using_forall %red tile_sizes [1] (mapping = [#gpu.thread<y>]) : ({ANY}) -> ({ANY}, {ANY})\n"
+        + match("%func", "func.func")
+        + "    transform.apply_patterns to %func {\n"
+        + "      transform.apply_patterns.canonicalization\n"
+        + "      transform.apply_patterns.linalg.tiling_canonicalization\n"
+        + f"    }} : {ANY}\n"
+        + f"    transform.apply_cse to %func : {ANY}\n"
+    )
+    ir = run_and_check(module(payload, schedule), reduction=53)
+    assert "linalg.softmax" not in ir and "scf.forall" in ir
