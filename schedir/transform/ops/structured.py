@@ -81,7 +81,11 @@ def _is_generic(payload: Operation) -> bool:
 
 
 def apply_generalize(op: Operation, interp: TransformInterpreter) -> None:
-    """Named structured ops -> linalg.generic; generic ops are returned unchanged."""
+    """Named structured ops -> linalg.generic; generic ops are returned unchanged.
+
+    Return modes: consumes the target; returns one generic per payload op. Silenceable
+    failure on ops that are not structured ("transform applied to the wrong op kind").
+    """
 
     def one(payload: Operation) -> list[Mapped]:
         try:
@@ -94,7 +98,12 @@ def apply_generalize(op: Operation, interp: TransformInterpreter) -> None:
 
 
 def apply_interchange(op: Operation, interp: TransformInterpreter) -> None:
-    """Permute the loops of linalg.generic ops; an empty interchange is a no-op."""
+    """Permute the loops of linalg.generic ops; an empty interchange is a no-op.
+
+    Return modes: consumes the target; returns the (in-place) interchanged generics.
+    Silenceable failure on other ops and when the permutation's length is not the number
+    of loops; definite failure if the rewrite itself fails.
+    """
     permutation = int_list_prop(op, "iterator_interchange")
 
     def one(payload: Operation) -> list[Mapped]:
@@ -120,7 +129,11 @@ def apply_interchange(op: Operation, interp: TransformInterpreter) -> None:
 
 
 def apply_decompose_interface(op: Operation, interp: TransformInterpreter) -> None:
-    """Decompose aggregated ops (linalg.softmax) into the ops defining their results."""
+    """Decompose aggregated ops (linalg.softmax) into the ops defining their results.
+
+    Return modes: consumes the target; returns the ops defining the new results (the
+    final division for softmax). Silenceable failure on ops without a decomposition.
+    """
 
     def one(payload: Operation) -> list[Mapped]:
         try:
@@ -136,7 +149,13 @@ def apply_decompose_interface(op: Operation, interp: TransformInterpreter) -> No
 
 def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
     """linalg.generic -> the named op it is equivalent to; other structured ops are
-    returned unchanged."""
+    returned unchanged.
+
+    Return modes: consumes the target; returns the named ops. Silenceable failure on
+    non-structured ops and generics no named op matches; definite failure where
+    upstream would build a category op schedir does not define (linalg.elementwise,
+    linalg.contract).
+    """
     emit_category = flag(op, "emit_category")
 
     def one(payload: Operation) -> list[Mapped]:
@@ -161,7 +180,11 @@ def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
 
 
 def apply_decompose(op: Operation, interp: TransformInterpreter) -> None:
-    """2-D convolutions/poolings with a unit window dimension -> their 1-D form."""
+    """2-D convolutions/poolings with a unit window dimension -> their 1-D form.
+
+    Return modes: consumes the target; returns the 1-D ops. Silenceable failure on
+    other ops; definite failure when the 1-D op is one schedir does not define.
+    """
 
     def one(payload: Operation) -> list[Mapped]:
         try:
@@ -262,8 +285,13 @@ def _parse_typed(text: str, element: Attribute) -> Attribute | None:
 
 
 def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
-    """Pad structured ops to static (multiple-of) shapes; returns the padded ops, the
-    tensor.pad ops and the copy-back ops."""
+    """Pad structured ops to static (multiple-of) shapes.
+
+    Return modes: consumes the target; returns the padded ops, the tensor.pad ops made
+    and the copy-back ops (none with `copy_back_op = "none"`). Silenceable failure on a
+    non-structured op or an operand without a static bound; definite failure on a
+    padding value of the wrong type.
+    """
     target = operand(op, "target")
     assert target is not None
     dims = int_list_prop(op, "padding_dimensions")
@@ -305,8 +333,12 @@ def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
 
 
 def apply_split_reduction(op: Operation, interp: TransformInterpreter) -> None:
-    """Split the reduction of structured ops into partials and a combiner; returns the
-    partials' init (or alloc), their fill, the split op and the combining op."""
+    """Split the reduction of structured ops into partials and a combiner.
+
+    Return modes: consumes the target; returns the partials' tensor.empty (or
+    bufferization.alloc_tensor), their fill, the split op and the combining op. Definite
+    failure ("failed to apply") when the op cannot be split, as upstream.
+    """
     factor = int_prop(op, "split_factor", 0) or 0
     insert = int_prop(op, "insert_split_dimension", 0) or 0
     use_alloc = flag(op, "use_alloc")
@@ -349,8 +381,14 @@ def _reduction_tiling_results(result: reduction_tiling.ReductionTilingResult) ->
 
 
 def apply_tile_reduction_using_for(op: Operation, interp: TransformInterpreter) -> None:
-    """Tile reduction loops into an scf.for of partial accumulations plus a merge;
-    returns the fills, the partial op, the merge op and the loop."""
+    """Tile reduction loops into an scf.for of partial accumulations plus a merge.
+
+    Return modes: consumes the target; returns the partials' fills, the partial op, the
+    merging linalg.reduce and the outermost loop. Silenceable failure (reported at the
+    payload op) on ops without the partial-reduction interface, and ("failed to tile
+    using partial reduction", after the reason at the payload op) when the op cannot be
+    tiled so.
+    """
     sizes = int_list_prop(op, "tile_sizes")
     dims = int_list_prop(op, "reduction_dims")
 
@@ -376,8 +414,13 @@ def apply_tile_reduction_using_for(op: Operation, interp: TransformInterpreter) 
 
 def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterpreter) -> None:
     """Tile reduction loops into an scf.forall whose iterations reduce into their own
-    partials, plus a merge; returns the fills, the partial op, the merge op and the
-    forall."""
+    partials, plus a merge.
+
+    Return modes: consumes the target; returns the partials' fills, the partial op, the
+    merging linalg.reduce and the forall. Silenceable failure on non-structured ops and
+    ("could not tile reduction", after the reason at the payload op) when the op cannot
+    be tiled so.
+    """
     threads = int_list_prop(op, "num_threads")
     sizes = int_list_prop(op, "tile_sizes")
     mapping_attr = prop(op, "mapping")
