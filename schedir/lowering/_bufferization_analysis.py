@@ -29,9 +29,10 @@ decision walks the function.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TypeVar, cast
 
 from xdsl.dialects import func, scf
 from xdsl.dialects import tensor as xtensor
@@ -41,6 +42,74 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from schedir.dialects.scf import ForallOp
 from schedir.lowering._buffer_index_equality import same_values
 from schedir.lowering._bufferization_model import Key, OpModel, is_tensor, kind
+
+_T = TypeVar("_T")
+
+
+@dataclass
+class _Uses:
+    """The reads and in-place writes of one alias set, indexed for conflict queries.
+
+    Reads whose op and definitions all sit in one block are kept per block, sorted by the
+    position of their earliest definition; in-place writes per block, sorted by position.
+    In one block a read R (earliest definition at d, at position r) can only see a write W
+    at position w with d <= w <= r: each side finds its candidates by bisection.
+    """
+
+    reads_in: dict[Block, list[tuple[int, int, Key]]] = field(
+        default_factory=dict[Block, list[tuple[int, int, Key]]]
+    )
+    other_reads: list[Key] = field(default_factory=list[Key])
+    writes_in: dict[Block, list[tuple[int, Key]]] = field(
+        default_factory=dict[Block, list[tuple[int, Key]]]
+    )
+    writes: list[Key] = field(default_factory=list[Key])
+
+    def has_reads(self) -> bool:
+        return bool(self.other_reads) or any(self.reads_in.values())
+
+    def num_reads(self) -> int:
+        return len(self.other_reads) + sum(len(r) for r in self.reads_in.values())
+
+    def add_write(self, key: Key, block: Block | None, position: int) -> None:
+        self.writes.append(key)
+        if block is not None:
+            entries = self.writes_in.setdefault(block, [])
+            bisect.insort(entries, (position, key), key=_first)
+
+    def merged(self, other: _Uses) -> _Uses:
+        """The union of two sets' uses; reuses (and modifies) the larger one's lists."""
+        big, small = (
+            (self, other)
+            if len(self.writes) + self.num_reads() >= len(other.writes) + other.num_reads()
+            else (other, self)
+        )
+        _merge_into(big.reads_in, small.reads_in)
+        _merge_into(big.writes_in, small.writes_in)
+        big.other_reads.extend(small.other_reads)
+        big.writes.extend(small.writes)
+        return big
+
+    def writes_outside(self, block: Block) -> list[Key]:
+        """The in-place writes made by ops of other blocks than `block`."""
+        return [w for b, entries in self.writes_in.items() if b is not block for _, w in entries]
+
+
+def _first(entry: tuple[int, ...] | tuple[int, Key]) -> int:
+    return entry[0]  # type: ignore[return-value]
+
+
+def _merge_into(big: dict[Block, list[_T]], small: dict[Block, list[_T]]) -> None:
+    """Add `small`'s per-block sorted lists into `big`'s, keeping them sorted."""
+    for block, entries in small.items():
+        mine = big.get(block)
+        if mine is None:
+            big[block] = entries
+        elif len(entries) < len(mine):
+            for entry in entries:
+                bisect.insort(mine, entry, key=_first)  # type: ignore[arg-type]
+        else:
+            big[block] = sorted(mine + entries, key=_first)  # type: ignore[arg-type]
 
 
 class UnionFind:
@@ -144,6 +213,8 @@ class InPlaceAnalysis:
         self._read_cache: dict[SSAValue, bool] = {}
         self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
         self._summaries: dict[Key, tuple[Block | None, int, int | None]] = {}
+        self._groups: dict[SSAValue, _Uses] = {}
+        """(reads, in-place writes) of each alias set, by its root."""
         """The operand being decided, assumed in place while its conflicts are checked."""
 
     # -- driver ------------------------------------------------------------------------
@@ -205,10 +276,21 @@ class InPlaceAnalysis:
     def _mark_in_place(self, key: Key) -> None:
         self.decisions.in_place.add(key)
         value = key[0].operands[key[1]]
-        for result, equivalent in self.model.info(*key).aliases:
-            self.decisions.aliases.union(value, result)
+        aliases = self.decisions.aliases
+        info = self.model.info(*key)
+        for result, equivalent in info.aliases:
+            before = {aliases.find(value), aliases.find(result)}
+            groups = [self._set_uses(root) for root in before]
+            root = aliases.union(value, result)
+            if len(before) == 2:
+                # The merged set's reads and writes are both sets' (kept per root).
+                for old in before:
+                    self._groups.pop(old, None)
+                self._groups[root] = groups[0].merged(groups[1])
             if equivalent:
                 self.decisions.equivalences.union(value, result)
+        if info.write:
+            self._set_uses(value).add_write(key, key[0].parent_block(), self._positions[key[0]])
 
     def _decide(self, key: Key) -> None:
         info = self.model.info(*key)
@@ -248,11 +330,7 @@ class InPlaceAnalysis:
         return writes_through and self._reaches_read_only(value)
 
     def _has_in_place_write(self, value: SSAValue) -> bool:
-        for member in self.decisions.aliases.members(value):
-            for use in member.uses:
-                if self.is_write((use.operation, use.index)):
-                    return True
-        return False
+        return bool(self._set_uses(value).writes)
 
     def _reaches_read_only(self, value: SSAValue) -> bool:
         """Whether `value`'s buffer is, through in-place aliasing, a non-writable buffer."""
@@ -272,10 +350,14 @@ class InPlaceAnalysis:
 
     # -- read-after-write conflicts ----------------------------------------------------
 
-    def _set_uses(self, value: SSAValue) -> tuple[list[Key], list[Key]]:
-        """(reads, in-place writes) of every value in `value`'s alias set."""
-        reads: list[Key] = []
-        writes: list[Key] = []
+    def _set_uses(self, value: SSAValue) -> _Uses:
+        """The reads and in-place writes of `value`'s alias set (cached per set, merged on
+        union, extended when a write is decided in place)."""
+        root = self.decisions.aliases.find(value)
+        found = self._groups.get(root)
+        if found is not None:
+            return found
+        found = _Uses()
         for member in self.decisions.aliases.members(value):
             for use in member.uses:
                 key = (use.operation, use.index)
@@ -287,10 +369,17 @@ class InPlaceAnalysis:
                     # reads this buffer too, even before its own decision merges the sets.
                     not info.write and any(self._value_read(r) for r, _ in info.aliases)
                 ):
-                    reads.append(key)
+                    block, position, first_def = self._read_summary(key)
+                    if block is not None and first_def is not None:
+                        found.reads_in.setdefault(block, []).append((first_def, position, key))
+                    else:
+                        found.other_reads.append(key)
                 if info.write and key in self.decisions.in_place:
-                    writes.append(key)
-        return reads, writes
+                    found.add_write(key, key[0].parent_block(), self._positions[key[0]])
+        for reads in found.reads_in.values():
+            reads.sort(key=_first)
+        self._groups[root] = found
+        return found
 
     def _value_read(self, value: SSAValue) -> bool:
         found = self._read_cache.get(value)
@@ -309,17 +398,21 @@ class InPlaceAnalysis:
             if all(root is not other for other in roots):
                 roots.append(root)
         groups = [self._set_uses(root) for root in roots]
-        all_reads = [r for reads, _ in groups for r in reads]
         new_writes: list[Key] = [key] if info.write else []
-        if self.options.check_parallel_regions and all_reads:
-            candidates = new_writes + [w for _, writes in groups for w in writes]
+        if self.options.check_parallel_regions and any(g.has_reads() for g in groups):
+            # Writes of a set that had reads were checked when they joined it.
+            candidates = new_writes + [w for g in groups if not g.has_reads() for w in g.writes]
             if any(self._needs_privatization(w) for w in candidates):
                 return True
-        for i, (reads, _) in enumerate(groups):
-            for j, (_, writes) in enumerate(groups):
+        for i, reads in enumerate(groups):
+            for j, writes in enumerate(groups):
                 if i != j and self._any_conflict(reads, writes):
                     return True
-        return bool(new_writes) and self._any_conflict(all_reads, new_writes)
+        if not new_writes:
+            return False
+        new = _Uses()
+        new.add_write(key, op.parent_block(), self._positions[op])
+        return any(self._any_conflict(g, new) for g in groups)
 
     def _needs_privatization(self, write: Key) -> bool:
         """A write in a parallel region to a buffer that was defined outside the region."""
@@ -336,26 +429,41 @@ class InPlaceAnalysis:
             self._privatize[write] = cached
         return cached
 
-    def _any_conflict(self, reads: Sequence[Key], writes: Sequence[Key]) -> bool:
-        if not reads or not writes:
+    def _any_conflict(self, reads: _Uses, writes: _Uses) -> bool:
+        """Whether any read of `reads` conflicts with any in-place write of `writes`,
+        iterating the smaller side and bisecting the other within a block."""
+        if not writes.writes or not reads.has_reads():
             return False
-        for write in writes:
+        for read in reads.other_reads:
+            definitions = self._definitions_of(read)
+            if definitions and any(self._conflicts(read, w, definitions) for w in writes.writes):
+                return True
+        if reads.num_reads() <= len(writes.writes):
+            for block, entries in reads.reads_in.items():
+                block_writes = writes.writes_in.get(block, [])
+                elsewhere = writes.writes_outside(block)
+                for first_def, position, read in entries:
+                    low = bisect.bisect_left(block_writes, first_def, key=_first)
+                    high = bisect.bisect_right(block_writes, position, key=_first)
+                    candidates = [w for _, w in block_writes[low:high]] + elsewhere
+                    definitions = self._definitions_of(read)
+                    if any(self._conflicts(read, w, definitions) for w in candidates):
+                        return True
+            return False
+        for write in writes.writes:
             write_op = write[0]
             write_block = write_op.parent_block()
             write_pos = self._positions[write_op]
-            for read in reads:
-                block, read_pos, first_def = self._read_summary(read)
-                # Read, write and definitions in one block: only a write between the first
-                # definition and the read can conflict (the fast path).
-                if (
-                    block is write_block
-                    and first_def is not None
-                    and (read_pos < write_pos or first_def > write_pos)
-                ):
-                    continue
-                definitions = self._definitions_of(read)
-                if definitions and self._conflicts(read, write, definitions):
-                    return True
+            for block, entries in reads.reads_in.items():
+                if block is write_block:
+                    # Reads defined at or before the write (a prefix), read at or after it.
+                    end = bisect.bisect_right(entries, write_pos, key=_first)
+                    candidates = [read for _, pos, read in entries[:end] if pos >= write_pos]
+                else:
+                    candidates = [read for _, _, read in entries]
+                for read in candidates:
+                    if self._conflicts(read, write, self._definitions_of(read)):
+                        return True
         return False
 
     def _read_summary(self, read: Key) -> tuple[Block | None, int, int | None]:

@@ -129,8 +129,14 @@ class OneShotBufferize(ModulePass):
             model = OpModel(
                 function_boundaries=self.bufferize_function_boundaries, summaries=summaries
             )
-            if not function.body.blocks:
+            if not function.body.blocks or not _has_tensors(function):
                 continue
+            if len(function.body.blocks) > 1:
+                raise UnsupportedError(
+                    f"'@{function.sym_name.data}' has several blocks: one-shot-bufferize "
+                    "supports structured control flow only",
+                    op_location(function),
+                )
             analysis = InPlaceAnalysis(
                 model,
                 AnalysisOptions(
@@ -251,6 +257,14 @@ class OneShotBufferize(ModulePass):
         # Nested returns cannot exist (func bodies are single-block here).
         function.function_type = FunctionType.from_lists(inputs, outputs)
         rewriter.erase_dead_placeholders()
+
+
+def _has_tensors(function: func.FuncOp) -> bool:
+    """Whether the function has tensors in its signature or in any op of its body."""
+    signature = (*function.function_type.inputs.data, *function.function_type.outputs.data)
+    if any(isinstance(t, TensorType) for t in signature):
+        return True
+    return any(has_tensor_semantics(op) for op in function.walk() if op is not function)
 
 
 def _bind_argument(rewriter: FunctionRewriter, block: object, arg: SSAValue) -> None:
