@@ -54,6 +54,7 @@ class LocatedParser(Parser):
         self._sources = sources
         self._offset = offset
         self._forward_uses: dict[str, Span] = {}
+        self._name_positions: list[int] = []
 
     def _at_op_name(self, err: XdslParseError, start: int) -> XdslParseError:
         """An unknown op is reported at its name, as MLIR does, not after it."""
@@ -88,14 +89,23 @@ class LocatedParser(Parser):
                 self._forward_uses[first], f"use of undeclared SSA value name %{first}"
             ) from None
 
+    def _parse_op_result_list(self) -> list[tuple[Span, int]]:
+        results = super()._parse_op_result_list()
+        # The next token is the op's name: MLIR locates an op there, not at its results.
+        self._name_positions.append(self._current_token.span.start)
+        return results
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        depth = len(self._name_positions)
         try:
             op = super().parse_operation()
         except XdslParseError as err:
             raise self._at_op_name(err, start) from None
+        name_at = self._name_positions[depth] if len(self._name_positions) > depth else start
+        del self._name_positions[depth:]
         if isinstance(op.location, UnknownLoc):
-            loc = self._sources.location_of_offset(self._file, self._offset + start)
+            loc = self._sources.location_of_offset(self._file, self._offset + name_at)
             op.location = FileLineColLoc(
                 StringAttr(self._file), IntAttr(loc.line), IntAttr(loc.col)
             )

@@ -124,7 +124,7 @@ class TransformInterpreter:
     def apply(self, op: Operation) -> None:
         """Apply one transform op (checks, dispatch, result and consumption bookkeeping)."""
         consumed = self.consumed_values(op)
-        self.state.check_operands(op, consumed)
+        self.state.check_operands(op, consumed, allows_repeated=allows_repeated_handles(op))
         fn = self._apply_table.get(op.name)
         if fn is None:
             raise definite(op, f"'{op.name}' is not supported by schedir's transform interpreter")
@@ -272,6 +272,13 @@ class TransformInterpreter:
 
 
 # --- control-flow ops ------------------------------------------------------------------
+
+
+def allows_repeated_handles(op: Operation) -> bool:
+    """Upstream's `allowsRepeatedHandleOperands`: ops that may see the same payload twice."""
+    if op.name in ("transform.foreach_match", "transform.structured.fuse_into_containing_op"):
+        return True
+    return op.name == "transform.merge_handles" and _flag(op, "deduplicate")
 
 
 def _sym_name(op: Operation) -> str | None:

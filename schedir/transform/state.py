@@ -302,23 +302,37 @@ class TransformState:
 
     # --- invalidation (upstream's expensive checks, always on) ---------------------------
 
-    def check_operands(self, transform_op: Operation, consumed: Sequence[SSAValue]) -> None:
-        """Fail on operands that are invalidated; then invalidate what `consumed` frees.
+    def check_operands(
+        self, transform_op: Operation, consumed: Sequence[SSAValue], *, allows_repeated: bool = False
+    ) -> None:
+        """Upstream's expensive checks before an op runs, in upstream's order.
 
-        Also fails (silenceably, as upstream) when a consumed handle points to the same
-        payload op twice.
+        Operands are visited in order: one that an earlier op invalidated is a definite
+        error; so is one that a *preceding operand of this op* invalidates by being consumed,
+        unless the op allows repeated handles (upstream's `allowsRepeatedHandleOperands`).
+        Then a consumed handle pointing to the same payload twice is a silenceable failure.
         """
         location = op_location(transform_op)
-        for operand in transform_op.operands:
-            notice = self._invalidated.get(operand)
-            if notice is not None:
-                raise notice(location)
+        newly: dict[SSAValue, Invalidation] = {}
+        try:
+            for index, operand in enumerate(transform_op.operands):
+                notice = self._invalidated.get(operand)
+                if notice is None and not allows_repeated:
+                    notice = newly.get(operand)
+                if notice is not None:
+                    raise notice(location)
+                if operand in consumed:
+                    self._invalidate_for(transform_op, index, operand, newly)
+        finally:
+            for handle, notice in newly.items():
+                self._invalidated.setdefault(handle, notice)
+        if allows_repeated:
+            return
         for index, operand in enumerate(transform_op.operands):
             if operand not in consumed:
                 continue
-            items = self.mapped(operand)
             seen: set[int] = set()
-            for item in items:
+            for item in self.mapped(operand):
                 if isinstance(item, Attribute):
                     break
                 if id(item) in seen:
@@ -331,11 +345,14 @@ class TransformState:
                         silenceable=True,
                     )
                 seen.add(id(item))
-        for index, operand in enumerate(transform_op.operands):
-            if operand in consumed:
-                self._invalidate_for(transform_op, index, operand)
 
-    def _invalidate_for(self, owner: Operation, operand_index: int, consumed: SSAValue) -> None:
+    def _invalidate_for(
+        self,
+        owner: Operation,
+        operand_index: int,
+        consumed: SSAValue,
+        newly: dict[SSAValue, Invalidation],
+    ) -> None:
         kind = handle_kind(consumed)
         if kind == "param":
             return
@@ -351,7 +368,7 @@ class TransformState:
             "entities nested in them"
         )
         if not ancestors:
-            self._invalidated.setdefault(
+            newly.setdefault(
                 consumed,
                 lambda at: TransformError(
                     "op uses a handle associated with empty payload and invalidated by a "
@@ -363,11 +380,11 @@ class TransformState:
             return
         for payload_op, handles in list(self._op_handles.items()):
             for other in handles:
-                if other in self._invalidated:
+                if other in self._invalidated or other in newly:
                     continue
                 for ancestor in ancestors:
                     if is_ancestor(ancestor, payload_op):
-                        self._invalidated[other] = _op_invalidation(
+                        newly[other] = _op_invalidation(
                             other, consumes, owner_loc, op_location(ancestor), op_location(payload_op)
                         )
                         break
@@ -376,15 +393,15 @@ class TransformState:
             if definer is None:
                 continue
             for other in handles:
-                if other in self._invalidated:
+                if other in self._invalidated or other in newly:
                     continue
                 for ancestor in ancestors:
                     if is_ancestor(ancestor, definer):
-                        self._invalidated[other] = _value_invalidation(
+                        newly[other] = _value_invalidation(
                             other, consumes, owner_loc, op_location(ancestor), payload_value
                         )
                         break
-        self._invalidated.setdefault(
+        newly.setdefault(
             consumed,
             _op_invalidation(consumed, consumes, owner_loc, op_location(ancestors[0]), op_location(ancestors[0])),
         )
