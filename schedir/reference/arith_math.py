@@ -458,8 +458,8 @@ FLOAT_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "math.asinh": np.arcsinh,
     "math.acosh": np.arccosh,
     "math.atanh": np.arctanh,
-    "math.erf": lambda x: _erf(x).astype(FLOAT64),
-    "math.erfc": lambda x: _erfc(x).astype(FLOAT64),
+    "math.erf": lambda x: np.asarray(_erf(x), dtype=FLOAT64),
+    "math.erfc": lambda x: np.asarray(_erfc(x), dtype=FLOAT64),
 }
 """Unary float ops in float64, by op name (also used for linalg named ops' bodies)."""
 

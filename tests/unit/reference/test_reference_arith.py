@@ -550,3 +550,21 @@ func.func @f(%a: i8, %b: i8) -> (i8, i1, i8, i8, i8, i8) {
     assert int(s) == to_signed(300, 8) and bool(o)
     assert (int(lo), int(hi)) == (to_signed(20000, 8), to_signed(20000 >> 8, 8))
     assert (int(slo), int(shi)) == (to_signed(a * b, 8), to_signed((a * b) >> 8, 8))
+
+
+def test_erf_on_scalars() -> None:
+    # math.erf on a 0-d value (a scalar function argument) used to crash the reference.
+    import math
+
+    from schedir import reference
+
+    text = """
+func.func @f(%x: f32) -> (f32, f32) {
+  %a = math.erf %x : f32
+  %b = math.erfc %x : f32
+  return %a, %b : f32, f32
+}
+"""
+    erf, erfc = reference.evaluate(text, None, [np.float32(0.3)])
+    assert float(erf) == math.erf(float(np.float32(0.3)))
+    assert float(erfc) == math.erfc(float(np.float32(0.3)))
