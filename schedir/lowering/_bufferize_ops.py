@@ -460,6 +460,7 @@ class FunctionRewriter:
         name = self.global_for(value, memref_type)
         get = GetGlobalOp(SymbolRefAttr(name), memref_type)
         self.insert(get, op)
+        self.views.append(get)  # dropped if nothing reads the constant
         self.finish(op, [get.memref])
 
     def global_for(

@@ -121,8 +121,35 @@ class OneShotBufferize(ModulePass):
             )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        functions = [f for f in op.ops if isinstance(f, func.FuncOp)]
-        self._check_supported(op)
+        self.bufferize(op)
+
+    def bufferize(self, root: Operation) -> None:
+        """Bufferize `root`: a module (every function in it), or one function (as the
+        transform op `bufferization.one_shot_bufferize` may target; needs function
+        boundaries off, since callers would see a changed signature)."""
+        if isinstance(root, func.FuncOp):
+            if self.bufferize_function_boundaries:
+                raise UnsupportedError(
+                    "bufferize-function-boundaries needs a module, not a single function",
+                    op_location(root),
+                )
+            functions = [root]
+            module = root.parent_op()
+            while module is not None and not isinstance(module, ModuleOp):
+                module = module.parent_op()
+            if module is None:
+                raise UnsupportedError(
+                    "one-shot-bufferize of a function outside any module", op_location(root)
+                )
+        elif isinstance(root, ModuleOp):
+            functions = [f for f in root.ops if isinstance(f, func.FuncOp)]
+            module = root
+        else:
+            raise UnsupportedError(
+                f"one-shot-bufferize applies to a module or a function, not '{root.name}'",
+                op_location(root),
+            )
+        self._check_supported(root)
         summaries: dict[str, FuncSummary] = {}
         plans: dict[func.FuncOp, tuple[OpModel, Decisions]] = {}
         for function in _callees_first(functions):
@@ -152,7 +179,7 @@ class OneShotBufferize(ModulePass):
                 _annotate(model, decisions)
             return
         state = BufferizeState(
-            op,
+            module,
             RewriteOptions(
                 function_boundaries=self.bufferize_function_boundaries,
                 layout=_LAYOUTS[self.function_boundary_type_conversion],
@@ -166,9 +193,10 @@ class OneShotBufferize(ModulePass):
             plan = rewrite_plans.get(function)
             self._rewrite_function(state, function, plan)
         insert_deallocs(state.owned)
+        _drop_unused_globals(module, set(state.globals.values()))
 
-    def _check_supported(self, module: ModuleOp) -> None:
-        for op in module.walk():
+    def _check_supported(self, root: Operation) -> None:
+        for op in root.walk():
             if any(isinstance(v.type, UnrankedTensorType) for v in (*op.operands, *op.results)) or (
                 isinstance(op, func.FuncOp)
                 and any(isinstance(t, UnrankedTensorType) for t in op.function_type.inputs.data)
@@ -257,6 +285,26 @@ class OneShotBufferize(ModulePass):
         # Nested returns cannot exist (func bodies are single-block here).
         function.function_type = FunctionType.from_lists(inputs, outputs)
         rewriter.erase_dead_placeholders()
+
+
+def _drop_unused_globals(module: ModuleOp, names: set[str]) -> None:
+    """Erase the constant globals this run made that no `memref.get_global` reads."""
+    if not names:
+        return
+    used = {
+        op.properties["name"].root_reference.data  # type: ignore[union-attr]
+        for op in module.walk()
+        if op.name == "memref.get_global"
+    }
+    for op in list(module.ops):
+        sym = op.properties.get("sym_name")
+        if (
+            op.name == "memref.global"
+            and isinstance(sym, StringAttr)
+            and sym.data in names
+            and sym.data not in used
+        ):
+            Rewriter.erase_op(op)
 
 
 def _has_tensors(function: func.FuncOp) -> bool:

@@ -758,3 +758,29 @@ def test_compiled_module_has_only_loop_level_ops() -> None:
         "builtin.module",
     )
     assert all(op.name.startswith(allowed) for op in module.walk()), print_op(module)
+
+
+def test_one_function_without_boundaries_can_be_bufferized_alone() -> None:
+    """What `transform.bufferization.one_shot_bufferize` on a func.func handle does."""
+    from schedir.lowering.one_shot_bufferize import OneShotBufferize
+
+    module = parse_module(
+        """
+        func.func @a(%v: f32) -> tensor<4xf32> {
+          %unused = arith.constant dense<1.0> : tensor<4xf32>
+          %e = tensor.empty() : tensor<4xf32>
+          %f = linalg.fill ins(%v : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+          return %f : tensor<4xf32>
+        }
+        func.func @b(%t: tensor<4xf32>) -> tensor<4xf32> {
+          return %t : tensor<4xf32>
+        }"""
+    )
+    first, second = ops(module, func.FuncOp)
+    OneShotBufferize().bufferize(first)
+    names = [op.name for op in first.body.block.ops]
+    assert names == ["memref.alloc", "linalg.fill", "bufferization.to_tensor", "func.return"]
+    assert not ops(module, memref.GlobalOp)  # the unused constant left no global behind
+    assert "tensor.empty" not in print_op(first) and "tensor<4xf32>" in print_op(second)
+    with pytest.raises(UnsupportedError, match="needs a module"):
+        OneShotBufferize(bufferize_function_boundaries=True).bufferize(second)

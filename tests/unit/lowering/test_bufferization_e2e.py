@@ -153,3 +153,22 @@ def test_reference_schedule_compiles_and_matches(name: str) -> None:
     rng = np.random.default_rng(11)
     shapes = [t.get_shape() for t in fn.function_type.inputs.data]  # type: ignore[attr-defined]
     _check(path, [rng.standard_normal(s).astype(np.float32) for s in shapes])
+
+
+PAD_DYNAMIC = """
+func.func @pad_dynamic(%a: tensor<?x5xf32>, %lo: index, %hi: index) -> tensor<?x9xf32> {
+  %p = tensor.pad %a low[%lo, 1] high[%hi, 3] {
+  ^bb0(%i: index, %j: index):
+    %s = arith.muli %i, %j : index
+    %t = arith.index_cast %s : index to i32
+    %f = arith.sitofp %t : i32 to f32
+    tensor.yield %f : f32
+  } : tensor<?x5xf32> to tensor<?x9xf32>
+  return %p : tensor<?x9xf32>
+}
+"""
+
+
+def test_compiled_pad_with_dynamic_sizes_and_index_dependent_padding() -> None:
+    rng = np.random.default_rng(9)
+    _check(PAD_DYNAMIC, [rng.standard_normal((3, 5)).astype(np.float32), np.int64(2), np.int64(1)])
