@@ -47,7 +47,7 @@ def apply_unroll(op: Operation, interp: TransformInterpreter) -> None:
 
     def one(payload: Operation) -> list[Mapped | None]:
         if payload.name != "scf.for":
-            raise silenceable(op, "failed to unroll, incorrect type of payload", payload)
+            raise silenceable(op, "failed to unroll, incorrect type of payload")
         unroll_by_factor(payload, factor.value.data)
         return []
 
@@ -61,8 +61,8 @@ def apply_peel(op: Operation, interp: TransformInterpreter) -> None:
     Return modes: consumes the target; returns the main loop and the peeled loop (per
     target). Silenceable failure "failed to peel the last iteration" when the step already
     divides the iteration space or is at most 1 (whatever `fail_if_already_divisible`
-    says, as upstream today), "failed to peel the first iteration" when the bounds are not
-    constant or the loop runs at most once.
+    says, as upstream today), "failed to peel the first iteration" when the loop is known
+    to run at most once.
     """
     front = _flag(op, "peel_front")
 

@@ -281,6 +281,12 @@ def descriptor_patterns(descriptor: Operation) -> PatternSet:
         module = importlib.import_module(f"schedir.transform.rewrites.{dialect}_patterns")
     except ModuleNotFoundError:
         module = None
+    # Sets whose options the descriptor carries are built from it (`lowering_strategy`).
+    with_options: Mapping[str, Callable[[Operation], PatternSet]] = getattr(
+        module, "DESCRIPTOR_PATTERN_BUILDERS", {}
+    )
+    if name in with_options:
+        return with_options[name](descriptor)
     table: Mapping[str, Callable[[], PatternSet]] = getattr(module, "DESCRIPTOR_PATTERNS", {})
     build = table.get(name)
     if build is None:

@@ -567,11 +567,18 @@ def _for_loop_canonicalization() -> PatternSet:
     return canonicalize_scf.for_loop_canonicalization_patterns()
 
 
+def _gpu_eliminate_barriers() -> PatternSet:
+    from schedir.transform.rewrites import gpu_barriers
+
+    return gpu_barriers.eliminate_barriers_patterns()
+
+
 _DESCRIPTOR_SETS: dict[str, Callable[[], PatternSet]] = {
     "canonicalization": canonicalization_patterns,
     "linalg.tiling_canonicalization": _tiling_canonicalization,
     "tensor.fold_tensor_subset_ops": _fold_tensor_subset_ops,
     "scf.for_loop_canonicalization": _for_loop_canonicalization,
+    "gpu.eliminate_barriers": _gpu_eliminate_barriers,
 }
 DESCRIPTORS: tuple[str, ...] = tuple(_DESCRIPTOR_SETS)
 """The pattern descriptors (without `transform.apply_patterns.`) schedir implements."""

@@ -257,6 +257,25 @@ def canonicalize_map_and_operands(vm: ValueMap) -> ValueMap:
     return ValueMap(AffineMap(next_dim, next_sym, tuple(results)), tuple(operands))
 
 
+def composed_folded_apply(
+    rw: CanonRewriter, map_: AffineMap, operands: Sequence[SSAValue], loc: Operation
+) -> SSAValue:
+    """Upstream's `makeComposedFoldedAffineApply` + `getValueOrCreateConstantIndexOp`:
+    the composed, canonicalized apply; an operand when the map is one of them, a constant
+    when it folds, else a new `affine.apply`."""
+    vm = simplify_value_map(ValueMap(map_, tuple(operands)))
+    if vm is None:
+        return rw.create(ApplyOp(list(operands), AffineMapAttr(map_)), loc).results[0]
+    expr = vm.map.results[0]
+    if isinstance(expr, AffineConstantExpr):
+        return rw.constant_index(expr.value, loc)
+    if isinstance(expr, AffineDimExpr):
+        return vm.operands[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return vm.operands[vm.map.num_dims + expr.position]
+    return rw.create(ApplyOp(list(vm.operands), AffineMapAttr(vm.map)), loc).results[0]
+
+
 # --- constant evaluation and bounds -----------------------------------------------------------
 
 
@@ -556,7 +575,16 @@ def loop_iv_range(value: SSAValue) -> IvRange | None:
 
 def _prove_nonnegative(expr: AffineExpr, ranges: Sequence[IvRange | None], num_dims: int) -> bool:
     """Whether `expr` (over dims then symbols) is >= 0 for all values of the ranged
-    operands, whatever the unranged ones are."""
+    operands, whatever the unranged ones are (False when it cannot tell)."""
+    try:
+        return _prove_nonnegative_impl(expr, ranges, num_dims)
+    except (NotImplementedError, ValueError, ZeroDivisionError):
+        return False  # semi-affine: xDSL's expressions cannot rebuild it
+
+
+def _prove_nonnegative_impl(
+    expr: AffineExpr, ranges: Sequence[IvRange | None], num_dims: int
+) -> bool:
     expr = _simplify_expr(expr, num_dims, len(ranges) - num_dims)
     as_dims = expr.replace_dims_and_symbols(
         [AffineExpr.dimension(i) for i in range(num_dims)],
@@ -608,7 +636,11 @@ def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
         for i, other in enumerate(results):
             if i == k:
                 continue
-            diff = other - candidate if is_min else candidate - other
+            try:
+                diff = other - candidate if is_min else candidate - other
+            except NotImplementedError:
+                ok = False
+                break
             if not _prove_nonnegative(diff, ranges, nd):
                 ok = False
                 break
@@ -622,7 +654,10 @@ def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
                 subs.append(AffineExpr.constant(r.lb))
             else:
                 subs.append(AffineExpr.dimension(i) if i < nd else AffineExpr.symbol(i - nd))
-        expr = candidate.replace_dims_and_symbols(subs[:nd], subs[nd:])
+        try:
+            expr = candidate.replace_dims_and_symbols(subs[:nd], subs[nd:])
+        except NotImplementedError:
+            return False
         new = simplify_value_map(ValueMap(AffineMap(nd, vm.map.num_symbols, (expr,)), vm.operands))
         if new is None:
             return False

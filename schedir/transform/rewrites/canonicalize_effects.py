@@ -108,6 +108,8 @@ _RECURSIVE_OPS = frozenset(
         "linalg.generic",
         "linalg.map",
         "linalg.reduce",
+        # A masked vector.transfer_write has no result: it must not be dropped as dead.
+        "vector.mask",
     }
 )
 """Region ops whose effects are those of their bodies (`RecursiveMemoryEffects`).

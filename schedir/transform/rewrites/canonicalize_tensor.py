@@ -583,15 +583,11 @@ def _dropped_dims(full: Sequence[Mixed], reduced_rank: int) -> list[int]:
 
 def _add_indices(rw: CanonRewriter, a: Mixed, b: SSAValue, loc: Operation) -> SSAValue:
     """a + b as an `affine.apply` (upstream's resolveIndicesIntoOpWithOffsetsAndStrides)."""
-    from schedir.dialects.affine import ApplyOp
+    from schedir.transform.rewrites.canonicalize_affine import composed_folded_apply
 
-    if constant_int(a) == 0:
-        return b
-    if isinstance(a, int):
-        map_ = AffineMap(1, 0, (AffineExpr.dimension(0) + a,))
-        return rw.create(ApplyOp([b], AffineMapAttr(map_)), loc).results[0]
+    offset = rw.mixed_value(a, loc) if isinstance(a, int) else a
     map_ = AffineMap(2, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1),))
-    return rw.create(ApplyOp([a, b], AffineMapAttr(map_)), loc).results[0]
+    return composed_folded_apply(rw, map_, [offset, b], loc)
 
 
 def _expand_map(map_: AffineMap, dropped: Sequence[int], full_rank: int) -> AffineMap:

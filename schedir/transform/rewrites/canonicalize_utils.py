@@ -81,6 +81,10 @@ class CanonRewriter(PatternRewriter):
             loc = loc.location
         if loc is not None:
             op.location = loc
+        if op.name == "arith.constant" and op.results[0].name_hint is None:
+            # As upstream's printer names constants (%c4, %cst, %true).
+            value = op.properties.get("value")
+            op.results[0].name_hint = constant_name(value) if value is not None else None
         self.insert(op)
         return op
 

@@ -245,16 +245,17 @@ class CseDriver:
             return
         if any(len(r.blocks) > 1 for r in op.regions):
             return
-        key = op_key(op)
         if not is_memory_effect_free(op):
             if not only_reads(op):
                 return
+            key = op_key(op)
             existing = known.lookup(key)
             if existing is not None and existing.block is block and existing.epoch == epoch:
                 self._replace(op, existing.op)
                 return
             known.insert(key, _Known(op, block, epoch))
             return
+        key = op_key(op)
         existing = known.lookup(key)
         if existing is not None:
             self._replace(op, existing.op)

@@ -39,7 +39,7 @@ from xdsl.ir.affine import (
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects.affine import ApplyOp, MaxOp
+from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
 from schedir.transform.rewrites.canonicalize_affine import (
     ValueMap,
     op_value_map,
@@ -223,7 +223,7 @@ def peel_last_iteration(
     previous_ub = loop.ub
     rw.set_insertion_point(loop)
     split_map = AffineMap(0, 3, (s1 - remainder, s0))
-    split = _create_or_fold_max(rw, split_map, [loop.lb, loop.ub, loop.step], loop)
+    split = _create_or_fold(rw, "affine.max", split_map, [loop.lb, loop.ub, loop.step], loop)
     partial = loop.clone()
     rw.insert(partial, InsertPoint.after(loop))
     for result, new in zip(loop.results, partial.results, strict=True):
@@ -235,17 +235,20 @@ def peel_last_iteration(
     return PeelResult(loop, partial)
 
 
-def _create_or_fold_max(
-    rw: CanonRewriter, map_: AffineMap, operands: Sequence[SSAValue], loc: Operation
+def _create_or_fold(
+    rw: CanonRewriter, name: str, map_: AffineMap, operands: Sequence[SSAValue], loc: Operation
 ) -> SSAValue:
-    """`createOrFold<AffineMaxOp>`: a constant when every result folds."""
+    """`createOrFold<AffineMinOp / AffineMaxOp>`: a constant when every result folds,
+    else the op with its constant-valued results folded in."""
     folded = substitute_constants(ValueMap(map_, tuple(operands)))
     if folded is not None:
         values = [constant_int_expr(r) for r in folded.results]
         if all(v is not None for v in values):
-            return _const(rw, max(v for v in values if v is not None), IndexType(), loc)
+            pick = min if name == "affine.min" else max
+            return _const(rw, pick(v for v in values if v is not None), IndexType(), loc)
         map_ = folded
-    return rw.create(MaxOp(list(operands), AffineMapAttr(map_)), loc).results[0]
+    cls = MinOp if name == "affine.min" else MaxOp
+    return rw.create(cls(list(operands), AffineMapAttr(map_)), loc).results[0]
 
 
 def constant_int_expr(expr: AffineExpr) -> int | None:
@@ -255,15 +258,17 @@ def constant_int_expr(expr: AffineExpr) -> int | None:
 def peel_first_iteration(
     loop: Operation, listener: PatternRewriterListener | None = None
 ) -> PeelResult | None:
-    """Upstream's `peelForLoopFirstIteration`; None unless bounds and step are constant
-    and the loop runs more than once."""
+    """Upstream's `peelForLoopFirstIteration`: split at `min(lb + step, ub)`; None when
+    the loop is known to run at most once."""
     assert isinstance(loop, scf.ForOp)
     rw = _rewriter(loop, listener)
     lb, ub, st = constant_int(loop.lb), constant_int(loop.ub), constant_int(loop.step)
-    if lb is None or ub is None or st is None or st <= 0 or -(-(ub - lb) // st) <= 1:
+    if lb is not None and ub is not None and st is not None and st > 0 and -(-(ub - lb) // st) <= 1:
         return None
     rw.set_insertion_point(loop)
-    split = _const(rw, lb + st, loop.lb.type, loop)
+    s0, s1, s2 = (AffineExpr.symbol(i) for i in range(3))
+    split_map = AffineMap(0, 3, (s0 + s1, s2))
+    split = _create_or_fold(rw, "affine.min", split_map, [loop.lb, loop.step, loop.ub], loop)
     first = loop.clone(value_mapper={loop.ub: split})
     rw.insert(first, InsertPoint.before(loop))
     first.operands = [first.operands[0], split, *first.operands[2:]]

@@ -424,6 +424,7 @@ def _hoist_pair(
     block = Block(arg_types=[a.type for a in old_block.args] + [subset.type])
     new = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, subset], block)
     new.attributes.update(loop.attributes)
+    rw.set_insertion_point(loop)
     rw.create(new, loop)
     acc = block.args[-1]
     for use in list(subset.uses):
