@@ -19,12 +19,15 @@ Exceptions that make the common patterns copy-free (all upstream's): a read that
 before the write; mutually exclusive `scf.if` branches; an elementwise op that reads and
 writes the same buffer; and the matching `extract_slice` / `insert_slice` (or
 `parallel_insert_slice`) pair: writing into the slice that is later inserted back at the
-same offsets/sizes/strides does not conflict with the insert reading the destination.
+same offsets/sizes/strides does not conflict with the insert reading the destination
+(`_bufferization_subsets`, which also clears reads and writes of disjoint static slices).
 
-Conflicts only disappear as more operands are decided in place (the exceptions grow with the
-equivalence sets), so each decision checks just the read/write pairs it newly brings
-together; the work per decision is linear in the sizes of the alias sets it merges, and no
-decision walks the function.
+Cost. Conflicts only disappear as more operands are decided in place (the exceptions grow
+with the equivalence sets), so each decision checks just the read/write pairs it newly
+brings together. Each alias set keeps its reads and in-place writes indexed by block
+position (`_bufferization_sets`): within a block only a write between a read's first
+definition and the read can conflict, which bisection finds. No decision walks the
+function; long straight-line chains in one alias set cost about linear time.
 """
 
 from __future__ import annotations
@@ -32,122 +35,15 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
+from typing import cast
 
 from xdsl.dialects import func, scf
-from xdsl.dialects import tensor as xtensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from schedir.dialects.scf import ForallOp
-from schedir.lowering._buffer_index_equality import same_values
 from schedir.lowering._bufferization_model import Key, OpModel, is_tensor, kind
-
-_T = TypeVar("_T")
-
-
-@dataclass
-class _Uses:
-    """The reads and in-place writes of one alias set, indexed for conflict queries.
-
-    Reads whose op and definitions all sit in one block are kept per block, sorted by the
-    position of their earliest definition; in-place writes per block, sorted by position.
-    In one block a read R (earliest definition at d, at position r) can only see a write W
-    at position w with d <= w <= r: each side finds its candidates by bisection.
-    """
-
-    reads_in: dict[Block, list[tuple[int, int, Key]]] = field(
-        default_factory=dict[Block, list[tuple[int, int, Key]]]
-    )
-    other_reads: list[Key] = field(default_factory=list[Key])
-    writes_in: dict[Block, list[tuple[int, Key]]] = field(
-        default_factory=dict[Block, list[tuple[int, Key]]]
-    )
-    writes: list[Key] = field(default_factory=list[Key])
-
-    def has_reads(self) -> bool:
-        return bool(self.other_reads) or any(self.reads_in.values())
-
-    def num_reads(self) -> int:
-        return len(self.other_reads) + sum(len(r) for r in self.reads_in.values())
-
-    def add_write(self, key: Key, block: Block | None, position: int) -> None:
-        self.writes.append(key)
-        if block is not None:
-            entries = self.writes_in.setdefault(block, [])
-            bisect.insort(entries, (position, key), key=_first)
-
-    def merged(self, other: _Uses) -> _Uses:
-        """The union of two sets' uses; reuses (and modifies) the larger one's lists."""
-        big, small = (
-            (self, other)
-            if len(self.writes) + self.num_reads() >= len(other.writes) + other.num_reads()
-            else (other, self)
-        )
-        _merge_into(big.reads_in, small.reads_in)
-        _merge_into(big.writes_in, small.writes_in)
-        big.other_reads.extend(small.other_reads)
-        big.writes.extend(small.writes)
-        return big
-
-    def writes_outside(self, block: Block) -> list[Key]:
-        """The in-place writes made by ops of other blocks than `block`."""
-        return [w for b, entries in self.writes_in.items() if b is not block for _, w in entries]
-
-
-def _first(entry: tuple[int, ...] | tuple[int, Key]) -> int:
-    return entry[0]  # type: ignore[return-value]
-
-
-def _merge_into(big: dict[Block, list[_T]], small: dict[Block, list[_T]]) -> None:
-    """Add `small`'s per-block sorted lists into `big`'s, keeping them sorted."""
-    for block, entries in small.items():
-        mine = big.get(block)
-        if mine is None:
-            big[block] = entries
-        elif len(entries) < len(mine):
-            for entry in entries:
-                bisect.insort(mine, entry, key=_first)  # type: ignore[arg-type]
-        else:
-            big[block] = sorted(mine + entries, key=_first)  # type: ignore[arg-type]
-
-
-class UnionFind:
-    """Disjoint sets of values with member lists (union by size)."""
-
-    def __init__(self) -> None:
-        self._parent: dict[SSAValue, SSAValue] = {}
-        self._members: dict[SSAValue, list[SSAValue]] = {}
-
-    def find(self, value: SSAValue) -> SSAValue:
-        parent = self._parent.get(value)
-        if parent is None:
-            self._parent[value] = value
-            self._members[value] = [value]
-            return value
-        root = value
-        while (up := self._parent[root]) is not root:
-            root = up
-        while (up := self._parent[value]) is not root:
-            self._parent[value] = root
-            value = up
-        return root
-
-    def union(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        ra, rb = self.find(a), self.find(b)
-        if ra is rb:
-            return ra
-        if len(self._members[ra]) < len(self._members[rb]):
-            ra, rb = rb, ra
-        self._parent[rb] = ra
-        self._members[ra].extend(self._members.pop(rb))
-        return ra
-
-    def members(self, value: SSAValue) -> list[SSAValue]:
-        return self._members[self.find(value)]
-
-    def same(self, a: SSAValue, b: SSAValue) -> bool:
-        return self.find(a) is self.find(b)
+from schedir.lowering._bufferization_sets import SetUses, UnionFind, first_field
+from schedir.lowering._bufferization_subsets import SubsetRules
 
 
 @dataclass
@@ -198,7 +94,7 @@ def _region_of_value(value: SSAValue) -> Region | None:
     return value.op.parent_region()
 
 
-class InPlaceAnalysis:
+class InPlaceAnalysis(SubsetRules):
     """Decides in-place bufferization for the tensor operands of one function body."""
 
     def __init__(self, model: OpModel, options: AnalysisOptions) -> None:
@@ -213,7 +109,7 @@ class InPlaceAnalysis:
         self._read_cache: dict[SSAValue, bool] = {}
         self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
         self._summaries: dict[Key, tuple[Block | None, int, int | None]] = {}
-        self._groups: dict[SSAValue, _Uses] = {}
+        self._groups: dict[SSAValue, SetUses] = {}
         """(reads, in-place writes) of each alias set, by its root."""
         """The operand being decided, assumed in place while its conflicts are checked."""
 
@@ -350,14 +246,14 @@ class InPlaceAnalysis:
 
     # -- read-after-write conflicts ----------------------------------------------------
 
-    def _set_uses(self, value: SSAValue) -> _Uses:
+    def _set_uses(self, value: SSAValue) -> SetUses:
         """The reads and in-place writes of `value`'s alias set (cached per set, merged on
         union, extended when a write is decided in place)."""
         root = self.decisions.aliases.find(value)
         found = self._groups.get(root)
         if found is not None:
             return found
-        found = _Uses()
+        found = SetUses()
         for member in self.decisions.aliases.members(value):
             for use in member.uses:
                 key = (use.operation, use.index)
@@ -377,7 +273,7 @@ class InPlaceAnalysis:
                 if info.write and key in self.decisions.in_place:
                     found.add_write(key, key[0].parent_block(), self._positions[key[0]])
         for reads in found.reads_in.values():
-            reads.sort(key=_first)
+            reads.sort(key=first_field)
         self._groups[root] = found
         return found
 
@@ -410,7 +306,7 @@ class InPlaceAnalysis:
                     return True
         if not new_writes:
             return False
-        new = _Uses()
+        new = SetUses()
         new.add_write(key, op.parent_block(), self._positions[op])
         return any(self._any_conflict(g, new) for g in groups)
 
@@ -429,7 +325,7 @@ class InPlaceAnalysis:
             self._privatize[write] = cached
         return cached
 
-    def _any_conflict(self, reads: _Uses, writes: _Uses) -> bool:
+    def _any_conflict(self, reads: SetUses, writes: SetUses) -> bool:
         """Whether any read of `reads` conflicts with any in-place write of `writes`,
         iterating the smaller side and bisecting the other within a block."""
         if not writes.writes or not reads.has_reads():
@@ -443,8 +339,8 @@ class InPlaceAnalysis:
                 block_writes = writes.writes_in.get(block, [])
                 elsewhere = writes.writes_outside(block)
                 for first_def, position, read in entries:
-                    low = bisect.bisect_left(block_writes, first_def, key=_first)
-                    high = bisect.bisect_right(block_writes, position, key=_first)
+                    low = bisect.bisect_left(block_writes, first_def, key=first_field)
+                    high = bisect.bisect_right(block_writes, position, key=first_field)
                     candidates = [w for _, w in block_writes[low:high]] + elsewhere
                     definitions = self._definitions_of(read)
                     if any(self._conflicts(read, w, definitions) for w in candidates):
@@ -457,7 +353,7 @@ class InPlaceAnalysis:
             for block, entries in reads.reads_in.items():
                 if block is write_block:
                     # Reads defined at or before the write (a prefix), read at or after it.
-                    end = bisect.bisect_right(entries, write_pos, key=_first)
+                    end = bisect.bisect_right(entries, write_pos, key=first_field)
                     candidates = [read for _, pos, read in entries[:end] if pos >= write_pos]
                 else:
                     candidates = [read for _, _, read in entries]
@@ -558,90 +454,6 @@ class InPlaceAnalysis:
             v = nxt
         return False
 
-    # -- subset insertion (extract_slice / insert_slice pairs) ---------------------------
-
-    def _non_conflicting_subsets(self, read: Key, write: Key) -> bool:
-        read_op, read_index = read
-        write_op, write_index = write
-        if _is_insert(read_op):
-            if read_index == 1 and self._matches_destination(write, read_op):
-                return True  # the insert does not read the part the write overwrites
-            if (
-                read_index == 0
-                and write == (read_op, 1)
-                and self._matches_destination(read, read_op)
-            ):
-                return True  # the insert copies what an equivalent slice already holds
-        if _is_insert(write_op) and write_index == 1:
-            source = write_op.operands[0]
-            read_value = read_op.operands[read_index]
-            if self.decisions.equivalences.same(read_value, source) and self._matches_destination(
-                (write_op, 0), write_op
-            ):
-                return True  # the insert rewrites the memory with the data it holds
-        return False
-
-    def _disjoint_subsets(self, read: Key, write: Key) -> bool:
-        """Whether the read and the write touch statically disjoint slices of one buffer
-        (e.g. reading `%t[4..8)` through an extract_slice while an insert_slice writes
-        `%t[0..4)`)."""
-        read_slices = self._slices_of(read[0].operands[read[1]])
-        if read_slices is None:
-            return False
-        if _is_insert(write[0]) and write[1] == 1:
-            write_slices: list[tuple[SSAValue, Operation]] | None = [
-                (write[0].operands[1], write[0])
-            ]
-        else:
-            write_slices = self._slices_of(write[0].operands[write[1]])
-        if write_slices is None:
-            return False
-        return all(
-            self.decisions.equivalences.same(rc, wc) and _disjoint(r_op, w_op)
-            for rc, r_op in read_slices
-            for wc, w_op in write_slices
-        )
-
-    def _slices_of(self, value: SSAValue) -> list[tuple[SSAValue, Operation]] | None:
-        """(container, extract_slice) for every alias chain end of `value`, if all end at a
-        `tensor.extract_slice` (the value then lives inside those slices)."""
-        leaves = self._slice_leaves(value)
-        if not leaves or not all(isinstance(v.owner, xtensor.ExtractSliceOp) for v in leaves):
-            return None
-        return [
-            (cast(xtensor.ExtractSliceOp, v.owner).source, cast(Operation, v.owner)) for v in leaves
-        ]
-
-    def _slice_leaves(self, value: SSAValue) -> tuple[SSAValue, ...]:
-        """The first `tensor.extract_slice` results (or chain ends) on `value`'s reverse alias
-        chains (static, so cached)."""
-        found = self._leaves.get(value)
-        if found is None:
-
-            def is_slice(v: SSAValue) -> bool:
-                return isinstance(v.owner, xtensor.ExtractSliceOp)
-
-            found = tuple(self._reverse_chain(value, is_slice, include_leaves=True))
-            self._leaves[value] = found
-        return found
-
-    def _matches_destination(self, use: Key, insert: Operation) -> bool:
-        """Every reverse alias chain of `use`'s value reaches an extract_slice of a buffer
-        equivalent to `insert`'s destination at the same offsets, sizes and strides."""
-        leaves = self._slice_leaves(use[0].operands[use[1]])
-        return bool(leaves) and all(
-            isinstance(v.owner, xtensor.ExtractSliceOp) and self._same_subset(v.owner, insert)
-            for v in leaves
-        )
-
-    def _same_subset(self, extract: xtensor.ExtractSliceOp, insert: Operation) -> bool:
-        dest = insert.operands[1]
-        if not self.decisions.equivalences.same(extract.source, dest):
-            return False
-        return _same_slice(extract, insert)
-
-    # -- reverse use-def chains and ordering -------------------------------------------
-
     def _reverse_chain(
         self, start: SSAValue, condition: object, *, include_leaves: bool
     ) -> Iterator[SSAValue]:
@@ -723,46 +535,4 @@ class InPlaceAnalysis:
         return True
 
 
-def _is_insert(op: Operation) -> bool:
-    return isinstance(op, xtensor.InsertSliceOp) or op.name == "tensor.parallel_insert_slice"
-
-
-def _same_slice(a: Operation, b: Operation) -> bool:
-    """Same static offsets/sizes/strides and provably equal dynamic index values."""
-    for name in ("static_offsets", "static_sizes", "static_strides"):
-        if a.properties.get(name) != b.properties.get(name):
-            return False
-    dyn_a = [v for v in a.operands[1:] if not is_tensor(v)]
-    dyn_b = [v for v in b.operands[2:] if not is_tensor(v)]
-    return same_values(dyn_a, dyn_b)
-
-
-def _disjoint(a: Operation, b: Operation) -> bool:
-    """Whether two slices (static offsets/sizes/strides) of one tensor cannot overlap: in
-    some dimension their index ranges are apart."""
-    ranges = []
-    for op in (a, b):
-        offsets = op.properties["static_offsets"].get_values()  # type: ignore[union-attr]
-        sizes = op.properties["static_sizes"].get_values()  # type: ignore[union-attr]
-        strides = op.properties["static_strides"].get_values()  # type: ignore[union-attr]
-        ranges.append(list(zip(offsets, sizes, strides, strict=True)))
-    for (o1, n1, s1), (o2, n2, s2) in zip(ranges[0], ranges[1], strict=True):
-        if DYNAMIC_INDEX in (o1, n1, s1, o2, n2, s2):
-            continue
-        if n1 == 0 or n2 == 0:
-            return True
-        if o1 + (n1 - 1) * s1 < o2 or o2 + (n2 - 1) * s2 < o1:
-            return True
-    return False
-
-
-def blocks_of(region: Region) -> Iterator[Block]:
-    """Every block nested in `region` (used by tests and the rewrite)."""
-    for block in region.blocks:
-        yield block
-        for op in block.ops:
-            for nested in op.regions:
-                yield from blocks_of(nested)
-
-
-__all__ = ["AnalysisOptions", "Decisions", "InPlaceAnalysis", "UnionFind", "blocks_of"]
+__all__ = ["AnalysisOptions", "Decisions", "InPlaceAnalysis"]

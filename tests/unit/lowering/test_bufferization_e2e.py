@@ -9,15 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_bufferization import (
+from test_bufferization import FORALL, MATMUL_FILL_EMPTY, TILED
+from test_bufferization_executed import (
     DOUBLE_TILE,
-    FORALL,
     FORALL_IN_FOR,
     IF_IN_LOOP,
     IF_VIEWS,
-    MATMUL_FILL_EMPTY,
     NESTED_TILES,
-    TILED,
     TRANSPOSE_IN_PLACE,
 )
 
