@@ -1,5 +1,6 @@
-"""arith folders and canonicalization patterns (upstream ArithOps.cpp and
-ArithCanonicalization.td), for scalar integer, index and float operands.
+"""arith folders (upstream ArithOps.cpp), for scalar integer, index and float operands;
+the float folders are in `canonicalize_arith_float`, the patterns (upstream
+ArithCanonicalization.td) in `canonicalize_arith_patterns`.
 
 Folders evaluate constant operands (two's complement at the type's width, IEEE rounding
 at the float type's precision), apply identities (`x + 0`, `x * 1`, `x - x`, `x / 1`,
@@ -11,98 +12,33 @@ through chains of `addi` / `subi` / `muli`, as upstream's DRR patterns do.
 from __future__ import annotations
 
 import math
-import struct
 from collections.abc import Callable
 
-import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    FloatAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.transform.rewrites.canonicalize import PatternSet
+from schedir.transform.rewrites.canonicalize_arith_float import FLOAT_FOLDERS
 from schedir.transform.rewrites.canonicalize_utils import (
-    CanonRewriter,
     Folder,
     constant_attr,
     constant_float,
     constant_int,
+    float_attr,
+    int_attr,
+    int_width,
+    round_float,
+    unsigned,
+    wrap,
 )
-
-# --- integer helpers -------------------------------------------------------------------------
-
-
-def int_width(type_: Attribute) -> int | None:
-    if isinstance(type_, IndexType):
-        return 64
-    if isinstance(type_, IntegerType):
-        return type_.width.data
-    return None
-
-
-def wrap(value: int, width: int) -> int:
-    """Two's complement value at `width` bits, as a signed integer."""
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
-
-
-def unsigned(value: int, width: int) -> int:
-    return value & ((1 << width) - 1)
-
-
-def int_attr(value: int, type_: Attribute) -> IntegerAttr:
-    width = int_width(type_)
-    assert width is not None
-    if width == 1:
-        return IntegerAttr(-1 if value & 1 else 0, type_)  # type: ignore[arg-type]
-    return IntegerAttr(wrap(value, width), type_)  # type: ignore[arg-type]
 
 
 def _int_operands(op: Operation) -> list[int | None]:
     return [constant_int(v) for v in op.operands]
-
-
-# --- float helpers ----------------------------------------------------------------------------
-
-
-def round_float(value: float, type_: Attribute) -> float | None:
-    """`value` rounded to the precision of a float type (None for other types)."""
-    if isinstance(type_, Float64Type):
-        return float(value)
-    if isinstance(type_, Float32Type):
-        return float(np.float32(value))
-    if isinstance(type_, Float16Type):
-        return float(np.float16(value))
-    if isinstance(type_, BFloat16Type):
-        if math.isnan(value) or math.isinf(value):
-            return value
-        bits = struct.unpack("<I", struct.pack("<f", float(np.float32(value))))[0]
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
-    return None
-
-
-def float_attr(value: float, type_: Attribute) -> FloatAttr | None:
-    rounded = round_float(value, type_)
-    if rounded is None:
-        return None
-    return FloatAttr(rounded, type_)  # type: ignore[arg-type]
-
-
-def _float_operands(op: Operation) -> list[float | None]:
-    return [constant_float(v) for v in op.operands]
-
-
-def _is_neg_zero(value: float | None) -> bool:
-    return value == 0.0 and value is not None and math.copysign(1.0, value) < 0
 
 
 # --- integer folders --------------------------------------------------------------------------
@@ -331,7 +267,7 @@ def _fold_minmax(kind: str) -> Folder:
 
 _CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _CMPI_SWAPPED = {0: 0, 1: 1, 2: 4, 3: 5, 4: 2, 5: 3, 6: 8, 7: 9, 8: 6, 9: 7}
-_CMPI_INVERTED = {0: 1, 1: 0, 2: 5, 3: 4, 4: 3, 5: 2, 6: 9, 7: 8, 8: 7, 9: 6}
+CMPI_INVERTED = {0: 1, 1: 0, 2: 5, 3: 4, 4: 3, 5: 2, 6: 9, 7: 8, 8: 7, 9: 6}
 
 
 def _cmpi_eval(pred: int, a: int, b: int, w: int) -> bool:
@@ -464,136 +400,6 @@ def fold_float_cast(op: Operation) -> list[Attribute | SSAValue] | None:
     return [attr]
 
 
-# --- float folders ----------------------------------------------------------------------------
-
-
-def _const_fold_float(
-    op: Operation, fn: Callable[[float, float], float]
-) -> list[Attribute | SSAValue] | None:
-    a, b = _float_operands(op)
-    if a is None or b is None:
-        return None
-    try:
-        value = fn(a, b)
-    except (ZeroDivisionError, OverflowError):
-        return None
-    attr = float_attr(value, op.results[0].type)
-    return [attr] if attr is not None else None
-
-
-def _fdiv(a: float, b: float) -> float:
-    if b == 0.0:
-        if a == 0.0 or math.isnan(a):
-            return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
-    return a / b
-
-
-def fold_addf(op: Operation) -> list[Attribute | SSAValue] | None:
-    if _is_neg_zero(constant_float(op.operands[1])):
-        return [op.operands[0]]
-    return _const_fold_float(op, lambda a, b: a + b)
-
-
-def fold_subf(op: Operation) -> list[Attribute | SSAValue] | None:
-    c = constant_float(op.operands[1])
-    if c == 0.0 and c is not None and not _is_neg_zero(c):
-        return [op.operands[0]]
-    return _const_fold_float(op, lambda a, b: a - b)
-
-
-def fold_mulf(op: Operation) -> list[Attribute | SSAValue] | None:
-    if constant_float(op.operands[1]) == 1.0:
-        return [op.operands[0]]
-    return _const_fold_float(op, lambda a, b: a * b)
-
-
-def fold_divf(op: Operation) -> list[Attribute | SSAValue] | None:
-    if constant_float(op.operands[1]) == 1.0:
-        return [op.operands[0]]
-    return _const_fold_float(op, _fdiv)
-
-
-def fold_negf(op: Operation) -> list[Attribute | SSAValue] | None:
-    src = op.operands[0]
-    inner = src.owner
-    if isinstance(inner, Operation) and inner.name == "arith.negf":
-        return [inner.operands[0]]
-    c = constant_float(src)
-    if c is None:
-        return None
-    attr = float_attr(-c, op.results[0].type)
-    return [attr] if attr is not None else None
-
-
-def _fminmax(kind: str) -> Callable[[float, float], float]:
-    def fn(a: float, b: float) -> float:
-        if kind in ("maximumf", "minimumf"):
-            if math.isnan(a) or math.isnan(b):
-                return math.nan
-        else:
-            if math.isnan(a):
-                return b
-            if math.isnan(b):
-                return a
-        if a == b == 0.0:
-            neg = math.copysign(1.0, a) < 0
-            neg_b = math.copysign(1.0, b) < 0
-            pick_neg = (neg or neg_b) if kind.startswith("min") else (neg and neg_b)
-            return -0.0 if pick_neg else 0.0
-        return max(a, b) if kind.startswith("max") else min(a, b)
-
-    return fn
-
-
-def _fold_fminmax(kind: str) -> Folder:
-    fn = _fminmax(kind)
-
-    def fold(op: Operation) -> list[Attribute | SSAValue] | None:
-        if op.operands[0] is op.operands[1]:
-            return [op.operands[0]]
-        return _const_fold_float(op, fn)
-
-    return fold
-
-
-_CMPF = (
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
-)  # fmt: skip
-
-
-def fold_cmpf(op: Operation) -> list[Attribute | SSAValue] | None:
-    pred_attr = op.properties["predicate"]
-    assert isinstance(pred_attr, IntegerAttr)
-    pred = _CMPF[pred_attr.value.data]
-    i1 = op.results[0].type
-    if pred in ("false", "true"):
-        return [int_attr(1 if pred == "true" else 0, i1)]
-    a, b = _float_operands(op)
-    if a is None or b is None:
-        return None
-    unordered = math.isnan(a) or math.isnan(b)
-    if pred == "ord":
-        result = not unordered
-    elif pred == "uno":
-        result = unordered
-    else:
-        base = pred[1:]
-        if unordered:
-            result = pred[0] == "u"
-        else:
-            result = {
-                "eq": a == b,
-                "gt": a > b,
-                "ge": a >= b,
-                "lt": a < b,
-                "le": a <= b,
-                "ne": a != b,
-            }[base]
-    return [int_attr(1 if result else 0, i1)]
-
-
 _COMMUTATIVE = frozenset(
     {
         "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
@@ -622,6 +428,7 @@ def _commutative(fold: Folder) -> Folder:
 
 
 _BASE_FOLDERS: dict[str, Folder] = {
+    # Commutative ops also move a constant left operand to the right.
     "arith.addi": fold_addi,
     "arith.subi": fold_subi,
     "arith.muli": fold_muli,
@@ -655,199 +462,20 @@ _BASE_FOLDERS: dict[str, Folder] = {
     "arith.fptoui": fold_float_to_int,
     "arith.extf": fold_float_cast,
     "arith.truncf": fold_float_cast,
-    "arith.addf": fold_addf,
-    "arith.subf": fold_subf,
-    "arith.mulf": fold_mulf,
-    "arith.divf": fold_divf,
-    "arith.negf": fold_negf,
-    "arith.maximumf": _fold_fminmax("maximumf"),
-    "arith.minimumf": _fold_fminmax("minimumf"),
-    "arith.maxnumf": _fold_fminmax("maxnumf"),
-    "arith.minnumf": _fold_fminmax("minnumf"),
-    "arith.cmpf": fold_cmpf,
 }
 
+# Commutative ops also move a constant left operand to the right.
 FOLDERS: dict[str, Folder] = {
     name: _commutative(fold) if name in _COMMUTATIVE else fold
-    for name, fold in _BASE_FOLDERS.items()
+    for name, fold in {**_BASE_FOLDERS, **FLOAT_FOLDERS}.items()
 }
-
-
-# --- patterns ---------------------------------------------------------------------------------
-
-
-def _const_operand(value: SSAValue) -> int | None:
-    return constant_int(value)
-
-
-def _flags(*ops: Operation) -> dict[str, Attribute]:
-    """Overflow flags kept by a reassociation: those all combined ops agree on."""
-    flags = [op.properties.get("overflowFlags") for op in ops]
-    if flags and all(f == flags[0] for f in flags) and flags[0] is not None:
-        return {"overflowFlags": flags[0]}
-    return {}
-
-
-def _new_binary(
-    rw: CanonRewriter,
-    name: str,
-    lhs: SSAValue,
-    rhs: SSAValue,
-    like: Operation,
-    flags: dict[str, Attribute],
-) -> SSAValue:
-    cls = {"addi": arith.AddiOp, "subi": arith.SubiOp, "muli": arith.MuliOp}[name]
-    op = cls.create(
-        operands=[lhs, rhs], result_types=[like.results[0].type], properties=dict(flags)
-    )
-    return rw.create(op, like).results[0]
-
-
-def _new_constant(rw: CanonRewriter, value: int, like: Operation) -> SSAValue:
-    return rw.create(arith.ConstantOp(int_attr(value, like.results[0].type)), like).results[0]
-
-
-def add_add_sub_constants(op: Operation, rw: CanonRewriter) -> bool:
-    """addi(addi(x, c0), c1) -> addi(x, c0 + c1); addi(subi(x, c0), c1) ->
-    addi(x, c1 - c0); addi(subi(c0, x), c1) -> subi(c0 + c1, x);
-    addi(x, muli(y, -1)) -> subi(x, y) (and mirrored)."""
-    lhs, rhs = op.operands
-    c1 = _const_operand(rhs)
-    if c1 is not None:
-        inner = lhs.owner
-        if isinstance(inner, Operation) and inner.name in ("arith.addi", "arith.subi"):
-            a, b = inner.operands
-            ca, cb = _const_operand(a), _const_operand(b)
-            flags = _flags(op, inner)
-            if inner.name == "arith.addi" and cb is not None:
-                new = _new_binary(rw, "addi", a, _new_constant(rw, cb + c1, op), op, flags)
-            elif inner.name == "arith.subi" and cb is not None:
-                new = _new_binary(rw, "addi", a, _new_constant(rw, c1 - cb, op), op, flags)
-            elif inner.name == "arith.subi" and ca is not None:
-                new = _new_binary(rw, "subi", _new_constant(rw, ca + c1, op), b, op, flags)
-            else:
-                return False
-            rw.replace_values(op, [new])
-            return True
-    for x, y in ((lhs, rhs), (rhs, lhs)):
-        mul = y.owner
-        if isinstance(mul, Operation) and mul.name == "arith.muli":
-            width = int_width(op.results[0].type)
-            c = _const_operand(mul.operands[1])
-            if width is not None and c is not None and wrap(c, width) == -1:
-                new = _new_binary(rw, "subi", x, mul.operands[0], op, {})
-                rw.replace_values(op, [new])
-                return True
-    return False
-
-
-def sub_constants(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's SubI* DRR patterns: reassociate constants through addi/subi chains."""
-    lhs, rhs = op.operands
-    c_rhs, c_lhs = _const_operand(rhs), _const_operand(lhs)
-    flags: dict[str, Attribute]
-    if c_rhs is not None and isinstance(inner := lhs.owner, Operation):
-        a, b = inner.operands if inner.name in ("arith.addi", "arith.subi") else (None, None)
-        if a is not None and b is not None:
-            flags = _flags(op, inner)
-            ca, cb = _const_operand(a), _const_operand(b)
-            if inner.name == "arith.addi" and cb is not None:  # (x + c0) - c1
-                new = _new_binary(rw, "addi", a, _new_constant(rw, cb - c_rhs, op), op, flags)
-            elif inner.name == "arith.subi" and cb is not None:  # (x - c0) - c1
-                new = _new_binary(rw, "subi", a, _new_constant(rw, cb + c_rhs, op), op, flags)
-            elif inner.name == "arith.subi" and ca is not None:  # (c0 - x) - c1
-                new = _new_binary(rw, "subi", _new_constant(rw, ca - c_rhs, op), b, op, flags)
-            else:
-                new = None
-            if new is not None:
-                rw.replace_values(op, [new])
-                return True
-    if c_lhs is not None and isinstance(inner := rhs.owner, Operation):
-        a, b = inner.operands if inner.name in ("arith.addi", "arith.subi") else (None, None)
-        if a is not None and b is not None:
-            flags = _flags(op, inner)
-            ca, cb = _const_operand(a), _const_operand(b)
-            if inner.name == "arith.addi" and cb is not None:  # c1 - (x + c0)
-                new = _new_binary(rw, "subi", _new_constant(rw, c_lhs - cb, op), a, op, flags)
-            elif inner.name == "arith.subi" and cb is not None:  # c1 - (x - c0)
-                new = _new_binary(rw, "subi", _new_constant(rw, cb + c_lhs, op), a, op, flags)
-            elif inner.name == "arith.subi" and ca is not None:  # c1 - (c0 - x)
-                new = _new_binary(rw, "addi", b, _new_constant(rw, c_lhs - ca, op), op, flags)
-            else:
-                new = None
-            if new is not None:
-                rw.replace_values(op, [new])
-                return True
-    # subi(subi(a, b), a) -> subi(0, b)
-    inner = lhs.owner
-    if isinstance(inner, Operation) and inner.name == "arith.subi" and inner.operands[0] is rhs:
-        new = _new_binary(rw, "subi", _new_constant(rw, 0, op), inner.operands[1], op, {})
-        rw.replace_values(op, [new])
-        return True
-    return False
-
-
-def mul_mul_constant(op: Operation, rw: CanonRewriter) -> bool:
-    """muli(muli(x, c0), c1) -> muli(x, c0 * c1)."""
-    lhs, rhs = op.operands
-    c1 = _const_operand(rhs)
-    inner = lhs.owner
-    if c1 is None or not isinstance(inner, Operation) or inner.name != "arith.muli":
-        return False
-    c0 = _const_operand(inner.operands[1])
-    if c0 is None:
-        return False
-    new = _new_binary(
-        rw, "muli", inner.operands[0], _new_constant(rw, c0 * c1, op), op, _flags(op, inner)
-    )
-    rw.replace_values(op, [new])
-    return True
-
-
-def xori_not_cmpi(op: Operation, rw: CanonRewriter) -> bool:
-    """xori(cmpi(pred, a, b), true) -> cmpi(not pred, a, b)."""
-    lhs, rhs = op.operands
-    cmp = lhs.owner
-    if not (
-        isinstance(cmp, arith.CmpiOp) and constant_int(rhs) is not None and constant_int(rhs) & 1
-    ):
-        return False
-    if not (isinstance(op.results[0].type, IntegerType) and op.results[0].type.width.data == 1):
-        return False
-    pred = cmp.predicate.value.data
-    new = arith.CmpiOp.create(
-        operands=list(cmp.operands),
-        result_types=[op.results[0].type],
-        properties={"predicate": IntegerAttr(_CMPI_INVERTED[pred], cmp.predicate.type)},
-    )
-    rw.replace_with_op(op, new)
-    return True
-
-
-def select_same_condition(op: Operation, rw: CanonRewriter) -> bool:
-    """select(c, select(c, a, b), d) -> select(c, a, d) (and the false side)."""
-    cond, a, b = op.operands
-    for index, value in ((1, a), (2, b)):
-        inner = value.owner
-        if isinstance(inner, arith.SelectOp) and inner.operands[0] is cond:
-            operands = list(op.operands)
-            operands[index] = inner.operands[index]
-            rw.replace_with_op(
-                op, arith.SelectOp.create(operands=operands, result_types=[op.results[0].type])
-            )
-            return True
-    return False
 
 
 def patterns() -> PatternSet:
-    return (
-        PatternSet()
-        .add("arith.addi", add_add_sub_constants)
-        .add("arith.subi", sub_constants)
-        .add("arith.muli", mul_mul_constant)
-        .add("arith.xori", xori_not_cmpi)
-        .add("arith.select", select_same_condition)
-    )
+    """arith's canonicalization patterns (see `canonicalize_arith_patterns`)."""
+    from schedir.transform.rewrites.canonicalize_arith_patterns import patterns as arith_patterns
+
+    return arith_patterns()
 
 
-__all__ = ["FOLDERS", "float_attr", "int_attr", "int_width", "patterns", "round_float", "wrap"]
+__all__ = ["CMPI_INVERTED", "FOLDERS", "patterns"]

@@ -8,13 +8,20 @@ location of the op it is built for.
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
+import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -255,6 +262,59 @@ def users(value: SSAValue) -> list[Operation]:
     return [use.operation for use in value.uses]
 
 
+# --- integer and float values ---------------------------------------------------------------
+
+
+def int_width(type_: Attribute) -> int | None:
+    if isinstance(type_, IndexType):
+        return 64
+    if isinstance(type_, IntegerType):
+        return type_.width.data
+    return None
+
+
+def wrap(value: int, width: int) -> int:
+    """Two's complement value at `width` bits, as a signed integer."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def unsigned(value: int, width: int) -> int:
+    return value & ((1 << width) - 1)
+
+
+def int_attr(value: int, type_: Attribute) -> IntegerAttr:
+    width = int_width(type_)
+    assert width is not None
+    if width == 1:
+        return IntegerAttr(-1 if value & 1 else 0, type_)  # type: ignore[arg-type]
+    return IntegerAttr(wrap(value, width), type_)  # type: ignore[arg-type]
+
+
+def round_float(value: float, type_: Attribute) -> float | None:
+    """`value` rounded to the precision of a float type (None for other types)."""
+    if isinstance(type_, Float64Type):
+        return float(value)
+    if isinstance(type_, Float32Type):
+        return float(np.float32(value))
+    if isinstance(type_, Float16Type):
+        return float(np.float16(value))
+    if isinstance(type_, BFloat16Type):
+        if math.isnan(value) or math.isinf(value):
+            return value
+        bits = struct.unpack("<I", struct.pack("<f", float(np.float32(value))))[0]
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    return None
+
+
+def float_attr(value: float, type_: Attribute) -> FloatAttr | None:
+    rounded = round_float(value, type_)
+    if rounded is None:
+        return None
+    return FloatAttr(rounded, type_)  # type: ignore[arg-type]
+
+
 __all__ = [
     "CanonRewriter",
     "FoldResult",
@@ -264,10 +324,16 @@ __all__ = [
     "constant_float",
     "constant_int",
     "defining_op",
+    "float_attr",
     "fold_mixed",
+    "int_attr",
+    "int_width",
     "is_constant_like",
     "materialize_constant",
     "mixed_static",
+    "round_float",
     "same_mixed",
+    "unsigned",
     "users",
+    "wrap",
 ]
