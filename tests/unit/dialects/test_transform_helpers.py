@@ -10,6 +10,7 @@ optionally a legacy (pre-LLVM-24, `{...}`) spelling that must print the same.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -147,14 +148,29 @@ def check_upstream_accepts(cases: Sequence[Case]) -> None:
 
 
 def expect_error(text: str, message: str, line: int, col: int) -> SchedirError:
-    """Parsing `text` fails with `message` (a substring) at line:col."""
+    """Parsing `text` fails with `message` (a substring) at line:col.
+
+    `col` is where the failing op starts (its first result, if any). MLIR reports an op's
+    verifier errors at the op's *name*, so the expected column is that of the name, at or
+    after `col` on the line.
+    """
     with pytest.raises(SchedirError) as info:
         parse(text)
     err = info.value
     assert message in err.message, err.render()
     assert err.location is not None
-    assert (err.location.line, err.location.col) == (line, col), err.render()
+    assert (err.location.line, err.location.col) == (line, _op_name_column(text, line, col, err.message)), err.render()
     return err
+
+
+def _op_name_column(text: str, line: int, col: int, message: str) -> int:
+    """The column of the op named in `'<op>' op ...` on `line`, at or after `col`."""
+    match = re.match(r"'([\w.]+)' op ", message)
+    if match is None:
+        return col
+    source = text.split("\n")[line - 1]
+    at = source.find(match.group(1), col - 1)
+    return at + 1 if at >= 0 else col
 
 
 # --- checks of the machinery itself ---------------------------------------------------------
