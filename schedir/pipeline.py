@@ -105,16 +105,33 @@ def run_passes(
             after_pass(p, module)
 
 
+def _schedule_ops(module: ModuleOp) -> list[Operation]:
+    """Top-level transform ops, and nested modules that hold only a schedule.
+
+    Upstream's own tests put the schedule in a nested `module attributes
+    {transform.with_named_sequence}` next to the payload's functions.
+    """
+    found: list[Operation] = []
+    for op in module.ops:
+        if op.name.startswith("transform."):
+            found.append(op)
+        elif (
+            isinstance(op, ModuleOp)
+            and "transform.with_named_sequence" in op.attributes
+            and all(inner.name.startswith("transform.") for inner in op.ops)
+        ):
+            found.append(op)
+    return found
+
+
 def has_schedule(module: ModuleOp) -> bool:
     """True if the module carries transform IR (an embedded schedule)."""
-    return "transform.with_named_sequence" in module.attributes or any(
-        op.name.startswith("transform.") for op in module.ops
-    )
+    return "transform.with_named_sequence" in module.attributes or bool(_schedule_ops(module))
 
 
 def strip_schedule(module: ModuleOp) -> None:
-    """Remove the schedule (top-level transform ops) from a payload module."""
-    for op in [op for op in module.ops if op.name.startswith("transform.")]:
+    """Remove the schedule (transform ops, or a nested schedule module) from a payload module."""
+    for op in _schedule_ops(module):
         op.detach()
         op.erase(safe_erase=False)
     module.attributes.pop("transform.with_named_sequence", None)
@@ -162,23 +179,26 @@ def apply_schedule(
 def lower(
     ctx: Context,
     module: ModuleOp,
-    pipeline: str,
+    pipeline: str | Sequence[str],
     *,
     after_pass: AfterPass | None = None,
     verify_each: bool = False,
 ) -> None:
-    """Run the named lowering pipeline (see `schedir.lowering.pipelines.PIPELINES`).
+    """Run a lowering pipeline: a name of `schedir.lowering.pipelines.PIPELINES`, or the
+    pass specs themselves (see `cuda_passes`).
 
     The module is verified once at the end; `verify_each` verifies after every pass, as
     `schedir-opt -p` does (it costs about as much as the passes themselves).
     """
-    passes = parse_pass_pipeline(",".join(PIPELINES[pipeline]))
+    specs = PIPELINES[pipeline] if isinstance(pipeline, str) else tuple(pipeline)
+    passes = parse_pass_pipeline(",".join(specs))
     run_passes(ctx, module, passes, after_pass=after_pass, verify_each=verify_each)
     if not verify_each:
         try:
             verify_module(module)
         except SchedirError as err:
-            err.notes += (Note(f"the IR is invalid after the '{pipeline}' pipeline"),)
+            name = pipeline if isinstance(pipeline, str) else "cuda"
+            err.notes += (Note(f"the IR is invalid after the '{name}' pipeline"),)
             raise
 
 
@@ -199,9 +219,56 @@ def emit_llvm_ir(
     return translate_module(module)
 
 
-def emit_ptx(ctx: Context, module: ModuleOp, *, after_pass: AfterPass | None = None) -> str:
-    """PTX of a module's GPU kernels."""
-    raise UnsupportedError("--emit ptx is not supported yet: the CUDA target is not implemented")
+def cuda_passes(options: CompileOptions) -> tuple[str, ...]:
+    """The "cuda" pipeline for the arch, PTX version and -O level of `options`."""
+    from schedir.gpu import GpuTarget
+    from schedir.lowering.pipelines import BUFFERIZE, cuda_to_llvm
+
+    target = GpuTarget.from_options(options)
+    return BUFFERIZE + cuda_to_llvm(target.arch, target.ptx_feature, options.opt_level)
+
+
+def kernels_ptx(module: ModuleOp) -> str:
+    """The PTX of the `gpu.binary` ops of `module` (one module after the other)."""
+    texts = [
+        obj.object.data  # type: ignore[attr-defined]
+        for op in module.ops
+        if op.name == "gpu.binary"
+        for obj in op.properties["objects"].data  # type: ignore[attr-defined]
+        if getattr(obj, "format", None) is not None and obj.format.data == "assembly"  # type: ignore[attr-defined]
+    ]
+    return "\n".join(texts)
+
+
+def has_gpu_kernels(module: ModuleOp) -> bool:
+    """Whether the (scheduled) module launches anything on the GPU."""
+    return any(op.name in ("gpu.launch", "gpu.launch_func", "gpu.module", "gpu.binary") for op in module.walk())
+
+
+def emit_ptx(
+    ctx: Context,
+    module: ModuleOp,
+    *,
+    options: CompileOptions | None = None,
+    after_pass: AfterPass | None = None,
+) -> str:
+    """PTX of a module's GPU kernels (no GPU needed).
+
+    The module is lowered with the "cuda" pipeline up to `gpu-module-to-binary` unless its
+    kernels are compiled already (`gpu.binary`).
+    """
+    options = options or CompileOptions(target="cuda")
+    if not any(op.name == "gpu.binary" for op in module.ops):
+        if not has_gpu_kernels(module):
+            raise UnsupportedError(
+                "the module has no GPU kernel: the schedule must map the computation to "
+                "blocks and threads (transform.gpu.map_forall_to_blocks)",
+                op_location(module),
+            )
+        passes = cuda_passes(options)
+        last = next(i for i, p in enumerate(passes) if p.startswith("gpu-module-to-binary"))
+        lower(ctx, module, passes[: last + 1], after_pass=after_pass)
+    return kernels_ptx(module)
 
 
 @dataclass
@@ -330,6 +397,82 @@ class CpuExecutable:
         ]
 
 
+@dataclass(frozen=True)
+class CudaExecutable:
+    """A CUDA program: its host code JIT-compiled for this CPU, calling the kernels through
+    the `mgpu*` runtime of `schedir.gpu.host`, and the ABI to call it on arrays.
+
+    Arguments are numpy arrays (copied to the device) or device arrays (used in place;
+    copied first when the program writes them, see `written`); statically shaped results
+    are device buffers allocated per call and returned as numpy arrays.
+    """
+
+    signature: EntrySignature
+    function: Any
+    """The `schedir.gpu.host.HostFunction` of the entry."""
+    jit: Any
+    """The JIT module holding the host code (kept alive with the function)."""
+
+    @staticmethod
+    def build(
+        llvm_ir: str,
+        signature: EntrySignature,
+        options: CompileOptions,
+        written: Sequence[int] = (),
+        runtime: Any = None,
+    ) -> CudaExecutable:
+        """JIT-compile the host code `llvm_ir` against `runtime` (a new `HostRuntime` by
+        default; tests pass one that records the runtime calls)."""
+        from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
+        from schedir.gpu.function import MemRefSpec, ScalarSpec
+        from schedir.gpu.host import HostFunction, HostRuntime
+
+        for spec in signature.results:
+            if not _is_out_param(spec):
+                raise UnsupportedError(
+                    f"@{signature.name} returns {spec.mlir_type}: dynamically shaped or scalar "
+                    "results are not supported on the cuda target yet"
+                )
+
+        def gpu_spec(a: ArgSpec) -> MemRefSpec | ScalarSpec:
+            if a.shape is None:
+                return ScalarSpec(a.dtype)
+            return MemRefSpec(a.dtype, tuple(None if d < 0 else d for d in a.shape))
+
+        params = [gpu_spec(a) for a in signature.args] + [gpu_spec(r) for r in signature.results]
+        runtime = runtime if runtime is not None else HostRuntime()
+        jit = JitModule(
+            llvm_ir,
+            opt_level=options.opt_level,
+            cpu_name=options.cpu_name,
+            cpu_features=options.cpu_features,
+            extra_symbols=runtime.symbols(),
+        )
+        address = jit.address(f"{PACKED_PREFIX}{CIFACE_PREFIX}{signature.name}")
+        outputs = range(len(signature.args), len(params))
+        function = HostFunction(
+            address, params, runtime, name=signature.name, outputs=outputs, written=written
+        )
+        return CudaExecutable(signature, function, jit)
+
+    def run(self, args: Sequence[Any], *, prefill_nan: bool = False) -> list[np.ndarray]:
+        """Call with `args` (numpy or device arrays, scalars); the results as numpy arrays."""
+        if len(args) != len(self.signature.args):
+            raise InputError(
+                f"@{self.signature.name} takes {len(self.signature.args)} argument(s), got {len(args)}"
+            )
+        outputs = [_new_output(spec, True) for spec in self.signature.results] if prefill_nan else None
+        return self.function(*args, outputs=outputs)
+
+    def run_device(self, args: Sequence[Any]) -> list[Any]:
+        """Call with `args`; the results stay on the device (`DeviceArray`s)."""
+        return self.function.run_device(*args)
+
+    def bind(self, args: Sequence[Any]) -> Any:
+        """A call with fixed arguments that queues one run without waiting (for timing)."""
+        return self.function.bind(*args)
+
+
 def _is_out_param(spec: ArgSpec) -> bool:
     """Statically shaped results are caller-allocated out-params."""
     return spec.shape is not None and spec.is_static
@@ -373,6 +516,10 @@ __all__ = [
     "STAGES",
     "STAGE_NAMES",
     "CpuExecutable",
+    "CudaExecutable",
+    "cuda_passes",
+    "has_gpu_kernels",
+    "kernels_ptx",
     "Stage",
     "StepChecker",
     "apply_schedule",

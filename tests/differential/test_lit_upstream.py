@@ -4,7 +4,7 @@ Each file under tests/filecheck/transform/ is run through upstream MLIR's transf
 interpreter (iree-opt) with `--split-input-file --verify-diagnostics`: every expected-error
 and expected-note written for schedir must be produced by upstream too, and upstream must
 produce nothing else. A file that uses something upstream's build lacks (e.g. the tune
-extension) says so on a line `// UPSTREAM-UNSUPPORTED: <reason>` and is not run.
+extension) says so on a line `// UPSTREAM-LACKS: <reason>` and is not run.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from harness import iree_opt
 
 LIT_TRANSFORM = Path(__file__).parents[1] / "filecheck" / "transform"
 FILES = sorted(
-    p for p in LIT_TRANSFORM.glob("*.mlir") if "UPSTREAM-UNSUPPORTED:" not in p.read_text()
+    p for p in LIT_TRANSFORM.glob("*.mlir") if "UPSTREAM-LACKS:" not in p.read_text()
 )
 
 

@@ -1,5 +1,5 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
-// UPSTREAM-UNSUPPORTED: tune_extension
+// UPSTREAM-LACKS: tune_extension
 // (iree-opt does not register the tune extension; lit reads the line above as a
 // feature expression, false here.) Cases follow upstream's
 // mlir/test/Dialect/Transform/test-tune-extension{,-invalid}.mlir, except that an
