@@ -15,7 +15,7 @@ from abc import ABC
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import DenseIntElementsAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseIntElementsAttr, DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.ir import Attribute, Block
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, opt_prop_def
@@ -59,7 +59,7 @@ class _WindowedOp(NamedStructuredOp, ABC):
 
 def window_attr(values: Sequence[int]) -> DenseIntElementsAttr:
     """`dense<[2, 2]> : tensor<2xi64>`, the type upstream gives strides and dilations."""
-    return DenseIntElementsAttr.create_dense_int(TensorType(i64, [len(values)]), list(values))
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), list(values))
 
 
 @irdl_op_definition
