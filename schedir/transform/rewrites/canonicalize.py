@@ -21,18 +21,26 @@ given ops, no constant hoisting, used when the target is not isolated from above
 
 The pattern sets are `PatternSet`s keyed by op name. `canonicalization_patterns()` holds
 every op's canonicalization patterns; the other descriptors' sets are built next to it.
+Dialects implemented elsewhere join without this module naming them: a rewrite module
+`<dialect>_folders` with a `FOLDERS` table adds folders to every driver run, and a
+`<dialect>_patterns` with a `CANONICALIZATION` builder adds to `canonicalization`.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
 
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 
+from schedir.transform.rewrites.canonicalize_dce import simplify_regions, walk_region
 from schedir.transform.rewrites.canonicalize_effects import is_trivially_dead
 from schedir.transform.rewrites.canonicalize_utils import (
     CanonRewriter,
@@ -338,7 +346,7 @@ class GreedyDriver:
                 break
             self.worklist.clear()
             self.folder = ConstantFolder(self.rewriter) if self.config.cse_constants else None
-            ops = _walk_region(region, pre_order=self.config.top_down)
+            ops = walk_region(region, pre_order=self.config.top_down)
             for op in ops:
                 if op.parent is None:
                     continue  # erased as a duplicate constant of an earlier one
@@ -361,69 +369,6 @@ class GreedyDriver:
 def _materializes(op: Operation) -> bool:
     """Whether the op's dialect can materialize constants (scf cannot)."""
     return op.name.split(".", 1)[0] not in ("scf", "func")
-
-
-def _walk_region(region: Region, *, pre_order: bool) -> list[Operation]:
-    ops: list[Operation] = []
-    for block in region.blocks:
-        for op in block.ops:
-            ops.extend(op.walk(region_first=not pre_order))
-    return ops
-
-
-def simplify_regions(rewriter: CanonRewriter, region: Region) -> bool:
-    """Upstream's `simplifyRegions`: erase unreachable blocks of multi-block regions, then
-    dead ops (`runRegionDCE`: ops whose results are unused and that have no effect,
-    including those only an in-place rewrite left unused)."""
-    changed = False
-    for op in list(_walk_region(region, pre_order=True)):
-        for nested in op.regions:
-            changed |= _erase_unreachable_blocks(rewriter, nested)
-    changed |= _erase_unreachable_blocks(rewriter, region)
-    return _region_dce(rewriter, region) or changed
-
-
-def _region_dce(rewriter: CanonRewriter, region: Region) -> bool:
-    """Erase trivially dead ops, users before producers (a reversed post-order walk
-    visits an op before the ops it uses and before its own nested ops)."""
-    erased: set[Operation] = set()
-    for op in reversed(_walk_region(region, pre_order=False)):
-        ancestor: Operation | None = op
-        while ancestor is not None and ancestor not in erased:
-            ancestor = ancestor.parent_op()
-        if ancestor is not None or op.parent is None:
-            continue
-        if is_trivially_dead(op):
-            erased.add(op)
-            rewriter.erase(op, safe_erase=False)
-    return bool(erased)
-
-
-def _erase_unreachable_blocks(rewriter: CanonRewriter, region: Region) -> bool:
-    blocks = list(region.blocks)
-    if len(blocks) < 2:
-        return False
-    reachable: set[Block] = set()
-    stack = [blocks[0]]
-    while stack:
-        block = stack.pop()
-        if block in reachable:
-            continue
-        reachable.add(block)
-        last = block.last_op
-        if last is not None:
-            stack.extend(last.successors)
-    dead = [b for b in blocks if b not in reachable]
-    if not dead:
-        return False
-    for block in dead:
-        for op in reversed(list(block.ops)):
-            rewriter.handle_operation_removal(op)
-            op.detach()
-            op.erase(safe_erase=False)
-        region.detach_block(block)
-        block.erase(safe_erase=False)
-    return True
 
 
 # --- entry points --------------------------------------------------------------------------
@@ -508,7 +453,28 @@ def all_folders() -> dict[str, Folder]:
         canonicalize_memref,
     ):
         folders.update(module.FOLDERS)
+    for module in _extension_modules("_folders"):
+        folders.update(getattr(module, "FOLDERS", {}))
     return folders
+
+
+@cache
+def _extension_modules(suffix: str) -> tuple[ModuleType, ...]:
+    """The rewrite modules of other dialects that extend the driver: `<dialect>_folders`
+    (a `FOLDERS` table) and `<dialect>_patterns` (an optional `CANONICALIZATION` set).
+
+    Upstream's driver folds every op and `canonicalization` collects the patterns of
+    every loaded dialect; dialects implemented elsewhere in schedir (vector, gpu) join
+    through these modules without this one naming them.
+    """
+    import schedir.transform.rewrites as package
+
+    names = sorted(
+        info.name
+        for info in pkgutil.iter_modules(package.__path__)
+        if info.name.endswith(suffix) and not info.name.startswith("canonicalize")
+    )
+    return tuple(importlib.import_module(f"{package.__name__}.{name}") for name in names)
 
 
 def canonicalization_patterns() -> PatternSet:
@@ -535,6 +501,10 @@ def canonicalization_patterns() -> PatternSet:
         canonicalize_tensor,
     ):
         patterns.update(module.patterns())
+    for module in _extension_modules("_patterns"):
+        build: Callable[[], PatternSet] | None = getattr(module, "CANONICALIZATION", None)
+        if build is not None:
+            patterns.update(build())
     return patterns
 
 
