@@ -88,9 +88,16 @@ def _llvm() -> Dialect:
 
 
 def _vector() -> Dialect:
-    from xdsl.dialects.vector import Vector
+    from schedir.dialects.vector import Vector
 
     return Vector
+
+
+def _ub() -> Dialect:
+    # `ub.poison` is what upstream's vector lowerings start unrolled results from.
+    from xdsl.dialects.ub import UB
+
+    return UB
 
 
 def _gpu() -> Dialect:
@@ -119,6 +126,7 @@ DIALECT_FACTORIES: tuple[tuple[str, Callable[[], Dialect]], ...] = (
     ("bufferization", _bufferization),
     ("llvm", _llvm),
     ("vector", _vector),
+    ("ub", _ub),
     ("gpu", _gpu),
     ("transform", _transform),
 )

@@ -1,0 +1,949 @@
+"""Vector ops that move elements, in upstream syntax.
+
+    %b = vector.broadcast %s : f32 to vector<4x8xf32>
+    %c = vector.shape_cast %v : vector<4x8xf32> to vector<32xf32>
+    %t = vector.transpose %v, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
+    %e = vector.extract %v[1, %i] : f32 from vector<4x8xf32>
+    %n = vector.insert %s, %v [1, 2] : f32 into vector<4x8xf32>
+    %x = vector.extract_strided_slice %v offsets = [0, 2], sizes = [2, 4], strides = [1, 1]
+           : vector<4x8xf32> to vector<2x4xf32>
+    %y = vector.insert_strided_slice %x, %v offsets = [0, 2], strides = [1, 1]
+           : vector<2x4xf32> into vector<4x8xf32>
+    %s = vector.shuffle %a, %b [0, 5] : vector<4xf32>, vector<4xf32>
+    %f = vector.from_elements %a, %b : vector<2xf32>
+    %l:2 = vector.to_elements %f : vector<2xf32>
+    %i = vector.interleave %a, %b : vector<4xf32> -> vector<8xf32>
+
+Positions may be `poison` (printed `-1`, as upstream prints it). The legacy spellings
+`vector.splat %s : vector<4xf32>` (now a `vector.broadcast`) and the strided-slice
+attribute dictionary `{offsets = [..], ...}` are accepted and printed the current way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, cast
+
+from xdsl.dialects import vector as xvector
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.dialects._vector_attrs import (
+    i64_array,
+    int_values,
+    parse_int_list,
+    parse_keyword_list,
+    print_int_list,
+    scalable_dims,
+    vec,
+)
+
+POISON_INDEX = -1
+"""Upstream's `kPoisonIndex`: a position that yields poison."""
+
+
+# --- broadcast, shape_cast, transpose ------------------------------------------------------
+
+
+def broadcast_mismatch(src: Attribute, dst: VectorType) -> str | None:
+    """Upstream's `isBroadcastableTo`: None if `src` broadcasts to `dst`, else the reason."""
+    if not isinstance(src, VectorType):
+        if src == dst.get_element_type():
+            return None
+        return "source type is not a vector"
+    src_rank, dst_rank = src.get_num_dims(), dst.get_num_dims()
+    if src_rank > dst_rank:
+        return "source rank higher than destination rank"
+    lead = dst_rank - src_rank
+    for i, s in enumerate(src.get_shape()):
+        d = dst.get_shape()[lead + i]
+        if s != 1 and s != d:
+            return f"dimension mismatch ({s} vs. {d})"
+    return None
+
+
+class BroadcastOp(xvector.BroadcastOp):
+    """Broadcasts a scalar or a vector to a vector (leading dims added, unit dims stretched).
+
+    %b = vector.broadcast %v : vector<1x8xf32> to vector<4x8xf32>
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BroadcastOp:
+        operand = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_keyword("to")
+        dst_t = parser.parse_type()
+        op = cls.build(operands=[parser.resolve_operand(operand, src_t)], result_types=[dst_t])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.source.type} to {self.vector.type}")
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        src = self.source.type
+        dst = cast(VectorType, self.vector.type)
+        elem = src.get_element_type() if isinstance(src, VectorType) else src
+        if elem != dst.get_element_type():
+            raise VerifyException(
+                "failed to verify that source operand and result have same element type"
+            )
+        reason = broadcast_mismatch(src, dst)
+        if reason is not None:
+            raise VerifyException(reason)
+
+
+@irdl_op_definition
+class SplatOp(IRDLOperation):
+    """The removed `vector.splat %s : vector<4xf32>`: parsed into a `vector.broadcast`."""
+
+    name = "vector.splat"
+
+    input = operand_def()
+    aggregate = result_def(VectorType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:  # type: ignore[override]
+        operand = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, VectorType):
+            parser.raise_error("expected a vector type")
+        op = BroadcastOp(parser.resolve_operand(operand, t.get_element_type()), t)
+        op.attributes |= attrs
+        return op
+
+
+@irdl_op_definition
+class ShapeCastOp(IRDLOperation):
+    """Reshapes a vector (same elements, row-major order).
+
+    %c = vector.shape_cast %v : vector<4x8xf32> to vector<32xf32>
+    """
+
+    name = "vector.shape_cast"
+
+    source = operand_def(VectorType)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$source attr-dict `:` type($source) `to` type($result)"
+
+    def __init__(self, source: SSAValue, result_type: VectorType):
+        super().__init__(operands=[source], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        src = cast(VectorType, self.source.type)
+        res = cast(VectorType, self.result.type)
+        if src.get_element_type() != res.get_element_type():
+            raise VerifyException("has different source and result element types")
+        if src.element_count() != res.element_count():
+            raise VerifyException(
+                f"has different number of elements at source ({src.element_count()}) and "
+                f"result ({res.element_count()})"
+            )
+        if src.get_num_scalable_dims() != res.get_num_scalable_dims():
+            raise VerifyException(
+                "has different number of scalable dims at source "
+                f"({src.get_num_scalable_dims()}) and result ({res.get_num_scalable_dims()})"
+            )
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """Permutes the dimensions of a vector.
+
+    %t = vector.transpose %v, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
+    """
+
+    name = "vector.transpose"
+
+    vector = operand_def(VectorType)
+    result = result_def(VectorType)
+    permutation = prop_def(DenseArrayBase.constr(i64))
+
+    traits = traits_def(Pure())
+
+    def __init__(self, vector: SSAValue, permutation: Sequence[int]):
+        vt = cast(VectorType, vector.type)
+        shape = [vt.get_shape()[p] for p in permutation]
+        scal = [scalable_dims(vt)[p] for p in permutation]
+        super().__init__(
+            operands=[vector],
+            result_types=[vec(shape, vt.get_element_type(), scal)],
+            properties={"permutation": DenseArrayBase.from_list(i64, list(permutation))},
+        )
+
+    def perm(self) -> list[int]:
+        return int_values(self.permutation)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        perm = parse_int_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_keyword("to")
+        res_t = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(operand, src_t)],
+            result_types=[res_t],
+            properties={"permutation": DenseArrayBase.from_list(i64, perm)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.vector)
+        printer.print_string(", ")
+        print_int_list(printer, self.perm())
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.vector.type} to {self.result.type}")
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        src = cast(VectorType, self.vector.type)
+        res = cast(VectorType, self.result.type)
+        if src.get_element_type() != res.get_element_type():
+            raise VerifyException(
+                "failed to verify that all of {vector, result} have same element type"
+            )
+        rank = res.get_num_dims()
+        if src.get_num_dims() != rank:
+            raise VerifyException(f"vector result rank mismatch: {rank}")
+        perm = self.perm()
+        if len(perm) != rank:
+            raise VerifyException(f"transposition length mismatch: {len(perm)}")
+        seen: set[int] = set()
+        for index, p in enumerate(perm):
+            if p < 0 or p >= rank:
+                raise VerifyException(f"transposition index out of range: {p}")
+            if p in seen:
+                raise VerifyException(f"duplicate position index: {p}")
+            seen.add(p)
+            if res.get_shape()[index] != src.get_shape()[p]:
+                raise VerifyException(f"dimension size mismatch at: {p}")
+
+
+# --- extract / insert ---------------------------------------------------------------------
+
+
+def parse_positions(parser: Parser) -> tuple[list[int], list[UnresolvedOperand]]:
+    """`[1, %i, poison]` -> static positions (kDynamic for SSA ones) and the SSA ones."""
+    static: list[int] = []
+    dynamic: list[UnresolvedOperand] = []
+
+    def one() -> None:
+        if parser.parse_optional_keyword("poison"):
+            static.append(POISON_INDEX)
+            return
+        operand = parser.parse_optional_unresolved_operand()
+        if operand is not None:
+            static.append(DYNAMIC_INDEX)
+            dynamic.append(operand)
+            return
+        static.append(parser.parse_integer(allow_boolean=False))
+
+    parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, one)
+    return static, dynamic
+
+
+def print_positions(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
+    items = iter(dynamic)
+    printer.print_string("[")
+    for index, value in enumerate(static):
+        if index:
+            printer.print_string(", ")
+        if value == DYNAMIC_INDEX:
+            printer.print_operand(next(items))
+        else:
+            printer.print_string(str(value))
+    printer.print_string("]")
+
+
+def _verify_positions(
+    static: Sequence[int], dynamic: Sequence[SSAValue], vtype: VectorType, dest: bool
+) -> None:
+    if sum(1 for s in static if s == DYNAMIC_INDEX) != len(dynamic):
+        raise VerifyException(
+            "mismatch between dynamic and static positions (kDynamic marker but no "
+            "corresponding dynamic position) -- this can only happen due to an incorrect "
+            "fold/rewrite"
+        )
+    for index, pos in enumerate(static):
+        if pos == DYNAMIC_INDEX or index >= vtype.get_num_dims():
+            continue
+        if pos != POISON_INDEX and not 0 <= pos < vtype.get_shape()[index]:
+            what = (
+                "corresponding dest vector dimension"
+                if dest
+                else "corresponding vector dimension or poison (-1)"
+            )
+            raise VerifyException(
+                f"expected position attribute #{index + 1} to be a non-negative integer "
+                f"smaller than the {what}"
+            )
+
+
+def extract_type(vtype: VectorType, num_positions: int) -> Attribute:
+    """The type of `vector.extract` with that many positions (scalar when full rank)."""
+    if num_positions == vtype.get_num_dims():
+        return vtype.get_element_type()
+    return vec(
+        vtype.get_shape()[num_positions:],
+        vtype.get_element_type(),
+        scalable_dims(vtype)[num_positions:],
+    )
+
+
+class ExtractOp(xvector.ExtractOp):
+    """Extracts a scalar or a sub-vector at a static or dynamic position.
+
+    %e = vector.extract %v[1, %i] : f32 from vector<4x8xf32>
+    """
+
+    def __init__(
+        self,
+        vector: SSAValue,
+        positions: Sequence[SSAValue | int],
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            result_type = extract_type(cast(VectorType, vector.type), len(positions))
+        super().__init__(vector, positions, result_type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExtractOp:
+        vector = parser.parse_unresolved_operand()
+        static, dynamic = parse_positions(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        res_t = parser.parse_type()
+        parser.parse_keyword("from")
+        src_t = parser.parse_type()
+        op = cls.build(
+            operands=[
+                parser.resolve_operand(vector, src_t),
+                [parser.resolve_operand(d, IndexType()) for d in dynamic],
+            ],
+            result_types=[res_t],
+            properties={"static_position": DenseArrayBase.from_list(i64, static)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.vector)
+        print_positions(printer, self.static_position.get_values(), self.dynamic_position)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.result.type} from {self.vector.type}")
+
+    def verify_(self) -> None:
+        res = self.result.type
+        if isinstance(res, VectorType) and res.get_num_dims() == 0:
+            raise VerifyException("expected a scalar instead of a 0-d vector as the result type")
+        vtype = cast(VectorType, self.vector.type)
+        static = list(self.static_position.get_values())
+        _verify_positions(static, self.dynamic_position, vtype, dest=False)
+        if len(static) > vtype.get_num_dims():
+            raise VerifyException("expected position attribute of rank no greater than vector rank")
+        expected = extract_type(vtype, len(static))
+        compatible = res == expected or (
+            isinstance(res, VectorType)
+            and res.get_shape() == (1,)
+            and res.get_element_type() == expected
+        )
+        if not compatible:
+            raise VerifyException(
+                f"failed to infer returned types: inferred type {expected} does not match "
+                f"result type {res}"
+            )
+
+
+class InsertOp(xvector.InsertOp):
+    """Inserts a scalar or a sub-vector at a static or dynamic position.
+
+    %n = vector.insert %s, %v [1, 2] : f32 into vector<4x8xf32>
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InsertOp:
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dest = parser.parse_unresolved_operand()
+        static, dynamic = parse_positions(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_keyword("into")
+        dst_t = parser.parse_type()
+        op = cls.build(
+            operands=[
+                parser.resolve_operand(source, src_t),
+                parser.resolve_operand(dest, dst_t),
+                [parser.resolve_operand(d, IndexType()) for d in dynamic],
+            ],
+            result_types=[dst_t],
+            properties={"static_position": DenseArrayBase.from_list(i64, static)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(", ")
+        printer.print_operand(self.dest)
+        printer.print_string(" ")
+        print_positions(printer, self.static_position.get_values(), self.dynamic_position)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.source.type} into {self.dest.type}")
+
+    def verify_(self) -> None:
+        src = self.source.type
+        if isinstance(src, VectorType) and src.get_num_dims() == 0:
+            raise VerifyException("expected a scalar instead of a 0-d vector as the source operand")
+        dest = cast(VectorType, self.dest.type)
+        static = list(self.static_position.get_values())
+        if self.result.type != dest:
+            raise VerifyException("failed to verify that all of {dest, result} have same type")
+        if len(static) > dest.get_num_dims():
+            raise VerifyException(
+                "expected position attribute of rank no greater than dest vector rank"
+            )
+        if isinstance(src, VectorType):
+            if src.get_num_dims() + len(static) != dest.get_num_dims():
+                raise VerifyException(
+                    "expected position attribute rank + source rank to match dest vector rank"
+                )
+        elif len(static) != dest.get_num_dims():
+            raise VerifyException("expected position attribute rank to match the dest vector rank")
+        _verify_positions(static, self.dynamic_position, dest, dest=True)
+
+
+# --- strided slices -------------------------------------------------------------------------
+
+
+def _parse_slice_lists(
+    parser: Parser, names: tuple[str, ...]
+) -> tuple[dict[str, list[int]], dict[str, Attribute]]:
+    """`offsets = [..], sizes = [..], strides = [..]`, or the legacy attr-dict spelling."""
+    lists: dict[str, list[int]] = {}
+    for index, name in enumerate(names):
+        if index and (not lists or parser.parse_optional_punctuation(",") is None):
+            break
+        values = parse_keyword_list(parser, name)
+        if values is None:
+            break
+        lists[name] = values
+    attrs = parser.parse_optional_attr_dict()
+    for name in names:
+        legacy = attrs.pop(name, None)
+        if name not in lists and isinstance(legacy, ArrayAttr):
+            lists[name] = int_values(legacy)
+    for name in names:
+        if name not in lists:
+            parser.raise_error(f"expected '{name}'")
+    return lists, attrs
+
+
+def _print_slice_lists(printer: Printer, op: Operation, names: tuple[str, ...]) -> None:
+    for index, name in enumerate(names):
+        printer.print_string(", " if index else " ")
+        printer.print_string(f"{name} = ")
+        print_int_list(printer, int_values(op.properties[name]))
+
+
+def _in_range(values: Sequence[int], lo: int, hi: int) -> bool:
+    return all(lo <= v < hi for v in values)
+
+
+@irdl_op_definition
+class ExtractStridedSliceOp(IRDLOperation):
+    """Extracts a strided slice of the leading dimensions.
+
+    %x = vector.extract_strided_slice %v offsets = [0, 2], sizes = [2, 4],
+           strides = [1, 1] : vector<4x8xf32> to vector<2x4xf32>
+    """
+
+    name = "vector.extract_strided_slice"
+
+    vector = operand_def(VectorType)
+    result = result_def(VectorType)
+    offsets = prop_def(ArrayAttr[IntegerAttr])
+    sizes = prop_def(ArrayAttr[IntegerAttr])
+    strides = prop_def(ArrayAttr[IntegerAttr])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, vector: SSAValue, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]
+    ):
+        vt = cast(VectorType, vector.type)
+        shape = list(sizes) + list(vt.get_shape()[len(sizes) :])
+        super().__init__(
+            operands=[vector],
+            result_types=[vec(shape, vt.get_element_type(), scalable_dims(vt))],
+            properties={
+                "offsets": i64_array(offsets),
+                "sizes": i64_array(sizes),
+                "strides": i64_array(strides),
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExtractStridedSliceOp:
+        operand = parser.parse_unresolved_operand()
+        lists, attrs = _parse_slice_lists(parser, ("offsets", "sizes", "strides"))
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_keyword("to")
+        res_t = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(operand, src_t)],
+            result_types=[res_t],
+            properties={k: i64_array(v) for k, v in lists.items()},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.vector)
+        _print_slice_lists(printer, self, ("offsets", "sizes", "strides"))
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.vector.type} to {self.result.type}")
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        vt = cast(VectorType, self.vector.type)
+        shape = vt.get_shape()
+        offsets, sizes, strides = (
+            int_values(self.offsets),
+            int_values(self.sizes),
+            int_values(self.strides),
+        )
+        if not len(offsets) == len(sizes) == len(strides):
+            raise VerifyException("expected offsets, sizes and strides attributes of same size")
+        for name, values in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
+            if len(values) > len(shape):
+                raise VerifyException(
+                    f"expected {name} attribute of rank no greater than vector rank"
+                )
+        for index, (o, d) in enumerate(zip(offsets, shape, strict=False)):
+            if not 0 <= o < d:
+                raise VerifyException(
+                    f"expected offsets dimension {index} to be confined to [0, {d})"
+                )
+        for index, (s, d) in enumerate(zip(sizes, shape, strict=False)):
+            if not 1 <= s < d + 1:
+                raise VerifyException(
+                    f"expected sizes dimension {index} to be confined to [1, {d + 1})"
+                )
+        if not _in_range(strides, 1, 2):
+            raise VerifyException("expected strides to be confined to [1, 2)")
+        for index, (o, s, d) in enumerate(zip(offsets, sizes, shape, strict=False)):
+            if not 0 <= o + s < d + 1:
+                raise VerifyException(
+                    f"expected sum(offsets, sizes) dimension {index} to be confined to [1, {d + 1})"
+                )
+        expected = vec(
+            list(sizes) + list(shape[len(sizes) :]), vt.get_element_type(), scalable_dims(vt)
+        )
+        if self.result.type != expected:
+            raise VerifyException(f"expected result type to be {expected}")
+
+
+@irdl_op_definition
+class InsertStridedSliceOp(IRDLOperation):
+    """Inserts a vector as a strided slice of the trailing dimensions of another.
+
+    %y = vector.insert_strided_slice %x, %v offsets = [0, 2], strides = [1, 1]
+           : vector<2x4xf32> into vector<4x8xf32>
+    """
+
+    name = "vector.insert_strided_slice"
+
+    source = operand_def(VectorType)
+    dest = operand_def(VectorType)
+    result = result_def(VectorType)
+    offsets = prop_def(ArrayAttr[IntegerAttr])
+    strides = prop_def(ArrayAttr[IntegerAttr])
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, source: SSAValue, dest: SSAValue, offsets: Sequence[int], strides: Sequence[int]
+    ):
+        super().__init__(
+            operands=[source, dest],
+            result_types=[dest.type],
+            properties={"offsets": i64_array(offsets), "strides": i64_array(strides)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InsertStridedSliceOp:
+        source = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dest = parser.parse_unresolved_operand()
+        lists, attrs = _parse_slice_lists(parser, ("offsets", "strides"))
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_keyword("into")
+        dst_t = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(source, src_t), parser.resolve_operand(dest, dst_t)],
+            result_types=[dst_t],
+            properties={k: i64_array(v) for k, v in lists.items()},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(", ")
+        printer.print_operand(self.dest)
+        _print_slice_lists(printer, self, ("offsets", "strides"))
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.source.type} into {self.dest.type}")
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        src = cast(VectorType, self.source.type)
+        dst = cast(VectorType, self.dest.type)
+        offsets, strides = int_values(self.offsets), int_values(self.strides)
+        if self.result.type != dst:
+            raise VerifyException("failed to verify that all of {dest, result} have same type")
+        if len(offsets) != dst.get_num_dims():
+            raise VerifyException("expected offsets of same size as destination vector rank")
+        if len(strides) != src.get_num_dims():
+            raise VerifyException("expected strides of same size as source vector rank")
+        if src.get_num_dims() > dst.get_num_dims():
+            raise VerifyException("expected source rank to be no greater than destination rank")
+        dshape = dst.get_shape()
+        sshape = [0] * (len(dshape) - src.get_num_dims()) + list(src.get_shape())
+        for index, (o, d) in enumerate(zip(offsets, dshape, strict=False)):
+            if not 0 <= o < d:
+                raise VerifyException(
+                    f"expected offsets dimension {index} to be confined to [0, {d})"
+                )
+        if not _in_range(strides, 1, 2):
+            raise VerifyException("expected strides to be confined to [1, 2)")
+        for index, (o, s, d) in enumerate(zip(offsets, sshape, dshape, strict=False)):
+            if not 0 <= o + s < d + 1:
+                raise VerifyException(
+                    f"expected sum(offsets, source vector shape) dimension {index} to be "
+                    f"confined to [1, {d + 1})"
+                )
+
+
+# --- shuffle, interleave, from/to elements ----------------------------------------------------
+
+
+class ShuffleOp(xvector.ShuffleOp):
+    """Picks elements of the leading dimension of two vectors by a static mask.
+
+    %s = vector.shuffle %a, %b [0, 5] : vector<4xf32>, vector<4xf32>
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ShuffleOp:
+        v1 = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        v2 = parser.parse_unresolved_operand()
+        mask = parse_int_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t1 = parser.parse_type()
+        parser.parse_punctuation(",")
+        t2 = parser.parse_type()
+        assert isinstance(t1, VectorType)
+        trailing = list(t1.get_shape()[1:])
+        res = vec([max(1, len(mask)), *trailing], t1.get_element_type())
+        op = cls.build(
+            operands=[parser.resolve_operand(v1, t1), parser.resolve_operand(v2, t2)],
+            result_types=[res],
+            properties={"mask": DenseArrayBase.from_list(i64, mask)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.v1)
+        printer.print_string(", ")
+        printer.print_operand(self.v2)
+        printer.print_string(" ")
+        print_int_list(printer, [int(v) for v in self.mask.get_values()])
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.v1.type}, {self.v2.type}")
+
+    def verify_(self) -> None:
+        res = cast(VectorType, self.result.type)
+        t1 = cast(VectorType, self.v1.type)
+        t2 = cast(VectorType, self.v2.type)
+        rank, r1, r2 = res.get_num_dims(), t1.get_num_dims(), t2.get_num_dims()
+        if not ((r1 == 0 and r2 == 0 and rank == 1) or (r1 == rank and r2 == rank)):
+            raise VerifyException("rank mismatch")
+        for r in range(1, r1):
+            if not res.get_shape()[r] == t1.get_shape()[r] == t2.get_shape()[r]:
+                raise VerifyException("dimension mismatch")
+        mask = [int(v) for v in self.mask.get_values()]
+        if not mask:
+            raise VerifyException("invalid mask length")
+        if len(mask) != res.get_shape()[0]:
+            raise VerifyException("mask length mismatch")
+        size = (1 if r1 == 0 else t1.get_shape()[0]) + (1 if r2 == 0 else t2.get_shape()[0])
+        for index, m in enumerate(mask):
+            if m != POISON_INDEX and not 0 <= m < size:
+                raise VerifyException(f"mask index #{index + 1} out of range")
+
+
+@irdl_op_definition
+class InterleaveOp(IRDLOperation):
+    """Interleaves the trailing dimension of two vectors.
+
+    %i = vector.interleave %a, %b : vector<4xf32> -> vector<8xf32>
+    """
+
+    name = "vector.interleave"
+
+    T: ClassVar = VarConstraint("T", base(VectorType))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        t = cast(VectorType, lhs.type)
+        shape = list(t.get_shape())
+        shape[-1] *= 2
+        super().__init__(operands=[lhs, rhs], result_types=[vec(shape, t.get_element_type())])
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        t = cast(VectorType, self.lhs.type)
+        if self.rhs.type != t:
+            raise VerifyException("failed to verify that all of {lhs, rhs} have same type")
+        shape = list(t.get_shape()) or [1]
+        shape[-1] *= 2
+        if self.result.type != vec(shape, t.get_element_type()):
+            raise VerifyException(
+                "failed to verify that type of 'result' is double the width of the inputs"
+            )
+
+
+@irdl_op_definition
+class DeinterleaveOp(IRDLOperation):
+    """Splits the trailing dimension into its even and odd elements.
+
+    %e, %o = vector.deinterleave %v : vector<8xf32> -> vector<4xf32>
+    """
+
+    name = "vector.deinterleave"
+
+    R: ClassVar = VarConstraint("R", base(VectorType))
+    source = operand_def(VectorType)
+    res1 = result_def(R)
+    res2 = result_def(R)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$source attr-dict `:` type($source) `->` type($res1)"
+
+    def __init__(self, source: SSAValue):
+        t = cast(VectorType, source.type)
+        shape = list(t.get_shape())
+        shape[-1] //= 2
+        half = vec(shape, t.get_element_type())
+        super().__init__(operands=[source], result_types=[half, half])
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        t = cast(VectorType, self.source.type)
+        if t.get_num_dims() == 0 or t.get_shape()[-1] % 2:
+            raise VerifyException("the trailing dimension of the source vector must be even")
+        if self.res1.type != self.res2.type:
+            raise VerifyException("failed to verify that all of {res1, res2} have same type")
+
+
+@irdl_op_definition
+class FromElementsOp(IRDLOperation):
+    """Builds a vector from scalars in row-major order.
+
+    %f = vector.from_elements %a, %b : vector<2xf32>
+    """
+
+    name = "vector.from_elements"
+
+    elements = var_operand_def()
+    dest = result_def(VectorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, elements: Sequence[SSAValue], result_type: VectorType):
+        super().__init__(operands=[list(elements)], result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FromElementsOp:
+        elements: list[UnresolvedOperand] = []
+        first = parser.parse_optional_unresolved_operand()
+        if first is not None:
+            elements.append(first)
+            while parser.parse_optional_punctuation(","):
+                elements.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, VectorType):
+            parser.raise_error("expected a vector type")
+        elem = t.get_element_type()
+        op = cls.build(
+            operands=[[parser.resolve_operand(e, elem) for e in elements]],
+            result_types=[t],
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.elements:
+            printer.print_string(" ")
+            printer.print_list(self.elements, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.dest.type}")
+
+    def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
+        t = cast(VectorType, self.dest.type)
+        count = max(1, t.element_count()) if t.get_num_dims() else 1
+        if len(self.elements) != count:
+            raise VerifyException(
+                f"'dest' and 'elements' failed to satisfy constraint: {count} elements expected"
+            )
+        for e in self.elements:
+            if e.type != t.get_element_type():
+                raise VerifyException(
+                    "failed to verify that operand types match result element type"
+                )
+
+
+@irdl_op_definition
+class ToElementsOp(IRDLOperation):
+    """Splits a vector into its scalars in row-major order.
+
+    %e:2 = vector.to_elements %v : vector<2xf32>
+    """
+
+    name = "vector.to_elements"
+
+    source = operand_def(VectorType)
+    elements = var_result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue):
+        t = cast(VectorType, source.type)
+        count = t.element_count() if t.get_num_dims() else 1
+        super().__init__(operands=[source], result_types=[[t.get_element_type()] * count])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ToElementsOp:
+        source = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        assert isinstance(t, VectorType)
+        op = cls(parser.resolve_operand(source, t))
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.source.type}")
+
+
+BitCastOp = xvector.BitcastOp
+"""`%b = vector.bitcast %v : vector<4xf32> to vector<4xi32>` (xDSL's)."""
+
+
+SHAPE_OPS: tuple[type[Operation], ...] = (
+    BroadcastOp,
+    SplatOp,
+    ShapeCastOp,
+    TransposeOp,
+    ExtractOp,
+    InsertOp,
+    ExtractStridedSliceOp,
+    InsertStridedSliceOp,
+    ShuffleOp,
+    InterleaveOp,
+    DeinterleaveOp,
+    FromElementsOp,
+    ToElementsOp,
+    BitCastOp,
+)
+
+__all__ = [
+    "POISON_INDEX",
+    "SHAPE_OPS",
+    "BitCastOp",
+    "BroadcastOp",
+    "DeinterleaveOp",
+    "ExtractOp",
+    "ExtractStridedSliceOp",
+    "FromElementsOp",
+    "InsertOp",
+    "InsertStridedSliceOp",
+    "InterleaveOp",
+    "ShapeCastOp",
+    "ShuffleOp",
+    "SplatOp",
+    "ToElementsOp",
+    "TransposeOp",
+    "broadcast_mismatch",
+    "extract_type",
+]
