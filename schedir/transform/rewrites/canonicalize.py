@@ -526,9 +526,9 @@ def _tiling_canonicalization() -> PatternSet:
 
 
 def _fold_tensor_subset_ops() -> PatternSet:
-    from schedir.transform.rewrites import canonicalize_tensor
+    from schedir.transform.rewrites import canonicalize_tensor_subsets
 
-    return canonicalize_tensor.fold_tensor_subset_ops_patterns()
+    return canonicalize_tensor_subsets.fold_tensor_subset_ops_patterns()
 
 
 def _for_loop_canonicalization() -> PatternSet:

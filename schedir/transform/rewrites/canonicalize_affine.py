@@ -1,6 +1,4 @@
-"""affine.apply / min / max folding and simplification (upstream AffineOps.cpp), and the
-simplification of min/max over loop induction variables (upstream
-AffineCanonicalizationUtils.cpp, used by `scf.for_loop_canonicalization`).
+"""affine.apply / min / max folding and simplification (upstream AffineOps.cpp).
 
 Tiling leaves `affine.apply` offsets and `affine.min` / `affine.max` tile sizes; these
 make them cheap again:
@@ -14,19 +12,17 @@ make them cheap again:
   results are all constants (or, in place, with constant operands substituted);
 * min/max patterns: single result -> apply, duplicate results dropped, nested min/max of
   the same kind merged, results dominated by a constant bound dropped;
-* `simplify_min_max_in_loops`: a min (max) whose result k is provably <= (>=) all others
-  over the iteration range of the scf.for / scf.forall / scf.parallel induction variables
-  among its operands becomes an apply of result k.
+* the simplification of min/max over loop induction variables is in
+  `canonicalize_affine_loops`.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -45,7 +41,6 @@ AFFINE_SCOPES = frozenset({"func.func", "gpu.func", "gpu.launch", "builtin.modul
 """Ops whose regions define an affine scope (upstream's `AffineScope` trait)."""
 
 _MAX_COMPOSE_DEPTH = 32
-_MAX_ENUMERATION = 1 << 14
 
 
 # --- valid symbols ----------------------------------------------------------------------------
@@ -93,14 +88,14 @@ def op_value_map(op: Operation) -> ValueMap:
     return ValueMap(attr.data, tuple(op.operands))
 
 
-def _simplify_expr(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
+def simplify_expr(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
     try:
         return expr.simplify(num_dims, num_symbols)
     except (NotImplementedError, ValueError, AssertionError, ZeroDivisionError):
         return expr
 
 
-def _used(expr: AffineExpr, dims: set[int], syms: set[int]) -> None:
+def collect_positions(expr: AffineExpr, dims: set[int], syms: set[int]) -> None:
     for node in expr.dfs():
         if isinstance(node, AffineDimExpr):
             dims.add(node.position)
@@ -122,7 +117,7 @@ def _simplify_value_map(vm: ValueMap, compose: bool) -> ValueMap:
     composed = _compose(vm) if compose else vm
     canonical = canonicalize_map_and_operands(composed)
     m = canonical.map
-    results = tuple(_simplify_expr(r, m.num_dims, m.num_symbols) for r in m.results)
+    results = tuple(simplify_expr(r, m.num_dims, m.num_symbols) for r in m.results)
     # Simplification may drop uses (d0 - d0); upstream drops them on its next round.
     return canonicalize_map_and_operands(
         ValueMap(AffineMap(m.num_dims, m.num_symbols, results), canonical.operands)
@@ -223,7 +218,7 @@ def canonicalize_map_and_operands(vm: ValueMap) -> ValueMap:
     used_dims: set[int] = set()
     used_syms: set[int] = set()
     for r in results:
-        _used(r, used_dims, used_syms)
+        collect_positions(r, used_dims, used_syms)
     operands: list[SSAValue] = []
     dim_subs: list[AffineExpr] = [AffineExpr.constant(0)] * nd
     seen: dict[SSAValue, AffineExpr] = {}
@@ -297,7 +292,7 @@ def substitute_constants(vm: ValueMap) -> AffineMap | None:
     results: list[AffineExpr] = []
     for r in vm.map.results:
         try:
-            folded = _simplify_expr(
+            folded = simplify_expr(
                 r.replace_dims_and_symbols(subs[:nd], subs[nd:]), nd, vm.map.num_symbols
             )
         except (NotImplementedError, ValueError, ZeroDivisionError):
@@ -306,50 +301,13 @@ def substitute_constants(vm: ValueMap) -> AffineMap | None:
     return AffineMap(nd, vm.map.num_symbols, tuple(results))
 
 
-Interval = tuple[int | None, int | None]
-
-
-def expr_bounds(expr: AffineExpr, ranges: Sequence[Interval]) -> Interval:
-    """Interval of an expression given an interval per dim-then-symbol position."""
-    if isinstance(expr, AffineConstantExpr):
-        return expr.value, expr.value
-    if isinstance(expr, AffineDimExpr):
-        return ranges[expr.position] if expr.position < len(ranges) else (None, None)
-    if isinstance(expr, AffineSymExpr):
-        return (None, None)  # callers pass symbols through `ranges` via dim positions
-    assert isinstance(expr, AffineBinaryOpExpr)
-    lo_a, hi_a = expr_bounds(expr.lhs, ranges)
-    lo_b, hi_b = expr_bounds(expr.rhs, ranges)
-    kind = expr.kind
-    if kind == AffineBinaryOpKind.Add:
-        return (
-            None if lo_a is None or lo_b is None else lo_a + lo_b,
-            None if hi_a is None or hi_b is None else hi_a + hi_b,
-        )
-    c = constant_result(expr.rhs)
-    if c is None:
-        return (None, None)
-    if kind == AffineBinaryOpKind.Mul:
-        lo, hi = (lo_a, hi_a) if c >= 0 else (hi_a, lo_a)
-        return (None if lo is None else lo * c, None if hi is None else hi * c)
-    if c <= 0:
-        return (None, None)
-    if kind == AffineBinaryOpKind.Mod:
-        if lo_a is not None and hi_a is not None and lo_a // c == hi_a // c:
-            return lo_a % c, hi_a % c
-        return 0, c - 1
-    if kind == AffineBinaryOpKind.FloorDiv:
-        return (None if lo_a is None else lo_a // c, None if hi_a is None else hi_a // c)
-    return (None if lo_a is None else -(-lo_a // c), None if hi_a is None else -(-hi_a // c))
-
-
 # --- folders ----------------------------------------------------------------------------------
 
 
 def fold_apply(op: Operation) -> list[Attribute | SSAValue] | None:
     vm = op_value_map(op)
     # Upstream's parser already simplifies `(d0 * 16) mod 16 + d0 floordiv 1` to `d0`.
-    expr = _simplify_expr(vm.map.results[0], vm.map.num_dims, vm.map.num_symbols)
+    expr = simplify_expr(vm.map.results[0], vm.map.num_dims, vm.map.num_symbols)
     if isinstance(expr, AffineDimExpr):
         return [vm.operands[expr.position]]
     if isinstance(expr, AffineSymExpr):
@@ -523,149 +481,6 @@ def _merge_nested(vm: ValueMap, name: str) -> ValueMap | None:
     return ValueMap(AffineMap(used_dims, used_syms, tuple(results)), tuple(new_dims + new_syms))
 
 
-# --- min/max over loop induction variables ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class IvRange:
-    """An induction variable's range: lb <= iv <= max_value (constants)."""
-
-    lb: int
-    max_value: int
-
-
-def loop_iv_range(value: SSAValue) -> IvRange | None:
-    """The range of an scf.for / scf.forall / scf.parallel induction variable with
-    constant bounds and step, as upstream's `addLoopRangeConstraints` states it."""
-    if not isinstance(value, BlockArgument):
-        return None
-    block: Block = value.block
-    loop = block.parent_op()
-    if loop is None:
-        return None
-    lb: int | None
-    ub: int | None
-    step: int | None
-    if loop.name == "scf.for" and value.index == 0:
-        lb, ub, step = (constant_int(v) for v in loop.operands[:3])
-    elif loop.name == "scf.forall":
-        from schedir.dialects.scf import ForallOp
-
-        assert isinstance(loop, ForallOp)
-        if value.index >= loop.rank:
-            return None
-        lb = constant_int(loop.lower_bounds[value.index])
-        ub = constant_int(loop.upper_bounds[value.index])
-        step = constant_int(loop.steps[value.index])
-    elif loop.name == "scf.parallel":
-        rank = (len(loop.operands) - len(loop.results)) // 3
-        if value.index >= rank:
-            return None
-        lb = constant_int(loop.operands[value.index])
-        ub = constant_int(loop.operands[rank + value.index])
-        step = constant_int(loop.operands[2 * rank + value.index])
-    else:
-        return None
-    if lb is None or ub is None or step is None or step <= 0 or ub <= lb:
-        return None
-    if lb + step >= ub:
-        return IvRange(lb, lb)
-    return IvRange(lb, lb + step * ((ub - lb - 1) // step))
-
-
-def _prove_nonnegative(expr: AffineExpr, ranges: Sequence[IvRange | None], num_dims: int) -> bool:
-    """Whether `expr` (over dims then symbols) is >= 0 for all values of the ranged
-    operands, whatever the unranged ones are (False when it cannot tell)."""
-    try:
-        return _prove_nonnegative_impl(expr, ranges, num_dims)
-    except (NotImplementedError, ValueError, ZeroDivisionError):
-        return False  # semi-affine: xDSL's expressions cannot rebuild it
-
-
-def _prove_nonnegative_impl(
-    expr: AffineExpr, ranges: Sequence[IvRange | None], num_dims: int
-) -> bool:
-    expr = _simplify_expr(expr, num_dims, len(ranges) - num_dims)
-    as_dims = expr.replace_dims_and_symbols(
-        [AffineExpr.dimension(i) for i in range(num_dims)],
-        [AffineExpr.dimension(num_dims + i) for i in range(len(ranges) - num_dims)],
-    )
-    used: set[int] = set()
-    _used(as_dims, used, set())
-    if any(ranges[i] is None for i in used):
-        return False
-    intervals: list[Interval] = [
-        (r.lb, r.max_value) if r is not None else (None, None) for r in ranges
-    ]
-    lo, _ = expr_bounds(as_dims, intervals)
-    if lo is not None and lo >= 0:
-        return True
-    # Interval arithmetic is loose with mod/floordiv and repeated variables: enumerate
-    # small domains exactly.
-    positions = sorted(used)
-    size = 1
-    for i in positions:
-        r = ranges[i]
-        assert r is not None
-        size *= r.max_value - r.lb + 1
-        if size > _MAX_ENUMERATION:
-            return False
-    values = [0] * len(ranges)
-    for point in itertools.product(
-        *(range(ranges[i].lb, ranges[i].max_value + 1) for i in positions)
-    ):  # type: ignore[union-attr]
-        for i, v in zip(positions, point, strict=True):
-            values[i] = v
-        if as_dims.eval(values, ()) < 0:
-            return False
-    return True
-
-
-def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's `AffineOpSCFCanonicalizationPattern`: replace a min (max) by the result
-    that bounds all others over the loop ranges of its induction-variable operands."""
-    is_min = op.name == "affine.min"
-    vm = op_value_map(op)
-    # As upstream, also without induction variables among the operands (then only
-    # constant differences are provable, and a single result always is).
-    ranges = [loop_iv_range(v) for v in vm.operands]
-    nd = vm.map.num_dims
-    results = vm.map.results
-    for k, candidate in enumerate(results):
-        ok = True
-        for i, other in enumerate(results):
-            if i == k:
-                continue
-            try:
-                diff = other - candidate if is_min else candidate - other
-            except NotImplementedError:
-                ok = False
-                break
-            if not _prove_nonnegative(diff, ranges, nd):
-                ok = False
-                break
-        if not ok:
-            continue
-        # Single-valued induction variables are replaced by their value (upstream reads
-        # them off the constraint system).
-        subs: list[AffineExpr] = []
-        for i, r in enumerate(ranges):
-            if r is not None and r.lb == r.max_value:
-                subs.append(AffineExpr.constant(r.lb))
-            else:
-                subs.append(AffineExpr.dimension(i) if i < nd else AffineExpr.symbol(i - nd))
-        try:
-            expr = candidate.replace_dims_and_symbols(subs[:nd], subs[nd:])
-        except NotImplementedError:
-            return False
-        new = simplify_value_map(ValueMap(AffineMap(nd, vm.map.num_symbols, (expr,)), vm.operands))
-        if new is None:
-            return False
-        rw.replace_with_op(op, ApplyOp(list(new.operands), AffineMapAttr(new.map)))
-        return True
-    return False
-
-
 def patterns() -> PatternSet:
     return (
         PatternSet()
@@ -675,23 +490,14 @@ def patterns() -> PatternSet:
     )
 
 
-def loop_min_max_patterns() -> PatternSet:
-    return (
-        PatternSet()
-        .add("affine.min", simplify_min_max_in_loops)
-        .add("affine.max", simplify_min_max_in_loops)
-    )
-
-
 __all__ = [
     "FOLDERS",
     "ValueMap",
+    "collect_positions",
     "is_valid_symbol",
-    "loop_iv_range",
-    "loop_min_max_patterns",
     "op_value_map",
     "patterns",
+    "simplify_expr",
     "simplify_min_max",
-    "simplify_min_max_in_loops",
     "simplify_value_map",
 ]
