@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization, func, scf
 from xdsl.dialects import tensor as xtensor
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import IntegerAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -128,6 +129,10 @@ def kind(op: Operation) -> str:
             return "to_tensor"
         case bufferization.ToBufferOp():
             return "to_buffer"
+        case xvector.TransferReadOp() if is_tensor(op.operands[0]):
+            return "transfer_read"
+        case xvector.TransferWriteOp() if is_tensor(op.operands[1]):
+            return "transfer_write"
         case _:
             pass
     return "unknown" if has_tensor_semantics(op) else "none"
@@ -256,8 +261,16 @@ class OpModel:
                 if summary is None or not self.function_boundaries:
                     return OperandInfo(read=True, write=True)
                 return OperandInfo(read=summary.arg_read[index], write=summary.arg_written[index])
-            case "extract" | "new" | "alloc_tensor":
+            case "extract" | "new" | "alloc_tensor" | "transfer_read":
                 return OperandInfo(read=True, write=False)
+            case "transfer_write":
+                if index != 1:
+                    return OperandInfo(read=False, write=False)
+                return OperandInfo(
+                    read=not _transfer_overwrites_all(op),
+                    write=True,
+                    aliases=((op.results[0], True),),
+                )
             case _:
                 # Unknown ops (allowed by allow-unknown-ops) and to_buffer: they may read,
                 # write and keep any of their operands' buffers in their results.
@@ -422,6 +435,21 @@ def _payload_reads_init(op: Operation, pos: int) -> bool:
     if index >= len(block.args):
         return True
     return bool(block.args[index].uses)
+
+
+def _transfer_overwrites_all(op: Operation) -> bool:
+    """A transfer_write without mask at offset 0 of a static tensor no larger than the vector
+    (upstream's test for a write that does not read its destination)."""
+    assert isinstance(op, xvector.TransferWriteOp)
+    dest_shape = op.source.type.get_shape()  # type: ignore[union-attr]
+    vector_shape = op.vector.type.get_shape()  # type: ignore[union-attr]
+    if op.mask is not None or any(d < 0 for d in dest_shape):
+        return False
+    if any(_constant(i) != 0 for i in op.indices):
+        return False
+    return len(dest_shape) == len(vector_shape) and all(
+        d <= v for d, v in zip(dest_shape, vector_shape, strict=True)
+    )
 
 
 def _overwrites_whole_dest(op: xtensor.InsertSliceOp) -> bool:

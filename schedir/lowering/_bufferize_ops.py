@@ -210,6 +210,32 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
                 for nested in list(block.ops):
                     self.rewrite_op(nested)
 
+    def _transfer_read(self, op: Operation) -> None:
+        """`vector.transfer_read` of a tensor: the same read of its buffer."""
+        operands = [self.buffer_of(op.operands[0]), *op.operands[1:]]
+        new_op = type(op).create(
+            operands=operands,
+            result_types=list(op.result_types),
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        self.insert(new_op, op)
+        op.results[0].replace_all_uses_with(new_op.results[0])
+        Rewriter.erase_op(op)
+
+    def _transfer_write(self, op: Operation) -> None:
+        """`vector.transfer_write` into a tensor: a write into its (possibly private) buffer."""
+        dest = self.operand_buffer(op, 1)
+        operands = [op.operands[0], dest, *op.operands[2:]]
+        new_op = type(op).create(
+            operands=operands,
+            result_types=[],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        self.insert(new_op, op)
+        self.finish(op, [dest])
+
     def _to_tensor(self, op: Operation) -> None:
         assert isinstance(op, bufferization.ToTensorOp)
         self.finish(op, [op.memref])
@@ -223,6 +249,8 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
 
 
 _HANDLERS: dict[str, Callable[[FunctionRewriter, Operation], None]] = {
+    "transfer_read": FunctionRewriter._transfer_read,
+    "transfer_write": FunctionRewriter._transfer_write,
     "structured": FunctionRewriter._structured,
     "empty": FunctionRewriter._empty,
     "alloc_tensor": FunctionRewriter._empty,

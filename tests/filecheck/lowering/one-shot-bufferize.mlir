@@ -346,3 +346,24 @@ func.func @matmul_bias_relu(%A: tensor<61x47xf32>, %B: tensor<47x35xf32>, %bias:
   } -> tensor<61x35xf32>
   return %out : tensor<61x35xf32>
 }
+
+// -----
+
+// Vector transfers: reads of a tensor read its buffer; a write into a tensor writes its
+// buffer in place (here: read-only, so into a new buffer, and the write covers all of it,
+// so nothing is copied).
+// CHECK-LABEL: func.func @transfers
+// CHECK-SAME:    (%[[C:.*]]: memref<8xf32> {bufferization.writable = false}, %[[X:.*]]: vector<8xf32>)
+// CHECK:         %[[BUF:.*]] = memref.alloc() alignment = 64 : memref<8xf32>
+// CHECK-NEXT:    vector.transfer_write %[[X]], %[[BUF]][%{{.*}}] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+// CHECK-NEXT:    %[[V:.*]] = vector.transfer_read %[[C]][%{{.*}}], %{{.*}} {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+// CHECK-NEXT:    func.return %[[BUF]], %[[V]]
+// ANALYSIS-LABEL: func.func @transfers
+// ANALYSIS:       vector.transfer_write {{.*}}__inplace_operands_attr__ = ["none", "false", "none"]
+func.func @transfers(%c: tensor<8xf32> {bufferization.writable = false}, %x: vector<8xf32>) -> (tensor<8xf32>, vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %r = vector.transfer_write %x, %c[%c0] {in_bounds = [true]} : vector<8xf32>, tensor<8xf32>
+  %v = vector.transfer_read %c[%c0], %pad {in_bounds = [true]} : tensor<8xf32>, vector<8xf32>
+  return %r, %v : tensor<8xf32>, vector<8xf32>
+}

@@ -317,6 +317,28 @@ CORPUS = [
       return %r : tensor<32x32xf32>
     }
     """,
+    """
+    func.func @vec(%a: tensor<8x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %pad = arith.constant 0.0 : f32
+      %v = vector.transfer_read %a[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<8x8xf32>, vector<4x8xf32>
+      %w = vector.transfer_read %c[%c4, %c0], %pad {in_bounds = [true, true]} : tensor<8x8xf32>, vector<4x8xf32>
+      %s = arith.addf %v, %w : vector<4x8xf32>
+      %r = vector.transfer_write %s, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x8xf32>, tensor<8x8xf32>
+      %r2 = vector.transfer_write %v, %r[%c4, %c0] {in_bounds = [true, true]} : vector<4x8xf32>, tensor<8x8xf32>
+      return %r2 : tensor<8x8xf32>
+    }
+    """,
+    """
+    func.func @vec_conflict(%c: tensor<8xf32> {bufferization.writable = false}, %x: vector<8xf32>) -> (tensor<8xf32>, vector<8xf32>) {
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f32
+      %r = vector.transfer_write %x, %c[%c0] {in_bounds = [true]} : vector<8xf32>, tensor<8xf32>
+      %v = vector.transfer_read %c[%c0], %pad {in_bounds = [true]} : tensor<8xf32>, vector<8xf32>
+      return %r, %v : tensor<8xf32>, vector<8xf32>
+    }
+    """,
 ]
 """Payloads whose every decision matches upstream's. Not here: functions returning a
 view of an argument (upstream forces such slices out of place; schedir copies returned
