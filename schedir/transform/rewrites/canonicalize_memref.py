@@ -5,7 +5,9 @@ information-erasing `memref.cast`s folded into their users (`foldMemRefCast`: lo
 store, dealloc, linalg ops on buffers).
 
 Patterns: constant subview offsets/sizes/strides and alloc sizes become static (with a
-cast back to the old type), `memref.copy` of a buffer into itself is erased, and an
+cast back to the old type), a subview of an information-erasing cast takes the cast's
+source (the cast moves after it), a subview of a whole static source becomes its source
+(or a cast of it), `memref.copy` of a buffer into itself is erased, and an
 allocation that is only stored into or deallocated is erased with those users
 (SimplifyDeadAlloc).
 """
@@ -141,17 +143,32 @@ def _subview_params(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed
     )
 
 
+def _all_equal(values: Sequence[Mixed], expected: int) -> bool:
+    return all(constant_int(v) == expected for v in values)
+
+
 def fold_subview(op: Operation) -> list[Attribute | SSAValue] | bool | None:
+    """Upstream's `SubViewOp::fold`: a subview of the source's own static type, and a
+    subview that re-takes the whole of another subview, are their source."""
     source = op.operands[0]
     result_type = op.results[0].type
-    offsets, sizes, strides = _subview_params(op)
-    if source.type == result_type and isinstance(result_type, MemRefType):
-        shape = result_type.get_shape()
-        if (
-            all(constant_int(o) == 0 for o in offsets)
-            and all(constant_int(s) == 1 for s in strides)
-            and all(constant_int(s) == d for s, d in zip(sizes, shape, strict=True))
-        ):
+    if source.type != result_type or not isinstance(result_type, MemRefType):
+        return None
+    layout = _layout(result_type)
+    if DYNAMIC_INDEX not in result_type.get_shape() and (
+        isinstance(result_type.layout, NoneAttr)
+        or (layout is not None and None not in (*layout[0], layout[1]))
+    ):
+        return [source]
+    inner = source.owner
+    if isinstance(inner, Operation) and inner.name == "memref.subview":
+        offsets, sizes, strides = _subview_params(op)
+        inner_sizes = _subview_params(inner)[1]
+        same_sizes = len(sizes) == len(inner_sizes) and all(
+            a is b or (isinstance(a, int) and a == b)
+            for a, b in zip(sizes, inner_sizes, strict=True)
+        )
+        if _all_equal(offsets, 0) and _all_equal(strides, 1) and same_sizes:
             return [source]
     return None
 
@@ -226,6 +243,103 @@ def subview_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     if new_type != old_type:
         result = rw.create(CastOp.build(operands=[result], result_types=[old_type]), op).results[0]
     rw.replace_values(op, [result])
+    return True
+
+
+def _dropped_dims(full: MemRefType, reduced: MemRefType) -> set[int] | None:
+    """The unit dims of a subview's non-reduced type `full` its type `reduced` drops
+    (upstream's `computeMemRefRankReductionMask`, matching sizes and static strides)."""
+    full_shape, reduced_shape = full.get_shape(), reduced.get_shape()
+    full_strides = full.get_strides() or [None] * len(full_shape)
+    reduced_strides = reduced.get_strides() or [None] * len(reduced_shape)
+    dropped: set[int] = set()
+    j = 0
+    for i, size in enumerate(full_shape):
+        stride = full_strides[i]
+        if j < len(reduced_shape) and reduced_shape[j] == size:
+            other = reduced_strides[j]
+            if stride is None or other is None or stride == other or size == 1:
+                j += 1
+                continue
+        if size != 1:
+            return None
+        dropped.add(i)
+    return dropped if j == len(reduced_shape) else None
+
+
+def _canonical_subview_type(
+    op: Operation, new_source: MemRefType, params: tuple[list[Mixed], list[Mixed], list[Mixed]]
+) -> MemRefType | None:
+    """Upstream's `getCanonicalSubViewResultType`: the subview's type over `new_source`,
+    dropping the dims the current result type drops (read off the current source)."""
+    current_source, current_result = op.operands[0].type, op.results[0].type
+    assert isinstance(current_source, MemRefType) and isinstance(current_result, MemRefType)
+    try:
+        current_full = xmemref.SubviewOp.infer_result_type(current_source, *params)
+        full = xmemref.SubviewOp.infer_result_type(new_source, *params)
+    except ValueError:
+        return None
+    dropped = _dropped_dims(current_full, current_result)
+    if dropped is None:
+        return None
+    layout = full.layout
+    assert isinstance(layout, StridedLayoutAttr)
+    keep = [i for i in range(len(full.get_shape())) if i not in dropped]
+    strides = layout.get_strides()
+    return MemRefType(
+        full.element_type,
+        [full.get_shape()[i] for i in keep],
+        StridedLayoutAttr([strides[i] for i in keep], layout.get_offset()),
+        full.memory_space,
+    )
+
+
+def subview_of_cast(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's SubViewOpMemRefCastFolder: a subview of a cast that only erases static
+    information takes the cast's source, and the cast moves after it."""
+    if any(constant_int(v) is not None for v in op.operands):
+        return False  # the constant-argument folder goes first, as upstream
+    cast = op.operands[0].owner
+    if not isinstance(cast, Operation) or not can_fold_cast_into_consumer(cast):
+        return False
+    source = cast.operands[0]
+    assert isinstance(source.type, MemRefType)
+    new_type = _canonical_subview_type(op, source.type, _subview_params(op))
+    if new_type is None:
+        return False
+    new = xmemref.SubviewOp.build(
+        operands=[source, op.offsets, op.sizes, op.strides],  # type: ignore[attr-defined]
+        result_types=[new_type],
+        properties={
+            k: op.properties[k] for k in ("static_offsets", "static_sizes", "static_strides")
+        },
+    )
+    rw.create(new, op)
+    result_type = op.results[0].type
+    back = rw.create(CastOp.build(operands=[new.results[0]], result_types=[result_type]), op)
+    rw.replace_values(op, [back.results[0]])
+    return True
+
+
+def trivial_subview(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's TrivialSubViewOpFolder: a subview of the whole source (zero offsets,
+    unit strides, the static source sizes) is its source, cast to the result type."""
+    source = op.operands[0]
+    source_type, result_type = source.type, op.results[0].type
+    assert isinstance(source_type, MemRefType) and isinstance(result_type, MemRefType)
+    if len(source_type.get_shape()) != len(result_type.get_shape()):
+        return False
+    offsets, sizes, strides = _subview_params(op)
+    shape = source_type.get_shape()
+    if not (_all_equal(offsets, 0) and _all_equal(strides, 1)):
+        return False
+    if any(constant_int(v) != d for v, d in zip(sizes, shape, strict=True)):
+        return False
+    if source_type == result_type:
+        rw.replace_values(op, [source])
+        return True
+    cast = rw.create(CastOp.build(operands=[source], result_types=[result_type]), op)
+    rw.replace_values(op, [cast.results[0]])
     return True
 
 
@@ -310,7 +424,7 @@ def dead_alloc(op: Operation, rw: CanonRewriter) -> bool:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("memref.subview", subview_constant_arguments)
+        .add("memref.subview", subview_constant_arguments, subview_of_cast, trivial_subview)
         .add("memref.copy", erase_self_copy, copy_of_cast)
         .add("memref.alloc", alloc_constant_sizes, dead_alloc)
         .add("memref.alloca", alloc_constant_sizes, dead_alloc)
@@ -319,7 +433,9 @@ def patterns() -> PatternSet:
 
 def tiling_patterns() -> PatternSet:
     """The memref part of `linalg.tiling_canonicalization` (subview only)."""
-    return PatternSet().add("memref.subview", subview_constant_arguments)
+    return PatternSet().add(
+        "memref.subview", subview_constant_arguments, subview_of_cast, trivial_subview
+    )
 
 
 __all__ = [

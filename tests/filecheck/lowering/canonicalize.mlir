@@ -107,3 +107,31 @@ func.func @memref(%a: memref<16x16xf32>, %v: f32) -> (f32, f32) {
   %ld2 = memref.load %cast[%c0, %c0] : memref<?x?xf32>
   return %ld, %ld2 : f32, f32
 }
+
+// -----
+
+// memref.subview: a subview of an information-erasing cast takes the cast's source and
+// the cast moves after it (after constant arguments became static); a subview of the
+// whole source is a cast of it; a subview re-taking a whole subview is that subview.
+// CHECK-LABEL: func.func @subviews
+// CHECK-SAME:    (%[[M:.*]]: memref<16x16xf32>, %[[I:.*]]: index)
+// CHECK:         %[[S0:.*]] = memref.subview %[[M]][%[[I]], %[[I]]] [3, 4] [1, 1] : memref<16x16xf32> to memref<3x4xf32, strided<[16, 1], offset: ?>>
+// CHECK:         %[[C0:.*]] = memref.cast %[[S0]] : memref<3x4xf32, strided<[16, 1], offset: ?>> to memref<3x4xf32, strided<[?, 1], offset: ?>>
+// CHECK:         %[[S1:.*]] = memref.subview %[[M]][1, 0] [3, 4] [1, 1] : memref<16x16xf32> to memref<3x4xf32, strided<[16, 1], offset: 16>>
+// CHECK:         %[[C1:.*]] = memref.cast %[[S1]] : memref<3x4xf32, strided<[16, 1], offset: 16>> to memref<3x4xf32, strided<[?, 1], offset: ?>>
+// CHECK:         %[[S2:.*]] = memref.subview %[[M]][%[[I]], %[[I]]] [1, 4] [1, 1] : memref<16x16xf32> to memref<4xf32, strided<[1], offset: ?>>
+// CHECK:         %[[C3:.*]] = memref.cast %[[M]] : memref<16x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+// CHECK:         %[[S4:.*]] = memref.subview %[[M]][%[[I]], 0] [4, 4] [1, 1]
+// CHECK:         return %[[C0]], %[[C1]], %[[S2]], %[[C3]], %[[S4]]
+func.func @subviews(%m: memref<16x16xf32>, %i: index) -> (memref<3x4xf32, strided<[?, 1], offset: ?>>, memref<3x4xf32, strided<[?, 1], offset: ?>>, memref<4xf32, strided<[1], offset: ?>>, memref<16x16xf32, strided<[16, 1]>>, memref<4x4xf32, strided<[16, 1], offset: ?>>) {
+  %c1 = arith.constant 1 : index
+  %0 = memref.cast %m : memref<16x16xf32> to memref<?x?xf32>
+  %1 = memref.subview %0[%i, %i] [3, 4] [1, 1] : memref<?x?xf32> to memref<3x4xf32, strided<[?, 1], offset: ?>>
+  %2 = memref.subview %0[%c1, 0] [3, 4] [1, 1] : memref<?x?xf32> to memref<3x4xf32, strided<[?, 1], offset: ?>>
+  %3 = memref.cast %m : memref<16x16xf32> to memref<?x16xf32>
+  %4 = memref.subview %3[%i, %i] [1, 4] [1, 1] : memref<?x16xf32> to memref<4xf32, strided<[1], offset: ?>>
+  %5 = memref.subview %m[0, 0] [16, 16] [1, 1] : memref<16x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+  %6 = memref.subview %m[%i, 0] [4, 4] [1, 1] : memref<16x16xf32> to memref<4x4xf32, strided<[16, 1], offset: ?>>
+  %7 = memref.subview %6[0, 0] [4, 4] [1, 1] : memref<4x4xf32, strided<[16, 1], offset: ?>> to memref<4x4xf32, strided<[16, 1], offset: ?>>
+  return %1, %2, %4, %5, %7 : memref<3x4xf32, strided<[?, 1], offset: ?>>, memref<3x4xf32, strided<[?, 1], offset: ?>>, memref<4xf32, strided<[1], offset: ?>>, memref<16x16xf32, strided<[16, 1]>>, memref<4x4xf32, strided<[16, 1], offset: ?>>
+}
