@@ -9,6 +9,7 @@ verifier after each one, and every failure is a `SchedirError` with a location.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +60,7 @@ def parse_pass_pipeline(spec: str) -> tuple[ModulePass, ...]:
     from xdsl.utils.arg_spec import parse_pipeline
 
     try:
-        specs = tuple(parse_pipeline(spec))
+        specs = tuple(parse_pipeline(_quote_dotted_values(spec)))
     except ArgSpecParseError as err:
         raise InputError(f"invalid pass pipeline '{spec}': {err}") from None
     passes: list[ModulePass] = []
@@ -75,6 +76,18 @@ def parse_pass_pipeline(spec: str) -> tuple[ModulePass, ...]:
         except (ValueError, TypeError, ArgSpecParseError) as err:
             raise InputError(f"invalid options for pass '{pass_spec.name}': {err}") from None
     return tuple(passes)
+
+
+_DOTTED_VALUE = re.compile(r"(?<=[=,])([A-Za-z_][\w-]*(?:\.[\w-]+)+)(?=[\s,}])")
+
+
+def _quote_dotted_values(spec: str) -> str:
+    """Quote option values such as `linalg.copy`, which upstream accepts bare.
+
+    xDSL's pipeline lexer has no dots in identifiers; pass names never contain dots, so
+    only option values are affected.
+    """
+    return _DOTTED_VALUE.sub(r'"\1"', spec)
 
 
 def run_passes(
@@ -113,9 +126,7 @@ def _schedule_ops(module: ModuleOp) -> list[Operation]:
     """
     found: list[Operation] = []
     for op in module.ops:
-        if op.name.startswith("transform."):
-            found.append(op)
-        elif (
+        if op.name.startswith("transform.") or (
             isinstance(op, ModuleOp)
             and "transform.with_named_sequence" in op.attributes
             and all(inner.name.startswith("transform.") for inner in op.ops)
@@ -209,11 +220,15 @@ def _is_llvm_dialect(module: ModuleOp) -> bool:
 def emit_llvm_ir(
     ctx: Context, module: ModuleOp, *, target: str = "cpu", after_pass: AfterPass | None = None
 ) -> str:
-    """LLVM IR text of a module, lowering it to the LLVM dialect first if needed."""
-    if target != "cpu":
-        raise UnsupportedError(f"--emit llvm for target '{target}' is not supported yet")
+    """LLVM IR text of a module, lowering it to the LLVM dialect first if needed (for
+    "cuda", the host code with the kernels embedded; `emit_ptx` gives the kernels)."""
+    if target not in ("cpu", "cuda"):
+        raise UnsupportedError(f"--emit llvm for target '{target}' is not supported")
     if not _is_llvm_dialect(module):
-        lower(ctx, module, "cpu", after_pass=after_pass)
+        if target == "cuda":
+            lower(ctx, module, cuda_passes(CompileOptions(target="cuda")), after_pass=after_pass)
+        else:
+            lower(ctx, module, "cpu", after_pass=after_pass)
     from schedir.lowering.to_llvm_ir import translate_module
 
     return translate_module(module)
@@ -517,15 +532,15 @@ __all__ = [
     "STAGE_NAMES",
     "CpuExecutable",
     "CudaExecutable",
-    "cuda_passes",
-    "has_gpu_kernels",
-    "kernels_ptx",
     "Stage",
     "StepChecker",
     "apply_schedule",
+    "cuda_passes",
     "emit_llvm_ir",
     "emit_ptx",
+    "has_gpu_kernels",
     "has_schedule",
+    "kernels_ptx",
     "lower",
     "parse_pass_pipeline",
     "prepare_entry",

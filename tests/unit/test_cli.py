@@ -345,3 +345,11 @@ def test_console_script_stdin_does_not_hang(tmp_path: Path) -> None:
         [_script("schedir-opt"), "-"], input=MATMUL, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0 and "linalg.matmul" in result.stdout
+
+
+def test_pass_options_with_dotted_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Upstream accepts `memcpy-op=linalg.copy` unquoted.
+    path = _write(tmp_path, "mm.mlir", MATMUL)
+    argv = [str(path), "-p", "one-shot-bufferize{bufferize-function-boundaries=true memcpy-op=linalg.copy}"]
+    assert opt_main(argv) == 0
+    assert "memref<5x3xf32>" in capsys.readouterr().out
