@@ -427,7 +427,7 @@ class MultiDimReductionOp(IRDLOperation):
         inferred: Attribute = vec(kept, src.get_element_type()) if kept else src.get_element_type()
         if self.dest.type != inferred:
             raise VerifyException(
-                f"destination type {self.dest.type} is incompatible with source type {src}"
+                f"destination type '{self.dest.type}' is incompatible with source type '{src}'"
             )
 
 
@@ -505,7 +505,7 @@ class ReductionOp(xvector.ReductionOp):
         kind = kind_name(self.kind)
         if not is_supported_kind(kind, self.dest.type):
             raise VerifyException(
-                f"unsupported reduction type '{self.dest.type}' for kind '{kind}'"
+                f"unsupported reduction type ''{self.dest.type}'' for kind '{kind}'"
             )
 
 

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    IntegerType,
     VectorType,
     i64,
 )
@@ -906,8 +907,40 @@ class ToElementsOp(IRDLOperation):
         printer.print_string(f" : {self.source.type}")
 
 
-BitCastOp = xvector.BitcastOp
-"""`%b = vector.bitcast %v : vector<4xf32> to vector<4xi32>` (xDSL's)."""
+_BITS: dict[str, int] = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "index": 64}
+
+
+def _bitwidth(t: Attribute) -> int | None:
+    """Bits of a scalar type (index as 64, upstream's default data layout)."""
+    if isinstance(t, IntegerType):
+        return t.width.data
+    return _BITS.get(str(t))
+
+
+class BitCastOp(xvector.BitcastOp):
+    """Reinterprets the bits of the innermost dimension.
+
+    %b = vector.bitcast %v : vector<4xf32> to vector<16xi8>
+    """
+
+    def verify_(self) -> None:
+        # Upstream's BitCastOp::verify (xDSL's messages differ).
+        src, res = cast(VectorType, self.source.type), cast(VectorType, self.result.type)
+        if src.get_num_dims() != res.get_num_dims():
+            raise VerifyException("failed to verify that all of {source, result} have same rank")
+        for i in range(src.get_num_dims() - 1):
+            if src.get_shape()[i] != res.get_shape()[i]:
+                raise VerifyException(f"dimension size mismatch at: {i}")
+        sb, rb = _bitwidth(src.get_element_type()), _bitwidth(res.get_element_type())
+        if sb is None or rb is None:
+            return
+        if src.get_num_dims() == 0:
+            if sb != rb:
+                raise VerifyException(
+                    "source/result bitwidth of the 0-D vector element types must be equal"
+                )
+        elif sb * src.get_shape()[-1] != rb * res.get_shape()[-1]:
+            raise VerifyException("source/result bitwidth of the minor 1-D vectors must be equal")
 
 
 SHAPE_OPS: tuple[type[Operation], ...] = (

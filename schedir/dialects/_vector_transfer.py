@@ -1030,7 +1030,7 @@ class MaskOp(IRDLOperation):
         if sum(isinstance(r.type, VectorType) for r in masked.results) > 1:
             raise VerifyException("multiple vector results not supported")
         if self.mask.type != expected:
-            raise VerifyException(f"expects a {expected} mask for the maskable operation")
+            raise VerifyException(f"expects a '{expected}' mask for the maskable operation")
         if self.passthru is not None:
             if masked.name not in _PASSTHRU_OPS:
                 raise VerifyException(

@@ -1185,9 +1185,14 @@ _FASTMATH_OPS: tuple[type[Operation], ...] = (
     FMulAddOp,
 )
 
+# Vector reductions, masked loads/stores and a vector-condition select, for
+# convert-vector-to-llvm (schedir/dialects/_vector_llvm.py).
+from schedir.dialects._vector_llvm import VECTOR_LLVM_OPS  # noqa: E402
+
 _REPLACED = frozenset(
     {"llvm.getelementptr", "llvm.load", "llvm.store", "llvm.fcmp"}
     | {op.name for op in _FASTMATH_OPS}
+    | {op.name for op in VECTOR_LLVM_OPS}
 )
 """xDSL ops schedir replaces with its own definitions (syntax drift)."""
 
@@ -1216,6 +1221,7 @@ _OWN_OPS: tuple[type[Operation], ...] = (
     IsFPClassOp,
     MemcpyOp,
     TrapOp,
+    *VECTOR_LLVM_OPS,
 )
 
 LLVM = Dialect(
@@ -1243,7 +1249,7 @@ ShlOp = _x.ShlOp
 LShrOp = _x.LShrOp
 AShrOp = _x.AShrOp
 ICmpOp = _x.ICmpOp
-SelectOp = _x.SelectOp
+SelectOp = VECTOR_LLVM_OPS[-1]  # vector conditions too (schedir/dialects/_vector_llvm.py)
 TruncOp = _x.TruncOp
 ZExtOp = _x.ZExtOp
 SExtOp = _x.SExtOp

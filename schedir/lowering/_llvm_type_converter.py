@@ -91,7 +91,8 @@ class LLVMTypeConverter:
                     raise UnsupportedError(f"scalable vector type {t} is not supported")
                 elem = self.convert(t.get_element_type())
                 shape = t.get_shape()
-                converted: Attribute = VectorType(elem, shape[-1:])
+                # A 0-D vector is a one-lane LLVM vector, as upstream converts it.
+                converted: Attribute = VectorType(elem, shape[-1:] or (1,))
                 for dim in reversed(shape[:-1]):
                     converted = llvm.LLVMArrayType(dim, converted)
                 return converted

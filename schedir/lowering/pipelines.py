@@ -22,6 +22,10 @@ BUFFERIZE: tuple[str, ...] = (
 CPU_TO_LLVM: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "scf-forall-to-for",
+    # vector IR a schedule left: contractions, reductions, n-D transfers to 1-D ops (with
+    # scf/affine index code, lowered next), then to the LLVM dialect
+    "lower-vector",
+    "convert-vector-to-llvm",
     "lower-affine",
     "convert-scf-to-cf",
     "convert-math-to-llvm",

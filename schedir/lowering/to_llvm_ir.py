@@ -86,7 +86,6 @@ _DELEGATED = frozenset(
         "llvm.lshr",
         "llvm.ashr",
         "llvm.icmp",
-        "llvm.select",
         "llvm.extractvalue",
         "llvm.insertvalue",
         "llvm.insertelement",
@@ -94,9 +93,6 @@ _DELEGATED = frozenset(
         "llvm.return",
         "llvm.unreachable",
         "llvm.inline_asm",
-        "llvm.intr.masked.store",
-        "llvm.intr.vector.reduce.fadd",
-        "llvm.intr.vector.reduce.fmul",
     }
 )
 """Ops whose xDSL translation is right; everything else is translated here."""
@@ -537,6 +533,60 @@ class _Translator:
         )
         if op.results:
             self._set(op, instr)
+
+    # vector ops of convert-vector-to-llvm (schedir/dialects/_vector_llvm.py)
+
+    def _op_llvm_select(self, op: Operation, b: ir.IRBuilder) -> None:
+        cond, lhs, rhs = (self._v(a) for a in op.operands)
+        flags = fastmath_words(op.properties.get("fastmathFlags"))
+        self._set(op, b.select(cond, lhs, rhs, flags=flags) if flags else b.select(cond, lhs, rhs))
+
+    def _vector_reduce(self, op: Operation, b: ir.IRBuilder) -> None:
+        """`llvm.vector.reduce.<kind>.<vector type>`: overloaded on the vector operand;
+        fadd/fmul take the start value first (ordered unless `reassoc`)."""
+        args = [self._v(a) for a in op.operands]
+        result = llvm_type(op.results[0].type)
+        base = "llvm." + op.name.removeprefix("llvm.intr.")
+        name = f"{base}.{intrinsic_suffix(args[-1].type)}"
+        fn = self._function(name, ir.FunctionType(result, [a.type for a in args]))
+        fastmath = fastmath_words(op.properties.get("fastmathFlags"))
+        self._set(op, b.call(fn, args, fastmath=fastmath if is_float(op.results[0]) else ()))
+
+    _op_llvm_intr_vector_reduce_add = _op_llvm_intr_vector_reduce_mul = _vector_reduce
+    _op_llvm_intr_vector_reduce_and = _op_llvm_intr_vector_reduce_or = _vector_reduce
+    _op_llvm_intr_vector_reduce_xor = _vector_reduce
+    _op_llvm_intr_vector_reduce_smax = _op_llvm_intr_vector_reduce_smin = _vector_reduce
+    _op_llvm_intr_vector_reduce_umax = _op_llvm_intr_vector_reduce_umin = _vector_reduce
+    _op_llvm_intr_vector_reduce_fmax = _op_llvm_intr_vector_reduce_fmin = _vector_reduce
+    _op_llvm_intr_vector_reduce_fmaximum = _op_llvm_intr_vector_reduce_fminimum = _vector_reduce
+    _op_llvm_intr_vector_reduce_fadd = _op_llvm_intr_vector_reduce_fmul = _vector_reduce
+
+    def _alignment(self, op: Operation) -> ir.Constant:
+        attr = op.properties.get("alignment")
+        # Without an alignment the access may be unaligned: 1 is always correct.
+        value = attr.value.data if isinstance(attr, IntegerAttr) and attr.value.data else 1
+        return ir.Constant(ir.IntType(32), value)
+
+    def _op_llvm_intr_masked_load(self, op: Operation, b: ir.IRBuilder) -> None:
+        # The pre-LLVM-22 form with the alignment argument: the IR parser upgrades it.
+        ptr, mask = self._v(op.operands[0]), self._v(op.operands[1])
+        result = llvm_type(op.results[0].type)
+        assert isinstance(result, ir.VectorType)
+        passthru = self._v(op.operands[2]) if len(op.operands) > 2 else Poison(result)
+        align = self._alignment(op)
+        name = f"llvm.masked.load.{intrinsic_suffix(result)}.{intrinsic_suffix(ptr.type)}"
+        args = [ptr, align, mask, passthru]
+        fn = self._function(name, ir.FunctionType(result, [a.type for a in args]))
+        self._set(op, b.call(fn, args))
+
+    def _op_llvm_intr_masked_store(self, op: Operation, b: ir.IRBuilder) -> None:
+        value, ptr, mask = (self._v(a) for a in op.operands)
+        assert isinstance(value.type, ir.VectorType)
+        align = self._alignment(op)
+        name = f"llvm.masked.store.{intrinsic_suffix(value.type)}.{intrinsic_suffix(ptr.type)}"
+        args = [value, ptr, align, mask]
+        fn = self._function(name, ir.FunctionType(ir.VoidType(), [a.type for a in args]))
+        b.call(fn, args)
 
     # control flow
 

@@ -150,7 +150,7 @@ def _in_bounds_check(
     """Upstream's `generateInBoundsCheck`: `0 <= idx + iv < dim` (and the 1-D mask bit)."""
     cond: SSAValue | None = None
     if not _dim_in_bounds(op, 0) and dim is not None:
-        size = rw.create(DimOp.from_source_and_index(op.source, rw.constant_index(dim, op)), op)
+        size = rw.create(DimOp(op.source, rw.constant_index(dim, op)), op)
         index = _add(rw, op.indices[dim], iv, op)
         zero = rw.constant_index(0, op)
         non_negative = rw.create(arith.CmpiOp(index, zero, "sge"), op).results[0]

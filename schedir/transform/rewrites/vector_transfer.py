@@ -407,7 +407,7 @@ def _drop_unit_dims_view(
         if size >= 0:
             sizes.append(size)
         else:
-            dim = rw.create(DimOp.from_source_and_index(source, rw.constant_index(i, loc)), loc)
+            dim = rw.create(DimOp(source, rw.constant_index(i, loc)), loc)
             sizes.append(dim.results[0])
     rank = mtype.get_num_dims()
     view = SubviewOp.get(source, [0] * rank, sizes, [1] * rank, target)

@@ -1,0 +1,708 @@
+"""`convert-vector-to-llvm`: the vector dialect to the LLVM dialect, as upstream's pass.
+
+Two steps, as upstream's ConvertVectorToLLVMPass:
+
+1. progressive lowering to 1-D vector ops, by a greedy rewrite with the vector folders and
+   upstream's sets: broadcasts, contractions (`vector-contract-lowering`, `dot` by
+   default) and outer products, n-D masks, masked transfers, shape casts, transposes
+   (`vector-transpose-lowering`, `eltwise` by default), transfers of rank 1 (to
+   `vector.load` / `store` / `maskedload` / `maskedstore`, after giving out-of-bounds ones
+   a `create_mask(dim - offset)`), strided slices (to shuffles), `vector.step`, n-D fma /
+   bitcast / interleave (rank-reduced by rows);
+2. conversion of what is left, op by op: loads and stores (a GEP on the memref's aligned
+   pointer; masked ones to `llvm.intr.masked.load/store`), `extract`/`insert` (static
+   or dynamic last position) to `extractvalue`/`extractelement` and their inserts,
+   broadcasts of scalars (`insertelement` + zero-mask `shufflevector`), `shuffle`,
+   `fma` (`llvm.intr.fmuladd`), `reduction` (`llvm.intr.vector.reduce.*`: float add/mul
+   ordered from the accumulator unless `reassoc` is set; inside a `vector.mask` the
+   masked-off lanes first take the kind's neutral value), `bitcast`, `from_elements`,
+   `to_elements`, `interleave`, `deinterleave`, 1-D `create_mask` (a compare of a lane
+   index constant with the splatted bound, in i32 unless `force-32bit-vector-indices` is
+   off), `type_cast`, and `ub.poison`. n-D vectors are LLVM arrays of 1-D vectors; n-D
+   arith and math ops are split into 1-D ones on the rows (what upstream's arith and math
+   conversions do), which `convert-arith-to-llvm` / `convert-math-to-llvm` then convert.
+
+Left-over vector ops upstream also needs lowered first (`contract` under a strategy that
+keeps it, `multi_reduction`, n-D transfers, masked ops other than reductions) are
+reported: run `lower-vector` (or the vector descriptors) before this pass.
+
+Beyond upstream: n-D `vector.load` / `vector.store` are done row by row.
+
+Before:
+
+    %v = vector.load %m[%i] : memref<?xf32>, vector<8xf32>
+    %r = vector.reduction <add>, %v, %acc : vector<8xf32> into f32
+
+After:
+
+    %p = llvm.getelementptr %aligned[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %p <alignment = 4> : !llvm.ptr -> vector<8xf32>
+    %r = llvm.intr.vector.reduce.fadd(%acc, %v) : (f32, vector<8xf32>) -> f32
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from schedir.dialects import llvm, vector
+from schedir.dialects._vector_attrs import kind_name
+from schedir.dialects._vector_shape import POISON_INDEX
+from schedir.lowering import _llvm_vector as lv
+from schedir.lowering._llvm_common import (
+    INDEX,
+    LLVMTypeConverter,
+    Lowering,
+    element_size,
+    fastmath_to_llvm,
+    unsupported,
+)
+from schedir.lowering._llvm_memref import Descriptor, IndexMath, build_descriptor
+from schedir.transform.rewrites.canonicalize import PatternSet, apply_patterns_greedily
+
+PASS = "convert-vector-to-llvm"
+
+_CONTRACT_STRATEGIES = ("dot", "matmulintrinsics", "outerproduct", "parallelarith")
+_TRANSPOSE_STRATEGIES = ("eltwise", "flat_transpose", "shuffle_1d", "shuffle_16x16")
+
+
+# --- step 1: progressive lowering to 1-D ops -------------------------------------------------
+
+
+def lowering_patterns(contract: str = "dot", transpose: str = "eltwise") -> PatternSet:
+    """The greedy step's pattern set (folds included)."""
+    from schedir.transform.rewrites import vector_contract, vector_masks, vector_shape
+    from schedir.transform.rewrites.vector_llvm_prep import prep_patterns
+    from schedir.transform.rewrites.vector_transfer import lower_transfer_patterns
+    from schedir.transform.rewrites.vector_utils import with_folds
+
+    strategy = {"matmulintrinsics": "llvmintr", "flat_transpose": "llvmintr"}
+    patterns = PatternSet()
+    patterns.update(vector_shape.lower_broadcast_patterns())
+    patterns.update(vector_contract.lower_contraction_patterns(strategy.get(contract, contract)))
+    patterns.update(vector_contract.lower_outer_product_patterns())
+    patterns.update(vector_masks.lower_masks_patterns())
+    patterns.update(vector_masks.lower_masked_transfers_patterns())
+    patterns.update(vector_shape.lower_shape_cast_patterns())
+    patterns.update(vector_shape.lower_transpose_patterns(strategy.get(transpose, transpose)))
+    patterns.update(lower_transfer_patterns(1))
+    patterns.update(prep_patterns())
+    return with_folds(patterns)
+
+
+# --- step 2: conversion ----------------------------------------------------------------------
+
+
+@dataclass
+class _Options:
+    reassociate_fp_reductions: bool
+    force_32bit_vector_indices: bool
+
+
+def _vtype(v: SSAValue) -> VectorType:
+    return cast(VectorType, v.type)
+
+
+def _positions(op: Operation) -> list[int | SSAValue]:
+    """The static / dynamic position of a vector.extract / insert, in order."""
+    dynamic = list(op.dynamic_position)  # type: ignore[attr-defined]
+    result: list[int | SSAValue] = []
+    for p in op.static_position.get_values():  # type: ignore[attr-defined]
+        result.append(dynamic.pop(0) if p == DYNAMIC_INDEX else int(p))
+    return result
+
+
+def _static(lw: Lowering, op: Operation, positions: Sequence[int | SSAValue]) -> list[int]:
+    if any(not isinstance(p, int) for p in positions):
+        raise unsupported(PASS, op, "a dynamic position into a multi-dimensional vector")
+    return [cast(int, p) for p in positions]
+
+
+def _lane(lw: Lowering, position: int | SSAValue, op: Operation) -> SSAValue:
+    """The i64 lane index of an extractelement / insertelement."""
+    if isinstance(position, int):
+        return lw.constant(position, INDEX, op)
+    return lw.value(position, op)
+
+
+def _extract(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.ExtractOp)
+    emit = lw.emit(op)
+    positions = _positions(op)
+    result_type = lw.convert(op.result.type, op)
+    if any(p == POISON_INDEX for p in positions if isinstance(p, int)):
+        lw.replace(op, [lv.poison(emit, result_type)])
+        return
+    source = lw.value(op.vector, op)
+    if isinstance(op.result.type, VectorType):
+        lw.replace(op, [lv.extract_value(emit, source, _static(lw, op, positions))])
+        return
+    if not positions:  # a 0-D vector: its one lane
+        positions = [0]
+    row = lv.extract_value(emit, source, _static(lw, op, positions[:-1]))
+    lw.replace(op, [emit(llvm.ExtractElementOp(row, _lane(lw, positions[-1], op)))])
+
+
+def _insert(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.InsertOp)
+    emit = lw.emit(op)
+    positions = _positions(op)
+    if any(p == POISON_INDEX for p in positions if isinstance(p, int)):
+        lw.replace(op, [lv.poison(emit, lw.convert(op.result.type, op))])
+        return
+    dest = lw.value(op.dest, op)
+    value = lw.value(op.source, op)
+    if isinstance(op.source.type, VectorType):
+        lw.replace(op, [lv.insert_value(emit, dest, value, _static(lw, op, positions))])
+        return
+    if not positions:  # a 0-D vector: its one lane
+        positions = [0]
+    leading = _static(lw, op, positions[:-1])
+    row = lv.extract_value(emit, dest, leading)
+    row = emit(llvm.InsertElementOp(row, value, _lane(lw, positions[-1], op)))
+    lw.replace(op, [lv.insert_value(emit, dest, row, leading)])
+
+
+def _broadcast(lw: Lowering, op: Operation, options: _Options) -> None:
+    """Scalar -> any rank: one splat row inserted everywhere; a vector source (left when
+    the greedy step could not lower it) is stretched row by row."""
+    assert isinstance(op, vector.BroadcastOp)
+    emit = lw.emit(op)
+    dst = _vtype(op.vector)
+    row_t = lv.row_type(dst)
+    result_t = lw.convert(dst, op)
+    source = lw.value(op.source, op)
+    src_t = op.source.type
+    if not isinstance(src_t, VectorType) or src_t.get_num_dims() == 0:
+        if isinstance(src_t, VectorType):
+            source = emit(llvm.ExtractElementOp(source, lw.constant(0, INDEX, op)))
+        row = lv.splat(lw, emit, source, row_t, op)
+        if dst.get_num_dims() == 1:
+            lw.replace(op, [row])
+            return
+        result = lv.poison(emit, result_t)
+        for pos in lv.rows(dst.get_shape()):
+            result = lv.insert_value(emit, result, row, pos)
+        lw.replace(op, [result])
+        return
+    src_shape, dst_shape = src_t.get_shape(), dst.get_shape()
+    offset = len(dst_shape) - len(src_shape)
+    result = lv.poison(emit, result_t) if dst.get_num_dims() > 1 else None
+    rows: dict[tuple[int, ...], SSAValue] = {}
+    for pos in lv.rows(dst_shape):
+        src_pos = tuple(
+            0 if src_shape[d - offset] == 1 else pos[d] for d in range(offset, len(dst_shape) - 1)
+        )
+        row = rows.get(src_pos)
+        if row is None:
+            row = lv.extract_value(emit, source, src_pos)
+            if src_shape[-1] == 1 and dst_shape[-1] != 1:
+                lane = emit(llvm.ExtractElementOp(row, lw.constant(0, INDEX, op)))
+                row = lv.splat(lw, emit, lane, row_t, op)
+            rows[src_pos] = row
+        if result is None:
+            lw.replace(op, [row])
+            return
+        result = lv.insert_value(emit, result, row, pos)
+    lw.replace(op, [cast(SSAValue, result)])
+
+
+def _shuffle(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.ShuffleOp)
+    emit = lw.emit(op)
+    mask = [int(m) for m in op.mask.get_values()]
+    t1, t2 = _vtype(op.v1), _vtype(op.v2)
+    result_t = _vtype(op.result)
+    a, b = lw.value(op.v1, op), lw.value(op.v2, op)
+    if t1.get_num_dims() == 0:
+        raise unsupported(PASS, op, "0-D operands")
+    if result_t.get_num_dims() == 1 and t1 == t2:
+        lw.replace(op, [lv.shuffle(emit, a, b, mask)])
+        return
+    # Different lengths or n-D: pick each lane (row) from the operand it comes from.
+    n1 = t1.get_shape()[0]
+    result = lv.poison(emit, lw.convert(result_t, op))
+    for i, m in enumerate(mask):
+        src, pos = (a, m) if m < n1 else (b, m - n1)
+        if m == -1:
+            continue
+        if result_t.get_num_dims() == 1:
+            lane = emit(llvm.ExtractElementOp(src, lw.constant(pos, INDEX, op)))
+            result = emit(llvm.InsertElementOp(result, lane, lw.constant(i, INDEX, op)))
+        else:
+            result = lv.insert_value(emit, result, lv.extract_value(emit, src, [pos]), [i])
+    lw.replace(op, [result])
+
+
+def _fma(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.FMAOp)
+    if _vtype(op.res).get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional fma (the greedy step unrolls it)")
+    a, b, c = lw.values(op.operands, op)
+    lw.replace(op, [lw.emit(op)(llvm.FMulAddOp(a, b, c))])
+
+
+def _reduction_fastmath(op: Operation, options: _Options) -> llvm.FastMathAttr:
+    flags = fastmath_to_llvm(op.properties.get("fastmath"))
+    if options.reassociate_fp_reductions:
+        names = {f.value for f in flags.data} | {"reassoc"}
+        return llvm.FastMathAttr(sorted(names))  # type: ignore[arg-type]
+    return flags
+
+
+def _reduction(
+    lw: Lowering,
+    op: Operation,
+    options: _Options,
+    mask: SSAValue | None = None,
+    anchor: Operation | None = None,
+) -> SSAValue:
+    """The LLVM reduction of `op`, inserted before `anchor` (`op` itself by default)."""
+    assert isinstance(op, vector.ReductionOp)
+    anchor = anchor or op
+    emit = lw.emit(anchor)
+    kind = kind_name(op.kind)
+    v = lw.value(op.vector, anchor)
+    if mask is not None:
+        elem = lv.llvm_element(op.vector.type)
+        fill = lv.dense_constant(emit, cast(VectorType, v.type), [lv.neutral(kind, elem)])
+        v = emit(llvm.SelectOp(mask, v, fill))
+    acc = lw.value(op.acc, anchor) if op.acc is not None else None
+    try:
+        return lv.reduce(lw, emit, kind, v, acc, _reduction_fastmath(op, options), anchor)
+    except ValueError as err:
+        raise unsupported(PASS, op, str(err)) from None
+
+
+def _reduction_op(lw: Lowering, op: Operation, options: _Options) -> None:
+    if _vtype(op.operands[0]).get_num_dims() != 1:
+        raise unsupported(PASS, op, "a reduction of a vector that is not 1-D")
+    lw.replace(op, [_reduction(lw, op, options)])
+
+
+def _mask(lw: Lowering, op: Operation, options: _Options) -> None:
+    """A `vector.mask` left after the greedy step: only masked reductions are converted
+    (masked-off lanes take the kind's neutral value)."""
+    assert isinstance(op, vector.MaskOp)
+    inner = op.maskable_op()
+    if not isinstance(inner, vector.ReductionOp) or op.passthru is not None:
+        name = inner.name if inner is not None else "nothing"
+        raise unsupported(PASS, op, f"masking '{name}' (lower masked ops first)")
+    mask = lw.value(op.mask, op)
+    # Built before the vector.mask (where the operands dominate), which then goes with
+    # the reduction it holds.
+    lw.replace(op, [_reduction(lw, inner, options, mask, anchor=op)])
+
+
+def _bitcast(lw: Lowering, op: Operation, options: _Options) -> None:
+    (source,) = lw.values(op.operands, op)
+    target = lw.convert(op.results[0].type, op)
+    if _vtype(op.results[0]).get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional bitcast (the greedy step unrolls it)")
+    lw.replace(op, [lw.emit(op)(llvm.BitcastOp(source, target))])
+
+
+def _from_elements(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.FromElementsOp)
+    emit = lw.emit(op)
+    t = _vtype(op.dest)
+    elements = lw.values(op.elements, op)
+    width = t.get_shape()[-1] if t.get_num_dims() else 1
+    row_t = lv.row_type(t) if t.get_num_dims() else VectorType(lv.llvm_element(t), [1])
+    result = lv.poison(emit, lw.convert(t, op)) if t.get_num_dims() > 1 else None
+    for r, pos in enumerate(lv.rows(t.get_shape()) if t.get_num_dims() else [()]):
+        row = lv.poison(emit, row_t)
+        for lane in range(width):
+            index = lw.constant(lane, INDEX, op)
+            row = emit(llvm.InsertElementOp(row, elements[r * width + lane], index))
+        if result is None:
+            lw.replace(op, [row])
+            return
+        result = lv.insert_value(emit, result, row, pos)
+    lw.replace(op, [cast(SSAValue, result)])
+
+
+def _to_elements(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.ToElementsOp)
+    emit = lw.emit(op)
+    t = _vtype(op.source)
+    source = lw.value(op.source, op)
+    values: list[SSAValue] = []
+    for pos in lv.rows(t.get_shape()):
+        row = lv.extract_value(emit, source, pos)
+        for lane in range(t.get_shape()[-1]):
+            values.append(emit(llvm.ExtractElementOp(row, lw.constant(lane, INDEX, op))))
+    lw.replace(op, values)
+
+
+def _interleave(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.InterleaveOp)
+    if _vtype(op.result).get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional interleave")
+    n = _vtype(op.lhs).get_shape()[0]
+    a, b = lw.value(op.lhs, op), lw.value(op.rhs, op)
+    mask = [lane for i in range(n) for lane in (i, n + i)]
+    lw.replace(op, [lv.shuffle(lw.emit(op), a, b, mask)])
+
+
+def _deinterleave(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.DeinterleaveOp)
+    if _vtype(op.source).get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional deinterleave")
+    emit = lw.emit(op)
+    n = _vtype(op.res1).get_shape()[0]
+    source = lw.value(op.source, op)
+    even = lv.shuffle(emit, source, source, [2 * i for i in range(n)])
+    odd = lv.shuffle(emit, source, source, [2 * i + 1 for i in range(n)])
+    lw.replace(op, [even, odd])
+
+
+def _create_mask(lw: Lowering, op: Operation, options: _Options) -> None:
+    """Upstream's `buildVectorComparison`: `[0, 1, .., n-1] < splat(bound)`."""
+    assert isinstance(op, vector.CreateMaskOp)
+    t = _vtype(op.mask_vector)
+    if t.get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional create_mask (the greedy step unrolls it)")
+    emit = lw.emit(op)
+    n = t.get_shape()[0]
+    index_t: IntegerType = i32 if options.force_32bit_vector_indices else INDEX
+    lanes_t = VectorType(index_t, [n])
+    lanes = lv.dense_constant(emit, lanes_t, list(range(n)))
+    bound = lw.value(op.mask_dim_sizes[0], op)
+    if index_t != INDEX:
+        bound = emit(llvm.TruncOp(bound, index_t))
+    bounds = lv.splat(lw, emit, bound, lanes_t, op)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), 64)
+    lw.replace(op, [emit(llvm.ICmpOp(lanes, bounds, slt))])
+
+
+def _type_cast(lw: Lowering, op: Operation, options: _Options) -> None:
+    """`memref<4x8xf32>` -> `memref<vector<4x8xf32>>`: the same buffer, offset 0."""
+    assert isinstance(op, vector.TypeCastOp)
+    src_t = cast(MemRefType, op.memref.type)
+    dst_t = cast(MemRefType, op.result.type)
+    strides, offset = lw.converter.layout(src_t)
+    if offset != 0 or any(s is None for s in strides) or any(d < 0 for d in src_t.get_shape()):
+        raise unsupported(PASS, op, "a memref that is not static and contiguous")
+    emit = lw.emit(op)
+    desc = Descriptor(lw, op, lw.value(op.memref, op), src_t)
+    math = IndexMath(lw, op, emit)
+    dst_strides, _ = lw.converter.layout(dst_t)
+    new = build_descriptor(
+        emit,
+        lw.convert(dst_t, op),
+        desc.allocated(),
+        desc.aligned(),
+        math.const(0),
+        [math.const(d) for d in dst_t.get_shape()],
+        [math.const(cast(int, s)) for s in dst_strides],
+    )
+    lw.replace(op, [new])
+
+
+def _poison(lw: Lowering, op: Operation, options: _Options) -> None:
+    lw.replace(op, [lv.poison(lw.emit(op), lw.convert(op.results[0].type, op))])
+
+
+# --- memory -------------------------------------------------------------------------------------
+
+
+def _alignment(op: Operation, memref_t: MemRefType) -> int:
+    """The op's alignment, else the element's (upstream without use-vector-alignment)."""
+    attr = op.properties.get("alignment")
+    if isinstance(attr, IntegerAttr) and attr.value.data:
+        return attr.value.data
+    return element_size(memref_t.get_element_type()) or 1
+
+
+def _pointer(
+    lw: Lowering,
+    op: Operation,
+    base: SSAValue,
+    indices: Sequence[SSAValue],
+    row: Sequence[int] = (),
+) -> SSAValue:
+    """Address of element `indices` (plus `row` on the dims before the last) of `base`."""
+    memref_t = base.type
+    if not isinstance(memref_t, MemRefType):
+        raise unsupported(PASS, op, f"a base of type {memref_t}")
+    emit = lw.emit(op)
+    desc = Descriptor(lw, op, lw.value(base, op), memref_t)
+    math = IndexMath(lw, op, emit)
+    values = lw.values(indices, op)
+    first_row_dim = len(values) - 1 - len(row)
+    linear = desc.offset()
+    for dim, index in enumerate(values):
+        if first_row_dim <= dim < len(values) - 1 and row[dim - first_row_dim]:
+            index = math.add(index, math.const(row[dim - first_row_dim]))
+        linear = math.add(linear, math.mul(index, desc.stride(dim)))
+    elem = lw.convert(memref_t.get_element_type(), op)
+    return emit(llvm.GEPOp(desc.aligned(), [linear], elem))
+
+
+def _memory_rows(op: Operation, t: VectorType, base: SSAValue) -> list[tuple[int, ...]]:
+    """Rows of an n-D load/store: vector dims map to the trailing memref dims."""
+    rank = cast(MemRefType, base.type).get_num_dims()
+    if t.get_num_dims() > rank:
+        raise unsupported(PASS, op, "a vector of higher rank than the memref")
+    return lv.rows(t.get_shape())
+
+
+def _load(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.LoadOp)
+    emit = lw.emit(op)
+    t = _vtype(op.result)
+    memref_t = cast(MemRefType, op.base.type)
+    align = _alignment(op, memref_t)
+    row_t = lv.row_type(t)
+    nontemporal = op.nontemporal is not None and op.nontemporal.value.data
+    values: dict[tuple[int, ...], SSAValue] = {}
+    for pos in _memory_rows(op, t, op.base):
+        ptr = _pointer(lw, op, op.base, list(op.indices), pos)
+        values[pos] = emit(llvm.LoadOp(ptr, row_t, alignment=align, nontemporal=nontemporal))
+    lw.replace(op, [_assemble(lw, op, t, values)])
+
+
+def _assemble(
+    lw: Lowering, op: Operation, t: VectorType, rows: dict[tuple[int, ...], SSAValue]
+) -> SSAValue:
+    if t.get_num_dims() == 1:
+        return rows[()]
+    emit = lw.emit(op)
+    result = lv.poison(emit, lw.convert(t, op))
+    for pos, row in rows.items():
+        result = lv.insert_value(emit, result, row, pos)
+    return result
+
+
+def _store(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.StoreOp)
+    emit = lw.emit(op)
+    t = _vtype(op.vector)
+    memref_t = cast(MemRefType, op.base.type)
+    align = _alignment(op, memref_t)
+    value = lw.value(op.vector, op)
+    nontemporal = op.nontemporal is not None and op.nontemporal.value.data
+    for pos in _memory_rows(op, t, op.base):
+        ptr = _pointer(lw, op, op.base, list(op.indices), pos)
+        row = lv.extract_value(emit, value, pos)
+        emit(llvm.StoreOp(row, ptr, alignment=align, nontemporal=nontemporal))
+    lw.replace(op, [])
+
+
+def _masked_load(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.MaskedLoadOp)
+    t = _vtype(op.result)
+    if t.get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional masked load")
+    emit = lw.emit(op)
+    ptr = _pointer(lw, op, op.base, list(op.indices))
+    mask, pass_thru = lw.value(op.mask, op), lw.value(op.pass_thru, op)
+    align = _alignment(op, cast(MemRefType, op.base.type))
+    from schedir.dialects._vector_llvm import MaskedLoadOp
+
+    new = MaskedLoadOp(ptr, mask, cast(VectorType, lw.convert(t, op)), pass_thru, align)
+    lw.replace(op, [emit(new)])
+
+
+def _masked_store(lw: Lowering, op: Operation, options: _Options) -> None:
+    assert isinstance(op, vector.MaskedStoreOp)
+    if _vtype(op.value_to_store).get_num_dims() != 1:
+        raise unsupported(PASS, op, "a multi-dimensional masked store")
+    emit = lw.emit(op)
+    ptr = _pointer(lw, op, op.base, list(op.indices))
+    value, mask = lw.value(op.value_to_store, op), lw.value(op.mask, op)
+    align = _alignment(op, cast(MemRefType, op.base.type))
+    from schedir.dialects._vector_llvm import MaskedStoreOp
+
+    emit(MaskedStoreOp(value, ptr, mask, align))
+    lw.replace(op, [])
+
+
+# --- n-D arith / math ----------------------------------------------------------------------------
+
+
+def _has_vectors(op: Operation) -> bool:
+    if op.name.startswith(("vector.", "ub.")):
+        return True
+    return any(_is_nd(r.type) for r in op.results)
+
+
+def _is_nd(t: Attribute) -> bool:
+    return isinstance(t, VectorType) and t.get_num_dims() > 1
+
+
+def _unroll_elementwise(lw: Lowering, op: Operation) -> None:
+    """An arith / math op on n-D vectors -> the same op on each 1-D row (upstream's
+    `handleMultidimensionalVectors`); the row ops are converted by their own passes."""
+    emit = lw.emit(op)
+    t = cast(VectorType, op.results[0].type)
+    row_builtin = VectorType(t.get_element_type(), t.get_shape()[-1:])
+    operands = [lw.value(o, op) if isinstance(o.type, VectorType) else o for o in op.operands]
+    result = lv.poison(emit, lw.convert(t, op))
+    for pos in lv.rows(t.get_shape()):
+        row_operands: list[SSAValue] = []
+        for old, new in zip(op.operands, operands, strict=True):
+            if isinstance(old.type, VectorType):
+                row = lv.extract_value(emit, new, pos)
+                old_row = VectorType(old.type.get_element_type(), old.type.get_shape()[-1:])
+                row_operands.append(lw.cast_back(row, old_row, op))
+            else:
+                row_operands.append(old)
+        row_op = type(op).create(
+            operands=row_operands,
+            result_types=[row_builtin],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        lw.insert(row_op, op)
+        result = lv.insert_value(emit, result, lw.value(row_op.results[0], op), pos)
+    lw.replace(op, [result])
+
+
+def _unroll_constant(lw: Lowering, op: Operation) -> None:
+    """An n-D `arith.constant` -> 1-D constants of its rows."""
+    emit = lw.emit(op)
+    t = cast(VectorType, op.results[0].type)
+    value = op.properties.get("value") or op.attributes.get("value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise unsupported(PASS, op, f"constant {value}")
+    data = list(value.get_values())
+    width = t.get_shape()[-1]
+    row_builtin = VectorType(t.get_element_type(), [width])
+    splat = len(data) == 1
+    result = lv.poison(emit, lw.convert(t, op))
+    made: dict[tuple[int | float, ...], SSAValue] = {}
+    for r, pos in enumerate(lv.rows(t.get_shape())):
+        key = tuple(data) if splat else tuple(data[r * width : (r + 1) * width])
+        row = made.get(key)
+        if row is None:
+            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]
+            row_op = arith.ConstantOp(attr, row_builtin)
+            lw.insert(row_op, op)
+            row = made[key] = lw.value(row_op.results[0], op)
+        result = lv.insert_value(emit, result, row, pos)
+    lw.replace(op, [result])
+
+
+# --- driver ---------------------------------------------------------------------------------------
+
+
+_HANDLERS: dict[str, Callable[[Lowering, Operation, _Options], None]] = {
+    "vector.extract": _extract,
+    "vector.insert": _insert,
+    "vector.broadcast": _broadcast,
+    "vector.shuffle": _shuffle,
+    "vector.fma": _fma,
+    "vector.reduction": _reduction_op,
+    "vector.mask": _mask,
+    "vector.bitcast": _bitcast,
+    "vector.from_elements": _from_elements,
+    "vector.to_elements": _to_elements,
+    "vector.interleave": _interleave,
+    "vector.deinterleave": _deinterleave,
+    "vector.create_mask": _create_mask,
+    "vector.type_cast": _type_cast,
+    "vector.load": _load,
+    "vector.store": _store,
+    "vector.maskedload": _masked_load,
+    "vector.maskedstore": _masked_store,
+    "ub.poison": _poison,
+}
+
+_MUST_BE_LOWERED = {
+    "vector.contract": "lower it first (lower-vector or apply_patterns.vector.lower_contraction)",
+    "vector.multi_reduction": "lower it first (lower-vector or the multi-reduction descriptors)",
+    "vector.outerproduct": "lower it first (apply_patterns.vector.lower_outerproduct)",
+    "vector.transfer_read": "lower it first (lower-vector or apply_patterns.vector.transfer_to_scf)",
+    "vector.transfer_write": "lower it first (lower-vector or apply_patterns.vector.transfer_to_scf)",
+}
+
+
+def convert_vector(
+    module: ModuleOp,
+    converter: LLVMTypeConverter | None = None,
+    *,
+    contract_lowering: str = "dot",
+    transpose_lowering: str = "eltwise",
+    reassociate_fp_reductions: bool = False,
+    force_32bit_vector_indices: bool = True,
+) -> None:
+    """Lower every vector op of `module` (see the module docstring)."""
+    if not any(_has_vectors(op) for op in module.walk()):
+        return  # nothing to do: skip the rewrite driver's walk of a big module
+    apply_patterns_greedily(module, lowering_patterns(contract_lowering, transpose_lowering))
+    options = _Options(reassociate_fp_reductions, force_32bit_vector_indices)
+    lw = Lowering(converter or LLVMTypeConverter(), PASS)
+    for op in list(module.walk()):
+        if op.parent is None:
+            continue  # erased with the vector.mask around it
+        name = op.name
+        if name in _HANDLERS:
+            if isinstance(op.parent_op(), vector.MaskOp):
+                continue  # converted with its vector.mask
+            _HANDLERS[name](lw, op, options)
+        elif name in _MUST_BE_LOWERED:
+            raise unsupported(PASS, op, _MUST_BE_LOWERED[name])
+        elif name.startswith("vector."):
+            if name == "vector.yield":
+                continue
+            raise unsupported(PASS, op)
+        elif name.startswith(("arith.", "math.")) and op.results and _is_nd(op.results[0].type):
+            if name == "arith.constant":
+                _unroll_constant(lw, op)
+            else:
+                _unroll_elementwise(lw, op)
+    lw.finish()
+
+
+@dataclass(frozen=True)
+class ConvertVectorToLLVMPass(ModulePass):
+    """Lower the vector dialect to the LLVM dialect (see the module docstring)."""
+
+    name = "convert-vector-to-llvm"
+
+    vector_contract_lowering: str = "dot"
+    vector_transpose_lowering: str = "eltwise"
+    reassociate_fp_reductions: bool = False
+    force_32bit_vector_indices: bool = True
+
+    def __post_init__(self) -> None:
+        if self.vector_contract_lowering not in _CONTRACT_STRATEGIES:
+            raise ValueError(
+                "vector-contract-lowering must be one of "
+                f"{', '.join(_CONTRACT_STRATEGIES)}, not '{self.vector_contract_lowering}'"
+            )
+        if self.vector_transpose_lowering not in _TRANSPOSE_STRATEGIES:
+            raise ValueError(
+                "vector-transpose-lowering must be one of "
+                f"{', '.join(_TRANSPOSE_STRATEGIES)}, not '{self.vector_transpose_lowering}'"
+            )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        convert_vector(
+            op,
+            contract_lowering=self.vector_contract_lowering,
+            transpose_lowering=self.vector_transpose_lowering,
+            reassociate_fp_reductions=self.reassociate_fp_reductions,
+            force_32bit_vector_indices=self.force_32bit_vector_indices,
+        )
+
+
+__all__ = ["ConvertVectorToLLVMPass", "convert_vector", "lowering_patterns"]
