@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, VectorType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
@@ -42,7 +43,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from schedir.dialects import scf, vector
+from schedir.dialects import vector
 from schedir.transform.rewrites.canonicalize_effects import is_memory_effect_free
 from schedir.transform.rewrites.canonicalize_utils import constant_int
 from schedir.transform.rewrites.loops_licm import is_defined_outside, move_loop_invariant_code
@@ -102,7 +103,7 @@ def _replace_loop(
     assert parent is not None
     parent.insert_op_before(new, loop)
     for old_arg, new_arg in zip(old_block.args, block.args, strict=False):
-        old_arg.replace_by(new_arg)
+        old_arg.replace_all_uses_with(new_arg)
     terminator = cast(scf.YieldOp, old_block.last_op)
     values = yields(terminator)
     for op in list(old_block.ops):
@@ -115,7 +116,8 @@ def _replace_loop(
     block.add_op(new_yield)
     terminator.erase(safe_erase=False)
     for old, replacement in zip(loop.results, new.results, strict=False):
-        old.replace_by(replacement)
+        old.replace_all_uses_with(replacement)
+    loop.detach()
     loop.erase()
     return new
 
@@ -425,7 +427,7 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
     )
     carried = new.body.block.args[-1]
     for use in list(read.result.uses):
-        if new.is_ancestor(use.operation):
+        if use.operation is not new and new.is_ancestor(use.operation):
             use.operation.operands = [
                 carried if v is read.result else v for v in use.operation.operands
             ]
@@ -485,6 +487,14 @@ def _try_hoist_extract(extract: vector.ExtractOp) -> bool:
         return values
 
     new = _replace_loop(loop, inits, yields)
+    # Upstream leaves the body reading the hoisted extract (the value of the first
+    # iteration, a miscompile); the body must read the carried value instead.
+    carried_arg = new.body.block.args[1 + index]
+    for use in list(extract.results[0].uses):
+        if new.is_ancestor(use.operation) and use.operation is not new:
+            operands = list(use.operation.operands)
+            operands[use.index] = carried_arg
+            use.operation.operands = operands
     carried = new.results[index]
     # The loop's users read the broadcast of the carried value.
     for use in list(carried.uses):

@@ -431,6 +431,7 @@ def vectorize_linalg(
         except VectorizationFailure:
             for created in reversed(state.created):
                 if created.parent is not None:
+                    created.detach()
                     created.erase(safe_erase=False)
             raise
     finally:
@@ -452,8 +453,6 @@ def _vectorize_generic(state: VectorizationState, op: Operation, block: Block) -
         if not isinstance(operand.type, ShapedType):
             bvm[bbarg] = operand
             continue
-        if index >= len(inputs) and isinstance(op, linalg.MapOp):
-            continue  # upstream's linalg.map has no block argument for its init
         value = _read_operand(state, operand, m, is_input=index < len(inputs), zero=zero)
         bvm[bbarg] = value
         bvm[operand] = value

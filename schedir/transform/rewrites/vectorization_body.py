@@ -41,6 +41,7 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
+from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import linalg, vector
 from schedir.dialects._vector_attrs import bool_array, make_kind, vec
@@ -153,7 +154,8 @@ def expand_affine_applies(block: Block) -> None:
         for new in new_ops:
             new.location = op.location
             block.insert_op_before(new, op)
-        op.results[0].replace_by(value)
+        op.results[0].replace_all_uses_with(value)
+        op.detach()
         op.erase()
 
 
@@ -430,6 +432,11 @@ def _vectorize_elementwise(
         attributes=dict(inner.attributes),
     )
     state.create(new, inner)
+    try:
+        new.verify()
+    except VerifyException as err:
+        # An xDSL op definition that takes scalars only (upstream's takes vectors too).
+        raise VectorizationFailure(f"'{inner.name}' has no vector form in xDSL: {err}") from None
     masked = state.mask(new)
     return list(masked.results)
 

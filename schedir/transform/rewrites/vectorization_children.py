@@ -387,11 +387,8 @@ def children_patterns(options: ChildrenOptions) -> PatternSet:
     """The pattern set of `vectorize_children_and_apply_patterns`, in upstream's order."""
     from schedir.transform.rewrites import vector_contract, vector_sink, vector_transfer
     from schedir.transform.rewrites.vectorization_contract import reduction_to_contract_patterns
-    from schedir.transform.rewrites.vectorization_tensor import (
-        insert_slice_vectorization,
-        pad_patterns,
-        vectorize_copy,
-    )
+    from schedir.transform.rewrites.vectorization_pad import pad_patterns, vectorize_copy
+    from schedir.transform.rewrites.vectorization_tensor import insert_slice_vectorization
 
     patterns = PatternSet().add(None, _vectorization_pattern(options.vectorize_nd_extract))
     if not options.disable_transfer_permutation_map_lowering_patterns:
