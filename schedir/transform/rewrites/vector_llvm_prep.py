@@ -53,7 +53,14 @@ from schedir.dialects._vector_attrs import (
 )
 from schedir.transform.rewrites.canonicalize import PatternSet
 from schedir.transform.rewrites.canonicalize_utils import CanonRewriter
-from schedir.transform.rewrites.vector_utils import constant, extract, index, insert, poison
+from schedir.transform.rewrites.vector_utils import (
+    constant,
+    extract,
+    index,
+    insert,
+    poison,
+    zero,
+)
 
 
 def _rows(t: VectorType) -> list[tuple[int, ...]]:
@@ -100,7 +107,7 @@ def unroll_interleave(op: Operation, rw: CanonRewriter) -> bool:
     t = cast(VectorType, op.result.type)
     if t.get_num_dims() <= 1 or any(scalable_dims(t)):
         return False
-    result = poison(rw, t, op)
+    result = zero(rw, t, op)  # upstream starts from zeros here (poison for bitcasts)
     for pos in _rows(t):
         a = extract(rw, op.lhs, list(pos), op)
         b = extract(rw, op.rhs, list(pos), op)
@@ -116,7 +123,7 @@ def unroll_deinterleave(op: Operation, rw: CanonRewriter) -> bool:
     t = cast(VectorType, op.res1.type)
     if t.get_num_dims() <= 1 or any(scalable_dims(t)):
         return False
-    even, odd = poison(rw, t, op), poison(rw, t, op)
+    even = odd = zero(rw, t, op)
     for pos in _rows(t):
         row = extract(rw, op.source, list(pos), op)
         parts = rw.create(vector.DeinterleaveOp(row), op).results
@@ -279,6 +286,54 @@ def materialize_transfer_mask(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def interleave_to_shuffle(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `InterleaveToShuffle` (1-D): lanes alternate between the operands."""
+    assert isinstance(op, vector.InterleaveOp)
+    t = cast(VectorType, op.lhs.type)
+    if t.get_num_dims() != 1 or any(scalable_dims(t)):
+        return False
+    n = t.get_shape()[0]
+    mask = [lane for i in range(n) for lane in (i, n + i)]
+    rw.replace_values(op, [_shuffle(rw, op.lhs, op.rhs, mask, op)])
+    return True
+
+
+def deinterleave_to_shuffle(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `DeinterleaveToShuffle` (1-D): even lanes, then odd lanes."""
+    assert isinstance(op, vector.DeinterleaveOp)
+    t = cast(VectorType, op.source.type)
+    if t.get_num_dims() != 1 or any(scalable_dims(t)):
+        return False
+    half = t.get_shape()[0] // 2
+    even = _shuffle(rw, op.source, op.source, [2 * i for i in range(half)], op)
+    odd = _shuffle(rw, op.source, op.source, [2 * i + 1 for i in range(half)], op)
+    rw.replace_values(op, [even, odd])
+    return True
+
+
+def lower_bitcast_patterns() -> PatternSet:
+    """`transform.apply_patterns.vector.lower_bitcast`."""
+    return PatternSet().add("vector.bitcast", unroll_bitcast)
+
+
+def lower_interleave_patterns() -> PatternSet:
+    """`transform.apply_patterns.vector.lower_interleave`."""
+    return (
+        PatternSet()
+        .add("vector.interleave", unroll_interleave)
+        .add("vector.deinterleave", unroll_deinterleave)
+    )
+
+
+def interleave_to_shuffle_patterns() -> PatternSet:
+    """`transform.apply_patterns.vector.interleave_and_deinterleave_to_shuffle`."""
+    return (
+        PatternSet()
+        .add("vector.interleave", interleave_to_shuffle)
+        .add("vector.deinterleave", deinterleave_to_shuffle)
+    )
+
+
 def prep_patterns() -> PatternSet:
     """The rewrites above, for `convert-vector-to-llvm`'s first step."""
     return (
@@ -295,4 +350,9 @@ def prep_patterns() -> PatternSet:
     )
 
 
-__all__ = ["prep_patterns"]
+__all__ = [
+    "interleave_to_shuffle_patterns",
+    "lower_bitcast_patterns",
+    "lower_interleave_patterns",
+    "prep_patterns",
+]

@@ -131,6 +131,15 @@ def _sink_ops(d: Operation | None) -> PatternSet:
     return sink_patterns()
 
 
+def _prep(name: str) -> Callable[[Operation | None], PatternSet]:
+    def build(d: Operation | None) -> PatternSet:
+        from schedir.transform.rewrites import vector_llvm_prep
+
+        return getattr(vector_llvm_prep, f"{name}_patterns")()
+
+    return build
+
+
 BUILDERS: Mapping[str, Callable[[Operation | None], PatternSet]] = {
     "vector.lower_contraction": _lower_contraction,
     "vector.lower_outerproduct": _lower_outerproduct,
@@ -150,6 +159,9 @@ BUILDERS: Mapping[str, Callable[[Operation | None], PatternSet]] = {
     "vector.lower_masked_transfers": _lower_masked_transfers,
     "vector.cast_away_vector_leading_one_dim": _cast_away_leading_one_dim,
     "vector.sink_ops": _sink_ops,
+    "vector.lower_bitcast": _prep("lower_bitcast"),
+    "vector.lower_interleave": _prep("lower_interleave"),
+    "vector.interleave_and_deinterleave_to_shuffle": _prep("interleave_to_shuffle"),
 }
 """Descriptor name (without `transform.apply_patterns.`) -> builder of its pattern set."""
 
