@@ -53,7 +53,7 @@ def schedule() -> str:
     mm = s.match(s.root, ops=["linalg.matmul"])
     fill = s.match(s.root, ops=["linalg.fill"])
     tiled, forall = s.tile_using_forall(mm, tile_sizes=[16, 16])
-    _, forall2 = s.fuse_into_containing_op(fill, forall)
+    _, _forall2 = s.fuse_into_containing_op(fill, forall)
     _, k_loop = s.tile_using_for(tiled, tile_sizes=[0, 0, 8])
     func = s.get_parent_op(k_loop, "func.func")
     s.apply_patterns(func, ["canonicalization", "linalg.tiling_canonicalization"])

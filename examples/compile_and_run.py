@@ -1,6 +1,6 @@
 """Compile a payload from Python, run it on numpy arrays and check it against the reference.
 
-    python examples/compile_and_run.py
+python examples/compile_and_run.py
 """
 
 from pathlib import Path

@@ -148,7 +148,11 @@ def _opt_parser() -> _ArgumentParser:
     p.add_argument(
         "--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)"
     )
-    p.add_argument("--no-schedule", action="store_true", help="do not apply the schedule (it stays in the output)")
+    p.add_argument(
+        "--no-schedule",
+        action="store_true",
+        help="do not apply the schedule (it stays in the output)",
+    )
     p.add_argument("--entry-point", default="__transform_main", help="named sequence to run")
     p.add_argument(
         "-p", "--pipeline", default="", help="passes to run after the schedule, comma separated"

@@ -177,9 +177,17 @@ def apply_schedule(
         passes=get_all_passes(),
         hooks=InterpreterHooks(after_top_level_op=after_step),
     )
-    if library is not None and interp.find_named_sequence(entry_point) is None and has_schedule(module):
+    if (
+        library is not None
+        and interp.find_named_sequence(entry_point) is None
+        and has_schedule(module)
+    ):
         interp = TransformInterpreter(
-            ctx, module, module, passes=get_all_passes(), hooks=InterpreterHooks(after_top_level_op=after_step)
+            ctx,
+            module,
+            module,
+            passes=get_all_passes(),
+            hooks=InterpreterHooks(after_top_level_op=after_step),
         )
     interp.run(entry_point)
     strip_schedule(module)
@@ -257,7 +265,10 @@ def kernels_ptx(module: ModuleOp) -> str:
 
 def has_gpu_kernels(module: ModuleOp) -> bool:
     """Whether the (scheduled) module launches anything on the GPU."""
-    return any(op.name in ("gpu.launch", "gpu.launch_func", "gpu.module", "gpu.binary") for op in module.walk())
+    return any(
+        op.name in ("gpu.launch", "gpu.launch_func", "gpu.module", "gpu.binary")
+        for op in module.walk()
+    )
 
 
 def emit_ptx(
@@ -306,7 +317,9 @@ class StepChecker:
     skipped: list[tuple[Operation, str]]
 
     @staticmethod
-    def for_module(ctx: Context, module: ModuleOp, entry: str | None, options: CompileOptions, seed: int = 0) -> StepChecker:
+    def for_module(
+        ctx: Context, module: ModuleOp, entry: str | None, options: CompileOptions, seed: int = 0
+    ) -> StepChecker:
         from schedir import reference
         from schedir.dialects.types import entry_signature, find_entry
 
@@ -334,7 +347,9 @@ class StepChecker:
             self.skipped.append((transform_op, err.message))
             return
         results = executable.run(self.inputs, prefill_nan=True)
-        for index, (spec, got, want) in enumerate(zip(self.signature.results, results, self.expected, strict=True)):
+        for index, (spec, got, want) in enumerate(
+            zip(self.signature.results, results, self.expected, strict=True)
+        ):
             check = reference.compare(got, want, spec.dtype, self.reduction_length)
             if check.ok:
                 continue
@@ -380,7 +395,9 @@ class CpuExecutable:
             cpu_name=options.cpu_name,
             cpu_features=options.cpu_features,
         )
-        return CpuExecutable(signature, CpuFunction(jit, f"_mlir_ciface_{signature.name}", params, results))
+        return CpuExecutable(
+            signature, CpuFunction(jit, f"_mlir_ciface_{signature.name}", params, results)
+        )
 
     def run(self, args: Sequence[Any], *, prefill_nan: bool = False) -> list[np.ndarray]:
         """Call with `args` (checked against the signature); all results, in order."""
@@ -399,7 +416,10 @@ class CpuExecutable:
                 f"@{sig.name} takes {len(sig.args)} argument(s) "
                 f"({', '.join(a.mlir_type for a in sig.args)}), got {len(args)}"
             )
-        params = [_check_arg(i, spec, value) for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))]
+        params = [
+            _check_arg(i, spec, value)
+            for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
+        ]
         params += [_new_output(spec, prefill_nan) for spec in sig.results if _is_out_param(spec)]
         return params
 
@@ -476,7 +496,9 @@ class CudaExecutable:
             raise InputError(
                 f"@{self.signature.name} takes {len(self.signature.args)} argument(s), got {len(args)}"
             )
-        outputs = [_new_output(spec, True) for spec in self.signature.results] if prefill_nan else None
+        outputs = (
+            [_new_output(spec, True) for spec in self.signature.results] if prefill_nan else None
+        )
         return self.function(*args, outputs=outputs)
 
     def run_device(self, args: Sequence[Any]) -> list[Any]:
@@ -497,7 +519,9 @@ def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
     """The argument as the runtime takes it; InputError if it does not fit `spec`."""
     if spec.shape is None:
         if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array")
+            raise InputError(
+                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array"
+            )
         return np.asarray(value).astype(spec.dtype, casting="same_kind").item()
     array = value if isinstance(value, np.ndarray) else np.asarray(value)
     if array.dtype != spec.dtype:
@@ -508,7 +532,9 @@ def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
         want >= 0 and want != got for want, got in zip(spec.shape, array.shape, strict=True)
     ):
         shape = "(" + ", ".join("?" if d < 0 else str(d) for d in spec.shape) + ")"
-        raise InputError(f"argument {index}: expected shape {shape} ({spec.mlir_type}), got {tuple(array.shape)}")
+        raise InputError(
+            f"argument {index}: expected shape {shape} ({spec.mlir_type}), got {tuple(array.shape)}"
+        )
     # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
     return array if array.flags.c_contiguous else array.copy(order="C")
 

@@ -76,7 +76,7 @@ def _memref() -> Dialect:
 
 
 def _bufferization() -> Dialect:
-    from xdsl.dialects.bufferization import Bufferization
+    from schedir.dialects.bufferization import Bufferization
 
     return Bufferization
 
@@ -106,6 +106,12 @@ def _gpu() -> Dialect:
     return GPU
 
 
+def _nvvm() -> Dialect:
+    from schedir.dialects.nvvm import NVVM
+
+    return NVVM
+
+
 def _transform() -> Dialect:
     from schedir.dialects.transform import Transform
 
@@ -128,6 +134,7 @@ DIALECT_FACTORIES: tuple[tuple[str, Callable[[], Dialect]], ...] = (
     ("vector", _vector),
     ("ub", _ub),
     ("gpu", _gpu),
+    ("nvvm", _nvvm),
     ("transform", _transform),
 )
 """Every dialect schedir understands, by name; later issues add transform, nvvm, ..."""

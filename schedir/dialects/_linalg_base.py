@@ -126,14 +126,18 @@ def binary(block: Block, fn: BinaryFn, lhs: SSAValue, rhs: SSAValue) -> SSAValue
     op: Operation
     match fn:
         case BinaryFn.ADD:
-            op = arith.AddfOp(lhs, rhs) if both_float else (
-                arith.OrIOp(lhs, rhs) if both_bool else arith.AddiOp(lhs, rhs)
+            op = (
+                arith.AddfOp(lhs, rhs)
+                if both_float
+                else (arith.OrIOp(lhs, rhs) if both_bool else arith.AddiOp(lhs, rhs))
             )
         case BinaryFn.SUB:
             op = arith.SubfOp(lhs, rhs) if both_float else arith.SubiOp(lhs, rhs)
         case BinaryFn.MUL:
-            op = arith.MulfOp(lhs, rhs) if both_float else (
-                arith.AndIOp(lhs, rhs) if both_bool else arith.MuliOp(lhs, rhs)
+            op = (
+                arith.MulfOp(lhs, rhs)
+                if both_float
+                else (arith.AndIOp(lhs, rhs) if both_bool else arith.MuliOp(lhs, rhs))
             )
         case BinaryFn.DIV:
             op = arith.DivfOp(lhs, rhs) if both_float else arith.DivSIOp(lhs, rhs)
@@ -210,12 +214,7 @@ def verify_structured(
     shapes_to_loops = concat.inverse_permutation()
     if shapes_to_loops is None:
         raise VerifyException(f"invalid indexing maps are non-invertible: ({concat})")
-    shapes = [
-        d
-        for v in operands
-        if isinstance(v.type, ShapedType)
-        for d in v.type.get_shape()
-    ]
+    shapes = [d for v in operands if isinstance(v.type, ShapedType) for d in v.type.get_shape()]
     if any(d < 0 for d in shapes):
         # Dynamic sizes give loop ranges known only at run time; upstream then checks
         # only the dimensions it can, which are those of fully static ops.

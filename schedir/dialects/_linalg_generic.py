@@ -158,7 +158,7 @@ def _enclosing_structured(op: Operation) -> Operation | None:
 class YieldOp(xops.YieldOp):
     """Terminator of linalg bodies: one value per init, of the init's element type.
 
-        linalg.yield %v : f32
+    linalg.yield %v : f32
     """
 
     def verify_(self) -> None:
@@ -186,7 +186,7 @@ class YieldOp(xops.YieldOp):
 class IndexOp(xops.IndexOp):
     """The index of loop `dim` of the enclosing structured op, inside its body.
 
-        %i = linalg.index 0 : index
+    %i = linalg.index 0 : index
     """
 
     def verify_(self) -> None:

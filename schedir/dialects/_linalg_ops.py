@@ -343,8 +343,8 @@ def _copy_body(input_type: Attribute, init_type: Attribute) -> Region:
 class TransposeOp(LinalgStructuredOperation):
     """Permutes the dimensions of the input into the init: `init[i] = input[perm[i]]`.
 
-        %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%o : tensor<8x4xf32>)
-                              permutation = [1, 0]
+    %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%o : tensor<8x4xf32>)
+                          permutation = [1, 0]
     """
 
     name = "linalg.transpose"
@@ -422,8 +422,8 @@ class TransposeOp(LinalgStructuredOperation):
 class BroadcastOp(LinalgStructuredOperation):
     """Broadcasts the input into the init, adding the init's `dimensions`.
 
-        %b = linalg.broadcast ins(%v : tensor<4xf32>) outs(%o : tensor<4x8xf32>)
-                              dimensions = [1]
+    %b = linalg.broadcast ins(%v : tensor<4xf32>) outs(%o : tensor<4x8xf32>)
+                          dimensions = [1]
     """
 
     name = "linalg.broadcast"
@@ -559,9 +559,9 @@ class SoftmaxOp(IRDLOperation):
         in_type = cast(ShapedType, self.input.type)
         out_type = cast(ShapedType, self.output.type)
         in_shape, out_shape = in_type.get_shape(), out_type.get_shape()
-        if any(a >= 0 and b >= 0 and a != b for a, b in zip(in_shape, out_shape, strict=False)) or len(
-            in_shape
-        ) != len(out_shape):
+        if any(
+            a >= 0 and b >= 0 and a != b for a, b in zip(in_shape, out_shape, strict=False)
+        ) or len(in_shape) != len(out_shape):
             raise VerifyException("incompatible output shape")
         rank = len(in_shape)
         dim = self.dimension.value.data

@@ -42,11 +42,11 @@ def _parse_arrow_types(parser: Parser) -> list[Attribute]:
 class ReduceOp(xscf.ReduceOp):
     """Terminator of `scf.parallel`: one operand and one combining region per reduction.
 
-        scf.reduce(%v : f32) {
-        ^bb0(%lhs: f32, %rhs: f32):
-          %s = arith.addf %lhs, %rhs : f32
-          scf.reduce.return %s : f32
-        }
+    scf.reduce(%v : f32) {
+    ^bb0(%lhs: f32, %rhs: f32):
+      %s = arith.addf %lhs, %rhs : f32
+      scf.reduce.return %s : f32
+    }
     """
 
     @classmethod
@@ -250,10 +250,10 @@ class ParallelOp(xscf.ParallelOp):
 class ExecuteRegionOp(xscf.ExecuteRegionOp):
     """Runs its region once; the values given to `scf.yield` are the results.
 
-        %v = scf.execute_region -> i32 {
-          %x = arith.constant 1 : i32
-          scf.yield %x : i32
-        }
+    %v = scf.execute_region -> i32 {
+      %x = arith.constant 1 : i32
+      scf.yield %x : i32
+    }
     """
 
     @classmethod
@@ -279,4 +279,3 @@ class ExecuteRegionOp(xscf.ExecuteRegionOp):
 
 
 __all__ = ["ExecuteRegionOp", "ParallelOp", "ReduceOp"]
-

@@ -51,9 +51,7 @@ def _parse_map_and_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValu
     operands = [*(dims or []), *(syms or [])]
     num_dims = len(dims or [])
     if num_dims != map_.data.num_dims or len(syms or []) != map_.data.num_symbols:
-        parser.raise_error(
-            "dimension or symbol index mismatch", pos, parser.pos
-        )
+        parser.raise_error("dimension or symbol index mismatch", pos, parser.pos)
     return map_, operands
 
 
@@ -75,15 +73,13 @@ def _print_map_and_operands(
 def _verify_operand_count(map_: AffineMapAttr, operands: Sequence[SSAValue]) -> None:
     expected = map_.data.num_dims + map_.data.num_symbols
     if len(operands) != expected:
-        raise VerifyException(
-            "operand count and affine map dimension and symbol count must match"
-        )
+        raise VerifyException("operand count and affine map dimension and symbol count must match")
 
 
 class ApplyOp(xaffine.ApplyOp):
     """Applies a one-result affine map to index operands.
 
-        %r = affine.apply affine_map<(d0)[s0] -> (d0 * 4 + s0)>(%i)[%n]
+    %r = affine.apply affine_map<(d0)[s0] -> (d0 * 4 + s0)>(%i)[%n]
     """
 
     @classmethod
@@ -107,7 +103,7 @@ class ApplyOp(xaffine.ApplyOp):
 class MinOp(xaffine.MinOp):
     """The minimum of the results of an affine map.
 
-        %r = affine.min affine_map<(d0)[s0] -> (16, s0 - d0)>(%i)[%n]
+    %r = affine.min affine_map<(d0)[s0] -> (16, s0 - d0)>(%i)[%n]
     """
 
     @classmethod
@@ -142,7 +138,7 @@ def _indices_as_dims(map_: AffineMapAttr) -> AffineMapAttr:
 class LoadOp(xaffine.LoadOp):
     """Loads through an affine access map.
 
-        %v = affine.load %m[%i * 4 + 1] : memref<64xf32>
+    %v = affine.load %m[%i * 4 + 1] : memref<64xf32>
     """
 
     @classmethod
@@ -154,7 +150,7 @@ class LoadOp(xaffine.LoadOp):
 class StoreOp(xaffine.StoreOp):
     """Stores through an affine access map.
 
-        affine.store %v, %m[%i * 4 + 1] : memref<64xf32>
+    affine.store %v, %m[%i * 4 + 1] : memref<64xf32>
     """
 
     @classmethod
@@ -167,7 +163,7 @@ class StoreOp(xaffine.StoreOp):
 class MaxOp(IRDLOperation):
     """The maximum of the results of an affine map.
 
-        %r = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>(%i, %j)
+    %r = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>(%i, %j)
     """
 
     name = "affine.max"

@@ -28,7 +28,7 @@ class RemFOp(FloatingPointLikeBinaryOperation):
 class IndexCastUIOp(IRDLOperation):
     """Cast between index and an integer type, zero-extending when widening.
 
-        %i = arith.index_castui %x : i32 to index
+    %i = arith.index_castui %x : i32 to index
     """
 
     name = "arith.index_castui"

@@ -289,7 +289,18 @@ def decompose_softmax(op: SoftmaxOp) -> list[Operation]:
 
 Linalg = Dialect(
     "linalg",
-    [GenericOp, YieldOp, IndexOp, *NAMED_OPS, *CONV_OPS, MapOp, ReduceOp, TransposeOp, BroadcastOp, SoftmaxOp],
+    [
+        GenericOp,
+        YieldOp,
+        IndexOp,
+        *NAMED_OPS,
+        *CONV_OPS,
+        MapOp,
+        ReduceOp,
+        TransposeOp,
+        BroadcastOp,
+        SoftmaxOp,
+    ],
     [IteratorTypeAttr, TypeFnAttr],
 )
 
@@ -333,4 +344,3 @@ __all__ = [
     "static_loop_ranges",
     "window_attr",
 ]
-

@@ -77,9 +77,9 @@ def _print_mixed(printer: Printer, values: Sequence[Mixed]) -> None:
     printer.print_string("(")
     printer.print_list(
         values,
-        lambda v: printer.print_string(str(v))
-        if isinstance(v, int)
-        else printer.print_ssa_value(v),
+        lambda v: (
+            printer.print_string(str(v)) if isinstance(v, int) else printer.print_ssa_value(v)
+        ),
     )
     printer.print_string(")")
 
@@ -127,7 +127,6 @@ class _InParallelOpDef(IRDLOperation):
             self.region, print_entry_block_args=False, print_block_terminators=False
         )
         printer.print_op_attributes(self.attributes)
-
 
 
 class InParallelOp(_InParallelOpDef):

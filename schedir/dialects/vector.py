@@ -30,6 +30,15 @@ from xdsl.dialects import vector as xvector
 from xdsl.ir import Dialect
 
 from schedir.dialects._vector_attrs import CombiningKindAttr, IteratorTypeAttr
+from schedir.dialects._vector_masks import MASK_OPS, ConstantMaskOp, CreateMaskOp, MaskOp, YieldOp
+from schedir.dialects._vector_memory import (
+    MEMORY_OPS,
+    LoadOp,
+    MaskedLoadOp,
+    MaskedStoreOp,
+    StoreOp,
+    TypeCastOp,
+)
 from schedir.dialects._vector_ops import (
     COMPUTE_OPS,
     ContractionOp,
@@ -41,37 +50,35 @@ from schedir.dialects._vector_ops import (
 )
 from schedir.dialects._vector_shape import (
     SHAPE_OPS,
-    BitCastOp,
     BroadcastOp,
-    DeinterleaveOp,
     ExtractOp,
-    ExtractStridedSliceOp,
-    FromElementsOp,
     InsertOp,
-    InsertStridedSliceOp,
-    InterleaveOp,
     ShapeCastOp,
-    ShuffleOp,
     SplatOp,
-    ToElementsOp,
     TransposeOp,
 )
-from schedir.dialects._vector_transfer import (
-    MEMORY_OPS,
-    ConstantMaskOp,
-    CreateMaskOp,
-    LoadOp,
-    MaskedLoadOp,
-    MaskedStoreOp,
-    MaskOp,
-    StoreOp,
-    TransferReadOp,
-    TransferWriteOp,
-    TypeCastOp,
-    YieldOp,
+from schedir.dialects._vector_slices import (
+    SLICE_OPS,
+    BitCastOp,
+    DeinterleaveOp,
+    ExtractStridedSliceOp,
+    FromElementsOp,
+    InsertStridedSliceOp,
+    InterleaveOp,
+    ShuffleOp,
+    ToElementsOp,
 )
+from schedir.dialects._vector_transfer import TRANSFER_OPS, TransferReadOp, TransferWriteOp
 
-_OPS = (*MEMORY_OPS, *COMPUTE_OPS, *SHAPE_OPS, xvector.PrintOp)
+_OPS = (
+    *TRANSFER_OPS,
+    *MEMORY_OPS,
+    *MASK_OPS,
+    *COMPUTE_OPS,
+    *SHAPE_OPS,
+    *SLICE_OPS,
+    xvector.PrintOp,
+)
 
 Vector = Dialect(
     "vector",

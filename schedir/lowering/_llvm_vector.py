@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import product
+from typing import cast
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -28,7 +30,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import _vector_llvm as vllvm
 from schedir.dialects import llvm
-from schedir.lowering._llvm_common import INDEX, Lowering
+from schedir.lowering._llvm_common import INDEX, Lowering, unsupported
+
+PASS = "convert-vector-to-llvm"
 
 Emit = Callable[[Operation], SSAValue]
 
@@ -205,11 +209,80 @@ def neutral(kind: str, elem: Attribute) -> int | float:
     }[kind]
 
 
+# --- n-D arith / math -------------------------------------------------------------------------
+
+
+def has_vectors(op: Operation) -> bool:
+    if op.name.startswith(("vector.", "ub.")):
+        return True
+    return any(is_nd(r.type) for r in op.results)
+
+
+def is_nd(t: Attribute) -> bool:
+    return isinstance(t, VectorType) and t.get_num_dims() > 1
+
+
+def unroll_elementwise(lw: Lowering, op: Operation) -> None:
+    """An arith / math op on n-D vectors -> the same op on each 1-D row (upstream's
+    `handleMultidimensionalVectors`); the row ops are converted by their own passes."""
+    emit = lw.emit(op)
+    t = cast(VectorType, op.results[0].type)
+    row_builtin = VectorType(t.get_element_type(), t.get_shape()[-1:])
+    operands = [lw.value(o, op) if isinstance(o.type, VectorType) else o for o in op.operands]
+    result = poison(emit, lw.convert(t, op))
+    for pos in rows(t.get_shape()):
+        row_operands: list[SSAValue] = []
+        for old, new in zip(op.operands, operands, strict=True):
+            if isinstance(old.type, VectorType):
+                row = extract_value(emit, new, pos)
+                old_row = VectorType(old.type.get_element_type(), old.type.get_shape()[-1:])
+                row_operands.append(lw.cast_back(row, old_row, op))
+            else:
+                row_operands.append(old)
+        row_op = type(op).create(
+            operands=row_operands,
+            result_types=[row_builtin],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        lw.insert(row_op, op)
+        result = insert_value(emit, result, lw.value(row_op.results[0], op), pos)
+    lw.replace(op, [result])
+
+
+def unroll_constant(lw: Lowering, op: Operation) -> None:
+    """An n-D `arith.constant` -> 1-D constants of its rows."""
+    emit = lw.emit(op)
+    t = cast(VectorType, op.results[0].type)
+    value = op.properties.get("value") or op.attributes.get("value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise unsupported(PASS, op, f"constant {value}")
+    data = list(value.get_values())
+    width = t.get_shape()[-1]
+    row_builtin = VectorType(t.get_element_type(), [width])
+    splat = len(data) == 1
+    result = poison(emit, lw.convert(t, op))
+    made: dict[tuple[int | float, ...], SSAValue] = {}
+    for r, pos in enumerate(rows(t.get_shape())):
+        key = tuple(data) if splat else tuple(data[r * width : (r + 1) * width])
+        row = made.get(key)
+        if row is None:
+            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]
+            row_op = arith.ConstantOp(attr, row_builtin)
+            lw.insert(row_op, op)
+            row = made[key] = lw.value(row_op.results[0], op)
+        result = insert_value(emit, result, row, pos)
+    lw.replace(op, [result])
+
+
 __all__ = [
+    "PASS",
     "dense_constant",
     "extract_value",
+    "has_vectors",
     "i32_constant",
     "insert_value",
+    "is_nd",
     "llvm_element",
     "neutral",
     "poison",
@@ -218,4 +291,6 @@ __all__ = [
     "rows",
     "shuffle",
     "splat",
+    "unroll_constant",
+    "unroll_elementwise",
 ]

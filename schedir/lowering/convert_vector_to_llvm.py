@@ -47,36 +47,31 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     ModuleOp,
     VectorType,
     i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm, vector
 from schedir.dialects._vector_attrs import kind_name
 from schedir.dialects._vector_shape import POISON_INDEX
 from schedir.lowering import _llvm_vector as lv
+from schedir.lowering import _llvm_vector_memory as lvm
 from schedir.lowering._llvm_common import (
     INDEX,
     LLVMTypeConverter,
     Lowering,
-    element_size,
     fastmath_to_llvm,
     unsupported,
 )
-from schedir.lowering._llvm_memref import Descriptor, IndexMath, build_descriptor
+from schedir.lowering._llvm_vector import PASS
 from schedir.transform.rewrites.canonicalize import PatternSet, apply_patterns_greedily
-
-PASS = "convert-vector-to-llvm"
 
 _CONTRACT_STRATEGIES = ("dot", "matmulintrinsics", "outerproduct", "parallelarith")
 _TRANSPOSE_STRATEGIES = ("eltwise", "flat_transpose", "shuffle_1d", "shuffle_16x16")
@@ -87,7 +82,12 @@ _TRANSPOSE_STRATEGIES = ("eltwise", "flat_transpose", "shuffle_1d", "shuffle_16x
 
 def lowering_patterns(contract: str = "dot", transpose: str = "eltwise") -> PatternSet:
     """The greedy step's pattern set (folds included)."""
-    from schedir.transform.rewrites import vector_contract, vector_masks, vector_shape
+    from schedir.transform.rewrites import (
+        vector_contract,
+        vector_masks,
+        vector_outerproduct,
+        vector_shape,
+    )
     from schedir.transform.rewrites.vector_llvm_prep import prep_patterns
     from schedir.transform.rewrites.vector_transfer import lower_transfer_patterns
     from schedir.transform.rewrites.vector_utils import with_folds
@@ -96,7 +96,7 @@ def lowering_patterns(contract: str = "dot", transpose: str = "eltwise") -> Patt
     patterns = PatternSet()
     patterns.update(vector_shape.lower_broadcast_patterns())
     patterns.update(vector_contract.lower_contraction_patterns(strategy.get(contract, contract)))
-    patterns.update(vector_contract.lower_outer_product_patterns())
+    patterns.update(vector_outerproduct.lower_outer_product_patterns())
     patterns.update(vector_masks.lower_masks_patterns())
     patterns.update(vector_masks.lower_masked_transfers_patterns())
     patterns.update(vector_shape.lower_shape_cast_patterns())
@@ -392,216 +392,20 @@ def _create_mask(lw: Lowering, op: Operation, options: _Options) -> None:
     lw.replace(op, [emit(llvm.ICmpOp(lanes, bounds, slt))])
 
 
-def _type_cast(lw: Lowering, op: Operation, options: _Options) -> None:
-    """`memref<4x8xf32>` -> `memref<vector<4x8xf32>>`: the same buffer, offset 0."""
-    assert isinstance(op, vector.TypeCastOp)
-    src_t = cast(MemRefType, op.memref.type)
-    dst_t = cast(MemRefType, op.result.type)
-    strides, offset = lw.converter.layout(src_t)
-    if offset != 0 or any(s is None for s in strides) or any(d < 0 for d in src_t.get_shape()):
-        raise unsupported(PASS, op, "a memref that is not static and contiguous")
-    emit = lw.emit(op)
-    desc = Descriptor(lw, op, lw.value(op.memref, op), src_t)
-    math = IndexMath(lw, op, emit)
-    dst_strides, _ = lw.converter.layout(dst_t)
-    new = build_descriptor(
-        emit,
-        lw.convert(dst_t, op),
-        desc.allocated(),
-        desc.aligned(),
-        math.const(0),
-        [math.const(d) for d in dst_t.get_shape()],
-        [math.const(cast(int, s)) for s in dst_strides],
-    )
-    lw.replace(op, [new])
-
-
 def _poison(lw: Lowering, op: Operation, options: _Options) -> None:
     lw.replace(op, [lv.poison(lw.emit(op), lw.convert(op.results[0].type, op))])
 
 
-# --- memory -------------------------------------------------------------------------------------
-
-
-def _alignment(op: Operation, memref_t: MemRefType) -> int:
-    """The op's alignment, else the element's (upstream without use-vector-alignment)."""
-    attr = op.properties.get("alignment")
-    if isinstance(attr, IntegerAttr) and attr.value.data:
-        return attr.value.data
-    return element_size(memref_t.get_element_type()) or 1
-
-
-def _pointer(
-    lw: Lowering,
-    op: Operation,
-    base: SSAValue,
-    indices: Sequence[SSAValue],
-    row: Sequence[int] = (),
-) -> SSAValue:
-    """Address of element `indices` (plus `row` on the dims before the last) of `base`."""
-    memref_t = base.type
-    if not isinstance(memref_t, MemRefType):
-        raise unsupported(PASS, op, f"a base of type {memref_t}")
-    emit = lw.emit(op)
-    desc = Descriptor(lw, op, lw.value(base, op), memref_t)
-    math = IndexMath(lw, op, emit)
-    values = lw.values(indices, op)
-    first_row_dim = len(values) - 1 - len(row)
-    linear = desc.offset()
-    for dim, index in enumerate(values):
-        if first_row_dim <= dim < len(values) - 1 and row[dim - first_row_dim]:
-            index = math.add(index, math.const(row[dim - first_row_dim]))
-        linear = math.add(linear, math.mul(index, desc.stride(dim)))
-    elem = lw.convert(memref_t.get_element_type(), op)
-    return emit(llvm.GEPOp(desc.aligned(), [linear], elem))
-
-
-def _memory_rows(op: Operation, t: VectorType, base: SSAValue) -> list[tuple[int, ...]]:
-    """Rows of an n-D load/store: vector dims map to the trailing memref dims."""
-    rank = cast(MemRefType, base.type).get_num_dims()
-    if t.get_num_dims() > rank:
-        raise unsupported(PASS, op, "a vector of higher rank than the memref")
-    return lv.rows(t.get_shape())
-
-
-def _load(lw: Lowering, op: Operation, options: _Options) -> None:
-    assert isinstance(op, vector.LoadOp)
-    emit = lw.emit(op)
-    t = _vtype(op.result)
-    memref_t = cast(MemRefType, op.base.type)
-    align = _alignment(op, memref_t)
-    row_t = lv.row_type(t)
-    nontemporal = op.nontemporal is not None and op.nontemporal.value.data
-    values: dict[tuple[int, ...], SSAValue] = {}
-    for pos in _memory_rows(op, t, op.base):
-        ptr = _pointer(lw, op, op.base, list(op.indices), pos)
-        values[pos] = emit(llvm.LoadOp(ptr, row_t, alignment=align, nontemporal=nontemporal))
-    lw.replace(op, [_assemble(lw, op, t, values)])
-
-
-def _assemble(
-    lw: Lowering, op: Operation, t: VectorType, rows: dict[tuple[int, ...], SSAValue]
-) -> SSAValue:
-    if t.get_num_dims() == 1:
-        return rows[()]
-    emit = lw.emit(op)
-    result = lv.poison(emit, lw.convert(t, op))
-    for pos, row in rows.items():
-        result = lv.insert_value(emit, result, row, pos)
-    return result
-
-
-def _store(lw: Lowering, op: Operation, options: _Options) -> None:
-    assert isinstance(op, vector.StoreOp)
-    emit = lw.emit(op)
-    t = _vtype(op.vector)
-    memref_t = cast(MemRefType, op.base.type)
-    align = _alignment(op, memref_t)
-    value = lw.value(op.vector, op)
-    nontemporal = op.nontemporal is not None and op.nontemporal.value.data
-    for pos in _memory_rows(op, t, op.base):
-        ptr = _pointer(lw, op, op.base, list(op.indices), pos)
-        row = lv.extract_value(emit, value, pos)
-        emit(llvm.StoreOp(row, ptr, alignment=align, nontemporal=nontemporal))
-    lw.replace(op, [])
-
-
-def _masked_load(lw: Lowering, op: Operation, options: _Options) -> None:
-    assert isinstance(op, vector.MaskedLoadOp)
-    t = _vtype(op.result)
-    if t.get_num_dims() != 1:
-        raise unsupported(PASS, op, "a multi-dimensional masked load")
-    emit = lw.emit(op)
-    ptr = _pointer(lw, op, op.base, list(op.indices))
-    mask, pass_thru = lw.value(op.mask, op), lw.value(op.pass_thru, op)
-    align = _alignment(op, cast(MemRefType, op.base.type))
-    from schedir.dialects._vector_llvm import MaskedLoadOp
-
-    new = MaskedLoadOp(ptr, mask, cast(VectorType, lw.convert(t, op)), pass_thru, align)
-    lw.replace(op, [emit(new)])
-
-
-def _masked_store(lw: Lowering, op: Operation, options: _Options) -> None:
-    assert isinstance(op, vector.MaskedStoreOp)
-    if _vtype(op.value_to_store).get_num_dims() != 1:
-        raise unsupported(PASS, op, "a multi-dimensional masked store")
-    emit = lw.emit(op)
-    ptr = _pointer(lw, op, op.base, list(op.indices))
-    value, mask = lw.value(op.value_to_store, op), lw.value(op.mask, op)
-    align = _alignment(op, cast(MemRefType, op.base.type))
-    from schedir.dialects._vector_llvm import MaskedStoreOp
-
-    emit(MaskedStoreOp(value, ptr, mask, align))
-    lw.replace(op, [])
-
-
-# --- n-D arith / math ----------------------------------------------------------------------------
-
-
-def _has_vectors(op: Operation) -> bool:
-    if op.name.startswith(("vector.", "ub.")):
-        return True
-    return any(_is_nd(r.type) for r in op.results)
-
-
-def _is_nd(t: Attribute) -> bool:
-    return isinstance(t, VectorType) and t.get_num_dims() > 1
-
-
-def _unroll_elementwise(lw: Lowering, op: Operation) -> None:
-    """An arith / math op on n-D vectors -> the same op on each 1-D row (upstream's
-    `handleMultidimensionalVectors`); the row ops are converted by their own passes."""
-    emit = lw.emit(op)
-    t = cast(VectorType, op.results[0].type)
-    row_builtin = VectorType(t.get_element_type(), t.get_shape()[-1:])
-    operands = [lw.value(o, op) if isinstance(o.type, VectorType) else o for o in op.operands]
-    result = lv.poison(emit, lw.convert(t, op))
-    for pos in lv.rows(t.get_shape()):
-        row_operands: list[SSAValue] = []
-        for old, new in zip(op.operands, operands, strict=True):
-            if isinstance(old.type, VectorType):
-                row = lv.extract_value(emit, new, pos)
-                old_row = VectorType(old.type.get_element_type(), old.type.get_shape()[-1:])
-                row_operands.append(lw.cast_back(row, old_row, op))
-            else:
-                row_operands.append(old)
-        row_op = type(op).create(
-            operands=row_operands,
-            result_types=[row_builtin],
-            properties=dict(op.properties),
-            attributes=dict(op.attributes),
-        )
-        lw.insert(row_op, op)
-        result = lv.insert_value(emit, result, lw.value(row_op.results[0], op), pos)
-    lw.replace(op, [result])
-
-
-def _unroll_constant(lw: Lowering, op: Operation) -> None:
-    """An n-D `arith.constant` -> 1-D constants of its rows."""
-    emit = lw.emit(op)
-    t = cast(VectorType, op.results[0].type)
-    value = op.properties.get("value") or op.attributes.get("value")
-    if not isinstance(value, DenseIntOrFPElementsAttr):
-        raise unsupported(PASS, op, f"constant {value}")
-    data = list(value.get_values())
-    width = t.get_shape()[-1]
-    row_builtin = VectorType(t.get_element_type(), [width])
-    splat = len(data) == 1
-    result = lv.poison(emit, lw.convert(t, op))
-    made: dict[tuple[int | float, ...], SSAValue] = {}
-    for r, pos in enumerate(lv.rows(t.get_shape())):
-        key = tuple(data) if splat else tuple(data[r * width : (r + 1) * width])
-        row = made.get(key)
-        if row is None:
-            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]
-            row_op = arith.ConstantOp(attr, row_builtin)
-            lw.insert(row_op, op)
-            row = made[key] = lw.value(row_op.results[0], op)
-        result = lv.insert_value(emit, result, row, pos)
-    lw.replace(op, [result])
+# -------------------------------------------------------------------------------------
 
 
 # --- driver ---------------------------------------------------------------------------------------
+
+
+def _memory(
+    convert: Callable[[Lowering, Operation], None],
+) -> Callable[[Lowering, Operation, _Options], None]:
+    return lambda lw, op, options: convert(lw, op)
 
 
 _HANDLERS: dict[str, Callable[[Lowering, Operation, _Options], None]] = {
@@ -618,11 +422,11 @@ _HANDLERS: dict[str, Callable[[Lowering, Operation, _Options], None]] = {
     "vector.interleave": _interleave,
     "vector.deinterleave": _deinterleave,
     "vector.create_mask": _create_mask,
-    "vector.type_cast": _type_cast,
-    "vector.load": _load,
-    "vector.store": _store,
-    "vector.maskedload": _masked_load,
-    "vector.maskedstore": _masked_store,
+    "vector.type_cast": _memory(lvm.type_cast),
+    "vector.load": _memory(lvm.load),
+    "vector.store": _memory(lvm.store),
+    "vector.maskedload": _memory(lvm.masked_load),
+    "vector.maskedstore": _memory(lvm.masked_store),
     "ub.poison": _poison,
 }
 
@@ -645,7 +449,7 @@ def convert_vector(
     force_32bit_vector_indices: bool = True,
 ) -> None:
     """Lower every vector op of `module` (see the module docstring)."""
-    if not any(_has_vectors(op) for op in module.walk()):
+    if not any(lv.has_vectors(op) for op in module.walk()):
         return  # nothing to do: skip the rewrite driver's walk of a big module
     apply_patterns_greedily(module, lowering_patterns(contract_lowering, transpose_lowering))
     options = _Options(reassociate_fp_reductions, force_32bit_vector_indices)
@@ -664,11 +468,11 @@ def convert_vector(
             if name == "vector.yield":
                 continue
             raise unsupported(PASS, op)
-        elif name.startswith(("arith.", "math.")) and op.results and _is_nd(op.results[0].type):
+        elif name.startswith(("arith.", "math.")) and op.results and lv.is_nd(op.results[0].type):
             if name == "arith.constant":
-                _unroll_constant(lw, op)
+                lv.unroll_constant(lw, op)
             else:
-                _unroll_elementwise(lw, op)
+                lv.unroll_elementwise(lw, op)
     lw.finish()
 
 

@@ -58,7 +58,9 @@ class _Emitter:
         self.ops.append(op)
         return op.results[0]
 
-    def expr(self, expr: AffineExpr, dims: Sequence[SSAValue], syms: Sequence[SSAValue]) -> SSAValue:
+    def expr(
+        self, expr: AffineExpr, dims: Sequence[SSAValue], syms: Sequence[SSAValue]
+    ) -> SSAValue:
         match expr:
             case AffineConstantExpr():
                 return self.constant(expr.value)
@@ -151,11 +153,21 @@ def _lower_for(op: Operation, rewriter: PatternRewriter, emit: _Emitter) -> None
     step_attr = op.properties.get("step") or op.attributes.get("step")
     step = emit.constant(step_attr.value.data)  # type: ignore[union-attr]
     rewriter.insert(emit.ops)
-    loop = scf.ForOp(lb, ub, step, inits, rewriter.move_region_contents_to_new_regions(op.regions[0]))
+    loop = scf.ForOp(
+        lb, ub, step, inits, rewriter.move_region_contents_to_new_regions(op.regions[0])
+    )
     rewriter.replace(op, loop)
 
 
-_AFFINE = ("affine.apply", "affine.min", "affine.max", "affine.load", "affine.store", "affine.for", "affine.yield")
+_AFFINE = (
+    "affine.apply",
+    "affine.min",
+    "affine.max",
+    "affine.load",
+    "affine.store",
+    "affine.for",
+    "affine.yield",
+)
 
 
 @dataclass(frozen=True)

@@ -70,14 +70,12 @@ _VECTOR_OPS_LEFT_ALONE = frozenset(
 
 
 def _stage_one() -> PatternSet:
-    from schedir.transform.rewrites.vector_contract import (
-        lower_contraction_patterns,
-        lower_outer_product_patterns,
-    )
+    from schedir.transform.rewrites.vector_contract import lower_contraction_patterns
     from schedir.transform.rewrites.vector_masks import (
         lower_masked_transfers_patterns,
         lower_masks_patterns,
     )
+    from schedir.transform.rewrites.vector_outerproduct import lower_outer_product_patterns
     from schedir.transform.rewrites.vector_reduction import (
         flattening_patterns,
         reorder_patterns,

@@ -127,7 +127,9 @@ class Schedule:
 
     def get_parent_op(self, target: Handle, op_name: str | None = None) -> Handle:
         props = f' <{{op_name = "{op_name}"}}>' if op_name else ""
-        return self.op("get_parent_op", [target], [ANY_OP], body=f"{target}{props}", hint="parent")[0]
+        return self.op("get_parent_op", [target], [ANY_OP], body=f"{target}{props}", hint="parent")[
+            0
+        ]
 
     def split_handle(self, target: Handle, count: int) -> tuple[Handle, ...]:
         return self.op("split_handle", [target], [ANY_OP] * count, body=str(target), hint="s")
@@ -135,7 +137,9 @@ class Schedule:
     def merge_handles(self, *handles: Handle, deduplicate: bool = False) -> Handle:
         flag = "deduplicate " if deduplicate else ""
         body = flag + ", ".join(str(h) for h in handles)
-        return self.op("merge_handles", handles, [ANY_OP], body=body, trailing_type=handles[0].type)[0]
+        return self.op(
+            "merge_handles", handles, [ANY_OP], body=body, trailing_type=handles[0].type
+        )[0]
 
     def annotate(self, target: Handle, name: str) -> None:
         self.op("annotate", [target], body=f'{target} "{name}"', trailing_type=target.type)
@@ -146,7 +150,9 @@ class Schedule:
     def apply_patterns(self, target: Handle, patterns: Sequence[str]) -> None:
         """`transform.apply_patterns to %t { transform.apply_patterns.<p> ... }`."""
         inner = " ".join(f"transform.apply_patterns.{p}" for p in patterns)
-        self.op("apply_patterns", [target], body=f"to {target} {{ {inner} }}", trailing_type=target.type)
+        self.op(
+            "apply_patterns", [target], body=f"to {target} {{ {inner} }}", trailing_type=target.type
+        )
 
     # --- structured ----------------------------------------------------------------------
 
@@ -163,7 +169,13 @@ class Schedule:
         if interchange:
             body += f" interchange = {list(interchange)}"
         dynamic = [s for s in tile_sizes if isinstance(s, Handle)]
-        return self.op("structured.tile_using_for", [target, *dynamic], [ANY_OP] * (1 + loops), body=body, hint="t")
+        return self.op(
+            "structured.tile_using_for",
+            [target, *dynamic],
+            [ANY_OP] * (1 + loops),
+            body=body,
+            hint="t",
+        )
 
     def tile_using_forall(
         self,
@@ -176,7 +188,9 @@ class Schedule:
         """Returns (tiled op, forall); `mapping` items such as "block<y>" or "#gpu.thread<x>"."""
         if (tile_sizes is None) == (num_threads is None):
             raise ValueError("give exactly one of tile_sizes and num_threads")
-        kind, sizes = ("tile_sizes", tile_sizes) if tile_sizes is not None else ("num_threads", num_threads)
+        kind, sizes = (
+            ("tile_sizes", tile_sizes) if tile_sizes is not None else ("num_threads", num_threads)
+        )
         assert sizes is not None
         body = f"{target} {kind} {self._sizes(sizes)}"
         if mapping:
@@ -184,11 +198,17 @@ class Schedule:
             body += f" (mapping = [{attrs}])"
         dynamic = [s for s in sizes if isinstance(s, Handle)]
         tiled, forall = self.op(
-            "structured.tile_using_forall", [target, *dynamic], [ANY_OP, ANY_OP], body=body, hint="t"
+            "structured.tile_using_forall",
+            [target, *dynamic],
+            [ANY_OP, ANY_OP],
+            body=body,
+            hint="t",
         )
         return tiled, forall
 
-    def fuse_into_containing_op(self, producer: Handle, containing: Handle) -> tuple[Handle, Handle]:
+    def fuse_into_containing_op(
+        self, producer: Handle, containing: Handle
+    ) -> tuple[Handle, Handle]:
         """Returns (fused op, new containing op)."""
         fused, loop = self.op(
             "structured.fuse_into_containing_op",

@@ -105,7 +105,9 @@ class TransformInterpreter:
         assert block is not None
         args = list(block.args)
         if not args:
-            raise definite(entry, "the entry point must take the payload root as its first argument")
+            raise definite(
+                entry, "the entry point must take the payload root as its first argument"
+            )
         if len(args) > 1:
             raise definite(
                 entry,
@@ -157,7 +159,9 @@ class TransformInterpreter:
             assert block is not None
             return tuple(
                 operand
-                for operand, attrs in zip(op.operands, _arg_attrs(callee, len(block.args)), strict=False)
+                for operand, attrs in zip(
+                    op.operands, _arg_attrs(callee, len(block.args)), strict=False
+                )
                 if "transform.consumed" in attrs
             )
         if op.name == "transform.foreach":
@@ -228,7 +232,9 @@ class TransformInterpreter:
             raise definite(op, f"unknown named sequence '@{name}'")
         return callee
 
-    def call(self, op: Operation, callee: Operation, args: Sequence[Sequence[Mapped]], mode: str) -> list[list[Mapped]]:
+    def call(
+        self, op: Operation, callee: Operation, args: Sequence[Sequence[Mapped]], mode: str
+    ) -> list[list[Mapped]]:
         """Run a named sequence with `args` bound to its arguments."""
         return self.run_region_with_args(callee, 0, args, mode)
 
@@ -295,7 +301,9 @@ def _arg_attrs(op: Operation, count: int) -> list[dict[str, Attribute]]:
 
 def failure_mode(op: Operation, default: str = "propagate") -> str:
     """The `failures(...)` mode of a sequence or include."""
-    attr = op.properties.get("failure_propagation_mode") or op.attributes.get("failure_propagation_mode")
+    attr = op.properties.get("failure_propagation_mode") or op.attributes.get(
+        "failure_propagation_mode"
+    )
     if attr is None:
         return default
     # Upstream's FailurePropagationMode enum: 1 = propagate, 2 = suppress.
@@ -358,12 +366,16 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
     from xdsl.traits import IsolatedFromAbove
 
     originals = (
-        [o for o in interp.state.payload_ops(op.operands[0])] if op.operands else [interp.state.root]
+        [o for o in interp.state.payload_ops(op.operands[0])]
+        if op.operands
+        else [interp.state.root]
     )
     for original in originals:
         if is_ancestor(original, op):
             raise definite(
-                op, "scope must not contain the transforms being applied", notes=[op_note(original, "scope")]
+                op,
+                "scope must not contain the transforms being applied",
+                notes=[op_note(original, "scope")],
             )
         if not original.has_trait(IsolatedFromAbove):
             raise definite(
@@ -378,7 +390,9 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
         block = region.blocks.first
         assert block is not None
         try:
-            results = interp.run_region_with_args(op, index, [clones] if block.args else [], "propagate")
+            results = interp.run_region_with_args(
+                op, index, [clones] if block.args else [], "propagate"
+            )
         except TransformError as err:
             for clone in clones:
                 clone.erase(safe_erase=False)
@@ -441,9 +455,15 @@ def apply_foreach_match(op: Operation, interp: TransformInterpreter) -> None:
                         except TransformError as err:
                             if not err.silenceable:
                                 raise
-                            failures.append(Note(f"failed action: {err.message}", op_location(action)))
-                            failures.append(op_note(payload, "when applied to this matching payload"))
-                    yielded = [list(interp.state.mapped(v)) for v in ops[-1].operands] if ops else []
+                            failures.append(
+                                Note(f"failed action: {err.message}", op_location(action))
+                            )
+                            failures.append(
+                                op_note(payload, "when applied to this matching payload")
+                            )
+                    yielded = (
+                        [list(interp.state.mapped(v)) for v in ops[-1].operands] if ops else []
+                    )
                 for bucket, items in zip(collected, yielded, strict=False):
                     if len(items) != 1 and not flatten:
                         raise definite(
@@ -458,7 +478,9 @@ def apply_foreach_match(op: Operation, interp: TransformInterpreter) -> None:
         raise silenceable(op, "actions failed", notes=failures)
 
 
-def _matcher_action_pairs(op: Operation, interp: TransformInterpreter) -> list[tuple[Operation, Operation]]:
+def _matcher_action_pairs(
+    op: Operation, interp: TransformInterpreter
+) -> list[tuple[Operation, Operation]]:
     matchers = op.properties.get("matchers") or op.attributes.get("matchers")
     actions = op.properties.get("actions") or op.attributes.get("actions")
     assert isinstance(matchers, ArrayAttr) and isinstance(actions, ArrayAttr)
@@ -494,7 +516,8 @@ def apply_collect_matching(op: Operation, interp: TransformInterpreter) -> None:
             for index, (bucket, items) in enumerate(zip(collected, matched, strict=False)):
                 if len(items) != 1:
                     raise silenceable(
-                        op, f"result #{index}, associated with {len(items)} payload objects, expected 1"
+                        op,
+                        f"result #{index}, associated with {len(items)} payload objects, expected 1",
                     )
                 bucket.extend(items)
     interp.set_results(op, collected)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.dialects.transform import (
+    AffineMapType,
     AnyParamType,
     OperationType,
     ParamType,
@@ -184,7 +185,9 @@ class TransformState:
         self._forget(handle)
         self._params[handle] = params
 
-    def set_mapped(self, handle: SSAValue, items: Sequence[Operation | SSAValue | Attribute]) -> None:
+    def set_mapped(
+        self, handle: SSAValue, items: Sequence[Operation | SSAValue | Attribute]
+    ) -> None:
         """Map `handle` to items of the kind its type asks for."""
         kind = handle_kind(handle)
         if kind == "op":
@@ -195,11 +198,15 @@ class TransformState:
             self.set_payload_ops(handle, items)  # type: ignore[arg-type]
         elif kind == "value":
             if not all(isinstance(i, SSAValue) for i in items):
-                raise TransformError("wrong kind of value provided for a value handle", value_location(handle))
+                raise TransformError(
+                    "wrong kind of value provided for a value handle", value_location(handle)
+                )
             self.set_payload_values(handle, items)  # type: ignore[arg-type]
         else:
             if not all(isinstance(i, Attribute) for i in items):
-                raise TransformError("wrong kind of value provided for a parameter", value_location(handle))
+                raise TransformError(
+                    "wrong kind of value provided for a parameter", value_location(handle)
+                )
             self.set_params(handle, items)  # type: ignore[arg-type]
 
     def _forget(self, handle: SSAValue) -> None:
@@ -280,9 +287,11 @@ class TransformState:
             for old, new in zip(op.results, new_values, strict=False):
                 self.replace_payload_value(old, new)
             owners = {v.op for v in new_values if isinstance(v, OpResult)}
-            replacement = owners.pop() if len(owners) == 1 and not any(
-                isinstance(v, BlockArgument) for v in new_values
-            ) else None
+            replacement = (
+                owners.pop()
+                if len(owners) == 1 and not any(isinstance(v, BlockArgument) for v in new_values)
+                else None
+            )
             self.replace_payload_op(op, replacement)
 
         def erased(op: Operation) -> None:
@@ -303,7 +312,11 @@ class TransformState:
     # --- invalidation (upstream's expensive checks, always on) ---------------------------
 
     def check_operands(
-        self, transform_op: Operation, consumed: Sequence[SSAValue], *, allows_repeated: bool = False
+        self,
+        transform_op: Operation,
+        consumed: Sequence[SSAValue],
+        *,
+        allows_repeated: bool = False,
     ) -> None:
         """Upstream's expensive checks before an op runs, in upstream's order.
 
@@ -374,7 +387,12 @@ class TransformState:
                     "op uses a handle associated with empty payload and invalidated by a "
                     "previously executed transform op",
                     at,
-                    (Note(f"invalidated by this transform op that consumes its operand #{operand_index}", owner_loc),),
+                    (
+                        Note(
+                            f"invalidated by this transform op that consumes its operand #{operand_index}",
+                            owner_loc,
+                        ),
+                    ),
                 ),
             )
             return
@@ -385,7 +403,11 @@ class TransformState:
                 for ancestor in ancestors:
                     if is_ancestor(ancestor, payload_op):
                         newly[other] = _op_invalidation(
-                            other, consumes, owner_loc, op_location(ancestor), op_location(payload_op)
+                            other,
+                            consumes,
+                            owner_loc,
+                            op_location(ancestor),
+                            op_location(payload_op),
                         )
                         break
         for payload_value, handles in list(self._value_handles.items()):
@@ -403,7 +425,9 @@ class TransformState:
                         break
         newly.setdefault(
             consumed,
-            _op_invalidation(consumed, consumes, owner_loc, op_location(ancestors[0]), op_location(ancestors[0])),
+            _op_invalidation(
+                consumed, consumes, owner_loc, op_location(ancestors[0]), op_location(ancestors[0])
+            ),
         )
 
     def is_invalidated(self, handle: SSAValue) -> bool:
@@ -411,8 +435,10 @@ class TransformState:
 
 
 def handle_kind(handle: SSAValue) -> str:
-    """"op", "value" or "param": what a transform value's type says it holds."""
+    """ "op", "value" or "param": what a transform value's type says it holds."""
     t = handle.type
+    if isinstance(t, AffineMapType):  # an attribute-valued param upstream
+        return "param"
     if isinstance(t, TransformOpHandleType):
         return "op"
     if isinstance(t, TransformValueHandleType):

@@ -100,7 +100,10 @@ def _children(op: Operation) -> tuple[Node, ...]:
             for inner in block.ops:
                 if inner.name in LOOP_OPS:
                     nodes.append(Node(_loop_label(inner), _children(inner)))
-                elif inner.name.startswith("linalg.") and inner.name not in ("linalg.yield", "linalg.index"):
+                elif inner.name.startswith("linalg.") and inner.name not in (
+                    "linalg.yield",
+                    "linalg.index",
+                ):
                     nodes.append(Node(_linalg_label(inner)))
                 else:
                     nodes.extend(_children(inner))
@@ -165,7 +168,9 @@ def check_case(case: Path, library: Path | None = None) -> None:
         )
         return
     expected, got = structure(upstream.text), structure(ours.text)
-    assert got == expected, f"structure differs for {case.name}\n--- upstream\n{expected}\n--- schedir\n{got}"
+    assert got == expected, (
+        f"structure differs for {case.name}\n--- upstream\n{expected}\n--- schedir\n{got}"
+    )
 
 
 def as_module(op: Operation) -> ModuleOp:

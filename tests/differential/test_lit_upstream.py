@@ -13,19 +13,22 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from harness import iree_opt
 
 LIT_TRANSFORM = Path(__file__).parents[1] / "filecheck" / "transform"
-FILES = sorted(
-    p for p in LIT_TRANSFORM.glob("*.mlir") if "UPSTREAM-LACKS:" not in p.read_text()
-)
+FILES = sorted(p for p in LIT_TRANSFORM.glob("*.mlir") if "UPSTREAM-LACKS:" not in p.read_text())
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_upstream_gives_the_same_diagnostics(path: Path) -> None:
     result = subprocess.run(
-        [iree_opt(), "--transform-interpreter", "--split-input-file", "--verify-diagnostics", str(path)],
+        [
+            iree_opt(),
+            "--transform-interpreter",
+            "--split-input-file",
+            "--verify-diagnostics",
+            str(path),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -11,7 +11,6 @@ constants, poison, index arithmetic and op order inside a block may differ.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -44,14 +43,27 @@ SKIPPED = frozenset(
 
 def _attrs(op: Operation) -> str:
     parts: list[str] = []
-    for name in ("permutation_map", "in_bounds", "indexing_maps", "kind", "reduction_dims", "permutation"):
+    for name in (
+        "permutation_map",
+        "in_bounds",
+        "indexing_maps",
+        "kind",
+        "reduction_dims",
+        "permutation",
+    ):
         attr = op.properties.get(name) or op.attributes.get(name)
         if attr is None:
             continue
         if isinstance(attr, AffineMapAttr):
             text = str(attr.data)
         elif isinstance(attr, ArrayAttr):
-            text = "[" + ", ".join(str(a.data) if isinstance(a, AffineMapAttr) else str(a) for a in attr.data) + "]"
+            text = (
+                "["
+                + ", ".join(
+                    str(a.data) if isinstance(a, AffineMapAttr) else str(a) for a in attr.data
+                )
+                + "]"
+            )
         elif isinstance(attr, DenseArrayBase):
             text = str(list(attr.get_values()))
         else:
@@ -84,7 +96,9 @@ def _render(op: Operation, indent: int) -> list[str]:
             flat: list[str] = []
             nested: list[list[str]] = []
             for inner in block.ops:
-                if inner.name in LOOPS or (inner.regions and inner.name.startswith(("scf.", "gpu."))):
+                if inner.name in LOOPS or (
+                    inner.regions and inner.name.startswith(("scf.", "gpu."))
+                ):
                     head = "  " * indent + _label(inner)
                     nested.append([head, *_render(inner, indent + 1)])
                 elif _interesting(inner):
@@ -106,12 +120,13 @@ def vector_structure(text: str) -> str:
     return "\n".join(out)
 
 
-@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="iree-opt (upstream oracle) not installed")
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name.removesuffix(".mlir"))
 def test_vector_structure_matches_upstream(case: Path) -> None:
     upstream = run_upstream(case, None)
     ours = run_schedir(case, None)
-    assert upstream.ok == ours.ok, f"upstream ok={upstream.ok}, schedir ok={ours.ok}\n{upstream.message}\n{ours.message}"
+    assert upstream.ok == ours.ok, (
+        f"upstream ok={upstream.ok}, schedir ok={ours.ok}\n{upstream.message}\n{ours.message}"
+    )
     if not upstream.ok:
         assert upstream.error_line == ours.error_line
         return

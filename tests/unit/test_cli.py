@@ -85,7 +85,7 @@ def test_opt_malformed_input_is_diagnosed_at_its_line(
     before = _digest(path)
     assert opt_main([str(path)]) == 1
     err = capsys.readouterr().err
-    got_line, _, msg = _first_error(err)
+    got_line, _, _msg = _first_error(err)
     assert got_line == line, err
     assert fragment in err
     assert "Traceback" not in err
@@ -181,7 +181,9 @@ def test_opt_emit_llvm(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "define" in out and "@mm" in out
 
 
-def test_opt_applies_the_embedded_schedule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_opt_applies_the_embedded_schedule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = (
         "module attributes {transform.with_named_sequence} {\n"
         + MATMUL
@@ -347,9 +349,15 @@ def test_console_script_stdin_does_not_hang(tmp_path: Path) -> None:
     assert result.returncode == 0 and "linalg.matmul" in result.stdout
 
 
-def test_pass_options_with_dotted_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pass_options_with_dotted_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Upstream accepts `memcpy-op=linalg.copy` unquoted.
     path = _write(tmp_path, "mm.mlir", MATMUL)
-    argv = [str(path), "-p", "one-shot-bufferize{bufferize-function-boundaries=true memcpy-op=linalg.copy}"]
+    argv = [
+        str(path),
+        "-p",
+        "one-shot-bufferize{bufferize-function-boundaries=true memcpy-op=linalg.copy}",
+    ]
     assert opt_main(argv) == 0
     assert "memref<5x3xf32>" in capsys.readouterr().out

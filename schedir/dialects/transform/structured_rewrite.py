@@ -31,7 +31,7 @@ from xdsl.dialects.transform import (
     TransformOpHandleType,
     TransformValueHandleType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -441,6 +441,13 @@ class BufferizeToAllocationOp(IRDLOperation):
     new_ops = result_def(TransformOpHandleType)
 
     consumed_operands = ("target",)
+
+    def consumed_values(self) -> tuple[SSAValue, ...]:
+        # Upstream's getEffects: with bufferize_destination_only the op stays in place,
+        # so the target is only read.
+        if self.bufferize_destination_only is not None:
+            return ()
+        return (self.target,)
 
     @classmethod
     def parse(cls, parser: Parser) -> BufferizeToAllocationOp:

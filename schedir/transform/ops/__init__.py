@@ -14,7 +14,22 @@ from types import MappingProxyType
 
 from schedir.transform.interpreter import CONTROL_FLOW, ApplyFn
 
-_FAMILIES: tuple[str, ...] = ("core", "match", "match_structured", "passes", "structured", "tile", "fuse", "patterns", "loop", "tune", "vectorize")
+_FAMILIES: tuple[str, ...] = (
+    "core",
+    "match",
+    "match_structured",
+    "passes",
+    "structured",
+    "tile",
+    "fuse",
+    "patterns",
+    "loop",
+    "tune",
+    "gpu",
+    "bufferization",
+    "memory",
+    "vectorize",
+)
 """Modules of this package contributing apply functions."""
 
 

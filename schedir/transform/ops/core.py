@@ -94,7 +94,8 @@ def apply_split_handle(op: Operation, interp: TransformInterpreter) -> None:
         and (items or not flag(op, "pass_through_empty_handle", True))
     ):
         raise silenceable(
-            op, f"{_value_name(handle)} expected to contain {count} payloads but it contains {len(items)} payloads"
+            op,
+            f"{_value_name(handle)} expected to contain {count} payloads but it contains {len(items)} payloads",
         )
     buckets: list[list[Mapped]] = [[] for _ in range(count)]
     for index, item in enumerate(items):
@@ -193,7 +194,9 @@ def apply_get_defining_op(op: Operation, interp: TransformInterpreter) -> None:
     for value in interp.state.payload_values(target):
         if isinstance(value, BlockArgument):
             raise silenceable(
-                op, "cannot get defining op of block argument", notes=[Note("target value", payload_location(value))]
+                op,
+                "cannot get defining op of block argument",
+                notes=[Note("target value", payload_location(value))],
             )
         assert isinstance(value, OpResult)
         defining.append(value.op)
@@ -286,7 +289,8 @@ def apply_annotate(op: Operation, interp: TransformInterpreter) -> None:
     if len(params) != 1:
         if len(params) != len(targets):
             raise silenceable(
-                op, f"parameter and target have different payload lengths ({len(params)} vs {len(targets)})"
+                op,
+                f"parameter and target have different payload lengths ({len(params)} vs {len(targets)})",
             )
         for payload, attr in zip(targets, params, strict=True):
             payload.attributes[name] = attr
@@ -329,7 +333,9 @@ def apply_verify(op: Operation, interp: TransformInterpreter) -> None:
 def _single_payload(op: Operation, interp: TransformInterpreter, handle: SSAValue) -> Operation:
     payloads = interp.state.payload_ops(handle)
     if len(payloads) != 1:
-        raise definite(op, f"expected one payload to be bound to the first operand, got {len(payloads)}")
+        raise definite(
+            op, f"expected one payload to be bound to the first operand, got {len(payloads)}"
+        )
     return payloads[0]
 
 
@@ -348,7 +354,10 @@ def apply_match_operation_empty(op: Operation, interp: TransformInterpreter) -> 
     assert handle is not None
     payloads = interp.state.payload_ops(handle)
     if len(payloads) > 1:
-        raise definite(op, f"expected at most one payload to be bound to the first operand, got {len(payloads)}")
+        raise definite(
+            op,
+            f"expected at most one payload to be bound to the first operand, got {len(payloads)}",
+        )
     if payloads:
         raise silenceable(op, "operation is not empty")
 
@@ -378,7 +387,9 @@ def apply_match_param_cmpi(op: Operation, interp: TransformInterpreter) -> None:
     params = interp.state.params(param)
     references = interp.state.params(reference)
     if len(params) != len(references):
-        raise silenceable(op, f"parameters have different payload lengths ({len(params)} vs {len(references)})")
+        raise silenceable(
+            op, f"parameters have different payload lengths ({len(params)} vs {len(references)})"
+        )
     compare, words = _CMP[_pred(op)]
     for index, (value, ref) in enumerate(zip(params, references, strict=True)):
         if not isinstance(value, IntegerAttr) or not isinstance(ref, IntegerAttr):
@@ -389,7 +400,12 @@ def apply_match_param_cmpi(op: Operation, interp: TransformInterpreter) -> None:
             raise silenceable(
                 op,
                 f"expected parameter to be {words} {ref.value.data}, got {value.value.data}",
-                notes=[Note(f"value # {index} associated with the parameter defined here", value_location(param))],
+                notes=[
+                    Note(
+                        f"value # {index} associated with the parameter defined here",
+                        value_location(param),
+                    )
+                ],
             )
 
 

@@ -63,11 +63,19 @@ def apply_structured_match(op: Operation, interp: TransformInterpreter) -> None:
     if len(payloads) != 1:
         raise definite(op, "requires exactly one target handle!")
     names = op.properties.get("ops")
-    wanted = {a.data for a in names.data if isinstance(a, StringAttr)} if isinstance(names, ArrayAttr) else None
+    wanted = (
+        {a.data for a in names.data if isinstance(a, StringAttr)}
+        if isinstance(names, ArrayAttr)
+        else None
+    )
     interface_attr = op.properties.get("interface")
-    interface = _INTERFACES[interface_attr.value.data] if isinstance(interface_attr, IntegerAttr) else None
+    interface = (
+        _INTERFACES[interface_attr.value.data] if isinstance(interface_attr, IntegerAttr) else None
+    )
     op_attrs = op.properties.get("op_attrs")
-    required: Mapping[str, Attribute] = op_attrs.data if isinstance(op_attrs, DictionaryAttr) else {}
+    required: Mapping[str, Attribute] = (
+        op_attrs.data if isinstance(op_attrs, DictionaryAttr) else {}
+    )
     result_type = op.properties.get("filter_result_type")
     operand_types = op.properties.get("filter_operand_types")
 
@@ -97,8 +105,6 @@ def apply_structured_match(op: Operation, interp: TransformInterpreter) -> None:
     # Post-order walk from the target, the target itself included, as MLIR's walk.
     found = [candidate for candidate in payloads[0].walk(region_first=True) if matches(candidate)]
     interp.set_results(op, [found])
-
-
 
 
 # --- structured-op analyses of the match.structured predicates ---------------------------

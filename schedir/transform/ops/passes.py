@@ -39,14 +39,18 @@ def apply_registered_pass(op: Operation, interp: TransformInterpreter) -> None:
     options = op.properties.get("options")
     params = [list(interp.state.params(v)) for v in op.operands[1:]]
     items = options.data.items() if isinstance(options, DictionaryAttr) else ()
-    spec_text = name + ("{" + " ".join(f"{k}={_option_text(v, params)}" for k, v in items) + "}" if items else "")
+    spec_text = name + (
+        "{" + " ".join(f"{k}={_option_text(v, params)}" for k, v in items) + "}" if items else ""
+    )
     factory = interp.passes.get(name)
     if factory is None:
         raise definite(op, f"unknown pass or pass pipeline: {name}")
     try:
         pass_ = factory().from_pass_spec(parse_spec(spec_text))
     except (ArgSpecParseError, ValueError, TypeError) as err:
-        raise definite(op, f"failed to add pass or pass pipeline to pipeline: {name} ({err})") from None
+        raise definite(
+            op, f"failed to add pass or pass pipeline to pipeline: {name} ({err})"
+        ) from None
     targets = list(interp.state.payload_ops(op.operands[0]))
     results: list[Operation] = []
     for target in targets:
@@ -68,7 +72,9 @@ def apply_registered_pass(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [results])
 
 
-def _run_on(op: Operation, interp: TransformInterpreter, pass_: object, target: Operation) -> list[Operation]:
+def _run_on(
+    op: Operation, interp: TransformInterpreter, pass_: object, target: Operation
+) -> list[Operation]:
     """Run a module pass on `target`, moving a non-module target into a scratch module."""
     try:
         if isinstance(target, ModuleOp):
@@ -86,13 +92,22 @@ def _run_on(op: Operation, interp: TransformInterpreter, pass_: object, target: 
             for moved_op in moved:
                 moved_op.detach()
                 Rewriter.insert_op(
-                    moved_op, InsertPoint.before(anchor) if anchor is not None else InsertPoint.at_end(parent)
+                    moved_op,
+                    InsertPoint.before(anchor)
+                    if anchor is not None
+                    else InsertPoint.at_end(parent),
                 )
         return moved
     except SchedirError as err:
-        raise silenceable(op, "pass pipeline failed", notes=[op_note(target, "target op"), *err.notes]) from None
+        raise silenceable(
+            op, "pass pipeline failed", notes=[op_note(target, "target op"), *err.notes]
+        ) from None
     except DiagnosticException as err:
-        raise silenceable(op, f"pass pipeline failed: {str(err).splitlines()[0]}", notes=[op_note(target, "target op")]) from None
+        raise silenceable(
+            op,
+            f"pass pipeline failed: {str(err).splitlines()[0]}",
+            notes=[op_note(target, "target op")],
+        ) from None
 
 
 APPLY: Mapping[str, ApplyFn] = {"transform.apply_registered_pass": apply_registered_pass}

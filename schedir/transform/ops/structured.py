@@ -137,9 +137,7 @@ def apply_decompose_interface(op: Operation, interp: TransformInterpreter) -> No
 
     def one(payload: Operation) -> list[Mapped]:
         try:
-            result = structured_misc.decompose_aggregate(
-                interp.state.rewriter(payload), payload
-            )
+            result = structured_misc.decompose_aggregate(interp.state.rewriter(payload), payload)
         except RewriteFailure:
             raise _default_failure(op, payload) from None
         return list(result.result_ops)
@@ -162,9 +160,7 @@ def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
         if not isinstance(payload, linalg.GenericOp):
             return [payload]
         try:
-            result = specialize.specialize(
-                interp.state.rewriter(payload), payload, emit_category
-            )
+            result = specialize.specialize(interp.state.rewriter(payload), payload, emit_category)
         except RewriteFailure:
             raise _default_failure(op, payload) from None
         except specialize.UnsupportedSpecialization as unsupported:
@@ -231,9 +227,7 @@ def _reify_sizes(
             raise silenceable(op, "requires param or handle to be result of op with 1 index result")
         value = producer.properties.get("value") if isinstance(producer, arith.ConstantOp) else None
         if not isinstance(value, IntegerAttr):
-            raise silenceable(
-                op, "requires param or handle to be the result of a constant like op"
-            )
+            raise silenceable(op, "requires param or handle to be the result of a constant like op")
         values.append(value.value.data)
     return values
 
@@ -306,9 +300,7 @@ def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
     copy_ops: list[Mapped] = []
     for payload in interp.state.payload_ops(target):
         if not linalg.is_structured(payload):
-            raise silenceable(
-                op, "expected LinalgOp target", notes=[op_note(payload, "target op")]
-            )
+            raise silenceable(op, "expected LinalgOp target", notes=[op_note(payload, "target op")])
         values = _padding_attrs(op, payload)
         multiples = _reify_sizes(op, interp, static_multiples, dynamic_multiples)
         options = padding.PaddingOptions(
@@ -322,7 +314,9 @@ def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
         try:
             result = padding.pad_op(interp.state.rewriter(payload), payload, options)
         except RewriteFailure:
-            raise silenceable(op, "failed to pad op", notes=[op_note(payload, "target op")]) from None
+            raise silenceable(
+                op, "failed to pad op", notes=[op_note(payload, "target op")]
+            ) from None
         padded_ops.append(result.padded)
         pad_ops.extend(result.pads)
         copy_ops.extend(c for c in result.copy_backs if c not in copy_ops)
@@ -432,7 +426,9 @@ def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterprete
                 interp.state.rewriter(payload), payload, threads, sizes, mapping
             )
         except reduction_tiling.PartialReductionError as error:
-            raise _reduction_tiling_failure(op, payload, error, "could not tile reduction") from None
+            raise _reduction_tiling_failure(
+                op, payload, error, "could not tile reduction"
+            ) from None
         return _reduction_tiling_results(result)
 
     _each(op, interp, linalg.is_structured, one)

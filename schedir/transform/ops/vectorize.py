@@ -77,9 +77,8 @@ def apply_vectorize(op: Operation, interp: TransformInterpreter) -> None:
                 sizes,
                 scalable,
                 nd_extract=flag(op, "vectorize_nd_extract"),
-                assume_dynamic_dims_match_vec_sizes=flag(
-                    op, "assume_dynamic_dims_match_vec_sizes"
-                ),
+                assume_dynamic_dims_match_vec_sizes=flag(op, "assume_dynamic_dims_match_vec_sizes"),
+                create_named_contraction=flag(op, "create_named_contraction"),
             )
         except VectorizationFailure:
             raise _at_payload(payload, "Attempted to vectorize, but failed") from None
@@ -95,7 +94,9 @@ def _require_isolated(op: Operation, payload: Operation) -> None:
         )
 
 
-def apply_vectorize_children_and_apply_patterns(op: Operation, interp: TransformInterpreter) -> None:
+def apply_vectorize_children_and_apply_patterns(
+    op: Operation, interp: TransformInterpreter
+) -> None:
     """`transform.structured.vectorize_children_and_apply_patterns`: vectorize every op
     nested in the target, then run upstream's enabling patterns (transfer permutation
     lowering, reduction to contract, sinking, transfer folds, copy forwarding, tensor

@@ -255,10 +255,19 @@ class GreedyDriver:
         self.add_to_worklist(op)
 
     def _removed(self, op: Operation) -> None:
+        # Upstream's addOperandsToWorklist: a producer left with at most one other user
+        # may now be dead or foldable.
         for operand in op.operands:
-            if not operand.has_more_than_one_use() and isinstance(
-                owner := operand.owner, Operation
-            ):
+            owner = operand.owner
+            if not isinstance(owner, Operation):
+                continue
+            others: set[Operation] = set()
+            for use in operand.uses:
+                if use.operation is not op:
+                    others.add(use.operation)
+                    if len(others) > 1:
+                        break
+            if len(others) <= 1:
                 self.add_to_worklist(owner)
         for nested in op.walk():
             self.worklist.remove(nested)

@@ -370,6 +370,43 @@ def simplify_apply(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+_ACCESS_INDEX_START = {"affine.load": 1, "affine.store": 2}
+"""Where the map operands of an affine memory access start (after memref, value)."""
+
+
+def simplify_access(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `SimplifyAffineOp<AffineLoadOp / AffineStoreOp>`: the access map is
+    composed with its `affine.apply` producers and canonicalized (constant indices fold
+    into it, unused and repeated indices are dropped); unlike upstream, indices stay
+    dimensions (see below)."""
+    start = _ACCESS_INDEX_START[op.name]
+    attr = op.properties["map"]
+    assert isinstance(attr, AffineMapAttr)
+    old = ValueMap(attr.data, tuple(op.operands[start:]))
+    new = simplify_value_map(old)
+    if new is None:
+        return False
+    # schedir's affine syntax has no `symbol(%x)`: every index is printed and parsed as a
+    # dimension. Symbols become trailing dimensions so that the op prints as it means.
+    m = new.map
+    if m.num_symbols:
+        dims = [AffineExpr.dimension(m.num_dims + i) for i in range(m.num_symbols)]
+        m = m.replace_dims_and_symbols(
+            [AffineExpr.dimension(i) for i in range(m.num_dims)],
+            dims,
+            m.num_dims + m.num_symbols,
+            0,
+        )
+        new = ValueMap(m, new.operands)
+    if new == old:
+        return False
+    replacement = op.clone()
+    replacement.operands = [*op.operands[:start], *new.operands]
+    replacement.properties["map"] = AffineMapAttr(new.map)
+    rw.replace_with_op(op, replacement)
+    return True
+
+
 def _dedupe(results: Sequence[AffineExpr]) -> list[AffineExpr]:
     seen: list[AffineExpr] = []
     for r in results:
@@ -487,6 +524,8 @@ def patterns() -> PatternSet:
         .add("affine.apply", simplify_apply)
         .add("affine.min", simplify_min_max)
         .add("affine.max", simplify_min_max)
+        .add("affine.load", simplify_access)
+        .add("affine.store", simplify_access)
     )
 
 

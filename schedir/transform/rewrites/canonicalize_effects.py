@@ -86,8 +86,9 @@ _UNKNOWN_OPS = frozenset(
     {
         # Upstream declares no effects for these: they must never be dropped or merged.
         "tensor.parallel_insert_slice",
-        "affine.store",
-        "affine.load",
+        "affine.prefetch",
+        "affine.dma_start",
+        "affine.dma_wait",
     }
 )
 
@@ -170,8 +171,10 @@ def op_effects(op: Operation) -> list[Effect] | None:
     if name in _RECURSIVE_OPS:
         return []
     match name:
-        case "memref.load":
+        case "memref.load" | "affine.load" | "affine.vector_load":
             return [Effect(READ, op.operands[0])]
+        case "affine.store" | "affine.vector_store":
+            return [Effect(WRITE, op.operands[1])]
         case "memref.store":
             return [Effect(WRITE, op.operands[1])]
         case "memref.alloc" | "memref.alloca" | "bufferization.alloc_tensor":

@@ -8,21 +8,29 @@
   cast back (FoldTensorCastProducerOp); `memref.cast`s are folded in place (the linalg
   folder's `foldMemRefCast`).
 * Fills: `tensor.extract` of a fill is the fill value, `linalg.copy` of a fill is a fill
-  of the copy's destination, a transpose of a fill is a fill of the transpose's init.
+  of the copy's destination, a transpose of a fill is a fill of the transpose's init, a
+  collapse/expand_shape of a fill is a fill of the reshaped init, and a pad of a fill with
+  the fill's value is a fill of an empty tensor of the padded size.
 * `linalg.copy` of a value into itself disappears (EraseSelfCopy); a `linalg.generic`
   that only forwards its inputs is replaced by them (EraseIdentityLinalgOp).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.transform.rewrites.canonicalize import PatternSet
 from schedir.transform.rewrites.canonicalize_memref import fold_cast_operands
 from schedir.transform.rewrites.canonicalize_tensor import can_fold_into_consumer
-from schedir.transform.rewrites.canonicalize_utils import CanonRewriter, Folder
+from schedir.transform.rewrites.canonicalize_utils import (
+    CanonRewriter,
+    Folder,
+    constant_attr,
+    constant_int,
+)
 
 
 def _structured(op: Operation) -> bool:
@@ -292,6 +300,105 @@ def transpose_of_fill(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def reshape_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithTensorReshape: reshape(fill(v, init)) becomes
+    fill(v, reshape(init)) (the reshape of the init at the fill's location)."""
+    scalar = _fill_value(op.operands[0])
+    if scalar is None:
+        return False
+    fill = op.operands[0].owner
+    assert isinstance(fill, Operation)
+    new_init = op.clone()
+    new_init.operands = [fill.operands[1], *op.operands[1:]]
+    rw.create(new_init, fill)
+    new = _new_fill(rw, scalar, new_init.results[0], op)
+    rw.replace_values(op, list(new.results))
+    return True
+
+
+def _constant_padding_value(pad: Operation) -> SSAValue | None:
+    """Upstream's `PadOp::getConstantPaddingValue`: the yielded value when it is a
+    constant or defined outside the pad's body."""
+    block = pad.regions[0].blocks.first
+    if block is None or block.last_op is None or block.last_op.name != "tensor.yield":
+        return None
+    value = block.last_op.operands[0]
+    if constant_attr(value) is not None:
+        return value
+    owner = value.owner
+    defining_block = owner.parent_block() if isinstance(owner, Operation) else owner
+    return None if defining_block is block else value
+
+
+def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]:
+    """Upstream's `PadOp::reifyResultShapes`: static sizes, or low + high + dim(source)."""
+    from xdsl.ir.affine import AffineExpr, AffineMap
+
+    from schedir.dialects._utils import mixed_values
+    from schedir.transform.rewrites.canonicalize_affine import composed_folded_apply
+    from schedir.transform.rewrites.canonicalize_tensor import fold_dim
+
+    result_type = pad.results[0].type
+    assert isinstance(result_type, TensorType)
+    source = pad.operands[0]
+    lows = mixed_values(pad.properties["static_low"], pad.low)  # type: ignore[arg-type,attr-defined]
+    highs = mixed_values(pad.properties["static_high"], pad.high)  # type: ignore[arg-type,attr-defined]
+    add3 = AffineMap(
+        3, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1) + AffineExpr.dimension(2),)
+    )
+    sizes: list[int | SSAValue] = []
+    for i, size in enumerate(result_type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            sizes.append(size)
+            continue
+        index = rw.constant_index(i, pad)
+        dim = rw.create(DimOp(source, index), pad)
+        folded = fold_dim(dim)
+        dim_value: SSAValue = dim.results[0]
+        if isinstance(folded, list):
+            rw.erase(dim)
+            value = folded[0]
+            dim_value = (
+                value
+                if isinstance(value, SSAValue)
+                else rw.constant_index(
+                    value.value.data,
+                    pad,  # type: ignore[attr-defined]
+                )
+            )
+        operands = [dim_value, rw.mixed_value(lows[i], pad), rw.mixed_value(highs[i], pad)]
+        sizes.append(composed_folded_apply(rw, add3, operands, pad))
+    return sizes
+
+
+def pad_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithPad: padding a fill with its own value is a fill of an
+    empty tensor of the padded size."""
+    scalar = _fill_value(op.operands[0])
+    if scalar is None or _constant_padding_value(op) is not scalar:
+        return False
+    fill = op.operands[0].owner
+    assert isinstance(fill, Operation)
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    sizes = _pad_result_sizes(rw, op)
+    shape = [
+        s
+        if isinstance(s, int)
+        else (constant_int(s) if constant_int(s) is not None else DYNAMIC_INDEX)
+        for s in sizes
+    ]
+    dynamic = [s for s, d in zip(sizes, shape, strict=True) if d == DYNAMIC_INDEX]
+    empty_type = TensorType(result_type.get_element_type(), shape)
+    empty = rw.create(EmptyOp(dynamic, empty_type), op)  # type: ignore[arg-type]
+    new = _new_fill(rw, scalar, empty.results[0], fill)
+    result = new.results[0]
+    if result.type != result_type:
+        result = rw.create(CastOp(result, result_type), fill).results[0]
+    rw.replace_values(op, [result])
+    return True
+
+
 def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's EraseSelfCopy for linalg.copy."""
     if len(op.operands) != 2 or op.operands[0] is not op.operands[1]:
@@ -371,6 +478,9 @@ def op_patterns() -> PatternSet:
         PatternSet()
         .add("linalg.copy", erase_self_copy, copy_of_fill)
         .add("tensor.extract", extract_of_fill)
+        .add("tensor.pad", pad_of_fill)
+        .add("tensor.collapse_shape", reshape_of_fill)
+        .add("tensor.expand_shape", reshape_of_fill)
         .add("linalg.transpose", transpose_of_fill)
         .add("linalg.generic", erase_identity_generic)
     )

@@ -4,7 +4,8 @@
 Folders: identity casts and slices, `dim` of static shapes / `tensor.empty` / slices /
 casts / destination-style results, `extract_slice(insert_slice)` and
 `insert_slice(extract_slice)` of the same place, an insert over a previous insert of the
-same place, `extract` of `from_elements` or a splat constant.
+same place; the element ops' folders (`extract`, `insert`, `from_elements`, `reshape`)
+are in `canonicalize_tensor_elements`.
 
 Patterns: constant offsets/sizes/strides of the slice ops become static (the result type
 gets static sizes and a `tensor.cast` restores the old type), casts are folded into slice
@@ -19,7 +20,6 @@ from collections.abc import Sequence
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     TensorType,
@@ -29,11 +29,11 @@ from xdsl.rewriter import InsertPoint
 
 from schedir.dialects._utils import Mixed, split_mixed
 from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
+from schedir.transform.rewrites import canonicalize_tensor_elements
 from schedir.transform.rewrites.canonicalize import PatternSet
 from schedir.transform.rewrites.canonicalize_utils import (
     CanonRewriter,
     Folder,
-    constant_attr,
     constant_int,
     fold_mixed_lists,
     in_bounds_slice,
@@ -239,36 +239,12 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     return None
 
 
-def fold_extract(op: Operation) -> list[Attribute | SSAValue] | None:
-    source = op.operands[0]
-    owner = source.owner
-    indices = [constant_int(v) for v in op.operands[1:]]
-    if isinstance(owner, Operation) and owner.name == "tensor.from_elements":
-        if any(i is None for i in indices):
-            return None
-        shape = source.type.get_shape()  # type: ignore[attr-defined]
-        flat = 0
-        for i, d in zip(indices, shape, strict=True):
-            assert i is not None
-            flat = flat * d + i
-        return [owner.operands[flat]] if 0 <= flat < len(owner.operands) else None
-    attr = constant_attr(source)
-    if isinstance(attr, DenseIntOrFPElementsAttr) and attr.is_splat():
-        values = attr.get_values()
-        from xdsl.dialects.builtin import FloatAttr
-
-        elem = op.results[0].type
-        value = values[0]
-        return [FloatAttr(value, elem) if isinstance(value, float) else IntegerAttr(value, elem)]  # type: ignore[arg-type]
-    return None
-
-
 FOLDERS: dict[str, Folder] = {
     "tensor.cast": fold_cast,
     "tensor.dim": fold_dim,
     "tensor.extract_slice": fold_extract_slice,
     "tensor.insert_slice": fold_insert_slice,
-    "tensor.extract": fold_extract,
+    **canonicalize_tensor_elements.FOLDERS,
 }
 
 
@@ -338,9 +314,32 @@ def insert_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     return _insert_constant_arguments(op, rw)
 
 
+def rank_reduction_mask(
+    original: Sequence[int], reduced: Sequence[int], *, match_dynamic: bool = False
+) -> set[int] | None:
+    """Upstream's `computeRankReductionMask`: the unit dims of `original` that, dropped
+    greedily, leave `reduced`; None if there are none (with `match_dynamic`, a dynamic
+    size on either side matches any size but 1)."""
+    dropped: set[int] = set()
+    j = 0
+    for i, size in enumerate(original):
+        if match_dynamic and j < len(reduced) and size != 1 and DYNAMIC_INDEX in (size, reduced[j]):
+            j += 1
+            continue
+        if j < len(reduced) and size == reduced[j]:
+            j += 1
+            continue
+        dropped.add(i)
+        if size != 1:
+            return None
+    return dropped if j == len(reduced) else None
+
+
 def insert_slice_cast_folder(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InsertSliceOpCastFolder: fold information-erasing casts of source and
-    destination into the insert."""
+    destination into the insert; dynamic sizes the cast's source knows become static."""
+    if any(constant_int(v) is not None for v in op.operands):
+        return False  # the constant-argument folder goes first, as upstream
     source, dest = op.operands[0], op.operands[1]
     src_cast = (
         source.owner
@@ -356,17 +355,30 @@ def insert_slice_cast_folder(op: Operation, rw: CanonRewriter) -> bool:
         return False
     new_source = src_cast.operands[0] if src_cast is not None else source
     new_dest = dst_cast.operands[0] if dst_cast is not None else dest
-    params = slice_params(op)
-    # The source must still fit the sizes (upstream checks with the static sizes).
-    src_shape = new_source.type.get_shape()  # type: ignore[attr-defined]
-    reduced = infer_rank_reduced_type(new_dest.type, params[1], len(src_shape)).get_shape()  # type: ignore[arg-type]
-    if len(reduced) != len(src_shape) or any(
-        a != DYNAMIC_INDEX and b != DYNAMIC_INDEX and a != b
-        for a, b in zip(reduced, src_shape, strict=True)
-    ):
+    src_type, dst_type = new_source.type, new_dest.type
+    if not isinstance(src_type, TensorType) or not isinstance(dst_type, TensorType):
+        return False
+    offsets, sizes, strides = slice_params(op)
+    static_sizes = _static(sizes)
+    src_shape = src_type.get_shape()
+    mask = rank_reduction_mask(static_sizes, src_shape, match_dynamic=True)
+    if mask is None:
+        return False
+    # As upstream, the source dim only advances past static dims of the cast's source.
+    new_sizes = list(sizes)
+    reduced = 0
+    for i in range(len(static_sizes)):
+        if i not in mask and src_shape[reduced] != DYNAMIC_INDEX:
+            new_sizes[i] = src_shape[reduced]
+            static_sizes[i] = src_shape[reduced]
+            reduced += 1
+    # The new op must verify: the source type is the slice type or a rank reduction.
+    if src_type.get_element_type() != dst_type.get_element_type():
+        return False
+    if rank_reduction_mask(static_sizes, src_shape) is None:
         return False
     cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
-    new = build_insert_slice(new_source, new_dest, params, cls)
+    new = build_insert_slice(new_source, new_dest, (offsets, new_sizes, strides), cls)
     if cls is ParallelInsertSliceOp:
         new.location = op.location
         rw.replace(op, new, [])
@@ -568,6 +580,7 @@ def patterns() -> PatternSet:
         .add("tensor.dim", dim_of_dest_style, dim_of_empty)
         .add("tensor.empty", empty_static_shape)
         .add("tensor.pad", pad_zero_padding)
+        .update(canonicalize_tensor_elements.patterns())
     )
 
 
@@ -597,6 +610,7 @@ __all__ = [
     "is_identity_slice",
     "patterns",
     "preserves_static_information",
+    "rank_reduction_mask",
     "same_slice",
     "slice_params",
     "tiling_patterns",

@@ -66,7 +66,11 @@ _LOOPS = ("scf.for", "affine.for")
 
 
 def _loops(root: Operation) -> list[Operation]:
-    return [op for op in root.walk() if op.name in ("scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for")]
+    return [
+        op
+        for op in root.walk()
+        if op.name in ("scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for")
+    ]
 
 
 def _licm(root: Operation) -> None:
@@ -260,7 +264,10 @@ def _linear(value: SSAValue, depth: int = 0) -> tuple[dict[SSAValue, int], int]:
     if depth < 16 and isinstance(value, OpResult):
         op = value.op
         if op.name in ("arith.addi", "arith.subi"):
-            (ta, ca), (tb, cb) = _linear(op.operands[0], depth + 1), _linear(op.operands[1], depth + 1)
+            (ta, ca), (tb, cb) = (
+                _linear(op.operands[0], depth + 1),
+                _linear(op.operands[1], depth + 1),
+            )
             sign = 1 if op.name == "arith.addi" else -1
             terms = dict(ta)
             for k, v in tb.items():

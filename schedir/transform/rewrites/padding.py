@@ -234,7 +234,9 @@ def _padded_shape(
     return padded, dynamic, already
 
 
-def _compose_pad(source: SSAValue, padded_type: TensorType[Attribute], padding: SSAValue) -> SSAValue | None:
+def _compose_pad(
+    source: SSAValue, padded_type: TensorType[Attribute], padding: SSAValue
+) -> SSAValue | None:
     """Upstream's `makeComposedPadHighOp` short cut: the slice of a padded producer chain
     with the same sizes and padding value is that padded producer's result."""
     if not isinstance(source, OpResult) or not isinstance(source.op, ExtractSliceOp):

@@ -72,7 +72,9 @@ def _uses_arg(generic: linalg.GenericOp, index: int) -> bool:
 
 
 def _all_parallel(generic: linalg.GenericOp) -> bool:
-    return all(linalg.iterator_types(generic)[i] == "parallel" for i in range(linalg.num_loops(generic)))
+    return all(
+        linalg.iterator_types(generic)[i] == "parallel" for i in range(linalg.num_loops(generic))
+    )
 
 
 def _single_yield(generic: linalg.GenericOp) -> bool:
@@ -111,7 +113,11 @@ def fill_value(generic: linalg.GenericOp) -> SSAValue | None:
             return None
         value = body.ops.first.operands[0]  # type: ignore[union-attr]
         owner = value.op if isinstance(value, OpResult) else None
-        return value if owner is not None and owner.name in ("arith.constant", "complex.constant") else None
+        return (
+            value
+            if owner is not None and owner.name in ("arith.constant", "complex.constant")
+            else None
+        )
     if len(generic.inputs) != 1 or not _single_yield(generic):
         return None
     if not _uses_arg(generic, 0) or _uses_arg(generic, 1):
@@ -183,7 +189,9 @@ def _elementwise_arity(generic: linalg.GenericOp) -> int | None:
     arity = len(generic.inputs)
     if arity not in (1, 2, 3) or len(generic.outputs) != 1 or linalg.num_loops(generic) < 1:
         return None
-    if not _all_parallel(generic) or not all(_is_identity(m) for m in linalg.indexing_maps(generic)):
+    if not _all_parallel(generic) or not all(
+        _is_identity(m) for m in linalg.indexing_maps(generic)
+    ):
         return None
     if _uses_arg(generic, arity):
         return None
@@ -274,7 +282,11 @@ def _is_contraction_body(block: Block, *, and_or_needs_i1: bool = False) -> bool
         return False
     if (elementwise.name, reduction.name) not in _CONTRACTION_PAIRS:
         return False
-    if and_or_needs_i1 and elementwise.name == "arith.andi" and not _is_i1(elementwise.results[0].type):
+    if (
+        and_or_needs_i1
+        and elementwise.name == "arith.andi"
+        and not _is_i1(elementwise.results[0].type)
+    ):
         return False
     a, b = (_skip_unary(v) for v in elementwise.operands)
     return {a, b} == {block.args[0], block.args[1]} and a is not b
@@ -297,7 +309,9 @@ def _cast_kind(block: Block) -> str | None:
     for op in block.ops:
         if op.name not in _CASTS:
             continue
-        if not any(user.name in ("arith.mulf", "arith.muli", "complex.mul") for user in _forward_slice(op)):
+        if not any(
+            user.name in ("arith.mulf", "arith.muli", "complex.mul") for user in _forward_slice(op)
+        ):
             return None  # a cast of the result cannot be expressed by a named matmul
         if op.name in _UNSIGNED_CASTS:
             kinds.append("unsigned")
@@ -345,7 +359,7 @@ def _contraction_dims(maps: Sequence[AffineMap], iterators: Sequence[str]) -> di
 
 
 def _match_operand_map(map_: AffineMap, row_index: int, row_dim: int, col_dim: int) -> str:
-    """"match", "transposed" or "mismatch" for the 2-D matrix part of an operand map."""
+    """ "match", "transposed" or "mismatch" for the 2-D matrix part of an operand map."""
     row, col = map_.results[row_index], map_.results[row_index + 1]
     if not isinstance(row, AffineDimExpr) or not isinstance(col, AffineDimExpr):
         return "mismatch"
@@ -434,7 +448,10 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         return None
     unit_maps = linalg.indexing_maps(unit)
     maps = linalg.indexing_maps(generic)
-    if len(unit_maps[0].results) != len(maps[0].results) or unit_maps[0].num_dims != maps[0].num_dims:
+    if (
+        len(unit_maps[0].results) != len(maps[0].results)
+        or unit_maps[0].num_dims != maps[0].num_dims
+    ):
         unit.erase()
         return None
     strides: list[int] = []
@@ -480,7 +497,11 @@ def equivalent_bodies(a: Block, b: Block) -> bool:
         return False
     mapping: dict[SSAValue, SSAValue] = dict(zip(a.args, b.args, strict=True))
     for x, y in zip(ops_a, ops_b, strict=True):
-        if x.name != y.name or len(x.operands) != len(y.operands) or x.result_types != y.result_types:
+        if (
+            x.name != y.name
+            or len(x.operands) != len(y.operands)
+            or x.result_types != y.result_types
+        ):
             return False
         if any(mapping.get(u, u) is not v for u, v in zip(x.operands, y.operands, strict=True)):
             return False

@@ -255,7 +255,10 @@ def _new_generic(
         [fill.results[0]],
         op.regions[0].clone(),
         [AffineMapAttr(m) for m in maps],
-        [IteratorTypeAttr.parallel() if it == "parallel" else IteratorTypeAttr.reduction() for it in iterators],
+        [
+            IteratorTypeAttr.parallel() if it == "parallel" else IteratorTypeAttr.reduction()
+            for it in iterators
+        ],
         [fill.results[0].type],
     )
 
@@ -415,7 +418,9 @@ def split_reduction_by_scaling(
     inputs = list(linalg.dps_inputs(op))
     new_maps = [m.compose(reindex) for m in maps[: len(inputs)]]
     new_maps.append(
-        AffineMap(num_loops + 1, 0, (AffineDimExpr(reduction_dim), AffineDimExpr(reduction_dim + 1)))
+        AffineMap(
+            num_loops + 1, 0, (AffineDimExpr(reduction_dim), AffineDimExpr(reduction_dim + 1))
+        )
     )
     out_map = maps[len(inputs)].compose(shift)
     out_results = list(out_map.results)

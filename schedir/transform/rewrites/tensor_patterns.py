@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from xdsl.ir import Operation
+
 from schedir.transform.rewrites.canonicalize import PatternSet
 
 
@@ -31,4 +33,18 @@ DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {
 }
 """Descriptor name (without `transform.apply_patterns.`) -> its pattern set."""
 
-__all__ = ["DESCRIPTOR_PATTERNS"]
+
+def _fold_tensor_empty(descriptor: Operation) -> PatternSet:
+    from schedir.transform.rewrites.empty_tensor_elimination_folds import (
+        fold_tensor_empty_from_descriptor,
+    )
+
+    return fold_tensor_empty_from_descriptor(descriptor)
+
+
+DESCRIPTOR_PATTERN_BUILDERS: Mapping[str, Callable[[Operation], PatternSet]] = {
+    "tensor.fold_tensor_empty": _fold_tensor_empty,
+}
+"""Descriptor sets built from the descriptor's options (`fold_single_use_only`)."""
+
+__all__ = ["DESCRIPTOR_PATTERNS", "DESCRIPTOR_PATTERN_BUILDERS"]

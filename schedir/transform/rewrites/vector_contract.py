@@ -57,7 +57,7 @@ from schedir.dialects._vector_attrs import (
     make_kind,
     vec,
 )
-from schedir.dialects._vector_ops import contract_iterators, contract_maps, dim_map
+from schedir.dialects._vector_ops import contract_iterators, contract_maps
 from schedir.transform.rewrites.canonicalize import PatternSet
 from schedir.transform.rewrites.canonicalize_utils import CanonRewriter, Pattern
 from schedir.transform.rewrites.vector_utils import (
@@ -99,7 +99,7 @@ def maskable(lowering: Lowering) -> Pattern:
 # --- helpers --------------------------------------------------------------------------------
 
 
-def _infer(exprs: Sequence[Sequence[AffineExpr]], num_dims: int) -> list[AffineMap]:
+def infer(exprs: Sequence[Sequence[AffineExpr]], num_dims: int) -> list[AffineMap]:
     return [AffineMap(num_dims, 0, tuple(e)) for e in exprs]
 
 
@@ -107,14 +107,14 @@ def _dims(n: int) -> list[AffineExpr]:
     return [AffineExpr.dimension(i) for i in range(n)]
 
 
-def _result_index(m: AffineMap, dim: int) -> int | None:
+def result_index(m: AffineMap, dim: int) -> int | None:
     for i, e in enumerate(m.results):
         if cast(AffineDimExpr, e).position == dim:
             return i
     return None
 
 
-def _adjust_map(m: AffineMap, index: int) -> AffineMap:
+def adjust_map(m: AffineMap, index: int) -> AffineMap:
     results: list[AffineExpr] = []
     for e in m.results:
         pos = cast(AffineDimExpr, e).position
@@ -124,13 +124,13 @@ def _adjust_map(m: AffineMap, index: int) -> AffineMap:
     return AffineMap(m.num_dims - 1, 0, tuple(results))
 
 
-def _drop_dim(t: VectorType, index: int) -> VectorType:
+def drop_dim(t: VectorType, index: int) -> VectorType:
     shape = list(t.get_shape())
     del shape[index]
     return vec(shape, t.get_element_type())
 
 
-def _reshape_load(
+def reshape_load(
     rw: CanonRewriter, val: SSAValue, t: VectorType, index: int, pos: int, loc: Operation
 ) -> SSAValue:
     """Upstream's `reshapeLoad`: the slice `pos` of dimension `index` of `val`."""
@@ -138,17 +138,17 @@ def _reshape_load(
         return val
     if index == 0:
         return extract(rw, val, [pos], loc)
-    sub = _drop_dim(t, 0)
-    res_t = _drop_dim(t, index)
+    sub = drop_dim(t, 0)
+    res_t = drop_dim(t, index)
     result = zero(rw, res_t, loc)
     for d in range(res_t.get_shape()[0]):
         ext = extract(rw, val, [d], loc)
-        load = _reshape_load(rw, ext, sub, index - 1, pos, loc)
+        load = reshape_load(rw, ext, sub, index - 1, pos, loc)
         result = insert(rw, load, result, [d], loc)
     return result
 
 
-def _reshape_store(
+def reshape_store(
     rw: CanonRewriter,
     val: SSAValue,
     result: SSAValue,
@@ -162,11 +162,11 @@ def _reshape_store(
         return val
     if index == 0:
         return insert(rw, val, result, [pos], loc)
-    sub = _drop_dim(t, 0)
+    sub = drop_dim(t, 0)
     for d in range(t.get_shape()[0]):
         ext = extract(rw, result, [d], loc)
         ins = extract(rw, val, [d], loc)
-        sto = _reshape_store(rw, ins, ext, sub, index - 1, pos, loc)
+        sto = reshape_store(rw, ins, ext, sub, index - 1, pos, loc)
         result = insert(rw, sto, result, [d], loc)
     return result
 
@@ -175,7 +175,7 @@ def _is_int(t: Attribute) -> bool:
     return isinstance(element_type(t), IntegerType | IndexType)
 
 
-def _mul(
+def mul(
     rw: CanonRewriter,
     x: SSAValue,
     y: SSAValue,
@@ -229,7 +229,7 @@ def contract_arith(
     return arith_reduction(rw, kind, product, acc, loc, fmf, mask)
 
 
-def _new_contract(
+def new_contract(
     rw: CanonRewriter,
     op: vector.ContractionOp,
     lhs: SSAValue,
@@ -267,7 +267,7 @@ class _OuterProductGenerator:
         self.iterators = contract_iterators(op)
 
     def layout(self, exprs: Sequence[Sequence[AffineExpr]]) -> bool:
-        return self.maps == _infer(exprs, self.maps[0].num_dims)
+        return self.maps == infer(exprs, self.maps[0].num_dims)
 
     def t(self, v: SSAValue | None, perm: Sequence[int] = (1, 0)) -> SSAValue | None:
         return None if v is None else transpose(self.rw, v, perm, self.op)
@@ -396,7 +396,7 @@ def _to_dot(strategy: str) -> Lowering:
             m, n, k = _dims(3)
 
             def is_(exprs: list[list[AffineExpr]]) -> bool:
-                return maps == _infer(exprs, 3)
+                return maps == infer(exprs, 3)
 
             if is_([[m, k], [k, n], [m, n]]):
                 rhs = transpose(rw, rhs, perm, op)
@@ -423,7 +423,7 @@ def _to_dot(strategy: str) -> Lowering:
             m, n = _dims(2)
 
             def is2(exprs: list[list[AffineExpr]]) -> bool:
-                return maps == _infer(exprs, 2)
+                return maps == infer(exprs, 2)
 
             if is2([[m, n], [n], [m]]):
                 pass
@@ -450,7 +450,7 @@ def _to_dot(strategy: str) -> Lowering:
             for c in range(cols):
                 if r == 0:
                     columns.append(rhs if rank == 1 else extract(rw, rhs, [c], op))
-                product = _mul(rw, row, columns[c], is_int, op, op.fastmath)
+                product = mul(rw, row, columns[c], is_int, op, op.fastmath)
                 total = rw.create(
                     vector.ReductionOp(product, make_kind("add"), fastmath=op.fastmath), op
                 ).results[0]
@@ -498,13 +498,13 @@ def _to_elementwise(strategy: str) -> Lowering:
         res_t = cast(VectorType, op.result.type)
         for i in range(num_parallel):
             it = cast(AffineDimExpr, acc_map.results[i]).position
-            ld = _result_index(maps[0], it)
+            ld = result_index(maps[0], it)
             if ld is not None:
                 lhs_perm.append(lhs_bcast + ld)
             else:
                 lhs_dims.append(res_t.get_shape()[i])
                 lhs_perm.append(len(lhs_dims) - 1)
-            rd = _result_index(maps[1], it)
+            rd = result_index(maps[1], it)
             if rd is not None:
                 rhs_perm.append(rhs_bcast + rd)
             else:
@@ -529,116 +529,6 @@ def _to_elementwise(strategy: str) -> Lowering:
     return to_elementwise
 
 
-# --- generic unrolling -------------------------------------------------------------------------
-
-
-def _supported_generic(op: vector.ContractionOp) -> bool:
-    acc_elem = element_type(op.acc.type)
-    lhs_elem = cast(VectorType, op.lhs.type).get_element_type()
-    rhs_elem = cast(VectorType, op.rhs.type).get_element_type()
-    return lhs_elem == acc_elem and rhs_elem == acc_elem and kind_name(op.kind) == "add"
-
-
-def _lower_parallel(
-    rw: CanonRewriter,
-    op: vector.ContractionOp,
-    lhs_index: int,
-    rhs_index: int,
-    mask: SSAValue | None,
-) -> SSAValue | None:
-    lhs_t, rhs_t = cast(VectorType, op.lhs.type), cast(VectorType, op.rhs.type)
-    res_t = cast(VectorType, op.result.type)
-    maps = contract_maps(op)
-    if lhs_index >= 0:
-        iter_index = cast(AffineDimExpr, maps[0].results[lhs_index]).position
-        if (
-            rhs_index >= 0
-            and iter_index != cast(AffineDimExpr, maps[1].results[rhs_index]).position
-        ):
-            return None
-        size = lhs_t.get_shape()[lhs_index]
-    elif rhs_index >= 0:
-        iter_index = cast(AffineDimExpr, maps[1].results[rhs_index]).position
-        size = rhs_t.get_shape()[rhs_index]
-    else:
-        return None
-    res_index = _result_index(maps[2], iter_index)
-    if res_index is None:
-        if size != 1:
-            return None
-        res_index = -1
-    low_maps = [_adjust_map(m, iter_index) for m in maps]
-    iterators = [it for i, it in enumerate(op.iterator_types.data) if i != iter_index]
-    result = zero(rw, res_t, op)
-    for d in range(size):
-        lhs = _reshape_load(rw, op.lhs, lhs_t, lhs_index, d, op)
-        rhs = _reshape_load(rw, op.rhs, rhs_t, rhs_index, d, op)
-        acc = _reshape_load(rw, op.acc, res_t, res_index, d, op)
-        low_mask = None
-        if mask is not None:
-            low_mask = _reshape_load(rw, mask, cast(VectorType, mask.type), iter_index, d, op)
-        low = _new_contract(rw, op, lhs, rhs, acc, low_maps, iterators)
-        masked = mask_operation(rw, low, low_mask)
-        result = _reshape_store(rw, masked.results[0], result, res_t, res_index, d, op)
-    return result
-
-
-def _lower_reduction(
-    rw: CanonRewriter, op: vector.ContractionOp, mask: SSAValue | None
-) -> SSAValue | None:
-    lhs_t, rhs_t = cast(VectorType, op.lhs.type), cast(VectorType, op.rhs.type)
-    if isinstance(op.result.type, VectorType):
-        return None
-    is_int = isinstance(op.result.type, IntegerType)
-    maps = contract_maps(op)
-    lhs_index = _result_index(maps[0], 0)
-    rhs_index = _result_index(maps[1], 0)
-    if lhs_index is None or rhs_index is None:
-        return None
-    size = lhs_t.get_shape()[lhs_index]
-    if size != rhs_t.get_shape()[rhs_index]:
-        return None
-    if lhs_t.get_num_dims() == 1:
-        if rhs_t.get_num_dims() != 1:
-            return None
-        product = _mul(rw, op.lhs, op.rhs, is_int, op, op.fastmath)
-        red = rw.create(vector.ReductionOp(product, make_kind("add"), op.acc, op.fastmath), op)
-        return mask_operation(rw, red, mask).results[0]
-    low_maps = [_adjust_map(m, 0) for m in maps]
-    iterators = list(op.iterator_types.data)[1:]
-    result = op.acc
-    for d in range(size):
-        lhs = _reshape_load(rw, op.lhs, lhs_t, lhs_index, d, op)
-        rhs = _reshape_load(rw, op.rhs, rhs_t, rhs_index, d, op)
-        new_mask = None
-        if mask is not None:
-            new_mask = _reshape_load(rw, mask, cast(VectorType, mask.type), 0, d, op)
-        low = _new_contract(rw, op, lhs, rhs, result, low_maps, iterators)
-        result = mask_operation(rw, low, new_mask).results[0]
-    return result
-
-
-def lower_generic(
-    op: vector.ContractionOp, rw: CanonRewriter, mask: SSAValue | None
-) -> SSAValue | None:
-    """Upstream's `lowerGenericContraction`: peel one batch, free or reduction dim."""
-    batch = dim_map(op, "parallel")
-    if batch:
-        return _lower_parallel(rw, op, batch[0][0], batch[0][1], mask)
-    contracting = dim_map(op, "reduction")
-    lhs_contracting = {a for a, _ in contracting}
-    rhs_contracting = {b for _, b in contracting}
-    for i in range(cast(VectorType, op.lhs.type).get_num_dims()):
-        if i not in lhs_contracting:
-            return _lower_parallel(rw, op, i, -1, mask)
-    for i in range(cast(VectorType, op.rhs.type).get_num_dims()):
-        if i not in rhs_contracting:
-            return _lower_parallel(rw, op, -1, i, mask)
-    if contracting:
-        return _lower_reduction(rw, op, mask)
-    return None
-
-
 def _contraction_lowering(strategy: str) -> Lowering:
     outer, dot, elementwise = (
         _to_outer_product(strategy),
@@ -650,8 +540,15 @@ def _contraction_lowering(strategy: str) -> Lowering:
         op: vector.ContractionOp, rw: CanonRewriter, mask: SSAValue | None
     ) -> SSAValue | None:
         """Upstream's `ContractionOpLowering`: the strategy's lowering, else unrolling."""
-        if not _supported_generic(op):
+        # The generic unrolling is in its own module (it uses this one's helpers).
+        from schedir.transform.rewrites.vector_contract_generic import (
+            lower_generic,
+            supported_generic,
+        )
+
+        if not supported_generic(op):
             return None
+
         for lowering in (outer, dot, elementwise, lower_generic):
             result = lowering(op, rw, mask)
             if result is not None:
@@ -670,82 +567,8 @@ def lower_contraction_patterns(strategy: str) -> PatternSet:
     )
 
 
-# --- vector.outerproduct -----------------------------------------------------------------------
-
-
-def lower_outer_product(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's `OuterProductOpLowering`: per-row fma/mul + combine of broadcast lhs
-    elements (AXPY for a scalar rhs)."""
-    assert isinstance(op, vector.OuterProductOp)
-    res_t = cast(VectorType, op.result.type)
-    lhs_t = cast(VectorType, op.lhs.type)
-    rhs_t = op.rhs.type
-    is_int = isinstance(res_t.get_element_type(), IntegerType | IndexType)
-    acc = op.acc
-    kind = kind_name(op.kind)
-    mask_op = masking_op(op)
-    root: Operation = mask_op if mask_op is not None else op
-    mask = mask_op.mask if mask_op is not None else None
-    rw.set_insertion_point(root)
-    if not isinstance(rhs_t, VectorType):
-        b = rw.create(vector.BroadcastOp(op.rhs, lhs_t), op).results[0]
-        mult = contract_arith(rw, op.lhs, b, acc, kind, is_int, op, mask)
-        if mult is None:
-            return False
-        rw.replace_values(root, [mult])
-        return True
-    result = zero(rw, res_t, op)
-    for d in range(res_t.get_shape()[0]):
-        x = extract(rw, op.lhs, [d], op)
-        a = rw.create(vector.BroadcastOp(x, rhs_t), op).results[0]
-        r = extract(rw, acc, [d], op) if acc is not None else None
-        m = extract(rw, mask, [d], op) if mask is not None else None
-        value = contract_arith(rw, a, op.rhs, r, kind, is_int, op, m)
-        if value is None:
-            return False
-        result = insert(rw, value, result, [d], op)
-    rw.replace_values(root, [result])
-    return True
-
-
-def lower_outer_product_patterns() -> PatternSet:
-    return PatternSet().add("vector.outerproduct", lower_outer_product)
-
-
-# --- arith extensions ----------------------------------------------------------------------------
-
-
-def fold_arith_extension(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's `FoldArithExtIntoContractionOp` (extf and extsi): contract the narrow
-    operands directly when both are extended the same way.
-
-    The combining kind is kept: upstream rebuilds the contraction with the default kind
-    (`add`), which changes what a `maxnumf` / `mul` / ... contraction computes."""
-    assert isinstance(op, vector.ContractionOp)
-    for name in ("arith.extf", "arith.extsi"):
-        lhs, rhs = op.lhs.owner, op.rhs.owner
-        if not (isinstance(lhs, Operation) and lhs.name == name):
-            continue
-        if not (isinstance(rhs, Operation) and rhs.name == name):
-            continue
-        new = vector.ContractionOp(
-            lhs.operands[0], rhs.operands[0], op.acc, op.indexing_maps, op.iterator_types, op.kind
-        )
-        rw.replace_with_op(op, new)
-        return True
-    return False
-
-
-def fold_arith_extension_patterns() -> PatternSet:
-    return PatternSet().add("vector.contract", fold_arith_extension)
-
-
 __all__ = [
     "STRATEGIES",
     "contract_arith",
-    "fold_arith_extension_patterns",
     "lower_contraction_patterns",
-    "lower_generic",
-    "lower_outer_product",
-    "lower_outer_product_patterns",
 ]

@@ -42,13 +42,13 @@ def _lower_contraction(d: Operation | None) -> PatternSet:
 
 
 def _lower_outerproduct(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector_contract import lower_outer_product_patterns
+    from schedir.transform.rewrites.vector_outerproduct import lower_outer_product_patterns
 
     return lower_outer_product_patterns()
 
 
 def _fold_arith_extension(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector_contract import fold_arith_extension_patterns
+    from schedir.transform.rewrites.vector_outerproduct import fold_arith_extension_patterns
 
     return fold_arith_extension_patterns()
 

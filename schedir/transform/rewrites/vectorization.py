@@ -343,7 +343,11 @@ def _dynamic_preconditions(op: Operation, block: Block) -> None:
             raise VectorizationFailure("reduction preconditions")
         return
     contraction = op.name in (
-        "linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot"
+        "linalg.matmul",
+        "linalg.batch_matmul",
+        "linalg.matvec",
+        "linalg.vecmat",
+        "linalg.dot",
     )
     if not (is_elementwise(op) or op.name in ("linalg.generic", "linalg.copy") or contraction):
         raise VectorizationFailure("dynamic shapes of this op are not vectorized")
@@ -370,6 +374,7 @@ def vectorize(
     *,
     nd_extract: bool = False,
     assume_dynamic_dims_match_vec_sizes: bool = False,
+    create_named_contraction: bool = False,
 ) -> VectorizeResult:
     """Upstream's `linalg::vectorize`: vector ops computing `op`, inserted before it; the
     caller replaces `op` by the result's values. Raises `VectorizationFailure` (IR
@@ -386,6 +391,7 @@ def vectorize(
             vector_sizes,
             nd_extract=nd_extract,
             assume_dynamic_dims_match_vec_sizes=assume_dynamic_dims_match_vec_sizes,
+            create_named_contraction=create_named_contraction,
         )
     from schedir.transform.rewrites import vectorization_tensor
 
@@ -406,8 +412,10 @@ def vectorize_linalg(
     *,
     nd_extract: bool = False,
     assume_dynamic_dims_match_vec_sizes: bool = False,
+    create_named_contraction: bool = False,
 ) -> VectorizeResult:
-    """Upstream's `vectorize` on a LinalgOp: preconditions, state, then the generic path."""
+    """Upstream's `vectorize` on a LinalgOp: preconditions, state, then the contraction
+    path (`create_named_contraction`) or the generic one."""
     from schedir.transform.rewrites import vectorization_body as body_mod
 
     generic = linalg.as_generic(op)
@@ -427,7 +435,10 @@ def vectorize_linalg(
         try:
             state.precompute_sizes(op, sizes)
             body_mod.expand_affine_applies(block)
-            results = _vectorize_generic(state, op, block)
+            if create_named_contraction and op.name in body_mod.CONTRACTION_OPS:
+                results = body_mod.vectorize_contraction(state, op, block)
+            else:
+                results = _vectorize_generic(state, op, block)
         except VectorizationFailure:
             for created in reversed(state.created):
                 if created.parent is not None:

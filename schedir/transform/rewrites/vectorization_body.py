@@ -134,8 +134,13 @@ def _depends_on(value: SSAValue, args: set[SSAValue], region_op: Operation | Non
 
 def body_op_vectorizable(op: Operation) -> bool:
     """Whether `vectorizeOneOp` has a rule for `op` (checked before rewriting)."""
-    return op.name in ("linalg.yield", "linalg.index", "tensor.extract", "arith.constant",
-                       "affine.apply") or _is_elementwise_mappable(op)
+    return op.name in (
+        "linalg.yield",
+        "linalg.index",
+        "tensor.extract",
+        "arith.constant",
+        "affine.apply",
+    ) or _is_elementwise_mappable(op)
 
 
 # --- affine.apply --------------------------------------------------------------------------
@@ -419,7 +424,9 @@ def _vectorize_elementwise(
     if widest is not None:
         shape = widest.get_shape()
         operands = [
-            state.broadcast(v, vec(shape, v.type.element_type if isinstance(v.type, VectorType) else v.type))
+            state.broadcast(
+                v, vec(shape, v.type.element_type if isinstance(v.type, VectorType) else v.type)
+            )
             for v in operands
         ]
         result_types = [vec(widest.get_shape(), t) for t in inner.result_types]
@@ -439,6 +446,58 @@ def _vectorize_elementwise(
         raise VectorizationFailure(f"'{inner.name}' has no vector form in xDSL: {err}") from None
     masked = state.mask(new)
     return list(masked.results)
+
+
+CONTRACTION_OPS = frozenset(
+    {"linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot"}
+)
+"""The ops implementing upstream's `ContractionOpInterface`."""
+
+
+def vectorize_contraction(state: VectorizationState, op: Operation, block: Block) -> list[SSAValue]:
+    """Upstream's `vectorizeAsLinalgContraction` (`create_named_contraction`): each
+    operand read in its own shape (zero padding, masked when the vector sizes exceed it),
+    one `vector.contract` with the op's maps (masked by the iteration space), and a
+    write of the result."""
+    from xdsl.dialects.builtin import ArrayAttr
+
+    from schedir.dialects._vector_attrs import PARALLEL, REDUCTION
+    from schedir.transform.rewrites.vector_utils import zero
+    from schedir.transform.rewrites.vectorization_tensor import masked_read, write_whole
+
+    if op.name not in CONTRACTION_OPS:
+        raise VectorizationFailure("create_named_contraction needs a named contraction")
+    num_inputs = len(linalg.dps_inputs(op))
+    matched = match_reduction(list(block.args[num_inputs:]), 0)
+    kind = combiner_kind(matched[1]) if matched is not None else None
+    if kind is None:
+        raise VectorizationFailure("the contraction's combiner is not known")
+    maps = linalg.indexing_maps(op)
+    used = {e.position for m in maps[:2] for e in m.results if isinstance(e, AffineDimExpr)}
+    if len(used) != maps[0].num_dims:
+        raise VectorizationFailure("a loop indexes neither contraction operand")
+    rw = state.rw
+    reads: list[SSAValue] = []
+    for operand, m in zip([*linalg.dps_inputs(op), *linalg.dps_inits(op)], maps, strict=True):
+        shaped = cast(ShapedType, operand.type)
+        identity = AffineMap.identity(len(m.results))
+        shape = list(state.vec_type(shaped.get_element_type(), identity.compose(m)).get_shape())
+        padding = zero(rw, shaped.get_element_type(), op)
+        reads.append(masked_read(rw, op, operand, shape, padding, False))
+    iterators = [PARALLEL if t == "parallel" else REDUCTION for t in linalg.iterator_types(op)]
+    contract = vector.ContractionOp(
+        reads[0],
+        reads[1],
+        reads[2],
+        ArrayAttr(AffineMapAttr(m) for m in maps),
+        ArrayAttr(iterators),
+        make_kind(kind),
+    )
+    state.create(contract)
+    result = state.mask(contract).results[0]
+    init = linalg.dps_inits(op)[0]
+    written = write_whole(rw, op, result, init, list(cast(VectorType, result.type).get_shape()))
+    return [written] if isinstance(init.type, TensorType) else []
 
 
 def _vectorize_index(state: VectorizationState, dim: int) -> SSAValue:
@@ -462,4 +521,5 @@ __all__ = [
     "expand_affine_applies",
     "match_reduction",
     "vectorize_body",
+    "vectorize_contraction",
 ]

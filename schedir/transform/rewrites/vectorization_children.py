@@ -7,6 +7,7 @@ One greedy rewrite of an isolated-from-above op with upstream's pattern set:
   preconditions fail are left alone);
 * transfer permutation-map lowering (unless disabled), reduction to contract (unless
   disabled), vector sinking (`populateSinkVectorOpsPatterns`);
+* forwarding of transfers through promoted buffers (`memref.copy` in or out);
 * the transfer canonicalizations (read after a differently permuted write becomes a
   broadcast + transpose, write after write to the same place drops the first) and the
   tensor subset folds into transfers;
@@ -142,7 +143,11 @@ def read_after_write_to_broadcast(op: Operation, rw: CanonRewriter) -> bool:
     read_map, write_map = op.permutation_map.data, write.permutation_map.data
     if read_map.unused_dims_bit_vector() != write_map.unused_dims_bit_vector():
         return False
-    if _transfer_indices(op) != _transfer_indices(write) or op.mask is not None or write.mask is not None:
+    if (
+        _transfer_indices(op) != _transfer_indices(write)
+        or op.mask is not None
+        or write.mask is not None
+    ):
         return False
     composed = compress_unused_dims(read_map).compose(compress_unused_dims(write_map))
     if not composed.results:
@@ -259,7 +264,11 @@ def lower_step(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def _resolve_indices(
-    rw: CanonRewriter, offsets: Sequence[object], dropped: Sequence[int], indices: Sequence[SSAValue], loc: Operation
+    rw: CanonRewriter,
+    offsets: Sequence[object],
+    dropped: Sequence[int],
+    indices: Sequence[SSAValue],
+    loc: Operation,
 ) -> list[SSAValue]:
     """Upstream's `resolveIndicesIntoOpWithOffsetsAndStrides` for unit strides."""
     from schedir.transform.rewrites.canonicalize_affine import composed_folded_apply
@@ -268,7 +277,9 @@ def _resolve_indices(
     remaining = iter(indices)
     add = AffineMap(0, 2, (AffineExpr.symbol(0) + AffineExpr.symbol(1),))
     for position, offset in enumerate(offsets):
-        offset_value = offset if isinstance(offset, SSAValue) else rw.constant_index(cast(int, offset), loc)
+        offset_value = (
+            offset if isinstance(offset, SSAValue) else rw.constant_index(cast(int, offset), loc)
+        )
         if position in dropped:
             result.append(offset_value)
             continue
@@ -279,7 +290,14 @@ def _resolve_indices(
 def _expand_map(m: AffineMap, rank: int, dropped: Sequence[int]) -> AffineMap:
     """Upstream's `expandDimsToRank`."""
     kept = [d for d in range(rank) if d not in dropped]
-    return AffineMap(rank, 0, tuple(e.replace_dims_and_symbols([AffineExpr.dimension(d) for d in kept], []) for e in m.results))
+    return AffineMap(
+        rank,
+        0,
+        tuple(
+            e.replace_dims_and_symbols([AffineExpr.dimension(d) for d in kept], [])
+            for e in m.results
+        ),
+    )
 
 
 def _foldable_transfer(op: Operation, slice_op: Operation) -> bool:
@@ -319,14 +337,22 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     if not isinstance(write, vector.TransferWriteOp) or not _foldable_transfer(write, op):
         return False
     shaped = cast(TensorType, write.source.type)
-    if -1 in shaped.get_shape() or list(cast(VectorType, write.vector.type).get_shape()) != list(shaped.get_shape()):
+    if -1 in shaped.get_shape() or list(cast(VectorType, write.vector.type).get_shape()) != list(
+        shaped.get_shape()
+    ):
         return False
     offsets, sizes, _ = slice_params(op)
     dropped = dropped_dims(sizes, len(shaped.get_shape()))
     indices = _resolve_indices(rw, offsets, dropped, list(write.indices), op)
     new_map = _expand_map(write.permutation_map.data, len(offsets), dropped)
     new = vector.TransferWriteOp(
-        write.vector, op.dest, indices, write.in_bounds, None, AffineMapAttr(new_map), cast(TensorType, op.dest.type)
+        write.vector,
+        op.dest,
+        indices,
+        write.in_bounds,
+        None,
+        AffineMapAttr(new_map),
+        cast(TensorType, op.dest.type),
     )
     rw.replace_with_op(op, new)
     return True
@@ -385,12 +411,15 @@ def _entry_block(op: Operation) -> Block | None:
 
 def children_patterns(options: ChildrenOptions) -> PatternSet:
     """The pattern set of `vectorize_children_and_apply_patterns`, in upstream's order."""
-    from schedir.transform.rewrites import vector_contract, vector_sink, vector_transfer
+    from schedir.transform.rewrites import vector_outerproduct, vector_sink, vector_transfer
     from schedir.transform.rewrites.vectorization_contract import reduction_to_contract_patterns
+    from schedir.transform.rewrites.vectorization_forwarding import copy_forwarding_patterns
     from schedir.transform.rewrites.vectorization_pad import pad_patterns, vectorize_copy
     from schedir.transform.rewrites.vectorization_tensor import insert_slice_vectorization
 
-    patterns = PatternSet().add(None, _vectorization_pattern(options.vectorize_nd_extract))
+    # Upstream gives the copy forwarding patterns benefit 2: they are tried first.
+    patterns = copy_forwarding_patterns()
+    patterns.add(None, _vectorization_pattern(options.vectorize_nd_extract))
     if not options.disable_transfer_permutation_map_lowering_patterns:
         patterns.update(vector_transfer.permutation_patterns())
     if not options.disable_multi_reduction_to_contract_patterns:
@@ -406,7 +435,7 @@ def children_patterns(options: ChildrenOptions) -> PatternSet:
         patterns.update(pad_patterns())
     patterns.add("vector.step", lower_step)
     if options.fold_type_extensions_into_contract:
-        patterns.update(vector_contract.fold_arith_extension_patterns())
+        patterns.update(vector_outerproduct.fold_arith_extension_patterns())
     patterns.add("ub.poison", _hoist_poison())
     return patterns
 

@@ -93,7 +93,9 @@ def multi_reduce_to_contract(op: Operation, rw: CanonRewriter) -> bool:
     src_map = AffineMap.identity(n)
     dst_map = AffineMap(n, 0, tuple(AffineExpr.dimension(i) for i, r in enumerate(mask) if not r))
     iterators = [REDUCTION if r else PARALLEL for r in mask]
-    new = _contract(rw, op, mul.operands[0], mul.operands[1], op.acc, [src_map, src_map, dst_map], iterators)
+    new = _contract(
+        rw, op, mul.operands[0], mul.operands[1], op.acc, [src_map, src_map, dst_map], iterators
+    )
     rw.replace_values(op, [new.result])
     return True
 

@@ -138,7 +138,10 @@ def _same_tensor_size(before: SSAValue, after: Operation) -> bool:
         x, y = before_sizes[i], after_sizes[i]
         if x is y or (constant_int(x) is not None and constant_int(x) == constant_int(y)):
             continue
-        vx, vy = _owner(x) if isinstance(x, SSAValue) else None, _owner(y) if isinstance(y, SSAValue) else None
+        vx, vy = (
+            _owner(x) if isinstance(x, SSAValue) else None,
+            _owner(y) if isinstance(y, SSAValue) else None,
+        )
         if (
             vx is not None
             and vy is not None
@@ -202,7 +205,11 @@ def pad_into_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
         result_type = cast(TensorType, value.type)
         if DYNAMIC_INDEX in result_type.get_shape():
             continue
-        if not isinstance(insert, InsertSliceOp) or insert.source is not value or insert.dest is value:
+        if (
+            not isinstance(insert, InsertSliceOp)
+            or insert.source is not value
+            or insert.dest is value
+        ):
             continue
         offsets, sizes, strides = slice_params(insert)
         if any(constant_int(s) != 1 for s in strides):
@@ -225,7 +232,9 @@ def pad_into_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
         )
         rw.create(read, op)
         indices = [_value(rw, o, op) for o in offsets]
-        written = transfer_write(rw, insert, read.result, insert.operands[1], indices, [True] * len(pad_shape), None)
+        written = transfer_write(
+            rw, insert, read.result, insert.operands[1], indices, [True] * len(pad_shape), None
+        )
         rw.replace_values(insert, [written])
         changed = True
     return changed
@@ -302,14 +311,20 @@ def vectorize_copy(op: Operation, rw: CanonRewriter) -> bool:
 
     padding = rw.create(PoisonOp(src_t.get_element_type()), op).results[0]
     read = rw.create(
-        vector.TransferReadOp(source, [zero] * rank, padding, read_t, bool_array([False] * rank), identity),
+        vector.TransferReadOp(
+            source, [zero] * rank, padding, read_t, bool_array([False] * rank), identity
+        ),
         op,
     ).results[0]
     if rank == 0:
         scalar = rw.create(vector.ExtractOp(read, []), op).results[0]
-        read = rw.create(vector.BroadcastOp(scalar, vec([], dst_t.get_element_type())), op).results[0]
+        read = rw.create(vector.BroadcastOp(scalar, vec([], dst_t.get_element_type())), op).results[
+            0
+        ]
     rw.create(
-        vector.TransferWriteOp(read, target, [zero] * rank, bool_array([False] * rank), None, identity),
+        vector.TransferWriteOp(
+            read, target, [zero] * rank, bool_array([False] * rank), None, identity
+        ),
         op,
     )
     rw.erase(op)

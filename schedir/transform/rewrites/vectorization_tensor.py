@@ -113,7 +113,7 @@ def pad_mixed(op: Operation, kind: str) -> list[Mixed]:
     return mixed_values(static, dynamic)  # type: ignore[arg-type]
 
 
-def _masked_read(
+def masked_read(
     rw: CanonRewriter,
     loc: Operation,
     source: SSAValue,
@@ -127,7 +127,9 @@ def _masked_read(
     zero = _index(rw, 0, loc)
     in_bounds = [True] * len(shape)
     if in_bounds_instead_of_mask:
-        in_bounds = [s == v and s != DYNAMIC_INDEX for s, v in zip(source_shape, shape, strict=True)]
+        in_bounds = [
+            s == v and s != DYNAMIC_INDEX for s, v in zip(source_shape, shape, strict=True)
+        ]
     read = vector.TransferReadOp(
         source,
         [zero] * len(shape),
@@ -191,13 +193,13 @@ def vectorize_pad(rw: CanonRewriter, op: Operation, sizes: Sequence[int]) -> Vec
         raise VectorizationFailure("invalid element type")
     rw.set_insertion_point(op)
     result_sizes = _reify_pad(rw, op)
-    read = _masked_read(rw, op, op.operands[0], sizes, padding, False)
+    read = masked_read(rw, op, op.operands[0], sizes, padding, False)
     dynamic = [s for s in result_sizes if isinstance(s, SSAValue)]
     empty = rw.create(xtensor.EmptyOp(dynamic, result_type), op).results[0]
-    return VectorizeResult((_write_whole(rw, op, read, empty, sizes),))
+    return VectorizeResult((write_whole(rw, op, read, empty, sizes),))
 
 
-def _write_whole(
+def write_whole(
     rw: CanonRewriter, loc: Operation, value: SSAValue, dest: SSAValue, sizes: Sequence[int]
 ) -> SSAValue:
     """Upstream's `createWriteOrMaskedWrite` at index 0 (masked by the destination sizes
@@ -223,9 +225,11 @@ def _reify_pad(rw: CanonRewriter, op: Operation) -> list[Mixed]:
         if size != DYNAMIC_INDEX:
             sizes.append(size)
             continue
-        src = mixed_sizes(rw, source, op)[dim] if cast(
-            TensorType, source.type
-        ).get_shape()[dim] == DYNAMIC_INDEX else cast(TensorType, source.type).get_shape()[dim]
+        src = (
+            mixed_sizes(rw, source, op)[dim]
+            if cast(TensorType, source.type).get_shape()[dim] == DYNAMIC_INDEX
+            else cast(TensorType, source.type).get_shape()[dim]
+        )
         terms = [_value(rw, v, op) for v in (src, low[dim], high[dim])]
         sum_map = AffineMap(
             0, 3, (AffineExpr.symbol(0) + AffineExpr.symbol(1) + AffineExpr.symbol(2),)
@@ -315,18 +319,19 @@ def vectorize_insert_slice(
         from schedir.transform.rewrites.vector_utils import zero
 
         padding = zero(rw, elem, op)
-    read = _masked_read(rw, op, source, shape, padding, unmasked)
+    read = masked_read(rw, op, source, shape, padding, unmasked)
     indices = [_value(rw, o, op) for o in offsets]
     if unmasked:
         in_bounds = [
-            d != DYNAMIC_INDEX and d >= v
-            for d, v in zip(dst_shape[rank_diff:], shape, strict=True)
+            d != DYNAMIC_INDEX and d >= v for d, v in zip(dst_shape[rank_diff:], shape, strict=True)
         ]
         return VectorizeResult((transfer_write(rw, op, read, dest, indices, in_bounds, None),))
     bounds: list[Mixed] | None = None
     if shape != src_shape:
         bounds = mixed_sizes(rw, source, op)
-    return VectorizeResult((transfer_write(rw, op, read, dest, indices, [True] * len(shape), bounds),))
+    return VectorizeResult(
+        (transfer_write(rw, op, read, dest, indices, [True] * len(shape), bounds),)
+    )
 
 
 def _write_fits(
@@ -352,6 +357,7 @@ def insert_slice_vectorization(op: Operation, rw: CanonRewriter) -> bool:
 
 __all__ = [
     "insert_slice_vectorization",
+    "masked_read",
     "mixed_sizes",
     "pad_mixed",
     "pad_value",
@@ -359,4 +365,5 @@ __all__ = [
     "transfer_write",
     "vectorize_insert_slice",
     "vectorize_pad",
+    "write_whole",
 ]

@@ -135,3 +135,89 @@ func.func @subviews(%m: memref<16x16xf32>, %i: index) -> (memref<3x4xf32, stride
   %7 = memref.subview %6[0, 0] [4, 4] [1, 1] : memref<4x4xf32, strided<[16, 1], offset: ?>> to memref<4x4xf32, strided<[16, 1], offset: ?>>
   return %1, %2, %4, %5, %7 : memref<3x4xf32, strided<[?, 1], offset: ?>>, memref<3x4xf32, strided<[?, 1], offset: ?>>, memref<4xf32, strided<[1], offset: ?>>, memref<16x16xf32, strided<[16, 1]>>, memref<4x4xf32, strided<[16, 1], offset: ?>>
 }
+
+// -----
+
+// affine.load / affine.store: the access maps compose their affine.apply producers and
+// take constant indices in; a load whose result is unused is dead (it only reads).
+// (Upstream makes %i and %j symbols, printed `symbol(%i)`; schedir's syntax keeps every
+// index a dimension.)
+// CHECK-LABEL: func.func @affine_access
+// CHECK-SAME:    (%[[M:.*]]: memref<64x8xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[V:.*]]: f32)
+// CHECK-NOT:     affine.load %[[M]][%[[I]], %[[J]]]
+// CHECK:         %[[X:.*]] = affine.load %[[M]][%[[I]] * 4 + 1, %[[J]]] : memref<64x8xf32>
+// CHECK:         affine.store %[[V]], %[[M]][%[[I]], 1] : memref<64x8xf32>
+// CHECK:         affine.for %[[K:.*]] = 0 to 8 {
+// CHECK:           %[[Z:.*]] = affine.load %[[M]][%[[K]] + 1, %[[J]]] : memref<64x8xf32>
+// CHECK:           affine.store %[[Z]], %[[M]][%[[K]], %[[J]] floordiv 2] : memref<64x8xf32>
+// CHECK:         return %[[X]]
+func.func @affine_access(%m: memref<64x8xf32>, %i: index, %j: index, %v: f32) -> f32 {
+  %c1 = arith.constant 1 : index
+  %a = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
+  %dead = affine.load %m[%i, %j] : memref<64x8xf32>
+  %x = affine.load %m[%a + 1, %j] : memref<64x8xf32>
+  affine.store %v, %m[%i, %c1] : memref<64x8xf32>
+  affine.for %k = 0 to 8 {
+    %z = affine.load %m[%k + %c1, %j] : memref<64x8xf32>
+    affine.store %z, %m[%k, %j floordiv 2] : memref<64x8xf32>
+  }
+  return %x : f32
+}
+
+// -----
+
+// tensor element ops: constant from_elements are dense constants, extract of a dense
+// constant at a constant index is the element, extract through a cast reads the cast's
+// source, inserting a splat's own value is the splat, a reshape to the same 1-D type is
+// its source, and a reshape of a reshape reshapes the first source.
+// CHECK-LABEL: func.func @tensor_elements
+// CHECK-SAME:    (%[[T:.*]]: tensor<4xf32>, %[[A:.*]]: tensor<4x4xf32>, %[[S1:.*]]: tensor<1xindex>, %[[S2:.*]]: tensor<2xindex>, %[[I:.*]]: index)
+// CHECK-DAG:     %[[D:.*]] = arith.constant dense<[1, 7, 1]> : tensor<3xindex>
+// CHECK-DAG:     %[[SPLAT:.*]] = arith.constant dense<3.000000e+00> : tensor<4xf32>
+// CHECK-DAG:     %[[E:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK:         %[[X:.*]] = tensor.extract %[[T]][%[[I]]] : tensor<4xf32>
+// CHECK:         %[[R:.*]] = tensor.reshape %[[A]](%[[S2]]) : (tensor<4x4xf32>, tensor<2xindex>) -> tensor<2x8xf32>
+// CHECK:         return %[[D]], %[[E]], %[[X]], %[[SPLAT]], %[[T]], %[[R]]
+func.func @tensor_elements(%t: tensor<4xf32>, %a: tensor<4x4xf32>, %s1: tensor<1xindex>, %s2: tensor<2xindex>, %i: index) -> (tensor<3xindex>, f32, f32, tensor<4xf32>, tensor<4xf32>, tensor<2x8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  %u = tensor.from_elements %c1, %c7, %c1 : tensor<3xindex>
+  %dense = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %y = tensor.extract %dense[%c2] : tensor<4xf32>
+  %cast = tensor.cast %t : tensor<4xf32> to tensor<?xf32>
+  %x = tensor.extract %cast[%i] : tensor<?xf32>
+  %splat = arith.constant dense<3.0> : tensor<4xf32>
+  %v = arith.constant 3.0 : f32
+  %h = tensor.insert %v into %splat[%i] : tensor<4xf32>
+  %same = tensor.reshape %t(%s1) : (tensor<4xf32>, tensor<1xindex>) -> tensor<4xf32>
+  %r = tensor.reshape %a(%s1) : (tensor<4x4xf32>, tensor<1xindex>) -> tensor<16xf32>
+  %r2 = tensor.reshape %r(%s2) : (tensor<16xf32>, tensor<2xindex>) -> tensor<2x8xf32>
+  return %u, %y, %x, %h, %same, %r2 : tensor<3xindex>, f32, f32, tensor<4xf32>, tensor<4xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// linalg.fill: a collapse/expand_shape of a fill is a fill of the reshaped init; a pad of
+// a fill with the fill's value is a fill of an empty tensor of the padded size.
+// CHECK-LABEL: func.func @fill_reshape_pad
+// CHECK-SAME:    (%[[F:.*]]: f32, %[[T:.*]]: tensor<?x5xf32>, %[[L:.*]]: index)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x5xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[E]] {{\[}}[0, 1]] : tensor<4x5xf32> into tensor<20xf32>
+// CHECK:         %[[F1:.*]] = linalg.fill ins(%[[F]] : f32) outs(%[[C]] : tensor<20xf32>) -> tensor<20xf32>
+// CHECK:         %[[DIM:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?x5xf32>
+// CHECK:         %[[SIZE:.*]] = affine.apply affine_map<()[s0, s1] -> (((s0 + s1) + 1))>()[%[[DIM]], %[[L]]]
+// CHECK:         %[[P:.*]] = tensor.empty(%[[SIZE]]) : tensor<?x9xf32>
+// CHECK:         %[[F2:.*]] = linalg.fill ins(%[[F]] : f32) outs(%[[P]] : tensor<?x9xf32>) -> tensor<?x9xf32>
+// CHECK:         return %[[F1]], %[[F2]]
+func.func @fill_reshape_pad(%f: f32, %t: tensor<?x5xf32>, %l: index) -> (tensor<20xf32>, tensor<?x9xf32>) {
+  %0 = tensor.empty() : tensor<4x5xf32>
+  %1 = linalg.fill ins(%f : f32) outs(%0 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %c = tensor.collapse_shape %1 [[0, 1]] : tensor<4x5xf32> into tensor<20xf32>
+  %2 = linalg.fill ins(%f : f32) outs(%t : tensor<?x5xf32>) -> tensor<?x5xf32>
+  %p = tensor.pad %2 low[%l, 2] high[1, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %f : f32
+  } : tensor<?x5xf32> to tensor<?x9xf32>
+  return %c, %p : tensor<20xf32>, tensor<?x9xf32>
+}

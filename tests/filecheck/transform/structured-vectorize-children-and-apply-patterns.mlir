@@ -56,6 +56,47 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Transfers through a promoted buffer (filled, then copied into its only subview) read
+// the copy's source; a write copied out of the buffer writes the copy's target.
+// CHECK-LABEL: func.func @forward_read
+// CHECK-SAME:  (%[[IN:.*]]: memref<?x?xf32>,
+// CHECK-NOT:   memref.copy
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[V:.*]] = vector.transfer_read %[[IN]][%{{.*}}, %{{.*}}], %{{.*}} : memref<?x?xf32>, vector<32x32xf32>
+// CHECK:       return %[[V]]
+// CHECK-LABEL: func.func @forward_write
+// CHECK-SAME:  (%[[OUT:.*]]: memref<?x?xf32>, %{{.*}}: index, %{{.*}}: index, %[[V:.*]]: vector<32x32xf32>)
+// CHECK-NEXT:  %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  vector.transfer_write %[[V]], %[[OUT]][%[[Z]], %[[Z]]] : vector<32x32xf32>, memref<?x?xf32>
+// CHECK-NEXT:  return
+func.func @forward_read(%in: memref<?x?xf32>, %m: index, %n: index) -> vector<32x32xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %alloc = memref.alloc() : memref<32x32xf32>
+  %sv = memref.subview %alloc[0, 0] [%m, %n] [1, 1] : memref<32x32xf32> to memref<?x?xf32, strided<[32, 1]>>
+  linalg.fill ins(%pad : f32) outs(%alloc : memref<32x32xf32>)
+  memref.copy %in, %sv : memref<?x?xf32> to memref<?x?xf32, strided<[32, 1]>>
+  %v = vector.transfer_read %alloc[%c0, %c0], %pad : memref<32x32xf32>, vector<32x32xf32>
+  return %v : vector<32x32xf32>
+}
+func.func @forward_write(%out: memref<?x?xf32>, %m: index, %n: index, %v: vector<32x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %alloc = memref.alloc() : memref<32x32xf32>
+  %sv = memref.subview %alloc[0, 0] [%m, %n] [1, 1] : memref<32x32xf32> to memref<?x?xf32, strided<[32, 1]>>
+  vector.transfer_write %v, %alloc[%c0, %c0] : vector<32x32xf32>, memref<32x32xf32>
+  memref.copy %sv, %out : memref<?x?xf32, strided<[32, 1]>> to memref<?x?xf32>
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%arg1: !transform.any_op {transform.readonly}) {
+    %0 = transform.structured.match ops{["func.func"]} in %arg1 : (!transform.any_op) -> !transform.any_op
+    %2 = transform.structured.vectorize_children_and_apply_patterns %0 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // Elementwise ops: a broadcast operand is read at its own rank and broadcast, a
 // transposed one read and transposed; a transposed init is read, transposed, and the
 // result transposed back for the write. A copy of a whole tensor folds away; a fill is

@@ -226,6 +226,32 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// create_named_contraction: one vector.contract on reads in the operands' own shapes,
+// padded with zero; with larger vector sizes the reads, the contraction and the write
+// are masked.
+// CHECK-LABEL: func.func @named_contraction
+// CHECK-SAME:  (%[[A:.*]]: tensor<5x7xf32>, %[[B:.*]]: tensor<7x3xf32>, %[[C:.*]]: tensor<5x3xf32>)
+// CHECK:       %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[VA:.*]] = vector.mask %{{.*}} { vector.transfer_read %[[A]][%{{.*}}, %{{.*}}], %[[Z]] {in_bounds = [true, true]} : tensor<5x7xf32>, vector<8x8xf32> } : vector<8x8xi1> -> vector<8x8xf32>
+// CHECK:       %[[VB:.*]] = vector.mask %{{.*}} { vector.transfer_read %[[B]]{{.*}} : tensor<7x3xf32>, vector<8x4xf32> } : vector<8x4xi1> -> vector<8x4xf32>
+// CHECK:       %[[VC:.*]] = vector.mask %{{.*}} { vector.transfer_read %[[C]]{{.*}} : tensor<5x3xf32>, vector<8x4xf32> } : vector<8x4xi1> -> vector<8x4xf32>
+// CHECK:       %[[M:.*]] = vector.create_mask %{{.*}}, %{{.*}}, %{{.*}} : vector<8x4x8xi1>
+// CHECK:       %[[R:.*]] = vector.mask %[[M]] { vector.contract {{.*}} %[[VA]], %[[VB]], %[[VC]] : vector<8x8xf32>, vector<8x4xf32> into vector<8x4xf32> } : vector<8x4x8xi1> -> vector<8x4xf32>
+// CHECK:       vector.mask %{{.*}} { vector.transfer_write %[[R]], %[[C]]
+module attributes {transform.with_named_sequence} {
+  func.func @named_contraction(%a: tensor<5x7xf32>, %b: tensor<7x3xf32>, %c: tensor<5x3xf32>) -> tensor<5x3xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<5x7xf32>, tensor<7x3xf32>) outs(%c : tensor<5x3xf32>) -> tensor<5x3xf32>
+    return %r : tensor<5x3xf32>
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %m vector_sizes [8, 4, 8] create_named_contraction : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // tensor.pad with vector sizes: a masked read of the source padded with the pad value,
 // written whole into an empty tensor of the result shape.
 // CHECK-LABEL: func.func @pad

@@ -135,13 +135,17 @@ def _iree_opt(text: str, *args: str) -> str:
     tool = shutil.which("iree-opt") or str(Path(sys.executable).parent / "iree-opt")
     if not Path(tool).exists():
         pytest.fail("iree-opt not found: install the dev extra (pip install -e .[dev])")
-    done = subprocess.run([tool, "-", *args], input=text, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [tool, "-", *args], input=text, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 def _ops(module: ModuleOp) -> list[Operation]:
-    return [op for op in module.walk() if op.name.startswith("linalg.") and linalg.is_structured(op)]
+    return [
+        op for op in module.walk() if op.name.startswith("linalg.") and linalg.is_structured(op)
+    ]
 
 
 def test_as_generic_matches_upstream_generalization() -> None:
@@ -275,7 +279,7 @@ EXPECTED = [
         (1, 4, 4, 8, 3, 3, 3),
     ),
     (
-        "(%a: tensor<4x8xf32>) { %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = [\"parallel\", \"reduction\"]} ins(%a : tensor<4x8xf32>) outs(%a : tensor<4x8xf32>) {\n ^bb0(%v: f32, %o: f32):\n linalg.yield %v : f32\n } -> tensor<4x8xf32>\n return }",
+        '(%a: tensor<4x8xf32>) { %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%a : tensor<4x8xf32>) {\n ^bb0(%v: f32, %o: f32):\n linalg.yield %v : f32\n } -> tensor<4x8xf32>\n return }',
         None,
         ("parallel", "reduction"),
         (8, 4),
@@ -285,7 +289,10 @@ EXPECTED = [
 
 @pytest.mark.parametrize(("func", "maps", "iterators", "ranges"), EXPECTED, ids=lambda v: "")
 def test_maps_iterators_and_ranges(
-    func: str, maps: list[Callable[..., tuple[AffineExpr, ...]]] | None, iterators: tuple[str, ...], ranges: tuple[int, ...]
+    func: str,
+    maps: list[Callable[..., tuple[AffineExpr, ...]]] | None,
+    iterators: tuple[str, ...],
+    ranges: tuple[int, ...],
 ) -> None:
     if maps is None:
         # The generic case is ill-shaped on purpose (a 2-D map for a rank-1 init): parse

@@ -159,7 +159,10 @@ def expect_error(text: str, message: str, line: int, col: int) -> SchedirError:
     err = info.value
     assert message in err.message, err.render()
     assert err.location is not None
-    assert (err.location.line, err.location.col) == (line, _op_name_column(text, line, col, err.message)), err.render()
+    assert (err.location.line, err.location.col) == (
+        line,
+        _op_name_column(text, line, col, err.message),
+    ), err.render()
     return err
 
 

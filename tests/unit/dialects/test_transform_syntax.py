@@ -28,8 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.transform.core import NamedSequenceOp
 
-SCHEDULES = Path("/work/shared/reference/schedules")
-REPO_SCHEDULES = Path(__file__).parents[3] / "schedules"
+SCHEDULES = Path(__file__).parents[2] / "data" / "reference_schedules"
 
 ANY = "!transform.any_op"
 P64 = "!transform.param<i64>"
@@ -219,8 +218,6 @@ REFERENCE_SCHEDULES = [
 @pytest.mark.parametrize("name", REFERENCE_SCHEDULES)
 def test_reference_schedules_roundtrip(name: str) -> None:
     path = SCHEDULES / name
-    if not path.exists():
-        path = REPO_SCHEDULES / name
     printed = roundtrip(path.read_text())
     assert "builtin.module" in printed or "module" in printed
     assert not upstream_errors([printed])

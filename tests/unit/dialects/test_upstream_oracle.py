@@ -37,9 +37,7 @@ def _roundtrip_files() -> list[Path]:
 
 def _invalid_files() -> list[Path]:
     return sorted(
-        p
-        for p in DIALECT_TESTS.glob("*-invalid.mlir")
-        if p.name not in UPSTREAM_DIAGNOSTICS_DIFFER
+        p for p in DIALECT_TESTS.glob("*-invalid.mlir") if p.name not in UPSTREAM_DIAGNOSTICS_DIFFER
     )
 
 

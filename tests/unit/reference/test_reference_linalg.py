@@ -304,12 +304,8 @@ func.func @f(%x: tensor<1x5x6x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x3x4x3
     from reference_helpers import parse_or_skip
 
     from schedir import reference
-    from schedir.diagnostics import VerifyError
 
-    try:
-        module = parse_or_skip(text)
-    except VerifyError as err:
-        pytest.skip(f"conv defaults not accepted yet: {err.message}")
+    module = parse_or_skip(text)
     (got,) = reference.evaluate(module, None, [x, w])
     np.testing.assert_allclose(
         got, conv_nhwc_hwcf_loops(x, w, (1, 1), (1, 1), 3, 4), rtol=1e-12, atol=1e-14

@@ -35,7 +35,10 @@ def test_builder_text_runs_in_upstream_interpreter(tmp_path: Path) -> None:
     path = tmp_path / "scheduled.mlir"
     path.write_text(_with_payload(_schedule().to_mlir()))
     result = subprocess.run(
-        [iree_opt, "--transform-interpreter", str(path)], capture_output=True, text=True, timeout=120
+        [iree_opt, "--transform-interpreter", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "scf.forall" in result.stdout and "scf.for " in result.stdout

@@ -88,7 +88,9 @@ def test_decompose_unit_height_convolution_to_1d() -> None:
     inputs = reference.random_inputs(kernel.signature, seed=3)
     expected = reference.evaluate(PAYLOAD, None, inputs)
     (actual,) = kernel.run(*inputs)
-    check = reference.compare(actual, expected[0], kernel.signature.results[0].dtype, reduction_length=9)
+    check = reference.compare(
+        actual, expected[0], kernel.signature.results[0].dtype, reduction_length=9
+    )
     assert check.ok, check.message
 
 

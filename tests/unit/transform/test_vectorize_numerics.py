@@ -12,13 +12,11 @@ elementwise. The property tests draw tile and vector sizes, dividing or not.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import schedir
 from schedir import reference
-from schedir.transform.ops import APPLY
 
 ANY = "!transform.any_op"
 FUNC = f'    %f = transform.structured.match ops{{["func.func"]}} in %root : ({ANY}) -> {ANY}\n'
@@ -71,7 +69,10 @@ def vectorize(target: str, sizes: list[int] | None = None) -> str:
 
 def children(options: str = "") -> str:
     opts = f" <{options}>" if options else ""
-    return FUNC + f"    %v = transform.structured.vectorize_children_and_apply_patterns %f{opts} : ({ANY}) -> {ANY}\n"
+    return (
+        FUNC
+        + f"    %v = transform.structured.vectorize_children_and_apply_patterns %f{opts} : ({ANY}) -> {ANY}\n"
+    )
 
 
 def pad(target: str) -> str:
@@ -136,14 +137,28 @@ def test_vectorize_children_matmul_becomes_contract() -> None:
     assert "vector.contract" in ir and "linalg.matmul" not in ir
 
 
+def test_vectorize_named_contraction() -> None:
+    schedule = (
+        match("%mm", "linalg.matmul")
+        + tile_for("%mm", [8, 16, 8])
+        + f"    transform.structured.vectorize %t create_named_contraction : {ANY}\n"
+    )
+    ir = run_and_check(module(matmul(32, 48, 24), schedule), reduction=24)
+    assert "vector.contract" in ir and "vector.multi_reduction" not in ir
+
+
 def test_vectorize_broadcast_and_transposed_init() -> None:
-    text = module(bias_exp(24, 40), match("%g", "linalg.generic") + tile_for("%g", [8, 8]) + children())
+    text = module(
+        bias_exp(24, 40), match("%g", "linalg.generic") + tile_for("%g", [8, 8]) + children()
+    )
     ir = run_and_check(text)
     assert "vector.transpose" in ir
 
 
 def test_vectorize_row_reduction() -> None:
-    text = module(row_max(24, 37), match("%g", "linalg.generic") + tile_for("%g", [4, 0]) + vectorize("%t"))
+    text = module(
+        row_max(24, 37), match("%g", "linalg.generic") + tile_for("%g", [4, 0]) + vectorize("%t")
+    )
     ir = run_and_check(text, reduction=37)
     assert "vector.multi_reduction <maximumf>" in ir
 
@@ -163,7 +178,9 @@ def test_vectorize_index_after_tiling() -> None:
     } -> tensor<12x20xindex>
     return %r : tensor<12x20xindex>
   }"""
-    ir = run_and_check(module(payload, match("%g", "linalg.generic") + tile_for("%g", [4, 5]) + vectorize("%t")))
+    ir = run_and_check(
+        module(payload, match("%g", "linalg.generic") + tile_for("%g", [4, 5]) + vectorize("%t"))
+    )
     assert "vector.step" in ir
 
 
@@ -190,7 +207,10 @@ def test_vectorize_fill_copy_transpose() -> None:
 def test_masked_partial_tiles_elementwise() -> None:
     text = module(
         bias_exp(37, 53),
-        match("%g", "linalg.generic") + tile_for("%g", [8, 16]) + vectorize("%t", [8, 16]) + LOWER_MASKED,
+        match("%g", "linalg.generic")
+        + tile_for("%g", [8, 16])
+        + vectorize("%t", [8, 16])
+        + LOWER_MASKED,
     )
     ir = run_and_check(text)
     assert "vector.create_mask" in ir
@@ -199,7 +219,10 @@ def test_masked_partial_tiles_elementwise() -> None:
 def test_masked_vector_sizes_larger_than_tiles() -> None:
     text = module(
         bias_exp(37, 53),
-        match("%g", "linalg.generic") + tile_for("%g", [5, 7]) + vectorize("%t", [8, 8]) + LOWER_MASKED,
+        match("%g", "linalg.generic")
+        + tile_for("%g", [5, 7])
+        + vectorize("%t", [8, 8])
+        + LOWER_MASKED,
     )
     run_and_check(text)
 
@@ -207,7 +230,10 @@ def test_masked_vector_sizes_larger_than_tiles() -> None:
 def test_padded_partial_matmul_tiles() -> None:
     text = module(
         matmul(37, 53, 29),
-        match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4]) + pad("%t") + children("vectorize_padding"),
+        match("%mm", "linalg.matmul")
+        + tile_for("%mm", [8, 16, 4])
+        + pad("%t")
+        + children("vectorize_padding"),
     )
     ir = run_and_check(text, reduction=29)
     assert "vector.contract" in ir and "tensor.pad" not in ir
@@ -215,7 +241,8 @@ def test_padded_partial_matmul_tiles() -> None:
 
 def test_padded_tiles_without_vectorize_padding() -> None:
     text = module(
-        matmul(37, 53, 29), match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4]) + pad("%t") + children()
+        matmul(37, 53, 29),
+        match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4]) + pad("%t") + children(),
     )
     ir = run_and_check(text, reduction=29)
     assert "tensor.pad" in ir and "vector.contract" in ir
@@ -230,7 +257,9 @@ def test_vectorize_pad_with_vector_sizes() -> None:
     } : tensor<5x6xf32> to tensor<8x8xf32>
     return %r : tensor<8x8xf32>
   }"""
-    ir = run_and_check(module(payload, match("%p", "tensor.pad") + vectorize("%p", [8, 8]) + LOWER_MASKED))
+    ir = run_and_check(
+        module(payload, match("%p", "tensor.pad") + vectorize("%p", [8, 8]) + LOWER_MASKED)
+    )
     assert "tensor.pad" not in ir
 
 
@@ -249,17 +278,18 @@ def test_vectorize_insert_slice() -> None:
 def test_schedule_d_tensor_level_on_cpu() -> None:
     from pathlib import Path
 
-    case = Path(__file__).parents[2] / "differential" / "cases" / "vectorize_ref_d_matmul_bias_relu_tensor.mlir"
+    case = (
+        Path(__file__).parents[2]
+        / "differential"
+        / "cases"
+        / "vectorize_ref_d_matmul_bias_relu_tensor.mlir"
+    )
     ir = run_and_check(case.read_text(), reduction=512)
     body = ir.split("transform.")[0]
     assert "vector.contract" in body and "linalg." not in body
     assert "iter_args(%" in body and "-> (vector<4x1xf32>)" in body
 
 
-@pytest.mark.skipif(
-    "transform.bufferization.one_shot_bufferize" not in APPLY,
-    reason="transform.bufferization.one_shot_bufferize is not available",
-)
 def test_hoist_redundant_vector_transfers_after_bufferization() -> None:
     schedule = (
         match("%mm", "linalg.matmul")
@@ -285,11 +315,16 @@ def test_hoist_redundant_vector_transfers_after_bufferization() -> None:
     tile=st.tuples(st.integers(1, 9), st.integers(1, 12)),
     extra=st.tuples(st.integers(0, 3), st.integers(0, 4)),
 )
-def test_masked_elementwise_any_tile_and_vector_sizes(tile: tuple[int, int], extra: tuple[int, int]) -> None:
+def test_masked_elementwise_any_tile_and_vector_sizes(
+    tile: tuple[int, int], extra: tuple[int, int]
+) -> None:
     sizes = [tile[0] + extra[0], tile[1] + extra[1]]
     text = module(
         bias_exp(19, 23),
-        match("%g", "linalg.generic") + tile_for("%g", list(tile)) + vectorize("%t", sizes) + LOWER_MASKED,
+        match("%g", "linalg.generic")
+        + tile_for("%g", list(tile))
+        + vectorize("%t", sizes)
+        + LOWER_MASKED,
     )
     run_and_check(text)
 
@@ -299,6 +334,9 @@ def test_masked_elementwise_any_tile_and_vector_sizes(tile: tuple[int, int], ext
 def test_padded_matmul_any_tile_sizes(tile: tuple[int, int, int]) -> None:
     text = module(
         matmul(13, 11, 9),
-        match("%mm", "linalg.matmul") + tile_for("%mm", list(tile)) + pad("%t") + children("vectorize_padding"),
+        match("%mm", "linalg.matmul")
+        + tile_for("%mm", list(tile))
+        + pad("%t")
+        + children("vectorize_padding"),
     )
     run_and_check(text, reduction=9)
