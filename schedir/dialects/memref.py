@@ -136,15 +136,15 @@ class _AllocLike:
 class AllocOp(_AllocLike, xmemref.AllocOp):
     """Allocates a buffer on the heap (or, with a memory space, in that memory).
 
-        %a = memref.alloc(%n) alignment = 64 : memref<?x4xf32>
-        %s = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+    %a = memref.alloc(%n) alignment = 64 : memref<?x4xf32>
+    %s = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
     """
 
 
 class AllocaOp(_AllocLike, xmemref.AllocaOp):
     """Allocates a buffer on the stack of the enclosing scope.
 
-        %a = memref.alloca() alignment = 16 : memref<4xf32>
+    %a = memref.alloca() alignment = 16 : memref<4xf32>
     """
 
 
@@ -178,7 +178,7 @@ def _print_nontemporal(printer: Printer, flag: BoolAttr | None) -> None:
 class LoadOp(xmemref.LoadOp):
     """Loads an element.
 
-        %v = memref.load %a[%i, %j] : memref<4x8xf32>
+    %v = memref.load %a[%i, %j] : memref<4x8xf32>
     """
 
     @classmethod
@@ -214,15 +214,14 @@ class LoadOp(xmemref.LoadOp):
         rank = cast(MemRefType[Attribute], self.memref.type).get_num_dims()
         if rank != len(self.indices):
             raise VerifyException(
-                f"incorrect number of indices for load, expected {rank} but got "
-                f"{len(self.indices)}"
+                f"incorrect number of indices for load, expected {rank} but got {len(self.indices)}"
             )
 
 
 class StoreOp(xmemref.StoreOp):
     """Stores an element.
 
-        memref.store %v, %a[%i, %j] : memref<4x8xf32>
+    memref.store %v, %a[%i, %j] : memref<4x8xf32>
     """
 
     @classmethod
@@ -281,7 +280,7 @@ def _parse_unary_cast(parser: Parser, keyword: str) -> tuple:
 class CastOp(xmemref.CastOp):
     """Casts between compatible memref types (static <-> dynamic sizes and layouts).
 
-        %c = memref.cast %a : memref<4x8xf32> to memref<?x?xf32>
+    %c = memref.cast %a : memref<4x8xf32> to memref<?x?xf32>
     """
 
     @classmethod
@@ -320,8 +319,8 @@ class CastOp(xmemref.CastOp):
 class MemorySpaceCastOp(xmemref.MemorySpaceCastOp):
     """Changes the memory space of a memref, keeping everything else.
 
-        %g = memref.memory_space_cast %s
-            : memref<64xf32, #gpu.address_space<workgroup>> to memref<64xf32>
+    %g = memref.memory_space_cast %s
+        : memref<64xf32, #gpu.address_space<workgroup>> to memref<64xf32>
     """
 
     @classmethod
@@ -354,7 +353,7 @@ class MemorySpaceCastOp(xmemref.MemorySpaceCastOp):
 class CopyOp(xmemref.CopyOp):
     """Copies one buffer into another of the same shape and element type.
 
-        memref.copy %a, %b : memref<4x8xf32> to memref<4x8xf32, strided<[16, 1]>>
+    memref.copy %a, %b : memref<4x8xf32> to memref<4x8xf32, strided<[16, 1]>>
     """
 
     @classmethod
@@ -384,9 +383,7 @@ class CopyOp(xmemref.CopyOp):
         src = cast(MemRefType[Attribute], self.source.type)
         dst = cast(MemRefType[Attribute], self.destination.type)
         if src.get_element_type() != dst.get_element_type():
-            raise VerifyException(
-                "requires the same element type for all operands"
-            )
+            raise VerifyException("requires the same element type for all operands")
         if any(
             a != b and DYNAMIC_INDEX not in (a, b)
             for a, b in zip(src.get_shape(), dst.get_shape(), strict=False)
@@ -479,14 +476,14 @@ class GlobalOp(xmemref.GlobalOp):
 class GetGlobalOp(xmemref.GetGlobalOp):
     """The buffer of a global.
 
-        %g = memref.get_global @c : memref<4xf32>
+    %g = memref.get_global @c : memref<4xf32>
     """
 
 
 class CollapseShapeOp(xmemref.CollapseShapeOp):
     """Merges groups of adjacent dimensions of a buffer (a view).
 
-        %c = memref.collapse_shape %a [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+    %c = memref.collapse_shape %a [[0, 1]] : memref<4x8xf32> into memref<32xf32>
     """
 
     @classmethod
@@ -527,8 +524,8 @@ class CollapseShapeOp(xmemref.CollapseShapeOp):
 class ExpandShapeOp(xmemref.ExpandShapeOp):
     """Splits dimensions of a buffer into groups (a view).
 
-        %e = memref.expand_shape %a [[0, 1], [2]] output_shape [2, 2, 8]
-            : memref<4x8xf32> into memref<2x2x8xf32>
+    %e = memref.expand_shape %a [[0, 1], [2]] output_shape [2, 2, 8]
+        : memref<4x8xf32> into memref<2x2x8xf32>
     """
 
     @classmethod

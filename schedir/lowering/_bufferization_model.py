@@ -129,6 +129,8 @@ def kind(op: Operation) -> str:
             return "to_tensor"
         case bufferization.ToBufferOp():
             return "to_buffer"
+        case bufferization.MaterializeInDestinationOp():
+            return "materialize"
         case xvector.TransferReadOp() if is_tensor(op.operands[0]):
             return "transfer_read"
         case xvector.TransferWriteOp() if is_tensor(op.operands[1]):
@@ -263,6 +265,17 @@ class OpModel:
                 return OperandInfo(read=summary.arg_read[index], write=summary.arg_written[index])
             case "extract" | "new" | "alloc_tensor" | "transfer_read":
                 return OperandInfo(read=True, write=False)
+            case "to_buffer":
+                # A read-only to_buffer (upstream: bufferizesToMemoryWrite is !read_only)
+                # only reads; another may be written through.
+                assert isinstance(op, bufferization.ToBufferOp)
+                return OperandInfo(read=True, write=op.read_only is None)
+            case "materialize":
+                # A copy of the source into the destination (a memref destination is
+                # not a tensor operand); the result is the destination's buffer.
+                if index == 0:
+                    return OperandInfo(read=True, write=False)
+                return OperandInfo(read=False, write=True, aliases=((op.results[0], True),))
             case "transfer_write":
                 if index != 1:
                     return OperandInfo(read=False, write=False)

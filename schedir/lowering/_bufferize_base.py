@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from schedir.dialects.bufferization import ToBufferOp, ToTensorOp
 from schedir.dialects.linalg import CopyOp as LinalgCopyOp
 from schedir.dialects.memref import (
     AllocOp,
@@ -118,7 +119,7 @@ class RewriterBase:
         found = self._to_buffer.get(value)
         if found is None:
             tensor_type = cast(TensorType[Attribute], value.type)
-            to_buffer = bufferization.ToBufferOp.build(
+            to_buffer = ToBufferOp.build(
                 operands=[value], result_types=[memref_for_tensor(tensor_type)]
             )
             if isinstance(owner, Operation):
@@ -135,7 +136,7 @@ class RewriterBase:
         """Replace every use of tensor `value` by a placeholder for `buffer` (at `where`)."""
         if not value.uses:
             return
-        placeholder = bufferization.ToTensorOp(buffer)
+        placeholder = ToTensorOp(buffer)
         placeholder.tensor.name_hint = value.name_hint
         Rewriter.insert_op(placeholder, where)
         self.placeholders.add(placeholder)

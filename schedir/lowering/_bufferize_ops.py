@@ -29,6 +29,7 @@ from xdsl.traits import IsTerminator
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import linalg as linalg_dialect
+from schedir.dialects.bufferization import ToTensorOp
 from schedir.dialects.memref import (
     CollapseShapeOp,
     ExpandShapeOp,
@@ -202,7 +203,7 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
         for index, operand in enumerate(op.operands):
             if is_tensor(operand) and (op, index) not in self.plan.in_place:
                 fresh = self.private_copy(self.buffer_of(operand), True, op)
-                placeholder = bufferization.ToTensorOp(fresh)
+                placeholder = ToTensorOp(fresh)
                 self.insert(placeholder, op)
                 op.operands[index] = placeholder.tensor
         for region in op.regions:
@@ -236,9 +237,29 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
         self.insert(new_op, op)
         self.finish(op, [dest])
 
+    def _materialize(self, op: Operation) -> None:
+        """`bufferization.materialize_in_destination`: a copy of the source's buffer into
+        the destination (a buffer, or a tensor's buffer that becomes the result)."""
+        source = self.buffer_of(op.operands[0])
+        if is_tensor(op.operands[1]):
+            dest = self.operand_buffer(op, 1)
+            self.copy(source, dest, op)
+            self.finish(op, [dest])
+            return
+        self.copy(source, op.operands[1], op)
+        Rewriter.erase_op(op)
+
     def _to_tensor(self, op: Operation) -> None:
         assert isinstance(op, bufferization.ToTensorOp)
-        self.finish(op, [op.memref])
+        buffer = op.memref
+        if isinstance(buffer.owner, memref.AllocOp) and not any(
+            isinstance(use.operation, memref.DeallocOp) for use in buffer.uses
+        ):
+            # An allocation made before bufferization (transform.structured.
+            # bufferize_to_allocation) that nobody frees: freed after its last use like
+            # this pass's own, as upstream's ownership-based deallocation would.
+            self.state.owned[buffer] = None
+        self.finish(op, [buffer])
 
     def _to_buffer(self, op: Operation) -> None:
         assert isinstance(op, bufferization.ToBufferOp)
@@ -251,6 +272,7 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
 _HANDLERS: dict[str, Callable[[FunctionRewriter, Operation], None]] = {
     "transfer_read": FunctionRewriter._transfer_read,
     "transfer_write": FunctionRewriter._transfer_write,
+    "materialize": FunctionRewriter._materialize,
     "structured": FunctionRewriter._structured,
     "empty": FunctionRewriter._empty,
     "alloc_tensor": FunctionRewriter._empty,

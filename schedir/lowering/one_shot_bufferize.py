@@ -68,6 +68,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import UnsupportedError
+from schedir.dialects.bufferization import ToTensorOp
 from schedir.dialects.syntax import op_location
 from schedir.lowering._buffer_deallocation import insert_deallocs
 from schedir.lowering._buffer_types import LayoutKind, memref_for_tensor
@@ -317,9 +318,7 @@ def _has_tensors(function: func.FuncOp) -> bool:
 
 def _bind_argument(rewriter: FunctionRewriter, block: object, arg: SSAValue) -> None:
     """Make the uses of a function argument (now a memref) read it through a placeholder."""
-    from xdsl.dialects import bufferization
-
-    placeholder = bufferization.ToTensorOp(arg)
+    placeholder = ToTensorOp(arg)
     Rewriter.insert_op(placeholder, InsertPoint.at_start(block))  # type: ignore[arg-type]
     rewriter.placeholders.add(placeholder)
     arg.replace_uses_with_if(placeholder.tensor, lambda use: use.operation is not placeholder)

@@ -112,6 +112,10 @@ class OneShotBufferizeOp(IRDLOperation):
             )
         if self.memcpy_op.data not in ("memref.copy", "linalg.copy"):
             raise VerifyException(f"unsupported memcpy op: {self.memcpy_op.data}")
+        # Upstream's OneShotBufferizeOp::verify: both only annotate the analysis.
+        for option in ("print_conflicts", "dump_alias_sets"):
+            if getattr(self, option).value.data and not self.test_analysis_only.value.data:
+                raise VerifyException(f"'{option}' requires 'test_analysis_only'")
 
 
 @irdl_transform_op

@@ -23,7 +23,7 @@ import schedir
 from schedir import reference
 from schedir.dialects.syntax import parse_module
 
-SCHEDULES = Path("/work/shared/reference/schedules")
+SCHEDULES = Path(__file__).parents[2] / "data" / "reference_schedules"
 
 MATMUL_BIAS_RELU_ODD = """
 func.func @matmul_bias_relu(%A: tensor<61x47xf32>, %B: tensor<47x35xf32>, %bias: tensor<35xf32>) -> tensor<61x35xf32> {
@@ -142,7 +142,6 @@ def test_compiled_tensor_ops_with_dynamic_result() -> None:
     )
 
 
-@pytest.mark.skipif(not SCHEDULES.exists(), reason="reference schedules not available")
 @pytest.mark.parametrize("name", ["a_matmul_bias_relu_tile_fuse.mlir", "c_softmax_rows.mlir"])
 def test_reference_schedule_compiles_and_matches(name: str) -> None:
     path = SCHEDULES / name

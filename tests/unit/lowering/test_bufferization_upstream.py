@@ -352,9 +352,6 @@ def _decisions(tool: list[str], text: str) -> list[str]:
     return DECISIONS.findall(result.stdout)
 
 
-@pytest.mark.skipif(
-    not Path(IREE_OPT).exists(), reason="iree-opt (the upstream oracle) is not installed"
-)
 @pytest.mark.parametrize("payload", CORPUS, ids=lambda t: re.findall(r"func.func @(\w+)", t)[0])
 def test_in_place_decisions_match_upstream(payload: str) -> None:
     upstream = _decisions(
