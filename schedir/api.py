@@ -6,7 +6,7 @@ import contextlib
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -18,11 +18,12 @@ from xdsl.dialects.builtin import ModuleOp
 
 from schedir.diagnostics import InputError, SourceManager
 from schedir.dialects import get_context
-from schedir.dialects.syntax import parse_module, print_op
+from schedir.dialects.syntax import op_location, parse_module, print_op
 from schedir.dialects.types import EntrySignature, entry_signature, find_entry
 from schedir.options import CompileOptions
 from schedir.pipeline import (
     CpuExecutable,
+    CudaExecutable,
     StepChecker,
     apply_schedule,
     emit_llvm_ir,
@@ -88,7 +89,7 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
 
     if request.emit == "llvm":
         return emit_llvm_ir(ctx, module, target=request.target or "cpu", after_pass=after)
-    return emit_ptx(ctx, module, after_pass=after)
+    return emit_ptx(ctx, module, options=CompileOptions(target="cuda"), after_pass=after)
 
 
 def _parse_library(
@@ -126,18 +127,19 @@ class Kernel:
     """A compiled entry function: call it on numpy arrays.
 
     `kernel(*arrays)` takes the entry's arguments in declared order (numpy arrays of the
-    declared dtype and shape, or Python/numpy scalars) and returns its results as new
+    declared dtype and shape, or Python/numpy scalars; on cuda also device arrays such as
+    PyTorch or CuPy tensors, used without a copy) and returns its results as new numpy
     arrays: one result is returned as is, several as a tuple. Inputs are never modified.
     `stages` holds the text of every compile stage ("payload", "scheduled",
-    "llvm-dialect", "llvm-ir"); `timings` the seconds spent in each compile step ("parse",
-    "schedule", "lower", "translate", "jit").
+    "llvm-dialect", "llvm-ir", and on cuda "ptx"); `timings` the seconds spent in each
+    compile step ("parse", "schedule", "lower", "translate", "jit").
     """
 
     signature: EntrySignature
     options: CompileOptions
     stages: Mapping[str, str]
     timings: Mapping[str, float]
-    _executable: CpuExecutable = field(repr=False)
+    _executable: CpuExecutable | CudaExecutable = field(repr=False)
 
     @property
     def name(self) -> str:
@@ -157,8 +159,26 @@ class Kernel:
         """
         return self._executable.run(args, prefill_nan=prefill_nan)
 
+    def bind(self, *args: Any) -> Any:
+        """A call with fixed arguments, for timing: on cuda it queues one run without
+        waiting (arguments uploaded once, see `schedir.gpu.host.BoundHostCall`; close it
+        when done), on the CPU it runs."""
+        return self._executable.bind(args)
+
+    def run_device(self, *args: Any) -> list[Any]:
+        """(cuda) Call the kernel; the results stay on the device as `DeviceArray`s."""
+        if not isinstance(self._executable, CudaExecutable):
+            raise InputError("run_device is only available for the cuda target")
+        return self._executable.run_device(args)
+
     def benchmark(self, *args: Any, min_time: float = 0.5, max_runs: int = 1000) -> BenchResult:
-        """Median wall time of the kernel call on `args` (outputs allocated once)."""
+        """Median time of the kernel call on `args` (outputs allocated once).
+
+        On cuda the time is GPU time between CUDA events around each run (L2 flushed
+        before each, `schedir.gpu.time_function`); on the CPU it is wall time.
+        """
+        if isinstance(self._executable, CudaExecutable):
+            return _benchmark_cuda(self._executable, args, min_time, max_runs)
         call = self._executable.bind(args)
         call()  # warm up: page in code and data
         times: list[float] = []
@@ -168,6 +188,22 @@ class Kernel:
             call()
             times.append(time.perf_counter() - t0)
         return BenchResult(statistics.median(times), min(times), len(times))
+
+
+def _benchmark_cuda(
+    executable: CudaExecutable, args: Sequence[Any], min_time: float, max_runs: int
+) -> BenchResult:
+    from schedir.gpu import time_function
+
+    bound = executable.bind(args)
+    try:
+        first = time_function(bound, warmup=3, repeat=5)
+        # Enough repeats to fill `min_time`, at most `max_runs`.
+        repeat = max(5, min(max_runs, int(min_time * 1e3 / max(first.median_ms, 1e-3))))
+        timing = time_function(bound, warmup=1, repeat=repeat)
+    finally:
+        bound.close()
+    return BenchResult(timing.median_ms / 1e3, timing.min_ms / 1e3, timing.repeats)
 
 
 @dataclass(frozen=True)
@@ -237,15 +273,15 @@ def compile_with_sources(
         if schedule is not None:
             text, name = load_source(schedule, "schedule")
             library = _parse_library((name, text), ctx, sources)
-        checker = StepChecker.for_module(ctx, module, entry, options) if options.verify_each else None
+        checker = (
+            StepChecker.for_module(ctx, module, entry, options) if options.verify_each else None
+        )
         apply_schedule(ctx, module, library, after_step=checker)
     stages["scheduled"] = print_op(module)
     fn = find_entry(module, entry)
     signature = entry_signature(fn)
-    if options.target != "cpu":
-        from schedir.diagnostics import UnsupportedError
-
-        raise UnsupportedError(f"target '{options.target}' is not supported yet")
+    if options.target == "cuda":
+        return _compile_cuda(ctx, module, fn, signature, options, stages, timer)
     prepare_entry(fn)
     with timer("lower"):
         lower(ctx, module, "cpu")
@@ -256,6 +292,48 @@ def compile_with_sources(
     _dump(options, stages)
     with timer("jit"):
         executable = CpuExecutable.build(llvm_ir, signature, options)
+    return Kernel(
+        signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable
+    )
+
+
+def _compile_cuda(
+    ctx: Context,
+    module: ModuleOp,
+    fn: Any,
+    signature: EntrySignature,
+    options: CompileOptions,
+    stages: dict[str, str],
+    timer: _StageTimer,
+) -> Kernel:
+    """The cuda half of `compile`: lower with the "cuda" pipeline, JIT the host code."""
+    from schedir.diagnostics import UnsupportedError
+    from schedir.lowering._gpu_common import written_arguments
+    from schedir.pipeline import cuda_passes, has_gpu_kernels, kernels_ptx
+
+    if not has_gpu_kernels(module):
+        raise UnsupportedError(
+            f"nothing in @{signature.name} runs on the GPU: the schedule must map the "
+            "computation to blocks and threads (tile_using_forall with #gpu.block mapping, "
+            "bufferization, then transform.gpu.map_forall_to_blocks)",
+            op_location(fn),
+        )
+    prepare_entry(fn)
+    written = written_arguments(fn)
+
+    def grab_ptx(p: object, m: ModuleOp) -> None:
+        if getattr(p, "name", "") == "gpu-module-to-binary":
+            stages["ptx"] = kernels_ptx(m)
+
+    with timer("lower"):
+        lower(ctx, module, cuda_passes(options), after_pass=grab_ptx)
+    stages["llvm-dialect"] = print_op(module)
+    with timer("translate"):
+        llvm_ir = emit_llvm_ir(ctx, module, target="cpu")
+    stages["llvm-ir"] = llvm_ir
+    _dump(options, stages)
+    with timer("jit"):
+        executable = CudaExecutable.build(llvm_ir, signature, options, written)
     return Kernel(
         signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable
     )

@@ -13,6 +13,10 @@ points to argument `i`, and, for a non-void function, `args[n]` points to where 
 is stored. Calling through it needs no knowledge of the platform's calling convention
 for `half`, `bfloat` or `i1`, which ctypes cannot express.
 
+`extra_symbols` (name -> address) resolves symbols the caller provides, before the C
+libraries: the CUDA host code calls the `mgpu*` runtime functions that schedir.gpu.host
+implements as ctypes callbacks (the caller keeps them alive as long as the module).
+
 Failures raise `ToolError` with LLVM's message; the IR is written to a temporary file
 named in the repro note.
 
@@ -25,7 +29,7 @@ import ctypes
 import ctypes.util
 import struct
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import llvmlite.binding as llvm
 
@@ -169,6 +173,7 @@ class JitModule:
         opt_level: int = 3,
         cpu_name: str | None = None,
         cpu_features: str | None = None,
+        extra_symbols: Mapping[str, int] | None = None,
     ) -> None:
         if not 0 <= opt_level <= 3:
             raise ValueError(f"opt_level must be 0..3, got {opt_level}")
@@ -209,6 +214,7 @@ class JitModule:
         self._module = module
         self._assembly: str | None = None
 
+        self._extra_symbols = dict(extra_symbols or {})
         support = self._resolve(undefined_symbols(obj), triple, data_layout, llvm_ir)
         empty = llvm.parse_assembly("")
         empty.triple = triple
@@ -270,7 +276,8 @@ class JitModule:
         support: list[llvm.ModuleRef] = []
         missing: list[str] = []
         for name in sorted(set(names)):
-            address = system.find(name)
+            # The caller's symbols first: they are what the code was compiled against.
+            address = self._extra_symbols.get(name) or system.find(name)
             if address is not None:
                 llvm.add_symbol(name, address)
             elif name in _FALLBACKS:
@@ -284,7 +291,7 @@ class JitModule:
             path = _write_repro(llvm_ir)
             raise ToolError(
                 f"the JIT cannot resolve {', '.join(repr(m) for m in missing)}: not in libc, "
-                "libm or libgcc_s",
+                "libm, libgcc_s or the extra symbols given",
                 repro=f"the IR is in {path}",
             )
         return support

@@ -1,8 +1,10 @@
-"""The gpu dialect as schedir uses it: xDSL's ops plus upstream's mapping and memory attributes.
+"""The gpu dialect as schedir uses it: upstream's syntax, mapping and memory attributes.
 
-xDSL has the gpu ops (in generic syntax only; a later issue redoes them) but none of the
-attributes a schedule uses to map loops onto the GPU or to place buffers in its memories.
-This module adds them with upstream MLIR's syntax:
+xDSL has the gpu ops in generic syntax only and none of the attributes a schedule uses to
+map loops onto the GPU or to place buffers in its memories. The ops are redefined with
+upstream's custom syntax in `_gpu_ops` (launch, launch_func, module, func, binary, ids,
+barrier, shuffle, alloc/dealloc/memcpy/memset/wait, printf); this module adds the
+attributes with upstream MLIR's syntax:
 
     scf.forall (%i, %j) in (4, 8) { ... } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     %buf = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
@@ -74,7 +76,10 @@ class DeviceMappingAttr:
         return self.mapping_id - 3 if self.is_linear else self.mapping_id
 
 
-_ENUM_CPP_NAMES = {"MappingId": "::mlir::gpu::MappingId", "AddressSpace": "::mlir::gpu::AddressSpace"}
+_ENUM_CPP_NAMES = {
+    "MappingId": "::mlir::gpu::MappingId",
+    "AddressSpace": "::mlir::gpu::AddressSpace",
+}
 
 
 def _parse_angled_enum(parser: AttrParser, enum: type[StrEnum]) -> StrEnum:
@@ -220,16 +225,27 @@ MAPPING_ATTRS: tuple[type[EnumAttribute[MappingId]], ...] = (
 )
 """The loop-mapping attribute classes that take a `MappingId`."""
 
-GPU = Dialect(
-    "gpu",
-    list(xgpu.GPU.operations),
-    [
-        *xgpu.GPU.attributes,
-        *MAPPING_ATTRS,
-        MemorySpaceMappingAttr,
-        AddressSpaceAttr,
-    ],
-)
+
+def _dialect() -> Dialect:
+    # schedir's ops (upstream syntax) replace xDSL's generic-only ones of the same names.
+    from schedir.dialects._gpu_ops import ATTRS, OPS
+
+    own = {op.name for op in OPS}
+    own_attrs = {attr.name for attr in ATTRS}
+    return Dialect(
+        "gpu",
+        [*OPS, *(op for op in xgpu.GPU.operations if op.name not in own)],
+        [
+            *(attr for attr in xgpu.GPU.attributes if attr.name not in own_attrs),
+            *ATTRS,
+            *MAPPING_ATTRS,
+            MemorySpaceMappingAttr,
+            AddressSpaceAttr,
+        ],
+    )
+
+
+GPU = _dialect()
 
 __all__ = [
     "GPU",

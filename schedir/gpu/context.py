@@ -231,8 +231,10 @@ class GpuContext:
             notes = []
             if self.last_launch and self.last_launch not in during:
                 notes.append(
-                    Note(f"the last launch on this context was {self.last_launch}; "
-                         "the error most likely comes from it")
+                    Note(
+                        f"the last launch on this context was {self.last_launch}; "
+                        "the error most likely comes from it"
+                    )
                 )
             notes.append(Note(RECOVERY.format(device=self.device, error=name)))
             lost = CudaContextLostError(message, call=call, code=code, error_name=name, notes=notes)
@@ -243,9 +245,7 @@ class GpuContext:
             try:
                 status, free, total = self._driver.cuMemGetInfo()  # type: ignore[union-attr]
                 if int(status) == 0:
-                    notes.append(
-                        Note(f"device {self.device} has {free} of {total} bytes free")
-                    )
+                    notes.append(Note(f"device {self.device} has {free} of {total} bytes free"))
             except Exception:
                 pass
             return CudaOutOfMemoryError(message, call=call, code=code, error_name=name, notes=notes)
@@ -278,7 +278,9 @@ class GpuContext:
             driver = self.driver
             values: dict[str, int] = {}
             for attribute in DEVICE_ATTRIBUTES:
-                enum = getattr(driver.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{attribute.upper()}")
+                enum = getattr(
+                    driver.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{attribute.upper()}"
+                )
                 values[attribute] = int(
                     self.call("cuDeviceGetAttribute", enum, self._device_handle)
                 )

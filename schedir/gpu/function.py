@@ -176,7 +176,9 @@ class GpuFunction:
             return f"argument #{index} ('{self.arg_names[index]}')"
         return f"argument #{index}"
 
-    def _check_array(self, index: int, spec: MemRefSpec, dtype: np.dtype, shape: tuple[int, ...]) -> None:
+    def _check_array(
+        self, index: int, spec: MemRefSpec, dtype: np.dtype, shape: tuple[int, ...]
+    ) -> None:
         label = self._label(index)
         if dtype != spec.dtype:
             raise InputError(f"{label} of {self.name} has dtype {dtype}, expected {spec.dtype}")
@@ -189,7 +191,9 @@ class GpuFunction:
                     f"(dimension {dim} is {actual}, not {expected})"
                 )
 
-    def _memref(self, index: int, spec: MemRefSpec, value: Any, stream: Any, prepared: _Prepared) -> DeviceArray:
+    def _memref(
+        self, index: int, spec: MemRefSpec, value: Any, stream: Any, prepared: _Prepared
+    ) -> DeviceArray:
         label = self._label(index)
         if isinstance(value, np.ndarray):
             self._check_array(index, spec, value.dtype, value.shape)
@@ -209,25 +213,35 @@ class GpuFunction:
                 "bytes); the kernel expects a C-contiguous one (e.g. .contiguous())"
             )
         if index in self.outputs and array.readonly:
-            raise InputError(f"{label} of {self.name} is an output but its device array is read-only")
+            raise InputError(
+                f"{label} of {self.name} is an output but its device array is read-only"
+            )
         return array
 
     def _scalar(self, index: int, spec: ScalarSpec, value: Any) -> bytes:
         label = self._label(index)
         if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(f"{label} of {self.name} must be a scalar, got an array of shape {value.shape}")
+            raise InputError(
+                f"{label} of {self.name} must be a scalar, got an array of shape {value.shape}"
+            )
         try:
             array = np.asarray(value)
             if spec.dtype.kind in "iub":
                 if array.dtype.kind not in "iub":
-                    raise InputError(f"{label} of {self.name} must be an integer or bool, got {array.dtype}")
+                    raise InputError(
+                        f"{label} of {self.name} must be an integer or bool, got {array.dtype}"
+                    )
                 converted = array.astype(spec.dtype)
                 if int(converted) != int(array):
-                    raise InputError(f"{label} of {self.name}: {value} does not fit in {spec.dtype}")
+                    raise InputError(
+                        f"{label} of {self.name}: {value} does not fit in {spec.dtype}"
+                    )
             else:
                 converted = array.astype(spec.dtype)
         except (TypeError, ValueError, OverflowError) as err:
-            raise InputError(f"{label} of {self.name}: cannot convert {value!r} to {spec.dtype}: {err}") from None
+            raise InputError(
+                f"{label} of {self.name}: cannot convert {value!r} to {spec.dtype}: {err}"
+            ) from None
         return converted.tobytes()
 
     def _prepare(self, args: Sequence[Any], stream: Any) -> _Prepared:
@@ -247,7 +261,9 @@ class GpuFunction:
                     prepared.arrays.append(None)
                     values.append(self._scalar(index, spec, value))
                     grid_args.append(value)
-            prepared.grid = dims3(self.grid(grid_args), "grid") if callable(self.grid) else self.grid
+            prepared.grid = (
+                dims3(self.grid(grid_args), "grid") if callable(self.grid) else self.grid
+            )
             prepared.pack = ParamPack(values, [a for a in prepared.arrays if a is not None])
         except BaseException:
             prepared.release()
@@ -256,11 +272,15 @@ class GpuFunction:
 
     def _launch(self, prepared: _Prepared, stream: Any) -> None:
         assert prepared.pack is not None
-        self.kernel.launch_packed(prepared.grid, self.block, prepared.pack, self.shared_bytes, stream)
+        self.kernel.launch_packed(
+            prepared.grid, self.block, prepared.pack, self.shared_bytes, stream
+        )
 
     def describe(self, grid: tuple[int, int, int] | None = None) -> str:
         """`kernel 'k' (grid ..., block ..., N bytes of dynamic shared memory)`."""
-        grid = grid if grid is not None else (self.grid if isinstance(self.grid, tuple) else (0, 0, 0))
+        grid = (
+            grid if grid is not None else (self.grid if isinstance(self.grid, tuple) else (0, 0, 0))
+        )
         return describe_launch(self.name, grid, self.block, self.shared_bytes)
 
     # -- calls -------------------------------------------------------------------------

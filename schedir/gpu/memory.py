@@ -265,7 +265,9 @@ class DeviceArray:
         typestr = interface["typestr"]
         dtype = np.dtype(typestr)
         if dtype.kind == "V":
-            raise InputError(f"the {kind}'s __cuda_array_interface__ typestr '{typestr}' is untyped")
+            raise InputError(
+                f"the {kind}'s __cuda_array_interface__ typestr '{typestr}' is untyped"
+            )
         dtype = _check_dtype(dtype, kind)
         if dtype.byteorder == ">":
             raise InputError(f"the {kind} is big-endian ({typestr})")
@@ -322,7 +324,13 @@ class DeviceArray:
         )
         pointer = (tensor.data or 0) + tensor.byte_offset
         return cls(
-            context, pointer, shape, dtype, strides=strides, owner=(value, capsule), readonly=readonly
+            context,
+            pointer,
+            shape,
+            dtype,
+            strides=strides,
+            owner=(value, capsule),
+            readonly=readonly,
         )
 
     # -- facts -------------------------------------------------------------------------

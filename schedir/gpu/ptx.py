@@ -189,7 +189,9 @@ def _llc_repro(path: Path, target: GpuTarget, opt_level: int) -> str:
     )
 
 
-def _llvm_error(message: str, err: BaseException, text: str, target: GpuTarget, opt: int) -> ToolError:
+def _llvm_error(
+    message: str, err: BaseException, text: str, target: GpuTarget, opt: int
+) -> ToolError:
     path = _write_temp(text, ".ll", "schedir-nvptx-")
     return ToolError(message, log=str(err).strip(), repro=_llc_repro(path, target, opt))
 
@@ -219,9 +221,7 @@ def _declared_libdevice_calls(module: llvm.ModuleRef) -> bool:
     return any(f.is_declaration and f.name.startswith("__nv_") for f in module.functions)
 
 
-def _link_libdevice(
-    module: llvm.ModuleRef, libdevice: Path, data_layout: str
-) -> None:
+def _link_libdevice(module: llvm.ModuleRef, libdevice: Path, data_layout: str) -> None:
     """Link libdevice into `module`, keeping only what is called once optimized."""
     try:
         library = llvm.parse_bitcode(libdevice.read_bytes())
@@ -292,7 +292,11 @@ def compile_ptx(
         ptx = machine.emit_assembly(module)
     except RuntimeError as err:
         raise _llvm_error(
-            f"LLVM failed to compile the IR to PTX for {target.arch}", err, llvm_ir, target, opt_level
+            f"LLVM failed to compile the IR to PTX for {target.arch}",
+            err,
+            llvm_ir,
+            target,
+            opt_level,
         ) from None
 
     version = _VERSION.search(ptx)
@@ -328,13 +332,25 @@ def assemble(
     tool = Path(ptxas) if ptxas is not None else find_ptxas()
     source = _write_temp(ptx, ".ptx", "schedir-ptxas-")
     output = source.with_suffix(".cubin")
-    command = [str(tool), f"-arch={arch}", f"-O{opt_level}", *extra_args, str(source), "-o", str(output)]
+    command = [
+        str(tool),
+        f"-arch={arch}",
+        f"-O{opt_level}",
+        *extra_args,
+        str(source),
+        "-o",
+        str(output),
+    ]
     repro = " ".join(command)
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout_s, check=False
+        )
     except subprocess.TimeoutExpired as err:
         log = "\n".join(str(s) for s in (err.stdout, err.stderr) if s)
-        raise ToolError(f"ptxas took more than {timeout_s:g} s for {arch}", log=log, repro=repro) from None
+        raise ToolError(
+            f"ptxas took more than {timeout_s:g} s for {arch}", log=log, repro=repro
+        ) from None
     except OSError as err:
         raise ToolError(f"cannot run ptxas ({tool})", log=str(err), repro=repro) from None
     log = (done.stdout + done.stderr).strip()

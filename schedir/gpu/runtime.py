@@ -61,7 +61,12 @@ class GpuModule:
     """A cubin or PTX module loaded into a context; unloaded when collected."""
 
     def __init__(
-        self, context: GpuContext, image: bytes | str, *, name: str = "module", verbose: bool = False
+        self,
+        context: GpuContext,
+        image: bytes | str,
+        *,
+        name: str = "module",
+        verbose: bool = False,
     ) -> None:
         self.context = context
         self.name = name
@@ -211,7 +216,9 @@ class ParamPack:
         return len(self._buffers)
 
 
-def pack_argument(index: int, value: Any, context: GpuContext, stream: Any = None) -> tuple[bytes, object]:
+def pack_argument(
+    index: int, value: Any, context: GpuContext, stream: Any = None
+) -> tuple[bytes, object]:
     """The parameter bytes of one `launch` argument and the object keeping it valid."""
     if isinstance(value, DeviceArray):
         return struct.pack("<Q", value.ptr), value
@@ -297,6 +304,19 @@ class Kernel:
         self, grid: Dims, block: Dims, params: ParamPack, shared_bytes: int = 0, stream: Any = None
     ) -> None:
         """Queue one launch with already packed parameters (the fast path of GpuFunction)."""
+        self.launch_raw(grid, block, params.address, shared_bytes, stream)
+
+    def launch_raw(
+        self,
+        grid: Dims,
+        block: Dims,
+        params_address: int,
+        shared_bytes: int = 0,
+        stream: Any = None,
+        extra_address: int = 0,
+    ) -> None:
+        """Queue one launch whose `void **kernelParams` array is at `params_address` (the
+        form compiled host code passes, see schedir.gpu.host)."""
         grid3 = dims3(grid, "grid")
         block3 = dims3(block, "block")
         context = self.context
@@ -323,8 +343,8 @@ class Kernel:
             *block3,
             shared_bytes,
             driver.CUstream(stream_handle(stream)),
-            params.address,
-            0,
+            params_address,
+            extra_address,
             during=f"launching {what}",
         )
 
@@ -351,4 +371,13 @@ def load_module(
     return GpuModule(context, image, name=name, verbose=verbose)
 
 
-__all__ = ["Dims", "GpuModule", "Kernel", "ParamPack", "dims3", "launch", "load_module", "pack_argument"]
+__all__ = [
+    "Dims",
+    "GpuModule",
+    "Kernel",
+    "ParamPack",
+    "dims3",
+    "launch",
+    "load_module",
+    "pack_argument",
+]

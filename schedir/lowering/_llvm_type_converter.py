@@ -10,6 +10,8 @@ affine map) and the byte size LLVM gives an element.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
@@ -43,7 +45,11 @@ DYNAMIC = None
 """A dynamic size, stride or offset in the static layout tuples below (MLIR's `?`)."""
 
 _GPU_ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
-"""`#gpu.address_space<...>` -> NVPTX address space, as upstream's gpu-to-nvvm maps it."""
+"""`#gpu.address_space<...>` -> LLVM address space (the numbers of the GPU targets)."""
+
+NVVM_ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 0}
+"""The mapping of upstream's convert-gpu-to-nvvm: NVPTX allocas live in the generic
+address space 0 (LLVM's NVPTX back end moves them to local memory itself)."""
 
 
 class LLVMTypeConverter:
@@ -57,7 +63,11 @@ class LLVMTypeConverter:
     - `memref<* x T>` -> `!llvm.struct<(i64, ptr)>` (rank, pointer to a ranked descriptor).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, address_spaces: Mapping[str, int] | None = None) -> None:
+        self._spaces: Mapping[str, int] = (
+            address_spaces if address_spaces is not None else _GPU_ADDRESS_SPACES
+        )
+        """`#gpu.address_space<...>` name -> address space number (see NVVM_ADDRESS_SPACES)."""
         self._cache: dict[Attribute, Attribute] = {}
         self._layouts: dict[MemRefType, tuple[list[int | None], int | None]] = {}
 
@@ -126,7 +136,7 @@ class LLVMTypeConverter:
 
     def pointer_type(self, memory_space: Attribute) -> llvm.LLVMPointerType:
         """`!llvm.ptr<N>` for a memref memory space (none, integer or #gpu.address_space)."""
-        return llvm.LLVMPointerType(_address_space(memory_space))
+        return llvm.LLVMPointerType(_address_space(memory_space, self._spaces))
 
     def descriptor_type(self, t: MemRefType) -> llvm.LLVMStructType:
         """The descriptor struct of a ranked memref type."""
@@ -138,7 +148,9 @@ class LLVMTypeConverter:
         return llvm.LLVMStructType.from_type_list(fields)
 
 
-def _address_space(space: Attribute) -> IntAttr | NoneAttr:
+def _address_space(
+    space: Attribute, gpu_spaces: Mapping[str, int] = _GPU_ADDRESS_SPACES
+) -> IntAttr | NoneAttr:
     if isinstance(space, NoneAttr):
         return NoneAttr()
     if isinstance(space, IntegerAttr):
@@ -148,9 +160,9 @@ def _address_space(space: Attribute) -> IntAttr | NoneAttr:
         # Read the enum case from the printed form so any definition of the attribute
         # works: `#gpu.address_space<workgroup>`.
         text = str(space)
-        for name, number in _GPU_ADDRESS_SPACES.items():
+        for name, number in gpu_spaces.items():
             if f"<{name}>" in text:
-                return IntAttr(number)
+                return IntAttr(number) if number else NoneAttr()
     raise UnsupportedError(f"memory space {space} has no LLVM address space")
 
 
@@ -254,6 +266,7 @@ def element_size(t: Attribute) -> int | None:
 __all__ = [
     "DYNAMIC",
     "INDEX",
+    "NVVM_ADDRESS_SPACES",
     "PTR",
     "LLVMTypeConverter",
     "address_space_of",

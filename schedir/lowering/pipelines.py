@@ -37,14 +37,57 @@ CPU_TO_LLVM: tuple[str, ...] = (
 )
 """Bufferized payload -> the LLVM dialect, for the CPU target."""
 
+
+def cuda_to_llvm(
+    arch: str = "sm_90", ptx_feature: str = "ptx80", opt_level: int = 3, binary_format: str = "isa"
+) -> tuple[str, ...]:
+    """Bufferized payload with `gpu.launch`es -> host LLVM dialect with embedded kernels.
+
+    The kernels are compiled for `arch` with PTX ISA `ptx_feature` at `-O<opt_level>`
+    and embedded as PTX (`binary_format="isa"`, the driver compiles it at load) or as a
+    cubin from ptxas (`"bin"`).
+    """
+    return (
+        # kernels out of the host function; constants copied in first
+        "gpu-launch-sink-index-computations",
+        "gpu-kernel-outlining",
+        # what stays on the host only allocates, copies and launches: device memory
+        "gpu-host-alloc-to-device",
+        "convert-linalg-to-loops",
+        # device code: gpu.module -> LLVM/NVVM dialect -> PTX in a gpu.binary (it lowers
+        # affine ops itself, after sizing per-thread buffers from affine.min bounds)
+        "convert-gpu-to-nvvm",
+        f'nvvm-attach-target{{chip={arch} features="+{ptx_feature}" O={opt_level}}}',
+        f"gpu-module-to-binary{{format={binary_format}}}",
+        # host code: as on the CPU, plus the runtime calls of gpu-to-llvm
+        "lower-affine",
+        "scf-forall-to-for",
+        "convert-scf-to-cf",
+        "convert-math-to-llvm",
+        "convert-arith-to-llvm",
+        "finalize-memref-to-llvm",
+        "gpu-to-llvm",
+        "convert-func-to-llvm",
+        "convert-cf-to-llvm",
+        "reconcile-unrealized-casts",
+    )
+
+
+CUDA_TO_LLVM: tuple[str, ...] = cuda_to_llvm()
+"""Bufferized GPU payload -> the host LLVM dialect, kernels for sm_90 (PTX 8.0, -O3)."""
+
 PIPELINES: MappingProxyType[str, tuple[str, ...]] = MappingProxyType(
     {
         "bufferize": BUFFERIZE,
         "cpu-to-llvm": CPU_TO_LLVM,
         "cpu": BUFFERIZE + CPU_TO_LLVM,
+        "cuda-to-llvm": CUDA_TO_LLVM,
+        "cuda": BUFFERIZE + CUDA_TO_LLVM,
     }
 )
-"""Every named pipeline; "cpu" is what `schedir-run --target cpu` runs after the schedule."""
+"""Every named pipeline; "cpu" / "cuda" are what `schedir-run --target cpu|cuda` runs
+after the schedule ("cuda" with the arch, PTX version and -O level of the options, see
+`cuda_to_llvm`)."""
 
 
 def spec(pipeline: tuple[str, ...]) -> str:
@@ -52,4 +95,4 @@ def spec(pipeline: tuple[str, ...]) -> str:
     return ",".join(pipeline)
 
 
-__all__ = ["BUFFERIZE", "CPU_TO_LLVM", "PIPELINES", "spec"]
+__all__ = ["BUFFERIZE", "CPU_TO_LLVM", "CUDA_TO_LLVM", "PIPELINES", "cuda_to_llvm", "spec"]

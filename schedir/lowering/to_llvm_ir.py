@@ -15,7 +15,11 @@ inline asm, vector reductions) and translates the rest itself:
   indirect calls, calling conventions;
 - functions keep linkage, visibility, calling convention (`ptx_kernel` for functions
   marked `nvvm.kernel`), argument attributes and simple function attributes
-  (`passthrough`, `no_inline`, `target_cpu`, `target_features`);
+  (`passthrough`, `no_inline`, `target_cpu`, `target_features`); the launch bounds
+  `nvvm.maxntid`/`reqntid`/`minctasm`/`maxnreg` become NVPTX function attributes;
+- nvvm ops become NVPTX intrinsics: `nvvm.read.ptx.sreg.tid.x` ->
+  `llvm.nvvm.read.ptx.sreg.tid.x`, `nvvm.barrier` -> `llvm.nvvm.barrier.cta.sync.aligned.all(0)`,
+  `nvvm.shfl.sync bfly` -> `llvm.nvvm.shfl.sync.bfly.f32` (`...f32p` with the validity bit);
 - branches to a block reached twice from one terminator with different arguments go
   through a new block (LLVM phis take one value per predecessor); unreachable blocks are
   dropped; blocks are emitted in reverse post-order so definitions precede uses.
@@ -35,6 +39,7 @@ from llvmlite.ir import instructions as ir_instr
 from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     DictionaryAttr,
     IntegerAttr,
     ModuleOp,
@@ -113,6 +118,10 @@ _CASTS: dict[str, str] = {
     "llvm.addrspacecast": "addrspacecast",
 }
 
+_NVVM_LAUNCH_BOUNDS = ("nvvm.maxntid", "nvvm.reqntid", "nvvm.minctasm", "nvvm.maxnreg")
+"""Kernel attributes that become NVPTX launch-bound function attributes (`"nvvm.maxntid"=
+"32,8,1"`), as upstream's NVVM translation emits them."""
+
 _IMMARG_FLAG = {
     "llvm.intr.ctlz": ("is_zero_poison", 1),
     "llvm.intr.cttz": ("is_zero_poison", 1),
@@ -168,7 +177,7 @@ class _Translator:
         """Report the first op not in the LLVM dialect (casts last: they are symptoms)."""
         cast: Operation | None = None
         for op in self.source.walk():
-            if op is self.source or op.name.startswith("llvm."):
+            if op is self.source or op.name.startswith(("llvm.", "nvvm.")):
                 continue
             if op.name == "builtin.unrealized_conversion_cast":
                 cast = cast or op
@@ -264,6 +273,12 @@ class _Translator:
                     key, value = item.data
                     if isinstance(key, StringAttr) and isinstance(value, StringAttr):
                         attrs.add(f'"{key.data}"="{value.data}"')
+        for key in _NVVM_LAUNCH_BOUNDS:
+            bounds = op.attributes.get(key)
+            if isinstance(bounds, DenseArrayBase):
+                attrs.add(f'"{key}"="{",".join(str(v) for v in bounds.get_values())}"')
+            elif isinstance(bounds, IntegerAttr):
+                attrs.add(f'"{key}"="{bounds.value.data}"')
         fn.attributes = attrs
         if op.arg_attrs is not None:
             for arg, attr_dict in zip(fn.args, op.arg_attrs.data, strict=False):
@@ -337,6 +352,39 @@ class _Translator:
             return
         if name.startswith("llvm.intr."):
             self._intrinsic(op, b)
+            return
+        if name.startswith("nvvm."):
+            self._nvvm(op, b)
+            return
+        raise self._unexpected(op)
+
+    # nvvm: special registers, barriers and shuffles as NVPTX intrinsics
+
+    def _nvvm(self, op: Operation, b: ir.IRBuilder) -> None:
+        name = op.name
+        i32 = ir.IntType(32)
+        if name.startswith("nvvm.read.ptx.sreg."):
+            result = llvm_type(op.results[0].type)
+            fn = self._function("llvm." + name, ir.FunctionType(result, []))
+            self._set(op, b.call(fn, []))
+            return
+        if name in ("nvvm.barrier", "nvvm.barrier0"):
+            # `bar.sync 0`: what LLVM 21+ spells llvm.nvvm.barrier0 after auto-upgrade.
+            fn = self._function(
+                "llvm.nvvm.barrier.cta.sync.aligned.all", ir.FunctionType(ir.VoidType(), [i32])
+            )
+            b.call(fn, [ir.Constant(i32, 0)])
+            return
+        if name == "nvvm.shfl.sync":
+            args = [self._v(a) for a in op.operands]
+            value_type = args[1].type
+            suffix = "f32" if isinstance(value_type, ir.FloatType) else "i32"
+            kind = op.properties["kind"].data.value  # type: ignore[attr-defined]
+            with_valid = op.properties.get("return_value_and_is_valid") is not None
+            result = llvm_type(op.results[0].type)
+            intrinsic = f"llvm.nvvm.shfl.sync.{kind}.{suffix}{'p' if with_valid else ''}"
+            fn = self._function(intrinsic, ir.FunctionType(result, [a.type for a in args]))
+            self._set(op, b.call(fn, args))
             return
         raise self._unexpected(op)
 

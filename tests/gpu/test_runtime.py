@@ -137,7 +137,9 @@ def test_argument_checks_name_the_argument(kernel: KernelFactory) -> None:
         arg_names=("a", "x", "y", "out"),
     )
     good = np.zeros(64, F32)
-    with pytest.raises(InputError, match=r"argument #2 \('y'\) of saxpy_desc has shape \(63,\), expected \(64\)"):
+    with pytest.raises(
+        InputError, match=r"argument #2 \('y'\) of saxpy_desc has shape \(63,\), expected \(64\)"
+    ):
         static(1.0, good, np.zeros(63, F32), good)
     with pytest.raises(InputError, match=r"argument #1 \('x'\) of saxpy_desc has dtype float64"):
         static(1.0, np.zeros(64), good, good)
@@ -147,7 +149,9 @@ def test_argument_checks_name_the_argument(kernel: KernelFactory) -> None:
         static(1.0, [0.0] * 64, good, good)
 
 
-def test_run_and_bind_keep_results_on_the_device(kernel: KernelFactory, context: GpuContext) -> None:
+def test_run_and_bind_keep_results_on_the_device(
+    kernel: KernelFactory, context: GpuContext
+) -> None:
     saxpy = _saxpy(kernel)
     x = np.arange(1000, dtype=F32)
     y = np.ones(1000, F32)
@@ -176,7 +180,9 @@ def test_shared_memory_block_reduction(kernel: KernelFactory, context: GpuContex
     launch(kernel("block_sum"), blocks, 256, [x_dev, out, np.int32(n)])
     padded = np.zeros(blocks * 256, np.float64)
     padded[:n] = x
-    np.testing.assert_allclose(out.to_numpy(), padded.reshape(blocks, 256).sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        out.to_numpy(), padded.reshape(blocks, 256).sum(axis=1), rtol=1e-5, atol=1e-5
+    )
 
 
 @pytest.mark.parametrize("n", [1, 31, 32, 33, 10_007])
@@ -189,7 +195,9 @@ def test_warp_shuffle_reduction(kernel: KernelFactory, context: GpuContext, n: i
     launch(kernel("warp_sum"), blocks, 128, [x_dev, out, np.int32(n)])
     padded = np.zeros(blocks * 128, np.float64)
     padded[:n] = x
-    np.testing.assert_allclose(out.to_numpy(), padded.reshape(-1, 32).sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        out.to_numpy(), padded.reshape(-1, 32).sum(axis=1), rtol=1e-5, atol=1e-5
+    )
 
 
 def test_libdevice_exp(kernel: KernelFactory, context: GpuContext) -> None:
@@ -201,21 +209,30 @@ def test_libdevice_exp(kernel: KernelFactory, context: GpuContext) -> None:
     np.testing.assert_allclose(y.to_numpy(), np.exp(x.astype(np.float64)), rtol=1e-6)
 
 
-def test_dynamic_shared_memory_above_48k_is_opted_in(kernel: KernelFactory, context: GpuContext) -> None:
+def test_dynamic_shared_memory_above_48k_is_opted_in(
+    kernel: KernelFactory, context: GpuContext
+) -> None:
     blocks, threads = 3, 256
     shared = 400 * threads  # 102400 bytes
     x = np.random.default_rng(2).standard_normal(blocks * threads).astype(F32)
     x_dev = DeviceArray.from_numpy(x, context)
     out = DeviceArray.empty(blocks * threads, F32, context)
     launch(kernel("rotate_shared"), blocks, threads, [x_dev, out], shared_bytes=shared)
-    np.testing.assert_array_equal(out.to_numpy(), np.roll(x.reshape(blocks, threads), -1, axis=1).ravel())
-    with pytest.raises(LaunchConfigError, match=r"kernel 'rotate_shared' \(grid \(3, 1, 1\).*opt-in limit"):
+    np.testing.assert_array_equal(
+        out.to_numpy(), np.roll(x.reshape(blocks, threads), -1, axis=1).ravel()
+    )
+    with pytest.raises(
+        LaunchConfigError, match=r"kernel 'rotate_shared' \(grid \(3, 1, 1\).*opt-in limit"
+    ):
         launch(kernel("rotate_shared"), blocks, threads, [x_dev, out], shared_bytes=10**7)
 
 
 def test_launch_configuration_beyond_the_limits(kernel: KernelFactory) -> None:
     args = [np.uint64(0), np.uint64(0), np.int32(0)]
-    with pytest.raises(LaunchConfigError, match=r"cannot launch kernel 'exp' \(grid \(1, 1, 1\), block \(2048, 1, 1\).*block size in x is 2048"):
+    with pytest.raises(
+        LaunchConfigError,
+        match=r"cannot launch kernel 'exp' \(grid \(1, 1, 1\), block \(2048, 1, 1\).*block size in x is 2048",
+    ):
         launch(kernel("exp"), 1, 2048, args)
     with pytest.raises(LaunchConfigError, match=r"block \(32, 64, 1\) has 2048 threads"):
         launch(kernel("exp"), 1, (32, 64), args)
@@ -233,7 +250,8 @@ def test_kernel_attributes(kernel: KernelFactory) -> None:
 
 
 @pytest.mark.parametrize(
-    "dtype", [np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.int8, np.int64, np.uint8, np.bool_]
+    "dtype",
+    [np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.int8, np.int64, np.uint8, np.bool_],
 )
 def test_device_array_round_trip(context: GpuContext, dtype: type) -> None:
     rng = np.random.default_rng(3)
@@ -256,7 +274,9 @@ def test_out_of_memory_is_clean_and_the_context_survives(context: GpuContext) ->
     )
     assert "bytes free" in err.render()
     assert context.lost is None
-    np.testing.assert_array_equal(DeviceArray.from_numpy(np.arange(5), context).to_numpy(), np.arange(5))
+    np.testing.assert_array_equal(
+        DeviceArray.from_numpy(np.arange(5), context).to_numpy(), np.arange(5)
+    )
 
 
 # -- sticky errors: in a child process, since they end the context for good --------------
@@ -292,9 +312,17 @@ print("ALIVE")
 
 
 @pytest.mark.parametrize("mode", ["function", "launch"])
-def test_illegal_address_names_the_kernel_and_the_process_survives(kernels_ir: ModuleType, mode: str) -> None:
+def test_illegal_address_names_the_kernel_and_the_process_survives(
+    kernels_ir: ModuleType, mode: str
+) -> None:
     script = _CRASH_SCRIPT.format(repo=str(REPO), kernels=str(kernels_ir.__file__), mode=mode)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert "CAUGHT CudaContextLostError" in output
@@ -305,7 +333,10 @@ def test_illegal_address_names_the_kernel_and_the_process_survives(kernels_ir: M
             "0 bytes of dynamic shared memory): CUDA_ERROR_ILLEGAL_ADDRESS"
         ) in output
     else:
-        assert "the last launch on this context was kernel 'out_of_bounds' (grid (2, 1, 1), block (32, 2, 1)" in output
+        assert (
+            "the last launch on this context was kernel 'out_of_bounds' (grid (2, 1, 1), block (32, 2, 1)"
+            in output
+        )
     assert "restart the Python process" in output
     assert "SECOND" in output and "was lost earlier" in output
     assert output.rstrip().endswith("ALIVE")
@@ -326,7 +357,9 @@ def test_bad_ptx_is_refused_with_the_driver_log_and_a_repro(context: GpuContext)
     assert context.lost is None
 
 
-def test_unknown_kernel_lists_the_module_kernels(context: GpuContext, kernels_ir: ModuleType) -> None:
+def test_unknown_kernel_lists_the_module_kernels(
+    context: GpuContext, kernels_ir: ModuleType
+) -> None:
     ptx = compile_ptx(kernels_ir.SAXPY_DESC, context.target)
     for image in (ptx, assemble(ptx, context.target.arch)):
         module = GpuModule(context, image, name="saxpy")
@@ -359,7 +392,11 @@ def test_torch_bfloat16_goes_through_dlpack(kernel: KernelFactory) -> None:
     torch = pytest.importorskip("torch")
     vector = MemRefSpec(BF16, (None,))
     copy = GpuFunction(
-        kernel("copy16_desc"), [vector, vector], grid=lambda a: _blocks(a[0][0], 256), block=256, outputs=(1,)
+        kernel("copy16_desc"),
+        [vector, vector],
+        grid=lambda a: _blocks(a[0][0], 256),
+        block=256,
+        outputs=(1,),
     )
     x = torch.randn(999, device="cuda", dtype=torch.bfloat16)
     (result,) = copy(x, np.zeros(999, BF16))

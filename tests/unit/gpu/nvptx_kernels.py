@@ -18,7 +18,9 @@ declare void @llvm.nvvm.barrier0()
 """
 
 # out = a * x + y on memref<?xf32> descriptors; element i is at aligned[offset + i * stride].
-SAXPY_DESC = SREGS + """
+SAXPY_DESC = (
+    SREGS
+    + """
 define ptx_kernel void @saxpy_desc(float %a,
     ptr addrspace(1) %x_alloc, ptr addrspace(1) %x, i64 %x_off, i64 %n, i64 %x_stride,
     ptr addrspace(1) %y_alloc, ptr addrspace(1) %y, i64 %y_off, i64 %y_n, i64 %y_stride,
@@ -53,9 +55,12 @@ exit:
   ret void
 }
 """
+)
 
 # out[i, j] = a[i, j] + b[j, i] on memref<?x?xf32> descriptors; x runs over j, y over i.
-ADD_TRANSPOSED_DESC = SREGS + """
+ADD_TRANSPOSED_DESC = (
+    SREGS
+    + """
 define ptx_kernel void @add_transposed_desc(
     ptr %a_alloc, ptr %a, i64 %a_off, i64 %m, i64 %n, i64 %a_s0, i64 %a_s1,
     ptr %b_alloc, ptr %b, i64 %b_off, i64 %b_n, i64 %b_m, i64 %b_s0, i64 %b_s1,
@@ -102,9 +107,12 @@ exit:
   ret void
 }
 """
+)
 
 # out[i] = neg ? -h : h on a memref<?xf16> descriptor: i1 and f16 scalar parameters.
-FILL_HALF_DESC = SREGS + """
+FILL_HALF_DESC = (
+    SREGS
+    + """
 define ptx_kernel void @fill_half_desc(
     ptr addrspace(1) %o_alloc, ptr addrspace(1) %o, i64 %o_off, i64 %n, i64 %o_stride,
     half %h, i1 %neg) {
@@ -129,9 +137,12 @@ exit:
   ret void
 }
 """
+)
 
 # out[i] = x[i] on 16-bit elements (bfloat16 bits), rank-1 descriptors.
-COPY16_DESC = SREGS + """
+COPY16_DESC = (
+    SREGS
+    + """
 define ptx_kernel void @copy16_desc(
     ptr addrspace(1) %x_alloc, ptr addrspace(1) %x, i64 %x_off, i64 %n, i64 %x_stride,
     ptr addrspace(1) %o_alloc, ptr addrspace(1) %o, i64 %o_off, i64 %o_n, i64 %o_stride) {
@@ -154,10 +165,13 @@ exit:
   ret void
 }
 """
+)
 
 # out[block] = sum of x[block * 256 .. block * 256 + 255] (zeros past n): a tree reduction
 # in a static shared-memory array; needs blocks of exactly 256 threads.
-BLOCK_SUM = SREGS + """
+BLOCK_SUM = (
+    SREGS
+    + """
 @smem = internal addrspace(3) global [256 x float] undef, align 4
 
 define ptx_kernel void @block_sum(ptr addrspace(1) %x, ptr addrspace(1) %out, i32 %n)
@@ -213,10 +227,13 @@ exit:
   ret void
 }
 """
+)
 
 # out[w] = sum of x[32 w .. 32 w + 31] (zeros past n) by a butterfly of warp shuffles;
 # blocks must be a multiple of 32 threads.
-WARP_SUM = SREGS + """
+WARP_SUM = (
+    SREGS
+    + """
 declare float @llvm.nvvm.shfl.sync.bfly.f32(i32, float, i32, i32)
 
 define ptx_kernel void @warp_sum(ptr addrspace(1) %x, ptr addrspace(1) %out, i32 %n) {
@@ -258,9 +275,12 @@ exit:
   ret void
 }
 """
+)
 
 # y[i] = expf(x[i]) through libdevice.
-EXP = SREGS + """
+EXP = (
+    SREGS
+    + """
 declare float @__nv_expf(float)
 
 define ptx_kernel void @exp(ptr addrspace(1) %x, ptr addrspace(1) %y, i32 %n) {
@@ -284,10 +304,13 @@ exit:
   ret void
 }
 """
+)
 
 # Dynamic shared memory: each thread stores x[i] at smem[t * 100], then reads its right
 # neighbour's slot (cyclically in the block). Needs 400 * blockDim bytes of shared memory.
-ROTATE_DYNAMIC_SHARED = SREGS + """
+ROTATE_DYNAMIC_SHARED = (
+    SREGS
+    + """
 @dyn = external addrspace(3) global [0 x float], align 16
 
 define ptx_kernel void @rotate_shared(ptr addrspace(1) %x, ptr addrspace(1) %out) {
@@ -316,9 +339,12 @@ entry:
   ret void
 }
 """
+)
 
 # Writes 4 TiB past its argument: an illegal address on any GPU.
-OUT_OF_BOUNDS = SREGS + """
+OUT_OF_BOUNDS = (
+    SREGS
+    + """
 define ptx_kernel void @out_of_bounds(ptr addrspace(1) %x) {
 entry:
   %p = getelementptr float, ptr addrspace(1) %x, i64 1099511627776
@@ -326,6 +352,7 @@ entry:
   ret void
 }
 """
+)
 
 ALL = {
     "saxpy_desc": SAXPY_DESC,

@@ -68,11 +68,17 @@ def test_target_arch_and_ptx_parsing() -> None:
 
 
 def test_target_from_options_and_attributes() -> None:
-    target = GpuTarget.from_options(CompileOptions(target="cuda", arch="sm_90a", ptx_version="ptx85"))
+    target = GpuTarget.from_options(
+        CompileOptions(target="cuda", arch="sm_90a", ptx_version="ptx85")
+    )
     assert (target.arch, target.ptx_feature) == ("sm_90a", "ptx85")
     assert GpuTarget.from_options(CompileOptions()).ptx_feature == "ptx80"
     values = dict.fromkeys(DEVICE_ATTRIBUTES, 7)
-    values |= {"compute_capability_major": 8, "compute_capability_minor": 9, "l2_cache_size": 1 << 20}
+    values |= {
+        "compute_capability_major": 8,
+        "compute_capability_minor": 9,
+        "l2_cache_size": 1 << 20,
+    }
     queried = GpuTarget.from_attributes(values, name="Some GPU")
     assert queried.arch == "sm_89" and queried.name == "Some GPU"
     assert queried.max_block_dims == (7, 7, 7) and queried.l2_cache_bytes == 1 << 20

@@ -98,7 +98,9 @@ def test_dynamic_shared_memory_is_an_extern_array(ptxas: Path) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
-def test_every_test_kernel_assembles_at_every_opt_level(name: str, ptxas: Path, libdevice: Path) -> None:
+def test_every_test_kernel_assembles_at_every_opt_level(
+    name: str, ptxas: Path, libdevice: Path
+) -> None:
     for opt_level in (0, 3):
         ptx = compile_ptx(ALL[name], opt_level=opt_level, libdevice=libdevice)
         assert kernel_names(ptx) == [name]
@@ -120,7 +122,11 @@ def test_descriptor_abi_parameter_counts_match_the_ptx() -> None:
     cases = [
         (SAXPY_DESC, "saxpy_desc", [ScalarSpec(f32)] + [MemRefSpec(f32, (None,))] * 3),
         (ADD_TRANSPOSED_DESC, "add_transposed_desc", [MemRefSpec(f32, (None, None))] * 3),
-        (FILL_HALF_DESC, "fill_half_desc", [MemRefSpec("float16", (None,)), ScalarSpec("float16"), ScalarSpec("bool")]),
+        (
+            FILL_HALF_DESC,
+            "fill_half_desc",
+            [MemRefSpec("float16", (None,)), ScalarSpec("float16"), ScalarSpec("bool")],
+        ),
     ]
     for ir, name, specs in cases:
         params = _entry_params(compile_ptx(ir), name)
@@ -201,7 +207,9 @@ def test_sm_100_with_its_ptx_version_compiles() -> None:
 
 
 def test_missing_libdevice_file_is_a_tool_error() -> None:
-    with pytest.raises(ToolError, match=r"libdevice file /nonexistent/libdevice\.10\.bc does not exist"):
+    with pytest.raises(
+        ToolError, match=r"libdevice file /nonexistent/libdevice\.10\.bc does not exist"
+    ):
         compile_ptx(EXP, libdevice="/nonexistent/libdevice.10.bc")
 
 
@@ -210,7 +218,9 @@ def test_ir_without_libdevice_calls_does_not_need_libdevice() -> None:
     assert ".entry saxpy_desc" in compile_ptx(SAXPY_DESC, libdevice="/nonexistent")
 
 
-def test_tool_search_takes_given_folders_first(ptxas: Path, libdevice: Path, tmp_path: Path) -> None:
+def test_tool_search_takes_given_folders_first(
+    ptxas: Path, libdevice: Path, tmp_path: Path
+) -> None:
     assert find_ptxas([ptxas.parent]) == ptxas
     assert find_ptxas([ptxas]) == ptxas
     assert find_libdevice([libdevice]) == libdevice

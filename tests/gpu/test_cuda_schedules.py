@@ -1,0 +1,130 @@
+"""The CUDA target end to end on a real device: every GPU schedule of schedules/ with its
+example payload compiled by `schedir.compile(..., target="cuda")`, run at the examples'
+odd sizes on NaN-filled outputs and compared with `schedir.reference`; device arrays in
+and out without copies (inputs never modified); the CLI's --check and --bench; a kernel
+fault reported as a schedir error naming the kernel."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import schedir
+from schedir import reference
+from schedir.dialects import get_context
+from schedir.dialects.syntax import parse_module
+from schedir.dialects.types import entry_signature, find_entry
+
+pytestmark = pytest.mark.gpu
+
+REPO = Path(__file__).parents[2]
+SCHEDULES = sorted((REPO / "schedules").glob("*_cuda.mlir"))
+
+
+def _example(schedule: Path) -> Path:
+    return REPO / "examples" / schedule.name
+
+
+def _inputs(payload: Path, seed: int) -> tuple[list[np.ndarray], list[np.ndarray], int]:
+    module = parse_module(payload.read_text(), str(payload), ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, seed)
+    expected = reference.evaluate(module, signature.name, inputs)
+    return inputs, expected, reference.reduction_length(module, signature.name)
+
+
+@pytest.fixture(scope="module")
+def kernels() -> dict[str, schedir.Kernel]:
+    return {s.name: schedir.compile(_example(s), schedule=s, target="cuda") for s in SCHEDULES}
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=lambda p: p.name)
+def test_schedule_matches_the_reference(schedule: Path, kernels: dict[str, schedir.Kernel]) -> None:
+    kernel = kernels[schedule.name]
+    inputs, expected, length = _inputs(_example(schedule), seed=7)
+    before = [a.copy() for a in inputs]
+    results = kernel.run(*inputs, prefill_nan=True)
+    for got, want, spec in zip(results, expected, kernel.signature.results, strict=True):
+        check = reference.compare(got, want, spec.dtype, length)
+        assert check.ok, f"{schedule.name}: {check.message}"
+    for a, b in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert ".entry" in kernel.stages["ptx"]
+
+
+def test_device_arrays_in_and_out_without_copies(kernels: dict[str, schedir.Kernel]) -> None:
+    torch = pytest.importorskip("torch")
+    name = "matmul_bias_relu_cuda.mlir"
+    kernel = kernels[name]
+    inputs, expected, length = _inputs(REPO / "examples" / name, seed=11)
+    on_device = [torch.as_tensor(a, device="cuda") for a in inputs]
+    copies = [t.clone() for t in on_device]
+    (result,) = kernel.run_device(*on_device)
+    out = torch.as_tensor(result, device="cuda")  # zero-copy view of the DeviceArray
+    check = reference.compare(out.cpu().numpy(), expected[0], np.dtype(np.float32), length)
+    assert check.ok, check.message
+    for t, c in zip(on_device, copies, strict=True):
+        assert torch.equal(t, c), "an input device array was modified"
+    numpy_result = kernel(*on_device)
+    assert isinstance(numpy_result, np.ndarray)
+
+
+def _schedir_run(*args: str) -> subprocess.CompletedProcess[str]:
+    """`schedir-run ARGS` in a fresh process (the entry point may not be installed)."""
+    code = "import sys; from schedir.cli import run_main; sys.exit(run_main(sys.argv[1:]))"
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+
+
+def test_cli_check_and_bench() -> None:
+    schedule = REPO / "schedules" / "elementwise_cuda.mlir"
+    done = _schedir_run(
+        str(_example(schedule)),
+        "--schedule",
+        str(schedule),
+        "--target",
+        "cuda",
+        "--check",
+        "--bench",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check: OK" in done.stdout
+    assert "bench: median=" in done.stdout
+
+
+FAULT = """
+func.func @fault(%a: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 1099511627776 : index
+  %v = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %v, %a[%big] : memref<16xf32>
+    gpu.terminator
+  }
+  return
+}
+"""
+
+
+def test_kernel_fault_is_a_schedir_error(tmp_path: Path) -> None:
+    # In a subprocess: an illegal address makes the CUDA context unusable for the process.
+    payload = tmp_path / "fault.mlir"
+    payload.write_text(FAULT)
+    done = _schedir_run(str(payload), "--target", "cuda")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "CUDA_ERROR_ILLEGAL_ADDRESS" in done.stderr, done.stderr
+    assert "fault_kernel" in done.stderr, done.stderr
