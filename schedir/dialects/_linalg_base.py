@@ -29,7 +29,6 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
 # ---------------------------------------------------------------------------------------
@@ -64,13 +63,15 @@ class TypeFnAttr(EnumAttribute[TypeFn]):
 
 def element_type(type_: Attribute) -> Attribute:
     """The element type of a tensor or memref, or the type itself for a scalar."""
-    if isa(type_, TensorType[Attribute]) or isa(type_, MemRefType[Attribute]):
+    # A plain isinstance: `isa` with a generic alias builds an IRDL constraint per call,
+    # and this runs for every operand of every structured op the verifier sees.
+    if isinstance(type_, TensorType | MemRefType):
         return type_.get_element_type()
     return type_
 
 
 def is_float(type_: Attribute) -> bool:
-    return isa(type_, AnyFloat)
+    return isinstance(type_, AnyFloat)
 
 
 def cast_to(block: Block, value: SSAValue, to_type: Attribute, unsigned: bool = False) -> SSAValue:

@@ -32,10 +32,11 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from schedir.transform.rewrites.canonicalize_effects import (
-    is_memory_effect_free,
+    WRITE,
+    Effect,
     is_trivially_dead,
     only_reads,
-    writes_or_unknown,
+    recursive_effects,
 )
 from schedir.transform.rewrites.canonicalize_utils import CanonRewriter
 
@@ -106,25 +107,58 @@ def _region_key(region: Region, local: dict[SSAValue, tuple[int, ...]], depth: i
     return tuple(blocks)
 
 
-def op_key(op: Operation) -> Hashable:
+class OpKey:
+    """Upstream's `OperationEquivalence` (locations ignored) as a dict key.
+
+    As upstream's `computeHash`, the hash covers the name, properties, attributes, result
+    types and operands but not the regions: it is computed once, and regions are only
+    compared (structurally) between ops that agree on everything else.
+    """
+
+    __slots__ = ("_hash", "_regions", "_shallow", "op")
+
+    def __init__(self, op: Operation) -> None:
+        operands: tuple[Hashable, ...]
+        if op.name in COMMUTATIVE and len(op.operands) > 1:
+            operands = (frozenset(_count(op.operands)),)
+        else:
+            operands = tuple(op.operands)
+        self.op = op
+        self._shallow: Hashable = (
+            op.name,
+            _dict_key(op.properties),
+            _dict_key(op.attributes),
+            tuple(r.type for r in op.results),
+            operands,
+        )
+        self._hash = hash(self._shallow)
+        self._regions: tuple[Hashable, ...] | None = None if op.regions else ()
+
+    def regions(self) -> tuple[Hashable, ...]:
+        """The structural key of the op's regions (computed on the first comparison)."""
+        if self._regions is None:
+            local: dict[SSAValue, tuple[int, ...]] = {}
+            self._regions = tuple(_region_key(r, local, 0) for r in self.op.regions)
+        return self._regions
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, OpKey):
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self._shallow == other._shallow
+            and self.regions() == other.regions()
+        )
+
+
+def op_key(op: Operation) -> OpKey:
     """Upstream's `OperationEquivalence` (locations ignored) as a hashable key."""
-    operands: tuple[Hashable, ...]
-    if op.name in COMMUTATIVE and len(op.operands) > 1:
-        operands = (frozenset(_count(op.operands)),)
-    else:
-        operands = tuple(op.operands)
-    regions: tuple[Hashable, ...] = ()
-    if op.regions:
-        local: dict[SSAValue, tuple[int, ...]] = {}
-        regions = tuple(_region_key(r, local, 0) for r in op.regions)
-    return (
-        op.name,
-        _dict_key(op.properties),
-        _dict_key(op.attributes),
-        tuple(r.type for r in op.results),
-        operands,
-        regions,
-    )
+    return OpKey(op)
 
 
 def _count(values: tuple[SSAValue, ...]) -> Iterator[tuple[SSAValue, int]]:
@@ -230,12 +264,22 @@ class CseDriver:
                 else:
                     for region in op.regions:
                         self._simplify_region(known, region)
-            self._simplify_op(known, op, block, epoch)
+            # The effects (nested ops included) are read once: they decide both whether
+            # the op may be merged and whether it ends the block's read window.
+            effects = recursive_effects(op)
+            self._simplify_op(known, op, block, epoch, effects)
             # A dead or replaced op no longer writes anything.
-            if op not in self.erased and writes_or_unknown(op):
+            if op not in self.erased and (effects is None or any(e.kind == WRITE for e in effects)):
                 epoch += 1
 
-    def _simplify_op(self, known: _ScopedTable, op: Operation, block: Block, epoch: int) -> None:
+    def _simplify_op(
+        self,
+        known: _ScopedTable,
+        op: Operation,
+        block: Block,
+        epoch: int,
+        effects: list[Effect] | None,
+    ) -> None:
         if op.has_trait(IsTerminator, value_if_unregistered=False):
             return
         if is_trivially_dead(op):
@@ -245,7 +289,7 @@ class CseDriver:
             return
         if any(len(r.blocks) > 1 for r in op.regions):
             return
-        if not is_memory_effect_free(op):
+        if effects is None or effects:  # not free of memory effects
             if not only_reads(op):
                 return
             key = op_key(op)
@@ -349,6 +393,7 @@ __all__ = [
     "COMMUTATIVE",
     "CseDriver",
     "CseResult",
+    "OpKey",
     "dominator_tree",
     "eliminate_common_subexpressions",
     "op_key",
