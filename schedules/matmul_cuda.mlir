@@ -1,53 +1,52 @@
-// f32 matmul on the GPU: 64x64 output tiles per block (#gpu.block<y>, #gpu.block<x>)
-// with the fill fused; 16x16 threads per block, each computing a 4x4 register tile
-// (num_threads, so partial tiles of odd sizes stay statically mapped), columns on
-// threadIdx.x; the reduction runs in 8-wide k steps inside each thread.
-// Not yet: A/B tiles staged in shared memory (needs structured.promote or
-// bufferize_to_allocation with a workgroup memory space) and a register-resident
-// accumulator across k steps (needs vectorization and hoisting, schedule d).
+// f32 matmul on the GPU with a register-resident accumulator (schedule (d) of the
+// reference, scaled up): 128x128 output tiles per block (#gpu.block<y>, #gpu.block<x>)
+// with the fill fused; 16x16 threads per block (num_threads, so partial tiles of odd sizes
+// stay statically mapped), each computing an 8x8 tile, columns on threadIdx.x; the
+// reduction runs in 8-wide k steps. Vectorization turns each thread's tile into a
+// vector.contract per k step, and hoisting the accumulator's transfer_read/transfer_write
+// out of the k loop keeps the 8x8 accumulator in registers (64 of them) across k: A and
+// B are read straight from global memory through L1.
+// Statically sized thread tiles (shapes that the tiles divide, e.g. 4096^3) are
+// vectorized; at odd sizes the thread tiles are dynamic, stay scalar loops and are still
+// correct.
+// Not yet: A/B tiles staged in shared memory. It needs tensor.pad tiling (for
+// map_copy_to_threads on the pads of structured.pad) or tiling on buffers (to distribute
+// the copies of structured.promote), neither of which schedir has yet.
 // Payload: examples/matmul_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
-    %fill = transform.structured.match ops{["linalg.fill"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    %mm = transform.structured.match ops{["linalg.matmul"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-
-    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [64, 64]
-        (mapping = [#gpu.block<y>, #gpu.block<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [128, 128]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-
     %mm_t, %forall_t = transform.structured.tile_using_forall %mm_b num_threads [16, 16]
-        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_t, %forall_t1 = transform.structured.fuse_into_containing_op %fill_b into %forall_t
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-
     %mm_k, %k_loop = transform.structured.tile_using_for %mm_t tile_sizes [0, 0, 8]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
-    %func = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %func_v = transform.structured.vectorize_children_and_apply_patterns %func : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_v {
       transform.apply_patterns.canonicalization
-      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     } : !transform.any_op
-    transform.apply_cse to %func : !transform.any_op
-
+    transform.apply_cse to %func_v : !transform.any_op
+    %loops = transform.structured.match ops{["scf.for"]} in %func_v : (!transform.any_op) -> !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    transform.apply_patterns to %func_v {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
                         "function-boundary-type-conversion" = "identity-layout-map"} to %root
       : (!transform.any_op) -> !transform.any_op
-    %func_b = transform.structured.match ops{["func.func"]} in %root_b
-      : (!transform.any_op) -> !transform.any_op
-    %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
-      : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [16, 16, 1]
-      : (!transform.any_op) -> !transform.any_op
-    %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
-      : (!transform.any_op) -> !transform.any_op
+    %func_b = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [16, 16, 1] : (!transform.any_op) -> !transform.any_op
+    %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.canonicalization
     } : !transform.any_op

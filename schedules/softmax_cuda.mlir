@@ -1,9 +1,14 @@
-// Row softmax on the GPU, schedule (c) of the reference made GPU-ready: linalg.softmax is
-// decomposed into max-reduce / exp / sum-reduce / div; each block takes 8 rows and fuses
-// all of them (the row maxima, the exponentials and the sums are block buffers, placed in
-// shared memory); inside a block the parallel ops run on 8x32 threads (num_threads, so
-// the odd row length is split statically) and each row reduction on one thread of y.
-// A gpu.barrier follows every thread-level loop.
+// Row softmax on the GPU, one row per block: linalg.softmax is decomposed into max-reduce /
+// exp / sum-reduce / div and all four are fused into the row's block (#gpu.block<x>); the
+// row's exponentials (8192 f32 = 32 KiB for 8192-wide rows), its maximum and its sum are
+// block buffers, placed in shared memory, so x is read once and y written once. Inside a
+// block 256 threads (#gpu.thread<x>): the parallel ops run over the row in chunks of 256
+// (scf.for), one element per thread (num_threads, so an odd last chunk is split
+// statically), so a warp reads 32 consecutive elements and shared memory has no bank
+// conflicts; each reduction is tiled with
+// tile_reduction_using_forall over the 256 threads, cyclically (tile_sizes [0, 1], so a
+// warp reads 32 consecutive elements at a time), into 256 partial results in shared
+// memory, which one thread combines. A gpu.barrier follows every thread-level loop.
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -18,7 +23,7 @@ module attributes {transform.with_named_sequence} {
                                 !transform.any_op, !transform.any_op, !transform.any_op)
 
     // Blocks: 8 rows each.
-    %div_b, %forall = transform.structured.tile_using_forall %div tile_sizes [8]
+    %div_b, %forall = transform.structured.tile_using_forall %div tile_sizes [1]
         (mapping = [#gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %sum_b, %f1 = transform.structured.fuse_into_containing_op %sum into %forall
@@ -35,14 +40,29 @@ module attributes {transform.with_named_sequence} {
     // Threads: parallel ops on 8x32 threads; reductions (and their fills) one row per
     // thread along y.
     %par = transform.merge_handles %exp_b, %div_b : !transform.any_op
-    %par_t, %par_forall = transform.structured.tile_using_forall %par num_threads [8, 32]
-        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+    %par_c, %par_loops = transform.structured.tile_using_for %par tile_sizes [0, 256]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %red = transform.merge_handles %fill_max_b, %max_b, %fill_sum_b, %sum_b : !transform.any_op
-    %red_t, %red_forall = transform.structured.tile_using_forall %red num_threads [8]
-        (mapping = [#gpu.thread<y>])
+    %par_t, %par_forall = transform.structured.tile_using_forall %par_c num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
+    %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+    %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+    %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+        by num_threads = [0, 256], tile_sizes = [0, 1], mapping = [#gpu.thread<x>]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    // The partial results' initial values, one per thread (filled by all threads at once,
+    // they would race with the partial reductions).
+    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // The combining reductions (256 partials each) on one thread: a read-modify-write of
+    // the block's result by every thread would race.
+    %comb_t, %comb_forall = transform.structured.tile_using_forall %comb num_threads [1]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
@@ -59,7 +79,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 8, 1]
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
       : (!transform.any_op) -> !transform.any_op
     %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
       : (!transform.any_op) -> !transform.any_op

@@ -109,10 +109,15 @@ _WORKGROUP = 3
 _DEVICE_PASSES: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "scf-forall-to-for",
+    # vector IR a schedule left (contractions, n-D transfers) to 1-D LLVM vectors, as
+    # upstream's pass includes the vector-to-LLVM patterns
+    "lower-vector",
+    "convert-vector-to-llvm",
     "lower-affine",
     "convert-scf-to-cf",
 )
-"""Structured code to branches first; the gpu, math and memref steps follow."""
+"""Structured and vector code to branches and LLVM vectors first; the gpu, math and memref
+steps follow."""
 
 LIBDEVICE: dict[str, str] = {
     "math.acos": "acos",

@@ -5,7 +5,7 @@ value defined outside a launch and used inside it becomes a kernel argument when
 launch is outlined. Constants, `memref.dim`, `arith.select` and `arith.cmpi` whose
 operands are already available in the body (used there, or sinkable themselves) are
 cloned at the start of the body instead, dependencies first, and the body's uses are
-redirected to the clones. The originals stay for their other users.
+redirected to the clones. The originals stay for their other users (unused ones go).
 
     %c2 = arith.constant 2.0 : f32
     gpu.launch ... {
@@ -31,9 +31,10 @@ from schedir.dialects import _gpu_ops as gpu
 from schedir.lowering._gpu_common import launches, used_values_defined_above
 
 SINKABLE = frozenset(
-    {"arith.constant", "func.constant", "memref.dim", "arith.select", "arith.cmpi"}
+    {"arith.constant", "func.constant", "ub.poison", "memref.dim", "arith.select", "arith.cmpi"}
 )
-"""Upstream's isSinkingBeneficiary."""
+"""Upstream's isSinkingBeneficiary, plus `ub.poison` (constant-like: the padding of
+vector transfers a schedule hoisted out of the launch, which the host cannot translate)."""
 
 
 def _extract_beneficiary(
@@ -87,6 +88,11 @@ def sink_into_launch(launch: gpu.LaunchOp) -> None:
                 continue
             if user is not launch and _inside(user, launch):
                 user.operands[use.index] = new
+    for op in reversed(chosen):
+        # an original the host no longer uses goes (they are all side-effect free)
+        if all(not r.uses for r in op.results):
+            op.detach()
+            op.erase()
 
 
 def _inside(op: Operation, launch: Operation) -> bool:

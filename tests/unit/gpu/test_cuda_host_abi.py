@@ -112,8 +112,8 @@ def test_launch_of_matmul_bias_relu_passes_descriptors() -> None:
     assert image.endswith(b"\0") and b".entry matmul_bias_relu_kernel(" in image
     assert runtime.calls[1][2] == "matmul_bias_relu_kernel"
     _, _, grid, block, smem, params = runtime.calls[2]
-    # 64x32 tiles of a 1001x257 result: 9 blocks in x (columns), 16 in y; 32x8 threads.
-    assert grid == (9, 16, 1) and block == (32, 8, 1) and smem == 0
+    # 128x128 tiles of a 1001x257 result: 3 blocks in x (columns), 8 in y; 16x16 threads.
+    assert grid == (3, 8, 1) and block == (16, 16, 1) and smem == 0
     # Each memref is (allocated, aligned, offset, sizes..., strides...): A first.
     assert params[:7] == [a.ctypes.data, a.ctypes.data, 0, 1001, 513, 513, 1]
     assert len(params) == 7 + 7 + 7 + 5

@@ -1,0 +1,282 @@
+"""schedir's GPU schedules against PyTorch eager, torch.compile and Triton, in one run.
+
+    python benchmarks/gpu.py [--repeat R] [--cases ew,softmax,matmul,mbr,layernorm]
+
+Each case compiles an example payload of examples/ (resized to the benchmark shape) with
+its schedule of schedules/ for cuda, checks every implementation against a float64
+PyTorch reference on the same random inputs (relative L2 error), and times them all with
+the same CUDA-event timer (warm-up, L2 flushed before each run, median of the repeats).
+TB/s counts the bytes the computation must move (inputs read once, outputs written once);
+TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (cuBLAS:
+`allow_tf32 = False`; Triton: `tl.dot(..., input_precision="ieee")`). The last column is
+the time of the peer over schedir's (above 1: schedir is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import schedir
+from schedir.gpu import time_function
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def resized(example: str, dims: dict[int, int]) -> str:
+    """The example payload with the dimensions of its tensor types (and the row length of
+    layernorm's mean) replaced as `dims` says."""
+    text = (ROOT / "examples" / example).read_text()
+
+    def one(match: re.Match[str]) -> str:
+        parts = match.group(1).split("x")
+        return "tensor<" + "x".join(str(dims.get(int(d), int(d))) for d in parts) + "xf32>"
+
+    text = re.sub(r"tensor<((?:\d+x)*\d+)xf32>", one, text)
+    for old, new in dims.items():
+        text = text.replace(f"arith.constant {old}.0 : f32", f"arith.constant {new}.0 : f32")
+    return text
+
+
+@dataclass
+class Case:
+    name: str
+    example: str
+    dims: dict[int, int]
+    shapes: list[tuple[int, ...]]
+    torch_fn: Callable[..., Any]
+    nbytes: int
+    flops: float = 0.0
+    triton_fn: Callable[..., Any] | None = None
+
+
+def _triton_kernels() -> dict[str, Callable[..., Any]]:
+    """Small Triton kernels for the cases (tutorial style); {} when Triton is missing."""
+    try:
+        import torch
+        import triton
+        import triton.language as tl
+    except ImportError:
+        return {}
+
+    @triton.jit
+    def chain_kernel(a_ptr, b_ptr, c_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        a = tl.load(a_ptr + offs, mask=mask)
+        b = tl.load(b_ptr + offs, mask=mask)
+        c = tl.load(c_ptr + offs, mask=mask)
+        s = a * b + c
+        th = 2.0 * tl.sigmoid(2.0 * s) - 1.0
+        tl.store(y_ptr + offs, th * tl.exp(-a), mask=mask)
+
+    def chain(a: Any, b: Any, c: Any) -> Any:
+        y = torch.empty_like(a)
+        n = a.numel()
+        chain_kernel[(triton.cdiv(n, 4096),)](a, b, c, y, n, BLOCK=4096, num_warps=8)
+        return y
+
+    @triton.jit
+    def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=-float("inf"))
+        e = tl.exp(x - tl.max(x, axis=0))
+        tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=mask)
+
+    def softmax(x: Any) -> Any:
+        y = torch.empty_like(x)
+        block = triton.next_power_of_2(x.shape[1])
+        softmax_kernel[(x.shape[0],)](x, y, x.shape[1], BLOCK=block, num_warps=16)
+        return y
+
+    @triton.jit
+    def layernorm_kernel(x_ptr, g_ptr, b_ptr, y_ptr, n_cols, eps, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+        mean = tl.sum(x, axis=0) / n_cols
+        d = tl.where(mask, x - mean, 0.0)
+        rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / n_cols + eps)
+        g = tl.load(g_ptr + cols, mask=mask)
+        b = tl.load(b_ptr + cols, mask=mask)
+        tl.store(y_ptr + row * n_cols + cols, d * rstd * g + b, mask=mask)
+
+    def layernorm(x: Any, g: Any, b: Any) -> Any:
+        y = torch.empty_like(x)
+        block = triton.next_power_of_2(x.shape[1])
+        layernorm_kernel[(x.shape[0],)](x, g, b, y, x.shape[1], 1e-5, BLOCK=block, num_warps=16)
+        return y
+
+    @triton.jit
+    def matmul_kernel(
+        a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
+        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr,
+        EPILOGUE: tl.constexpr,
+    ):  # fmt: skip
+        pid = tl.program_id(0)
+        grid_m = tl.cdiv(M, BM)
+        grid_n = tl.cdiv(N, BN)
+        group = pid // (GROUP * grid_n)
+        first_m = group * GROUP
+        size_m = min(grid_m - first_m, GROUP)
+        pid_m = first_m + (pid % size_m)
+        pid_n = (pid % (GROUP * grid_n)) // size_m
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+        b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+            b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(a, b, acc, input_precision="ieee")
+            a_ptrs += BK
+            b_ptrs += BK * N
+        if EPILOGUE:
+            acc = tl.maximum(acc + tl.load(bias_ptr + rn, mask=rn < N)[None, :], 0.0)
+        mask = (rm[:, None] < M) & (rn[None, :] < N)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=mask)
+
+    def matmul(a: Any, b: Any, bias: Any = None) -> Any:
+        m, k = a.shape
+        n = b.shape[1]
+        c = torch.empty((m, n), device=a.device, dtype=a.dtype)
+        grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
+        matmul_kernel[grid](
+            a, b, bias if bias is not None else c, c, m, n, k,
+            BM=128, BN=128, BK=32, GROUP=8, EPILOGUE=bias is not None,
+            num_warps=8, num_stages=3,
+        )  # fmt: skip
+        return c
+
+    return {
+        "ew": chain,
+        "softmax": softmax,
+        "layernorm": layernorm,
+        "matmul": matmul,
+        "mbr": matmul,
+    }
+
+
+def cases(torch: Any) -> list[Case]:
+    f = torch.nn.functional
+    ew_n, sm, ln, mm = 16384, 8192, 8192, 4096
+    return [
+        Case(
+            "ew",
+            "elementwise_cuda.mlir",
+            {1001: ew_n, 777: ew_n},
+            [(ew_n, ew_n)] * 3,
+            lambda a, b, c: torch.tanh(a * b + c) * torch.exp(-a),
+            4 * 4 * ew_n * ew_n,
+        ),
+        Case(
+            "softmax",
+            "softmax_cuda.mlir",
+            {1000: sm, 999: sm},
+            [(sm, sm)],
+            lambda x: torch.softmax(x, dim=1),
+            2 * 4 * sm * sm,
+        ),
+        Case(
+            "matmul",
+            "matmul_cuda.mlir",
+            {999: mm, 1001: mm, 1003: mm},
+            [(mm, mm), (mm, mm)],
+            lambda a, b: a @ b,
+            3 * 4 * mm * mm,
+            2.0 * mm**3,
+        ),
+        Case(
+            "mbr",
+            "matmul_bias_relu_cuda.mlir",
+            {1001: mm, 513: mm, 257: mm},
+            [(mm, mm), (mm, mm), (mm,)],
+            lambda a, b, bias: torch.relu(a @ b + bias),
+            3 * 4 * mm * mm + 4 * mm,
+            2.0 * mm**3,
+        ),
+        Case(
+            "layernorm",
+            "layernorm_cuda.mlir",
+            {1000: ln, 999: ln},
+            [(ln, ln), (ln,), (ln,)],
+            lambda x, g, b: f.layer_norm(x, (x.shape[1],), g, b, eps=1e-5),
+            2 * 4 * ln * ln + 2 * 4 * ln,
+        ),
+    ]
+
+
+def _rel_err(got: Any, want: Any) -> float:
+    got = got.double()
+    if not bool(got.isfinite().all()):
+        return float("inf")
+    return float((got - want).norm() / want.norm())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--cases", default="ew,softmax,matmul,mbr,layernorm")
+    args = parser.parse_args()
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    triton = _triton_kernels()
+    wanted = args.cases.split(",")
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    table: list[str] = []
+    for case in cases(torch):
+        if case.name not in wanted:
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+            f.write(resized(case.example, case.dims))
+        schedule = ROOT / "schedules" / case.example
+        kernel = schedir.compile(f.name, schedule=schedule, target="cuda")
+        # non-zero inputs in [0.5, 1.5) with random signs for the matmuls' operands
+        inputs = [torch.rand(s, device="cuda", generator=gen) + 0.5 for s in case.shapes]
+        if "matmul" in case.example:
+            inputs[0] = inputs[0] - 1.0
+        want = case.torch_fn(*[t.double() for t in inputs])
+        impls: dict[str, Callable[..., Any]] = {
+            "schedir": lambda *xs, k=kernel: torch.as_tensor(k.run_device(*xs)[0], device="cuda"),
+            "eager": case.torch_fn,
+            "compile": torch.compile(case.torch_fn),
+        }
+        if case.name in triton:
+            impls["triton"] = triton[case.name]
+        times: dict[str, float] = {}
+        for name, fn in impls.items():
+            err = _rel_err(fn(*inputs), want)
+            if name == "schedir":
+                bound = kernel.bind(*inputs)  # device inputs: no copies
+                try:
+                    ms = time_function(bound, repeat=args.repeat).median_ms
+                finally:
+                    bound.close()
+            else:
+                ms = time_function(lambda fn=fn, xs=inputs: fn(*xs), repeat=args.repeat).median_ms
+            times[name] = ms
+            rate = f"{case.nbytes / ms / 1e9:6.2f} TB/s"
+            if case.flops:
+                rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
+            ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
+            line = f"{case.name:9s} {name:8s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
+            print(line, flush=True)
+            table.append(line)
+    print("\nsummary (median of L2-flushed runs; ratio > 1: schedir faster):")
+    print("\n".join(table))
+
+
+if __name__ == "__main__":
+    main()
