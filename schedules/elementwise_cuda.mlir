@@ -1,9 +1,8 @@
-// Elementwise chains on the GPU: the last linalg.generic is tiled into 4x512 blocks
+// Elementwise chains on the GPU: the last linalg.generic is tiled into 4x128 blocks
 // (#gpu.block<y>, #gpu.block<x>) and every producer generic is fused into the block
-// tiles; each block then runs 4x128 threads, four neighbouring elements per thread
-// (num_threads, so partial tiles at the edges stay statically mapped; fewer, fuller blocks
-// than one element per thread), columns on threadIdx.x. Bufferization, then the foralls
-// become the grid and the threads.
+// tiles; each block then runs 4x128 threads, one element per thread (num_threads, so
+// partial tiles at the edges stay statically mapped), columns on threadIdx.x for
+// coalesced accesses. Bufferization, then the foralls become the grid and the threads.
 // Payload: examples/elementwise_cuda.mlir (two generics; any chain ending in one).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -12,14 +11,14 @@ module attributes {transform.with_named_sequence} {
     %producers, %last = transform.split_handle %generics overflow_result = 0
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Blocks: 4x512 tiles of the result.
-    %last_b, %blocks = transform.structured.tile_using_forall %last tile_sizes [4, 512]
+    // Blocks: 4x128 tiles of the result.
+    %last_b, %blocks = transform.structured.tile_using_forall %last tile_sizes [4, 128]
         (mapping = [#gpu.block<y>, #gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %producers_b, %blocks2 = transform.structured.fuse_into_containing_op %producers into %blocks
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Threads: 4x128 per block, four elements each.
+    // Threads: 4x128 per block, one element each.
     %last_t, %threads = transform.structured.tile_using_forall %last_b num_threads [4, 128]
         (mapping = [#gpu.thread<y>, #gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
