@@ -250,7 +250,8 @@ def _bf16_bits_exact(x: float) -> int | None:
             return Fraction(2) ** 128
         return Fraction(float(np.uint16(bits).view(ml_dtypes.bfloat16)))
 
-    guess = int(np.float32(abs(x)).astype(ml_dtypes.bfloat16).view(np.uint16))
+    with np.errstate(over="ignore"):  # beyond f32's range the guess is infinity
+        guess = int(np.float32(abs(x)).astype(ml_dtypes.bfloat16).view(np.uint16))
     candidates = [b for b in (guess - 1, guess, guess + 1) if 0 <= b <= 0x7F80]
     best = min(candidates, key=lambda b: (abs(value(b) - target), b & 1))
     return sign | best
