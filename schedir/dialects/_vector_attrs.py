@@ -28,10 +28,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
@@ -271,6 +271,73 @@ def parse_keyword_list(parser: Parser, name: str) -> list[int] | None:
     return parse_int_list(parser)
 
 
+def parse_operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    """`%a, %b, ...`: exactly `count` comma-separated operands."""
+    operands = [parser.parse_unresolved_operand()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def print_operands(printer: Printer, *values: SSAValue) -> None:
+    """` %a, %b, ...` (with the space that follows the op name)."""
+    printer.print_string(" ")
+    printer.print_list(values, printer.print_operand)
+
+
+def parse_indexed(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+    """`%base[%i, %j]`: the base and its indices."""
+    base = parser.parse_unresolved_operand()
+    indices = parser.parse_comma_separated_list(
+        Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+    )
+    return base, indices
+
+
+def print_indexed(printer: Printer, base: SSAValue, indices: Sequence[SSAValue]) -> None:
+    """`%base[%i, %j]`."""
+    printer.print_operand(base)
+    printer.print_string("[")
+    printer.print_list(indices, printer.print_operand)
+    printer.print_string("]")
+
+
+def resolve_indices(parser: Parser, indices: Sequence[UnresolvedOperand]) -> list[SSAValue]:
+    """Resolves index operands (`[%i, %j]`) as `index`."""
+    return [parser.resolve_operand(i, IndexType()) for i in indices]
+
+
+def parse_types(parser: Parser, *separators: str) -> list[Attribute]:
+    """`: t0 sep t1 ...`, each separator `,` or a keyword (`to`, `into`, `from`)."""
+    parser.parse_punctuation(":")
+    types = [parser.parse_type()]
+    for sep in separators:
+        if sep == ",":
+            parser.parse_punctuation(",")
+        else:
+            parser.parse_keyword(sep)
+        types.append(parser.parse_type())
+    return types
+
+
+def parse_attrs_and_types(
+    parser: Parser, *separators: str
+) -> tuple[dict[str, Attribute], list[Attribute]]:
+    """`{attr-dict} : t0 sep t1 ...` (see `parse_types`)."""
+    attrs = parser.parse_optional_attr_dict()
+    return attrs, parse_types(parser, *separators)
+
+
+def print_attrs_and_types(printer: Printer, op: Operation, *parts: Attribute | str) -> None:
+    """`{attr-dict} : t0 sep t1 ...`: `parts` are the types with their separators between."""
+    printer.print_op_attributes(op.attributes)
+    text = "".join(
+        (", " if p == "," else f" {p} ") if isinstance(p, str) else str(p) for p in parts
+    )
+    printer.print_string(f" : {text}")
+
+
 def in_bounds_values(attr: Attribute | None, rank: int) -> list[bool]:
     if not isinstance(attr, ArrayAttr):
         return [False] * rank
@@ -302,8 +369,16 @@ __all__ = [
     "make_kind",
     "minor_identity",
     "minor_identity_with_broadcasting",
+    "parse_attrs_and_types",
+    "parse_indexed",
+    "parse_operands",
+    "parse_types",
     "permutation_map",
     "permutation_of_minor_identity_with_broadcasting",
+    "print_attrs_and_types",
+    "print_indexed",
+    "print_operands",
+    "resolve_indices",
     "transfer_minor_identity",
     "vec",
 ]

@@ -39,14 +39,25 @@ from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects._vector_attrs import (
+    parse_indexed,
+    parse_operands,
+    parse_types,
+    print_attrs_and_types,
+    print_indexed,
+    print_operands,
+    resolve_indices,
+)
 from schedir.dialects._vector_transfer import _is_last_dim_unit_stride
 
 # --- loads and stores -------------------------------------------------------------------
 
 
-def _parse_memory_flags(parser: Parser, allowed: tuple[str, ...]) -> dict[str, Attribute]:
+def _parse_memory_flags(
+    parser: Parser, allowed: tuple[str, ...]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
     """`alignment = 16 nontemporal = true` in any order, then the attr-dict (whose
-    `alignment` / `nontemporal` entries are the pre-LLVM-24 spelling)."""
+    `alignment` / `nontemporal` entries are the pre-LLVM-24 spelling): (props, attrs)."""
     props: dict[str, Attribute] = {}
     progress = True
     while progress:
@@ -59,12 +70,7 @@ def _parse_memory_flags(parser: Parser, allowed: tuple[str, ...]) -> dict[str, A
                 else:
                     props[name] = BoolAttr.from_bool(parser.parse_boolean())
                 progress = True
-    return props
-
-
-def _take_legacy_flags(
-    attrs: dict[str, Attribute], props: dict[str, Attribute], allowed: tuple[str, ...]
-) -> None:
+    attrs = parser.parse_optional_attr_dict()
     for name in allowed:
         legacy = attrs.pop(name, None)
         if legacy is None or name in props:
@@ -73,9 +79,13 @@ def _take_legacy_flags(
             props[name] = IntegerAttr(legacy.value.data, i64)
         elif name == "nontemporal" and isinstance(legacy, IntegerAttr):
             props[name] = BoolAttr.from_bool(bool(legacy.value.data))
+    return props, attrs
 
 
-def _print_memory_flags(printer: Printer, op: Operation, allowed: tuple[str, ...]) -> None:
+def _print_memory_flags(
+    printer: Printer, op: Operation, allowed: tuple[str, ...], *types: Attribute | str
+) -> None:
+    """The flags, the attr-dict and the types (`print_attrs_and_types`)."""
     for name in allowed:
         value = op.properties.get(name)
         if value is None:
@@ -84,6 +94,7 @@ def _print_memory_flags(printer: Printer, op: Operation, allowed: tuple[str, ...
             printer.print_string(f" alignment = {value.value.data}")
         elif name == "nontemporal" and isinstance(value, IntegerAttr) and value.value.data:
             printer.print_string(" nontemporal = true")
+    print_attrs_and_types(printer, op, *types)
 
 
 def _verify_alignment(op: Operation) -> None:
@@ -97,12 +108,32 @@ def _verify_alignment(op: Operation) -> None:
             )
 
 
-def _verify_layout(vtype: VectorType, mtype: MemRefType) -> None:
-    """Upstream's `verifyLoadStoreMemRefLayout`."""
-    if vtype.get_num_dims() == 0 or vtype.element_count() == 1:
-        return
-    if not _is_last_dim_unit_stride(mtype):
+def _verify_load_store(
+    op: Operation,
+    vtype: VectorType,
+    mtype: MemRefType,
+    num_indices: int,
+    value: str,
+    rank_message: str,
+    elem_message: str,
+) -> None:
+    """Upstream's `LoadOp::verify` / `StoreOp::verify` (`value` names the vector)."""
+    _verify_alignment(op)
+    # Upstream's `verifyLoadStoreMemRefLayout`.
+    multi = vtype.get_num_dims() != 0 and vtype.element_count() != 1
+    if multi and not _is_last_dim_unit_stride(mtype):
         raise VerifyException("most minor memref dim must have unit stride")
+    if mtype.get_num_dims() < vtype.get_num_dims():
+        raise VerifyException(rank_message)
+    elem = mtype.get_element_type()
+    if isinstance(elem, VectorType):
+        if elem != vtype:
+            raise VerifyException(f"base memref and {value} vector types should match")
+        elem = elem.get_element_type()
+    if vtype.get_element_type() != elem:
+        raise VerifyException(elem_message)
+    if num_indices != mtype.get_num_dims():
+        raise VerifyException(f"requires {mtype.get_num_dims()} indices")
 
 
 _LOAD_FLAGS = ("alignment", "nontemporal")
@@ -128,54 +159,31 @@ class LoadOp(xvector.LoadOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
-        base = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        props = _parse_memory_flags(parser, _LOAD_FLAGS)
-        attrs = parser.parse_optional_attr_dict()
-        _take_legacy_flags(attrs, props, _LOAD_FLAGS)
-        parser.parse_punctuation(":")
-        mtype = parser.parse_type()
-        parser.parse_punctuation(",")
-        vtype = parser.parse_type()
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(base, mtype),
-                [parser.resolve_operand(i, IndexType()) for i in indices],
-            ],
+        base, indices = parse_indexed(parser)
+        props, attrs = _parse_memory_flags(parser, _LOAD_FLAGS)
+        mtype, vtype = parse_types(parser, ",")
+        return cls.build(
+            operands=[parser.resolve_operand(base, mtype), resolve_indices(parser, indices)],
             result_types=[vtype],
             properties=props,
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_operand(self.base)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        _print_memory_flags(printer, self, _LOAD_FLAGS)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.base.type}, {self.result.type}")
+        print_indexed(printer, self.base, self.indices)
+        _print_memory_flags(printer, self, _LOAD_FLAGS, self.base.type, ",", self.result.type)
 
     def verify_(self) -> None:
-        vtype = cast(VectorType, self.result.type)
-        mtype = cast(MemRefType, self.base.type)
-        _verify_alignment(self)
-        _verify_layout(vtype, mtype)
-        if mtype.get_num_dims() < vtype.get_num_dims():
-            raise VerifyException("destination memref has lower rank than the result vector")
-        elem = mtype.get_element_type()
-        if isinstance(elem, VectorType):
-            if elem != vtype:
-                raise VerifyException("base memref and result vector types should match")
-            elem = elem.get_element_type()
-        if vtype.get_element_type() != elem:
-            raise VerifyException("base and result element types should match")
-        if len(self.indices) != mtype.get_num_dims():
-            raise VerifyException(f"requires {mtype.get_num_dims()} indices")
+        _verify_load_store(
+            self,
+            cast(VectorType, self.result.type),
+            cast(MemRefType, self.base.type),
+            len(self.indices),
+            "result",
+            "destination memref has lower rank than the result vector",
+            "base and result element types should match",
+        )
 
 
 @irdl_op_definition
@@ -200,59 +208,86 @@ class StoreOp(xvector.StoreOp):
     def parse(cls, parser: Parser) -> StoreOp:
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        base = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        props = _parse_memory_flags(parser, _LOAD_FLAGS)
-        attrs = parser.parse_optional_attr_dict()
-        _take_legacy_flags(attrs, props, _LOAD_FLAGS)
-        parser.parse_punctuation(":")
-        mtype = parser.parse_type()
-        parser.parse_punctuation(",")
-        vtype = parser.parse_type()
-        op = cls.build(
+        base, indices = parse_indexed(parser)
+        props, attrs = _parse_memory_flags(parser, _LOAD_FLAGS)
+        mtype, vtype = parse_types(parser, ",")
+        return cls.build(
             operands=[
                 parser.resolve_operand(value, vtype),
                 parser.resolve_operand(base, mtype),
-                [parser.resolve_operand(i, IndexType()) for i in indices],
+                resolve_indices(parser, indices),
             ],
             properties=props,
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
+        print_operands(printer, self.vector)
         printer.print_string(", ")
-        printer.print_operand(self.base)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        _print_memory_flags(printer, self, _LOAD_FLAGS)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.base.type}, {self.vector.type}")
+        print_indexed(printer, self.base, self.indices)
+        _print_memory_flags(printer, self, _LOAD_FLAGS, self.base.type, ",", self.vector.type)
 
     def verify_(self) -> None:
-        vtype = cast(VectorType, self.vector.type)
-        mtype = cast(MemRefType, self.base.type)
-        _verify_alignment(self)
-        _verify_layout(vtype, mtype)
-        if mtype.get_num_dims() < vtype.get_num_dims():
-            raise VerifyException("source memref has lower rank than the vector to store")
-        elem = mtype.get_element_type()
-        if isinstance(elem, VectorType):
-            if elem != vtype:
-                raise VerifyException("base memref and valueToStore vector types should match")
-            elem = elem.get_element_type()
-        if vtype.get_element_type() != elem:
-            raise VerifyException("base and valueToStore element type should match")
-        if len(self.indices) != mtype.get_num_dims():
-            raise VerifyException(f"requires {mtype.get_num_dims()} indices")
+        _verify_load_store(
+            self,
+            cast(VectorType, self.vector.type),
+            cast(MemRefType, self.base.type),
+            len(self.indices),
+            "valueToStore",
+            "source memref has lower rank than the vector to store",
+            "base and valueToStore element type should match",
+        )
 
 
 _MASKED_FLAGS = ("alignment",)
+
+
+def _parse_masked(
+    parser: Parser, *type_separators: str
+) -> tuple[
+    list[SSAValue | list[SSAValue]], list[Attribute], dict[str, Attribute], dict[str, Attribute]
+]:
+    """`%base[%indices], %mask, %value flags {attrs} : types`: the operands resolved
+    against the first three types, all types, the flags and the attr-dict."""
+    base, indices = parse_indexed(parser)
+    parser.parse_punctuation(",")
+    mask, value = parse_operands(parser, 2)
+    props, attrs = _parse_memory_flags(parser, _MASKED_FLAGS)
+    types = parse_types(parser, *type_separators)
+    operands: list[SSAValue | list[SSAValue]] = [
+        parser.resolve_operand(base, types[0]),
+        resolve_indices(parser, indices),
+        parser.resolve_operand(mask, types[1]),
+        parser.resolve_operand(value, types[2]),
+    ]
+    return operands, types, props, attrs
+
+
+def _print_masked(
+    printer: Printer, op: MaskedLoadOp | MaskedStoreOp, value: SSAValue, *result: Attribute | str
+) -> None:
+    """`%base[%indices], %mask, %value flags {attrs} : types`, `result` after the types."""
+    printer.print_string(" ")
+    print_indexed(printer, op.base, op.indices)
+    printer.print_string(", ")
+    printer.print_list((op.mask, value), printer.print_operand)
+    types = (op.base.type, ",", op.mask.type, ",", value.type, *result)
+    _print_memory_flags(printer, op, _MASKED_FLAGS, *types)
+
+
+def _verify_masked(
+    op: MaskedLoadOp | MaskedStoreOp, vtype: VectorType, value: str, shape_message: str
+) -> None:
+    """What `maskedload` and `maskedstore` both check (`value` names the vector)."""
+    op.get_irdl_definition().verify(op)
+    mtype = cast(MemRefType, op.base.type)
+    _verify_alignment(op)
+    if vtype.get_element_type() != mtype.get_element_type():
+        raise VerifyException(f"base and {value} element type should match")
+    if len(op.indices) != mtype.get_num_dims():
+        raise VerifyException(f"requires {mtype.get_num_dims()} indices")
+    if vtype.get_shape() != cast(VectorType, op.mask.type).get_shape():
+        raise VerifyException(shape_message)
 
 
 @irdl_op_definition
@@ -276,64 +311,17 @@ class MaskedLoadOp(xvector.MaskedLoadOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> MaskedLoadOp:
-        base = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        operands, types, props, attrs = _parse_masked(parser, ",", ",", "into")
+        return cls.build(
+            operands=operands, result_types=[types[3]], properties=props, attributes=attrs
         )
-        parser.parse_punctuation(",")
-        mask = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        pass_thru = parser.parse_unresolved_operand()
-        props = _parse_memory_flags(parser, _MASKED_FLAGS)
-        attrs = parser.parse_optional_attr_dict()
-        _take_legacy_flags(attrs, props, _MASKED_FLAGS)
-        parser.parse_punctuation(":")
-        mtype = parser.parse_type()
-        parser.parse_punctuation(",")
-        mask_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        pass_type = parser.parse_type()
-        parser.parse_keyword("into")
-        result = parser.parse_type()
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(base, mtype),
-                [parser.resolve_operand(i, IndexType()) for i in indices],
-                parser.resolve_operand(mask, mask_type),
-                parser.resolve_operand(pass_thru, pass_type),
-            ],
-            result_types=[result],
-            properties=props,
-        )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("], ")
-        printer.print_operand(self.mask)
-        printer.print_string(", ")
-        printer.print_operand(self.pass_thru)
-        _print_memory_flags(printer, self, _MASKED_FLAGS)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(
-            f" : {self.base.type}, {self.mask.type}, {self.pass_thru.type} into {self.result.type}"
-        )
+        _print_masked(printer, self, self.pass_thru, "into", self.result.type)
 
     def verify_(self) -> None:
-        self.get_irdl_definition().verify(self)
-        mtype = cast(MemRefType, self.base.type)
         vtype = cast(VectorType, self.result.type)
-        _verify_alignment(self)
-        if vtype.get_element_type() != mtype.get_element_type():
-            raise VerifyException("base and result element type should match")
-        if len(self.indices) != mtype.get_num_dims():
-            raise VerifyException(f"requires {mtype.get_num_dims()} indices")
-        if vtype.get_shape() != cast(VectorType, self.mask.type).get_shape():
-            raise VerifyException("expected result shape to match mask shape")
+        _verify_masked(self, vtype, "result", "expected result shape to match mask shape")
         if vtype != self.pass_thru.type:
             raise VerifyException("expected pass_thru of same type as result type")
 
@@ -358,59 +346,17 @@ class MaskedStoreOp(xvector.MaskedStoreOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> MaskedStoreOp:
-        base = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(",")
-        mask = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        props = _parse_memory_flags(parser, _MASKED_FLAGS)
-        attrs = parser.parse_optional_attr_dict()
-        _take_legacy_flags(attrs, props, _MASKED_FLAGS)
-        parser.parse_punctuation(":")
-        mtype = parser.parse_type()
-        parser.parse_punctuation(",")
-        mask_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        vtype = parser.parse_type()
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(base, mtype),
-                [parser.resolve_operand(i, IndexType()) for i in indices],
-                parser.resolve_operand(mask, mask_type),
-                parser.resolve_operand(value, vtype),
-            ],
-            properties=props,
-        )
-        op.attributes |= attrs
-        return op
+        operands, _, props, attrs = _parse_masked(parser, ",", ",")
+        return cls.build(operands=operands, properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("], ")
-        printer.print_operand(self.mask)
-        printer.print_string(", ")
-        printer.print_operand(self.value_to_store)
-        _print_memory_flags(printer, self, _MASKED_FLAGS)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.base.type}, {self.mask.type}, {self.value_to_store.type}")
+        _print_masked(printer, self, self.value_to_store)
 
     def verify_(self) -> None:
-        self.get_irdl_definition().verify(self)
-        mtype = cast(MemRefType, self.base.type)
         vtype = cast(VectorType, self.value_to_store.type)
-        _verify_alignment(self)
-        if vtype.get_element_type() != mtype.get_element_type():
-            raise VerifyException("base and valueToStore element type should match")
-        if len(self.indices) != mtype.get_num_dims():
-            raise VerifyException(f"requires {mtype.get_num_dims()} indices")
-        if vtype.get_shape() != cast(VectorType, self.mask.type).get_shape():
-            raise VerifyException("expected valueToStore shape to match mask shape")
+        _verify_masked(
+            self, vtype, "valueToStore", "expected valueToStore shape to match mask shape"
+        )
 
 
 @irdl_op_definition
