@@ -48,7 +48,7 @@ from schedir.dialects._vector_attrs import (
     print_operands,
     resolve_indices,
 )
-from schedir.dialects._vector_transfer import _is_last_dim_unit_stride
+from schedir.dialects._vector_transfer import _is_last_dim_unit_stride, verify_index_count
 
 # --- loads and stores -------------------------------------------------------------------
 
@@ -132,8 +132,7 @@ def _verify_load_store(
         elem = elem.get_element_type()
     if vtype.get_element_type() != elem:
         raise VerifyException(elem_message)
-    if num_indices != mtype.get_num_dims():
-        raise VerifyException(f"requires {mtype.get_num_dims()} indices")
+    verify_index_count(num_indices, mtype)
 
 
 _LOAD_FLAGS = ("alignment", "nontemporal")
@@ -284,8 +283,7 @@ def _verify_masked(
     _verify_alignment(op)
     if vtype.get_element_type() != mtype.get_element_type():
         raise VerifyException(f"base and {value} element type should match")
-    if len(op.indices) != mtype.get_num_dims():
-        raise VerifyException(f"requires {mtype.get_num_dims()} indices")
+    verify_index_count(len(op.indices), mtype)
     if vtype.get_shape() != cast(VectorType, op.mask.type).get_shape():
         raise VerifyException(shape_message)
 

@@ -12,6 +12,7 @@ in `_vector_masks`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import cast
 
 from xdsl.dialects import vector as xvector
@@ -38,6 +39,10 @@ from schedir.dialects._vector_attrs import (
     infer_transfer_mask_type,
     is_minor_identity,
     is_zero,
+    parse_indexed,
+    print_indexed,
+    print_operands,
+    resolve_indices,
     transfer_minor_identity,
 )
 
@@ -200,13 +205,75 @@ def verify_permutation_map(perm: AffineMapAttr) -> None:
         seen.add(pos)
 
 
-def _parse_types(parser: Parser) -> tuple[Attribute, Attribute, int]:
+def verify_index_count(num_indices: int, shaped: Attribute) -> None:
+    """One index per dimension of the memref/tensor (`requires N indices`)."""
+    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
+    if num_indices != rank:
+        raise VerifyException(f"requires {rank} indices")
+
+
+@dataclass(frozen=True)
+class _TransferTail:
+    """What follows a transfer's operands: its types, properties, mask and attr-dict."""
+
+    shaped: MemRefType | TensorType
+    vtype: VectorType
+    properties: dict[str, Attribute]
+    mask: list[SSAValue]
+    attrs: dict[str, Attribute]
+
+
+def _parse_transfer_tail(parser: Parser, vector_first: bool) -> _TransferTail:
+    """`[, %mask] {attrs} : t0, t1`, the vector type first for a write."""
+    mask: UnresolvedOperand | None = None
+    mask_pos = 0
+    if parser.parse_optional_punctuation(","):
+        mask_pos = parser.pos
+        mask = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
     types_pos = parser.pos
     parser.parse_punctuation(":")
     types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
     if len(types) != 2:
         parser.raise_error("requires two types", at_position=types_pos)
-    return types[0], types[1], types_pos
+    checks = [
+        (MemRefType | TensorType, "requires memref or ranked tensor type"),
+        (VectorType, "requires vector type"),
+    ]
+    if vector_first:
+        checks.reverse()
+    for t, (kind, message) in zip(types, checks, strict=True):
+        if not isinstance(t, kind):
+            parser.raise_error(message, at_position=types_pos)
+    vtype, shaped = types if vector_first else reversed(types)
+    assert isinstance(vtype, VectorType) and isinstance(shaped, MemRefType | TensorType)
+    perm, in_bounds = _pop_transfer_attrs(parser, attrs, shaped, vtype, types_pos)
+    resolved_mask: list[SSAValue] = []
+    if mask is not None:
+        if isinstance(shaped.get_element_type(), VectorType):
+            parser.raise_error(
+                "does not support masks with vector element type", at_position=mask_pos
+            )
+        if vtype.get_num_dims() != len(perm.data.results):
+            parser.raise_error(
+                "expected the same rank for the vector and the results of the permutation map",
+                at_position=types_pos,
+            )
+        mask_type = infer_transfer_mask_type(vtype, perm.data)
+        resolved_mask = [parser.resolve_operand(mask, mask_type)]
+    properties: dict[str, Attribute] = {"permutation_map": perm, "in_bounds": in_bounds}
+    return _TransferTail(shaped, vtype, properties, resolved_mask, attrs)
+
+
+def _print_transfer_tail(
+    printer: Printer, op: TransferReadOp | TransferWriteOp, *types: Attribute
+) -> None:
+    """`[, %mask] {attrs} : t0, t1`."""
+    if op.mask is not None:
+        printer.print_string(", ")
+        printer.print_operand(op.mask)
+    _print_transfer_attrs(printer, op)
+    printer.print_string(" : " + ", ".join(str(t) for t in types))
 
 
 class TransferReadOp(xvector.TransferReadOp):
@@ -217,70 +284,34 @@ class TransferReadOp(xvector.TransferReadOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> TransferReadOp:
-        source = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
+        source, indices = parse_indexed(parser)
         parser.parse_punctuation(",")
         padding = parser.parse_unresolved_operand()
-        mask: UnresolvedOperand | None = None
-        mask_pos = 0
-        if parser.parse_optional_punctuation(","):
-            mask_pos = parser.pos
-            mask = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        shaped, vtype, types_pos = _parse_types(parser)
-        if not isinstance(shaped, MemRefType | TensorType):
-            parser.raise_error("requires memref or ranked tensor type", at_position=types_pos)
-        if not isinstance(vtype, VectorType):
-            parser.raise_error("requires vector type", at_position=types_pos)
-        perm, in_bounds = _pop_transfer_attrs(parser, attrs, shaped, vtype, types_pos)
-        resolved_mask: list[SSAValue] = []
-        if mask is not None:
-            if isinstance(shaped.get_element_type(), VectorType):
-                parser.raise_error(
-                    "does not support masks with vector element type", at_position=mask_pos
-                )
-            if vtype.get_num_dims() != len(perm.data.results):
-                parser.raise_error(
-                    "expected the same rank for the vector and the results of the permutation map",
-                    at_position=types_pos,
-                )
-            mask_type = infer_transfer_mask_type(vtype, perm.data)
-            resolved_mask = [parser.resolve_operand(mask, mask_type)]
-        op = cls.build(
+        tail = _parse_transfer_tail(parser, vector_first=False)
+        return cls.build(
             operands=[
-                parser.resolve_operand(source, shaped),
-                [parser.resolve_operand(i, IndexType()) for i in indices],
-                parser.resolve_operand(padding, shaped.get_element_type()),
-                resolved_mask,
+                parser.resolve_operand(source, tail.shaped),
+                resolve_indices(parser, indices),
+                parser.resolve_operand(padding, tail.shaped.get_element_type()),
+                tail.mask,
             ],
-            result_types=[vtype],
-            properties={"permutation_map": perm, "in_bounds": in_bounds},
+            result_types=[tail.vtype],
+            properties=tail.properties,
+            attributes=tail.attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("], ")
+        print_indexed(printer, self.source, self.indices)
+        printer.print_string(", ")
         printer.print_operand(self.padding)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
-        _print_transfer_attrs(printer, self)
-        printer.print_string(f" : {self.source.type}, {self.result.type}")
+        _print_transfer_tail(printer, self, self.source.type, self.result.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
         shaped = self.source.type
         vtype = cast(VectorType, self.result.type)
-        rank = shaped.get_num_dims()  # type: ignore[attr-defined]
-        if len(self.indices) != rank:
-            raise VerifyException(f"requires {rank} indices")
+        verify_index_count(len(self.indices), shaped)
         verify_transfer(self, shaped, vtype, self.mask, self.permutation_map, self.in_bounds)
         elem = shaped.get_element_type()  # type: ignore[attr-defined]
         if isinstance(elem, VectorType):
@@ -301,70 +332,31 @@ class TransferWriteOp(xvector.TransferWriteOp):
     def parse(cls, parser: Parser) -> TransferWriteOp:
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        dest = parser.parse_unresolved_operand()
-        indices = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        mask: UnresolvedOperand | None = None
-        mask_pos = 0
-        if parser.parse_optional_punctuation(","):
-            mask_pos = parser.pos
-            mask = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        vtype, shaped, types_pos = _parse_types(parser)
-        if not isinstance(vtype, VectorType):
-            parser.raise_error("requires vector type", at_position=types_pos)
-        if not isinstance(shaped, MemRefType | TensorType):
-            parser.raise_error("requires memref or ranked tensor type", at_position=types_pos)
-        perm, in_bounds = _pop_transfer_attrs(parser, attrs, shaped, vtype, types_pos)
-        resolved_mask: list[SSAValue] = []
-        if mask is not None:
-            if isinstance(shaped.get_element_type(), VectorType):
-                parser.raise_error(
-                    "does not support masks with vector element type", at_position=mask_pos
-                )
-            if vtype.get_num_dims() != len(perm.data.results):
-                parser.raise_error(
-                    "expected the same rank for the vector and the results of the permutation map",
-                    at_position=types_pos,
-                )
-            resolved_mask = [
-                parser.resolve_operand(mask, infer_transfer_mask_type(vtype, perm.data))
-            ]
-        op = cls.build(
+        dest, indices = parse_indexed(parser)
+        tail = _parse_transfer_tail(parser, vector_first=True)
+        return cls.build(
             operands=[
-                parser.resolve_operand(value, vtype),
-                parser.resolve_operand(dest, shaped),
-                [parser.resolve_operand(i, IndexType()) for i in indices],
-                resolved_mask,
+                parser.resolve_operand(value, tail.vtype),
+                parser.resolve_operand(dest, tail.shaped),
+                resolve_indices(parser, indices),
+                tail.mask,
             ],
-            result_types=[[shaped] if isinstance(shaped, TensorType) else []],
-            properties={"permutation_map": perm, "in_bounds": in_bounds},
+            result_types=[[tail.shaped] if isinstance(tail.shaped, TensorType) else []],
+            properties=tail.properties,
+            attributes=tail.attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
+        print_operands(printer, self.vector)
         printer.print_string(", ")
-        printer.print_operand(self.source)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
-        _print_transfer_attrs(printer, self)
-        printer.print_string(f" : {self.vector.type}, {self.source.type}")
+        print_indexed(printer, self.source, self.indices)
+        _print_transfer_tail(printer, self, self.vector.type, self.source.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
         shaped = self.source.type
         vtype = cast(VectorType, self.vector.type)
-        rank = shaped.get_num_dims()  # type: ignore[attr-defined]
-        if len(self.indices) != rank:
-            raise VerifyException(f"requires {rank} indices")
+        verify_index_count(len(self.indices), shaped)
         if any(is_zero(e) for e in self.permutation_map.data.results):
             raise VerifyException("should not have broadcast dimensions")
         verify_transfer(self, shaped, vtype, self.mask, self.permutation_map, self.in_bounds)
@@ -395,6 +387,7 @@ __all__ = [
     "expected_mask_type",
     "transfer_shaped",
     "transfer_vector_type",
+    "verify_index_count",
     "verify_permutation_map",
     "verify_transfer",
 ]
