@@ -312,9 +312,15 @@ class GreedyDriver:
 
     def _match(self, op: Operation) -> bool:
         rewriter = self.rewriter
-        for pattern in self.patterns.for_op(op):
+        patterns = self.patterns.for_op(op)
+        if not patterns:
+            return False
+        # Each pattern starts before `op`; a failing pattern changes nothing, so the
+        # point is built once.
+        point = InsertPoint.before(op)
+        for pattern in patterns:
             rewriter.has_done_action = False
-            rewriter.set_insertion_point(op)
+            rewriter.insertion_point = point
             if pattern(op, rewriter):
                 return True
             if rewriter.has_done_action:

@@ -79,38 +79,57 @@ def dead_code_elimination(
 def walk_region(region: Region, *, pre_order: bool) -> list[Operation]:
     """The ops nested in `region`, in pre-order or post-order."""
     ops: list[Operation] = []
+    _walk_into(region, ops, pre_order)
+    return ops
+
+
+def _walk_into(region: Region, ops: list[Operation], pre_order: bool) -> None:
+    # Plain recursion over blocks: xDSL's generator-based `walk` costs a generator frame
+    # per op and nesting level, and the driver walks the whole region every iteration.
     for block in region.blocks:
         for op in block.ops:
-            ops.extend(op.walk(region_first=not pre_order))
-    return ops
+            if pre_order:
+                ops.append(op)
+            for nested in op.regions:
+                _walk_into(nested, ops, pre_order)
+            if not pre_order:
+                ops.append(op)
 
 
 def simplify_regions(rewriter: CanonRewriter, region: Region) -> bool:
     """Upstream's `simplifyRegions`: erase unreachable blocks of multi-block regions, then
     dead ops (`runRegionDCE`: ops whose results are unused and that have no effect,
     including those only an in-place rewrite left unused)."""
-    changed = False
-    for op in list(walk_region(region, pre_order=True)):
-        for nested in op.regions:
-            changed |= _erase_unreachable_blocks(rewriter, nested)
+    changed = _erase_unreachable_nested(rewriter, region)
     changed |= _erase_unreachable_blocks(rewriter, region)
     return _region_dce(rewriter, region) or changed
 
 
+def _erase_unreachable_nested(rewriter: CanonRewriter, region: Region) -> bool:
+    """Unreachable blocks of the regions nested in `region`, outer regions first."""
+    changed = False
+    for block in list(region.blocks):
+        for op in list(block.ops):
+            for nested in op.regions:
+                changed |= _erase_unreachable_blocks(rewriter, nested)
+            for nested in op.regions:
+                changed |= _erase_unreachable_nested(rewriter, nested)
+    return changed
+
+
 def _region_dce(rewriter: CanonRewriter, region: Region) -> bool:
-    """Erase trivially dead ops, users before producers (a reversed post-order walk
-    visits an op before the ops it uses and before its own nested ops)."""
-    erased: set[Operation] = set()
-    for op in reversed(walk_region(region, pre_order=False)):
-        ancestor: Operation | None = op
-        while ancestor is not None and ancestor not in erased:
-            ancestor = ancestor.parent_op()
-        if ancestor is not None or op.parent is None:
-            continue
-        if is_trivially_dead(op):
-            erased.add(op)
-            rewriter.erase(op, safe_erase=False)
-    return bool(erased)
+    """Erase trivially dead ops, users before producers: the blocks and their ops are
+    visited backwards, an op before its own nested ops (which an erased op takes along)."""
+    erased = False
+    for block in reversed(list(region.blocks)):
+        for op in reversed(list(block.ops)):
+            if is_trivially_dead(op):
+                erased = True
+                rewriter.erase(op, safe_erase=False)
+                continue
+            for nested in reversed(op.regions):
+                erased |= _region_dce(rewriter, nested)
+    return erased
 
 
 def _erase_unreachable_blocks(rewriter: CanonRewriter, region: Region) -> bool:

@@ -144,6 +144,8 @@ def _linalg_effects(op: Operation) -> list[Effect]:
     """Upstream's `getGenericEffectsImpl`: only buffer operands have effects."""
     from schedir.dialects.linalg import dps_inits, dps_inputs, is_structured
 
+    if not any(_is_memref(v) for v in op.operands):
+        return []  # on tensors (the common case), before the operand groups are read
     if is_structured(op):
         inputs, inits = dps_inputs(op), dps_inits(op)
     else:

@@ -85,7 +85,6 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's FoldTensorCastProducerOp: use the more static source of casts."""
     if not _structured(op) or not op.results:
         return False
-    inputs, _ = _inputs_inits(op)
     operands = list(op.operands)
     changed = False
     for i, value in enumerate(operands):
@@ -95,6 +94,7 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
             changed = True
     if not changed:
         return False
+    inputs, _ = _inputs_inits(op)
     # Results take the types of their (possibly more static) inits.
     # Destination-style: inputs then inits; results take their inits' types.
     result_types: list[Attribute] = [v.type for v in operands[len(inputs) :]][: len(op.results)]
@@ -161,13 +161,16 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
 
     if not _structured(op) or not op.results:
         return False
-    if any(
-        not isinstance(v.type, TensorType)
-        for v in op.operands
-        if isinstance(v.type, MemRefType | TensorType)
-    ):
-        return False
-    if any(isinstance(v.type, MemRefType) for v in op.operands):
+    # Pure tensor semantics only; and only a dynamic size can be made static, so a fully
+    # static op (the common case) stops here, before its maps are read.
+    dynamic = False
+    for value in op.operands:
+        type_ = value.type
+        if isinstance(type_, MemRefType):
+            return False
+        if not dynamic and isinstance(type_, TensorType):
+            dynamic = DYNAMIC_INDEX in type_.get_shape()
+    if not dynamic:
         return False
     maps = indexing_maps(op)
     if any(not m.is_projected_permutation() for m in maps):
@@ -417,14 +420,15 @@ def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
 
     if not _structured(op):
         return False
+    # The body (a lone yield) is the cheapest test, so it goes first.
+    block = op.regions[0].block
+    yielded = block.last_op
+    if yielded is None or block.first_op is not yielded:
+        return False
     maps = indexing_maps(op)
     if any(m != type(m).identity(m.num_dims) for m in maps):
         return False
     if any(it != "parallel" for it in iterator_types(op)):
-        return False
-    block = op.regions[0].block
-    yielded = block.last_op
-    if yielded is None or len(list(block.ops)) != 1:
         return False
     inputs, inits = _inputs_inits(op)
     if not op.results:
