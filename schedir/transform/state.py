@@ -71,6 +71,21 @@ def is_ancestor(ancestor: Operation, op: Operation) -> bool:
     return False
 
 
+def _first_enclosing(
+    op: Operation, order: dict[Operation, int], ancestors: Sequence[Operation]
+) -> Operation | None:
+    """Of the ops in `order` (position in `ancestors`) that are `op` or enclose it, the one
+    that comes first in `ancestors`; None if there is none."""
+    best: int | None = None
+    current: Operation | None = op
+    while current is not None:
+        position = order.get(current)
+        if position is not None and (best is None or position < best):
+            best = position
+        current = current.parent_op()
+    return ancestors[best] if best is not None else None
+
+
 def silenceable(
     op: Operation,
     message: str,
@@ -396,33 +411,45 @@ class TransformState:
                 ),
             )
             return
+        # Each payload op climbs its own ancestor chain once against an index of the
+        # consumed ops (linear, where testing every pair would be quadratic); the note names
+        # the first consumed op, in handle order, that encloses it.
+        order: dict[Operation, int] = {}
+        for position, ancestor in enumerate(ancestors):
+            order.setdefault(ancestor, position)
         for payload_op, handles in list(self._op_handles.items()):
-            for other in handles:
-                if other in self._invalidated or other in newly:
-                    continue
-                for ancestor in ancestors:
-                    if is_ancestor(ancestor, payload_op):
-                        newly[other] = _op_invalidation(
-                            other,
-                            consumes,
-                            owner_loc,
-                            op_location(ancestor),
-                            op_location(payload_op),
-                        )
-                        break
-        for payload_value, handles in list(self._value_handles.items()):
-            definer = _defining_op(payload_value)
-            if definer is None:
+            pending = [h for h in handles if h not in self._invalidated and h not in newly]
+            if not pending:
                 continue
-            for other in handles:
-                if other in self._invalidated or other in newly:
-                    continue
-                for ancestor in ancestors:
-                    if is_ancestor(ancestor, definer):
-                        newly[other] = _value_invalidation(
-                            other, consumes, owner_loc, op_location(ancestor), payload_value
-                        )
-                        break
+            ancestor = _first_enclosing(payload_op, order, ancestors)
+            if ancestor is None:
+                continue
+            for other in pending:
+                newly.setdefault(
+                    other,
+                    _op_invalidation(
+                        other,
+                        consumes,
+                        owner_loc,
+                        op_location(ancestor),
+                        op_location(payload_op),
+                    ),
+                )
+        for payload_value, handles in list(self._value_handles.items()):
+            pending = [h for h in handles if h not in self._invalidated and h not in newly]
+            definer = _defining_op(payload_value)
+            if not pending or definer is None:
+                continue
+            ancestor = _first_enclosing(definer, order, ancestors)
+            if ancestor is None:
+                continue
+            for other in pending:
+                newly.setdefault(
+                    other,
+                    _value_invalidation(
+                        other, consumes, owner_loc, op_location(ancestor), payload_value
+                    ),
+                )
         newly.setdefault(
             consumed,
             _op_invalidation(
