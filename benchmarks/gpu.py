@@ -1,6 +1,7 @@
 """schedir's GPU schedules against PyTorch eager, torch.compile and Triton, in one run.
 
     python benchmarks/gpu.py [--repeat R] [--cases ew,softmax,matmul,mbr,layernorm]
+                             [--variant matmul=my_schedule.mlir ...]
 
 Each case compiles an example payload of examples/ (resized to the benchmark shape) with
 its schedule of schedules/ for cuda, checks every implementation against a float64
@@ -227,7 +228,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--cases", default="ew,softmax,matmul,mbr,layernorm")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="CASE=SCHEDULE",
+        help="also time CASE with another schedule (a row named after its file); repeatable",
+    )
     args = parser.parse_args()
+    variants: dict[str, list[Path]] = {}
+    for spec in args.variant:
+        name, _, path = spec.partition("=")
+        variants.setdefault(name, []).append(Path(path))
     import torch
 
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -248,8 +260,14 @@ def main() -> None:
         if "matmul" in case.example:
             inputs[0] = inputs[0] - 1.0
         want = case.torch_fn(*[t.double() for t in inputs])
+        kernels = {"schedir": kernel}
+        for path in variants.get(case.name, []):
+            kernels[path.stem] = schedir.compile(f.name, schedule=path, target="cuda")
         impls: dict[str, Callable[..., Any]] = {
-            "schedir": lambda *xs, k=kernel: torch.as_tensor(k.run_device(*xs)[0], device="cuda"),
+            name: lambda *xs, k=k: torch.as_tensor(k.run_device(*xs)[0], device="cuda")
+            for name, k in kernels.items()
+        }
+        impls |= {
             "eager": case.torch_fn,
             "compile": torch.compile(case.torch_fn),
         }
@@ -258,8 +276,8 @@ def main() -> None:
         times: dict[str, float] = {}
         for name, fn in impls.items():
             err = _rel_err(fn(*inputs), want)
-            if name == "schedir":
-                bound = kernel.bind(*inputs)  # device inputs: no copies
+            if name in kernels:
+                bound = kernels[name].bind(*inputs)  # device inputs: no copies
                 try:
                     ms = time_function(bound, repeat=args.repeat).median_ms
                 finally:
@@ -271,7 +289,7 @@ def main() -> None:
             if case.flops:
                 rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
             ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
-            line = f"{case.name:9s} {name:8s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
+            line = f"{case.name:9s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
             print(line, flush=True)
             table.append(line)
     print("\nsummary (median of L2-flushed runs; ratio > 1: schedir faster):")

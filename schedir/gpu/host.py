@@ -47,6 +47,7 @@ from schedir.gpu.context import GpuContext, default_context, describe_launch, st
 from schedir.gpu.function import MemRefSpec, ScalarSpec, Spec
 from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import GpuModule, Kernel
+from schedir.gpu.target import ARGUMENT_ALIGNMENT
 
 _VOIDP = ctypes.c_void_p
 _SIZE = ctypes.c_size_t
@@ -373,8 +374,9 @@ class HostFunction:
                 f"{self._label(index)} of @{self.name} is a strided device array; the program "
                 "expects a C-contiguous one (e.g. .contiguous())"
             )
-        if index in self.written:
+        if index in self.written or array.ptr % ARGUMENT_ALIGNMENT:
             # The program writes this buffer: work on a copy, inputs are never modified.
+            # A misaligned view is copied too: kernels assume ARGUMENT_ALIGNMENT.
             copy = DeviceArray.empty(array.shape, array.dtype, self.context)
             call.temporaries.append(copy)
             self.runtime._mgpuMemcpy(copy.ptr, array.ptr, array.nbytes, None)

@@ -19,6 +19,12 @@ from dataclasses import dataclass, replace
 TRIPLE = "nvptx64-nvidia-cuda"
 """LLVM's target triple for 64-bit CUDA devices."""
 
+ARGUMENT_ALIGNMENT = 16
+"""Bytes to which the runtime aligns every memref argument it passes to a compiled
+program (device allocations are 256-byte aligned; a misaligned device array is copied
+first). Kernels may assume it for buffers that come from those arguments (16: one
+`ld.global.v4.f32`)."""
+
 DEFAULT_PTX_FEATURE = "ptx80"
 """PTX ISA 8.0: the first version with sm_90 and sm_90a, read by every CUDA 12+ driver."""
 

@@ -212,14 +212,23 @@ def _convert_func(lw: Lowering, op: Operation, module: ModuleOp) -> None:
 
 
 def _copy_arg_attrs(op: Operation, fn: llvm.FuncOp, inputs: list[Attribute], lw: Lowering) -> None:
-    """Argument attributes survive where an argument stays one argument (as upstream)."""
+    """Argument attributes survive where an argument stays one argument (as upstream);
+    `llvm.align` on an expanded memref goes to its aligned pointer (upstream's gpu.func
+    lowering copies it to the pointers; the allocated one may be less aligned)."""
     arg_attrs = op.properties.get("arg_attrs")
     res_attrs = op.properties.get("res_attrs")
     if isinstance(arg_attrs, ArrayAttr):
         new: list[DictionaryAttr] = []
         for t, attrs in zip(inputs, arg_attrs.data, strict=True):
             width = len(_expanded(lw, t, op))
-            new += [attrs] if width == 1 else [DictionaryAttr({})] * width  # type: ignore[list-item]
+            if width == 1:
+                new.append(attrs)  # type: ignore[arg-type]
+                continue
+            fields = [DictionaryAttr({})] * width
+            align = attrs.data.get("llvm.align") if isinstance(attrs, DictionaryAttr) else None
+            if isinstance(t, MemRefType) and align is not None:
+                fields[1] = DictionaryAttr({"llvm.align": align})
+            new += fields
         fn.arg_attrs = ArrayAttr(new)
     if isinstance(res_attrs, ArrayAttr) and len(res_attrs.data) == 1:
         fn.res_attrs = res_attrs

@@ -11,6 +11,12 @@ attributions stay attributions. Constant grid and block sizes are recorded as
 `known_grid_size` / `known_block_size`. Run `gpu-launch-sink-index-computations` first to
 keep constants out of the argument list.
 
+Beyond upstream: the launch's `nvvm.*` attributes (e.g. `nvvm.minctasm` from
+`transform.annotate`) move to the kernel, and a memref argument whose aligned pointer is
+proven aligned (an allocation's `alignment`, or an argument of the runtime's entry, see
+_memref_alignment.py) gets `llvm.align`, which the LLVM lowering puts on the aligned
+pointer so that NVPTX can emit vector loads and stores.
+
     func.func @f(%a: memref<16xf32>) {
       gpu.launch blocks(...) in (%gx = %c1, ...) threads(%tx, ...) in (%sx = %c16, ...) {
         memref.store %v, %a[%tx] : memref<16xf32>
@@ -38,15 +44,19 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FunctionType,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
     i32,
+    i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
@@ -59,6 +69,7 @@ from schedir.lowering._gpu_common import (
     unique_name,
     used_values_defined_above,
 )
+from schedir.lowering._memref_alignment import base_alignment, called_symbols
 from schedir.transform.rewrites.tiling_affine import constant_of
 
 CONTAINER = "gpu.container_module"
@@ -99,6 +110,7 @@ def outline_launch(launch: gpu.LaunchOp, module: ModuleOp, taken: set[str]) -> g
         kernel_name, ftype, Region(entry), kernel=True, workgroup_attributions=len(workgroup)
     )
     kernel.location = launch.location
+    _annotate(kernel, launch, captured, called_symbols(module))
     for key, values in (
         ("known_block_size", launch.block_sizes),
         ("known_grid_size", launch.grid_sizes),
@@ -180,6 +192,26 @@ def outline_launch(launch: gpu.LaunchOp, module: ModuleOp, taken: set[str]) -> g
     launch.detach()
     launch.erase(safe_erase=False)
     return launch_func
+
+
+def _annotate(
+    kernel: gpu.FuncOp, launch: gpu.LaunchOp, captured: list[SSAValue], called: frozenset[str]
+) -> None:
+    """The kernel's `nvvm.*` attributes (launch bounds such as `nvvm.minctasm`, set on the
+    launch, e.g. by `transform.annotate`) and `llvm.align` on each memref argument whose
+    aligned pointer is proven aligned beyond its element (see _memref_alignment)."""
+    for name, attr in launch.attributes.items():
+        if name.startswith("nvvm."):
+            kernel.attributes[name] = attr
+    arg_attrs: list[DictionaryAttr] = []
+    for value in captured:
+        alignment = base_alignment(value, called)
+        attrs: dict[str, Attribute] = {}
+        if alignment is not None and alignment > 1:
+            attrs["llvm.align"] = IntegerAttr(alignment, i64)
+        arg_attrs.append(DictionaryAttr(attrs))
+    if any(a.data for a in arg_attrs):
+        kernel.arg_attrs = ArrayAttr(arg_attrs)
 
 
 def _inside(op: Operation, launch: Operation) -> bool:
