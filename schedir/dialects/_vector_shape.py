@@ -21,7 +21,6 @@ from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
-    IndexType,
     VectorType,
     i64,
 )
@@ -41,8 +40,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects._vector_attrs import (
     int_values,
+    parse_attrs_and_types,
     parse_int_list,
+    parse_operands,
+    print_attrs_and_types,
     print_int_list,
+    print_operands,
+    resolve_indices,
     scalable_dims,
     vec,
 )
@@ -80,20 +84,16 @@ class BroadcastOp(xvector.BroadcastOp):
     @classmethod
     def parse(cls, parser: Parser) -> BroadcastOp:
         operand = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_keyword("to")
-        dst_t = parser.parse_type()
-        op = cls.build(operands=[parser.resolve_operand(operand, src_t)], result_types=[dst_t])
-        op.attributes |= attrs
-        return op
+        attrs, (src_t, dst_t) = parse_attrs_and_types(parser, "to")
+        return cls.build(
+            operands=[parser.resolve_operand(operand, src_t)],
+            result_types=[dst_t],
+            attributes=attrs,
+        )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.source.type} to {self.vector.type}")
+        print_operands(printer, self.source)
+        print_attrs_and_types(printer, self, self.source.type, "to", self.vector.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -121,9 +121,7 @@ class SplatOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Operation:  # type: ignore[override]
         operand = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
+        attrs, (t,) = parse_attrs_and_types(parser)
         if not isinstance(t, VectorType):
             parser.raise_error("expected a vector type")
         op = BroadcastOp(parser.resolve_operand(operand, t.get_element_type()), t)
@@ -201,26 +199,19 @@ class TransposeOp(IRDLOperation):
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         perm = parse_int_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_keyword("to")
-        res_t = parser.parse_type()
-        op = cls.build(
+        attrs, (src_t, res_t) = parse_attrs_and_types(parser, "to")
+        return cls.build(
             operands=[parser.resolve_operand(operand, src_t)],
             result_types=[res_t],
             properties={"permutation": DenseArrayBase.from_list(i64, perm)},
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
+        print_operands(printer, self.vector)
         printer.print_string(", ")
         print_int_list(printer, self.perm())
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.vector.type} to {self.result.type}")
+        print_attrs_and_types(printer, self, self.vector.type, "to", self.result.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -283,6 +274,11 @@ def print_positions(printer: Printer, static: Sequence[int], dynamic: Sequence[S
     printer.print_string("]")
 
 
+def _position_props(static: Sequence[int]) -> dict[str, Attribute]:
+    """The `static_position` property of `vector.extract` / `vector.insert`."""
+    return {"static_position": DenseArrayBase.from_list(i64, list(static))}
+
+
 def _verify_positions(
     static: Sequence[int], dynamic: Sequence[SSAValue], vtype: VectorType, dest: bool
 ) -> None:
@@ -338,28 +334,18 @@ class ExtractOp(xvector.ExtractOp):
     def parse(cls, parser: Parser) -> ExtractOp:
         vector = parser.parse_unresolved_operand()
         static, dynamic = parse_positions(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        res_t = parser.parse_type()
-        parser.parse_keyword("from")
-        src_t = parser.parse_type()
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(vector, src_t),
-                [parser.resolve_operand(d, IndexType()) for d in dynamic],
-            ],
+        attrs, (res_t, src_t) = parse_attrs_and_types(parser, "from")
+        return cls.build(
+            operands=[parser.resolve_operand(vector, src_t), resolve_indices(parser, dynamic)],
             result_types=[res_t],
-            properties={"static_position": DenseArrayBase.from_list(i64, static)},
+            properties=_position_props(static),
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
+        print_operands(printer, self.vector)
         print_positions(printer, self.static_position.get_values(), self.dynamic_position)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.result.type} from {self.vector.type}")
+        print_attrs_and_types(printer, self, self.result.type, "from", self.vector.type)
 
     def verify_(self) -> None:
         res = self.result.type
@@ -391,36 +377,25 @@ class InsertOp(xvector.InsertOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> InsertOp:
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dest = parser.parse_unresolved_operand()
+        source, dest = parse_operands(parser, 2)
         static, dynamic = parse_positions(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_keyword("into")
-        dst_t = parser.parse_type()
-        op = cls.build(
+        attrs, (src_t, dst_t) = parse_attrs_and_types(parser, "into")
+        return cls.build(
             operands=[
                 parser.resolve_operand(source, src_t),
                 parser.resolve_operand(dest, dst_t),
-                [parser.resolve_operand(d, IndexType()) for d in dynamic],
+                resolve_indices(parser, dynamic),
             ],
             result_types=[dst_t],
-            properties={"static_position": DenseArrayBase.from_list(i64, static)},
+            properties=_position_props(static),
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
+        print_operands(printer, self.source, self.dest)
         printer.print_string(" ")
         print_positions(printer, self.static_position.get_values(), self.dynamic_position)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.source.type} into {self.dest.type}")
+        print_attrs_and_types(printer, self, self.source.type, "into", self.dest.type)
 
     def verify_(self) -> None:
         src = self.source.type

@@ -49,9 +49,14 @@ from xdsl.utils.exceptions import VerifyException
 from schedir.dialects._vector_attrs import (
     i64_array,
     int_values,
+    parse_attrs_and_types,
     parse_int_list,
     parse_keyword_list,
+    parse_operands,
+    parse_types,
+    print_attrs_and_types,
     print_int_list,
+    print_operands,
     scalable_dims,
     vec,
 )
@@ -62,8 +67,9 @@ from schedir.dialects._vector_shape import POISON_INDEX
 
 def _parse_slice_lists(
     parser: Parser, names: tuple[str, ...]
-) -> tuple[dict[str, list[int]], dict[str, Attribute]]:
-    """`offsets = [..], sizes = [..], strides = [..]`, or the legacy attr-dict spelling."""
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """`offsets = [..], sizes = [..], strides = [..]`, or the legacy attr-dict spelling:
+    (the lists as properties, the rest of the attr-dict)."""
     lists: dict[str, list[int]] = {}
     for index, name in enumerate(names):
         if index and (not lists or parser.parse_optional_punctuation(",") is None):
@@ -80,7 +86,7 @@ def _parse_slice_lists(
     for name in names:
         if name not in lists:
             parser.raise_error(f"expected '{name}'")
-    return lists, attrs
+    return {k: i64_array(v) for k, v in lists.items()}, attrs
 
 
 def _print_slice_lists(printer: Printer, op: Operation, names: tuple[str, ...]) -> None:
@@ -90,8 +96,28 @@ def _print_slice_lists(printer: Printer, op: Operation, names: tuple[str, ...]) 
         print_int_list(printer, int_values(op.properties[name]))
 
 
-def _in_range(values: Sequence[int], lo: int, hi: int) -> bool:
-    return all(lo <= v < hi for v in values)
+def _verify_offsets(offsets: Sequence[int], shape: Sequence[int]) -> None:
+    for index, (o, d) in enumerate(zip(offsets, shape, strict=False)):
+        if not 0 <= o < d:
+            raise VerifyException(f"expected offsets dimension {index} to be confined to [0, {d})")
+
+
+def _verify_strides_and_ends(
+    strides: Sequence[int],
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    shape: Sequence[int],
+    sizes_name: str,
+) -> None:
+    """Unit strides, and each slice ends inside `shape` (`sizes_name` names `sizes`)."""
+    if not all(1 <= s < 2 for s in strides):
+        raise VerifyException("expected strides to be confined to [1, 2)")
+    for index, (o, s, d) in enumerate(zip(offsets, sizes, shape, strict=False)):
+        if not 0 <= o + s < d + 1:
+            raise VerifyException(
+                f"expected sum(offsets, {sizes_name}) dimension {index} to be confined to "
+                f"[1, {d + 1})"
+            )
 
 
 @irdl_op_definition
@@ -130,25 +156,19 @@ class ExtractStridedSliceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ExtractStridedSliceOp:
         operand = parser.parse_unresolved_operand()
-        lists, attrs = _parse_slice_lists(parser, ("offsets", "sizes", "strides"))
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_keyword("to")
-        res_t = parser.parse_type()
-        op = cls.build(
+        props, attrs = _parse_slice_lists(parser, ("offsets", "sizes", "strides"))
+        src_t, res_t = parse_types(parser, "to")
+        return cls.build(
             operands=[parser.resolve_operand(operand, src_t)],
             result_types=[res_t],
-            properties={k: i64_array(v) for k, v in lists.items()},
+            properties=props,
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
+        print_operands(printer, self.vector)
         _print_slice_lists(printer, self, ("offsets", "sizes", "strides"))
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.vector.type} to {self.result.type}")
+        print_attrs_and_types(printer, self, self.vector.type, "to", self.result.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -166,23 +186,13 @@ class ExtractStridedSliceOp(IRDLOperation):
                 raise VerifyException(
                     f"expected {name} attribute of rank no greater than vector rank"
                 )
-        for index, (o, d) in enumerate(zip(offsets, shape, strict=False)):
-            if not 0 <= o < d:
-                raise VerifyException(
-                    f"expected offsets dimension {index} to be confined to [0, {d})"
-                )
+        _verify_offsets(offsets, shape)
         for index, (s, d) in enumerate(zip(sizes, shape, strict=False)):
             if not 1 <= s < d + 1:
                 raise VerifyException(
                     f"expected sizes dimension {index} to be confined to [1, {d + 1})"
                 )
-        if not _in_range(strides, 1, 2):
-            raise VerifyException("expected strides to be confined to [1, 2)")
-        for index, (o, s, d) in enumerate(zip(offsets, sizes, shape, strict=False)):
-            if not 0 <= o + s < d + 1:
-                raise VerifyException(
-                    f"expected sum(offsets, sizes) dimension {index} to be confined to [1, {d + 1})"
-                )
+        _verify_strides_and_ends(strides, offsets, sizes, shape, "sizes")
         expected = vec(
             list(sizes) + list(shape[len(sizes) :]), vt.get_element_type(), scalable_dims(vt)
         )
@@ -219,30 +229,20 @@ class InsertStridedSliceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> InsertStridedSliceOp:
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dest = parser.parse_unresolved_operand()
-        lists, attrs = _parse_slice_lists(parser, ("offsets", "strides"))
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_keyword("into")
-        dst_t = parser.parse_type()
-        op = cls.build(
+        source, dest = parse_operands(parser, 2)
+        props, attrs = _parse_slice_lists(parser, ("offsets", "strides"))
+        src_t, dst_t = parse_types(parser, "into")
+        return cls.build(
             operands=[parser.resolve_operand(source, src_t), parser.resolve_operand(dest, dst_t)],
             result_types=[dst_t],
-            properties={k: i64_array(v) for k, v in lists.items()},
+            properties=props,
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
+        print_operands(printer, self.source, self.dest)
         _print_slice_lists(printer, self, ("offsets", "strides"))
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.source.type} into {self.dest.type}")
+        print_attrs_and_types(printer, self, self.source.type, "into", self.dest.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -259,19 +259,8 @@ class InsertStridedSliceOp(IRDLOperation):
             raise VerifyException("expected source rank to be no greater than destination rank")
         dshape = dst.get_shape()
         sshape = [0] * (len(dshape) - src.get_num_dims()) + list(src.get_shape())
-        for index, (o, d) in enumerate(zip(offsets, dshape, strict=False)):
-            if not 0 <= o < d:
-                raise VerifyException(
-                    f"expected offsets dimension {index} to be confined to [0, {d})"
-                )
-        if not _in_range(strides, 1, 2):
-            raise VerifyException("expected strides to be confined to [1, 2)")
-        for index, (o, s, d) in enumerate(zip(offsets, sshape, dshape, strict=False)):
-            if not 0 <= o + s < d + 1:
-                raise VerifyException(
-                    f"expected sum(offsets, source vector shape) dimension {index} to be "
-                    f"confined to [1, {d + 1})"
-                )
+        _verify_offsets(offsets, dshape)
+        _verify_strides_and_ends(strides, offsets, sshape, dshape, "source vector shape")
 
 
 # --- shuffle, interleave, from/to elements ----------------------------------------------------
@@ -285,35 +274,23 @@ class ShuffleOp(xvector.ShuffleOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> ShuffleOp:
-        v1 = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        v2 = parser.parse_unresolved_operand()
+        v1, v2 = parse_operands(parser, 2)
         mask = parse_int_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t1 = parser.parse_type()
-        parser.parse_punctuation(",")
-        t2 = parser.parse_type()
+        attrs, (t1, t2) = parse_attrs_and_types(parser, ",")
         assert isinstance(t1, VectorType)
         trailing = list(t1.get_shape()[1:])
-        res = vec([max(1, len(mask)), *trailing], t1.get_element_type())
-        op = cls.build(
+        return cls.build(
             operands=[parser.resolve_operand(v1, t1), parser.resolve_operand(v2, t2)],
-            result_types=[res],
+            result_types=[vec([max(1, len(mask)), *trailing], t1.get_element_type())],
             properties={"mask": DenseArrayBase.from_list(i64, mask)},
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.v1)
-        printer.print_string(", ")
-        printer.print_operand(self.v2)
+        print_operands(printer, self.v1, self.v2)
         printer.print_string(" ")
         print_int_list(printer, [int(v) for v in self.mask.get_values()])
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.v1.type}, {self.v2.type}")
+        print_attrs_and_types(printer, self, self.v1.type, ",", self.v2.type)
 
     def verify_(self) -> None:
         res = cast(VectorType, self.result.type)
@@ -432,25 +409,20 @@ class FromElementsOp(IRDLOperation):
             elements.append(first)
             while parser.parse_optional_punctuation(","):
                 elements.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
+        attrs, (t,) = parse_attrs_and_types(parser)
         if not isinstance(t, VectorType):
             parser.raise_error("expected a vector type")
         elem = t.get_element_type()
-        op = cls.build(
+        return cls.build(
             operands=[[parser.resolve_operand(e, elem) for e in elements]],
             result_types=[t],
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
         if self.elements:
-            printer.print_string(" ")
-            printer.print_list(self.elements, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.dest.type}")
+            print_operands(printer, *self.elements)
+        print_attrs_and_types(printer, self, self.dest.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -489,19 +461,15 @@ class ToElementsOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ToElementsOp:
         source = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
+        attrs, (t,) = parse_attrs_and_types(parser)
         assert isinstance(t, VectorType)
         op = cls(parser.resolve_operand(source, t))
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.source.type}")
+        print_operands(printer, self.source)
+        print_attrs_and_types(printer, self, self.source.type)
 
 
 _BITS: dict[str, int] = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "index": 64}
