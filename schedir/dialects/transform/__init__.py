@@ -42,6 +42,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "bufferization",
     "memref",
     "tensor",
+    "math",
     "gpu",
     "vector",
     "patterns",

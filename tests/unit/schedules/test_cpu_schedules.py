@@ -1,0 +1,167 @@
+"""The CPU schedules (`schedules/*_cpu.mlir`) compute what their payloads compute, at sizes
+other than their examples', and give the code they promise.
+
+Each schedule is applied to a payload of the family it documents (matmul sizes that are
+multiples of 64, softmax/layernorm rows that are a multiple of 64 long with an odd number of
+rows, elementwise chains of any shape), compiled for the CPU and run on seeded random
+inputs that are never zero; results are compared with `schedir.reference` in float64 at
+dtype-aware tolerances, with outputs pre-filled with NaN. The scheduled IR is checked for
+the structure each schedule exists for: no linalg op left, FMAs and a register-resident
+accumulator for the matmuls, 64-wide loop-carried partial reductions, fused loops without
+copies. The example payloads themselves run in tests/test_examples.py.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import schedir
+from schedir import reference
+
+SCHEDULES = Path(__file__).parents[3] / "schedules"
+
+
+def run_and_check(payload: str, schedule: str, reduction: int = 1, seed: int = 0) -> str:
+    """Compile `payload` with `schedules/<schedule>`, compare a run with the reference;
+    return the scheduled IR."""
+    kernel = schedir.compile(payload, schedule=SCHEDULES / schedule)
+    inputs = reference.random_inputs(kernel.signature, seed=seed)
+    expected = reference.evaluate(payload, kernel.signature.name, inputs)
+    actual = kernel.run(*inputs, prefill_nan=True)
+    assert len(actual) == len(expected)
+    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
+        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
+        assert check.ok, check.message
+    return kernel.stages["scheduled"]
+
+
+def matmul(m: int, n: int, k: int) -> str:
+    return f"""func.func @matmul(%A: tensor<{m}x{k}xf32>, %B: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<{m}x{n}xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %c = linalg.matmul ins(%A, %B : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>)
+                     outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %c : tensor<{m}x{n}xf32>
+}}"""
+
+
+def matmul_bias_relu(m: int, n: int, k: int) -> str:
+    return f"""func.func @mbr(%A: tensor<{m}x{k}xf32>, %B: tensor<{k}x{n}xf32>, %bias: tensor<{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %acc_init = tensor.empty() : tensor<{m}x{n}xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%acc_init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %mm = linalg.matmul ins(%A, %B : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>)
+                      outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %init = tensor.empty() : tensor<{m}x{n}xf32>
+  %out = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%mm, %bias : tensor<{m}x{n}xf32>, tensor<{n}xf32>) outs(%init : tensor<{m}x{n}xf32>) {{
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }} -> tensor<{m}x{n}xf32>
+  return %out : tensor<{m}x{n}xf32>
+}}"""
+
+
+def softmax(m: int, n: int) -> str:
+    return f"""func.func @softmax(%x: tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %init = tensor.empty() : tensor<{m}x{n}xf32>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<{m}x{n}xf32>)
+                                   outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %y : tensor<{m}x{n}xf32>
+}}"""
+
+
+def example_resized(name: str, sizes: dict[str, str]) -> str:
+    """The example payload `examples/<name>` with its sizes substituted."""
+    text = (SCHEDULES.parent / "examples" / name).read_text()
+    for old, new in sizes.items():
+        text = text.replace(old, new)
+    return text
+
+
+def body(ir: str) -> str:
+    """The payload part of scheduled IR (the schedule is gone after it ran)."""
+    return ir[: ir.find("transform.") if "transform." in ir else len(ir)]
+
+
+def assert_no_linalg(ir: str) -> None:
+    left = sorted(set(re.findall(r"linalg\.[a-z_]+", body(ir))))
+    assert not left, f"linalg ops left: {left}"
+
+
+# --- matmul ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("m", "n", "k"), [(128, 192, 64), (64, 64, 256)])
+def test_matmul_cpu(m: int, n: int, k: int) -> None:
+    ir = run_and_check(matmul(m, n, k), "matmul_cpu.mlir", reduction=k)
+    assert_no_linalg(ir)
+    text = body(ir)
+    assert "vector.fma" in text and "vector<32xf32>" in text
+    assert "vector.contract" not in text and "vector.outerproduct" not in text
+    assert "memref.copy" not in text
+    # The 8x32 accumulator is carried by the k loop, in registers.
+    assert re.search(r"scf\.for .* iter_args\(.*\) -> \(vector<8x32xf32>\)", text)
+
+
+def test_matmul_bias_relu_cpu() -> None:
+    ir = run_and_check(matmul_bias_relu(128, 64, 192), "matmul_bias_relu_cpu.mlir", 192)
+    assert_no_linalg(ir)
+    text = body(ir)
+    assert "vector.fma" in text and "arith.maximumf" in text
+    assert re.search(r"scf\.for .* iter_args\(.*\) -> \(vector<8x32xf32>\)", text)
+    assert "memref.copy" not in text
+    # One fused loop nest: the epilogue runs inside the matmul's blocks.
+    assert text.count("scf.forall") == 1
+
+
+# --- row reductions ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("m", "n"), [(37, 192), (5, 1024)])
+def test_softmax_cpu(m: int, n: int) -> None:
+    ir = run_and_check(softmax(m, n), "softmax_cpu.mlir", reduction=n)
+    assert_no_linalg(ir)
+    text = body(ir)
+    assert text.count("scf.forall") == 1, "max, exp, sum and div fused into one row loop"
+    assert text.count("-> (vector<1x64xf32>)") == 2, "64-wide partial max and sum"
+    assert "math.exp" not in text, "exp is a polynomial"
+    assert "vector.reduction <maxnumf>" in text and "vector.reduction <add>" in text
+
+
+def test_layernorm_cpu() -> None:
+    payload = example_resized(
+        "layernorm_cpu.mlir",
+        {"4096x1024": "37x128", "1024xf32": "128xf32", "4096xf32": "37xf32", "1024.0": "128.0"},
+    )
+    ir = run_and_check(payload, "layernorm_cpu.mlir", reduction=128)
+    assert_no_linalg(ir)
+    text = body(ir)
+    assert text.count("scf.forall") == 1, "both reductions and the epilogue in one row loop"
+    assert text.count("-> (vector<1x64xf32>)") == 2, "64-wide partial sums"
+    assert "memref.copy" not in text and "memref.alloc()" in text
+
+
+# --- elementwise -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", ["37x100", "16x128"])
+def test_elementwise_cpu(shape: str) -> None:
+    ir = run_and_check(
+        example_resized("elementwise_cpu.mlir", {"2048x2048": shape}), "elementwise_cpu.mlir"
+    )
+    assert_no_linalg(ir)
+    text = body(ir)
+    assert text.count("scf.forall") == 1 and "scf.for " not in text, "one fused loop nest"
+    assert "math.exp" not in text and "math.fma" in text
+    assert "memref.copy" not in text
+    if shape == "16x128":
+        # Whole blocks: no masks, and the intermediate never touches memory.
+        assert "vector.create_mask" not in text
+        assert text.count("memref.alloc") == 1
