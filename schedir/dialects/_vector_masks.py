@@ -14,7 +14,6 @@ from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     I1,
     DenseArrayBase,
-    IndexType,
     VectorType,
     i1,
     i64,
@@ -41,8 +40,12 @@ from xdsl.utils.exceptions import VerifyException
 from schedir.dialects._vector_attrs import (
     infer_transfer_mask_type,
     int_values,
+    parse_attrs_and_types,
     parse_int_list,
+    print_attrs_and_types,
     print_int_list,
+    print_operands,
+    resolve_indices,
     scalable_dims,
     vec,
 )
@@ -61,21 +64,14 @@ class CreateMaskOp(xvector.CreateMaskOp):
         sizes = parser.parse_comma_separated_list(
             Parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls.build(
-            operands=[[parser.resolve_operand(v, IndexType()) for v in sizes]],
-            result_types=[t],
+        attrs, (t,) = parse_attrs_and_types(parser)
+        return cls.build(
+            operands=[resolve_indices(parser, sizes)], result_types=[t], attributes=attrs
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.mask_dim_sizes, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.mask_vector.type}")
+        print_operands(printer, *self.mask_dim_sizes)
+        print_attrs_and_types(printer, self, self.mask_vector.type)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -110,21 +106,17 @@ class ConstantMaskOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ConstantMaskOp:
         sizes = parse_int_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls.build(
+        attrs, (t,) = parse_attrs_and_types(parser)
+        return cls.build(
             result_types=[t],
             properties={"mask_dim_sizes": DenseArrayBase.from_list(i64, sizes)},
+            attributes=attrs,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         print_int_list(printer, self.sizes())
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.result.type}")
+        print_attrs_and_types(printer, self, self.result.type)
 
     def sizes(self) -> list[int]:
         return int_values(self.mask_dim_sizes)
@@ -234,16 +226,13 @@ class MaskOp(IRDLOperation):
             operands.append([parser.resolve_operand(passthru, result_types[0])])
         else:
             operands.append([])
-        op = cls.build(operands=operands, result_types=[result_types], regions=[region])
-        op.attributes |= attrs
-        return op
+        return cls.build(
+            operands=operands, result_types=[result_types], regions=[region], attributes=attrs
+        )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.mask)
-        if self.passthru is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.passthru)
+        passthru = () if self.passthru is None else (self.passthru,)
+        print_operands(printer, self.mask, *passthru)
         printer.print_string(" { ")
         first = self.mask_region.block.first_op
         if first is not None and not isinstance(first, YieldOp):
@@ -253,8 +242,7 @@ class MaskOp(IRDLOperation):
         elif first is not None:
             printer.print_op(first)
         printer.print_string(" }")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.mask.type}")
+        print_attrs_and_types(printer, self, self.mask.type)
         if self.results_:
             printer.print_string(" -> ")
             types = [str(r.type) for r in self.results_]
