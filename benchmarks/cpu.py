@@ -1,0 +1,153 @@
+"""The CPU schedules of schedules/ against numpy on the same machine, in the same run.
+
+    python benchmarks/cpu.py [--min-time SECONDS] [--only NAME[,NAME...]]
+
+Both run on one thread: OpenBLAS/MKL/OpenMP are limited to one thread before numpy is
+imported, and schedir's kernels are single-threaded (their scf.forall loops run as loops on
+the CPU). Each example payload `examples/<name>_cpu.mlir` is compiled with its schedule
+`schedules/<name>_cpu.mlir` (compile time reported apart), checked against the reference
+on random inputs, then the schedir kernel (outputs allocated once) and the idiomatic numpy
+version of the same computation are called alternately until `--min-time` has passed for
+both; the table gives the median milliseconds, GFLOP/s for the matmuls and GB/s
+(inputs read once, outputs written once) for the others, and schedir's speed relative to
+numpy's (numpy time / schedir time) next to the target of each case.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"  # before numpy loads its BLAS
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import schedir  # noqa: E402
+from schedir import reference  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _layernorm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    mean = x.mean(axis=1, keepdims=True)
+    d = x - mean
+    var = (d * d).mean(axis=1, keepdims=True)
+    return d / np.sqrt(var + np.float32(1e-5)) * gamma + beta
+
+
+def _swish(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    t = a * b + c
+    return t / (np.float32(1.0) + np.exp(-t))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One schedule, the numpy version of its payload and the target speed ratio."""
+
+    name: str
+    numpy: Callable[..., np.ndarray]
+    target: float
+    matmul: bool = False
+
+
+CASES: tuple[Case, ...] = (
+    Case("matmul", lambda a, b: a @ b, 0.5, matmul=True),
+    Case("matmul_bias_relu", lambda a, b, bias: np.maximum(a @ b + bias, 0), 0.5, matmul=True),
+    Case("elementwise", _swish, 1.0),
+    Case("softmax", _softmax, 1.0),
+    Case("layernorm", _layernorm, 1.0),
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    compile_s: float
+    schedir_s: float
+    numpy_s: float
+    rate_unit: str
+    work: float
+    target: float
+
+    @property
+    def ratio(self) -> float:
+        return self.numpy_s / self.schedir_s
+
+
+def _alternate(first: Callable[[], object], second: Callable[[], object], min_time: float):
+    """Median seconds of each callable, called in turns (same machine state for both)."""
+    first()
+    second()
+    a: list[float] = []
+    b: list[float] = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < 2 * min_time or len(a) < 5:
+        for fn, times in ((first, a), (second, b)):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    return statistics.median(a), statistics.median(b)
+
+
+def run_case(case: Case, min_time: float) -> Row:
+    payload = ROOT / "examples" / f"{case.name}_cpu.mlir"
+    schedule = ROOT / "schedules" / f"{case.name}_cpu.mlir"
+    t0 = time.perf_counter()
+    kernel = schedir.compile(payload, schedule=schedule, target="cpu")
+    compile_s = time.perf_counter() - t0
+    inputs = reference.random_inputs(kernel.signature, seed=0)
+    expected = reference.evaluate(payload.read_text(), kernel.signature.name, inputs)
+    (got,) = kernel.run(*inputs, prefill_nan=True)
+    reduction = 1 if case.name == "elementwise" else inputs[0].shape[1]
+    check = reference.compare(got, expected[0], np.float32, reduction_length=reduction)
+    if not check.ok:
+        raise SystemExit(f"{case.name}: schedir result differs from the reference: {check.message}")
+    ours = kernel.bind(*inputs)
+    theirs = lambda: case.numpy(*inputs)  # noqa: E731
+    schedir_s, numpy_s = _alternate(ours, theirs, min_time)
+    if case.matmul:
+        m, k = inputs[0].shape
+        n = inputs[1].shape[1]
+        return Row(
+            case.name, compile_s, schedir_s, numpy_s, "GFLOP/s", 2.0 * m * n * k, case.target
+        )
+    moved = sum(a.nbytes for a in inputs) + got.nbytes
+    return Row(case.name, compile_s, schedir_s, numpy_s, "GB/s", float(moved), case.target)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--min-time", type=float, default=1.0, help="seconds of timing per side")
+    parser.add_argument("--only", default="", help="comma-separated case names")
+    args = parser.parse_args()
+    wanted = {n for n in args.only.split(",") if n}
+    rows = [run_case(c, args.min_time) for c in CASES if not wanted or c.name in wanted]
+    print(
+        f"{'case':<18}{'schedir ms':>11}{'numpy ms':>10}{'schedir':>10}{'numpy':>10}"
+        f"{'':<9}{'ratio':>7}{'target':>8}{'compile s':>11}"
+    )
+    for r in rows:
+        ours, theirs = r.work / r.schedir_s / 1e9, r.work / r.numpy_s / 1e9
+        verdict = "" if r.ratio >= r.target else "  MISS"
+        print(
+            f"{r.name:<18}{r.schedir_s * 1e3:>11.3f}{r.numpy_s * 1e3:>10.3f}{ours:>10.1f}"
+            f"{theirs:>10.1f} {r.rate_unit:<8}{r.ratio:>7.2f}{r.target:>8.2f}"
+            f"{r.compile_s:>11.2f}{verdict}"
+        )
+    print("ratio = schedir speed / numpy speed (numpy median time / schedir median time)")
+
+
+if __name__ == "__main__":
+    main()
