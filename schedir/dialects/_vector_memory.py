@@ -274,9 +274,7 @@ def _print_masked(
     _print_memory_flags(printer, op, _MASKED_FLAGS, *types)
 
 
-def _verify_masked(
-    op: MaskedLoadOp | MaskedStoreOp, vtype: VectorType, value: str, shape_message: str
-) -> None:
+def _verify_masked(op: MaskedLoadOp | MaskedStoreOp, vtype: VectorType, value: str) -> None:
     """What `maskedload` and `maskedstore` both check (`value` names the vector)."""
     op.get_irdl_definition().verify(op)
     mtype = cast(MemRefType, op.base.type)
@@ -285,7 +283,7 @@ def _verify_masked(
         raise VerifyException(f"base and {value} element type should match")
     verify_index_count(len(op.indices), mtype)
     if vtype.get_shape() != cast(VectorType, op.mask.type).get_shape():
-        raise VerifyException(shape_message)
+        raise VerifyException(f"expected {value} shape to match mask shape")
 
 
 @irdl_op_definition
@@ -319,7 +317,7 @@ class MaskedLoadOp(xvector.MaskedLoadOp):
 
     def verify_(self) -> None:
         vtype = cast(VectorType, self.result.type)
-        _verify_masked(self, vtype, "result", "expected result shape to match mask shape")
+        _verify_masked(self, vtype, "result")
         if vtype != self.pass_thru.type:
             raise VerifyException("expected pass_thru of same type as result type")
 
@@ -352,9 +350,7 @@ class MaskedStoreOp(xvector.MaskedStoreOp):
 
     def verify_(self) -> None:
         vtype = cast(VectorType, self.value_to_store.type)
-        _verify_masked(
-            self, vtype, "valueToStore", "expected valueToStore shape to match mask shape"
-        )
+        _verify_masked(self, vtype, "valueToStore")
 
 
 @irdl_op_definition
