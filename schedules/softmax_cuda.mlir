@@ -1,13 +1,15 @@
 // Row softmax on the GPU, one row per block: linalg.softmax is decomposed into max-reduce /
-// exp / sum-reduce / div and all four are fused into the row's block (#gpu.block<x>); the
-// row's exponentials (8192 f32 = 32 KiB for 8192-wide rows), its maximum and its sum are
-// block buffers, placed in shared memory, so x is read once and y written once. Inside a
-// block 256 threads (#gpu.thread<x>): the parallel ops split the row into 256 contiguous
-// pieces (num_threads, so odd row lengths are split statically; chunks of 256 in an
-// scf.for, one element per thread, measured 13x slower); each reduction is tiled with
-// tile_reduction_using_forall over the 256 threads, cyclically (tile_sizes [0, 1], so a
-// warp reads 32 consecutive elements at a time), into 256 partial results in shared
-// memory, which one thread combines. A gpu.barrier follows every thread-level loop.
+// exp / sum-reduce / div, and all four are fused into the row's block (#gpu.block<x>).
+// Inside a block 256 threads (#gpu.thread<x>), distributed cyclically so that a warp reads
+// 32 consecutive elements: each op runs over the row in chunks of 256 (scf.for), one
+// element per thread (tile_using_forall num_threads, so an odd last chunk is split
+// statically). The reductions are tiled with tile_reduction_using_for by 256 into 256
+// partials (a block buffer in shared memory, one slot per thread) and merged by one
+// thread. exp is not materialized: it is cloned into the sum's and the div's thread loops
+// (fuse_into_containing_op of a producer with several uses), so x is re-read from L2.
+// gpu.eliminate_barriers removes the per-chunk barriers of the reduction loops.
+// Measured on the H200 at 8192^2: 0.206 ms against 0.864 ms for one row per block with
+// contiguous per-thread pieces (torch.compile 0.150 ms, same run).
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -20,8 +22,6 @@ module attributes {transform.with_named_sequence} {
     %fill_max, %max, %exp, %fill_sum, %sum, %div = transform.split_handle %ops
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                 !transform.any_op, !transform.any_op, !transform.any_op)
-
-    // Blocks: 8 rows each.
     %div_b, %forall = transform.structured.tile_using_forall %div tile_sizes [1]
         (mapping = [#gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -29,6 +29,9 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_sum_b, %f2 = transform.structured.fuse_into_containing_op %fill_sum into %f1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func0 = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_cse to %func0 : !transform.any_op
     %exp_b, %f3 = transform.structured.fuse_into_containing_op %exp into %f2
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %max_b, %f4 = transform.structured.fuse_into_containing_op %max into %f3
@@ -36,27 +39,49 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Threads: parallel ops on 8x32 threads; reductions (and their fills) one row per
-    // thread along y.
-    %par = transform.merge_handles %exp_b, %div_b : !transform.any_op
-    %par_t, %par_forall = transform.structured.tile_using_forall %par num_threads [0, 256]
+    // div: chunks of 256, one element per thread; exp cloned into it.
+    %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 256]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // reductions: partials 1x256 accumulated over chunks.
+    %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+    %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+        by tile_sizes = [0, 256]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %max_part_f, %sum_part_f = transform.split_handle %part_forall
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %max_loop, %sum_loop = transform.split_handle %red_loop
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %exp_b "softmax.exp" : !transform.any_op
+    %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_b into %sum_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func1 = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func1 {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %exps = transform.structured.match ops{["linalg.generic"]} attributes{"softmax.exp"} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %exp_rest, %exp_s3 = transform.split_handle %exps
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_rest into %div_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
     %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
-    %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
-        by num_threads = [0, 256], tile_sizes = [0, 1], mapping = [#gpu.thread<x>]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // The partial results' initial values, one per thread (filled by all threads at once,
-    // they would race with the partial reductions).
-    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // The combining reductions (256 partials each) on one thread: a read-modify-write of
-    // the block's result by every thread would race.
     %comb_t, %comb_forall = transform.structured.tile_using_forall %comb num_threads [1]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -67,7 +92,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.tiling_canonicalization
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
-
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
                         "function-boundary-type-conversion" = "identity-layout-map"} to %root
@@ -82,6 +106,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.canonicalization
+      transform.apply_patterns.gpu.eliminate_barriers
     } : !transform.any_op
     transform.apply_cse to %func_g : !transform.any_op
     transform.yield

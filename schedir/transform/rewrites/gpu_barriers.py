@@ -10,6 +10,14 @@ past the end those at the start of the next; outside a region that runs at most 
 (`scf.if`), the whole parent op counts. Allocations never conflict; values from distinct
 allocations, globals or `llvm.noalias` arguments do not alias unless captured.
 
+Two refinements for kernels: a default-space allocation inside a kernel that is not a
+block's shared buffer (`schedir.workgroup_buffer`) is per-thread, so no other thread sees
+its accesses; and accesses through one single-element `memref.subview` of an allocation
+whose offsets hold `gpu.thread_id` for every dimension of the block touch a different
+element in each thread. A barrier that ends an `scf.for` body and orders nothing between
+one iteration and the next is moved after the loop (a thread-mapped forall in a loop
+over chunks gets one barrier per chunk from the mapping; only the loop's end needs it).
+
     memref.store %v, %smem[%i] : memref<64xf32, 3>
     gpu.barrier                        // kept: the load below reads what was stored
     %x = memref.load %smem[%j] : memref<64xf32, 3>
@@ -19,9 +27,12 @@ allocations, globals or `llvm.noalias` arguments do not alias unless captured.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType, NoneAttr
+from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint
 
+from schedir.dialects import _gpu_ops as gpu
 from schedir.transform.rewrites.canonicalize import PatternSet
 from schedir.transform.rewrites.canonicalize_effects import (
     ALLOC,
@@ -218,8 +229,63 @@ def may_alias(first: SSAValue, second: SSAValue) -> bool:
     )
 
 
+def _kernel_of(op: Operation) -> Operation | None:
+    current = op.parent_op()
+    while current is not None and current.name not in _BOUNDARIES:
+        current = current.parent_op()
+    return current
+
+
+def _is_private_allocation(value: SSAValue) -> bool:
+    """A default-space allocation inside a kernel that is no block-shared buffer."""
+    if not isinstance(value, OpResult) or value.op.name not in ("memref.alloc", "memref.alloca"):
+        return False
+    memref_type = value.type
+    return (
+        isinstance(memref_type, MemRefType)
+        and isinstance(memref_type.memory_space, NoneAttr)
+        and "schedir.workgroup_buffer" not in value.op.attributes
+        and _kernel_of(value.op) is not None
+    )
+
+
+def _block_dims(kernel: Operation) -> list[int | None]:
+    """The launch's constant block sizes (None where unknown, e.g. for a gpu.func)."""
+    if not isinstance(kernel, gpu.LaunchOp):
+        return [None, None, None]
+    dims: list[int | None] = []
+    for size in kernel.block_sizes:
+        value = size.op.properties.get("value") if isinstance(size, OpResult) else None
+        dims.append(value.value.data if isinstance(value, IntegerAttr) else None)
+    return dims
+
+
+def _is_per_thread_element(value: SSAValue) -> bool:
+    """A single-element subview of an allocation at offsets that hold the thread id of
+    every block dimension (so each thread addresses its own element)."""
+    view = value.op if isinstance(value, OpResult) else None
+    if not isinstance(view, SubviewOp) or any(s != 1 for s in view.static_sizes.get_values()):
+        return False
+    source = view.source
+    if not isinstance(source, OpResult) or source.op.name not in ("memref.alloc", "memref.alloca"):
+        return False
+    kernel = _kernel_of(view)
+    if kernel is None:
+        return False
+    dims: dict[str, int] = {}
+    for position, offset in enumerate(view.offsets):
+        if isinstance(offset, OpResult) and isinstance(offset.op, gpu.ThreadIdOp):
+            dims.setdefault(offset.op.dimension.data.value, position)
+    needed = [d for d, size in zip("xyz", _block_dims(kernel), strict=True) if size != 1]
+    return all(d in dims for d in needed) and len({dims[d] for d in needed}) == len(needed)
+
+
 def _effects_may_alias(a: Effect, b: Effect) -> bool:
     if a.value is not None and b.value is not None:
+        if _is_private_allocation(_base(a.value)) or _is_private_allocation(_base(b.value)):
+            return False  # other threads never see a thread's own buffer
+        if a.value is b.value and _is_per_thread_element(a.value):
+            return False
         return may_alias(a.value, b.value)
     return True
 
@@ -246,9 +312,32 @@ def eliminate_barrier(op: Operation, rewriter: CanonRewriter) -> bool:
     _effects_before(op, before, True)
     after: list[Effect] = []
     _effects_after(op, after, True)
-    if have_conflicting_effects(before, after):
+    if not have_conflicting_effects(before, after):
+        rewriter.erase(op)
+        return True
+    return _sink_out_of_loop(op, before, rewriter)
+
+
+def _sink_out_of_loop(op: Operation, before: list[Effect], rewriter: CanonRewriter) -> bool:
+    """Move a barrier that ends an `scf.for` body after the loop when one iteration's
+    accesses do not conflict with the next one's."""
+    block = op.parent
+    loop = op.parent_op()
+    if block is None or loop is None or loop.name != "scf.for" or op.next_op is not block.last_op:
         return False
-    rewriter.erase(op)
+    first = block.first_op
+    assert first is not None
+    following: list[Effect] = []
+    if first is not op and (
+        not _collect(first, following) or not _effects_after(first, following, True)
+    ):
+        return False
+    if have_conflicting_effects(before, following):
+        return False
+    if loop.next_op is not None and _is_barrier(loop.next_op):
+        rewriter.erase(op)
+    else:
+        rewriter.move_op(op, InsertPoint.after(loop))
     return True
 
 

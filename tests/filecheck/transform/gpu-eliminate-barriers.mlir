@@ -160,3 +160,48 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A single-element view of a block buffer at the thread's id is touched by that thread
+// alone, so iterations do not conflict through it: the barrier that ends the chunk loop
+// moves after the loop, where it orders the loop's writes before the read of all slots.
+// CHECK-LABEL: func.func @per_thread_slot
+// CHECK:         scf.for
+// CHECK-NOT:       gpu.barrier
+// CHECK:         }
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    memref.load
+module attributes {transform.with_named_sequence} {
+  func.func @per_thread_slot(%x: memref<1024xf32>, %out: memref<1xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c1024 = arith.constant 1024 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<256xf32>
+      %t = gpu.thread_id x
+      %slot = memref.subview %s[%t] [1] [1] : memref<256xf32> to memref<1xf32, strided<[1], offset: ?>>
+      scf.for %k = %c0 to %c1024 step %c256 {
+        %i = arith.addi %k, %t : index
+        %v = memref.load %x[%i] : memref<1024xf32>
+        %a = memref.load %slot[%c0] : memref<1xf32, strided<[1], offset: ?>>
+        %m = arith.maximumf %a, %v : f32
+        memref.store %m, %slot[%c0] : memref<1xf32, strided<[1], offset: ?>>
+        gpu.barrier
+      }
+      %r = memref.load %s[%c0] : memref<256xf32>
+      memref.store %r, %out[%c0] : memref<1xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}
