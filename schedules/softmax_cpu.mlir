@@ -5,6 +5,9 @@
 // reductions keep a vector<1x64xf32> partial result (tile_reduction_using_for, hoisted
 // into loop-carried registers) reduced across lanes once per row; exp is the polynomial
 // of math.polynomial_approximation, so it vectorizes instead of calling expf per lane.
+// Not yet: decompose_interface writes exp and div into the same destination (as upstream),
+// so one-shot-bufferize gives the exp row a buffer of its own, allocated and filled by a
+// memref.copy per row (4 KiB, in L1); an in-place div would need neither.
 // Any static linalg.softmax over dimension 1 of a 2-D f32 tensor whose rows are a
 // multiple of 64 long (any number of rows).
 // Payload: examples/softmax_cpu.mlir (4096x1024).
