@@ -17,6 +17,10 @@ whose offsets hold `gpu.thread_id` for every dimension of the block touch a diff
 element in each thread. A barrier that ends an `scf.for` body and orders nothing between
 one iteration and the next is moved after the loop (a thread-mapped forall in a loop
 over chunks gets one barrier per chunk from the mapping; only the loop's end needs it).
+Between iterations, two accesses through views of one iteration window do not conflict:
+a `memref.subview` of a loop-invariant, injectively laid out memref whose offset along
+some dimension is the loop's induction variable and whose extent along it is at most the
+(constant) step, so that distinct iterations touch disjoint slices whatever the thread.
 
     memref.store %v, %smem[%i] : memref<64xf32, 3>
     gpu.barrier                        // kept: the load below reads what was stored
@@ -27,12 +31,22 @@ over chunks gets one barrier per chunk from the mapping; only the loop's end nee
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType, NoneAttr
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DictionaryAttr,
+    MemRefType,
+    NoneAttr,
+)
 from xdsl.dialects.memref import SubviewOp
+from xdsl.dialects.scf import ForOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects import _gpu_ops as gpu
+from schedir.dialects._utils import constant_index, mixed_values
 from schedir.transform.rewrites.canonicalize import PatternSet
 from schedir.transform.rewrites.canonicalize_effects import (
     ALLOC,
@@ -44,6 +58,7 @@ from schedir.transform.rewrites.canonicalize_effects import (
     op_effects,
 )
 from schedir.transform.rewrites.canonicalize_utils import CanonRewriter
+from schedir.transform.rewrites.gpu_barrier_slots import kernel_of, thread_slot
 
 _ALL = [Effect(READ), Effect(WRITE), Effect(ALLOC), Effect(FREE)]
 _BOUNDARIES = frozenset({"gpu.func", "gpu.launch"})
@@ -229,13 +244,6 @@ def may_alias(first: SSAValue, second: SSAValue) -> bool:
     )
 
 
-def _kernel_of(op: Operation) -> Operation | None:
-    current = op.parent_op()
-    while current is not None and current.name not in _BOUNDARIES:
-        current = current.parent_op()
-    return current
-
-
 def _is_private_allocation(value: SSAValue) -> bool:
     """A default-space allocation inside a kernel that is no block-shared buffer."""
     if not isinstance(value, OpResult) or value.op.name not in ("memref.alloc", "memref.alloca"):
@@ -245,53 +253,28 @@ def _is_private_allocation(value: SSAValue) -> bool:
         isinstance(memref_type, MemRefType)
         and isinstance(memref_type.memory_space, NoneAttr)
         and "schedir.workgroup_buffer" not in value.op.attributes
-        and _kernel_of(value.op) is not None
+        and kernel_of(value.op) is not None
     )
-
-
-def _block_dims(kernel: Operation) -> list[int | None]:
-    """The launch's constant block sizes (None where unknown, e.g. for a gpu.func)."""
-    if not isinstance(kernel, gpu.LaunchOp):
-        return [None, None, None]
-    dims: list[int | None] = []
-    for size in kernel.block_sizes:
-        value = size.op.properties.get("value") if isinstance(size, OpResult) else None
-        dims.append(value.value.data if isinstance(value, IntegerAttr) else None)
-    return dims
-
-
-def _is_per_thread_element(value: SSAValue) -> bool:
-    """A single-element subview of an allocation at offsets that hold the thread id of
-    every block dimension (so each thread addresses its own element)."""
-    view = value.op if isinstance(value, OpResult) else None
-    if not isinstance(view, SubviewOp) or any(s != 1 for s in view.static_sizes.get_values()):
-        return False
-    source = view.source
-    if not isinstance(source, OpResult) or source.op.name not in ("memref.alloc", "memref.alloca"):
-        return False
-    kernel = _kernel_of(view)
-    if kernel is None:
-        return False
-    dims: dict[str, int] = {}
-    for position, offset in enumerate(view.offsets):
-        if isinstance(offset, OpResult) and isinstance(offset.op, gpu.ThreadIdOp):
-            dims.setdefault(offset.op.dimension.data.value, position)
-    needed = [d for d, size in zip("xyz", _block_dims(kernel), strict=True) if size != 1]
-    return all(d in dims for d in needed) and len({dims[d] for d in needed}) == len(needed)
 
 
 def _effects_may_alias(a: Effect, b: Effect) -> bool:
     if a.value is not None and b.value is not None:
         if _is_private_allocation(_base(a.value)) or _is_private_allocation(_base(b.value)):
             return False  # other threads never see a thread's own buffer
-        if a.value is b.value and _is_per_thread_element(a.value):
-            return False
+        slot = thread_slot(a.value)
+        if slot is not None and slot == thread_slot(b.value):
+            return False  # distinct threads touch distinct elements
         return may_alias(a.value, b.value)
     return True
 
 
-def have_conflicting_effects(before: list[Effect], after: list[Effect]) -> bool:
-    """A pair on aliasing memory where one writes (allocations and frees before excepted)."""
+def have_conflicting_effects(
+    before: list[Effect],
+    after: list[Effect],
+    disjoint: Callable[[Effect, Effect], bool] | None = None,
+) -> bool:
+    """A pair on aliasing memory where one writes (allocations and frees before excepted);
+    `disjoint` may rule out further pairs."""
     for b in before:
         for a in after:
             if not _effects_may_alias(b, a):
@@ -302,8 +285,80 @@ def have_conflicting_effects(before: list[Effect], after: list[Effect]) -> bool:
                 continue
             if b.kind == FREE:
                 continue
+            if disjoint is not None and disjoint(b, a):
+                continue
             return True
     return False
+
+
+def _upper_bound(value: int | SSAValue) -> int | None:
+    """A constant bound on an index: the constant, or the least constant result of the
+    `affine.min` that defines it."""
+    known = constant_index(value)
+    if known is not None or isinstance(value, int):
+        return known
+    if not isinstance(value, OpResult) or value.op.name != "affine.min":
+        return None
+    bounds = [
+        r.value
+        for r in value.op.properties["map"].data.results  # type: ignore[union-attr]
+        if isinstance(r, AffineConstantExpr)
+    ]
+    return min(bounds) if bounds else None
+
+
+def _injective(value: SSAValue) -> bool:
+    """Distinct indices address distinct elements: an identity-layout memref, or a chain of
+    subviews of one with constant non-zero strides."""
+    while isinstance(value, OpResult) and isinstance(value.op, SubviewOp):
+        if any(s in (0, DYNAMIC_INDEX) for s in value.op.static_strides.get_values()):
+            return False
+        value = value.op.source
+    return isinstance(value.type, MemRefType) and isinstance(value.type.layout, NoneAttr)
+
+
+def _windows(value: SSAValue, loop: ForOp) -> set[tuple[SSAValue, int]]:
+    """The iteration windows (source, dimension) of `loop` that `value` lies within."""
+    step = constant_index(loop.step)
+    found: set[tuple[SSAValue, int]] = set()
+    if step is None or step <= 0:
+        return found
+    iv = loop.body.block.args[0]
+    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+        view = value.op
+        source = view.operands[0]
+        if (
+            isinstance(view, SubviewOp)
+            and not (isinstance(source, OpResult) and loop.is_ancestor(source.op))
+            and not (isinstance(source, BlockArgument) and loop.is_ancestor(source.block))
+            and _injective(source)
+        ):
+            offsets = mixed_values(view.static_offsets, view.offsets)
+            sizes = mixed_values(view.static_sizes, view.sizes)
+            strides = view.static_strides.get_values()
+            for d, offset in enumerate(offsets):
+                size = _upper_bound(sizes[d])
+                stride = strides[d]
+                if (
+                    offset is iv
+                    and size is not None
+                    and stride > 0
+                    and (size - 1) * stride + 1 <= step
+                ):
+                    found.add((source, d))
+        value = source
+    return found
+
+
+def _distinct_iterations(loop: ForOp) -> Callable[[Effect, Effect], bool]:
+    """Accesses of distinct iterations through views of a common window are disjoint."""
+
+    def disjoint(first: Effect, second: Effect) -> bool:
+        if first.value is None or second.value is None:
+            return False
+        return bool(_windows(first.value, loop) & _windows(second.value, loop))
+
+    return disjoint
 
 
 def eliminate_barrier(op: Operation, rewriter: CanonRewriter) -> bool:
@@ -315,16 +370,27 @@ def eliminate_barrier(op: Operation, rewriter: CanonRewriter) -> bool:
     if not have_conflicting_effects(before, after):
         rewriter.erase(op)
         return True
-    return _sink_out_of_loop(op, before, rewriter)
+    return _sink_out_of_loop(op, rewriter)
 
 
-def _sink_out_of_loop(op: Operation, before: list[Effect], rewriter: CanonRewriter) -> bool:
+def _sink_out_of_loop(op: Operation, rewriter: CanonRewriter) -> bool:
     """Move a barrier that ends an `scf.for` body after the loop when one iteration's
     accesses do not conflict with the next one's."""
     block = op.parent
     loop = op.parent_op()
-    if block is None or loop is None or loop.name != "scf.for" or op.next_op is not block.last_op:
+    if block is None or not isinstance(loop, ForOp) or op.next_op is not block.last_op:
         return False
+    # The iteration's accesses back to a barrier of the body; when there is none, those
+    # before the loop too (the previous iteration's tail is empty: `op` ends it).
+    body: list[Effect] = []
+    outside: list[Effect] = []
+    current = op.prev_op
+    while current is not None and not _is_barrier(current):
+        if not _collect(current, body):
+            return False
+        current = current.prev_op
+    if current is None:
+        _effects_before(loop, outside, True)
     first = block.first_op
     assert first is not None
     following: list[Effect] = []
@@ -332,7 +398,9 @@ def _sink_out_of_loop(op: Operation, before: list[Effect], rewriter: CanonRewrit
         not _collect(first, following) or not _effects_after(first, following, True)
     ):
         return False
-    if have_conflicting_effects(before, following):
+    if have_conflicting_effects(outside, following) or have_conflicting_effects(
+        body, following, _distinct_iterations(loop)
+    ):
         return False
     if loop.next_op is not None and _is_barrier(loop.next_op):
         rewriter.erase(op)

@@ -205,3 +205,189 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Chunks of y at the loop's induction variable, at most one step long, are disjoint
+// between iterations whatever the thread: the chunk loop's barrier moves after it.
+// CHECK-LABEL: func.func @iteration_window
+// CHECK:         scf.for
+// CHECK-NOT:       gpu.barrier
+// CHECK:         }
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    memref.load
+module attributes {transform.with_named_sequence} {
+  func.func @iteration_window(%x: memref<999xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c999 = arith.constant 999 : index
+    %y = memref.alloc() : memref<999xf32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %t = gpu.thread_id x
+      scf.for %k = %c0 to %c999 step %c256 {
+        %n = affine.min affine_map<(d0) -> (-d0 + 999, 256)>(%k)
+        %chunk = memref.subview %y[%k] [%n] [1] : memref<999xf32> to memref<?xf32, strided<[1], offset: ?>>
+        %i = arith.addi %k, %t : index
+        %v = memref.load %x[%i] : memref<999xf32>
+        memref.store %v, %chunk[%t] : memref<?xf32, strided<[1], offset: ?>>
+        gpu.barrier
+      }
+      %r = memref.load %y[%c0] : memref<999xf32>
+      memref.store %r, %x[%c0] : memref<999xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A chunk of up to 512 elements at a step of 256 overlaps the next iteration's: thread 0
+// of one iteration may write what thread 256 wrote in the previous one. The barrier stays.
+// CHECK-LABEL: func.func @iteration_window_too_long
+// CHECK:         scf.for
+// CHECK:           memref.store
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:    }
+module attributes {transform.with_named_sequence} {
+  func.func @iteration_window_too_long(%x: memref<1024xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c512 = arith.constant 512 : index
+    %y = memref.alloc() : memref<1024xf32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c512, %sy = %c1, %sz = %c1) {
+      %t = gpu.thread_id x
+      scf.for %k = %c0 to %c512 step %c256 {
+        %chunk = memref.subview %y[%k] [512] [1] : memref<1024xf32> to memref<512xf32, strided<[1], offset: ?>>
+        %v = memref.load %x[%t] : memref<1024xf32>
+        memref.store %v, %chunk[%t] : memref<512xf32, strided<[1], offset: ?>>
+        gpu.barrier
+      }
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// tile_using_forall's thread slices of a chunk of partials: offset tid * (n ceildiv 256)
+// with n in [1, 256], i.e. tid, and at most one element. Each thread touches its own slot
+// (the same one the fill before the loop wrote), so neither barrier is needed.
+// CHECK-LABEL: func.func @thread_slice_slot
+// CHECK:         linalg.fill
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:       gpu.barrier
+// CHECK:         }
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    memref.load
+module attributes {transform.with_named_sequence} {
+  func.func @thread_slice_slot(%x: memref<999xf32>, %out: memref<1xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c999 = arith.constant 999 : index
+    %z = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<1x256xf32>
+      %t = gpu.thread_id x
+      %own = memref.subview %s[0, %t] [1, 1] [1, 1] : memref<1x256xf32> to memref<1x1xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%z : f32) outs(%own : memref<1x1xf32, strided<[256, 1], offset: ?>>)
+      gpu.barrier
+      scf.for %k = %c0 to %c999 step %c256 {
+        %n = affine.min affine_map<(d0) -> (-d0 + 999, 256)>(%k)
+        %part = memref.subview %s[0, 0] [1, %n] [1, 1] : memref<1x256xf32> to memref<1x?xf32, strided<[256, 1]>>
+        %per = affine.apply affine_map<(d0) -> (d0 ceildiv 256)>(%n)
+        %o = arith.muli %t, %per : index
+        %m = affine.min affine_map<(d0, d1) -> (d0 - d1, d0 ceildiv 256)>(%n, %o)
+        %size = affine.max affine_map<(d0) -> (0, d0)>(%m)
+        %slot = memref.subview %part[0, %o] [1, %size] [1, 1] : memref<1x?xf32, strided<[256, 1]>> to memref<1x?xf32, strided<[256, 1], offset: ?>>
+        %i = arith.addi %k, %t : index
+        %v = memref.load %x[%i] : memref<999xf32>
+        %a = memref.load %slot[%c0, %c0] : memref<1x?xf32, strided<[256, 1], offset: ?>>
+        %r = arith.addf %a, %v : f32
+        memref.store %r, %slot[%c0, %c0] : memref<1x?xf32, strided<[256, 1], offset: ?>>
+        gpu.barrier
+      }
+      %r = memref.load %s[%c0, %c1] : memref<1x256xf32>
+      memref.store %r, %out[%c0] : memref<1xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The same slices with a per-thread extent that is not known to be 1 (%per from outside):
+// thread 1's slice [%per, 2 * %per) may hold thread 0's or overlap another iteration's.
+// Both barriers stay.
+// CHECK-LABEL: func.func @thread_slice_unknown_extent
+// CHECK:         linalg.fill
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    scf.for
+// CHECK:           memref.store
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:    }
+module attributes {transform.with_named_sequence} {
+  func.func @thread_slice_unknown_extent(%x: memref<999xf32>, %per: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %c999 = arith.constant 999 : index
+    %z = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<1x256xf32>
+      %t = gpu.thread_id x
+      %own = memref.subview %s[0, %t] [1, 1] [1, 1] : memref<1x256xf32> to memref<1x1xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%z : f32) outs(%own : memref<1x1xf32, strided<[256, 1], offset: ?>>)
+      gpu.barrier
+      scf.for %k = %c0 to %c999 step %c256 {
+        %o = arith.muli %t, %per : index
+        %slot = memref.subview %s[0, %o] [1, 1] [1, 1] : memref<1x256xf32> to memref<1x1xf32, strided<[256, 1], offset: ?>>
+        %i = arith.addi %k, %t : index
+        %v = memref.load %x[%i] : memref<999xf32>
+        %a = memref.load %slot[%c0, %c0] : memref<1x1xf32, strided<[256, 1], offset: ?>>
+        %r = arith.addf %a, %v : f32
+        memref.store %r, %slot[%c0, %c0] : memref<1x1xf32, strided<[256, 1], offset: ?>>
+        gpu.barrier
+      }
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}
