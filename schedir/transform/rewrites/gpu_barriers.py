@@ -14,8 +14,9 @@ Two refinements for kernels: a default-space allocation inside a kernel that is 
 block's shared buffer (`schedir.workgroup_buffer`) is per-thread, so no other thread sees
 its accesses; and accesses through one single-element `memref.subview` of an allocation
 whose offsets hold `gpu.thread_id` for every dimension of the block touch a different
-element in each thread. A barrier that ends an `scf.for` body and orders nothing between
-one iteration and the next is moved after the loop (a thread-mapped forall in a loop
+element in each thread (generalized in `gpu_barrier_slots`). A barrier that ends an
+`scf.for` body and orders nothing between one iteration and the next is moved after the
+loop (a thread-mapped forall in a loop
 over chunks gets one barrier per chunk from the mapping; only the loop's end needs it).
 Between iterations, two accesses through views of one iteration window do not conflict:
 a `memref.subview` of a loop-invariant, injectively laid out memref whose offset along
@@ -317,6 +318,11 @@ def _injective(value: SSAValue) -> bool:
     return isinstance(value.type, MemRefType) and isinstance(value.type.layout, NoneAttr)
 
 
+def _defined_in(value: SSAValue, loop: Operation) -> bool:
+    owner = value.op if isinstance(value, OpResult) else value.block.parent_op()  # type: ignore[union-attr]
+    return owner is not None and (owner is loop or loop.is_ancestor(owner))
+
+
 def _windows(value: SSAValue, loop: ForOp) -> set[tuple[SSAValue, int]]:
     """The iteration windows (source, dimension) of `loop` that `value` lies within."""
     step = constant_index(loop.step)
@@ -327,12 +333,7 @@ def _windows(value: SSAValue, loop: ForOp) -> set[tuple[SSAValue, int]]:
     while isinstance(value, OpResult) and value.op.name in _VIEWS:
         view = value.op
         source = view.operands[0]
-        if (
-            isinstance(view, SubviewOp)
-            and not (isinstance(source, OpResult) and loop.is_ancestor(source.op))
-            and not (isinstance(source, BlockArgument) and loop.is_ancestor(source.block))
-            and _injective(source)
-        ):
+        if isinstance(view, SubviewOp) and not _defined_in(source, loop) and _injective(source):
             offsets = mixed_values(view.static_offsets, view.offsets)
             sizes = mixed_values(view.static_sizes, view.sizes)
             strides = view.static_strides.get_values()
