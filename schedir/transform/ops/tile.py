@@ -150,7 +150,8 @@ def _interchange(interp: TransformInterpreter, op: Operation) -> list[int]:
 
 def apply_tile_using_for(op: Operation, interp: TransformInterpreter) -> None:
     """Tile each target into an `scf.for` nest (one loop per non-zero size, after
-    `interchange`); results are the tiled ops and, per loop depth, the loops.
+    `interchange`); results are the tiled ops and, per loop depth, the loops. A target
+    with buffer semantics gives loops without iter_args over `memref.subview`s.
 
     Return modes: consumes the target; silenceable failure for a target without the
     TilingInterface, for more sizes than loops and for size params/handles that do not
@@ -218,7 +219,8 @@ def _forall_entries(interp: TransformInterpreter, op: Operation, kind: str) -> l
 
 def apply_tile_using_forall(op: Operation, interp: TransformInterpreter) -> None:
     """Tile each target into one `scf.forall` by `num_threads` or `tile_sizes`, copying
-    `mapping` onto it; results are the tiled ops and the foralls.
+    `mapping` onto it; results are the tiled ops and the foralls. A target with buffer
+    semantics gives a forall without shared_outs over `memref.subview`s.
 
     Return modes: consumes the target; silenceable failure for a target without the
     TilingInterface and for size handles that are not one op with one index result;

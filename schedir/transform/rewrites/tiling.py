@@ -13,7 +13,8 @@ each result is written back with `tensor.insert_slice` + `scf.yield` (for) or
       scf.yield %u : tensor<37x53xf32>
     }
 
-A tile that divides its loop needs no `affine.min`. With `num_threads` (forall only) the
+An op on buffers (no results) gets loops without iter_args or shared_outs whose body runs
+the op on `memref.subview`s. A tile that divides its loop needs no `affine.min`. With `num_threads` (forall only) the
 trip count is fixed and the tile is `ceildiv(size, n)`; the offset is `iv * tile`, the
 size `min(size - offset, tile)` unless every thread gets a full tile, and `max(0, ...)`
 when the last threads may be past the end. `tile_using_forall` by tile sizes normalizes
@@ -124,7 +125,9 @@ def tile_using_scf(
         if num_threads:
             num_threads = [num_threads[i] for i in interchange]
     state = _Tiling(b, op, domain, tile_sizes, num_threads, interchange)
-    dests = list(destinations(op))
+    # Upstream's `getOrCreateDestinations` gives one per result: none for buffer semantics,
+    # whose loops then carry no iter_args / shared_outs.
+    dests = list(destinations(op)) if op.results else []
 
     if all(is_zero(t) for t in tile_sizes):
         # Upstream clones the op unchanged: the original cannot replace itself.

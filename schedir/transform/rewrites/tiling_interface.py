@@ -15,6 +15,14 @@ Init operands are always sliced, inputs only when some loop of their map is tile
 of 0 means untiled), scalars never. `linalg.index` results in the body are shifted by the
 tile offset. Fusion needs the inverse direction too: the iteration-space tile that
 computes a given tile of a result (`generate_result_tile_value`).
+
+An op with pure buffer semantics (memref operands, no results) tiles the same way with
+`memref.subview`s instead of slices (upstream's `materializeTiledShape`); the tiled op has
+no results and nothing is inserted back:
+
+    %a = memref.subview %A[%i, 0] [%sz, 29] [1, 1] : memref<37x29xf32> to
+        memref<?x29xf32, strided<[29, 1], offset: ?>>
+    linalg.matmul ins(%a, %b : ...) outs(%c : memref<?x53xf32, strided<[53, 1], offset: ?>>)
 """
 
 from __future__ import annotations
@@ -24,8 +32,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import cast
 
+from xdsl.dialects import memref as xmemref
 from xdsl.dialects import tensor as xtensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    MemRefType,
+    ShapedType,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
@@ -108,11 +124,14 @@ def insertion_point(b: IndexBuilder, point: InsertPoint) -> Iterator[None]:
 
 
 def dim_of(b: IndexBuilder, value: SSAValue, dim: int) -> Ofr:
-    """The size of `dim` of a shaped value: its static size or a new `tensor.dim`."""
+    """The size of `dim` of a shaped value: its static size or a new `tensor.dim` (or
+    `memref.dim`), as upstream's `createOrFoldDimOp`."""
     size = cast(ShapedType, value.type).get_shape()[dim]
     if size != DYNAMIC_INDEX:
         return size
     index = b.constant(dim)
+    if isinstance(value.type, MemRefType):
+        return b.insert(xmemref.DimOp(value, index)).results[0]
     return b.insert(xtensor.DimOp(value, index)).results[0]
 
 
@@ -127,6 +146,44 @@ def extract_slice(
     op = ExtractSliceOp(source, list(offsets), list(sizes), [1] * len(sizes), result_type)
     b.insert(op)
     return op
+
+
+def subview(
+    b: IndexBuilder, source: SSAValue, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
+) -> Operation:
+    """A unit-stride `memref.subview` with upstream's inferred (strided) result type."""
+    source_type = cast(MemRefType[Attribute], source.type)
+    strides: list[Ofr] = [1] * len(sizes)
+    result_type = xmemref.SubviewOp.infer_result_type(
+        source_type, list(offsets), list(sizes), strides
+    )
+    static_offsets, dynamic_offsets = _split(offsets)
+    static_sizes, dynamic_sizes = _split(sizes)
+    op = xmemref.SubviewOp.build(
+        operands=[source, dynamic_offsets, dynamic_sizes, []],
+        result_types=[result_type],
+        properties={
+            "static_offsets": static_offsets,
+            "static_sizes": static_sizes,
+            "static_strides": DenseArrayBase.from_list(i64, [1] * len(sizes)),
+        },
+    )
+    b.insert(op)
+    return op
+
+
+def tiled_shape(
+    b: IndexBuilder, value: SSAValue, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
+) -> Operation:
+    """Upstream's `materializeTiledShape`: a subview of a buffer, a slice of a tensor."""
+    if isinstance(value.type, MemRefType):
+        return subview(b, value, offsets, sizes)
+    return extract_slice(b, value, offsets, sizes)
+
+
+def _split(values: Sequence[Ofr]) -> tuple[DenseArrayBase, list[SSAValue]]:
+    static = [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
+    return DenseArrayBase.from_list(i64, static), [v for v in values if isinstance(v, SSAValue)]
 
 
 def clone_with_operands(
@@ -147,7 +204,10 @@ def clone_with_operands(
 
 def clone_with_destinations(b: IndexBuilder, op: Operation, inits: Sequence[SSAValue]) -> Operation:
     """A copy of `op` whose init operands are `inits` (upstream's
-    `cloneOpAndUpdateDestinationArgs`); result types follow the new inits."""
+    `cloneOpAndUpdateDestinationArgs`); result types follow the new inits. No inits (an
+    op with buffer semantics has no destinations) is a plain clone."""
+    if not inits:
+        return clone_with_operands(b, op, list(op.operands), [r.type for r in op.results])
     old_inits = destinations(op)
     operands = list(op.operands)
     first = len(operands) - len(old_inits)
@@ -260,8 +320,6 @@ def tiled_implementation(
         if not shaped or (not tiled_map and not (is_init and isinstance(value.type, TensorType))):
             params.append(None)
             continue
-        if not isinstance(value.type, TensorType):
-            raise TilingError("tiling structured ops on buffers is not supported")
         params.append(slice_parameters(b, value, map_, offsets, sizes))
     tiled_operands: list[SSAValue] = []
     slices: list[Operation] = []
@@ -269,7 +327,7 @@ def tiled_implementation(
         if param is None:
             tiled_operands.append(value)
             continue
-        slice_op = extract_slice(b, value, *param)
+        slice_op = tiled_shape(b, value, *param)
         slices.append(slice_op)
         tiled_operands.append(slice_op.result)
     result_types = [v.type for v in tiled_operands[num_inputs:]] if op.results else []
@@ -344,5 +402,7 @@ __all__ = [
     "loop_iterator_types",
     "result_tile_position",
     "slice_parameters",
+    "subview",
     "tiled_implementation",
+    "tiled_shape",
 ]

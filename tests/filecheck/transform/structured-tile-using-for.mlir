@@ -235,3 +235,56 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Buffer semantics: dynamic memrefs give `memref.dim` bounds, the loops carry no
+// iter_args and the body runs the op on `memref.subview`s (results: the tiled op and one
+// handle per loop, as for tensors).
+// CHECK-LABEL: func.func @buffers_dynamic
+// CHECK-SAME:    (%[[A:[0-9a-zA-Z_]+]]: memref<?x?xf32>, %[[B:[0-9a-zA-Z_]+]]: memref<?x?xf32>, %[[C:[0-9a-zA-Z_]+]]: memref<?x?xf32>)
+// CHECK:         %[[M:[0-9a-zA-Z_]+]] = memref.dim %[[A]], %{{.*}} : memref<?x?xf32>
+// CHECK:         %[[N:[0-9a-zA-Z_]+]] = memref.dim %[[B]], %{{.*}} : memref<?x?xf32>
+// CHECK:         %[[K:[0-9a-zA-Z_]+]] = memref.dim %[[A]], %{{.*}} : memref<?x?xf32>
+// CHECK:         scf.for %[[I:[0-9a-zA-Z_]+]] = %{{.*}} to %[[M]] step %{{.*}} {
+// CHECK-NEXT:      scf.for %[[KK:[0-9a-zA-Z_]+]] = %{{.*}} to %[[K]] step %{{.*}} {
+// CHECK-NEXT:        %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), 8)>(%[[I]])[%[[M]]]
+// CHECK-NEXT:        %[[SK:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), 4)>(%[[KK]])[%[[K]]]
+// CHECK-NEXT:        %[[TA:[0-9a-zA-Z_]+]] = memref.subview %[[A]][%[[I]], %[[KK]]] [%[[SI]], %[[SK]]] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT:        %[[TB:[0-9a-zA-Z_]+]] = memref.subview %[[B]][%[[KK]], 0] [%[[SK]], %[[N]]] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT:        %[[TC:[0-9a-zA-Z_]+]] = memref.subview %[[C]][%[[I]], 0] [%[[SI]], %[[N]]] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT:        linalg.matmul {tiled} ins(%[[TA]], %[[TB]] : {{.*}}) outs(%[[TC]] : memref<?x?xf32, strided<[?, 1], offset: ?>>)
+// CHECK-NEXT:      } {inner}
+// CHECK-NEXT:    } {outer}
+// CHECK-NEXT:    func.return
+module attributes {transform.with_named_sequence} {
+  func.func @buffers_dynamic(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+    linalg.matmul ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:2 = transform.structured.tile_using_for %mm tile_sizes [8, 0, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %t "tiled" : !transform.any_op
+    transform.annotate %l#0 "outer" : !transform.any_op
+    transform.annotate %l#1 "inner" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The tile-size check holds for buffers too.
+module attributes {transform.with_named_sequence} {
+  func.func @buffers_too_many_tiles(%A: memref<37x29xf32>, %B: memref<29x53xf32>, %C: memref<37x53xf32>) {
+    // expected-note @below {{target op}}
+    linalg.matmul ins(%A, %B : memref<37x29xf32>, memref<29x53xf32>) outs(%C : memref<37x53xf32>)
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{too many tiles provided, expected at most 3 found 4}}
+    %t, %l:4 = transform.structured.tile_using_for %mm tile_sizes [8, 16, 4, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

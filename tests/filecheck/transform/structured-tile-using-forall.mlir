@@ -199,3 +199,75 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Buffer semantics (upstream's TilingInterface on a linalg op with memref operands): the
+// forall has no shared_outs and its body runs the op on `memref.subview`s with upstream's
+// inferred strided layouts; nothing is inserted back. The tiled op has no results.
+// CHECK-LABEL: func.func @buffers_tile_sizes
+// CHECK-SAME:    (%[[A:[0-9a-zA-Z_]+]]: memref<37x29xf32>, %[[B:[0-9a-zA-Z_]+]]: memref<29x53xf32>, %[[C:[0-9a-zA-Z_]+]]: memref<37x53xf32>)
+// CHECK-NEXT:    scf.forall (%[[I:[0-9a-zA-Z_]+]], %[[J:[0-9a-zA-Z_]+]]) in (5, 4) {
+// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 8))>(%[[I]])
+// CHECK:           %[[OJ:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 16))>(%[[J]])
+// CHECK:           %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 37), 8)>(%[[OI]])
+// CHECK:           %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 53), 16)>(%[[OJ]])
+// CHECK:           %[[TA:[0-9a-zA-Z_]+]] = memref.subview %[[A]][%[[OI]], 0] [%[[SI]], 29] [1, 1] : memref<37x29xf32> to memref<?x29xf32, strided<[29, 1], offset: ?>>
+// CHECK:           %[[TB:[0-9a-zA-Z_]+]] = memref.subview %[[B]][0, %[[OJ]]] [29, %[[SJ]]] [1, 1] : memref<29x53xf32> to memref<29x?xf32, strided<[53, 1], offset: ?>>
+// CHECK:           %[[TC:[0-9a-zA-Z_]+]] = memref.subview %[[C]][%[[OI]], %[[OJ]]] [%[[SI]], %[[SJ]]] [1, 1] : memref<37x53xf32> to memref<?x?xf32, strided<[53, 1], offset: ?>>
+// CHECK-NEXT:      linalg.matmul {tiled} ins(%[[TA]], %[[TB]] : memref<?x29xf32, strided<[29, 1], offset: ?>>, memref<29x?xf32, strided<[53, 1], offset: ?>>) outs(%[[TC]] : memref<?x?xf32, strided<[53, 1], offset: ?>>)
+// CHECK-NEXT:    } {mapping = [#gpu.block<y>, #gpu.block<x>], loop}
+// CHECK-NEXT:    func.return
+module attributes {transform.with_named_sequence} {
+  func.func @buffers_tile_sizes(%A: memref<37x29xf32>, %B: memref<29x53xf32>, %C: memref<37x53xf32>) {
+    linalg.matmul ins(%A, %B : memref<37x29xf32>, memref<29x53xf32>) outs(%C : memref<37x53xf32>)
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %f = transform.structured.tile_using_forall %mm tile_sizes [8, 16] (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %t "tiled" : !transform.any_op
+    transform.annotate %f "loop" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Buffer semantics with num_threads: a copy into workgroup memory spread over 32x8
+// threads, 4x4 elements each (the distribution of a promoted GPU tile); the subviews keep
+// the memory space.
+// CHECK-LABEL: func.func @buffers_num_threads
+// CHECK:         scf.forall (%[[I:[0-9a-zA-Z_]+]], %[[J:[0-9a-zA-Z_]+]]) in (32, 8) {
+// CHECK:           %[[S:[0-9a-zA-Z_]+]] = memref.subview %{{.*}} [4, 4] [1, 1] : memref<128x32xf32> to memref<4x4xf32, strided<[32, 1], offset: ?>>
+// CHECK:           %[[D:[0-9a-zA-Z_]+]] = memref.subview %{{.*}} [4, 4] [1, 1] : memref<128x32xf32, #gpu.address_space<workgroup>> to memref<4x4xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      linalg.copy ins(%[[S]] : memref<4x4xf32, strided<[32, 1], offset: ?>>) outs(%[[D]] : memref<4x4xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>)
+// CHECK-NEXT:    } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+module attributes {transform.with_named_sequence} {
+  func.func @buffers_num_threads(%A: memref<128x32xf32>, %B: memref<128x32xf32, #gpu.address_space<workgroup>>) {
+    linalg.copy ins(%A : memref<128x32xf32>) outs(%B : memref<128x32xf32, #gpu.address_space<workgroup>>)
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %cp = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %f = transform.structured.tile_using_forall %cp num_threads [32, 8] (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// memref.copy has no TilingInterface (only linalg ops on buffers tile).
+module attributes {transform.with_named_sequence} {
+  func.func @memref_copy_not_tileable(%A: memref<128x32xf32>, %B: memref<128x32xf32>) {
+    // expected-note @below {{target op}}
+    memref.copy %A, %B : memref<128x32xf32> to memref<128x32xf32>
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %cp = transform.structured.match ops{["memref.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{only TilingInterface ops are supported}}
+    %t, %f = transform.structured.tile_using_forall %cp num_threads [32, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
