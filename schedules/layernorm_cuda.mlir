@@ -1,9 +1,19 @@
 // Row layer normalization on the GPU (two row reductions and an elementwise epilogue, see
-// examples/layernorm_cuda.mlir): each block takes 8 rows and fuses both reductions and
-// their fills into its tile (the row sums are block buffers, placed in shared memory);
-// inside a block each row reduction runs on one thread along y, and the epilogue on 8x32
-// threads (num_threads, so the odd row length is split statically), columns on
-// threadIdx.x. A gpu.barrier follows every thread-level loop.
+// examples/layernorm_cuda.mlir), structured like softmax_cuda: one row per block
+// (#gpu.block<x>) with the epilogue, both reductions and their fills fused into it. Inside
+// a block 256 threads (#gpu.thread<x>), distributed cyclically so that a warp reads 32
+// consecutive elements: the epilogue runs over the row in chunks of 256 (scf.for), one
+// element per thread (num_threads, so an odd last chunk is split statically). Each
+// reduction is tiled with tile_reduction_using_for by 256 into 256 partials (a block
+// buffer in shared memory, one slot per thread), merged by tile_reduction_using_forall over
+// 16 threads (16 each), then the last 16 by one thread. Nothing row-sized is kept: x is
+// re-read (from L2) by both reductions and the epilogue. The zero fills of the two
+// reductions (row sums, partials, merged partials) are annotated with distinct names so
+// that CSE does not merge them into one destination, which bufferization would have to
+// copy (a memref.copy of a shared buffer run by every thread). gpu.eliminate_barriers
+// leaves no barrier inside the chunk loops (per-thread slots, disjoint chunks).
+// Measured on the H200 at 8192^2: 0.188 ms (8 rows per block, one thread per row: 2.5 ms;
+// torch.compile 0.131 ms, Triton 0.135, eager 0.219, same run).
 // Payload: examples/layernorm_cuda.mlir (fill, reduce, fill, reduce, elementwise).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -12,29 +22,69 @@ module attributes {transform.with_named_sequence} {
     %fill_sum, %sum, %fill_sq, %sq, %norm = transform.split_handle %ops
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                 !transform.any_op, !transform.any_op)
+    transform.annotate %fill_sum "layernorm.sum" : !transform.any_op
+    transform.annotate %fill_sq "layernorm.sq" : !transform.any_op
 
-    // Blocks: 8 rows each.
-    %norm_b, %forall = transform.structured.tile_using_forall %norm tile_sizes [8]
+    // Blocks: one row each.
+    %norm_f, %forall = transform.structured.tile_using_forall %norm tile_sizes [1]
         (mapping = [#gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %sq_b, %f1 = transform.structured.fuse_into_containing_op %sq into %forall
+    %sq_f, %f1 = transform.structured.fuse_into_containing_op %sq into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_sq_b, %f2 = transform.structured.fuse_into_containing_op %fill_sq into %f1
+    %fill_sq_f, %f2 = transform.structured.fuse_into_containing_op %fill_sq into %f1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %sum_b, %f3 = transform.structured.fuse_into_containing_op %sum into %f2
+    %sum_f, %f3 = transform.structured.fuse_into_containing_op %sum into %f2
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_sum_b, %f4 = transform.structured.fuse_into_containing_op %fill_sum into %f3
+    %fill_sum_f, %f4 = transform.structured.fuse_into_containing_op %fill_sum into %f3
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // sum has two uses (sq and the epilogue), so it was fused twice: CSE merges the copies.
+    %func0 = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_cse to %func0 : !transform.any_op
+    %row_ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %f4
+      : (!transform.any_op) -> !transform.any_op
+    %fill_sum_b, %sum_b, %fill_sq_b, %sq_b, %norm_b = transform.split_handle %row_ops
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                !transform.any_op, !transform.any_op)
 
-    // Threads: the epilogue on 8x32 threads, the reductions one row per thread along y.
-    %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_b num_threads [8, 32]
-        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+    // Epilogue: chunks of 256, one element per thread.
+    %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 256]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %red = transform.merge_handles %fill_sum_b, %sum_b, %fill_sq_b, %sq_b : !transform.any_op
-    %red_t, %red_forall = transform.structured.tile_using_forall %red num_threads [8]
-        (mapping = [#gpu.thread<y>])
+    %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
+    // Reductions: partials 1x256 accumulated over chunks.
+    %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+    %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+        by tile_sizes = [0, 256]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %pfill_sum, %pfill_sq = transform.split_handle %pfill
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+    transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+    %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %cfill, %cpart, %comb2, %cforall = transform.structured.tile_reduction_using_forall %comb
+        by num_threads = [0, 16] mapping = [#gpu.thread<x>]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %cfill_sum, %cfill_sq = transform.split_handle %cfill
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %cfill_sum "layernorm.sum" : !transform.any_op
+    transform.annotate %cfill_sq "layernorm.sq" : !transform.any_op
+    %cfill_t, %cfill_forall = transform.structured.tile_using_forall %cfill num_threads [0, 16]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %comb_t, %comb_forall = transform.structured.tile_using_forall %comb2 num_threads [1]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
@@ -42,7 +92,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.tiling_canonicalization
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
-
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
                         "function-boundary-type-conversion" = "identity-layout-map"} to %root
@@ -51,12 +100,13 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 8, 1]
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
       : (!transform.any_op) -> !transform.any_op
     %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.canonicalization
+      transform.apply_patterns.gpu.eliminate_barriers
     } : !transform.any_op
     transform.apply_cse to %func_g : !transform.any_op
     transform.yield

@@ -56,8 +56,9 @@ After:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
@@ -75,6 +76,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
+    VectorType,
     i1,
     i8,
     i32,
@@ -473,6 +475,25 @@ def _module_of(op: Operation) -> ModuleOp:
 def _libdevice(lw: Lowering, op: Operation) -> None:
     operands = lw.values(op.operands, op)
     elem = lw.convert(op.results[0].type, op)
+    if isinstance(elem, VectorType) and elem.get_num_dims() == 1:
+        # Upstream's ScalarizeVectorOpLowering: libdevice has scalar functions only.
+        emit = lw.emit(op)
+        scalar = cast(Attribute, elem.get_element_type())
+        result = emit(llvm.PoisonOp(elem))
+        for i in range(elem.get_shape()[0]):
+            lane = lw.constant(i, i64, op)
+            args = [emit(llvm.ExtractElementOp(a, lane)) for a in operands]
+            value = _libdevice_call(lw, op, scalar, args)
+            result = emit(llvm.InsertElementOp(result, value, lane))
+        lw.replace(op, [result])
+        return
+    lw.replace(op, [_libdevice_call(lw, op, elem, operands)])
+
+
+def _libdevice_call(
+    lw: Lowering, op: Operation, elem: Attribute, operands: Sequence[SSAValue]
+) -> SSAValue:
+    """One call of the libdevice function of `op` on scalars of type `elem`."""
     base = LIBDEVICE[op.name]
     flags = op.properties.get("fastmath") or op.attributes.get("fastmath")
     names = {getattr(f, "value", str(f)) for f in getattr(flags, "data", ()) or ()}
@@ -492,7 +513,7 @@ def _libdevice(lw: Lowering, op: Operation) -> None:
     result = emit(llvm.CallOp(name, *operands, return_type=call_type))
     if call_type != elem:
         result = emit(llvm.FPTruncOp(result, elem))
-    lw.replace(op, [result])
+    return result
 
 
 def _fpowi(lw: Lowering, op: Operation) -> None:

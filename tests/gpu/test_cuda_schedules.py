@@ -156,3 +156,21 @@ def test_vector_loads_with_misaligned_device_arrays() -> None:
     got = torch.as_tensor(result, device="cuda").cpu().numpy()
     check = reference.compare(got, a.astype(np.float64) @ b, np.dtype(np.float32), n)
     assert check.ok, check.message
+
+
+def test_elementwise_vector_path_matches_the_reference() -> None:
+    """At 1024x1024 the elementwise kernel runs its full-tile, 16-byte access path."""
+    payload = (REPO / "examples" / "elementwise_cuda.mlir").read_text()
+    payload = payload.replace("1001", "1024").replace("777", "1024")
+    kernel = schedir.compile(
+        payload, schedule=REPO / "schedules" / "elementwise_cuda.mlir", target="cuda"
+    )
+    assert "ld.global.v4" in kernel.stages["ptx"]
+    module = parse_module(payload, "elementwise_1024", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, 5)
+    (want,) = reference.evaluate(module, signature.name, inputs)
+    (got,) = kernel.run(*inputs, prefill_nan=True)
+    check = reference.compare(got, want, np.dtype(np.float32), 1)
+    assert check.ok, check.message
+

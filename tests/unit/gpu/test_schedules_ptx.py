@@ -79,3 +79,49 @@ def test_matmul_vector_loads_only_where_alignment_is_proven(ptxas: Path) -> None
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
     odd = schedir.compile(REPO / "examples" / "matmul_cuda.mlir", schedule=schedule, target="cuda")
     assert not re.search(r"\.global\.v\d", odd.stages["ptx"])
+
+
+def _resized(example: str, sizes: dict[str, int]) -> str:
+    text = (REPO / "examples" / example).read_text()
+    for old, new in sizes.items():
+        text = text.replace(old, str(new))
+    return text
+
+
+def test_elementwise_vector_accesses_where_tiles_are_full(ptxas: Path) -> None:
+    """At 1024x1024 every 4x512 block tile is full: each thread reads its four contiguous
+    elements of a, b and c with one ld.global.v4 each (a once, though both generics read
+    it) and writes them with one st.global.v4, unpredicated; tanh and exp on vector<4xf32>
+    are scalarized into libdevice calls. At the example's 1001x777 every access is scalar."""
+    schedule = REPO / "schedules" / "elementwise_cuda.mlir"
+    payload = _resized("elementwise_cuda.mlir", {"1001": 1024, "777": 1024})
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda").stages["ptx"]
+    assert len(re.findall(r"\bld\.global\.v4\.(?:b|f)32", ptx)) == 3
+    assert len(re.findall(r"\bst\.global\.v4\.(?:b|f)32", ptx)) == 1
+    assert not re.search(r"\b(?:ld|st)\.global\.(?:b|f)32", ptx)
+    assert not re.search(r"@%p\d+ (?:ld|st)\.global", ptx)
+    assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+    odd = schedir.compile(
+        REPO / "examples" / "elementwise_cuda.mlir", schedule=schedule, target="cuda"
+    )
+    assert not re.search(r"\.global\.v\d", odd.stages["ptx"])
+
+
+def test_layernorm_keeps_partials_in_shared_memory_without_copies(ptxas: Path) -> None:
+    """layernorm, like softmax: the row sum and sum of squares (one float each) and the
+    partials of both reductions (256, then 16 floats, reused by the second reduction) in
+    shared memory; no row-sized buffer, and no memref.copy between shared buffers (the
+    reductions' zero fills are kept apart, so no fill result is copied by every thread)."""
+    kernel = schedir.compile(
+        REPO / "examples" / "layernorm_cuda.mlir",
+        schedule=REPO / "schedules" / "layernorm_cuda.mlir",
+        target="cuda",
+    )
+    assert "memref.copy" not in kernel.stages["scheduled"]
+    ptx = kernel.stages["ptx"]
+    assert len(re.findall(r"\.shared \.align 16 \.\S+ __wg_layernorm_kernel_\d+", ptx)) == 4
+    assert "[1024]" in ptx and "[64]" in ptx
+    assert "[3996]" not in ptx
+    assert re.search(r"\.maxntid 256, 1, 1", ptx)
+    assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
