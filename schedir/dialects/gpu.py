@@ -97,96 +97,67 @@ def _parse_angled_enum(parser: AttrParser, enum: type[StrEnum]) -> StrEnum:
         return enum(word)
 
 
+class _AngledEnumSyntax:
+    """`<value>` syntax of the gpu enum attributes, with upstream's message for an unknown value."""
+
+    enum_type: ClassVar[type[StrEnum]]
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> StrEnum:
+        return cls.enum_type(_parse_angled_enum(parser, cls.enum_type))
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{getattr(self, 'data').value}>")  # noqa: B009 - the enum value
+
+
 @irdl_attr_definition
-class BlockMappingAttr(EnumAttribute[MappingId], DeviceMappingAttr):
+class BlockMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
     """Maps a loop dimension onto thread blocks: `#gpu.block<x>`, `#gpu.block<linear_dim_0>`."""
 
     name = "gpu.block"
     level = "block"
 
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> MappingId:
-        return MappingId(_parse_angled_enum(parser, MappingId))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
 
 @irdl_attr_definition
-class ThreadMappingAttr(EnumAttribute[MappingId], DeviceMappingAttr):
+class ThreadMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
     """Maps a loop dimension onto threads of a block: `#gpu.thread<y>`."""
 
     name = "gpu.thread"
     level = "thread"
 
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> MappingId:
-        return MappingId(_parse_angled_enum(parser, MappingId))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
 
 @irdl_attr_definition
-class WarpMappingAttr(EnumAttribute[MappingId], DeviceMappingAttr):
+class WarpMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
     """Maps a loop dimension onto warps of a block: `#gpu.warp<x>`."""
 
     name = "gpu.warp"
     level = "warp"
 
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> MappingId:
-        return MappingId(_parse_angled_enum(parser, MappingId))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
 
 @irdl_attr_definition
-class WarpgroupMappingAttr(EnumAttribute[MappingId], DeviceMappingAttr):
+class WarpgroupMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
     """Maps a loop dimension onto warpgroups (4 warps on sm_90): `#gpu.warpgroup<x>`."""
 
     name = "gpu.warpgroup"
     level = "warpgroup"
 
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> MappingId:
-        return MappingId(_parse_angled_enum(parser, MappingId))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
 
 @irdl_attr_definition
-class LaneMappingAttr(EnumAttribute[MappingId], DeviceMappingAttr):
+class LaneMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
     """Maps a loop dimension onto the lanes of a warp: `#gpu.lane<x>`."""
 
     name = "gpu.lane"
     level = "lane"
 
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> MappingId:
-        return MappingId(_parse_angled_enum(parser, MappingId))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
 
 @irdl_attr_definition
-class AddressSpaceAttr(EnumAttribute[AddressSpace]):
+class AddressSpaceAttr(_AngledEnumSyntax, EnumAttribute[AddressSpace]):
     """A GPU memory space, used as a memref memory space: `#gpu.address_space<workgroup>`.
 
     On NVPTX, global is address space 1, workgroup (shared memory) 3 and private 5.
     """
 
     name = "gpu.address_space"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> AddressSpace:
-        return AddressSpace(_parse_angled_enum(parser, AddressSpace))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
 
     @classmethod
     def global_(cls) -> AddressSpaceAttr:
@@ -202,18 +173,11 @@ class AddressSpaceAttr(EnumAttribute[AddressSpace]):
 
 
 @irdl_attr_definition
-class MemorySpaceMappingAttr(EnumAttribute[AddressSpace], DeviceMappingAttr):
+class MemorySpaceMappingAttr(_AngledEnumSyntax, EnumAttribute[AddressSpace], DeviceMappingAttr):
     """Maps a loop onto a memory level (upstream's `#gpu.memory_space<workgroup>`)."""
 
     name = "gpu.memory_space"
     level = "memory_space"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> AddressSpace:
-        return AddressSpace(_parse_angled_enum(parser, AddressSpace))
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
 
 
 MAPPING_ATTRS: tuple[type[EnumAttribute[MappingId]], ...] = (
