@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import (
     VectorType,
     i64,
 )
-from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -47,50 +46,18 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects._llvm_syntax import fastmath_from, parse_fastmath, print_fastmath
+
 FastMathAttr = _x.FastMathAttr
 LLVMPointerType = _x.LLVMPointerType
-
-_FASTMATH_ORDER = ("nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
-
-
-def _print_fastmath(printer: Printer, attr: FastMathAttr) -> None:
-    names = {f.value for f in attr.data}
-    if not names:
-        return
-    words = (
-        ["fast"] if names == set(_FASTMATH_ORDER) else [n for n in _FASTMATH_ORDER if n in names]
-    )
-    printer.print_string(f" fastmath<{', '.join(words)}>")
 
 
 def _parse_fastmath(parser: Parser) -> tuple[FastMathAttr, dict[str, Attribute]]:
     """An optional `fastmath<...>` then the attr-dict; without the keyword form, a legacy
     `fastmathFlags` entry of the attr-dict gives the flags."""
-    keyword = _parse_fastmath_keyword(parser)
+    keyword = parse_fastmath(parser)
     attrs = parser.parse_optional_attr_dict()
-    legacy = attrs.pop("fastmathFlags", None)
-    if keyword is not None:
-        return keyword, attrs
-    return (legacy if isinstance(legacy, FastMathAttr) else FastMathAttr(None)), attrs
-
-
-def _parse_fastmath_keyword(parser: Parser) -> FastMathAttr | None:
-    if parser.parse_optional_keyword("fastmath") is not None:
-        parser.parse_punctuation("<")
-        names: set[str] = set()
-        while True:
-            word = parser.parse_identifier()
-            if word == "fast":
-                names |= set(_FASTMATH_ORDER)
-            elif word != "none":
-                if word not in _FASTMATH_ORDER:
-                    parser.raise_error(f"unknown fastmath flag '{word}'")
-                names.add(word)
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation(">")
-        return FastMathAttr([FastMathFlag(n) for n in names])
-    return None
+    return fastmath_from(attrs, keyword), attrs
 
 
 def _element(t: Attribute) -> Attribute:
@@ -159,7 +126,7 @@ class _FloatReduce(IRDLOperation, ABC):
         printer.print_string("(")
         printer.print_ssa_value(self.input)
         printer.print_string(")")
-        _print_fastmath(printer, self.fastmathFlags)
+        print_fastmath(printer, self.fastmathFlags)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_function_type([self.input.type], [self.res.type])
@@ -221,7 +188,7 @@ class _OrderedReduce(IRDLOperation, ABC):
         printer.print_string("(")
         printer.print_list((self.start_value, self.input), printer.print_ssa_value)
         printer.print_string(")")
-        _print_fastmath(printer, self.fastmathFlags)
+        print_fastmath(printer, self.fastmathFlags)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_function_type([self.start_value.type, self.input.type], [self.res.type])
@@ -439,7 +406,7 @@ class SelectOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.cond, self.lhs, self.rhs), printer.print_ssa_value)
-        _print_fastmath(printer, self.fastmathFlags)
+        print_fastmath(printer, self.fastmathFlags)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.cond.type)
