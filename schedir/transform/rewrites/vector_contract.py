@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects._vector_attrs import (
     IteratorTypeAttr,
@@ -279,7 +280,9 @@ class _OuterProductGenerator:
             return v
         promoted = VectorType(elem, t.get_shape()) if isinstance(t, VectorType) else elem
         ext = (
-            arith.ExtFOp(v, promoted) if isinstance(elem, AnyFloat) else arith.ExtSIOp(v, promoted)
+            shaped_arith.ExtFOp(v, promoted)
+            if isinstance(elem, AnyFloat)
+            else shaped_arith.ExtSIOp(v, promoted)
         )
         return self.rw.create(ext, self.op).results[0]
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, VectorType, i1
 from xdsl.ir import Operation
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects._vector_attrs import scalable_dims, vec
 from schedir.transform.rewrites.canonicalize import PatternSet
@@ -48,8 +48,8 @@ def lower_create_mask(op: Operation, rw: CanonRewriter) -> bool:
     bound = op.mask_dim_sizes[0]
     for d in range(dst.get_shape()[0]):
         position = index(rw, d, op)
-        inside = rw.create(arith.CmpiOp(position, bound, "slt"), op).results[0]
-        row = rw.create(arith.SelectOp(inside, true_val, false_val), op).results[0]
+        inside = rw.create(shaped_arith.CmpiOp(position, bound, "slt"), op).results[0]
+        row = rw.create(shaped_arith.SelectOp(inside, true_val, false_val), op).results[0]
         result = insert(rw, row, result, [d], op)
     rw.replace_values(op, [result])
     return True

@@ -50,6 +50,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects import memref, vector
 from schedir.dialects._vector_attrs import (
     in_bounds_values,
@@ -153,8 +154,8 @@ def _in_bounds_check(
         size = rw.create(DimOp(op.source, rw.constant_index(dim, op)), op)
         index = _add(rw, op.indices[dim], iv, op)
         zero = rw.constant_index(0, op)
-        non_negative = rw.create(arith.CmpiOp(index, zero, "sge"), op).results[0]
-        in_range = rw.create(arith.CmpiOp(index, size.results[0], "slt"), op).results[0]
+        non_negative = rw.create(shaped_arith.CmpiOp(index, zero, "sge"), op).results[0]
+        in_range = rw.create(shaped_arith.CmpiOp(index, size.results[0], "slt"), op).results[0]
         cond = rw.create(arith.AndIOp(non_negative, in_range), op).results[0]
     if op.mask is not None and _mask_rank(op) == 1 and not is_zero(_perm(op).results[0]):
         bit = extract(rw, op.mask, [iv], op)

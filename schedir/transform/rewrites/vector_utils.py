@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects._vector_attrs import element_type, kind_name
 from schedir.transform.rewrites.canonicalize import PatternSet
@@ -216,7 +217,7 @@ def select_passthru(
     """Upstream's `selectPassthru`."""
     if mask is None:
         return value
-    return rw.create(arith.SelectOp(mask, value, passthru), loc).results[0]
+    return rw.create(shaped_arith.SelectOp(mask, value, passthru), loc).results[0]
 
 
 def mask_operation(

@@ -43,6 +43,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects import linalg, vector
 from schedir.dialects._vector_attrs import bool_array, make_kind, vec
 from schedir.transform.rewrites.vectorization import (
@@ -193,28 +194,28 @@ def _expand(
     if kind == AffineBinaryOpKind.Mod:
         rem = emit(arith.RemSIOp(lhs, rhs))
         zero = const(0)
-        negative = emit(arith.CmpiOp(rem, zero, "slt"))
+        negative = emit(shaped_arith.CmpiOp(rem, zero, "slt"))
         corrected = emit(arith.AddiOp(rem, rhs))
-        return emit(arith.SelectOp(negative, corrected, rem))
+        return emit(shaped_arith.SelectOp(negative, corrected, rem))
     if kind == AffineBinaryOpKind.FloorDiv:
         zero = const(0)
         minus_one = const(-1)
-        negative = emit(arith.CmpiOp(lhs, zero, "slt"))
+        negative = emit(shaped_arith.CmpiOp(lhs, zero, "slt"))
         negated = emit(arith.SubiOp(minus_one, lhs))
-        dividend = emit(arith.SelectOp(negative, negated, lhs))
+        dividend = emit(shaped_arith.SelectOp(negative, negated, lhs))
         quotient = emit(arith.DivSIOp(dividend, rhs))
         corrected = emit(arith.SubiOp(minus_one, quotient))
-        return emit(arith.SelectOp(negative, corrected, quotient))
+        return emit(shaped_arith.SelectOp(negative, corrected, quotient))
     zero = const(0)
     one = const(1)
-    non_positive = emit(arith.CmpiOp(lhs, zero, "sle"))
+    non_positive = emit(shaped_arith.CmpiOp(lhs, zero, "sle"))
     negated = emit(arith.SubiOp(zero, lhs))
     decremented = emit(arith.SubiOp(lhs, one))
-    dividend = emit(arith.SelectOp(non_positive, negated, decremented))
+    dividend = emit(shaped_arith.SelectOp(non_positive, negated, decremented))
     quotient = emit(arith.DivSIOp(dividend, rhs))
     negated_q = emit(arith.SubiOp(zero, quotient))
     incremented = emit(arith.AddiOp(quotient, one))
-    return emit(arith.SelectOp(non_positive, negated_q, incremented))
+    return emit(shaped_arith.SelectOp(non_positive, negated_q, incremented))
 
 
 # --- tensor.extract --------------------------------------------------------------------------
