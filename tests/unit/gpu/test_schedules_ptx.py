@@ -4,6 +4,8 @@ ptxas accepts that PTX for sm_90 (a missing ptxas fails under CI=true, see conft
 from __future__ import annotations
 
 import re
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -125,3 +127,40 @@ def test_layernorm_keeps_partials_in_shared_memory_without_copies(ptxas: Path) -
     assert re.search(r"\.maxntid 256, 1, 1", ptx)
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
+
+def test_matmul_smem_stages_tiles_in_shared_memory(ptxas: Path) -> None:
+    """At 256^3 the shared-memory matmul declares its A (128x16) and B (16x128) tiles as
+    two 8 KiB shared buffers, fills them with 16-byte global loads and shared stores, syncs
+    the block (bar.sync) and reads them with 16-byte shared loads into 8x8x16 FMAs per k
+    step; the accumulator stays in registers: C is written only after the k loop, with
+    16-byte stores. ptxas fits it in 128 registers (.minnctapersm 2) without spilling."""
+    schedule = REPO / "schedules" / "matmul_smem_cuda.mlir"
+    ptx = schedir.compile(_resized_matmul(256), schedule=schedule, target="cuda").stages["ptx"]
+    shared = re.findall(r"\.shared \.align \d+ \.b8 __wg_matmul_kernel_\d+\[(\d+)\]", ptx)
+    assert sorted(shared) == ["8192", "8192"], shared
+    assert "bar.sync" in ptx
+    assert re.search(r"st\.shared\.v4\.(b|f)32", ptx)
+    assert len(re.findall(r"ld\.shared\.v4\.(?:b|f)32", ptx)) == 64
+    assert len(re.findall(r"fma\.rn\.f32", ptx)) == 8 * 8 * 16
+    assert len(re.findall(r"st\.global\.v4\.(?:b|f)32", ptx)) == 2 * 16  # fill and result
+    assert not re.search(r"(ld|st)\.global\.(b|f)32", ptx)
+    assert ".minnctapersm 2" in ptx
+    log = _ptxas_log(ptx, ptxas)
+    assert "0 bytes spill stores" in log, log
+    used = re.search(r"Used (\d+) registers", log)
+    assert used and int(used.group(1)) <= 128, log
+    assert "16384 bytes smem" in log, log
+
+
+def _ptxas_log(ptx: str, ptxas: Path) -> str:
+    """ptxas -v's resource report for `ptx` (sm_90)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "kernel.ptx"
+        source.write_text(ptx)
+        done = subprocess.run(
+            [str(ptxas), "-arch=sm_90", "-v", str(source), "-o", str(source.with_suffix(".o"))],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return done.stdout + done.stderr
