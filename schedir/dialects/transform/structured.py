@@ -289,7 +289,30 @@ class TileUsingForOp(IRDLOperation):
                 f"expected number of loops to tile ({_nonzero(static)}) to match number of "
                 f"`loops` results ({len(self.loops)})"
             )
+        if self.packed_tile_sizes is None:
+            _verify_static_interchange(dense_values(self.static_interchange), len(static))
         verify_inner_tile_alignments(self.inner_tile_alignments)
+
+
+def _verify_static_interchange(interchange: Sequence[int], rank: int) -> None:
+    """Upstream's interchange checks: a permutation of the tiled loops (dynamic entries,
+    given by handles, are checked when applied). The length message ends with upstream's
+    print of the (empty) attribute form of the interchange."""
+    if len(interchange) > rank:
+        raise VerifyException(
+            f"interchange length exceeds iteration space dimensions ({rank}), found "
+        )
+    seen: set[int] = set()
+    for value in interchange:
+        if value == DYNAMIC_INDEX:
+            continue
+        if not 0 <= value < rank:
+            raise VerifyException(
+                f"expects interchange values to be in range [0, {rank}), found: {value}"
+            )
+        if value in seen:
+            raise VerifyException(f"found duplicate interchange value: {value}")
+        seen.add(value)
 
 
 def _i32() -> Attribute:

@@ -288,3 +288,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The interchange is a permutation of the tiled loops (checked by the verifier).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{found duplicate interchange value: 0}}
+    %t, %l:2 = transform.structured.tile_using_for %mm tile_sizes [4, 4] interchange = [0, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// The interchange is a permutation of the tiled loops (checked by the verifier).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects interchange values to be in range [0, 2), found: 5}}
+    %t, %l:2 = transform.structured.tile_using_for %mm tile_sizes [4, 4] interchange = [0, 5] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// The interchange is a permutation of the tiled loops (checked by the verifier).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{interchange length exceeds iteration space dimensions (2)}}
+    %t, %l:2 = transform.structured.tile_using_for %mm tile_sizes [4, 4] interchange = [1, 0, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
