@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -16,7 +17,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from schedir.diagnostics import InputError, SourceManager
+from schedir.diagnostics import Diagnostic, InputError, SourceManager
 from schedir.dialects import get_context
 from schedir.dialects.syntax import op_location, parse_module, print_op
 from schedir.dialects.types import EntrySignature, entry_signature, find_entry
@@ -54,6 +55,8 @@ class OptRequest:
     generic: bool = False
     verify_each_transform: bool = False
     print_ir_after_all: Callable[[str, str], None] | None = None
+    on_diagnostic: Callable[[Diagnostic], None] | None = None
+    """Receives the remarks and warnings of the schedule (errors are raised)."""
 
 
 def run_opt(request: OptRequest, sources: SourceManager) -> str:
@@ -69,7 +72,14 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
             if request.verify_each_transform
             else None
         )
-        apply_schedule(ctx, module, library, entry_point=request.entry_point, after_step=checker)
+        apply_schedule(
+            ctx,
+            module,
+            library,
+            entry_point=request.entry_point,
+            after_step=checker,
+            on_diagnostic=request.on_diagnostic,
+        )
     elif request.emit != "mlir":
         # As mlir-opt without the interpreter, an unapplied schedule stays in the printed
         # module; it is only dropped when the payload is compiled further.
@@ -276,7 +286,13 @@ def compile_with_sources(
         checker = (
             StepChecker.for_module(ctx, module, entry, options) if options.verify_each else None
         )
-        apply_schedule(ctx, module, library, after_step=checker)
+        apply_schedule(
+            ctx,
+            module,
+            library,
+            after_step=checker,
+            on_diagnostic=lambda d: print(d.render(sources), file=sys.stderr),
+        )
     stages["scheduled"] = print_op(module)
     fn = find_entry(module, entry)
     signature = entry_signature(fn)

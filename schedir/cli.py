@@ -195,9 +195,11 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
             if problems:
                 _report(problems, sources)
                 failed = True
-        elif result.diagnostics:
-            _report(result.diagnostics, sources)
-            failed = True
+        else:
+            # Remarks and warnings were printed as they came; only errors fail the run.
+            errors = [d for d in result.diagnostics if d.severity == "error"]
+            _report(errors, sources)
+            failed = failed or bool(errors)
         if result.output is not None:
             outputs.append(result.output)
 
@@ -219,6 +221,16 @@ def _opt_chunk(
 ) -> _ChunkResult:
     from schedir.api import OptRequest, run_opt
 
+    # With --verify-diagnostics, remarks and warnings are checked with the errors;
+    # otherwise they are printed as they come, as mlir-opt does.
+    emitted: list[Diagnostic] = []
+
+    def on_diagnostic(diag: Diagnostic) -> None:
+        if args.verify_diagnostics:
+            emitted.append(diag)
+        else:
+            _report((diag,), sources)
+
     request = OptRequest(
         text=chunk,
         filename=name,
@@ -231,6 +243,7 @@ def _opt_chunk(
         target=args.target,
         generic=args.generic,
         verify_each_transform=args.verify_each_transform,
+        on_diagnostic=on_diagnostic,
         print_ir_after_all=(
             lambda title, text: print(
                 f"// -----// IR Dump After {title} //----- //\n{text}", file=sys.stderr
@@ -240,9 +253,9 @@ def _opt_chunk(
         else None,
     )
     try:
-        return _ChunkResult(run_opt(request, sources), ())
+        return _ChunkResult(run_opt(request, sources), tuple(emitted))
     except SchedirError as err:
-        return _ChunkResult(None, tuple(err.diagnostics()))
+        return _ChunkResult(None, (*emitted, *err.diagnostics()))
 
 
 def opt_main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,14 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException
 
-from schedir.diagnostics import InputError, LoweringError, Note, SchedirError, UnsupportedError
+from schedir.diagnostics import (
+    Diagnostic,
+    InputError,
+    LoweringError,
+    Note,
+    SchedirError,
+    UnsupportedError,
+)
 from schedir.dialects.syntax import op_location, verify_module
 from schedir.dialects.types import ArgSpec, EntrySignature
 from schedir.lowering import get_all_passes
@@ -159,12 +166,14 @@ def apply_schedule(
     *,
     entry_point: str = "__transform_main",
     after_step: StepCheck | None = None,
+    on_diagnostic: Callable[[Diagnostic], None] | None = None,
 ) -> bool:
     """Run the schedule of `module` (embedded, or `library`), then strip it from the payload.
 
     As upstream's transform interpreter, the payload root is the whole module; with a
     library (upstream's preloaded schedule) named sequences are looked up there first.
-    Returns whether a schedule ran.
+    Returns whether a schedule ran. Remarks and warnings of the run go to `on_diagnostic`
+    (to stderr without it).
     """
     from schedir.transform.interpreter import InterpreterHooks, TransformInterpreter
 
@@ -175,7 +184,7 @@ def apply_schedule(
         module,
         library if library is not None else module,
         passes=get_all_passes(),
-        hooks=InterpreterHooks(after_top_level_op=after_step),
+        hooks=InterpreterHooks(after_top_level_op=after_step, on_diagnostic=on_diagnostic),
     )
     if (
         library is not None
@@ -187,7 +196,7 @@ def apply_schedule(
             module,
             module,
             passes=get_all_passes(),
-            hooks=InterpreterHooks(after_top_level_op=after_step),
+            hooks=InterpreterHooks(after_top_level_op=after_step, on_diagnostic=on_diagnostic),
         )
     interp.run(entry_point)
     strip_schedule(module)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -188,48 +188,76 @@ def _verifier_message(op: Operation, message: str) -> str:
     return message if message.startswith(prefix) else prefix + message
 
 
+class LocatedVerifyException(VerifyException):
+    """A verifier failure reported as upstream reports it: at `at` (default: the op),
+    with `prefix=False` for upstream's `emitError()` (no `'<op>' op`), and with notes at
+    other ops (e.g. "symbol declaration")."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        at: Operation | None = None,
+        prefix: bool = True,
+        notes: Sequence[tuple[Operation, str]] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+        self.prefix = prefix
+        self.notes = tuple(notes)
+
+
+def _verify_error(op: Operation, message: str, err: VerifyException | None) -> VerifyError:
+    if not isinstance(err, LocatedVerifyException):
+        return VerifyError(_verifier_message(op, message), op_location(op))
+    at = err.at if err.at is not None else op
+    text = _verifier_message(at, err.message) if err.prefix else err.message
+    return VerifyError(text, op_location(at), [op_note(o, m) for o, m in err.notes])
+
+
 def verify_module(module: Operation) -> None:
     """Verify every op; raise one `VerifyError` per failing op (MLIR-style, at the op)."""
-    errors = [
-        VerifyError(_verifier_message(op, msg), op_location(op))
-        for op, msg in _verify_failures(module)
-    ]
+    errors = [_verify_error(op, msg, err) for op, msg, err in _verify_failures(module)]
     if len(errors) == 1:
         raise errors[0]
     if errors:
         raise MultipleErrors(errors)
 
 
-def _verify_failures(root: Operation) -> Iterator[tuple[Operation, str]]:
+def _verify_failures(
+    root: Operation,
+) -> Iterator[tuple[Operation, str, VerifyException | None]]:
     for op in root.walk():
-        message = _verify_one(op)
+        message, err = _verify_one(op)
         if message is not None:
-            yield op, message
+            yield op, message, err
             # MLIR stops at the first failing op of a region; nested ops of a broken op
             # would only repeat the problem.
             return
 
 
-def _verify_one(op: Operation) -> str | None:
-    """The verifier message of `op` alone (not its nested ops), or None if it verifies."""
+def _verify_one(op: Operation) -> tuple[str | None, VerifyException | None]:
+    """The verifier message of `op` alone (not its nested ops), or None if it verifies,
+    with the exception that carried it."""
     block = op.parent
     region = block.parent if block is not None else None
     if block is not None and region is not None and block.last_op is op:
         parent_op = region.parent
         needs_terminator = parent_op is not None and not parent_op.has_trait(NoTerminator)
         if needs_terminator and not op.has_trait(IsTerminator):
-            return "block must end with a terminator"
+            return "block must end with a terminator", None
     for nested in op.regions:
         for nested_block in nested.blocks:
             if nested_block.first_op is None and not op.has_trait(NoTerminator):
-                return "empty block: expect at least a terminator"
+                return "empty block: expect at least a terminator", None
     try:
         op.verify_()
     except VerifyException as err:
-        return str(err)
+        return str(err), err
     except (ValueError, IndexError, KeyError, TypeError, AssertionError) as err:
-        return f"failed to verify: {err}"
-    return None
+        return f"failed to verify: {err}", None
+    return None, None
 
 
 def location_from_attr(loc: Attribute) -> Location | None:
@@ -276,6 +304,7 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -
 
 __all__ = [
     "LocatedParser",
+    "LocatedVerifyException",
     "location_from_attr",
     "op_location",
     "op_note",

@@ -13,6 +13,7 @@ are implemented here because they drive the interpreter itself.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,9 +23,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from schedir.diagnostics import Note, SchedirError, TransformError
+from schedir.diagnostics import Diagnostic, Note, SchedirError, TransformError
 from schedir.dialects.syntax import op_location, op_note
-from schedir.dialects.transform.interfaces import TransformOpInterface
+from schedir.dialects.transform.interfaces import TransformOpInterface, is_match_op
 from schedir.transform.state import TransformState, definite, is_ancestor, silenceable
 
 Mapped = Operation | SSAValue | Attribute
@@ -54,6 +55,10 @@ class InterpreterHooks:
 
     after_top_level_op: Callable[[Operation, Operation], None] | None = None
     """Called with (transform op, payload root) after each op of the entry sequence."""
+
+    on_diagnostic: Callable[[Diagnostic], None] | None = None
+    """Receives the remarks and warnings of the run (which go on); without it they are
+    printed to stderr, as MLIR's default diagnostic handler does."""
 
 
 class TransformInterpreter:
@@ -120,6 +125,13 @@ class TransformInterpreter:
             except TransformError as err:
                 err.silenceable = False
                 raise
+
+    def emit(self, diagnostic: Diagnostic) -> None:
+        """Report a remark or warning (upstream's emitRemark/emitWarning): the run goes on."""
+        if self.hooks.on_diagnostic is not None:
+            self.hooks.on_diagnostic(diagnostic)
+        else:
+            print(diagnostic.render(), file=sys.stderr)
 
     # --- applying ops --------------------------------------------------------------------
 
@@ -411,13 +423,29 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
 def _match_block(
     interp: TransformInterpreter, matcher: Operation, bindings: Sequence[Sequence[Mapped]]
 ) -> list[list[Mapped]] | None:
-    """Run a matcher sequence; None on a silenceable failure (no match)."""
-    try:
-        return interp.call(matcher, matcher, bindings, "propagate")
-    except TransformError as err:
-        if not err.silenceable:
-            raise
-        return None
+    """Run a matcher sequence (upstream's `matchBlock`); None on a silenceable failure (no
+    match). Only match ops may run there: any other op is a definite failure when reached.
+    """
+    region = matcher.regions[0]
+    block = region.blocks.first
+    assert block is not None
+    with interp.state.region_scope(region):
+        for arg, items in zip(block.args, bindings, strict=False):
+            interp.state.set_mapped(arg, items)
+        ops = list(block.ops)
+        for match in ops[:-1]:
+            if not is_match_op(match):
+                raise TransformError(
+                    "expected operations in the match part to implement MatchOpInterface",
+                    op_location(match),
+                )
+            try:
+                interp.apply(match)
+            except TransformError as err:
+                if not err.silenceable:
+                    raise
+                return None
+        return [list(interp.state.mapped(v)) for v in ops[-1].operands] if ops else []
 
 
 def _is_alive(op: Operation, root: Operation) -> bool:

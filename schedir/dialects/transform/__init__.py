@@ -43,6 +43,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "memref",
     "tensor",
     "math",
+    "debug",
     "gpu",
     "vector",
     "patterns",

@@ -38,6 +38,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.transform._foreach_match_checks import verify_foreach_match_symbols
 from schedir.dialects.transform._syntax import irdl_transform_op
 from schedir.dialects.transform._syntax_helpers import (
     FailurePropagationMode,
@@ -533,31 +534,11 @@ class ForeachMatchOp(IRDLOperation):
     def verify_(self) -> None:
         if len(self.matchers.data) != len(self.actions.data):
             raise VerifyException("expected the same number of matchers and actions")
-        for matcher_sym, action_sym in zip(self.matchers.data, self.actions.data, strict=True):
-            matcher = _verify_matcher(self, matcher_sym)
-            action = lookup_named_sequence(self, action_sym)
-            if action is None:
-                raise VerifyException(f"unresolved action symbol {action_sym}")
-            m_inputs = matcher.function_type.inputs.data
-            if len(m_inputs) != len(self.operands):
-                raise VerifyException(
-                    f"the number of operands ({len(self.operands)}) doesn't match the number "
-                    f"of matcher arguments ({len(m_inputs)}) for {matcher_sym}"
-                )
-            m_outputs = matcher.function_type.outputs.data
-            a_inputs = action.function_type.inputs.data
-            if len(m_outputs) != len(a_inputs):
-                raise VerifyException(
-                    "mismatching number of matcher results and action arguments between "
-                    f"{matcher_sym} ({len(m_outputs)}) and {action_sym} ({len(a_inputs)})"
-                )
-            a_outputs = action.function_type.outputs.data
-            if len(a_outputs) != len(self.results) - 1:
-                raise VerifyException(
-                    f"action symbol {action_sym} is expected to have as many results "
-                    f"({len(a_outputs)}) as the operation has forwarded outputs "
-                    f"({len(self.results) - 1})"
-                )
+        if not self.matchers.data:
+            raise VerifyException("expected at least one match/action pair")
+        verify_foreach_match_symbols(
+            self, list(zip(self.matchers.data, self.actions.data, strict=True))
+        )
 
 
 @irdl_transform_op

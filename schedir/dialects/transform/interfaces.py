@@ -38,8 +38,52 @@ class TransformOpInterface:
         return tuple(values)
 
 
+class MatchOpInterface:
+    """Mixin of transform ops upstream marks `MatchOpInterface`: allowed in matchers.
+
+    The body of a `foreach_match`/`collect_matching` matcher may only hold such ops
+    (upstream's `matchBlock`). Ops defined before this mixin are listed by name in
+    `UPSTREAM_MATCH_OPS` instead.
+    """
+
+
+UPSTREAM_MATCH_OPS: frozenset[str] = frozenset(
+    {
+        # Checked against iree-opt 3.13 (LLVM 24): these run inside a matcher; get_result,
+        # cast, split_handle, select, annotate, structured.match and
+        # get_consumers_of_result are rejected there.
+        "transform.collect_matching",
+        "transform.get_defining_op",
+        "transform.get_operand",
+        "transform.get_parent_op",
+        "transform.get_producer_of_operand",
+        "transform.get_type",
+        "transform.include",
+        "transform.merge_handles",
+        "transform.num_associations",
+        "transform.param.constant",
+        "transform.print",
+    }
+)
+
+
+def is_match_op(op: Operation) -> bool:
+    """Upstream's `isa<MatchOpInterface>(op)`: may `op` appear in a matcher's body."""
+    return (
+        isinstance(op, MatchOpInterface)
+        or op.name in UPSTREAM_MATCH_OPS
+        or op.name.startswith("transform.match.")
+    )
+
+
 class PatternDescriptorOpInterface:
     """Mixin of `transform.apply_patterns.*` ops: pattern sets named inside apply_patterns."""
 
 
-__all__ = ["PatternDescriptorOpInterface", "TransformOpInterface"]
+__all__ = [
+    "UPSTREAM_MATCH_OPS",
+    "MatchOpInterface",
+    "PatternDescriptorOpInterface",
+    "TransformOpInterface",
+    "is_match_op",
+]

@@ -29,6 +29,7 @@ _FAMILIES: tuple[str, ...] = (
     "bufferization",
     "memory",
     "vectorize",
+    "debug",
 )
 """Modules of this package contributing apply functions."""
 
