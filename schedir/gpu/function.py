@@ -83,6 +83,25 @@ class ScalarSpec:
         object.__setattr__(self, "dtype", _dtype(self.dtype))
 
 
+def convert_scalar(what: str, spec: ScalarSpec, value: Any) -> np.ndarray:
+    """`value` as a 0-d array of the scalar parameter's dtype; integers must fit exactly and
+    floats are not truncated into integers (`what` names the argument in errors)."""
+    if isinstance(value, np.ndarray) and value.ndim != 0:
+        raise InputError(f"{what} must be a scalar, got an array of shape {value.shape}")
+    try:
+        array = np.asarray(value)
+        if spec.dtype.kind in "iub":
+            if array.dtype.kind not in "iub":
+                raise InputError(f"{what} must be an integer or bool, got {array.dtype}")
+            converted = array.astype(spec.dtype)
+            if int(converted) != int(array):
+                raise InputError(f"{what}: {value} does not fit in {spec.dtype}")
+            return converted
+        return array.astype(spec.dtype)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise InputError(f"{what}: cannot convert {value!r} to {spec.dtype}: {err}") from None
+
+
 Spec = MemRefSpec | ScalarSpec
 GridFunction = Callable[[Sequence[Any]], Dims]
 """Computes the grid from the arguments: a shape tuple per memref, the value per scalar."""
@@ -219,30 +238,7 @@ class GpuFunction:
         return array
 
     def _scalar(self, index: int, spec: ScalarSpec, value: Any) -> bytes:
-        label = self._label(index)
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(
-                f"{label} of {self.name} must be a scalar, got an array of shape {value.shape}"
-            )
-        try:
-            array = np.asarray(value)
-            if spec.dtype.kind in "iub":
-                if array.dtype.kind not in "iub":
-                    raise InputError(
-                        f"{label} of {self.name} must be an integer or bool, got {array.dtype}"
-                    )
-                converted = array.astype(spec.dtype)
-                if int(converted) != int(array):
-                    raise InputError(
-                        f"{label} of {self.name}: {value} does not fit in {spec.dtype}"
-                    )
-            else:
-                converted = array.astype(spec.dtype)
-        except (TypeError, ValueError, OverflowError) as err:
-            raise InputError(
-                f"{label} of {self.name}: cannot convert {value!r} to {spec.dtype}: {err}"
-            ) from None
-        return converted.tobytes()
+        return convert_scalar(f"{self._label(index)} of {self.name}", spec, value).tobytes()
 
     def _prepare(self, args: Sequence[Any], stream: Any) -> _Prepared:
         if len(args) != len(self.params):

@@ -44,7 +44,7 @@ import numpy as np
 
 from schedir.diagnostics import InputError
 from schedir.gpu.context import GpuContext, default_context, describe_launch, stream_handle
-from schedir.gpu.function import MemRefSpec, ScalarSpec, Spec
+from schedir.gpu.function import MemRefSpec, ScalarSpec, Spec, convert_scalar
 from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import GpuModule, Kernel
 from schedir.gpu.target import ARGUMENT_ALIGNMENT
@@ -397,29 +397,7 @@ class HostFunction:
         return ctypes.addressof(holder)
 
     def _scalar(self, index: int, spec: ScalarSpec, value: Any, call: _Call) -> int:
-        label = self._label(index)
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(
-                f"{label} of @{self.name} must be a scalar, got an array of shape {value.shape}"
-            )
-        try:
-            array = np.asarray(value)
-            if spec.dtype.kind in "iub":
-                if array.dtype.kind not in "iub":
-                    raise InputError(
-                        f"{label} of @{self.name} must be an integer or bool, got {array.dtype}"
-                    )
-                converted = array.astype(spec.dtype)
-                if int(converted) != int(array):
-                    raise InputError(
-                        f"{label} of @{self.name}: {value} does not fit in {spec.dtype}"
-                    )
-            else:
-                converted = array.astype(spec.dtype)
-        except (TypeError, ValueError, OverflowError) as err:
-            raise InputError(
-                f"{label} of @{self.name}: cannot convert {value!r} to {spec.dtype}: {err}"
-            ) from None
+        converted = convert_scalar(f"{self._label(index)} of @{self.name}", spec, value)
         buffer = ctypes.create_string_buffer(converted.tobytes(), max(spec.dtype.itemsize, 8))
         call.keep.append(buffer)
         return ctypes.addressof(buffer)
