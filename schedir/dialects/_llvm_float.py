@@ -26,7 +26,10 @@ from schedir.dialects._llvm_syntax import (
     FastMathAttr,
     fastmath_from,
     parse_fastmath,
+    parse_intrinsic_operands,
+    parse_intrinsic_signature,
     print_fastmath,
+    print_intrinsic_call,
 )
 
 
@@ -133,27 +136,19 @@ class _FloatIntrinsic(_FastMathOp):
                 )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list(self.args, printer.print_ssa_value)
-        printer.print_string(")")
-        print_fastmath(printer, self.fastmathFlags)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([a.type for a in self.args], [self.res.type])
+        print_intrinsic_call(
+            printer, self, self.args, lambda: print_fastmath(printer, self.fastmathFlags)
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> _FloatIntrinsic:
-        names = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
+        names = parse_intrinsic_operands(parser)
         fastmath = parse_fastmath(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ftype = parser.parse_function_type()
-        operands = parser.resolve_operands(names, ftype.inputs.data, parser.pos)
+        operands, result_types = parse_intrinsic_signature(parser, names)
         op = cls.create(
             operands=operands,
-            result_types=list(ftype.outputs.data),
+            result_types=result_types,
             properties={"fastmathFlags": fastmath_from(attrs, fastmath)},
         )
         op.attributes |= attrs

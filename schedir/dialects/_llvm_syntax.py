@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from xdsl.dialects import llvm as _x
 from xdsl.dialects.builtin import (
     AnyFloatConstr,
@@ -11,8 +13,8 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.dialects.utils import FastMathFlag
-from xdsl.ir import Attribute
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.hints import isa
 
@@ -76,3 +78,39 @@ def fastmath_from(attrs: dict[str, Attribute], parsed: FastMathAttr | None) -> F
 def is_signless_int(t: Attribute) -> bool:
     """Whether `t` is a signless integer type (what LLVM integers are)."""
     return isa(t, IntegerType) and t.signedness.data == Signedness.SIGNLESS
+
+
+# Upstream's call-like intrinsic syntax: `llvm.intr.x(%a, %b) <modifiers> {attrs} : (A, B) -> R`.
+
+
+def print_intrinsic_call(
+    printer: Printer,
+    op: Operation,
+    operands: Sequence[SSAValue],
+    print_modifiers: Callable[[], None],
+) -> None:
+    """`(%a, %b)`, the op's modifiers (fastmath, alignment), its attributes and its
+    functional type."""
+    printer.print_string("(")
+    printer.print_list(operands, printer.print_ssa_value)
+    printer.print_string(")")
+    print_modifiers()
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_function_type([o.type for o in operands], [r.type for r in op.results])
+
+
+def parse_intrinsic_operands(parser: Parser) -> list[UnresolvedOperand]:
+    """The parenthesized operand list of a call-like intrinsic."""
+    return parser.parse_comma_separated_list(
+        Parser.Delimiter.PAREN, parser.parse_unresolved_operand
+    )
+
+
+def parse_intrinsic_signature(
+    parser: Parser, names: Sequence[UnresolvedOperand]
+) -> tuple[list[SSAValue], list[Attribute]]:
+    """`: (A, B) -> R`: the operands resolved at their types, and the result types."""
+    parser.parse_punctuation(":")
+    ftype = parser.parse_function_type()
+    return parser.resolve_operands(names, ftype.inputs.data, parser.pos), list(ftype.outputs.data)

@@ -46,7 +46,14 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from schedir.dialects._llvm_syntax import fastmath_from, parse_fastmath, print_fastmath
+from schedir.dialects._llvm_syntax import (
+    fastmath_from,
+    parse_fastmath,
+    parse_intrinsic_operands,
+    parse_intrinsic_signature,
+    print_fastmath,
+    print_intrinsic_call,
+)
 
 FastMathAttr = _x.FastMathAttr
 LLVMPointerType = _x.LLVMPointerType
@@ -123,13 +130,9 @@ class _FloatReduce(IRDLOperation, ABC):
             raise VerifyException("result type must be the element type of the operand")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_ssa_value(self.input)
-        printer.print_string(")")
-        print_fastmath(printer, self.fastmathFlags)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([self.input.type], [self.res.type])
+        print_intrinsic_call(
+            printer, self, [self.input], lambda: print_fastmath(printer, self.fastmathFlags)
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> _FloatReduce:
@@ -137,12 +140,10 @@ class _FloatReduce(IRDLOperation, ABC):
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(")")
         fastmath, attrs = _parse_fastmath(parser)
-        parser.parse_punctuation(":")
-        ftype = parser.parse_function_type()
-        (value,) = parser.resolve_operands([operand], ftype.inputs.data, parser.pos)
+        operands, result_types = parse_intrinsic_signature(parser, [operand])
         op = cls.create(
-            operands=[value],
-            result_types=list(ftype.outputs.data),
+            operands=operands,
+            result_types=result_types,
             properties={"fastmathFlags": fastmath},
         )
         op.attributes |= attrs
@@ -185,26 +186,21 @@ class _OrderedReduce(IRDLOperation, ABC):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.start_value, self.input), printer.print_ssa_value)
-        printer.print_string(")")
-        print_fastmath(printer, self.fastmathFlags)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([self.start_value.type, self.input.type], [self.res.type])
+        print_intrinsic_call(
+            printer,
+            self,
+            [self.start_value, self.input],
+            lambda: print_fastmath(printer, self.fastmathFlags),
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> _OrderedReduce:
-        names = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
+        names = parse_intrinsic_operands(parser)
         fastmath, attrs = _parse_fastmath(parser)
-        parser.parse_punctuation(":")
-        ftype = parser.parse_function_type()
-        operands = parser.resolve_operands(names, ftype.inputs.data, parser.pos)
+        operands, result_types = parse_intrinsic_signature(parser, names)
         op = cls.create(
             operands=operands,
-            result_types=list(ftype.outputs.data),
+            result_types=result_types,
             properties={"fastmathFlags": fastmath},
         )
         op.attributes |= attrs
@@ -274,25 +270,17 @@ class MaskedLoadOp(IRDLOperation):
             raise VerifyException("pass-through type must be the result type")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list(self.operands, printer.print_ssa_value)
-        printer.print_string(")")
-        _print_alignment(printer, self.alignment)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [self.res.type])
+        print_intrinsic_call(
+            printer, self, self.operands, lambda: _print_alignment(printer, self.alignment)
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> MaskedLoadOp:
-        names = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
+        names = parse_intrinsic_operands(parser)
         alignment = _parse_alignment(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ftype = parser.parse_function_type()
-        operands = parser.resolve_operands(names, ftype.inputs.data, parser.pos)
-        result = ftype.outputs.data[0]
+        operands, result_types = parse_intrinsic_signature(parser, names)
+        result = result_types[0]
         if not isinstance(result, VectorType):
             parser.raise_error(f"expected a vector result, got {result}")
         op = cls(
