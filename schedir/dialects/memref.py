@@ -47,7 +47,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from schedir.dialects._utils import parse_reassociation, print_reassociation
+from schedir.dialects.utils import parse_reassociation, print_reassociation
 
 
 def _parse_alignment(parser: Parser) -> IntegerAttr | None:

@@ -46,7 +46,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from schedir.dialects._utils import (
+from schedir.dialects.utils import (
     Mixed,
     mixed_values,
     parse_reassociation,

@@ -23,7 +23,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from schedir.transform.rewrites.canonicalize import GreedyConfig, canonicalize
+from schedir.transform.rewrites.canonicalize.driver import GreedyConfig, canonicalize
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.type import get_element_type_or_self
 
 from schedir.dialects import llvm
-from schedir.lowering._llvm_common import (
+from schedir.lowering.llvm.common import (
     INDEX,
     LLVMTypeConverter,
     Lowering,

@@ -34,7 +34,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
-from schedir.lowering._llvm_common import (
+from schedir.lowering.llvm.common import (
     PTR,
     LLVMTypeConverter,
     Lowering,

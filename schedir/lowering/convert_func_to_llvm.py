@@ -54,7 +54,7 @@ from xdsl.passes import ModulePass
 from schedir.diagnostics import LoweringError
 from schedir.dialects import llvm
 from schedir.dialects.syntax import op_location
-from schedir.lowering._llvm_common import (
+from schedir.lowering.llvm.common import (
     INDEX,
     PTR,
     LLVMTypeConverter,
@@ -62,7 +62,7 @@ from schedir.lowering._llvm_common import (
     index_const,
     unsupported,
 )
-from schedir.lowering._llvm_memref import Emit, build_descriptor, extract, insert
+from schedir.lowering.llvm.memref import Emit, build_descriptor, extract, insert
 
 PASS = "convert-func-to-llvm"
 EMIT_C_INTERFACE = "llvm.emit_c_interface"

@@ -67,11 +67,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from schedir.dialects import _gpu_ops as gpu
-from schedir.lowering._gpu_common import gpu_modules
-from schedir.lowering._llvm_common import LLVMTypeConverter, Lowering, unsupported
-from schedir.lowering._llvm_type_converter import NVVM_ADDRESS_SPACES
-from schedir.lowering._nvvm_gpu_ops import (
+from schedir.dialects import gpu
+from schedir.lowering.gpu.common import gpu_modules
+from schedir.lowering.llvm.common import LLVMTypeConverter, Lowering, unsupported
+from schedir.lowering.llvm.type_converter import NVVM_ADDRESS_SPACES
+from schedir.lowering.nvvm.gpu_ops import (
     SREG,
     lower_barrier,
     lower_id,
@@ -79,7 +79,7 @@ from schedir.lowering._nvvm_gpu_ops import (
     lower_printf,
     lower_shuffle,
 )
-from schedir.lowering._nvvm_kernels import (
+from schedir.lowering.nvvm.kernels import (
     KERNEL_ATTR,
     MAXNTID_ATTR,
     PASS,
@@ -87,7 +87,7 @@ from schedir.lowering._nvvm_kernels import (
     prepare_memory,
     to_func,
 )
-from schedir.lowering._nvvm_libdevice import LIBDEVICE, lower_fpowi, lower_libdevice
+from schedir.lowering.nvvm.libdevice import LIBDEVICE, lower_fpowi, lower_libdevice
 
 _DEVICE_PASSES: tuple[str, ...] = (
     "convert-linalg-to-loops",

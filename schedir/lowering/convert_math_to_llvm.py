@@ -56,7 +56,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
-from schedir.lowering._llvm_common import (
+from schedir.lowering.llvm.common import (
     LLVMTypeConverter,
     Lowering,
     const,

@@ -59,19 +59,19 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm, vector
-from schedir.dialects._vector_attrs import kind_name
-from schedir.dialects._vector_shape import POISON_INDEX
-from schedir.lowering import _llvm_vector as lv
-from schedir.lowering import _llvm_vector_memory as lvm
-from schedir.lowering._llvm_common import (
+from schedir.dialects.vector.attributes import kind_name
+from schedir.dialects.vector.shape import POISON_INDEX
+from schedir.lowering.llvm import vector as lv
+from schedir.lowering.llvm import vector_memory as lvm
+from schedir.lowering.llvm.common import (
     INDEX,
     LLVMTypeConverter,
     Lowering,
     fastmath_to_llvm,
     unsupported,
 )
-from schedir.lowering._llvm_vector import PASS
-from schedir.transform.rewrites.canonicalize import PatternSet, apply_patterns_greedily
+from schedir.lowering.llvm.vector import PASS
+from schedir.transform.rewrites.canonicalize.driver import PatternSet, apply_patterns_greedily
 
 _CONTRACT_STRATEGIES = ("dot", "matmulintrinsics", "outerproduct", "parallelarith")
 _TRANSPOSE_STRATEGIES = ("eltwise", "flat_transpose", "shuffle_1d", "shuffle_16x16")
@@ -82,15 +82,13 @@ _TRANSPOSE_STRATEGIES = ("eltwise", "flat_transpose", "shuffle_1d", "shuffle_16x
 
 def lowering_patterns(contract: str = "dot", transpose: str = "eltwise") -> PatternSet:
     """The greedy step's pattern set (folds included)."""
-    from schedir.transform.rewrites import (
-        vector_contract,
-        vector_masks,
-        vector_outerproduct,
-        vector_shape,
-    )
-    from schedir.transform.rewrites.vector_llvm_prep import prep_patterns
-    from schedir.transform.rewrites.vector_transfer import lower_transfer_patterns
-    from schedir.transform.rewrites.vector_utils import with_folds
+    from schedir.transform.rewrites.vector import contract as vector_contract
+    from schedir.transform.rewrites.vector import masks as vector_masks
+    from schedir.transform.rewrites.vector import outerproduct as vector_outerproduct
+    from schedir.transform.rewrites.vector import shape as vector_shape
+    from schedir.transform.rewrites.vector.llvm_prep import prep_patterns
+    from schedir.transform.rewrites.vector.transfer import lower_transfer_patterns
+    from schedir.transform.rewrites.vector.utils import with_folds
 
     strategy = {"matmulintrinsics": "llvmintr", "flat_transpose": "llvmintr"}
     patterns = PatternSet()

@@ -62,7 +62,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
-from schedir.lowering._llvm_common import (
+from schedir.lowering.llvm.common import (
     INDEX,
     PTR,
     LLVMTypeConverter,
@@ -73,7 +73,7 @@ from schedir.lowering._llvm_common import (
     is_contiguous_row_major,
     unsupported,
 )
-from schedir.lowering._llvm_memref import (
+from schedir.lowering.llvm.memref import (
     Emit,
     IndexMath,
     build_descriptor,
@@ -83,7 +83,7 @@ from schedir.lowering._llvm_memref import (
     loop_nest,
     size_in_bytes,
 )
-from schedir.lowering._llvm_memref_views import (
+from schedir.lowering.llvm.memref_views import (
     PASS,
     assume_alignment,
     cast,

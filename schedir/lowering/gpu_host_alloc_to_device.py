@@ -32,10 +32,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import UnsupportedError
-from schedir.dialects import _gpu_ops as gpu
+from schedir.dialects import gpu
 from schedir.dialects.syntax import op_location
-from schedir.lowering._llvm_type_converter import is_contiguous_row_major
 from schedir.lowering.gpu_kernel_outlining import CONTAINER
+from schedir.lowering.llvm.type_converter import is_contiguous_row_major
 
 PASS = "gpu-host-alloc-to-device"
 

@@ -60,17 +60,17 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
-from schedir.dialects import _gpu_ops as gpu
+from schedir.dialects import gpu
 from schedir.dialects.syntax import op_location
-from schedir.lowering._gpu_common import (
+from schedir.lowering.gpu.common import (
     enclosing_function,
     launches,
     symbol_names,
     unique_name,
     used_values_defined_above,
 )
-from schedir.lowering._memref_alignment import base_alignment, called_symbols
-from schedir.transform.rewrites.tiling_affine import constant_of
+from schedir.lowering.llvm.memref_alignment import base_alignment, called_symbols
+from schedir.transform.rewrites.tiling.affine import constant_of
 
 CONTAINER = "gpu.container_module"
 

@@ -27,8 +27,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
-from schedir.dialects import _gpu_ops as gpu
-from schedir.lowering._gpu_common import launches, used_values_defined_above
+from schedir.dialects import gpu
+from schedir.lowering.gpu.common import launches, used_values_defined_above
 
 SINKABLE = frozenset(
     {"arith.constant", "func.constant", "ub.poison", "memref.dim", "arith.select", "arith.cmpi"}

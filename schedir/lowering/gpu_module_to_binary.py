@@ -28,10 +28,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import InputError, LoweringError
-from schedir.dialects import _gpu_ops as gpu
+from schedir.dialects import gpu
 from schedir.dialects.nvvm import TargetAttr
 from schedir.dialects.syntax import op_location
-from schedir.lowering._gpu_common import gpu_modules
+from schedir.lowering.gpu.common import gpu_modules
 
 FORMATS = {"isa": "assembly", "assembly": "assembly", "bin": "bin", "binary": "bin"}
 

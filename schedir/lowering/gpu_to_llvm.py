@@ -61,10 +61,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
-from schedir.dialects import _gpu_ops as gpu
-from schedir.dialects import llvm
+from schedir.dialects import gpu, llvm
 from schedir.dialects.syntax import op_location
-from schedir.lowering._llvm_common import (
+from schedir.lowering.llvm.common import (
     PTR,
     LLVMTypeConverter,
     Lowering,
@@ -73,13 +72,8 @@ from schedir.lowering._llvm_common import (
     is_contiguous_row_major,
     unsupported,
 )
-from schedir.lowering._llvm_memref import (
-    IndexMath,
-    build_descriptor,
-    element_pointer,
-    size_in_bytes,
-)
-from schedir.lowering._llvm_memref_views import descriptor, row_major_strides
+from schedir.lowering.llvm.memref import IndexMath, build_descriptor, element_pointer, size_in_bytes
+from schedir.lowering.llvm.memref_views import descriptor, row_major_strides
 
 PASS = "gpu-to-llvm"
 VOID = llvm.LLVMVoidType()

@@ -50,7 +50,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.passes import ModulePass
 
-from schedir.transform.rewrites.canonicalize import PatternSet, apply_patterns_greedily
+from schedir.transform.rewrites.canonicalize.driver import PatternSet, apply_patterns_greedily
 
 _VECTOR_OPS_LEFT_ALONE = frozenset(
     {
@@ -70,24 +70,24 @@ _VECTOR_OPS_LEFT_ALONE = frozenset(
 
 
 def _stage_one() -> PatternSet:
-    from schedir.transform.rewrites.vector_contract import lower_contraction_patterns
-    from schedir.transform.rewrites.vector_masks import (
+    from schedir.transform.rewrites.vector.contract import lower_contraction_patterns
+    from schedir.transform.rewrites.vector.masks import (
         lower_masked_transfers_patterns,
         lower_masks_patterns,
     )
-    from schedir.transform.rewrites.vector_outerproduct import lower_outer_product_patterns
-    from schedir.transform.rewrites.vector_reduction import (
+    from schedir.transform.rewrites.vector.outerproduct import lower_outer_product_patterns
+    from schedir.transform.rewrites.vector.reduction import (
         flattening_patterns,
         reorder_patterns,
         unrolling_patterns,
     )
-    from schedir.transform.rewrites.vector_shape import (
+    from schedir.transform.rewrites.vector.shape import (
         lower_broadcast_patterns,
         lower_shape_cast_patterns,
         lower_transpose_patterns,
     )
-    from schedir.transform.rewrites.vector_transfer import permutation_patterns
-    from schedir.transform.rewrites.vector_utils import with_folds
+    from schedir.transform.rewrites.vector.transfer import permutation_patterns
+    from schedir.transform.rewrites.vector.utils import with_folds
 
     patterns = PatternSet()
     for part in (
@@ -108,17 +108,17 @@ def _stage_one() -> PatternSet:
 
 
 def _stage_two() -> PatternSet:
-    from schedir.transform.rewrites.vector_shape import (
+    from schedir.transform.rewrites.vector.shape import (
         lower_broadcast_patterns,
         lower_shape_cast_patterns,
         lower_transpose_patterns,
     )
-    from schedir.transform.rewrites.vector_to_scf import transfer_to_scf_patterns
-    from schedir.transform.rewrites.vector_transfer import (
+    from schedir.transform.rewrites.vector.to_scf import transfer_to_scf_patterns
+    from schedir.transform.rewrites.vector.transfer import (
         lower_transfer_patterns,
         permutation_patterns,
     )
-    from schedir.transform.rewrites.vector_utils import with_folds
+    from schedir.transform.rewrites.vector.utils import with_folds
 
     patterns = PatternSet()
     for part in (

@@ -70,22 +70,22 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects.bufferization import ToTensorOp
 from schedir.dialects.syntax import op_location
-from schedir.lowering._buffer_deallocation import insert_deallocs
-from schedir.lowering._buffer_types import LayoutKind, memref_for_tensor
-from schedir.lowering._bufferization_analysis import AnalysisOptions, Decisions, InPlaceAnalysis
-from schedir.lowering._bufferization_model import (
+from schedir.lowering.bufferization.analysis import AnalysisOptions, Decisions, InPlaceAnalysis
+from schedir.lowering.bufferization.deallocation import insert_deallocs
+from schedir.lowering.bufferization.model import (
     FuncSummary,
     OpModel,
     has_tensor_semantics,
     is_tensor,
     kind,
 )
-from schedir.lowering._bufferize_ops import (
+from schedir.lowering.bufferization.rewrite import (
     BufferizeState,
     FunctionRewriter,
     RewriteOptions,
     RewritePlan,
 )
+from schedir.lowering.bufferization.types import LayoutKind, memref_for_tensor
 
 _LAYOUTS: dict[str, LayoutKind] = {
     "identity-layout-map": "identity",

@@ -29,15 +29,15 @@ from schedir.transform.interpreter import (
     TransformInterpreter,
 )
 from schedir.transform.ops.core import flag, int_prop, operand, str_prop
-from schedir.transform.rewrites.buffer_loop_hoisting import hoist_buffers_from_loops
-from schedir.transform.rewrites.bufferization_results import (
+from schedir.transform.rewrites.bufferization.empty_tensor_elimination import (
+    eliminate_empty_tensors,
+    eliminate_linalg_anchored_empty_tensors,
+)
+from schedir.transform.rewrites.bufferization.loop_hoisting import hoist_buffers_from_loops
+from schedir.transform.rewrites.bufferization.results import (
     ResultLayout,
     tensor_result_positions,
     upstream_results,
-)
-from schedir.transform.rewrites.empty_tensor_elimination import (
-    eliminate_empty_tensors,
-    eliminate_linalg_anchored_empty_tensors,
 )
 from schedir.transform.state import definite, silenceable
 

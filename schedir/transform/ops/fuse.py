@@ -14,14 +14,14 @@ from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location, op_note
 from schedir.transform.interpreter import ApplyFn, TransformInterpreter
 from schedir.transform.ops.tile import dense, mixed, unpack_packed, unpack_single
-from schedir.transform.rewrites.fusion import (
+from schedir.transform.rewrites.fusion.greedy import tile_consumer_and_fuse_producers
+from schedir.transform.rewrites.fusion.into_containing_op import (
     FusionFailure,
     NoProducerToFuse,
     fuse_into_containing_op,
 )
-from schedir.transform.rewrites.fusion_greedy import tile_consumer_and_fuse_producers
-from schedir.transform.rewrites.tiling import TilingError, TilingOptions
-from schedir.transform.rewrites.tiling_interface import is_tileable
+from schedir.transform.rewrites.tiling.interface import is_tileable
+from schedir.transform.rewrites.tiling.tile_using_scf import TilingError, TilingOptions
 from schedir.transform.state import definite, silenceable
 
 

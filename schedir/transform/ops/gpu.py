@@ -19,8 +19,8 @@ from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform._syntax import dense_values
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
-from schedir.transform.rewrites.gpu_copy import CopyMappingError, map_copy_to_threads
-from schedir.transform.rewrites.gpu_mapping import (
+from schedir.transform.rewrites.gpu.copy import CopyMappingError, map_copy_to_threads
+from schedir.transform.rewrites.gpu.mapping import (
     GpuMappingError,
     map_forall_to_blocks,
     map_nested_forall_to_threads,

@@ -16,13 +16,13 @@ from schedir.diagnostics import Note
 from schedir.dialects.syntax import op_location
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
 from schedir.transform.ops.patterns import PayloadTracker
-from schedir.transform.rewrites.loops import (
+from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
+from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
+from schedir.transform.rewrites.loops.unroll_and_peel import (
     peel_first_iteration,
     peel_last_iteration,
     unroll_by_factor,
 )
-from schedir.transform.rewrites.loops_forall import SharedOutputsError, forall_to_for
-from schedir.transform.rewrites.loops_licm import hoist_loop_invariant_subsets
 from schedir.transform.state import silenceable
 
 

@@ -20,7 +20,7 @@ from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
 from schedir.transform.ops.core import flag, int_list_prop, int_prop, operand, prop, str_prop
-from schedir.transform.rewrites.bufferize_to_allocation import (
+from schedir.transform.rewrites.bufferization.to_allocation import (
     AllocationFailure,
     AllocationOptions,
     bufferize_to_allocation,

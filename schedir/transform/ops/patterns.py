@@ -27,7 +27,7 @@ from xdsl.traits import IsolatedFromAbove
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
 from schedir.transform.interpreter import ApplyFn, TransformInterpreter
-from schedir.transform.rewrites.canonicalize import (
+from schedir.transform.rewrites.canonicalize.driver import (
     NO_LIMIT,
     GreedyConfig,
     PatternSet,
@@ -35,9 +35,9 @@ from schedir.transform.rewrites.canonicalize import (
     apply_patterns_to_ops,
     pattern_set,
 )
-from schedir.transform.rewrites.canonicalize_dce import dead_code_elimination
 from schedir.transform.rewrites.cse import eliminate_common_subexpressions
-from schedir.transform.rewrites.loops_licm import is_loop_like, move_loop_invariant_code
+from schedir.transform.rewrites.dce import dead_code_elimination
+from schedir.transform.rewrites.loops.licm import is_loop_like, move_loop_invariant_code
 from schedir.transform.state import (
     definite,
     is_ancestor,
@@ -278,7 +278,7 @@ def descriptor_patterns(descriptor: Operation) -> PatternSet:
         pass
     dialect = name.split(".", 1)[0]
     try:
-        module = importlib.import_module(f"schedir.transform.rewrites.{dialect}_patterns")
+        module = importlib.import_module(f"schedir.transform.rewrites.patterns.{dialect}")
     except ModuleNotFoundError:
         module = None
     # Sets whose options the descriptor carries are built from it (`lowering_strategy`).

@@ -37,14 +37,9 @@ from schedir.transform.interpreter import (
     TransformInterpreter,
 )
 from schedir.transform.ops.core import flag, int_list_prop, int_prop, operand, prop, str_prop
-from schedir.transform.rewrites import (
-    padding,
-    reduction_tiling,
-    specialize,
-    split_reduction,
-    structured_misc,
-)
+from schedir.transform.rewrites import padding, specialize, split_reduction, structured_misc
 from schedir.transform.rewrites.structured_misc import RewriteFailure
+from schedir.transform.rewrites.tiling import reduction as reduction_tiling
 from schedir.transform.state import definite, handle_kind, silenceable
 
 PayloadCheck = Callable[[Operation], bool]

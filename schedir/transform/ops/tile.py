@@ -15,9 +15,13 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from schedir.diagnostics import Note
 from schedir.dialects.syntax import op_note
 from schedir.transform.interpreter import ApplyFn, TransformInterpreter
-from schedir.transform.rewrites.tiling import TilingError, TilingOptions, tile_using_scf
-from schedir.transform.rewrites.tiling_affine import Ofr
-from schedir.transform.rewrites.tiling_interface import is_tileable, loop_iterator_types
+from schedir.transform.rewrites.tiling.affine import Ofr
+from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
+from schedir.transform.rewrites.tiling.tile_using_scf import (
+    TilingError,
+    TilingOptions,
+    tile_using_scf,
+)
 from schedir.transform.state import definite, handle_kind, silenceable, value_location
 
 

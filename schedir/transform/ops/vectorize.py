@@ -22,15 +22,15 @@ from schedir.transform.ops.core import flag, int_list_prop, operand, prop
 from schedir.transform.ops.patterns import PayloadTracker
 from schedir.transform.ops.structured import _reify_sizes as reify_sizes
 from schedir.transform.rewrites import hoisting
-from schedir.transform.rewrites.canonicalize_utils import CanonRewriter
-from schedir.transform.rewrites.vectorization import (
+from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.vectorization.children import (
+    ChildrenOptions,
+    vectorize_children_and_apply_patterns,
+)
+from schedir.transform.rewrites.vectorization.linalg import (
     VectorizationFailure,
     has_vectorization_impl,
     vectorize,
-)
-from schedir.transform.rewrites.vectorization_children import (
-    ChildrenOptions,
-    vectorize_children_and_apply_patterns,
 )
 from schedir.transform.state import definite, payload_location, silenceable
 

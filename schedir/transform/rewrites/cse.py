@@ -31,14 +31,14 @@ from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
-from schedir.transform.rewrites.canonicalize_effects import (
+from schedir.transform.rewrites.effects import (
     WRITE,
     Effect,
     is_trivially_dead,
     only_reads,
     recursive_effects,
 )
-from schedir.transform.rewrites.canonicalize_utils import CanonRewriter
+from schedir.transform.rewrites.utils import CanonRewriter
 
 COMMUTATIVE = frozenset(
     {

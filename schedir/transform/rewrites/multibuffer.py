@@ -47,7 +47,7 @@ from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.affine import ApplyOp
 from schedir.dialects.memref import AllocOp
-from schedir.transform.rewrites.empty_tensor_elimination import dominates
+from schedir.transform.rewrites.bufferization.empty_tensor_elimination import dominates
 from schedir.transform.rewrites.promotion import subview_type
 
 _LOOPS = frozenset(

@@ -328,7 +328,7 @@ def _copy(
     ops: list[Operation] = []
     if options.gpu_space == "workgroup":
         # The gpu op classes live with the GPU mapping work; only this path needs them.
-        from schedir.dialects._gpu_ops import BarrierOp
+        from schedir.dialects.gpu import BarrierOp
 
         ops.append(b.add(BarrierOp(), where))
         ops.append(b.add(CopyOp(source, dest), InsertPoint.after(ops[-1])))
@@ -445,7 +445,7 @@ def _gpu_allocation(
 ) -> SSAValue:
     """Upstream's `allocateSubviewGPUMemoryInAddressSpace`: a static buffer in the GPU
     address space at the start of the enclosing function."""
-    from schedir.dialects.gpu import AddressSpace, AddressSpaceAttr
+    from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 
     function = op.parent_op()
     while function is not None and not isinstance(function, func.FuncOp):

@@ -22,7 +22,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.dialects import linalg
-from schedir.dialects._linalg_base import element_type
+from schedir.dialects.linalg.base import element_type
 from schedir.dialects.syntax import parse_module, print_op
 
 # Every structured op form, each result returned so upstream's pattern driver keeps it.

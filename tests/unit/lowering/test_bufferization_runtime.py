@@ -36,7 +36,7 @@ from xdsl.ir import Attribute, Operation
 from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
-from schedir.lowering._buffer_types import rank_reduction_mask, strides_and_offset
+from schedir.lowering.bufferization.types import rank_reduction_mask, strides_and_offset
 from schedir.pipeline import parse_pass_pipeline, run_passes
 from schedir.reference import arith_math, control
 from schedir.reference.interpreter import Interpreter

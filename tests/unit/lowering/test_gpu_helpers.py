@@ -9,10 +9,10 @@ from xdsl.dialects.builtin import ModuleOp
 
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
-from schedir.lowering._gpu_common import upper_bound, written_arguments
+from schedir.lowering.gpu.common import upper_bound, written_arguments
 from schedir.lowering.pipelines import PIPELINES, cuda_to_llvm
-from schedir.transform.rewrites.gpu_copy import CopyMappingError, copy_mapping
-from schedir.transform.rewrites.gpu_mapping import check_gpu_limits
+from schedir.transform.rewrites.gpu.copy import CopyMappingError, copy_mapping
+from schedir.transform.rewrites.gpu.mapping import check_gpu_limits
 
 
 def _parse(text: str) -> ModuleOp:

@@ -20,7 +20,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.pipeline import apply_schedule
-from schedir.transform.rewrites.loops_forall import forall_to_for
+from schedir.transform.rewrites.loops.forall_to_for import forall_to_for
 
 ANY = "!transform.any_op"
 FOR = '!transform.op<"scf.for">'

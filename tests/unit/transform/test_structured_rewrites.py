@@ -20,8 +20,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 import schedir
 from schedir import reference
 from schedir.dialects import get_context, linalg
-from schedir.dialects._linalg_conv import _WindowedOp
-from schedir.dialects._linalg_named import affine_maps, loop_dims, multiply_accumulate
+from schedir.dialects.linalg.conv import _WindowedOp
+from schedir.dialects.linalg.named import affine_maps, loop_dims, multiply_accumulate
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.transform.rewrites import structured_misc
 

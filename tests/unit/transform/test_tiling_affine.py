@@ -10,7 +10,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
-from schedir.transform.rewrites.tiling_affine import (
+from schedir.transform.rewrites.tiling.affine import (
     Aff,
     IndexBuilder,
     compose,

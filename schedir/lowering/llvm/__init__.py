@@ -1,0 +1,1 @@
+"""Conversion patterns shared by the `*-to-llvm` passes: type conversion, memref descriptors, vectors."""

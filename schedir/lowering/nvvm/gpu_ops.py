@@ -1,0 +1,152 @@
+"""convert-gpu-to-nvvm: gpu ops to NVVM (ids and sizes as special registers, barrier, shuffle,
+printf as vprintf); see convert_gpu_to_nvvm.py."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    i1,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from schedir.dialects import gpu, llvm, nvvm
+from schedir.lowering.llvm.common import PTR, Lowering, const, unsupported
+from schedir.lowering.nvvm.kernels import MAXNTID_ATTR, PASS, insert_at_top
+
+SREG = {
+    "gpu.thread_id": "tid",
+    "gpu.block_id": "ctaid",
+    "gpu.block_dim": "ntid",
+    "gpu.grid_dim": "nctaid",
+    "gpu.cluster_id": "clusterid",
+    "gpu.cluster_dim": "nclusterid",
+}
+
+
+# ---------------------------------------------------------------------------------------
+# gpu ops
+
+
+def _known_block_size(op: Operation) -> list[int] | None:
+    current = op.parent_op()
+    while current is not None and current.name != "func.func":
+        current = current.parent_op()
+    if current is None:
+        return None
+    attr = current.attributes.get(MAXNTID_ATTR)
+    return list(attr.get_values()) if isinstance(attr, DenseArrayBase) else None
+
+
+def lower_id(lw: Lowering, op: Operation) -> None:
+    emit = lw.emit(op)
+    dim = op.dimension.data.value  # type: ignore[attr-defined]
+    register = SREG[op.name]
+    if register == "ntid":
+        known = _known_block_size(op)
+        if known is not None:
+            lw.replace(op, [lw.index(known["xyz".index(dim)], op)])
+            return
+    value = emit(nvvm.SREG_OPS[f"{register}.{dim}"]())
+    lw.replace(op, [emit(llvm.SExtOp(value, i64))])
+
+
+def lower_lane_id(lw: Lowering, op: Operation) -> None:
+    emit = lw.emit(op)
+    value = emit(nvvm.SREG_OPS["laneid"]())
+    lw.replace(op, [emit(llvm.SExtOp(value, i64))])
+
+
+def lower_barrier(lw: Lowering, op: Operation) -> None:
+    lw.insert(nvvm.BarrierOp(), op)
+    lw.replace(op, [])
+
+
+_SHFL_KIND = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
+
+
+def lower_shuffle(lw: Lowering, op: Operation) -> None:
+    """Upstream's GPUShuffleOpLowering."""
+    assert isinstance(op, gpu.ShuffleOp)
+    emit = lw.emit(op)
+    value = lw.value(op.value, op)
+    offset = lw.value(op.offset, op)
+    width = lw.value(op.width, op)
+    if value.type not in (i32, Float32Type()):
+        raise unsupported(PASS, op, f"shuffles of {value.type} (only 32-bit values)")
+    one = const(emit, 1, i32)
+    minus_one = const(emit, -1, i32)
+    thirty_two = const(emit, 32, i32)
+    inactive = emit(llvm.SubOp(thirty_two, width))
+    active_mask = emit(llvm.LShrOp(minus_one, inactive))
+    mode = op.mode.data.value
+    clamp = inactive if mode == "up" else emit(llvm.SubOp(width, one))
+    with_valid = op.valid.first_use is not None
+    result_type: Attribute = (
+        llvm.LLVMStructType.from_type_list([value.type, i1]) if with_valid else value.type
+    )
+    shfl = emit(
+        nvvm.ShflSyncOp(
+            _SHFL_KIND[mode], active_mask, value, offset, clamp, result_type, with_valid=with_valid
+        )
+    )
+    if with_valid:
+        result = emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), shfl, value.type))
+        valid = emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), shfl, i1))
+        lw.replace(op, [result, valid])
+    else:
+        lw.replace(op, [shfl, const(emit, 1, i1)])
+
+
+def lower_printf(lw: Lowering, op: Operation, counter: list[int]) -> None:
+    """Upstream's GPUPrintfOpToVPrintfLowering: a format global and an argument buffer."""
+    assert isinstance(op, gpu.PrintfOp)
+    emit = lw.emit(op)
+    text = op.format.data.encode("latin-1") + b"\0"
+    name = f"printfFormat_{counter[0]}"
+    counter[0] += 1
+    module = _module_of(op)
+    fmt_type = llvm.LLVMArrayType(len(text), i8)
+    glob = llvm.GlobalOp(
+        fmt_type, name, "internal", constant=True, value=StringAttr(text.decode("latin-1"))
+    )
+    insert_at_top(module, glob)
+    lw.declare("vprintf", llvm.LLVMFunctionType([PTR, PTR], i32), op)
+    fmt = emit(llvm.AddressOfOp(SymbolRefAttr(name), PTR))
+    args: list[SSAValue] = []
+    for value in lw.values(op.args, op):
+        if isinstance(value.type, Float32Type | Float16Type | BFloat16Type):
+            value = emit(llvm.FPExtOp(value, Float64Type()))
+        args.append(value)
+    if args:
+        struct = llvm.LLVMStructType.from_type_list([a.type for a in args])
+        one = const(emit, 1, i64)
+        buffer = emit(
+            llvm.AllocaOp.create(
+                operands=[one], result_types=[PTR], properties={"elem_type": struct}
+            )
+        )
+        for index, value in enumerate(args):
+            field = emit(llvm.GEPOp(buffer, [0, index], struct))
+            emit(llvm.StoreOp(value, field))
+    else:
+        buffer = emit(llvm.ZeroOp.create(result_types=[PTR]))
+    emit(llvm.CallOp("vprintf", fmt, buffer, return_type=i32))
+    lw.replace(op, [])
+
+
+def _module_of(op: Operation) -> ModuleOp:
+    current = op.parent_op()
+    while current is not None and not isinstance(current, ModuleOp):
+        current = current.parent_op()
+    assert current is not None
+    return current

@@ -1,0 +1,1 @@
+"""Bufferization rewrites a schedule drives: allocations, empty-tensor elimination, function results, hoisting."""

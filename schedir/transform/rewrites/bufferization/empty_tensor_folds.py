@@ -1,0 +1,111 @@
+"""`transform.apply_patterns.tensor.fold_tensor_empty`: ops that only reshape, slice or
+concatenate `tensor.empty`s become a `tensor.empty` of their result (upstream's
+EmptyOpPatterns.cpp):
+
+    %e = tensor.empty() : tensor<16x64xf32>
+    %s = tensor.extract_slice %e[%i, 0] [4, 64] [1, 1] : tensor<16x64xf32> to tensor<4x64xf32>
+    // ->
+    %s = tensor.empty() : tensor<4x64xf32>
+
+* `extract_slice` of an empty: an empty of the (possibly rank-reduced) slice type, with
+  the slice's dynamic sizes;
+* `expand_shape` / `collapse_shape` of an empty: an empty of the result shape (sizes from
+  the expand's output shape; a collapse with a dynamic result is left alone, as schedir
+  does not reify its sizes);
+* `concat` of empties only: an empty of the result type (static results).
+
+With `fold_single_use_only`, the reshape and slice folds require the `tensor.empty` to
+have no other use.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from xdsl.dialects import tensor as xtensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+
+from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.utils import CanonRewriter
+
+
+def _empty_source(value: SSAValue, single_use_only: bool) -> Operation | None:
+    owner = value.owner if isinstance(value, OpResult) else None
+    if not isinstance(owner, xtensor.EmptyOp):
+        return None
+    if single_use_only and len(list(owner.results[0].uses)) != 1:
+        return None
+    return owner
+
+
+def _new_empty(rw: CanonRewriter, op: Operation, sizes: list[SSAValue], result: Attribute) -> None:
+    empty = xtensor.EmptyOp(sizes, result)
+    rw.replace_with_op(op, empty)
+
+
+def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
+    """The patterns of `tensor.fold_tensor_empty`."""
+
+    def extract_slice(op: Operation, rw: CanonRewriter) -> bool:
+        if _empty_source(op.operands[0], single_use_only) is None:
+            return False
+        result = cast(TensorType[Attribute], op.results[0].type)
+        sizes = list(op.sizes)  # type: ignore[attr-defined]
+        static = list(op.properties["static_sizes"].get_values())  # type: ignore[union-attr]
+        # The dynamic sizes of the kept dims (a dropped dim is a static 1).
+        kept = [s for s in static if s == DYNAMIC_INDEX]
+        if len(kept) != sum(1 for d in result.get_shape() if d == DYNAMIC_INDEX):
+            return False
+        rw.set_insertion_point(op)
+        _new_empty(rw, op, sizes, result)
+        return True
+
+    def reshape(op: Operation, rw: CanonRewriter) -> bool:
+        if _empty_source(op.operands[0], single_use_only) is None:
+            return False
+        result = cast(TensorType[Attribute], op.results[0].type)
+        dynamic = [d for d in result.get_shape() if d == DYNAMIC_INDEX]
+        if op.name == "tensor.expand_shape":
+            sizes = list(op.operands[1:])
+        elif dynamic:
+            return False
+        else:
+            sizes = []
+        if len(sizes) != len(dynamic):
+            return False
+        rw.set_insertion_point(op)
+        _new_empty(rw, op, sizes, result)
+        return True
+
+    def concat(op: Operation, rw: CanonRewriter) -> bool:
+        if not op.operands or any(_empty_source(v, False) is None for v in op.operands):
+            return False
+        result = cast(TensorType[Attribute], op.results[0].type)
+        if any(d == DYNAMIC_INDEX for d in result.get_shape()):
+            return False
+        rw.set_insertion_point(op)
+        _new_empty(rw, op, [], result)
+        return True
+
+    return (
+        PatternSet()
+        .add("tensor.extract_slice", extract_slice)
+        .add("tensor.expand_shape", reshape)
+        .add("tensor.collapse_shape", reshape)
+        .add("tensor.concat", concat)
+    )
+
+
+def fold_tensor_empty_from_descriptor(descriptor: Operation | None) -> PatternSet:
+    """The set a `transform.apply_patterns.tensor.fold_tensor_empty` descriptor names."""
+    flag = None
+    if descriptor is not None:
+        flag = descriptor.properties.get("fold_single_use_only") or descriptor.attributes.get(
+            "fold_single_use_only"
+        )
+    value = getattr(getattr(flag, "value", None), "data", None)
+    return fold_tensor_empty_patterns(bool(value) if value is not None else flag is not None)
+
+
+__all__ = ["fold_tensor_empty_from_descriptor", "fold_tensor_empty_patterns"]

@@ -1,0 +1,1 @@
+"""Canonicalization: the greedy pattern driver and each dialect's folders and patterns."""

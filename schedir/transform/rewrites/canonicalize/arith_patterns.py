@@ -1,0 +1,194 @@
+"""arith canonicalization patterns (upstream ArithCanonicalization.td): constants are
+reassociated through chains of `addi` / `subi` / `muli`, `xori(cmpi, true)` inverts the
+predicate, nested selects on one condition collapse.
+
+    %a = arith.addi %x, %c2 : index
+    %b = arith.addi %a, %c3 : index      // -> arith.addi %x, %c5
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from schedir.transform.rewrites.canonicalize.arith import CMPI_INVERTED
+from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.utils import CanonRewriter, constant_int, int_attr, int_width, wrap
+
+
+def _const_operand(value: SSAValue) -> int | None:
+    return constant_int(value)
+
+
+def _flags(*ops: Operation) -> dict[str, Attribute]:
+    """Overflow flags kept by a reassociation: those all combined ops agree on."""
+    flags = [op.properties.get("overflowFlags") for op in ops]
+    if flags and all(f == flags[0] for f in flags) and flags[0] is not None:
+        return {"overflowFlags": flags[0]}
+    return {}
+
+
+def _new_binary(
+    rw: CanonRewriter,
+    name: str,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    like: Operation,
+    flags: dict[str, Attribute],
+) -> SSAValue:
+    cls = {"addi": arith.AddiOp, "subi": arith.SubiOp, "muli": arith.MuliOp}[name]
+    op = cls.create(
+        operands=[lhs, rhs], result_types=[like.results[0].type], properties=dict(flags)
+    )
+    return rw.create(op, like).results[0]
+
+
+def _new_constant(rw: CanonRewriter, value: int, like: Operation) -> SSAValue:
+    return rw.create(arith.ConstantOp(int_attr(value, like.results[0].type)), like).results[0]
+
+
+def add_add_sub_constants(op: Operation, rw: CanonRewriter) -> bool:
+    """addi(addi(x, c0), c1) -> addi(x, c0 + c1); addi(subi(x, c0), c1) ->
+    addi(x, c1 - c0); addi(subi(c0, x), c1) -> subi(c0 + c1, x);
+    addi(x, muli(y, -1)) -> subi(x, y) (and mirrored)."""
+    lhs, rhs = op.operands
+    c1 = _const_operand(rhs)
+    if c1 is not None:
+        inner = lhs.owner
+        if isinstance(inner, Operation) and inner.name in ("arith.addi", "arith.subi"):
+            a, b = inner.operands
+            ca, cb = _const_operand(a), _const_operand(b)
+            flags = _flags(op, inner)
+            if inner.name == "arith.addi" and cb is not None:
+                new = _new_binary(rw, "addi", a, _new_constant(rw, cb + c1, op), op, flags)
+            elif inner.name == "arith.subi" and cb is not None:
+                new = _new_binary(rw, "addi", a, _new_constant(rw, c1 - cb, op), op, flags)
+            elif inner.name == "arith.subi" and ca is not None:
+                new = _new_binary(rw, "subi", _new_constant(rw, ca + c1, op), b, op, flags)
+            else:
+                return False
+            rw.replace_values(op, [new])
+            return True
+    for x, y in ((lhs, rhs), (rhs, lhs)):
+        mul = y.owner
+        if isinstance(mul, Operation) and mul.name == "arith.muli":
+            width = int_width(op.results[0].type)
+            c = _const_operand(mul.operands[1])
+            if width is not None and c is not None and wrap(c, width) == -1:
+                new = _new_binary(rw, "subi", x, mul.operands[0], op, {})
+                rw.replace_values(op, [new])
+                return True
+    return False
+
+
+def sub_constants(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's SubI* DRR patterns: reassociate constants through addi/subi chains."""
+    lhs, rhs = op.operands
+    c_rhs, c_lhs = _const_operand(rhs), _const_operand(lhs)
+    flags: dict[str, Attribute]
+    if c_rhs is not None and isinstance(inner := lhs.owner, Operation):
+        a, b = inner.operands if inner.name in ("arith.addi", "arith.subi") else (None, None)
+        if a is not None and b is not None:
+            flags = _flags(op, inner)
+            ca, cb = _const_operand(a), _const_operand(b)
+            if inner.name == "arith.addi" and cb is not None:  # (x + c0) - c1
+                new = _new_binary(rw, "addi", a, _new_constant(rw, cb - c_rhs, op), op, flags)
+            elif inner.name == "arith.subi" and cb is not None:  # (x - c0) - c1
+                new = _new_binary(rw, "subi", a, _new_constant(rw, cb + c_rhs, op), op, flags)
+            elif inner.name == "arith.subi" and ca is not None:  # (c0 - x) - c1
+                new = _new_binary(rw, "subi", _new_constant(rw, ca - c_rhs, op), b, op, flags)
+            else:
+                new = None
+            if new is not None:
+                rw.replace_values(op, [new])
+                return True
+    if c_lhs is not None and isinstance(inner := rhs.owner, Operation):
+        a, b = inner.operands if inner.name in ("arith.addi", "arith.subi") else (None, None)
+        if a is not None and b is not None:
+            flags = _flags(op, inner)
+            ca, cb = _const_operand(a), _const_operand(b)
+            if inner.name == "arith.addi" and cb is not None:  # c1 - (x + c0)
+                new = _new_binary(rw, "subi", _new_constant(rw, c_lhs - cb, op), a, op, flags)
+            elif inner.name == "arith.subi" and cb is not None:  # c1 - (x - c0)
+                new = _new_binary(rw, "subi", _new_constant(rw, cb + c_lhs, op), a, op, flags)
+            elif inner.name == "arith.subi" and ca is not None:  # c1 - (c0 - x)
+                new = _new_binary(rw, "addi", b, _new_constant(rw, c_lhs - ca, op), op, flags)
+            else:
+                new = None
+            if new is not None:
+                rw.replace_values(op, [new])
+                return True
+    # subi(subi(a, b), a) -> subi(0, b)
+    inner = lhs.owner
+    if isinstance(inner, Operation) and inner.name == "arith.subi" and inner.operands[0] is rhs:
+        new = _new_binary(rw, "subi", _new_constant(rw, 0, op), inner.operands[1], op, {})
+        rw.replace_values(op, [new])
+        return True
+    return False
+
+
+def mul_mul_constant(op: Operation, rw: CanonRewriter) -> bool:
+    """muli(muli(x, c0), c1) -> muli(x, c0 * c1)."""
+    lhs, rhs = op.operands
+    c1 = _const_operand(rhs)
+    inner = lhs.owner
+    if c1 is None or not isinstance(inner, Operation) or inner.name != "arith.muli":
+        return False
+    c0 = _const_operand(inner.operands[1])
+    if c0 is None:
+        return False
+    new = _new_binary(
+        rw, "muli", inner.operands[0], _new_constant(rw, c0 * c1, op), op, _flags(op, inner)
+    )
+    rw.replace_values(op, [new])
+    return True
+
+
+def xori_not_cmpi(op: Operation, rw: CanonRewriter) -> bool:
+    """xori(cmpi(pred, a, b), true) -> cmpi(not pred, a, b)."""
+    lhs, rhs = op.operands
+    cmp = lhs.owner
+    if not (
+        isinstance(cmp, arith.CmpiOp) and constant_int(rhs) is not None and constant_int(rhs) & 1
+    ):
+        return False
+    if not (isinstance(op.results[0].type, IntegerType) and op.results[0].type.width.data == 1):
+        return False
+    pred = cmp.predicate.value.data
+    new = arith.CmpiOp.create(
+        operands=list(cmp.operands),
+        result_types=[op.results[0].type],
+        properties={"predicate": IntegerAttr(CMPI_INVERTED[pred], cmp.predicate.type)},
+    )
+    rw.replace_with_op(op, new)
+    return True
+
+
+def select_same_condition(op: Operation, rw: CanonRewriter) -> bool:
+    """select(c, select(c, a, b), d) -> select(c, a, d) (and the false side)."""
+    cond, a, b = op.operands
+    for index, value in ((1, a), (2, b)):
+        inner = value.owner
+        if isinstance(inner, arith.SelectOp) and inner.operands[0] is cond:
+            operands = list(op.operands)
+            operands[index] = inner.operands[index]
+            rw.replace_with_op(
+                op, arith.SelectOp.create(operands=operands, result_types=[op.results[0].type])
+            )
+            return True
+    return False
+
+
+def patterns() -> PatternSet:
+    return (
+        PatternSet()
+        .add("arith.addi", add_add_sub_constants)
+        .add("arith.subi", sub_constants)
+        .add("arith.muli", mul_mul_constant)
+        .add("arith.xori", xori_not_cmpi)
+        .add("arith.select", select_same_condition)
+    )
+
+
+__all__ = ["patterns"]

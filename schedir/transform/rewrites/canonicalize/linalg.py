@@ -1,0 +1,517 @@
+"""linalg canonicalization patterns (upstream LinalgOps.cpp) and the
+`linalg.tiling_canonicalization` set (upstream `populateLinalgTilingCanonicalizationPatterns`).
+
+* Dead linalg ops on tensors (unused results) are erased by the driver (they have no
+  memory effects); ops on a buffer with a zero-sized dimension are erased
+  (EraseDeadLinalgOp).
+* Information-erasing `tensor.cast`s feeding a linalg op are folded into it, its results
+  cast back (FoldTensorCastProducerOp); `memref.cast`s are folded in place (the linalg
+  folder's `foldMemRefCast`).
+* Fills: `tensor.extract` of a fill is the fill value, `linalg.copy` of a fill is a fill
+  of the copy's destination, a transpose of a fill is a fill of the transpose's init, a
+  collapse/expand_shape of a fill is a fill of the reshaped init, and a pad of a fill with
+  the fill's value is a fill of an empty tensor of the padded size.
+* `linalg.copy` of a value into itself disappears (EraseSelfCopy); a `linalg.generic`
+  that only forwards its inputs is replaced by them (EraseIdentityLinalgOp).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.canonicalize.memref import fold_cast_operands
+from schedir.transform.rewrites.canonicalize.tensor import can_fold_into_consumer
+from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_attr, constant_int
+
+
+def _structured(op: Operation) -> bool:
+    from schedir.dialects.linalg import is_structured
+
+    return is_structured(op)
+
+
+def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, ...]]:
+    from schedir.dialects.linalg import dps_inits, dps_inputs
+
+    return dps_inputs(op), dps_inits(op)
+
+
+def _fold_linalg(op: Operation) -> bool | None:
+    """The linalg folder: `foldMemRefCast` on buffer operands."""
+    if not _structured(op):
+        return None
+    return True if fold_cast_operands(op) else None
+
+
+def _linalg_op_names() -> list[str]:
+    from schedir.dialects.linalg import Linalg
+
+    return [
+        cls.name for cls in Linalg.operations if cls.name not in ("linalg.yield", "linalg.index")
+    ]
+
+
+FOLDERS: dict[str, Folder] = {}
+
+
+def folders() -> dict[str, Folder]:
+    return {name: _fold_linalg for name in _linalg_op_names()}
+
+
+# --- patterns ---------------------------------------------------------------------------------
+
+
+def erase_dead_linalg_op(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseDeadLinalgOp: a buffer operand with a zero-sized dimension."""
+    if not _structured(op):
+        return False
+    for value in op.operands:
+        if isinstance(value.type, MemRefType) and 0 in value.type.get_shape():
+            rw.erase(op)
+            return True
+    return False
+
+
+def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldTensorCastProducerOp: use the more static source of casts."""
+    if not _structured(op) or not op.results:
+        return False
+    operands = list(op.operands)
+    changed = False
+    for i, value in enumerate(operands):
+        cast = value.owner
+        if isinstance(cast, Operation) and can_fold_into_consumer(cast):
+            operands[i] = cast.operands[0]
+            changed = True
+    if not changed:
+        return False
+    inputs, _ = _inputs_inits(op)
+    # Results take the types of their (possibly more static) inits.
+    # Destination-style: inputs then inits; results take their inits' types.
+    result_types: list[Attribute] = [v.type for v in operands[len(inputs) :]][: len(op.results)]
+    new = _rebuild(op, operands, result_types)
+    rw.create(new, op)
+    rw.set_insertion_point(InsertPoint.after(new))
+    results: list[SSAValue] = []
+    from xdsl.dialects.tensor import CastOp
+
+    for old, value in zip(op.results, new.results, strict=True):
+        if value.type != old.type:
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+        results.append(value)
+    rw.replace_values(op, results)
+    return True
+
+
+def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldTensorCastConsumerOp: a cast making a linalg result more static is
+    folded into the op (its init is cast instead; a cast back serves other users)."""
+    from xdsl.dialects.tensor import CastOp
+
+    from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
+
+    source = op.operands[0]
+    linalg_op = source.owner
+    result_type = op.results[0].type
+    if (
+        not isinstance(linalg_op, Operation)
+        or not _structured(linalg_op)
+        or not isinstance(source, OpResult)
+    ):
+        return False
+    if not preserves_static_information(source.type, result_type) or source.type == result_type:
+        return False
+    if op.parent_block() is not linalg_op.parent_block():
+        return False
+    inputs, inits = _inputs_inits(linalg_op)
+    index = source.index
+    rw.set_insertion_point(linalg_op)
+    new_init = rw.create(CastOp(inits[index], result_type), linalg_op).results[0]  # type: ignore[arg-type]
+    operands = [*inputs, *inits]
+    operands[len(inputs) + index] = new_init
+    result_types = [r.type for r in linalg_op.results]
+    result_types[index] = result_type
+    new = _rebuild(linalg_op, operands, result_types)
+    rw.create(new, linalg_op)
+    back = rw.create(CastOp(new.results[index], source.type), linalg_op).results[0]  # type: ignore[arg-type]
+    results = list(new.results)
+    results[index] = back
+    rw.replace_values(linalg_op, results)
+    rw.replace_values(op, [new.results[index]])
+    return True
+
+
+def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's InferStaticShapeOfOperands: sizes known static on one operand (or the
+    static source of a `tensor.cast` feeding it) are given to the others through casts."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+    from xdsl.dialects.tensor import CastOp
+    from xdsl.ir.affine import AffineDimExpr
+
+    from schedir.dialects.linalg import indexing_maps
+
+    if not _structured(op) or not op.results:
+        return False
+    # Pure tensor semantics only; and only a dynamic size can be made static, so a fully
+    # static op (the common case) stops here, before its maps are read.
+    dynamic = False
+    for value in op.operands:
+        type_ = value.type
+        if isinstance(type_, MemRefType):
+            return False
+        if not dynamic and isinstance(type_, TensorType):
+            dynamic = DYNAMIC_INDEX in type_.get_shape()
+    if not dynamic:
+        return False
+    maps = indexing_maps(op)
+    if any(not m.is_projected_permutation() for m in maps):
+        return False
+    inputs, inits = _inputs_inits(op)
+    operands = [*inputs, *inits]
+    sizes: dict[int, int] = {}
+    for value, map_ in zip(operands, maps, strict=True):
+        if not isinstance(value.type, TensorType):
+            continue
+        shape = list(value.type.get_shape())
+        static_shape = shape
+        cast = value.owner
+        if isinstance(cast, Operation) and cast.name == "tensor.cast":
+            source_type = cast.operands[0].type
+            if isinstance(source_type, TensorType) and DYNAMIC_INDEX not in source_type.get_shape():
+                static_shape = list(source_type.get_shape())
+        for i, expr in enumerate(map_.results):
+            if shape[i] == DYNAMIC_INDEX:
+                continue
+            if isinstance(expr, AffineDimExpr):
+                sizes.setdefault(expr.position, static_shape[i])
+    new_operands: list[SSAValue] = []
+    result_types: list[Attribute] = []
+    changed = False
+    rw.set_insertion_point(op)
+    for position, (value, map_) in enumerate(zip(operands, maps, strict=True)):
+        is_init = position >= len(inputs)
+        if not isinstance(value.type, TensorType):
+            new_operands.append(value)
+            continue
+        type_ = value.type
+        shape = list(type_.get_shape())
+        if DYNAMIC_INDEX not in shape and is_init:
+            new_operands.append(value)
+            result_types.append(type_)
+            continue
+        new_shape: list[int] = []
+        needed = False
+        for size, expr in zip(shape, map_.results, strict=True):
+            if size == DYNAMIC_INDEX and isinstance(expr, AffineDimExpr) and expr.position in sizes:
+                new_shape.append(sizes[expr.position])
+                needed = True
+            else:
+                new_shape.append(size)
+        new_type = TensorType(type_.get_element_type(), new_shape)
+        if needed:
+            changed = True
+            value = rw.create(CastOp(value, new_type), op).results[0]  # type: ignore[arg-type]
+        new_operands.append(value)
+        if is_init:
+            result_types.append(new_type)
+    if not changed:
+        return False
+    new = _rebuild(op, new_operands, result_types[: len(op.results)])
+    rw.create(new, op)
+    results: list[SSAValue] = []
+    for old, value in zip(op.results, new.results, strict=True):
+        if value.type != old.type:
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+        results.append(value)
+    rw.replace_values(op, results)
+    return True
+
+
+def _rebuild(op: Operation, operands: list[SSAValue], result_types: list[Attribute]) -> Operation:
+    """A copy of `op` with new operands and result types; its regions move over."""
+    regions = [Rewriter.move_region_contents_to_new_regions(r) for r in op.regions]
+    return type(op).create(
+        operands=operands,
+        result_types=result_types,
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=regions,
+    )
+
+
+def _fill_value(value: SSAValue) -> SSAValue | None:
+    """The scalar a `linalg.fill` result holds."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "linalg.fill" and isinstance(value, OpResult):
+        return owner.operands[0]
+    return None
+
+
+def extract_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithTensorExtract."""
+    scalar = _fill_value(op.operands[0])
+    if scalar is None or scalar.type != op.results[0].type:
+        return False
+    rw.replace_values(op, [scalar])
+    return True
+
+
+def _new_fill(rw: CanonRewriter, scalar: SSAValue, init: SSAValue, loc: Operation) -> Operation:
+    from schedir.dialects.linalg import FillOp
+
+    fill = FillOp([scalar], [init])
+    return rw.create(fill, loc)
+
+
+def copy_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithCopy: copy(fill(v)) -> fill(v) into the copy's init; a copy
+    into a filled init does not need the fill."""
+    if len(op.operands) != 2:
+        return False
+    source, init = op.operands
+    scalar = _fill_value(source)
+    if scalar is not None and op.results:
+        new = _new_fill(rw, scalar, init, op)
+        rw.replace_values(op, list(new.results))
+        return True
+    fill = init.owner
+    if _fill_value(init) is not None and isinstance(fill, Operation) and op.results:
+        op.operands = [source, fill.operands[1]]
+        rw.modified(op)
+        return True
+    return False
+
+
+def transpose_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithTranspose."""
+    if not op.results:
+        return False
+    scalar = _fill_value(op.operands[0])
+    if scalar is None:
+        return False
+    new = _new_fill(rw, scalar, op.operands[1], op)
+    rw.replace_values(op, list(new.results))
+    return True
+
+
+def reshape_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithTensorReshape: reshape(fill(v, init)) becomes
+    fill(v, reshape(init)) (the reshape of the init at the fill's location)."""
+    scalar = _fill_value(op.operands[0])
+    if scalar is None:
+        return False
+    fill = op.operands[0].owner
+    assert isinstance(fill, Operation)
+    new_init = op.clone()
+    new_init.operands = [fill.operands[1], *op.operands[1:]]
+    rw.create(new_init, fill)
+    new = _new_fill(rw, scalar, new_init.results[0], op)
+    rw.replace_values(op, list(new.results))
+    return True
+
+
+def _constant_padding_value(pad: Operation) -> SSAValue | None:
+    """Upstream's `PadOp::getConstantPaddingValue`: the yielded value when it is a
+    constant or defined outside the pad's body."""
+    block = pad.regions[0].blocks.first
+    if block is None or block.last_op is None or block.last_op.name != "tensor.yield":
+        return None
+    value = block.last_op.operands[0]
+    if constant_attr(value) is not None:
+        return value
+    owner = value.owner
+    defining_block = owner.parent_block() if isinstance(owner, Operation) else owner
+    return None if defining_block is block else value
+
+
+def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]:
+    """Upstream's `PadOp::reifyResultShapes`: static sizes, or low + high + dim(source)."""
+    from xdsl.ir.affine import AffineExpr, AffineMap
+
+    from schedir.dialects.utils import mixed_values
+    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
+    from schedir.transform.rewrites.canonicalize.tensor import fold_dim
+
+    result_type = pad.results[0].type
+    assert isinstance(result_type, TensorType)
+    source = pad.operands[0]
+    lows = mixed_values(pad.properties["static_low"], pad.low)  # type: ignore[arg-type,attr-defined]
+    highs = mixed_values(pad.properties["static_high"], pad.high)  # type: ignore[arg-type,attr-defined]
+    add3 = AffineMap(
+        3, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1) + AffineExpr.dimension(2),)
+    )
+    sizes: list[int | SSAValue] = []
+    for i, size in enumerate(result_type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            sizes.append(size)
+            continue
+        index = rw.constant_index(i, pad)
+        dim = rw.create(DimOp(source, index), pad)
+        folded = fold_dim(dim)
+        dim_value: SSAValue = dim.results[0]
+        if isinstance(folded, list):
+            rw.erase(dim)
+            value = folded[0]
+            dim_value = (
+                value
+                if isinstance(value, SSAValue)
+                else rw.constant_index(
+                    value.value.data,
+                    pad,  # type: ignore[attr-defined]
+                )
+            )
+        operands = [dim_value, rw.mixed_value(lows[i], pad), rw.mixed_value(highs[i], pad)]
+        sizes.append(composed_folded_apply(rw, add3, operands, pad))
+    return sizes
+
+
+def pad_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldFillWithPad: padding a fill with its own value is a fill of an
+    empty tensor of the padded size."""
+    scalar = _fill_value(op.operands[0])
+    if scalar is None or _constant_padding_value(op) is not scalar:
+        return False
+    fill = op.operands[0].owner
+    assert isinstance(fill, Operation)
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    sizes = _pad_result_sizes(rw, op)
+    shape = [
+        s
+        if isinstance(s, int)
+        else (constant_int(s) if constant_int(s) is not None else DYNAMIC_INDEX)
+        for s in sizes
+    ]
+    dynamic = [s for s, d in zip(sizes, shape, strict=True) if d == DYNAMIC_INDEX]
+    empty_type = TensorType(result_type.get_element_type(), shape)
+    empty = rw.create(EmptyOp(dynamic, empty_type), op)  # type: ignore[arg-type]
+    new = _new_fill(rw, scalar, empty.results[0], fill)
+    result = new.results[0]
+    if result.type != result_type:
+        result = rw.create(CastOp(result, result_type), fill).results[0]
+    rw.replace_values(op, [result])
+    return True
+
+
+def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseSelfCopy for linalg.copy."""
+    if len(op.operands) != 2 or op.operands[0] is not op.operands[1]:
+        return False
+    if op.results:
+        rw.replace_values(op, [op.operands[0]])
+    else:
+        rw.erase(op)
+    return True
+
+
+def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseIdentityLinalgOp: a generic with identity maps and all-parallel
+    loops whose body yields its input arguments in order."""
+    from schedir.dialects.linalg import indexing_maps, iterator_types
+
+    if not _structured(op):
+        return False
+    # The body (a lone yield) is the cheapest test, so it goes first.
+    block = op.regions[0].block
+    yielded = block.last_op
+    if yielded is None or block.first_op is not yielded:
+        return False
+    maps = indexing_maps(op)
+    if any(m != type(m).identity(m.num_dims) for m in maps):
+        return False
+    if any(it != "parallel" for it in iterator_types(op)):
+        return False
+    inputs, inits = _inputs_inits(op)
+    if not op.results:
+        if (
+            all(isinstance(v.type, MemRefType) for v in op.operands)
+            and len(inputs) == len(inits)
+            and all(arg is block.args[i] for i, arg in enumerate(yielded.operands))
+            and all(a is b for a, b in zip(inputs, inits, strict=True))
+        ):
+            rw.erase(op)
+            return True
+        return False
+    replacements: list[SSAValue] = []
+    for value, result in zip(yielded.operands, op.results, strict=True):
+        if value not in block.args:
+            return False
+        index = list(block.args).index(value)
+        if index >= len(inputs):
+            return False
+        source = inputs[index]
+        if not isinstance(source.type, TensorType):
+            return False
+        if source.type != result.type:
+            return False
+        replacements.append(source)
+    rw.replace_values(op, replacements)
+    return True
+
+
+def _all_structured(pattern_set: PatternSet, *patterns: object) -> PatternSet:
+    for name in _linalg_op_names():
+        pattern_set.add(name, *patterns)  # type: ignore[arg-type]
+    return pattern_set
+
+
+def dialect_patterns() -> PatternSet:
+    """The linalg dialect's patterns (EraseDeadLinalgOp, FoldTensorCastConsumerOp,
+    InferStaticShapeOfOperands)."""
+    result = PatternSet().add("tensor.cast", fold_tensor_cast_consumer)
+    return _all_structured(result, erase_dead_linalg_op, infer_static_shape_of_operands)
+
+
+def tensor_dialect_patterns() -> PatternSet:
+    """The tensor dialect's FoldTensorCastProducerOp (on destination-style linalg ops)."""
+    return _all_structured(PatternSet(), fold_tensor_cast_producer)
+
+
+def op_patterns() -> PatternSet:
+    """The linalg ops' own canonicalization patterns (copy, fill, generic)."""
+    return (
+        PatternSet()
+        .add("linalg.copy", erase_self_copy, copy_of_fill)
+        .add("tensor.extract", extract_of_fill)
+        .add("tensor.pad", pad_of_fill)
+        .add("tensor.collapse_shape", reshape_of_fill)
+        .add("tensor.expand_shape", reshape_of_fill)
+        .add("linalg.transpose", transpose_of_fill)
+        .add("linalg.generic", erase_identity_generic)
+    )
+
+
+def patterns() -> PatternSet:
+    """Upstream's order: dialect patterns (linalg, then tensor, by namespace), then the
+    op patterns (by op name)."""
+    return dialect_patterns().update(tensor_dialect_patterns()).update(op_patterns())
+
+
+def tiling_canonicalization_patterns() -> PatternSet:
+    """Upstream's `populateLinalgTilingCanonicalizationPatterns`: affine apply/min/max,
+    scf.for, tensor cast/empty/extract_slice/insert_slice/pad, memref.subview, the linalg
+    dialect patterns and the scf.for loop canonicalization."""
+    from schedir.transform.rewrites.canonicalize import affine as canonicalize_affine
+    from schedir.transform.rewrites.canonicalize import memref as canonicalize_memref
+    from schedir.transform.rewrites.canonicalize import scf as canonicalize_scf
+    from schedir.transform.rewrites.canonicalize import tensor as canonicalize_tensor
+
+    result = PatternSet()
+    result.update(canonicalize_affine.patterns())
+    scf_set = canonicalize_scf.patterns()
+    for name in ("scf.for",):
+        result.add(name, *scf_set.by_name.get(name, []))
+    result.update(canonicalize_tensor.tiling_patterns())
+    result.update(canonicalize_memref.tiling_patterns())
+    result.update(dialect_patterns())
+    # Upstream's set (as iree-opt 3.13 runs it) also holds the linalg ops' own patterns.
+    result.update(op_patterns())
+    result.update(canonicalize_scf.for_loop_canonicalization_patterns())
+    return result
+
+
+__all__ = ["FOLDERS", "folders", "patterns", "tiling_canonicalization_patterns"]

@@ -1,0 +1,1 @@
+"""Fusing producers into loops: into a containing op, and greedy tile-and-fuse."""

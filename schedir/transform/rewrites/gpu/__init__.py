@@ -1,0 +1,1 @@
+"""GPU rewrites: mapping foralls to blocks and threads, distributing copies, eliminating barriers."""

@@ -1,0 +1,202 @@
+"""Per-thread slots for barrier elimination: views through which each thread of a block
+touches at most one element of its own, whatever the iteration.
+
+A `memref.subview` P has a thread slot when, for every dimension of the block whose size
+is not 1, one of its offsets is that dimension's `gpu.thread_id` (or the thread id times
+an index proven to be 1) and its size there is at most 1 (interval arithmetic over
+constants, loop induction variables with constant bounds, thread ids and affine
+min/max/apply, as `scf.for_loop_canonicalization` bounds them). P's source must reach an
+identity-layout memref through rank-preserving subviews and casts with constant offsets
+and strides, so that it addresses that memref through the same injective map in every
+thread and iteration. Views of P stay within P. Two accesses through views of slots with
+the same base, map and thread-id positions touch distinct elements in distinct threads:
+
+    %s = memref.subview %buf[0, 0] [1, %n] [1, 1]          // %n <= 256
+    %k = affine.apply affine_map<(d0) -> (d0 ceildiv 256)>(%n)   // 1 when 1 <= %n
+    %o = arith.muli %tid, %k : index
+    %slot = memref.subview %s[0, %o] [1, %z] [1, 1]        // %z <= 1: thread tid's slot
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr
+from xdsl.dialects.memref import SubviewOp
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineMap
+
+from schedir.dialects import gpu
+from schedir.dialects.utils import mixed_values
+from schedir.transform.rewrites.canonicalize.affine_loops import (
+    Interval,
+    expr_bounds,
+    loop_iv_range,
+)
+from schedir.transform.rewrites.utils import constant_int
+
+_VIEWS = frozenset(
+    {"memref.cast", "memref.subview", "memref.view", "memref.collapse_shape", "memref.expand_shape"}
+)
+_UNKNOWN: Interval = (None, None)
+_MAX_DEPTH = 16
+
+Slot = tuple[SSAValue, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""(base memref, composed offsets, composed strides, positions of the thread ids x, y, z)."""
+
+
+def kernel_of(op: Operation) -> Operation | None:
+    current = op.parent_op()
+    while current is not None and current.name not in ("gpu.func", "gpu.launch"):
+        current = current.parent_op()
+    return current
+
+
+def block_dims(kernel: Operation) -> list[int | None]:
+    """The launch's constant block sizes (None where unknown, e.g. for a gpu.func)."""
+    if not isinstance(kernel, gpu.LaunchOp):
+        return [None, None, None]
+    return [constant_int(size) for size in kernel.block_sizes]
+
+
+def _thread_dim(value: SSAValue) -> str | None:
+    if isinstance(value, OpResult) and isinstance(value.op, gpu.ThreadIdOp):
+        return value.op.dimension.data.value
+    return None
+
+
+def value_range(value: SSAValue, depth: int = 0) -> Interval:
+    """A sound interval of an index value (None: unbounded on that side)."""
+    known = constant_int(value)
+    if known is not None:
+        return known, known
+    iv = loop_iv_range(value)
+    if iv is not None:
+        return iv.lb, iv.max_value
+    if not isinstance(value, OpResult) or depth > _MAX_DEPTH:
+        return _UNKNOWN
+    op = value.op
+    dim = _thread_dim(value)
+    if dim is not None:
+        kernel = kernel_of(op)
+        size = block_dims(kernel)["xyz".index(dim)] if kernel is not None else None
+        return 0, None if size is None else size - 1
+    if op.name in ("arith.addi", "arith.muli") and len(op.operands) == 2:
+        (la, ha), (lb, hb) = (value_range(v, depth + 1) for v in op.operands)
+        if op.name == "arith.addi":
+            return (
+                None if la is None or lb is None else la + lb,
+                None if ha is None or hb is None else ha + hb,
+            )
+        if None in (la, ha, lb, hb):
+            return _UNKNOWN
+        corners = [a * b for a in (la, ha) for b in (lb, hb)]  # type: ignore[operator]
+        return min(corners), max(corners)
+    if op.name not in ("affine.apply", "affine.min", "affine.max"):
+        return _UNKNOWN
+    affine_map = op.properties["map"].data  # type: ignore[union-attr]
+    assert isinstance(affine_map, AffineMap)
+    if affine_map.num_symbols:
+        return _UNKNOWN
+    ranges = [value_range(v, depth + 1) for v in op.operands]
+    results = [expr_bounds(r, ranges) for r in affine_map.results]
+    if op.name == "affine.apply":
+        return results[0]
+    lows, highs = [r[0] for r in results], [r[1] for r in results]
+    if op.name == "affine.min":
+        known_highs = [h for h in highs if h is not None]
+        return (
+            None if None in lows else min(lows),  # type: ignore[type-var]
+            min(known_highs) if known_highs else None,
+        )
+    known_lows = [lo for lo in lows if lo is not None]
+    return (
+        max(known_lows) if known_lows else None,
+        None if None in highs else max(highs),  # type: ignore[type-var]
+    )
+
+
+def _is_one(value: SSAValue) -> bool:
+    return value_range(value) == (1, 1)
+
+
+def _offset_thread_dim(offset: int | SSAValue) -> str | None:
+    """The thread-id dimension an offset equals (the id itself or the id times one)."""
+    if isinstance(offset, int):
+        return None
+    dim = _thread_dim(offset)
+    if dim is not None:
+        return dim
+    if isinstance(offset, OpResult) and offset.op.name == "arith.muli":
+        lhs, rhs = offset.op.operands
+        if _thread_dim(lhs) is not None and _is_one(rhs):
+            return _thread_dim(lhs)
+        if _thread_dim(rhs) is not None and _is_one(lhs):
+            return _thread_dim(rhs)
+    return None
+
+
+def _fixed_map(value: SSAValue) -> tuple[SSAValue, tuple[int, ...], tuple[int, ...]] | None:
+    """The identity-layout memref a value addresses through constant rank-preserving
+    subviews and casts, with the composed offsets and strides."""
+    memref_type = value.type
+    if not isinstance(memref_type, MemRefType):
+        return None
+    rank = len(memref_type.shape)
+    offsets, strides = [0] * rank, [1] * rank
+    while isinstance(value, OpResult) and value.op.name in ("memref.subview", "memref.cast"):
+        view = value.op
+        if isinstance(view, SubviewOp):
+            static_offsets = view.static_offsets.get_values()
+            static_strides = view.static_strides.get_values()
+            if (
+                len(static_offsets) != rank
+                or DYNAMIC_INDEX in static_offsets
+                or any(s in (0, DYNAMIC_INDEX) for s in static_strides)
+            ):
+                return None
+            offsets = [
+                o + s * off
+                for o, s, off in zip(static_offsets, static_strides, offsets, strict=True)
+            ]
+            strides = [s * t for s, t in zip(static_strides, strides, strict=True)]
+        value = view.operands[0]
+    base_type = value.type
+    if not isinstance(base_type, MemRefType) or not isinstance(base_type.layout, NoneAttr):
+        return None
+    return value, tuple(offsets), tuple(strides)
+
+
+def _subview_slot(view: SubviewOp) -> Slot | None:
+    kernel = kernel_of(view)
+    if kernel is None:
+        return None
+    offsets = mixed_values(view.static_offsets, view.offsets)
+    sizes = mixed_values(view.static_sizes, view.sizes)
+    positions: dict[str, int] = {}
+    for position, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
+        dim = _offset_thread_dim(offset)
+        if dim is None or dim in positions:
+            continue
+        high = size if isinstance(size, int) else value_range(size)[1]
+        if high is not None and high <= 1:
+            positions[dim] = position
+    needed = [d for d, size in zip("xyz", block_dims(kernel), strict=True) if size != 1]
+    if not all(d in positions for d in needed):
+        return None
+    fixed = _fixed_map(view.source)
+    if fixed is None:
+        return None
+    return (*fixed, tuple(positions[d] for d in needed))
+
+
+def thread_slot(value: SSAValue) -> Slot | None:
+    """The per-thread slot the accesses through `value` stay within, if any."""
+    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+        if isinstance(value.op, SubviewOp):
+            slot = _subview_slot(value.op)
+            if slot is not None:
+                return slot
+        value = value.op.operands[0]
+    return None
+
+
+__all__ = ["block_dims", "kernel_of", "thread_slot", "value_range"]

@@ -1,0 +1,1 @@
+"""Loop rewrites: unrolling, peeling, forall to for, loop-invariant code motion."""

@@ -1,0 +1,1 @@
+"""Vector rewrites: lowering contractions, reductions, transfers, masks and shapes; folders."""

@@ -1,0 +1,530 @@
+"""Folders of the vector ops (upstream's `fold` methods in VectorOps.cpp).
+
+`FOLDERS` maps op names to functions with the greedy driver's folder protocol: return the
+replacement values or attributes (one per result), True after an in-place update, or None.
+The greedy driver folds with them (it collects every `<dialect>_folders` module), and the
+vector pattern sets also run them as patterns (`vector_utils.with_folds`), as
+upstream does.
+
+    %e = vector.extract %b[1] : f32 from vector<4xf32>   (with %b = vector.broadcast %s)
+      => %s
+    %c = vector.shape_cast %v : vector<4xf32> to vector<4xf32>
+      => %v
+    %t = vector.transfer_read %m[%c0], %pad : memref<8xf32>, vector<4xf32>
+      => in place: {in_bounds = [true]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    VectorType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+
+from schedir.dialects import vector
+from schedir.dialects.vector.attributes import (
+    bool_array,
+    i64_array,
+    in_bounds_values,
+    int_values,
+    is_minor_identity,
+    is_zero,
+    scalable_dims,
+)
+from schedir.dialects.vector.shape import POISON_INDEX, broadcast_mismatch
+from schedir.transform.rewrites.utils import Folder, FoldResult, constant_attr, constant_int
+from schedir.transform.rewrites.vector.fold_extract import (
+    _defining,
+    _dense,
+    _dense_of,
+    _linearize,
+    _strides,
+    _values,
+    fold_extract,
+    fold_insert,
+)
+from schedir.transform.rewrites.vector.utils import mask_format
+
+# --- broadcast, shape_cast, transpose --------------------------------------------------------
+
+
+def fold_broadcast(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.BroadcastOp)
+    dst = cast(VectorType, op.vector.type)
+    if op.source.type == dst:
+        return [op.source]
+    cast_op = _defining(op.source, vector.ShapeCastOp)
+    if cast_op is not None:
+        src_t = cast(VectorType, cast_op.source.type)
+        if broadcast_mismatch(src_t, dst) is None:
+            src_shape, mid_shape = (
+                src_t.get_shape(),
+                cast(VectorType, cast_op.result.type).get_shape(),
+            )
+            n = min(len(src_shape), len(mid_shape))
+            if tuple(src_shape[len(src_shape) - n :]) == tuple(mid_shape[len(mid_shape) - n :]):
+                op.operands = [cast_op.source]
+                return True
+    attr = constant_attr(op.source)
+    if isinstance(attr, IntegerAttr | FloatAttr):
+        if attr.type != dst.get_element_type():
+            return None
+        return [_dense_of(dst, [attr.value.data])]
+    if isinstance(attr, DenseIntOrFPElementsAttr) and len(set(_values(attr))) == 1:
+        return [_dense_of(dst, [_values(attr)[0]])]
+    return None
+
+
+def _is_order_preserving(op: vector.TransposeOp) -> bool:
+    shape = cast(VectorType, op.vector.type).get_shape()
+    current = 0
+    for p in op.perm():
+        if shape[p] == 1:
+            continue
+        if p < current:
+            return False
+        current = p
+    return True
+
+
+def fold_shape_cast(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.ShapeCastOp)
+    res = op.result.type
+    if op.source.type == res:
+        return [op.source]
+    owner = op.source.owner
+    if isinstance(owner, vector.ShapeCastOp):
+        op.operands = [owner.source]
+        return True
+    if isinstance(owner, vector.TransposeOp):
+        if _is_order_preserving(owner):
+            op.operands = [owner.vector]
+            return True
+        return None
+    if isinstance(owner, vector.BroadcastOp) and owner.source.type == res:
+        return [owner.source]
+    dense = _dense(op.source)
+    if dense is not None:
+        return [_dense_of(cast(VectorType, res), _values(dense))]
+    return None
+
+
+def fold_transpose(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.TransposeOp)
+    dense = _dense(op.vector)
+    if dense is not None and len(set(_values(dense))) == 1:
+        return [_dense_of(cast(VectorType, op.result.type), _values(dense)[:1])]
+    if op.vector.type == op.result.type and _is_order_preserving(op):
+        return [op.vector]
+    return None
+
+
+def fold_multi_reduction(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.MultiDimReductionOp)
+    src = cast(VectorType, op.source.type)
+    if src.get_num_dims() == 1 and not op.reduction_mask()[0]:
+        return [op.source]
+    return None
+
+
+# --- strided slices ----------------------------------------------------------------------------
+
+
+def fold_extract_strided_slice(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.ExtractStridedSliceOp)
+    if op.vector.type == op.result.type:
+        return [op.vector]
+    insert = _defining(op.vector, vector.InsertStridedSliceOp)
+    ext_offsets = int_values(op.offsets)
+    ext_sizes = int_values(op.sizes)
+    ext_strides = int_values(op.strides)
+    while insert is not None:
+        if (
+            cast(VectorType, op.vector.type).get_num_dims()
+            != cast(VectorType, insert.source.type).get_num_dims()
+        ):
+            break
+        ins_offsets = int_values(insert.offsets)
+        ins_strides = int_values(insert.strides)
+        if len(ext_offsets) > len(ins_offsets):
+            break
+        partial = disjoint = False
+        diffs: list[int] = []
+        ok = True
+        for dim, offset in enumerate(ext_offsets):
+            if ext_strides[dim] != ins_strides[dim]:
+                ok = False
+                break
+            start = ins_offsets[dim]
+            end = start + cast(VectorType, insert.source.type).get_shape()[dim]
+            if start <= offset < end:
+                if offset + ext_sizes[dim] > end:
+                    partial = True
+                diffs.append(offset - start)
+                continue
+            disjoint = True
+            break
+        if not ok:
+            break
+        if not disjoint and not partial:
+            op.operands = [insert.source]
+            op.properties["offsets"] = i64_array(diffs)
+            return True
+        if disjoint:
+            insert = _defining(insert.dest, vector.InsertStridedSliceOp)
+        else:
+            break
+    dense = _dense(op.vector)
+    if dense is None or any(s != 1 for s in ext_strides):
+        return None
+    src = cast(VectorType, op.vector.type)
+    res = cast(VectorType, op.result.type)
+    values = _values(dense)
+    if len(values) == 1:
+        return [_dense_of(res, values)]
+    offsets = ext_offsets + [0] * (src.get_num_dims() - len(ext_offsets))
+    strides = _strides(src.get_shape())
+    out: list[int | float] = []
+    for pos in _positions(res.get_shape()):
+        out.append(values[_linearize([p + o for p, o in zip(pos, offsets, strict=True)], strides)])
+    return [_dense_of(res, out)]
+
+
+def _positions(shape: Sequence[int]) -> list[list[int]]:
+    result: list[list[int]] = [[]]
+    for size in shape:
+        result = [[*p, i] for p in result for i in range(size)]
+    return result
+
+
+def fold_insert_strided_slice(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.InsertStridedSliceOp)
+    if op.source.type == op.dest.type:
+        return [op.source]
+    return None
+
+
+# --- shuffle, elements, bitcast -------------------------------------------------------------------
+
+
+def fold_shuffle(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.ShuffleOp)
+    t1 = cast(VectorType, op.v1.type)
+    t2 = cast(VectorType, op.v2.type)
+    if t1.get_num_dims() == 0:
+        return None
+    mask = [int(m) for m in op.mask.get_values()]
+    if mask == list(range(t1.get_shape()[0])):
+        return [op.v1]
+    n1 = t1.get_shape()[0]
+    if mask == list(range(n1, n1 + t2.get_shape()[0])):
+        return [op.v2]
+    if t1.get_num_dims() != 1:
+        return None
+    d1, d2 = _dense(op.v1), _dense(op.v2)
+    if d1 is None or d2 is None:
+        return None
+    v1 = _values(d1) * (n1 if len(_values(d1)) == 1 else 1)
+    v2 = _values(d2) * (t2.get_shape()[0] if len(_values(d2)) == 1 else 1)
+    out = [v1[0] if m == POISON_INDEX else (v1[m] if m < n1 else v2[m - n1]) for m in mask]
+    return [_dense_of(cast(VectorType, op.result.type), out)]
+
+
+def fold_from_elements(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.FromElementsOp)
+    elements = list(op.elements)
+    if elements:
+        to_elements = elements[0].owner
+        if (
+            isinstance(to_elements, vector.ToElementsOp)
+            and elements == list(to_elements.results)
+            and to_elements.source.type == op.dest.type
+        ):
+            return [to_elements.source]
+    attrs = [constant_attr(e) for e in elements]
+    if elements and all(isinstance(a, IntegerAttr | FloatAttr) for a in attrs):
+        return [_dense_of(cast(VectorType, op.dest.type), [a.value.data for a in attrs])]  # type: ignore[union-attr]
+    return None
+
+
+def fold_to_elements(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.ToElementsOp)
+    from_elements = _defining(op.source, vector.FromElementsOp)
+    if from_elements is None:
+        return None
+    return list(from_elements.elements)
+
+
+def fold_bitcast(op: Operation) -> FoldResult:
+    src = op.operands[0]
+    if src.type == op.results[0].type:
+        return [src]
+    inner = src.owner
+    if isinstance(inner, Operation) and inner.name == "vector.bitcast":
+        if inner.operands[0].type == op.results[0].type:
+            return [inner.operands[0]]
+        op.operands = [inner.operands[0]]
+        return True
+    return None
+
+
+# --- masks --------------------------------------------------------------------------------------
+
+
+def fold_constant_mask(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.ConstantMaskOp)
+    t = cast(VectorType, op.result.type)
+    sizes = op.sizes()
+    if t.get_num_dims() == 0:
+        return [_dense_of(t, [int(sizes[0] == 1)])]
+    if tuple(sizes) == tuple(t.get_shape()):
+        return [_dense_of(t, [1])]
+    if all(s == 0 for s in sizes):
+        return [_dense_of(t, [0])]
+    return None
+
+
+def fold_mask(op: Operation) -> FoldResult:
+    """Empty masks without passthru forward the yielded values; an all-true mask moves
+    the masked op out of the region."""
+    assert isinstance(op, vector.MaskOp)
+    block = op.mask_region.block
+    masked = op.maskable_op()
+    if masked is None:
+        if op.passthru is not None:
+            return None
+        terminator = block.last_op
+        assert terminator is not None
+        if not op.results:
+            return None
+        return list(terminator.operands)
+    if mask_format(op.mask) is not True:
+        return None
+    masked.detach()
+    parent = op.parent
+    assert parent is not None
+    parent.insert_op_before(masked, op)
+    return list(masked.results)
+
+
+# --- transfers ----------------------------------------------------------------------------------
+
+
+def _fold_in_bounds(op: Operation, vtype: VectorType, shaped: Attribute) -> bool:
+    """Upstream's `foldTransferInBoundsAttribute`."""
+    perm = cast(AffineMapAttr, op.properties["permutation_map"]).data
+    rank = len(perm.results)
+    if rank == 0:
+        return False
+    current = in_bounds_values(op.properties["in_bounds"], rank)
+    new: list[bool] = []
+    changed = False
+    non_bcast: list[int] = []
+    first_index = 1 if op.name == "vector.transfer_read" else 2
+    shape = shaped.get_shape()  # type: ignore[attr-defined]
+    for i, expr in enumerate(perm.results):
+        if current[i]:
+            new.append(True)
+            continue
+        ok = False
+        if isinstance(expr, AffineDimExpr):
+            non_bcast.append(i)
+            d = expr.position
+            size = shape[d]
+            idx = constant_int(op.operands[first_index + d])
+            if size != DYNAMIC_INDEX and idx is not None:
+                ok = idx + vtype.get_shape()[i] <= size
+        new.append(ok)
+        changed |= ok
+    if all(new[i] for i in non_bcast):
+        for i, expr in enumerate(perm.results):
+            if is_zero(expr):
+                changed |= not new[i]
+                new[i] = True
+    if not changed:
+        return False
+    op.properties["in_bounds"] = bool_array(new)
+    return True
+
+
+def _fold_full_mask(op: Operation, mask_index: int) -> bool:
+    if len(op.operands) <= mask_index:
+        return False
+    segments = op.properties.get("operandSegmentSizes")
+    if not isinstance(segments, DenseArrayBase) or int(segments.get_values()[-1]) == 0:
+        return False
+    if mask_format(op.operands[-1]) is not True:
+        return False
+    sizes = [int(v) for v in segments.get_values()]
+    sizes[-1] = 0
+    op.operands = list(op.operands[:-1])
+    op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
+    return True
+
+
+def _fold_single_element_map(op: Operation, vtype: VectorType, shaped: Attribute) -> bool:
+    """A `vector<1xT>` transfer reads or writes one element whatever its map: the map
+    becomes the minor identity (upstream folds it so that the transfer lowers to a load or
+    store). Masked transfers keep theirs: the mask type follows the map."""
+    perm = cast(AffineMapAttr, op.properties["permutation_map"]).data
+    if tuple(vtype.get_shape()) != (1,) or any(scalable_dims(vtype)):
+        return False
+    if len(perm.results) != 1 or is_minor_identity(perm) or _has_mask(op):
+        return False
+    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
+    op.properties["permutation_map"] = AffineMapAttr(
+        AffineMap(perm.num_dims, perm.num_symbols, (AffineExpr.dimension(rank - 1),))
+    )
+    return True
+
+
+def _has_mask(op: Operation) -> bool:
+    segments = op.properties.get("operandSegmentSizes")
+    return isinstance(segments, DenseArrayBase) and int(segments.get_values()[-1]) != 0
+
+
+def _same_indices(a: Sequence[SSAValue], b: Sequence[SSAValue]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def fold_transfer_read(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.TransferReadOp)
+    if isinstance(op.source.type, TensorType):
+        write = _defining(op.source, vector.TransferWriteOp)
+        while write is not None:
+            if (
+                not any(not b for b in in_bounds_values(write.in_bounds, 0))
+                and _same_indices(write.indices, op.indices)
+                and write.vector.type == op.result.type
+                and write.permutation_map == op.permutation_map
+                and write.mask is None
+                and op.mask is None
+            ):
+                return [write.vector]
+            if not _disjoint(write, op):
+                break
+            write = _defining(write.source, vector.TransferWriteOp)
+    vtype = cast(VectorType, op.result.type)
+    if _fold_in_bounds(op, vtype, op.source.type):
+        return True
+    if op.mask is not None and _fold_full_mask(op, 0):
+        return True
+    if _fold_single_element_map(op, vtype, op.source.type):
+        return True
+    return None
+
+
+def _disjoint(a: Operation, b: Operation) -> bool:
+    """Upstream's `isDisjointTransferIndices` on constant indices."""
+    from schedir.dialects.vector.transfer import transfer_vector_type
+
+    va, vb = transfer_vector_type(a), transfer_vector_type(b)
+    if va != vb:
+        return False
+    ia = list(a.operands[1 if a.name == "vector.transfer_read" else 2 :])
+    ib = list(b.operands[1 if b.name == "vector.transfer_read" else 2 :])
+    shaped = a.operands[0 if a.name == "vector.transfer_read" else 1].type
+    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
+    ia, ib = ia[:rank], ib[:rank]
+    offset = rank - va.get_num_dims()
+    for i, (x, y) in enumerate(zip(ia, ib, strict=True)):
+        cx, cy = constant_int(x), constant_int(y)
+        if cx is None or cy is None:
+            continue
+        if i < offset:
+            if cx != cy:
+                return True
+            continue
+        if abs(cx - cy) >= va.get_shape()[i - offset]:
+            return True
+    return False
+
+
+def fold_transfer_write(op: Operation) -> FoldResult:
+    assert isinstance(op, vector.TransferWriteOp)
+    shaped = op.source.type
+    vtype = cast(VectorType, op.vector.type)
+    if isinstance(shaped, TensorType):
+        read = _defining(op.vector, vector.TransferReadOp)
+        if read is not None:
+            result = _fold_read_init_write(op, read, shaped, vtype)
+            if result is not None:
+                return result
+            if (
+                read.source is op.source
+                and _same_indices(read.indices, op.indices)
+                and read.permutation_map == op.permutation_map
+                and read.result.type == vtype
+                and read.mask is None
+                and op.mask is None
+            ):
+                return [read.source]
+    if _fold_in_bounds(op, vtype, shaped):
+        return True
+    if op.mask is not None and _fold_full_mask(op, 0):
+        return True
+    if _fold_single_element_map(op, vtype, shaped):
+        return True
+    return None
+
+
+def _fold_read_init_write(
+    write: vector.TransferWriteOp,
+    read: vector.TransferReadOp,
+    shaped: TensorType,
+    vtype: VectorType,
+) -> FoldResult:
+    rank = len(write.permutation_map.data.results)
+    if rank == 0 or len(read.permutation_map.data.results) != rank:
+        return None
+    if not (
+        is_minor_identity(read.permutation_map.data)
+        and is_minor_identity(write.permutation_map.data)
+    ):
+        return None
+    if not all(in_bounds_values(read.in_bounds, rank)) or not all(
+        in_bounds_values(write.in_bounds, rank)
+    ):
+        return None
+    if read.source.type != shaped or read.result.type != vtype:
+        return None
+    if tuple(vtype.get_shape()) != tuple(shaped.get_shape()):
+        return None
+    if any(constant_int(i) != 0 for i in (*read.indices, *write.indices)):
+        return None
+    return [read.source]
+
+
+FOLDERS: dict[str, Folder] = {
+    "vector.extract": fold_extract,
+    "vector.insert": fold_insert,
+    "vector.broadcast": fold_broadcast,
+    "vector.shape_cast": fold_shape_cast,
+    "vector.transpose": fold_transpose,
+    "vector.multi_reduction": fold_multi_reduction,
+    "vector.extract_strided_slice": fold_extract_strided_slice,
+    "vector.insert_strided_slice": fold_insert_strided_slice,
+    "vector.shuffle": fold_shuffle,
+    "vector.from_elements": fold_from_elements,
+    "vector.to_elements": fold_to_elements,
+    "vector.bitcast": fold_bitcast,
+    "vector.constant_mask": fold_constant_mask,
+    "vector.mask": fold_mask,
+    "vector.transfer_read": fold_transfer_read,
+    "vector.transfer_write": fold_transfer_write,
+}
+"""Folder of each vector op that has one upstream."""
+
+__all__ = ["FOLDERS"]

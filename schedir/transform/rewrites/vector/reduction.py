@@ -1,0 +1,202 @@
+"""`vector.multi_reduction` lowering in three composable stages (upstream
+LowerVectorMultiReduction.cpp after the removal of `lower_multi_reduction`):
+
+- `reorder_multi_reduction_dims`: transpose so the reduced dims are innermost
+  (`innerreduction`) or outermost (`innerparallel`);
+- `multi_reduction_flattening`: shape_cast n-D reductions in that form to 2-D (1-D when
+  everything is reduced);
+- `multi_reduction_unrolling`: 1-D to `vector.reduction`; 2-D [parallel, reduction] to one
+  `vector.reduction` per row (`innerreduction`), 2-D [reduction, parallel] to a chain of
+  elementwise combines (`innerparallel`).
+
+Before (all three stages, innerreduction):
+
+    %r = vector.multi_reduction <add>, %v, %acc [1] : vector<2x4xf32> to vector<2xf32>
+
+After:
+
+    %z = arith.constant dense<0.000000e+00> : vector<2xf32>
+    %0 = vector.extract %v[0] : vector<4xf32> from vector<2x4xf32>
+    %1 = vector.extract %acc[0] : f32 from vector<2xf32>
+    %2 = vector.reduction <add>, %0, %1 : vector<4xf32> into f32
+    %3 = vector.insert %2, %z [0] : f32 into vector<2xf32>
+    ... (row 1)
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import cast
+
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import Operation, SSAValue
+
+from schedir.dialects import vector
+from schedir.dialects.vector.attributes import vec
+from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.vector.utils import (
+    arith_reduction,
+    extract,
+    insert,
+    mask_operation,
+    masking_op,
+    shape_cast,
+    transpose,
+    zero,
+)
+
+
+def _new_reduction(
+    rw: CanonRewriter,
+    op: vector.MultiDimReductionOp,
+    source: SSAValue,
+    acc: SSAValue,
+    mask: list[bool],
+) -> SSAValue:
+    dims = [i for i, m in enumerate(mask) if m]
+    return rw.create(vector.MultiDimReductionOp(op.kind, source, acc, dims), op).results[0]
+
+
+def _reorder(strategy: str):
+    inner_reduction = strategy == "innerreduction"
+
+    def reorder(op: Operation, rw: CanonRewriter) -> bool:
+        """Upstream's `InnerOuterDimReductionConversion`."""
+        assert isinstance(op, vector.MultiDimReductionOp)
+        if masking_op(op) is not None:
+            return False
+        mask = op.reduction_mask()
+        rank = len(mask)
+        parallel = [i for i, m in enumerate(mask) if not m]
+        reduction = [i for i, m in enumerate(mask) if m]
+        if not parallel:
+            return False
+        if inner_reduction and parallel == list(range(len(parallel))):
+            return False
+        if not inner_reduction and parallel == list(range(rank - len(parallel), rank)):
+            return False
+        perm = parallel + reduction if inner_reduction else reduction + parallel
+        transposed = transpose(rw, op.source, perm, op)
+        new_mask = [False] * rank
+        for i in range(len(reduction)):
+            new_mask[rank - i - 1 if inner_reduction else i] = True
+        rw.replace_values(op, [_new_reduction(rw, op, transposed, op.acc, new_mask)])
+        return True
+
+    return reorder
+
+
+def _flatten(strategy: str):
+    inner_reduction = strategy == "innerreduction"
+
+    def flatten(op: Operation, rw: CanonRewriter) -> bool:
+        """Upstream's `ReduceMultiDimReductionRank`."""
+        assert isinstance(op, vector.MultiDimReductionOp)
+        if masking_op(op) is not None:
+            return False
+        src_t = cast(VectorType, op.source.type)
+        shape = src_t.get_shape()
+        mask = op.reduction_mask()
+        rank = len(mask)
+        if rank < 2 or (rank == 2 and mask[0] != mask[-1]):
+            return False
+        parallel = [i for i, m in enumerate(mask) if not m]
+        par_shape = [shape[i] for i in parallel]
+        red_shape = [shape[i] for i, m in enumerate(mask) if m]
+        if inner_reduction and parallel != list(range(len(parallel))):
+            return False
+        first = rank - len(parallel)
+        if not inner_reduction and parallel != list(range(first, rank)):
+            return False
+        new_mask: list[bool] = []
+        new_shape: list[int] = []
+        if par_shape:
+            new_mask.append(False)
+            new_shape.append(prod(par_shape))
+        if red_shape:
+            new_mask.append(True)
+            new_shape.append(prod(red_shape))
+        if not inner_reduction and len(new_shape) == 2:
+            new_mask.reverse()
+            new_shape.reverse()
+        elem = src_t.get_element_type()
+        source = shape_cast(rw, op.source, vec(new_shape, elem), op)
+        acc = op.acc
+        if par_shape:
+            acc = shape_cast(rw, acc, vec([prod(par_shape)], elem), op)
+        reduced = _new_reduction(rw, op, source, acc, new_mask)
+        if not par_shape:
+            rw.replace_values(op, [reduced])
+            return True
+        rw.replace_values(op, [shape_cast(rw, reduced, vec(par_shape, elem), op)])
+        return True
+
+    return flatten
+
+
+def one_dim_to_reduction(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `OneDimMultiReductionToReduction` (maskable)."""
+    assert isinstance(op, vector.MultiDimReductionOp)
+    if cast(VectorType, op.source.type).get_num_dims() != 1 or not op.reduction_mask()[0]:
+        return False
+    mask_op = masking_op(op)
+    root: Operation = mask_op if mask_op is not None else op
+    rw.set_insertion_point(root)
+    red = rw.create(vector.ReductionOp(op.source, op.kind, op.acc), op)
+    result = mask_operation(rw, red, mask_op.mask if mask_op is not None else None)
+    rw.replace_values(root, list(result.results))
+    return True
+
+
+def two_dim_to_reduction(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `TwoDimMultiReductionToReduction`: one `vector.reduction` per row."""
+    assert isinstance(op, vector.MultiDimReductionOp)
+    mask = op.reduction_mask()
+    if len(mask) != 2 or mask[0] or not mask[1] or masking_op(op) is not None:
+        return False
+    result = zero(rw, op.dest.type, op)
+    for i in range(cast(VectorType, op.source.type).get_shape()[0]):
+        row = extract(rw, op.source, [i], op)
+        acc = extract(rw, op.acc, [i], op)
+        reduced = rw.create(vector.ReductionOp(row, op.kind, acc), op).results[0]
+        result = insert(rw, reduced, result, [i], op)
+    rw.replace_values(op, [result])
+    return True
+
+
+def two_dim_to_elementwise(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `TwoDimMultiReductionToElementWise`: combine the rows one by one."""
+    assert isinstance(op, vector.MultiDimReductionOp)
+    mask = op.reduction_mask()
+    if len(mask) != 2 or mask[1] or not mask[0] or masking_op(op) is not None:
+        return False
+    result = op.acc
+    for i in range(cast(VectorType, op.source.type).get_shape()[0]):
+        row = extract(rw, op.source, [i], op)
+        result = arith_reduction(rw, op.kind, row, result, op)
+    rw.replace_values(op, [result])
+    return True
+
+
+def reorder_patterns(strategy: str) -> PatternSet:
+    return PatternSet().add("vector.multi_reduction", _reorder(strategy))
+
+
+def flattening_patterns(strategy: str) -> PatternSet:
+    return PatternSet().add("vector.multi_reduction", _flatten(strategy))
+
+
+def unrolling_patterns(strategy: str) -> PatternSet:
+    two_dim = two_dim_to_reduction if strategy == "innerreduction" else two_dim_to_elementwise
+    return PatternSet().add("vector.multi_reduction", one_dim_to_reduction, two_dim)
+
+
+__all__ = [
+    "flattening_patterns",
+    "one_dim_to_reduction",
+    "reorder_patterns",
+    "two_dim_to_elementwise",
+    "two_dim_to_reduction",
+    "unrolling_patterns",
+]

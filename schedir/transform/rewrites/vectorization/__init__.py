@@ -1,0 +1,1 @@
+"""Vectorization of linalg and tensor ops (upstream Linalg/Transforms/Vectorization.cpp)."""
