@@ -14,23 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import schedir
-from schedir import reference
-from schedir.dialects.syntax import parse_module
-from schedir.dialects.types import entry_signature, find_entry
+from tests.helpers import run_and_check
 
 
 def check(payload: str, seed: int = 0) -> None:
-    """Compile `payload`, run it and compare every result with the reference."""
-    kernel = schedir.compile(payload)
-    module = parse_module(payload, "<numerics>")
-    signature = entry_signature(find_entry(module))
-    inputs = reference.random_inputs(signature, seed)
-    got = kernel.run(*inputs, prefill_nan=True)
-    want = reference.evaluate(module, None, inputs)
-    length = reference.reduction_length(module, None)
-    for index, (spec, g, w) in enumerate(zip(signature.results, got, want, strict=True)):
-        result = reference.compare(g, w, spec.dtype, length)
-        assert result.ok, f"result {index}: {result.message}\n{payload}"
+    """Compile `payload`, run it and compare every result with the reference, at the
+    payload's own reduction length."""
+    run_and_check(payload, seed=seed, reduction=None)
 
 
 def shape(dims: tuple[int, ...], dtype: str) -> str:

@@ -19,6 +19,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
+from tests.helpers import check_results
 
 pytestmark = pytest.mark.gpu
 
@@ -49,9 +50,8 @@ def test_schedule_matches_the_reference(schedule: Path, kernels: dict[str, sched
     inputs, expected, length = _inputs(_example(schedule), seed=7)
     before = [a.copy() for a in inputs]
     results = kernel.run(*inputs, prefill_nan=True)
-    for got, want, spec in zip(results, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, length)
-        assert check.ok, f"{schedule.name}: {check.message}"
+    dtypes = [spec.dtype for spec in kernel.signature.results]
+    check_results(results, expected, dtypes, length, where=f" ({schedule.name})")
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b)
     assert ".entry" in kernel.stages["ptx"]
@@ -171,8 +171,7 @@ def test_elementwise_vector_path_matches_the_reference() -> None:
     inputs = reference.random_inputs(signature, 5)
     (want,) = reference.evaluate(module, signature.name, inputs)
     (got,) = kernel.run(*inputs, prefill_nan=True)
-    check = reference.compare(got, want, np.dtype(np.float32), 1)
-    assert check.ok, check.message
+    check_results([got], [want], [np.dtype(np.float32)], 1)
 
 
 def test_matmul_smem_full_tiles_match_the_reference() -> None:
@@ -191,5 +190,4 @@ def test_matmul_smem_full_tiles_match_the_reference() -> None:
     inputs = reference.random_inputs(signature, 13)
     (want,) = reference.evaluate(module, signature.name, inputs)
     (got,) = kernel.run(*inputs, prefill_nan=True)
-    check = reference.compare(got, want, np.dtype(np.float32), 272)
-    assert check.ok, check.message
+    check_results([got], [want], [np.dtype(np.float32)], 272)

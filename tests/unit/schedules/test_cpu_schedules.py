@@ -18,24 +18,9 @@ from pathlib import Path
 
 import pytest
 
-import schedir
-from schedir import reference
+from tests.helpers import run_and_check
 
 SCHEDULES = Path(__file__).parents[3] / "schedules"
-
-
-def run_and_check(payload: str, schedule: str, reduction: int = 1, seed: int = 0) -> str:
-    """Compile `payload` with `schedules/<schedule>`, compare a run with the reference;
-    return the scheduled IR."""
-    kernel = schedir.compile(payload, schedule=SCHEDULES / schedule)
-    inputs = reference.random_inputs(kernel.signature, seed=seed)
-    expected = reference.evaluate(payload, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert check.ok, check.message
-    return kernel.stages["scheduled"]
 
 
 def matmul(m: int, n: int, k: int) -> str:
@@ -100,7 +85,7 @@ def assert_no_linalg(ir: str) -> None:
 
 @pytest.mark.parametrize(("m", "n", "k"), [(128, 192, 64), (64, 64, 256)])
 def test_matmul_cpu(m: int, n: int, k: int) -> None:
-    ir = run_and_check(matmul(m, n, k), "matmul_cpu.mlir", reduction=k)
+    ir = run_and_check(matmul(m, n, k), SCHEDULES / "matmul_cpu.mlir", reduction=k)
     assert_no_linalg(ir)
     text = body(ir)
     assert "vector.fma" in text and "vector<32xf32>" in text
@@ -111,7 +96,9 @@ def test_matmul_cpu(m: int, n: int, k: int) -> None:
 
 
 def test_matmul_bias_relu_cpu() -> None:
-    ir = run_and_check(matmul_bias_relu(128, 64, 192), "matmul_bias_relu_cpu.mlir", 192)
+    ir = run_and_check(
+        matmul_bias_relu(128, 64, 192), SCHEDULES / "matmul_bias_relu_cpu.mlir", reduction=192
+    )
     assert_no_linalg(ir)
     text = body(ir)
     assert "vector.fma" in text and "arith.maximumf" in text
@@ -126,7 +113,7 @@ def test_matmul_bias_relu_cpu() -> None:
 
 @pytest.mark.parametrize(("m", "n"), [(37, 192), (5, 1024)])
 def test_softmax_cpu(m: int, n: int) -> None:
-    ir = run_and_check(softmax(m, n), "softmax_cpu.mlir", reduction=n)
+    ir = run_and_check(softmax(m, n), SCHEDULES / "softmax_cpu.mlir", reduction=n)
     assert_no_linalg(ir)
     text = body(ir)
     assert text.count("scf.forall") == 1, "max, exp, sum and div fused into one row loop"
@@ -140,7 +127,7 @@ def test_layernorm_cpu() -> None:
         "layernorm_cpu.mlir",
         {"4096x1024": "37x128", "1024xf32": "128xf32", "4096xf32": "37xf32", "1024.0": "128.0"},
     )
-    ir = run_and_check(payload, "layernorm_cpu.mlir", reduction=128)
+    ir = run_and_check(payload, SCHEDULES / "layernorm_cpu.mlir", reduction=128)
     assert_no_linalg(ir)
     text = body(ir)
     assert text.count("scf.forall") == 1, "both reductions and the epilogue in one row loop"
@@ -154,7 +141,8 @@ def test_layernorm_cpu() -> None:
 @pytest.mark.parametrize("shape", ["37x100", "16x128"])
 def test_elementwise_cpu(shape: str) -> None:
     ir = run_and_check(
-        example_resized("elementwise_cpu.mlir", {"2048x2048": shape}), "elementwise_cpu.mlir"
+        example_resized("elementwise_cpu.mlir", {"2048x2048": shape}),
+        SCHEDULES / "elementwise_cpu.mlir",
     )
     assert_no_linalg(ir)
     text = body(ir)

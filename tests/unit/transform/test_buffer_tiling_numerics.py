@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import schedir
-from schedir import reference
+from tests.helpers import ANY, schedule_module
+from tests.helpers import match as match_in
+from tests.helpers import run_and_check as check_at
 
-ANY = "!transform.any_op"
 M, K, N = 37, 29, 53
 """Odd sizes: no tile size used below divides them."""
 
@@ -31,30 +31,18 @@ BUFFERIZE = (
 
 
 def run_and_check(text: str, reduction: int = K, dynamic: int | None = None) -> str:
-    """Compile `text`, run it, compare with the reference; return the scheduled IR."""
-    kernel = schedir.compile(text)
-    inputs = reference.random_inputs(kernel.signature, seed=5, dynamic_sizes=dynamic)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert check.ok, check.message
-    return kernel.stages["scheduled"]
+    """The shared harness at this file's seed (5); return the scheduled IR."""
+    return check_at(text, seed=5, reduction=reduction, dynamic=dynamic)
 
 
 def module(payload: str, schedule: str) -> str:
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.consumed}}) {{\n"
-        f"{BUFFERIZE}{schedule}"
-        "    transform.yield\n  }\n}\n"
-    )
+    """`payload` with `schedule`, which runs on the bufferized module `%bm`."""
+    return schedule_module(payload, BUFFERIZE + schedule, consumed=True)
 
 
 def match(name: str, op: str) -> str:
-    return f'    {name} = transform.structured.match ops{{["{op}"]}} in %bm : ({ANY}) -> {ANY}\n'
+    """A match in the bufferized module."""
+    return match_in(name, op, root="%bm")
 
 
 def matmul(m: int = M, k: int = K, n: int = N, dim: str | None = None) -> str:

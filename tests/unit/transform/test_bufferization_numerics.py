@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from xdsl.ir import Operation
 
 import schedir
-from schedir import reference
+from tests.helpers import ANY, match, schedule_module
+from tests.helpers import run_and_check as check_at
 
-ANY = "!transform.any_op"
 M, K, N = 37, 29, 53
 """Odd sizes: no tile size used below divides them."""
 
@@ -32,28 +32,13 @@ M, K, N = 37, 29, 53
 
 
 def run_and_check(text: str, reduction: int = K) -> str:
-    """Compile `text` (payload + schedule), run it, compare with the reference; return the
-    scheduled (bufferized) IR."""
-    kernel = schedir.compile(text)
-    inputs = reference.random_inputs(kernel.signature, seed=3)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert check.ok, check.message
-    return kernel.stages["scheduled"]
+    """The shared harness at this file's seed (3); return the scheduled (bufferized) IR."""
+    return check_at(text, seed=3, reduction=reduction)
 
 
-def module(payload: str, schedule: str, *, consumed: bool = True) -> str:
-    effect = "consumed" if consumed else "readonly"
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.{effect}}}) {{\n"
-        f"{schedule}\n"
-        "    transform.yield\n  }\n}\n"
-    )
+def module(payload: str, schedule: str) -> str:
+    """`payload` with `schedule`, whose root handle is consumed (bufferization consumes it)."""
+    return schedule_module(payload, schedule, consumed=True)
 
 
 def matmul_bias_relu(m: int = M, k: int = K, n: int = N, init: str = "%C") -> str:
@@ -78,10 +63,6 @@ def matmul_bias_relu(m: int = M, k: int = K, n: int = N, init: str = "%C") -> st
     }} -> tensor<{m}x{n}xf32>
     return %out : tensor<{m}x{n}xf32>
   }}"""
-
-
-def match(name: str, op: str, root: str = "%root") -> str:
-    return f'    {name} = transform.structured.match ops{{["{op}"]}} in {root} : ({ANY}) -> {ANY}\n'
 
 
 def tile_and_fuse(block: list[int], k_tile: int, threads: list[int] | None = None) -> str:
@@ -120,7 +101,7 @@ BUFFERIZE = (
     f"<{{bufferize_function_boundaries = true}}> : ({ANY}) -> {ANY}\n"
 )
 CLEANUP = (
-    match("%fb", "func.func", "%bm")
+    match("%fb", "func.func", root="%bm")
     + f"    transform.apply_cse to %fb : {ANY}\n"
     + f"    transform.apply_patterns to %fb {{ transform.apply_patterns.canonicalization }} : {ANY}\n"
 )
@@ -334,7 +315,7 @@ def test_promote_after_bufferization(options: str) -> None:
     schedule = (
         tile_and_fuse([8, 16], 8)
         + BUFFERIZE
-        + match("%mmb", "linalg.matmul", "%bm")
+        + match("%mmb", "linalg.matmul", root="%bm")
         + f"    %p = transform.structured.promote %mmb <{{{options}}}> : ({ANY}) -> {ANY}\n"
     )
     ir = run_and_check(module(matmul_bias_relu(), schedule))
@@ -354,7 +335,7 @@ def test_hoisted_accumulator_is_freed_once_after_the_loop() -> None:
         + match("%mmk", "linalg.matmul")
         + f"    %buf, %new = transform.structured.bufferize_to_allocation %mmk <{{memory_space = #gpu.address_space<private>}}> : {ANY}\n"
         + BUFFERIZE
-        + match("%fb", "func.func", "%bm")
+        + match("%fb", "func.func", root="%bm")
         + f"    transform.bufferization.buffer_loop_hoisting %fb : {ANY}\n"
     )
     ir = run_and_check(module(matmul_bias_relu(m=40, n=48), schedule))
@@ -438,7 +419,7 @@ def test_memref_patterns_after_bufferization(descriptors: list[str]) -> None:
     schedule = (
         tile_and_fuse([16, 32], 8, threads=[4, 8])
         + BUFFERIZE
-        + match("%fb", "func.func", "%bm")
+        + match("%fb", "func.func", root="%bm")
         + f"    transform.apply_patterns to %fb {{\n{body}\n    }} : {ANY}\n"
     )
     # Sizes the tiles divide: the per-thread accumulator has a static shape.

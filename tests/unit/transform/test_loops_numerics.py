@@ -21,31 +21,9 @@ from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.pipeline import apply_schedule
 from schedir.transform.rewrites.loops.forall_to_for import forall_to_for
+from tests.helpers import ANY, run_and_check, schedule_module
 
-ANY = "!transform.any_op"
 FOR = '!transform.op<"scf.for">'
-
-
-def check(text: str, *, reduction: int = 1, dynamic: int | None = None, seed: int = 0) -> str:
-    """Compile and run `text`, compare with the reference; return the scheduled IR."""
-    kernel = schedir.compile(text)
-    inputs = reference.random_inputs(kernel.signature, seed=seed, dynamic_sizes=dynamic)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        result = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert result.ok, result.message
-    return kernel.stages["scheduled"]
-
-
-def module(payload: str, schedule: str) -> str:
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.readonly}}) {{\n"
-        f"{schedule}"
-        "    transform.yield\n  }\n}\n"
-    )
 
 
 def matmul(m: int | str, n: int | str, k: int | str) -> str:
@@ -117,8 +95,8 @@ def peel(name: str, front: bool = False, tag: str = "p") -> str:
 @pytest.mark.parametrize("cleanup", [False, True], ids=["raw", "cleanup"])
 def test_peel_every_loop_inner_first(cleanup: bool) -> None:
     schedule = tile3("[8, 16, 5]") + peel("l2") + peel("l1") + peel("l0")
-    scheduled = check(
-        module(matmul(37, 53, 29), schedule + (CLEANUP if cleanup else "")), reduction=29
+    scheduled = run_and_check(
+        schedule_module(matmul(37, 53, 29), schedule + (CLEANUP if cleanup else "")), reduction=29
     )
     assert scheduled.count("scf.for") >= 6 or cleanup
 
@@ -127,7 +105,7 @@ def test_peel_then_cleanup_gives_static_full_tiles() -> None:
     # 40 = 5 * 8 needs no peeling; the columns (53 = 3 * 16 + 5) do: the main loop's
     # output tiles become static 8x16, the remainder's 8x5.
     schedule = tile3("[8, 16, 5]") + peel("l1") + CLEANUP
-    scheduled = check(module(matmul(40, 53, 29), schedule), reduction=29)
+    scheduled = run_and_check(schedule_module(matmul(40, 53, 29), schedule), reduction=29)
     assert "tensor<8x16xf32>" in scheduled
     assert "tensor<8x5xf32>" in scheduled
 
@@ -135,23 +113,23 @@ def test_peel_then_cleanup_gives_static_full_tiles() -> None:
 def test_peel_divisible_loop_fails_silenceably() -> None:
     schedule = tile3("[8, 16, 5]") + peel("l0")
     with pytest.raises(schedir.SchedirError, match="failed to peel the last iteration"):
-        schedir.compile(module(matmul(40, 53, 29), schedule))
+        schedir.compile(schedule_module(matmul(40, 53, 29), schedule))
 
 
 def test_peel_dynamic_sizes() -> None:
     schedule = tile3("[8, 16, 4]") + peel("l1") + peel("l0", tag="q") + CLEANUP
-    check(module(matmul("?", "?", "?"), schedule), reduction=17, dynamic=17)
+    run_and_check(schedule_module(matmul("?", "?", "?"), schedule), reduction=17, dynamic=17)
 
 
 def test_peel_front() -> None:
     schedule = tile3("[8, 16, 5]") + peel("l2", front=True) + peel("l0", front=True, tag="q")
-    check(module(matmul(37, 53, 29), schedule), reduction=29)
+    run_and_check(schedule_module(matmul(37, 53, 29), schedule), reduction=29)
 
 
 @pytest.mark.parametrize("factor", [1, 2, 3, 4, 7, 20])
 def test_unroll_innermost_reduction_loop(factor: int) -> None:
     schedule = tile3("[8, 16, 3]") + f"    transform.loop.unroll %l2 factor = {factor} : {ANY}\n"
-    check(module(matmul(19, 21, 29), schedule), reduction=29)
+    run_and_check(schedule_module(matmul(19, 21, 29), schedule), reduction=29)
 
 
 def test_unroll_every_loop_then_cleanup() -> None:
@@ -162,12 +140,12 @@ def test_unroll_every_loop_then_cleanup() -> None:
         + f"    transform.loop.unroll %l0 factor = 4 : {ANY}\n"
         + CLEANUP
     )
-    check(module(matmul(37, 53, 29), schedule), reduction=29)
+    run_and_check(schedule_module(matmul(37, 53, 29), schedule), reduction=29)
 
 
 def test_unroll_dynamic_bounds() -> None:
     schedule = tile3("[4, 8, 3]") + f"    transform.loop.unroll %l2 factor = 4 : {ANY}\n"
-    check(module(matmul("?", "?", "?"), schedule), reduction=23, dynamic=23)
+    run_and_check(schedule_module(matmul("?", "?", "?"), schedule), reduction=23, dynamic=23)
 
 
 def test_peel_then_unroll_main_loop() -> None:
@@ -177,7 +155,7 @@ def test_peel_then_unroll_main_loop() -> None:
         + f"    transform.loop.unroll %p_main_l2 factor = 3 : {ANY}\n"
         + CLEANUP
     )
-    check(module(matmul(37, 53, 29), schedule), reduction=29)
+    run_and_check(schedule_module(matmul(37, 53, 29), schedule), reduction=29)
 
 
 def _forall_text(n: int, threads: int) -> str:
@@ -187,7 +165,7 @@ def _forall_text(n: int, threads: int) -> str:
         f" : ({ANY}) -> ({ANY}, {ANY})\n"
     )
     ctx = get_context()
-    mod = parse_module(module(elementwise(n), schedule), "<forall>", ctx=ctx)
+    mod = parse_module(schedule_module(elementwise(n), schedule), "<forall>", ctx=ctx)
     apply_schedule(ctx, mod)
     return print_op(mod)
 
@@ -227,7 +205,7 @@ def test_forall_to_for_transform_op_after_bufferization() -> None:
         f"    %l = transform.loop.forall_to_for %fa : ({ANY}) -> {ANY}\n"
         f"    transform.loop.unroll %l factor = 3 : {ANY}\n"
     )
-    text = module(payload, schedule)
+    text = schedule_module(payload, schedule)
     kernel = schedir.compile(text)
     assert "scf.forall" not in kernel.stages["scheduled"]
     x = np.linspace(-2.0, 2.0, 10, dtype=np.float32)
@@ -257,4 +235,4 @@ def test_property_tile_peel_unroll(n: int, tile: int, factor: int, peel_first: b
     schedule += f"    transform.loop.unroll {loop} factor = {factor} : {ANY}\n" + CLEANUP.replace(
         "%func", "%fn"
     )
-    check(module(elementwise(n), schedule), seed=n)
+    run_and_check(schedule_module(elementwise(n), schedule), seed=n)

@@ -14,32 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import schedir
-from schedir import reference
-
-ANY = "!transform.any_op"
-
-
-def check(text: str, *, reduction: int = 1, dynamic: int | None = None, seed: int = 0) -> str:
-    """Compile and run `text`, compare with the reference; return the scheduled IR."""
-    kernel = schedir.compile(text)
-    inputs = reference.random_inputs(kernel.signature, seed=seed, dynamic_sizes=dynamic)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        result = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert result.ok, result.message
-    return kernel.stages["scheduled"]
-
-
-def module(payload: str, schedule: str) -> str:
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.readonly}}) {{\n"
-        f"{schedule}"
-        "    transform.yield\n  }\n}\n"
-    )
+from tests.helpers import ANY, match, run_and_check, schedule_module
 
 
 def matmul_bias_relu(m: int | str, n: int | str, k: int | str) -> str:
@@ -64,10 +39,6 @@ def matmul_bias_relu(m: int | str, n: int | str, k: int | str) -> str:
     }} -> {c}
     return %r : {c}
   }}"""
-
-
-def match(name: str, op: str) -> str:
-    return f'    {name} = transform.structured.match ops{{["{op}"]}} in %root : ({ANY}) -> {ANY}\n'
 
 
 PATTERNS = (
@@ -99,7 +70,7 @@ def tile_and_fuse(forall_tiles: str, k_tile: int) -> str:
 @pytest.mark.parametrize(("m", "n", "k"), [(64, 32, 48), (37, 53, 29)])
 def test_tile_fuse_then_cleanup(m: int, n: int, k: int) -> None:
     schedule = tile_and_fuse("[16, 8]", 5) + PATTERNS
-    scheduled = check(module(matmul_bias_relu(m, n, k), schedule), reduction=k)
+    scheduled = run_and_check(schedule_module(matmul_bias_relu(m, n, k), schedule), reduction=k)
     # The untiled originals are dead and gone; one fused fill, matmul and epilogue remain.
     assert scheduled.count("linalg.matmul") == 1
     assert scheduled.count("linalg.fill") == 1
@@ -119,7 +90,7 @@ def test_cleanup_then_hoist_then_licm() -> None:
         + PATTERNS.replace("%func", "%func2")
     )
     payload = matmul_bias_relu(32, 48, 36)
-    scheduled = check(module(payload, schedule), reduction=36)
+    scheduled = run_and_check(schedule_module(payload, schedule), reduction=36)
     assert "iter_args" in scheduled
 
 
@@ -133,7 +104,11 @@ def test_dynamic_shapes_tiled_and_cleaned(dynamic: int) -> None:
         + match("%func2", "func.func")
         + f"    transform.apply_dce to %func2 : {ANY}\n"
     )
-    check(module(matmul_bias_relu("?", "?", "?"), schedule), reduction=dynamic, dynamic=dynamic)
+    run_and_check(
+        schedule_module(matmul_bias_relu("?", "?", "?"), schedule),
+        reduction=dynamic,
+        dynamic=dynamic,
+    )
 
 
 def test_registered_canonicalize_and_cse_passes() -> None:
@@ -144,7 +119,7 @@ def test_registered_canonicalize_and_cse_passes() -> None:
         + f'    %f1 = transform.apply_registered_pass "canonicalize" to %func : ({ANY}) -> {ANY}\n'
         + f'    %f2 = transform.apply_registered_pass "cse" to %f1 : ({ANY}) -> {ANY}\n'
     )
-    scheduled = check(module(matmul_bias_relu(24, 40, 20), schedule), reduction=20)
+    scheduled = run_and_check(schedule_module(matmul_bias_relu(24, 40, 20), schedule), reduction=20)
     assert scheduled.count("linalg.matmul") == 1
 
 
@@ -188,7 +163,7 @@ def test_softmax_decomposed_fused_and_cleaned() -> None:
         "      transform.apply_patterns.linalg.tiling_canonicalization\n"
         f"    }} : {ANY}\n" + f"    transform.apply_cse to %func : {ANY}\n"
     )
-    scheduled = check(module(SOFTMAX, schedule), reduction=40)
+    scheduled = run_and_check(schedule_module(SOFTMAX, schedule), reduction=40)
     assert scheduled.count("scf.forall (") == 7
 
 
@@ -203,4 +178,4 @@ def test_softmax_decomposed_fused_and_cleaned() -> None:
 )
 def test_property_tile_fuse_cleanup(m: int, n: int, k: int, tm: int, tn: int, tk: int) -> None:
     schedule = tile_and_fuse(f"[{tm}, {tn}]", tk) + PATTERNS
-    check(module(matmul_bias_relu(m, n, k), schedule), reduction=k, seed=m * 7 + n)
+    run_and_check(schedule_module(matmul_bias_relu(m, n, k), schedule), reduction=k, seed=m * 7 + n)

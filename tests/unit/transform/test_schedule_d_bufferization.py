@@ -23,12 +23,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
 import schedir
-from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.lowering import get_all_passes
 from schedir.pipeline import strip_schedule
 from schedir.transform.interpreter import InterpreterHooks, TransformInterpreter
+from tests.helpers import check_kernel
 
 SCHEDULES = Path(__file__).parents[2] / "data" / "reference_schedules"
 NAME = "d_matmul_bias_relu_gpu_vectorized.mlir"
@@ -134,9 +134,4 @@ def test_bufferized_schedule_d_computes_the_reference() -> None:
     module, _ = _apply(text, stop_after_bufferization=True)
     assert not any(isinstance(v.type, TensorType) for op in module.walk() for v in op.results)
     kernel = schedir.compile(module)
-    inputs = reference.random_inputs(kernel.signature, seed=11)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=512)
-        assert check.ok, check.message
+    check_kernel(kernel, text, seed=11, reduction=512)

@@ -17,11 +17,11 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ShapedType
 from xdsl.ir import Operation
 
 import schedir
-from schedir import reference
 from schedir.api import OptRequest, run_opt
 from schedir.diagnostics import SourceManager
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
+from tests.helpers import check_kernel
 
 SCHEDULES = Path(__file__).parents[2] / "data" / "reference_schedules"
 TAGS = ("schedir.tuned", "schedir.untouched")
@@ -153,13 +153,6 @@ def test_numerics_match_the_reference() -> None:
     payload = _payload()
     kernel = schedir.compile(payload, schedule=_schedule())
     assert "scf.forall" in kernel.stages["scheduled"]
-    inputs = reference.random_inputs(kernel.signature, seed=3)
-    expected = reference.evaluate(payload, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected) == 2
+    assert len(kernel.signature.results) == 2
     # The large matmul reduces over 256, the small one (feeding the negation) over 16.
-    for got, want, spec, length in zip(
-        actual, expected, kernel.signature.results, (256, 16), strict=True
-    ):
-        check = reference.compare(got, want, spec.dtype, reduction_length=length)
-        assert check.ok, check.message
+    check_kernel(kernel, payload, seed=3, reduction=(256, 16))

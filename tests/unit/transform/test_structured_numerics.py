@@ -16,37 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import schedir
-from schedir import reference
-
-ANY = "!transform.any_op"
-
-
-def run_and_check(text: str, reduction: int = 1, seed: int = 0, dynamic: int | None = None) -> str:
-    """Compile `text` (payload + schedule), run it, compare with the reference; return
-    the scheduled IR."""
-    kernel = schedir.compile(text)
-    inputs = reference.random_inputs(kernel.signature, seed=seed, dynamic_sizes=dynamic)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert check.ok, check.message
-    return kernel.stages["scheduled"]
-
-
-def module(payload: str, schedule: str) -> str:
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.readonly}}) {{\n"
-        f"{schedule}\n"
-        "    transform.yield\n  }\n}\n"
-    )
-
-
-def match(name: str, op: str) -> str:
-    return f'    {name} = transform.structured.match ops{{["{op}"]}} in %root : ({ANY}) -> {ANY}\n'
+from tests.helpers import ANY, match, run_and_check, schedule_module
 
 
 def matmul(m: int | str, n: int | str, k: int | str, element: str = "f32") -> str:
@@ -77,7 +47,7 @@ def test_generalize_mixed_precision_matmul() -> None:
     schedule = match("%m", "linalg.matmul") + (
         f"    %g = transform.structured.generalize %m : ({ANY}) -> {ANY}\n"
     )
-    ir = run_and_check(module(matmul(7, 13, 11, "f16"), schedule), reduction=11)
+    ir = run_and_check(schedule_module(matmul(7, 13, 11, "f16"), schedule), reduction=11)
     assert "linalg.generic" in ir and "linalg.matmul" not in ir
 
 
@@ -92,7 +62,7 @@ def test_generalize_then_specialize_is_the_identity() -> None:
         f"    %g = transform.structured.generalize %ops : ({ANY}) -> {ANY}\n"
         f"    %s = transform.structured.specialize %g : ({ANY}) -> {ANY}\n"
     )
-    ir = run_and_check(module(payload, schedule), reduction=27)
+    ir = run_and_check(schedule_module(payload, schedule), reduction=27)
     assert "linalg.conv_2d_nhwc_hwcf" in ir and "linalg.transpose" in ir
     assert "linalg.generic" not in ir
 
@@ -110,7 +80,7 @@ def test_specialize_transposed_matmul() -> None:
     schedule = match("%g", "linalg.generic") + (
         f"    %s = transform.structured.specialize %g : ({ANY}) -> {ANY}\n"
     )
-    ir = run_and_check(module(payload, schedule), reduction=5)
+    ir = run_and_check(schedule_module(payload, schedule), reduction=5)
     assert "linalg.matmul indexing_maps" in ir
 
 
@@ -137,7 +107,7 @@ def test_interchange_with_index_ops(permutation: list[int]) -> None:
         f"    %i = transform.structured.interchange %g iterator_interchange = {permutation}"
         f" : ({ANY}) -> {ANY}\n"
     )
-    run_and_check(module(payload, schedule), reduction=5)
+    run_and_check(schedule_module(payload, schedule), reduction=5)
 
 
 @pytest.mark.parametrize("dim", [0, 1])
@@ -149,7 +119,7 @@ def test_decompose_softmax(dim: int) -> None:
     schedule = match("%s", "linalg.softmax") + (
         f"    %d = transform.structured.decompose_interface %s : ({ANY}) -> {ANY}\n"
     )
-    ir = run_and_check(module(payload, schedule), reduction=17)
+    ir = run_and_check(schedule_module(payload, schedule), reduction=17)
     assert "linalg.softmax" not in ir and "math.exp" in ir
 
 
@@ -177,7 +147,7 @@ def test_pad_static_to_multiples(
     dims: list[int], multiples: list[int] | None, copy_back: str
 ) -> None:
     schedule = match("%m", "linalg.matmul") + pad("%m", dims, multiples, copy_back, "[1, 0, 0]")
-    ir = run_and_check(module(matmul(23, 13, 11), schedule), reduction=11)
+    ir = run_and_check(schedule_module(matmul(23, 13, 11), schedule), reduction=11)
     assert "linalg.matmul" in ir
 
 
@@ -188,7 +158,7 @@ def test_tile_then_pad_partial_tiles(tile: int, multiple: int) -> None:
         + f"    %t, %l = transform.structured.tile_using_for %m tile_sizes [{tile}] : ({ANY}) -> ({ANY}, {ANY})\n"
         + pad("%t", [0, 1, 2], [multiple, 1, 1], "linalg.copy")
     )
-    ir = run_and_check(module(matmul(37, 13, 11), schedule), reduction=11)
+    ir = run_and_check(schedule_module(matmul(37, 13, 11), schedule), reduction=11)
     padded = -(-tile // multiple) * multiple
     assert f"tensor<{padded}x11xf32>" in ir
 
@@ -200,7 +170,7 @@ def test_pad_with_prescribed_shapes_of_dynamic_sizes() -> None:
         + f"    %p, %pd, %c = transform.structured.pad %t pad_to_multiple_of [4, 1, 1] use_prescribed_tensor_shapes"
         f' <{{padding_dimensions = [0, 1, 2], copy_back_op = "linalg.copy"}}> : ({ANY}) -> ({ANY}, {ANY}, {ANY})\n'
     )
-    run_and_check(module(matmul("?", 13, 11), schedule), reduction=11, dynamic=21)
+    run_and_check(schedule_module(matmul("?", 13, 11), schedule), reduction=11, dynamic=21)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -217,7 +187,7 @@ def test_tile_then_pad_property(m: int, n: int, k: int, tile: int, multiple: int
         + f"    %t, %l = transform.structured.tile_using_for %m tile_sizes [{tile}] : ({ANY}) -> ({ANY}, {ANY})\n"
         + pad("%t", [0, 1, 2], [multiple, multiple, multiple], "linalg.copy")
     )
-    run_and_check(module(matmul(m, n, k), schedule), reduction=k)
+    run_and_check(schedule_module(matmul(m, n, k), schedule), reduction=k)
 
 
 def test_unsupported_elementwise_specialization_is_a_definite_failure() -> None:
@@ -231,7 +201,7 @@ def test_unsupported_elementwise_specialization_is_a_definite_failure() -> None:
     } -> tensor<4xf32>
     return %0 : tensor<4xf32>
   }"""
-    text = module(
+    text = schedule_module(
         payload,
         match("%g", "linalg.generic")
         + "    transform.sequence %root : !transform.any_op failures(suppress) {\n"
@@ -270,7 +240,7 @@ def split(target: str, factor: int, insert: int, *flags: str) -> str:
 )
 def test_split_reduction_matmul(insert: int, flags: tuple[str, ...]) -> None:
     schedule = match("%m", "linalg.matmul") + split("%m", 4, insert, *flags)
-    ir = run_and_check(module(matmul(7, 5, 36), schedule), reduction=36)
+    ir = run_and_check(schedule_module(matmul(7, 5, 36), schedule), reduction=36)
     assert "linalg.matmul" not in ir
 
 
@@ -279,7 +249,7 @@ def test_split_reduction_matmul(insert: int, flags: tuple[str, ...]) -> None:
 )
 def test_split_reduction_neutral_elements(combiner: str) -> None:
     schedule = match("%g", "linalg.generic") + split("%g", 3, 1)
-    run_and_check(module(row_reduction(5, 21, combiner), schedule), reduction=21)
+    run_and_check(schedule_module(row_reduction(5, 21, combiner), schedule), reduction=21)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -300,7 +270,7 @@ def test_split_reduction_property(
     schedule = match("%g", "linalg.generic") + split(
         "%g", factor, insert, *([variant] if variant else [])
     )
-    run_and_check(module(row_reduction(m, n, combiner), schedule), reduction=n)
+    run_and_check(schedule_module(row_reduction(m, n, combiner), schedule), reduction=n)
 
 
 # --- tile_reduction_using_for / _forall ----------------------------------------------------
@@ -338,7 +308,9 @@ def test_tile_reduction_subtracting_combiner() -> None:
     } -> tensor<2xf32>
     return %res : tensor<2xf32>
   }"""
-    text = module(payload, match("%g", "linalg.generic") + tile_reduction_for("%g", [0, 3]))
+    text = schedule_module(
+        payload, match("%g", "linalg.generic") + tile_reduction_for("%g", [0, 3])
+    )
     kernel = schedir.compile(text)
     data = np.array([[1, 2, 3, 4, 5, 6, 7, 8], [10, 20, 30, 40, 50, 60, 70, 80]], np.float32)
     (result,) = kernel.run(data)
@@ -361,14 +333,16 @@ def test_tile_reduction_subtracting_combiner() -> None:
     ids=["for5", "for17", "threads4", "threads7", "forall_sizes6"],
 )
 def test_tile_reduction_combiners(combiner: str, schedule) -> None:  # type: ignore[no-untyped-def]
-    text = module(row_reduction(5, 23, combiner), match("%g", "linalg.generic") + schedule())
+    text = schedule_module(
+        row_reduction(5, 23, combiner), match("%g", "linalg.generic") + schedule()
+    )
     ir = run_and_check(text, reduction=23)
     assert "linalg.reduce" in ir
 
 
 def test_tile_reduction_matmul_k_and_two_reduction_loops() -> None:
     run_and_check(
-        module(
+        schedule_module(
             matmul(6, 7, 23), match("%m", "linalg.matmul") + tile_reduction_for("%m", [0, 0, 5])
         ),
         reduction=23,
@@ -384,11 +358,13 @@ def test_tile_reduction_matmul_k_and_two_reduction_loops() -> None:
   }"""
     for sizes in ([0, 4, 2], [0, 4], [0, 0, 4]):
         run_and_check(
-            module(payload, match("%g", "linalg.generic") + tile_reduction_for("%g", sizes)),
+            schedule_module(
+                payload, match("%g", "linalg.generic") + tile_reduction_for("%g", sizes)
+            ),
             reduction=99,
         )
     run_and_check(
-        module(
+        schedule_module(
             payload, match("%g", "linalg.generic") + tile_reduction_forall("%g", threads=[0, 3, 2])
         ),
         reduction=99,
@@ -396,12 +372,12 @@ def test_tile_reduction_matmul_k_and_two_reduction_loops() -> None:
 
 
 def test_tile_reduction_dynamic_sizes() -> None:
-    text = module(
+    text = schedule_module(
         row_reduction("?", "?", "arith.addf"),
         match("%g", "linalg.generic") + tile_reduction_for("%g", [0, 4]),
     )
     run_and_check(text, reduction=64, dynamic=13)
-    text = module(
+    text = schedule_module(
         row_reduction("?", "?", "arith.addf"),
         match("%g", "linalg.generic") + tile_reduction_forall("%g", threads=[0, 5]),
     )
@@ -424,7 +400,8 @@ def test_tile_reduction_property(m: int, n: int, tile: int, loop: str, combiner:
     else:
         schedule = tile_reduction_forall("%g", sizes=[0, tile])
     run_and_check(
-        module(row_reduction(m, n, combiner), match("%g", "linalg.generic") + schedule), reduction=n
+        schedule_module(row_reduction(m, n, combiner), match("%g", "linalg.generic") + schedule),
+        reduction=n,
     )
 
 
@@ -463,5 +440,5 @@ def test_schedule_c_softmax_rows_at_odd_sizes() -> None:
         + f"    }} : {ANY}\n"
         + f"    transform.apply_cse to %func : {ANY}\n"
     )
-    ir = run_and_check(module(payload, schedule), reduction=53)
+    ir = run_and_check(schedule_module(payload, schedule), reduction=53)
     assert "linalg.softmax" not in ir and "scf.forall" in ir

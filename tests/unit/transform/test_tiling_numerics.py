@@ -20,43 +20,7 @@ from hypothesis import strategies as st
 
 import schedir
 from schedir import reference
-
-ANY = "!transform.any_op"
-
-
-def run_and_check(
-    text: str,
-    reduction: int = 1,
-    seed: int = 0,
-    dynamic: int | None = None,
-    schedule: str | Path | None = None,
-) -> str:
-    """Compile `text` (payload + schedule, or a path), run it, compare with the reference;
-    return the scheduled IR (for structure assertions)."""
-    kernel = schedir.compile(text, schedule)
-    inputs = reference.random_inputs(kernel.signature, seed=seed, dynamic_sizes=dynamic)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert check.ok, check.message
-    return kernel.stages["scheduled"]
-
-
-def module(payload: str, schedule: str) -> str:
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.readonly}}) {{\n"
-        f"{schedule}\n"
-        "    transform.yield\n  }\n}\n"
-    )
-
-
-def match(name: str, op: str, tag: str = "") -> str:
-    attrs = f" attributes{{{tag}}}" if tag else ""
-    return f'    {name} = transform.structured.match ops{{["{op}"]}}{attrs} in %root : ({ANY}) -> {ANY}\n'
+from tests.helpers import ANY, match, run_and_check, schedule_module
 
 
 def sizes(values: list[int]) -> str:
@@ -139,7 +103,7 @@ FUSE_CHAIN = (
     ],
 )
 def test_tile_using_for_matmul(tile: list[int], interchange: list[int] | None) -> None:
-    text = module(
+    text = schedule_module(
         matmul(37, 53, 29), match("%mm", "linalg.matmul") + tile_for("%mm", tile, interchange)
     )
     ir = run_and_check(text, reduction=29)
@@ -149,7 +113,9 @@ def test_tile_using_for_matmul(tile: list[int], interchange: list[int] | None) -
 
 
 def test_tile_using_for_dividing_tiles_need_no_min() -> None:
-    text = module(matmul(32, 48, 16), match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4]))
+    text = schedule_module(
+        matmul(32, 48, 16), match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4])
+    )
     ir = run_and_check(text, reduction=16)
     assert "affine.min" not in ir
 
@@ -159,7 +125,7 @@ def test_tile_using_for_dynamic_shapes() -> None:
     %r = linalg.matmul ins(%A, %B : tensor<?x?xf32>, tensor<?x?xf32>) outs(%C : tensor<?x?xf32>) -> tensor<?x?xf32>
     return %r : tensor<?x?xf32>
   }"""
-    text = module(payload, match("%mm", "linalg.matmul") + tile_for("%mm", [4, 0, 5]))
+    text = schedule_module(payload, match("%mm", "linalg.matmul") + tile_for("%mm", [4, 0, 5]))
     ir = run_and_check(text, reduction=13, dynamic=13)
     assert "tensor.dim" in ir
 
@@ -171,7 +137,7 @@ def test_tile_using_for_convolution_windows() -> None:
     return %r : tensor<1x6x10x5xf32>
   }"""
     schedule = match("%c", "linalg.conv_2d_nhwc_hwcf") + tile_for("%c", [0, 4, 3, 2, 2, 1, 2])
-    run_and_check(module(payload, schedule), reduction=18)
+    run_and_check(schedule_module(payload, schedule), reduction=18)
 
 
 def test_tile_using_for_index_semantics_and_broadcast() -> None:
@@ -193,7 +159,7 @@ def test_tile_using_for_index_semantics_and_broadcast() -> None:
     return %r : tensor<19x23xf32>
   }"""
     schedule = match("%g", "linalg.generic") + tile_for("%g", [4, 7])
-    run_and_check(module(payload, schedule))
+    run_and_check(schedule_module(payload, schedule))
 
 
 def test_tile_using_for_reduction_dimension() -> None:
@@ -207,7 +173,7 @@ def test_tile_using_for_reduction_dimension() -> None:
     return %r : tensor<17xf32>
   }"""
     schedule = match("%g", "linalg.generic") + tile_for("%g", [5, 8])
-    run_and_check(module(payload, schedule), reduction=41)
+    run_and_check(schedule_module(payload, schedule), reduction=41)
 
 
 # --- tile_using_forall -------------------------------------------------------------------
@@ -228,7 +194,7 @@ def test_tile_using_for_reduction_dimension() -> None:
     ],
 )
 def test_tile_using_forall_matmul(tile: list[int] | None, threads: list[int] | None) -> None:
-    text = module(
+    text = schedule_module(
         matmul(37, 53, 29),
         match("%mm", "linalg.matmul") + tile_forall("%mm", tile=tile, threads=threads),
     )
@@ -242,7 +208,9 @@ def test_tile_using_forall_num_threads_guard() -> None:
     %r = linalg.copy ins(%A : tensor<10x7xf32>) outs(%C : tensor<10x7xf32>) -> tensor<10x7xf32>
     return %r : tensor<10x7xf32>
   }"""
-    ir = run_and_check(module(payload, match("%c", "linalg.copy") + tile_forall("%c", threads=[6])))
+    ir = run_and_check(
+        schedule_module(payload, match("%c", "linalg.copy") + tile_forall("%c", threads=[6]))
+    )
     assert "affine.max" in ir
 
 
@@ -253,7 +221,8 @@ def test_tile_using_forall_softmax() -> None:
     return %y : tensor<19x33xf32>
   }"""
     ir = run_and_check(
-        module(payload, match("%s", "linalg.softmax") + tile_forall("%s", tile=[4])), reduction=33
+        schedule_module(payload, match("%s", "linalg.softmax") + tile_forall("%s", tile=[4])),
+        reduction=33,
     )
     assert "linalg.softmax" in ir
 
@@ -270,7 +239,7 @@ def test_tile_using_forall_softmax() -> None:
     ],
 )
 def test_fuse_into_forall_matmul_bias_relu(tile: str) -> None:
-    text = module(matmul_bias_relu(37, 53, 29), FUSE_CHAIN.replace("{tile}", tile))
+    text = schedule_module(matmul_bias_relu(37, 53, 29), FUSE_CHAIN.replace("{tile}", tile))
     ir = run_and_check(text, reduction=29)
     body = ir[ir.index("scf.forall") :]
     assert "linalg.matmul" in body and "linalg.fill" in body
@@ -280,7 +249,7 @@ def test_fuse_into_for_then_tile_reduction() -> None:
     schedule = FUSE_CHAIN.replace("{tile}", tile_forall("%ew", tile=[16, 32])) + tile_for(
         "%fm", [0, 0, 8], prefix="k"
     )
-    run_and_check(module(matmul_bias_relu(37, 53, 29), schedule), reduction=29)
+    run_and_check(schedule_module(matmul_bias_relu(37, 53, 29), schedule), reduction=29)
 
 
 def test_fuse_producer_used_after_the_forall() -> None:
@@ -305,7 +274,7 @@ def test_fuse_producer_used_after_the_forall() -> None:
         + tile_forall("%cons", tile=[5, 7])
         + f"    %fp, %f1 = transform.structured.fuse_into_containing_op %prod into %forall : ({ANY}, {ANY}) -> ({ANY}, {ANY})\n"
     )
-    ir = run_and_check(module(payload, schedule))
+    ir = run_and_check(schedule_module(payload, schedule))
     assert ir.count("tensor.parallel_insert_slice") == 2
 
 
@@ -314,7 +283,7 @@ def test_structured_fuse() -> None:
         f"    %t, %l:2 = transform.structured.fuse %ew tile_sizes [8, 16] interchange [1, 0]"
         f" : ({ANY}) -> ({ANY}, {ANY}, {ANY})\n"
     )
-    ir = run_and_check(module(matmul_bias_relu(37, 53, 29), schedule), reduction=29)
+    ir = run_and_check(schedule_module(matmul_bias_relu(37, 53, 29), schedule), reduction=29)
     assert ir.count("scf.for") == 2
 
 
@@ -323,7 +292,7 @@ def test_structured_fuse_use_forall() -> None:
         f"    %t, %l = transform.structured.fuse %ew tile_sizes [8, 16] use_forall"
         f" : ({ANY}) -> ({ANY}, {ANY})\n"
     )
-    run_and_check(module(matmul_bias_relu(37, 53, 29), schedule), reduction=29)
+    run_and_check(schedule_module(matmul_bias_relu(37, 53, 29), schedule), reduction=29)
 
 
 def test_softmax_decomposed_and_fused_rows() -> None:
@@ -351,7 +320,7 @@ def test_softmax_decomposed_and_fused_rows() -> None:
         + f"    %red = transform.merge_handles %fill_max_b, %max_b, %fill_sum_b, %sum_b : {ANY}\n"
         + f"    %rt, %rf = transform.structured.tile_using_forall %red tile_sizes [1] : ({ANY}) -> ({ANY}, {ANY})\n"
     )
-    ir = run_and_check(module(payload, schedule), reduction=53)
+    ir = run_and_check(schedule_module(payload, schedule), reduction=53)
     # The decomposed exp stays (dead) outside; inside, exp was fused twice (for the sum and
     # for the division), and each copy was then tiled at thread level.
     assert ir.count("math.exp") == 3
@@ -410,7 +379,7 @@ PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 @PROPERTY
 @given(problems())
 def test_property_tile_using_for(p: Problem) -> None:
-    text = module(
+    text = schedule_module(
         matmul(p.m, p.n, p.k), match("%mm", "linalg.matmul") + tile_for("%mm", list(p.tiles))
     )
     run_and_check(text, reduction=p.k)
@@ -425,7 +394,7 @@ def test_property_tile_using_forall(p: Problem, by_threads: bool) -> None:
     if not any(parallel):
         parallel = [1, 0]
         spec = tile_forall("%mm", tile=parallel)
-    text = module(matmul(p.m, p.n, p.k), match("%mm", "linalg.matmul") + spec)
+    text = schedule_module(matmul(p.m, p.n, p.k), match("%mm", "linalg.matmul") + spec)
     run_and_check(text, reduction=p.k)
 
 
@@ -438,12 +407,12 @@ def test_property_tile_and_fuse_chain(p: Problem, by_threads: bool) -> None:
     schedule = FUSE_CHAIN.replace("{tile}", tile)
     if p.tiles[2]:
         schedule += tile_for("%fm", [0, 0, p.tiles[2]], prefix="k")
-    run_and_check(module(matmul_bias_relu(p.m, p.n, p.k), schedule), reduction=p.k)
+    run_and_check(schedule_module(matmul_bias_relu(p.m, p.n, p.k), schedule), reduction=p.k)
 
 
 def test_helpers_reject_a_wrong_kernel() -> None:
     """The check itself can fail: a schedule that breaks the payload is caught."""
-    text = module(matmul(5, 6, 7), match("%mm", "linalg.matmul") + tile_for("%mm", [2]))
+    text = schedule_module(matmul(5, 6, 7), match("%mm", "linalg.matmul") + tile_for("%mm", [2]))
     kernel = schedir.compile(text)
     inputs = reference.random_inputs(kernel.signature, seed=1)
     expected = reference.evaluate(text, None, inputs)

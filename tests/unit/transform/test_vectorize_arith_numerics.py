@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_vectorize_numerics import LOWER_MASKED, match, module, run_and_check, tile_for, vectorize
+from test_vectorize_numerics import LOWER_MASKED, tile_for, vectorize
 
 import schedir
+from tests.helpers import match, run_and_check, schedule_module
 
 ID = "affine_map<(d0, d1) -> (d0, d1)>"
 SCALAR = "affine_map<(d0, d1) -> ()>"
@@ -194,7 +195,7 @@ def test_without_schedule(name: str) -> None:
 
 @pytest.mark.parametrize("name", PAYLOADS)
 def test_tiled_and_vectorized(name: str) -> None:
-    ir = run_and_check(module(PAYLOADS[name], TILED), seed=1)
+    ir = run_and_check(schedule_module(PAYLOADS[name], TILED), seed=1)
     assert "linalg.generic" not in ir
     assert "x8xi1>" in ir  # the compare (or the mask) is a vector of i1
 
@@ -202,7 +203,7 @@ def test_tiled_and_vectorized(name: str) -> None:
 def test_vectorized_compare_and_select_are_vector_ops() -> None:
     """The compare gives vector<4x8xi1> and the select takes it as its condition; the
     LLVM IR has them as one instruction per row of eight lanes."""
-    kernel = schedir.compile(module(PAYLOADS["relu_f32"], TILED))
+    kernel = schedir.compile(schedule_module(PAYLOADS["relu_f32"], TILED))
     ir = kernel.stages["scheduled"]
     assert "arith.cmpf ogt, %" in ir and ": vector<4x8xf32>" in ir
     assert "arith.select" in ir and ": vector<4x8xi1>, vector<4x8xf32>" in ir
@@ -212,7 +213,7 @@ def test_vectorized_compare_and_select_are_vector_ops() -> None:
 
 
 def test_vectorized_casts_lower_to_vector_instructions() -> None:
-    kernel = schedir.compile(module(PAYLOADS["cast_chain_f32_i32"], TILED))
+    kernel = schedir.compile(schedule_module(PAYLOADS["cast_chain_f32_i32"], TILED))
     llvm_ir = kernel.stages["llvm-ir"]
     assert "fptosi <8 x float>" in llvm_ir and "to <8 x i32>" in llvm_ir
     assert "sitofp <8 x i32>" in llvm_ir

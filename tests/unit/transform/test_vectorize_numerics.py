@@ -15,44 +15,14 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import schedir
-from schedir import reference
+from tests.helpers import ANY, match, run_and_check, schedule_module
 
-ANY = "!transform.any_op"
 FUNC = f'    %f = transform.structured.match ops{{["func.func"]}} in %root : ({ANY}) -> {ANY}\n'
 LOWER_MASKED = (
     FUNC + "    transform.apply_patterns to %f {\n"
     "      transform.apply_patterns.vector.lower_masked_transfers\n"
     f"    }} : {ANY}\n"
 )
-
-
-def run_and_check(text: str, reduction: int = 1, seed: int = 0) -> str:
-    """Compile `text`, run it on random inputs, compare with the reference; return the
-    scheduled IR."""
-    kernel = schedir.compile(text)
-    inputs = reference.random_inputs(kernel.signature, seed=seed)
-    expected = reference.evaluate(text, kernel.signature.name, inputs)
-    actual = kernel.run(*inputs, prefill_nan=True)
-    assert len(actual) == len(expected)
-    for got, want, spec in zip(actual, expected, kernel.signature.results, strict=True):
-        check = reference.compare(got, want, spec.dtype, reduction_length=reduction)
-        assert check.ok, check.message
-    return kernel.stages["scheduled"]
-
-
-def module(payload: str, schedule: str) -> str:
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        f"{payload}\n"
-        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.readonly}}) {{\n"
-        f"{schedule}"
-        "    transform.yield\n  }\n}\n"
-    )
-
-
-def match(name: str, op: str) -> str:
-    return f'    {name} = transform.structured.match ops{{["{op}"]}} in %root : ({ANY}) -> {ANY}\n'
 
 
 def tile_for(target: str, tile: list[int]) -> str:
@@ -121,7 +91,7 @@ def row_max(m: int, n: int) -> str:
 
 
 def test_vectorize_dividing_matmul_tiles() -> None:
-    text = module(
+    text = schedule_module(
         matmul(32, 48, 24),
         match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4]) + vectorize("%t"),
     )
@@ -130,7 +100,7 @@ def test_vectorize_dividing_matmul_tiles() -> None:
 
 
 def test_vectorize_children_matmul_becomes_contract() -> None:
-    text = module(
+    text = schedule_module(
         matmul(32, 48, 24), match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 8]) + children()
     )
     ir = run_and_check(text, reduction=24)
@@ -143,12 +113,12 @@ def test_vectorize_named_contraction() -> None:
         + tile_for("%mm", [8, 16, 8])
         + f"    transform.structured.vectorize %t create_named_contraction : {ANY}\n"
     )
-    ir = run_and_check(module(matmul(32, 48, 24), schedule), reduction=24)
+    ir = run_and_check(schedule_module(matmul(32, 48, 24), schedule), reduction=24)
     assert "vector.contract" in ir and "vector.multi_reduction" not in ir
 
 
 def test_vectorize_broadcast_and_transposed_init() -> None:
-    text = module(
+    text = schedule_module(
         bias_exp(24, 40), match("%g", "linalg.generic") + tile_for("%g", [8, 8]) + children()
     )
     ir = run_and_check(text)
@@ -156,7 +126,7 @@ def test_vectorize_broadcast_and_transposed_init() -> None:
 
 
 def test_vectorize_row_reduction() -> None:
-    text = module(
+    text = schedule_module(
         row_max(24, 37), match("%g", "linalg.generic") + tile_for("%g", [4, 0]) + vectorize("%t")
     )
     ir = run_and_check(text, reduction=37)
@@ -179,7 +149,9 @@ def test_vectorize_index_after_tiling() -> None:
     return %r : tensor<12x20xindex>
   }"""
     ir = run_and_check(
-        module(payload, match("%g", "linalg.generic") + tile_for("%g", [4, 5]) + vectorize("%t"))
+        schedule_module(
+            payload, match("%g", "linalg.generic") + tile_for("%g", [4, 5]) + vectorize("%t")
+        )
     )
     assert "vector.step" in ir
 
@@ -197,7 +169,7 @@ def test_vectorize_fill_copy_transpose() -> None:
         f'    %ops = transform.structured.match ops{{["linalg.fill", "linalg.copy", "linalg.transpose"]}} in %root : ({ANY}) -> {ANY}\n'
         + vectorize("%ops")
     )
-    ir = run_and_check(module(payload, schedule))
+    ir = run_and_check(schedule_module(payload, schedule))
     assert "linalg." not in ir.split("transform.")[0]
 
 
@@ -205,7 +177,7 @@ def test_vectorize_fill_copy_transpose() -> None:
 
 
 def test_masked_partial_tiles_elementwise() -> None:
-    text = module(
+    text = schedule_module(
         bias_exp(37, 53),
         match("%g", "linalg.generic")
         + tile_for("%g", [8, 16])
@@ -217,7 +189,7 @@ def test_masked_partial_tiles_elementwise() -> None:
 
 
 def test_masked_vector_sizes_larger_than_tiles() -> None:
-    text = module(
+    text = schedule_module(
         bias_exp(37, 53),
         match("%g", "linalg.generic")
         + tile_for("%g", [5, 7])
@@ -228,7 +200,7 @@ def test_masked_vector_sizes_larger_than_tiles() -> None:
 
 
 def test_padded_partial_matmul_tiles() -> None:
-    text = module(
+    text = schedule_module(
         matmul(37, 53, 29),
         match("%mm", "linalg.matmul")
         + tile_for("%mm", [8, 16, 4])
@@ -240,7 +212,7 @@ def test_padded_partial_matmul_tiles() -> None:
 
 
 def test_padded_tiles_without_vectorize_padding() -> None:
-    text = module(
+    text = schedule_module(
         matmul(37, 53, 29),
         match("%mm", "linalg.matmul") + tile_for("%mm", [8, 16, 4]) + pad("%t") + children(),
     )
@@ -258,7 +230,7 @@ def test_vectorize_pad_with_vector_sizes() -> None:
     return %r : tensor<8x8xf32>
   }"""
     ir = run_and_check(
-        module(payload, match("%p", "tensor.pad") + vectorize("%p", [8, 8]) + LOWER_MASKED)
+        schedule_module(payload, match("%p", "tensor.pad") + vectorize("%p", [8, 8]) + LOWER_MASKED)
     )
     assert "tensor.pad" not in ir
 
@@ -268,7 +240,9 @@ def test_vectorize_insert_slice() -> None:
     %r = tensor.insert_slice %A into %D[3, 2] [4, 3] [1, 1] : tensor<4x3xf32> into tensor<8x8xf32>
     return %r : tensor<8x8xf32>
   }"""
-    ir = run_and_check(module(payload, match("%s", "tensor.insert_slice") + vectorize("%s")))
+    ir = run_and_check(
+        schedule_module(payload, match("%s", "tensor.insert_slice") + vectorize("%s"))
+    )
     assert "tensor.insert_slice" not in ir
 
 
@@ -299,7 +273,7 @@ def test_hoist_redundant_vector_transfers_after_bufferization() -> None:
         + f'    %fb = transform.structured.match ops{{["func.func"]}} in %b : ({ANY}) -> {ANY}\n'
         + f"    %h = transform.structured.hoist_redundant_vector_transfers %fb : ({ANY}) -> {ANY}\n"
     )
-    text = module(matmul(8, 16, 64), schedule).replace(
+    text = schedule_module(matmul(8, 16, 64), schedule).replace(
         f"%root: {ANY} {{transform.readonly}}", f"%root: {ANY} {{transform.consumed}}"
     )
     ir = run_and_check(text, reduction=64)
@@ -319,7 +293,7 @@ def test_masked_elementwise_any_tile_and_vector_sizes(
     tile: tuple[int, int], extra: tuple[int, int]
 ) -> None:
     sizes = [tile[0] + extra[0], tile[1] + extra[1]]
-    text = module(
+    text = schedule_module(
         bias_exp(19, 23),
         match("%g", "linalg.generic")
         + tile_for("%g", list(tile))
@@ -332,7 +306,7 @@ def test_masked_elementwise_any_tile_and_vector_sizes(
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tile=st.tuples(st.integers(1, 8), st.integers(1, 8), st.integers(1, 6)))
 def test_padded_matmul_any_tile_sizes(tile: tuple[int, int, int]) -> None:
-    text = module(
+    text = schedule_module(
         matmul(13, 11, 9),
         match("%mm", "linalg.matmul")
         + tile_for("%mm", list(tile))

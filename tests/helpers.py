@@ -1,0 +1,127 @@
+"""Helpers shared by the tests: the numeric harness and the schedule-module builders.
+
+The harness compiles a payload (with or without a schedule), runs it on seeded random
+inputs that are never zero with every output pre-filled with NaN (an element nobody writes
+cannot pass), and compares each result with `schedir.reference` in float64 at the
+tolerance of its dtype and reduction length. Test files import it as
+`from tests.helpers import run_and_check` (pyproject's `pythonpath` puts the repository
+root on `sys.path`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+import schedir
+from schedir import reference
+
+Payload = str | os.PathLike[str] | ModuleOp
+"""MLIR text, a path to an `.mlir` file, or a parsed module."""
+
+ANY = "!transform.any_op"
+
+
+def check_results(
+    actual: Sequence[np.ndarray],
+    expected: Sequence[np.ndarray],
+    dtypes: Sequence[np.dtype[Any]],
+    reduction: int | Sequence[int],
+    *,
+    where: str = "",
+) -> None:
+    """Assert that each result matches its reference within the tolerance of its dtype
+    and reduction length (one length for all results, or one per result)."""
+    assert len(actual) == len(expected), f"{len(actual)} results, reference has {len(expected)}"
+    lengths = [reduction] * len(expected) if isinstance(reduction, int) else list(reduction)
+    for index, (got, want, dtype, length) in enumerate(
+        zip(actual, expected, dtypes, lengths, strict=True)
+    ):
+        result = reference.compare(got, want, dtype, reduction_length=length)
+        assert result.ok, f"result {index}: {result.message}{where}"
+
+
+def check_kernel(
+    kernel: schedir.Kernel,
+    payload: Payload,
+    *,
+    seed: int = 0,
+    dynamic: int | None = None,
+    inputs: Sequence[Any] | None = None,
+    reduction: int | Sequence[int] | None = 1,
+) -> None:
+    """Run `kernel` with NaN-prefilled outputs on `inputs` (default: seeded random non-zero
+    inputs of its signature, dynamic dims of size `dynamic`) and compare every result with
+    the reference evaluation of the untransformed `payload`; `reduction=None` takes the
+    payload's own reduction length."""
+    signature = kernel.signature
+    if inputs is None:
+        inputs = reference.random_inputs(signature, seed=seed, dynamic_sizes=dynamic)
+    expected = reference.evaluate(payload, signature.name, list(inputs))
+    actual = kernel.run(*inputs, prefill_nan=True)
+    if reduction is None:
+        reduction = reference.reduction_length(_module(payload), signature.name)
+    dtypes = [spec.dtype for spec in signature.results]
+    check_results(actual, expected, dtypes, reduction, where=_describe(payload))
+
+
+def run_and_check(
+    payload: Payload,
+    schedule: str | os.PathLike[str] | None = None,
+    *,
+    seed: int = 0,
+    dynamic: int | None = None,
+    inputs: Sequence[Any] | None = None,
+    reduction: int | Sequence[int] | None = 1,
+) -> str:
+    """Compile `payload` for the CPU (with its embedded schedule and/or `schedule`), check a
+    run against the reference as `check_kernel` does; return the scheduled IR."""
+    kernel = schedir.compile(payload, schedule)
+    check_kernel(kernel, payload, seed=seed, dynamic=dynamic, inputs=inputs, reduction=reduction)
+    return kernel.stages["scheduled"]
+
+
+def schedule_module(payload: str, schedule: str, *, consumed: bool = False) -> str:
+    """`payload` and `schedule` (lines of a `@__transform_main` body) in one module; the root
+    handle is `%root`, consumed or read-only."""
+    effect = "consumed" if consumed else "readonly"
+    body = schedule if schedule.endswith("\n") else schedule + "\n"
+    return (
+        "module attributes {transform.with_named_sequence} {\n"
+        f"{payload}\n"
+        f"  transform.named_sequence @__transform_main(%root: {ANY} {{transform.{effect}}}) {{\n"
+        f"{body}"
+        "    transform.yield\n  }\n}\n"
+    )
+
+
+def match(name: str, op: str, *, root: str = "%root", attributes: str = "") -> str:
+    """A schedule line: `name` = the ops named `op` under `root` (with `attributes`)."""
+    attrs = f" attributes{{{attributes}}}" if attributes else ""
+    return (
+        f'    {name} = transform.structured.match ops{{["{op}"]}}{attrs} in {root}'
+        f" : ({ANY}) -> {ANY}\n"
+    )
+
+
+def _module(payload: Payload) -> ModuleOp:
+    """`payload` parsed (a module is returned as it is)."""
+    if isinstance(payload, ModuleOp):
+        return payload
+    if isinstance(payload, os.PathLike):
+        return schedir.parse(Path(payload).read_text(), str(payload))
+    return schedir.parse(payload)
+
+
+def _describe(payload: Payload) -> str:
+    """The payload, for a failure message: its path or its text."""
+    if isinstance(payload, ModuleOp):
+        return ""
+    if isinstance(payload, os.PathLike):
+        return f" ({payload})"
+    return f"\n{payload}"
