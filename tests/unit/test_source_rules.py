@@ -45,14 +45,16 @@ class _Scope:
         self.parent = parent
         self.values: dict[str, ast.expr] = {}
         for node in _shallow_walk(body):
-            targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                targets, value = [node.target], node.value
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    self.values[target.id] = value
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self.values[target.id] = node.value
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.value is not None
+            ):
+                self.values[node.target.id] = node.value
 
     def lookup(self, name: str) -> ast.expr | None:
         scope: _Scope | None = self
@@ -226,7 +228,7 @@ def op_name_dispatch(source: str, filename: str = "<source>") -> list[str]:
                 visit(node.body, _Scope(node.body, scope))
             else:
                 what = _dispatches(node, scope)
-                if what is not None:
+                if what is not None and isinstance(node, ast.expr | ast.stmt):
                     found.append((node.lineno, what))
 
     # The nested definitions of the module body are reached by `visit` itself.
