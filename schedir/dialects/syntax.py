@@ -39,6 +39,7 @@ from schedir.diagnostics import (
     SourceManager,
     VerifyError,
 )
+from schedir.dialects.context import get_context
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
@@ -128,8 +129,6 @@ def parse_module(
     `schedir.diagnostics.ParseError` or `VerifyError` pointing into `filename`.
     """
     if ctx is None:
-        from schedir.dialects import get_context
-
         ctx = get_context()
     if sources is None:
         sources = SourceManager()
