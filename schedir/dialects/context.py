@@ -101,7 +101,7 @@ def _ub() -> Dialect:
 
 
 def _gpu() -> Dialect:
-    from schedir.dialects.gpu.attributes import GPU
+    from schedir.dialects.gpu import GPU
 
     return GPU
 

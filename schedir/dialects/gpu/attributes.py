@@ -1,10 +1,7 @@
-"""The gpu dialect as schedir uses it: upstream's syntax, mapping and memory attributes.
+"""The gpu dialect's loop-mapping and memory attributes, with upstream MLIR's syntax.
 
-xDSL has the gpu ops in generic syntax only and none of the attributes a schedule uses to
-map loops onto the GPU or to place buffers in its memories. The ops are redefined with
-upstream's custom syntax in `_gpu_ops` (launch, launch_func, module, func, binary, ids,
-barrier, shuffle, alloc/dealloc/memcpy/memset/wait, printf); this module adds the
-attributes with upstream MLIR's syntax:
+xDSL has none of the attributes a schedule uses to map loops onto the GPU or to place
+buffers in its memories:
 
     scf.forall (%i, %j) in (4, 8) { ... } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     %buf = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
@@ -18,9 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects import gpu as xgpu
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Dialect
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -190,29 +185,7 @@ MAPPING_ATTRS: tuple[type[EnumAttribute[MappingId]], ...] = (
 """The loop-mapping attribute classes that take a `MappingId`."""
 
 
-def _dialect() -> Dialect:
-    # schedir's ops (upstream syntax) replace xDSL's generic-only ones of the same names.
-    from schedir.dialects.gpu import ATTRS, OPS
-
-    own = {op.name for op in OPS}
-    own_attrs = {attr.name for attr in ATTRS}
-    return Dialect(
-        "gpu",
-        [*OPS, *(op for op in xgpu.GPU.operations if op.name not in own)],
-        [
-            *(attr for attr in xgpu.GPU.attributes if attr.name not in own_attrs),
-            *ATTRS,
-            *MAPPING_ATTRS,
-            MemorySpaceMappingAttr,
-            AddressSpaceAttr,
-        ],
-    )
-
-
-GPU = _dialect()
-
 __all__ = [
-    "GPU",
     "MAPPING_ATTRS",
     "AddressSpace",
     "AddressSpaceAttr",
