@@ -1,7 +1,7 @@
 """linalg's named structured ops (matmul family, fill, copy, convolutions, pooling).
 
 Each op is a structured op whose body is hidden in the text: it is rebuilt from the operand
-types exactly as upstream's OpDSL region builder does (see `_linalg_base.cast_to`), so a
+types exactly as upstream's OpDSL region builder does (see `base.cast_to`), so a
 mixed-precision `linalg.matmul` f16 x f16 -> f32 has `arith.extf` in its body and
 i8 x i8 -> i32 has `arith.extsi` (or `arith.extui` with `cast = #linalg.type_fn<cast_unsigned>`).
 Syntax is upstream's: `<{props}>`? `{attrs}`? `ins(...)` `outs(...)` `-> types`, with
