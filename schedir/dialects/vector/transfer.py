@@ -13,7 +13,7 @@ in `_vector_masks`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
@@ -45,6 +45,7 @@ from schedir.dialects.vector.attributes import (
     resolve_indices,
     transfer_minor_identity,
 )
+from schedir.dialects.vector.masks import MaskableOpInterface
 
 
 def bitwidth(t: Attribute) -> int | None:
@@ -58,7 +59,7 @@ def bitwidth(t: Attribute) -> int | None:
     return inner.data if inner is not None else None
 
 
-def _is_last_dim_unit_stride(t: MemRefType) -> bool:
+def is_last_dim_unit_stride(t: MemRefType) -> bool:
     """Upstream's `MemRefType::isLastDimUnitStride` on static layouts."""
     layout = t.layout
     rank = t.get_num_dims()
@@ -276,11 +277,18 @@ def _print_transfer_tail(
     printer.print_string(" : " + ", ".join(str(t) for t in types))
 
 
-class TransferReadOp(xvector.TransferReadOp):
+class TransferReadOp(xvector.TransferReadOp, MaskableOpInterface):
     """Reads a (masked, padded, permuted) vector from a memref or tensor.
 
     %v = vector.transfer_read %m[%i, %j], %pad {in_bounds = [true]} : memref<?x?xf32>, vector<4xf32>
     """
+
+    SUPPORTS_PASSTHRU: ClassVar[bool] = True
+
+    def get_expected_mask_type(self) -> VectorType:
+        return infer_transfer_mask_type(
+            cast(VectorType, self.result.type), self.permutation_map.data
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> TransferReadOp:
@@ -322,11 +330,16 @@ class TransferReadOp(xvector.TransferReadOp):
         verify_permutation_map(self.permutation_map)
 
 
-class TransferWriteOp(xvector.TransferWriteOp):
+class TransferWriteOp(xvector.TransferWriteOp, MaskableOpInterface):
     """Writes a (masked, permuted) vector into a memref, or into a tensor (new value).
 
     vector.transfer_write %v, %m[%i, %j] {in_bounds = [true]} : vector<4xf32>, memref<?x?xf32>
     """
+
+    def get_expected_mask_type(self) -> VectorType:
+        return infer_transfer_mask_type(
+            cast(VectorType, self.vector.type), self.permutation_map.data
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> TransferWriteOp:
@@ -364,18 +377,13 @@ class TransferWriteOp(xvector.TransferWriteOp):
 
 
 def transfer_vector_type(op: Operation) -> VectorType:
-    """The vector type a transfer reads or writes."""
-    t = op.results[0].type if op.name == "vector.transfer_read" else op.operands[0].type
-    return cast(VectorType, t)
+    """The vector type transfer op `op` reads or writes."""
+    if isinstance(op, TransferReadOp):
+        return cast(VectorType, op.result.type)
+    if isinstance(op, TransferWriteOp):
+        return cast(VectorType, op.vector.type)
+    raise TypeError(f"'{op.name}' is not a vector transfer")
 
-
-def transfer_shaped(op: Operation) -> SSAValue:
-    """The memref/tensor a transfer reads or writes."""
-    return op.operands[0] if op.name == "vector.transfer_read" else op.operands[1]
-
-
-# Re-exported: older imports of this name from this module keep working.
-from schedir.dialects.vector.masks import expected_mask_type  # noqa: E402
 
 TRANSFER_OPS: tuple[type[Operation], ...] = (TransferReadOp, TransferWriteOp)
 
@@ -384,8 +392,7 @@ __all__ = [
     "TransferReadOp",
     "TransferWriteOp",
     "bitwidth",
-    "expected_mask_type",
-    "transfer_shaped",
+    "is_last_dim_unit_stride",
     "transfer_vector_type",
     "verify_index_count",
     "verify_permutation_map",

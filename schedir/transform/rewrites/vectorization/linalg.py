@@ -58,7 +58,7 @@ from schedir.dialects.linalg.interface import (
     static_loop_ranges,
 )
 from schedir.dialects.vector.attributes import bool_array, compress_unused_dims, vec
-from schedir.dialects.vector.transfer import expected_mask_type
+from schedir.dialects.vector.masks import expected_mask_type
 from schedir.transform.rewrites.utils import CanonRewriter
 from schedir.transform.rewrites.vector.folders import fold_broadcast
 from schedir.transform.rewrites.vector.utils import mask_operation
