@@ -46,6 +46,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.scf.forall import ForallOp, InParallelOp, ParallelCombiningOpInterface
 from schedir.dialects.utils import (
     Mixed,
     mixed_values,
@@ -132,7 +133,7 @@ class InsertSliceOp(_SliceAccessors, xtensor.InsertSliceOp):
 
 
 @irdl_op_definition
-class ParallelInsertSliceOp(_SliceAccessors, IRDLOperation):
+class ParallelInsertSliceOp(_SliceAccessors, IRDLOperation, ParallelCombiningOpInterface):
     """Inserts a slice into a shared output of the enclosing `scf.forall`, in parallel.
 
     Only valid inside `scf.forall.in_parallel`, and only into one of the forall's
@@ -190,14 +191,11 @@ class ParallelInsertSliceOp(_SliceAccessors, IRDLOperation):
 
     def verify_(self) -> None:
         parent = self.parent_op()
-        if parent is not None and parent.name != "scf.forall.in_parallel":
+        if parent is not None and not isinstance(parent, InParallelOp):
             raise VerifyException(f"expected InParallelOpInterface parent, got: '{parent.name}'")
         forall = parent.parent_op() if parent is not None else None
-        if forall is not None and forall.name == "scf.forall":
-            from schedir.dialects.scf import ForallOp
-
-            if self.dest not in cast(ForallOp, forall).region_iter_args:
-                raise VerifyException("may only insert into an output block argument")
+        if isinstance(forall, ForallOp) and self.dest not in forall.region_iter_args:
+            raise VerifyException("may only insert into an output block argument")
         self._verify_slice(cast(ShapedType, self.dest.type), cast(ShapedType, self.source.type))
 
 
