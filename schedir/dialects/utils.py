@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -47,8 +48,6 @@ def constant_index(value: Mixed) -> int | None:
     """The constant an entry stands for: the int itself or an `arith.constant` result."""
     if isinstance(value, int):
         return value
-    from xdsl.dialects.arith import ConstantOp
-
     owner = value.owner
     if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data

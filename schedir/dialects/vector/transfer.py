@@ -6,8 +6,8 @@
 
 Transfers keep `in_bounds` and `permutation_map` in the attribute dictionary, as upstream
 still prints them; the verifiers give upstream's messages. The classes subclass xDSL's
-(same constructors and property names). Loads and stores are in `_vector_memory`, masks
-in `_vector_masks`.
+(same constructors and property names). Loads and stores are in `memory`, masks in
+`masks`.
 """
 
 from __future__ import annotations
