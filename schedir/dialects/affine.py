@@ -196,6 +196,15 @@ class MaxOp(IRDLOperation):
             raise VerifyException("affine map expect at least one result")
 
 
+# xDSL's affine ops schedir keeps as they are, named here so that every affine op class
+# is imported from this module.
+ForOp = xaffine.ForOp
+IfOp = xaffine.IfOp
+ParallelOp = xaffine.ParallelOp
+VectorLoadOp = xaffine.VectorLoadOp
+VectorStoreOp = xaffine.VectorStoreOp
+YieldOp = xaffine.YieldOp
+
 Affine = Dialect(
     "affine",
     [
@@ -214,4 +223,17 @@ Affine = Dialect(
     [],
 )
 
-__all__ = ["Affine", "ApplyOp", "LoadOp", "MaxOp", "MinOp", "StoreOp"]
+__all__ = [
+    "Affine",
+    "ApplyOp",
+    "ForOp",
+    "IfOp",
+    "LoadOp",
+    "MaxOp",
+    "MinOp",
+    "ParallelOp",
+    "StoreOp",
+    "VectorLoadOp",
+    "VectorStoreOp",
+    "YieldOp",
+]

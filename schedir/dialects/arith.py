@@ -418,6 +418,43 @@ _REPLACED = (
     IndexCastOp,
 )
 
+# xDSL's arith ops schedir keeps as they are, named here so that every arith op class
+# is imported from this module.
+AddUIExtendedOp = _x.AddUIExtendedOp
+AddfOp = _x.AddfOp
+AddiOp = _x.AddiOp
+AndIOp = _x.AndIOp
+BitcastOp = _x.BitcastOp
+CeilDivSIOp = _x.CeilDivSIOp
+CeilDivUIOp = _x.CeilDivUIOp
+ConstantOp = _x.ConstantOp
+DivSIOp = _x.DivSIOp
+DivUIOp = _x.DivUIOp
+DivfOp = _x.DivfOp
+FloorDivSIOp = _x.FloorDivSIOp
+MaxSIOp = _x.MaxSIOp
+MaxUIOp = _x.MaxUIOp
+MaximumfOp = _x.MaximumfOp
+MaxnumfOp = _x.MaxnumfOp
+MinSIOp = _x.MinSIOp
+MinUIOp = _x.MinUIOp
+MinimumfOp = _x.MinimumfOp
+MinnumfOp = _x.MinnumfOp
+MulSIExtendedOp = _x.MulSIExtendedOp
+MulUIExtendedOp = _x.MulUIExtendedOp
+MulfOp = _x.MulfOp
+MuliOp = _x.MuliOp
+NegfOp = _x.NegfOp
+OrIOp = _x.OrIOp
+RemSIOp = _x.RemSIOp
+RemUIOp = _x.RemUIOp
+ShLIOp = _x.ShLIOp
+ShRSIOp = _x.ShRSIOp
+ShRUIOp = _x.ShRUIOp
+SubfOp = _x.SubfOp
+SubiOp = _x.SubiOp
+XOrIOp = _x.XOrIOp
+
 Arith = Dialect(
     "arith",
     [
@@ -430,21 +467,55 @@ Arith = Dialect(
 )
 
 __all__ = [
+    "AddUIExtendedOp",
+    "AddfOp",
+    "AddiOp",
+    "AndIOp",
     "Arith",
+    "BitcastOp",
+    "CeilDivSIOp",
+    "CeilDivUIOp",
     "CmpfOp",
     "CmpiOp",
+    "ConstantOp",
+    "DivSIOp",
+    "DivUIOp",
+    "DivfOp",
     "ExtFOp",
     "ExtSIOp",
     "ExtUIOp",
     "FPToSIOp",
     "FPToUIOp",
+    "FloorDivSIOp",
     "IndexCastOp",
     "IndexCastUIOp",
+    "MaxSIOp",
+    "MaxUIOp",
+    "MaximumfOp",
+    "MaxnumfOp",
+    "MinSIOp",
+    "MinUIOp",
+    "MinimumfOp",
+    "MinnumfOp",
+    "MulSIExtendedOp",
+    "MulUIExtendedOp",
+    "MulfOp",
+    "MuliOp",
+    "NegfOp",
+    "OrIOp",
     "RemFOp",
+    "RemSIOp",
+    "RemUIOp",
     "SIToFPOp",
     "SelectOp",
+    "ShLIOp",
+    "ShRSIOp",
+    "ShRUIOp",
+    "SubfOp",
+    "SubiOp",
     "TruncFOp",
     "TruncIOp",
     "UIToFPOp",
+    "XOrIOp",
     "i1_like",
 ]

@@ -200,10 +200,22 @@ _REPLACED: dict[str, type[Operation]] = {
     op.name: op for op in (ToTensorOp, ToBufferOp, MaterializeInDestinationOp)
 }
 
+# xDSL's bufferization ops schedir keeps as they are, named here so that every bufferization op class
+# is imported from this module.
+AllocTensorOp = xbufferization.AllocTensorOp
+CloneOp = xbufferization.CloneOp
+
 Bufferization = Dialect(
     "bufferization",
     [_REPLACED.get(op.name, op) for op in xbufferization.Bufferization.operations],
     list(xbufferization.Bufferization.attributes),
 )
 
-__all__ = ["Bufferization", "MaterializeInDestinationOp", "ToBufferOp", "ToTensorOp"]
+__all__ = [
+    "AllocTensorOp",
+    "Bufferization",
+    "CloneOp",
+    "MaterializeInDestinationOp",
+    "ToBufferOp",
+    "ToTensorOp",
+]

@@ -584,6 +584,23 @@ _REPLACED = {
     )
 }
 
+# xDSL's memref ops schedir keeps as they are, named here so that every memref op class
+# is imported from this module.
+AllocaScopeOp = xmemref.AllocaScopeOp
+AllocaScopeReturnOp = xmemref.AllocaScopeReturnOp
+AssumeAlignmentOp = xmemref.AssumeAlignmentOp
+AtomicRMWOp = xmemref.AtomicRMWOp
+DeallocOp = xmemref.DeallocOp
+DimOp = xmemref.DimOp
+DmaStartOp = xmemref.DmaStartOp
+DmaWaitOp = xmemref.DmaWaitOp
+ExtractAlignedPointerAsIndexOp = xmemref.ExtractAlignedPointerAsIndexOp
+ExtractStridedMetaDataOp = xmemref.ExtractStridedMetaDataOp
+RankOp = xmemref.RankOp
+ReinterpretCastOp = xmemref.ReinterpretCastOp
+SubviewOp = xmemref.SubviewOp
+ViewOp = xmemref.ViewOp
+
 MemRef = Dialect(
     "memref",
     [_REPLACED.get(op.name, op) for op in xmemref.MemRef.operations],
@@ -593,14 +610,28 @@ MemRef = Dialect(
 __all__ = [
     "AllocOp",
     "AllocaOp",
+    "AllocaScopeOp",
+    "AllocaScopeReturnOp",
+    "AssumeAlignmentOp",
+    "AtomicRMWOp",
     "CastOp",
     "CollapseShapeOp",
     "CopyOp",
+    "DeallocOp",
+    "DimOp",
+    "DmaStartOp",
+    "DmaWaitOp",
     "ExpandShapeOp",
+    "ExtractAlignedPointerAsIndexOp",
+    "ExtractStridedMetaDataOp",
     "GetGlobalOp",
     "GlobalOp",
     "LoadOp",
     "MemRef",
     "MemorySpaceCastOp",
+    "RankOp",
+    "ReinterpretCastOp",
     "StoreOp",
+    "SubviewOp",
+    "ViewOp",
 ]

@@ -369,6 +369,20 @@ class ExpandShapeOp(xtensor.ExpandShapeOp):
         )
 
 
+# xDSL's tensor ops schedir keeps as they are, named here so that every tensor op class
+# is imported from this module.
+CastOp = xtensor.CastOp
+ConcatOp = xtensor.ConcatOp
+DimOp = xtensor.DimOp
+EmptyOp = xtensor.EmptyOp
+ExtractOp = xtensor.ExtractOp
+FromElementsOp = xtensor.FromElementsOp
+InsertOp = xtensor.InsertOp
+PadOp = xtensor.PadOp
+ReshapeOp = xtensor.ReshapeOp
+SplatOp = xtensor.SplatOp
+YieldOp = xtensor.YieldOp
+
 Tensor = Dialect(
     "tensor",
     [
@@ -394,11 +408,22 @@ Tensor = Dialect(
 )
 
 __all__ = [
+    "CastOp",
     "CollapseShapeOp",
+    "ConcatOp",
+    "DimOp",
+    "EmptyOp",
     "ExpandShapeOp",
+    "ExtractOp",
     "ExtractSliceOp",
+    "FromElementsOp",
     "GenerateOp",
+    "InsertOp",
     "InsertSliceOp",
+    "PadOp",
     "ParallelInsertSliceOp",
+    "ReshapeOp",
+    "SplatOp",
     "Tensor",
+    "YieldOp",
 ]
