@@ -48,7 +48,7 @@ def _parse_map_and_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValu
     syms = parser.parse_optional_comma_separated_list(
         Parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
-    operands = [*(dims or []), *(syms or [])]
+    operands: list[SSAValue] = [*(dims or []), *(syms or [])]
     num_dims = len(dims or [])
     if num_dims != map_.data.num_dims or len(syms or []) != map_.data.num_symbols:
         parser.raise_error("dimension or symbol index mismatch", pos, parser.pos)

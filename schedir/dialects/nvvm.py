@@ -269,7 +269,7 @@ class Barrier0Op(IRDLOperation):
         super().__init__()
 
     @classmethod
-    def parse(cls, parser: Parser) -> BarrierOp:  # type: ignore[override]
+    def parse(cls, parser: Parser) -> BarrierOp:
         attrs = parser.parse_optional_attr_dict()
         op = BarrierOp()
         op.attributes.update(attrs)

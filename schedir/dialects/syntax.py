@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -269,7 +270,8 @@ def location_from_attr(loc: Attribute) -> Location | None:
         case CallSiteLoc():
             return location_from_attr(loc.callee)
         case FusedLoc():
-            for inner in loc.locations:
+            inners = loc.locations.data if isinstance(loc.locations, ArrayAttr) else ()
+            for inner in inners:
                 if (found := location_from_attr(inner)) is not None:
                     return found
             return None

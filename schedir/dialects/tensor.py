@@ -19,6 +19,8 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
+    IntegerType,
     ShapedType,
     TensorType,
     i64,
@@ -73,9 +75,9 @@ class _SliceAccessors:
         offsets: Sequence[SSAValue]
         sizes: Sequence[SSAValue]
         strides: Sequence[SSAValue]
-        static_offsets: DenseArrayBase
-        static_sizes: DenseArrayBase
-        static_strides: DenseArrayBase
+        static_offsets: DenseArrayBase[IntegerType]
+        static_sizes: DenseArrayBase[IntegerType]
+        static_strides: DenseArrayBase[IntegerType]
 
     @property
     def mixed_offsets(self) -> list[Mixed]:
@@ -293,7 +295,11 @@ class CollapseShapeOp(xtensor.CollapseShapeOp):
         )
 
 
-def verify_reshape(collapsed: ShapedType, expanded: ShapedType, reassociation: ArrayAttr) -> None:
+def verify_reshape(
+    collapsed: ShapedType,
+    expanded: ShapedType,
+    reassociation: ArrayAttr[ArrayAttr[IntegerAttr[IntegerType | IndexType]]],
+) -> None:
     """xDSL's reshape check, plus upstream's special case of collapsing to rank 0."""
     if not collapsed.get_shape():
         # `[]` collapses a tensor of unit dimensions to a 0-d tensor, and back.

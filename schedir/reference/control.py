@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import cf, func
-from xdsl.ir import Operation, Region
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -209,6 +209,7 @@ def _forall(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     # its tensor.parallel_insert_slice ops write into the results, in iteration order.
     results = [np.array(v, copy=True) for v in inits]
     body = op.body.block
+    shared: list[SSAValue] = list(body.args[rank:])
     for point in _points(lbs, ubs, steps, op):
         ip.bind(body.args, [*(np.int64(i) for i in point), *inits])
         terminator = ip.run_ops(body)
@@ -216,12 +217,11 @@ def _forall(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
         for insert in terminator.yielding_ops:
             if not isinstance(insert, tensor.ParallelInsertSliceOp):
                 raise unsupported(f"'{insert.name}' inside 'scf.forall.in_parallel'", insert)
-            dest = insert.dest
-            if dest not in body.args[rank:]:
+            if insert.dest not in shared:
                 raise unsupported(
                     "'tensor.parallel_insert_slice' into a value that is not a shared out", insert
                 )
-            k = list(body.args[rank:]).index(dest)
+            k = shared.index(insert.dest)
             insert_slice_into(results[k], insert, [ip.value(v) for v in insert.operands])
     return results
 

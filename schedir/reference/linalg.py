@@ -79,8 +79,9 @@ class RegionBody:
         args = self.block.args
         self.in_args = args[:n_in]
         self.out_args = args[n_in:]
-        self.terminator = self.block.last_op
-        assert self.terminator is not None
+        terminator = self.block.last_op
+        assert terminator is not None
+        self.terminator: Operation = terminator
         self._combines: list[Combine] | None = None
         self._products: list[bool] = []
         self._partials: list[SSAValue | tuple[SSAValue, SSAValue]] = []

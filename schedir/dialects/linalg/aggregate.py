@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import cast
 
 from xdsl.dialects import arith
@@ -75,27 +76,18 @@ def decompose_softmax(op: SoftmaxOp) -> list[Operation]:
     ]
     parallel_iters = [IteratorTypeAttr.parallel()] * rank
 
-    def generic(
+    def reduction(
         ins: list[SSAValue],
         init: SSAValue,
         maps: list[AffineMap],
         iters: list[IteratorTypeAttr],
-        build: type[Operation] | None,
-        combine: type[Operation],
+        combine: Callable[[SSAValue, SSAValue], Operation],
     ) -> GenericOp:
+        # Reduction body: combine(in, out).
         block = Block(arg_types=[element] * (len(ins) + 1))
-        args = block.args
-        if build is None:
-            # Reduction body: combine(in, out).
-            body_op = combine(args[0], args[1])
-            block.add_op(body_op)
-            block.add_op(YieldOp(body_op.results[0]))
-        else:
-            first = build(args[0], args[1])
-            block.add_op(first)
-            second = combine(first.results[0])
-            block.add_op(second)
-            block.add_op(YieldOp(second.results[0]))
+        body_op = combine(block.args[0], block.args[1])
+        block.add_op(body_op)
+        block.add_op(YieldOp(body_op.results[0]))
         result = GenericOp(
             ins, [init], Region(block), [AffineMapAttr(m) for m in maps], iters, [init.type]
         )
@@ -103,8 +95,8 @@ def decompose_softmax(op: SoftmaxOp) -> list[Operation]:
 
     neg_nan = arith.ConstantOp(FloatAttr(-math.nan, element))
     max_init = FillOp([neg_nan.result], [empty.tensor])
-    max_op = generic(
-        [input_], max_init.res[0], [identity, reduced_map], reduce_iters, None, arith.MaxnumfOp
+    max_op = reduction(
+        [input_], max_init.res[0], [identity, reduced_map], reduce_iters, arith.MaxnumfOp
     )
     new_ops += [neg_nan, max_init, max_op]
 
@@ -125,8 +117,8 @@ def decompose_softmax(op: SoftmaxOp) -> list[Operation]:
 
     zero = arith.ConstantOp(FloatAttr(0.0, element))
     sum_init = FillOp([zero.result], [empty.tensor])
-    sum_op = generic(
-        [exp_op.res[0]], sum_init.res[0], [identity, reduced_map], reduce_iters, None, arith.AddfOp
+    sum_op = reduction(
+        [exp_op.res[0]], sum_init.res[0], [identity, reduced_map], reduce_iters, arith.AddfOp
     )
     new_ops += [zero, sum_init, sum_op]
 

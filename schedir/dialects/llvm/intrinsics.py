@@ -26,7 +26,12 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from schedir.dialects.llvm.syntax import FLOAT_OR_VECTOR, INT_OR_VECTOR, LLVMPointerType
+from schedir.dialects.llvm.syntax import (
+    BOOL_OR_VECTOR,
+    FLOAT_OR_VECTOR,
+    INT_OR_VECTOR,
+    LLVMPointerType,
+)
 
 
 class _IntBinaryIntrinsic(IRDLOperation, ABC):
@@ -156,7 +161,7 @@ class IsFPClassOp(IRDLOperation):
     name = "llvm.intr.is.fpclass"
 
     in_ = operand_def(FLOAT_OR_VECTOR)
-    res = result_def(I1 | VectorType.constr(I1))
+    res = result_def(BOOL_OR_VECTOR)
 
     bit = prop_def(IntegerAttr[I32])
 

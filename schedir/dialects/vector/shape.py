@@ -119,7 +119,7 @@ class SplatOp(IRDLOperation):
     aggregate = result_def(VectorType)
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:  # type: ignore[override]
+    def parse(cls, parser: Parser) -> Operation:
         operand = parser.parse_unresolved_operand()
         attrs, (t,) = parse_attrs_and_types(parser)
         if not isinstance(t, VectorType):

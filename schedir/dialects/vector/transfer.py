@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     NoneAttr,
+    ShapedType,
     StridedLayoutAttr,
     TensorType,
     VectorType,
@@ -84,14 +85,14 @@ def is_last_dim_unit_stride(t: MemRefType) -> bool:
 def _pop_transfer_attrs(
     parser: Parser,
     attrs: dict[str, Attribute],
-    shaped: Attribute,
+    shaped: MemRefType[Attribute] | TensorType[Attribute],
     vtype: VectorType,
     types_pos: int,
 ) -> tuple[AffineMapAttr, ArrayAttr[BoolAttr]]:
     perm = attrs.pop("permutation_map", None)
     if perm is None:
-        shaped_rank = shaped.get_num_dims()  # type: ignore[attr-defined]
-        elem = shaped.get_element_type()  # type: ignore[attr-defined]
+        shaped_rank = shaped.get_num_dims()
+        elem = shaped.get_element_type()
         elem_rank = elem.get_num_dims() if isinstance(elem, VectorType) else 0
         if shaped_rank < vtype.get_num_dims() - elem_rank:
             parser.raise_error(
@@ -208,7 +209,8 @@ def verify_permutation_map(perm: AffineMapAttr) -> None:
 
 def verify_index_count(num_indices: int, shaped: Attribute) -> None:
     """One index per dimension of the memref/tensor (`requires N indices`)."""
-    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
+    # The op's operand constraint (checked first) made `shaped` a memref or tensor.
+    rank = cast(ShapedType, shaped).get_num_dims()
     if num_indices != rank:
         raise VerifyException(f"requires {rank} indices")
 
@@ -321,7 +323,8 @@ class TransferReadOp(xvector.TransferReadOp, MaskableOpInterface):
         vtype = cast(VectorType, self.result.type)
         verify_index_count(len(self.indices), shaped)
         verify_transfer(self, shaped, vtype, self.mask, self.permutation_map, self.in_bounds)
-        elem = shaped.get_element_type()  # type: ignore[attr-defined]
+        # The IRDL verification above made the source a memref or tensor.
+        elem = cast(MemRefType[Attribute] | TensorType[Attribute], shaped).get_element_type()
         if isinstance(elem, VectorType):
             if elem != self.padding.type:
                 raise VerifyException("requires source element type and padding type to match.")
