@@ -53,15 +53,15 @@ from schedir.dialects.vector.masks import MaskableOpInterface
 
 
 def contract_maps(op: Operation) -> list[AffineMap]:
-    maps = op.properties["indexing_maps"]
-    assert isinstance(maps, ArrayAttr)
-    return [cast(AffineMapAttr, m).data for m in maps.data]
+    """The indexing maps of `vector.contract` op `op`: lhs, rhs, acc."""
+    assert isinstance(op, ContractionOp)
+    return [m.data for m in op.indexing_maps.data]
 
 
 def contract_iterators(op: Operation) -> list[str]:
-    its = op.properties["iterator_types"]
-    assert isinstance(its, ArrayAttr)
-    return [cast(IteratorTypeAttr, t).data.value for t in its.data]
+    """The iterator types of `vector.contract` op `op`, one per loop."""
+    assert isinstance(op, ContractionOp)
+    return [str(t.data) for t in op.iterator_types.data]
 
 
 def _result_index(m: AffineMap, dim: int) -> int:

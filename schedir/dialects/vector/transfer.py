@@ -108,11 +108,10 @@ def _pop_transfer_attrs(
     return perm, cast(ArrayAttr[BoolAttr], in_bounds)
 
 
-def _print_transfer_attrs(printer: Printer, op: Operation) -> None:
-    perm = op.properties["permutation_map"]
-    in_bounds = op.properties["in_bounds"]
+def _print_transfer_attrs(printer: Printer, op: TransferReadOp | TransferWriteOp) -> None:
+    perm, in_bounds = op.permutation_map, op.in_bounds
     shown: dict[str, Attribute] = dict(op.attributes)
-    if not (isinstance(perm, AffineMapAttr) and is_minor_identity(perm.data)):
+    if not is_minor_identity(perm.data):
         shown["permutation_map"] = perm
     if any(in_bounds_values(in_bounds, 0)):
         shown["in_bounds"] = in_bounds
