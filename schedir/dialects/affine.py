@@ -48,7 +48,7 @@ def _parse_map_and_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValu
     syms = parser.parse_optional_comma_separated_list(
         Parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
-    operands = [*(dims or []), *(syms or [])]
+    operands: list[SSAValue] = [*(dims or []), *(syms or [])]
     num_dims = len(dims or [])
     if num_dims != map_.data.num_dims or len(syms or []) != map_.data.num_symbols:
         parser.raise_error("dimension or symbol index mismatch", pos, parser.pos)
@@ -196,6 +196,15 @@ class MaxOp(IRDLOperation):
             raise VerifyException("affine map expect at least one result")
 
 
+# xDSL's affine ops schedir keeps as they are, named here so that every affine op class
+# is imported from this module.
+ForOp = xaffine.ForOp
+IfOp = xaffine.IfOp
+ParallelOp = xaffine.ParallelOp
+VectorLoadOp = xaffine.VectorLoadOp
+VectorStoreOp = xaffine.VectorStoreOp
+YieldOp = xaffine.YieldOp
+
 Affine = Dialect(
     "affine",
     [
@@ -214,4 +223,17 @@ Affine = Dialect(
     [],
 )
 
-__all__ = ["Affine", "ApplyOp", "LoadOp", "MaxOp", "MinOp", "StoreOp"]
+__all__ = [
+    "Affine",
+    "ApplyOp",
+    "ForOp",
+    "IfOp",
+    "LoadOp",
+    "MaxOp",
+    "MinOp",
+    "ParallelOp",
+    "StoreOp",
+    "VectorLoadOp",
+    "VectorStoreOp",
+    "YieldOp",
+]

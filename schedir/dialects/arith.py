@@ -28,6 +28,7 @@ from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
 from xdsl.dialects.builtin import (
     AnyFloat,
     AnyFloatConstr,
+    ContainerType,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -54,16 +55,12 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.utils import FORMAT_PARSE, FORMAT_PRINT
+
 _BOOL_LIKE = container_of(IntegerType(1))
 _INT_LIKE = container_of(base(IntegerType))
 _INDEX_OR_INT_LIKE = container_of(base(IntegerType) | base(IndexType))
 _FLOAT_LIKE = container_of(AnyFloatConstr)
-
-# xDSL generates parse/print from `assembly_format` and refuses a class that has both;
-# a subclass of an op with a format inherits the generated pair, so it resets them to
-# Operation's before the format is generated again for its own operand definitions.
-_FORMAT_PARSE = classmethod(Operation.parse.__func__)
-_FORMAT_PRINT = Operation.print
 
 
 def i1_like(type_: Attribute) -> Attribute:
@@ -80,7 +77,9 @@ def _shape(type_: Attribute) -> tuple[int, ...] | None:
 
 
 def _element(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    if isinstance(type_, ShapedType) and isinstance(type_, ContainerType):
+        return type_.get_element_type()
+    return type_
 
 
 def _predicate(arg: int | str, names: list[str]) -> IntegerAttr:
@@ -264,8 +263,8 @@ class ExtFOp(_WideningCast, _x.ExtFOp):
 
     input = operand_def(_FLOAT_LIKE)
     result = result_def(_FLOAT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -274,8 +273,8 @@ class TruncFOp(_NarrowingCast, _x.TruncFOp):
 
     input = operand_def(_FLOAT_LIKE)
     result = result_def(_FLOAT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -284,8 +283,8 @@ class ExtSIOp(_WideningCast, _x.ExtSIOp):
 
     input = operand_def(_INT_LIKE)
     result = result_def(_INT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -294,8 +293,8 @@ class ExtUIOp(_WideningCast, _x.ExtUIOp):
 
     input = operand_def(_INT_LIKE)
     result = result_def(_INT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -304,8 +303,8 @@ class TruncIOp(_NarrowingCast, _x.TruncIOp):
 
     input = operand_def(_INT_LIKE)
     result = result_def(_INT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 class _ConvertCast(IRDLOperation):
@@ -321,8 +320,8 @@ class FPToSIOp(_ConvertCast, _x.FPToSIOp):
 
     input = operand_def(_FLOAT_LIKE)
     result = result_def(_INT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -331,8 +330,8 @@ class FPToUIOp(_ConvertCast, _x.FPToUIOp):
 
     input = operand_def(_FLOAT_LIKE)
     result = result_def(_INT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -341,8 +340,8 @@ class SIToFPOp(_ConvertCast, _x.SIToFPOp):
 
     input = operand_def(_INT_LIKE)
     result = result_def(_FLOAT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -351,8 +350,8 @@ class UIToFPOp(_ConvertCast, _x.UIToFPOp):
 
     input = operand_def(_INT_LIKE)
     result = result_def(_FLOAT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 class _IndexCast(IRDLOperation):
@@ -369,8 +368,8 @@ class IndexCastOp(_IndexCast, _x.IndexCastOp):
 
     input = operand_def(_INDEX_OR_INT_LIKE)
     result = result_def(_INDEX_OR_INT_LIKE)
-    parse = _FORMAT_PARSE
-    print = _FORMAT_PRINT
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
 
 @irdl_op_definition
@@ -418,6 +417,43 @@ _REPLACED = (
     IndexCastOp,
 )
 
+# xDSL's arith ops schedir keeps as they are, named here so that every arith op class
+# is imported from this module.
+AddUIExtendedOp = _x.AddUIExtendedOp
+AddfOp = _x.AddfOp
+AddiOp = _x.AddiOp
+AndIOp = _x.AndIOp
+BitcastOp = _x.BitcastOp
+CeilDivSIOp = _x.CeilDivSIOp
+CeilDivUIOp = _x.CeilDivUIOp
+ConstantOp = _x.ConstantOp
+DivSIOp = _x.DivSIOp
+DivUIOp = _x.DivUIOp
+DivfOp = _x.DivfOp
+FloorDivSIOp = _x.FloorDivSIOp
+MaxSIOp = _x.MaxSIOp
+MaxUIOp = _x.MaxUIOp
+MaximumfOp = _x.MaximumfOp
+MaxnumfOp = _x.MaxnumfOp
+MinSIOp = _x.MinSIOp
+MinUIOp = _x.MinUIOp
+MinimumfOp = _x.MinimumfOp
+MinnumfOp = _x.MinnumfOp
+MulSIExtendedOp = _x.MulSIExtendedOp
+MulUIExtendedOp = _x.MulUIExtendedOp
+MulfOp = _x.MulfOp
+MuliOp = _x.MuliOp
+NegfOp = _x.NegfOp
+OrIOp = _x.OrIOp
+RemSIOp = _x.RemSIOp
+RemUIOp = _x.RemUIOp
+ShLIOp = _x.ShLIOp
+ShRSIOp = _x.ShRSIOp
+ShRUIOp = _x.ShRUIOp
+SubfOp = _x.SubfOp
+SubiOp = _x.SubiOp
+XOrIOp = _x.XOrIOp
+
 Arith = Dialect(
     "arith",
     [
@@ -430,21 +466,55 @@ Arith = Dialect(
 )
 
 __all__ = [
+    "AddUIExtendedOp",
+    "AddfOp",
+    "AddiOp",
+    "AndIOp",
     "Arith",
+    "BitcastOp",
+    "CeilDivSIOp",
+    "CeilDivUIOp",
     "CmpfOp",
     "CmpiOp",
+    "ConstantOp",
+    "DivSIOp",
+    "DivUIOp",
+    "DivfOp",
     "ExtFOp",
     "ExtSIOp",
     "ExtUIOp",
     "FPToSIOp",
     "FPToUIOp",
+    "FloorDivSIOp",
     "IndexCastOp",
     "IndexCastUIOp",
+    "MaxSIOp",
+    "MaxUIOp",
+    "MaximumfOp",
+    "MaxnumfOp",
+    "MinSIOp",
+    "MinUIOp",
+    "MinimumfOp",
+    "MinnumfOp",
+    "MulSIExtendedOp",
+    "MulUIExtendedOp",
+    "MulfOp",
+    "MuliOp",
+    "NegfOp",
+    "OrIOp",
     "RemFOp",
+    "RemSIOp",
+    "RemUIOp",
     "SIToFPOp",
     "SelectOp",
+    "ShLIOp",
+    "ShRSIOp",
+    "ShRUIOp",
+    "SubfOp",
+    "SubiOp",
     "TruncFOp",
     "TruncIOp",
     "UIToFPOp",
+    "XOrIOp",
     "i1_like",
 ]

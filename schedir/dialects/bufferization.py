@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from xdsl.dialects import bufferization as xbufferization
 from xdsl.dialects.builtin import (
+    ContainerType,
     MemRefType,
     ShapedType,
     TensorType,
@@ -37,6 +38,8 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.utils import FORMAT_PARSE, FORMAT_PRINT
+
 _MEMREF = base(MemRefType) | base(UnrankedMemRefType)
 _TENSOR = base(TensorType) | base(UnrankedTensorType)
 
@@ -47,7 +50,9 @@ def _shape(t: Attribute) -> tuple[int, ...] | None:
 
 
 def _element(t: Attribute) -> Attribute:
-    return t.element_type  # type: ignore[attr-defined]
+    """The element type of a tensor or memref type."""
+    assert isinstance(t, ContainerType)
+    return t.get_element_type()
 
 
 def _verify_same_shape(memref: Attribute, tensor: Attribute, what: str) -> None:
@@ -74,9 +79,8 @@ class ToTensorOp(xbufferization.ToTensorOp):
         "$memref (`restrict` $restrict^)? (`writable` $writable^)? attr-dict `:` "
         "type($memref) `to` type($tensor)"
     )
-    # The assembly format generates them again; xDSL's would be taken as hand-written.
-    parse = classmethod(Operation.parse.__func__)  # type: ignore[assignment]
-    print = Operation.print  # type: ignore[assignment]
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
     def __init__(
         self, memref: SSAValue | Operation, restrict: bool = False, writable: bool = False
@@ -121,8 +125,8 @@ class ToBufferOp(xbufferization.ToBufferOp):
     assembly_format = (
         "$tensor (`read_only` $read_only^)? attr-dict `:` type($tensor) `to` type($memref)"
     )
-    parse = classmethod(Operation.parse.__func__)  # type: ignore[assignment]
-    print = Operation.print  # type: ignore[assignment]
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
     def verify_(self) -> None:
         _verify_same_shape(
@@ -152,8 +156,8 @@ class MaterializeInDestinationOp(xbufferization.MaterializeInDestinationOp):
         "$source `in` (`restrict` $restrict^)? (`writable` $writable^)? $dest attr-dict `:` "
         "functional-type(operands, results)"
     )
-    parse = classmethod(Operation.parse.__func__)  # type: ignore[assignment]
-    print = Operation.print  # type: ignore[assignment]
+    parse = FORMAT_PARSE
+    print = FORMAT_PRINT
 
     def verify_(self) -> None:
         # Upstream's MaterializeInDestinationOp::verify.
@@ -200,10 +204,22 @@ _REPLACED: dict[str, type[Operation]] = {
     op.name: op for op in (ToTensorOp, ToBufferOp, MaterializeInDestinationOp)
 }
 
+# xDSL's bufferization ops schedir keeps as they are, named here so that every bufferization op class
+# is imported from this module.
+AllocTensorOp = xbufferization.AllocTensorOp
+CloneOp = xbufferization.CloneOp
+
 Bufferization = Dialect(
     "bufferization",
     [_REPLACED.get(op.name, op) for op in xbufferization.Bufferization.operations],
     list(xbufferization.Bufferization.attributes),
 )
 
-__all__ = ["Bufferization", "MaterializeInDestinationOp", "ToBufferOp", "ToTensorOp"]
+__all__ = [
+    "AllocTensorOp",
+    "Bufferization",
+    "CloneOp",
+    "MaterializeInDestinationOp",
+    "ToBufferOp",
+    "ToTensorOp",
+]

@@ -25,6 +25,7 @@ from typing import Self, cast
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyDenseElement,
     BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -419,9 +420,10 @@ class GlobalOp(xmemref.GlobalOp):
             if parser.parse_optional_keyword("dense"):
                 # Upstream reads the literal with the memref's tensor type and prints it
                 # without one.
-                memref_t = cast(MemRefType[Attribute], memref_type)
+                # A dense initializer holds ints or floats: the element type is one.
+                element = cast(AnyDenseElement, memref_type.get_element_type())
                 initial = parser.parse_dense_int_or_fp_elements_attr(
-                    TensorType(memref_t.get_element_type(), memref_t.get_shape())
+                    TensorType(element, memref_type.get_shape())
                 )
             elif not parser.parse_optional_keyword("uninitialized"):
                 initial = parser.parse_attribute()
@@ -584,6 +586,23 @@ _REPLACED = {
     )
 }
 
+# xDSL's memref ops schedir keeps as they are, named here so that every memref op class
+# is imported from this module.
+AllocaScopeOp = xmemref.AllocaScopeOp
+AllocaScopeReturnOp = xmemref.AllocaScopeReturnOp
+AssumeAlignmentOp = xmemref.AssumeAlignmentOp
+AtomicRMWOp = xmemref.AtomicRMWOp
+DeallocOp = xmemref.DeallocOp
+DimOp = xmemref.DimOp
+DmaStartOp = xmemref.DmaStartOp
+DmaWaitOp = xmemref.DmaWaitOp
+ExtractAlignedPointerAsIndexOp = xmemref.ExtractAlignedPointerAsIndexOp
+ExtractStridedMetaDataOp = xmemref.ExtractStridedMetaDataOp
+RankOp = xmemref.RankOp
+ReinterpretCastOp = xmemref.ReinterpretCastOp
+SubviewOp = xmemref.SubviewOp
+ViewOp = xmemref.ViewOp
+
 MemRef = Dialect(
     "memref",
     [_REPLACED.get(op.name, op) for op in xmemref.MemRef.operations],
@@ -593,14 +612,28 @@ MemRef = Dialect(
 __all__ = [
     "AllocOp",
     "AllocaOp",
+    "AllocaScopeOp",
+    "AllocaScopeReturnOp",
+    "AssumeAlignmentOp",
+    "AtomicRMWOp",
     "CastOp",
     "CollapseShapeOp",
     "CopyOp",
+    "DeallocOp",
+    "DimOp",
+    "DmaStartOp",
+    "DmaWaitOp",
     "ExpandShapeOp",
+    "ExtractAlignedPointerAsIndexOp",
+    "ExtractStridedMetaDataOp",
     "GetGlobalOp",
     "GlobalOp",
     "LoadOp",
     "MemRef",
     "MemorySpaceCastOp",
+    "RankOp",
+    "ReinterpretCastOp",
     "StoreOp",
+    "SubviewOp",
+    "ViewOp",
 ]

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.llvm import LLVMStructType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
@@ -268,7 +269,7 @@ class Barrier0Op(IRDLOperation):
         super().__init__()
 
     @classmethod
-    def parse(cls, parser: Parser) -> BarrierOp:  # type: ignore[override]
+    def parse(cls, parser: Parser) -> BarrierOp:
         attrs = parser.parse_optional_attr_dict()
         op = BarrierOp()
         op.attributes.update(attrs)
@@ -362,8 +363,6 @@ class ShflSyncOp(IRDLOperation):
         printer.print_attribute(self.res.type)
 
     def verify_(self) -> None:
-        from schedir.dialects import llvm
-
         if self.return_value_and_is_valid is None:
             if self.res.type != self.val.type:
                 raise VerifyException(
@@ -372,7 +371,7 @@ class ShflSyncOp(IRDLOperation):
             return
         t = self.res.type
         if not (
-            isinstance(t, llvm.LLVMStructType)
+            isinstance(t, LLVMStructType)
             and len(t.types.data) == 2
             and t.types.data[0] == self.val.type
             and t.types.data[1] == IntegerType(1)

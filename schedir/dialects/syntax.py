@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -39,6 +40,7 @@ from schedir.diagnostics import (
     SourceManager,
     VerifyError,
 )
+from schedir.dialects.context import get_context
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
@@ -128,8 +130,6 @@ def parse_module(
     `schedir.diagnostics.ParseError` or `VerifyError` pointing into `filename`.
     """
     if ctx is None:
-        from schedir.dialects import get_context
-
         ctx = get_context()
     if sources is None:
         sources = SourceManager()
@@ -270,7 +270,8 @@ def location_from_attr(loc: Attribute) -> Location | None:
         case CallSiteLoc():
             return location_from_attr(loc.callee)
         case FusedLoc():
-            for inner in loc.locations:
+            inners = loc.locations.data if isinstance(loc.locations, ArrayAttr) else ()
+            for inner in inners:
                 if (found := location_from_attr(inner)) is not None:
                     return found
             return None

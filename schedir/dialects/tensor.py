@@ -19,6 +19,8 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
+    IntegerType,
     ShapedType,
     TensorType,
     i64,
@@ -46,6 +48,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.scf.forall import ForallOp, InParallelOp, ParallelCombiningOpInterface
 from schedir.dialects.utils import (
     Mixed,
     mixed_values,
@@ -72,9 +75,9 @@ class _SliceAccessors:
         offsets: Sequence[SSAValue]
         sizes: Sequence[SSAValue]
         strides: Sequence[SSAValue]
-        static_offsets: DenseArrayBase
-        static_sizes: DenseArrayBase
-        static_strides: DenseArrayBase
+        static_offsets: DenseArrayBase[IntegerType]
+        static_sizes: DenseArrayBase[IntegerType]
+        static_strides: DenseArrayBase[IntegerType]
 
     @property
     def mixed_offsets(self) -> list[Mixed]:
@@ -132,7 +135,7 @@ class InsertSliceOp(_SliceAccessors, xtensor.InsertSliceOp):
 
 
 @irdl_op_definition
-class ParallelInsertSliceOp(_SliceAccessors, IRDLOperation):
+class ParallelInsertSliceOp(_SliceAccessors, IRDLOperation, ParallelCombiningOpInterface):
     """Inserts a slice into a shared output of the enclosing `scf.forall`, in parallel.
 
     Only valid inside `scf.forall.in_parallel`, and only into one of the forall's
@@ -190,14 +193,11 @@ class ParallelInsertSliceOp(_SliceAccessors, IRDLOperation):
 
     def verify_(self) -> None:
         parent = self.parent_op()
-        if parent is not None and parent.name != "scf.forall.in_parallel":
+        if parent is not None and not isinstance(parent, InParallelOp):
             raise VerifyException(f"expected InParallelOpInterface parent, got: '{parent.name}'")
         forall = parent.parent_op() if parent is not None else None
-        if forall is not None and forall.name == "scf.forall":
-            from schedir.dialects.scf import ForallOp
-
-            if self.dest not in cast(ForallOp, forall).region_iter_args:
-                raise VerifyException("may only insert into an output block argument")
+        if isinstance(forall, ForallOp) and self.dest not in forall.region_iter_args:
+            raise VerifyException("may only insert into an output block argument")
         self._verify_slice(cast(ShapedType, self.dest.type), cast(ShapedType, self.source.type))
 
 
@@ -295,7 +295,11 @@ class CollapseShapeOp(xtensor.CollapseShapeOp):
         )
 
 
-def verify_reshape(collapsed: ShapedType, expanded: ShapedType, reassociation: ArrayAttr) -> None:
+def verify_reshape(
+    collapsed: ShapedType,
+    expanded: ShapedType,
+    reassociation: ArrayAttr[ArrayAttr[IntegerAttr[IntegerType | IndexType]]],
+) -> None:
     """xDSL's reshape check, plus upstream's special case of collapsing to rank 0."""
     if not collapsed.get_shape():
         # `[]` collapses a tensor of unit dimensions to a 0-d tensor, and back.
@@ -371,6 +375,20 @@ class ExpandShapeOp(xtensor.ExpandShapeOp):
         )
 
 
+# xDSL's tensor ops schedir keeps as they are, named here so that every tensor op class
+# is imported from this module.
+CastOp = xtensor.CastOp
+ConcatOp = xtensor.ConcatOp
+DimOp = xtensor.DimOp
+EmptyOp = xtensor.EmptyOp
+ExtractOp = xtensor.ExtractOp
+FromElementsOp = xtensor.FromElementsOp
+InsertOp = xtensor.InsertOp
+PadOp = xtensor.PadOp
+ReshapeOp = xtensor.ReshapeOp
+SplatOp = xtensor.SplatOp
+YieldOp = xtensor.YieldOp
+
 Tensor = Dialect(
     "tensor",
     [
@@ -396,11 +414,22 @@ Tensor = Dialect(
 )
 
 __all__ = [
+    "CastOp",
     "CollapseShapeOp",
+    "ConcatOp",
+    "DimOp",
+    "EmptyOp",
     "ExpandShapeOp",
+    "ExtractOp",
     "ExtractSliceOp",
+    "FromElementsOp",
     "GenerateOp",
+    "InsertOp",
     "InsertSliceOp",
+    "PadOp",
     "ParallelInsertSliceOp",
+    "ReshapeOp",
+    "SplatOp",
     "Tensor",
+    "YieldOp",
 ]

@@ -1,5 +1,5 @@
 """Helpers shared by schedir's dialect modules: mixed static/dynamic lists, slice checks,
-reassociation syntax.
+reassociation syntax, resetting an inherited custom syntax.
 
 Upstream stores a list that mixes constants and SSA values (offsets, sizes, loop bounds) as
 a dense i64 array with `ShapedType::kDynamic` at the dynamic positions plus one operand per
@@ -11,32 +11,46 @@ and `produceSliceErrorMsg` do.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
+from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    ContainerType,
     DenseArrayBase,
     IntegerAttr,
+    IntegerType,
     ShapedType,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+# xDSL generates parse/print from `assembly_format` and refuses a class that defines either
+# itself; a subclass of an op with a custom syntax inherits that syntax, so it resets the pair
+# to Operation's (exactly these objects: xDSL compares them) before the format is generated
+# for its own definitions. Typed Any: a classmethod object stored over a method is what xDSL
+# checks for, and no method type says that.
+FORMAT_PARSE: Any = classmethod(Operation.parse.__func__)
+"""Assign to `parse` in an op class with an `assembly_format` whose base has a custom syntax."""
+FORMAT_PRINT: Any = Operation.print
+"""Assign to `print` in an op class with an `assembly_format` whose base has a custom syntax."""
+
 Mixed = int | SSAValue
 """One entry of a mixed static/dynamic list: a constant or an index-typed SSA value."""
 
 
-def mixed_values(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[Mixed]:
+def mixed_values(static: DenseArrayBase[IntegerType], dynamic: Sequence[SSAValue]) -> list[Mixed]:
     """Merge an upstream static array (kDynamic at dynamic positions) with its operands."""
     values = iter(dynamic)
     return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]
 
 
-def split_mixed(values: Sequence[Mixed]) -> tuple[DenseArrayBase, list[SSAValue]]:
+def split_mixed(values: Sequence[Mixed]) -> tuple[DenseArrayBase[IntegerType], list[SSAValue]]:
     """Split a mixed list into upstream's static array and dynamic operands."""
     static = [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
     dynamic = [v for v in values if isinstance(v, SSAValue)]
@@ -47,8 +61,6 @@ def constant_index(value: Mixed) -> int | None:
     """The constant an entry stands for: the int itself or an `arith.constant` result."""
     if isinstance(value, int):
         return value
-    from xdsl.dialects.arith import ConstantOp
-
     owner = value.owner
     if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
@@ -56,7 +68,7 @@ def constant_index(value: Mixed) -> int | None:
 
 
 def verify_operands_or_integers(
-    name: str, expected: int, static: DenseArrayBase, dynamic: Sequence[SSAValue]
+    name: str, expected: int, static: DenseArrayBase[IntegerType], dynamic: Sequence[SSAValue]
 ) -> None:
     """Upstream's `verifyListOfOperandsOrIntegers`: lengths and dynamic-marker count."""
     values = static.get_values()
@@ -69,9 +81,9 @@ def verify_operands_or_integers(
 
 def verify_offsets_sizes_strides(
     rank: int,
-    offsets: tuple[DenseArrayBase, Sequence[SSAValue]],
-    sizes: tuple[DenseArrayBase, Sequence[SSAValue]],
-    strides: tuple[DenseArrayBase, Sequence[SSAValue]],
+    offsets: tuple[DenseArrayBase[IntegerType], Sequence[SSAValue]],
+    sizes: tuple[DenseArrayBase[IntegerType], Sequence[SSAValue]],
+    strides: tuple[DenseArrayBase[IntegerType], Sequence[SSAValue]],
 ) -> None:
     """Upstream's `verifyOffsetSizeAndStrideOp` for a slice of a rank-`rank` shaped value."""
     n_off, n_size, n_stride = (len(x[0].get_values()) for x in (offsets, sizes, strides))
@@ -95,7 +107,10 @@ def verify_offsets_sizes_strides(
 
 
 def verify_slice_in_bounds(
-    shape: Sequence[int], offsets: DenseArrayBase, sizes: DenseArrayBase, strides: DenseArrayBase
+    shape: Sequence[int],
+    offsets: DenseArrayBase[IntegerType],
+    sizes: DenseArrayBase[IntegerType],
+    strides: DenseArrayBase[IntegerType],
 ) -> None:
     """Static slices must stay inside the sliced value, as upstream checks."""
     for dim, (extent, off, size, stride) in enumerate(
@@ -125,7 +140,8 @@ def verify_rank_reduced_slice(
         raise VerifyException(
             f"expected type to be '{expected_type_str}' or a rank-reduced version. (size mismatch) "
         )
-    if actual.get_element_type() != element_type:  # type: ignore[attr-defined]
+    # Slices are tensors or memrefs, which hold their element type.
+    if cast(ContainerType[Attribute], actual).get_element_type() != element_type:
         raise VerifyException(f"expected element type to be '{element_type}'")
 
 

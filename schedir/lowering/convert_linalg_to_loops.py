@@ -59,7 +59,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import LoweringError
 from schedir.dialects.affine import ApplyOp
-from schedir.dialects.linalg import GenericOp, IndexOp, YieldOp, as_generic, is_structured
+from schedir.dialects.linalg import GenericOp, IndexOp, YieldOp
+from schedir.dialects.linalg.generalize import as_generic
+from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.memref import LoadOp, StoreOp
 from schedir.dialects.syntax import op_location
 

@@ -56,6 +56,12 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
+from schedir.dialects.llvm.intrinsics import (
+    FPCLASS_FINITE,
+    FPCLASS_INF,
+    FPCLASS_NAN,
+    FPCLASS_NORMAL,
+)
 from schedir.lowering.llvm.common import (
     LLVMTypeConverter,
     Lowering,
@@ -113,10 +119,10 @@ _LIBM: dict[str, str] = {
 """Math ops with no LLVM intrinsic -> the libm function (double-precision name)."""
 
 _FPCLASS: dict[str, int] = {
-    "math.isnan": llvm.FPCLASS_NAN,
-    "math.isinf": llvm.FPCLASS_INF,
-    "math.isfinite": llvm.FPCLASS_FINITE,
-    "math.isnormal": llvm.FPCLASS_NORMAL,
+    "math.isnan": FPCLASS_NAN,
+    "math.isinf": FPCLASS_INF,
+    "math.isfinite": FPCLASS_FINITE,
+    "math.isnormal": FPCLASS_NORMAL,
 }
 
 

@@ -61,6 +61,7 @@ from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
 from schedir.dialects import gpu
+from schedir.dialects.gpu.syntax import DIMS
 from schedir.dialects.syntax import op_location
 from schedir.lowering.gpu.common import (
     enclosing_function,
@@ -131,7 +132,7 @@ def outline_launch(launch: gpu.LaunchOp, module: ModuleOp, taken: set[str]) -> g
     if launch.has_clusters:
         id_ops += [gpu.ClusterIdOp, gpu.ClusterDimOp]
     for cls in id_ops:
-        for dim in gpu.DIMS:
+        for dim in DIMS:
             op = cls(dim)
             op.location = launch.location
             entry.add_op(op)

@@ -27,7 +27,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import UnsupportedError
-from schedir.dialects.linalg import SoftmaxOp, decompose_softmax
+from schedir.dialects.linalg import SoftmaxOp
+from schedir.dialects.linalg.aggregate import decompose_softmax
 from schedir.dialects.syntax import op_location
 
 

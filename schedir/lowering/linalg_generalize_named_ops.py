@@ -3,7 +3,7 @@
 Upstream's pass of the same name (`generalizeNamedOp`): matmul, batch_matmul, matvec,
 fill, copy, map, reduce, transpose, broadcast, convolutions, ... become the
 `linalg.generic` with the same operands, indexing maps, iterator types and body
-(`schedir.dialects.linalg.as_generic`), on tensors or on buffers. Generic ops and
+(`schedir.dialects.linalg.generalize.as_generic`), on tensors or on buffers. Generic ops and
 non-structured ops (`linalg.softmax`) are left alone.
 
     %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>)
@@ -30,7 +30,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from schedir.dialects.linalg import GenericOp, as_generic, is_structured
+from schedir.dialects.linalg import GenericOp
+from schedir.dialects.linalg.generalize import as_generic
+from schedir.dialects.linalg.interface import is_structured
 
 
 @dataclass(frozen=True)

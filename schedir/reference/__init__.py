@@ -4,7 +4,7 @@
     check = schedir.reference.compare(actual, expected[0], np.float32, reduction_length=53)
 
 It shares nothing with the compiler but the parser: every op is evaluated here from its
-upstream definition. Floats are computed in float64 and returned as float64 (only ops that
+upstream definition, by a handler found by the op's class (the class the parser builds). Floats are computed in float64 and returned as float64 (only ops that
 change precision round); integers wrap at their declared width and come back in their own
 dtype; i1 is bool. See `checking` for the tolerance formula.
 """
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from schedir.diagnostics import InputError
 from schedir.dialects.syntax import op_location, parse_module
@@ -37,9 +38,9 @@ from schedir.reference.interpreter import Handler, Interpreter
 from schedir.reference.values import elem_of, to_storage
 
 
-def _handlers() -> dict[str, Handler]:
-    """Every op handler of the reference, by op name."""
-    table: dict[str, Handler] = {}
+def _handlers() -> dict[type[Operation], Handler]:
+    """Every op handler of the reference, by op class."""
+    table: dict[type[Operation], Handler] = {}
     for module in (arith_math, control, tensor_ops, linalg):
         table.update(module.handlers())
     return table

@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import ModuleOp, ShapedType
 
 from schedir.diagnostics import InputError
 from schedir.dialects.types import DYNAMIC, ArgSpec, EntrySignature, find_entry
+from schedir.reference.linalg import structured_spec
+from schedir.reference.structured import loop_extents
 from schedir.reference.values import POISON_PATTERN, Elem, from_python
 
 _BASE_RTOL = {
@@ -181,9 +183,6 @@ def reduction_length(module: ModuleOp, entry: str | None = None) -> int:
     extent counts as DYNAMIC_REDUCTION_EXTENT (1024), which only loosens tolerances. 1 when
     nothing reduces.
     """
-    from schedir.reference.linalg import structured_spec
-    from schedir.reference.structured import loop_extents
-
     fn = find_entry(module, entry)
     functions = {op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)}
     seen: set[str] = set()
@@ -195,13 +194,10 @@ def reduction_length(module: ModuleOp, entry: str | None = None) -> int:
             continue
         seen.add(current.sym_name.data)
         for op in current.walk():
-            if op.name == "func.call":
-                callee = getattr(op, "callee", None)
-                name = getattr(getattr(callee, "root_reference", None), "data", None)
+            if isinstance(op, func.CallOp):
+                name = op.callee.root_reference.data
                 if name in functions:
                     todo.append(functions[name])
-            if not op.name.startswith("linalg."):
-                continue
             spec = structured_spec(op)
             if spec is None:
                 continue

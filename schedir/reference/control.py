@@ -10,30 +10,24 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    FlatSymbolRefAttr,
-    SymbolRefAttr,
-)
-from xdsl.ir import Operation
+from xdsl.dialects import cf, func
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
-    AffineMap,
     AffineSymExpr,
 )
 
-from schedir.reference.attrs import DYNAMIC, int_list, mixed, prop, segments
-from schedir.reference.interpreter import fail, unsupported
-
-if TYPE_CHECKING:
-    from schedir.reference.interpreter import Handler, Interpreter
+from schedir.dialects import affine, scf, tensor
+from schedir.reference.attrs import mixed
+from schedir.reference.interpreter import Handler, Interpreter, fail, unsupported
+from schedir.reference.tensor_ops import insert_slice_into
 
 # ---- affine --------------------------------------------------------------------------------
 
@@ -65,17 +59,10 @@ def affine_eval(expr: AffineExpr, dims: Sequence[Any], syms: Sequence[Any]) -> A
     raise TypeError(f"unknown affine expression {expr}")
 
 
-def _affine_map(op: Operation) -> AffineMap:
-    """The affine map of an affine op."""
-    attr = prop(op, "map")
-    if not isinstance(attr, AffineMapAttr):
-        raise unsupported(f"'{op.name}' op without an affine map", op)
-    return attr.data
-
-
 def _affine_values(op: Operation, args: list[Any]) -> list[Any]:
     """Every result of an affine op's map on its operands."""
-    m = _affine_map(op)
+    assert isinstance(op, affine.ApplyOp | affine.MinOp | affine.MaxOp)
+    m = op.map.data
     ints = [np.asarray(a, dtype=np.int64) for a in args]
     dims, syms = ints[: m.num_dims], ints[m.num_dims :]
     return [np.asarray(affine_eval(e, dims, syms), dtype=np.int64) for e in m.results]
@@ -89,7 +76,7 @@ def _affine_apply(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 def _affine_min(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """affine.min / affine.max."""
     values = _affine_values(op, args)
-    reduce = np.minimum if op.name == "affine.min" else np.maximum
+    reduce = np.minimum if isinstance(op, affine.MinOp) else np.maximum
     out = values[0]
     for v in values[1:]:
         out = reduce(out, v)
@@ -101,27 +88,22 @@ def _affine_min(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 def _call(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """func.call."""
-    callee = prop(op, "callee")
-    if isinstance(callee, SymbolRefAttr | FlatSymbolRefAttr):
-        name = callee.root_reference.data if isinstance(callee, SymbolRefAttr) else callee.data
-    else:
-        raise unsupported("'func.call' without a callee symbol", op)
-    return ip.call(ip.function(name, op), args)
+    assert isinstance(op, func.CallOp)
+    return ip.call(ip.function(op.callee.root_reference.data, op), args)
 
 
 def _assert(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """cf.assert: an InputError when the condition is false."""
+    assert isinstance(op, cf.AssertOp)
     if not bool(np.all(args[0])):
-        msg = prop(op, "msg")
-        text = msg.data if msg is not None and hasattr(msg, "data") else "assertion failed"
-        raise fail(f"'cf.assert' failed: {text}", op)
+        raise fail(f"'cf.assert' failed: {op.msg.data}", op)
     return []
 
 
 # ---- scf -----------------------------------------------------------------------------------
 
 
-def _yielded(ip: Interpreter, region: Any, args: Sequence[Any], op: Operation) -> list[Any]:
+def _yielded(ip: Interpreter, region: Region, args: Sequence[Any]) -> list[Any]:
     """The values a region yields, run on `args`."""
     _terminator, values = ip.run_region(region, args)
     return values
@@ -129,6 +111,7 @@ def _yielded(ip: Interpreter, region: Any, args: Sequence[Any], op: Operation) -
 
 def _for(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """scf.for with iter_args."""
+    assert isinstance(op, scf.ForOp)
     lb, ub, step = (int(v) for v in args[:3])
     if step <= 0:
         raise fail(f"'scf.for' step must be positive, got {step}", op)
@@ -136,51 +119,55 @@ def _for(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     iv_dtype = np.asarray(args[0]).dtype
     for i in range(lb, ub, step):
         iv = np.asarray(i, dtype=iv_dtype)
-        carried = _yielded(ip, op.regions[0], [iv, *carried], op)
+        carried = _yielded(ip, op.body, [iv, *carried])
     return carried
 
 
 def _if(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """scf.if (both sides and a select on a vector condition)."""
+    assert isinstance(op, scf.IfOp)
     cond = np.asarray(args[0])
-    then_region, else_region = op.regions[0], op.regions[1]
+    then_region, else_region = op.true_region, op.false_region
     if cond.ndim == 0:
         if bool(cond):
-            return _yielded(ip, then_region, [], op)
-        return _yielded(ip, else_region, [], op) if else_region.blocks else []
+            return _yielded(ip, then_region, [])
+        return _yielded(ip, else_region, []) if else_region.blocks else []
     # A vector condition: the scf.if sits in a vectorized linalg body. Both sides are
     # evaluated over every element and the results selected.
     if not else_region.blocks:
         raise unsupported("'scf.if' without an else region on a vector condition", op)
-    a = _yielded(ip, then_region, [], op)
-    b = _yielded(ip, else_region, [], op)
+    a = _yielded(ip, then_region, [])
+    b = _yielded(ip, else_region, [])
     return [np.where(cond, x, y) for x, y in zip(a, b, strict=True)]
 
 
 def _execute_region(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """scf.execute_region."""
-    return _yielded(ip, op.regions[0], [], op)
+    assert isinstance(op, scf.ExecuteRegionOp)
+    return _yielded(ip, op.region, [])
 
 
 def _index_switch(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """scf.index_switch."""
-    cases = int_list(prop(op, "cases")) or []
+    assert isinstance(op, scf.IndexSwitchOp)
+    cases = list(op.cases.get_values())
     value = int(args[0])
-    # Region 0 is the default; the case regions follow in the order of `cases`.
-    region = op.regions[1 + cases.index(value)] if value in cases else op.regions[0]
-    return _yielded(ip, region, [], op)
+    # The case regions follow the order of `cases`.
+    region = op.case_regions[cases.index(value)] if value in cases else op.default_region
+    return _yielded(ip, region, [])
 
 
 def _while(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """scf.while."""
-    before, after = op.regions[0], op.regions[1]
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region, op.after_region
     current = list(args)
     while True:
         _terminator, values = ip.run_region(before, current)
         cond, forwarded = values[0], values[1:]
         if not bool(cond):
             return forwarded
-        current = _yielded(ip, after, forwarded, op)
+        current = _yielded(ip, after, forwarded)
 
 
 def _points(lbs: Sequence[int], ubs: Sequence[int], steps: Sequence[int], op: Operation) -> Any:
@@ -192,78 +179,69 @@ def _points(lbs: Sequence[int], ubs: Sequence[int], steps: Sequence[int], op: Op
 
 def _parallel(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """scf.parallel with scf.reduce, iterations in lexicographic order."""
-    segs = segments(op, 4)
-    if segs is None:
-        raise unsupported("'scf.parallel' without operand segment sizes", op)
-    lbs, ubs, steps = ([int(args[i]) for i in seg] for seg in segs[:3])
-    accs = [args[i] for i in segs[3]]
-    body = op.regions[0]
+    assert isinstance(op, scf.ParallelOp)
+    lbs, ubs, steps = (
+        [int(ip.value(v)) for v in values] for values in (op.lowerBound, op.upperBound, op.step)
+    )
+    accs = [ip.value(v) for v in op.initVals]
     for point in _points(lbs, ubs, steps, op):
         ivs = [np.int64(i) for i in point]
-        terminator, values = ip.run_region(body, ivs)
-        if terminator.name != "scf.reduce":
+        terminator, values = ip.run_region(op.body, ivs)
+        if not isinstance(terminator, scf.ReduceOp):
             continue
         # Each reduced value is combined into its partial result by its own region,
         # called as (partial, value), in iteration order.
-        for k, region in enumerate(terminator.regions):
+        for k, region in enumerate(terminator.reductions):
             _, (accs[k],) = ip.run_region(region, [accs[k], values[k]])
     return accs
 
 
 def _forall(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
-    # Imported here: tensor_ops uses this module's helpers.
     """scf.forall with shared_outs, iterations in lexicographic order."""
-    from schedir.reference.tensor_ops import insert_slice_into
-
-    static_lb = int_list(prop(op, "staticLowerBound", "static_lower_bound"))
-    static_ub = int_list(prop(op, "staticUpperBound", "static_upper_bound"))
-    static_step = int_list(prop(op, "staticStep", "static_step"))
-    if static_ub is None:
-        raise unsupported("'scf.forall' without static upper bounds", op)
+    assert isinstance(op, scf.ForallOp)
+    static_ub = list(op.staticUpperBound.get_values())
     rank = len(static_ub)
-    static_lb = static_lb if static_lb is not None else [0] * rank
-    static_step = static_step if static_step is not None else [1] * rank
-    it = iter(args)
-    lbs = mixed(static_lb, [next(it) for v in static_lb if v == DYNAMIC])
-    ubs = mixed(static_ub, [next(it) for v in static_ub if v == DYNAMIC])
-    steps = mixed(static_step, [next(it) for v in static_step if v == DYNAMIC])
-    inits = list(it)
+    lbs = mixed(op.staticLowerBound.get_values(), [ip.value(v) for v in op.dynamicLowerBound])
+    ubs = mixed(static_ub, [ip.value(v) for v in op.dynamicUpperBound])
+    steps = mixed(op.staticStep.get_values(), [ip.value(v) for v in op.dynamicStep])
+    inits = [ip.value(v) for v in op.outputs]
     # Every iteration sees the shared outs as they were on entry (they are SSA values);
     # its tensor.parallel_insert_slice ops write into the results, in iteration order.
     results = [np.array(v, copy=True) for v in inits]
-    body = op.regions[0].blocks[0]
+    body = op.body.block
+    shared: list[SSAValue] = list(body.args[rank:])
     for point in _points(lbs, ubs, steps, op):
         ip.bind(body.args, [*(np.int64(i) for i in point), *inits])
         terminator = ip.run_ops(body)
-        for insert in terminator.regions[0].blocks[0].ops if terminator.regions else ():
-            if insert.name != "tensor.parallel_insert_slice":
+        assert isinstance(terminator, scf.InParallelOp)
+        for insert in terminator.yielding_ops:
+            if not isinstance(insert, tensor.ParallelInsertSliceOp):
                 raise unsupported(f"'{insert.name}' inside 'scf.forall.in_parallel'", insert)
-            dest = insert.operands[1]
-            if dest not in body.args[rank:]:
+            if insert.dest not in shared:
                 raise unsupported(
                     "'tensor.parallel_insert_slice' into a value that is not a shared out", insert
                 )
-            k = list(body.args[rank:]).index(dest)
+            k = shared.index(insert.dest)
             insert_slice_into(results[k], insert, [ip.value(v) for v in insert.operands])
     return results
 
 
-def handlers() -> dict[str, Handler]:
-    """The handlers of this module, by op name."""
+def handlers() -> dict[type[Operation], Handler]:
+    """The handlers of this module, by op class."""
     return {
-        "func.call": _call,
-        "cf.assert": _assert,
-        "affine.apply": _affine_apply,
-        "affine.min": _affine_min,
-        "affine.max": _affine_min,
-        "scf.for": _for,
-        "scf.if": _if,
-        "scf.execute_region": _execute_region,
-        "scf.index_switch": _index_switch,
-        "scf.while": _while,
-        "scf.parallel": _parallel,
-        "scf.forall": _forall,
+        func.CallOp: _call,
+        cf.AssertOp: _assert,
+        affine.ApplyOp: _affine_apply,
+        affine.MinOp: _affine_min,
+        affine.MaxOp: _affine_min,
+        scf.ForOp: _for,
+        scf.IfOp: _if,
+        scf.ExecuteRegionOp: _execute_region,
+        scf.IndexSwitchOp: _index_switch,
+        scf.WhileOp: _while,
+        scf.ParallelOp: _parallel,
+        scf.ForallOp: _forall,
     }
 
 
-__all__ = ["DYNAMIC", "affine_eval", "handlers", "int_list", "mixed", "prop", "segments"]
+__all__ = ["affine_eval", "handlers"]

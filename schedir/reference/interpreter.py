@@ -4,6 +4,9 @@ An SSA value maps to a numpy array (a tensor, a memref, or a scalar as a 0-d arr
 scalar). Inside a linalg body the same handlers run on whole arrays at once: a block
 argument is bound to every element it takes over the iteration space, so the region is
 evaluated once, vectorized, instead of once per element.
+
+Handlers are found by the op's class: the class schedir's context parses the op into
+(`schedir.dialects.get_context()`), as xDSL's `backend/llvm/convert_op.py` does.
 """
 
 from __future__ import annotations
@@ -12,23 +15,25 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func
+from xdsl.dialects import cf, func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from schedir.diagnostics import InputError, SchedirError, UnsupportedError
 from schedir.dialects.syntax import op_location
-from schedir.reference.attrs import prop
 
 Handler = Callable[["Interpreter", Operation, list[Any]], Sequence[Any]]
 """Evaluates one op given its evaluated operands; returns one value per result."""
+
+Handlers = Mapping[type[Operation], Handler]
+"""The handler of each op class the evaluator supports."""
 
 
 class Interpreter:
     """Evaluates the functions of one module; `call` runs one on arguments."""
 
-    def __init__(self, module: ModuleOp, handlers: Mapping[str, Handler]) -> None:
+    def __init__(self, module: ModuleOp, handlers: Handlers) -> None:
         self.module = module
         self.handlers = handlers
         self.env: dict[SSAValue, Any] = {}
@@ -81,10 +86,10 @@ class Interpreter:
             self.bind(block.args, args)
             terminator = self.run_ops(block)
             operands = [self.value(v) for v in terminator.operands]
-            if terminator.name == "cf.br":
-                block, args = terminator.successors[0], operands
+            if isinstance(terminator, cf.BranchOp):
+                block, args = terminator.successor, operands
                 continue
-            if terminator.name == "cf.cond_br":
+            if isinstance(terminator, cf.ConditionalBranchOp):
                 block, args = self._cond_branch(terminator, operands)
                 continue
             return terminator, operands
@@ -105,7 +110,7 @@ class Interpreter:
 
     def eval_op(self, op: Operation) -> None:
         """Evaluate one op and bind its results."""
-        handler = self.handlers.get(op.name)
+        handler = self.handlers.get(type(op))
         if handler is None:
             raise UnsupportedError(
                 f"the reference evaluator does not support '{op.name}'", op_location(op)
@@ -129,18 +134,17 @@ class Interpreter:
             )
         self.bind(op.results, results)
 
-    def _cond_branch(self, op: Operation, operands: list[Any]) -> tuple[Block, list[Any]]:
-        """The successor block and arguments a cf.cond_br takes."""
+    def _cond_branch(
+        self, op: cf.ConditionalBranchOp, operands: list[Any]
+    ) -> tuple[Block, list[Any]]:
+        """The successor block and arguments a cf.cond_br takes (operands: cond, then, else)."""
         cond = np.asarray(operands[0])
         if cond.ndim:
             raise UnsupportedError("'cf.cond_br' on a vector condition", op_location(op))
-        sizes = prop(op, "operandSegmentSizes")
-        if sizes is None:
-            raise UnsupportedError("'cf.cond_br' without operand segment sizes", op_location(op))
-        _, n_true, _ = sizes.get_values()  # type: ignore[attr-defined]
+        n_true = len(op.then_arguments)
         if bool(cond):
-            return op.successors[0], operands[1 : 1 + n_true]
-        return op.successors[1], operands[1 + n_true :]
+            return op.then_block, operands[1 : 1 + n_true]
+        return op.else_block, operands[1 + n_true :]
 
 
 def fail(message: str, op: Operation | None = None) -> InputError:
@@ -153,4 +157,4 @@ def unsupported(message: str, op: Operation | None = None) -> UnsupportedError:
     return UnsupportedError(message, op_location(op) if op is not None else None)
 
 
-__all__ = ["Handler", "Interpreter", "fail", "unsupported"]
+__all__ = ["Handler", "Handlers", "Interpreter", "fail", "unsupported"]

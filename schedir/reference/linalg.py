@@ -8,61 +8,40 @@ bodies are recognized so reductions take the vectorized fast path.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from schedir.reference.attrs import int_list, prop
-from schedir.reference.interpreter import unsupported
-from schedir.reference.named import (
-    NAMED_OPS,
-    identity_map,
-    maps_property,
-    named_definition,
-    named_maps,
-    rank_of,
-)
+from schedir.dialects import arith, linalg
+from schedir.reference.attrs import int_list
+from schedir.reference.interpreter import Handler, Interpreter, unsupported
+from schedir.reference.named import NAMED_OPS, identity_map, named_definition, named_maps, rank_of
 from schedir.reference.structured import (
     COMBINERS,
+    FLOAT_REDUCERS,
     Combine,
     Product,
     evaluate_structured,
 )
 from schedir.reference.values import FLOAT64, elem_of
 
-if TYPE_CHECKING:
-    from schedir.reference.interpreter import Handler, Interpreter
-
-
 # ---- operands and results ------------------------------------------------------------------
 
 
 def split_operands(op: Operation) -> tuple[list[SSAValue], list[SSAValue]]:
-    """The ins and outs of a structured op, by its operand fields, else its segments."""
-    for ins_name, outs_name in (
-        ("inputs", "outputs"),
-        ("inputs", "inits"),
-        ("inputs", "init"),
-        ("input", "init"),
-        ("input", "output"),
-    ):
-        ins, outs = getattr(op, ins_name, None), getattr(op, outs_name, None)
-        if ins is not None and outs is not None:
-            return _as_list(ins), _as_list(outs)
-    sizes = int_list(prop(op, "operandSegmentSizes"))
-    operands = list(op.operands)
-    if sizes is not None and len(sizes) == 2:
-        return operands[: sizes[0]], operands[sizes[0] :]
-    half = len(operands) // 2
-    return operands[:half], operands[half:]
-
-
-def _as_list(values: Any) -> list[SSAValue]:
-    """One operand or a variadic operand as a list."""
-    return [values] if isinstance(values, SSAValue) else list(values)
+    """The ins and outs of a linalg op."""
+    if isinstance(op, LinalgStructuredOperation):
+        return list(op.inputs), list(op.outputs)
+    if isinstance(op, linalg.MapOp):
+        return list(op.inputs), [op.init]
+    if isinstance(op, linalg.SoftmaxOp):
+        return [op.input], [op.output]
+    raise unsupported(f"'{op.name}' is not a linalg op with ins and outs", op)
 
 
 def _values(ip: Interpreter, values: Sequence[SSAValue]) -> list[Any]:
@@ -94,14 +73,15 @@ def _uses(v: SSAValue) -> list[Operation]:
 class RegionBody:
     """The body of a `linalg.generic`, `map` or `reduce`, evaluated by the interpreter."""
 
-    def __init__(self, ip: Interpreter, op: Operation, n_in: int, n_out: int) -> None:
+    def __init__(self, ip: Interpreter, block: Block, n_in: int, n_out: int) -> None:
         self.ip = ip
-        self.block: Block = op.regions[0].blocks[0]
+        self.block = block
         args = self.block.args
         self.in_args = args[:n_in]
         self.out_args = args[n_in:]
-        self.terminator = self.block.last_op
-        assert self.terminator is not None
+        terminator = self.block.last_op
+        assert terminator is not None
+        self.terminator: Operation = terminator
         self._combines: list[Combine] | None = None
         self._products: list[bool] = []
         self._partials: list[SSAValue | tuple[SSAValue, SSAValue]] = []
@@ -119,7 +99,7 @@ class RegionBody:
             out_arg = self.out_args[k]
             if not isinstance(combine, Operation) or combine.parent is not self.block:
                 return
-            if combine.name not in COMBINERS or len(combine.operands) != 2:
+            if type(combine) not in COMBINERS or len(combine.operands) != 2:
                 return
             lhs, rhs = combine.operands
             if (lhs is out_arg) == (rhs is out_arg):
@@ -128,18 +108,17 @@ class RegionBody:
             if _uses(out_arg) != [combine] or len(_uses(combine.results[0])) != 1:
                 return
             elem = elem_of(out_arg.type)
-            if elem.is_float != combine.name.endswith("f"):
+            if elem.is_float != (type(combine) in FLOAT_REDUCERS):
                 return
-            combines.append(Combine(combine.name, elem))
+            combines.append(Combine(type(combine), elem))
             skip.add(combine)
             producer = f.owner
-            product_name = "arith.mulf" if elem.is_float else "arith.muli"
-            sum_name = "arith.addf" if elem.is_float else "arith.addi"
+            product_op = arith.MulfOp if elem.is_float else arith.MuliOp
+            sum_op = arith.AddfOp if elem.is_float else arith.AddiOp
             if (
-                isinstance(producer, Operation)
+                isinstance(producer, product_op)
                 and producer.parent is self.block
-                and producer.name == product_name
-                and combine.name == sum_name
+                and isinstance(combine, sum_op)
                 and not elem.is_bool
                 and len(_uses(f)) == 1
             ):
@@ -183,21 +162,20 @@ class RegionBody:
         ]
 
 
-def _iterator_is_reduction(attr: Any) -> bool:
-    """Whether an iterator type is a reduction (or window) loop."""
-    text = str(getattr(attr, "data", attr)).strip('"')
-    return text in ("reduction", "window")
+def _generic_spec(op: linalg.GenericOp) -> tuple[list[AffineMap], list[bool]]:
+    """A generic's indexing maps and which of its loops reduce (reduction or window)."""
+    maps = [m.data for m in op.indexing_maps.data]
+    reduced = (IteratorType.REDUCTION, IteratorType.WINDOW)
+    return maps, [it.data in reduced for it in op.iterator_types.data]
 
 
 def _generic(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """linalg.generic by its maps, iterator types and region."""
+    assert isinstance(op, linalg.GenericOp)
     ins, outs = split_operands(op)
-    maps = maps_property(op)
-    iterators = prop(op, "iterator_types")
-    if maps is None or not isinstance(iterators, ArrayAttr):
-        raise unsupported("'linalg.generic' without indexing_maps and iterator_types", op)
-    reduction = [_iterator_is_reduction(it) for it in iterators.data]
-    return _run(ip, op, ins, outs, maps, reduction, RegionBody(ip, op, len(ins), len(outs)))
+    maps, reduction = _generic_spec(op)
+    body = RegionBody(ip, op.body.block, len(ins), len(outs))
+    return _run(ip, op, ins, outs, maps, reduction, body)
 
 
 def _run(
@@ -218,29 +196,38 @@ def _run(
 
 def _map(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """linalg.map: its region over the output's shape."""
+    assert isinstance(op, linalg.MapOp)
     ins, outs = split_operands(op)
     rank = rank_of(outs[0])
     maps = [identity_map(rank)] * (len(ins) + len(outs))
-    return _run(ip, op, ins, outs, maps, [False] * rank, RegionBody(ip, op, len(ins), len(outs)))
+    body = RegionBody(ip, op.mapper.block, len(ins), len(outs))
+    return _run(ip, op, ins, outs, maps, [False] * rank, body)
+
+
+def _reduce_spec(op: linalg.ReduceOp) -> tuple[list[AffineMap], list[bool]]:
+    """A reduce's indexing maps and which of its loops reduce (`dimensions`)."""
+    dims = set(int_list(op.dimensions))
+    rank = rank_of(op.inputs[0])
+    kept = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in dims))
+    maps = [identity_map(rank)] * len(op.inputs) + [kept] * len(op.outputs)
+    return maps, [d in dims for d in range(rank)]
 
 
 def _reduce(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """linalg.reduce: its region over the input, reducing `dimensions`."""
+    assert isinstance(op, linalg.ReduceOp)
     ins, outs = split_operands(op)
-    dims = set(int_list(prop(op, "dimensions")) or [])
-    rank = rank_of(ins[0])
-    kept = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in dims))
-    maps = [identity_map(rank)] * len(ins) + [kept] * len(outs)
-    reduction = [d in dims for d in range(rank)]
-    return _run(ip, op, ins, outs, maps, reduction, RegionBody(ip, op, len(ins), len(outs)))
+    maps, reduction = _reduce_spec(op)
+    body = RegionBody(ip, op.body.block, len(ins), len(outs))
+    return _run(ip, op, ins, outs, maps, reduction, body)
 
 
 def _index(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """linalg.index: the loop indices of the innermost linalg body."""
-    dim = prop(op, "dim")
-    if not ip.linalg_indices or not isinstance(dim, IntegerAttr):
+    assert isinstance(op, linalg.IndexOp)
+    if not ip.linalg_indices:
         raise unsupported("'linalg.index' outside a linalg body", op)
-    return [ip.linalg_indices[-1][dim.value.data]]
+    return [ip.linalg_indices[-1][op.dim.value.data]]
 
 
 def _named(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
@@ -252,11 +239,9 @@ def _named(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 def _softmax(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """exp(x - max(x)) / sum(exp(x - max(x))) along `dimension` (LinalgOps.cpp)."""
+    assert isinstance(op, linalg.SoftmaxOp)
     ins, outs = split_operands(op)
-    dim_attr = prop(op, "dimension")
-    if not isinstance(dim_attr, IntegerAttr):
-        raise unsupported("'linalg.softmax' without a dimension", op)
-    dim = dim_attr.value.data
+    dim = op.dimension.value.data
     x = np.asarray(ip.value(ins[0]), dtype=FLOAT64)
     if x.shape != np.shape(ip.value(outs[0])):
         raise unsupported(
@@ -272,41 +257,28 @@ def _softmax(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     return _finish(op, outs, [ip.value(v) for v in outs], [y])
 
 
-def handlers() -> dict[str, Handler]:
-    """The handlers of this module, by op name."""
-    table: dict[str, Handler] = {
-        "linalg.generic": _generic,
-        "linalg.map": _map,
-        "linalg.reduce": _reduce,
-        "linalg.index": _index,
-        "linalg.softmax": _softmax,
+def handlers() -> dict[type[Operation], Handler]:
+    """The handlers of this module, by op class."""
+    return {
+        linalg.GenericOp: _generic,
+        linalg.MapOp: _map,
+        linalg.ReduceOp: _reduce,
+        linalg.IndexOp: _index,
+        linalg.SoftmaxOp: _softmax,
+        **dict.fromkeys(NAMED_OPS, _named),
     }
-    for short in NAMED_OPS:
-        table[f"linalg.{short}"] = _named
-    return table
 
 
 def structured_spec(op: Operation) -> tuple[list[AffineMap], list[bool]] | None:
     """Indexing maps and reduction flags of a linalg op (for reduction lengths), if known."""
-    if op.name == "linalg.generic":
-        maps = maps_property(op)
-        iterators = prop(op, "iterator_types")
-        if maps is None or not isinstance(iterators, ArrayAttr):
-            return None
-        return maps, [_iterator_is_reduction(it) for it in iterators.data]
-    if op.name == "linalg.reduce":
-        ins, _ = split_operands(op)
-        dims = set(int_list(prop(op, "dimensions")) or [])
-        rank = rank_of(ins[0])
-        kept = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in dims))
-        n = len(op.operands) // 2
-        return [identity_map(rank)] * n + [kept] * n, [d in dims for d in range(rank)]
-    if op.name == "linalg.softmax":
-        dim = prop(op, "dimension")
-        rank = rank_of(op.operands[0])
-        if not isinstance(dim, IntegerAttr):
-            return None
-        return [identity_map(rank)], [d == dim.value.data for d in range(rank)]
+    if isinstance(op, linalg.GenericOp):
+        return _generic_spec(op)
+    if isinstance(op, linalg.ReduceOp):
+        return _reduce_spec(op)
+    if isinstance(op, linalg.SoftmaxOp):
+        rank = rank_of(op.input)
+        dim = op.dimension.value.data
+        return [identity_map(rank)], [d == dim for d in range(rank)]
     return named_maps(op)
 
 

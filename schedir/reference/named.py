@@ -2,10 +2,14 @@
 
 LinalgNamedStructuredOps.yaml (and LinalgOps.cpp for matmul and friends) define every named
 op by its loops, the indexing map of each operand, and a scalar function. They are
-transcribed here as tables; the op's own hidden region is never read, so the reference
-does not inherit a mistake in the dialect. Inputs are cast to the output element type as
-`cast_signed` (or `cast_unsigned` when the op's `cast` says so) before the body, as upstream
-does; a cast to a narrower float rounds.
+transcribed here as tables keyed by op class; the op's own hidden region and default maps
+are never read, so the reference does not inherit a mistake in the dialect. Inputs are cast
+to the output element type as `cast_signed` (or `cast_unsigned` when the op's `cast` says
+so) before the body, as upstream does; a cast to a narrower float rounds.
+
+The classes are schedir's (`schedir.dialects.linalg`, what the parser produces) and, for
+the named ops schedir does not register (upstream removed the elementwise ones), xDSL's,
+which only IR built in Python holds.
 """
 
 from __future__ import annotations
@@ -14,12 +18,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ShapedType
+from xdsl.dialects import math
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ShapedType
+from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
+from schedir.dialects import arith, linalg
+from schedir.dialects.linalg.conv import WindowedOp
 from schedir.reference.arith_math import FLOAT_BINARY, FLOAT_UNARY, convert, int_binary
-from schedir.reference.attrs import int_list, prop
+from schedir.reference.attrs import int_list
 from schedir.reference.interpreter import unsupported
 from schedir.reference.structured import Combine, FunctionBody, Product
 from schedir.reference.values import FLOAT64, Elem, elem_of
@@ -35,116 +43,91 @@ def identity_map(rank: int) -> AffineMap:
     return AffineMap(rank, 0, tuple(AffineDimExpr(i) for i in range(rank)))
 
 
-def maps_property(op: Operation) -> list[AffineMap] | None:
-    """The `indexing_maps` an op carries explicitly, if any."""
-    attr = prop(op, "indexing_maps")
-    if isinstance(attr, ArrayAttr) and attr.data:
-        return [m.data for m in attr.data if isinstance(m, AffineMapAttr)]
-    return None
+Spec = tuple[str, list[str], str]
+"""Loops, then each input's and the output's map, in a small notation: a result is a sum of
+terms `loop`, `loop*S<i>` (stride i) or `loop*D<i>` (dilation i); "" is a scalar."""
 
-
-# Loops, then each input's and the output's map, in a small notation: a result is a sum of
-# terms `loop`, `loop*S<i>` (stride i) or `loop*D<i>` (dilation i); "" is a scalar.
-CONTRACTIONS: dict[str, tuple[str, list[str], str]] = {
-    "matmul": ("m n k", ["m k", "k n"], "m n"),
-    "matmul_transpose_a": ("m n k", ["k m", "k n"], "m n"),
-    "matmul_transpose_b": ("m n k", ["m k", "n k"], "m n"),
-    "batch_matmul": ("b m n k", ["b m k", "b k n"], "b m n"),
-    "batch_matmul_transpose_a": ("b m n k", ["b k m", "b k n"], "b m n"),
-    "batch_matmul_transpose_b": ("b m n k", ["b m k", "b n k"], "b m n"),
-    "batch_reduce_matmul": ("b m n k", ["b m k", "b k n"], "m n"),
-    "matvec": ("m n", ["m n", "n"], "m"),
-    "vecmat": ("n m", ["m", "m n"], "n"),
-    "batch_matvec": ("b m k", ["b m k", "b k"], "b m"),
-    "batch_vecmat": ("b n k", ["b k", "b k n"], "b n"),
-    "dot": ("k", ["k", "k"], ""),
-    "quantized_matmul": ("m n k", ["m k", "k n", "", ""], "m n"),
-    "quantized_batch_matmul": ("b m n k", ["b m k", "b k n", "", ""], "b m n"),
-    "conv_1d": ("ow kw", ["ow+kw", "kw"], "ow"),
-    "conv_2d": ("oh ow kh kw", ["oh+kh ow+kw", "kh kw"], "oh ow"),
-    "conv_3d": ("od oh ow kd kh kw", ["od+kd oh+kh ow+kw", "kd kh kw"], "od oh ow"),
-    "conv_1d_nwc_wcf": ("n ow f kw c", ["n ow*S0+kw*D0 c", "kw c f"], "n ow f"),
-    "conv_1d_ncw_fcw": ("n f ow c kw", ["n c ow*S0+kw*D0", "f c kw"], "n f ow"),
-    "conv_2d_nhwc_hwcf": (
+CONTRACTIONS: dict[type[Operation], Spec] = {
+    linalg.MatmulOp: ("m n k", ["m k", "k n"], "m n"),
+    linalg.BatchMatmulOp: ("b m n k", ["b m k", "b k n"], "b m n"),
+    linalg.MatvecOp: ("m n", ["m n", "n"], "m"),
+    linalg.VecmatOp: ("n m", ["m", "m n"], "n"),
+    linalg.DotOp: ("k", ["k", "k"], ""),
+    xlinalg.QuantizedMatmulOp: ("m n k", ["m k", "k n", "", ""], "m n"),
+    linalg.Conv2DNhwcHwcfOp: (
         "n oh ow f kh kw c",
         ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c f"],
         "n oh ow f",
     ),
-    "conv_2d_nhwc_hwcf_q": (
-        "n oh ow f kh kw c",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c f", "", ""],
-        "n oh ow f",
-    ),
-    "conv_2d_nhwc_fhwc": (
+    linalg.Conv2DNhwcFhwcOp: (
         "n oh ow f kh kw c",
         ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "f kh kw c"],
         "n oh ow f",
     ),
-    "conv_2d_nchw_fchw": (
+    linalg.Conv2DNchwFchwOp: (
         "n f oh ow c kh kw",
         ["n c oh*S0+kh*D0 ow*S1+kw*D1", "f c kh kw"],
         "n f oh ow",
     ),
-    "conv_2d_ngchw_fgchw": (
+    xlinalg.Conv2DNgchwFgchwOp: (
         "n g f oh ow c kh kw",
         ["n g c oh*S0+kh*D0 ow*S1+kw*D1", "f g c kh kw"],
         "n g f oh ow",
     ),
-    "conv_2d_ngchw_gfchw": (
+    xlinalg.Conv2DNgchwGfchwOp: (
         "n g f oh ow c kh kw",
         ["n g c oh*S0+kh*D0 ow*S1+kw*D1", "g f c kh kw"],
         "n g f oh ow",
     ),
-    "conv_2d_nhwgc_gfhwc": (
+    xlinalg.Conv2DNhwgcGfhwcOp: (
         "n oh ow g f kh kw c",
         ["n oh*S0+kh*D0 ow*S1+kw*D1 g c", "g f kh kw c"],
         "n oh ow g f",
     ),
-    "conv_3d_ndhwc_dhwcf": (
-        "n od oh ow f kd kh kw c",
-        ["n od*S0+kd*D0 oh*S1+kh*D1 ow*S2+kw*D2 c", "kd kh kw c f"],
-        "n od oh ow f",
-    ),
-    "depthwise_conv_1d_nwc_wc": ("n ow c kw", ["n ow*S0+kw*D0 c", "kw c"], "n ow c"),
-    "depthwise_conv_2d_nhwc_hwc": (
+    linalg.DepthwiseConv2DNhwcHwcOp: (
         "n oh ow c kh kw",
         ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c"],
         "n oh ow c",
     ),
-    "depthwise_conv_2d_nchw_chw": (
-        "n c oh ow kh kw",
-        ["n c oh*S0+kh*D0 ow*S1+kw*D1", "c kh kw"],
-        "n c oh ow",
-    ),
-    "depthwise_conv_2d_nhwc_hwcm": (
-        "n oh ow c m kh kw",
-        ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw c m"],
-        "n oh ow c m",
-    ),
 }
-POOLING_LAYOUTS: dict[str, tuple[str, list[str], str]] = {
-    "nhwc": ("n oh ow c kh kw", ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw"], "n oh ow c"),
-    "nchw": ("n c oh ow kh kw", ["n c oh*S0+kh*D0 ow*S1+kw*D1", "kh kw"], "n c oh ow"),
-    "nwc": ("n ow c kw", ["n ow*S0+kw*D0 c", "kw"], "n ow c"),
-    "ncw": ("n c ow kw", ["n c ow*S0+kw*D0", "kw"], "n c ow"),
-    "ndhwc": (
-        "n od oh ow c kd kh kw",
-        ["n od*S0+kd*D0 oh*S1+kh*D1 ow*S2+kw*D2 c", "kd kh kw"],
-        "n od oh ow c",
-    ),
+"""The contractions and convolutions: O += cast(A) * cast(B)."""
+
+_NHWC: Spec = ("n oh ow c kh kw", ["n oh*S0+kh*D0 ow*S1+kw*D1 c", "kh kw"], "n oh ow c")
+_NCHW: Spec = ("n c oh ow kh kw", ["n c oh*S0+kh*D0 ow*S1+kw*D1", "kh kw"], "n c oh ow")
+
+POOLINGS: dict[type[Operation], tuple[Spec, str]] = {
+    linalg.PoolingNchwMaxOp: (_NCHW, "max"),
+    linalg.PoolingNchwSumOp: (_NCHW, "sum"),
+    linalg.PoolingNhwcMaxOp: (_NHWC, "max"),
+    linalg.PoolingNhwcMinOp: (_NHWC, "min"),
+    linalg.PoolingNhwcSumOp: (_NHWC, "sum"),
 }
-POOLING_KINDS = ("sum", "max", "min", "max_unsigned", "min_unsigned")
+"""The poolings: O = combine(O, cast(I)), by layout and combining kind."""
+
+_WINDOWED = (
+    WindowedOp,
+    xlinalg.Conv2DNgchwFgchwOp,
+    xlinalg.Conv2DNgchwGfchwOp,
+    xlinalg.Conv2DNhwgcGfhwcOp,
+)
+"""The ops with `strides` and `dilations`."""
 
 
-def parse_maps(
-    op: Operation, spec: tuple[str, list[str], str]
-) -> tuple[list[AffineMap], list[bool]]:
-    """Indexing maps and reduction flags of a named op from its notation (see CONTRACTIONS)."""
+def _windows(op: Operation) -> tuple[DenseIntOrFPElementsAttr | None, ...]:
+    """The `strides` and `dilations` of a convolution or pooling (None where not given)."""
+    if isinstance(op, _WINDOWED):
+        return op.strides, op.dilations
+    return None, None
+
+
+def parse_maps(op: Operation, spec: Spec) -> tuple[list[AffineMap], list[bool]]:
+    """Indexing maps and reduction flags of a named op from its notation (see Spec)."""
     loops, operands, output = spec
     names = loops.split()
     n_windows = max(1, sum(1 for operand in operands for r in operand.split() if "*S" in r))
-    strides = int_list(prop(op, "strides")) or [1] * n_windows
-    dilations = int_list(prop(op, "dilations")) or [1] * n_windows
+    strides_attr, dilations_attr = _windows(op)
+    strides = int_list(strides_attr) if strides_attr is not None else [1] * n_windows
+    dilations = int_list(dilations_attr) if dilations_attr is not None else [1] * n_windows
 
     def term(text: str) -> AffineExpr:
         """One `loop` or `loop*S<i>` / `loop*D<i>` term."""
@@ -171,9 +154,22 @@ def parse_maps(
     return maps, [name not in out_loops for name in names]
 
 
+def _contraction_maps(op: Operation) -> tuple[list[AffineMap], list[bool]]:
+    """A contraction's maps and reduction flags; matmul and batch_matmul may carry explicit
+    maps (transposes, broadcasts)."""
+    maps, reduction = parse_maps(op, CONTRACTIONS[type(op)])
+    if isinstance(op, linalg.MatmulOp | linalg.BatchMatmulOp) and op.indexing_maps.data:
+        maps = [m.data for m in op.indexing_maps.data]
+    return maps, reduction
+
+
 def _caster(op: Operation, src: Elem, dst: Elem) -> Callable[[Any], Any]:
     """The `cast` of a named op's input to the output type (cast_signed unless told)."""
-    unsigned_cast = "cast_unsigned" in str(prop(op, "cast") or "")
+    unsigned_cast = (
+        isinstance(op, linalg.MatmulOp | linalg.BatchMatmulOp | linalg.CopyOp)
+        and op.cast is not None
+        and op.cast.data == linalg.TypeFn.CAST_UNSIGNED
+    )
     if src == dst:
         return lambda x: x
     return lambda x: convert(x, src, dst, unsigned_source=unsigned_cast)
@@ -182,14 +178,14 @@ def _caster(op: Operation, src: Elem, dst: Elem) -> Callable[[Any], Any]:
 def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> FunctionBody:
     """O += cast(A) * cast(B), with zero points subtracted first for the quantized ops."""
     casts = [_caster(op, e, out) for e in in_elems]
-    add = Combine("arith.addf" if out.is_float else "arith.addi", out)
+    add = Combine(arith.AddfOp if out.is_float else arith.AddiOp, out)
 
     def sub(x: Any, y: Any) -> Any:
         """Subtract in the output type."""
         return (
-            FLOAT_BINARY["arith.subf"](x, y)
+            FLOAT_BINARY[arith.SubfOp](x, y)
             if out.is_float
-            else int_binary("arith.subi", x, y, out)
+            else int_binary(arith.SubiOp, x, y, out)
         )
 
     def factors(ins: list[Any]) -> tuple[Any, Any]:
@@ -202,9 +198,9 @@ def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> Functio
     def multiply(a: Any, b: Any) -> Any:
         """Multiply in the output type."""
         return (
-            FLOAT_BINARY["arith.mulf"](a, b)
+            FLOAT_BINARY[arith.MulfOp](a, b)
             if out.is_float
-            else int_binary("arith.muli", a, b, out)
+            else int_binary(arith.MuliOp, a, b, out)
         )
 
     if out.is_bool:
@@ -223,23 +219,22 @@ def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> Functio
     )
 
 
+_POOLING_COMBINES: dict[str, tuple[type[Operation], type[Operation]]] = {
+    "sum": (arith.AddfOp, arith.AddiOp),
+    "max": (arith.MaximumfOp, arith.MaxSIOp),
+    "min": (arith.MinimumfOp, arith.MinSIOp),
+}
+"""The (float, integer) combining op of each pooling kind."""
+
+
 def _pooling_body(op: Operation, kind: str, in_elem: Elem, out: Elem) -> FunctionBody:
     """O = combine(O, cast(I)); the window operand only gives the window's shape."""
-    if out.is_float:
-        name = {"sum": "arith.addf", "max": "arith.maximumf", "min": "arith.minimumf"}.get(kind)
-    else:
-        name = {
-            "sum": "arith.addi", "max": "arith.maxsi", "min": "arith.minsi",
-            "max_unsigned": "arith.maxui", "min_unsigned": "arith.minui",
-        }.get(kind)  # fmt: skip
-    if name is None:
-        raise unsupported(f"'{op.name}' op on {out.name}", op)
-    combine = Combine(name, out)
-    unsigned_cast = kind.endswith("unsigned")
+    float_op, int_op = _POOLING_COMBINES[kind]
+    combine = Combine(float_op if out.is_float else int_op, out)
 
     def cast(x: Any) -> Any:
         """The input cast to the output type."""
-        return x if in_elem == out else convert(x, in_elem, out, unsigned_source=unsigned_cast)
+        return x if in_elem == out else convert(x, in_elem, out)
 
     return FunctionBody(
         lambda ins, outs, index: [combine.apply(outs[0], cast(ins[0]))],
@@ -248,142 +243,116 @@ def _pooling_body(op: Operation, kind: str, in_elem: Elem, out: Elem) -> Functio
     )
 
 
-ELEMENTWISE_BINARY = {
-    "add": ("arith.addf", "arith.addi"),
-    "sub": ("arith.subf", "arith.subi"),
-    "mul": ("arith.mulf", "arith.muli"),
-    "div": ("arith.divf", "arith.divsi"),
-    "div_unsigned": ("arith.divf", "arith.divui"),
-    "max": ("arith.maximumf", "arith.maxsi"),
-    "min": ("arith.minimumf", "arith.minsi"),
-    "powf": ("math.powf", None),
+ELEMENTWISE_BINARY: dict[type[Operation], tuple[type[Operation], type[Operation]]] = {
+    xlinalg.AddOp: (arith.AddfOp, arith.AddiOp),
+    xlinalg.SubOp: (arith.SubfOp, arith.SubiOp),
+    xlinalg.MulOp: (arith.MulfOp, arith.MuliOp),
+    xlinalg.MaxOp: (arith.MaximumfOp, arith.MaxSIOp),
+    xlinalg.MinOp: (arith.MinimumfOp, arith.MinSIOp),
 }
-ELEMENTWISE_UNARY = {
-    "exp": "math.exp",
-    "log": "math.log",
-    "abs": "math.absf",
-    "ceil": "math.ceil",
-    "floor": "math.floor",
-    "negf": "arith.negf",
-    "round": "math.round",
-    "sqrt": "math.sqrt",
-    "rsqrt": "math.rsqrt",
-    "tanh": "math.tanh",
-    "erf": "math.erf",
-    "reciprocal": None,
-    "square": None,
+"""The binary elementwise named ops: their (float, integer) arith op."""
+
+ELEMENTWISE_UNARY: dict[type[Operation], type[Operation]] = {
+    xlinalg.ExpOp: math.ExpOp,
+    xlinalg.LogOp: math.LogOp,
+    xlinalg.SqrtOp: math.SqrtOp,
 }
+"""The unary elementwise named ops (on floats): their math op."""
 
 
-def _elementwise_fn(op: Operation, short: str, out: Elem) -> Callable[[list[Any]], Any]:
+def _elementwise_fn(op: Operation, out: Elem) -> Callable[[list[Any]], Any]:
     """The scalar function of an elementwise named op on `out`'s element type."""
-    if short in ELEMENTWISE_BINARY:
-        float_name, int_name = ELEMENTWISE_BINARY[short]
+    if type(op) in ELEMENTWISE_BINARY:
+        float_op, int_op = ELEMENTWISE_BINARY[type(op)]
         if out.is_float:
-            return lambda xs: FLOAT_BINARY[float_name](xs[0], xs[1])
-        if int_name is None:
-            raise unsupported(f"'{op.name}' op on {out.name}", op)
-        return lambda xs: int_binary(int_name, xs[0], xs[1], out)
-    if short == "select":
+            return lambda xs: FLOAT_BINARY[float_op](xs[0], xs[1])
+        return lambda xs: int_binary(int_op, xs[0], xs[1], out)
+    if isinstance(op, xlinalg.SelectOp):
         return lambda xs: np.where(np.asarray(xs[0], dtype=np.bool_), xs[1], xs[2])
     if not out.is_float:
         raise unsupported(f"'{op.name}' op on {out.name}", op)
-    if short == "reciprocal":
-        return lambda xs: 1.0 / np.asarray(xs[0], dtype=FLOAT64)
-    if short == "square":
-        return lambda xs: np.square(np.asarray(xs[0], dtype=FLOAT64))
-    fn = FLOAT_UNARY[ELEMENTWISE_UNARY[short]]  # type: ignore[index]
+    fn = FLOAT_UNARY[ELEMENTWISE_UNARY[type(op)]]
     return lambda xs: fn(np.asarray(xs[0], dtype=FLOAT64))
+
+
+ELEMENTWISE = (*ELEMENTWISE_BINARY, *ELEMENTWISE_UNARY, xlinalg.SelectOp)
+"""The elementwise named ops."""
 
 
 def named_definition(
     op: Operation, ins: Sequence[SSAValue], outs: Sequence[SSAValue]
 ) -> tuple[list[AffineMap], list[bool], FunctionBody]:
     """Indexing maps, reduction flags and body of a named structured op, by definition."""
-    short = op.name.removeprefix("linalg.")
     in_elems = [elem_of(v.type) for v in ins]
     out = elem_of(outs[0].type)
     rank = rank_of(outs[0])
-    if short in CONTRACTIONS or short == "contract":
-        if short == "contract":
-            maps = maps_property(op)
-            if maps is None:
-                raise unsupported("'linalg.contract' without indexing_maps", op)
-            out_dims = {e.position for e in maps[-1].results if isinstance(e, AffineDimExpr)}
-            reduction = [d not in out_dims for d in range(maps[-1].num_dims)]
-        else:
-            maps, reduction = parse_maps(op, CONTRACTIONS[short])
-            # matmul and friends may carry explicit maps (transposes, broadcasts).
-            maps = maps_property(op) or maps
+    if type(op) in CONTRACTIONS:
+        maps, reduction = _contraction_maps(op)
         return maps, reduction, _contraction_body(op, in_elems, out)
-    if short.startswith("pooling_"):
-        layout, _, kind = short.removeprefix("pooling_").partition("_")
-        if layout not in POOLING_LAYOUTS or kind not in POOLING_KINDS:
-            raise unsupported(f"the reference evaluator does not support '{op.name}'", op)
-        maps, reduction = parse_maps(op, POOLING_LAYOUTS[layout])
+    if type(op) in POOLINGS:
+        spec, kind = POOLINGS[type(op)]
+        maps, reduction = parse_maps(op, spec)
         return maps, reduction, _pooling_body(op, kind, in_elems[0], out)
     identity = identity_map(rank)
-    if short == "fill":
+    if isinstance(op, linalg.FillOp):
         cast = _caster(op, in_elems[0], out)
         maps = [AffineMap(rank, 0, ())] + [identity] * len(outs)
         body = FunctionBody(lambda ins_, outs_, index: [cast(ins_[0])])
-    elif short == "copy":
+    elif isinstance(op, linalg.CopyOp):
         cast = _caster(op, in_elems[0], out)
         maps = [identity, identity]
         body = FunctionBody(lambda ins_, outs_, index: [cast(ins_[0])])
-    elif short == "transpose":
-        permutation = int_list(prop(op, "permutation")) or []
+    elif isinstance(op, linalg.TransposeOp):
+        permutation = int_list(op.permutation)
         inverse = [permutation.index(p) for p in range(len(permutation))]
         maps = [AffineMap(rank, 0, tuple(AffineDimExpr(i) for i in inverse)), identity]
         body = FunctionBody(lambda ins_, outs_, index: [ins_[0]])
-    elif short == "broadcast":
-        added = set(int_list(prop(op, "dimensions")) or [])
+    elif isinstance(op, linalg.BroadcastOp):
+        added = set(int_list(op.dimensions))
         maps = [
             AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in added)),
             identity,
         ]
         body = FunctionBody(lambda ins_, outs_, index: [ins_[0]])
-    elif short in ELEMENTWISE_BINARY or short in ELEMENTWISE_UNARY or short == "select":
-        fn = _elementwise_fn(op, short, out)
-        maps = maps_property(op) or [
-            identity if rank_of(v) else AffineMap(rank, 0, ()) for v in (*ins, *outs)
-        ]
+    elif isinstance(op, ELEMENTWISE):
+        fn = _elementwise_fn(op, out)
+        maps = [identity if rank_of(v) else AffineMap(rank, 0, ()) for v in (*ins, *outs)]
         body = FunctionBody(lambda ins_, outs_, index: [fn(ins_)])
     else:
         raise unsupported(f"the reference evaluator does not support '{op.name}'", op)
     return maps, [False] * rank, body
 
 
-NAMED_OPS = (
-    [*CONTRACTIONS, "contract", "fill", "copy", "transpose", "broadcast", "select"]
-    + list(ELEMENTWISE_BINARY)
-    + list(ELEMENTWISE_UNARY)
-    + [f"pooling_{layout}_{kind}" for layout in POOLING_LAYOUTS for kind in POOLING_KINDS]
+NAMED_OPS: tuple[type[Operation], ...] = (
+    *CONTRACTIONS,
+    *POOLINGS,
+    linalg.FillOp,
+    linalg.CopyOp,
+    linalg.TransposeOp,
+    linalg.BroadcastOp,
+    *ELEMENTWISE,
 )
+"""Every named op class the reference evaluates by its definition."""
 
 
 def named_maps(op: Operation) -> tuple[list[AffineMap], list[bool]] | None:
     """Indexing maps and reduction flags of a named contraction or pooling op, if it is one."""
-    short = op.name.removeprefix("linalg.")
-    if short in CONTRACTIONS:
-        maps, reduction = parse_maps(op, CONTRACTIONS[short])
-        return maps_property(op) or maps, reduction
-    if short == "contract" and (maps := maps_property(op)) is not None:
-        out_dims = {e.position for e in maps[-1].results if isinstance(e, AffineDimExpr)}
-        return maps, [d not in out_dims for d in range(maps[-1].num_dims)]
-    if short.startswith("pooling_"):
-        layout = short.removeprefix("pooling_").partition("_")[0]
-        if layout in POOLING_LAYOUTS:
-            return parse_maps(op, POOLING_LAYOUTS[layout])
+    if type(op) in CONTRACTIONS:
+        return _contraction_maps(op)
+    if type(op) in POOLINGS:
+        return parse_maps(op, POOLINGS[type(op)][0])
     return None
 
 
 __all__ = [
     "CONTRACTIONS",
+    "ELEMENTWISE",
+    "ELEMENTWISE_BINARY",
+    "ELEMENTWISE_UNARY",
     "NAMED_OPS",
-    "POOLING_LAYOUTS",
+    "POOLINGS",
+    "Spec",
     "identity_map",
-    "maps_property",
     "named_definition",
     "named_maps",
     "parse_maps",

@@ -37,6 +37,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
+from schedir.dialects import arith
 from schedir.reference.arith_math import FLOAT_BINARY, int_binary
 from schedir.reference.control import affine_eval
 from schedir.reference.interpreter import fail, unsupported
@@ -51,47 +52,47 @@ CHUNK_ELEMENTS = 1 << 22
 
 @dataclass(frozen=True)
 class Combine:
-    """An associative, commutative reduction step, as the arith op that performs it."""
+    """An associative, commutative reduction step, as the arith op (class) that performs it."""
 
-    name: str
+    op: type[Operation]
     elem: Elem
 
     def apply(self, acc: Any, value: Any) -> np.ndarray:
         """`acc combine value`, elementwise."""
         if self.elem.is_float:
-            return FLOAT_BINARY[self.name](acc, value)
-        return int_binary(self.name, acc, value, self.elem)
+            return FLOAT_BINARY[self.op](acc, value)
+        return int_binary(self.op, acc, value, self.elem)
 
     def reduce(self, values: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
         """Combine `values` along `axes` (kept as size-1 axes)."""
         if self.elem.is_float:
-            ufunc = FLOAT_REDUCERS[self.name]
+            ufunc = FLOAT_REDUCERS[self.op]
             return ufunc.reduce(np.asarray(values, dtype=FLOAT64), axis=axes, keepdims=True)
-        ufunc, is_unsigned = INT_REDUCERS[self.name]
+        ufunc, is_unsigned = INT_REDUCERS[self.op]
         ints = unsigned(values, self.elem) if is_unsigned else signed(values, self.elem)
         return wrap(ufunc.reduce(ints, axis=axes, keepdims=True), self.elem)
 
 
 # NaN-propagating maximum/minimum reduce like arith.maximumf/minimumf; fmax/fmin ignore NaN
 # like maxnumf/minnumf. Integer sums and products are exact modulo 2**64, hence modulo 2**w.
-FLOAT_REDUCERS = {
-    "arith.addf": np.add,
-    "arith.mulf": np.multiply,
-    "arith.maximumf": np.maximum,
-    "arith.minimumf": np.minimum,
-    "arith.maxnumf": np.fmax,
-    "arith.minnumf": np.fmin,
+FLOAT_REDUCERS: dict[type[Operation], np.ufunc] = {
+    arith.AddfOp: np.add,
+    arith.MulfOp: np.multiply,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
 }
-INT_REDUCERS = {
-    "arith.addi": (np.add, False),
-    "arith.muli": (np.multiply, False),
-    "arith.maxsi": (np.maximum, False),
-    "arith.minsi": (np.minimum, False),
-    "arith.maxui": (np.maximum, True),
-    "arith.minui": (np.minimum, True),
-    "arith.andi": (np.bitwise_and, False),
-    "arith.ori": (np.bitwise_or, False),
-    "arith.xori": (np.bitwise_xor, False),
+INT_REDUCERS: dict[type[Operation], tuple[np.ufunc, bool]] = {
+    arith.AddiOp: (np.add, False),
+    arith.MuliOp: (np.multiply, False),
+    arith.MaxSIOp: (np.maximum, False),
+    arith.MinSIOp: (np.minimum, False),
+    arith.MaxUIOp: (np.maximum, True),
+    arith.MinUIOp: (np.minimum, True),
+    arith.AndIOp: (np.bitwise_and, False),
+    arith.OrIOp: (np.bitwise_or, False),
+    arith.XOrIOp: (np.bitwise_xor, False),
 }
 COMBINERS = frozenset(FLOAT_REDUCERS) | frozenset(INT_REDUCERS)
 
@@ -513,6 +514,8 @@ class FunctionBody:
 __all__ = [
     "CHUNK_ELEMENTS",
     "COMBINERS",
+    "FLOAT_REDUCERS",
+    "INT_REDUCERS",
     "Body",
     "Combine",
     "FunctionBody",

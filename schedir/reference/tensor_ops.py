@@ -12,18 +12,21 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, MemRefType, TensorType
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Attribute, Operation
 
-from schedir.reference.attrs import DYNAMIC, int_list, mixed, prop
-from schedir.reference.interpreter import fail, unsupported
+from schedir.dialects import bufferization, memref, tensor
+from schedir.reference.attrs import DYNAMIC, int_list, mixed
+from schedir.reference.interpreter import Handler, Interpreter, fail
 from schedir.reference.values import elem_of, poison, storage_of
 
-if TYPE_CHECKING:
-    from schedir.reference.interpreter import Handler, Interpreter
+SliceOp = (
+    tensor.ExtractSliceOp | tensor.InsertSliceOp | tensor.ParallelInsertSliceOp | memref.SubviewOp
+)
+"""The ops with upstream's static/dynamic offsets, sizes and strides."""
 
 
 def _static_shape(t: Attribute) -> list[int]:
@@ -53,13 +56,10 @@ def slice_params(
     op: Operation, args: Sequence[Any], lead: int
 ) -> tuple[list[int], list[int], list[int]]:
     """Offsets, sizes and strides of a slicing op whose first `lead` operands are not indices."""
-    static = [
-        int_list(prop(op, name)) for name in ("static_offsets", "static_sizes", "static_strides")
-    ]
-    if any(s is None for s in static):
-        raise unsupported(f"'{op.name}' op without static offsets, sizes and strides", op)
+    assert isinstance(op, SliceOp)
+    static = [int_list(a) for a in (op.static_offsets, op.static_sizes, op.static_strides)]
     it = iter(args[lead:])
-    result = [mixed(s, [next(it) for v in s if v == DYNAMIC]) for s in static if s is not None]
+    result = [mixed(s, [next(it) for v in s if v == DYNAMIC]) for s in static]
     return result[0], result[1], result[2]
 
 
@@ -177,20 +177,19 @@ def index_grid(shape: Sequence[int]) -> list[np.ndarray]:
 
 def _generate(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """tensor.generate: its region over the whole result."""
-    t = op.results[0].type
+    assert isinstance(op, tensor.GenerateOp)
+    t = op.result.type
     shape = shape_of(t, args)
-    _, (value,) = ip.run_region(op.regions[0], index_grid(shape))
+    _, (value,) = ip.run_region(op.body, index_grid(shape))
     elem = elem_of(t)
     return [np.broadcast_to(storage_of(value, elem), shape).copy()]
 
 
 def _pad(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """tensor.pad (static or dynamic, value possibly index-dependent)."""
+    assert isinstance(op, tensor.PadOp)
     source = np.asarray(args[0])
-    static_low = int_list(prop(op, "static_low"))
-    static_high = int_list(prop(op, "static_high"))
-    if static_low is None or static_high is None:
-        raise unsupported("'tensor.pad' without static_low and static_high", op)
+    static_low, static_high = int_list(op.static_low), int_list(op.static_high)
     it = iter(args[1:])
     low = mixed(static_low, [next(it) for v in static_low if v == DYNAMIC])
     high = mixed(static_high, [next(it) for v in static_high if v == DYNAMIC])
@@ -199,7 +198,7 @@ def _pad(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     shape = tuple(lo + n + hi for lo, n, hi in zip(low, source.shape, high, strict=True))
     elem = elem_of(op.results[0].type)
     # The region may depend on the indices: evaluate it once over the whole result.
-    _, (value,) = ip.run_region(op.regions[0], index_grid(shape))
+    _, (value,) = ip.run_region(op.region, index_grid(shape))
     result = np.broadcast_to(storage_of(value, elem), shape).copy()
     result[tuple(slice(lo, lo + n) for lo, n in zip(low, source.shape, strict=True))] = source
     return [result]
@@ -262,12 +261,16 @@ def _store(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 # ---- reshapes and casts --------------------------------------------------------------------
 
 
+ReshapeOp = (
+    tensor.CollapseShapeOp | tensor.ExpandShapeOp | memref.CollapseShapeOp | memref.ExpandShapeOp
+)
+"""The collapse/expand ops, each with its reassociation groups."""
+
+
 def _groups(op: Operation) -> list[list[int]]:
     """The reassociation groups of a collapse/expand."""
-    attr = prop(op, "reassociation")
-    if not isinstance(attr, ArrayAttr):
-        raise unsupported(f"'{op.name}' op without a reassociation", op)
-    return [int_list(group) or [] for group in attr.data]
+    assert isinstance(op, ReshapeOp)
+    return [int_list(group) for group in op.reassociation.data]
 
 
 def _collapse(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
@@ -279,19 +282,9 @@ def _collapse(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 def _expand(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """expand_shape: a row-major reshape to the output shape."""
+    assert isinstance(op, tensor.ExpandShapeOp | memref.ExpandShapeOp)
     source = args[0]
-    t = op.results[0].type
-    static = int_list(prop(op, "static_output_shape"))
-    if static is not None:
-        shape = mixed(static, args[1:])
-    else:
-        # Older syntax without output_shape: one dynamic dim per group, inferred.
-        shape = _static_shape(t)
-        for src_dim, group in enumerate(_groups(op)):
-            known = math.prod(shape[i] for i in group if shape[i] != DYNAMIC)
-            for i in group:
-                if shape[i] == DYNAMIC:
-                    shape[i] = source.shape[src_dim] // max(known, 1)
+    shape = mixed(int_list(op.static_output_shape), args[1:])
     if math.prod(shape) != source.size:
         raise fail(f"'{op.name}' op cannot expand shape {source.shape} to {shape}", op)
     return [source.reshape(shape)]
@@ -313,8 +306,8 @@ def _cast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 def _concat(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """tensor.concat."""
-    dim = prop(op, "dim")
-    return [np.concatenate([np.asarray(a) for a in args], axis=int(dim.value.data))]  # type: ignore[union-attr]
+    assert isinstance(op, tensor.ConcatOp)
+    return [np.concatenate([np.asarray(a) for a in args], axis=op.dim.value.data)]
 
 
 # ---- memref and bufferization --------------------------------------------------------------
@@ -362,42 +355,40 @@ def _dealloc(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     return []
 
 
-def handlers() -> dict[str, Handler]:
-    """The handlers of this module, by op name."""
+def handlers() -> dict[type[Operation], Handler]:
+    """The handlers of this module, by op class."""
     return {
-        "tensor.empty": _empty,
-        "tensor.extract_slice": _extract_slice,
-        "tensor.insert_slice": _insert_slice,
-        "tensor.pad": _pad,
-        "tensor.dim": _dim,
-        "tensor.extract": _extract,
-        "tensor.insert": _insert,
-        "tensor.cast": _cast,
-        "tensor.collapse_shape": _collapse,
-        "tensor.expand_shape": _expand,
-        "tensor.reshape": _reshape,
-        "tensor.from_elements": _from_elements,
-        "tensor.generate": _generate,
-        "tensor.splat": _splat,
-        "tensor.concat": _concat,
-        "memref.alloc": _alloc,
-        "memref.alloca": _alloc,
-        "memref.dealloc": _dealloc,
-        "memref.copy": _copy,
-        "memref.load": _load,
-        "memref.store": _store,
-        "memref.dim": _dim,
-        "memref.subview": _subview,
-        "memref.cast": _cast,
-        "memref.collapse_shape": _collapse,
-        "memref.expand_shape": _expand,
-        "bufferization.to_tensor": _to_tensor,
-        "bufferization.to_buffer": _to_tensor,
-        "bufferization.to_memref": _to_tensor,
-        "bufferization.clone": _to_tensor,
-        "bufferization.alloc_tensor": _alloc_tensor,
-        "bufferization.materialize_in_destination": _materialize,
-        "bufferization.dealloc_tensor": _dealloc,
+        tensor.EmptyOp: _empty,
+        tensor.ExtractSliceOp: _extract_slice,
+        tensor.InsertSliceOp: _insert_slice,
+        tensor.PadOp: _pad,
+        tensor.DimOp: _dim,
+        tensor.ExtractOp: _extract,
+        tensor.InsertOp: _insert,
+        tensor.CastOp: _cast,
+        tensor.CollapseShapeOp: _collapse,
+        tensor.ExpandShapeOp: _expand,
+        tensor.ReshapeOp: _reshape,
+        tensor.FromElementsOp: _from_elements,
+        tensor.GenerateOp: _generate,
+        tensor.SplatOp: _splat,
+        tensor.ConcatOp: _concat,
+        memref.AllocOp: _alloc,
+        memref.AllocaOp: _alloc,
+        memref.DeallocOp: _dealloc,
+        memref.CopyOp: _copy,
+        memref.LoadOp: _load,
+        memref.StoreOp: _store,
+        memref.DimOp: _dim,
+        memref.SubviewOp: _subview,
+        memref.CastOp: _cast,
+        memref.CollapseShapeOp: _collapse,
+        memref.ExpandShapeOp: _expand,
+        bufferization.ToTensorOp: _to_tensor,
+        bufferization.ToBufferOp: _to_tensor,
+        bufferization.CloneOp: _to_tensor,
+        bufferization.AllocTensorOp: _alloc_tensor,
+        bufferization.MaterializeInDestinationOp: _materialize,
     }
 
 

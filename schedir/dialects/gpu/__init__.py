@@ -1,6 +1,8 @@
-"""The gpu dialect's ops with upstream MLIR's custom syntax (mlir/lib/Dialect/GPU/IR/GPUDialect.cpp).
+"""The gpu dialect as schedir uses it: upstream MLIR's syntax, mapping and memory attributes.
 
-xDSL defines these ops in generic form only; schedir redefines them so payloads, lowering
+xDSL defines the gpu ops in generic form only and lacks the attributes a schedule uses to
+map loops onto the GPU or to place buffers in its memories. schedir redefines the ops with
+upstream's custom syntax (mlir/lib/Dialect/GPU/IR/GPUDialect.cpp), so payloads, lowering
 stages and lit tests read and print as upstream does:
 
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
@@ -16,22 +18,36 @@ stages and lit tests read and print as upstream does:
         gpu.return
       }
     }
+    scf.forall (%i, %j) in (4, 8) { ... } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    %buf = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
 
 Block arguments of `gpu.launch` follow upstream's order: block ids (3), thread ids (3),
 grid sizes (3), block sizes (3), then (with `clusters`) cluster ids and sizes, then the
 workgroup and private memory attributions.
 
-The ops live in sibling modules by family: `_gpu_launch` (launch, terminator),
-`_gpu_module` (module, func, return, yield, binary, objects), `_gpu_launch_func`,
-`_gpu_ids` (ids, sizes, barrier, shuffle), `_gpu_memory` (alloc, dealloc, memcpy, memset,
-wait, printf); `_gpu_syntax` holds the syntax they share. This module gathers them.
+The ops live in modules by family: `launch` (launch, terminator), `module` (module, func,
+return, yield, binary, the `#gpu.object` attributes), `launch_func`, `ids` (ids, sizes,
+barrier, shuffle), `memory` (alloc, dealloc, memcpy, memset, wait, printf); `attributes`
+holds the loop-mapping and address-space attributes and `syntax` what the ops share
+(async tokens, memory attributions, `#gpu.dim`). This module builds the dialect.
 """
 
 from __future__ import annotations
 
-from xdsl.ir import Attribute
+from xdsl.dialects import gpu as xgpu
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import IRDLOperation
 
+from schedir.dialects.gpu.attributes import (
+    AddressSpaceAttr,
+    BlockMappingAttr,
+    DeviceMappingAttr,
+    LaneMappingAttr,
+    MemorySpaceMappingAttr,
+    ThreadMappingAttr,
+    WarpgroupMappingAttr,
+    WarpMappingAttr,
+)
 from schedir.dialects.gpu.ids import (
     BarrierOp,
     BlockDimOp,
@@ -43,18 +59,16 @@ from schedir.dialects.gpu.ids import (
     GridDimOp,
     LaneIdOp,
     NumSubgroupsOp,
-    ShuffleMode,
     ShuffleModeAttr,
     ShuffleOp,
     SubgroupIdOp,
     SubgroupSizeOp,
     ThreadIdOp,
 )
-from schedir.dialects.gpu.launch import LaunchOp, TerminatorOp, UnresolvedArgumentLike
+from schedir.dialects.gpu.launch import LaunchOp, TerminatorOp
 from schedir.dialects.gpu.launch_func import LaunchFuncOp
 from schedir.dialects.gpu.memory import AllocOp, DeallocOp, MemcpyOp, MemsetOp, PrintfOp, WaitOp
 from schedir.dialects.gpu.module import (
-    OBJECT_FORMATS,
     BinaryOp,
     FuncOp,
     ModuleOp,
@@ -63,16 +77,9 @@ from schedir.dialects.gpu.module import (
     SelectObjectAttr,
     YieldOp,
 )
-from schedir.dialects.gpu.syntax import (
-    DIMS,
-    INDEX,
-    AsyncTokenType,
-    DimensionAttr,
-    DimensionEnum,
-    dimension,
-)
+from schedir.dialects.gpu.syntax import AsyncTokenType, DimensionAttr
 
-OPS: tuple[type[IRDLOperation], ...] = (
+_OPS: tuple[type[IRDLOperation], ...] = (
     LaunchOp,
     TerminatorOp,
     ModuleOp,
@@ -103,33 +110,65 @@ OPS: tuple[type[IRDLOperation], ...] = (
 )
 """The gpu ops schedir defines; they replace xDSL's of the same names."""
 
-ATTRS: tuple[type[Attribute], ...] = (DimensionAttr, ShuffleModeAttr, ObjectAttr, SelectObjectAttr)
+_ATTRS: tuple[type[Attribute], ...] = (
+    DimensionAttr,
+    ShuffleModeAttr,
+    ObjectAttr,
+    SelectObjectAttr,
+    BlockMappingAttr,
+    ThreadMappingAttr,
+    WarpMappingAttr,
+    WarpgroupMappingAttr,
+    LaneMappingAttr,
+    MemorySpaceMappingAttr,
+    AddressSpaceAttr,
+)
+"""The gpu attributes schedir defines; they replace xDSL's of the same names."""
+
+
+def _dialect() -> Dialect:
+    # xDSL's ops and attributes whose names schedir does not define keep their classes;
+    # a name is what the registry resolves, so the filter compares names.
+    own_ops = {op.name for op in _OPS}
+    own_attrs = {attr.name for attr in _ATTRS}
+    return Dialect(
+        "gpu",
+        [*_OPS, *(op for op in xgpu.GPU.operations if op.name not in own_ops)],
+        [
+            *(attr for attr in xgpu.GPU.attributes if attr.name not in own_attrs),
+            *_ATTRS,
+        ],
+    )
+
+
+GPU = _dialect()
+"""xDSL's gpu dialect with schedir's ops and attributes in place of its own."""
 
 __all__ = [
-    "ATTRS",
-    "DIMS",
-    "INDEX",
-    "OBJECT_FORMATS",
-    "OPS",
+    "GPU",
+    "AddressSpaceAttr",
     "AllocOp",
     "AsyncTokenType",
     "BarrierOp",
     "BinaryOp",
     "BlockDimOp",
     "BlockIdOp",
+    "BlockMappingAttr",
     "ClusterDimOp",
     "ClusterIdOp",
     "DeallocOp",
+    "DeviceMappingAttr",
     "DimensionAttr",
-    "DimensionEnum",
     "DimensionOp",
     "FuncOp",
     "GlobalIdOp",
     "GridDimOp",
     "LaneIdOp",
+    "LaneMappingAttr",
     "LaunchFuncOp",
     "LaunchOp",
     "MemcpyOp",
+    "MemorySpaceMappingAttr",
     "MemsetOp",
     "ModuleOp",
     "NumSubgroupsOp",
@@ -137,15 +176,15 @@ __all__ = [
     "PrintfOp",
     "ReturnOp",
     "SelectObjectAttr",
-    "ShuffleMode",
     "ShuffleModeAttr",
     "ShuffleOp",
     "SubgroupIdOp",
     "SubgroupSizeOp",
     "TerminatorOp",
     "ThreadIdOp",
-    "UnresolvedArgumentLike",
+    "ThreadMappingAttr",
     "WaitOp",
+    "WarpMappingAttr",
+    "WarpgroupMappingAttr",
     "YieldOp",
-    "dimension",
 ]

@@ -1,10 +1,7 @@
-"""The gpu dialect as schedir uses it: upstream's syntax, mapping and memory attributes.
+"""The gpu dialect's loop-mapping and memory attributes, with upstream MLIR's syntax.
 
-xDSL has the gpu ops in generic syntax only and none of the attributes a schedule uses to
-map loops onto the GPU or to place buffers in its memories. The ops are redefined with
-upstream's custom syntax in `_gpu_ops` (launch, launch_func, module, func, binary, ids,
-barrier, shuffle, alloc/dealloc/memcpy/memset/wait, printf); this module adds the
-attributes with upstream MLIR's syntax:
+xDSL has none of the attributes a schedule uses to map loops onto the GPU or to place
+buffers in its memories:
 
     scf.forall (%i, %j) in (4, 8) { ... } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     %buf = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
@@ -16,11 +13,9 @@ mode), with upstream's numbering (x = 0, ..., linear_dim_9 = 12).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
-from xdsl.dialects import gpu as xgpu
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Dialect
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -53,22 +48,30 @@ class AddressSpace(StrEnum):
     PRIVATE = "private"
 
 
-class DeviceMappingAttr:
+_E = TypeVar("_E", bound=StrEnum)
+
+
+class DeviceMappingAttr(Generic[_E]):
     """Mixin of every loop-mapping attribute (upstream's DeviceMappingAttrInterface): an
     `scf.forall` mapping array holds only these."""
 
     level: ClassVar[str]
 
+    if TYPE_CHECKING:
+        # The EnumAttribute's value; declared for the checker only, as IRDL would read a
+        # runtime annotation as a parameter.
+        data: _E
+
     @property
     def mapping_id(self) -> int:
         """Upstream's integer id: x=0, y=1, z=2, linear_dim_0=3, ..., linear_dim_9=12."""
-        value = getattr(self, "data")  # noqa: B009 - the enum value of the EnumAttribute
+        value = self.data
         return list(type(value)).index(value)
 
     @property
     def is_linear(self) -> bool:
         """Whether this is a linear mapping (`linear_dim_N`) rather than a 3-D one."""
-        return isinstance(getattr(self, "data"), MappingId) and self.mapping_id >= 3  # noqa: B009
+        return isinstance(self.data, MappingId) and self.mapping_id >= 3
 
     @property
     def relative_index(self) -> int:
@@ -97,21 +100,27 @@ def _parse_angled_enum(parser: AttrParser, enum: type[StrEnum]) -> StrEnum:
         return enum(word)
 
 
-class _AngledEnumSyntax:
+class _AngledEnumSyntax(Generic[_E]):
     """`<value>` syntax of the gpu enum attributes, with upstream's message for an unknown value."""
 
     enum_type: ClassVar[type[StrEnum]]
 
+    if TYPE_CHECKING:
+        # The EnumAttribute's value, as in DeviceMappingAttr.
+        data: _E
+
     @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> StrEnum:
-        return cls.enum_type(_parse_angled_enum(parser, cls.enum_type))
+    def parse_parameter(cls, parser: AttrParser) -> _E:
+        return cast(_E, cls.enum_type(_parse_angled_enum(parser, cls.enum_type)))
 
     def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{getattr(self, 'data').value}>")  # noqa: B009 - the enum value
+        printer.print_string(f"<{self.data.value}>")
 
 
 @irdl_attr_definition
-class BlockMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
+class BlockMappingAttr(
+    _AngledEnumSyntax[MappingId], EnumAttribute[MappingId], DeviceMappingAttr[MappingId]
+):
     """Maps a loop dimension onto thread blocks: `#gpu.block<x>`, `#gpu.block<linear_dim_0>`."""
 
     name = "gpu.block"
@@ -119,7 +128,9 @@ class BlockMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappin
 
 
 @irdl_attr_definition
-class ThreadMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
+class ThreadMappingAttr(
+    _AngledEnumSyntax[MappingId], EnumAttribute[MappingId], DeviceMappingAttr[MappingId]
+):
     """Maps a loop dimension onto threads of a block: `#gpu.thread<y>`."""
 
     name = "gpu.thread"
@@ -127,7 +138,9 @@ class ThreadMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappi
 
 
 @irdl_attr_definition
-class WarpMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
+class WarpMappingAttr(
+    _AngledEnumSyntax[MappingId], EnumAttribute[MappingId], DeviceMappingAttr[MappingId]
+):
     """Maps a loop dimension onto warps of a block: `#gpu.warp<x>`."""
 
     name = "gpu.warp"
@@ -135,7 +148,9 @@ class WarpMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMapping
 
 
 @irdl_attr_definition
-class WarpgroupMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
+class WarpgroupMappingAttr(
+    _AngledEnumSyntax[MappingId], EnumAttribute[MappingId], DeviceMappingAttr
+):
     """Maps a loop dimension onto warpgroups (4 warps on sm_90): `#gpu.warpgroup<x>`."""
 
     name = "gpu.warpgroup"
@@ -143,7 +158,9 @@ class WarpgroupMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMa
 
 
 @irdl_attr_definition
-class LaneMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMappingAttr):
+class LaneMappingAttr(
+    _AngledEnumSyntax[MappingId], EnumAttribute[MappingId], DeviceMappingAttr[MappingId]
+):
     """Maps a loop dimension onto the lanes of a warp: `#gpu.lane<x>`."""
 
     name = "gpu.lane"
@@ -151,7 +168,7 @@ class LaneMappingAttr(_AngledEnumSyntax, EnumAttribute[MappingId], DeviceMapping
 
 
 @irdl_attr_definition
-class AddressSpaceAttr(_AngledEnumSyntax, EnumAttribute[AddressSpace]):
+class AddressSpaceAttr(_AngledEnumSyntax[AddressSpace], EnumAttribute[AddressSpace]):
     """A GPU memory space, used as a memref memory space: `#gpu.address_space<workgroup>`.
 
     On NVPTX, global is address space 1, workgroup (shared memory) 3 and private 5.
@@ -173,7 +190,9 @@ class AddressSpaceAttr(_AngledEnumSyntax, EnumAttribute[AddressSpace]):
 
 
 @irdl_attr_definition
-class MemorySpaceMappingAttr(_AngledEnumSyntax, EnumAttribute[AddressSpace], DeviceMappingAttr):
+class MemorySpaceMappingAttr(
+    _AngledEnumSyntax[AddressSpace], EnumAttribute[AddressSpace], DeviceMappingAttr[AddressSpace]
+):
     """Maps a loop onto a memory level (upstream's `#gpu.memory_space<workgroup>`)."""
 
     name = "gpu.memory_space"
@@ -190,29 +209,7 @@ MAPPING_ATTRS: tuple[type[EnumAttribute[MappingId]], ...] = (
 """The loop-mapping attribute classes that take a `MappingId`."""
 
 
-def _dialect() -> Dialect:
-    # schedir's ops (upstream syntax) replace xDSL's generic-only ones of the same names.
-    from schedir.dialects.gpu import ATTRS, OPS
-
-    own = {op.name for op in OPS}
-    own_attrs = {attr.name for attr in ATTRS}
-    return Dialect(
-        "gpu",
-        [*OPS, *(op for op in xgpu.GPU.operations if op.name not in own)],
-        [
-            *(attr for attr in xgpu.GPU.attributes if attr.name not in own_attrs),
-            *ATTRS,
-            *MAPPING_ATTRS,
-            MemorySpaceMappingAttr,
-            AddressSpaceAttr,
-        ],
-    )
-
-
-GPU = _dialect()
-
 __all__ = [
-    "GPU",
     "MAPPING_ATTRS",
     "AddressSpace",
     "AddressSpaceAttr",

@@ -61,7 +61,7 @@ class DimensionOp(IRDLOperation):
 
     @property
     def dim(self) -> str:
-        return self.dimension.data.value
+        return str(self.dimension.data)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

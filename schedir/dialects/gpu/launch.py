@@ -178,7 +178,7 @@ class LaunchOp(IRDLOperation):
     def set_size_operand(self, which: str, index: int, value: SSAValue) -> None:
         """Replace grid (`which="grid"`) or block size operand `index` (0..2) by `value`."""
         offset = len(self.asyncDependencies) + (0 if which == "grid" else 3) + index
-        self.operands[offset] = value  # type: ignore[index]
+        self.operands[offset] = value
 
     # -- syntax ------------------------------------------------------------------------
 

@@ -240,8 +240,9 @@ class LaunchFuncOp(IRDLOperation):
 
 def _parse_three(parser: Parser) -> list[SSAValue]:
     pos = parser.pos
-    values = parser.parse_comma_separated_list(
-        Parser.Delimiter.PAREN, lambda: parser.parse_operand(INDEX)
+    values: list[SSAValue] = []
+    parser.parse_comma_separated_list(
+        Parser.Delimiter.PAREN, lambda: values.append(parser.parse_operand(INDEX))
     )
     if len(values) != 3:
         parser.raise_error(f"expected 3 sizes, got {len(values)}", pos, parser.pos)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from xdsl.dialects.builtin import (
     IndexType,
@@ -18,6 +18,8 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    OptOpResult,
+    VarOperand,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -145,6 +147,12 @@ class DeallocOp(IRDLOperation):
 
 class _CopyLikeOp(IRDLOperation):
     """Shared syntax of `gpu.memcpy` / `gpu.memset`: `%a, %b : ta, tb`."""
+
+    if TYPE_CHECKING:
+        # Each op defines these; declared for the checker only (IRDL reads a runtime
+        # annotation as a field definition).
+        asyncDependencies: VarOperand
+        asyncToken: OptOpResult
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

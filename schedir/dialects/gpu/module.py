@@ -235,13 +235,10 @@ class FuncOp(IRDLOperation):
 
         def print_arg(index: int) -> None:
             printer.print_block_argument(self.arguments[index])
-            if (
-                index < len(arg_attrs)
-                and isinstance(arg_attrs[index], DictionaryAttr)
-                and arg_attrs[index].data
-            ):
+            attrs = arg_attrs[index] if index < len(arg_attrs) else None
+            if isinstance(attrs, DictionaryAttr) and attrs.data:
                 printer.print_string(" ")
-                printer.print_attr_dict(arg_attrs[index].data)
+                printer.print_attr_dict(attrs.data)
 
         printer.print_list(range(self.num_arguments), print_arg)
         printer.print_string(")")

@@ -1,5 +1,6 @@
 """Shared machinery of schedir's linalg ops: scalar casts and arithmetic as upstream's
-`RegionBuilderHelper` emits them, the structured-op verifier, and `ins(...) outs(...)` syntax.
+`RegionBuilderHelper` emits them, the structured-op verifier, `ins(...) outs(...)` syntax
+and the short-form payload syntax of linalg.map and linalg.reduce.
 
 Upstream builds the bodies of named ops with OpDSL's region builders; `cast_to` and
 `binary` reproduce `convertScalarToDtype` and `buildBinaryFn` op for op, so a generalized
@@ -9,11 +10,12 @@ i8 -> i32, `arith.ori` for an i1 add, ...).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import auto
 from typing import cast
 
 from xdsl.dialects import arith
+from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
@@ -22,10 +24,11 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
+from xdsl.dialects.linalg import ops as xops
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.irdl import irdl_attr_definition
+from xdsl.irdl import IRDLOperation, irdl_attr_definition
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -323,19 +326,104 @@ def parse_i64_list(parser: Parser) -> list[int]:
     )
 
 
+# ---------------------------------------------------------------------------------------
+# short-form payloads of map and reduce (upstream's printShortForm / findPayloadOp)
+
+
+def payload_op(block: Block, operands: Sequence[SSAValue]) -> Operation | None:
+    """The single payload op of a short-form body, if the body is one (upstream's
+    findPayloadOp): one op applied to `operands` in order, whose result is yielded."""
+    ops = list(block.ops)
+    if len(ops) != 2 or not operands:
+        return None
+    payload, yield_op = ops
+    if not isinstance(yield_op, xops.YieldOp) or len(payload.results) != 1:
+        return None
+    if list(yield_op.operands) != [payload.results[0]]:
+        return None
+    if payload.regions or list(payload.operands) != list(operands):
+        return None
+    return payload
+
+
+def print_short_form(printer: Printer, payload: Operation) -> None:
+    printer.print_string(f" {{ {payload.name}")
+    attrs: dict[str, Attribute] = {**payload.properties, **payload.attributes}
+    for key, value in list(attrs.items()):
+        # Upstream elides a `fastmath = none` flag (and only that one).
+        if isinstance(value, FastMathFlagsAttr) and not value.data:
+            del attrs[key]
+            break
+    printer.print_op_attributes(attrs)
+    printer.print_string(" }")
+
+
+def parse_short_form(parser: Parser) -> tuple[type[Operation], dict[str, Attribute]] | None:
+    """`{ dialect.op {attrs} }` before `ins`, or None."""
+    if not parser.parse_optional_punctuation("{"):
+        return None
+    pos = parser.pos
+    name = parser.parse_identifier()
+    op_type = parser.ctx.get_optional_op(name)
+    if op_type is None:
+        parser.raise_error(f"custom op '{name}' is unknown", pos, parser.pos)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation("}")
+    return op_type, attrs
+
+
+def build_payload(
+    op_type: type[Operation],
+    attrs: Mapping[str, Attribute],
+    operands: Sequence[SSAValue],
+    result_type: Attribute,
+) -> Operation:
+    """The payload op of a short form, with attributes sorted into properties as declared."""
+    prop_names: set[str] = set()
+    if issubclass(op_type, IRDLOperation):
+        prop_names = set(op_type.get_irdl_definition().properties)
+    return op_type.create(
+        operands=list(operands),
+        result_types=[result_type],
+        properties={k: v for k, v in attrs.items() if k in prop_names},
+        attributes={k: v for k, v in attrs.items() if k not in prop_names},
+    )
+
+
+def print_long_form_body(printer: Printer, region: Region) -> None:
+    with printer.indented():
+        # xDSL's Printer has no public way to break the line at the current indentation.
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("(")
+        printer.print_list(region.block.args, printer.print_block_argument)
+        printer.print_string(") ")
+        printer.print_region(region, print_entry_block_args=False)
+
+
+def parse_long_form_body(parser: Parser) -> Region:
+    args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_argument)
+    return parser.parse_region(args)
+
+
 __all__ = [
     "BinaryFn",
     "TypeFn",
     "TypeFnAttr",
     "binary",
+    "build_payload",
     "cast_to",
     "element_type",
     "is_float",
     "parse_arrow_types",
     "parse_i64_list",
+    "parse_long_form_body",
     "parse_operand_group",
+    "parse_short_form",
+    "payload_op",
     "print_arrow_types",
+    "print_long_form_body",
     "print_operand_group",
+    "print_short_form",
     "verify_block_args",
     "verify_result_types",
     "verify_structured",

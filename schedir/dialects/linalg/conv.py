@@ -31,7 +31,7 @@ from schedir.dialects.linalg.named import (
 )
 
 
-class _WindowedOp(NamedStructuredOp, ABC):
+class WindowedOp(NamedStructuredOp, ABC):
     """Convolutions and poolings: optional `strides` / `dilations` (default 1)."""
 
     strides = opt_prop_def(DenseIntElementsAttr)
@@ -63,7 +63,7 @@ def window_attr(values: Sequence[int]) -> DenseIntElementsAttr:
 
 
 @irdl_op_definition
-class Conv2DNhwcHwcfOp(_WindowedOp):
+class Conv2DNhwcHwcfOp(WindowedOp):
     """2-D convolution, input NHWC, kernel HWCF, output NHWF.
 
     %o2 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>}
@@ -89,7 +89,7 @@ class Conv2DNhwcHwcfOp(_WindowedOp):
 
 
 @irdl_op_definition
-class Conv2DNhwcFhwcOp(_WindowedOp):
+class Conv2DNhwcFhwcOp(WindowedOp):
     """2-D convolution, input NHWC, kernel FHWC, output NHWF.
 
     %o2 = linalg.conv_2d_nhwc_fhwc ins(%i, %k : tensor<1x6x6x3xf32>, tensor<8x3x3x3xf32>)
@@ -114,7 +114,7 @@ class Conv2DNhwcFhwcOp(_WindowedOp):
 
 
 @irdl_op_definition
-class Conv2DNchwFchwOp(_WindowedOp):
+class Conv2DNchwFchwOp(WindowedOp):
     """2-D convolution, input NCHW, kernel FCHW, output NFHW.
 
     %o2 = linalg.conv_2d_nchw_fchw ins(%i, %k : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>)
@@ -139,7 +139,7 @@ class Conv2DNchwFchwOp(_WindowedOp):
 
 
 @irdl_op_definition
-class DepthwiseConv2DNhwcHwcOp(_WindowedOp):
+class DepthwiseConv2DNhwcHwcOp(WindowedOp):
     """Depthwise 2-D convolution, input NHWC, kernel HWC, output NHWC (one filter per channel).
 
     %o2 = linalg.depthwise_conv_2d_nhwc_hwc ins(%i, %k : tensor<1x6x6x8xf32>, tensor<3x3x8xf32>)
@@ -163,7 +163,7 @@ class DepthwiseConv2DNhwcHwcOp(_WindowedOp):
         )
 
 
-class _PoolingOp(_WindowedOp, ABC):
+class _PoolingOp(WindowedOp, ABC):
     """Pooling: `out = fn(out, cast(in))`; the second input only gives the window."""
 
     COMBINE: ClassVar[BinaryFn] = BinaryFn.MAX_SIGNED

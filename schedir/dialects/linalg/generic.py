@@ -1,5 +1,4 @@
-"""linalg.generic with its linalg.yield and linalg.index, plus the short-form payload
-helpers of linalg.map and linalg.reduce, in upstream's syntax.
+"""linalg.generic with its linalg.yield and linalg.index, in upstream's syntax.
 
 `GenericOp`, `YieldOp` and `IndexOp` subclass xDSL's classes (xDSL's tiling and loop
 lowering recognise them); they replace the parser (xDSL's cannot read `-> (t1, t2)`), the
@@ -9,10 +8,8 @@ op, not only in linalg.generic).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Self, cast
 
-from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -22,10 +19,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import ops as xops
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.irdl import (
-    IRDLOperation,
-)
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -40,6 +34,7 @@ from schedir.dialects.linalg.base import (
     verify_result_types,
     verify_structured,
 )
+from schedir.dialects.linalg.interface import dps_inits, is_structured, num_loops
 
 # ---------------------------------------------------------------------------------------
 # generic, yield, index
@@ -148,11 +143,7 @@ class GenericOp(xops.GenericOp):
 
 def _enclosing_structured(op: Operation) -> Operation | None:
     parent = op.parent_op()
-    if parent is None:
-        return None
-    from schedir.dialects import linalg
-
-    return parent if linalg.is_structured(parent) else None
+    return parent if parent is not None and is_structured(parent) else None
 
 
 class YieldOp(xops.YieldOp):
@@ -166,9 +157,7 @@ class YieldOp(xops.YieldOp):
         parent = _enclosing_structured(self)
         if parent is None:
             return
-        from schedir.dialects import linalg
-
-        inits = linalg.dps_inits(parent)
+        inits = dps_inits(parent)
         if len(self.arguments) != len(inits):
             raise VerifyException(
                 f"expected number of yield values ({len(self.arguments)}) to match the number "
@@ -197,92 +186,12 @@ class IndexOp(xops.IndexOp):
         parent = self.parent_op()
         if parent is None:
             return
-        from schedir.dialects import linalg
-
-        if not linalg.is_structured(parent):
+        if not is_structured(parent):
             raise VerifyException("expected parent op with LinalgOp interface")
-        num_loops = linalg.num_loops(parent)
+        loops = num_loops(parent)
         dim = self.dim.value.data
-        if dim >= num_loops:
+        if dim >= loops:
             raise VerifyException(
-                f"expected dim ({dim}) to be lower than the number of loops ({num_loops}) of "
+                f"expected dim ({dim}) to be lower than the number of loops ({loops}) of "
                 "the enclosing LinalgOp"
             )
-
-
-# ---------------------------------------------------------------------------------------
-# short-form payloads of map and reduce
-
-
-def payload_op(block: Block, operands: Sequence[SSAValue]) -> Operation | None:
-    """The single payload op of a short-form body, if the body is one (upstream's
-    findPayloadOp): one op applied to `operands` in order, whose result is yielded."""
-    ops = list(block.ops)
-    if len(ops) != 2 or not operands:
-        return None
-    payload, yield_op = ops
-    if not isinstance(yield_op, xops.YieldOp) or len(payload.results) != 1:
-        return None
-    if list(yield_op.operands) != [payload.results[0]]:
-        return None
-    if payload.regions or list(payload.operands) != list(operands):
-        return None
-    return payload
-
-
-def print_short_form(printer: Printer, payload: Operation) -> None:
-    printer.print_string(f" {{ {payload.name}")
-    attrs: dict[str, Attribute] = {**payload.properties, **payload.attributes}
-    for key, value in list(attrs.items()):
-        # Upstream elides a `fastmath = none` flag (and only that one).
-        if isinstance(value, FastMathFlagsAttr) and not value.data:
-            del attrs[key]
-            break
-    printer.print_op_attributes(attrs)
-    printer.print_string(" }")
-
-
-def parse_short_form(parser: Parser) -> tuple[type[Operation], dict[str, Attribute]] | None:
-    """`{ dialect.op {attrs} }` before `ins`, or None."""
-    if not parser.parse_optional_punctuation("{"):
-        return None
-    pos = parser.pos
-    name = parser.parse_identifier()
-    op_type = parser.ctx.get_optional_op(name)
-    if op_type is None:
-        parser.raise_error(f"custom op '{name}' is unknown", pos, parser.pos)
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation("}")
-    return op_type, attrs
-
-
-def build_payload(
-    op_type: type[Operation],
-    attrs: Mapping[str, Attribute],
-    operands: Sequence[SSAValue],
-    result_type: Attribute,
-) -> Operation:
-    """The payload op of a short form, with attributes sorted into properties as declared."""
-    prop_names: set[str] = set()
-    if issubclass(op_type, IRDLOperation):
-        prop_names = set(op_type.get_irdl_definition().properties)
-    return op_type.create(
-        operands=list(operands),
-        result_types=[result_type],
-        properties={k: v for k, v in attrs.items() if k in prop_names},
-        attributes={k: v for k, v in attrs.items() if k not in prop_names},
-    )
-
-
-def print_long_form_body(printer: Printer, region: Region) -> None:
-    with printer.indented():
-        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
-        printer.print_string("(")
-        printer.print_list(region.block.args, printer.print_block_argument)
-        printer.print_string(") ")
-        printer.print_region(region, print_entry_block_args=False)
-
-
-def parse_long_form_body(parser: Parser) -> Region:
-    args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_argument)
-    return parser.parse_region(args)

@@ -1,7 +1,7 @@
 """linalg's named structured ops (matmul family, fill, copy, convolutions, pooling).
 
 Each op is a structured op whose body is hidden in the text: it is rebuilt from the operand
-types exactly as upstream's OpDSL region builder does (see `_linalg_base.cast_to`), so a
+types exactly as upstream's OpDSL region builder does (see `base.cast_to`), so a
 mixed-precision `linalg.matmul` f16 x f16 -> f32 has `arith.extf` in its body and
 i8 x i8 -> i32 has `arith.extsi` (or `arith.extui` with `cast = #linalg.type_fn<cast_unsigned>`).
 Syntax is upstream's: `<{props}>`? `{attrs}`? `ins(...)` `outs(...)` `-> types`, with
@@ -17,11 +17,12 @@ from typing import ClassVar, Self
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DictionaryAttr,
     ShapedType,
     TensorType,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.irdl import (
@@ -124,8 +125,6 @@ class NamedStructuredOp(LinalgStructuredOperation, ABC):
         return ArrayAttr(AffineMapAttr(m) for m in self.default_indexing_maps())
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        from xdsl.dialects.linalg.attrs import IteratorType
-
         return ArrayAttr(IteratorTypeAttr(IteratorType(n)) for n in self.iterator_type_names())
 
     @classmethod
@@ -156,8 +155,6 @@ class NamedStructuredOp(LinalgStructuredOperation, ABC):
         if parser.parse_optional_punctuation("<"):
             prop_dict = parser.parse_attribute()
             parser.parse_punctuation(">")
-            from xdsl.dialects.builtin import DictionaryAttr
-
             if not isinstance(prop_dict, DictionaryAttr):
                 parser.raise_error("expected a property dictionary")
             props |= prop_dict.data

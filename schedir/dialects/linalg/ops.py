@@ -1,5 +1,5 @@
 """linalg's map, reduce, transpose, broadcast and the aggregate softmax, in upstream's
-current syntax (generic, yield and index are in `_linalg_generic`).
+current syntax (generic, yield and index are in `generic`).
 
 Upstream details kept here: `linalg.map`'s body takes the init's element as a last argument
 (LLVM 24); `linalg.map { arith.addf } ...` and `linalg.reduce { arith.addf } ...` are the
@@ -41,30 +41,29 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.linalg.base import (
+    build_payload,
     element_type,
     parse_arrow_types,
     parse_i64_list,
-    parse_operand_group,
-    print_arrow_types,
-    print_operand_group,
-    verify_result_types,
-)
-from schedir.dialects.linalg.generic import (
-    YieldOp,
-    build_payload,
     parse_long_form_body,
+    parse_operand_group,
     parse_short_form,
     payload_op,
+    print_arrow_types,
     print_long_form_body,
+    print_operand_group,
     print_short_form,
+    verify_result_types,
 )
+from schedir.dialects.linalg.generic import YieldOp
+from schedir.dialects.linalg.interface import StructuredOpInterface
 
 # ---------------------------------------------------------------------------------------
 # map
 
 
 @irdl_op_definition
-class MapOp(IRDLOperation):
+class MapOp(IRDLOperation, StructuredOpInterface):
     """Elementwise map of N inputs into one init (all the same shape), body on scalars.
 
         %r = linalg.map { arith.addf } ins(%a, %b : tensor<8xf32>, tensor<8xf32>)
@@ -99,6 +98,15 @@ class MapOp(IRDLOperation):
             regions=[body],
             attributes=dict(attributes or {}),
         )
+
+    def structured_inputs(self) -> Sequence[SSAValue]:
+        return self.inputs
+
+    def structured_inits(self) -> Sequence[SSAValue]:
+        return (self.init,)
+
+    def structured_body(self) -> Region:
+        return self.mapper
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         rank = len(cast(ShapedType, self.init.type).get_shape())
@@ -506,8 +514,8 @@ class SoftmaxOp(IRDLOperation):
         %r = linalg.softmax dimension(1) ins(%a : tensor<4x8xf32>)
                                          outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>
 
-    An aggregate op with no body; `schedir.dialects.linalg.decompose_softmax` lowers it to
-    fills and generics exactly as upstream's `decomposeOperation`.
+    An aggregate op with no body; `aggregate.decompose_softmax` lowers it to fills and
+    generics exactly as upstream's `decomposeOperation`.
     """
 
     name = "linalg.softmax"

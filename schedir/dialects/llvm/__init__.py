@@ -15,10 +15,12 @@ Ops are written with upstream MLIR's custom syntax (checked against MLIR 24git's
 upstream ops without a custom form (`llvm.intr.abs`, `llvm.intr.ctlz`, `llvm.intr.memcpy`,
 ...) print in generic form, as upstream does.
 
-The ops live in sibling modules by family: `_llvm_values` (casts, poison, freeze,
-extractelement, fcmp), `_llvm_memory` (getelementptr, load, store), `_llvm_control`
-(switch), `_llvm_float` (float arithmetic and intrinsics), `_llvm_intrinsics` (integer and
-other intrinsics); `_llvm_syntax` holds what they share. This module registers them.
+The ops live in modules by family: `values` (casts, poison, freeze, extractelement, fcmp),
+`memory` (getelementptr, load, store), `control` (switch), `float_ops` (float arithmetic
+and intrinsics), `intrinsics` (integer and other intrinsics), `vector` (what
+convert-vector-to-llvm emits: vector reductions, masked load/store, select on vectors);
+`syntax` holds what they share. This module builds the dialect and names every llvm op
+class the lowering passes use, xDSL's included.
 """
 
 from __future__ import annotations
@@ -59,11 +61,6 @@ from schedir.dialects.llvm.float_ops import (
     RoundOp,
 )
 from schedir.dialects.llvm.intrinsics import (
-    FPCLASS_FINITE,
-    FPCLASS_INF,
-    FPCLASS_NAN,
-    FPCLASS_NORMAL,
-    INTRINSIC_FLAG_NAMES,
     AbsOp,
     CountLeadingZerosOp,
     CountTrailingZerosOp,
@@ -76,7 +73,7 @@ from schedir.dialects.llvm.intrinsics import (
     UMaxOp,
     UMinOp,
 )
-from schedir.dialects.llvm.memory import GEPOp, LoadOp, StoreOp, gep_flags_to_str
+from schedir.dialects.llvm.memory import GEPOp, LoadOp, StoreOp
 from schedir.dialects.llvm.syntax import (
     FastMathAttr,
     LLVMArrayType,
@@ -84,9 +81,6 @@ from schedir.dialects.llvm.syntax import (
     LLVMPointerType,
     LLVMStructType,
     LLVMVoidType,
-    is_signless_int,
-    parse_fastmath,
-    print_fastmath,
 )
 from schedir.dialects.llvm.values import (
     AddrSpaceCastOp,
@@ -97,6 +91,27 @@ from schedir.dialects.llvm.values import (
     FreezeOp,
     PoisonOp,
     UIToFPOp,
+)
+from schedir.dialects.llvm.vector import (
+    VECTOR_LLVM_OPS,
+    MaskedLoadOp,
+    MaskedStoreOp,
+    ReduceAddOp,
+    ReduceAndOp,
+    ReduceFAddOp,
+    ReduceFMaximumOp,
+    ReduceFMaxOp,
+    ReduceFMinimumOp,
+    ReduceFMinOp,
+    ReduceFMulOp,
+    ReduceMulOp,
+    ReduceOrOp,
+    ReduceSMaxOp,
+    ReduceSMinOp,
+    ReduceUMaxOp,
+    ReduceUMinOp,
+    ReduceXorOp,
+    SelectOp,
 )
 
 _FASTMATH_OPS: tuple[type[Operation], ...] = (
@@ -131,17 +146,6 @@ _FASTMATH_OPS: tuple[type[Operation], ...] = (
     FMulAddOp,
 )
 
-# Vector reductions, masked loads/stores and a vector-condition select, for
-# convert-vector-to-llvm (schedir/dialects/_vector_llvm.py).
-from schedir.dialects.llvm.vector import VECTOR_LLVM_OPS  # noqa: E402
-
-_REPLACED = frozenset(
-    {"llvm.getelementptr", "llvm.load", "llvm.store", "llvm.fcmp"}
-    | {op.name for op in _FASTMATH_OPS}
-    | {op.name for op in VECTOR_LLVM_OPS}
-)
-"""xDSL ops schedir replaces with its own definitions (syntax drift)."""
-
 _OWN_OPS: tuple[type[Operation], ...] = (
     FPToSIOp,
     FPToUIOp,
@@ -170,6 +174,10 @@ _OWN_OPS: tuple[type[Operation], ...] = (
     *VECTOR_LLVM_OPS,
 )
 
+# xDSL's ops of the names schedir defines (getelementptr, load, store, fcmp, the fastmath
+# ops, the vector ops) are replaced; a name is what the registry resolves.
+_REPLACED = frozenset(op.name for op in _OWN_OPS)
+
 LLVM = Dialect(
     "llvm",
     [
@@ -195,7 +203,6 @@ ShlOp = _x.ShlOp
 LShrOp = _x.LShrOp
 AShrOp = _x.AShrOp
 ICmpOp = _x.ICmpOp
-SelectOp = VECTOR_LLVM_OPS[-1]  # vector conditions too (schedir/dialects/_vector_llvm.py)
 TruncOp = _x.TruncOp
 ZExtOp = _x.ZExtOp
 SExtOp = _x.SExtOp
@@ -228,25 +235,32 @@ LinkageAttr = _x.LinkageAttr
 ICmpPredicateFlag = _x.ICmpPredicateFlag
 FCmpPredicateFlag = _x.FCmpPredicateFlag
 OverflowAttr = _x.OverflowAttr
-GEP_USE_SSA_VAL = _x.GEP_USE_SSA_VAL
 
 __all__ = [
-    "FPCLASS_FINITE",
-    "FPCLASS_INF",
-    "FPCLASS_NAN",
-    "FPCLASS_NORMAL",
-    "INTRINSIC_FLAG_NAMES",
     "LLVM",
+    "AShrOp",
     "AbsOp",
+    "AddOp",
     "AddrSpaceCastOp",
+    "AddressOfOp",
+    "AllocaOp",
+    "AndOp",
+    "BitcastOp",
+    "BrOp",
+    "CallIntrinsicOp",
+    "CallOp",
+    "CondBrOp",
+    "ConstantOp",
     "CountLeadingZerosOp",
     "CountTrailingZerosOp",
     "CtPopOp",
     "ExtractElementOp",
+    "ExtractValueOp",
     "FAbsOp",
     "FAddOp",
     "FCeilOp",
     "FCmpOp",
+    "FCmpPredicateFlag",
     "FCopySignOp",
     "FCosOp",
     "FDivOp",
@@ -259,8 +273,10 @@ __all__ = [
     "FMulAddOp",
     "FMulOp",
     "FNegOp",
+    "FPExtOp",
     "FPToSIOp",
     "FPToUIOp",
+    "FPTruncOp",
     "FPowOp",
     "FRemOp",
     "FSinOp",
@@ -269,34 +285,79 @@ __all__ = [
     "FTruncOp",
     "FastMathAttr",
     "FreezeOp",
+    "FuncOp",
     "GEPOp",
+    "GlobalOp",
+    "ICmpOp",
+    "ICmpPredicateFlag",
+    "InsertElementOp",
+    "InsertValueOp",
+    "IntToPtrOp",
     "IsFPClassOp",
     "LLVMArrayType",
     "LLVMFunctionType",
     "LLVMPointerType",
     "LLVMStructType",
     "LLVMVoidType",
+    "LShrOp",
+    "LinkageAttr",
     "LoadOp",
     "Log10Op",
+    "MaskedLoadOp",
+    "MaskedStoreOp",
     "MaxNumOp",
     "MaximumOp",
     "MemcpyOp",
     "MinNumOp",
     "MinimumOp",
+    "MulOp",
+    "OrOp",
+    "OverflowAttr",
     "PoisonOp",
     "PowIOp",
+    "PtrToIntOp",
+    "ReduceAddOp",
+    "ReduceAndOp",
+    "ReduceFAddOp",
+    "ReduceFMaxOp",
+    "ReduceFMaximumOp",
+    "ReduceFMinOp",
+    "ReduceFMinimumOp",
+    "ReduceFMulOp",
+    "ReduceMulOp",
+    "ReduceOrOp",
+    "ReduceSMaxOp",
+    "ReduceSMinOp",
+    "ReduceUMaxOp",
+    "ReduceUMinOp",
+    "ReduceXorOp",
+    "ReturnOp",
     "RoundEvenOp",
     "RoundOp",
+    "SDivOp",
+    "SExtOp",
+    "SIToFPOp",
     "SMaxOp",
     "SMinOp",
+    "SRemOp",
+    "SelectOp",
+    "ShlOp",
+    "ShuffleVectorOp",
+    "StackRestoreOp",
+    "StackSaveOp",
     "StoreOp",
+    "SubOp",
     "SwitchOp",
     "TrapOp",
+    "TruncOp",
+    "UDivOp",
     "UIToFPOp",
     "UMaxOp",
     "UMinOp",
-    "gep_flags_to_str",
-    "is_signless_int",
-    "parse_fastmath",
-    "print_fastmath",
+    "URemOp",
+    "UndefOp",
+    "UnreachableOp",
+    "XOrOp",
+    "ZExtOp",
+    "ZeroOp",
 ]

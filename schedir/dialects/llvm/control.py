@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntElementsAttr,
+    IntegerType,
     SignlessIntegerConstraint,
     VectorType,
     i32,
@@ -62,8 +64,9 @@ class SwitchOp(IRDLOperation):
             "case_operand_segments": DenseArrayBase.from_list(i32, [len(c[2]) for c in cases])
         }
         if cases:
+            # The switch value is a signless integer (its operand constraint).
             props["case_values"] = DenseIntElementsAttr.from_list(
-                VectorType(vtype, (len(cases),)), [c[0] for c in cases]
+                VectorType(cast(IntegerType, vtype), (len(cases),)), [c[0] for c in cases]
             )
         super().__init__(
             operands=[value, default_operands, [v for c in cases for v in c[2]]],
@@ -128,7 +131,7 @@ class SwitchOp(IRDLOperation):
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         parser.parse_punctuation(")")
-        return block, parser.resolve_operands(names, types, parser.pos)
+        return block, list(parser.resolve_operands(names, types, parser.pos))
 
     @classmethod
     def parse(cls, parser: Parser) -> SwitchOp:

@@ -37,6 +37,9 @@ class _FastMathOp(IRDLOperation, ABC):
     """What the float ops with fastmath flags share: the flags, the constructor (result type =
     first operand's; flags by keyword or positionally) and the operand count check."""
 
+    ARITY: ClassVar[int]
+    """The operand count, checked by the verifier."""
+
     args = var_operand_def()
 
     fastmathFlags = prop_def(FastMathAttr, default_value=FastMathAttr(None))
@@ -53,7 +56,7 @@ class _FastMathOp(IRDLOperation, ABC):
         )
 
     def verify_(self) -> None:
-        want = _ARITY[self.name]
+        want = self.ARITY
         if len(self.args) != want:
             raise VerifyException(f"expects {want} operands, got {len(self.args)}")
 
@@ -92,43 +95,51 @@ class _FloatArith(_FastMathOp):
 @irdl_op_definition
 class FAddOp(_FloatArith):
     name = "llvm.fadd"
+    ARITY: ClassVar[int] = 2
 
 
 @irdl_op_definition
 class FSubOp(_FloatArith):
     name = "llvm.fsub"
+    ARITY: ClassVar[int] = 2
 
 
 @irdl_op_definition
 class FMulOp(_FloatArith):
     name = "llvm.fmul"
+    ARITY: ClassVar[int] = 2
 
 
 @irdl_op_definition
 class FDivOp(_FloatArith):
     name = "llvm.fdiv"
+    ARITY: ClassVar[int] = 2
 
 
 @irdl_op_definition
 class FRemOp(_FloatArith):
     name = "llvm.frem"
+    ARITY: ClassVar[int] = 2
 
 
 @irdl_op_definition
 class FNegOp(_FloatArith):
     name = "llvm.fneg"
+    ARITY: ClassVar[int] = 1
 
 
 class _FloatIntrinsic(_FastMathOp):
     """`llvm.intr.X(%a, ...) [fastmath<...>] : (T, ...) -> T`, float result = first operand."""
+
+    INTEGER_EXPONENT: ClassVar[bool] = False
+    """Whether the second operand is an integer (powi); every other operand has the result type."""
 
     args = var_operand_def()
     res = result_def(FLOAT_OR_VECTOR)
 
     def verify_(self) -> None:
         super().verify_()
-        # powi's exponent is an integer; every other operand has the result type.
-        float_args = self.args[:1] if self.name == "llvm.intr.powi" else self.args
+        float_args = self.args[:1] if self.INTEGER_EXPONENT else self.args
         for arg in float_args:
             if arg.type != self.res.type:
                 raise VerifyException(
@@ -155,20 +166,12 @@ class _FloatIntrinsic(_FastMathOp):
         return op
 
 
-_ARITY: dict[str, int] = {
-    "llvm.fadd": 2,
-    "llvm.fsub": 2,
-    "llvm.fmul": 2,
-    "llvm.fdiv": 2,
-    "llvm.frem": 2,
-    "llvm.fneg": 1,
-}
-"""Operand count of every fastmath op, checked by the verifier."""
-
-
-def _intrinsic(class_name: str, name: str, arity: int, doc: str) -> type[IRDLOperation]:
-    _ARITY[name] = arity
-    cls = type(class_name, (_FloatIntrinsic,), {"name": name, "__doc__": doc})
+def _intrinsic(
+    class_name: str, name: str, arity: int, doc: str, *, integer_exponent: bool = False
+) -> type[IRDLOperation]:
+    fields = {"name": name, "__doc__": doc, "ARITY": arity, "INTEGER_EXPONENT": integer_exponent}
+    annotations = {"ARITY": "ClassVar[int]", "INTEGER_EXPONENT": "ClassVar[bool]"}
+    cls = type(class_name, (_FloatIntrinsic,), {**fields, "__annotations__": annotations})
     return irdl_op_definition(cls)
 
 
@@ -187,7 +190,7 @@ Log10Op = _intrinsic("Log10Op", "llvm.intr.log10", 1, "Base-10 logarithm.")
 FSinOp = _intrinsic("FSinOp", "llvm.intr.sin", 1, "Sine.")
 FCosOp = _intrinsic("FCosOp", "llvm.intr.cos", 1, "Cosine.")
 FPowOp = _intrinsic("FPowOp", "llvm.intr.pow", 2, "x^y.")
-PowIOp = _intrinsic("PowIOp", "llvm.intr.powi", 2, "x^n for an integer n.")
+PowIOp = _intrinsic("PowIOp", "llvm.intr.powi", 2, "x^n for an integer n.", integer_exponent=True)
 FCopySignOp = _intrinsic("FCopySignOp", "llvm.intr.copysign", 2, "|x| with the sign of y.")
 MaximumOp = _intrinsic(
     "MaximumOp", "llvm.intr.maximum", 2, "IEEE 754-2019 maximum: NaN if either is NaN, -0 < +0."

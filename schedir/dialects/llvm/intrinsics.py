@@ -26,7 +26,12 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from schedir.dialects.llvm.syntax import FLOAT_OR_VECTOR, INT_OR_VECTOR, LLVMPointerType
+from schedir.dialects.llvm.syntax import (
+    BOOL_OR_VECTOR,
+    FLOAT_OR_VECTOR,
+    INT_OR_VECTOR,
+    LLVMPointerType,
+)
 
 
 class _IntBinaryIntrinsic(IRDLOperation, ABC):
@@ -90,6 +95,9 @@ class CtPopOp(_IntUnaryIntrinsic):
 class _IntUnaryWithFlag(IRDLOperation, ABC):
     T: ClassVar = VarConstraint("T", INT_OR_VECTOR)
 
+    FLAG: ClassVar[str]
+    """The name of the immediate i1 flag property."""
+
     in_ = operand_def(T)
     res = result_def(T)
 
@@ -99,21 +107,13 @@ class _IntUnaryWithFlag(IRDLOperation, ABC):
         super().__init__(
             operands=[arg],
             result_types=[SSAValue.get(arg).type],
-            properties={INTRINSIC_FLAG_NAMES[self.name]: BoolAttr.from_bool(flag)},
+            properties={self.FLAG: BoolAttr.from_bool(flag)},
         )
 
     @property
     def flag_value(self) -> bool:
-        attr = self.properties.get(INTRINSIC_FLAG_NAMES[self.name])
+        attr = self.properties.get(self.FLAG)
         return isinstance(attr, IntegerAttr) and bool(attr.value.data)
-
-
-INTRINSIC_FLAG_NAMES: dict[str, str] = {
-    "llvm.intr.abs": "is_int_min_poison",
-    "llvm.intr.ctlz": "is_zero_poison",
-    "llvm.intr.cttz": "is_zero_poison",
-}
-"""The immediate i1 flag property of the integer intrinsics that take one."""
 
 
 @irdl_op_definition
@@ -121,6 +121,7 @@ class AbsOp(_IntUnaryWithFlag):
     """Integer absolute value; `is_int_min_poison` says whether abs(INT_MIN) is poison."""
 
     name = "llvm.intr.abs"
+    FLAG: ClassVar[str] = "is_int_min_poison"
 
     is_int_min_poison = prop_def(IntegerAttr[I1])
 
@@ -128,6 +129,7 @@ class AbsOp(_IntUnaryWithFlag):
 @irdl_op_definition
 class CountLeadingZerosOp(_IntUnaryWithFlag):
     name = "llvm.intr.ctlz"
+    FLAG: ClassVar[str] = "is_zero_poison"
 
     is_zero_poison = prop_def(IntegerAttr[I1])
 
@@ -135,6 +137,7 @@ class CountLeadingZerosOp(_IntUnaryWithFlag):
 @irdl_op_definition
 class CountTrailingZerosOp(_IntUnaryWithFlag):
     name = "llvm.intr.cttz"
+    FLAG: ClassVar[str] = "is_zero_poison"
 
     is_zero_poison = prop_def(IntegerAttr[I1])
 
@@ -156,7 +159,7 @@ class IsFPClassOp(IRDLOperation):
     name = "llvm.intr.is.fpclass"
 
     in_ = operand_def(FLOAT_OR_VECTOR)
-    res = result_def(I1 | VectorType.constr(I1))
+    res = result_def(BOOL_OR_VECTOR)
 
     bit = prop_def(IntegerAttr[I32])
 

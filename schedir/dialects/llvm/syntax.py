@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm as _x
 from xdsl.dialects.builtin import (
+    I1,
     AnyFloatConstr,
     IntegerType,
     Signedness,
@@ -14,6 +15,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import irdl_to_attr_constraint
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.hints import isa
@@ -27,6 +29,7 @@ FastMathAttr = _x.FastMathAttr
 
 FLOAT_OR_VECTOR = AnyFloatConstr | VectorType.constr(AnyFloatConstr)
 INT_OR_VECTOR = SignlessIntegerConstraint | VectorType.constr(SignlessIntegerConstraint)
+BOOL_OR_VECTOR = irdl_to_attr_constraint(I1) | VectorType.constr(I1)
 
 
 # Upstream prints fastmath flags as a keyword after the operands (`llvm.fadd %a, %b
@@ -113,4 +116,5 @@ def parse_intrinsic_signature(
     """`: (A, B) -> R`: the operands resolved at their types, and the result types."""
     parser.parse_punctuation(":")
     ftype = parser.parse_function_type()
-    return parser.resolve_operands(names, ftype.inputs.data, parser.pos), list(ftype.outputs.data)
+    operands = parser.resolve_operands(names, ftype.inputs.data, parser.pos)
+    return list(operands), list(ftype.outputs.data)

@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from xdsl.dialects import llvm as _x
 from xdsl.dialects.builtin import (
-    I1,
     I64,
     IntegerAttr,
     SignlessIntegerConstraint,
@@ -32,6 +31,7 @@ from xdsl.traits import NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.llvm.syntax import (
+    BOOL_OR_VECTOR,
     FLOAT_OR_VECTOR,
     FastMathAttr,
     LLVMPointerType,
@@ -193,7 +193,7 @@ class FCmpOp(IRDLOperation):
 
     lhs = operand_def(T)
     rhs = operand_def(T)
-    res = result_def(I1 | VectorType.constr(I1))
+    res = result_def(BOOL_OR_VECTOR)
 
     predicate = prop_def(IntegerAttr[I64])
     fastmathFlags = prop_def(FastMathAttr, default_value=FastMathAttr(None))

@@ -47,6 +47,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.llvm.syntax import (
+    BOOL_OR_VECTOR,
     fastmath_from,
     parse_fastmath,
     parse_intrinsic_operands,
@@ -362,7 +363,7 @@ class SelectOp(IRDLOperation):
 
     T: ClassVar = VarConstraint("T", AnyAttr())
 
-    cond = operand_def(I1 | VectorType.constr(I1))
+    cond = operand_def(BOOL_OR_VECTOR)
     lhs = operand_def(T)
     rhs = operand_def(T)
     res = result_def(T)

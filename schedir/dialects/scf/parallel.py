@@ -7,11 +7,12 @@ Each subclasses xDSL's op (so xDSL passes such as `scf-parallel-loop-tiling` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self, cast
 
 from xdsl.dialects import scf as xscf
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Attribute, Block
+from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -19,7 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 from schedir.dialects.utils import constant_index
 
 
-def _print_arrow_types(printer: Printer, types: tuple[Attribute, ...]) -> None:
+def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
     """Upstream's printOptionalArrowTypeList: `-> t` for one type, `-> (a, b)` for more."""
     if not types:
         return
@@ -144,12 +145,12 @@ class ParallelOp(xscf.ParallelOp):
         )
         parser.parse_punctuation("=")
 
-        def operand_list() -> list:
+        def operand_list() -> list[SSAValue]:
             pos = parser.pos
             ops = parser.parse_comma_separated_list(
                 Parser.Delimiter.PAREN, parser.parse_unresolved_operand
             )
-            return parser.resolve_operands(ops, [index] * len(ops), pos)
+            return list(parser.resolve_operands(ops, [index] * len(ops), pos))
 
         lbs = operand_list()
         parser.parse_keyword("to")

@@ -19,8 +19,13 @@ constructors and property names) and xDSL's `fma`, `bitcast` and `print` as they
     %y = vector.mask %mask { vector.reduction <add>, %x : vector<4xf32> into f32 }
            : vector<4xi1> -> f32
 
-Verifiers give upstream's messages. Folders and lowerings live in
-`schedir.transform.rewrites.vector_*`; the LLVM conversion in
+Verifiers give upstream's messages. The ops live in modules by family: `transfer`,
+`memory` (load, store, masked load/store, type_cast), `masks` (create_mask, constant_mask,
+mask and yield, and the MaskableOpInterface), `contract`, `reductions`, `compute` (outer
+product, fma, step), `shape` (broadcast, splat, shape_cast, transpose, extract, insert),
+`slices` (strided slices, shuffle, interleave, element conversions, bitcast); `attributes`
+holds the attributes and the helpers they share. Folders and lowerings live in
+`schedir.transform.rewrites.vector`; the LLVM conversion in
 `schedir.lowering.convert_vector_to_llvm`.
 """
 
@@ -30,15 +35,8 @@ from xdsl.dialects import vector as xvector
 from xdsl.ir import Dialect
 
 from schedir.dialects.vector.attributes import CombiningKindAttr, IteratorTypeAttr
-from schedir.dialects.vector.compute import (
-    COMPUTE_OPS,
-    ContractionOp,
-    FMAOp,
-    MultiDimReductionOp,
-    OuterProductOp,
-    ReductionOp,
-    StepOp,
-)
+from schedir.dialects.vector.compute import COMPUTE_OPS, FMAOp, OuterProductOp, StepOp
+from schedir.dialects.vector.contract import ContractionOp
 from schedir.dialects.vector.masks import MASK_OPS, ConstantMaskOp, CreateMaskOp, MaskOp, YieldOp
 from schedir.dialects.vector.memory import (
     MEMORY_OPS,
@@ -48,6 +46,7 @@ from schedir.dialects.vector.memory import (
     StoreOp,
     TypeCastOp,
 )
+from schedir.dialects.vector.reductions import MultiDimReductionOp, ReductionOp
 from schedir.dialects.vector.shape import (
     SHAPE_OPS,
     BroadcastOp,
@@ -74,6 +73,9 @@ _OPS = (
     *TRANSFER_OPS,
     *MEMORY_OPS,
     *MASK_OPS,
+    ContractionOp,
+    MultiDimReductionOp,
+    ReductionOp,
     *COMPUTE_OPS,
     *SHAPE_OPS,
     *SLICE_OPS,
@@ -90,6 +92,7 @@ Vector = Dialect(
 __all__ = [
     "BitCastOp",
     "BroadcastOp",
+    "CombiningKindAttr",
     "ConstantMaskOp",
     "ContractionOp",
     "CreateMaskOp",
@@ -101,6 +104,7 @@ __all__ = [
     "InsertOp",
     "InsertStridedSliceOp",
     "InterleaveOp",
+    "IteratorTypeAttr",
     "LoadOp",
     "MaskOp",
     "MaskedLoadOp",

@@ -110,11 +110,7 @@ def vec(
 
 
 def scalable_dims(t: VectorType) -> tuple[bool, ...]:
-    return (
-        tuple(bool(b.value.data) for b in t.get_scalable_dims())
-        if t.get_num_scalable_dims()
-        else (False,) * t.get_num_dims()
-    )
+    return t.get_scalable_dims() if t.get_num_scalable_dims() else (False,) * t.get_num_dims()
 
 
 def type_str(t: Attribute) -> str:
@@ -249,7 +245,7 @@ def int_values(attr: Attribute) -> list[int]:
     if isinstance(attr, DenseArrayBase):
         return [int(v) for v in attr.get_values()]
     assert isinstance(attr, ArrayAttr)
-    return [a.value.data for a in attr.data]  # type: ignore[union-attr]
+    return [a.value.data for a in attr.data]
 
 
 def parse_int_list(parser: Parser) -> list[int]:
@@ -311,7 +307,7 @@ def resolve_indices(parser: Parser, indices: Sequence[UnresolvedOperand]) -> lis
 def parse_types(parser: Parser, *separators: str) -> list[Attribute]:
     """`: t0 sep t1 ...`, each separator `,` or a keyword (`to`, `into`, `from`)."""
     parser.parse_punctuation(":")
-    types = [parser.parse_type()]
+    types: list[Attribute] = [parser.parse_type()]
     for sep in separators:
         if sep == ",":
             parser.parse_punctuation(",")
@@ -341,7 +337,7 @@ def print_attrs_and_types(printer: Printer, op: Operation, *parts: Attribute | s
 def in_bounds_values(attr: Attribute | None, rank: int) -> list[bool]:
     if not isinstance(attr, ArrayAttr):
         return [False] * rank
-    return [bool(a.value.data) for a in attr.data]  # type: ignore[union-attr]
+    return [bool(a.value.data) for a in attr.data]
 
 
 def bool_array(values: Sequence[bool]) -> ArrayAttr[BoolAttr]:

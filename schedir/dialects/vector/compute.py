@@ -11,8 +11,8 @@
 `vector.contract` prints `iterator_types` as strings and its trait attributes (and a
 non-default `fastmath`) in the leading dictionary, as upstream does.
 
-The contraction is in `_vector_contract`, the reductions in `_vector_reductions`; this module
-holds the outer product, fma and step and lists the compute ops in registration order.
+The contraction is in `contract`, the reductions in `reductions`; this module holds the
+outer product, fma and step.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import cast
 
 from xdsl.dialects import vector as xvector
-from xdsl.dialects.builtin import IndexType, VectorType
+from xdsl.dialects.builtin import IndexType, VectorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -41,22 +41,16 @@ from schedir.dialects.vector.attributes import (
     is_supported_kind,
     kind_name,
     make_kind,
+    scalable_dims,
     vec,
 )
-from schedir.dialects.vector.contract import (
-    ContractionOp,
-    contract_iterators,
-    contract_maps,
-    contract_mask_type,
-    dim_map,
-)
-from schedir.dialects.vector.reductions import MultiDimReductionOp, ReductionOp
+from schedir.dialects.vector.masks import MaskableOpInterface
 
 # --- outer product, fma, step -------------------------------------------------------------
 
 
 @irdl_op_definition
-class OuterProductOp(IRDLOperation):
+class OuterProductOp(IRDLOperation, MaskableOpInterface):
     """Outer product of two 1-D vectors (or AXPY with a scalar rhs), plus an accumulator.
 
     %o = vector.outerproduct %a, %b, %acc {kind = #vector.kind<add>} : vector<4xf32>, vector<8xf32>
@@ -72,6 +66,10 @@ class OuterProductOp(IRDLOperation):
     kind = prop_def(CombiningKindAttr, default_value=make_kind("add"))
 
     traits = traits_def(Pure())
+
+    def get_expected_mask_type(self) -> VectorType:
+        res = cast(VectorType, self.result.type)
+        return vec(res.get_shape(), i1, scalable_dims(res))
 
     def __init__(
         self,
@@ -192,25 +190,7 @@ class StepOp(IRDLOperation):
             )
 
 
-COMPUTE_OPS: tuple[type[Operation], ...] = (
-    ContractionOp,
-    MultiDimReductionOp,
-    ReductionOp,
-    OuterProductOp,
-    FMAOp,
-    StepOp,
-)
+COMPUTE_OPS: tuple[type[Operation], ...] = (OuterProductOp, FMAOp, StepOp)
+"""The compute ops defined here (contraction and reductions have their own modules)."""
 
-__all__ = [
-    "COMPUTE_OPS",
-    "ContractionOp",
-    "FMAOp",
-    "MultiDimReductionOp",
-    "OuterProductOp",
-    "ReductionOp",
-    "StepOp",
-    "contract_iterators",
-    "contract_maps",
-    "contract_mask_type",
-    "dim_map",
-]
+__all__ = ["COMPUTE_OPS", "FMAOp", "OuterProductOp", "StepOp"]

@@ -49,18 +49,19 @@ from schedir.dialects.vector.attributes import (
     no_fastmath,
 )
 from schedir.dialects.vector.compute_syntax import is_default_fastmath
+from schedir.dialects.vector.masks import MaskableOpInterface
 
 
 def contract_maps(op: Operation) -> list[AffineMap]:
-    maps = op.properties["indexing_maps"]
-    assert isinstance(maps, ArrayAttr)
-    return [cast(AffineMapAttr, m).data for m in maps.data]
+    """The indexing maps of `vector.contract` op `op`: lhs, rhs, acc."""
+    assert isinstance(op, ContractionOp)
+    return [m.data for m in op.indexing_maps.data]
 
 
 def contract_iterators(op: Operation) -> list[str]:
-    its = op.properties["iterator_types"]
-    assert isinstance(its, ArrayAttr)
-    return [cast(IteratorTypeAttr, t).data.value for t in its.data]
+    """The iterator types of `vector.contract` op `op`, one per loop."""
+    assert isinstance(op, ContractionOp)
+    return [str(t.data) for t in op.iterator_types.data]
 
 
 def _result_index(m: AffineMap, dim: int) -> int:
@@ -94,7 +95,7 @@ def contract_mask_type(op: Operation) -> VectorType:
 
 
 @irdl_op_definition
-class ContractionOp(IRDLOperation):
+class ContractionOp(IRDLOperation, MaskableOpInterface):
     """Sum of products along contracting dimensions, combined into an accumulator.
 
     %r = vector.contract {indexing_maps = [#mk, #kn, #mn],
@@ -116,6 +117,9 @@ class ContractionOp(IRDLOperation):
     fastmath = prop_def(FastMathFlagsAttr, default_value=no_fastmath())
 
     traits = traits_def(Pure())
+
+    def get_expected_mask_type(self) -> VectorType:
+        return contract_mask_type(self)
 
     def __init__(
         self,
@@ -308,3 +312,12 @@ def _verify_output_shape(
     expected = VectorType(res_t.get_element_type(), shape)
     if res_t != expected or acc_t != expected:
         raise VerifyException(f"invalid accumulator/result vector shape, expected: {expected}")
+
+
+__all__ = [
+    "ContractionOp",
+    "contract_iterators",
+    "contract_maps",
+    "contract_mask_type",
+    "dim_map",
+]

@@ -1,5 +1,5 @@
 """Vector masks in upstream syntax: `create_mask`, `constant_mask`, `mask` and its
-`yield`, and the mask type each maskable op expects.
+`yield`, and the interface of the ops `vector.mask` may hold (MaskableOpInterface).
 
     %c = vector.create_mask %n : vector<4xi1>
     %d = vector.constant_mask [2, 3] : vector<4x8xi1>
@@ -8,14 +8,14 @@
 
 from __future__ import annotations
 
-from typing import cast
+from abc import ABC, abstractmethod
+from typing import ClassVar, cast
 
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     I1,
     DenseArrayBase,
     VectorType,
-    i1,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -38,7 +38,6 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.vector.attributes import (
-    infer_transfer_mask_type,
     int_values,
     parse_attrs_and_types,
     parse_int_list,
@@ -46,9 +45,26 @@ from schedir.dialects.vector.attributes import (
     print_int_list,
     print_operands,
     resolve_indices,
-    scalable_dims,
-    vec,
 )
+
+# --- the maskable-op interface -------------------------------------------------------------
+
+
+class MaskableOpInterface(ABC):
+    """Upstream's MaskableOpInterface: an op `vector.mask` may hold, and the mask it expects."""
+
+    SUPPORTS_PASSTHRU: ClassVar[bool] = False
+    """Whether `vector.mask` may give the op a pass-through value (upstream's supportsPassthru)."""
+
+    @abstractmethod
+    def get_expected_mask_type(self) -> VectorType:
+        """The mask type `vector.mask` must give the op (upstream's getExpectedMaskType)."""
+
+
+def expected_mask_type(op: Operation) -> VectorType | None:
+    """The mask type maskable op `op` expects, or None if it is not maskable."""
+    return op.get_expected_mask_type() if isinstance(op, MaskableOpInterface) else None
+
 
 # --- masks --------------------------------------------------------------------------------
 
@@ -264,9 +280,9 @@ class MaskOp(IRDLOperation):
         if len(ops) == 1:
             return
         masked = ops[0]
-        expected = expected_mask_type(masked)
-        if expected is None:
+        if not isinstance(masked, MaskableOpInterface):
             raise VerifyException("expects a MaskableOpInterface within the mask region")
+        expected = masked.get_expected_mask_type()
         if len(masked.results) != len(self.results):
             raise VerifyException(
                 "expects number of results to match maskable operation number of results"
@@ -283,7 +299,7 @@ class MaskOp(IRDLOperation):
         if self.mask.type != expected:
             raise VerifyException(f"expects a '{expected}' mask for the maskable operation")
         if self.passthru is not None:
-            if masked.name not in _PASSTHRU_OPS:
+            if not masked.SUPPORTS_PASSTHRU:
                 raise VerifyException(
                     "doesn't expect a passthru argument for this maskable operation"
                 )
@@ -291,10 +307,6 @@ class MaskOp(IRDLOperation):
                 raise VerifyException("expects result when passthru argument is provided")
             if self.passthru.type != masked.results[0].type:
                 raise VerifyException("expects passthru type to match result type")
-
-
-_PASSTHRU_OPS = frozenset({"vector.transfer_read", "vector.gather"})
-"""Maskable ops whose `supportsPassthru()` is true upstream."""
 
 
 def _ensure_terminator(region: Region) -> None:
@@ -312,35 +324,14 @@ def _ensure_terminator(region: Region) -> None:
         block.add_op(YieldOp())
 
 
-def expected_mask_type(op: Operation) -> VectorType | None:
-    """Upstream's `MaskableOpInterface::getExpectedMaskType`, or None if not maskable."""
-    name = op.name
-    if name == "vector.transfer_read":
-        return infer_transfer_mask_type(
-            cast(VectorType, op.results[0].type),
-            op.properties["permutation_map"].data,  # type: ignore[attr-defined]
-        )
-    if name == "vector.transfer_write":
-        return infer_transfer_mask_type(
-            cast(VectorType, op.operands[0].type),
-            op.properties["permutation_map"].data,  # type: ignore[attr-defined]
-        )
-    if name in ("vector.reduction", "vector.multi_reduction"):
-        src = cast(VectorType, op.operands[0].type)
-        return vec(src.get_shape(), i1, scalable_dims(src))
-    if name == "vector.outerproduct":
-        res = cast(VectorType, op.results[0].type)
-        return vec(res.get_shape(), i1, scalable_dims(res))
-    if name == "vector.contract":
-        from schedir.dialects.vector.compute import contract_mask_type
-
-        return contract_mask_type(op)
-    if name == "vector.gather":
-        idx = cast(VectorType, op.operands[-3].type)
-        return vec(idx.get_shape(), i1)
-    return None
-
-
 MASK_OPS: tuple[type[Operation], ...] = (CreateMaskOp, ConstantMaskOp, MaskOp, YieldOp)
 
-__all__ = ["MASK_OPS", "ConstantMaskOp", "CreateMaskOp", "MaskOp", "YieldOp", "expected_mask_type"]
+__all__ = [
+    "MASK_OPS",
+    "ConstantMaskOp",
+    "CreateMaskOp",
+    "MaskOp",
+    "MaskableOpInterface",
+    "YieldOp",
+    "expected_mask_type",
+]

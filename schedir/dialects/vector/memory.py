@@ -48,7 +48,7 @@ from schedir.dialects.vector.attributes import (
     print_operands,
     resolve_indices,
 )
-from schedir.dialects.vector.transfer import _is_last_dim_unit_stride, verify_index_count
+from schedir.dialects.vector.transfer import is_last_dim_unit_stride, verify_index_count
 
 # --- loads and stores -------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ def _verify_load_store(
     _verify_alignment(op)
     # Upstream's `verifyLoadStoreMemRefLayout`.
     multi = vtype.get_num_dims() != 0 and vtype.element_count() != 1
-    if multi and not _is_last_dim_unit_stride(mtype):
+    if multi and not is_last_dim_unit_stride(mtype):
         raise VerifyException("most minor memref dim must have unit stride")
     if mtype.get_num_dims() < vtype.get_num_dims():
         raise VerifyException(rank_message)

@@ -10,7 +10,7 @@ from typing import cast
 
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.arith import FastMathFlagsAttr
-from xdsl.dialects.builtin import DenseArrayBase, VectorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, VectorType, i1, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -33,13 +33,15 @@ from schedir.dialects.vector.attributes import (
     no_fastmath,
     parse_int_list,
     print_int_list,
+    scalable_dims,
     vec,
 )
 from schedir.dialects.vector.compute_syntax import is_default_fastmath, parse_fastmath, parse_kind
+from schedir.dialects.vector.masks import MaskableOpInterface
 
 
 @irdl_op_definition
-class MultiDimReductionOp(IRDLOperation):
+class MultiDimReductionOp(IRDLOperation, MaskableOpInterface):
     """Reduces the listed dimensions of an n-D vector into an accumulator.
 
     %r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
@@ -55,6 +57,10 @@ class MultiDimReductionOp(IRDLOperation):
     reduction_dims = prop_def(DenseArrayBase.constr(i64))
 
     traits = traits_def(Pure())
+
+    def get_expected_mask_type(self) -> VectorType:
+        src = cast(VectorType, self.source.type)
+        return vec(src.get_shape(), i1, scalable_dims(src))
 
     def __init__(self, kind: CombiningKindAttr, source: SSAValue, acc: SSAValue, dims: list[int]):
         super().__init__(
@@ -116,11 +122,15 @@ class MultiDimReductionOp(IRDLOperation):
             )
 
 
-class ReductionOp(xvector.ReductionOp):
+class ReductionOp(xvector.ReductionOp, MaskableOpInterface):
     """Reduces a 1-D vector to a scalar, optionally combined with an accumulator.
 
     %s = vector.reduction <add>, %v, %acc fastmath<reassoc> : vector<8xf32> into f32
     """
+
+    def get_expected_mask_type(self) -> VectorType:
+        src = cast(VectorType, self.vector.type)
+        return vec(src.get_shape(), i1, scalable_dims(src))
 
     def __init__(
         self,
@@ -192,3 +202,6 @@ class ReductionOp(xvector.ReductionOp):
             raise VerifyException(
                 f"unsupported reduction type ''{self.dest.type}'' for kind '{kind}'"
             )
+
+
+__all__ = ["MultiDimReductionOp", "ReductionOp"]

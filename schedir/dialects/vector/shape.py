@@ -1,5 +1,5 @@
 """Vector ops that move elements, in upstream syntax (strided slices, shuffles,
-interleaves and element lists are in `_vector_slices`).
+interleaves and element lists are in `slices`).
 
     %b = vector.broadcast %s : f32 to vector<4x8xf32>
     %c = vector.shape_cast %v : vector<4x8xf32> to vector<32xf32>
@@ -119,7 +119,7 @@ class SplatOp(IRDLOperation):
     aggregate = result_def(VectorType)
 
     @classmethod
-    def parse(cls, parser: Parser) -> Operation:  # type: ignore[override]
+    def parse(cls, parser: Parser) -> Operation:
         operand = parser.parse_unresolved_operand()
         attrs, (t,) = parse_attrs_and_types(parser)
         if not isinstance(t, VectorType):

@@ -6,14 +6,14 @@
 
 Transfers keep `in_bounds` and `permutation_map` in the attribute dictionary, as upstream
 still prints them; the verifiers give upstream's messages. The classes subclass xDSL's
-(same constructors and property names). Loads and stores are in `_vector_memory`, masks
-in `_vector_masks`.
+(same constructors and property names). Loads and stores are in `memory`, masks in
+`masks`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     NoneAttr,
+    ShapedType,
     StridedLayoutAttr,
     TensorType,
     VectorType,
@@ -45,6 +46,7 @@ from schedir.dialects.vector.attributes import (
     resolve_indices,
     transfer_minor_identity,
 )
+from schedir.dialects.vector.masks import MaskableOpInterface
 
 
 def bitwidth(t: Attribute) -> int | None:
@@ -58,7 +60,7 @@ def bitwidth(t: Attribute) -> int | None:
     return inner.data if inner is not None else None
 
 
-def _is_last_dim_unit_stride(t: MemRefType) -> bool:
+def is_last_dim_unit_stride(t: MemRefType) -> bool:
     """Upstream's `MemRefType::isLastDimUnitStride` on static layouts."""
     layout = t.layout
     rank = t.get_num_dims()
@@ -83,14 +85,14 @@ def _is_last_dim_unit_stride(t: MemRefType) -> bool:
 def _pop_transfer_attrs(
     parser: Parser,
     attrs: dict[str, Attribute],
-    shaped: Attribute,
+    shaped: MemRefType[Attribute] | TensorType[Attribute],
     vtype: VectorType,
     types_pos: int,
 ) -> tuple[AffineMapAttr, ArrayAttr[BoolAttr]]:
     perm = attrs.pop("permutation_map", None)
     if perm is None:
-        shaped_rank = shaped.get_num_dims()  # type: ignore[attr-defined]
-        elem = shaped.get_element_type()  # type: ignore[attr-defined]
+        shaped_rank = shaped.get_num_dims()
+        elem = shaped.get_element_type()
         elem_rank = elem.get_num_dims() if isinstance(elem, VectorType) else 0
         if shaped_rank < vtype.get_num_dims() - elem_rank:
             parser.raise_error(
@@ -106,11 +108,10 @@ def _pop_transfer_attrs(
     return perm, cast(ArrayAttr[BoolAttr], in_bounds)
 
 
-def _print_transfer_attrs(printer: Printer, op: Operation) -> None:
-    perm = op.properties["permutation_map"]
-    in_bounds = op.properties["in_bounds"]
+def _print_transfer_attrs(printer: Printer, op: TransferReadOp | TransferWriteOp) -> None:
+    perm, in_bounds = op.permutation_map, op.in_bounds
     shown: dict[str, Attribute] = dict(op.attributes)
-    if not (isinstance(perm, AffineMapAttr) and is_minor_identity(perm.data)):
+    if not is_minor_identity(perm.data):
         shown["permutation_map"] = perm
     if any(in_bounds_values(in_bounds, 0)):
         shown["in_bounds"] = in_bounds
@@ -207,7 +208,8 @@ def verify_permutation_map(perm: AffineMapAttr) -> None:
 
 def verify_index_count(num_indices: int, shaped: Attribute) -> None:
     """One index per dimension of the memref/tensor (`requires N indices`)."""
-    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
+    # The op's operand constraint (checked first) made `shaped` a memref or tensor.
+    rank = cast(ShapedType, shaped).get_num_dims()
     if num_indices != rank:
         raise VerifyException(f"requires {rank} indices")
 
@@ -276,11 +278,18 @@ def _print_transfer_tail(
     printer.print_string(" : " + ", ".join(str(t) for t in types))
 
 
-class TransferReadOp(xvector.TransferReadOp):
+class TransferReadOp(xvector.TransferReadOp, MaskableOpInterface):
     """Reads a (masked, padded, permuted) vector from a memref or tensor.
 
     %v = vector.transfer_read %m[%i, %j], %pad {in_bounds = [true]} : memref<?x?xf32>, vector<4xf32>
     """
+
+    SUPPORTS_PASSTHRU: ClassVar[bool] = True
+
+    def get_expected_mask_type(self) -> VectorType:
+        return infer_transfer_mask_type(
+            cast(VectorType, self.result.type), self.permutation_map.data
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> TransferReadOp:
@@ -313,7 +322,8 @@ class TransferReadOp(xvector.TransferReadOp):
         vtype = cast(VectorType, self.result.type)
         verify_index_count(len(self.indices), shaped)
         verify_transfer(self, shaped, vtype, self.mask, self.permutation_map, self.in_bounds)
-        elem = shaped.get_element_type()  # type: ignore[attr-defined]
+        # The IRDL verification above made the source a memref or tensor.
+        elem = cast(MemRefType[Attribute] | TensorType[Attribute], shaped).get_element_type()
         if isinstance(elem, VectorType):
             if elem != self.padding.type:
                 raise VerifyException("requires source element type and padding type to match.")
@@ -322,11 +332,16 @@ class TransferReadOp(xvector.TransferReadOp):
         verify_permutation_map(self.permutation_map)
 
 
-class TransferWriteOp(xvector.TransferWriteOp):
+class TransferWriteOp(xvector.TransferWriteOp, MaskableOpInterface):
     """Writes a (masked, permuted) vector into a memref, or into a tensor (new value).
 
     vector.transfer_write %v, %m[%i, %j] {in_bounds = [true]} : vector<4xf32>, memref<?x?xf32>
     """
+
+    def get_expected_mask_type(self) -> VectorType:
+        return infer_transfer_mask_type(
+            cast(VectorType, self.vector.type), self.permutation_map.data
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> TransferWriteOp:
@@ -364,18 +379,13 @@ class TransferWriteOp(xvector.TransferWriteOp):
 
 
 def transfer_vector_type(op: Operation) -> VectorType:
-    """The vector type a transfer reads or writes."""
-    t = op.results[0].type if op.name == "vector.transfer_read" else op.operands[0].type
-    return cast(VectorType, t)
+    """The vector type transfer op `op` reads or writes."""
+    if isinstance(op, TransferReadOp):
+        return cast(VectorType, op.result.type)
+    if isinstance(op, TransferWriteOp):
+        return cast(VectorType, op.vector.type)
+    raise TypeError(f"'{op.name}' is not a vector transfer")
 
-
-def transfer_shaped(op: Operation) -> SSAValue:
-    """The memref/tensor a transfer reads or writes."""
-    return op.operands[0] if op.name == "vector.transfer_read" else op.operands[1]
-
-
-# Re-exported: older imports of this name from this module keep working.
-from schedir.dialects.vector.masks import expected_mask_type  # noqa: E402
 
 TRANSFER_OPS: tuple[type[Operation], ...] = (TransferReadOp, TransferWriteOp)
 
@@ -384,8 +394,7 @@ __all__ = [
     "TransferReadOp",
     "TransferWriteOp",
     "bitwidth",
-    "expected_mask_type",
-    "transfer_shaped",
+    "is_last_dim_unit_stride",
     "transfer_vector_type",
     "verify_index_count",
     "verify_permutation_map",

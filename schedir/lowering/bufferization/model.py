@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from schedir.dialects import linalg as linalg_dialect
+from schedir.dialects.linalg import interface as structured
 from schedir.dialects.scf import ForallOp, InParallelOp
 from schedir.dialects.tensor import GenerateOp, ParallelInsertSliceOp
 
@@ -77,7 +77,7 @@ def has_tensor_semantics(op: Operation) -> bool:
 
 def is_structured(op: Operation) -> bool:
     """A linalg structured op (named or generic), as the linalg dialect defines it."""
-    return linalg_dialect.is_structured(op)
+    return structured.is_structured(op)
 
 
 def kind(op: Operation) -> str:
@@ -293,7 +293,7 @@ class OpModel:
     def _structured(self, op: Operation, index: int) -> OperandInfo:
         # Inits are the trailing operands; a value passed both as input and as init is
         # two operands with different roles, so the position decides.
-        num_inits = len(linalg_dialect.dps_inits(op))
+        num_inits = len(structured.dps_inits(op))
         first_init = len(op.operands) - num_inits
         if index < first_init:
             return OperandInfo(read=True, write=False)
@@ -427,9 +427,9 @@ class OpModel:
         parallel and identity indexing maps, so each element is read before it is written."""
         if kind(op) != "structured":
             return False
-        if any(t != "parallel" for t in linalg_dialect.iterator_types(op)):
+        if any(t != "parallel" for t in structured.iterator_types(op)):
             return False
-        maps = linalg_dialect.indexing_maps(op)
+        maps = structured.indexing_maps(op)
         return all(
             maps[i].num_symbols == 0 and maps[i] == AffineMap.identity(maps[i].num_dims)
             for i in indices
@@ -441,7 +441,7 @@ def _payload_reads_init(op: Operation, pos: int) -> bool:
     if not op.regions or not op.regions[0].blocks:
         return True
     block = op.regions[0].block
-    num_inputs = len(linalg_dialect.dps_inputs(op))
+    num_inputs = len(structured.dps_inputs(op))
     if len(block.args) == num_inputs:
         return False  # the payload has no argument for the inits (e.g. linalg.map)
     index = num_inputs + pos

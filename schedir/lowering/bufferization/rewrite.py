@@ -28,8 +28,8 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import IsTerminator
 
 from schedir.diagnostics import UnsupportedError
-from schedir.dialects import linalg as linalg_dialect
 from schedir.dialects.bufferization import ToTensorOp
+from schedir.dialects.linalg.interface import dps_inits, is_structured
 from schedir.dialects.memref import (
     CollapseShapeOp,
     ExpandShapeOp,
@@ -69,14 +69,14 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
         op_kind = kind(op)
         if op_kind == "unknown":
             self._unknown(op)
-        elif op_kind == "none" and not linalg_dialect.is_structured(op):
+        elif op_kind == "none" and not is_structured(op):
             for region in op.regions:
                 for block in region.blocks:
                     for nested in list(block.ops):
                         self.rewrite_op(nested)
 
     def _structured(self, op: Operation) -> None:
-        inits = list(linalg_dialect.dps_inits(op))
+        inits = list(dps_inits(op))
         operands: list[SSAValue] = []
         init_buffers: list[SSAValue] = []
         for index, operand in enumerate(op.operands):

@@ -34,7 +34,7 @@ from xdsl.ir.affine import (
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, MemoryEffect, is_side_effect_free
 
-from schedir.dialects.linalg import (
+from schedir.dialects.linalg.interface import (
     dps_inits,
     dps_inputs,
     indexing_maps,

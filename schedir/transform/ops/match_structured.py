@@ -28,7 +28,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from schedir.diagnostics import TransformError
-from schedir.dialects.linalg import (
+from schedir.dialects.linalg.interface import (
     dps_inits,
     dps_inputs,
     indexing_maps,

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
 from schedir.diagnostics import TransformError
-from schedir.dialects import linalg
+from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
 from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
@@ -130,7 +130,7 @@ def apply_promote(op: Operation, interp: TransformInterpreter) -> None:
     options = _promotion_options(op)
 
     def one(payload: Operation) -> list[Mapped]:
-        if not linalg.is_structured(payload):
+        if not is_structured(payload):
             raise silenceable(op, "transform applied to the wrong op kind", payload)
         failed = definite(
             op, "failed to apply", notes=[op_note(payload, "attempted to apply to this op")]

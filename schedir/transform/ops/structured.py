@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.diagnostics import TransformError
 from schedir.dialects import linalg
+from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.syntax import op_location, op_note
 from schedir.transform.interpreter import (
     ApplyFn,
@@ -89,7 +90,7 @@ def apply_generalize(op: Operation, interp: TransformInterpreter) -> None:
             raise _default_failure(op, payload) from None
         return [result.generic]
 
-    _each(op, interp, linalg.is_structured, one)
+    _each(op, interp, is_structured, one)
 
 
 def apply_interchange(op: Operation, interp: TransformInterpreter) -> None:
@@ -167,7 +168,7 @@ def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
             ) from None
         return [result.named]
 
-    _each(op, interp, linalg.is_structured, one)
+    _each(op, interp, is_structured, one)
 
 
 def apply_decompose(op: Operation, interp: TransformInterpreter) -> None:
@@ -190,7 +191,7 @@ def apply_decompose(op: Operation, interp: TransformInterpreter) -> None:
             ) from None
         return [result.conv_1d]
 
-    _each(op, interp, linalg.is_structured, one)
+    _each(op, interp, is_structured, one)
 
 
 # --- pad ------------------------------------------------------------------------------
@@ -294,7 +295,7 @@ def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
     pad_ops: list[Mapped] = []
     copy_ops: list[Mapped] = []
     for payload in interp.state.payload_ops(target):
-        if not linalg.is_structured(payload):
+        if not is_structured(payload):
             raise silenceable(op, "expected LinalgOp target", notes=[op_note(payload, "target op")])
         values = _padding_attrs(op, payload)
         multiples = _reify_sizes(op, interp, static_multiples, dynamic_multiples)
@@ -350,7 +351,7 @@ def apply_split_reduction(op: Operation, interp: TransformInterpreter) -> None:
             ) from None
         return [result.init_or_alloc, result.fill, result.split, result.combining]
 
-    _each(op, interp, linalg.is_structured, one)
+    _each(op, interp, is_structured, one)
 
 
 # --- tile_reduction_using_for / _forall -------------------------------------------------
@@ -382,7 +383,7 @@ def apply_tile_reduction_using_for(op: Operation, interp: TransformInterpreter) 
     dims = int_list_prop(op, "reduction_dims")
 
     def one(payload: Operation) -> list[Mapped]:
-        if not linalg.is_structured(payload):
+        if not is_structured(payload):
             raise TransformError(
                 "Operation should implement PartialReductionOpInterface",
                 op_location(payload),
@@ -426,7 +427,7 @@ def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterprete
             ) from None
         return _reduction_tiling_results(result)
 
-    _each(op, interp, linalg.is_structured, one)
+    _each(op, interp, is_structured, one)
 
 
 APPLY: Mapping[str, ApplyFn] = {

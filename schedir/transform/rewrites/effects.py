@@ -142,7 +142,7 @@ def _is_memref(value: SSAValue) -> bool:
 
 def _linalg_effects(op: Operation) -> list[Effect]:
     """Upstream's `getGenericEffectsImpl`: only buffer operands have effects."""
-    from schedir.dialects.linalg import dps_inits, dps_inputs, is_structured
+    from schedir.dialects.linalg.interface import dps_inits, dps_inputs, is_structured
 
     if not any(_is_memref(v) for v in op.operands):
         return []  # on tensors (the common case), before the operand groups are read

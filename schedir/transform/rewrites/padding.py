@@ -41,6 +41,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import affine, linalg
+from schedir.dialects.linalg.interface import dps_inits, dps_inputs, indexing_maps, is_structured
 from schedir.dialects.tensor import ExtractSliceOp
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 
@@ -145,8 +146,8 @@ def dim_upper_bound(value: SSAValue, dim: int, depth: int = 0) -> int | None:
     if size_value is not None:
         return index_upper_bound(size_value, depth + 1)
     op = value.op
-    if linalg.is_structured(op):
-        init = linalg.dps_inits(op)[value.index]
+    if is_structured(op):
+        init = dps_inits(op)[value.index]
         return dim_upper_bound(init, dim, depth + 1)
     return None
 
@@ -243,8 +244,8 @@ def _compose_pad(
         return None
     slice_op = source.op
     current: SSAValue | None = slice_op.source
-    while isinstance(current, OpResult) and linalg.is_structured(current.op):
-        current = linalg.dps_inits(current.op)[current.index]
+    while isinstance(current, OpResult) and is_structured(current.op):
+        current = dps_inits(current.op)[current.index]
     if not isinstance(current, OpResult) or not isinstance(current.op, xtensor.PadOp):
         return None
     pad = current.op
@@ -371,8 +372,8 @@ def zero_attr(type_: Attribute) -> Attribute:
 def pad_op(rewriter: PatternRewriter, op: Operation, options: PaddingOptions) -> PadResult:
     """Rewrite structured op `op` on padded operands (upstream's `rewriteAsPaddedOp`) and
     replace its results with slices of the padded results (copied back as asked)."""
-    operands = [*linalg.dps_inputs(op), *linalg.dps_inits(op)]
-    if not all(isinstance(v.type, TensorType) for v in linalg.dps_inits(op)) or any(
+    operands = [*dps_inputs(op), *dps_inits(op)]
+    if not all(isinstance(v.type, TensorType) for v in dps_inits(op)) or any(
         not isinstance(t, TensorType) for t in op.result_types
     ):
         raise RewriteFailure("expected operation on tensors")
@@ -382,7 +383,7 @@ def pad_op(rewriter: PatternRewriter, op: Operation, options: PaddingOptions) ->
             zero_attr(t.get_element_type() if isinstance(t, ShapedType) else t)
             for t in [*(v.type for v in operands), *op.result_types]
         ]
-    maps = linalg.indexing_maps(op)
+    maps = indexing_maps(op)
     builder = _Builder(rewriter, op)
     new_operands: list[SSAValue] = []
     pads: list[Operation] = []
@@ -409,10 +410,10 @@ def pad_op(rewriter: PatternRewriter, op: Operation, options: PaddingOptions) ->
         pads.append(pad)
         new_operands.append(padded_value)
     # Result shapes of the original op (its inits'), for the slices of the padded results.
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(dps_inputs(op))
     result_sizes = [
         [_mixed_dim(builder, init, d) for d in range(len(init.type.get_shape()))]  # type: ignore[union-attr]
-        for init in linalg.dps_inits(op)
+        for init in dps_inits(op)
     ]
     padded = type(op).create(
         operands=new_operands,
@@ -436,7 +437,7 @@ def pad_op(rewriter: PatternRewriter, op: Operation, options: PaddingOptions) ->
     replacements = list(slices)
     if options.copy_back_op != "none":
         replacements = []
-        for value, init in zip(slices, linalg.dps_inits(op), strict=True):
+        for value, init in zip(slices, dps_inits(op), strict=True):
             if options.copy_back_op == "linalg.copy":
                 copy: Operation = linalg.CopyOp([value], [init])
             else:

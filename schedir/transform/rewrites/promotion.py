@@ -54,9 +54,9 @@ from xdsl.ir.affine import AffineConstantExpr
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects import linalg
 from schedir.dialects.linalg import CopyOp as LinalgCopyOp
 from schedir.dialects.linalg import FillOp, GenericOp
+from schedir.dialects.linalg.interface import dps_inputs, is_structured
 from schedir.dialects.memref import AllocaOp, AllocOp, CopyOp
 
 Mixed = int | SSAValue
@@ -251,7 +251,7 @@ def _dropped_dims(subview: xmemref.SubviewOp) -> list[int]:
 def promotion_precondition(op: Operation, operands: Sequence[int] | None) -> bool:
     """Upstream's `promoteSubviewsPrecondition`: a structured op on buffers with a requested
     operand that is a subview."""
-    if not linalg.is_structured(op):
+    if not is_structured(op):
         return False
     if any(not isinstance(r.type, MemRefType) for r in op.results):
         return False
@@ -302,7 +302,7 @@ def promote_subviews(
         if not entry.copy_in:
             continue
         _copy(b, entry.subview.result, entry.partial, options, InsertPoint.before(op))
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(dps_inputs(op))
     for entry in promoted:
         op.operands[entry.operand] = entry.full if entry.use_full else entry.partial
     rewriter.handle_operation_modification(op)

@@ -45,6 +45,8 @@ from xdsl.ir.affine import (
 from xdsl.pattern_rewriter import PatternRewriter
 
 from schedir.dialects import linalg
+from schedir.dialects.linalg.conv import CONV_OPS
+from schedir.dialects.linalg.interface import indexing_maps, iterator_types, num_loops
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 
 
@@ -72,9 +74,7 @@ def _uses_arg(generic: linalg.GenericOp, index: int) -> bool:
 
 
 def _all_parallel(generic: linalg.GenericOp) -> bool:
-    return all(
-        linalg.iterator_types(generic)[i] == "parallel" for i in range(linalg.num_loops(generic))
-    )
+    return all(iterator_types(generic)[i] == "parallel" for i in range(num_loops(generic)))
 
 
 def _single_yield(generic: linalg.GenericOp) -> bool:
@@ -95,7 +95,7 @@ def _is_permutation(map_: AffineMap) -> bool:
 
 
 def is_copy(generic: linalg.GenericOp) -> bool:
-    maps = linalg.indexing_maps(generic)
+    maps = indexing_maps(generic)
     if not _all_parallel(generic) or len(generic.inputs) != 1 or len(generic.outputs) != 1:
         return False
     if not (_is_identity(maps[0]) and _is_identity(maps[1])) or not _single_yield(generic):
@@ -136,7 +136,7 @@ def broadcast_dims(generic: linalg.GenericOp) -> list[int] | None:
         generic.outputs[0].type, ShapedType
     ):
         return None
-    src, dst = linalg.indexing_maps(generic)
+    src, dst = indexing_maps(generic)
     if not _is_identity(dst) or len(src.results) >= len(dst.results):
         return None
     positions: list[int] = []
@@ -155,7 +155,7 @@ def transpose_permutation(generic: linalg.GenericOp) -> list[int] | None:
         return None
     if not _single_yield(generic):
         return None
-    src, dst = linalg.indexing_maps(generic)
+    src, dst = indexing_maps(generic)
     if not _is_identity(dst) or not _is_permutation(src):
         return None
     permutation = [0] * src.num_dims
@@ -187,11 +187,9 @@ _TERNARY = {"arith.select": "select"}
 def _elementwise_arity(generic: linalg.GenericOp) -> int | None:
     """1, 2 or 3 when upstream's `isaElemwiseSingle{Unary,Binary,Ternary}OpInterface` holds."""
     arity = len(generic.inputs)
-    if arity not in (1, 2, 3) or len(generic.outputs) != 1 or linalg.num_loops(generic) < 1:
+    if arity not in (1, 2, 3) or len(generic.outputs) != 1 or num_loops(generic) < 1:
         return None
-    if not _all_parallel(generic) or not all(
-        _is_identity(m) for m in linalg.indexing_maps(generic)
-    ):
+    if not _all_parallel(generic) or not all(_is_identity(m) for m in indexing_maps(generic)):
         return None
     if _uses_arg(generic, arity):
         return None
@@ -296,9 +294,9 @@ def is_contraction(generic: linalg.GenericOp) -> bool:
     """Upstream's `isaContractionOpInterface` on a generic."""
     if len(generic.inputs) != 2 or len(generic.outputs) != 1:
         return False
-    if "reduction" not in linalg.iterator_types(generic):
+    if "reduction" not in iterator_types(generic):
         return False
-    if not all(m.is_projected_permutation() for m in linalg.indexing_maps(generic)):
+    if not all(m.is_projected_permutation() for m in indexing_maps(generic)):
         return False
     return _is_contraction_body(_body(generic))
 
@@ -372,8 +370,8 @@ def _match_operand_map(map_: AffineMap, row_index: int, row_dim: int, col_dim: i
 
 def _named_contraction(generic: linalg.GenericOp, cast_kind: str) -> Operation | None:
     """`linalg.matmul` / `linalg.batch_matmul` equivalent to the generic, or None."""
-    maps = linalg.indexing_maps(generic)
-    dims = _contraction_dims(maps, linalg.iterator_types(generic))
+    maps = indexing_maps(generic)
+    dims = _contraction_dims(maps, iterator_types(generic))
     if len(dims["m"]) != 1 or len(dims["n"]) != 1 or len(dims["k"]) != 1:
         return None
     batch = len(dims["batch"])
@@ -413,7 +411,7 @@ def _named_contraction(generic: linalg.GenericOp, cast_kind: str) -> Operation |
 
 # --- convolutions and poolings ----------------------------------------------------------
 
-_WINDOWED: tuple[type[Operation], ...] = tuple(linalg.CONV_OPS)
+_WINDOWED: tuple[type[Operation], ...] = tuple(CONV_OPS)
 """Every convolution and pooling schedir defines (upstream tries them one by one)."""
 
 
@@ -446,8 +444,8 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         unit = cls(inputs, outputs)  # type: ignore[call-arg]
     except Exception:  # operands of the wrong rank cannot form this op
         return None
-    unit_maps = linalg.indexing_maps(unit)
-    maps = linalg.indexing_maps(generic)
+    unit_maps = indexing_maps(unit)
+    maps = indexing_maps(generic)
     if (
         len(unit_maps[0].results) != len(maps[0].results)
         or unit_maps[0].num_dims != maps[0].num_dims
@@ -473,8 +471,8 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         properties={"dilations": _window(dilations), "strides": _window(strides)},
     )
     same = (
-        linalg.indexing_maps(candidate) == maps
-        and linalg.iterator_types(candidate) == linalg.iterator_types(generic)
+        indexing_maps(candidate) == maps
+        and iterator_types(candidate) == iterator_types(generic)
         and equivalent_bodies(candidate.regions[0].block, _body(generic))
     )
     if not same:

@@ -43,6 +43,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import linalg
+from schedir.dialects.linalg import interface as structured
 from schedir.dialects.tensor import ExpandShapeOp
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 
@@ -106,7 +107,7 @@ def match_single_combiner(op: Operation, init_index: int = 0) -> Operation | Non
     """Upstream's `matchReduction`: the one op combining the init's block argument with a
     value that does not depend on any init, yielded in the init's position."""
     body = op.regions[0].block
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(structured.dps_inputs(op))
     out_args = list(body.args[num_inputs:])
     carried = out_args[init_index]
     uses = list(carried.uses)
@@ -198,21 +199,21 @@ def _check(op: Operation, ratio: int) -> tuple[int, int, Operation, Attribute]:
     neutral element."""
     if ratio <= 1:
         raise RewriteFailure("split ratio needs to be greater than 1")
-    if not linalg.is_structured(op) or not all(
-        isinstance(v.type, TensorType) for v in linalg.dps_inits(op)
+    if not structured.is_structured(op) or not all(
+        isinstance(v.type, TensorType) for v in structured.dps_inits(op)
     ):
         raise RewriteFailure("expected an operation on tensors")
-    iterators = linalg.iterator_types(op)
+    iterators = structured.iterator_types(op)
     reductions = [d for d, it in enumerate(iterators) if it == "reduction"]
     if len(reductions) != 1:
         raise RewriteFailure("needs a single reduction dimension")
-    if not all(m.is_projected_permutation() for m in linalg.indexing_maps(op)):
+    if not all(m.is_projected_permutation() for m in structured.indexing_maps(op)):
         raise RewriteFailure("expected projected permutation indexing maps")
     reduction_dim = reductions[0]
-    size = linalg.static_loop_ranges(op)[reduction_dim]
+    size = structured.static_loop_ranges(op)[reduction_dim]
     if size == -1 or size % ratio != 0:
         raise RewriteFailure("Reduction dimension not divisible by split ratio")
-    if len(linalg.dps_inits(op)) != 1:
+    if len(structured.dps_inits(op)) != 1:
         raise RewriteFailure("More than one output in split reduction")
     combiner = match_single_combiner(op)
     if combiner is None:
@@ -288,7 +289,7 @@ def split_reduction(
     partials with a new parallel dim, then combine the partials."""
     reduction_dim, _, combiner, neutral = _check(op, ratio)
     insert_dim = reduction_dim + 1 if inner_parallel else insert_index
-    init = linalg.dps_inits(op)[0]
+    init = structured.dps_inits(op)[0]
     init_shape = list(_shape(init))
     if insert_index > len(init_shape):
         raise RewriteFailure(
@@ -298,12 +299,12 @@ def split_reduction(
     def shift(dim: int) -> AffineDimExpr:
         return AffineDimExpr(dim if dim < insert_dim else dim + 1)
 
-    maps = linalg.indexing_maps(op)
-    num_loops = linalg.num_loops(op)
+    maps = structured.indexing_maps(op)
+    num_loops = structured.num_loops(op)
     new_ops: list[Operation] = []
     new_inputs: list[SSAValue] = []
     new_maps: list[AffineMap] = []
-    for operand, map_ in zip(linalg.dps_inputs(op), maps, strict=False):
+    for operand, map_ in zip(structured.dps_inputs(op), maps, strict=False):
         shape = _shape(operand)
         new_shape: list[int] = []
         exprs: list[AffineExpr] = []
@@ -339,7 +340,7 @@ def split_reduction(
         )
         new_ops.append(expand)
         new_inputs.append(expand.results[0])
-    out_map = maps[len(linalg.dps_inputs(op))]
+    out_map = maps[len(structured.dps_inputs(op))]
     out_dims = _dims(out_map.results)
     partial_shape: list[int] = []
     out_exprs: list[AffineExpr] = []
@@ -350,11 +351,11 @@ def split_reduction(
         if index < len(init_shape):
             partial_shape.append(init_shape[index])
             out_exprs.append(shift(out_dims[index]))
-    element = op.regions[0].block.args[len(linalg.dps_inputs(op))].type
+    element = op.regions[0].block.args[len(structured.dps_inputs(op))].type
     empty, fill, init_ops = _partials_init(partial_shape, element, neutral, use_alloc)
     new_ops += init_ops
     new_maps.append(AffineMap(num_loops + 1, 0, tuple(out_exprs)))
-    iterators = list(linalg.iterator_types(op))
+    iterators = list(structured.iterator_types(op))
     new_iterators: list[str] = []
     for index, it in enumerate(iterators):
         if index == insert_dim:
@@ -381,7 +382,7 @@ def split_reduction_by_scaling(
     """Upstream's `splitReductionByScaling`: reindex the reduced dim k as
     `k0 * factor + k1` (k0 parallel, size / factor partials, k1 reduced) and combine."""
     reduction_dim, size, combiner, neutral = _check(op, factor)
-    num_loops = linalg.num_loops(op)
+    num_loops = structured.num_loops(op)
     if insert_dim >= num_loops:
         raise RewriteFailure("first reduction dimension not divisible by split factor")
     if insert_dim != reduction_dim:
@@ -393,10 +394,10 @@ def split_reduction_by_scaling(
             f"reduction dimension ({reduction_dim})"
         )
     chunks = size // factor
-    init = linalg.dps_inits(op)[0]
+    init = structured.dps_inits(op)[0]
     init_shape = list(_shape(init))
     partial_shape = [*init_shape[:insert_dim], chunks, *init_shape[insert_dim:]]
-    element = op.regions[0].block.args[len(linalg.dps_inputs(op))].type
+    element = op.regions[0].block.args[len(structured.dps_inputs(op))].type
     empty, fill, new_ops = _partials_init(partial_shape, element, neutral, use_alloc)
     # Old loop d (d > k) becomes d + 1; k becomes k0 * factor + k1 with k0 = k, k1 = k + 1.
     reindex = AffineMap(
@@ -414,8 +415,8 @@ def split_reduction_by_scaling(
         0,
         tuple(AffineDimExpr(d if d <= reduction_dim else d + 1) for d in range(num_loops)),
     )
-    maps = linalg.indexing_maps(op)
-    inputs = list(linalg.dps_inputs(op))
+    maps = structured.indexing_maps(op)
+    inputs = list(structured.dps_inputs(op))
     new_maps = [m.compose(reindex) for m in maps[: len(inputs)]]
     new_maps.append(
         AffineMap(
@@ -428,7 +429,7 @@ def split_reduction_by_scaling(
     new_maps.append(AffineMap(num_loops + 1, 0, tuple(out_results)))
     shape_only = xtensor.EmptyOp([], TensorType(i1, [chunks, factor]))
     new_ops.append(shape_only)
-    iterators = list(linalg.iterator_types(op))
+    iterators = list(structured.iterator_types(op))
     iterators.insert(reduction_dim, "parallel")
     split = _new_generic(op, [*inputs, shape_only.results[0]], fill, new_maps, iterators)
     body = split.regions[0].block

@@ -36,6 +36,9 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import affine, linalg
+from schedir.dialects.linalg.aggregate import decompose_softmax
+from schedir.dialects.linalg.generalize import as_generic
+from schedir.dialects.linalg.interface import dps_inits, dps_inputs, is_structured
 from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp
 
 
@@ -75,9 +78,9 @@ def generalize(rewriter: PatternRewriter, op: Operation) -> GeneralizeResult:
     `generalizeNamedOp`); a generic is returned unchanged."""
     if isinstance(op, linalg.GenericOp):
         return GeneralizeResult(op)
-    if not linalg.is_structured(op):
+    if not is_structured(op):
         raise RewriteFailure("preconditions not met")
-    generic = linalg.as_generic(op)
+    generic = as_generic(op)
     rewriter.replace(op, generic, list(generic.results))
     return GeneralizeResult(generic)
 
@@ -128,7 +131,7 @@ def decompose_aggregate(rewriter: PatternRewriter, op: Operation) -> DecomposeRe
         raise RewriteFailure("payload is not a decomposable op")
     if not isinstance(op.input.type, TensorType) or not isinstance(op.output.type, TensorType):
         raise RewriteFailure("only tensor semantics can be decomposed")
-    new_ops = linalg.decompose_softmax(op)
+    new_ops = decompose_softmax(op)
     last = new_ops[-1]
     rewriter.replace(op, new_ops, list(last.results))
     return DecomposeResult(tuple(new_ops), (last,))
@@ -178,8 +181,8 @@ def decompose_conv(
     `DownscaleConv2DOp`)."""
     if op.name not in _DOWNSCALE:
         raise RewriteFailure("not a 2-D convolution or pooling with a 1-D form")
-    input_, kernel = linalg.dps_inputs(op)
-    (output,) = linalg.dps_inits(op)
+    input_, kernel = dps_inputs(op)
+    (output,) = dps_inits(op)
     types = [v.type for v in (input_, kernel, output)]
     if not all(isinstance(t, TensorType) for t in types):
         raise RewriteFailure("only tensor semantics is supported")

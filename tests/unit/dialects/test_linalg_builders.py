@@ -1,6 +1,6 @@
 """Builders of linalg attributes used when constructing ops from Python."""
 
-from schedir.dialects.linalg import window_attr
+from schedir.dialects.linalg.conv import window_attr
 
 
 def test_window_attr_is_upstreams_strides_type() -> None:

@@ -22,7 +22,18 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.dialects import linalg
+from schedir.dialects.linalg.aggregate import decompose_softmax
 from schedir.dialects.linalg.base import element_type
+from schedir.dialects.linalg.generalize import as_generic
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+    num_loops,
+    static_loop_ranges,
+)
 from schedir.dialects.syntax import parse_module, print_op
 
 # Every structured op form, each result returned so upstream's pattern driver keeps it.
@@ -143,16 +154,14 @@ def _iree_opt(text: str, *args: str) -> str:
 
 
 def _ops(module: ModuleOp) -> list[Operation]:
-    return [
-        op for op in module.walk() if op.name.startswith("linalg.") and linalg.is_structured(op)
-    ]
+    return [op for op in module.walk() if op.name.startswith("linalg.") and is_structured(op)]
 
 
 def test_as_generic_matches_upstream_generalization() -> None:
     module = parse_module(PAYLOAD)
     for op in _ops(module):
         if not isinstance(op, linalg.GenericOp):
-            Rewriter.replace_op(op, linalg.as_generic(op))
+            Rewriter.replace_op(op, as_generic(op))
     ours = _iree_opt(print_op(module))
     upstream = _iree_opt(PAYLOAD, "--linalg-generalize-named-ops")
     # Upstream caches the maps of OpDSL ops in a discardable attribute that generalization
@@ -165,7 +174,7 @@ def test_as_generic_matches_upstream_generalization() -> None:
 def test_as_generic_is_new_and_unattached() -> None:
     module = parse_module(PAYLOAD, "payload.mlir")
     for op in _ops(module):
-        generic = linalg.as_generic(op)
+        generic = as_generic(op)
         assert isinstance(generic, linalg.GenericOp)
         assert generic is not op and generic.parent is None
         assert list(generic.operands) == list(op.operands)
@@ -173,12 +182,12 @@ def test_as_generic_is_new_and_unattached() -> None:
         assert generic.location == op.location and isinstance(op.location, FileLineColLoc)
         assert all(generic.attributes[k] == v for k, v in op.attributes.items())
         args = generic.body.block.args
-        operands = (*linalg.dps_inputs(op), *linalg.dps_inits(op))
+        operands = (*dps_inputs(op), *dps_inits(op))
         assert [a.type for a in args] == [element_type(v.type) for v in operands]
         assert generic.body.block.last_op is not None
         assert generic.body.block.last_op.name == "linalg.yield"
-        assert linalg.indexing_maps(generic) == linalg.indexing_maps(op)
-        assert linalg.iterator_types(generic) == linalg.iterator_types(op)
+        assert indexing_maps(generic) == indexing_maps(op)
+        assert iterator_types(generic) == iterator_types(op)
         generic.verify()
     # The original ops are untouched.
     module.verify()
@@ -299,31 +308,31 @@ def test_maps_iterators_and_ranges(
         # without verifying and only check what the interface reads off the op.
         module = parse_module("func.func @f" + func, verify=False)
         (op,) = _ops(module)
-        assert linalg.iterator_types(op) == iterators
-        assert linalg.num_loops(op) == 2
+        assert iterator_types(op) == iterators
+        assert num_loops(op) == 2
         return
     op = _single(func)
-    assert linalg.indexing_maps(op) == tuple(_map(m) for m in maps)
-    assert linalg.iterator_types(op) == iterators
-    assert linalg.num_loops(op) == len(iterators)
-    assert linalg.static_loop_ranges(op) == ranges
-    assert linalg.is_structured(op)
-    assert len(linalg.dps_inputs(op)) + len(linalg.dps_inits(op)) == len(linalg.indexing_maps(op))
+    assert indexing_maps(op) == tuple(_map(m) for m in maps)
+    assert iterator_types(op) == iterators
+    assert num_loops(op) == len(iterators)
+    assert static_loop_ranges(op) == ranges
+    assert is_structured(op)
+    assert len(dps_inputs(op)) + len(dps_inits(op)) == len(indexing_maps(op))
 
 
 def test_dps_operands_and_non_structured_ops() -> None:
     module = parse_module(PAYLOAD)
     matmul = next(op for op in module.walk() if isinstance(op, linalg.MatmulOp))
-    assert linalg.dps_inputs(matmul) == tuple(matmul.operands[:2])
-    assert linalg.dps_inits(matmul) == (matmul.operands[2],)
+    assert dps_inputs(matmul) == tuple(matmul.operands[:2])
+    assert dps_inits(matmul) == (matmul.operands[2],)
     mapped = next(op for op in module.walk() if isinstance(op, linalg.MapOp))
-    assert linalg.dps_inits(mapped) == (mapped.operands[-1],)
+    assert dps_inits(mapped) == (mapped.operands[-1],)
     func = next(op for op in module.walk() if op.name == "func.func")
-    assert not linalg.is_structured(func)
+    assert not is_structured(func)
     with pytest.raises(TypeError, match="not a structured linalg op"):
-        linalg.indexing_maps(func)
+        indexing_maps(func)
     softmax = _softmax_ops(parse_module(SOFTMAX))[0]
-    assert not linalg.is_structured(softmax)
+    assert not is_structured(softmax)
 
 
 def _softmax_ops(module: ModuleOp) -> list[linalg.SoftmaxOp]:
@@ -333,7 +342,7 @@ def _softmax_ops(module: ModuleOp) -> list[linalg.SoftmaxOp]:
 def test_decompose_softmax_structure() -> None:
     module = parse_module(SOFTMAX, "softmax.mlir")
     static, dynamic, _ = _softmax_ops(module)
-    ops = linalg.decompose_softmax(static)
+    ops = decompose_softmax(static)
     assert [op.name for op in ops] == [
         "tensor.empty",
         "arith.constant",
@@ -347,7 +356,7 @@ def test_decompose_softmax_structure() -> None:
     ]
     assert all(op.parent is None and op.location == static.location for op in ops)
     max_op, exp_op, sum_op, div_op = (op for op in ops if isinstance(op, linalg.GenericOp))
-    assert linalg.iterator_types(max_op) == ("parallel", "reduction")
+    assert iterator_types(max_op) == ("parallel", "reduction")
     assert [o.name for o in max_op.body.block.ops] == ["arith.maxnumf", "linalg.yield"]
     assert [o.name for o in exp_op.body.block.ops] == ["arith.subf", "math.exp", "linalg.yield"]
     assert [o.name for o in sum_op.body.block.ops] == ["arith.addf", "linalg.yield"]
@@ -355,7 +364,7 @@ def test_decompose_softmax_structure() -> None:
     assert exp_op.inputs[1] is max_op.res[0] and div_op.inputs[1] is sum_op.res[0]
     assert div_op.result_types == static.result_types
     # Dynamic sizes: tensor.dim for each dynamic input dimension, the reduced one dropped.
-    dyn_ops = linalg.decompose_softmax(dynamic)
+    dyn_ops = decompose_softmax(dynamic)
     assert [op.name for op in dyn_ops[:5]] == [
         "arith.constant",
         "tensor.dim",
@@ -369,7 +378,7 @@ def test_decompose_softmax_structure() -> None:
 def test_decompose_softmax_matches_upstream() -> None:
     module = parse_module(SOFTMAX)
     for softmax in _softmax_ops(module):
-        new_ops = linalg.decompose_softmax(softmax)
+        new_ops = decompose_softmax(softmax)
         Rewriter.insert_op(new_ops, InsertPoint.before(softmax))
         softmax.results[0].replace_all_uses_with(new_ops[-1].results[0])
         softmax.detach()

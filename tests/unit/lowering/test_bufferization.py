@@ -14,7 +14,7 @@ from xdsl.ir import Operation, SSAValue
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import get_context
-from schedir.dialects.linalg import is_structured
+from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.pipeline import parse_pass_pipeline, run_passes
 

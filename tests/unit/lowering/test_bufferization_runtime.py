@@ -35,6 +35,7 @@ from xdsl.ir import Attribute, Operation
 
 from schedir import reference
 from schedir.dialects import get_context
+from schedir.dialects import memref as memref_ops
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.lowering.bufferization.types import rank_reduction_mask, strides_and_offset
 from schedir.pipeline import parse_pass_pipeline, run_passes
@@ -134,7 +135,7 @@ def _mixed(static: Sequence[int], dynamic: list[Any]) -> list[int]:
     return [int(next(values)) if s == DYNAMIC_INDEX else int(s) for s in static]
 
 
-def memref_handlers(heap: Heap) -> dict[str, Any]:
+def memref_handlers(heap: Heap) -> dict[type[Operation], Any]:
     """Handlers of the memref ops on `View`s."""
 
     def alloc(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
@@ -257,18 +258,18 @@ def memref_handlers(heap: Heap) -> dict[str, Any]:
         return [result]
 
     return {
-        "memref.alloc": alloc,
-        "memref.alloca": alloc,
-        "memref.dealloc": dealloc,
-        "memref.load": load,
-        "memref.store": store,
-        "memref.subview": subview,
-        "memref.copy": copy,
-        "memref.cast": same,
-        "memref.dim": dim,
-        "memref.get_global": get_global,
-        "memref.collapse_shape": reshape,
-        "memref.expand_shape": reshape,
+        memref_ops.AllocOp: alloc,
+        memref_ops.AllocaOp: alloc,
+        memref_ops.DeallocOp: dealloc,
+        memref_ops.LoadOp: load,
+        memref_ops.StoreOp: store,
+        memref_ops.SubviewOp: subview,
+        memref_ops.CopyOp: copy,
+        memref_ops.CastOp: same,
+        memref_ops.DimOp: dim,
+        memref_ops.GetGlobalOp: get_global,
+        memref_ops.CollapseShapeOp: reshape,
+        memref_ops.ExpandShapeOp: reshape,
     }
 
 

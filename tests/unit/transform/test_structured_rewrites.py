@@ -19,15 +19,16 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 import schedir
 from schedir import reference
-from schedir.dialects import get_context, linalg
-from schedir.dialects.linalg.conv import _WindowedOp
+from schedir.dialects import get_context
+from schedir.dialects.linalg.conv import WindowedOp
+from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.linalg.named import affine_maps, loop_dims, multiply_accumulate
 from schedir.dialects.syntax import parse_module, print_op
 from schedir.transform.rewrites import structured_misc
 
 
 @irdl_op_definition
-class Conv1DNwcWcfOp(_WindowedOp):
+class Conv1DNwcWcfOp(WindowedOp):
     """Upstream's 1-D convolution: input NWC, kernel WCF, output NWF."""
 
     name = "linalg.conv_1d_nwc_wcf"
@@ -108,7 +109,7 @@ def test_decompose_needs_a_unit_window_dimension() -> None:
     conv = _conv(module)
     with pytest.raises(structured_misc.RewriteFailure):
         structured_misc.decompose_conv(PatternRewriter(conv), conv)
-    assert linalg.is_structured(conv)
+    assert is_structured(conv)
 
 
 def test_decompose_through_the_transform_op_names_the_missing_op() -> None:

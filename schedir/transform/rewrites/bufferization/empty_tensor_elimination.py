@@ -44,7 +44,13 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects import linalg
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+)
 from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
 from schedir.transform.rewrites.effects import is_memory_effect_free
@@ -128,9 +134,9 @@ def aliasing_operands(value: SSAValue) -> list[tuple[Use, bool]] | None:
         return []
     assert isinstance(value, OpResult)
     op = value.op
-    if linalg.is_structured(op):
+    if is_structured(op):
         tensor_results = [r for r in op.results if isinstance(r.type, TensorType)]
-        num_inits = len(linalg.dps_inits(op))
+        num_inits = len(dps_inits(op))
         position = tensor_results.index(value)
         first_init = len(op.operands) - num_inits
         return [((op, first_init + position), True)] if position < num_inits else []
@@ -414,7 +420,7 @@ def _payload_arg(op: Operation, operand_index: int) -> BlockArgument | None:
         return None
     block = op.regions[0].blocks.first
     assert block is not None
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(dps_inputs(op))
     if len(block.args) == num_inputs and operand_index >= num_inputs:
         return None  # the payload takes no init arguments (linalg.map)
     return block.args[operand_index] if operand_index < len(block.args) else None
@@ -428,10 +434,10 @@ def _payload_uses(op: Operation, operand_index: int) -> bool:
 def _unused_init(op: Operation, input_index: int) -> int | None:
     """Upstream's `getUnusedOutOperand`: an init the payload never reads, of the input's
     type and indexing map."""
-    maps = linalg.indexing_maps(op)
-    num_inputs = len(linalg.dps_inputs(op))
+    maps = indexing_maps(op)
+    num_inputs = len(dps_inputs(op))
     value = op.operands[input_index]
-    for position, init in enumerate(linalg.dps_inits(op)):
+    for position, init in enumerate(dps_inits(op)):
         index = num_inputs + position
         if _payload_uses(op, index):
             continue
@@ -448,9 +454,9 @@ def eliminate_linalg_anchored_empty_tensors(rewriter: PatternRewriter, target: O
     became inits (see the module doc)."""
     count = 0
     for op in list(target.walk(region_first=True)):
-        if not linalg.is_structured(op) or any(t != "parallel" for t in linalg.iterator_types(op)):
+        if not is_structured(op) or any(t != "parallel" for t in iterator_types(op)):
             continue
-        for input_index in range(len(linalg.dps_inputs(op))):
+        for input_index in range(len(dps_inputs(op))):
             value = op.operands[input_index]
             if not isinstance(value.type, TensorType):
                 continue

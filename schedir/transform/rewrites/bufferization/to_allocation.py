@@ -55,11 +55,11 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
-from schedir.dialects import linalg
 from schedir.dialects.affine import ApplyOp
 from schedir.dialects.bufferization import MaterializeInDestinationOp, ToBufferOp, ToTensorOp
 from schedir.dialects.linalg import CopyOp as LinalgCopyOp
 from schedir.dialects.linalg import FillOp, GenericOp, IndexOp, YieldOp
+from schedir.dialects.linalg.interface import dps_inits, is_structured
 from schedir.dialects.memref import CopyOp, StoreOp
 from schedir.dialects.utils import split_mixed
 from schedir.transform.rewrites.promotion import new_alloc, subview_type
@@ -293,8 +293,8 @@ _ALLOCATING = frozenset(
 def _written_operands(op: Operation) -> list[int] | None:
     """The tensor operands `op` writes or whose buffer a tensor result is (None: an op
     bufferize_to_allocation does not know)."""
-    if linalg.is_structured(op):
-        first = len(op.operands) - len(linalg.dps_inits(op))
+    if is_structured(op):
+        first = len(op.operands) - len(dps_inits(op))
         return [
             i for i in range(first, len(op.operands)) if isinstance(op.operands[i].type, TensorType)
         ]

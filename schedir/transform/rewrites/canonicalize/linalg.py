@@ -29,13 +29,13 @@ from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_att
 
 
 def _structured(op: Operation) -> bool:
-    from schedir.dialects.linalg import is_structured
+    from schedir.dialects.linalg.interface import is_structured
 
     return is_structured(op)
 
 
 def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, ...]]:
-    from schedir.dialects.linalg import dps_inits, dps_inputs
+    from schedir.dialects.linalg.interface import dps_inits, dps_inputs
 
     return dps_inputs(op), dps_inits(op)
 
@@ -152,7 +152,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
     from xdsl.dialects.tensor import CastOp
     from xdsl.ir.affine import AffineDimExpr
 
-    from schedir.dialects.linalg import indexing_maps
+    from schedir.dialects.linalg.interface import indexing_maps
 
     if not _structured(op) or not op.results:
         return False
@@ -411,7 +411,7 @@ def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
 def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's EraseIdentityLinalgOp: a generic with identity maps and all-parallel
     loops whose body yields its input arguments in order."""
-    from schedir.dialects.linalg import indexing_maps, iterator_types
+    from schedir.dialects.linalg.interface import indexing_maps, iterator_types
 
     if not _structured(op):
         return False

@@ -389,7 +389,7 @@ def _same_shape_through_loop(arg: BlockArgument, loop: scf.ForOp) -> bool:
         if owner.name == "scf.for" and isinstance(value, OpResult):
             value = owner.operands[3 + value.index]
             continue
-        from schedir.dialects.linalg import dps_inits, is_structured
+        from schedir.dialects.linalg.interface import dps_inits, is_structured
 
         if is_structured(owner) and isinstance(value, OpResult):
             value = dps_inits(owner)[value.index]

@@ -420,7 +420,7 @@ def dim_of_dest_style(op: Operation, rw: CanonRewriter) -> bool:
     if owner.name in ("tensor.insert_slice", "tensor.insert"):
         new_source = owner.operands[1]
     else:
-        from schedir.dialects.linalg import dps_inits, is_structured
+        from schedir.dialects.linalg.interface import dps_inits, is_structured
 
         if is_structured(owner):
             new_source = dps_inits(owner)[source.index]

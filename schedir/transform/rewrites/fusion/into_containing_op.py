@@ -37,6 +37,7 @@ from xdsl.printer import Printer
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 
 from schedir.dialects import linalg
+from schedir.dialects.linalg.interface import dps_inits
 from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import ExtractSliceOp, ParallelInsertSliceOp
 from schedir.transform.rewrites.tiling.affine import IndexBuilder, Ofr
@@ -294,7 +295,7 @@ def _add_shared_output_for_outside_users(
         return None
     if not isinstance(producer, linalg.GenericOp):
         return None
-    new_out = linalg.dps_inits(producer)[result_number]
+    new_out = dps_inits(producer)[result_number]
     outputs = [*containing.outputs, new_out]
     rewriter.insertion_point = InsertPoint.before(containing)
     body = Region()

@@ -48,6 +48,7 @@ from schedir.dialects.gpu.attributes import (
     WarpgroupMappingAttr,
     WarpMappingAttr,
 )
+from schedir.dialects.gpu.syntax import DIMS
 from schedir.dialects.scf import ForallOp
 from schedir.transform.rewrites.tiling.affine import Aff, IndexBuilder, constant_of
 from schedir.transform.rewrites.utils import CanonRewriter
@@ -246,7 +247,7 @@ class _IdBuilder:
         return self._three_d(sizes, basis)
 
     def _three_d(self, sizes: Sequence[int], basis: Sequence[int]) -> _Ids:
-        ids = [self._id_op(d) for d in gpu.DIMS]
+        ids = [self._id_op(d) for d in DIMS]
         scaled = list(ids)
         if self.multiplicity != 1:
             scaled[0] = self._value(_floordiv(Aff.opaque(ids[0]), self.multiplicity))
@@ -255,7 +256,7 @@ class _IdBuilder:
         return _Ids(scaled, self._predicates(ids, in_basis, basis))
 
     def _linear_id(self, basis: Sequence[int]) -> SSAValue:
-        tx, ty, tz = (self._id_op(d) for d in gpu.DIMS)
+        tx, ty, tz = (self._id_op(d) for d in DIMS)
         aff = Aff.opaque(tx) + Aff.opaque(ty) * basis[0] + Aff.opaque(tz) * (basis[0] * basis[1])
         return self._value(aff)
 
@@ -617,7 +618,7 @@ def map_nested_forall_to_threads(
         _map_one_forall_to_threads(rw, forall, dims, warp_size, sync_after_distribute)
     # Ids along dimensions of size 1 are 0 (upstream's replaceUnitMappingIdsHelper).
     for op in list(launch.walk()):
-        if isinstance(op, gpu.ThreadIdOp) and dims[gpu.DIMS.index(op.dim)] == 1:
+        if isinstance(op, gpu.ThreadIdOp) and dims[DIMS.index(op.dim)] == 1:
             op.results[0].replace_all_uses_with(zero)
 
 

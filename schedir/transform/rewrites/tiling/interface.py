@@ -47,6 +47,14 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import linalg
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+    num_loops,
+)
 from schedir.dialects.tensor import ExtractSliceOp
 from schedir.transform.rewrites.tiling.affine import (
     Aff,
@@ -85,7 +93,7 @@ class TiledValues:
 
 def is_tileable(op: Operation) -> bool:
     """Whether `op` implements the TilingInterface (structured ops and `linalg.softmax`)."""
-    return linalg.is_structured(op) or isinstance(op, linalg.SoftmaxOp)
+    return is_structured(op) or isinstance(op, linalg.SoftmaxOp)
 
 
 def loop_iterator_types(op: Operation) -> tuple[str, ...]:
@@ -94,19 +102,19 @@ def loop_iterator_types(op: Operation) -> tuple[str, ...]:
         rank = len(cast(ShapedType, op.output.type).get_shape())
         dim = op.dimension.value.data
         return tuple("reduction" if d == dim else "parallel" for d in range(rank))
-    return linalg.iterator_types(op)
+    return iterator_types(op)
 
 
 def destinations(op: Operation) -> tuple[SSAValue, ...]:
     """The destination (init) operands, one per result."""
     if isinstance(op, linalg.SoftmaxOp):
         return (op.output,)
-    return linalg.dps_inits(op)
+    return dps_inits(op)
 
 
 def _operands_and_maps(op: Operation) -> tuple[list[SSAValue], tuple[AffineMap, ...], int]:
-    inputs = linalg.dps_inputs(op)
-    return [*inputs, *linalg.dps_inits(op)], linalg.indexing_maps(op), len(inputs)
+    inputs = dps_inputs(op)
+    return [*inputs, *dps_inits(op)], indexing_maps(op), len(inputs)
 
 
 # --- building blocks ---------------------------------------------------------------------
@@ -291,7 +299,7 @@ def iteration_domain(b: IndexBuilder, op: Operation) -> list[Range]:
                 if isinstance(expr, AffineDimExpr) and expr.position not in found:
                     found[expr.position] = (value, r)
         domain: list[Range] = []
-        for d in range(linalg.num_loops(op)):
+        for d in range(num_loops(op)):
             if d not in found:
                 raise TilingError(f"loop {d} is not the dimension of any operand")
             value, r = found[d]
@@ -342,8 +350,8 @@ def result_tile_position(
     """Where the tile of result `result_number` computed by the tiled op lies in the result."""
     if isinstance(op, linalg.SoftmaxOp):
         return list(offsets), list(sizes)
-    init = linalg.dps_inits(op)[result_number]
-    map_ = linalg.indexing_maps(op)[len(linalg.dps_inputs(op)) + result_number]
+    init = dps_inits(op)[result_number]
+    map_ = indexing_maps(op)[len(dps_inputs(op)) + result_number]
     return slice_parameters(b, init, map_, offsets, sizes)
 
 
@@ -354,7 +362,7 @@ def iteration_domain_tile_from_result_tile(
     result does not index take their whole range."""
     if isinstance(op, linalg.SoftmaxOp):
         return list(offsets), list(sizes)
-    map_ = linalg.indexing_maps(op)[len(linalg.dps_inputs(op)) + result_number]
+    map_ = indexing_maps(op)[len(dps_inputs(op)) + result_number]
     if not map_.is_projected_permutation():
         raise TilingError(
             f"'{op.name}' op unhandled tiled implementation generation when result is not "

@@ -51,6 +51,13 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import linalg
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+)
 from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import ExtractSliceOp, ParallelInsertSliceOp
 from schedir.transform.rewrites.split_reduction import match_single_combiner, neutral_element
@@ -97,9 +104,9 @@ class _Reduction:
 def _reductions(op: Operation, reduction_dims: Sequence[int]) -> list[_Reduction]:
     """Upstream's `generateInitialTensorForPartialReduction` checks, per init."""
     found: list[_Reduction] = []
-    num_inputs = len(linalg.dps_inputs(op))
-    maps = linalg.indexing_maps(op)
-    for index in range(len(linalg.dps_inits(op))):
+    num_inputs = len(dps_inputs(op))
+    maps = indexing_maps(op)
+    for index in range(len(dps_inits(op))):
         combiner = match_single_combiner(op, index)
         if combiner is None:
             raise PartialReductionError("Failed to anaysis the reduction operation.")
@@ -132,12 +139,12 @@ def _is_subtraction_of_input(op: Operation, index: int, combiner: Operation) -> 
     if combiner.name not in _SUBTRACTING:
         return False
     body = op.regions[0].block
-    accumulator = body.args[len(linalg.dps_inputs(op)) + index]
+    accumulator = body.args[len(dps_inputs(op)) + index]
     return combiner.operands[0] is accumulator
 
 
 def _check_sizes(op: Operation, sizes: Sequence[Ofr], reduction_dims: Sequence[int]) -> None:
-    iterators = linalg.iterator_types(op)
+    iterators = iterator_types(op)
     for d, size in enumerate(sizes):
         if constant_of(size) != 0 and (iterators[d] != "reduction" or d not in reduction_dims):
             raise PartialReductionError(
@@ -166,7 +173,7 @@ def _partials(
         for expr in reduction.partial_map.results:
             d = cast(AffineDimExpr, expr).position
             sizes.append(shape_of[d] if d in shape_of else domain[d].size)
-        element = op.regions[0].block.args[len(linalg.dps_inputs(op)) + index].type
+        element = op.regions[0].block.args[len(dps_inputs(op)) + index].type
         type_ = TensorType(element, [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes])
         empty = b.insert(xtensor.EmptyOp([s for s in sizes if isinstance(s, SSAValue)], type_))
         constant = b.insert(arith.ConstantOp(reduction.neutral))  # type: ignore[arg-type]
@@ -203,8 +210,8 @@ def _tiled_inputs(
     """Upstream's `makeTiledShapes` for the inputs: sliced when their map uses a tiled
     loop, left whole otherwise."""
     values: list[SSAValue] = []
-    maps = linalg.indexing_maps(op)
-    for value, map_ in zip(linalg.dps_inputs(op), maps, strict=False):
+    maps = indexing_maps(op)
+    for value, map_ in zip(dps_inputs(op), maps, strict=False):
         used = set().union(*(e.used_dims() for e in map_.results)) if map_.results else set()
         if not isinstance(value.type, ShapedType) or not used & set(tiled_dims):
             values.append(value)
@@ -235,9 +242,9 @@ def _partial_op(
             regions=[op.regions[0].clone()],
         )
         return b.insert(partial)
-    maps = list(linalg.indexing_maps(op))
-    iterators = list(linalg.iterator_types(op))
-    num_inputs = len(linalg.dps_inputs(op))
+    maps = list(indexing_maps(op))
+    iterators = list(iterator_types(op))
+    num_inputs = len(dps_inputs(op))
     for index, reduction in enumerate(reductions):
         maps[num_inputs + index] = reduction.partial_map
     for d in reduction_dims:
@@ -265,7 +272,7 @@ def _merge(
 ) -> list[Operation]:
     """`linalg.reduce` of each partial over its appended dims into the original init."""
     merges: list[Operation] = []
-    for partial, init, reduction in zip(partials, linalg.dps_inits(op), reductions, strict=True):
+    for partial, init, reduction in zip(partials, dps_inits(op), reductions, strict=True):
         rank = len(cast(ShapedType, init.type).get_shape())
         element = cast(ShapedType, partial.type).get_element_type()
         block = Block(arg_types=[element, cast(ShapedType, init.type).get_element_type()])
@@ -288,16 +295,16 @@ def _common(
     reduction_dims: Sequence[int] | None,
     sizes: Sequence[Ofr],
 ) -> tuple[IndexBuilder, list[Range], list[int], list[_Reduction]]:
-    if not linalg.is_structured(op):
+    if not is_structured(op):
         raise PartialReductionError("Operation should implement PartialReductionOpInterface")
-    if not all(isinstance(v.type, TensorType) for v in linalg.dps_inits(op)):
+    if not all(isinstance(v.type, TensorType) for v in dps_inits(op)):
         raise PartialReductionError("expected an operation on tensors")
     b = IndexBuilder(rewriter, op.location)
     rewriter.insertion_point = InsertPoint.before(op)
     domain = iteration_domain(b, op)
     n = len(domain)
     padded = _padded(sizes, n)
-    iterators = linalg.iterator_types(op)
+    iterators = iterator_types(op)
     dims = (
         list(reduction_dims)
         if reduction_dims

@@ -58,7 +58,7 @@ from schedir.dialects.vector.attributes import (
     make_kind,
     vec,
 )
-from schedir.dialects.vector.compute import contract_iterators, contract_maps
+from schedir.dialects.vector.contract import contract_iterators, contract_maps
 from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.utils import CanonRewriter, Pattern
 from schedir.transform.rewrites.vector.utils import (

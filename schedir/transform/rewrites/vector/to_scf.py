@@ -53,7 +53,7 @@ from xdsl.traits import IsolatedFromAbove
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import memref, vector
 from schedir.dialects.vector.attributes import in_bounds_values, is_minor_identity, is_zero, vec
-from schedir.dialects.vector.transfer import _is_last_dim_unit_stride
+from schedir.dialects.vector.transfer import is_last_dim_unit_stride
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.utils import CanonRewriter
@@ -530,7 +530,7 @@ def _transfer_1d(op: Operation, rw: CanonRewriter) -> bool:
     vtype = _vtype(op)
     if vtype.get_num_dims() != 1:
         return False
-    if is_minor_identity(m) and _is_last_dim_unit_stride(mtype):
+    if is_minor_identity(m) and is_last_dim_unit_stride(mtype):
         return False
     lb = rw.constant_index(0, op)
     ub = rw.constant_index(vtype.get_shape()[0], op)

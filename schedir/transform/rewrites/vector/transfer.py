@@ -52,7 +52,7 @@ from schedir.dialects.vector.attributes import (
     permutation_of_minor_identity_with_broadcasting,
     vec,
 )
-from schedir.dialects.vector.transfer import _is_last_dim_unit_stride
+from schedir.dialects.vector.transfer import is_last_dim_unit_stride
 from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.utils import CanonRewriter
 from schedir.transform.rewrites.vector.utils import broadcast, transpose
@@ -260,7 +260,7 @@ def _load_lowering(max_rank: int | None):
         if bcast is None:
             return False
         mtype = op.source.type
-        if not isinstance(mtype, MemRefType) or not _is_last_dim_unit_stride(mtype):
+        if not isinstance(mtype, MemRefType) or not is_last_dim_unit_stride(mtype):
             return False
         shape = list(vtype.get_shape())
         for i in bcast:
@@ -295,7 +295,7 @@ def _load_lowering(max_rank: int | None):
         if not is_minor_identity(op.permutation_map.data):
             return False
         mtype = op.source.type
-        if not isinstance(mtype, MemRefType) or not _is_last_dim_unit_stride(mtype):
+        if not isinstance(mtype, MemRefType) or not is_last_dim_unit_stride(mtype):
             return False
         elem = mtype.get_element_type()
         if isinstance(elem, VectorType) and elem != vtype:

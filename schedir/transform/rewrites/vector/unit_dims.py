@@ -47,7 +47,7 @@ from schedir.dialects.vector.attributes import (
     scalable_dims,
     vec,
 )
-from schedir.dialects.vector.compute import contract_iterators, contract_maps
+from schedir.dialects.vector.contract import contract_iterators, contract_maps
 from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.utils import CanonRewriter
 from schedir.transform.rewrites.vector.contract import maskable

@@ -44,7 +44,14 @@ from xdsl.ir.affine import (
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import arith as shaped_arith
-from schedir.dialects import linalg, vector
+from schedir.dialects import vector
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    iterator_types,
+    static_loop_ranges,
+)
 from schedir.dialects.vector.attributes import bool_array, make_kind, vec
 from schedir.transform.rewrites.vectorization.linalg import (
     VectorizationFailure,
@@ -308,7 +315,7 @@ def _vectorize_extract(
     source = extract.operands[0]
     source_type = cast(TensorType, source.type)
     result_type = state.vec_type(extract.results[0].type)
-    kind = _access_kind(op, extract, linalg.static_loop_ranges(op))
+    kind = _access_kind(op, extract, static_loop_ranges(op))
     indices: list[SSAValue] = []
     for index in extract.operands[1:]:
         mapped = bvm.get(index, index)
@@ -374,7 +381,7 @@ def _vectorize_one(
         return list(state.create(clone, inner).results)
     if not _is_elementwise_mappable(inner):
         raise VectorizationFailure(f"'{inner.name}' has no vector form")
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(dps_inputs(op))
     out_args = list(block.args[num_inputs:])
     for operand in inner.operands:
         if not isinstance(operand, BlockArgument) or operand.block is not block:
@@ -404,7 +411,7 @@ def _reduce_if_needed(
     kind = combiner_kind(combiner)
     if kind is None:
         raise VectorizationFailure(f"'{combiner.name}' is not a known combiner")
-    dims = [i for i, t in enumerate(linalg.iterator_types(op)) if t == "reduction"]
+    dims = [i for i, t in enumerate(iterator_types(op)) if t == "reduction"]
     reduction = vector.MultiDimReductionOp(make_kind(kind), value, acc, dims)
     state.create(reduction, combiner)
     return state.mask(reduction).results[0]
@@ -468,24 +475,24 @@ def vectorize_contraction(state: VectorizationState, op: Operation, block: Block
 
     if op.name not in CONTRACTION_OPS:
         raise VectorizationFailure("create_named_contraction needs a named contraction")
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(dps_inputs(op))
     matched = match_reduction(list(block.args[num_inputs:]), 0)
     kind = combiner_kind(matched[1]) if matched is not None else None
     if kind is None:
         raise VectorizationFailure("the contraction's combiner is not known")
-    maps = linalg.indexing_maps(op)
+    maps = indexing_maps(op)
     used = {e.position for m in maps[:2] for e in m.results if isinstance(e, AffineDimExpr)}
     if len(used) != maps[0].num_dims:
         raise VectorizationFailure("a loop indexes neither contraction operand")
     rw = state.rw
     reads: list[SSAValue] = []
-    for operand, m in zip([*linalg.dps_inputs(op), *linalg.dps_inits(op)], maps, strict=True):
+    for operand, m in zip([*dps_inputs(op), *dps_inits(op)], maps, strict=True):
         shaped = cast(ShapedType, operand.type)
         identity = AffineMap.identity(len(m.results))
         shape = list(state.vec_type(shaped.get_element_type(), identity.compose(m)).get_shape())
         padding = zero(rw, shaped.get_element_type(), op)
         reads.append(masked_read(rw, op, operand, shape, padding, False))
-    iterators = [PARALLEL if t == "parallel" else REDUCTION for t in linalg.iterator_types(op)]
+    iterators = [PARALLEL if t == "parallel" else REDUCTION for t in iterator_types(op)]
     contract = vector.ContractionOp(
         reads[0],
         reads[1],
@@ -496,7 +503,7 @@ def vectorize_contraction(state: VectorizationState, op: Operation, block: Block
     )
     state.create(contract)
     result = state.mask(contract).results[0]
-    init = linalg.dps_inits(op)[0]
+    init = dps_inits(op)[0]
     written = write_whole(rw, op, result, init, list(cast(VectorType, result.type).get_shape()))
     return [written] if isinstance(init.type, TensorType) else []
 

@@ -47,9 +47,18 @@ from xdsl.dialects.ub import PoisonOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
-from schedir.dialects import linalg, vector
+from schedir.dialects import vector
+from schedir.dialects.linalg.generalize import as_generic
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+    static_loop_ranges,
+)
 from schedir.dialects.vector.attributes import bool_array, compress_unused_dims, vec
-from schedir.dialects.vector.transfer import expected_mask_type
+from schedir.dialects.vector.masks import expected_mask_type
 from schedir.transform.rewrites.utils import CanonRewriter
 from schedir.transform.rewrites.vector.folders import fold_broadcast
 from schedir.transform.rewrites.vector.utils import mask_operation
@@ -72,7 +81,7 @@ class VectorizeResult:
 def has_vectorization_impl(op: Operation) -> bool:
     """Upstream's `hasVectorizationImpl`: linalg ops, `tensor.pad`, `tensor.insert_slice`
     (schedir has no `linalg.pack` / `linalg.unpack`)."""
-    return linalg.is_structured(op) or op.name in ("tensor.pad", "tensor.insert_slice")
+    return is_structured(op) or op.name in ("tensor.pad", "tensor.insert_slice")
 
 
 def is_convolution(op: Operation) -> bool:
@@ -83,15 +92,15 @@ def is_convolution(op: Operation) -> bool:
 def is_elementwise(op: Operation) -> bool:
     """Upstream's `linalg::isElementwise`: parallel loops, projected-permutation maps,
     permutation init maps, and a body of elementwise scalar ops."""
-    if any(t != "parallel" for t in linalg.iterator_types(op)):
+    if any(t != "parallel" for t in iterator_types(op)):
         return False
-    maps = linalg.indexing_maps(op)
+    maps = indexing_maps(op)
     if not all(m.is_projected_permutation() for m in maps):
         return False
-    num_inputs = len(linalg.dps_inputs(op))
+    num_inputs = len(dps_inputs(op))
     if not all(_is_permutation(m) for m in maps[num_inputs:]):
         return False
-    generic = linalg.as_generic(op)
+    generic = as_generic(op)
     try:
         return all(_is_scalar_elementwise(inner) for inner in generic.body.block.ops)
     finally:
@@ -184,8 +193,8 @@ class VectorizationState:
     def precompute_sizes(self, op: Operation, sizes: Sequence[int]) -> None:
         """Constants and `tensor.dim` / `memref.dim` for each iteration-space dim."""
         self.static_sizes = list(sizes)
-        operands = [*linalg.dps_inputs(op), *linalg.dps_inits(op)]
-        maps = linalg.indexing_maps(op)
+        operands = [*dps_inputs(op), *dps_inits(op)]
+        maps = indexing_maps(op)
         for dim, size in enumerate(sizes):
             if size >= 0:
                 self.value_sizes.append(self.index(size))
@@ -282,12 +291,12 @@ def _reduction_preconditions(op: Operation, block: Block) -> bool:
     combiner for each init whose map is not a permutation."""
     from schedir.transform.rewrites.vectorization.body import combiner_kind, match_reduction
 
-    if "reduction" not in linalg.iterator_types(op):
+    if "reduction" not in iterator_types(op):
         return False
-    num_inputs = len(linalg.dps_inputs(op))
-    maps = linalg.indexing_maps(op)
+    num_inputs = len(dps_inputs(op))
+    maps = indexing_maps(op)
     out_args = list(block.args[num_inputs:])
-    for position in range(len(linalg.dps_inits(op))):
+    for position in range(len(dps_inits(op))):
         if _is_permutation(maps[num_inputs + position]):
             continue
         combiner = match_reduction(out_args, position)
@@ -303,11 +312,11 @@ def check_linalg_preconditions(
     a vector form (upstream finds out half-way through the rewrite)."""
     from schedir.transform.rewrites.vectorization.body import body_op_vectorizable
 
-    operands = [*linalg.dps_inputs(op), *linalg.dps_inits(op)]
+    operands = [*dps_inputs(op), *dps_inits(op)]
     for operand in operands:
         if isinstance(operand.type, ShapedType) and 0 in operand.type.get_shape():
             raise VectorizationFailure("an operand has a dimension of size 0")
-    ranges = list(linalg.static_loop_ranges(op))
+    ranges = list(static_loop_ranges(op))
     if vector_sizes and not is_valid_masked_input_vector(ranges, vector_sizes):
         raise VectorizationFailure("invalid vector sizes for the iteration space")
     if DYNAMIC_INDEX in ranges or -1 in ranges:
@@ -325,7 +334,7 @@ def check_linalg_preconditions(
     if is_convolution(op):
         # Upstream vectorizes 1-D convolutions only; schedir's are 2-D.
         raise VectorizationFailure("only 1-D convolutions are vectorized")
-    if not all(m.is_projected_permutation() for m in linalg.indexing_maps(op)):
+    if not all(m.is_projected_permutation() for m in indexing_maps(op)):
         raise VectorizationFailure("not projected permutations")
     if not _reduction_preconditions(op, block):
         raise VectorizationFailure("reduction preconditions")
@@ -336,7 +345,7 @@ def _dynamic_preconditions(op: Operation, block: Block) -> None:
     if is_convolution(op):
         raise VectorizationFailure("dynamic convolutions are not vectorized")
     has_reduction = op.name == "linalg.reduce" or (
-        op.name == "linalg.generic" and "reduction" in linalg.iterator_types(op)
+        op.name == "linalg.generic" and "reduction" in iterator_types(op)
     )
     if has_reduction:
         if not _reduction_preconditions(op, block):
@@ -384,7 +393,7 @@ def vectorize(
     """
     if any(scalable):
         raise VectorizationFailure("scalable vectors are not supported by schedir's targets")
-    if linalg.is_structured(op):
+    if is_structured(op):
         return vectorize_linalg(
             rw,
             op,
@@ -418,11 +427,11 @@ def vectorize_linalg(
     path (`create_named_contraction`) or the generic one."""
     from schedir.transform.rewrites.vectorization import body as body_mod
 
-    generic = linalg.as_generic(op)
+    generic = as_generic(op)
     try:
         block = generic.body.block
         check_linalg_preconditions(op, block, vector_sizes, nd_extract)
-        ranges = list(linalg.static_loop_ranges(op))
+        ranges = list(static_loop_ranges(op))
         shape = list(vector_sizes) if vector_sizes else ranges
         if any(s < 0 for s in shape):
             raise VectorizationFailure("dynamic shapes need vector sizes")
@@ -454,9 +463,9 @@ def _vectorize_generic(state: VectorizationState, op: Operation, block: Block) -
     """Upstream's `vectorizeAsLinalgGeneric`."""
     from schedir.transform.rewrites.vectorization.body import vectorize_body
 
-    inputs = linalg.dps_inputs(op)
-    inits = linalg.dps_inits(op)
-    maps = linalg.indexing_maps(op)
+    inputs = dps_inputs(op)
+    inits = dps_inits(op)
+    maps = indexing_maps(op)
     bvm: dict[SSAValue, SSAValue] = {}
     zero = state.index(0)
     operands = [*inputs, *inits]
@@ -505,9 +514,9 @@ def write_output(
     state: VectorizationState, value: SSAValue, op: Operation, init_index: int
 ) -> SSAValue | None:
     """Upstream's `buildVectorWrite`: write a yielded value into its init at index 0."""
-    operand = linalg.dps_inits(op)[init_index]
+    operand = dps_inits(op)[init_index]
     shaped = cast(ShapedType, operand.type)
-    m = linalg.indexing_maps(op)[len(linalg.dps_inputs(op)) + init_index]
+    m = indexing_maps(op)[len(dps_inputs(op)) + init_index]
     used = {e.position for e in m.results if isinstance(e, AffineDimExpr)}
     type_map = AffineMap(
         m.num_dims, 0, tuple(AffineExpr.dimension(d) for d in range(m.num_dims) if d in used)

@@ -42,7 +42,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from schedir.dialects import linalg, vector
+from schedir.dialects import vector
+from schedir.dialects.linalg.interface import dps_inputs
 from schedir.dialects.utils import Mixed, mixed_values
 from schedir.dialects.vector.attributes import bool_array, vec
 from schedir.transform.rewrites.canonicalize.tensor import slice_params
@@ -251,7 +252,7 @@ def static_pad_value(op: Operation | None, rw: CanonRewriter, loc: Operation) ->
         source = op.operands[0]
         return None if isinstance(source.type, VectorType) else source
     if op.name == "linalg.fill":
-        return linalg.dps_inputs(op)[0]
+        return dps_inputs(op)[0]
     if op.name == "vector.transfer_write":
         return static_pad_value(_owner(op.operands[0]), rw, loc)
     if op.name == "tensor.insert_slice":
