@@ -17,10 +17,11 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from schedir.abi import EntrySignature
 from schedir.diagnostics import Diagnostic, InputError, SourceManager
 from schedir.dialects import get_context
 from schedir.dialects.syntax import op_location, parse_module, print_op
-from schedir.dialects.types import EntrySignature, entry_signature, find_entry
+from schedir.dialects.types import entry_signature, find_entry
 from schedir.options import CompileOptions
 from schedir.pipeline import (
     CpuExecutable,

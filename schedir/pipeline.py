@@ -23,6 +23,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException
 
+from schedir.abi import DYNAMIC, ArgSpec, EntrySignature, MemRefSpec, is_out_param
 from schedir.diagnostics import (
     Diagnostic,
     InputError,
@@ -32,7 +33,6 @@ from schedir.diagnostics import (
     UnsupportedError,
 )
 from schedir.dialects.syntax import op_location, verify_module
-from schedir.dialects.types import ArgSpec, EntrySignature
 from schedir.lowering import get_all_passes
 from schedir.lowering.pipelines import PIPELINES
 from schedir.options import CompileOptions
@@ -388,16 +388,10 @@ class CpuExecutable:
     def build(llvm_ir: str, signature: EntrySignature, options: CompileOptions) -> CpuExecutable:
         """JIT-compile `llvm_ir` and bind its `_mlir_ciface_` wrapper of the entry."""
         from schedir.cpu.jit import JitModule
-        from schedir.cpu.runtime import CpuFunction, MemRefSpec, ScalarSpec
+        from schedir.cpu.runtime import CpuFunction
 
-        def spec(a: ArgSpec) -> MemRefSpec | ScalarSpec:
-            if a.shape is None:
-                return ScalarSpec(a.dtype)
-            return MemRefSpec(a.dtype, tuple(None if d < 0 else d for d in a.shape))
-
-        params = [spec(a) for a in signature.args]
-        params += [spec(r) for r in signature.results if _is_out_param(r)]
-        results = [spec(r) for r in signature.results if not _is_out_param(r)]
+        params = [*signature.args, *signature.out_params]
+        results = [r for r in signature.results if not is_out_param(r)]
         jit = JitModule(
             llvm_ir,
             opt_level=options.opt_level,
@@ -429,14 +423,14 @@ class CpuExecutable:
             _check_arg(i, spec, value)
             for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
         ]
-        params += [_new_output(spec, prefill_nan) for spec in sig.results if _is_out_param(spec)]
+        params += [_new_output(spec, prefill_nan) for spec in sig.out_params]
         return params
 
     def _collect(self, params: list[Any], returned: Sequence[Any]) -> list[np.ndarray]:
         outs = iter(params[len(self.signature.args) :])
         rets = iter(returned)
         return [
-            next(outs) if _is_out_param(spec) else np.asarray(next(rets), dtype=spec.dtype)
+            next(outs) if is_out_param(spec) else np.asarray(next(rets), dtype=spec.dtype)
             for spec in self.signature.results
         ]
 
@@ -468,22 +462,16 @@ class CudaExecutable:
         """JIT-compile the host code `llvm_ir` against `runtime` (a new `HostRuntime` by
         default; tests pass one that records the runtime calls)."""
         from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
-        from schedir.gpu.function import MemRefSpec, ScalarSpec
         from schedir.gpu.host import HostFunction, HostRuntime
 
         for spec in signature.results:
-            if not _is_out_param(spec):
+            if not is_out_param(spec):
                 raise UnsupportedError(
                     f"@{signature.name} returns {spec.mlir_type}: dynamically shaped or scalar "
                     "results are not supported on the cuda target yet"
                 )
 
-        def gpu_spec(a: ArgSpec) -> MemRefSpec | ScalarSpec:
-            if a.shape is None:
-                return ScalarSpec(a.dtype)
-            return MemRefSpec(a.dtype, tuple(None if d < 0 else d for d in a.shape))
-
-        params = [gpu_spec(a) for a in signature.args] + [gpu_spec(r) for r in signature.results]
+        params = [*signature.args, *signature.results]
         runtime = runtime if runtime is not None else HostRuntime()
         jit = JitModule(
             llvm_ir,
@@ -506,7 +494,7 @@ class CudaExecutable:
                 f"@{self.signature.name} takes {len(self.signature.args)} argument(s), got {len(args)}"
             )
         outputs = (
-            [_new_output(spec, True) for spec in self.signature.results] if prefill_nan else None
+            [_new_output(spec, True) for spec in self.signature.out_params] if prefill_nan else None
         )
         return self.function(*args, outputs=outputs)
 
@@ -519,14 +507,9 @@ class CudaExecutable:
         return self.function.bind(*args)
 
 
-def _is_out_param(spec: ArgSpec) -> bool:
-    """Statically shaped results are caller-allocated out-params."""
-    return spec.shape is not None and spec.is_static
-
-
 def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
     """The argument as the runtime takes it; InputError if it does not fit `spec`."""
-    if spec.shape is None:
+    if not isinstance(spec, MemRefSpec):
         if isinstance(value, np.ndarray) and value.ndim != 0:
             raise InputError(
                 f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array"
@@ -537,10 +520,10 @@ def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
         raise InputError(
             f"argument {index}: expected an array of dtype {spec.dtype} ({spec.mlir_type}), got {array.dtype}"
         )
-    if array.ndim != len(spec.shape) or any(
-        want >= 0 and want != got for want, got in zip(spec.shape, array.shape, strict=True)
+    if array.ndim != spec.rank or any(
+        want != DYNAMIC and want != got for want, got in zip(spec.shape, array.shape, strict=True)
     ):
-        shape = "(" + ", ".join("?" if d < 0 else str(d) for d in spec.shape) + ")"
+        shape = "(" + ", ".join("?" if d == DYNAMIC else str(d) for d in spec.shape) + ")"
         raise InputError(
             f"argument {index}: expected shape {shape} ({spec.mlir_type}), got {tuple(array.shape)}"
         )
@@ -548,8 +531,7 @@ def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
     return array if array.flags.c_contiguous else array.copy(order="C")
 
 
-def _new_output(spec: ArgSpec, prefill_nan: bool) -> np.ndarray:
-    assert spec.shape is not None
+def _new_output(spec: MemRefSpec, prefill_nan: bool) -> np.ndarray:
     if prefill_nan:
         from schedir.reference import nan_filled
 

@@ -4,6 +4,6 @@ Nothing here imports xDSL: the JIT takes LLVM IR text, the runtime takes numpy a
 """
 
 from schedir.cpu.jit import JitModule
-from schedir.cpu.runtime import CpuFunction, MemRefSpec, ScalarSpec
+from schedir.cpu.runtime import CpuFunction
 
-__all__ = ["CpuFunction", "JitModule", "MemRefSpec", "ScalarSpec"]
+__all__ = ["CpuFunction", "JitModule"]

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from schedir.abi import DYNAMIC, ArgSpec
 from schedir.diagnostics import InputError
 from schedir.dialects.syntax import op_location, parse_module
-from schedir.dialects.types import DYNAMIC, ArgSpec, entry_signature, find_entry
+from schedir.dialects.types import entry_signature, find_entry
 from schedir.reference import arith_math, control, linalg, tensor_ops
 from schedir.reference.checking import (
     DEFAULT_DYNAMIC_SIZE,
