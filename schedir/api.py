@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.context import Context
@@ -24,9 +24,6 @@ from schedir.dialects.syntax import op_location, parse_module, print_op
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.options import CompileOptions
 from schedir.pipeline import (
-    CpuExecutable,
-    CudaExecutable,
-    StepChecker,
     apply_schedule,
     emit_llvm_ir,
     lower,
@@ -35,6 +32,10 @@ from schedir.pipeline import (
     run_passes,
     strip_schedule,
 )
+
+if TYPE_CHECKING:
+    from schedir.cpu import CpuExecutable
+    from schedir.gpu import CudaExecutable
 
 PayloadSource = str | os.PathLike[str]
 """A payload or schedule: a path to a .mlir file, or MLIR text."""
@@ -68,6 +69,9 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str:
     )
     if request.apply_schedule:
         library = _parse_library(request.schedule, ctx, sources)
+        # Deferred: the checker loads the reference and the CPU JIT, needed only here.
+        from schedir.verify_each import StepChecker
+
         checker = (
             StepChecker.for_module(ctx, module, None, CompileOptions())
             if request.verify_each_transform
@@ -168,7 +172,12 @@ class Kernel:
         With `prefill_nan`, caller-allocated outputs start as NaN (integers: a sentinel), so
         an element the kernel never writes cannot pass a check.
         """
-        return self._executable.run(args, prefill_nan=prefill_nan)
+        outputs = None
+        if prefill_nan:
+            from schedir.reference import nan_filled  # deferred: only checked runs need it
+
+            outputs = [nan_filled(spec) for spec in self.signature.out_params]
+        return self._executable.run(args, outputs=outputs)
 
     def bind(self, *args: Any) -> Any:
         """A call with fixed arguments, for timing: on cuda it queues one run without
@@ -178,9 +187,10 @@ class Kernel:
 
     def run_device(self, *args: Any) -> list[Any]:
         """(cuda) Call the kernel; the results stay on the device as `DeviceArray`s."""
-        if not isinstance(self._executable, CudaExecutable):
+        executable = self._cuda_executable()
+        if executable is None:
             raise InputError("run_device is only available for the cuda target")
-        return self._executable.run_device(args)
+        return executable.run_device(args)
 
     def benchmark(self, *args: Any, min_time: float = 0.5, max_runs: int = 1000) -> BenchResult:
         """Median time of the kernel call on `args` (outputs allocated once).
@@ -188,8 +198,9 @@ class Kernel:
         On cuda the time is GPU time between CUDA events around each run (L2 flushed
         before each, `schedir.gpu.time_function`); on the CPU it is wall time.
         """
-        if isinstance(self._executable, CudaExecutable):
-            return _benchmark_cuda(self._executable, args, min_time, max_runs)
+        executable = self._cuda_executable()
+        if executable is not None:
+            return _benchmark_cuda(executable, args, min_time, max_runs)
         call = self._executable.bind(args)
         call()  # warm up: page in code and data
         times: list[float] = []
@@ -200,11 +211,19 @@ class Kernel:
             times.append(time.perf_counter() - t0)
         return BenchResult(statistics.median(times), min(times), len(times))
 
+    def _cuda_executable(self) -> CudaExecutable | None:
+        if self.options.target != "cuda":
+            return None
+        from schedir.gpu import CudaExecutable  # deferred: loaded with the cuda executable
+
+        assert isinstance(self._executable, CudaExecutable)
+        return self._executable
+
 
 def _benchmark_cuda(
     executable: CudaExecutable, args: Sequence[Any], min_time: float, max_runs: int
 ) -> BenchResult:
-    from schedir.gpu import time_function
+    from schedir.gpu import time_function  # deferred: loaded with the cuda executable
 
     bound = executable.bind(args)
     try:
@@ -284,6 +303,9 @@ def compile_with_sources(
         if schedule is not None:
             text, name = load_source(schedule, "schedule")
             library = _parse_library((name, text), ctx, sources)
+        # Deferred: the checker loads the reference and the CPU JIT, needed only here.
+        from schedir.verify_each import StepChecker
+
         checker = (
             StepChecker.for_module(ctx, module, entry, options) if options.verify_each else None
         )
@@ -308,6 +330,8 @@ def compile_with_sources(
     stages["llvm-ir"] = llvm_ir
     _dump(options, stages)
     with timer("jit"):
+        from schedir.cpu import CpuExecutable  # deferred: llvmlite
+
         executable = CpuExecutable.build(llvm_ir, signature, options)
     return Kernel(
         signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable
@@ -350,6 +374,8 @@ def _compile_cuda(
     stages["llvm-ir"] = llvm_ir
     _dump(options, stages)
     with timer("jit"):
+        from schedir.gpu import CudaExecutable  # deferred: llvmlite
+
         executable = CudaExecutable.build(llvm_ir, signature, options, written)
     return Kernel(
         signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable

@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
@@ -23,7 +21,6 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException
 
-from schedir.abi import DYNAMIC, ArgSpec, EntrySignature, MemRefSpec, is_out_param
 from schedir.diagnostics import (
     Diagnostic,
     InputError,
@@ -306,239 +303,6 @@ def emit_ptx(
     return kernels_ptx(module)
 
 
-@dataclass
-class StepChecker:
-    """Per-step checking of a schedule: run the payload after each top-level transform op.
-
-    The untransformed payload is evaluated once by the reference on seeded random inputs;
-    after every top-level transform op a copy of the payload (schedule stripped) is lowered,
-    JIT-compiled and run on the same inputs. The first op after which the results differ
-    gets a definite error at its line with the size of the difference. Steps whose IR the
-    CPU pipeline cannot run (yet) are recorded in `skipped`, never silently passed.
-    """
-
-    ctx: Context
-    signature: EntrySignature
-    inputs: list[np.ndarray]
-    expected: list[np.ndarray]
-    reduction_length: int
-    options: CompileOptions
-    skipped: list[tuple[Operation, str]]
-
-    @staticmethod
-    def for_module(
-        ctx: Context, module: ModuleOp, entry: str | None, options: CompileOptions, seed: int = 0
-    ) -> StepChecker:
-        from schedir import reference
-        from schedir.dialects.types import entry_signature, find_entry
-
-        payload = module.clone()
-        strip_schedule(payload)
-        signature = entry_signature(find_entry(payload, entry))
-        inputs = reference.random_inputs(signature, seed)
-        expected = reference.evaluate(payload, signature.name, inputs)
-        length = reference.reduction_length(payload, signature.name)
-        return StepChecker(ctx, signature, inputs, expected, length, options, [])
-
-    def __call__(self, transform_op: Operation, root: Operation) -> None:
-        from schedir import reference
-        from schedir.diagnostics import TransformError
-        from schedir.dialects.types import find_entry
-
-        assert isinstance(root, ModuleOp)
-        payload = root.clone()
-        strip_schedule(payload)
-        try:
-            prepare_entry(find_entry(payload, self.signature.name))
-            llvm_ir = emit_llvm_ir(self.ctx, payload, target="cpu")
-            executable = CpuExecutable.build(llvm_ir, self.signature, self.options)
-        except (UnsupportedError, LoweringError) as err:
-            self.skipped.append((transform_op, err.message))
-            return
-        results = executable.run(self.inputs, prefill_nan=True)
-        for index, (spec, got, want) in enumerate(
-            zip(self.signature.results, results, self.expected, strict=True)
-        ):
-            check = reference.compare(got, want, spec.dtype, self.reduction_length)
-            if check.ok:
-                continue
-            which = f"result #{index}" if len(results) > 1 else "the result"
-            raise TransformError(
-                f"this transform op changes {which} of @{self.signature.name}: "
-                f"max_abs_err={check.max_abs_err:.3g} max_rel_err={check.max_rel_err:.3g} "
-                f"({check.num_mismatches} of {got.size} elements differ)",
-                op_location(transform_op),
-                (Note(check.message),) if check.message else (),
-            )
-
-
-@dataclass(frozen=True)
-class CpuExecutable:
-    """A JIT-compiled entry function and the ABI to call it on numpy arrays.
-
-    The entry's tensor arguments are passed as read-only memrefs; statically shaped results
-    are written into arrays allocated here (trailing out-params, see
-    `buffer-results-to-out-params`); dynamically shaped results come back from the kernel.
-    """
-
-    signature: EntrySignature
-    function: Any
-
-    @staticmethod
-    def build(llvm_ir: str, signature: EntrySignature, options: CompileOptions) -> CpuExecutable:
-        """JIT-compile `llvm_ir` and bind its `_mlir_ciface_` wrapper of the entry."""
-        from schedir.cpu.jit import JitModule
-        from schedir.cpu.runtime import CpuFunction
-
-        params = [*signature.args, *signature.out_params]
-        results = [r for r in signature.results if not is_out_param(r)]
-        jit = JitModule(
-            llvm_ir,
-            opt_level=options.opt_level,
-            cpu_name=options.cpu_name,
-            cpu_features=options.cpu_features,
-        )
-        return CpuExecutable(
-            signature, CpuFunction(jit, f"_mlir_ciface_{signature.name}", params, results)
-        )
-
-    def run(self, args: Sequence[Any], *, prefill_nan: bool = False) -> list[np.ndarray]:
-        """Call with `args` (checked against the signature); all results, in order."""
-        params = self._params(args, prefill_nan)
-        return self._collect(params, self.function(*params))
-
-    def bind(self, args: Sequence[Any]) -> Callable[[], object]:
-        """A call with fixed arguments and outputs, for timing."""
-        params = self._params(args, False)
-        return lambda: self.function(*params)
-
-    def _params(self, args: Sequence[Any], prefill_nan: bool) -> list[Any]:
-        sig = self.signature
-        if len(args) != len(sig.args):
-            raise InputError(
-                f"@{sig.name} takes {len(sig.args)} argument(s) "
-                f"({', '.join(a.mlir_type for a in sig.args)}), got {len(args)}"
-            )
-        params = [
-            _check_arg(i, spec, value)
-            for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
-        ]
-        params += [_new_output(spec, prefill_nan) for spec in sig.out_params]
-        return params
-
-    def _collect(self, params: list[Any], returned: Sequence[Any]) -> list[np.ndarray]:
-        outs = iter(params[len(self.signature.args) :])
-        rets = iter(returned)
-        return [
-            next(outs) if is_out_param(spec) else np.asarray(next(rets), dtype=spec.dtype)
-            for spec in self.signature.results
-        ]
-
-
-@dataclass(frozen=True)
-class CudaExecutable:
-    """A CUDA program: its host code JIT-compiled for this CPU, calling the kernels through
-    the `mgpu*` runtime of `schedir.gpu.host`, and the ABI to call it on arrays.
-
-    Arguments are numpy arrays (copied to the device) or device arrays (used in place;
-    copied first when the program writes them, see `written`); statically shaped results
-    are device buffers allocated per call and returned as numpy arrays.
-    """
-
-    signature: EntrySignature
-    function: Any
-    """The `schedir.gpu.host.HostFunction` of the entry."""
-    jit: Any
-    """The JIT module holding the host code (kept alive with the function)."""
-
-    @staticmethod
-    def build(
-        llvm_ir: str,
-        signature: EntrySignature,
-        options: CompileOptions,
-        written: Sequence[int] = (),
-        runtime: Any = None,
-    ) -> CudaExecutable:
-        """JIT-compile the host code `llvm_ir` against `runtime` (a new `HostRuntime` by
-        default; tests pass one that records the runtime calls)."""
-        from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
-        from schedir.gpu.host import HostFunction, HostRuntime
-
-        for spec in signature.results:
-            if not is_out_param(spec):
-                raise UnsupportedError(
-                    f"@{signature.name} returns {spec.mlir_type}: dynamically shaped or scalar "
-                    "results are not supported on the cuda target yet"
-                )
-
-        params = [*signature.args, *signature.results]
-        runtime = runtime if runtime is not None else HostRuntime()
-        jit = JitModule(
-            llvm_ir,
-            opt_level=options.opt_level,
-            cpu_name=options.cpu_name,
-            cpu_features=options.cpu_features,
-            extra_symbols=runtime.symbols(),
-        )
-        address = jit.address(f"{PACKED_PREFIX}{CIFACE_PREFIX}{signature.name}")
-        outputs = range(len(signature.args), len(params))
-        function = HostFunction(
-            address, params, runtime, name=signature.name, outputs=outputs, written=written
-        )
-        return CudaExecutable(signature, function, jit)
-
-    def run(self, args: Sequence[Any], *, prefill_nan: bool = False) -> list[np.ndarray]:
-        """Call with `args` (numpy or device arrays, scalars); the results as numpy arrays."""
-        if len(args) != len(self.signature.args):
-            raise InputError(
-                f"@{self.signature.name} takes {len(self.signature.args)} argument(s), got {len(args)}"
-            )
-        outputs = (
-            [_new_output(spec, True) for spec in self.signature.out_params] if prefill_nan else None
-        )
-        return self.function(*args, outputs=outputs)
-
-    def run_device(self, args: Sequence[Any]) -> list[Any]:
-        """Call with `args`; the results stay on the device (`DeviceArray`s)."""
-        return self.function.run_device(*args)
-
-    def bind(self, args: Sequence[Any]) -> Any:
-        """A call with fixed arguments that queues one run without waiting (for timing)."""
-        return self.function.bind(*args)
-
-
-def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
-    """The argument as the runtime takes it; InputError if it does not fit `spec`."""
-    if not isinstance(spec, MemRefSpec):
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(
-                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array"
-            )
-        return np.asarray(value).astype(spec.dtype, casting="same_kind").item()
-    array = value if isinstance(value, np.ndarray) else np.asarray(value)
-    if array.dtype != spec.dtype:
-        raise InputError(
-            f"argument {index}: expected an array of dtype {spec.dtype} ({spec.mlir_type}), got {array.dtype}"
-        )
-    if array.ndim != spec.rank or any(
-        want != DYNAMIC and want != got for want, got in zip(spec.shape, array.shape, strict=True)
-    ):
-        shape = "(" + ", ".join("?" if d == DYNAMIC else str(d) for d in spec.shape) + ")"
-        raise InputError(
-            f"argument {index}: expected shape {shape} ({spec.mlir_type}), got {tuple(array.shape)}"
-        )
-    # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
-    return array if array.flags.c_contiguous else array.copy(order="C")
-
-
-def _new_output(spec: MemRefSpec, prefill_nan: bool) -> np.ndarray:
-    if prefill_nan:
-        from schedir.reference import nan_filled
-
-        return nan_filled(spec)
-    return np.empty(spec.shape, dtype=spec.dtype)
-
-
 def _first_line(err: BaseException) -> str:
     text = str(err).strip()
     return text.splitlines()[0] if text else type(err).__name__
@@ -547,10 +311,7 @@ def _first_line(err: BaseException) -> str:
 __all__ = [
     "STAGES",
     "STAGE_NAMES",
-    "CpuExecutable",
-    "CudaExecutable",
     "Stage",
-    "StepChecker",
     "apply_schedule",
     "cuda_passes",
     "emit_llvm_ir",

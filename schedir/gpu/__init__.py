@@ -8,6 +8,10 @@
   kernel launch, device arrays and zero-copy adoption of PyTorch/CuPy arrays.
 - `function`: `GpuFunction`, a kernel called on numpy or device arrays; its module doc
   is the kernel ABI the lowering must produce (argument specs are `schedir.abi`'s).
+- `host`, `executable`: the host side of a compiled CUDA program (the `mgpu*` runtime
+  API its host code calls) and `CudaExecutable`, the compiled entry that
+  `schedir.compile` returns inside a `Kernel` (its host code runs through the CPU JIT of
+  `schedir.cpu`).
 - `timing`: event-based timing with warm-up and L2 flushes.
 
 This package is the only place schedir imports `cuda` (on first use, so the PTX path
@@ -22,6 +26,7 @@ from schedir.gpu.errors import (
     DeviceUnavailableError,
     LaunchConfigError,
 )
+from schedir.gpu.executable import CudaExecutable
 from schedir.gpu.function import BoundLaunch, GpuFunction
 from schedir.gpu.memory import DeviceArray
 from schedir.gpu.ptx import assemble, compile_ptx, find_libdevice, find_ptxas, kernel_names
@@ -33,6 +38,7 @@ __all__ = [
     "BoundLaunch",
     "CudaContextLostError",
     "CudaError",
+    "CudaExecutable",
     "CudaOutOfMemoryError",
     "DeviceArray",
     "DeviceUnavailableError",

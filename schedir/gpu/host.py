@@ -29,8 +29,8 @@ those the program writes, which are copied first so inputs are never modified. O
 parameters (statically shaped results after `buffer-results-to-out-params`) are device
 buffers returned as numpy arrays (`__call__`) or kept on the device (`run_device`).
 
-This module imports neither xDSL nor schedir.cpu (the pipeline hands it the address of
-the compiled entry).
+This module imports neither xDSL nor schedir.cpu: `schedir.gpu.executable.CudaExecutable`
+JIT-compiles the host code and hands it the address of the compiled entry.
 """
 
 from __future__ import annotations

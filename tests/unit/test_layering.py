@@ -1,8 +1,8 @@
 """The import layering of DESIGN.md, checked on the source (every import, even lazy ones).
 
-cli, api -> autotune -> pipeline -> transform | lowering -> dialects, reference
-gpu and cpu sit beside dialects and never import xDSL; abi (the argument specs) sits on
-options and diagnostics, which are leaves.
+cli, api -> autotune -> verify_each -> pipeline -> transform | lowering -> dialects, reference
+gpu (whose CUDA host code runs through cpu's JIT) and cpu sit beside dialects and never import
+xDSL; abi (the argument specs) sits on options and diagnostics, which are leaves.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ RANKS = {
     "diagnostics": 0,
     "abi": 0.5,
     "dialects": 1,
-    "gpu": 1,
     "cpu": 1,
+    "gpu": 1.5,
     "reference": 2,
     "transform.rewrites": 2.5,
     "transform": 3,
     "lowering": 3,
     "pipeline": 4,
+    "verify_each": 4.5,
     "autotune": 5,
     "api": 6,
     "cli": 7,
