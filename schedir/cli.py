@@ -26,6 +26,7 @@ from schedir.diagnostics import (
     check_expected_diagnostics,
     parse_expected_diagnostics,
 )
+from schedir.options import TARGETS
 
 SPLIT_MARKER = "// -----"
 
@@ -135,11 +136,14 @@ def _guarded(main: Callable[[list[str] | None, SourceManager], int], argv: list[
 
 @dataclass(frozen=True)
 class _ChunkResult:
-    output: str | None
+    output: str | bytes | None
     diagnostics: tuple[Diagnostic, ...]
 
 
 def _opt_parser() -> _ArgumentParser:
+    # Deferred: the stage table comes with xDSL, loaded only when schedir-opt runs.
+    from schedir.pipeline import EMIT_CHOICES
+
     p = _ArgumentParser(
         prog="schedir-opt",
         description="Apply a transform schedule and passes to an MLIR file and print the result.",
@@ -157,8 +161,15 @@ def _opt_parser() -> _ArgumentParser:
     p.add_argument(
         "-p", "--pipeline", default="", help="passes to run after the schedule, comma separated"
     )
-    p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir", help="what to print")
-    p.add_argument("--target", choices=("cpu", "cuda"), default=None, help="target for --emit llvm")
+    p.add_argument(
+        "--emit",
+        choices=EMIT_CHOICES,
+        default="mlir",
+        help="what to print: the module (mlir), or a compile stage (llvm is llvm-ir)",
+    )
+    p.add_argument(
+        "--target", choices=TARGETS, default=None, help="target of --emit llvm-dialect|llvm"
+    )
     p.add_argument("-o", "--output", metavar="OUT", help="output file (written atomically)")
     p.add_argument(
         "--split-input-file", action="store_true", help="process '// -----' chunks separately"
@@ -184,7 +195,7 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
         schedule_text = _read_input(args.schedule, sources)
 
     chunks = split_input(text) if args.split_input_file else [(0, text)]
-    outputs: list[str] = []
+    outputs: list[str | bytes] = []
     failed = False
     for offset, chunk in chunks:
         result = _opt_chunk(args, name, chunk, offset, schedule_text, sources)
@@ -203,12 +214,25 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
         if result.output is not None:
             outputs.append(result.output)
 
-    joined = f"{SPLIT_MARKER}\n".join(outputs)
+    joined = _join(outputs)
     if not args.output:
-        sys.stdout.write(joined)
+        if isinstance(joined, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(joined)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(joined)
     elif not failed:  # as mlir-opt: a failed run keeps no output file
         write_atomically(args.output, joined)
     return 1 if failed else 0
+
+
+def _join(outputs: Sequence[str | bytes]) -> str | bytes:
+    """The outputs of the chunks, separated by the split marker (bytes if one is binary)."""
+    separator = f"{SPLIT_MARKER}\n"
+    if all(isinstance(out, str) for out in outputs):
+        return separator.join(str(out) for out in outputs)
+    return separator.encode().join(out.encode() if isinstance(out, str) else out for out in outputs)
 
 
 def _opt_chunk(
@@ -280,9 +304,7 @@ def _run_parser() -> _ArgumentParser:
     p.add_argument(
         "--no-schedule", action="store_true", help="ignore the schedule embedded in the input"
     )
-    p.add_argument(
-        "--target", choices=("cpu", "cuda"), default="cpu", help="where to run (default: cpu)"
-    )
+    p.add_argument("--target", choices=TARGETS, default="cpu", help="where to run (default: cpu)")
     p.add_argument(
         "--entry", metavar="NAME", help="function to call (default: the only public one)"
     )

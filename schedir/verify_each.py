@@ -2,8 +2,8 @@
 `CompileOptions.verify_each`): run the payload after each top-level transform op and compare
 it with the reference.
 
-It sits on top of the pipeline (it lowers and JIT-compiles every step as `schedir.pipeline`
-does for the cpu), beside the drivers that use it (`schedir.api`); the numerics it checks
+It sits on top of the pipeline (it lowers and JIT-compiles every step with the cpu stages of
+`schedir.pipeline`), beside the drivers that use it (`schedir.api`); the numerics it checks
 with are `schedir.reference`'s (`random_inputs`, `evaluate`, `compare`, `nan_filled`).
 """
 
@@ -23,7 +23,7 @@ from schedir.diagnostics import LoweringError, Note, TransformError, Unsupported
 from schedir.dialects.syntax import op_location
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.options import CompileOptions
-from schedir.pipeline import emit_llvm_ir, prepare_entry, strip_schedule
+from schedir.pipeline import LLVM_IR, Compilation, Entry, emit, strip_schedule
 
 
 @dataclass
@@ -62,8 +62,11 @@ class StepChecker:
         payload = root.clone()
         strip_schedule(payload)
         try:
-            prepare_entry(find_entry(payload, self.signature.name))
-            llvm_ir = emit_llvm_ir(self.ctx, payload, target="cpu")
+            step = Compilation(
+                self.ctx, self.options, module=payload, entry=Entry(self.signature.name)
+            )
+            llvm_ir = emit(step, LLVM_IR.name, "cpu")
+            assert isinstance(llvm_ir, str)
             executable = CpuExecutable.build(llvm_ir, self.signature, self.options)
         except (UnsupportedError, LoweringError) as err:
             self.skipped.append((transform_op, err.message))
