@@ -3,11 +3,15 @@
 This is the only module that reads argv and the environment. Every error is printed as an
 MLIR-style diagnostic and the exit status is 1; a Python traceback is printed only when
 SCHEDIR_DEBUG=1 is set and the error is an internal one.
+
+The compiler (xDSL, llvmlite) and numpy are imported inside the tool functions, so that
+importing this module (the console scripts do) loads none of them.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import tempfile
@@ -26,7 +30,7 @@ from schedir.diagnostics import (
     check_expected_diagnostics,
     parse_expected_diagnostics,
 )
-from schedir.options import TARGETS
+from schedir.options import TARGETS, CompileOptions
 
 SPLIT_MARKER = "// -----"
 
@@ -141,8 +145,7 @@ class _ChunkResult:
 
 
 def _opt_parser() -> _ArgumentParser:
-    # Deferred: the stage table comes with xDSL, loaded only when schedir-opt runs.
-    from schedir.pipeline import EMIT_CHOICES
+    from schedir.pipeline import EMIT_CHOICES  # deferred: the stage table comes with xDSL
 
     p = _ArgumentParser(
         prog="schedir-opt",
@@ -243,7 +246,7 @@ def _opt_chunk(
     schedule: tuple[str, str] | None,
     sources: SourceManager,
 ) -> _ChunkResult:
-    from schedir.api import OptRequest, run_opt
+    from schedir.api import OptRequest, run_opt  # deferred: the compiler
 
     # With --verify-diagnostics, remarks and warnings are checked with the errors;
     # otherwise they are printed as they come, as mlir-opt does.
@@ -334,10 +337,9 @@ def _run_parser() -> _ArgumentParser:
 
 
 def _run(argv: list[str] | None, sources: SourceManager) -> int:
-    import numpy as np
+    import numpy as np  # deferred, as the compiler
 
-    from schedir import api, reference
-    from schedir.options import CompileOptions
+    from schedir import api, reference  # deferred: the compiler
 
     args = _run_parser().parse_args(argv)
     name, text = _read_input(args.input, sources)
@@ -387,7 +389,7 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
 
 
 def _load_npy(path: str) -> object:
-    import numpy as np
+    import numpy as np  # deferred, as the compiler
 
     try:
         return np.load(path, allow_pickle=False)
@@ -398,9 +400,7 @@ def _load_npy(path: str) -> object:
 
 
 def _save_results(output: str, results: Sequence[object]) -> None:
-    import io
-
-    import numpy as np
+    import numpy as np  # deferred, as the compiler
 
     if len(results) == 1:
         names = [output]
