@@ -8,6 +8,7 @@ expected = schedir.reference.evaluate("examples/matmul.mlir", None, [a, b])
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from schedir.diagnostics import (
@@ -55,12 +56,8 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     # Importing xDSL and llvmlite costs ~0.4 s: load them when first used, not on `import schedir`.
     if name == "reference":
-        import importlib
-
         return importlib.import_module("schedir.reference")
     if name in _LAZY:
-        import importlib
-
         module, attr = _LAZY[name]
         return getattr(importlib.import_module(module), attr)
     raise AttributeError(f"module 'schedir' has no attribute '{name}'")

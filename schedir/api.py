@@ -1,42 +1,51 @@
-"""The Python entry points: `compile` (payload -> runnable `Kernel`) and the opt driver."""
+"""The Python entry points: `compile` (payload -> runnable `Kernel`) and the opt driver.
+
+Both run the stage table of `schedir.pipeline`: `compile` every stage of its target,
+`run_opt` the schedule, the `-p` passes, then the stages up to what `--emit` asks for.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from schedir.abi import EntrySignature
 from schedir.diagnostics import Diagnostic, InputError, SourceManager
 from schedir.dialects import get_context
-from schedir.dialects.syntax import op_location, parse_module, print_op
-from schedir.dialects.types import EntrySignature, entry_signature, find_entry
-from schedir.options import CompileOptions
+from schedir.dialects.syntax import parse_module, print_op
+from schedir.options import CompileOptions, Target
 from schedir.pipeline import (
-    CpuExecutable,
-    CudaExecutable,
-    StepChecker,
-    apply_schedule,
-    emit_llvm_ir,
-    lower,
+    PAYLOAD,
+    SCHEDULED,
+    AfterPass,
+    Compilation,
+    Entry,
+    Executable,
+    PayloadSource,
+    Schedule,
+    Source,
+    StepCheck,
+    emit,
+    emit_stage,
+    emit_target,
+    load_source,
     parse_pass_pipeline,
-    prepare_entry,
     run_passes,
+    run_stages,
     strip_schedule,
 )
+from schedir.pipeline import compile as compile_stages
 
-PayloadSource = str | os.PathLike[str]
-"""A payload or schedule: a path to a .mlir file, or MLIR text."""
+if TYPE_CHECKING:
+    from schedir.gpu import CudaExecutable
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,8 @@ class OptRequest:
     entry_point: str = "__transform_main"
     pipeline: str = ""
     emit: str = "mlir"
-    target: str | None = None
+    """"mlir", "llvm" or a stage name of `schedir.pipeline.EMIT_CHOICES`."""
+    target: Target | None = None
     generic: bool = False
     verify_each_transform: bool = False
     print_ir_after_all: Callable[[str, str], None] | None = None
@@ -59,77 +69,54 @@ class OptRequest:
     """Receives the remarks and warnings of the schedule (errors are raised)."""
 
 
-def run_opt(request: OptRequest, sources: SourceManager) -> str:
-    """Parse, schedule, run passes and print, as `schedir-opt` does; returns the output text."""
-    ctx = get_context()
-    module = parse_module(
-        request.text, request.filename, ctx=ctx, sources=sources, offset=request.offset
-    )
-    if request.apply_schedule:
-        library = _parse_library(request.schedule, ctx, sources)
-        checker = (
-            StepChecker.for_module(ctx, module, None, CompileOptions())
-            if request.verify_each_transform
-            else None
-        )
-        apply_schedule(
-            ctx,
-            module,
-            library,
-            entry_point=request.entry_point,
-            after_step=checker,
-            on_diagnostic=request.on_diagnostic,
-        )
-    elif request.emit != "mlir":
-        # As mlir-opt without the interpreter, an unapplied schedule stays in the printed
-        # module; it is only dropped when the payload is compiled further.
-        strip_schedule(module)
-    passes = parse_pass_pipeline(request.pipeline)
-    after = None
+def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
+    """Parse, schedule, run passes and print, as `schedir-opt` does; returns the output
+    (bytes for `--emit cubin`)."""
+    stage = emit_stage(request.emit)
+    target = (request.target or "cpu") if stage is None else emit_target(stage, request.target)
+    after: AfterPass | None = None
     if request.print_ir_after_all is not None:
         dump = request.print_ir_after_all
 
-        def after(p: object, m: ModuleOp) -> None:
+        def print_after(p: object, m: ModuleOp) -> None:
             dump(getattr(p, "name", type(p).__name__), print_op(m, generic=request.generic))
 
-    run_passes(ctx, module, passes, after_pass=after)
-    if request.emit == "mlir":
-        return print_op(module, generic=request.generic)
-    from schedir.pipeline import emit_ptx
-
-    if request.emit == "llvm":
-        return emit_llvm_ir(ctx, module, target=request.target or "cpu", after_pass=after)
-    return emit_ptx(ctx, module, options=CompileOptions(target="cuda"), after_pass=after)
-
-
-def _parse_library(
-    schedule: tuple[str, str] | None, ctx: Context, sources: SourceManager
-) -> ModuleOp | None:
-    """The module of a separate schedule file (upstream's preloaded transform library)."""
-    if schedule is None:
-        return None
-    name, text = schedule
-    return parse_module(text, name, ctx=ctx, sources=sources)
-
-
-def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]:
-    """(text, display name) of a payload given as a path or as MLIR text."""
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
-        path = Path(source)
-        try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except OSError as err:
-            raise InputError(f"could not read {what} file '{path}': {err.strerror}") from None
-        except UnicodeDecodeError:
-            raise InputError(f"could not read {what} file '{path}': not UTF-8 text") from None
-    return str(source), f"<{what}>"
+        after = print_after
+    library = None if request.schedule is None else Source(request.schedule[1], request.schedule[0])
+    step_check = _step_check(None, CompileOptions()) if request.verify_each_transform else None
+    c = Compilation(
+        get_context(),
+        CompileOptions(target=target),
+        payload=Source(request.text, request.filename, request.offset),
+        sources=sources,
+        schedule=Schedule(library, request.entry_point, step_check, request.on_diagnostic),
+        after_pass=after,
+        generic=request.generic,
+    )
+    run_stages(c, (PAYLOAD, SCHEDULED) if request.apply_schedule else (PAYLOAD,))
+    if not request.apply_schedule and stage is not None:
+        # As mlir-opt without the interpreter, an unapplied schedule stays in the printed
+        # module; it is only dropped when the payload is compiled further.
+        strip_schedule(c.ir)
+    passes = parse_pass_pipeline(request.pipeline)
+    run_passes(c.ctx, c.ir, passes, after_pass=after)
+    if stage is None:
+        return print_op(c.ir, generic=request.generic)
+    return emit(c, stage, target)
 
 
-def _looks_like_path(text: str) -> bool:
-    """MLIR text always has a brace or a newline; a path never needs them."""
-    if "\n" in text or "{" in text:
-        return False
-    return text.endswith(".mlir") or Path(text).exists()
+def _step_check(
+    entry: str | None, options: CompileOptions
+) -> Callable[[Context, ModuleOp], StepCheck]:
+    """Makes the per-step check of `--verify-each-transform` from the payload."""
+
+    def make(ctx: Context, module: ModuleOp) -> StepCheck:
+        # Deferred: the checker loads the reference and the CPU JIT, needed only here.
+        from schedir.verify_each import StepChecker
+
+        return StepChecker.for_module(ctx, module, entry, options)
+
+    return make
 
 
 @dataclass(frozen=True)
@@ -149,7 +136,7 @@ class Kernel:
     options: CompileOptions
     stages: Mapping[str, str]
     timings: Mapping[str, float]
-    _executable: CpuExecutable | CudaExecutable = field(repr=False)
+    _executable: Executable = field(repr=False)
 
     @property
     def name(self) -> str:
@@ -167,7 +154,12 @@ class Kernel:
         With `prefill_nan`, caller-allocated outputs start as NaN (integers: a sentinel), so
         an element the kernel never writes cannot pass a check.
         """
-        return self._executable.run(args, prefill_nan=prefill_nan)
+        outputs = None
+        if prefill_nan:
+            from schedir.reference import nan_filled  # deferred: only checked runs need it
+
+            outputs = [nan_filled(spec) for spec in self.signature.out_params]
+        return self._executable.run(args, outputs=outputs)
 
     def bind(self, *args: Any) -> Any:
         """A call with fixed arguments, for timing: on cuda it queues one run without
@@ -177,9 +169,10 @@ class Kernel:
 
     def run_device(self, *args: Any) -> list[Any]:
         """(cuda) Call the kernel; the results stay on the device as `DeviceArray`s."""
-        if not isinstance(self._executable, CudaExecutable):
+        executable = self._cuda_executable()
+        if executable is None:
             raise InputError("run_device is only available for the cuda target")
-        return self._executable.run_device(args)
+        return executable.run_device(args)
 
     def benchmark(self, *args: Any, min_time: float = 0.5, max_runs: int = 1000) -> BenchResult:
         """Median time of the kernel call on `args` (outputs allocated once).
@@ -187,8 +180,9 @@ class Kernel:
         On cuda the time is GPU time between CUDA events around each run (L2 flushed
         before each, `schedir.gpu.time_function`); on the CPU it is wall time.
         """
-        if isinstance(self._executable, CudaExecutable):
-            return _benchmark_cuda(self._executable, args, min_time, max_runs)
+        executable = self._cuda_executable()
+        if executable is not None:
+            return _benchmark_cuda(executable, args, min_time, max_runs)
         call = self._executable.bind(args)
         call()  # warm up: page in code and data
         times: list[float] = []
@@ -199,11 +193,19 @@ class Kernel:
             times.append(time.perf_counter() - t0)
         return BenchResult(statistics.median(times), min(times), len(times))
 
+    def _cuda_executable(self) -> CudaExecutable | None:
+        if self.options.target != "cuda":
+            return None
+        from schedir.gpu import CudaExecutable  # deferred: loaded with the cuda executable
+
+        assert isinstance(self._executable, CudaExecutable)
+        return self._executable
+
 
 def _benchmark_cuda(
     executable: CudaExecutable, args: Sequence[Any], min_time: float, max_runs: int
 ) -> BenchResult:
-    from schedir.gpu import time_function
+    from schedir.gpu import time_function  # deferred: loaded with the cuda executable
 
     bound = executable.bind(args)
     try:
@@ -252,7 +254,7 @@ def compile(
     its line).
     """
     if verify_each:
-        options = replace(options or CompileOptions(target=target), verify_each=True)  # type: ignore[arg-type]
+        options = replace(options or CompileOptions(target=_target(target)), verify_each=True)
     return compile_with_sources(payload, schedule, target, entry, options, SourceManager())
 
 
@@ -266,118 +268,31 @@ def compile_with_sources(
 ) -> Kernel:
     """`compile`, recording the source texts in `sources` for rendering diagnostics."""
     if options is None:
-        options = CompileOptions(target=target)  # type: ignore[arg-type]
+        options = CompileOptions(target=_target(target))
     elif options.target != target and target != "cpu":
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
-    timer = _StageTimer()
-    ctx = get_context()
-    with timer("parse"):
-        if isinstance(payload, ModuleOp):
-            module = payload.clone()
-        else:
-            text, name = load_source(payload)
-            module = parse_module(text, name, ctx=ctx, sources=sources)
-    stages: dict[str, str] = {"payload": print_op(module)}
-    with timer("schedule"):
-        library = None
-        if schedule is not None:
-            text, name = load_source(schedule, "schedule")
-            library = _parse_library((name, text), ctx, sources)
-        checker = (
-            StepChecker.for_module(ctx, module, entry, options) if options.verify_each else None
+    compiled = compile_stages(
+        Compilation(
+            get_context(),
+            options,
+            payload=payload,
+            sources=sources,
+            schedule=Schedule(
+                schedule,
+                step_check=_step_check(entry, options) if options.verify_each else None,
+                on_diagnostic=lambda d: print(d.render(sources), file=sys.stderr),
+            ),
+            entry=Entry(entry),
         )
-        apply_schedule(
-            ctx,
-            module,
-            library,
-            after_step=checker,
-            on_diagnostic=lambda d: print(d.render(sources), file=sys.stderr),
-        )
-    stages["scheduled"] = print_op(module)
-    fn = find_entry(module, entry)
-    signature = entry_signature(fn)
-    if options.target == "cuda":
-        return _compile_cuda(ctx, module, fn, signature, options, stages, timer)
-    prepare_entry(fn)
-    with timer("lower"):
-        lower(ctx, module, "cpu")
-    stages["llvm-dialect"] = print_op(module)
-    with timer("translate"):
-        llvm_ir = emit_llvm_ir(ctx, module, target="cpu")
-    stages["llvm-ir"] = llvm_ir
-    _dump(options, stages)
-    with timer("jit"):
-        executable = CpuExecutable.build(llvm_ir, signature, options)
+    )
     return Kernel(
-        signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable
+        compiled.signature, options, compiled.stages, compiled.timings, compiled.executable
     )
 
 
-def _compile_cuda(
-    ctx: Context,
-    module: ModuleOp,
-    fn: Any,
-    signature: EntrySignature,
-    options: CompileOptions,
-    stages: dict[str, str],
-    timer: _StageTimer,
-) -> Kernel:
-    """The cuda half of `compile`: lower with the "cuda" pipeline, JIT the host code."""
-    from schedir.diagnostics import UnsupportedError
-    from schedir.lowering.gpu.common import written_arguments
-    from schedir.pipeline import cuda_passes, has_gpu_kernels, kernels_ptx
-
-    if not has_gpu_kernels(module):
-        raise UnsupportedError(
-            f"nothing in @{signature.name} runs on the GPU: the schedule must map the "
-            "computation to blocks and threads (tile_using_forall with #gpu.block mapping, "
-            "bufferization, then transform.gpu.map_forall_to_blocks)",
-            op_location(fn),
-        )
-    prepare_entry(fn)
-    written = written_arguments(fn)
-
-    def grab_ptx(p: object, m: ModuleOp) -> None:
-        if getattr(p, "name", "") == "gpu-module-to-binary":
-            stages["ptx"] = kernels_ptx(m)
-
-    with timer("lower"):
-        lower(ctx, module, cuda_passes(options), after_pass=grab_ptx)
-    stages["llvm-dialect"] = print_op(module)
-    with timer("translate"):
-        llvm_ir = emit_llvm_ir(ctx, module, target="cpu")
-    stages["llvm-ir"] = llvm_ir
-    _dump(options, stages)
-    with timer("jit"):
-        executable = CudaExecutable.build(llvm_ir, signature, options, written)
-    return Kernel(
-        signature, options, MappingProxyType(stages), MappingProxyType(timer.seconds), executable
-    )
-
-
-class _StageTimer:
-    """Wall-clock seconds spent in each named compile step."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-
-    @contextlib.contextmanager
-    def __call__(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
-
-
-def _dump(options: CompileOptions, stages: Mapping[str, str]) -> None:
-    if options.dump_dir is None:
-        return
-    folder = Path(options.dump_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    suffix = {"llvm-ir": ".ll", "ptx": ".ptx"}
-    for index, (name, text) in enumerate(stages.items()):
-        (folder / f"{index}-{name}{suffix.get(name, '.mlir')}").write_text(text)
+def _target(name: str) -> Target:
+    # CompileOptions rejects an unknown name with the list of targets.
+    return cast(Target, name)
 
 
 __all__ = ["BenchResult", "Kernel", "OptRequest", "compile", "load_source", "run_opt"]

@@ -3,11 +3,15 @@
 This is the only module that reads argv and the environment. Every error is printed as an
 MLIR-style diagnostic and the exit status is 1; a Python traceback is printed only when
 SCHEDIR_DEBUG=1 is set and the error is an internal one.
+
+The compiler (xDSL, llvmlite) and numpy are imported inside the tool functions, so that
+importing this module (the console scripts do) loads none of them.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import tempfile
@@ -26,6 +30,7 @@ from schedir.diagnostics import (
     check_expected_diagnostics,
     parse_expected_diagnostics,
 )
+from schedir.options import TARGETS, CompileOptions
 
 SPLIT_MARKER = "// -----"
 
@@ -135,11 +140,13 @@ def _guarded(main: Callable[[list[str] | None, SourceManager], int], argv: list[
 
 @dataclass(frozen=True)
 class _ChunkResult:
-    output: str | None
+    output: str | bytes | None
     diagnostics: tuple[Diagnostic, ...]
 
 
 def _opt_parser() -> _ArgumentParser:
+    from schedir.pipeline import EMIT_CHOICES  # deferred: the stage table comes with xDSL
+
     p = _ArgumentParser(
         prog="schedir-opt",
         description="Apply a transform schedule and passes to an MLIR file and print the result.",
@@ -157,8 +164,15 @@ def _opt_parser() -> _ArgumentParser:
     p.add_argument(
         "-p", "--pipeline", default="", help="passes to run after the schedule, comma separated"
     )
-    p.add_argument("--emit", choices=("mlir", "llvm", "ptx"), default="mlir", help="what to print")
-    p.add_argument("--target", choices=("cpu", "cuda"), default=None, help="target for --emit llvm")
+    p.add_argument(
+        "--emit",
+        choices=EMIT_CHOICES,
+        default="mlir",
+        help="what to print: the module (mlir), or a compile stage (llvm is llvm-ir)",
+    )
+    p.add_argument(
+        "--target", choices=TARGETS, default=None, help="target of --emit llvm-dialect|llvm"
+    )
     p.add_argument("-o", "--output", metavar="OUT", help="output file (written atomically)")
     p.add_argument(
         "--split-input-file", action="store_true", help="process '// -----' chunks separately"
@@ -184,7 +198,7 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
         schedule_text = _read_input(args.schedule, sources)
 
     chunks = split_input(text) if args.split_input_file else [(0, text)]
-    outputs: list[str] = []
+    outputs: list[str | bytes] = []
     failed = False
     for offset, chunk in chunks:
         result = _opt_chunk(args, name, chunk, offset, schedule_text, sources)
@@ -203,12 +217,25 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
         if result.output is not None:
             outputs.append(result.output)
 
-    joined = f"{SPLIT_MARKER}\n".join(outputs)
+    joined = _join(outputs)
     if not args.output:
-        sys.stdout.write(joined)
+        if isinstance(joined, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(joined)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(joined)
     elif not failed:  # as mlir-opt: a failed run keeps no output file
         write_atomically(args.output, joined)
     return 1 if failed else 0
+
+
+def _join(outputs: Sequence[str | bytes]) -> str | bytes:
+    """The outputs of the chunks, separated by the split marker (bytes if one is binary)."""
+    separator = f"{SPLIT_MARKER}\n"
+    if all(isinstance(out, str) for out in outputs):
+        return separator.join(str(out) for out in outputs)
+    return separator.encode().join(out.encode() if isinstance(out, str) else out for out in outputs)
 
 
 def _opt_chunk(
@@ -219,7 +246,7 @@ def _opt_chunk(
     schedule: tuple[str, str] | None,
     sources: SourceManager,
 ) -> _ChunkResult:
-    from schedir.api import OptRequest, run_opt
+    from schedir.api import OptRequest, run_opt  # deferred: the compiler
 
     # With --verify-diagnostics, remarks and warnings are checked with the errors;
     # otherwise they are printed as they come, as mlir-opt does.
@@ -280,9 +307,7 @@ def _run_parser() -> _ArgumentParser:
     p.add_argument(
         "--no-schedule", action="store_true", help="ignore the schedule embedded in the input"
     )
-    p.add_argument(
-        "--target", choices=("cpu", "cuda"), default="cpu", help="where to run (default: cpu)"
-    )
+    p.add_argument("--target", choices=TARGETS, default="cpu", help="where to run (default: cpu)")
     p.add_argument(
         "--entry", metavar="NAME", help="function to call (default: the only public one)"
     )
@@ -312,10 +337,9 @@ def _run_parser() -> _ArgumentParser:
 
 
 def _run(argv: list[str] | None, sources: SourceManager) -> int:
-    import numpy as np
+    import numpy as np  # deferred, as the compiler
 
-    from schedir import api, reference
-    from schedir.options import CompileOptions
+    from schedir import api, reference  # deferred: the compiler
 
     args = _run_parser().parse_args(argv)
     name, text = _read_input(args.input, sources)
@@ -365,7 +389,7 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
 
 
 def _load_npy(path: str) -> object:
-    import numpy as np
+    import numpy as np  # deferred, as the compiler
 
     try:
         return np.load(path, allow_pickle=False)
@@ -376,9 +400,7 @@ def _load_npy(path: str) -> object:
 
 
 def _save_results(output: str, results: Sequence[object]) -> None:
-    import io
-
-    import numpy as np
+    import numpy as np  # deferred, as the compiler
 
     if len(results) == 1:
         names = [output]

@@ -1,60 +1,78 @@
-"""The compile stages as data, and the driver that runs them.
+"""The compile stages as data, and the one loop that runs them.
 
-    payload -> scheduled -> llvm-dialect -> llvm-ir -> (cpu: native code | cuda: ptx -> cubin)
+    cpu:   payload -> scheduled -> llvm-dialect -> llvm-ir              (-> jit)
+    cuda:  payload -> scheduled -> ptx [-> cubin] -> llvm-dialect -> llvm-ir   (-> jit)
 
-Each stage has a name (`STAGES`) so it can be printed (`--emit`), dumped (`dump_dir`) and
-tested alone. Pass pipelines come from `schedir.lowering.pipelines`; passes run with the
-verifier after each one, and every failure is a `SchedirError` with a location.
+Each stage of DESIGN.md is a `Stage` record: its name, what its text holds, the suffix of
+its dump file, the compile step of `Kernel.timings` its work counts towards, and its
+functions: `run` takes a `Compilation` to the stage, `text` gives the stage's text,
+`reached` tells whether a module is there already, `check` whether it can get there at all.
+`BACKENDS` gives, per target, its stages in order and how the executable is built after the
+last one. Every driver runs stages through one loop, `run_stages`:
+
+- `compile` (`schedir.compile`, `schedir-run`) runs every stage of the target, keeps each
+  text (`Kernel.stages`), writes it to the dump folder (`CompileOptions.dump_dir`, files
+  `{index}-{name}{suffix}`), times it, then builds the executable (the "jit" step);
+- `emit` (`schedir-opt --emit`) runs only the stages between where the module is and the
+  stage asked for ("start from a stage": a module already in the LLVM dialect is only
+  translated, one whose kernels are a `gpu.binary` already has its PTX).
+
+On cuda the `ptx` stage compiles the kernels (the "cuda" pipeline up to and including
+`gpu-module-to-binary`) and `llvm-dialect` lowers the host code (the rest of it). `cubin`
+runs only on request (`--emit cubin`): a compiled program embeds the PTX, which the CUDA
+driver turns into a cubin when the program loads it. Pass pipelines come from
+`schedir.lowering.pipelines`; passes run with the verifier, and every failure is a
+`SchedirError` with a location.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+)
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import ArgSpecParseError
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.arg_spec import parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from schedir.abi import EntrySignature
 from schedir.diagnostics import (
     Diagnostic,
     InputError,
     LoweringError,
     Note,
     SchedirError,
+    SourceManager,
     UnsupportedError,
 )
-from schedir.dialects.syntax import op_location, verify_module
-from schedir.dialects.types import ArgSpec, EntrySignature
+from schedir.dialects import gpu
+from schedir.dialects.syntax import op_location, parse_module, print_op, verify_module
+from schedir.dialects.types import entry_signature, find_entry
 from schedir.lowering import get_all_passes
-from schedir.lowering.pipelines import PIPELINES
-from schedir.options import CompileOptions
+from schedir.lowering.gpu.common import written_arguments
+from schedir.lowering.pipelines import BUFFERIZE, PIPELINES, cuda_to_llvm
+from schedir.options import CompileOptions, Target
 
-
-@dataclass(frozen=True)
-class Stage:
-    """One named compile stage and what its text holds."""
-
-    name: str
-    description: str
-
-
-STAGES: tuple[Stage, ...] = (
-    Stage("payload", "the parsed payload module, as written"),
-    Stage("scheduled", "the payload after its transform schedule"),
-    Stage("llvm-dialect", "the module lowered to the LLVM dialect"),
-    Stage("llvm-ir", "LLVM IR text, as llvmlite reads it"),
-    Stage("ptx", "PTX assembly from LLVM's NVPTX backend"),
-    Stage("cubin", "the CUDA binary loaded by the driver"),
-)
-STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
+if TYPE_CHECKING:
+    from schedir.cpu import CpuExecutable
+    from schedir.gpu import CudaExecutable
 
 AfterPass = Callable[[ModulePass, ModuleOp], None]
 
@@ -64,8 +82,6 @@ def parse_pass_pipeline(spec: str) -> tuple[ModulePass, ...]:
     if not spec.strip():
         return ()
     available = get_all_passes()
-    from xdsl.utils.arg_spec import parse_pipeline
-
     try:
         specs = tuple(parse_pipeline(_quote_dotted_values(spec)))
     except ArgSpecParseError as err:
@@ -204,386 +220,6 @@ def apply_schedule(
     return True
 
 
-def lower(
-    ctx: Context,
-    module: ModuleOp,
-    pipeline: str | Sequence[str],
-    *,
-    after_pass: AfterPass | None = None,
-    verify_each: bool = False,
-) -> None:
-    """Run a lowering pipeline: a name of `schedir.lowering.pipelines.PIPELINES`, or the
-    pass specs themselves (see `cuda_passes`).
-
-    The module is verified once at the end; `verify_each` verifies after every pass, as
-    `schedir-opt -p` does (it costs about as much as the passes themselves).
-    """
-    specs = PIPELINES[pipeline] if isinstance(pipeline, str) else tuple(pipeline)
-    passes = parse_pass_pipeline(",".join(specs))
-    run_passes(ctx, module, passes, after_pass=after_pass, verify_each=verify_each)
-    if not verify_each:
-        try:
-            verify_module(module)
-        except SchedirError as err:
-            name = pipeline if isinstance(pipeline, str) else "cuda"
-            err.notes += (Note(f"the IR is invalid after the '{name}' pipeline"),)
-            raise
-
-
-def _is_llvm_dialect(module: ModuleOp) -> bool:
-    return all(op.name.startswith("llvm.") for op in module.ops)
-
-
-def emit_llvm_ir(
-    ctx: Context, module: ModuleOp, *, target: str = "cpu", after_pass: AfterPass | None = None
-) -> str:
-    """LLVM IR text of a module, lowering it to the LLVM dialect first if needed (for
-    "cuda", the host code with the kernels embedded; `emit_ptx` gives the kernels)."""
-    if target not in ("cpu", "cuda"):
-        raise UnsupportedError(f"--emit llvm for target '{target}' is not supported")
-    if not _is_llvm_dialect(module):
-        if target == "cuda":
-            lower(ctx, module, cuda_passes(CompileOptions(target="cuda")), after_pass=after_pass)
-        else:
-            lower(ctx, module, "cpu", after_pass=after_pass)
-    from schedir.lowering.to_llvm_ir import translate_module
-
-    return translate_module(module)
-
-
-def cuda_passes(options: CompileOptions) -> tuple[str, ...]:
-    """The "cuda" pipeline for the arch, PTX version and -O level of `options`."""
-    from schedir.gpu import GpuTarget
-    from schedir.lowering.pipelines import BUFFERIZE, cuda_to_llvm
-
-    target = GpuTarget.from_options(options)
-    return BUFFERIZE + cuda_to_llvm(target.arch, target.ptx_feature, options.opt_level)
-
-
-def kernels_ptx(module: ModuleOp) -> str:
-    """The PTX of the `gpu.binary` ops of `module` (one module after the other)."""
-    texts = [
-        obj.object.data  # type: ignore[attr-defined]
-        for op in module.ops
-        if op.name == "gpu.binary"
-        for obj in op.properties["objects"].data  # type: ignore[attr-defined]
-        if getattr(obj, "format", None) is not None and obj.format.data == "assembly"  # type: ignore[attr-defined]
-    ]
-    return "\n".join(texts)
-
-
-def has_gpu_kernels(module: ModuleOp) -> bool:
-    """Whether the (scheduled) module launches anything on the GPU."""
-    return any(
-        op.name in ("gpu.launch", "gpu.launch_func", "gpu.module", "gpu.binary")
-        for op in module.walk()
-    )
-
-
-def emit_ptx(
-    ctx: Context,
-    module: ModuleOp,
-    *,
-    options: CompileOptions | None = None,
-    after_pass: AfterPass | None = None,
-) -> str:
-    """PTX of a module's GPU kernels (no GPU needed).
-
-    The module is lowered with the "cuda" pipeline up to `gpu-module-to-binary` unless its
-    kernels are compiled already (`gpu.binary`).
-    """
-    options = options or CompileOptions(target="cuda")
-    if not any(op.name == "gpu.binary" for op in module.ops):
-        if not has_gpu_kernels(module):
-            raise UnsupportedError(
-                "the module has no GPU kernel: the schedule must map the computation to "
-                "blocks and threads (transform.gpu.map_forall_to_blocks)",
-                op_location(module),
-            )
-        passes = cuda_passes(options)
-        last = next(i for i, p in enumerate(passes) if p.startswith("gpu-module-to-binary"))
-        lower(ctx, module, passes[: last + 1], after_pass=after_pass)
-    return kernels_ptx(module)
-
-
-@dataclass
-class StepChecker:
-    """Per-step checking of a schedule: run the payload after each top-level transform op.
-
-    The untransformed payload is evaluated once by the reference on seeded random inputs;
-    after every top-level transform op a copy of the payload (schedule stripped) is lowered,
-    JIT-compiled and run on the same inputs. The first op after which the results differ
-    gets a definite error at its line with the size of the difference. Steps whose IR the
-    CPU pipeline cannot run (yet) are recorded in `skipped`, never silently passed.
-    """
-
-    ctx: Context
-    signature: EntrySignature
-    inputs: list[np.ndarray]
-    expected: list[np.ndarray]
-    reduction_length: int
-    options: CompileOptions
-    skipped: list[tuple[Operation, str]]
-
-    @staticmethod
-    def for_module(
-        ctx: Context, module: ModuleOp, entry: str | None, options: CompileOptions, seed: int = 0
-    ) -> StepChecker:
-        from schedir import reference
-        from schedir.dialects.types import entry_signature, find_entry
-
-        payload = module.clone()
-        strip_schedule(payload)
-        signature = entry_signature(find_entry(payload, entry))
-        inputs = reference.random_inputs(signature, seed)
-        expected = reference.evaluate(payload, signature.name, inputs)
-        length = reference.reduction_length(payload, signature.name)
-        return StepChecker(ctx, signature, inputs, expected, length, options, [])
-
-    def __call__(self, transform_op: Operation, root: Operation) -> None:
-        from schedir import reference
-        from schedir.diagnostics import TransformError
-        from schedir.dialects.types import find_entry
-
-        assert isinstance(root, ModuleOp)
-        payload = root.clone()
-        strip_schedule(payload)
-        try:
-            prepare_entry(find_entry(payload, self.signature.name))
-            llvm_ir = emit_llvm_ir(self.ctx, payload, target="cpu")
-            executable = CpuExecutable.build(llvm_ir, self.signature, self.options)
-        except (UnsupportedError, LoweringError) as err:
-            self.skipped.append((transform_op, err.message))
-            return
-        results = executable.run(self.inputs, prefill_nan=True)
-        for index, (spec, got, want) in enumerate(
-            zip(self.signature.results, results, self.expected, strict=True)
-        ):
-            check = reference.compare(got, want, spec.dtype, self.reduction_length)
-            if check.ok:
-                continue
-            which = f"result #{index}" if len(results) > 1 else "the result"
-            raise TransformError(
-                f"this transform op changes {which} of @{self.signature.name}: "
-                f"max_abs_err={check.max_abs_err:.3g} max_rel_err={check.max_rel_err:.3g} "
-                f"({check.num_mismatches} of {got.size} elements differ)",
-                op_location(transform_op),
-                (Note(check.message),) if check.message else (),
-            )
-
-
-@dataclass(frozen=True)
-class CpuExecutable:
-    """A JIT-compiled entry function and the ABI to call it on numpy arrays.
-
-    The entry's tensor arguments are passed as read-only memrefs; statically shaped results
-    are written into arrays allocated here (trailing out-params, see
-    `buffer-results-to-out-params`); dynamically shaped results come back from the kernel.
-    """
-
-    signature: EntrySignature
-    function: Any
-
-    @staticmethod
-    def build(llvm_ir: str, signature: EntrySignature, options: CompileOptions) -> CpuExecutable:
-        """JIT-compile `llvm_ir` and bind its `_mlir_ciface_` wrapper of the entry."""
-        from schedir.cpu.jit import JitModule
-        from schedir.cpu.runtime import CpuFunction, MemRefSpec, ScalarSpec
-
-        def spec(a: ArgSpec) -> MemRefSpec | ScalarSpec:
-            if a.shape is None:
-                return ScalarSpec(a.dtype)
-            return MemRefSpec(a.dtype, tuple(None if d < 0 else d for d in a.shape))
-
-        params = [spec(a) for a in signature.args]
-        params += [spec(r) for r in signature.results if _is_out_param(r)]
-        results = [spec(r) for r in signature.results if not _is_out_param(r)]
-        jit = JitModule(
-            llvm_ir,
-            opt_level=options.opt_level,
-            cpu_name=options.cpu_name,
-            cpu_features=options.cpu_features,
-        )
-        return CpuExecutable(
-            signature, CpuFunction(jit, f"_mlir_ciface_{signature.name}", params, results)
-        )
-
-    def run(self, args: Sequence[Any], *, prefill_nan: bool = False) -> list[np.ndarray]:
-        """Call with `args` (checked against the signature); all results, in order."""
-        params = self._params(args, prefill_nan)
-        return self._collect(params, self.function(*params))
-
-    def bind(self, args: Sequence[Any]) -> Callable[[], object]:
-        """A call with fixed arguments and outputs, for timing."""
-        params = self._params(args, False)
-        return lambda: self.function(*params)
-
-    def _params(self, args: Sequence[Any], prefill_nan: bool) -> list[Any]:
-        sig = self.signature
-        if len(args) != len(sig.args):
-            raise InputError(
-                f"@{sig.name} takes {len(sig.args)} argument(s) "
-                f"({', '.join(a.mlir_type for a in sig.args)}), got {len(args)}"
-            )
-        params = [
-            _check_arg(i, spec, value)
-            for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
-        ]
-        params += [_new_output(spec, prefill_nan) for spec in sig.results if _is_out_param(spec)]
-        return params
-
-    def _collect(self, params: list[Any], returned: Sequence[Any]) -> list[np.ndarray]:
-        outs = iter(params[len(self.signature.args) :])
-        rets = iter(returned)
-        return [
-            next(outs) if _is_out_param(spec) else np.asarray(next(rets), dtype=spec.dtype)
-            for spec in self.signature.results
-        ]
-
-
-@dataclass(frozen=True)
-class CudaExecutable:
-    """A CUDA program: its host code JIT-compiled for this CPU, calling the kernels through
-    the `mgpu*` runtime of `schedir.gpu.host`, and the ABI to call it on arrays.
-
-    Arguments are numpy arrays (copied to the device) or device arrays (used in place;
-    copied first when the program writes them, see `written`); statically shaped results
-    are device buffers allocated per call and returned as numpy arrays.
-    """
-
-    signature: EntrySignature
-    function: Any
-    """The `schedir.gpu.host.HostFunction` of the entry."""
-    jit: Any
-    """The JIT module holding the host code (kept alive with the function)."""
-
-    @staticmethod
-    def build(
-        llvm_ir: str,
-        signature: EntrySignature,
-        options: CompileOptions,
-        written: Sequence[int] = (),
-        runtime: Any = None,
-    ) -> CudaExecutable:
-        """JIT-compile the host code `llvm_ir` against `runtime` (a new `HostRuntime` by
-        default; tests pass one that records the runtime calls)."""
-        from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
-        from schedir.gpu.function import MemRefSpec, ScalarSpec
-        from schedir.gpu.host import HostFunction, HostRuntime
-
-        for spec in signature.results:
-            if not _is_out_param(spec):
-                raise UnsupportedError(
-                    f"@{signature.name} returns {spec.mlir_type}: dynamically shaped or scalar "
-                    "results are not supported on the cuda target yet"
-                )
-
-        def gpu_spec(a: ArgSpec) -> MemRefSpec | ScalarSpec:
-            if a.shape is None:
-                return ScalarSpec(a.dtype)
-            return MemRefSpec(a.dtype, tuple(None if d < 0 else d for d in a.shape))
-
-        params = [gpu_spec(a) for a in signature.args] + [gpu_spec(r) for r in signature.results]
-        runtime = runtime if runtime is not None else HostRuntime()
-        jit = JitModule(
-            llvm_ir,
-            opt_level=options.opt_level,
-            cpu_name=options.cpu_name,
-            cpu_features=options.cpu_features,
-            extra_symbols=runtime.symbols(),
-        )
-        address = jit.address(f"{PACKED_PREFIX}{CIFACE_PREFIX}{signature.name}")
-        outputs = range(len(signature.args), len(params))
-        function = HostFunction(
-            address, params, runtime, name=signature.name, outputs=outputs, written=written
-        )
-        return CudaExecutable(signature, function, jit)
-
-    def run(self, args: Sequence[Any], *, prefill_nan: bool = False) -> list[np.ndarray]:
-        """Call with `args` (numpy or device arrays, scalars); the results as numpy arrays."""
-        if len(args) != len(self.signature.args):
-            raise InputError(
-                f"@{self.signature.name} takes {len(self.signature.args)} argument(s), got {len(args)}"
-            )
-        outputs = (
-            [_new_output(spec, True) for spec in self.signature.results] if prefill_nan else None
-        )
-        return self.function(*args, outputs=outputs)
-
-    def run_device(self, args: Sequence[Any]) -> list[Any]:
-        """Call with `args`; the results stay on the device (`DeviceArray`s)."""
-        return self.function.run_device(*args)
-
-    def bind(self, args: Sequence[Any]) -> Any:
-        """A call with fixed arguments that queues one run without waiting (for timing)."""
-        return self.function.bind(*args)
-
-
-def _is_out_param(spec: ArgSpec) -> bool:
-    """Statically shaped results are caller-allocated out-params."""
-    return spec.shape is not None and spec.is_static
-
-
-def _check_arg(index: int, spec: ArgSpec, value: Any) -> Any:
-    """The argument as the runtime takes it; InputError if it does not fit `spec`."""
-    if spec.shape is None:
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(
-                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array"
-            )
-        return np.asarray(value).astype(spec.dtype, casting="same_kind").item()
-    array = value if isinstance(value, np.ndarray) else np.asarray(value)
-    if array.dtype != spec.dtype:
-        raise InputError(
-            f"argument {index}: expected an array of dtype {spec.dtype} ({spec.mlir_type}), got {array.dtype}"
-        )
-    if array.ndim != len(spec.shape) or any(
-        want >= 0 and want != got for want, got in zip(spec.shape, array.shape, strict=True)
-    ):
-        shape = "(" + ", ".join("?" if d < 0 else str(d) for d in spec.shape) + ")"
-        raise InputError(
-            f"argument {index}: expected shape {shape} ({spec.mlir_type}), got {tuple(array.shape)}"
-        )
-    # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
-    return array if array.flags.c_contiguous else array.copy(order="C")
-
-
-def _new_output(spec: ArgSpec, prefill_nan: bool) -> np.ndarray:
-    assert spec.shape is not None
-    if prefill_nan:
-        from schedir.reference import nan_filled
-
-        return nan_filled(spec)
-    return np.empty(spec.shape, dtype=spec.dtype)
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
-__all__ = [
-    "STAGES",
-    "STAGE_NAMES",
-    "CpuExecutable",
-    "CudaExecutable",
-    "Stage",
-    "StepChecker",
-    "apply_schedule",
-    "cuda_passes",
-    "emit_llvm_ir",
-    "emit_ptx",
-    "has_gpu_kernels",
-    "has_schedule",
-    "kernels_ptx",
-    "lower",
-    "parse_pass_pipeline",
-    "prepare_entry",
-    "run_passes",
-    "strip_schedule",
-]
-
-
 def prepare_entry(fn: func.FuncOp) -> None:
     """Mark the entry function for the CPU ABI before bufferization.
 
@@ -591,8 +227,6 @@ def prepare_entry(fn: func.FuncOp) -> None:
     never writes into the caller's input arrays, and it gets the `llvm.emit_c_interface`
     wrapper (`_mlir_ciface_<name>`) that the Python runtime calls.
     """
-    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, TensorType, UnitAttr
-
     attrs = (
         list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(fn.args)
     )
@@ -604,3 +238,566 @@ def prepare_entry(fn: func.FuncOp) -> None:
         new_attrs.append(DictionaryAttr(entries))
     fn.arg_attrs = ArrayAttr(new_attrs)
     fn.attributes["llvm.emit_c_interface"] = UnitAttr()
+
+
+def lower(
+    ctx: Context,
+    module: ModuleOp,
+    passes: Sequence[str],
+    name: str,
+    *,
+    after_pass: AfterPass | None = None,
+    verify_each: bool = False,
+) -> None:
+    """Run the pass specs `passes` (a pipeline of `schedir.lowering.pipelines`, or part of
+    one, called `name` in messages).
+
+    The module is verified once at the end; `verify_each` verifies after every pass, as
+    `schedir-opt -p` does (it costs about as much as the passes themselves).
+    """
+    run_passes(
+        ctx,
+        module,
+        parse_pass_pipeline(",".join(passes)),
+        after_pass=after_pass,
+        verify_each=verify_each,
+    )
+    if not verify_each:
+        try:
+            verify_module(module)
+        except SchedirError as err:
+            err.notes += (Note(f"the IR is invalid after the '{name}' pipeline"),)
+            raise
+
+
+def cuda_passes(options: CompileOptions) -> tuple[str, ...]:
+    """The "cuda" pipeline for the arch, PTX version and -O level of `options`."""
+    from schedir.gpu import GpuTarget  # deferred: schedir.gpu loads llvmlite
+
+    target = GpuTarget.from_options(options)
+    return BUFFERIZE + cuda_to_llvm(target.arch, target.ptx_feature, options.opt_level)
+
+
+def _split_cuda_passes(options: CompileOptions) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The "cuda" pipeline cut after `gpu-module-to-binary`: the passes that compile the
+    kernels (to the `ptx` stage), and those that lower the host code."""
+    passes = cuda_passes(options)
+    last = next(i for i, p in enumerate(passes) if p.startswith("gpu-module-to-binary"))
+    return passes[: last + 1], passes[last + 1 :]
+
+
+def kernels_ptx(module: ModuleOp) -> str:
+    """The PTX of the `gpu.binary` ops of `module` (one module after the other)."""
+    texts = [
+        obj.object.data
+        for op in module.ops
+        if isinstance(op, gpu.BinaryOp)
+        for obj in op.objects.data
+        if isinstance(obj, gpu.ObjectAttr) and obj.format.data == "assembly"
+    ]
+    return "\n".join(texts)
+
+
+def has_gpu_kernels(module: ModuleOp) -> bool:
+    """Whether the (scheduled) module launches anything on the GPU."""
+    return any(
+        isinstance(op, gpu.LaunchOp | gpu.LaunchFuncOp | gpu.ModuleOp | gpu.BinaryOp)
+        for op in module.walk()
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# What the stages work on
+
+
+PayloadSource: TypeAlias = str | os.PathLike[str]
+"""A payload or schedule: a path to a .mlir file, or MLIR text."""
+
+
+def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]:
+    """(text, display name) of a payload given as a path or as MLIR text."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        path = Path(source)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except OSError as err:
+            raise InputError(f"could not read {what} file '{path}': {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise InputError(f"could not read {what} file '{path}': not UTF-8 text") from None
+    return str(source), f"<{what}>"
+
+
+def _looks_like_path(text: str) -> bool:
+    """MLIR text always has a brace or a newline; a path never needs them."""
+    if "\n" in text or "{" in text:
+        return False
+    return text.endswith(".mlir") or Path(text).exists()
+
+
+@dataclass(frozen=True)
+class Source:
+    """MLIR text to parse: the text, the file name diagnostics show, and where the text
+    starts in that file (a chunk of a `--split-input-file` input)."""
+
+    text: str
+    name: str
+    offset: int = 0
+
+    @staticmethod
+    def load(source: PayloadSource, what: str = "payload") -> Source:
+        """The source of a payload or schedule given as a path or as MLIR text."""
+        text, name = load_source(source, what)
+        return Source(text, name)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How the `scheduled` stage applies the transform schedule."""
+
+    library: Source | PayloadSource | None = None
+    """A separate schedule file (upstream's preloaded library), applied instead of or
+    besides the schedule embedded in the payload."""
+    entry_point: str = "__transform_main"
+    step_check: Callable[[Context, ModuleOp], StepCheck] | None = None
+    """Makes the check run after each top-level transform op from the payload before the
+    schedule (`--verify-each-transform`)."""
+    on_diagnostic: Callable[[Diagnostic], None] | None = None
+    """Receives the remarks and warnings of the schedule (to stderr without it)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The function an executable calls (`name` None: the only public one)."""
+
+    name: str | None = None
+
+
+@dataclass
+class Compilation:
+    """A module on its way down the stages, and what the stages learned on the way.
+
+    The payload stage parses `payload` into `module`; later stages transform `module` and
+    leave what is not IR in `llvm_ir` and `cubin`. With an `entry`, the first lowering stage
+    finds that function, records its `signature` (and, on cuda, the arguments it may write,
+    `written`) and prepares it for the C ABI (`prepare_entry`); without one the module is
+    lowered as a whole, as `schedir-opt` does.
+    """
+
+    ctx: Context
+    options: CompileOptions
+    payload: Source | PayloadSource | ModuleOp | None = None
+    sources: SourceManager = field(default_factory=SourceManager)
+    schedule: Schedule = field(default_factory=Schedule)
+    entry: Entry | None = None
+    after_pass: AfterPass | None = None
+    """Called after every lowering pass (`--print-ir-after-all`)."""
+    generic: bool = False
+    """Print the MLIR stages in generic form."""
+
+    module: ModuleOp | None = None
+    signature: EntrySignature | None = None
+    written: tuple[int, ...] = ()
+    llvm_ir: str | None = None
+    cubin: bytes | None = None
+
+    @property
+    def ir(self) -> ModuleOp:
+        """The module (once the payload stage has run)."""
+        assert self.module is not None, "the payload stage has not run"
+        return self.module
+
+
+# ---------------------------------------------------------------------------------------
+# The stages' functions
+
+
+def _parse(c: Compilation) -> None:
+    if isinstance(c.payload, ModuleOp):
+        c.module = c.payload.clone()
+        return
+    assert c.payload is not None, "nothing to parse"
+    source = c.payload if isinstance(c.payload, Source) else Source.load(c.payload)
+    c.module = parse_module(
+        source.text, source.name, ctx=c.ctx, sources=c.sources, offset=source.offset
+    )
+
+
+def _apply_schedule(c: Compilation) -> None:
+    schedule = c.schedule
+    library = None
+    if schedule.library is not None:
+        source = schedule.library
+        if not isinstance(source, Source):
+            source = Source.load(source, "schedule")
+        library = parse_module(
+            source.text, source.name, ctx=c.ctx, sources=c.sources, offset=source.offset
+        )
+    step_check = schedule.step_check(c.ctx, c.ir) if schedule.step_check is not None else None
+    apply_schedule(
+        c.ctx,
+        c.ir,
+        library,
+        entry_point=schedule.entry_point,
+        after_step=step_check,
+        on_diagnostic=schedule.on_diagnostic,
+    )
+
+
+def _find_entry(c: Compilation, entry: Entry) -> func.FuncOp:
+    fn = find_entry(c.ir, entry.name)
+    c.signature = entry_signature(fn)
+    return fn
+
+
+def _lower_for_cpu(c: Compilation) -> None:
+    if c.entry is not None:
+        prepare_entry(_find_entry(c, c.entry))
+    lower(c.ctx, c.ir, PIPELINES["cpu"], "cpu", after_pass=c.after_pass)
+
+
+def _compile_kernels(c: Compilation) -> None:
+    if c.entry is not None:
+        fn = _find_entry(c, c.entry)
+        if not has_gpu_kernels(c.ir):
+            raise UnsupportedError(
+                f"nothing in @{fn.sym_name.data} runs on the GPU: the schedule must map the "
+                "computation to blocks and threads (tile_using_forall with #gpu.block mapping, "
+                "bufferization, then transform.gpu.map_forall_to_blocks)",
+                op_location(fn),
+            )
+        prepare_entry(fn)
+        c.written = tuple(written_arguments(fn))
+    kernels, _ = _split_cuda_passes(c.options)
+    lower(c.ctx, c.ir, kernels, "cuda", after_pass=c.after_pass)
+
+
+def _lower_host(c: Compilation) -> None:
+    _, host = _split_cuda_passes(c.options)
+    lower(c.ctx, c.ir, host, "cuda", after_pass=c.after_pass)
+
+
+def _translate(c: Compilation) -> None:
+    from schedir.lowering.to_llvm_ir import translate_module  # deferred: llvmlite
+
+    c.llvm_ir = translate_module(c.ir)
+
+
+def _assemble(c: Compilation) -> None:
+    from schedir.gpu import GpuTarget, assemble  # deferred: schedir.gpu loads llvmlite
+
+    c.cubin = assemble(kernels_ptx(c.ir), GpuTarget.from_options(c.options))
+
+
+def _module_text(c: Compilation) -> str:
+    return print_op(c.ir, generic=c.generic)
+
+
+def _llvm_ir_text(c: Compilation) -> str:
+    assert c.llvm_ir is not None, "the llvm-ir stage has not run"
+    return c.llvm_ir
+
+
+def _ptx_text(c: Compilation) -> str:
+    return kernels_ptx(c.ir)
+
+
+def _cubin_bytes(c: Compilation) -> bytes:
+    assert c.cubin is not None, "the cubin stage has not run"
+    return c.cubin
+
+
+def _in_llvm_dialect(c: Compilation) -> bool:
+    """Every top-level op is in the LLVM dialect (compiled kernels: a `gpu.binary`)."""
+    return all(op.dialect_name() == "llvm" or isinstance(op, gpu.BinaryOp) for op in c.ir.ops)
+
+
+def _kernels_compiled(c: Compilation) -> bool:
+    return any(isinstance(op, gpu.BinaryOp) for op in c.ir.ops)
+
+
+def _require_kernels(c: Compilation) -> None:
+    if not has_gpu_kernels(c.ir):
+        raise UnsupportedError(
+            "the module has no GPU kernel: the schedule must map the computation to "
+            "blocks and threads (transform.gpu.map_forall_to_blocks)",
+            op_location(c.ir),
+        )
+
+
+def _build_cpu(c: Compilation) -> CpuExecutable:
+    from schedir.cpu import CpuExecutable  # deferred: llvmlite
+
+    assert c.llvm_ir is not None and c.signature is not None
+    return CpuExecutable.build(c.llvm_ir, c.signature, c.options)
+
+
+def _build_cuda(c: Compilation) -> CudaExecutable:
+    from schedir.gpu import CudaExecutable  # deferred: llvmlite
+
+    assert c.llvm_ir is not None and c.signature is not None
+    return CudaExecutable.build(c.llvm_ir, c.signature, c.options, c.written)
+
+
+# ---------------------------------------------------------------------------------------
+# The stage table
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One named compile stage: what its text holds, and the functions that make it."""
+
+    name: str
+    description: str
+    suffix: str
+    """Of its file in the dump folder."""
+    step: str
+    """The compile step of `Kernel.timings` its `run` counts towards."""
+    run: Callable[[Compilation], None]
+    """Takes the compilation from the previous stage of its target to this one."""
+    text: Callable[[Compilation], str | bytes]
+    """The stage's text (bytes for a binary), once `run` has been."""
+    reached: Callable[[Compilation], bool] | None = None
+    """Whether the module is at this stage already (None: cannot be told from the IR)."""
+    check: Callable[[Compilation], None] | None = None
+    """Raises when the module can never give this stage's text (before any work on it)."""
+    on_request: bool = False
+    """Run only when asked for by name (`emit`), never by `compile`."""
+
+
+PAYLOAD = Stage(
+    "payload", "the parsed payload module, as written", ".mlir", "parse", _parse, _module_text
+)
+SCHEDULED = Stage(
+    "scheduled",
+    "the payload after its transform schedule",
+    ".mlir",
+    "schedule",
+    _apply_schedule,
+    _module_text,
+)
+LLVM_DIALECT = Stage(
+    "llvm-dialect",
+    "the module lowered to the LLVM dialect",
+    ".mlir",
+    "lower",
+    _lower_for_cpu,
+    _module_text,
+    reached=_in_llvm_dialect,
+)
+LLVM_IR = Stage(
+    "llvm-ir", "LLVM IR text, as llvmlite reads it", ".ll", "translate", _translate, _llvm_ir_text
+)
+PTX = Stage(
+    "ptx",
+    "PTX assembly from LLVM's NVPTX backend",
+    ".ptx",
+    "lower",
+    _compile_kernels,
+    _ptx_text,
+    reached=_kernels_compiled,
+    check=_require_kernels,
+)
+CUBIN = Stage(
+    "cubin",
+    "the CUDA binary loaded by the driver",
+    ".cubin",
+    "assemble",
+    _assemble,
+    _cubin_bytes,
+    check=_require_kernels,
+    on_request=True,
+)
+
+STAGES: tuple[Stage, ...] = (PAYLOAD, SCHEDULED, LLVM_DIALECT, LLVM_IR, PTX, CUBIN)
+"""Every stage, in DESIGN.md's order (cuda's `llvm-dialect` lowers only the host code)."""
+STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
+
+Executable: TypeAlias = "CpuExecutable | CudaExecutable"
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A target's stages in order, and how its executable is built after the last one."""
+
+    target: Target
+    stages: tuple[Stage, ...]
+    build: Callable[[Compilation], Executable]
+
+    def stage(self, name: str) -> Stage:
+        for stage in self.stages:
+            if stage.name == name:
+                return stage
+        raise UnsupportedError(f"target '{self.target}' has no stage '{name}'")
+
+
+BACKENDS: Mapping[Target, Backend] = MappingProxyType(
+    {
+        "cpu": Backend("cpu", (PAYLOAD, SCHEDULED, LLVM_DIALECT, LLVM_IR), _build_cpu),
+        "cuda": Backend(
+            "cuda",
+            (
+                PAYLOAD,
+                SCHEDULED,
+                PTX,
+                CUBIN,
+                replace(LLVM_DIALECT, run=_lower_host),
+                LLVM_IR,
+            ),
+            _build_cuda,
+        ),
+    }
+)
+
+EMIT_CHOICES: tuple[str, ...] = ("mlir", "llvm", *STAGE_NAMES[STAGE_NAMES.index("llvm-dialect") :])
+"""What `schedir-opt --emit` prints: "mlir" (the module as it is), "llvm" (as "llvm-ir"),
+or a stage past the schedule."""
+
+
+def emit_stage(emit: str) -> str | None:
+    """The stage `--emit` asks for (None: the module as it is)."""
+    return {"mlir": None, "llvm": "llvm-ir"}.get(emit, emit)
+
+
+def emit_target(stage: str, requested: Target | None) -> Target:
+    """The target whose stages lead to `stage`: `requested` (default cpu) when it has it,
+    else the one that has it (ptx and cubin are cuda's)."""
+    target: Target = requested or "cpu"
+    if any(s.name == stage for s in BACKENDS[target].stages):
+        return target
+    return next(t for t, b in BACKENDS.items() if any(s.name == stage for s in b.stages))
+
+
+# ---------------------------------------------------------------------------------------
+# The drivers
+
+
+def run_stages(
+    c: Compilation,
+    stages: Sequence[Stage],
+    *,
+    timer: StepTimer | None = None,
+    on_stage: Callable[[Stage], None] | None = None,
+) -> None:
+    """Run `stages` in order on `c`, each timed under its step; `on_stage` after each."""
+    for stage in stages:
+        with timer(stage.step) if timer is not None else contextlib.nullcontext():
+            stage.run(c)
+        if on_stage is not None:
+            on_stage(stage)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What `compile` gives: the entry's signature, every stage's text, the seconds spent
+    in each step, and the executable."""
+
+    signature: EntrySignature
+    stages: Mapping[str, str]
+    timings: Mapping[str, float]
+    executable: Executable
+
+
+def compile(c: Compilation) -> Compiled:
+    """Run every stage of the target of `c.options` from the payload, keeping (and dumping)
+    each stage's text, then build the executable of `c.entry` (the "jit" step)."""
+    backend = BACKENDS[c.options.target]
+    if c.entry is None:
+        c.entry = Entry()
+    timer = StepTimer()
+    texts: dict[str, str] = {}
+
+    def keep(stage: Stage) -> None:
+        text = stage.text(c)
+        assert isinstance(text, str), "only on-request stages are binary"
+        _dump(c.options.dump_dir, len(texts), stage, text)
+        texts[stage.name] = text
+
+    run_stages(c, [s for s in backend.stages if not s.on_request], timer=timer, on_stage=keep)
+    with timer("jit"):
+        executable = backend.build(c)
+    assert c.signature is not None
+    return Compiled(
+        c.signature, MappingProxyType(texts), MappingProxyType(timer.seconds), executable
+    )
+
+
+def emit(c: Compilation, stage: str, target: Target) -> str | bytes:
+    """The text of `stage` (of `target`'s stages) for the module of `c`, which is at least
+    scheduled: only the stages from where the module is up to `stage` run."""
+    stages = BACKENDS[target].stages
+    wanted = BACKENDS[target].stage(stage)
+    if wanted.check is not None:
+        wanted.check(c)
+    end = stages.index(wanted) + 1
+    start = stages.index(SCHEDULED) + 1
+    for index in range(end - 1, start - 1, -1):
+        reached = stages[index].reached
+        if reached is not None and reached(c):
+            start = index + 1
+            break
+    run_stages(c, [s for s in stages[start:end] if not s.on_request or s is wanted])
+    return wanted.text(c)
+
+
+class StepTimer:
+    """Wall-clock seconds spent in each named compile step."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+
+
+def _dump(folder: Path | None, index: int, stage: Stage, text: str) -> None:
+    if folder is None:
+        return
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{index}-{stage.name}{stage.suffix}").write_text(text)
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+__all__ = [
+    "BACKENDS",
+    "EMIT_CHOICES",
+    "STAGES",
+    "STAGE_NAMES",
+    "AfterPass",
+    "Backend",
+    "Compilation",
+    "Compiled",
+    "Entry",
+    "Executable",
+    "PayloadSource",
+    "Schedule",
+    "Source",
+    "Stage",
+    "StepCheck",
+    "StepTimer",
+    "apply_schedule",
+    "compile",
+    "cuda_passes",
+    "emit",
+    "emit_stage",
+    "emit_target",
+    "has_gpu_kernels",
+    "has_schedule",
+    "kernels_ptx",
+    "load_source",
+    "lower",
+    "parse_pass_pipeline",
+    "prepare_entry",
+    "run_passes",
+    "run_stages",
+    "strip_schedule",
+]

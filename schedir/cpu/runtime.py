@@ -23,8 +23,9 @@ returned allocated pointer is released with libc `free` exactly once, unless it 
 upstream's `0xdeadbeef` marker of a global, or inside one of the argument arrays (a
 result that aliases an input is never freed).
 
-Dtypes: float16, ml_dtypes.bfloat16, float32, float64, int8/16/32/64, uint8, bool (an `i1`
-is one byte, 0 or 1); MLIR `index` is int64.
+Specs are `schedir.abi`'s `MemRefSpec` and `ScalarSpec`. Dtypes: float16, ml_dtypes.bfloat16,
+float32, float64, int8/16/32/64, uint8, bool (an `i1` is one byte, 0 or 1); MLIR `index` is
+int64 (the wider unsigned types of `schedir.abi.DTYPES` are refused).
 
 This module must not import xDSL.
 """
@@ -40,24 +41,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from schedir.abi import DYNAMIC, ArgSpec, MemRefSpec, ScalarSpec
 from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
 from schedir.diagnostics import InputError, ToolError
-
-_SUPPORTED = frozenset(
-    np.dtype(t)
-    for t in (
-        np.float16,
-        ml_dtypes.bfloat16,
-        np.float32,
-        np.float64,
-        np.int8,
-        np.int16,
-        np.int32,
-        np.int64,
-        np.uint8,
-        np.bool_,
-    )
-)
 
 _SCALAR_CTYPES: dict[np.dtype, Any] = {
     np.dtype(np.float16): ctypes.c_uint16,
@@ -71,46 +57,16 @@ _SCALAR_CTYPES: dict[np.dtype, Any] = {
     np.dtype(np.uint8): ctypes.c_uint8,
     np.dtype(np.bool_): ctypes.c_uint8,
 }
-"""C types with the size and alignment LLVM gives each element type inside a struct."""
+"""The element types of the CPU runtime: C types with the size and alignment LLVM gives
+each inside a struct."""
 
 GLOBAL_MARKER = 0xDEADBEEF
 """The allocated pointer upstream puts in descriptors of globals: never freed."""
 
 
-def _dtype(value: Any) -> np.dtype:
-    dtype = np.dtype(value)
-    if dtype not in _SUPPORTED:
-        raise InputError(f"dtype {dtype} is not supported by the CPU runtime")
-    return dtype
-
-
-@dataclass(frozen=True)
-class MemRefSpec:
-    """A memref argument or result: dtype, and shape with None for dynamic sizes."""
-
-    dtype: np.dtype
-    shape: tuple[int | None, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "dtype", _dtype(self.dtype))
-        object.__setattr__(self, "shape", tuple(self.shape))
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-
-@dataclass(frozen=True)
-class ScalarSpec:
-    """A scalar argument or result (index = int64, i1 = bool)."""
-
-    dtype: np.dtype
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "dtype", _dtype(self.dtype))
-
-
-Spec = MemRefSpec | ScalarSpec
+def _check_dtype(spec: ArgSpec) -> None:
+    if spec.dtype not in _SCALAR_CTYPES:
+        raise InputError(f"dtype {spec.dtype} is not supported by the CPU runtime")
 
 
 def descriptor_type(rank: int) -> type[ctypes.Structure]:
@@ -125,7 +81,7 @@ def descriptor_type(rank: int) -> type[ctypes.Structure]:
     return type(f"MemRefDescriptor{rank}", (ctypes.Structure,), {"_fields_": fields})
 
 
-def _field_type(spec: Spec) -> Any:
+def _field_type(spec: ArgSpec) -> Any:
     if isinstance(spec, MemRefSpec):
         return descriptor_type(spec.rank)
     return _SCALAR_CTYPES[spec.dtype]
@@ -146,8 +102,8 @@ class CpuFunction:
         self,
         jit: JitModule,
         ciface_name: str,
-        params: Sequence[Spec],
-        results: Sequence[Spec],
+        params: Sequence[ArgSpec],
+        results: Sequence[ArgSpec],
         *,
         arg_names: Sequence[str] | None = None,
     ) -> None:
@@ -157,6 +113,8 @@ class CpuFunction:
         self.name = ciface_name
         self.params = tuple(params)
         self.results = tuple(results)
+        for spec in (*self.params, *self.results):
+            _check_dtype(spec)
         self.arg_names = tuple(arg_names) if arg_names is not None else None
         if self.arg_names is not None and len(self.arg_names) != len(self.params):
             raise ValueError("arg_names must name every parameter")
@@ -202,7 +160,7 @@ class CpuFunction:
             label = self._arg_label(index)
             raise InputError(f"{label} has rank {value.ndim}, expected {spec.rank}")
         for dim, (actual, expected) in enumerate(zip(value.shape, spec.shape, strict=True)):
-            if expected is not None and actual != expected:
+            if expected != DYNAMIC and actual != expected:
                 label = self._arg_label(index)
                 raise InputError(
                     f"{label} has shape {value.shape}, expected {_shape_text(spec.shape)} "
@@ -316,7 +274,7 @@ class CpuFunction:
         sizes = [int(desc.sizes[d]) for d in range(rank)] if rank else []
         strides = [int(desc.strides[d]) for d in range(rank)] if rank else []
         for dim, (actual, expected) in enumerate(zip(sizes, spec.shape, strict=True)):
-            if expected is not None and actual != expected:
+            if expected != DYNAMIC and actual != expected:
                 raise ToolError(
                     f"result #{index} has size {actual} in dimension {dim}, the function's "
                     f"type says {expected}"
@@ -335,7 +293,7 @@ class CpuFunction:
         if not desc.aligned:
             raise ToolError(f"result #{index} has a null data pointer")
         raw = (ctypes.c_char * ((high - low + 1) * item)).from_address(desc.aligned + low * item)
-        base = np.frombuffer(raw, dtype=dtype)
+        base = np.frombuffer(memoryview(raw).cast("B"), dtype=dtype)
         view = np.lib.stride_tricks.as_strided(
             base[int(desc.offset) - low :],
             shape=sizes,
@@ -356,8 +314,8 @@ class CpuFunction:
             self._free(pointer)
 
 
-def _shape_text(shape: Sequence[int | None]) -> str:
-    return "(" + ", ".join("?" if s is None else str(s) for s in shape) + ")"
+def _shape_text(shape: Sequence[int]) -> str:
+    return "(" + ", ".join("?" if s == DYNAMIC else str(s) for s in shape) + ")"
 
 
-__all__ = ["GLOBAL_MARKER", "CpuFunction", "MemRefSpec", "ScalarSpec", "descriptor_type"]
+__all__ = ["GLOBAL_MARKER", "CpuFunction", "descriptor_type"]

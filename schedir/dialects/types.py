@@ -1,8 +1,7 @@
-"""Payload types seen from Python: element types as numpy dtypes, entry signatures."""
+"""Payload types seen from Python: element types as numpy dtypes, the entry function and its
+`schedir.abi.EntrySignature`."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import ml_dtypes
 import numpy as np
@@ -20,11 +19,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from schedir.abi import DYNAMIC, ArgSpec, EntrySignature, MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError, Note, UnsupportedError
 from schedir.dialects.syntax import op_location
-
-DYNAMIC = -1
-"""A dynamic dimension in `ArgSpec.shape` (MLIR's `?`)."""
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
@@ -49,40 +46,12 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
     raise UnsupportedError(f"element type {element_type} has no numpy equivalent")
 
 
-@dataclass(frozen=True)
-class ArgSpec:
-    """One argument or result of an entry function: shape (DYNAMIC for `?`) and dtype.
-
-    `shape` is None for a scalar; `kind` says whether the value is a tensor, a memref or a
-    scalar in the payload.
-    """
-
-    kind: str
-    shape: tuple[int, ...] | None
-    dtype: np.dtype
-    mlir_type: str
-
-    @property
-    def is_static(self) -> bool:
-        return self.shape is None or DYNAMIC not in self.shape
-
-
 def arg_spec(t: Attribute) -> ArgSpec:
     """The `ArgSpec` of a payload type."""
     if isinstance(t, TensorType | MemRefType):
         shape = tuple(DYNAMIC if d < 0 else d for d in t.get_shape())
-        kind = "tensor" if isinstance(t, TensorType) else "memref"
-        return ArgSpec(kind, shape, numpy_dtype(t.get_element_type()), str(t))
-    return ArgSpec("scalar", None, numpy_dtype(t), str(t))
-
-
-@dataclass(frozen=True)
-class EntrySignature:
-    """Name, argument and result specs of the function a kernel runs."""
-
-    name: str
-    args: tuple[ArgSpec, ...]
-    results: tuple[ArgSpec, ...]
+        return MemRefSpec(numpy_dtype(t.get_element_type()), shape, str(t))
+    return ScalarSpec(numpy_dtype(t), str(t))
 
 
 def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
@@ -119,9 +88,6 @@ def entry_signature(fn: func.FuncOp) -> EntrySignature:
 
 
 __all__ = [
-    "DYNAMIC",
-    "ArgSpec",
-    "EntrySignature",
     "arg_spec",
     "entry_signature",
     "find_entry",

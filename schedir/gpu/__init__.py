@@ -7,7 +7,11 @@
 - `context`, `runtime`, `memory`: the lazily initialized primary context, module load,
   kernel launch, device arrays and zero-copy adoption of PyTorch/CuPy arrays.
 - `function`: `GpuFunction`, a kernel called on numpy or device arrays; its module doc
-  is the kernel ABI the lowering must produce.
+  is the kernel ABI the lowering must produce (argument specs are `schedir.abi`'s).
+- `host`, `executable`: the host side of a compiled CUDA program (the `mgpu*` runtime
+  API its host code calls) and `CudaExecutable`, the compiled entry that
+  `schedir.compile` returns inside a `Kernel` (its host code runs through the CPU JIT of
+  `schedir.cpu`).
 - `timing`: event-based timing with warm-up and L2 flushes.
 
 This package is the only place schedir imports `cuda` (on first use, so the PTX path
@@ -22,7 +26,8 @@ from schedir.gpu.errors import (
     DeviceUnavailableError,
     LaunchConfigError,
 )
-from schedir.gpu.function import BoundLaunch, GpuFunction, MemRefSpec, ScalarSpec
+from schedir.gpu.executable import CudaExecutable
+from schedir.gpu.function import BoundLaunch, GpuFunction
 from schedir.gpu.memory import DeviceArray
 from schedir.gpu.ptx import assemble, compile_ptx, find_libdevice, find_ptxas, kernel_names
 from schedir.gpu.runtime import GpuModule, Kernel, launch, load_module
@@ -33,6 +38,7 @@ __all__ = [
     "BoundLaunch",
     "CudaContextLostError",
     "CudaError",
+    "CudaExecutable",
     "CudaOutOfMemoryError",
     "DeviceArray",
     "DeviceUnavailableError",
@@ -42,8 +48,6 @@ __all__ = [
     "GpuTarget",
     "Kernel",
     "LaunchConfigError",
-    "MemRefSpec",
-    "ScalarSpec",
     "Timing",
     "assemble",
     "compile_ptx",

@@ -46,11 +46,11 @@ INSTALL_HINT = "install cuda-python (pip install 'schedir[cuda]')"
 def load_driver() -> ModuleType:
     """cuda-python's driver API module; DeviceUnavailableError if cuda-python is missing."""
     try:
-        from cuda.bindings import driver  # type: ignore[import-not-found]
+        from cuda.bindings import driver  # type: ignore[import-not-found]  # optional: GPU hosts only
     except ImportError:
         try:
             # cuda-python before 12.6 exposed the same API as `cuda.cuda`.
-            from cuda import cuda as driver  # type: ignore[import-not-found,no-redef]
+            from cuda import cuda as driver  # type: ignore[import-not-found,no-redef]  # the old name
         except ImportError as err:
             raise DeviceUnavailableError(
                 f"cuda-python is not installed, so no GPU can be used; {INSTALL_HINT}",
@@ -140,7 +140,8 @@ class GpuContext:
             self._initialize()
         else:
             # Cheap, and needed: the current context is per thread.
-            self._check("cuCtxSetCurrent", self._driver.cuCtxSetCurrent(self._handle))  # type: ignore[union-attr]
+            assert self._driver is not None  # set with the handle by _initialize
+            self._check("cuCtxSetCurrent", self._driver.cuCtxSetCurrent(self._handle))
 
     def _initialize(self) -> None:
         driver = load_driver()
@@ -207,7 +208,7 @@ class GpuContext:
         name = getattr(err, "name", None) or f"CUresult {int(err)}"
         description = ""
         try:
-            status, text = self._driver.cuGetErrorString(err)  # type: ignore[union-attr]
+            status, text = self._driver.cuGetErrorString(err)  # type: ignore[union-attr]  # None: caught below
             if int(status) == 0 and text:
                 description = text.decode() if isinstance(text, bytes) else str(text)
         except Exception:
@@ -243,7 +244,7 @@ class GpuContext:
         if name in OUT_OF_MEMORY_ERRORS:
             notes = []
             try:
-                status, free, total = self._driver.cuMemGetInfo()  # type: ignore[union-attr]
+                status, free, total = self._driver.cuMemGetInfo()  # type: ignore[union-attr]  # None: caught below
                 if int(status) == 0:
                     notes.append(Note(f"device {self.device} has {free} of {total} bytes free"))
             except Exception:

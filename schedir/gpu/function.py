@@ -44,43 +44,11 @@ from typing import Any
 
 import numpy as np
 
+from schedir.abi import DYNAMIC, ArgSpec, MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError
 from schedir.gpu.context import describe_launch
-from schedir.gpu.memory import SUPPORTED_DTYPES, DeviceArray, is_device_array
+from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import Dims, Kernel, ParamPack, dims3
-
-
-def _dtype(value: Any) -> np.dtype:
-    dtype = np.dtype(value)
-    if dtype not in SUPPORTED_DTYPES:
-        raise InputError(f"dtype {dtype} is not supported by the GPU runtime")
-    return dtype
-
-
-@dataclass(frozen=True)
-class MemRefSpec:
-    """A memref parameter: dtype, and shape with None for dynamic sizes."""
-
-    dtype: np.dtype
-    shape: tuple[int | None, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "dtype", _dtype(self.dtype))
-        object.__setattr__(self, "shape", tuple(self.shape))
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-
-@dataclass(frozen=True)
-class ScalarSpec:
-    """A scalar parameter (index = int64, i1 = bool)."""
-
-    dtype: np.dtype
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "dtype", _dtype(self.dtype))
 
 
 def convert_scalar(what: str, spec: ScalarSpec, value: Any) -> np.ndarray:
@@ -102,7 +70,6 @@ def convert_scalar(what: str, spec: ScalarSpec, value: Any) -> np.ndarray:
         raise InputError(f"{what}: cannot convert {value!r} to {spec.dtype}: {err}") from None
 
 
-Spec = MemRefSpec | ScalarSpec
 GridFunction = Callable[[Sequence[Any]], Dims]
 """Computes the grid from the arguments: a shape tuple per memref, the value per scalar."""
 
@@ -118,7 +85,7 @@ def memref_params(array: DeviceArray, *, bare_pointer: bool = False) -> list[byt
     return fields
 
 
-def kernel_param_count(params: Sequence[Spec], *, bare_pointers: bool = False) -> int:
+def kernel_param_count(params: Sequence[ArgSpec], *, bare_pointers: bool = False) -> int:
     """How many kernel parameters `params` expand to."""
     count = 0
     for spec in params:
@@ -151,7 +118,7 @@ class GpuFunction:
     def __init__(
         self,
         kernel: Kernel,
-        params: Sequence[Spec],
+        params: Sequence[ArgSpec],
         *,
         grid: Dims | GridFunction,
         block: Dims,
@@ -175,7 +142,7 @@ class GpuFunction:
                 raise ValueError(f"output #{index} is not a memref parameter")
         if bare_pointers:
             for index, spec in enumerate(self.params):
-                if isinstance(spec, MemRefSpec) and None in spec.shape:
+                if isinstance(spec, MemRefSpec) and not spec.is_static:
                     raise ValueError(
                         f"parameter #{index} has a dynamic shape; bare pointers need static shapes"
                     )
@@ -204,7 +171,7 @@ class GpuFunction:
         if len(shape) != spec.rank:
             raise InputError(f"{label} of {self.name} has rank {len(shape)}, expected {spec.rank}")
         for dim, (actual, expected) in enumerate(zip(shape, spec.shape, strict=True)):
-            if expected is not None and actual != expected:
+            if expected != DYNAMIC and actual != expected:
                 raise InputError(
                     f"{label} of {self.name} has shape {shape}, expected {_shape_text(spec.shape)} "
                     f"(dimension {dim} is {actual}, not {expected})"
@@ -355,17 +322,15 @@ class BoundLaunch:
         self.close()
 
 
-def _shape_text(shape: Sequence[int | None]) -> str:
-    return "(" + ", ".join("?" if s is None else str(s) for s in shape) + ")"
+def _shape_text(shape: Sequence[int]) -> str:
+    return "(" + ", ".join("?" if s == DYNAMIC else str(s) for s in shape) + ")"
 
 
 __all__ = [
     "BoundLaunch",
     "GpuFunction",
     "GridFunction",
-    "MemRefSpec",
-    "ScalarSpec",
-    "Spec",
+    "convert_scalar",
     "kernel_param_count",
     "memref_params",
 ]

@@ -29,8 +29,8 @@ those the program writes, which are copied first so inputs are never modified. O
 parameters (statically shaped results after `buffer-results-to-out-params`) are device
 buffers returned as numpy arrays (`__call__`) or kept on the device (`run_device`).
 
-This module imports neither xDSL nor schedir.cpu (the pipeline hands it the address of
-the compiled entry).
+This module imports neither xDSL nor schedir.cpu: `schedir.gpu.executable.CudaExecutable`
+JIT-compiles the host code and hands it the address of the compiled entry.
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ from typing import Any
 
 import numpy as np
 
+from schedir.abi import DYNAMIC, ArgSpec, MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError
 from schedir.gpu.context import GpuContext, default_context, describe_launch, stream_handle
-from schedir.gpu.function import MemRefSpec, ScalarSpec, Spec, convert_scalar
+from schedir.gpu.function import convert_scalar
 from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import GpuModule, Kernel
 from schedir.gpu.target import ARGUMENT_ALIGNMENT
@@ -309,7 +310,7 @@ class HostFunction:
     def __init__(
         self,
         address: int,
-        params: Sequence[Spec],
+        params: Sequence[ArgSpec],
         runtime: HostRuntime,
         *,
         name: str = "entry",
@@ -349,10 +350,10 @@ class HostFunction:
         if len(shape) != spec.rank:
             raise InputError(f"{label} of @{self.name} has rank {len(shape)}, expected {spec.rank}")
         for dim, (actual, expected) in enumerate(zip(shape, spec.shape, strict=True)):
-            if expected is not None and actual != expected:
+            if expected != DYNAMIC and actual != expected:
                 raise InputError(
                     f"{label} of @{self.name} has shape {shape}, expected "
-                    f"({', '.join('?' if s is None else str(s) for s in spec.shape)}) "
+                    f"({', '.join('?' if s == DYNAMIC else str(s) for s in spec.shape)}) "
                     f"(dimension {dim} is {actual}, not {expected})"
                 )
 
@@ -414,7 +415,7 @@ class HostFunction:
                 assert isinstance(spec, MemRefSpec)
                 initial = outputs[position] if outputs is not None else None
                 if initial is None:
-                    shape = tuple(s if s is not None else 0 for s in spec.shape)
+                    shape = tuple(0 if s == DYNAMIC else s for s in spec.shape)
                     array = DeviceArray.empty(shape, spec.dtype, self.context)
                     call.temporaries.append(array)
                     values.append(array)

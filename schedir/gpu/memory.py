@@ -17,8 +17,8 @@ context's device. `DeviceArray` itself exports `__cuda_array_interface__` (versi
 `torch.as_tensor(arr, device="cuda")` or `cupy.asarray(arr)` see its memory without a copy
 (except for bfloat16, which that interface cannot describe).
 
-Supported dtypes: float16, bfloat16 (ml_dtypes), float32, float64, int8/16/32/64,
-uint8/16/32/64, bool (one byte).
+Supported dtypes: those of the kernel ABI (`schedir.abi.DTYPES`): float16, bfloat16
+(ml_dtypes), float32, float64, int8/16/32/64, uint8/16/32/64, bool (one byte).
 """
 
 from __future__ import annotations
@@ -32,28 +32,10 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from schedir.abi import DTYPES
 from schedir.diagnostics import InputError
 from schedir.gpu.context import GpuContext, default_context, stream_handle
 from schedir.gpu.errors import CudaError
-
-SUPPORTED_DTYPES: frozenset[np.dtype] = frozenset(
-    np.dtype(t)
-    for t in (
-        np.float16,
-        ml_dtypes.bfloat16,
-        np.float32,
-        np.float64,
-        np.int8,
-        np.int16,
-        np.int32,
-        np.int64,
-        np.uint8,
-        np.uint16,
-        np.uint32,
-        np.uint64,
-        np.bool_,
-    )
-)
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
@@ -138,7 +120,7 @@ def _check_dtype(dtype: Any, what: str) -> np.dtype:
         result = np.dtype(dtype)
     except TypeError:
         raise InputError(f"{what}: {dtype!r} is not a dtype") from None
-    if result not in SUPPORTED_DTYPES:
+    if result not in DTYPES:
         raise InputError(f"{what}: dtype {result} is not supported on the GPU")
     return result
 
@@ -238,7 +220,7 @@ class DeviceArray:
         context = context if context is not None else default_context()
         interface = None
         try:
-            interface = value.__cuda_array_interface__  # type: ignore[attr-defined]
+            interface = value.__cuda_array_interface__  # type: ignore[attr-defined]  # duck-typed: absent is caught below
         except (AttributeError, TypeError, ValueError, RuntimeError):
             # PyTorch raises TypeError for bfloat16; DLPack can describe it.
             interface = None
@@ -287,7 +269,7 @@ class DeviceArray:
     @classmethod
     def _from_dlpack(cls, value: object, context: GpuContext, stream: Any) -> DeviceArray:
         kind = type(value).__name__
-        device_type, device_id = value.__dlpack_device__()  # type: ignore[attr-defined]
+        device_type, device_id = value.__dlpack_device__()  # type: ignore[attr-defined]  # the caller saw __dlpack__
         if int(device_type) not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
             where = _DL_DEVICE_NAMES.get(int(device_type), f"DLPack device type {device_type}")
             raise InputError(f"the {kind} is on the {where}, not on a CUDA device")
@@ -298,7 +280,7 @@ class DeviceArray:
             )
         # DLPack: 1 is the legacy default stream; the producer orders its work before it.
         handle = stream_handle(stream) or 1
-        capsule = value.__dlpack__(stream=handle)  # type: ignore[attr-defined]
+        capsule = value.__dlpack__(stream=handle)  # type: ignore[attr-defined]  # the caller saw __dlpack__
         name = _capsule_name(capsule)
         if name == b"dltensor_versioned":
             managed = _DLManagedTensorVersioned.from_address(_capsule_pointer(capsule, name))
@@ -498,4 +480,4 @@ def _check_device_pointer(context: GpuContext, pointer: int, kind: str) -> None:
         )
 
 
-__all__ = ["SUPPORTED_DTYPES", "DeviceArray", "c_strides", "is_device_array"]
+__all__ = ["DeviceArray", "c_strides", "is_device_array"]

@@ -20,9 +20,10 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
+from schedir.abi import DYNAMIC, ArgSpec
 from schedir.diagnostics import InputError
 from schedir.dialects.syntax import op_location, parse_module
-from schedir.dialects.types import DYNAMIC, ArgSpec, entry_signature, find_entry
+from schedir.dialects.types import entry_signature, find_entry
 from schedir.reference import arith_math, control, linalg, tensor_ops
 from schedir.reference.checking import (
     DEFAULT_DYNAMIC_SIZE,

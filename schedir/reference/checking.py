@@ -26,8 +26,9 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, ShapedType
 
+from schedir.abi import DYNAMIC, ArgSpec, EntrySignature
 from schedir.diagnostics import InputError
-from schedir.dialects.types import DYNAMIC, ArgSpec, EntrySignature, find_entry
+from schedir.dialects.types import find_entry
 from schedir.reference.linalg import structured_spec
 from schedir.reference.structured import loop_extents
 from schedir.reference.values import POISON_PATTERN, Elem, from_python

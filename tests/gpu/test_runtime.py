@@ -16,6 +16,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from schedir.abi import MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError, ToolError
 from schedir.gpu import (
     CudaError,
@@ -26,8 +27,6 @@ from schedir.gpu import (
     GpuModule,
     Kernel,
     LaunchConfigError,
-    MemRefSpec,
-    ScalarSpec,
     assemble,
     compile_ptx,
     launch,
@@ -285,6 +284,7 @@ _CRASH_SCRIPT = """
 import importlib.util, sys
 import numpy as np
 sys.path.insert(0, {repo!r})
+from schedir.abi import MemRefSpec
 from schedir.gpu import *
 spec = importlib.util.spec_from_file_location("k", {kernels!r})
 k = importlib.util.module_from_spec(spec); spec.loader.exec_module(k)

@@ -17,7 +17,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from schedir.cpu import CpuFunction, JitModule, MemRefSpec, ScalarSpec
+from schedir.abi import MemRefSpec, ScalarSpec
+from schedir.cpu import CpuFunction, JitModule
 from schedir.cpu.jit import undefined_symbols
 from schedir.cpu.runtime import descriptor_type
 from schedir.diagnostics import InputError, ToolError

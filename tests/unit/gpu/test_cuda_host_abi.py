@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 import schedir
+from schedir.gpu import CudaExecutable
 from schedir.gpu.host import HostRuntime
 from schedir.options import CompileOptions
-from schedir.pipeline import CudaExecutable
 
 REPO = Path(__file__).parents[3]
 

@@ -15,6 +15,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from schedir.abi import MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError, SchedirError, ToolError
 from schedir.gpu import (
     CudaContextLostError,
@@ -24,8 +25,6 @@ from schedir.gpu import (
     GpuContext,
     GpuTarget,
     LaunchConfigError,
-    MemRefSpec,
-    ScalarSpec,
     Timing,
 )
 from schedir.gpu.context import describe_launch, stream_handle

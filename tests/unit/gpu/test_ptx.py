@@ -20,8 +20,9 @@ from nvptx_kernels import (
     WARP_SUM,
 )
 
+from schedir.abi import MemRefSpec, ScalarSpec
 from schedir.diagnostics import ToolError
-from schedir.gpu import GpuTarget, MemRefSpec, ScalarSpec, assemble, compile_ptx, kernel_names
+from schedir.gpu import GpuTarget, assemble, compile_ptx, kernel_names
 from schedir.gpu.function import kernel_param_count
 from schedir.gpu.ptx import LLVM_MIN_PTX, find_libdevice, find_ptxas
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from schedir.abi import ScalarSpec
 from schedir.diagnostics import InputError
-from schedir.gpu.function import ScalarSpec, convert_scalar
+from schedir.gpu.function import convert_scalar
 
 
 def test_integers_convert_exactly() -> None:

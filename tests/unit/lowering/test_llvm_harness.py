@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 
-from schedir.cpu import CpuFunction, JitModule, MemRefSpec, ScalarSpec
+from schedir.abi import ArgSpec, MemRefSpec, ScalarSpec
+from schedir.cpu import CpuFunction, JitModule
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
-from schedir.dialects.types import ArgSpec, entry_signature, find_entry
+from schedir.dialects.types import entry_signature, find_entry
 from schedir.lowering.pipelines import CPU_TO_LLVM
 from schedir.lowering.to_llvm_ir import translate_module
 from schedir.pipeline import parse_pass_pipeline, run_passes

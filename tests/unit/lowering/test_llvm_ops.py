@@ -22,7 +22,7 @@ import pytest
 from test_llvm_harness import Compiled, compile_module
 
 from schedir import reference
-from schedir.cpu import MemRefSpec
+from schedir.abi import MemRefSpec
 
 N = 37
 DTYPES: dict[str, np.dtype] = {

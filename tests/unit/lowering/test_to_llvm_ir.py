@@ -7,7 +7,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from schedir.cpu import CpuFunction, JitModule, ScalarSpec
+from schedir.abi import ScalarSpec
+from schedir.cpu import CpuFunction, JitModule
 from schedir.diagnostics import LoweringError, UnsupportedError
 from schedir.dialects.syntax import parse_module
 from schedir.lowering.to_llvm_ir import translate_module
