@@ -38,7 +38,7 @@ from schedir.transform.rewrites.effects import (
     only_reads,
     recursive_effects,
 )
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 COMMUTATIVE = frozenset(
     {

@@ -16,7 +16,7 @@ from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
 from schedir.transform.rewrites.effects import is_trivially_dead
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 @dataclass(frozen=True)

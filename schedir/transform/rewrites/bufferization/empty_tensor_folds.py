@@ -26,8 +26,8 @@ from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _empty_source(value: SSAValue, single_use_only: bool) -> Operation | None:
@@ -90,10 +90,10 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
 
     return (
         PatternSet()
-        .add("tensor.extract_slice", extract_slice)
-        .add("tensor.expand_shape", reshape)
-        .add("tensor.collapse_shape", reshape)
-        .add("tensor.concat", concat)
+        .add(xtensor.ExtractSliceOp, extract_slice)
+        .add(xtensor.ExpandShapeOp, reshape)
+        .add(xtensor.CollapseShapeOp, reshape)
+        .add(xtensor.ConcatOp, concat)
     )
 
 

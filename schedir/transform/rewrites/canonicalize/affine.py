@@ -33,9 +33,10 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_int
+from schedir.dialects.affine import ApplyOp, LoadOp, MaxOp, MinOp, StoreOp
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 AFFINE_SCOPES = frozenset({"func.func", "gpu.func", "gpu.launch", "builtin.module", "llvm.func"})
 """Ops whose regions define an affine scope (upstream's `AffineScope` trait)."""
@@ -345,10 +346,10 @@ def _fold_min_max(is_min: bool) -> Folder:
     return fold
 
 
-FOLDERS: dict[str, Folder] = {
-    "affine.apply": fold_apply,
-    "affine.min": _fold_min_max(True),
-    "affine.max": _fold_min_max(False),
+FOLDERS: dict[type[Operation], Folder] = {
+    ApplyOp: fold_apply,
+    MinOp: _fold_min_max(True),
+    MaxOp: _fold_min_max(False),
 }
 
 
@@ -521,11 +522,11 @@ def _merge_nested(vm: ValueMap, name: str) -> ValueMap | None:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("affine.apply", simplify_apply)
-        .add("affine.min", simplify_min_max)
-        .add("affine.max", simplify_min_max)
-        .add("affine.load", simplify_access)
-        .add("affine.store", simplify_access)
+        .add(ApplyOp, simplify_apply)
+        .add(MinOp, simplify_min_max)
+        .add(MaxOp, simplify_min_max)
+        .add(LoadOp, simplify_access)
+        .add(StoreOp, simplify_access)
     )
 
 

@@ -28,7 +28,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from schedir.dialects.affine import ApplyOp
+from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
 from schedir.transform.rewrites.canonicalize.affine import (
     ValueMap,
     collect_positions,
@@ -37,8 +37,9 @@ from schedir.transform.rewrites.canonicalize.affine import (
     simplify_expr,
     simplify_value_map,
 )
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 _MAX_ENUMERATION = 1 << 14
 """Largest iteration domain enumerated exactly when interval arithmetic cannot decide."""
@@ -228,11 +229,7 @@ def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def loop_min_max_patterns() -> PatternSet:
-    return (
-        PatternSet()
-        .add("affine.min", simplify_min_max_in_loops)
-        .add("affine.max", simplify_min_max_in_loops)
-    )
+    return PatternSet().add(MinOp, simplify_min_max_in_loops).add(MaxOp, simplify_min_max_in_loops)
 
 
 __all__ = [

@@ -13,8 +13,9 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.transform.rewrites.canonicalize.arith import CMPI_INVERTED
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int, int_attr, int_width, wrap
+from schedir.transform.rewrites.constants import constant_int, int_attr, int_width, wrap
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _const_operand(value: SSAValue) -> int | None:
@@ -183,11 +184,11 @@ def select_same_condition(op: Operation, rw: CanonRewriter) -> bool:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("arith.addi", add_add_sub_constants)
-        .add("arith.subi", sub_constants)
-        .add("arith.muli", mul_mul_constant)
-        .add("arith.xori", xori_not_cmpi)
-        .add("arith.select", select_same_condition)
+        .add(arith.AddiOp, add_add_sub_constants)
+        .add(arith.SubiOp, sub_constants)
+        .add(arith.MuliOp, mul_mul_constant)
+        .add(arith.XOrIOp, xori_not_cmpi)
+        .add(arith.SelectOp, select_same_condition)
     )
 
 

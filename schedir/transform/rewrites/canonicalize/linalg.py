@@ -17,26 +17,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
 from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.dialects import linalg
+from schedir.dialects.linalg import (
+    FillOp,
+    Linalg,
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+)
+from schedir.dialects.utils import mixed_values
+from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.memref import fold_cast_operands
-from schedir.transform.rewrites.canonicalize.tensor import can_fold_into_consumer
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_attr, constant_int
+from schedir.transform.rewrites.canonicalize.tensor import (
+    can_fold_into_consumer,
+    fold_dim,
+    preserves_static_information,
+)
+from schedir.transform.rewrites.constants import constant_attr, constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _structured(op: Operation) -> bool:
-    from schedir.dialects.linalg import is_structured
-
     return is_structured(op)
 
 
 def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, ...]]:
-    from schedir.dialects.linalg import dps_inits, dps_inputs
-
     return dps_inputs(op), dps_inits(op)
 
 
@@ -47,19 +64,12 @@ def _fold_linalg(op: Operation) -> bool | None:
     return True if fold_cast_operands(op) else None
 
 
-def _linalg_op_names() -> list[str]:
-    from schedir.dialects.linalg import Linalg
+_LINALG_OPS: tuple[type[Operation], ...] = tuple(
+    cls for cls in Linalg.operations if cls not in (linalg.YieldOp, linalg.IndexOp)
+)
+"""Every linalg op but the body terminator and linalg.index."""
 
-    return [
-        cls.name for cls in Linalg.operations if cls.name not in ("linalg.yield", "linalg.index")
-    ]
-
-
-FOLDERS: dict[str, Folder] = {}
-
-
-def folders() -> dict[str, Folder]:
-    return {name: _fold_linalg for name in _linalg_op_names()}
+FOLDERS: dict[type[Operation], Folder] = dict.fromkeys(_LINALG_OPS, _fold_linalg)
 
 
 # --- patterns ---------------------------------------------------------------------------------
@@ -97,8 +107,6 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
     rw.create(new, op)
     rw.set_insertion_point(InsertPoint.after(new))
     results: list[SSAValue] = []
-    from xdsl.dialects.tensor import CastOp
-
     for old, value in zip(op.results, new.results, strict=True):
         if value.type != old.type:
             value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
@@ -110,10 +118,6 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
 def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's FoldTensorCastConsumerOp: a cast making a linalg result more static is
     folded into the op (its init is cast instead; a cast back serves other users)."""
-    from xdsl.dialects.tensor import CastOp
-
-    from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
-
     source = op.operands[0]
     linalg_op = source.owner
     result_type = op.results[0].type
@@ -148,12 +152,6 @@ def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
 def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InferStaticShapeOfOperands: sizes known static on one operand (or the
     static source of a `tensor.cast` feeding it) are given to the others through casts."""
-    from xdsl.dialects.builtin import DYNAMIC_INDEX
-    from xdsl.dialects.tensor import CastOp
-    from xdsl.ir.affine import AffineDimExpr
-
-    from schedir.dialects.linalg import indexing_maps
-
     if not _structured(op) or not op.results:
         return False
     # Pure tensor semantics only; and only a dynamic size can be made static, so a fully
@@ -261,8 +259,6 @@ def extract_of_fill(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def _new_fill(rw: CanonRewriter, scalar: SSAValue, init: SSAValue, loc: Operation) -> Operation:
-    from schedir.dialects.linalg import FillOp
-
     fill = FillOp([scalar], [init])
     return rw.create(fill, loc)
 
@@ -330,11 +326,6 @@ def _constant_padding_value(pad: Operation) -> SSAValue | None:
 
 def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]:
     """Upstream's `PadOp::reifyResultShapes`: static sizes, or low + high + dim(source)."""
-    from xdsl.ir.affine import AffineExpr, AffineMap
-
-    from schedir.dialects.utils import mixed_values
-    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-    from schedir.transform.rewrites.canonicalize.tensor import fold_dim
 
     result_type = pad.results[0].type
     assert isinstance(result_type, TensorType)
@@ -411,8 +402,6 @@ def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
 def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's EraseIdentityLinalgOp: a generic with identity maps and all-parallel
     loops whose body yields its input arguments in order."""
-    from schedir.dialects.linalg import indexing_maps, iterator_types
-
     if not _structured(op):
         return False
     # The body (a lone yield) is the cheapest test, so it goes first.
@@ -453,16 +442,18 @@ def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-def _all_structured(pattern_set: PatternSet, *patterns: object) -> PatternSet:
-    for name in _linalg_op_names():
-        pattern_set.add(name, *patterns)  # type: ignore[arg-type]
+def _all_structured(
+    pattern_set: PatternSet, *patterns: Callable[[Operation, CanonRewriter], bool]
+) -> PatternSet:
+    for root in _LINALG_OPS:
+        pattern_set.add(root, *patterns)
     return pattern_set
 
 
 def dialect_patterns() -> PatternSet:
     """The linalg dialect's patterns (EraseDeadLinalgOp, FoldTensorCastConsumerOp,
     InferStaticShapeOfOperands)."""
-    result = PatternSet().add("tensor.cast", fold_tensor_cast_consumer)
+    result = PatternSet().add(CastOp, fold_tensor_cast_consumer)
     return _all_structured(result, erase_dead_linalg_op, infer_static_shape_of_operands)
 
 
@@ -475,13 +466,13 @@ def op_patterns() -> PatternSet:
     """The linalg ops' own canonicalization patterns (copy, fill, generic)."""
     return (
         PatternSet()
-        .add("linalg.copy", erase_self_copy, copy_of_fill)
-        .add("tensor.extract", extract_of_fill)
-        .add("tensor.pad", pad_of_fill)
-        .add("tensor.collapse_shape", reshape_of_fill)
-        .add("tensor.expand_shape", reshape_of_fill)
-        .add("linalg.transpose", transpose_of_fill)
-        .add("linalg.generic", erase_identity_generic)
+        .add(linalg.CopyOp, erase_self_copy, copy_of_fill)
+        .add(tensor.ExtractOp, extract_of_fill)
+        .add(tensor.PadOp, pad_of_fill)
+        .add(tensor.CollapseShapeOp, reshape_of_fill)
+        .add(tensor.ExpandShapeOp, reshape_of_fill)
+        .add(linalg.TransposeOp, transpose_of_fill)
+        .add(linalg.GenericOp, erase_identity_generic)
     )
 
 
@@ -491,27 +482,4 @@ def patterns() -> PatternSet:
     return dialect_patterns().update(tensor_dialect_patterns()).update(op_patterns())
 
 
-def tiling_canonicalization_patterns() -> PatternSet:
-    """Upstream's `populateLinalgTilingCanonicalizationPatterns`: affine apply/min/max,
-    scf.for, tensor cast/empty/extract_slice/insert_slice/pad, memref.subview, the linalg
-    dialect patterns and the scf.for loop canonicalization."""
-    from schedir.transform.rewrites.canonicalize import affine as canonicalize_affine
-    from schedir.transform.rewrites.canonicalize import memref as canonicalize_memref
-    from schedir.transform.rewrites.canonicalize import scf as canonicalize_scf
-    from schedir.transform.rewrites.canonicalize import tensor as canonicalize_tensor
-
-    result = PatternSet()
-    result.update(canonicalize_affine.patterns())
-    scf_set = canonicalize_scf.patterns()
-    for name in ("scf.for",):
-        result.add(name, *scf_set.by_name.get(name, []))
-    result.update(canonicalize_tensor.tiling_patterns())
-    result.update(canonicalize_memref.tiling_patterns())
-    result.update(dialect_patterns())
-    # Upstream's set (as iree-opt 3.13 runs it) also holds the linalg ops' own patterns.
-    result.update(op_patterns())
-    result.update(canonicalize_scf.for_loop_canonicalization_patterns())
-    return result
-
-
-__all__ = ["FOLDERS", "folders", "patterns", "tiling_canonicalization_patterns"]
+__all__ = ["FOLDERS", "dialect_patterns", "op_patterns", "patterns", "tensor_dialect_patterns"]

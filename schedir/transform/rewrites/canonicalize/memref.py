@@ -29,14 +29,10 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from schedir.dialects.memref import AllocaOp, AllocOp, CastOp
 from schedir.dialects.utils import Mixed, mixed_values, split_mixed
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    Folder,
-    constant_int,
-    fold_mixed_lists,
-    in_bounds_slice,
-)
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.mixed import fold_mixed_lists, in_bounds_slice
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 # --- casts ------------------------------------------------------------------------------------
 
@@ -173,13 +169,13 @@ def fold_subview(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     return None
 
 
-FOLDERS: dict[str, Folder] = {
-    "memref.cast": fold_memref_cast,
-    "memref.dim": fold_dim,
-    "memref.subview": fold_subview,
-    "memref.load": _fold_cast_users([0]),
-    "memref.store": _fold_cast_users([1]),
-    "memref.dealloc": _fold_cast_users([0]),
+FOLDERS: dict[type[Operation], Folder] = {
+    xmemref.CastOp: fold_memref_cast,
+    xmemref.DimOp: fold_dim,
+    xmemref.SubviewOp: fold_subview,
+    xmemref.LoadOp: _fold_cast_users([0]),
+    xmemref.StoreOp: _fold_cast_users([1]),
+    xmemref.DeallocOp: _fold_cast_users([0]),
 }
 
 
@@ -424,17 +420,17 @@ def dead_alloc(op: Operation, rw: CanonRewriter) -> bool:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("memref.subview", subview_constant_arguments, subview_of_cast, trivial_subview)
-        .add("memref.copy", erase_self_copy, copy_of_cast)
-        .add("memref.alloc", alloc_constant_sizes, dead_alloc)
-        .add("memref.alloca", alloc_constant_sizes, dead_alloc)
+        .add(xmemref.SubviewOp, subview_constant_arguments, subview_of_cast, trivial_subview)
+        .add(xmemref.CopyOp, erase_self_copy, copy_of_cast)
+        .add(xmemref.AllocOp, alloc_constant_sizes, dead_alloc)
+        .add(xmemref.AllocaOp, alloc_constant_sizes, dead_alloc)
     )
 
 
 def tiling_patterns() -> PatternSet:
     """The memref part of `linalg.tiling_canonicalization` (subview only)."""
     return PatternSet().add(
-        "memref.subview", subview_constant_arguments, subview_of_cast, trivial_subview
+        xmemref.SubviewOp, subview_constant_arguments, subview_of_cast, trivial_subview
     )
 
 

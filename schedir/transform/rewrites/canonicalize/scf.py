@@ -20,14 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.utils import Mixed
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_int
+from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -200,14 +202,10 @@ def fold_iter_args(op: Operation, rw: CanonRewriter) -> bool:
 
 def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ForOpTensorCastFolder."""
-    from xdsl.dialects.tensor import CastOp
-
-    from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
-
     assert isinstance(op, scf.ForOp)
     for index, (init, result) in enumerate(zip(op.iter_args, op.results, strict=True)):
         cast = init.owner
-        if not isinstance(cast, CastOp):
+        if not isinstance(cast, tensor.CastOp):
             continue
         source = cast.operands[0]
         if source.type == cast.results[0].type:
@@ -222,7 +220,7 @@ def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
         loop = new_for(rw, op, op.lb, op.ub, op.step, inits)
         block = loop.body.block
         rw.set_insertion_point(InsertPoint.at_start(block))
-        cast_in = rw.create(CastOp(block.args[1 + index], old_type), op).results[0]
+        cast_in = rw.create(tensor.CastOp(block.args[1 + index], old_type), op).results[0]
         replacements: list[SSAValue | None] = list(block.args)
         replacements[1 + index] = cast_in
         old_block = op.body.block
@@ -230,11 +228,11 @@ def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
         move_block_ops(rw, old_block, InsertPoint.at_end(block), replacements, stop=terminator)
         rw.set_insertion_point(InsertPoint.at_end(block))
         yielded = list(terminator.operands)
-        yielded[index] = rw.create(CastOp(yielded[index], source.type), op).results[0]
+        yielded[index] = rw.create(tensor.CastOp(yielded[index], source.type), op).results[0]
         rw.create(scf.YieldOp(*yielded), terminator)
         rw.set_insertion_point(InsertPoint.after(loop))
         results = list(loop.results)
-        results[index] = rw.create(CastOp(results[index], old_type), op).results[0]
+        results[index] = rw.create(tensor.CastOp(results[index], old_type), op).results[0]
         rw.replace_values(op, results)
         return True
     return False
@@ -423,48 +421,37 @@ def dim_of_iter_arg(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-FOLDERS: dict[str, Folder] = {}
+def for_patterns() -> PatternSet:
+    """scf.for's canonicalization patterns."""
+    return PatternSet().add(
+        scf.ForOp, fold_iter_args, simplify_trivial_loops, fold_tensor_cast_into_for
+    )
 
 
 def patterns() -> PatternSet:
-    # The forall patterns' module uses this one's helpers.
-    from schedir.transform.rewrites.canonicalize.scf_forall import (
-        dim_of_forall,
-        forall_control_operands,
-        forall_iter_args,
-        forall_single_iteration_dims,
-    )
-
+    """The canonicalization patterns of scf.for, scf.if and scf.execute_region (those of
+    scf.forall are in `scf_forall`)."""
     return (
-        PatternSet()
-        .add("scf.for", fold_iter_args, simplify_trivial_loops, fold_tensor_cast_into_for)
+        for_patterns()
         .add(
-            "scf.if",
+            scf.IfOp,
             if_static_condition,
             if_remove_unused_results,
             if_to_select,
             if_remove_empty_else,
         )
-        .add("scf.forall", forall_control_operands, forall_iter_args, forall_single_iteration_dims)
-        .add("tensor.dim", dim_of_forall)
-        .add("scf.execute_region", inline_execute_region)
+        .add(scf.ExecuteRegionOp, inline_execute_region)
     )
 
 
-def for_loop_canonicalization_patterns() -> PatternSet:
-    from schedir.transform.rewrites.canonicalize.affine_loops import loop_min_max_patterns
-
-    return (
-        PatternSet()
-        .update(loop_min_max_patterns())
-        .add("tensor.dim", dim_of_iter_arg)
-        .add("memref.dim", dim_of_iter_arg)
-    )
+def dim_patterns() -> PatternSet:
+    """The dims of loop-carried values (part of `scf.for_loop_canonicalization`)."""
+    return PatternSet().add(tensor.DimOp, dim_of_iter_arg).add(memref.DimOp, dim_of_iter_arg)
 
 
 __all__ = [
-    "FOLDERS",
-    "for_loop_canonicalization_patterns",
+    "dim_patterns",
+    "for_patterns",
     "is_defined_outside",
     "move_block_ops",
     "new_for",

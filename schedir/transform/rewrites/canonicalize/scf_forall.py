@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import tensor
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -28,7 +29,9 @@ from schedir.transform.rewrites.canonicalize.scf import (
     replace_dropping_results,
     trip_count,
 )
-from schedir.transform.rewrites.utils import CanonRewriter, fold_mixed
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.mixed import fold_mixed
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def forall_control_operands(op: Operation, rw: CanonRewriter) -> bool:
@@ -223,11 +226,21 @@ def dim_of_forall(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def patterns() -> PatternSet:
+    """scf.forall's canonicalization patterns, and tensor.dim of a forall result."""
+    return (
+        PatternSet()
+        .add(ForallOp, forall_control_operands, forall_iter_args, forall_single_iteration_dims)
+        .add(tensor.DimOp, dim_of_forall)
+    )
+
+
 __all__ = [
     "combining_ops",
     "dim_of_forall",
     "forall_control_operands",
     "forall_iter_args",
     "forall_single_iteration_dims",
+    "patterns",
     "promote_forall",
 ]

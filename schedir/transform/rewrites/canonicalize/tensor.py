@@ -30,16 +30,15 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
 from schedir.dialects.utils import Mixed, split_mixed
 from schedir.transform.rewrites.canonicalize import tensor_elements as canonicalize_tensor_elements
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    Folder,
-    constant_int,
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.mixed import (
     fold_mixed_lists,
     in_bounds_slice,
     same_mixed,
     same_mixed_strict,
 )
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 # --- slice helpers ----------------------------------------------------------------------------
 
@@ -239,11 +238,11 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     return None
 
 
-FOLDERS: dict[str, Folder] = {
-    "tensor.cast": fold_cast,
-    "tensor.dim": fold_dim,
-    "tensor.extract_slice": fold_extract_slice,
-    "tensor.insert_slice": fold_insert_slice,
+FOLDERS: dict[type[Operation], Folder] = {
+    xtensor.CastOp: fold_cast,
+    xtensor.DimOp: fold_dim,
+    xtensor.ExtractSliceOp: fold_extract_slice,
+    xtensor.InsertSliceOp: fold_insert_slice,
     **canonicalize_tensor_elements.FOLDERS,
 }
 
@@ -563,23 +562,23 @@ def pad_zero_padding(op: Operation, rw: CanonRewriter) -> bool:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("tensor.extract_slice", extract_slice_constant_arguments, extract_slice_of_cast)
+        .add(xtensor.ExtractSliceOp, extract_slice_constant_arguments, extract_slice_of_cast)
         .add(
-            "tensor.insert_slice",
+            xtensor.InsertSliceOp,
             insert_slice_constant_arguments,
             insert_slice_cast_folder,
             insert_slice_source_cast_inserter,
         )
         .add(
-            "tensor.parallel_insert_slice",
+            ParallelInsertSliceOp,
             insert_slice_constant_arguments,
             insert_slice_cast_folder,
             insert_slice_source_cast_inserter,
         )
-        .add("tensor.cast", chained_cast, cast_of_extract_slice, cast_of_empty)
-        .add("tensor.dim", dim_of_dest_style, dim_of_empty)
-        .add("tensor.empty", empty_static_shape)
-        .add("tensor.pad", pad_zero_padding)
+        .add(xtensor.CastOp, chained_cast, cast_of_extract_slice, cast_of_empty)
+        .add(xtensor.DimOp, dim_of_dest_style, dim_of_empty)
+        .add(xtensor.EmptyOp, empty_static_shape)
+        .add(xtensor.PadOp, pad_zero_padding)
         .update(canonicalize_tensor_elements.patterns())
     )
 
@@ -589,16 +588,16 @@ def tiling_patterns() -> PatternSet:
     insert_slice and pad patterns)."""
     all_patterns = patterns()
     result = PatternSet()
-    for name in (
-        "tensor.cast",
-        "tensor.empty",
-        "tensor.extract_slice",
-        "tensor.insert_slice",
-        "tensor.pad",
+    for root in (
+        xtensor.CastOp,
+        xtensor.EmptyOp,
+        xtensor.ExtractSliceOp,
+        xtensor.InsertSliceOp,
+        xtensor.PadOp,
     ):
-        result.add(name, *all_patterns.by_name.get(name, []))
+        result.add(root, *all_patterns.patterns_of(root))
     # tensor.empty's FoldEmptyTensorWithDimOp has tensor.dim as its root.
-    return result.add("tensor.dim", dim_of_empty)
+    return result.add(xtensor.DimOp, dim_of_empty)
 
 
 __all__ = [

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -25,8 +26,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_attr, constant_int
+from schedir.transform.rewrites.constants import constant_attr, constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _scalar(value: int | float, type_: Attribute) -> Attribute:
@@ -148,11 +150,11 @@ def fold_reshape(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     return None
 
 
-FOLDERS: dict[str, Folder] = {
-    "tensor.extract": fold_extract,
-    "tensor.insert": fold_insert,
-    "tensor.from_elements": fold_from_elements,
-    "tensor.reshape": fold_reshape,
+FOLDERS: dict[type[Operation], Folder] = {
+    tensor.ExtractOp: fold_extract,
+    tensor.InsertOp: fold_insert,
+    tensor.FromElementsOp: fold_from_elements,
+    tensor.ReshapeOp: fold_reshape,
 }
 
 
@@ -170,7 +172,7 @@ def extract_from_cast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def patterns() -> PatternSet:
-    return PatternSet().add("tensor.extract", extract_from_cast)
+    return PatternSet().add(tensor.ExtractOp, extract_from_cast)
 
 
 __all__ = [

@@ -20,14 +20,16 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
 from schedir.dialects.utils import Mixed
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.dialects.vector import TransferReadOp
 from schedir.transform.rewrites.canonicalize.tensor import (
     build_insert_slice,
     dropped_dims,
     is_identity_slice,
     slice_params,
 )
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _add_indices(rw: CanonRewriter, a: Mixed, b: SSAValue, loc: Operation) -> SSAValue:
@@ -155,9 +157,9 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
 def fold_tensor_subset_ops_patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("vector.transfer_read", transfer_read_of_extract_slice)
-        .add("tensor.insert_slice", insert_slice_of_transfer_write, insert_slice_of_insert_slice)
-        .add("tensor.parallel_insert_slice", insert_slice_of_insert_slice)
+        .add(TransferReadOp, transfer_read_of_extract_slice)
+        .add(InsertSliceOp, insert_slice_of_transfer_write, insert_slice_of_insert_slice)
+        .add(ParallelInsertSliceOp, insert_slice_of_insert_slice)
     )
 
 

@@ -31,7 +31,7 @@ from schedir.transform.rewrites.canonicalize.affine_loops import (
     expr_bounds,
     loop_iv_range,
 )
-from schedir.transform.rewrites.utils import constant_int
+from schedir.transform.rewrites.constants import constant_int
 
 _VIEWS = frozenset(
     {"memref.cast", "memref.subview", "memref.view", "memref.collapse_shape", "memref.expand_shape"}

@@ -47,8 +47,8 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import InsertPoint
 
+from schedir.dialects import gpu
 from schedir.dialects.utils import constant_index, mixed_values
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.effects import (
     ALLOC,
     FREE,
@@ -59,7 +59,8 @@ from schedir.transform.rewrites.effects import (
     op_effects,
 )
 from schedir.transform.rewrites.gpu.barrier_slots import kernel_of, thread_slot
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 _ALL = [Effect(READ), Effect(WRITE), Effect(ALLOC), Effect(FREE)]
 _BOUNDARIES = frozenset({"gpu.func", "gpu.launch"})
@@ -412,7 +413,7 @@ def _sink_out_of_loop(op: Operation, rewriter: CanonRewriter) -> bool:
 
 def eliminate_barriers_patterns() -> PatternSet:
     """The `gpu.eliminate_barriers` pattern set."""
-    return PatternSet().add("gpu.barrier", eliminate_barrier)
+    return PatternSet().add(gpu.BarrierOp, eliminate_barrier)
 
 
 __all__ = [

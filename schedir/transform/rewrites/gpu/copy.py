@@ -26,12 +26,12 @@ from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriterListener
 
 from schedir.dialects.gpu.attributes import MappingId, ThreadMappingAttr
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.tiling.tile_using_scf import (
     TilingError,
     TilingOptions,
     tile_using_scf,
 )
-from schedir.transform.rewrites.utils import CanonRewriter
 
 MAX_VECTOR_LOAD_BITS = 128
 """Upstream's kMaxVectorLoadBitWidth: the widest load a thread issues."""

@@ -49,8 +49,8 @@ from schedir.dialects.gpu.attributes import (
     WarpMappingAttr,
 )
 from schedir.dialects.scf import ForallOp
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.tiling.affine import Aff, IndexBuilder, constant_of
-from schedir.transform.rewrites.utils import CanonRewriter
 
 MAX_BLOCK_DIMS = (1024, 1024, 64)
 MAX_THREADS_PER_BLOCK = 1024

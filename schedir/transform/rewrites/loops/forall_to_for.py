@@ -31,7 +31,7 @@ from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import InsertSliceOp
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,10 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
+from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int, same_mixed
+from schedir.transform.rewrites.mixed import same_mixed
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 LOOP_LIKE = frozenset(
     {"scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for", "affine.parallel"}

@@ -47,7 +47,8 @@ from schedir.transform.rewrites.canonicalize.affine import (
     substitute_constants,
 )
 from schedir.transform.rewrites.canonicalize.scf import trip_count
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _rewriter(anchor: Operation, listener: PatternRewriterListener | None) -> CanonRewriter:

@@ -38,8 +38,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import constant, with_folds
 
 _LOG2E = 1.44269504088896341
@@ -154,7 +154,7 @@ def exp_approximation(op: Operation, rw: CanonRewriter) -> bool:
 
 def polynomial_approximation_patterns() -> PatternSet:
     """`transform.apply_patterns.math.polynomial_approximation` (exp only)."""
-    return PatternSet().add("math.exp", exp_approximation)
+    return PatternSet().add(math.ExpOp, exp_approximation)
 
 
 DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {

@@ -40,11 +40,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 
+from schedir.dialects import vector
 from schedir.dialects.memref import AllocaOp
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.promotion import element_bytes
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 Mixed = int | SSAValue
 
@@ -265,13 +267,13 @@ def fold_memref_alias_ops_patterns() -> PatternSet:
     """`transform.apply_patterns.memref.fold_memref_alias_ops`."""
     return (
         PatternSet()
-        .add("memref.load", _load_of_subview)
-        .add("vector.load", _load_of_subview)
-        .add("memref.store", _store_of_subview)
-        .add("vector.store", _store_of_subview)
-        .add("vector.transfer_read", _transfer_through_subview)
-        .add("vector.transfer_write", _transfer_through_subview)
-        .add("memref.subview", _subview_of_subview)
+        .add(xmemref.LoadOp, _load_of_subview)
+        .add(vector.LoadOp, _load_of_subview)
+        .add(xmemref.StoreOp, _store_of_subview)
+        .add(vector.StoreOp, _store_of_subview)
+        .add(vector.TransferReadOp, _transfer_through_subview)
+        .add(vector.TransferWriteOp, _transfer_through_subview)
+        .add(xmemref.SubviewOp, _subview_of_subview)
     )
 
 
@@ -458,8 +460,8 @@ def expand_strided_metadata_patterns() -> PatternSet:
     reinterpret_cast, cast and static-field folders; reshapes keep their ops)."""
     return (
         PatternSet()
-        .add("memref.subview", _subview_to_reinterpret_cast)
-        .add("memref.extract_strided_metadata", _metadata_of_producer)
+        .add(xmemref.SubviewOp, _subview_to_reinterpret_cast)
+        .add(xmemref.ExtractStridedMetaDataOp, _metadata_of_producer)
     )
 
 
@@ -501,7 +503,7 @@ def alloc_to_alloca_patterns(size_limit: int | None) -> PatternSet:
         rw.replace_with_op(op, alloca)
         return True
 
-    return PatternSet().add("memref.alloc", alloc_to_alloca)
+    return PatternSet().add(xmemref.AllocOp, alloc_to_alloca)
 
 
 def _size_limit(descriptor: Operation | None) -> int | None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from xdsl.ir import Operation
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.greedy import PatternSet
 
 
 def _fold_tensor_subset_ops_into_vector_transfers() -> PatternSet:
