@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 
+from xdsl.dialects import arith
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -40,14 +41,12 @@ from schedir.transform.rewrites.effects import (
 )
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
-COMMUTATIVE = frozenset(
-    {
-        "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
-        "arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui",
-        "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
-        "arith.maxnumf", "arith.minnumf", "arith.addui_extended",
-        "arith.mului_extended", "arith.mulsi_extended",
-    }
+COMMUTATIVE: tuple[type[Operation], ...] = (
+    arith.AddiOp, arith.MuliOp, arith.AndIOp, arith.OrIOp, arith.XOrIOp,
+    arith.MaxSIOp, arith.MaxUIOp, arith.MinSIOp, arith.MinUIOp,
+    arith.AddfOp, arith.MulfOp, arith.MaximumfOp, arith.MinimumfOp,
+    arith.MaxnumfOp, arith.MinnumfOp, arith.AddUIExtendedOp,
+    arith.MulUIExtendedOp, arith.MulSIExtendedOp,
 )  # fmt: skip
 """Ops with upstream's `Commutative` trait: their operands compare as a multiset."""
 
@@ -119,7 +118,7 @@ class OpKey:
 
     def __init__(self, op: Operation) -> None:
         operands: tuple[Hashable, ...]
-        if op.name in COMMUTATIVE and len(op.operands) > 1:
+        if isinstance(op, COMMUTATIVE) and len(op.operands) > 1:
             operands = (frozenset(_count(op.operands)),)
         else:
             operands = tuple(op.operands)

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from xdsl.dialects import arith, func
+from xdsl.dialects import affine, arith, func
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -173,7 +173,7 @@ def constant_upper_bound(value: SSAValue) -> int | None:
     if not isinstance(value, OpResult):
         return None
     op = value.op
-    if op.name == "affine.min":
+    if isinstance(op, affine.MinOp):
         affine_map = op.properties.get("map") or op.attributes.get("map")
         data = getattr(affine_map, "data", None)
         if data is None:
@@ -187,7 +187,7 @@ def constant_upper_bound(value: SSAValue) -> int | None:
             elif isinstance(expr, AffineConstantExpr):
                 bounds.append(expr.value)
         return min(bounds) if bounds else None
-    if op.name in ("arith.minsi", "arith.minui"):
+    if isinstance(op, arith.MinSIOp | arith.MinUIOp):
         found = [b for b in (constant_upper_bound(v) for v in op.operands) if b is not None]
         return min(found) if found else None
     return None

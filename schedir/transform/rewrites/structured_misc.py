@@ -136,20 +136,19 @@ def decompose_aggregate(rewriter: PatternRewriter, op: Operation) -> DecomposeRe
 
 # --- decompose (DownscaleSizeOneWindowed2DConvolution and friends) ------------------------
 
-_DOWNSCALE: dict[str, tuple[str, tuple[int, int, int, int]]] = {
-    "linalg.conv_2d_nhwc_hwcf": ("linalg.conv_1d_nwc_wcf", (0, 1, 1, 2)),
-    "linalg.conv_2d_nchw_fchw": ("linalg.conv_1d_ncw_fcw", (2, 3, 2, 3)),
-    "linalg.pooling_nhwc_sum": ("linalg.pooling_nwc_sum", (0, 1, 1, 2)),
-    "linalg.pooling_nchw_sum": ("linalg.pooling_ncw_sum", (0, 1, 2, 3)),
-    "linalg.pooling_nhwc_max": ("linalg.pooling_nwc_max", (0, 1, 1, 2)),
-    "linalg.pooling_nhwc_max_unsigned": ("linalg.pooling_nwc_max_unsigned", (0, 1, 1, 2)),
-    "linalg.pooling_nhwc_min": ("linalg.pooling_nwc_min", (0, 1, 1, 2)),
-    "linalg.pooling_nhwc_min_unsigned": ("linalg.pooling_nwc_min_unsigned", (0, 1, 1, 2)),
-    "linalg.pooling_nchw_max": ("linalg.pooling_ncw_max", (0, 1, 2, 3)),
-    "linalg.depthwise_conv_2d_nhwc_hwc": ("linalg.depthwise_conv_1d_nwc_wc", (0, 1, 1, 2)),
-    "linalg.conv_2d": ("linalg.conv_1d", (0, 1, 0, 1)),
+_DOWNSCALE: dict[type[Operation], tuple[str, tuple[int, int, int, int]]] = {
+    linalg.Conv2DNhwcHwcfOp: ("linalg.conv_1d_nwc_wcf", (0, 1, 1, 2)),
+    linalg.Conv2DNchwFchwOp: ("linalg.conv_1d_ncw_fcw", (2, 3, 2, 3)),
+    linalg.PoolingNhwcSumOp: ("linalg.pooling_nwc_sum", (0, 1, 1, 2)),
+    linalg.PoolingNchwSumOp: ("linalg.pooling_ncw_sum", (0, 1, 2, 3)),
+    linalg.PoolingNhwcMaxOp: ("linalg.pooling_nwc_max", (0, 1, 1, 2)),
+    linalg.PoolingNhwcMinOp: ("linalg.pooling_nwc_min", (0, 1, 1, 2)),
+    linalg.PoolingNchwMaxOp: ("linalg.pooling_ncw_max", (0, 1, 2, 3)),
+    linalg.DepthwiseConv2DNhwcHwcOp: ("linalg.depthwise_conv_1d_nwc_wc", (0, 1, 1, 2)),
 }
-"""2-D op -> 1-D op and the (kh, kw, oh, ow) positions in its kernel and output types."""
+"""2-D op -> the name of its 1-D op (looked up, since schedir's linalg defines few of them)
+and the (kh, kw, oh, ow) positions in its kernel and output types. Upstream also
+downscales pooling_nhwc_{max,min}_unsigned and conv_2d, which schedir does not define."""
 
 
 class MissingOp(Exception):
@@ -176,14 +175,15 @@ def decompose_conv(
     1-D op on rank-reduced slices, inserted back into the output (upstream's
     `DownscaleSizeOneWindowed2DConvolution` / `DownscaleDepthwiseConv2DNhwcHwcOp` /
     `DownscaleConv2DOp`)."""
-    if op.name not in _DOWNSCALE:
+    downscale = next((d for cls, d in _DOWNSCALE.items() if isinstance(op, cls)), None)
+    if downscale is None:
         raise RewriteFailure("not a 2-D convolution or pooling with a 1-D form")
     input_, kernel = linalg.dps_inputs(op)
     (output,) = linalg.dps_inits(op)
     types = [v.type for v in (input_, kernel, output)]
     if not all(isinstance(t, TensorType) for t in types):
         raise RewriteFailure("only tensor semantics is supported")
-    target_name, (kh, kw, oh, ow) = _DOWNSCALE[op.name]
+    target_name, (kh, kw, oh, ow) = downscale
     kernel_shape = kernel.type.get_shape()  # type: ignore[union-attr]
     output_shape = output.type.get_shape()  # type: ignore[union-attr]
     remove_h = kernel_shape[kh] == 1 and output_shape[oh] == 1

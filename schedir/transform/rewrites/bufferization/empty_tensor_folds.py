@@ -66,7 +66,7 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
             return False
         result = cast(TensorType[Attribute], op.results[0].type)
         dynamic = [d for d in result.get_shape() if d == DYNAMIC_INDEX]
-        if op.name == "tensor.expand_shape":
+        if isinstance(op, xtensor.ExpandShapeOp):
             sizes = list(op.operands[1:])
         elif dynamic:
             return False

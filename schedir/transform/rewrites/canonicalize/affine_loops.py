@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
@@ -29,6 +30,7 @@ from xdsl.ir.affine import (
 )
 
 from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.dialects.scf import ForallOp
 from schedir.transform.rewrites.canonicalize.affine import (
     ValueMap,
     collect_positions,
@@ -108,18 +110,15 @@ def loop_iv_range(value: SSAValue) -> IvRange | None:
     lb: int | None
     ub: int | None
     step: int | None
-    if loop.name == "scf.for" and value.index == 0:
+    if isinstance(loop, scf.ForOp) and value.index == 0:
         lb, ub, step = (constant_int(v) for v in loop.operands[:3])
-    elif loop.name == "scf.forall":
-        from schedir.dialects.scf import ForallOp
-
-        assert isinstance(loop, ForallOp)
+    elif isinstance(loop, ForallOp):
         if value.index >= loop.rank:
             return None
         lb = constant_int(loop.lower_bounds[value.index])
         ub = constant_int(loop.upper_bounds[value.index])
         step = constant_int(loop.steps[value.index])
-    elif loop.name == "scf.parallel":
+    elif isinstance(loop, scf.ParallelOp):
         rank = (len(loop.operands) - len(loop.results)) // 3
         if value.index >= rank:
             return None
@@ -186,7 +185,7 @@ def _prove_nonnegative_impl(
 def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `AffineOpSCFCanonicalizationPattern`: replace a min (max) by the result
     that bounds all others over the loop ranges of its induction-variable operands."""
-    is_min = op.name == "affine.min"
+    is_min = isinstance(op, affine.MinOp)
     vm = op_value_map(op)
     # As upstream, also without induction variables among the operands (then only
     # constant differences are provable, and a single result always is).

@@ -320,18 +320,15 @@ def fold_select(op: Operation) -> list[Attribute | SSAValue] | None:
 def fold_index_cast(op: Operation) -> list[Attribute | SSAValue] | None:
     (src,) = op.operands
     res_type = op.results[0].type
+    kind = IndexCastUIOp if isinstance(op, IndexCastUIOp) else arith.IndexCastOp
     c = constant_int(src)
     if c is not None:
         src_width = int_width(src.type)
         assert src_width is not None
-        value = unsigned(c, src_width) if op.name == "arith.index_castui" else wrap(c, src_width)
+        value = unsigned(c, src_width) if kind is IndexCastUIOp else wrap(c, src_width)
         return [int_attr(value, res_type)]
     inner = src.owner
-    if (
-        isinstance(inner, Operation)
-        and inner.name == op.name
-        and inner.operands[0].type == res_type
-    ):
+    if isinstance(inner, kind) and inner.operands[0].type == res_type:
         return [inner.operands[0]]
     return None
 
@@ -342,7 +339,7 @@ def fold_ext(op: Operation) -> list[Attribute | SSAValue] | None:
     width = int_width(src.type)
     if c is None or width is None:
         return None
-    value = unsigned(c, width) if op.name == "arith.extui" else wrap(c, width)
+    value = unsigned(c, width) if isinstance(op, arith.ExtUIOp) else wrap(c, width)
     return [int_attr(value, op.results[0].type)]
 
 
@@ -353,8 +350,7 @@ def fold_trunci(op: Operation) -> list[Attribute | SSAValue] | None:
         return [int_attr(c, op.results[0].type)]
     inner = src.owner
     if (
-        isinstance(inner, Operation)
-        and inner.name in ("arith.extsi", "arith.extui")
+        isinstance(inner, arith.ExtSIOp | arith.ExtUIOp)
         and inner.operands[0].type == op.results[0].type
     ):
         return [inner.operands[0]]
@@ -367,7 +363,7 @@ def fold_int_to_float(op: Operation) -> list[Attribute | SSAValue] | None:
     width = int_width(src.type)
     if c is None or width is None:
         return None
-    value = unsigned(c, width) if op.name == "arith.uitofp" else wrap(c, width)
+    value = unsigned(c, width) if isinstance(op, arith.UIToFPOp) else wrap(c, width)
     attr = float_attr(float(value), op.results[0].type)
     return [attr] if attr is not None else None
 
@@ -380,7 +376,7 @@ def fold_float_to_int(op: Operation) -> list[Attribute | SSAValue] | None:
     value = int(c)
     lo, hi = (
         (0, (1 << width) - 1)
-        if op.name == "arith.fptoui"
+        if isinstance(op, arith.FPToUIOp)
         else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
     )
     if not lo <= value <= hi:
@@ -395,7 +391,11 @@ def fold_float_cast(op: Operation) -> list[Attribute | SSAValue] | None:
     attr = float_attr(c, op.results[0].type)
     if attr is None:
         return None
-    if op.name == "arith.truncf" and not math.isnan(c) and round_float(c, op.results[0].type) != c:
+    if (
+        isinstance(op, arith.TruncFOp)
+        and not math.isnan(c)
+        and round_float(c, op.results[0].type) != c
+    ):
         return None  # upstream only folds exact truncations
     return [attr]
 

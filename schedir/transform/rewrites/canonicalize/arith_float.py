@@ -75,7 +75,7 @@ def fold_divf(op: Operation) -> list[Attribute | SSAValue] | None:
 def fold_negf(op: Operation) -> list[Attribute | SSAValue] | None:
     src = op.operands[0]
     inner = src.owner
-    if isinstance(inner, Operation) and inner.name == "arith.negf":
+    if isinstance(inner, arith.NegfOp):
         return [inner.operands[0]]
     c = constant_float(src)
     if c is None:

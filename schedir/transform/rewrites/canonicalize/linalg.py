@@ -177,7 +177,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
         shape = list(value.type.get_shape())
         static_shape = shape
         cast = value.owner
-        if isinstance(cast, Operation) and cast.name == "tensor.cast":
+        if isinstance(cast, CastOp):
             source_type = cast.operands[0].type
             if isinstance(source_type, TensorType) and DYNAMIC_INDEX not in source_type.get_shape():
                 static_shape = list(source_type.get_shape())
@@ -244,7 +244,7 @@ def _rebuild(op: Operation, operands: list[SSAValue], result_types: list[Attribu
 def _fill_value(value: SSAValue) -> SSAValue | None:
     """The scalar a `linalg.fill` result holds."""
     owner = value.owner
-    if isinstance(owner, Operation) and owner.name == "linalg.fill" and isinstance(value, OpResult):
+    if isinstance(owner, FillOp) and isinstance(value, OpResult):
         return owner.operands[0]
     return None
 
@@ -314,7 +314,7 @@ def _constant_padding_value(pad: Operation) -> SSAValue | None:
     """Upstream's `PadOp::getConstantPaddingValue`: the yielded value when it is a
     constant or defined outside the pad's body."""
     block = pad.regions[0].blocks.first
-    if block is None or block.last_op is None or block.last_op.name != "tensor.yield":
+    if block is None or not isinstance(block.last_op, tensor.YieldOp):
         return None
     value = block.last_op.operands[0]
     if constant_attr(value) is not None:

@@ -47,7 +47,7 @@ def _layout(t: MemRefType) -> tuple[tuple[int | None, ...], int | None] | None:
 def can_fold_cast_into_consumer(cast: Operation) -> bool:
     """Upstream's `memref::CastOp::canFoldIntoConsumerOp`: the cast only erases static
     information (sizes, strides, offset) of its source."""
-    if cast.name != "memref.cast":
+    if not isinstance(cast, xmemref.CastOp):
         return False
     source, result = cast.operands[0].type, cast.results[0].type
     if not isinstance(source, MemRefType) or not isinstance(result, MemRefType):
@@ -101,7 +101,7 @@ def fold_memref_cast(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     if source.type == op.results[0].type:
         return [source]
     inner = source.owner
-    if isinstance(inner, Operation) and inner.name == "memref.cast":
+    if isinstance(inner, xmemref.CastOp):
         if inner.operands[0].type == op.results[0].type:
             return [inner.operands[0]]
         if can_fold_cast_into_consumer(inner):
@@ -121,11 +121,7 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
     if shape[index] != DYNAMIC_INDEX:
         return [IntegerAttr(shape[index], IndexType())]
     owner = source.owner
-    if (
-        isinstance(owner, Operation)
-        and owner.name in ("memref.alloc", "memref.alloca")
-        and isinstance(source, OpResult)
-    ):
+    if isinstance(owner, xmemref.AllocOp | xmemref.AllocaOp) and isinstance(source, OpResult):
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
     return None
@@ -157,7 +153,7 @@ def fold_subview(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     ):
         return [source]
     inner = source.owner
-    if isinstance(inner, Operation) and inner.name == "memref.subview":
+    if isinstance(inner, xmemref.SubviewOp):
         offsets, sizes, strides = _subview_params(op)
         inner_sizes = _subview_params(inner)[1]
         same_sizes = len(sizes) == len(inner_sizes) and all(
@@ -388,7 +384,7 @@ def alloc_constant_sizes(op: Operation, rw: CanonRewriter) -> bool:
         layout if not isinstance(layout, NoneAttr) else NoneAttr(),
         type_.memory_space,
     )
-    cls = AllocOp if op.name == "memref.alloc" else AllocaOp
+    cls = AllocOp if isinstance(op, xmemref.AllocOp) else AllocaOp
     props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
     new = cls.build(operands=[new_dynamic, symbols], result_types=[new_type], properties=props)
     new.attributes.update(op.attributes)
@@ -406,10 +402,10 @@ def dead_alloc(op: Operation, rw: CanonRewriter) -> bool:
     if not users:
         return False
     for user in users:
-        if user.name == "memref.store":
+        if isinstance(user, xmemref.StoreOp):
             if user.operands[0] is result:
                 return False
-        elif user.name != "memref.dealloc":
+        elif not isinstance(user, xmemref.DeallocOp):
             return False
     for user in dict.fromkeys(users):
         rw.erase(user)

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, memref, scf, tensor
+from xdsl.dialects import arith, memref, scf, tensor, vector
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ShapedType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from schedir.dialects.linalg import dps_inits, is_structured
 from schedir.dialects.utils import Mixed
 from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
 from schedir.transform.rewrites.constants import constant_int
@@ -381,18 +382,16 @@ def _same_shape_through_loop(arg: BlockArgument, loop: scf.ForOp) -> bool:
         owner = value.owner
         if not isinstance(owner, Operation):
             return False
-        if owner.name in ("tensor.insert_slice", "tensor.insert"):
+        if isinstance(owner, tensor.InsertSliceOp | tensor.InsertOp):
             value = owner.operands[1]
             continue
-        if owner.name == "scf.for" and isinstance(value, OpResult):
+        if isinstance(owner, scf.ForOp) and isinstance(value, OpResult):
             value = owner.operands[3 + value.index]
             continue
-        from schedir.dialects.linalg import dps_inits, is_structured
-
         if is_structured(owner) and isinstance(value, OpResult):
             value = dps_inits(owner)[value.index]
             continue
-        if owner.name == "vector.transfer_write" and owner.results:
+        if isinstance(owner, vector.TransferWriteOp) and owner.results:
             value = owner.operands[1]
             continue
         return False

@@ -67,7 +67,7 @@ def combining_ops(op: ForallOp, arg: SSAValue) -> list[Operation]:
     return [
         o
         for o in op.terminator.region.block.ops
-        if o.name == "tensor.parallel_insert_slice" and o.operands[1] is arg
+        if isinstance(o, ParallelInsertSliceOp) and o.operands[1] is arg
     ]
 
 

@@ -27,7 +27,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
+from schedir.dialects.linalg import dps_inits, is_structured
+from schedir.dialects.tensor import (
+    ExtractSliceOp,
+    GenerateOp,
+    InsertSliceOp,
+    ParallelInsertSliceOp,
+)
 from schedir.dialects.utils import Mixed, split_mixed
 from schedir.transform.rewrites.canonicalize import tensor_elements as canonicalize_tensor_elements
 from schedir.transform.rewrites.constants import constant_int
@@ -142,7 +148,7 @@ def preserves_static_information(source: Attribute, target: Attribute) -> bool:
 
 def can_fold_into_consumer(cast: Operation) -> bool:
     """A `tensor.cast` that only erases static information (its source is more static)."""
-    return cast.name == "tensor.cast" and preserves_static_information(
+    return isinstance(cast, xtensor.CastOp) and preserves_static_information(
         cast.results[0].type, cast.operands[0].type
     )
 
@@ -171,17 +177,17 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     owner = source.owner
     if not isinstance(owner, Operation) or not isinstance(source, OpResult):
         return None
-    if owner.name == "tensor.generate":
+    if isinstance(owner, GenerateOp):
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
-    if owner.name == "tensor.extract_slice":
+    if isinstance(owner, xtensor.ExtractSliceOp):
         if len(owner.results[0].type.get_shape()) == len(owner.operands[0].type.get_shape()):  # type: ignore[attr-defined]
             size = owner.mixed_sizes[index]  # type: ignore[attr-defined]
             if isinstance(size, SSAValue):
                 return [size]
         return None
     # dim(cast(x)) -> dim(x), in place (upstream's foldTensorCast).
-    if owner.name == "tensor.cast":
+    if isinstance(owner, xtensor.CastOp):
         op.operands = [owner.operands[0], index_value]
         return True
     return None
@@ -194,8 +200,7 @@ def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
         return [source]
     inner = source.owner
     if (
-        isinstance(inner, Operation)
-        and inner.name == "tensor.insert_slice"
+        isinstance(inner, xtensor.InsertSliceOp)
         and inner.operands[0].type == op.results[0].type
         and same_slice(slice_params(inner), params, strict=True)
     ):
@@ -215,8 +220,7 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     # insert_slice(extract_slice(dest, same place), dest) -> dest
     inner = source.owner
     if (
-        isinstance(inner, Operation)
-        and inner.name == "tensor.extract_slice"
+        isinstance(inner, xtensor.ExtractSliceOp)
         and inner.operands[0] is dest
         and same_slice(slice_params(inner), params, strict=True)
     ):
@@ -226,8 +230,7 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     # insert_slice(x into insert_slice(y into d at P) at P) -> insert_slice(x into d at P)
     prev = dest.owner
     if (
-        isinstance(prev, Operation)
-        and prev.name == "tensor.insert_slice"
+        isinstance(prev, xtensor.InsertSliceOp)
         and prev.operands[0].type == source.type
         and same_slice(slice_params(prev), params, strict=True)
     ):
@@ -295,14 +298,14 @@ def _insert_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
         return False
     source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]
-    if op.name == "tensor.parallel_insert_slice":
+    if isinstance(op, ParallelInsertSliceOp):
         # The cast goes before the in_parallel terminator, as upstream.
         parent = op.parent_op()
         assert parent is not None
         rw.set_insertion_point(parent)
     to_insert = _cast(rw, source, source_type, op)
     rw.set_insertion_point(op)
-    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    cls = ParallelInsertSliceOp if isinstance(op, ParallelInsertSliceOp) else InsertSliceOp
     new = build_insert_slice(to_insert, dest, (offsets, sizes, strides), cls)
     new.location = op.location
     rw.replace(op, new, list(new.results))
@@ -376,7 +379,7 @@ def insert_slice_cast_folder(op: Operation, rw: CanonRewriter) -> bool:
         return False
     if rank_reduction_mask(static_sizes, src_shape) is None:
         return False
-    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    cls = ParallelInsertSliceOp if isinstance(op, ParallelInsertSliceOp) else InsertSliceOp
     new = build_insert_slice(new_source, new_dest, (offsets, new_sizes, strides), cls)
     if cls is ParallelInsertSliceOp:
         new.location = op.location
@@ -397,7 +400,7 @@ def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
     inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]
     if inferred == src_type or not preserves_static_information(src_type, inferred):
         return False
-    if op.name == "tensor.parallel_insert_slice":
+    if isinstance(op, ParallelInsertSliceOp):
         parent = op.parent_op()
         assert parent is not None
         rw.set_insertion_point(parent)
@@ -416,13 +419,10 @@ def dim_of_dest_style(op: Operation, rw: CanonRewriter) -> bool:
     if not isinstance(owner, Operation) or not isinstance(source, OpResult):
         return False
     new_source: SSAValue | None = None
-    if owner.name in ("tensor.insert_slice", "tensor.insert"):
+    if isinstance(owner, xtensor.InsertSliceOp | xtensor.InsertOp):
         new_source = owner.operands[1]
-    else:
-        from schedir.dialects.linalg import dps_inits, is_structured
-
-        if is_structured(owner):
-            new_source = dps_inits(owner)[source.index]
+    elif is_structured(owner):
+        new_source = dps_inits(owner)[source.index]
     if new_source is None:
         return False
     op.operands = [new_source, op.operands[1]]
@@ -435,7 +435,7 @@ def dim_of_empty(op: Operation, rw: CanonRewriter) -> bool:
     source = op.operands[0]
     owner = source.owner
     index = constant_int(op.operands[1])
-    if not isinstance(owner, Operation) or owner.name != "tensor.empty" or index is None:
+    if not isinstance(owner, xtensor.EmptyOp) or index is None:
         return False
     shape = source.type.get_shape()  # type: ignore[attr-defined]
     if not 0 <= index < len(shape) or shape[index] != DYNAMIC_INDEX:
@@ -478,7 +478,7 @@ def empty_static_shape(op: Operation, rw: CanonRewriter) -> bool:
 def cast_of_empty(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's FoldEmptyTensorWithCastOp: cast(empty) -> empty of the cast type."""
     empty = op.operands[0].owner
-    if not isinstance(empty, Operation) or empty.name != "tensor.empty":
+    if not isinstance(empty, xtensor.EmptyOp):
         return False
     src_type, dst_type = op.operands[0].type, op.results[0].type
     if not isinstance(dst_type, TensorType) or not preserves_static_information(src_type, dst_type):
@@ -498,7 +498,7 @@ def chained_cast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ChainedTensorCast: cast(cast(x)) -> cast(x) when the middle type adds
     no static information."""
     inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or inner.name != "tensor.cast":
+    if not isinstance(inner, xtensor.CastOp):
         return False
     source = inner.operands[0]
     a, b, c = source.type, inner.results[0].type, op.results[0].type
@@ -520,7 +520,7 @@ def cast_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     extract = op.operands[0].owner
     result_type = op.results[0].type
     source_type = op.operands[0].type
-    if not isinstance(extract, Operation) or extract.name != "tensor.extract_slice":
+    if not isinstance(extract, xtensor.ExtractSliceOp):
         return False
     if not isinstance(result_type, TensorType) or not isinstance(source_type, TensorType):
         return False

@@ -68,7 +68,7 @@ def fold_extract(op: Operation) -> list[Attribute | SSAValue] | None:
     if flat is None:
         return None
     owner = source.owner
-    if isinstance(owner, Operation) and owner.name == "tensor.from_elements":
+    if isinstance(owner, tensor.FromElementsOp):
         return [owner.operands[flat]]
     if isinstance(attr, DenseIntOrFPElementsAttr):
         return [_scalar(attr.get_values()[flat], elem)]
@@ -105,7 +105,7 @@ def _spells_source_shape(shape: SSAValue, source: SSAValue) -> bool:
     """Whether a `from_elements` shape operand lists `source`'s sizes (constants for the
     static ones, `tensor.dim` of `source` at their own index for the dynamic ones)."""
     owner = shape.owner
-    if not isinstance(owner, Operation) or owner.name != "tensor.from_elements":
+    if not isinstance(owner, tensor.FromElementsOp):
         return False
     dims = source.type.get_shape()  # type: ignore[attr-defined]
     if len(owner.operands) != len(dims):
@@ -117,7 +117,7 @@ def _spells_source_shape(shape: SSAValue, source: SSAValue) -> bool:
                 return False
             continue
         dim = element.owner
-        if not isinstance(dim, Operation) or dim.name != "tensor.dim":
+        if not isinstance(dim, tensor.DimOp):
             return False
         if dim.operands[0] is not source or constant_int(dim.operands[1]) != position:
             return False
@@ -140,7 +140,7 @@ def fold_reshape(op: Operation) -> list[Attribute | SSAValue] | bool | None:
             count *= d
         return [DenseIntOrFPElementsAttr.from_list(result_type, [attr.get_values()[0]] * count)]  # type: ignore[arg-type]
     producer = source.owner
-    if isinstance(producer, Operation) and producer.name == "tensor.reshape":
+    if isinstance(producer, tensor.ReshapeOp):
         op.operands = [producer.operands[0], shape]
         return True
     if source.type != result_type:
@@ -161,7 +161,7 @@ FOLDERS: dict[type[Operation], Folder] = {
 def extract_from_cast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ExtractFromTensorCast: extract from the cast's ranked source."""
     cast = op.operands[0].owner
-    if not isinstance(cast, Operation) or cast.name != "tensor.cast":
+    if not isinstance(cast, tensor.CastOp):
         return False
     if not isinstance(cast.operands[0].type, TensorType):
         return False

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
 from schedir.dialects.utils import Mixed
-from schedir.dialects.vector import TransferReadOp
+from schedir.dialects.vector import TransferReadOp, TransferWriteOp
+from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.tensor import (
     build_insert_slice,
     dropped_dims,
@@ -34,8 +36,6 @@ from schedir.transform.rewrites.rewriter import CanonRewriter
 
 def _add_indices(rw: CanonRewriter, a: Mixed, b: SSAValue, loc: Operation) -> SSAValue:
     """a + b as an `affine.apply` (upstream's resolveIndicesIntoOpWithOffsetsAndStrides)."""
-    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-
     offset = rw.mixed_value(a, loc) if isinstance(a, int) else a
     map_ = AffineMap(2, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1),))
     return composed_folded_apply(rw, map_, [offset, b], loc)
@@ -52,11 +52,11 @@ def _expand_map(map_: AffineMap, dropped: Sequence[int], full_rank: int) -> Affi
 
 def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's TransferReadOfExtractSliceOpFolder."""
-    if op.name != "vector.transfer_read" or op.properties.get("mask") is not None:
+    if not isinstance(op, TransferReadOp) or op.properties.get("mask") is not None:
         return False
     source = op.operands[0]
     slice_op = source.owner
-    if not isinstance(slice_op, Operation) or slice_op.name != "tensor.extract_slice":
+    if not isinstance(slice_op, xtensor.ExtractSliceOp):
         return False
     offsets, sizes, strides = slice_params(slice_op)
     if any(constant_int(s) != 1 for s in strides):
@@ -93,11 +93,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InsertSliceOfTransferWriteOpFolder: a transfer_write that overwrites a
     whole tensor at index 0, then inserted, writes into the destination directly."""
     write = op.operands[0].owner
-    if (
-        not isinstance(write, Operation)
-        or write.name != "vector.transfer_write"
-        or not write.results
-    ):
+    if not isinstance(write, TransferWriteOp) or not write.results:
         return False
     tensor_type = write.results[0].type
     vector = write.operands[0]
@@ -139,7 +135,7 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InsertSliceOfInsertSliceFolder: a rank-expanding insert_slice that
     fills its whole destination, inserted again, is inserted directly."""
     inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or inner.name != "tensor.insert_slice":
+    if not isinstance(inner, xtensor.InsertSliceOp):
         return False
     inner_dest_type = inner.operands[1].type
     assert isinstance(inner_dest_type, TensorType)
@@ -147,7 +143,7 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
     if not is_identity_slice(inner_params, inner_dest_type.get_shape()):
         return False
     inner_source = inner.operands[0]
-    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    cls = ParallelInsertSliceOp if isinstance(op, ParallelInsertSliceOp) else InsertSliceOp
     new = build_insert_slice(inner_source, op.operands[1], slice_params(op), cls)
     new.location = op.location
     rw.replace(op, new, list(new.results))

@@ -19,12 +19,14 @@ the same base, map and thread-id positions touch distinct elements in distinct t
 
 from __future__ import annotations
 
+from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr
 from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from schedir.dialects import gpu
+from schedir.dialects.affine import MaxOp
 from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.canonicalize.affine_loops import (
     Interval,
@@ -33,8 +35,12 @@ from schedir.transform.rewrites.canonicalize.affine_loops import (
 )
 from schedir.transform.rewrites.constants import constant_int
 
-_VIEWS = frozenset(
-    {"memref.cast", "memref.subview", "memref.view", "memref.collapse_shape", "memref.expand_shape"}
+_VIEWS = (
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.ViewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
 )
 _UNKNOWN: Interval = (None, None)
 _MAX_DEPTH = 16
@@ -45,7 +51,7 @@ Slot = tuple[SSAValue, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 def kernel_of(op: Operation) -> Operation | None:
     current = op.parent_op()
-    while current is not None and current.name not in ("gpu.func", "gpu.launch"):
+    while current is not None and not isinstance(current, gpu.FuncOp | gpu.LaunchOp):
         current = current.parent_op()
     return current
 
@@ -79,9 +85,9 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval:
         kernel = kernel_of(op)
         size = block_dims(kernel)["xyz".index(dim)] if kernel is not None else None
         return 0, None if size is None else size - 1
-    if op.name in ("arith.addi", "arith.muli") and len(op.operands) == 2:
+    if isinstance(op, arith.AddiOp | arith.MuliOp) and len(op.operands) == 2:
         (la, ha), (lb, hb) = (value_range(v, depth + 1) for v in op.operands)
-        if op.name == "arith.addi":
+        if isinstance(op, arith.AddiOp):
             return (
                 None if la is None or lb is None else la + lb,
                 None if ha is None or hb is None else ha + hb,
@@ -90,7 +96,7 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval:
             return _UNKNOWN
         corners = [a * b for a in (la, ha) for b in (lb, hb)]  # type: ignore[operator]
         return min(corners), max(corners)
-    if op.name not in ("affine.apply", "affine.min", "affine.max"):
+    if not isinstance(op, affine.ApplyOp | affine.MinOp | MaxOp):
         return _UNKNOWN
     affine_map = op.properties["map"].data  # type: ignore[union-attr]
     assert isinstance(affine_map, AffineMap)
@@ -98,10 +104,10 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval:
         return _UNKNOWN
     ranges = [value_range(v, depth + 1) for v in op.operands]
     results = [expr_bounds(r, ranges) for r in affine_map.results]
-    if op.name == "affine.apply":
+    if isinstance(op, affine.ApplyOp):
         return results[0]
     lows, highs = [r[0] for r in results], [r[1] for r in results]
-    if op.name == "affine.min":
+    if isinstance(op, affine.MinOp):
         known_highs = [h for h in highs if h is not None]
         return (
             None if None in lows else min(lows),  # type: ignore[type-var]
@@ -125,7 +131,7 @@ def _offset_thread_dim(offset: int | SSAValue) -> str | None:
     dim = _thread_dim(offset)
     if dim is not None:
         return dim
-    if isinstance(offset, OpResult) and offset.op.name == "arith.muli":
+    if isinstance(offset, OpResult) and isinstance(offset.op, arith.MuliOp):
         lhs, rhs = offset.op.operands
         if _thread_dim(lhs) is not None and _is_one(rhs):
             return _thread_dim(lhs)
@@ -142,7 +148,7 @@ def _fixed_map(value: SSAValue) -> tuple[SSAValue, tuple[int, ...], tuple[int, .
         return None
     rank = len(memref_type.shape)
     offsets, strides = [0] * rank, [1] * rank
-    while isinstance(value, OpResult) and value.op.name in ("memref.subview", "memref.cast"):
+    while isinstance(value, OpResult) and isinstance(value.op, SubviewOp | memref.CastOp):
         view = value.op
         if isinstance(view, SubviewOp):
             static_offsets = view.static_offsets.get_values()
@@ -190,7 +196,7 @@ def _subview_slot(view: SubviewOp) -> Slot | None:
 
 def thread_slot(value: SSAValue) -> Slot | None:
     """The per-thread slot the accesses through `value` stay within, if any."""
-    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEWS):
         if isinstance(value.op, SubviewOp):
             slot = _subview_slot(value.op)
             if slot is not None:

@@ -21,10 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import gcd, prod
 
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import IndexType, IntegerType, ShapedType
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriterListener
 
+from schedir.dialects import linalg
 from schedir.dialects.gpu.attributes import MappingId, ThreadMappingAttr
 from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.tiling.tile_using_scf import (
@@ -143,7 +145,7 @@ def map_copy_to_threads(
     listener: PatternRewriterListener | None = None,
 ) -> CopyToThreadsResult:
     """Tile `op` (a `linalg.copy` or `tensor.pad`) into a thread-mapped `scf.forall`."""
-    if op.name not in ("linalg.copy", "tensor.pad"):
+    if not isinstance(op, linalg.CopyOp | tensor.PadOp):
         raise CopyMappingError("only linalg.copy and tensor.pad target ops are supported")
     shaped = op.results[0].type if op.results else op.operands[-1].type
     if (

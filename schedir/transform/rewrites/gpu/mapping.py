@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -519,20 +519,16 @@ WORKGROUP_BUFFER = "schedir.workgroup_buffer"
 """Marks a default-space `memref.alloc` of a launch's block-level code whose buffer the
 threads share: `convert-gpu-to-nvvm` puts it in shared memory (see below)."""
 
-_VIEWS = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.reinterpret_cast",
-    }
+_VIEWS = (
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+    memref.ReinterpretCastOp,
 )
 
 
 def _is_default_space(t: object) -> bool:
-    from xdsl.dialects.builtin import MemRefType, NoneAttr
-
     return isinstance(t, MemRefType) and isinstance(t.memory_space, NoneAttr)
 
 
@@ -564,7 +560,7 @@ def mark_block_shared_buffers(launch: Operation) -> list[Operation]:
     marked: list[Operation] = []
     for op in list(launch.walk()):
         if (
-            op.name != "memref.alloc"
+            not isinstance(op, memref.AllocOp)
             or not _is_default_space(op.results[0].type)
             or in_thread_loop(op)
         ):
@@ -574,14 +570,12 @@ def mark_block_shared_buffers(launch: Operation) -> list[Operation]:
         while todo and not shared:
             value = todo.pop()
             for use in value.uses:
-                if use.operation.name in _VIEWS and not in_thread_loop(use.operation):
+                if isinstance(use.operation, _VIEWS) and not in_thread_loop(use.operation):
                     todo.extend(use.operation.results)
                 elif in_thread_loop(use.operation):
                     shared = True
                     break
         if shared:
-            from xdsl.dialects.builtin import UnitAttr
-
             op.attributes[WORKGROUP_BUFFER] = UnitAttr()
             marked.append(op)
     return marked

@@ -35,24 +35,34 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import affine, arith, memref, scf, tensor, vector
+from xdsl.dialects import linalg as xlinalg
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
+from schedir.dialects import linalg
+from schedir.dialects.scf import ForallOp
+from schedir.dialects.tensor import ParallelInsertSliceOp
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
 from schedir.transform.rewrites.mixed import same_mixed
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
-LOOP_LIKE = frozenset(
-    {"scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for", "affine.parallel"}
+LOOP_LIKE: tuple[type[Operation], ...] = (
+    scf.ForOp,
+    ForallOp,
+    scf.ParallelOp,
+    scf.WhileOp,
+    affine.ForOp,
+    affine.ParallelOp,
 )
+"""The ops implementing upstream's LoopLikeOpInterface."""
 
 
 def is_loop_like(op: Operation) -> bool:
     """Whether `op` implements upstream's LoopLikeOpInterface."""
-    return op.name in LOOP_LIKE
+    return isinstance(op, LOOP_LIKE)
 
 
 def loop_regions(op: Operation) -> list[Region]:
@@ -72,39 +82,41 @@ def is_defined_outside(value: SSAValue, loop: Operation) -> bool:
 
 # --- speculatability -----------------------------------------------------------------------
 
-_DIVISIONS = frozenset(
-    {
-        "arith.divsi",
-        "arith.divui",
-        "arith.ceildivsi",
-        "arith.ceildivui",
-        "arith.floordivsi",
-        "arith.remsi",
-        "arith.remui",
-    }
+_SIGNED_DIVISIONS = (arith.DivSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp)
+_DIVISIONS = (
+    *_SIGNED_DIVISIONS,
+    arith.DivUIOp,
+    arith.CeilDivUIOp,
+    arith.RemSIOp,
+    arith.RemUIOp,
+)
+_LINALG_OPS = (*xlinalg.Linalg.operations, *linalg.Linalg.operations)
+_NOT_SPECULATABLE_REGION_OPS = (
+    scf.IfOp,
+    scf.WhileOp,
+    ForallOp,
+    scf.ParallelOp,
+    scf.ExecuteRegionOp,
 )
 
 
 def is_speculatable(op: Operation) -> bool:
     """Upstream's `isSpeculatable` for the ops schedir meets."""
-    name = op.name
-    if name in _DIVISIONS:
+    if isinstance(op, _DIVISIONS):
         divisor = constant_int(op.operands[1])
         if divisor is None or divisor == 0:
             return False
-        return not (
-            name in ("arith.divsi", "arith.ceildivsi", "arith.floordivsi") and divisor == -1
-        )
-    if name in ("tensor.dim", "memref.dim"):
+        return not (isinstance(op, _SIGNED_DIVISIONS) and divisor == -1)
+    if isinstance(op, tensor.DimOp | memref.DimOp):
         index = constant_int(op.operands[1])
         rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
         return index is not None and 0 <= index < rank
-    if name == "scf.for":
+    if isinstance(op, scf.ForOp):
         return constant_int(op.operands[2]) == 1 and _recursively_speculatable(op)
-    if name in ("scf.if", "scf.while", "scf.forall", "scf.parallel", "scf.execute_region"):
+    if isinstance(op, _NOT_SPECULATABLE_REGION_OPS):
         return False
     if op.regions:
-        if name.startswith("linalg."):
+        if isinstance(op, _LINALG_OPS):
             return _recursively_speculatable(op)
         return False
     return True
@@ -190,9 +202,9 @@ class Subset:
     @property
     def source_index(self) -> int:
         """Operand index of the chain value (extraction source, insertion destination)."""
-        if self.op.name == "vector.transfer_write":
+        if isinstance(self.op, vector.TransferWriteOp):
             return 1
-        if self.op.name in ("tensor.insert_slice", "tensor.parallel_insert_slice"):
+        if isinstance(self.op, tensor.InsertSliceOp | ParallelInsertSliceOp):
             return 1
         return 0
 
@@ -203,19 +215,19 @@ class Subset:
 
 
 def _slice_key(op: Operation) -> tuple[list[object], list[object], list[object]] | None:
-    if op.name in ("tensor.extract_slice", "tensor.insert_slice"):
+    if isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
         return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
     return None
 
 
 def _transfer_key(op: Operation) -> tuple[list[SSAValue], object, object] | None:
-    if op.name == "vector.transfer_read":
+    if isinstance(op, vector.TransferReadOp):
         rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
         if len(op.operands) != 2 + rank:
             return None  # masked
         vector_type = op.results[0].type
         return (list(op.operands[1 : 1 + rank]), op.properties.get("permutation_map"), vector_type)
-    if op.name == "vector.transfer_write":
+    if isinstance(op, vector.TransferWriteOp):
         rank = len(op.operands[1].type.get_shape())  # type: ignore[attr-defined]
         if len(op.operands) != 2 + rank:
             return None
@@ -294,12 +306,11 @@ def disjoint_subsets(a: Operation, b: Operation) -> bool:
 def _classify(op: Operation, operand_index: int) -> str | None:
     """ "extract" / "insert" if `op` uses the chain value as a subset source /
     destination at `operand_index`."""
-    name = op.name
-    if name in ("tensor.extract_slice", "vector.transfer_read") and operand_index == 0:
+    if isinstance(op, tensor.ExtractSliceOp | vector.TransferReadOp) and operand_index == 0:
         return "extract"
-    if name == "tensor.insert_slice" and operand_index == 1:
+    if isinstance(op, tensor.InsertSliceOp) and operand_index == 1:
         return "insert"
-    if name == "vector.transfer_write" and operand_index == 1 and op.results:
+    if isinstance(op, vector.TransferWriteOp) and operand_index == 1 and op.results:
         return "insert"
     return None
 
@@ -322,7 +333,7 @@ def _collect_chain(
                     return False
                 reached_yield = True
                 continue
-            if user.name == "scf.for" and use.index >= 3:
+            if isinstance(user, scf.ForOp) and use.index >= 3:
                 nested_arg = user.regions[0].block.args[use.index - 3 + 1]
                 if not _collect_chain(user, nested_arg, subsets, False):
                     return False
@@ -383,7 +394,7 @@ def hoist_loop_invariant_subsets(
 ) -> Operation:
     """Hoist matching subset pairs of each iter_arg of an `scf.for`; returns the loop
     (a new op when iter_args were added)."""
-    if loop.name != "scf.for":
+    if not isinstance(loop, scf.ForOp):
         return loop
     rw = CanonRewriter(InsertPoint.before(loop), listener)
     index = 0

@@ -206,7 +206,7 @@ def _transfer_precondition(op: Operation, view: xmemref.SubviewOp) -> bool:
 
 def _transfer_through_subview(op: Operation, rw: CanonRewriter) -> bool:
     """vector.transfer_read / transfer_write through a subview."""
-    is_read = op.name == "vector.transfer_read"
+    is_read = isinstance(op, vector.TransferReadOp)
     source_index = 0 if is_read else 1
     view = _subview_of(op.operands[source_index])
     if view is None or not _transfer_precondition(op, view):
@@ -438,7 +438,7 @@ def _metadata_of_producer(op: Operation, rw: CanonRewriter) -> bool:
         strides = _mixed(producer, "static_strides", producer.strides)
         _replace_metadata(rw, op, inner.results[0], offsets[0], sizes, strides)
         return True
-    if producer is not None and producer.name == "memref.cast":
+    if isinstance(producer, xmemref.CastOp):
         inner = _metadata(rw, producer.operands[0], op)
         rw.replace(op, [], list(inner.results))
         return True
@@ -492,7 +492,7 @@ def alloc_to_alloca_patterns(size_limit: int | None) -> PatternSet:
             return False
         dealloc = op.next_op
         while dealloc is not None and not (
-            dealloc.name == "memref.dealloc" and dealloc.operands[0] is op.results[0]
+            isinstance(dealloc, xmemref.DeallocOp) and dealloc.operands[0] is op.results[0]
         ):
             dealloc = dealloc.next_op
         if dealloc is None:

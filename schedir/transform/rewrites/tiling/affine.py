@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.dialects import affine, arith, func
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -138,7 +138,7 @@ def is_valid_symbol(value: SSAValue) -> bool:
         parent = value.block.parent_op()
     else:
         return False
-    return parent is not None and parent.name in ("func.func", "builtin.module")
+    return isinstance(parent, func.FuncOp | ModuleOp)
 
 
 def compose(value: Ofr) -> Aff:
@@ -148,7 +148,7 @@ def compose(value: Ofr) -> Aff:
     constant = constant_of(value)
     if constant is not None:
         return Aff.const(constant)
-    if isinstance(value, OpResult) and value.op.name == "affine.apply":
+    if isinstance(value, OpResult) and isinstance(value.op, affine.ApplyOp):
         apply_op = value.op
         map_: AffineMap = apply_op.properties["map"].data  # type: ignore[union-attr]
         operands = [compose(o) for o in apply_op.operands]

@@ -260,7 +260,7 @@ def offset_indices(b: IndexBuilder, tiled: Operation, offsets: Sequence[Ofr]) ->
     if not tiled.regions or not tiled.regions[0].blocks:
         return
     for index_op in list(tiled.regions[0].blocks.first.ops):  # type: ignore[union-attr]
-        if index_op.name != "linalg.index":
+        if not isinstance(index_op, linalg.IndexOp):
             continue
         dim = index_op.dim.value.data  # type: ignore[attr-defined]
         if dim >= len(offsets) or is_zero(offsets[dim]):

@@ -81,8 +81,16 @@ class ReductionTilingResult:
     replacements: tuple[SSAValue, ...] = field(default=())
 
 
-_SUBTRACTING = {"arith.subf": "arith.addf", "arith.subi": "arith.addi"}
+_SUBTRACTING: tuple[tuple[type[Operation], type[arith.AddfOp | arith.AddiOp]], ...] = (
+    (arith.SubfOp, arith.AddfOp),
+    (arith.SubiOp, arith.AddiOp),
+)
 """Combiners `acc - x` and the op that merges their partials."""
+
+
+def _merging_op(combiner: Operation) -> type[arith.AddfOp | arith.AddiOp] | None:
+    """The op merging the partials of a subtracting combiner (None for other combiners)."""
+    return next((merge for sub, merge in _SUBTRACTING if isinstance(combiner, sub)), None)
 
 
 @dataclass
@@ -129,7 +137,7 @@ def _zero(type_: Attribute) -> Attribute:
 
 def _is_subtraction_of_input(op: Operation, index: int, combiner: Operation) -> bool:
     """`acc - x` with the accumulator on the left: partials from 0 merge by addition."""
-    if combiner.name not in _SUBTRACTING:
+    if _merging_op(combiner) is None:
         return False
     body = op.regions[0].block
     accumulator = body.args[len(linalg.dps_inputs(op)) + index]
@@ -270,8 +278,8 @@ def _merge(
         element = cast(ShapedType, partial.type).get_element_type()
         block = Block(arg_types=[element, cast(ShapedType, init.type).get_element_type()])
         combiner = reduction.combiner
-        if combiner.name in _SUBTRACTING and neutral_element(combiner) is None:
-            merged = arith.AddfOp if combiner.name == "arith.subf" else arith.AddiOp
+        merged = _merging_op(combiner)
+        if merged is not None and neutral_element(combiner) is None:
             body_op: Operation = merged(block.args[0], block.args[1])
         else:
             body_op = combiner.clone()

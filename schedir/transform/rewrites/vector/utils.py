@@ -30,9 +30,8 @@ from xdsl.traits import IsolatedFromAbove
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import element_type, kind_name
-from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
-from schedir.transform.rewrites.greedy import Folder, Pattern
+from schedir.transform.rewrites.greedy import Folder, Pattern, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
 Loc = Operation
