@@ -36,9 +36,9 @@ def constant_attr(value: SSAValue) -> Attribute | None:
     """The attribute of a value defined by `arith.constant`."""
     owner = value.owner
     if isinstance(owner, arith.ConstantOp):
-        value = owner.properties.get("value")
+        attr = owner.properties.get("value")
         # Not `or`: an IntegerAttr of 0 is falsy.
-        return value if value is not None else owner.attributes.get("value")
+        return attr if attr is not None else owner.attributes.get("value")
     return None
 
 
@@ -111,8 +111,8 @@ def int_attr(value: int, type_: Attribute) -> IntegerAttr:
     width = int_width(type_)
     assert width is not None
     if width == 1:
-        return IntegerAttr(-1 if value & 1 else 0, type_)  # type: ignore[arg-type]
-    return IntegerAttr(wrap(value, width), type_)  # type: ignore[arg-type]
+        return IntegerAttr(-1 if value & 1 else 0, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
+    return IntegerAttr(wrap(value, width), type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
 
 
 def round_float(value: float, type_: Attribute) -> float | None:
@@ -137,7 +137,7 @@ def float_attr(value: float, type_: Attribute) -> FloatAttr | None:
     rounded = round_float(value, type_)
     if rounded is None:
         return None
-    return FloatAttr(rounded, type_)  # type: ignore[arg-type]
+    return FloatAttr(rounded, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
 
 
 __all__ = [

@@ -23,7 +23,7 @@ then the duplicates are erased once the walk is done.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
@@ -160,7 +160,7 @@ def op_key(op: Operation) -> OpKey:
     return OpKey(op)
 
 
-def _count(values: tuple[SSAValue, ...]) -> Iterator[tuple[SSAValue, int]]:
+def _count(values: Sequence[SSAValue]) -> Iterator[tuple[SSAValue, int]]:
     counts: dict[SSAValue, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1

@@ -86,7 +86,9 @@ class PatternSet:
     @overload
     def add(self, root: None, *patterns: Pattern) -> PatternSet: ...
 
-    def add(self, root: type[Operation] | None, *patterns: Callable[[Any, CanonRewriter], bool]):
+    def add(
+        self, root: type[Operation] | None, *patterns: Callable[[Any, CanonRewriter], bool]
+    ) -> PatternSet:
         """Append `patterns` to those of `root` (and of every class with its op name)."""
         key = root_class(root) if root is not None else None
         self.by_root.setdefault(key, []).extend(patterns)

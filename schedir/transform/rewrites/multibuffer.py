@@ -27,7 +27,6 @@ from typing import cast
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AffineMapAttr,
     IntegerAttr,
     MemRefType,
@@ -48,6 +47,7 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects.affine import ApplyOp
 from schedir.dialects.memref import AllocOp
 from schedir.dialects.scf import ForallOp
+from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.bufferization.empty_tensor_elimination import dominates
 from schedir.transform.rewrites.loops.licm import is_loop_like
 from schedir.transform.rewrites.promotion import subview_type
@@ -243,18 +243,14 @@ def _replace_and_propagate(rewriter: PatternRewriter, old: SSAValue, new: SSAVal
         if not isinstance(user, xmemref.SubviewOp):
             continue
         result_shape = cast(MemRefType[Attribute], user.result.type).get_shape()
-        static = [
-            user.properties[n].get_values()
-            for n in ("static_offsets", "static_sizes", "static_strides")
-        ]  # type: ignore[union-attr]
-        dyn = [list(user.offsets), list(user.sizes), list(user.strides)]
-        mixed = [
-            [next(it) if v == DYNAMIC_INDEX else v for v in s]
-            for s, it in zip(static, (iter(d) for d in dyn), strict=True)
-        ]
-        dropped = [] if len(result_shape) == len(mixed[1]) else True
-        new_type = subview_type(cast(MemRefType[Attribute], new.type), *mixed, dropped)
-        new_view = xmemref.SubviewOp.get(new, *mixed, new_type)
+        offsets = mixed_values(user.static_offsets, user.offsets)
+        sizes = mixed_values(user.static_sizes, user.sizes)
+        strides = mixed_values(user.static_strides, user.strides)
+        dropped = len(result_shape) != len(sizes)
+        new_type = subview_type(
+            cast(MemRefType[Attribute], new.type), offsets, sizes, strides, dropped
+        )
+        new_view = xmemref.SubviewOp.get(new, offsets, sizes, strides, new_type)
         rewriter.insert(new_view, InsertPoint.before(user))
         new_view.location = user.location
         _replace_and_propagate(rewriter, user.result, new_view.result)

@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
@@ -199,13 +200,13 @@ def constant_upper_bound(value: SSAValue) -> int | None:
 @dataclass
 class _Builder:
     rewriter: PatternRewriter
-    location: object
+    location: LocationAttr
     before: Operation
     created: list[Operation] = field(default_factory=list[Operation])
 
     def add(self, op: Operation, where: InsertPoint | None = None) -> Operation:
         self.rewriter.insert(op, where or InsertPoint.before(self.before))
-        op.location = self.location  # type: ignore[assignment]
+        op.location = self.location
         self.created.append(op)
         return op
 
@@ -391,7 +392,7 @@ def _promote_one(
     return _Promoted(index, subview, full_view, partial.results[0], allocation, use_full, copy_in)
 
 
-def _zero(element: Attribute) -> Attribute:
+def _zero(element: Attribute) -> FloatAttr | IntegerAttr:
     if isinstance(element, AnyFloat):
         return FloatAttr(0.0, element)
     if isinstance(element, IntegerType | IndexType):

@@ -103,7 +103,9 @@ def is_copy(generic: linalg.GenericOp) -> bool:
         return False
     if not (_is_identity(maps[0]) and _is_identity(maps[1])) or not _single_yield(generic):
         return False
-    return _body(generic).ops.first.operands[0] is _body(generic).args[0]  # type: ignore[union-attr]
+    yielded = _body(generic).ops.first
+    assert yielded is not None  # _single_yield checked it
+    return yielded.operands[0] is _body(generic).args[0]
 
 
 def fill_value(generic: linalg.GenericOp) -> SSAValue | None:
@@ -114,7 +116,9 @@ def fill_value(generic: linalg.GenericOp) -> SSAValue | None:
     if not generic.inputs:
         if _uses_arg(generic, 0) or not _single_yield(generic):
             return None
-        value = body.ops.first.operands[0]  # type: ignore[union-attr]
+        yielded = body.ops.first
+        assert yielded is not None  # _single_yield checked it
+        value = yielded.operands[0]
         owner = value.op if isinstance(value, OpResult) else None
         return value if isinstance(owner, arith.ConstantOp | complex_ops.ConstantOp) else None
     if len(generic.inputs) != 1 or not _single_yield(generic):
@@ -431,7 +435,7 @@ def _named_contraction(generic: linalg.GenericOp, cast_kind: str) -> Operation |
 
 # --- convolutions and poolings ----------------------------------------------------------
 
-_WINDOWED: tuple[type[Operation], ...] = tuple(linalg.CONV_OPS)
+_WINDOWED: tuple[type[linalg.NamedStructuredOp], ...] = tuple(linalg.CONV_OPS)
 """Every convolution and pooling schedir defines (upstream tries them one by one)."""
 
 
@@ -453,7 +457,9 @@ def _linear_coefficients(expr: AffineExpr) -> dict[int, int] | None:
     return None
 
 
-def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Operation | None:
+def _windowed_candidate(
+    generic: linalg.GenericOp, cls: type[linalg.NamedStructuredOp]
+) -> Operation | None:
     """An op of class `cls` with the generic's operands, strides and dilations read off
     the input map, when its generalized form equals the generic (upstream's
     `matchConvolutionOpOfType`)."""
@@ -461,7 +467,7 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         return None
     inputs, outputs = list(generic.inputs), list(generic.outputs)
     try:
-        unit = cls(inputs, outputs)  # type: ignore[call-arg]
+        unit = cls(inputs, outputs)
     except Exception:  # operands of the wrong rank cannot form this op
         return None
     unit_maps = linalg.indexing_maps(unit)
@@ -485,7 +491,7 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         strides.append(coefficients[out_dim])
         dilations.append(coefficients[window_dim])
     unit.erase()
-    candidate = cls(  # type: ignore[call-arg]
+    candidate = cls(
         inputs,
         outputs,
         properties={"dilations": _window(dilations), "strides": _window(strides)},

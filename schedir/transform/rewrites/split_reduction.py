@@ -90,10 +90,10 @@ def neutral_element(combiner: Operation) -> Attribute | None:
     type_ = combiner.results[0].type
     for cls, neutral in _FLOAT_NEUTRAL:
         if isinstance(combiner, cls):
-            return FloatAttr(neutral, type_)  # type: ignore[arg-type]
+            return FloatAttr(neutral, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
     if isinstance(combiner, _NAN_NEUTRAL):
         negative = isinstance(combiner, arith.MaxnumfOp)
-        return FloatAttr(_nan(type_, negative=negative), type_)  # type: ignore[arg-type]
+        return FloatAttr(_nan(type_, negative=negative), type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
     if not isinstance(type_, IntegerType):
         return None
     value = _int_neutral(combiner, type_.width.data)
@@ -175,8 +175,8 @@ def _combining_op(
     combiner: Operation,
 ) -> linalg.GenericOp:
     """`init[...] = combiner(partial[...], init[...])` reducing `reduced_position`."""
-    element = partial.type.get_element_type()  # type: ignore[union-attr]
-    block = Block(arg_types=[element, init.type.get_element_type()])  # type: ignore[union-attr]
+    element = partial.type.get_element_type()  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
+    block = Block(arg_types=[element, init.type.get_element_type()])  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
     clone = combiner.clone()
     # Upstream sets the cloned combiner's operands to (input, init) in that order.
     clone.operands = [block.args[0], block.args[1]]
@@ -242,7 +242,7 @@ def _partials_init(
         empty: Operation = bufferization.AllocTensorOp(type_)
     else:
         empty = xtensor.EmptyOp([], type_)
-    constant = arith.ConstantOp(neutral)  # type: ignore[arg-type]
+    constant = arith.ConstantOp(neutral)  # type: ignore[arg-type]  # xDSL's ConstantOp wants a narrower attribute type than the typed attribute built here
     fill = linalg.FillOp([constant.result], [empty.results[0]])
     return empty, fill, [empty, constant, fill]
 
@@ -333,7 +333,7 @@ def split_reduction(
         if tuple(new_shape) == tuple(shape):
             new_inputs.append(operand)
             continue
-        expanded_type = TensorType(operand.type.get_element_type(), new_shape)  # type: ignore[union-attr]
+        expanded_type = TensorType(operand.type.get_element_type(), new_shape)  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
         expand = ExpandShapeOp.build(
             operands=[operand, []],
             result_types=[expanded_type],

@@ -163,7 +163,7 @@ class DecomposeConvResult:
 
 
 def _linalg_class(name: str) -> type[Operation] | None:
-    return {cls.name: cls for cls in linalg.Linalg.operations}.get(name)  # type: ignore[attr-defined]
+    return {cls.name: cls for cls in linalg.Linalg.operations}.get(name)
 
 
 def decompose_conv(
@@ -184,8 +184,8 @@ def decompose_conv(
     if not all(isinstance(t, TensorType) for t in types):
         raise RewriteFailure("only tensor semantics is supported")
     target_name, (kh, kw, oh, ow) = downscale
-    kernel_shape = kernel.type.get_shape()  # type: ignore[union-attr]
-    output_shape = output.type.get_shape()  # type: ignore[union-attr]
+    kernel_shape = kernel.type.get_shape()  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
+    output_shape = output.type.get_shape()  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
     remove_h = kernel_shape[kh] == 1 and output_shape[oh] == 1
     remove_w = kernel_shape[kw] == 1 and output_shape[ow] == 1
     if not remove_h and not remove_w:
@@ -200,7 +200,7 @@ def decompose_conv(
     def mixed_sizes(value: SSAValue) -> list[int | SSAValue]:
         """Upstream's `getMixedSizes`: static sizes, `tensor.dim` for dynamic ones."""
         sizes: list[int | SSAValue] = []
-        for d, size in enumerate(value.type.get_shape()):  # type: ignore[union-attr]
+        for d, size in enumerate(value.type.get_shape()):  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
             if size != DYNAMIC_INDEX:
                 sizes.append(size)
                 continue
@@ -211,8 +211,8 @@ def decompose_conv(
         return sizes
 
     def rank_reduced(value: SSAValue, drop: int) -> SSAValue:
-        shape = list(value.type.get_shape())  # type: ignore[union-attr]
-        element = value.type.get_element_type()  # type: ignore[union-attr]
+        shape = list(value.type.get_shape())  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
+        element = value.type.get_element_type()  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
         sizes = mixed_sizes(value)
         result = TensorType(element, [s for d, s in enumerate(shape) if d != drop])
         slice_op = ExtractSliceOp(value, [0] * len(shape), sizes, [1] * len(shape), result)
@@ -229,7 +229,8 @@ def decompose_conv(
             values = [int(v) for v in attr.get_values()]
             del values[spatial]
             props[name] = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
-    conv = target([new_input, new_kernel], [new_output], properties=props)  # type: ignore[call-arg]
+    assert issubclass(target, linalg.NamedStructuredOp)  # the 1-D forms are named ops
+    conv = target([new_input, new_kernel], [new_output], properties=props)
     new_ops.append(conv)
     sizes = mixed_sizes(output)
     insert = InsertSliceOp.build(

@@ -51,8 +51,8 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
         if _empty_source(op.operands[0], single_use_only) is None:
             return False
         result = cast(TensorType[Attribute], op.results[0].type)
-        sizes = list(op.sizes)  # type: ignore[attr-defined]
-        static = list(op.properties["static_sizes"].get_values())  # type: ignore[union-attr]
+        sizes = list(op.sizes)  # type: ignore[attr-defined]  # the op is a slice-like op with these operand groups
+        static = list(op.properties["static_sizes"].get_values())  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
         # The dynamic sizes of the kept dims (a dropped dim is a static 1).
         kept = [s for s in static if s == DYNAMIC_INDEX]
         if len(kept) != sum(1 for d in result.get_shape() if d == DYNAMIC_INDEX):

@@ -173,7 +173,7 @@ def _dynamic_sizes(b: _Builder, value: SSAValue, before: Operation) -> list[SSAV
     if isinstance(owner, xtensor.EmptyOp):
         return list(owner.dynamic_sizes)
     if isinstance(owner, bufferization.AllocTensorOp):
-        segments = owner.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]
+        segments = owner.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
         if segments[0]:
             return list(owner.operands[: segments[0]])
     if isinstance(owner, xtensor.PadOp):
@@ -332,7 +332,7 @@ def has_definitions(value: SSAValue) -> bool:
             continue
         if isinstance(op, bufferization.AllocTensorOp):
             if len(op.operands) and op.properties.get("operandSegmentSizes") is not None:
-                segments = op.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]
+                segments = op.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
                 if segments[1]:
                     return True
             continue
@@ -502,9 +502,9 @@ def _bufferize_op(b: _Builder, op: Operation, index: int, buffer: SSAValue) -> N
             operands.append(_buffer_of(b, operand))
         else:
             operands.append(operand)
+    new_op: Operation | None = None
     if isinstance(op, xtensor.InsertOp):
-        new_op: Operation = StoreOp.get(operands[0], buffer, list(operands[2:]))
-        b.before(new_op, op)
+        b.before(StoreOp.get(operands[0], buffer, list(operands[2:])), op)
     elif isinstance(op, xtensor.InsertSliceOp):
         _insert_slice(b, op, operands[0], buffer)
     else:
@@ -518,11 +518,8 @@ def _bufferize_op(b: _Builder, op: Operation, index: int, buffer: SSAValue) -> N
         )
         b.before(new_op, op)
     replacements: list[SSAValue | None] = []
-    other_results = (
-        iter(new_op.results)
-        if not isinstance(op, xtensor.InsertOp | xtensor.InsertSliceOp)
-        else iter(())
-    )
+    # The insertions' replacements are stores and copies, without results.
+    other_results = iter(new_op.results if new_op is not None else ())
     for result in op.results:
         if isinstance(result.type, TensorType):
             replacements.append(_to_tensor(b, buffer, InsertPoint.before(op), restrict=True))
@@ -531,12 +528,10 @@ def _bufferize_op(b: _Builder, op: Operation, index: int, buffer: SSAValue) -> N
     b.rewriter.replace(op, [], replacements)
 
 
-def _insert_slice(b: _Builder, op: Operation, source: SSAValue, dest: SSAValue) -> None:
+def _insert_slice(b: _Builder, op: xtensor.InsertSliceOp, source: SSAValue, dest: SSAValue) -> None:
     """`tensor.insert_slice` on buffers: a `memref.copy` into the subview (upstream's
     bufferization of insert_slice uses the default copy, whatever `memcpy_op` says)."""
-    static = [
-        op.properties[n].get_values() for n in ("static_offsets", "static_sizes", "static_strides")
-    ]  # type: ignore[union-attr]
+    static = [attr.get_values() for attr in (op.static_offsets, op.static_sizes, op.static_strides)]
     dynamic = list(op.operands[2:])
     counts = [_count_dynamic(s) for s in static]
     offsets = _mixed(static[0], dynamic[: counts[0]])

@@ -470,9 +470,10 @@ def sort_results(results: list[AffineExpr], nd: int, ns: int) -> list[AffineExpr
     """Upstream's `canonicalizeMapExprAndTermOrder`: results sorted by their flattened
     coefficient vectors (unchanged if one is not pure affine or needs local variables)."""
     keys = [_flat(r, nd, ns) for r in results]
-    if any(k is None for k in keys):
+    flat = [k for k in keys if k is not None]
+    if len(flat) != len(keys):
         return results
-    order = sorted(range(len(results)), key=lambda i: keys[i])  # type: ignore[arg-type,return-value]
+    order = sorted(range(len(results)), key=lambda i: flat[i])
     return [results[i] for i in order]
 
 

@@ -172,9 +172,8 @@ def _prove_nonnegative_impl(
         if size > _MAX_ENUMERATION:
             return False
     values = [0] * len(ranges)
-    for point in itertools.product(
-        *(range(ranges[i].lb, ranges[i].max_value + 1) for i in positions)
-    ):  # type: ignore[union-attr]
+    known = [r for i, r in enumerate(ranges) if i in positions and r is not None]
+    for point in itertools.product(*(range(r.lb, r.max_value + 1) for r in known)):
         for i, v in zip(positions, point, strict=True):
             values[i] = v
         if as_dims.eval(values, ()) < 0:

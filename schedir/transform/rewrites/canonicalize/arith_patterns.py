@@ -147,9 +147,8 @@ def xori_not_cmpi(op: Operation, rw: CanonRewriter) -> bool:
     """xori(cmpi(pred, a, b), true) -> cmpi(not pred, a, b)."""
     lhs, rhs = op.operands
     cmp = lhs.owner
-    if not (
-        isinstance(cmp, arith.CmpiOp) and constant_int(rhs) is not None and constant_int(rhs) & 1
-    ):
+    mask = constant_int(rhs)
+    if not (isinstance(cmp, arith.CmpiOp) and mask is not None and mask & 1):
         return False
     if not (isinstance(op.results[0].type, IntegerType) and op.results[0].type.width.data == 1):
         return False

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
 from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -109,7 +109,7 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
     results: list[SSAValue] = []
     for old, value in zip(op.results, new.results, strict=True):
         if value.type != old.type:
-            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
         results.append(value)
     rw.replace_values(op, results)
     return True
@@ -134,14 +134,14 @@ def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
     inputs, inits = _inputs_inits(linalg_op)
     index = source.index
     rw.set_insertion_point(linalg_op)
-    new_init = rw.create(CastOp(inits[index], result_type), linalg_op).results[0]  # type: ignore[arg-type]
+    new_init = rw.create(CastOp(inits[index], result_type), linalg_op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     operands = [*inputs, *inits]
     operands[len(inputs) + index] = new_init
     result_types = [r.type for r in linalg_op.results]
     result_types[index] = result_type
     new = _rebuild(linalg_op, operands, result_types)
     rw.create(new, linalg_op)
-    back = rw.create(CastOp(new.results[index], source.type), linalg_op).results[0]  # type: ignore[arg-type]
+    back = rw.create(CastOp(new.results[index], source.type), linalg_op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     results = list(new.results)
     results[index] = back
     rw.replace_values(linalg_op, results)
@@ -212,7 +212,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
         new_type = TensorType(type_.get_element_type(), new_shape)
         if needed:
             changed = True
-            value = rw.create(CastOp(value, new_type), op).results[0]  # type: ignore[arg-type]
+            value = rw.create(CastOp(value, new_type), op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
         new_operands.append(value)
         if is_init:
             result_types.append(new_type)
@@ -223,7 +223,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
     results: list[SSAValue] = []
     for old, value in zip(op.results, new.results, strict=True):
         if value.type != old.type:
-            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
         results.append(value)
     rw.replace_values(op, results)
     return True
@@ -324,14 +324,14 @@ def _constant_padding_value(pad: Operation) -> SSAValue | None:
     return None if defining_block is block else value
 
 
-def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]:
+def _pad_result_sizes(rw: CanonRewriter, pad: tensor.PadOp) -> list[int | SSAValue]:
     """Upstream's `PadOp::reifyResultShapes`: static sizes, or low + high + dim(source)."""
 
     result_type = pad.results[0].type
     assert isinstance(result_type, TensorType)
     source = pad.operands[0]
-    lows = mixed_values(pad.properties["static_low"], pad.low)  # type: ignore[arg-type,attr-defined]
-    highs = mixed_values(pad.properties["static_high"], pad.high)  # type: ignore[arg-type,attr-defined]
+    lows = mixed_values(pad.static_low, pad.low)
+    highs = mixed_values(pad.static_high, pad.high)
     add3 = AffineMap(
         3, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1) + AffineExpr.dimension(2),)
     )
@@ -347,20 +347,21 @@ def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]
         if isinstance(folded, list):
             rw.erase(dim)
             value = folded[0]
-            dim_value = (
-                value
-                if isinstance(value, SSAValue)
-                else rw.constant_index(
-                    value.value.data,
-                    pad,  # type: ignore[attr-defined]
-                )
-            )
+            if not isinstance(value, SSAValue):
+                assert isinstance(value, IntegerAttr)  # tensor.dim folds to an index
+                value = rw.constant_index(value.value.data, pad)
+            dim_value = value
         operands = [dim_value, rw.mixed_value(lows[i], pad), rw.mixed_value(highs[i], pad)]
         sizes.append(composed_folded_apply(rw, add3, operands, pad))
     return sizes
 
 
-def pad_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+def _static_size(size: int | SSAValue) -> int:
+    known = constant_int(size)
+    return known if known is not None else DYNAMIC_INDEX
+
+
+def pad_of_fill(op: tensor.PadOp, rw: CanonRewriter) -> bool:
     """Upstream's FoldFillWithPad: padding a fill with its own value is a fill of an
     empty tensor of the padded size."""
     scalar = _fill_value(op.operands[0])
@@ -371,15 +372,10 @@ def pad_of_fill(op: Operation, rw: CanonRewriter) -> bool:
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
     sizes = _pad_result_sizes(rw, op)
-    shape = [
-        s
-        if isinstance(s, int)
-        else (constant_int(s) if constant_int(s) is not None else DYNAMIC_INDEX)
-        for s in sizes
-    ]
+    shape = [_static_size(s) for s in sizes]
     dynamic = [s for s, d in zip(sizes, shape, strict=True) if d == DYNAMIC_INDEX]
     empty_type = TensorType(result_type.get_element_type(), shape)
-    empty = rw.create(EmptyOp(dynamic, empty_type), op)  # type: ignore[arg-type]
+    empty = rw.create(EmptyOp(dynamic, empty_type), op)  # type: ignore[arg-type]  # the result type is a ranked tensor type
     new = _new_fill(rw, scalar, empty.results[0], fill)
     result = new.results[0]
     if result.type != result_type:
@@ -427,9 +423,9 @@ def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
         return False
     replacements: list[SSAValue] = []
     for value, result in zip(yielded.operands, op.results, strict=True):
-        if value not in block.args:
+        if not isinstance(value, BlockArgument) or value.block is not block:
             return False
-        index = list(block.args).index(value)
+        index = value.index
         if index >= len(inputs):
             return False
         source = inputs[index]

@@ -129,9 +129,9 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
 
 def _subview_params(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed]]:
     return (
-        mixed_values(op.properties["static_offsets"], op.offsets),  # type: ignore[arg-type,attr-defined]
-        mixed_values(op.properties["static_sizes"], op.sizes),  # type: ignore[arg-type,attr-defined]
-        mixed_values(op.properties["static_strides"], op.strides),  # type: ignore[arg-type,attr-defined]
+        mixed_values(op.properties["static_offsets"], op.offsets),  # type: ignore[arg-type,attr-defined]  # the op is a slice-like op with these operand groups
+        mixed_values(op.properties["static_sizes"], op.sizes),  # type: ignore[arg-type,attr-defined]  # the op is a slice-like op with these operand groups
+        mixed_values(op.properties["static_strides"], op.strides),  # type: ignore[arg-type,attr-defined]  # the op is a slice-like op with these operand groups
     )
 
 
@@ -215,7 +215,7 @@ def subview_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
         return False
     offsets, sizes, strides = folded
     source = op.operands[0]
-    if not in_bounds_slice(source.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+    if not in_bounds_slice(source.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
     old_type = op.results[0].type
     assert isinstance(source.type, MemRefType) and isinstance(old_type, MemRefType)
@@ -300,7 +300,7 @@ def subview_of_cast(op: Operation, rw: CanonRewriter) -> bool:
     if new_type is None:
         return False
     new = xmemref.SubviewOp.build(
-        operands=[source, op.offsets, op.sizes, op.strides],  # type: ignore[attr-defined]
+        operands=[source, op.offsets, op.sizes, op.strides],  # type: ignore[attr-defined]  # the op is a slice-like op with these operand groups
         result_types=[new_type],
         properties={
             k: op.properties[k] for k in ("static_offsets", "static_sizes", "static_strides")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, memref, scf, tensor, vector
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ShapedType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ShapedType, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -38,7 +38,7 @@ from schedir.transform.rewrites.rewriter import CanonRewriter
 def is_defined_outside(value: SSAValue, op: Operation) -> bool:
     """Whether `value` is defined outside of (not nested in) `op`."""
     owner = value.owner
-    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner  # type: ignore[assignment]
+    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner
     while node is not None:
         if node is op:
             return False
@@ -172,8 +172,8 @@ def fold_iter_args(op: Operation, rw: CanonRewriter) -> bool:
     for init, arg, result, yielded in zip(
         op.iter_args, block.args[1:], op.results, terminator.operands, strict=True
     ):
-        forwarded = yielded is arg or (not arg.uses and (init is yielded or not result.uses))
-        keep.append(not forwarded)
+        is_forwarded = yielded is arg or (not arg.uses and (init is yielded or not result.uses))
+        keep.append(not is_forwarded)
     if all(keep):
         return False
     inits = [v for v, k in zip(op.iter_args, keep, strict=True) if k]
@@ -196,7 +196,9 @@ def fold_iter_args(op: Operation, rw: CanonRewriter) -> bool:
     move_block_ops(rw, block, InsertPoint.at_end(new_block), replacements, stop=terminator)
     filtered = [v for v, k in zip(terminator.operands, keep, strict=True) if k]
     rw.insert(scf.YieldOp(*filtered), InsertPoint.at_end(new_block))
-    new_block.last_op.location = terminator.location  # type: ignore[union-attr]
+    new_yield = new_block.last_op
+    assert new_yield is not None
+    new_yield.location = terminator.location
     replace_dropping_results(rw, op, results, forwarded)
     return True
 
@@ -215,7 +217,9 @@ def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
             continue
         if not result.has_one_use():
             continue
-        old_type = init.type
+        old_type, source_type = init.type, source.type
+        # Both are ranked tensors: preserves_static_information checked them.
+        assert isinstance(old_type, TensorType) and isinstance(source_type, TensorType)
         inits = list(op.iter_args)
         inits[index] = source
         loop = new_for(rw, op, op.lb, op.ub, op.step, inits)
@@ -229,7 +233,7 @@ def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
         move_block_ops(rw, old_block, InsertPoint.at_end(block), replacements, stop=terminator)
         rw.set_insertion_point(InsertPoint.at_end(block))
         yielded = list(terminator.operands)
-        yielded[index] = rw.create(tensor.CastOp(yielded[index], source.type), op).results[0]
+        yielded[index] = rw.create(tensor.CastOp(yielded[index], source_type), op).results[0]
         rw.create(scf.YieldOp(*yielded), terminator)
         rw.set_insertion_point(InsertPoint.after(loop))
         results = list(loop.results)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import tensor
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.scf import ForallOp
@@ -118,13 +118,10 @@ def _new_forall(
     ubs: Sequence[Mixed],
     steps: Sequence[Mixed],
     outputs: Sequence[SSAValue],
-    mapping: Attribute | bool | None = True,
 ) -> ForallOp:
     """A new forall with an empty body block (ivs and outputs as arguments)."""
     block = Block(arg_types=[op.body.block.args[0].type] * len(lbs) + [v.type for v in outputs])
-    new = ForallOp(
-        lbs, ubs, steps, outputs, op.mapping if mapping is True else mapping, Region(block)
-    )  # type: ignore[arg-type]
+    new = ForallOp(lbs, ubs, steps, outputs, op.mapping, Region(block))
     new.attributes.update(op.attributes)
     rw.create(new, op)
     return new

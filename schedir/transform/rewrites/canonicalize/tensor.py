@@ -53,7 +53,7 @@ SliceParams = tuple[list[Mixed], list[Mixed], list[Mixed]]
 
 def slice_params(op: Operation) -> SliceParams:
     """Mixed offsets, sizes and strides of extract/insert/parallel_insert_slice."""
-    return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
+    return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]  # the op is one of schedir's slice ops, which define the mixed accessors
 
 
 def same_slice(a: SliceParams, b: SliceParams, *, strict: bool = False) -> bool:
@@ -109,13 +109,16 @@ def build_extract_slice(
 
 
 def build_insert_slice(
-    source: SSAValue, dest: SSAValue, params: SliceParams, cls: type[Operation] = InsertSliceOp
+    source: SSAValue,
+    dest: SSAValue,
+    params: SliceParams,
+    cls: type[InsertSliceOp | ParallelInsertSliceOp] = InsertSliceOp,
 ) -> Operation:
     offsets, sizes, strides = params
     so, do = split_mixed(offsets)
     ss, ds = split_mixed(sizes)
     st, dt = split_mixed(strides)
-    return cls.build(  # type: ignore[attr-defined]
+    return cls.build(
         operands=[source, dest, do, ds, dt],
         result_types=[dest.type] if cls is InsertSliceOp else [],
         properties={"static_offsets": so, "static_sizes": ss, "static_strides": st},
@@ -181,8 +184,8 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
     if isinstance(owner, xtensor.ExtractSliceOp):
-        if len(owner.results[0].type.get_shape()) == len(owner.operands[0].type.get_shape()):  # type: ignore[attr-defined]
-            size = owner.mixed_sizes[index]  # type: ignore[attr-defined]
+        if len(owner.results[0].type.get_shape()) == len(owner.operands[0].type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+            size = owner.mixed_sizes[index]  # type: ignore[attr-defined]  # the op is one of schedir's slice ops, which define the mixed accessors
             if isinstance(size, SSAValue):
                 return [size]
         return None
@@ -196,7 +199,7 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
 def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
     source = op.operands[0]
     params = slice_params(op)
-    if source.type == op.results[0].type and is_identity_slice(params, source.type.get_shape()):  # type: ignore[attr-defined]
+    if source.type == op.results[0].type and is_identity_slice(params, source.type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return [source]
     inner = source.owner
     if (
@@ -213,8 +216,8 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     params = slice_params(op)
     if (
         source.type == dest.type
-        and DYNAMIC_INDEX not in dest.type.get_shape()  # type: ignore[attr-defined]
-        and is_identity_slice(params, dest.type.get_shape())  # type: ignore[attr-defined]
+        and DYNAMIC_INDEX not in dest.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+        and is_identity_slice(params, dest.type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     ):
         return [source]
     # insert_slice(extract_slice(dest, same place), dest) -> dest
@@ -256,7 +259,7 @@ FOLDERS: dict[type[Operation], Folder] = {
 def _cast(rw: CanonRewriter, value: SSAValue, type_: Attribute, loc: Operation) -> SSAValue:
     if value.type == type_:
         return value
-    return rw.create(xtensor.CastOp(value, type_), loc).results[0]  # type: ignore[arg-type]
+    return rw.create(xtensor.CastOp(value, type_), loc).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
 
 
 def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
@@ -265,11 +268,11 @@ def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     if folded is None:
         return False
     offsets, sizes, strides = folded
-    if not in_bounds_slice(op.operands[0].type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+    if not in_bounds_slice(op.operands[0].type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
     old_type = op.results[0].type
     source = op.operands[0]
-    new_type = infer_rank_reduced_type(source.type, sizes, len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    new_type = infer_rank_reduced_type(source.type, sizes, len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     new = rw.create(build_extract_slice(source, (offsets, sizes, strides), new_type), op)
     rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
     return True
@@ -283,7 +286,7 @@ def extract_slice_of_cast(op: Operation, rw: CanonRewriter) -> bool:
     params = slice_params(op)
     old_type = op.results[0].type
     source = cast.operands[0]
-    new_type = infer_rank_reduced_type(source.type, params[1], len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    new_type = infer_rank_reduced_type(source.type, params[1], len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     new = rw.create(build_extract_slice(source, params, new_type), op)
     rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
     return True
@@ -295,9 +298,9 @@ def _insert_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
         return False
     offsets, sizes, strides = folded
     source, dest = op.operands[0], op.operands[1]
-    if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+    if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
-    source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if isinstance(op, ParallelInsertSliceOp):
         # The cast goes before the in_parallel terminator, as upstream.
         parent = op.parent_op()
@@ -397,7 +400,7 @@ def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
     src_type = source.type
     assert isinstance(src_type, TensorType)
     params = slice_params(op)
-    inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]
+    inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]  # the operand is a ranked shaped type (the op verifies it)
     if inferred == src_type or not preserves_static_information(src_type, inferred):
         return False
     if isinstance(op, ParallelInsertSliceOp):
@@ -437,7 +440,7 @@ def dim_of_empty(op: Operation, rw: CanonRewriter) -> bool:
     index = constant_int(op.operands[1])
     if not isinstance(owner, xtensor.EmptyOp) or index is None:
         return False
-    shape = source.type.get_shape()  # type: ignore[attr-defined]
+    shape = source.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if not 0 <= index < len(shape) or shape[index] != DYNAMIC_INDEX:
         return False
     dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
@@ -485,7 +488,7 @@ def cast_of_empty(op: Operation, rw: CanonRewriter) -> bool:
         return False
     dynamic: list[SSAValue] = []
     it = iter(empty.operands)
-    for s, d in zip(src_type.get_shape(), dst_type.get_shape(), strict=True):  # type: ignore[attr-defined]
+    for s, d in zip(src_type.get_shape(), dst_type.get_shape(), strict=True):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         value = next(it) if s == DYNAMIC_INDEX else None
         if d == DYNAMIC_INDEX:
             assert value is not None
@@ -504,13 +507,13 @@ def chained_cast(op: Operation, rw: CanonRewriter) -> bool:
     a, b, c = source.type, inner.results[0].type, op.results[0].type
     if not all(isinstance(t, TensorType) for t in (a, b, c)):
         return False
-    sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()  # type: ignore[attr-defined]
+    sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if not len(sa) == len(sb) == len(sc):
         return False
     for x, y, z in zip(sa, sb, sc, strict=True):
         if y != DYNAMIC_INDEX and x == DYNAMIC_INDEX and z == DYNAMIC_INDEX:
             return False  # the middle cast asserts a size nobody else knows
-    rw.replace_with_op(op, xtensor.CastOp(source, c))  # type: ignore[arg-type]
+    rw.replace_with_op(op, xtensor.CastOp(source, c))  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     return True
 
 
@@ -553,9 +556,9 @@ def pad_zero_padding(op: Operation, rw: CanonRewriter) -> bool:
     highs = op.properties.get("static_high")
     if lows is None or highs is None:
         return False
-    if any(v != 0 for v in lows.get_values()) or any(v != 0 for v in highs.get_values()):  # type: ignore[attr-defined]
+    if any(v != 0 for v in lows.get_values()) or any(v != 0 for v in highs.get_values()):  # type: ignore[attr-defined]  # the verified op holds that property with this attribute kind
         return False
-    rw.replace_with_op(op, xtensor.CastOp(op.operands[0], op.results[0].type))  # type: ignore[arg-type]
+    rw.replace_with_op(op, xtensor.CastOp(op.operands[0], op.results[0].type))  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     return True
 
 

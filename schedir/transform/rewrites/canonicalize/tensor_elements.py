@@ -33,8 +33,8 @@ from schedir.transform.rewrites.rewriter import CanonRewriter
 
 def _scalar(value: int | float, type_: Attribute) -> Attribute:
     if isinstance(value, float):
-        return FloatAttr(value, type_)  # type: ignore[arg-type]
-    return IntegerAttr(value, type_)  # type: ignore[arg-type]
+        return FloatAttr(value, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
+    return IntegerAttr(value, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
 
 
 def _flat_index(indices: Sequence[int], shape: Sequence[int]) -> int | None:
@@ -61,7 +61,7 @@ def fold_extract(op: Operation) -> list[Attribute | SSAValue] | None:
         if index is None:
             return None
         indices.append(index)
-    shape = source.type.get_shape()  # type: ignore[attr-defined]
+    shape = source.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if any(d < 0 for d in shape):
         return None
     flat = _flat_index(indices, shape)
@@ -98,7 +98,7 @@ def fold_from_elements(op: Operation) -> list[Attribute | SSAValue] | None:
             return None
     type_ = op.results[0].type
     assert isinstance(type_, TensorType)
-    return [DenseIntOrFPElementsAttr.from_list(type_, values)]  # type: ignore[arg-type]
+    return [DenseIntOrFPElementsAttr.from_list(type_, values)]  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
 
 
 def _spells_source_shape(shape: SSAValue, source: SSAValue) -> bool:
@@ -107,7 +107,7 @@ def _spells_source_shape(shape: SSAValue, source: SSAValue) -> bool:
     owner = shape.owner
     if not isinstance(owner, tensor.FromElementsOp):
         return False
-    dims = source.type.get_shape()  # type: ignore[attr-defined]
+    dims = source.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if len(owner.operands) != len(dims):
         return False
     for position, element in enumerate(owner.operands):
@@ -138,7 +138,7 @@ def fold_reshape(op: Operation) -> list[Attribute | SSAValue] | bool | None:
         count = 1
         for d in result_type.get_shape():
             count *= d
-        return [DenseIntOrFPElementsAttr.from_list(result_type, [attr.get_values()[0]] * count)]  # type: ignore[arg-type]
+        return [DenseIntOrFPElementsAttr.from_list(result_type, [attr.get_values()[0]] * count)]  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
     producer = source.owner
     if isinstance(producer, tensor.ReshapeOp):
         op.operands = [producer.operands[0], shape]

@@ -61,9 +61,9 @@ def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     offsets, sizes, strides = slice_params(slice_op)
     if any(constant_int(s) != 1 for s in strides):
         return False
-    if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]
+    if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False  # masked reads are left alone
-    reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]
+    reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     dropped = dropped_dims(sizes, reduced_rank)
     indices = list(op.operands[1 : 1 + reduced_rank])
     padding = op.operands[1 + reduced_rank]
@@ -79,7 +79,7 @@ def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     new_map = _expand_map(perm.data, dropped, len(offsets))
     props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
     props["permutation_map"] = AffineMapAttr(new_map)
-    new = type(op).build(  # type: ignore[attr-defined]
+    new = type(op).build(
         operands=[slice_op.operands[0], new_indices, padding, []],
         result_types=[op.results[0].type],
         properties=props,
@@ -103,7 +103,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
         return False  # masked
     if any(constant_int(v) != 0 for v in write.operands[2 : 2 + rank]):
         return False
-    vshape = list(vector.type.get_shape())  # type: ignore[attr-defined]
+    vshape = list(vector.type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     perm = write.properties["permutation_map"]
     assert isinstance(perm, AffineMapAttr)
     if perm.data != AffineMap.identity(rank) or vshape != list(tensor_type.get_shape()):
@@ -122,7 +122,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     props["permutation_map"] = AffineMapAttr(new_map)
     if in_bounds is not None:
         props["in_bounds"] = in_bounds
-    new = type(write).build(  # type: ignore[attr-defined]
+    new = type(write).build(
         operands=[vector, dest, indices, []],
         result_types=[[dest.type]],
         properties=props,

@@ -65,7 +65,7 @@ def block_dims(kernel: Operation) -> list[int | None]:
 
 def _thread_dim(value: SSAValue) -> str | None:
     if isinstance(value, OpResult) and isinstance(value.op, gpu.ThreadIdOp):
-        return value.op.dimension.data.value
+        return value.op.dim
     return None
 
 
@@ -92,13 +92,13 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval:
                 None if la is None or lb is None else la + lb,
                 None if ha is None or hb is None else ha + hb,
             )
-        if None in (la, ha, lb, hb):
+        if la is None or ha is None or lb is None or hb is None:
             return _UNKNOWN
-        corners = [a * b for a in (la, ha) for b in (lb, hb)]  # type: ignore[operator]
+        corners = [a * b for a in (la, ha) for b in (lb, hb)]
         return min(corners), max(corners)
     if not isinstance(op, affine.ApplyOp | affine.MinOp | MaxOp):
         return _UNKNOWN
-    affine_map = op.properties["map"].data  # type: ignore[union-attr]
+    affine_map = op.properties["map"].data  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
     assert isinstance(affine_map, AffineMap)
     if affine_map.num_symbols:
         return _UNKNOWN
@@ -110,14 +110,26 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval:
     if isinstance(op, affine.MinOp):
         known_highs = [h for h in highs if h is not None]
         return (
-            None if None in lows else min(lows),  # type: ignore[type-var]
+            _min_or_none(lows),
             min(known_highs) if known_highs else None,
         )
     known_lows = [lo for lo in lows if lo is not None]
     return (
         max(known_lows) if known_lows else None,
-        None if None in highs else max(highs),  # type: ignore[type-var]
+        _max_or_none(highs),
     )
+
+
+def _min_or_none(values: list[int | None]) -> int | None:
+    """The least value; None (unbounded) if one is unbounded."""
+    known = [v for v in values if v is not None]
+    return min(known) if len(known) == len(values) else None
+
+
+def _max_or_none(values: list[int | None]) -> int | None:
+    """The greatest value; None (unbounded) if one is unbounded."""
+    known = [v for v in values if v is not None]
+    return max(known) if len(known) == len(values) else None
 
 
 def _is_one(value: SSAValue) -> bool:

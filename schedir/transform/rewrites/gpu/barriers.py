@@ -230,7 +230,9 @@ def may_alias(first: SSAValue, second: SSAValue) -> bool:
     if first is second:
         return True
     globals_ = [
-        v.op.properties.get("name") if _defined_by(v, memref.GetGlobalOp) else None  # type: ignore[union-attr]
+        v.op.properties.get("name")
+        if isinstance(v, OpResult) and isinstance(v.op, memref.GetGlobalOp)
+        else None
         for v in (first, second)
     ]
     if globals_[0] is not None and globals_[1] is not None:
@@ -308,7 +310,7 @@ def _upper_bound(value: int | SSAValue) -> int | None:
         return None
     bounds = [
         r.value
-        for r in value.op.properties["map"].data.results  # type: ignore[union-attr]
+        for r in value.op.properties["map"].data.results  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
         if isinstance(r, AffineConstantExpr)
     ]
     return min(bounds) if bounds else None
@@ -325,7 +327,7 @@ def _injective(value: SSAValue) -> bool:
 
 
 def _defined_in(value: SSAValue, loop: Operation) -> bool:
-    owner = value.op if isinstance(value, OpResult) else value.block.parent_op()  # type: ignore[union-attr]
+    owner = value.op if isinstance(value, OpResult) else value.owner.parent_op()
     return owner is not None and (owner is loop or loop.is_ancestor(owner))
 
 

@@ -154,7 +154,7 @@ def map_copy_to_threads(
         or not 1 <= len(shaped.get_shape()) <= 3
     ):
         raise CopyMappingError("only statically sized ops of rank <= 3 are supported")
-    bitwidth = _bitwidth(shaped.get_element_type())  # type: ignore[attr-defined]
+    bitwidth = _bitwidth(shaped.get_element_type())  # type: ignore[attr-defined]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
     if bit_alignment % bitwidth:
         bit_alignment = bitwidth
     mapping = copy_mapping(total_threads, bit_alignment, list(shaped.get_shape()), bitwidth)

@@ -292,7 +292,7 @@ def _mapping_attr(level: str, mapping_id: MappingId) -> DeviceMappingAttr:
         "warpgroup": WarpgroupMappingAttr,
         "lane": LaneMappingAttr,
     }[level]
-    return cls(mapping_id)  # type: ignore[return-value]
+    return cls(mapping_id)
 
 
 def _rewrite_one_forall(

@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects import linalg
 from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import ParallelInsertSliceOp
+from schedir.dialects.utils import Mixed, mixed_values
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
 from schedir.transform.rewrites.mixed import same_mixed
@@ -72,7 +73,7 @@ def loop_regions(op: Operation) -> list[Region]:
 def is_defined_outside(value: SSAValue, loop: Operation) -> bool:
     """Upstream's `isDefinedOutsideOfLoop`."""
     owner = value.owner
-    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner  # type: ignore[assignment]
+    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner
     while node is not None:
         if node is loop:
             return False
@@ -109,7 +110,7 @@ def is_speculatable(op: Operation) -> bool:
         return not (isinstance(op, _SIGNED_DIVISIONS) and divisor == -1)
     if isinstance(op, tensor.DimOp | memref.DimOp):
         index = constant_int(op.operands[1])
-        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return index is not None and 0 <= index < rank
     if isinstance(op, scf.ForOp):
         return constant_int(op.operands[2]) == 1 and _recursively_speculatable(op)
@@ -151,7 +152,7 @@ def _is_terminator(op: Operation) -> bool:
 
 def _defined_in(value: SSAValue, op: Operation) -> bool:
     owner = value.owner
-    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner  # type: ignore[assignment]
+    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner
     while node is not None:
         if node is op:
             return True
@@ -214,21 +215,25 @@ class Subset:
         return 0
 
 
-def _slice_key(op: Operation) -> tuple[list[object], list[object], list[object]] | None:
+def _slice_key(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed]] | None:
     if isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
-        return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
+        return (
+            mixed_values(op.static_offsets, op.offsets),
+            mixed_values(op.static_sizes, op.sizes),
+            mixed_values(op.static_strides, op.strides),
+        )
     return None
 
 
 def _transfer_key(op: Operation) -> tuple[list[SSAValue], object, object] | None:
     if isinstance(op, vector.TransferReadOp):
-        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         if len(op.operands) != 2 + rank:
             return None  # masked
         vector_type = op.results[0].type
         return (list(op.operands[1 : 1 + rank]), op.properties.get("permutation_map"), vector_type)
     if isinstance(op, vector.TransferWriteOp):
-        rank = len(op.operands[1].type.get_shape())  # type: ignore[attr-defined]
+        rank = len(op.operands[1].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         if len(op.operands) != 2 + rank:
             return None
         return (
@@ -244,7 +249,7 @@ def equivalent_subsets(a: Operation, b: Operation) -> bool:
     ka, kb = _slice_key(a), _slice_key(b)
     if ka is not None and kb is not None:
         return all(
-            len(x) == len(y) and all(same_mixed(p, q) for p, q in zip(x, y, strict=True))  # type: ignore[arg-type]
+            len(x) == len(y) and all(same_mixed(p, q) for p, q in zip(x, y, strict=True))
             for x, y in zip(ka, kb, strict=True)
         )
     ta, tb = _transfer_key(a), _transfer_key(b)
@@ -265,7 +270,7 @@ def _static_box(op: Operation) -> list[tuple[int, int]] | None:
         offsets, sizes, strides = key
         box: list[tuple[int, int]] = []
         for o, s, st in zip(offsets, sizes, strides, strict=True):
-            co, cs, cst = constant_int(o), constant_int(s), constant_int(st)  # type: ignore[arg-type]
+            co, cs, cst = constant_int(o), constant_int(s), constant_int(st)
             if co is None or cs is None or cst is None:
                 box.append((-1, -1))
                 continue
@@ -274,7 +279,7 @@ def _static_box(op: Operation) -> list[tuple[int, int]] | None:
     tkey = _transfer_key(op)
     if tkey is not None:
         indices, perm, vtype = tkey
-        shape = list(vtype.get_shape())  # type: ignore[attr-defined]
+        shape = list(vtype.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         box = [(-1, -1)] * len(indices)
         results = getattr(getattr(perm, "data", None), "results", ())
         sizes = [1] * len(indices)

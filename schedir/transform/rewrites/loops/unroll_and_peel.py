@@ -33,8 +33,10 @@ from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineDimExpr,
     AffineExpr,
     AffineMap,
+    AffineSymExpr,
 )
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -56,7 +58,7 @@ def _rewriter(anchor: Operation, listener: PatternRewriterListener | None) -> Ca
 
 
 def _const(rw: CanonRewriter, value: int, type_: object, loc: Operation) -> SSAValue:
-    attr = IntegerAttr(value, type_)  # type: ignore[arg-type]
+    attr = IntegerAttr(value, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
     const = rw.create(arith.ConstantOp(attr), loc)
     if isinstance(type_, IndexType) and value >= 0:
         const.results[0].name_hint = f"c{value}"
@@ -309,21 +311,20 @@ def _linear(expr: AffineExpr, operands: Sequence[SSAValue], num_dims: int) -> Li
         form[key] = form.get(key, Fraction(0)) + value
 
     def visit(node: AffineExpr, scale: Fraction) -> bool:
-        kind = node.__class__.__name__
-        if kind == "AffineConstantExpr":
-            add("const", scale * node.value)  # type: ignore[attr-defined]
+        if isinstance(node, AffineConstantExpr):
+            add("const", scale * node.value)
             return True
-        if kind == "AffineDimExpr":
-            value = operands[node.position]  # type: ignore[attr-defined]
-        elif kind == "AffineSymExpr":
-            value = operands[num_dims + node.position]  # type: ignore[attr-defined]
+        if isinstance(node, AffineDimExpr):
+            value = operands[node.position]
+        elif isinstance(node, AffineSymExpr):
+            value = operands[num_dims + node.position]
         else:
-            op = getattr(node, "kind", None)
-            name = getattr(op, "name", "")
-            if name == "Add":
-                return visit(node.lhs, scale) and visit(node.rhs, scale)  # type: ignore[attr-defined]
-            if name == "Mul" and node.rhs.__class__.__name__ == "AffineConstantExpr":  # type: ignore[attr-defined]
-                return visit(node.lhs, scale * node.rhs.value)  # type: ignore[attr-defined]
+            if not isinstance(node, AffineBinaryOpExpr):
+                return False
+            if node.kind == AffineBinaryOpKind.Add:
+                return visit(node.lhs, scale) and visit(node.rhs, scale)
+            if node.kind == AffineBinaryOpKind.Mul and isinstance(node.rhs, AffineConstantExpr):
+                return visit(node.lhs, scale * node.rhs.value)
             return False
         c = constant_int(value)
         if c is not None:

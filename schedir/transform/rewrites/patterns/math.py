@@ -82,13 +82,13 @@ class _Builder:
     def const(self, value: float) -> SSAValue:
         attr: Attribute = FloatAttr(_f32(value), f32)
         if isinstance(self.ftype, VectorType):
-            attr = DenseIntOrFPElementsAttr.from_list(self.ftype, [_f32(value)])  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(self.ftype, [_f32(value)])  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
         return constant(self.rw, attr, self.ftype, self.at)
 
     def iconst(self, value: int) -> SSAValue:
         attr: Attribute = IntegerAttr(value, i32)
         if isinstance(self.itype, VectorType):
-            attr = DenseIntOrFPElementsAttr.from_list(self.itype, [value])  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(self.itype, [value])  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
         return constant(self.rw, attr, self.itype, self.at)
 
     def binary(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:

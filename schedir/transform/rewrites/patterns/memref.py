@@ -55,7 +55,7 @@ Mixed = int | SSAValue
 
 
 def _mixed(op: Operation, name: str, operands: Sequence[SSAValue]) -> list[Mixed]:
-    static = op.properties[name].get_values()  # type: ignore[union-attr]
+    static = op.properties[name].get_values()  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
     it = iter(operands)
     return [next(it) if v == DYNAMIC_INDEX else v for v in static]
 
@@ -145,7 +145,7 @@ def _subview_of(value: SSAValue) -> xmemref.SubviewOp | None:
 # --- fold_memref_alias_ops ------------------------------------------------------------------
 
 
-def _load_of_subview(op: Operation, rw: CanonRewriter) -> bool:
+def _load_of_subview(op: xmemref.LoadOp | vector.LoadOp, rw: CanonRewriter) -> bool:
     """memref.load / vector.load through a subview."""
     view = _subview_of(op.operands[0])
     if view is None:
@@ -163,7 +163,7 @@ def _load_of_subview(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-def _store_of_subview(op: Operation, rw: CanonRewriter) -> bool:
+def _store_of_subview(op: xmemref.StoreOp | vector.StoreOp, rw: CanonRewriter) -> bool:
     """memref.store / vector.store through a subview."""
     view = _subview_of(op.operands[1])
     if view is None:
@@ -196,7 +196,7 @@ def _transfer_precondition(op: Operation, view: xmemref.SubviewOp) -> bool:
     if not map_.results:
         return False  # 0-d transfer
     in_bounds = op.properties.get("in_bounds")
-    flags = [bool(getattr(a, "value", a).data) for a in getattr(in_bounds, "data", ())]  # type: ignore[union-attr]
+    flags = [bool(getattr(a, "value", a).data) for a in getattr(in_bounds, "data", ())]  # type: ignore[union-attr]  # in_bounds holds BoolAttr or i1 IntegerAttr entries, both with .data
     if not flags or not all(flags):
         return False  # an out-of-bounds dimension
     if getattr(op, "mask", None) is not None:
@@ -204,7 +204,9 @@ def _transfer_precondition(op: Operation, view: xmemref.SubviewOp) -> bool:
     return _unit_strides(subview_lists(view)[2])
 
 
-def _transfer_through_subview(op: Operation, rw: CanonRewriter) -> bool:
+def _transfer_through_subview(
+    op: vector.TransferReadOp | vector.TransferWriteOp, rw: CanonRewriter
+) -> bool:
     """vector.transfer_read / transfer_write through a subview."""
     is_read = isinstance(op, vector.TransferReadOp)
     source_index = 0 if is_read else 1
@@ -214,15 +216,15 @@ def _transfer_through_subview(op: Operation, rw: CanonRewriter) -> bool:
     offsets, _, strides = subview_lists(view)
     dropped = dropped_dims(view)
     rw.set_insertion_point(op)
-    indices_op = list(op.indices)  # type: ignore[attr-defined]
+    indices_op = list(op.indices)
     indices = resolve_indices(rw, op, offsets, strides, dropped, indices_op)
     rank = len(cast(MemRefType[Attribute], view.source.type).get_shape())
     old_map = cast(AffineMapAttr, op.properties["permutation_map"]).data
     properties = dict(op.properties)
     properties.pop("operandSegmentSizes", None)
     properties["permutation_map"] = AffineMapAttr(_expand_dims_to_rank(old_map, rank, dropped))
-    if is_read:
-        operands: list[SSAValue | Sequence[SSAValue]] = [view.source, indices, op.padding, []]  # type: ignore[attr-defined]
+    if isinstance(op, vector.TransferReadOp):
+        operands: list[SSAValue | Sequence[SSAValue]] = [view.source, indices, op.padding, []]
     else:
         operands = [op.operands[0], view.source, indices, []]
     new = type(op).build(

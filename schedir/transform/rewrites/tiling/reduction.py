@@ -36,7 +36,6 @@ from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
-    Attribute,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -45,7 +44,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -177,7 +176,7 @@ def _partials(
         element = op.regions[0].block.args[len(linalg.dps_inputs(op)) + index].type
         type_ = TensorType(element, [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes])
         empty = b.insert(xtensor.EmptyOp([s for s in sizes if isinstance(s, SSAValue)], type_))
-        constant = b.insert(arith.ConstantOp(reduction.neutral))  # type: ignore[arg-type]
+        constant = b.insert(arith.ConstantOp(reduction.neutral))  # type: ignore[arg-type]  # xDSL's ConstantOp wants a narrower attribute type than the typed attribute built here
         fill = b.insert(linalg.FillOp([constant.results[0]], [empty.results[0]]))
         fills.append(fill)
         values.append(fill.results[0])
@@ -275,8 +274,10 @@ def _merge(
     merges: list[Operation] = []
     for partial, init, reduction in zip(partials, linalg.dps_inits(op), reductions, strict=True):
         rank = len(cast(ShapedType, init.type).get_shape())
-        element = cast(ShapedType, partial.type).get_element_type()
-        block = Block(arg_types=[element, cast(ShapedType, init.type).get_element_type()])
+        element = cast(TensorType[Attribute], partial.type).get_element_type()
+        block = Block(
+            arg_types=[element, cast(TensorType[Attribute], init.type).get_element_type()]
+        )
         combiner = reduction.combiner
         merged = _merging_op(combiner)
         if merged is not None and neutral_element(combiner) is None:
