@@ -2,7 +2,7 @@
 simplification the greedy driver runs between iterations (`simplify_regions`).
 
 Trivially dead ops (no used results, no effects beyond reads and allocating their own
-results; see `canonicalize_effects`) nested in the target are erased, then the producers
+results; see `effects`) nested in the target are erased, then the producers
 of their operands are reconsidered until nothing more dies. Terminators and symbols are
 kept; the target itself is never erased.
 """

@@ -28,10 +28,12 @@ from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    AnyFloat,
     ContainerType,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ShapedType,
     TensorType,
     UnitAttr,
@@ -369,8 +371,6 @@ def _padding_constant(builder: _Builder, attr: Attribute) -> SSAValue:
 
 def zero_attr(type_: Attribute) -> Attribute:
     """`rewriter.getZeroAttr` for the element types schedir supports."""
-    from xdsl.dialects.builtin import AnyFloat, IntegerType
-
     if isinstance(type_, IntegerType | IndexType):
         return IntegerAttr(0, type_)
     if isinstance(type_, AnyFloat):

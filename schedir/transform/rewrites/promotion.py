@@ -56,6 +56,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import linalg
+from schedir.dialects.gpu import BarrierOp
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.linalg import CopyOp as LinalgCopyOp
 from schedir.dialects.linalg import FillOp, GenericOp
 from schedir.dialects.memref import AllocaOp, AllocOp, CopyOp
@@ -329,8 +331,6 @@ def _copy(
     ops: list[Operation] = []
     if options.gpu_space == "workgroup":
         # The gpu op classes live with the GPU mapping work; only this path needs them.
-        from schedir.dialects.gpu import BarrierOp
-
         ops.append(b.add(BarrierOp(), where))
         ops.append(b.add(CopyOp(source, dest), InsertPoint.after(ops[-1])))
         ops.append(b.add(BarrierOp(), InsertPoint.after(ops[-1])))
@@ -446,8 +446,6 @@ def _gpu_allocation(
 ) -> SSAValue:
     """Upstream's `allocateSubviewGPUMemoryInAddressSpace`: a static buffer in the GPU
     address space at the start of the enclosing function."""
-    from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
-
     function = op.parent_op()
     while function is not None and not isinstance(function, func.FuncOp):
         function = function.parent_op()

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StridedLayoutAttr,
     SymbolRefAttr,
+    TensorType,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -181,8 +182,6 @@ def _rewrite_function(
 
 def tensor_result_positions(module: ModuleOp) -> dict[str, tuple[bool, ...]]:
     """Which results of each function of `module` are tensors (read before bufferizing)."""
-    from xdsl.dialects.builtin import TensorType
-
     return {
         f.sym_name.data: tuple(isinstance(t, TensorType) for t in f.function_type.outputs.data)
         for f in module.ops

@@ -13,7 +13,7 @@ make them cheap again:
 * min/max patterns: single result -> apply, duplicate results dropped, nested min/max of
   the same kind merged, results dominated by a constant bound dropped;
 * the simplification of min/max over loop induction variables is in
-  `canonicalize_affine_loops`.
+  `affine_loops`.
 """
 
 from __future__ import annotations

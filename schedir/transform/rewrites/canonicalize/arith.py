@@ -1,6 +1,6 @@
 """arith folders (upstream ArithOps.cpp), for scalar integer, index and float operands;
-the float folders are in `canonicalize_arith_float`, the patterns (upstream
-ArithCanonicalization.td) in `canonicalize_arith_patterns`.
+the float folders are in `arith_float`, the patterns (upstream
+ArithCanonicalization.td) in `arith_patterns`.
 
 Folders evaluate constant operands (two's complement at the type's width, IEEE rounding
 at the float type's precision), apply identities (`x + 0`, `x * 1`, `x - x`, `x / 1`,

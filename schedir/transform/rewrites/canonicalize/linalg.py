@@ -1,5 +1,6 @@
-"""linalg canonicalization patterns (upstream LinalgOps.cpp) and the
-`linalg.tiling_canonicalization` set (upstream `populateLinalgTilingCanonicalizationPatterns`).
+"""linalg folders and canonicalization patterns (upstream LinalgOps.cpp), by upstream's
+groups: the linalg and tensor dialects' patterns on linalg ops, and the linalg ops' own
+(`driver` assembles them into `canonicalization` and `linalg.tiling_canonicalization`).
 
 * Dead linalg ops on tensors (unused results) are erased by the driver (they have no
   memory effects); ops on a buffer with a zero-sized dimension are erased

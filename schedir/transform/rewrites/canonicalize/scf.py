@@ -1,5 +1,6 @@
-"""scf canonicalization patterns (upstream SCF.cpp) and `scf.for_loop_canonicalization`
-(upstream SCF/Transforms/LoopCanonicalization.cpp).
+"""scf canonicalization patterns (upstream SCF.cpp), and the dim patterns of
+`scf.for_loop_canonicalization` (upstream SCF/Transforms/LoopCanonicalization.cpp, which
+`driver` assembles with `affine_loops`).
 
 * `scf.for`: zero-trip loops become their inits, one-trip loops are inlined, empty loops
   that only yield outside values become those values (SimplifyTrivialLoops); iter_args
@@ -9,11 +10,11 @@
 * `scf.if`: constant conditions select a branch, unused results are dropped, results
   both branches yield identically are forwarded, an empty else is removed, and an if that
   only yields outside values becomes `arith.select`.
-* `scf.forall`: see `canonicalize_scf_forall`.
+* `scf.forall`: see `scf_forall`.
 * `scf.execute_region` with one block and no results is inlined.
 * loop canonicalization: `tensor.dim` / `memref.dim` of an iter_arg or result whose
   yielded value keeps the shape reads the init; min/max over induction variables
-  (`canonicalize_affine_loops.simplify_min_max_in_loops`).
+  (`affine_loops.simplify_min_max_in_loops`).
 """
 
 from __future__ import annotations

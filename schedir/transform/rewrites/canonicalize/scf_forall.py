@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import tensor
+from xdsl.dialects.builtin import DenseArrayBase, i32
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -54,8 +55,6 @@ def forall_control_operands(op: Operation, rw: CanonRewriter) -> bool:
     op.properties["staticLowerBound"] = static_lbs
     op.properties["staticUpperBound"] = static_ubs
     op.properties["staticStep"] = static_steps
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
     op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
         i32, [len(dyn_lbs), len(dyn_ubs), len(dyn_steps), len(outputs)]
     )

@@ -1,11 +1,11 @@
 """tensor folders and canonicalization patterns (upstream TensorOps.cpp); the
-`tensor.fold_tensor_subset_ops` set is in `canonicalize_tensor_subsets`.
+`tensor.fold_tensor_subset_ops` set is in `tensor_subsets`.
 
 Folders: identity casts and slices, `dim` of static shapes / `tensor.empty` / slices /
 casts / destination-style results, `extract_slice(insert_slice)` and
 `insert_slice(extract_slice)` of the same place, an insert over a previous insert of the
 same place; the element ops' folders (`extract`, `insert`, `from_elements`, `reshape`)
-are in `canonicalize_tensor_elements`.
+are in `tensor_elements`.
 
 Patterns: constant offsets/sizes/strides of the slice ops become static (the result type
 gets static sizes and a `tensor.cast` restores the old type), casts are folded into slice
@@ -35,7 +35,7 @@ from schedir.dialects.tensor import (
     ParallelInsertSliceOp,
 )
 from schedir.dialects.utils import Mixed, split_mixed
-from schedir.transform.rewrites.canonicalize import tensor_elements as canonicalize_tensor_elements
+from schedir.transform.rewrites.canonicalize import tensor_elements
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.greedy import Folder, PatternSet
 from schedir.transform.rewrites.mixed import (
@@ -249,7 +249,7 @@ FOLDERS: dict[type[Operation], Folder] = {
     xtensor.DimOp: fold_dim,
     xtensor.ExtractSliceOp: fold_extract_slice,
     xtensor.InsertSliceOp: fold_insert_slice,
-    **canonicalize_tensor_elements.FOLDERS,
+    **tensor_elements.FOLDERS,
 }
 
 
@@ -582,7 +582,7 @@ def patterns() -> PatternSet:
         .add(xtensor.DimOp, dim_of_dest_style, dim_of_empty)
         .add(xtensor.EmptyOp, empty_static_shape)
         .add(xtensor.PadOp, pad_zero_padding)
-        .update(canonicalize_tensor_elements.patterns())
+        .update(tensor_elements.patterns())
     )
 
 

@@ -14,7 +14,7 @@ Two refinements for kernels: a default-space allocation inside a kernel that is 
 block's shared buffer (`schedir.workgroup_buffer`) is per-thread, so no other thread sees
 its accesses; and accesses through one single-element `memref.subview` of an allocation
 whose offsets hold `gpu.thread_id` for every dimension of the block touch a different
-element in each thread (generalized in `gpu_barrier_slots`). A barrier that ends an
+element in each thread (generalized in `barrier_slots`). A barrier that ends an
 `scf.for` body and orders nothing between one iteration and the next is moved after the
 loop (a thread-mapped forall in a loop
 over chunks gets one barrier per chunk from the mapping; only the loop's end needs it).

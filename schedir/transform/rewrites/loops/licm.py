@@ -40,6 +40,7 @@ from xdsl.dialects import linalg as xlinalg
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
 
 from schedir.dialects import linalg
 from schedir.dialects.scf import ForallOp
@@ -145,8 +146,6 @@ def can_be_hoisted(op: Operation, defined_outside: Callable[[SSAValue], bool]) -
 
 
 def _is_terminator(op: Operation) -> bool:
-    from xdsl.traits import IsTerminator
-
     return op.has_trait(IsTerminator, value_if_unregistered=False)
 
 

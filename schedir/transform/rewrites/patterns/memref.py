@@ -22,7 +22,7 @@ FoldMemRefAliasOps.cpp, AllocationOpInterfaceImpl, MemRefTransformOps.cpp):
   becomes a `memref.alloca`, and that dealloc goes.
 
 Index arithmetic is built with upstream's `makeComposedFoldedAffineApply`
-(`canonicalize_affine.composed_folded_apply`).
+(`canonicalize.affine.composed_folded_apply`).
 """
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
+from xdsl.dialects import arith
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    DenseArrayBase,
     IntegerAttr,
     MemRefType,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
@@ -117,8 +120,6 @@ def resolve_indices(
         expr = parts[0] + parts[1] * parts[2] if _mul_ok(parts[1], parts[2]) else None
         if expr is None:
             # A symbolic index times a symbolic stride is not affine: stay in arith.
-            from xdsl.dialects import arith
-
             product = rw.create(arith.MuliOp(_value(rw, index, loc), _value(rw, stride, loc)), loc)
             sum_ = rw.create(arith.AddiOp(_value(rw, offset, loc), product.results[0]), loc)
             resolved.append(sum_.results[0])
@@ -315,8 +316,6 @@ def _apply_sum(
     total = expr_of(base)
     for a, b in terms:
         if isinstance(a, SSAValue) and isinstance(b, SSAValue):
-            from xdsl.dialects import arith
-
             product = rw.create(arith.MuliOp(a, b), loc).results[0]
             total = total + expr_of(product)
         else:
@@ -367,8 +366,6 @@ def _subview_to_reinterpret_cast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def _static(values: Sequence[Mixed]) -> Attribute:
-    from xdsl.dialects.builtin import DenseArrayBase, i64
-
     return DenseArrayBase.from_list(
         i64, [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
     )
