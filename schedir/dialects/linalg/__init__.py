@@ -41,6 +41,7 @@ from schedir.dialects.linalg.named import (
     FillOp,
     MatmulOp,
     MatvecOp,
+    NamedStructuredOp,
     VecmatOp,
 )
 from schedir.dialects.linalg.ops import BroadcastOp, MapOp, ReduceOp, SoftmaxOp, TransposeOp
@@ -80,6 +81,7 @@ __all__ = [
     "MapOp",
     "MatmulOp",
     "MatvecOp",
+    "NamedStructuredOp",
     "PoolingNchwMaxOp",
     "PoolingNchwSumOp",
     "PoolingNhwcMaxOp",

@@ -22,7 +22,7 @@ from schedir.transform.ops.core import flag, int_list_prop, operand, prop
 from schedir.transform.ops.patterns import PayloadTracker
 from schedir.transform.ops.structured import _reify_sizes as reify_sizes
 from schedir.transform.rewrites import hoisting
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vectorization.children import (
     ChildrenOptions,
     vectorize_children_and_apply_patterns,

@@ -23,9 +23,10 @@ then the duplicates are erased once the walk is done.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from xdsl.dialects import arith
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -38,16 +39,14 @@ from schedir.transform.rewrites.effects import (
     only_reads,
     recursive_effects,
 )
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
-COMMUTATIVE = frozenset(
-    {
-        "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
-        "arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui",
-        "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
-        "arith.maxnumf", "arith.minnumf", "arith.addui_extended",
-        "arith.mului_extended", "arith.mulsi_extended",
-    }
+COMMUTATIVE: tuple[type[Operation], ...] = (
+    arith.AddiOp, arith.MuliOp, arith.AndIOp, arith.OrIOp, arith.XOrIOp,
+    arith.MaxSIOp, arith.MaxUIOp, arith.MinSIOp, arith.MinUIOp,
+    arith.AddfOp, arith.MulfOp, arith.MaximumfOp, arith.MinimumfOp,
+    arith.MaxnumfOp, arith.MinnumfOp, arith.AddUIExtendedOp,
+    arith.MulUIExtendedOp, arith.MulSIExtendedOp,
 )  # fmt: skip
 """Ops with upstream's `Commutative` trait: their operands compare as a multiset."""
 
@@ -119,7 +118,7 @@ class OpKey:
 
     def __init__(self, op: Operation) -> None:
         operands: tuple[Hashable, ...]
-        if op.name in COMMUTATIVE and len(op.operands) > 1:
+        if isinstance(op, COMMUTATIVE) and len(op.operands) > 1:
             operands = (frozenset(_count(op.operands)),)
         else:
             operands = tuple(op.operands)
@@ -161,7 +160,7 @@ def op_key(op: Operation) -> OpKey:
     return OpKey(op)
 
 
-def _count(values: tuple[SSAValue, ...]) -> Iterator[tuple[SSAValue, int]]:
+def _count(values: Sequence[SSAValue]) -> Iterator[tuple[SSAValue, int]]:
     counts: dict[SSAValue, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1

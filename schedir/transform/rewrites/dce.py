@@ -2,7 +2,7 @@
 simplification the greedy driver runs between iterations (`simplify_regions`).
 
 Trivially dead ops (no used results, no effects beyond reads and allocating their own
-results; see `canonicalize_effects`) nested in the target are erased, then the producers
+results; see `effects`) nested in the target are erased, then the producers
 of their operands are reconsidered until nothing more dies. Terminators and symbols are
 kept; the target itself is never erased.
 """
@@ -16,7 +16,7 @@ from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
 from schedir.transform.rewrites.effects import is_trivially_dead
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 xDSL's effect traits are incomplete for the ops schedir handles (linalg ops have none,
 `affine.min` has none, every effect is on the whole universe). Dead-code removal, CSE,
-LICM and subset hoisting need upstream's answers, so this module keeps them by op name:
+LICM and subset hoisting need upstream's answers, so this module keeps them by op class
+(each class's rule is looked up once, through its dialect and its own entry):
 
 * `op_effects(op)`: the op's own effects, each on a value when upstream ties it to one
   (`memref.load` reads its memref, `memref.alloc` allocates its result, a linalg op on
@@ -15,12 +16,35 @@ LICM and subset hoisting need upstream's answers, so this module keeps them by o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
+from xdsl.dialects import (
+    affine,
+    arith,
+    bufferization,
+    builtin,
+    func,
+    math,
+    memref,
+    scf,
+    tensor,
+    ub,
+)
+from xdsl.dialects import linalg as xlinalg
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.complex import Complex
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator, MemoryEffectKind, SymbolOpInterface, get_effects
+
+from schedir.dialects import arith as schedir_arith
+from schedir.dialects import gpu, linalg, vector
+from schedir.dialects import scf as schedir_scf
+from schedir.dialects import tensor as schedir_tensor
+from schedir.dialects.affine import Affine
+from schedir.dialects.linalg.interface import dps_inits, dps_inputs, is_structured
 
 READ = "read"
 WRITE = "write"
@@ -36,82 +60,92 @@ class Effect:
     value: SSAValue | None = None
 
 
-_PURE_DIALECTS = frozenset({"arith", "math", "index", "complex", "tensor", "affine", "ub"})
-"""Dialects whose ops (outside the exceptions below) have no memory effects."""
+OpClasses = tuple[type[Operation], ...]
 
-_PURE_OPS = frozenset(
-    {
-        "linalg.yield",
-        "linalg.index",
-        "scf.yield",
-        "scf.condition",
-        "scf.reduce.return",
-        # Upstream's in_parallel is `Pure` (not recursive): a forall whose results are
-        # unused is dead, while its parallel inserts alone are not.
-        "scf.forall.in_parallel",
-        "memref.subview",
-        "memref.cast",
-        "memref.reinterpret_cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.memory_space_cast",
-        "memref.extract_strided_metadata",
-        "memref.extract_aligned_pointer_as_index",
-        "memref.dim",
-        "memref.rank",
-        "memref.view",
-        "memref.get_global",
-        "memref.alloca_scope.return",
-        "bufferization.to_buffer",
-        "bufferization.to_tensor",
-        "func.constant",
-        "func.return",
-        "gpu.thread_id",
-        "gpu.block_id",
-        "gpu.block_dim",
-        "gpu.grid_dim",
-        "gpu.lane_id",
-        "gpu.global_id",
-        "gpu.subgroup_id",
-        "gpu.num_subgroups",
-        "gpu.subgroup_size",
-        "gpu.terminator",
-        "gpu.return",
-        "gpu.yield",
-        "builtin.unrealized_conversion_cast",
-    }
+_PURE_DIALECT_OPS: OpClasses = (
+    *arith.Arith.operations,
+    *schedir_arith.Arith.operations,
+    *math.Math.operations,
+    *tensor.Tensor.operations,
+    *schedir_tensor.Tensor.operations,
+    *affine.Affine.operations,
+    *Affine.operations,
+    *ub.UB.operations,
+    *Complex.operations,
+)
+"""The ops of the dialects whose ops (outside the exceptions below) have no memory effects
+(upstream also lists index, which xDSL does not define)."""
+
+_VECTOR_OPS: OpClasses = (*xvector.Vector.operations, *vector.Vector.operations)
+_LINALG_OPS: OpClasses = (*xlinalg.Linalg.operations, *linalg.Linalg.operations)
+
+_PURE_OPS: OpClasses = (
+    linalg.YieldOp,
+    linalg.IndexOp,
+    xlinalg.YieldOp,
+    xlinalg.IndexOp,
+    scf.YieldOp,
+    scf.ConditionOp,
+    scf.ReduceReturnOp,
+    # Upstream's in_parallel is `Pure` (not recursive): a forall whose results are
+    # unused is dead, while its parallel inserts alone are not.
+    schedir_scf.InParallelOp,
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ReinterpretCastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+    memref.MemorySpaceCastOp,
+    memref.ExtractStridedMetaDataOp,
+    memref.ExtractAlignedPointerAsIndexOp,
+    memref.DimOp,
+    memref.RankOp,
+    memref.ViewOp,
+    memref.GetGlobalOp,
+    memref.AllocaScopeReturnOp,
+    bufferization.ToBufferOp,
+    bufferization.ToTensorOp,
+    func.ReturnOp,
+    gpu.ThreadIdOp,
+    gpu.BlockIdOp,
+    gpu.BlockDimOp,
+    gpu.GridDimOp,
+    gpu.LaneIdOp,
+    gpu.GlobalIdOp,
+    gpu.SubgroupIdOp,
+    gpu.NumSubgroupsOp,
+    gpu.SubgroupSizeOp,
+    gpu.TerminatorOp,
+    gpu.ReturnOp,
+    gpu.YieldOp,
+    builtin.UnrealizedConversionCastOp,
 )
 
-_UNKNOWN_OPS = frozenset(
-    {
-        # Upstream declares no effects for these: they must never be dropped or merged.
-        "tensor.parallel_insert_slice",
-        "affine.prefetch",
-        "affine.dma_start",
-        "affine.dma_wait",
-    }
+_UNKNOWN_OPS: OpClasses = (
+    # Upstream declares no effects for it (nor for affine.prefetch and the affine DMA ops,
+    # which schedir does not define): it must never be dropped or merged.
+    schedir_tensor.ParallelInsertSliceOp,
 )
 
-_RECURSIVE_OPS = frozenset(
-    {
-        "scf.for",
-        "scf.if",
-        "scf.while",
-        "scf.forall",
-        "scf.parallel",
-        "scf.reduce",
-        "scf.execute_region",
-        "scf.index_switch",
-        "affine.for",
-        "affine.if",
-        "affine.parallel",
-        "memref.alloca_scope",
-        "linalg.generic",
-        "linalg.map",
-        "linalg.reduce",
-        # A masked vector.transfer_write has no result: it must not be dropped as dead.
-        "vector.mask",
-    }
+_RECURSIVE_OPS: OpClasses = (
+    scf.ForOp,
+    scf.IfOp,
+    scf.WhileOp,
+    schedir_scf.ForallOp,
+    scf.ParallelOp,
+    scf.ReduceOp,
+    scf.ExecuteRegionOp,
+    scf.IndexSwitchOp,
+    affine.ForOp,
+    affine.IfOp,
+    affine.ParallelOp,
+    memref.AllocaScopeOp,
+    xlinalg.GenericOp,
+    linalg.MapOp,
+    linalg.ReduceOp,
+    xlinalg.ReduceOp,
+    # A masked vector.transfer_write has no result: it must not be dropped as dead.
+    vector.MaskOp,
 )
 """Region ops whose effects are those of their bodies (`RecursiveMemoryEffects`).
 
@@ -119,31 +153,25 @@ The linalg ops with bodies are listed because their bodies are pure scalar code:
 own operand effects are added by `_linalg_effects`.
 """
 
-_VECTOR_MEMORY_OPS = frozenset(
-    {
-        "vector.load",
-        "vector.store",
-        "vector.maskedload",
-        "vector.maskedstore",
-        "vector.transfer_read",
-        "vector.transfer_write",
-        "vector.gather",
-        "vector.scatter",
-        "vector.expandload",
-        "vector.compressstore",
-        "vector.print",
-    }
-)
-
 
 def _is_memref(value: SSAValue) -> bool:
     return isinstance(value.type, MemRefType)
 
 
-def _linalg_effects(op: Operation) -> list[Effect]:
-    """Upstream's `getGenericEffectsImpl`: only buffer operands have effects."""
-    from schedir.dialects.linalg.interface import dps_inits, dps_inputs, is_structured
+EffectsOf = Callable[[Operation], "list[Effect] | None"]
+"""The own effects of an op of one class (None: unknown)."""
 
+
+def _unknown(op: Operation) -> list[Effect] | None:
+    return None
+
+
+def _none(op: Operation) -> list[Effect] | None:
+    return []
+
+
+def _linalg_effects(op: Operation) -> list[Effect] | None:
+    """Upstream's `getGenericEffectsImpl`: only buffer operands have effects."""
     if not any(_is_memref(v) for v in op.operands):
         return []  # on tensors (the common case), before the operand groups are read
     if is_structured(op):
@@ -160,52 +188,48 @@ def _linalg_effects(op: Operation) -> list[Effect]:
     return effects
 
 
-def op_effects(op: Operation) -> list[Effect] | None:
-    """The op's own memory effects (not those of nested ops); None if unknown."""
-    name = op.name
-    if name in _UNKNOWN_OPS:
-        return None
-    if name in _PURE_OPS:
-        return []
-    dialect = name.split(".", 1)[0]
-    if name.startswith("linalg."):
-        return _linalg_effects(op)
-    if name in _RECURSIVE_OPS:
-        return []
-    match name:
-        case "memref.load" | "affine.load" | "affine.vector_load":
-            return [Effect(READ, op.operands[0])]
-        case "affine.store" | "affine.vector_store":
-            return [Effect(WRITE, op.operands[1])]
-        case "memref.store":
-            return [Effect(WRITE, op.operands[1])]
-        case "memref.alloc" | "memref.alloca" | "bufferization.alloc_tensor":
-            return [Effect(ALLOC, op.results[0])]
-        case "memref.dealloc":
-            return [Effect(FREE, op.operands[0])]
-        case "memref.copy":
-            return [Effect(READ, op.operands[0]), Effect(WRITE, op.operands[1])]
-        case "memref.atomic_rmw" | "memref.generic_atomic_rmw":
-            memref = op.operands[1] if len(op.operands) > 1 else None
-            return [Effect(READ, memref), Effect(WRITE, memref)]
-        case "memref.prefetch":
-            return [Effect(READ, op.operands[0])]
-        case "bufferization.materialize_in_destination":
-            dest = op.operands[1]
-            return [Effect(READ, op.operands[0]), Effect(WRITE, dest)] if _is_memref(dest) else []
-        case "bufferization.clone":
-            return [Effect(READ, op.operands[0]), Effect(ALLOC, op.results[0])]
-        case _:
-            pass
-    if name in _VECTOR_MEMORY_OPS:
-        return _vector_effects(op)
-    if dialect in _PURE_DIALECTS or dialect == "vector":
-        return []
-    effects = get_effects(op)
-    if effects is None:
-        return None
-    # xDSL's traits put every effect on the whole memory.
-    return [Effect(_KIND[e.kind]) for e in effects]
+def _reads_operand(index: int) -> EffectsOf:
+    return lambda op: [Effect(READ, op.operands[index])]
+
+
+def _writes_operand(index: int) -> EffectsOf:
+    return lambda op: [Effect(WRITE, op.operands[index])]
+
+
+def _allocates(op: Operation) -> list[Effect] | None:
+    return [Effect(ALLOC, op.results[0])]
+
+
+def _frees(op: Operation) -> list[Effect] | None:
+    return [Effect(FREE, op.operands[0])]
+
+
+def _copies(op: Operation) -> list[Effect] | None:
+    return [Effect(READ, op.operands[0]), Effect(WRITE, op.operands[1])]
+
+
+def _atomic_rmw(op: Operation) -> list[Effect] | None:
+    target = op.operands[1] if len(op.operands) > 1 else None
+    return [Effect(READ, target), Effect(WRITE, target)]
+
+
+def _materialize_in_destination(op: Operation) -> list[Effect] | None:
+    dest = op.operands[1]
+    return [Effect(READ, op.operands[0]), Effect(WRITE, dest)] if _is_memref(dest) else []
+
+
+def _clone(op: Operation) -> list[Effect] | None:
+    return [Effect(READ, op.operands[0]), Effect(ALLOC, op.results[0])]
+
+
+def _transfer_read(op: Operation) -> list[Effect] | None:
+    source = op.operands[0]
+    return [Effect(READ, source)] if _is_memref(source) else []
+
+
+def _transfer_write(op: Operation) -> list[Effect] | None:
+    dest = op.operands[1]
+    return [Effect(WRITE, dest)] if _is_memref(dest) else []
 
 
 _KIND = {
@@ -216,26 +240,75 @@ _KIND = {
 }
 
 
-def _vector_effects(op: Operation) -> list[Effect] | None:
-    name = op.name
-    if name == "vector.print":
+def _from_traits(op: Operation) -> list[Effect] | None:
+    effects = get_effects(op)
+    if effects is None:
         return None
-    if name == "vector.transfer_read":
-        source = op.operands[0]
-        return [Effect(READ, source)] if _is_memref(source) else []
-    if name == "vector.transfer_write":
-        dest = op.operands[1]
-        return [Effect(WRITE, dest)] if _is_memref(dest) else []
-    reads = name in ("vector.load", "vector.maskedload", "vector.gather", "vector.expandload")
-    base = op.operands[0] if reads else op.operands[1]
-    return [Effect(READ if reads else WRITE, base)]
+    # xDSL's traits put every effect on the whole memory.
+    return [Effect(_KIND[e.kind]) for e in effects]
+
+
+_OWN_EFFECTS: tuple[tuple[OpClasses, EffectsOf], ...] = (
+    ((memref.LoadOp, affine.LoadOp, affine.VectorLoadOp), _reads_operand(0)),
+    ((affine.StoreOp, affine.VectorStoreOp, memref.StoreOp), _writes_operand(1)),
+    ((memref.AllocOp, memref.AllocaOp, bufferization.AllocTensorOp), _allocates),
+    ((memref.DeallocOp,), _frees),
+    ((memref.CopyOp,), _copies),
+    ((memref.AtomicRMWOp,), _atomic_rmw),
+    ((bufferization.MaterializeInDestinationOp,), _materialize_in_destination),
+    ((bufferization.CloneOp,), _clone),
+)
+"""The ops whose effects upstream ties to their operands and results."""
+
+_VECTOR_MEMORY: tuple[tuple[OpClasses, EffectsOf], ...] = (
+    ((xvector.PrintOp,), _unknown),
+    ((xvector.TransferReadOp,), _transfer_read),
+    ((xvector.TransferWriteOp,), _transfer_write),
+    ((xvector.LoadOp, xvector.MaskedLoadOp), _reads_operand(0)),
+    ((xvector.StoreOp, xvector.MaskedStoreOp), _writes_operand(1)),
+)
+"""The vector ops that touch memory (upstream's vector memory effects)."""
+
+
+@cache
+def _own_effects_rule(cls: type[Operation]) -> EffectsOf:
+    """How to compute the own effects of the ops of `cls` (one lookup per class)."""
+    if issubclass(cls, _UNKNOWN_OPS):
+        return _unknown
+    if issubclass(cls, _PURE_OPS):
+        return _none
+    if issubclass(cls, _LINALG_OPS):
+        return _linalg_effects
+    if issubclass(cls, _RECURSIVE_OPS):
+        return _none
+    for classes, rule in (*_OWN_EFFECTS, *_VECTOR_MEMORY):
+        if issubclass(cls, classes):
+            return rule
+    if issubclass(cls, _PURE_DIALECT_OPS + _VECTOR_OPS):
+        return _none
+    return _from_traits
+
+
+def op_effects(op: Operation) -> list[Effect] | None:
+    """The op's own memory effects (not those of nested ops); None if unknown."""
+    return _own_effects_rule(type(op))(op)
+
+
+@cache
+def _recursive_class(cls: type[Operation]) -> bool | None:
+    """Whether ops of `cls` have their bodies' effects (None: linalg ops, when they have
+    regions)."""
+    if issubclass(cls, _RECURSIVE_OPS):
+        return True
+    if issubclass(cls, _LINALG_OPS) and not issubclass(cls, _PURE_OPS):
+        return None
+    return False
 
 
 def has_recursive_effects(op: Operation) -> bool:
     """Whether the effects of `op` include those of its nested ops."""
-    return op.name in _RECURSIVE_OPS or (
-        bool(op.regions) and op.name not in _PURE_OPS and op.name.startswith("linalg.")
-    )
+    recursive = _recursive_class(type(op))
+    return bool(op.regions) if recursive is None else recursive
 
 
 def recursive_effects(op: Operation) -> list[Effect] | None:

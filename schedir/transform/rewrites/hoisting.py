@@ -44,9 +44,9 @@ from xdsl.ir.affine import (
 )
 
 from schedir.dialects import vector
+from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
 from schedir.transform.rewrites.loops.licm import is_defined_outside, move_loop_invariant_code
-from schedir.transform.rewrites.utils import constant_int
 
 _VIEW_LIKE = frozenset(
     {

@@ -24,10 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import affine, arith, scf
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AffineMapAttr,
     IntegerAttr,
     MemRefType,
@@ -47,13 +46,11 @@ from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.affine import ApplyOp
 from schedir.dialects.memref import AllocOp
+from schedir.dialects.scf import ForallOp
+from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.bufferization.empty_tensor_elimination import dominates
+from schedir.transform.rewrites.loops.licm import is_loop_like
 from schedir.transform.rewrites.promotion import subview_type
-
-_LOOPS = frozenset(
-    {"scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for", "affine.parallel"}
-)
-"""Ops implementing upstream's `LoopLikeOpInterface`."""
 
 
 class MultiBufferFailure(Exception):
@@ -70,7 +67,7 @@ class MultiBufferResult:
 def parent_loop(op: Operation) -> Operation | None:
     """The closest enclosing loop-like op of `op`."""
     parent = op.parent_op()
-    while parent is not None and parent.name not in _LOOPS:
+    while parent is not None and not is_loop_like(parent):
         parent = parent.parent_op()
     return parent
 
@@ -80,7 +77,7 @@ def used_in_loops(alloc: Operation) -> bool:
     other allocations silently)."""
     for use in alloc.results[0].uses:
         user = use.operation
-        if user.name == "memref.dealloc":
+        if isinstance(user, xmemref.DeallocOp):
             continue
         if parent_loop(user) is None:
             return False
@@ -89,11 +86,11 @@ def used_in_loops(alloc: Operation) -> bool:
 
 def _loop_parts(loop: Operation) -> tuple[SSAValue, int | SSAValue, int | SSAValue] | None:
     """(induction variable, lower bound, step) of a loop with a single one of each."""
-    if loop.name == "scf.for":
+    if isinstance(loop, scf.ForOp):
         body = loop.regions[0].blocks.first
         assert body is not None
         return body.args[0], _const_or(loop.operands[0]), _const_or(loop.operands[2])
-    if loop.name == "affine.for":
+    if isinstance(loop, affine.ForOp):
         body = loop.regions[0].blocks.first
         assert body is not None
         lower = loop.properties.get("lowerBoundMap") or loop.attributes.get("lowerBoundMap")
@@ -104,13 +101,13 @@ def _loop_parts(loop: Operation) -> tuple[SSAValue, int | SSAValue, int | SSAVal
         if lower_map.num_dims or lower_map.num_symbols:
             return None
         return body.args[0], lower_map.eval([], [])[0], step.value.data
-    if loop.name == "scf.forall":
+    if isinstance(loop, ForallOp):
         body = loop.regions[0].blocks.first
         assert body is not None
-        if len(body.args) - len(list(loop.outputs)) != 1:  # type: ignore[attr-defined]
+        if len(body.args) - len(list(loop.outputs)) != 1:
             return None
-        lows = loop.lower_bounds  # type: ignore[attr-defined]
-        steps = loop.steps  # type: ignore[attr-defined]
+        lows = loop.lower_bounds
+        steps = loop.steps
         return body.args[0], _const_or(lows[0]), _const_or(steps[0])
     return None
 
@@ -131,18 +128,19 @@ def _candidate_loop(alloc: Operation, skip_analysis: bool) -> Operation | None:
     for user in users:
         loop = parent_loop(user)
         if loop is None:
-            if user.name == "memref.dealloc":
+            if isinstance(user, xmemref.DeallocOp):
                 continue
             return None
         if not skip_analysis:
             # No loop-carried dependence: the user overwrites the whole buffer ...
-            if not (user.name == "memref.copy" and user.operands[1] is buffer):
+            if not (isinstance(user, xmemref.CopyOp) and user.operands[1] is buffer):
                 continue
             # ... before every other use.
             if any(not dominates(user, other) for other in users):
                 continue
         elif any(
-            other.name != "memref.dealloc" and not (loop is not other and loop.is_ancestor(other))
+            not isinstance(other, xmemref.DeallocOp)
+            and not (loop is not other and loop.is_ancestor(other))
             for other in users
         ):
             continue
@@ -226,7 +224,7 @@ def multi_buffer(
     subview.location = alloc.location
     for use in list(alloc.results[0].uses):
         dealloc = use.operation
-        if dealloc.name != "memref.dealloc":
+        if not isinstance(dealloc, xmemref.DeallocOp):
             continue
         new_dealloc = xmemref.DeallocOp.get(mb_alloc.results[0])
         rewriter.insert(new_dealloc, InsertPoint.before(dealloc))
@@ -245,18 +243,14 @@ def _replace_and_propagate(rewriter: PatternRewriter, old: SSAValue, new: SSAVal
         if not isinstance(user, xmemref.SubviewOp):
             continue
         result_shape = cast(MemRefType[Attribute], user.result.type).get_shape()
-        static = [
-            user.properties[n].get_values()
-            for n in ("static_offsets", "static_sizes", "static_strides")
-        ]  # type: ignore[union-attr]
-        dyn = [list(user.offsets), list(user.sizes), list(user.strides)]
-        mixed = [
-            [next(it) if v == DYNAMIC_INDEX else v for v in s]
-            for s, it in zip(static, (iter(d) for d in dyn), strict=True)
-        ]
-        dropped = [] if len(result_shape) == len(mixed[1]) else True
-        new_type = subview_type(cast(MemRefType[Attribute], new.type), *mixed, dropped)
-        new_view = xmemref.SubviewOp.get(new, *mixed, new_type)
+        offsets = mixed_values(user.static_offsets, user.offsets)
+        sizes = mixed_values(user.static_sizes, user.sizes)
+        strides = mixed_values(user.static_strides, user.strides)
+        dropped = len(result_shape) != len(sizes)
+        new_type = subview_type(
+            cast(MemRefType[Attribute], new.type), offsets, sizes, strides, dropped
+        )
+        new_view = xmemref.SubviewOp.get(new, offsets, sizes, strides, new_type)
         rewriter.insert(new_view, InsertPoint.before(user))
         new_view.location = user.location
         _replace_and_propagate(rewriter, user.result, new_view.result)

@@ -21,15 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects import arith, bufferization
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    AnyFloat,
+    ContainerType,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ShapedType,
     TensorType,
     UnitAttr,
@@ -43,6 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 from schedir.dialects import affine, linalg
 from schedir.dialects.linalg.interface import dps_inits, dps_inputs, indexing_maps, is_structured
 from schedir.dialects.tensor import ExtractSliceOp
+from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 
 COPY_BACK_OPS = ("bufferization.materialize_in_destination", "linalg.copy", "none")
@@ -171,9 +176,16 @@ def dynamic_size(value: SSAValue, dim: int) -> SSAValue | None:
     return None
 
 
+def _element_type(type_: Attribute) -> Attribute:
+    """The element type of a shaped type (tensors and memrefs are containers), else the type."""
+    if isinstance(type_, ShapedType):
+        return cast(ContainerType[Attribute], type_).get_element_type()
+    return type_
+
+
 def _kept_slice_dims(op: ExtractSliceOp) -> list[int]:
     """Source dims that survive a (possibly rank-reducing) slice, in order."""
-    sizes = op.static_sizes.get_values()
+    sizes = mixed_values(op.static_sizes, op.sizes)
     assert isinstance(op.result.type, TensorType)
     result_rank = len(op.result.type.get_shape())
     if result_rank == len(sizes):
@@ -355,13 +367,11 @@ def _pad_high(
 
 
 def _padding_constant(builder: _Builder, attr: Attribute) -> SSAValue:
-    return builder.add(arith.ConstantOp(attr)).results[0]  # type: ignore[arg-type]
+    return builder.add(arith.ConstantOp(attr)).results[0]  # type: ignore[arg-type]  # xDSL's ConstantOp wants a narrower attribute type than the typed attribute built here
 
 
 def zero_attr(type_: Attribute) -> Attribute:
     """`rewriter.getZeroAttr` for the element types schedir supports."""
-    from xdsl.dialects.builtin import AnyFloat, IntegerType
-
     if isinstance(type_, IntegerType | IndexType):
         return IntegerAttr(0, type_)
     if isinstance(type_, AnyFloat):
@@ -380,8 +390,7 @@ def pad_op(rewriter: PatternRewriter, op: Operation, options: PaddingOptions) ->
     padding_values = list(options.padding_values)
     if not padding_values:
         padding_values = [
-            zero_attr(t.get_element_type() if isinstance(t, ShapedType) else t)
-            for t in [*(v.type for v in operands), *op.result_types]
+            zero_attr(_element_type(t)) for t in [*(v.type for v in operands), *op.result_types]
         ]
     maps = indexing_maps(op)
     builder = _Builder(rewriter, op)
@@ -412,7 +421,7 @@ def pad_op(rewriter: PatternRewriter, op: Operation, options: PaddingOptions) ->
     # Result shapes of the original op (its inits'), for the slices of the padded results.
     num_inputs = len(dps_inputs(op))
     result_sizes = [
-        [_mixed_dim(builder, init, d) for d in range(len(init.type.get_shape()))]  # type: ignore[union-attr]
+        [_mixed_dim(builder, init, d) for d in range(len(init.type.get_shape()))]  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
         for init in dps_inits(op)
     ]
     padded = type(op).create(

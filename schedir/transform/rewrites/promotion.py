@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from xdsl.dialects import arith, func
+from xdsl.dialects import affine, arith, func
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
@@ -54,6 +55,8 @@ from xdsl.ir.affine import AffineConstantExpr
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from schedir.dialects.gpu import BarrierOp
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.linalg import CopyOp as LinalgCopyOp
 from schedir.dialects.linalg import FillOp, GenericOp
 from schedir.dialects.linalg.interface import dps_inputs, is_structured
@@ -173,7 +176,7 @@ def constant_upper_bound(value: SSAValue) -> int | None:
     if not isinstance(value, OpResult):
         return None
     op = value.op
-    if op.name == "affine.min":
+    if isinstance(op, affine.MinOp):
         affine_map = op.properties.get("map") or op.attributes.get("map")
         data = getattr(affine_map, "data", None)
         if data is None:
@@ -187,7 +190,7 @@ def constant_upper_bound(value: SSAValue) -> int | None:
             elif isinstance(expr, AffineConstantExpr):
                 bounds.append(expr.value)
         return min(bounds) if bounds else None
-    if op.name in ("arith.minsi", "arith.minui"):
+    if isinstance(op, arith.MinSIOp | arith.MinUIOp):
         found = [b for b in (constant_upper_bound(v) for v in op.operands) if b is not None]
         return min(found) if found else None
     return None
@@ -199,13 +202,13 @@ def constant_upper_bound(value: SSAValue) -> int | None:
 @dataclass
 class _Builder:
     rewriter: PatternRewriter
-    location: object
+    location: LocationAttr
     before: Operation
     created: list[Operation] = field(default_factory=list[Operation])
 
     def add(self, op: Operation, where: InsertPoint | None = None) -> Operation:
         self.rewriter.insert(op, where or InsertPoint.before(self.before))
-        op.location = self.location  # type: ignore[assignment]
+        op.location = self.location
         self.created.append(op)
         return op
 
@@ -328,8 +331,6 @@ def _copy(
     ops: list[Operation] = []
     if options.gpu_space == "workgroup":
         # The gpu op classes live with the GPU mapping work; only this path needs them.
-        from schedir.dialects.gpu import BarrierOp
-
         ops.append(b.add(BarrierOp(), where))
         ops.append(b.add(CopyOp(source, dest), InsertPoint.after(ops[-1])))
         ops.append(b.add(BarrierOp(), InsertPoint.after(ops[-1])))
@@ -391,7 +392,7 @@ def _promote_one(
     return _Promoted(index, subview, full_view, partial.results[0], allocation, use_full, copy_in)
 
 
-def _zero(element: Attribute) -> Attribute:
+def _zero(element: Attribute) -> FloatAttr | IntegerAttr:
     if isinstance(element, AnyFloat):
         return FloatAttr(0.0, element)
     if isinstance(element, IntegerType | IndexType):
@@ -445,8 +446,6 @@ def _gpu_allocation(
 ) -> SSAValue:
     """Upstream's `allocateSubviewGPUMemoryInAddressSpace`: a static buffer in the GPU
     address space at the start of the enclosing function."""
-    from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
-
     function = op.parent_op()
     while function is not None and not isinstance(function, func.FuncOp):
         function = function.parent_op()

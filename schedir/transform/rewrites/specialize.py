@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from xdsl.dialects import arith, math
+from xdsl.dialects import complex as complex_ops
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -44,9 +46,11 @@ from xdsl.ir.affine import (
 )
 from xdsl.pattern_rewriter import PatternRewriter
 
+from schedir.dialects import arith as schedir_arith
 from schedir.dialects import linalg
 from schedir.dialects.linalg.conv import CONV_OPS
 from schedir.dialects.linalg.interface import indexing_maps, iterator_types, num_loops
+from schedir.dialects.linalg.named import NamedStructuredOp
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 
 
@@ -100,7 +104,9 @@ def is_copy(generic: linalg.GenericOp) -> bool:
         return False
     if not (_is_identity(maps[0]) and _is_identity(maps[1])) or not _single_yield(generic):
         return False
-    return _body(generic).ops.first.operands[0] is _body(generic).args[0]  # type: ignore[union-attr]
+    yielded = _body(generic).ops.first
+    assert yielded is not None  # _single_yield checked it
+    return yielded.operands[0] is _body(generic).args[0]
 
 
 def fill_value(generic: linalg.GenericOp) -> SSAValue | None:
@@ -111,13 +117,11 @@ def fill_value(generic: linalg.GenericOp) -> SSAValue | None:
     if not generic.inputs:
         if _uses_arg(generic, 0) or not _single_yield(generic):
             return None
-        value = body.ops.first.operands[0]  # type: ignore[union-attr]
+        yielded = body.ops.first
+        assert yielded is not None  # _single_yield checked it
+        value = yielded.operands[0]
         owner = value.op if isinstance(value, OpResult) else None
-        return (
-            value
-            if owner is not None and owner.name in ("arith.constant", "complex.constant")
-            else None
-        )
+        return value if isinstance(owner, arith.ConstantOp | complex_ops.ConstantOp) else None
     if len(generic.inputs) != 1 or not _single_yield(generic):
         return None
     if not _uses_arg(generic, 0) or _uses_arg(generic, 1):
@@ -166,22 +170,29 @@ def transpose_permutation(generic: linalg.GenericOp) -> list[int] | None:
 
 # --- elementwise (category op) ----------------------------------------------------------
 
-_UNARY = {
-    "math.exp": "exp", "math.absf": "abs", "math.ceil": "ceil", "math.floor": "floor",
-    "arith.negf": "negf", "math.round": "round", "math.sqrt": "sqrt", "math.rsqrt": "rsqrt",
-    "math.tanh": "tanh", "math.erf": "erf", "math.sin": "sin", "math.cos": "cos",
-    "math.tan": "tan", "math.acos": "acos", "math.acosh": "acosh", "math.asin": "asin",
-    "math.asinh": "asinh", "math.atan": "atan", "math.atanh": "atanh", "math.log": "log",
-    "math.log10": "log10", "math.log1p": "log1p", "math.log2": "log2",
+KindTable = dict[type[Operation], str]
+"""Body op class -> the `linalg.elementwise` kind upstream names it."""
+
+_UNARY: KindTable = {
+    math.ExpOp: "exp", math.AbsFOp: "abs", math.CeilOp: "ceil", math.FloorOp: "floor",
+    arith.NegfOp: "negf", math.RoundOp: "round", math.SqrtOp: "sqrt", math.RsqrtOp: "rsqrt",
+    math.TanhOp: "tanh", math.ErfOp: "erf", math.SinOp: "sin", math.CosOp: "cos",
+    math.TanOp: "tan", math.AcosOp: "acos", math.AcoshOp: "acosh", math.AsinOp: "asin",
+    math.AsinhOp: "asinh", math.AtanOp: "atan", math.AtanhOp: "atanh", math.LogOp: "log",
+    math.Log10Op: "log10", math.Log1pOp: "log1p", math.Log2Op: "log2",
 }  # fmt: skip
-_BINARY = {
-    "arith.addf": "add", "arith.addi": "add", "arith.mulf": "mul", "arith.muli": "mul",
-    "arith.subf": "sub", "arith.subi": "sub", "arith.divf": "div", "arith.divsi": "div",
-    "arith.divui": "div_unsigned", "arith.maxsi": "max_signed", "arith.maximumf": "max_signed",
-    "arith.minsi": "min_signed", "arith.minimumf": "min_signed", "math.powf": "powf",
-    "arith.maxui": "max_unsigned", "arith.minui": "min_unsigned",
+_BINARY: KindTable = {
+    arith.AddfOp: "add", arith.AddiOp: "add", arith.MulfOp: "mul", arith.MuliOp: "mul",
+    arith.SubfOp: "sub", arith.SubiOp: "sub", arith.DivfOp: "div", arith.DivSIOp: "div",
+    arith.DivUIOp: "div_unsigned", arith.MaxSIOp: "max_signed", arith.MaximumfOp: "max_signed",
+    arith.MinSIOp: "min_signed", arith.MinimumfOp: "min_signed", math.PowFOp: "powf",
+    arith.MaxUIOp: "max_unsigned", arith.MinUIOp: "min_unsigned",
 }  # fmt: skip
-_TERNARY = {"arith.select": "select"}
+_TERNARY: KindTable = {arith.SelectOp: "select"}
+
+
+def _kind_in(table: KindTable, op: Operation) -> str | None:
+    return next((kind for cls, kind in table.items() if isinstance(op, cls)), None)
 
 
 def _elementwise_arity(generic: linalg.GenericOp) -> int | None:
@@ -207,23 +218,23 @@ def _elementwise_kind(generic: linalg.GenericOp) -> str | None:
     """The `linalg.elementwise` kind upstream would emit, or None (match failure)."""
     body_op = _body(generic).ops.first
     assert body_op is not None
-    name = body_op.name
-    if name == "arith.divf":
+    if isinstance(body_op, arith.DivfOp):
         lhs = body_op.operands[0]
-        if isinstance(lhs, OpResult) and lhs.op.name == "arith.constant":
+        if isinstance(lhs, OpResult) and isinstance(lhs.op, arith.ConstantOp):
             value = lhs.op.properties.get("value") or lhs.op.attributes.get("value")
             if getattr(getattr(value, "value", None), "data", None) == 1.0:
                 return "reciprocal"
-    if name == "arith.mulf" and body_op.operands[0] is body_op.operands[1]:
+    if isinstance(body_op, arith.MulfOp) and body_op.operands[0] is body_op.operands[1]:
         return "square"
     if len(generic.inputs) == 2 and all(_is_i1(v.type) for v in body_op.operands):
-        if name == "arith.ori":
+        if isinstance(body_op, arith.OrIOp):
             return "add"
-        if name == "arith.andi":
+        if isinstance(body_op, arith.AndIOp):
             return "mul"
     for arity, table in ((1, _UNARY), (2, _BINARY), (3, _TERNARY)):
-        if name in table:
-            return table[name] if len(generic.inputs) == arity else None
+        kind = _kind_in(table, body_op)
+        if kind is not None:
+            return kind if len(generic.inputs) == arity else None
     return None
 
 
@@ -233,25 +244,33 @@ def _is_i1(type_: Attribute) -> bool:
 
 # --- contractions ---------------------------------------------------------------------
 
-_CONTRACTION_PAIRS = (
-    ("arith.mulf", "arith.addf"),
-    ("arith.muli", "arith.addi"),
-    ("complex.mul", "complex.add"),
-    ("arith.andi", "arith.ori"),
+_CONTRACTION_PAIRS: tuple[tuple[type[Operation], type[Operation]], ...] = (
+    (arith.MulfOp, arith.AddfOp),
+    (arith.MuliOp, arith.AddiOp),
+    (complex_ops.MulOp, complex_ops.AddOp),
+    (arith.AndIOp, arith.OrIOp),
 )
-_PURE_UNARY_PREFIXES = ("arith.", "math.", "complex.")
-_UNSIGNED_CASTS = ("arith.extui", "arith.uitofp", "arith.fptoui")
-_SIGNED_CASTS = ("arith.extsi", "arith.sitofp", "arith.fptosi")
+"""(elementwise, reduction) op pairs of a contraction body."""
+_PURE_UNARY_OPS: tuple[type[Operation], ...] = (
+    *arith.Arith.operations,
+    *schedir_arith.Arith.operations,
+    *math.Math.operations,
+    *complex_ops.Complex.operations,
+)
+"""The ops of the dialects upstream's `getSourceSkipUnary` walks through (arith, math,
+complex)."""
+_UNSIGNED_CASTS = (arith.ExtUIOp, arith.UIToFPOp, arith.FPToUIOp)
+_SIGNED_CASTS = (arith.ExtSIOp, arith.SIToFPOp, arith.FPToSIOp)
 _CASTS = (
-    *_UNSIGNED_CASTS, *_SIGNED_CASTS, "arith.extf", "arith.truncf", "arith.trunci",
-    "arith.index_cast", "arith.index_castui", "arith.bitcast",
+    *_UNSIGNED_CASTS, *_SIGNED_CASTS, arith.ExtFOp, arith.TruncFOp, arith.TruncIOp,
+    arith.IndexCastOp, schedir_arith.IndexCastUIOp, arith.BitcastOp,
 )  # fmt: skip
 
 
 def _skip_unary(value: SSAValue) -> SSAValue:
     """Upstream's `getSourceSkipUnary`: walk up through side-effect-free unary ops."""
     while isinstance(value, OpResult) and len(value.op.operands) == 1:
-        if not value.op.name.startswith(_PURE_UNARY_PREFIXES):
+        if not isinstance(value.op, _PURE_UNARY_OPS):
             break
         value = value.op.operands[0]
     return value
@@ -278,11 +297,14 @@ def _is_contraction_body(block: Block, *, and_or_needs_i1: bool = False) -> bool
     elementwise = contributed.op
     if len(elementwise.results) != 1 or len(elementwise.operands) != 2:
         return False
-    if (elementwise.name, reduction.name) not in _CONTRACTION_PAIRS:
+    if not any(
+        isinstance(elementwise, mul) and isinstance(reduction, add)
+        for mul, add in _CONTRACTION_PAIRS
+    ):
         return False
     if (
         and_or_needs_i1
-        and elementwise.name == "arith.andi"
+        and isinstance(elementwise, arith.AndIOp)
         and not _is_i1(elementwise.results[0].type)
     ):
         return False
@@ -305,15 +327,16 @@ def _cast_kind(block: Block) -> str | None:
     """Upstream's `getCastTypeForMatmulLikeOp`: "signed", "unsigned" or None (invalid)."""
     kinds: list[str] = []
     for op in block.ops:
-        if op.name not in _CASTS:
+        if not isinstance(op, _CASTS):
             continue
         if not any(
-            user.name in ("arith.mulf", "arith.muli", "complex.mul") for user in _forward_slice(op)
+            isinstance(user, arith.MulfOp | arith.MuliOp | complex_ops.MulOp)
+            for user in _forward_slice(op)
         ):
             return None  # a cast of the result cannot be expressed by a named matmul
-        if op.name in _UNSIGNED_CASTS:
+        if isinstance(op, _UNSIGNED_CASTS):
             kinds.append("unsigned")
-        elif op.name in _SIGNED_CASTS:
+        elif isinstance(op, _SIGNED_CASTS):
             kinds.append("signed")
     if kinds and any(k != kinds[0] for k in kinds):
         return None
@@ -411,7 +434,7 @@ def _named_contraction(generic: linalg.GenericOp, cast_kind: str) -> Operation |
 
 # --- convolutions and poolings ----------------------------------------------------------
 
-_WINDOWED: tuple[type[Operation], ...] = tuple(CONV_OPS)
+_WINDOWED: tuple[type[NamedStructuredOp], ...] = tuple(CONV_OPS)
 """Every convolution and pooling schedir defines (upstream tries them one by one)."""
 
 
@@ -433,7 +456,9 @@ def _linear_coefficients(expr: AffineExpr) -> dict[int, int] | None:
     return None
 
 
-def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Operation | None:
+def _windowed_candidate(
+    generic: linalg.GenericOp, cls: type[linalg.NamedStructuredOp]
+) -> Operation | None:
     """An op of class `cls` with the generic's operands, strides and dilations read off
     the input map, when its generalized form equals the generic (upstream's
     `matchConvolutionOpOfType`)."""
@@ -441,7 +466,7 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         return None
     inputs, outputs = list(generic.inputs), list(generic.outputs)
     try:
-        unit = cls(inputs, outputs)  # type: ignore[call-arg]
+        unit = cls(inputs, outputs)
     except Exception:  # operands of the wrong rank cannot form this op
         return None
     unit_maps = indexing_maps(unit)
@@ -465,7 +490,7 @@ def _windowed_candidate(generic: linalg.GenericOp, cls: type[Operation]) -> Oper
         strides.append(coefficients[out_dim])
         dilations.append(coefficients[window_dim])
     unit.erase()
-    candidate = cls(  # type: ignore[call-arg]
+    candidate = cls(
         inputs,
         outputs,
         properties={"dilations": _window(dilations), "strides": _window(strides)},

@@ -61,41 +61,46 @@ class SplitReductionResult:
 
 # --- reduction matching ------------------------------------------------------------------
 
-_FLOAT_NEUTRAL = {
-    "arith.addf": 0.0,
-    "arith.mulf": 1.0,
-    "arith.maximumf": float("-inf"),
-    "arith.minimumf": float("inf"),
-}
-_NAN_NEUTRAL = {"arith.maxnumf": 0xFFC00000, "arith.minnumf": 0x7FC00000}
-"""maxnum(NaN, x) = x: the f32 bit patterns of upstream's -NaN / +NaN neutral elements."""
+_FLOAT_NEUTRAL: tuple[tuple[type[Operation], float], ...] = (
+    (arith.AddfOp, 0.0),
+    (arith.MulfOp, 1.0),
+    (arith.MaximumfOp, float("-inf")),
+    (arith.MinimumfOp, float("inf")),
+)
+_NAN_NEUTRAL = (arith.MaxnumfOp, arith.MinnumfOp)
+"""maxnum(NaN, x) = x: upstream's neutral elements are -NaN / +NaN."""
+
+
+def _int_neutral(combiner: Operation, width: int) -> int | None:
+    values: tuple[tuple[type[Operation], int], ...] = (
+        (arith.AddiOp, 0),
+        (arith.OrIOp, 0),
+        (arith.XOrIOp, 0),
+        (arith.MaxUIOp, 0),
+        (arith.AndIOp, -1),
+        (arith.MinUIOp, -1),
+        (arith.MuliOp, 1),
+        (arith.MaxSIOp, -(1 << (width - 1))),
+        (arith.MinSIOp, (1 << (width - 1)) - 1),
+    )
+    return next((value for cls, value in values if isinstance(combiner, cls)), None)
 
 
 def neutral_element(combiner: Operation) -> Attribute | None:
     """Upstream's `arith::getNeutralElement` of a combiner op (None if it has none)."""
     type_ = combiner.results[0].type
-    name = combiner.name
-    if name in _FLOAT_NEUTRAL:
-        return FloatAttr(_FLOAT_NEUTRAL[name], type_)  # type: ignore[arg-type]
-    if name in _NAN_NEUTRAL:
-        return FloatAttr(_nan(type_, negative=name == "arith.maxnumf"), type_)  # type: ignore[arg-type]
+    for cls, neutral in _FLOAT_NEUTRAL:
+        if isinstance(combiner, cls):
+            return FloatAttr(neutral, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
+    if isinstance(combiner, _NAN_NEUTRAL):
+        negative = isinstance(combiner, arith.MaxnumfOp)
+        return FloatAttr(_nan(type_, negative=negative), type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
     if not isinstance(type_, IntegerType):
         return None
-    width = type_.width.data
-    values = {
-        "arith.addi": 0,
-        "arith.ori": 0,
-        "arith.xori": 0,
-        "arith.maxui": 0,
-        "arith.andi": -1,
-        "arith.minui": -1,
-        "arith.muli": 1,
-        "arith.maxsi": -(1 << (width - 1)),
-        "arith.minsi": (1 << (width - 1)) - 1,
-    }
-    if name not in values:
+    value = _int_neutral(combiner, type_.width.data)
+    if value is None:
         return None
-    return IntegerAttr(values[name], type_)
+    return IntegerAttr(value, type_)
 
 
 def _nan(type_: Attribute, *, negative: bool) -> float:
@@ -171,8 +176,8 @@ def _combining_op(
     combiner: Operation,
 ) -> linalg.GenericOp:
     """`init[...] = combiner(partial[...], init[...])` reducing `reduced_position`."""
-    element = partial.type.get_element_type()  # type: ignore[union-attr]
-    block = Block(arg_types=[element, init.type.get_element_type()])  # type: ignore[union-attr]
+    element = partial.type.get_element_type()  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
+    block = Block(arg_types=[element, init.type.get_element_type()])  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
     clone = combiner.clone()
     # Upstream sets the cloned combiner's operands to (input, init) in that order.
     clone.operands = [block.args[0], block.args[1]]
@@ -238,7 +243,7 @@ def _partials_init(
         empty: Operation = bufferization.AllocTensorOp(type_)
     else:
         empty = xtensor.EmptyOp([], type_)
-    constant = arith.ConstantOp(neutral)  # type: ignore[arg-type]
+    constant = arith.ConstantOp(neutral)  # type: ignore[arg-type]  # xDSL's ConstantOp wants a narrower attribute type than the typed attribute built here
     fill = linalg.FillOp([constant.result], [empty.results[0]])
     return empty, fill, [empty, constant, fill]
 
@@ -329,7 +334,7 @@ def split_reduction(
         if tuple(new_shape) == tuple(shape):
             new_inputs.append(operand)
             continue
-        expanded_type = TensorType(operand.type.get_element_type(), new_shape)  # type: ignore[union-attr]
+        expanded_type = TensorType(operand.type.get_element_type(), new_shape)  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
         expand = ExpandShapeOp.build(
             operands=[operand, []],
             result_types=[expanded_type],

@@ -139,20 +139,19 @@ def decompose_aggregate(rewriter: PatternRewriter, op: Operation) -> DecomposeRe
 
 # --- decompose (DownscaleSizeOneWindowed2DConvolution and friends) ------------------------
 
-_DOWNSCALE: dict[str, tuple[str, tuple[int, int, int, int]]] = {
-    "linalg.conv_2d_nhwc_hwcf": ("linalg.conv_1d_nwc_wcf", (0, 1, 1, 2)),
-    "linalg.conv_2d_nchw_fchw": ("linalg.conv_1d_ncw_fcw", (2, 3, 2, 3)),
-    "linalg.pooling_nhwc_sum": ("linalg.pooling_nwc_sum", (0, 1, 1, 2)),
-    "linalg.pooling_nchw_sum": ("linalg.pooling_ncw_sum", (0, 1, 2, 3)),
-    "linalg.pooling_nhwc_max": ("linalg.pooling_nwc_max", (0, 1, 1, 2)),
-    "linalg.pooling_nhwc_max_unsigned": ("linalg.pooling_nwc_max_unsigned", (0, 1, 1, 2)),
-    "linalg.pooling_nhwc_min": ("linalg.pooling_nwc_min", (0, 1, 1, 2)),
-    "linalg.pooling_nhwc_min_unsigned": ("linalg.pooling_nwc_min_unsigned", (0, 1, 1, 2)),
-    "linalg.pooling_nchw_max": ("linalg.pooling_ncw_max", (0, 1, 2, 3)),
-    "linalg.depthwise_conv_2d_nhwc_hwc": ("linalg.depthwise_conv_1d_nwc_wc", (0, 1, 1, 2)),
-    "linalg.conv_2d": ("linalg.conv_1d", (0, 1, 0, 1)),
+_DOWNSCALE: dict[type[Operation], tuple[str, tuple[int, int, int, int]]] = {
+    linalg.Conv2DNhwcHwcfOp: ("linalg.conv_1d_nwc_wcf", (0, 1, 1, 2)),
+    linalg.Conv2DNchwFchwOp: ("linalg.conv_1d_ncw_fcw", (2, 3, 2, 3)),
+    linalg.PoolingNhwcSumOp: ("linalg.pooling_nwc_sum", (0, 1, 1, 2)),
+    linalg.PoolingNchwSumOp: ("linalg.pooling_ncw_sum", (0, 1, 2, 3)),
+    linalg.PoolingNhwcMaxOp: ("linalg.pooling_nwc_max", (0, 1, 1, 2)),
+    linalg.PoolingNhwcMinOp: ("linalg.pooling_nwc_min", (0, 1, 1, 2)),
+    linalg.PoolingNchwMaxOp: ("linalg.pooling_ncw_max", (0, 1, 2, 3)),
+    linalg.DepthwiseConv2DNhwcHwcOp: ("linalg.depthwise_conv_1d_nwc_wc", (0, 1, 1, 2)),
 }
-"""2-D op -> 1-D op and the (kh, kw, oh, ow) positions in its kernel and output types."""
+"""2-D op -> the name of its 1-D op (looked up, since schedir's linalg defines few of them)
+and the (kh, kw, oh, ow) positions in its kernel and output types. Upstream also
+downscales pooling_nhwc_{max,min}_unsigned and conv_2d, which schedir does not define."""
 
 
 class MissingOp(Exception):
@@ -167,7 +166,7 @@ class DecomposeConvResult:
 
 
 def _linalg_class(name: str) -> type[Operation] | None:
-    return {cls.name: cls for cls in linalg.Linalg.operations}.get(name)  # type: ignore[attr-defined]
+    return {cls.name: cls for cls in linalg.Linalg.operations}.get(name)
 
 
 def decompose_conv(
@@ -179,16 +178,17 @@ def decompose_conv(
     1-D op on rank-reduced slices, inserted back into the output (upstream's
     `DownscaleSizeOneWindowed2DConvolution` / `DownscaleDepthwiseConv2DNhwcHwcOp` /
     `DownscaleConv2DOp`)."""
-    if op.name not in _DOWNSCALE:
+    downscale = next((d for cls, d in _DOWNSCALE.items() if isinstance(op, cls)), None)
+    if downscale is None:
         raise RewriteFailure("not a 2-D convolution or pooling with a 1-D form")
     input_, kernel = dps_inputs(op)
     (output,) = dps_inits(op)
     types = [v.type for v in (input_, kernel, output)]
     if not all(isinstance(t, TensorType) for t in types):
         raise RewriteFailure("only tensor semantics is supported")
-    target_name, (kh, kw, oh, ow) = _DOWNSCALE[op.name]
-    kernel_shape = kernel.type.get_shape()  # type: ignore[union-attr]
-    output_shape = output.type.get_shape()  # type: ignore[union-attr]
+    target_name, (kh, kw, oh, ow) = downscale
+    kernel_shape = kernel.type.get_shape()  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
+    output_shape = output.type.get_shape()  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
     remove_h = kernel_shape[kh] == 1 and output_shape[oh] == 1
     remove_w = kernel_shape[kw] == 1 and output_shape[ow] == 1
     if not remove_h and not remove_w:
@@ -203,7 +203,7 @@ def decompose_conv(
     def mixed_sizes(value: SSAValue) -> list[int | SSAValue]:
         """Upstream's `getMixedSizes`: static sizes, `tensor.dim` for dynamic ones."""
         sizes: list[int | SSAValue] = []
-        for d, size in enumerate(value.type.get_shape()):  # type: ignore[union-attr]
+        for d, size in enumerate(value.type.get_shape()):  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
             if size != DYNAMIC_INDEX:
                 sizes.append(size)
                 continue
@@ -214,8 +214,8 @@ def decompose_conv(
         return sizes
 
     def rank_reduced(value: SSAValue, drop: int) -> SSAValue:
-        shape = list(value.type.get_shape())  # type: ignore[union-attr]
-        element = value.type.get_element_type()  # type: ignore[union-attr]
+        shape = list(value.type.get_shape())  # type: ignore[union-attr]  # the operand is a ranked shaped type (the op verifies it)
+        element = value.type.get_element_type()  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
         sizes = mixed_sizes(value)
         result = TensorType(element, [s for d, s in enumerate(shape) if d != drop])
         slice_op = ExtractSliceOp(value, [0] * len(shape), sizes, [1] * len(shape), result)
@@ -232,7 +232,8 @@ def decompose_conv(
             values = [int(v) for v in attr.get_values()]
             del values[spatial]
             props[name] = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
-    conv = target([new_input, new_kernel], [new_output], properties=props)  # type: ignore[call-arg]
+    assert issubclass(target, linalg.NamedStructuredOp)  # the 1-D forms are named ops
+    conv = target([new_input, new_kernel], [new_output], properties=props)
     new_ops.append(conv)
     sizes = mixed_sizes(output)
     insert = InsertSliceOp.build(

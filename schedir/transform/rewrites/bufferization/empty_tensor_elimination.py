@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, bufferization, scf, vector
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
@@ -52,7 +52,12 @@ from schedir.dialects.linalg.interface import (
     iterator_types,
 )
 from schedir.dialects.scf import ForallOp
-from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
+from schedir.dialects.tensor import (
+    ExtractSliceOp,
+    GenerateOp,
+    InsertSliceOp,
+    ParallelInsertSliceOp,
+)
 from schedir.transform.rewrites.effects import is_memory_effect_free
 
 InPlace = Callable[[Operation, int], bool]
@@ -140,26 +145,26 @@ def aliasing_operands(value: SSAValue) -> list[tuple[Use, bool]] | None:
         position = tensor_results.index(value)
         first_init = len(op.operands) - num_inits
         return [((op, first_init + position), True)] if position < num_inits else []
-    match op.name:
-        case "tensor.insert_slice" | "tensor.insert" | "vector.transfer_write":
+    match op:
+        case xtensor.InsertSliceOp() | xtensor.InsertOp() | vector.TransferWriteOp():
             return [((op, 1), True)]
-        case "bufferization.materialize_in_destination":
+        case bufferization.MaterializeInDestinationOp():
             return [((op, 1), True)]
-        case "tensor.cast" | "tensor.collapse_shape" | "tensor.expand_shape":
+        case xtensor.CastOp() | xtensor.CollapseShapeOp() | xtensor.ExpandShapeOp():
             return [((op, 0), True)]
-        case "tensor.extract_slice":
+        case xtensor.ExtractSliceOp():
             return [((op, 0), False)]
-        case "scf.forall":
-            outputs = len(cast(ForallOp, op).outputs)
+        case ForallOp():
+            outputs = len(op.outputs)
             return [((op, len(op.operands) - outputs + value.index), True)]
-        case "scf.for":
-            loop = cast(scf.ForOp, op)
+        case scf.ForOp():
+            loop = op
             yielded = loop.body.block.last_op
             assert yielded is not None
             arg = loop.body.block.args[1 + value.index]
             equivalent = _equivalent_to(yielded.operands[value.index], arg)
             return [((op, 3 + value.index), equivalent)]
-        case "scf.if":
+        case scf.IfOp():
             yields = [
                 block.last_op
                 for region in op.regions
@@ -169,15 +174,15 @@ def aliasing_operands(value: SSAValue) -> list[tuple[Use, bool]] | None:
             same = len({id(y.operands[value.index]) for y in yields}) == 1
             return [((y, value.index), same) for y in yields]
         case (
-            "tensor.empty"
-            | "tensor.pad"
-            | "tensor.generate"
-            | "tensor.from_elements"
-            | "tensor.splat"
-            | "tensor.concat"
-            | "arith.constant"
-            | "bufferization.alloc_tensor"
-            | "bufferization.to_tensor"
+            xtensor.EmptyOp()
+            | xtensor.PadOp()
+            | GenerateOp()
+            | xtensor.FromElementsOp()
+            | xtensor.SplatOp()
+            | xtensor.ConcatOp()
+            | arith.ConstantOp()
+            | bufferization.AllocTensorOp()
+            | bufferization.ToTensorOp()
         ):
             return []
         case _:
@@ -236,7 +241,7 @@ def find_in_reverse_use_def_chain(
             if (
                 same_type_or_casts_only
                 and operand.type != value.type
-                and not (isinstance(value, OpResult) and value.op.name == "tensor.cast")
+                and not (isinstance(value, OpResult) and isinstance(value.op, xtensor.CastOp))
             ):
                 continue
             trail.append((op, index))
@@ -256,7 +261,7 @@ def _subset_insertion(op: Operation) -> tuple[int, list[SSAValue]] | None:
     (upstream's `SubsetInsertionOpInterface`), None for other ops."""
     if isinstance(op, InsertSliceOp | ParallelInsertSliceOp):
         return 0, [op.operands[1], *op.operands[2:]]
-    if op.name == "bufferization.materialize_in_destination" and isinstance(
+    if isinstance(op, bufferization.MaterializeInDestinationOp) and isinstance(
         op.operands[1].type, TensorType
     ):
         return 0, [op.operands[1]]

@@ -27,23 +27,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.dialects import affine, memref, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.transform.rewrites.bufferization.empty_tensor_elimination import ancestor_in_block
 
-_SEQUENTIAL_LOOPS = frozenset({"scf.for", "scf.while", "affine.for"})
-_VIEWS = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-        "memref.view",
-        "memref.memory_space_cast",
-        "memref.transpose",
-    }
+_SEQUENTIAL_LOOPS = (scf.ForOp, scf.WhileOp, affine.ForOp)
+_VIEWS = (
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ReinterpretCastOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    memref.ViewOp,
+    memref.MemorySpaceCastOp,
+    # (and memref.transpose, which schedir does not define)
 )
 
 
@@ -86,17 +85,17 @@ def _aliases(buffer: SSAValue) -> list[SSAValue]:
         found.append(value)
         for use in value.uses:
             user = use.operation
-            if user.name in _VIEWS and use.index == 0:
+            if isinstance(user, _VIEWS) and use.index == 0:
                 work.extend(user.results)
-            elif user.name == "scf.yield":
+            elif isinstance(user, scf.YieldOp):
                 parent = user.parent_op()
                 if parent is None:
                     continue
                 if use.index < len(parent.results):
                     work.append(parent.results[use.index])
-                if parent.name == "scf.for":
+                if isinstance(parent, scf.ForOp):
                     work.append(parent.regions[0].block.args[1 + use.index])
-            elif user.name == "scf.for" and use.index >= 3:
+            elif isinstance(user, scf.ForOp) and use.index >= 3:
                 work.append(user.results[use.index - 3])
                 work.append(user.regions[0].block.args[use.index - 2])
     return found
@@ -155,7 +154,7 @@ def _placement_block(alloc: Operation) -> Block | None:
             dependency is current or not _block_dominates(dependency, current)
         ):
             break
-        legal = parent.name in _SEQUENTIAL_LOOPS and not (
+        legal = isinstance(parent, _SEQUENTIAL_LOOPS) and not (
             alias_dominator is not None and _block_dominates(alias_dominator, parent_block)
         )
         if not legal:
@@ -172,7 +171,7 @@ def _deallocs_to_move(alloc: Operation, anchor: Operation) -> list[Operation] | 
     found: list[Operation] = []
     for use in alloc.results[0].uses:
         user = use.operation
-        if user.name != "memref.dealloc" or not anchor.is_ancestor(user):
+        if not isinstance(user, memref.DeallocOp) or not anchor.is_ancestor(user):
             continue
         if user.parent_block() is not block:
             return None
@@ -182,8 +181,8 @@ def _deallocs_to_move(alloc: Operation, anchor: Operation) -> list[Operation] | 
 
 def hoist_buffers_from_loops(target: Operation) -> HoistingResult:
     """Hoist the allocations nested in `target` out of sequential loops (module doc)."""
-    candidates = [op for op in target.walk() if op.name == "memref.alloc"]
-    candidates += [op for op in target.walk() if op.name == "memref.alloca"]
+    candidates = [op for op in target.walk() if isinstance(op, memref.AllocOp)]
+    candidates += [op for op in target.walk() if isinstance(op, memref.AllocaOp)]
     hoisted: list[Operation] = []
     for alloc in candidates:
         placement = _placement_block(alloc)

@@ -28,30 +28,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     FunctionType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
     SymbolRefAttr,
+    TensorType,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from schedir.dialects import linalg
 from schedir.dialects.memref import CastOp
 
 ResultLayout = Literal["identity", "infer", "fully-dynamic"]
 
-_VIEWS = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-    }
+_VIEWS = (
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ReinterpretCastOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
 )
+_COPIES = (memref.CopyOp, linalg.CopyOp)
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,13 @@ def _called(module: ModuleOp) -> set[str]:
             names.add(op.callee.root_reference.data)
         else:
             for attr in (*op.properties.values(), *op.attributes.values()):
-                if isinstance(attr, SymbolRefAttr) and op.name != "func.func":
+                if isinstance(attr, SymbolRefAttr) and not isinstance(op, func.FuncOp):
                     names.add(attr.root_reference.data)
     return names
 
 
 def _root(value: SSAValue) -> SSAValue:
-    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEWS):
         value = value.op.operands[0]
     return value
 
@@ -83,10 +84,10 @@ def _root(value: SSAValue) -> SSAValue:
 def _returned_copy(value: SSAValue, ret: Operation) -> tuple[Operation, SSAValue] | None:
     """(the copy, its source) when `value` is a fresh allocation only filled by one copy of
     an argument, a view of one, or a constant right before `ret`, and then returned."""
-    if not isinstance(value, OpResult) or value.op.name != "memref.alloc":
+    if not isinstance(value, OpResult) or not isinstance(value.op, memref.AllocOp):
         return None
     uses = list(value.uses)
-    copies = [u.operation for u in uses if u.operation.name in ("memref.copy", "linalg.copy")]
+    copies = [u.operation for u in uses if isinstance(u.operation, _COPIES)]
     if len(copies) != 1 or len(uses) != 2 or not any(u.operation is ret for u in uses):
         return None
     copy = copies[0]
@@ -96,20 +97,14 @@ def _returned_copy(value: SSAValue, ret: Operation) -> tuple[Operation, SSAValue
     # Nothing may run between the copy and the return but other returned copies.
     node = copy.next_op
     while node is not None and node is not ret:
-        if node.name not in (
-            "memref.alloc",
-            "memref.copy",
-            "linalg.copy",
-            "memref.dim",
-            "arith.constant",
-        ):
+        if not isinstance(node, (memref.AllocOp, *_COPIES, memref.DimOp, arith.ConstantOp)):
             return None
         node = node.next_op
     root = _root(source)
     function_arg = isinstance(root, BlockArgument) and isinstance(
         root.block.parent_op(), func.FuncOp
     )
-    constant = isinstance(root, OpResult) and root.op.name == "memref.get_global"
+    constant = isinstance(root, OpResult) and isinstance(root.op, memref.GetGlobalOp)
     if not (function_arg or constant):
         return None
     return copy, source
@@ -123,7 +118,7 @@ def _erase_dead_size_computations(values: Sequence[SSAValue]) -> None:
         if value.uses or not isinstance(value, OpResult):
             continue
         op = value.op
-        if op.name not in ("memref.dim", "arith.constant") or op.parent is None:
+        if not isinstance(op, memref.DimOp | arith.ConstantOp) or op.parent is None:
             continue
         operands = list(op.operands)
         Rewriter.erase_op(op)
@@ -187,8 +182,6 @@ def _rewrite_function(
 
 def tensor_result_positions(module: ModuleOp) -> dict[str, tuple[bool, ...]]:
     """Which results of each function of `module` are tensors (read before bufferizing)."""
-    from xdsl.dialects.builtin import TensorType
-
     return {
         f.sym_name.data: tuple(isinstance(t, TensorType) for t in f.function_type.outputs.data)
         for f in module.ops

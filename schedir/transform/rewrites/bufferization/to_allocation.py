@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, bufferization, scf, vector
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
@@ -61,6 +61,8 @@ from schedir.dialects.linalg import CopyOp as LinalgCopyOp
 from schedir.dialects.linalg import FillOp, GenericOp, IndexOp, YieldOp
 from schedir.dialects.linalg.interface import dps_inits, is_structured
 from schedir.dialects.memref import CopyOp, StoreOp
+from schedir.dialects.scf import ForallOp
+from schedir.dialects.tensor import GenerateOp
 from schedir.dialects.utils import split_mixed
 from schedir.transform.rewrites.promotion import new_alloc, subview_type
 
@@ -153,7 +155,7 @@ def _buffer_of(b: _Builder, value: SSAValue) -> SSAValue:
     """Upstream's `getBuffer`: the memref of a `to_tensor`, else a `to_buffer` right
     after the value's definition."""
     owner = value.owner
-    if isinstance(owner, Operation) and owner.name == "bufferization.to_tensor":
+    if isinstance(owner, bufferization.ToTensorOp):
         return owner.operands[0]
     tensor_type = cast(TensorType[Attribute], value.type)
     to_buffer = ToBufferOp.build(operands=[value], result_types=[_fully_dynamic(tensor_type)])
@@ -170,8 +172,8 @@ def _dynamic_sizes(b: _Builder, value: SSAValue, before: Operation) -> list[SSAV
     owner = value.owner
     if isinstance(owner, xtensor.EmptyOp):
         return list(owner.dynamic_sizes)
-    if isinstance(owner, Operation) and owner.name == "bufferization.alloc_tensor":
-        segments = owner.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]
+    if isinstance(owner, bufferization.AllocTensorOp):
+        segments = owner.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
         if segments[0]:
             return list(owner.operands[: segments[0]])
     if isinstance(owner, xtensor.PadOp):
@@ -276,16 +278,14 @@ def _to_tensor(b: _Builder, buffer: SSAValue, where: InsertPoint, *, restrict: b
 # --- what ops do to their tensors ----------------------------------------------------------
 
 
-_ALLOCATING = frozenset(
-    {
-        "tensor.empty",
-        "tensor.from_elements",
-        "tensor.generate",
-        "tensor.splat",
-        "tensor.concat",
-        "arith.constant",
-        "bufferization.to_tensor",
-    }
+_ALLOCATING = (
+    xtensor.EmptyOp,
+    xtensor.FromElementsOp,
+    GenerateOp,
+    xtensor.SplatOp,
+    xtensor.ConcatOp,
+    arith.ConstantOp,
+    bufferization.ToTensorOp,
 )
 """Ops whose tensor result is a new buffer (upstream's `bufferizesToAllocation`)."""
 
@@ -298,18 +298,18 @@ def _written_operands(op: Operation) -> list[int] | None:
         return [
             i for i in range(first, len(op.operands)) if isinstance(op.operands[i].type, TensorType)
         ]
-    match op.name:
-        case "tensor.insert" | "tensor.insert_slice" | "vector.transfer_write":
+    match op:
+        case xtensor.InsertOp() | xtensor.InsertSliceOp() | vector.TransferWriteOp():
             return [1]
-        case "scf.for":
+        case scf.ForOp():
             return [
                 i for i in range(3, len(op.operands)) if isinstance(op.operands[i].type, TensorType)
             ]
-        case "scf.forall":
-            outputs = list(op.outputs)  # type: ignore[attr-defined]
+        case ForallOp():
+            outputs = list(op.outputs)
             first = len(op.operands) - len(outputs)
             return list(range(first, len(op.operands)))
-        case "tensor.extract" | "tensor.dim" | "vector.transfer_read":
+        case xtensor.ExtractOp() | xtensor.DimOp() | vector.TransferReadOp():
             return []
         case _:
             return None
@@ -328,19 +328,20 @@ def has_definitions(value: SSAValue) -> bool:
         if isinstance(current, BlockArgument):
             return True
         op = cast(OpResult, current).op
-        if op.name == "tensor.empty":
+        if isinstance(op, xtensor.EmptyOp):
             continue
-        if op.name == "bufferization.alloc_tensor":
+        if isinstance(op, bufferization.AllocTensorOp):
             if len(op.operands) and op.properties.get("operandSegmentSizes") is not None:
-                segments = op.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]
+                segments = op.properties["operandSegmentSizes"].get_values()  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
                 if segments[1]:
                     return True
             continue
-        if op.name in (
-            "tensor.extract_slice",
-            "tensor.cast",
-            "tensor.collapse_shape",
-            "tensor.expand_shape",
+        if isinstance(
+            op,
+            xtensor.ExtractSliceOp
+            | xtensor.CastOp
+            | xtensor.CollapseShapeOp
+            | xtensor.ExpandShapeOp,
         ):
             work.append(op.operands[0])
             continue
@@ -370,7 +371,7 @@ def bufferize_to_allocation(
         if options.destination_only:
             raise AllocationFailure("tensor.pad has no destination")
         buffer = _pad(b, op, options)
-    elif op.name == "bufferization.alloc_tensor":
+    elif isinstance(op, bufferization.AllocTensorOp):
         buffer = _allocate(b, op.results[0], options, op)
         result = _to_tensor(b, buffer, InsertPoint.before(op), restrict=True)
         rewriter.replace(op, [], [result])
@@ -467,14 +468,14 @@ def _generic(b: _Builder, op: Operation, options: AllocationOptions) -> SSAValue
     for result in op.results:
         if not isinstance(result.type, TensorType):
             continue
-        if op.name in _ALLOCATING:
+        if isinstance(op, _ALLOCATING):
             raise AllocationFailure(f"'{op.name}' bufferizes to an allocation")
     written = _written_operands(op)
     if written is None or len(written) != 1:
         raise AllocationFailure("the op does not write exactly one tensor")
     if not options.destination_only and _has_nested_tensor_ops(op):
         raise AllocationFailure("ops with nested tensor ops are not supported")
-    if not options.destination_only and op.name in ("scf.for", "scf.forall"):
+    if not options.destination_only and isinstance(op, scf.ForOp | ForallOp):
         raise AllocationFailure("only the destination of a loop can be bufferized")
     index = written[0]
     value = op.operands[index]
@@ -501,10 +502,10 @@ def _bufferize_op(b: _Builder, op: Operation, index: int, buffer: SSAValue) -> N
             operands.append(_buffer_of(b, operand))
         else:
             operands.append(operand)
-    if op.name == "tensor.insert":
-        new_op: Operation = StoreOp.get(operands[0], buffer, list(operands[2:]))
-        b.before(new_op, op)
-    elif op.name == "tensor.insert_slice":
+    new_op: Operation | None = None
+    if isinstance(op, xtensor.InsertOp):
+        b.before(StoreOp.get(operands[0], buffer, list(operands[2:])), op)
+    elif isinstance(op, xtensor.InsertSliceOp):
         _insert_slice(b, op, operands[0], buffer)
     else:
         regions = [op.detach_region(r) for r in list(op.regions)]
@@ -517,11 +518,8 @@ def _bufferize_op(b: _Builder, op: Operation, index: int, buffer: SSAValue) -> N
         )
         b.before(new_op, op)
     replacements: list[SSAValue | None] = []
-    other_results = (
-        iter(new_op.results)
-        if op.name not in ("tensor.insert", "tensor.insert_slice")
-        else iter(())
-    )
+    # The insertions' replacements are stores and copies, without results.
+    other_results = iter(new_op.results if new_op is not None else ())
     for result in op.results:
         if isinstance(result.type, TensorType):
             replacements.append(_to_tensor(b, buffer, InsertPoint.before(op), restrict=True))
@@ -530,12 +528,10 @@ def _bufferize_op(b: _Builder, op: Operation, index: int, buffer: SSAValue) -> N
     b.rewriter.replace(op, [], replacements)
 
 
-def _insert_slice(b: _Builder, op: Operation, source: SSAValue, dest: SSAValue) -> None:
+def _insert_slice(b: _Builder, op: xtensor.InsertSliceOp, source: SSAValue, dest: SSAValue) -> None:
     """`tensor.insert_slice` on buffers: a `memref.copy` into the subview (upstream's
     bufferization of insert_slice uses the default copy, whatever `memcpy_op` says)."""
-    static = [
-        op.properties[n].get_values() for n in ("static_offsets", "static_sizes", "static_strides")
-    ]  # type: ignore[union-attr]
+    static = [attr.get_values() for attr in (op.static_offsets, op.static_sizes, op.static_strides)]
     dynamic = list(op.operands[2:])
     counts = [_count_dynamic(s) for s in static]
     offsets = _mixed(static[0], dynamic[: counts[0]])

@@ -13,7 +13,7 @@ make them cheap again:
 * min/max patterns: single result -> apply, duplicate results dropped, nested min/max of
   the same kind merged, results dominated by a constant bound dropped;
 * the simplification of min/max over loop induction variables is in
-  `canonicalize_affine_loops`.
+  `affine_loops`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.dialects import affine, arith, func, llvm, memref, tensor
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -33,11 +34,19 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_int
+from schedir.dialects import gpu
+from schedir.dialects.affine import ApplyOp, LoadOp, MaxOp, MinOp, StoreOp
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
-AFFINE_SCOPES = frozenset({"func.func", "gpu.func", "gpu.launch", "builtin.module", "llvm.func"})
+AFFINE_SCOPES: tuple[type[Operation], ...] = (
+    func.FuncOp,
+    gpu.FuncOp,
+    gpu.LaunchOp,
+    ModuleOp,
+    llvm.FuncOp,
+)
 """Ops whose regions define an affine scope (upstream's `AffineScope` trait)."""
 
 _MAX_COMPOSE_DEPTH = 32
@@ -52,7 +61,7 @@ def _is_top_level(value: SSAValue) -> bool:
     else:
         assert isinstance(value, OpResult)
         owner = value.op.parent_op()
-    return owner is not None and owner.name in AFFINE_SCOPES
+    return isinstance(owner, AFFINE_SCOPES)
 
 
 def is_valid_symbol(value: SSAValue) -> bool:
@@ -62,11 +71,11 @@ def is_valid_symbol(value: SSAValue) -> bool:
         return True
     if isinstance(value, OpResult):
         op = value.op
-        if op.name == "arith.constant":
+        if isinstance(op, arith.ConstantOp):
             return True
-        if op.name in ("affine.apply", "affine.min", "affine.max"):
+        if isinstance(op, affine.ApplyOp | affine.MinOp | MaxOp):
             return all(is_valid_symbol(v) for v in op.operands)
-        if op.name in ("tensor.dim", "memref.dim"):
+        if isinstance(op, tensor.DimOp | memref.DimOp):
             return is_valid_symbol(op.operands[0]) and is_valid_symbol(op.operands[1])
     return False
 
@@ -147,7 +156,7 @@ def _compose(vm: ValueMap) -> ValueMap:
             index = pos if is_dim else pos - len(dims)
             value = dims[index] if is_dim else syms[index]
             owner = value.owner if value is not None else None
-            if not isinstance(owner, Operation) or owner.name != "affine.apply":
+            if not isinstance(owner, affine.ApplyOp):
                 continue
             inner = canonicalize_map_and_operands(op_value_map(owner))
             ind = inner.map.num_dims
@@ -345,19 +354,14 @@ def _fold_min_max(is_min: bool) -> Folder:
     return fold
 
 
-FOLDERS: dict[str, Folder] = {
-    "affine.apply": fold_apply,
-    "affine.min": _fold_min_max(True),
-    "affine.max": _fold_min_max(False),
+FOLDERS: dict[type[Operation], Folder] = {
+    ApplyOp: fold_apply,
+    MinOp: _fold_min_max(True),
+    MaxOp: _fold_min_max(False),
 }
 
 
 # --- patterns ---------------------------------------------------------------------------------
-
-
-def _new_affine(name: str, vm: ValueMap, loc_op: Operation, rw: CanonRewriter) -> Operation:
-    cls = {"affine.apply": ApplyOp, "affine.min": MinOp, "affine.max": MaxOp}[name]
-    return rw.create(cls(list(vm.operands), AffineMapAttr(vm.map)), loc_op)
 
 
 def simplify_apply(op: Operation, rw: CanonRewriter) -> bool:
@@ -370,16 +374,13 @@ def simplify_apply(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-_ACCESS_INDEX_START = {"affine.load": 1, "affine.store": 2}
-"""Where the map operands of an affine memory access start (after memref, value)."""
-
-
 def simplify_access(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `SimplifyAffineOp<AffineLoadOp / AffineStoreOp>`: the access map is
     composed with its `affine.apply` producers and canonicalized (constant indices fold
     into it, unused and repeated indices are dropped); unlike upstream, indices stay
     dimensions (see below)."""
-    start = _ACCESS_INDEX_START[op.name]
+    # The map operands follow the memref (and the stored value).
+    start = 1 if isinstance(op, affine.LoadOp) else 2
     attr = op.properties["map"]
     assert isinstance(attr, AffineMapAttr)
     old = ValueMap(attr.data, tuple(op.operands[start:]))
@@ -425,7 +426,8 @@ def simplify_min_max(op: Operation, rw: CanonRewriter) -> bool:
     if len(old.map.results) == 1:
         rw.replace_with_op(op, ApplyOp(list(old.operands), AffineMapAttr(old.map)))
         return True
-    merged = _merge_nested(old, op.name)
+    is_min = isinstance(op, affine.MinOp)
+    merged = _merge_nested(old, affine.MinOp if is_min else MaxOp)
     vm = simplify_value_map(merged if merged is not None else old)
     if vm is None:
         return False
@@ -433,7 +435,7 @@ def simplify_min_max(op: Operation, rw: CanonRewriter) -> bool:
     vm = ValueMap(AffineMap(vm.map.num_dims, vm.map.num_symbols, tuple(results)), vm.operands)
     if vm == old:
         return False
-    cls = MinOp if op.name == "affine.min" else MaxOp
+    cls = MinOp if is_min else MaxOp
     rw.replace_with_op(op, cls(list(vm.operands), AffineMapAttr(vm.map)))
     return True
 
@@ -468,13 +470,14 @@ def sort_results(results: list[AffineExpr], nd: int, ns: int) -> list[AffineExpr
     """Upstream's `canonicalizeMapExprAndTermOrder`: results sorted by their flattened
     coefficient vectors (unchanged if one is not pure affine or needs local variables)."""
     keys = [_flat(r, nd, ns) for r in results]
-    if any(k is None for k in keys):
+    flat = [k for k in keys if k is not None]
+    if len(flat) != len(keys):
         return results
-    order = sorted(range(len(results)), key=lambda i: keys[i])  # type: ignore[arg-type,return-value]
+    order = sorted(range(len(results)), key=lambda i: flat[i])
     return [results[i] for i in order]
 
 
-def _merge_nested(vm: ValueMap, name: str) -> ValueMap | None:
+def _merge_nested(vm: ValueMap, kind: type[Operation]) -> ValueMap | None:
     """Upstream's MergeAffineMinMaxOp: results that are just an operand produced by the
     same kind of min/max are replaced by that producer's results (appended last)."""
     nd, ns = vm.map.num_dims, vm.map.num_symbols
@@ -489,7 +492,7 @@ def _merge_nested(vm: ValueMap, name: str) -> ValueMap | None:
         elif isinstance(r, AffineSymExpr):
             value = sym_operands[r.position]
         owner = value.owner if value is not None else None
-        if isinstance(owner, Operation) and owner.name == name:
+        if isinstance(owner, kind):
             producers.append(owner)
             continue
         kept.append(r)
@@ -521,11 +524,11 @@ def _merge_nested(vm: ValueMap, name: str) -> ValueMap | None:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("affine.apply", simplify_apply)
-        .add("affine.min", simplify_min_max)
-        .add("affine.max", simplify_min_max)
-        .add("affine.load", simplify_access)
-        .add("affine.store", simplify_access)
+        .add(ApplyOp, simplify_apply)
+        .add(MinOp, simplify_min_max)
+        .add(MaxOp, simplify_min_max)
+        .add(LoadOp, simplify_access)
+        .add(StoreOp, simplify_access)
     )
 
 

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
@@ -28,7 +29,8 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from schedir.dialects.affine import ApplyOp
+from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.dialects.scf import ForallOp
 from schedir.transform.rewrites.canonicalize.affine import (
     ValueMap,
     collect_positions,
@@ -37,8 +39,9 @@ from schedir.transform.rewrites.canonicalize.affine import (
     simplify_expr,
     simplify_value_map,
 )
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 _MAX_ENUMERATION = 1 << 14
 """Largest iteration domain enumerated exactly when interval arithmetic cannot decide."""
@@ -107,18 +110,15 @@ def loop_iv_range(value: SSAValue) -> IvRange | None:
     lb: int | None
     ub: int | None
     step: int | None
-    if loop.name == "scf.for" and value.index == 0:
+    if isinstance(loop, scf.ForOp) and value.index == 0:
         lb, ub, step = (constant_int(v) for v in loop.operands[:3])
-    elif loop.name == "scf.forall":
-        from schedir.dialects.scf import ForallOp
-
-        assert isinstance(loop, ForallOp)
+    elif isinstance(loop, ForallOp):
         if value.index >= loop.rank:
             return None
         lb = constant_int(loop.lower_bounds[value.index])
         ub = constant_int(loop.upper_bounds[value.index])
         step = constant_int(loop.steps[value.index])
-    elif loop.name == "scf.parallel":
+    elif isinstance(loop, scf.ParallelOp):
         rank = (len(loop.operands) - len(loop.results)) // 3
         if value.index >= rank:
             return None
@@ -172,9 +172,8 @@ def _prove_nonnegative_impl(
         if size > _MAX_ENUMERATION:
             return False
     values = [0] * len(ranges)
-    for point in itertools.product(
-        *(range(ranges[i].lb, ranges[i].max_value + 1) for i in positions)
-    ):  # type: ignore[union-attr]
+    known = [r for i, r in enumerate(ranges) if i in positions and r is not None]
+    for point in itertools.product(*(range(r.lb, r.max_value + 1) for r in known)):
         for i, v in zip(positions, point, strict=True):
             values[i] = v
         if as_dims.eval(values, ()) < 0:
@@ -185,7 +184,7 @@ def _prove_nonnegative_impl(
 def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `AffineOpSCFCanonicalizationPattern`: replace a min (max) by the result
     that bounds all others over the loop ranges of its induction-variable operands."""
-    is_min = op.name == "affine.min"
+    is_min = isinstance(op, affine.MinOp)
     vm = op_value_map(op)
     # As upstream, also without induction variables among the operands (then only
     # constant differences are provable, and a single result always is).
@@ -228,11 +227,7 @@ def simplify_min_max_in_loops(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def loop_min_max_patterns() -> PatternSet:
-    return (
-        PatternSet()
-        .add("affine.min", simplify_min_max_in_loops)
-        .add("affine.max", simplify_min_max_in_loops)
-    )
+    return PatternSet().add(MinOp, simplify_min_max_in_loops).add(MaxOp, simplify_min_max_in_loops)
 
 
 __all__ = [

@@ -1,6 +1,6 @@
 """arith folders (upstream ArithOps.cpp), for scalar integer, index and float operands;
-the float folders are in `canonicalize_arith_float`, the patterns (upstream
-ArithCanonicalization.td) in `canonicalize_arith_patterns`.
+the float folders are in `arith_float`, the patterns (upstream
+ArithCanonicalization.td) in `arith_patterns`.
 
 Folders evaluate constant operands (two's complement at the type's width, IEEE rounding
 at the float type's precision), apply identities (`x + 0`, `x * 1`, `x - x`, `x / 1`,
@@ -21,10 +21,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from schedir.dialects.arith import IndexCastUIOp
 from schedir.transform.rewrites.canonicalize.arith_float import FLOAT_FOLDERS
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import (
-    Folder,
+from schedir.transform.rewrites.constants import (
     constant_attr,
     constant_float,
     constant_int,
@@ -35,6 +34,7 @@ from schedir.transform.rewrites.utils import (
     unsigned,
     wrap,
 )
+from schedir.transform.rewrites.greedy import Folder
 
 
 def _int_operands(op: Operation) -> list[int | None]:
@@ -320,18 +320,15 @@ def fold_select(op: Operation) -> list[Attribute | SSAValue] | None:
 def fold_index_cast(op: Operation) -> list[Attribute | SSAValue] | None:
     (src,) = op.operands
     res_type = op.results[0].type
+    kind = IndexCastUIOp if isinstance(op, IndexCastUIOp) else arith.IndexCastOp
     c = constant_int(src)
     if c is not None:
         src_width = int_width(src.type)
         assert src_width is not None
-        value = unsigned(c, src_width) if op.name == "arith.index_castui" else wrap(c, src_width)
+        value = unsigned(c, src_width) if kind is IndexCastUIOp else wrap(c, src_width)
         return [int_attr(value, res_type)]
     inner = src.owner
-    if (
-        isinstance(inner, Operation)
-        and inner.name == op.name
-        and inner.operands[0].type == res_type
-    ):
+    if isinstance(inner, kind) and inner.operands[0].type == res_type:
         return [inner.operands[0]]
     return None
 
@@ -342,7 +339,7 @@ def fold_ext(op: Operation) -> list[Attribute | SSAValue] | None:
     width = int_width(src.type)
     if c is None or width is None:
         return None
-    value = unsigned(c, width) if op.name == "arith.extui" else wrap(c, width)
+    value = unsigned(c, width) if isinstance(op, arith.ExtUIOp) else wrap(c, width)
     return [int_attr(value, op.results[0].type)]
 
 
@@ -353,8 +350,7 @@ def fold_trunci(op: Operation) -> list[Attribute | SSAValue] | None:
         return [int_attr(c, op.results[0].type)]
     inner = src.owner
     if (
-        isinstance(inner, Operation)
-        and inner.name in ("arith.extsi", "arith.extui")
+        isinstance(inner, arith.ExtSIOp | arith.ExtUIOp)
         and inner.operands[0].type == op.results[0].type
     ):
         return [inner.operands[0]]
@@ -367,7 +363,7 @@ def fold_int_to_float(op: Operation) -> list[Attribute | SSAValue] | None:
     width = int_width(src.type)
     if c is None or width is None:
         return None
-    value = unsigned(c, width) if op.name == "arith.uitofp" else wrap(c, width)
+    value = unsigned(c, width) if isinstance(op, arith.UIToFPOp) else wrap(c, width)
     attr = float_attr(float(value), op.results[0].type)
     return [attr] if attr is not None else None
 
@@ -380,7 +376,7 @@ def fold_float_to_int(op: Operation) -> list[Attribute | SSAValue] | None:
     value = int(c)
     lo, hi = (
         (0, (1 << width) - 1)
-        if op.name == "arith.fptoui"
+        if isinstance(op, arith.FPToUIOp)
         else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
     )
     if not lo <= value <= hi:
@@ -395,17 +391,21 @@ def fold_float_cast(op: Operation) -> list[Attribute | SSAValue] | None:
     attr = float_attr(c, op.results[0].type)
     if attr is None:
         return None
-    if op.name == "arith.truncf" and not math.isnan(c) and round_float(c, op.results[0].type) != c:
+    if (
+        isinstance(op, arith.TruncFOp)
+        and not math.isnan(c)
+        and round_float(c, op.results[0].type) != c
+    ):
         return None  # upstream only folds exact truncations
     return [attr]
 
 
-_COMMUTATIVE = frozenset(
+_COMMUTATIVE: frozenset[type[Operation]] = frozenset(
     {
-        "arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
-        "arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui",
-        "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",
-        "arith.maxnumf", "arith.minnumf",
+        arith.AddiOp, arith.MuliOp, arith.AndIOp, arith.OrIOp, arith.XOrIOp,
+        arith.MaxSIOp, arith.MaxUIOp, arith.MinSIOp, arith.MinUIOp,
+        arith.AddfOp, arith.MulfOp, arith.MaximumfOp, arith.MinimumfOp,
+        arith.MaxnumfOp, arith.MinnumfOp,
     }
 )  # fmt: skip
 
@@ -427,55 +427,48 @@ def _commutative(fold: Folder) -> Folder:
     return wrapped
 
 
-_BASE_FOLDERS: dict[str, Folder] = {
+_BASE_FOLDERS: dict[type[Operation], Folder] = {
     # Commutative ops also move a constant left operand to the right.
-    "arith.addi": fold_addi,
-    "arith.subi": fold_subi,
-    "arith.muli": fold_muli,
-    "arith.divsi": _fold_div(_sdiv),
-    "arith.divui": _fold_div(_udiv),
-    "arith.floordivsi": _fold_div(_floordivs),
-    "arith.ceildivsi": _fold_div(_ceildivs),
-    "arith.ceildivui": _fold_div(_ceildivu),
-    "arith.remsi": _fold_rem(_srem),
-    "arith.remui": _fold_rem(_urem),
-    "arith.andi": fold_andi,
-    "arith.ori": fold_ori,
-    "arith.xori": fold_xori,
-    "arith.shli": _fold_shift("shl"),
-    "arith.shrui": _fold_shift("shru"),
-    "arith.shrsi": _fold_shift("shrs"),
-    "arith.maxsi": _fold_minmax("maxs"),
-    "arith.minsi": _fold_minmax("mins"),
-    "arith.maxui": _fold_minmax("maxu"),
-    "arith.minui": _fold_minmax("minu"),
-    "arith.cmpi": fold_cmpi,
-    "arith.select": fold_select,
-    "arith.index_cast": fold_index_cast,
-    "arith.index_castui": fold_index_cast,
-    "arith.extsi": fold_ext,
-    "arith.extui": fold_ext,
-    "arith.trunci": fold_trunci,
-    "arith.sitofp": fold_int_to_float,
-    "arith.uitofp": fold_int_to_float,
-    "arith.fptosi": fold_float_to_int,
-    "arith.fptoui": fold_float_to_int,
-    "arith.extf": fold_float_cast,
-    "arith.truncf": fold_float_cast,
+    arith.AddiOp: fold_addi,
+    arith.SubiOp: fold_subi,
+    arith.MuliOp: fold_muli,
+    arith.DivSIOp: _fold_div(_sdiv),
+    arith.DivUIOp: _fold_div(_udiv),
+    arith.FloorDivSIOp: _fold_div(_floordivs),
+    arith.CeilDivSIOp: _fold_div(_ceildivs),
+    arith.CeilDivUIOp: _fold_div(_ceildivu),
+    arith.RemSIOp: _fold_rem(_srem),
+    arith.RemUIOp: _fold_rem(_urem),
+    arith.AndIOp: fold_andi,
+    arith.OrIOp: fold_ori,
+    arith.XOrIOp: fold_xori,
+    arith.ShLIOp: _fold_shift("shl"),
+    arith.ShRUIOp: _fold_shift("shru"),
+    arith.ShRSIOp: _fold_shift("shrs"),
+    arith.MaxSIOp: _fold_minmax("maxs"),
+    arith.MinSIOp: _fold_minmax("mins"),
+    arith.MaxUIOp: _fold_minmax("maxu"),
+    arith.MinUIOp: _fold_minmax("minu"),
+    arith.CmpiOp: fold_cmpi,
+    arith.SelectOp: fold_select,
+    arith.IndexCastOp: fold_index_cast,
+    IndexCastUIOp: fold_index_cast,
+    arith.ExtSIOp: fold_ext,
+    arith.ExtUIOp: fold_ext,
+    arith.TruncIOp: fold_trunci,
+    arith.SIToFPOp: fold_int_to_float,
+    arith.UIToFPOp: fold_int_to_float,
+    arith.FPToSIOp: fold_float_to_int,
+    arith.FPToUIOp: fold_float_to_int,
+    arith.ExtFOp: fold_float_cast,
+    arith.TruncFOp: fold_float_cast,
 }
 
 # Commutative ops also move a constant left operand to the right.
-FOLDERS: dict[str, Folder] = {
-    name: _commutative(fold) if name in _COMMUTATIVE else fold
-    for name, fold in {**_BASE_FOLDERS, **FLOAT_FOLDERS}.items()
+FOLDERS: dict[type[Operation], Folder] = {
+    root: _commutative(fold) if root in _COMMUTATIVE else fold
+    for root, fold in {**_BASE_FOLDERS, **FLOAT_FOLDERS}.items()
 }
 
 
-def patterns() -> PatternSet:
-    """arith's canonicalization patterns (see `canonicalize_arith_patterns`)."""
-    from schedir.transform.rewrites.canonicalize.arith_patterns import patterns as arith_patterns
-
-    return arith_patterns()
-
-
-__all__ = ["CMPI_INVERTED", "FOLDERS", "patterns"]
+__all__ = ["CMPI_INVERTED", "FOLDERS"]

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from schedir.transform.rewrites.utils import Folder, constant_float, float_attr, int_attr
+from schedir.transform.rewrites.constants import constant_float, float_attr, int_attr
+from schedir.transform.rewrites.greedy import Folder
 
 
 def _float_operands(op: Operation) -> list[float | None]:
@@ -73,7 +75,7 @@ def fold_divf(op: Operation) -> list[Attribute | SSAValue] | None:
 def fold_negf(op: Operation) -> list[Attribute | SSAValue] | None:
     src = op.operands[0]
     inner = src.owner
-    if isinstance(inner, Operation) and inner.name == "arith.negf":
+    if isinstance(inner, arith.NegfOp):
         return [inner.operands[0]]
     c = constant_float(src)
     if c is None:
@@ -150,17 +152,17 @@ def fold_cmpf(op: Operation) -> list[Attribute | SSAValue] | None:
     return [int_attr(1 if result else 0, i1)]
 
 
-FLOAT_FOLDERS: dict[str, Folder] = {
-    "arith.addf": fold_addf,
-    "arith.subf": fold_subf,
-    "arith.mulf": fold_mulf,
-    "arith.divf": fold_divf,
-    "arith.negf": fold_negf,
-    "arith.maximumf": _fold_fminmax("maximumf"),
-    "arith.minimumf": _fold_fminmax("minimumf"),
-    "arith.maxnumf": _fold_fminmax("maxnumf"),
-    "arith.minnumf": _fold_fminmax("minnumf"),
-    "arith.cmpf": fold_cmpf,
+FLOAT_FOLDERS: dict[type[Operation], Folder] = {
+    arith.AddfOp: fold_addf,
+    arith.SubfOp: fold_subf,
+    arith.MulfOp: fold_mulf,
+    arith.DivfOp: fold_divf,
+    arith.NegfOp: fold_negf,
+    arith.MaximumfOp: _fold_fminmax("maximumf"),
+    arith.MinimumfOp: _fold_fminmax("minimumf"),
+    arith.MaxnumfOp: _fold_fminmax("maxnumf"),
+    arith.MinnumfOp: _fold_fminmax("minnumf"),
+    arith.CmpfOp: fold_cmpf,
 }
 
 __all__ = ["FLOAT_FOLDERS"]

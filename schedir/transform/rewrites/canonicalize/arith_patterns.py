@@ -13,8 +13,9 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.transform.rewrites.canonicalize.arith import CMPI_INVERTED
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int, int_attr, int_width, wrap
+from schedir.transform.rewrites.constants import constant_int, int_attr, int_width, wrap
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _const_operand(value: SSAValue) -> int | None:
@@ -31,13 +32,12 @@ def _flags(*ops: Operation) -> dict[str, Attribute]:
 
 def _new_binary(
     rw: CanonRewriter,
-    name: str,
+    cls: type[arith.AddiOp | arith.SubiOp | arith.MuliOp],
     lhs: SSAValue,
     rhs: SSAValue,
     like: Operation,
     flags: dict[str, Attribute],
 ) -> SSAValue:
-    cls = {"addi": arith.AddiOp, "subi": arith.SubiOp, "muli": arith.MuliOp}[name]
     op = cls.create(
         operands=[lhs, rhs], result_types=[like.results[0].type], properties=dict(flags)
     )
@@ -56,27 +56,27 @@ def add_add_sub_constants(op: Operation, rw: CanonRewriter) -> bool:
     c1 = _const_operand(rhs)
     if c1 is not None:
         inner = lhs.owner
-        if isinstance(inner, Operation) and inner.name in ("arith.addi", "arith.subi"):
+        if isinstance(inner, arith.AddiOp | arith.SubiOp):
             a, b = inner.operands
             ca, cb = _const_operand(a), _const_operand(b)
             flags = _flags(op, inner)
-            if inner.name == "arith.addi" and cb is not None:
-                new = _new_binary(rw, "addi", a, _new_constant(rw, cb + c1, op), op, flags)
-            elif inner.name == "arith.subi" and cb is not None:
-                new = _new_binary(rw, "addi", a, _new_constant(rw, c1 - cb, op), op, flags)
-            elif inner.name == "arith.subi" and ca is not None:
-                new = _new_binary(rw, "subi", _new_constant(rw, ca + c1, op), b, op, flags)
+            if isinstance(inner, arith.AddiOp) and cb is not None:
+                new = _new_binary(rw, arith.AddiOp, a, _new_constant(rw, cb + c1, op), op, flags)
+            elif isinstance(inner, arith.SubiOp) and cb is not None:
+                new = _new_binary(rw, arith.AddiOp, a, _new_constant(rw, c1 - cb, op), op, flags)
+            elif isinstance(inner, arith.SubiOp) and ca is not None:
+                new = _new_binary(rw, arith.SubiOp, _new_constant(rw, ca + c1, op), b, op, flags)
             else:
                 return False
             rw.replace_values(op, [new])
             return True
     for x, y in ((lhs, rhs), (rhs, lhs)):
         mul = y.owner
-        if isinstance(mul, Operation) and mul.name == "arith.muli":
+        if isinstance(mul, arith.MuliOp):
             width = int_width(op.results[0].type)
             c = _const_operand(mul.operands[1])
             if width is not None and c is not None and wrap(c, width) == -1:
-                new = _new_binary(rw, "subi", x, mul.operands[0], op, {})
+                new = _new_binary(rw, arith.SubiOp, x, mul.operands[0], op, {})
                 rw.replace_values(op, [new])
                 return True
     return False
@@ -86,43 +86,41 @@ def sub_constants(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's SubI* DRR patterns: reassociate constants through addi/subi chains."""
     lhs, rhs = op.operands
     c_rhs, c_lhs = _const_operand(rhs), _const_operand(lhs)
-    flags: dict[str, Attribute]
-    if c_rhs is not None and isinstance(inner := lhs.owner, Operation):
-        a, b = inner.operands if inner.name in ("arith.addi", "arith.subi") else (None, None)
-        if a is not None and b is not None:
-            flags = _flags(op, inner)
-            ca, cb = _const_operand(a), _const_operand(b)
-            if inner.name == "arith.addi" and cb is not None:  # (x + c0) - c1
-                new = _new_binary(rw, "addi", a, _new_constant(rw, cb - c_rhs, op), op, flags)
-            elif inner.name == "arith.subi" and cb is not None:  # (x - c0) - c1
-                new = _new_binary(rw, "subi", a, _new_constant(rw, cb + c_rhs, op), op, flags)
-            elif inner.name == "arith.subi" and ca is not None:  # (c0 - x) - c1
-                new = _new_binary(rw, "subi", _new_constant(rw, ca - c_rhs, op), b, op, flags)
-            else:
-                new = None
-            if new is not None:
-                rw.replace_values(op, [new])
-                return True
-    if c_lhs is not None and isinstance(inner := rhs.owner, Operation):
-        a, b = inner.operands if inner.name in ("arith.addi", "arith.subi") else (None, None)
-        if a is not None and b is not None:
-            flags = _flags(op, inner)
-            ca, cb = _const_operand(a), _const_operand(b)
-            if inner.name == "arith.addi" and cb is not None:  # c1 - (x + c0)
-                new = _new_binary(rw, "subi", _new_constant(rw, c_lhs - cb, op), a, op, flags)
-            elif inner.name == "arith.subi" and cb is not None:  # c1 - (x - c0)
-                new = _new_binary(rw, "subi", _new_constant(rw, cb + c_lhs, op), a, op, flags)
-            elif inner.name == "arith.subi" and ca is not None:  # c1 - (c0 - x)
-                new = _new_binary(rw, "addi", b, _new_constant(rw, c_lhs - ca, op), op, flags)
-            else:
-                new = None
-            if new is not None:
-                rw.replace_values(op, [new])
-                return True
+    new: SSAValue | None
+    if c_rhs is not None and isinstance(inner := lhs.owner, arith.AddiOp | arith.SubiOp):
+        a, b = inner.operands
+        flags = _flags(op, inner)
+        ca, cb = _const_operand(a), _const_operand(b)
+        if isinstance(inner, arith.AddiOp) and cb is not None:  # (x + c0) - c1
+            new = _new_binary(rw, arith.AddiOp, a, _new_constant(rw, cb - c_rhs, op), op, flags)
+        elif isinstance(inner, arith.SubiOp) and cb is not None:  # (x - c0) - c1
+            new = _new_binary(rw, arith.SubiOp, a, _new_constant(rw, cb + c_rhs, op), op, flags)
+        elif isinstance(inner, arith.SubiOp) and ca is not None:  # (c0 - x) - c1
+            new = _new_binary(rw, arith.SubiOp, _new_constant(rw, ca - c_rhs, op), b, op, flags)
+        else:
+            new = None
+        if new is not None:
+            rw.replace_values(op, [new])
+            return True
+    if c_lhs is not None and isinstance(inner := rhs.owner, arith.AddiOp | arith.SubiOp):
+        a, b = inner.operands
+        flags = _flags(op, inner)
+        ca, cb = _const_operand(a), _const_operand(b)
+        if isinstance(inner, arith.AddiOp) and cb is not None:  # c1 - (x + c0)
+            new = _new_binary(rw, arith.SubiOp, _new_constant(rw, c_lhs - cb, op), a, op, flags)
+        elif isinstance(inner, arith.SubiOp) and cb is not None:  # c1 - (x - c0)
+            new = _new_binary(rw, arith.SubiOp, _new_constant(rw, cb + c_lhs, op), a, op, flags)
+        elif isinstance(inner, arith.SubiOp) and ca is not None:  # c1 - (c0 - x)
+            new = _new_binary(rw, arith.AddiOp, b, _new_constant(rw, c_lhs - ca, op), op, flags)
+        else:
+            new = None
+        if new is not None:
+            rw.replace_values(op, [new])
+            return True
     # subi(subi(a, b), a) -> subi(0, b)
     inner = lhs.owner
-    if isinstance(inner, Operation) and inner.name == "arith.subi" and inner.operands[0] is rhs:
-        new = _new_binary(rw, "subi", _new_constant(rw, 0, op), inner.operands[1], op, {})
+    if isinstance(inner, arith.SubiOp) and inner.operands[0] is rhs:
+        new = _new_binary(rw, arith.SubiOp, _new_constant(rw, 0, op), inner.operands[1], op, {})
         rw.replace_values(op, [new])
         return True
     return False
@@ -133,13 +131,13 @@ def mul_mul_constant(op: Operation, rw: CanonRewriter) -> bool:
     lhs, rhs = op.operands
     c1 = _const_operand(rhs)
     inner = lhs.owner
-    if c1 is None or not isinstance(inner, Operation) or inner.name != "arith.muli":
+    if c1 is None or not isinstance(inner, arith.MuliOp):
         return False
     c0 = _const_operand(inner.operands[1])
     if c0 is None:
         return False
     new = _new_binary(
-        rw, "muli", inner.operands[0], _new_constant(rw, c0 * c1, op), op, _flags(op, inner)
+        rw, arith.MuliOp, inner.operands[0], _new_constant(rw, c0 * c1, op), op, _flags(op, inner)
     )
     rw.replace_values(op, [new])
     return True
@@ -149,9 +147,8 @@ def xori_not_cmpi(op: Operation, rw: CanonRewriter) -> bool:
     """xori(cmpi(pred, a, b), true) -> cmpi(not pred, a, b)."""
     lhs, rhs = op.operands
     cmp = lhs.owner
-    if not (
-        isinstance(cmp, arith.CmpiOp) and constant_int(rhs) is not None and constant_int(rhs) & 1
-    ):
+    mask = constant_int(rhs)
+    if not (isinstance(cmp, arith.CmpiOp) and mask is not None and mask & 1):
         return False
     if not (isinstance(op.results[0].type, IntegerType) and op.results[0].type.width.data == 1):
         return False
@@ -183,11 +180,11 @@ def select_same_condition(op: Operation, rw: CanonRewriter) -> bool:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("arith.addi", add_add_sub_constants)
-        .add("arith.subi", sub_constants)
-        .add("arith.muli", mul_mul_constant)
-        .add("arith.xori", xori_not_cmpi)
-        .add("arith.select", select_same_condition)
+        .add(arith.AddiOp, add_add_sub_constants)
+        .add(arith.SubiOp, sub_constants)
+        .add(arith.MuliOp, mul_mul_constant)
+        .add(arith.XOrIOp, xori_not_cmpi)
+        .add(arith.SelectOp, select_same_condition)
     )
 
 

@@ -1,522 +1,119 @@
-"""The greedy pattern driver and the canonicalization pattern set.
+"""The canonicalization driver: the greedy driver run with every op's folder, the
+`canonicalization` pattern set, and the other pattern descriptors schedir implements.
 
-Mirrors upstream's `GreedyPatternRewriteDriver` (mlir/lib/Transforms/Utils/
-GreedyPatternRewriteDriver.cpp), the engine of `transform.apply_patterns` and of the
-`canonicalize` pass:
+Upstream's greedy driver folds every op it visits, whatever the pattern set, and the
+`canonicalization` descriptor collects the canonicalization patterns of every loaded
+dialect. Here the folder tables and pattern sets of each dialect (this package's modules,
+and `vector.folders` for the vector dialect) are listed once, in `all_folders` and
+`canonicalization_patterns`; `apply_patterns_greedily` and `apply_patterns_to_ops` run
+`schedir.transform.rewrites.greedy` with them. The order of the sets is upstream's:
+several patterns share a root op and are tried in the order they were added.
 
-* each iteration walks the region, de-duplicates constants and moves them to the front of
-  the entry block of the closest isolated-from-above region (upstream's `OperationFolder`,
-  in walk order: a constant found after other ops goes to the very front), and puts every
-  op on a worklist (post-order; processed from the back, i.e. bottom-up, or top-down);
-* an op is erased when trivially dead, else folded (every op's folder, whatever the
-  pattern set), else the patterns registered for its name are tried in order;
-* the driver follows every change: new, moved and modified ops and the users of replaced
-  ones go back on the worklist (with their ancestors, as upstream), and so do the
-  producers of the operands of erased ops; iterations repeat until one changes nothing,
-  bounded by `max_iterations` and `max_num_rewrites` (-1: no limit);
-* every change is reported to the caller's listener (the transform handles' tracking).
-
-`apply_patterns_to_ops` is upstream's `applyOpPatternsGreedily`: one worklist pass over
-given ops, no constant hoisting, used when the target is not isolated from above.
-
-The pattern sets are `PatternSet`s keyed by op name. `canonicalization_patterns()` holds
-every op's canonicalization patterns; the other descriptors' sets are built next to it.
-Dialects implemented elsewhere join without this module naming them: a rewrite module
-`<dialect>_folders` with a `FOLDERS` table adds folders to every driver run, and a
-`<dialect>_patterns` with a `CANONICALIZATION` builder adds to `canonicalization`.
+`pattern_set` builds the descriptors listed in `DESCRIPTORS`; the descriptors of other
+dialects' pattern sets (`transform.apply_patterns.vector.*`, ...) are in
+`schedir.transform.rewrites.patterns.<dialect>`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from types import ModuleType
 
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, Region
 from xdsl.pattern_rewriter import PatternRewriterListener
-from xdsl.rewriter import InsertPoint
-from xdsl.traits import IsolatedFromAbove
 
-from schedir.transform.rewrites.dce import simplify_regions, walk_region
-from schedir.transform.rewrites.effects import is_trivially_dead
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    Folder,
-    Pattern,
-    constant_attr,
-    materialize_constant,
+from schedir.transform.rewrites.canonicalize import (
+    affine,
+    affine_loops,
+    arith,
+    arith_patterns,
+    linalg,
+    memref,
+    scf,
+    scf_forall,
+    tensor,
+    tensor_subsets,
 )
-
-NO_LIMIT = -1
-
-
-@dataclass(frozen=True)
-class GreedyConfig:
-    """Upstream's `GreedyRewriteConfig` (the options the transform op and the pass set)."""
-
-    max_iterations: int = NO_LIMIT
-    max_num_rewrites: int = NO_LIMIT
-    top_down: bool = False
-    fold: bool = True
-    cse_constants: bool = True
-    region_simplification: bool = True
-
-
-@dataclass(frozen=True)
-class GreedyResult:
-    """Whether the rewrite converged, and whether it changed anything."""
-
-    converged: bool
-    changed: bool
-
-
-@dataclass
-class PatternSet:
-    """Rewrite patterns by root op name (None: patterns for any op)."""
-
-    by_name: dict[str | None, list[Pattern]] = field(default_factory=dict)
-
-    def add(self, name: str | None, *patterns: Pattern) -> PatternSet:
-        self.by_name.setdefault(name, []).extend(patterns)
-        return self
-
-    def update(self, other: PatternSet) -> PatternSet:
-        for name, patterns in other.by_name.items():
-            for pattern in patterns:
-                if pattern not in self.by_name.get(name, ()):
-                    self.add(name, pattern)
-        return self
-
-    def for_op(self, op: Operation) -> Sequence[Pattern]:
-        specific = self.by_name.get(op.name, ())
-        generic = self.by_name.get(None, ())
-        if not generic:
-            return specific
-        return [*specific, *generic]
-
-
-# --- worklist ------------------------------------------------------------------------------
-
-
-class _Worklist:
-    """Upstream's `Worklist`: a stack without duplicates, O(1) removal."""
-
-    def __init__(self) -> None:
-        self._items: list[Operation | None] = []
-        self._index: dict[Operation, int] = {}
-
-    def __bool__(self) -> bool:
-        while self._items and self._items[-1] is None:
-            self._items.pop()
-        return bool(self._items)
-
-    def push(self, op: Operation) -> None:
-        if op not in self._index:
-            self._index[op] = len(self._items)
-            self._items.append(op)
-
-    def pop(self) -> Operation:
-        while True:
-            op = self._items.pop()
-            if op is not None:
-                del self._index[op]
-                return op
-
-    def remove(self, op: Operation) -> None:
-        index = self._index.pop(op, None)
-        if index is not None:
-            self._items[index] = None
-
-    def clear(self) -> None:
-        self._items.clear()
-        self._index.clear()
-
-    def reverse(self) -> None:
-        self._items.reverse()
-        self._index = {op: i for i, op in enumerate(self._items) if op is not None}
-
-
-# --- the constant folder -------------------------------------------------------------------
-
-
-def insertion_region(block: Block) -> Region | None:
-    """Where constants of `block` live: the closest region of an isolated-from-above op."""
-    region = block.parent
-    while region is not None:
-        parent = region.parent
-        if parent is None or parent.has_trait(IsolatedFromAbove, value_if_unregistered=False):
-            return region
-        region = parent.parent_region()
-    return None
-
-
-class ConstantFolder:
-    """Upstream's `OperationFolder::insertKnownConstant`: one constant per value and type
-    per isolated region, at the front of its entry block."""
-
-    def __init__(self, rewriter: CanonRewriter) -> None:
-        self._rewriter = rewriter
-        self._scopes: dict[Region, dict[tuple[Attribute, Attribute], Operation]] = {}
-        self._owned: set[Operation] = set()
-
-    def insert_known_constant(self, op: Operation, value: Attribute) -> bool:
-        """Record `op`; if an equal constant exists, replace `op` by it and return False."""
-        block = op.parent_block()
-        if block is None:
-            return True
-        region = insertion_region(block)
-        if region is None or region.blocks.first is None:
-            return True
-        key = (value, op.results[0].type)
-        scope = self._scopes.setdefault(region, {})
-        existing = scope.get(key)
-        if existing is not None and existing is not op:
-            self._owned.discard(op)
-            self._rewriter.replace_values(op, list(existing.results))
-            return False
-        entry = region.blocks.first
-        if block is not entry or (entry.first_op is not op and op.prev_op not in self._owned):
-            op.detach()
-            first = entry.first_op
-            if first is None:
-                entry.add_op(op)
-            else:
-                entry.insert_op_before(op, first)
-        scope[key] = op
-        self._owned.add(op)
-        return True
-
-    def forget(self, op: Operation) -> None:
-        """`op` is being erased: drop it from the uniqued constants."""
-        if op not in self._owned:
-            return
-        self._owned.discard(op)
-        for scope in self._scopes.values():
-            for key, known in list(scope.items()):
-                if known is op:
-                    del scope[key]
-
-
-# --- the driver ----------------------------------------------------------------------------
-
-
-class GreedyDriver:
-    """Applies folders and patterns to a worklist of ops until nothing changes."""
-
-    def __init__(
-        self,
-        patterns: PatternSet,
-        config: GreedyConfig = GreedyConfig(),
-        listener: PatternRewriterListener | None = None,
-        folders: dict[str, Folder] | None = None,
-        scope: Region | None = None,
-    ) -> None:
-        self.patterns = patterns
-        self.config = config
-        self.folders = folders if folders is not None else all_folders()
-        self.scope = scope
-        self.worklist = _Worklist()
-        self.folder: ConstantFolder | None = None
-        own = PatternRewriterListener(
-            operation_insertion_handler=[self._inserted],
-            operation_removal_handler=[self._removed],
-            operation_modification_handler=[self._modified],
-        )
-        self.rewriter = CanonRewriter(InsertPoint.at_end(Block()))
-        # The caller's listener hears of a change before the driver updates its worklist.
-        if listener is not None:
-            self.rewriter.extend_from_listener(listener)
-        self.rewriter.extend_from_listener(own)
-
-    # -- notifications -------------------------------------------------------------------
-
-    def add_to_worklist(self, op: Operation) -> None:
-        """Add `op` and its ancestors up to the scope region (upstream's addToWorklist)."""
-        ancestors: list[Operation] = []
-        current: Operation | None = op
-        while current is not None:
-            ancestors.append(current)
-            region = current.parent_region()
-            if region is self.scope:
-                for item in ancestors:
-                    self.worklist.push(item)
-                return
-            if region is None:
-                return
-            current = region.parent
-
-    def _inserted(self, op: Operation) -> None:
-        self.add_to_worklist(op)
-
-    def _modified(self, op: Operation) -> None:
-        self.add_to_worklist(op)
-
-    def _removed(self, op: Operation) -> None:
-        # Upstream's addOperandsToWorklist: a producer left with at most one other user
-        # may now be dead or foldable.
-        for operand in op.operands:
-            owner = operand.owner
-            if not isinstance(owner, Operation):
-                continue
-            others: set[Operation] = set()
-            for use in operand.uses:
-                if use.operation is not op:
-                    others.add(use.operation)
-                    if len(others) > 1:
-                        break
-            if len(others) <= 1:
-                self.add_to_worklist(owner)
-        for nested in op.walk():
-            self.worklist.remove(nested)
-            if self.folder is not None:
-                self.folder.forget(nested)
-
-    # -- one op ----------------------------------------------------------------------------
-
-    def _fold(self, op: Operation) -> bool:
-        folder = self.folders.get(op.name)
-        if folder is None or op.name == "arith.constant":
-            return False
-        result = folder(op)
-        if result is None or result is False:
-            return False
-        if result is True:
-            self.rewriter.modified(op)
-            return True
-        rewriter = self.rewriter
-        rewriter.set_insertion_point(op)
-        replacements: list[SSAValue] = []
-        created: list[Operation] = []
-        for item, res in zip(result, op.results, strict=True):
-            if isinstance(item, SSAValue):
-                replacements.append(item)
-                continue
-            const = (
-                materialize_constant(rewriter, item, res.type, op.location)
-                if _materializes(op)
-                else None
-            )
-            if const is None:
-                for made in created:
-                    rewriter.erase(made)
-                return False
-            created.append(const)
-            replacements.append(const.results[0])
-        if all(r is old for r, old in zip(replacements, op.results, strict=True)):
-            return False
-        rewriter.replace_values(op, replacements)
-        return True
-
-    def _match(self, op: Operation) -> bool:
-        rewriter = self.rewriter
-        patterns = self.patterns.for_op(op)
-        if not patterns:
-            return False
-        # Each pattern starts before `op`; a failing pattern changes nothing, so the
-        # point is built once.
-        point = InsertPoint.before(op)
-        for pattern in patterns:
-            rewriter.has_done_action = False
-            rewriter.insertion_point = point
-            if pattern(op, rewriter):
-                return True
-            if rewriter.has_done_action:
-                # A pattern that changed the IR must say so; count it as applied.
-                return True
-        return False
-
-    def process_worklist(self) -> bool:
-        """Upstream's `processWorklist`: returns whether anything changed."""
-        changed = False
-        num_rewrites = 0
-        limit = self.config.max_num_rewrites
-        while self.worklist and (limit == NO_LIMIT or num_rewrites < limit):
-            op = self.worklist.pop()
-            if op.parent is None:
-                continue
-            if is_trivially_dead(op):
-                self.rewriter.erase(op)
-                changed = True
-                continue
-            if self.config.fold and self._fold(op):
-                changed = True
-                continue
-            if self._match(op):
-                changed = True
-                num_rewrites += 1
-        return changed
-
-    # -- whole regions -----------------------------------------------------------------
-
-    def simplify_region(self, region: Region) -> GreedyResult:
-        """Upstream's `RegionPatternRewriteDriver::simplify`."""
-        iteration = 0
-        again = False
-        while True:
-            iteration += 1
-            if self.config.max_iterations != NO_LIMIT and iteration > self.config.max_iterations:
-                break
-            self.worklist.clear()
-            self.folder = ConstantFolder(self.rewriter) if self.config.cse_constants else None
-            ops = walk_region(region, pre_order=self.config.top_down)
-            for op in ops:
-                if op.parent is None:
-                    continue  # erased as a duplicate constant of an earlier one
-                if self.folder is not None and op.name == "arith.constant":
-                    value = constant_attr(op.results[0])
-                    if value is not None and not self.folder.insert_known_constant(op, value):
-                        continue
-                self.worklist.push(op)
-            if self.config.top_down:
-                self.worklist.reverse()
-            again = self.process_worklist()
-            if self.config.region_simplification:
-                again |= simplify_regions(self.rewriter, region)
-            if not again:
-                break
-        self.folder = None
-        return GreedyResult(converged=not again, changed=iteration > 1)
-
-
-def _materializes(op: Operation) -> bool:
-    """Whether the op's dialect can materialize constants (scf cannot)."""
-    return op.name.split(".", 1)[0] not in ("scf", "func")
-
-
-# --- entry points --------------------------------------------------------------------------
-
-
-def apply_patterns_greedily(
-    target: Operation | Region,
-    patterns: PatternSet,
-    config: GreedyConfig = GreedyConfig(),
-    listener: PatternRewriterListener | None = None,
-) -> GreedyResult:
-    """Rewrite the regions of `target` (an isolated-from-above op, or one region) to a
-    fixpoint; the op itself is not rewritten."""
-    regions = [target] if isinstance(target, Region) else list(target.regions)
-    converged = True
-    changed = False
-    for region in regions:
-        driver = GreedyDriver(patterns, config, listener, scope=region)
-        result = driver.simplify_region(region)
-        converged &= result.converged
-        changed |= result.changed
-    return GreedyResult(converged, changed)
-
-
-def apply_patterns_to_ops(
-    ops: Iterable[Operation],
-    patterns: PatternSet,
-    config: GreedyConfig = GreedyConfig(),
-    listener: PatternRewriterListener | None = None,
-) -> GreedyResult:
-    """Upstream's `applyOpPatternsGreedily`: one worklist pass seeded with `ops`."""
-    ops = list(ops)
-    if not ops:
-        return GreedyResult(True, False)
-    scope = _common_region(ops)
-    driver = GreedyDriver(patterns, config, listener, scope=scope)
-    for op in ops:
-        driver.worklist.push(op)
-    changed = driver.process_worklist()
-    return GreedyResult(converged=not driver.worklist, changed=changed)
-
-
-def _common_region(ops: Sequence[Operation]) -> Region | None:
-    region = ops[0].parent_region()
-    while region is not None:
-        if all(_in_region(region, op) for op in ops[1:]):
-            return region
-        parent = region.parent
-        region = parent.parent_region() if parent is not None else None
-    return None
-
-
-def _in_region(region: Region, op: Operation) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current.parent_region() is region:
-            return True
-        current = current.parent_op()
-    return False
-
-
-# --- pattern sets --------------------------------------------------------------------------
-
-
-def all_folders() -> dict[str, Folder]:
+from schedir.transform.rewrites.gpu import barriers
+from schedir.transform.rewrites.greedy import (
+    DEFAULT_CONFIG,
+    NO_LIMIT,
+    Folder,
+    GreedyConfig,
+    GreedyResult,
+    PatternSet,
+    folder_table,
+    rewrite_ops_greedily,
+    simplify_greedily,
+)
+from schedir.transform.rewrites.vector import folders as vector_folders
+
+
+def all_folders() -> dict[type[Operation], Folder]:
     """Every op's folder (the driver folds every op, whatever the pattern set)."""
-    from schedir.transform.rewrites.canonicalize import affine as canonicalize_affine
-    from schedir.transform.rewrites.canonicalize import arith as canonicalize_arith
-    from schedir.transform.rewrites.canonicalize import linalg as canonicalize_linalg
-    from schedir.transform.rewrites.canonicalize import memref as canonicalize_memref
-    from schedir.transform.rewrites.canonicalize import scf as canonicalize_scf
-    from schedir.transform.rewrites.canonicalize import tensor as canonicalize_tensor
-
-    folders: dict[str, Folder] = canonicalize_linalg.folders()
-    for module in (
-        canonicalize_arith,
-        canonicalize_affine,
-        canonicalize_tensor,
-        canonicalize_scf,
-        canonicalize_memref,
-    ):
-        folders.update(module.FOLDERS)
-    for module in _extension_modules("_folders"):
-        folders.update(getattr(module, "FOLDERS", {}))
-    return folders
-
-
-@cache
-def _extension_modules(suffix: str) -> tuple[ModuleType, ...]:
-    """The rewrite modules of other dialects that extend the driver: `<dialect>_folders`
-    (a `FOLDERS` table) and `<dialect>_patterns` (an optional `CANONICALIZATION` set).
-
-    Upstream's driver folds every op and `canonicalization` collects the patterns of
-    every loaded dialect; dialects implemented elsewhere in schedir (vector, gpu) join
-    through these modules without this one naming them.
-    """
-    names = {
-        "_folders": ("vector.folders",),
-        "_patterns": ("patterns.math", "patterns.memref", "patterns.tensor", "patterns.vector"),
-    }[suffix]
-    return tuple(importlib.import_module(f"schedir.transform.rewrites.{name}") for name in names)
+    return folder_table(
+        linalg.FOLDERS,
+        arith.FOLDERS,
+        affine.FOLDERS,
+        tensor.FOLDERS,
+        memref.FOLDERS,
+        vector_folders.FOLDERS,
+    )
 
 
 def canonicalization_patterns() -> PatternSet:
     """Upstream's `transform.apply_patterns.canonicalization`: every op's canonicalization
     patterns (of the dialects schedir implements them for)."""
-    from schedir.transform.rewrites.canonicalize import affine as canonicalize_affine
-    from schedir.transform.rewrites.canonicalize import arith as canonicalize_arith
-    from schedir.transform.rewrites.canonicalize import linalg as canonicalize_linalg
-    from schedir.transform.rewrites.canonicalize import memref as canonicalize_memref
-    from schedir.transform.rewrites.canonicalize import scf as canonicalize_scf
-    from schedir.transform.rewrites.canonicalize import tensor as canonicalize_tensor
-
     # Upstream adds the dialects' patterns (by namespace: linalg, tensor) before the
     # ops' (by op name); the order matters where several patterns share a root.
-    patterns = PatternSet()
-    for module in (
-        canonicalize_linalg,
-        canonicalize_affine,
-        canonicalize_arith,
-        canonicalize_memref,
-        canonicalize_scf,
-        canonicalize_tensor,
-    ):
-        patterns.update(module.patterns())
-    for module in _extension_modules("_patterns"):
-        build: Callable[[], PatternSet] | None = getattr(module, "CANONICALIZATION", None)
-        if build is not None:
-            patterns.update(build())
-    return patterns
+    return (
+        PatternSet()
+        .update(linalg.patterns())
+        .update(affine.patterns())
+        .update(arith_patterns.patterns())
+        .update(memref.patterns())
+        .update(scf.patterns())
+        .update(scf_forall.patterns())
+        .update(tensor.patterns())
+    )
+
+
+def tiling_canonicalization_patterns() -> PatternSet:
+    """Upstream's `populateLinalgTilingCanonicalizationPatterns`: affine apply/min/max,
+    scf.for, tensor cast/empty/extract_slice/insert_slice/pad, memref.subview, the linalg
+    dialect patterns and the scf.for loop canonicalization."""
+    return (
+        PatternSet()
+        .update(affine.patterns())
+        .update(scf.for_patterns())
+        .update(tensor.tiling_patterns())
+        .update(memref.tiling_patterns())
+        .update(linalg.dialect_patterns())
+        # Upstream's set (as iree-opt 3.13 runs it) also holds the linalg ops' own patterns.
+        .update(linalg.op_patterns())
+        .update(for_loop_canonicalization_patterns())
+    )
+
+
+def for_loop_canonicalization_patterns() -> PatternSet:
+    """Upstream's `scf::populateSCFForLoopCanonicalizationPatterns`: affine.min/max over
+    loop induction variables, and dims of loop-carried values."""
+    return PatternSet().update(affine_loops.loop_min_max_patterns()).update(scf.dim_patterns())
+
+
+_DESCRIPTOR_SETS: dict[str, Callable[[], PatternSet]] = {
+    "canonicalization": canonicalization_patterns,
+    "linalg.tiling_canonicalization": tiling_canonicalization_patterns,
+    "tensor.fold_tensor_subset_ops": tensor_subsets.fold_tensor_subset_ops_patterns,
+    "scf.for_loop_canonicalization": for_loop_canonicalization_patterns,
+    "gpu.eliminate_barriers": barriers.eliminate_barriers_patterns,
+}
+DESCRIPTORS: tuple[str, ...] = tuple(_DESCRIPTOR_SETS)
+"""The pattern descriptors (without `transform.apply_patterns.`) built here."""
 
 
 def pattern_set(names: Sequence[str]) -> PatternSet:
-    """The union of the named descriptor sets (`canonicalization`, ...)."""
+    """The union of the named descriptor sets (`canonicalization`, ...); KeyError for a
+    name not in `DESCRIPTORS`."""
     patterns = PatternSet()
     for name in names:
         build = _DESCRIPTOR_SETS.get(name)
@@ -526,46 +123,34 @@ def pattern_set(names: Sequence[str]) -> PatternSet:
     return patterns
 
 
-def _tiling_canonicalization() -> PatternSet:
-    from schedir.transform.rewrites.canonicalize import linalg as canonicalize_linalg
-
-    return canonicalize_linalg.tiling_canonicalization_patterns()
+# --- entry points --------------------------------------------------------------------------
 
 
-def _fold_tensor_subset_ops() -> PatternSet:
-    from schedir.transform.rewrites.canonicalize import (
-        tensor_subsets as canonicalize_tensor_subsets,
-    )
-
-    return canonicalize_tensor_subsets.fold_tensor_subset_ops_patterns()
-
-
-def _for_loop_canonicalization() -> PatternSet:
-    from schedir.transform.rewrites.canonicalize import scf as canonicalize_scf
-
-    return canonicalize_scf.for_loop_canonicalization_patterns()
+def apply_patterns_greedily(
+    target: Operation | Region,
+    patterns: PatternSet,
+    config: GreedyConfig = DEFAULT_CONFIG,
+    listener: PatternRewriterListener | None = None,
+) -> GreedyResult:
+    """Rewrite the regions of `target` (an isolated-from-above op, or one region) to a
+    fixpoint, folding every op; the op itself is not rewritten."""
+    return simplify_greedily(target, patterns, all_folders(), config, listener)
 
 
-def _gpu_eliminate_barriers() -> PatternSet:
-    from schedir.transform.rewrites.gpu import barriers as gpu_barriers
-
-    return gpu_barriers.eliminate_barriers_patterns()
-
-
-_DESCRIPTOR_SETS: dict[str, Callable[[], PatternSet]] = {
-    "canonicalization": canonicalization_patterns,
-    "linalg.tiling_canonicalization": _tiling_canonicalization,
-    "tensor.fold_tensor_subset_ops": _fold_tensor_subset_ops,
-    "scf.for_loop_canonicalization": _for_loop_canonicalization,
-    "gpu.eliminate_barriers": _gpu_eliminate_barriers,
-}
-DESCRIPTORS: tuple[str, ...] = tuple(_DESCRIPTOR_SETS)
-"""The pattern descriptors (without `transform.apply_patterns.`) schedir implements."""
+def apply_patterns_to_ops(
+    ops: Iterable[Operation],
+    patterns: PatternSet,
+    config: GreedyConfig = DEFAULT_CONFIG,
+    listener: PatternRewriterListener | None = None,
+) -> GreedyResult:
+    """Upstream's `applyOpPatternsGreedily`: one worklist pass seeded with `ops`, folding
+    every op."""
+    return rewrite_ops_greedily(ops, patterns, all_folders(), config, listener)
 
 
 def canonicalize(
     target: Operation,
-    config: GreedyConfig = GreedyConfig(),
+    config: GreedyConfig = DEFAULT_CONFIG,
     listener: PatternRewriterListener | None = None,
 ) -> GreedyResult:
     """Canonicalize the regions of an isolated-from-above op."""
@@ -575,9 +160,7 @@ def canonicalize(
 __all__ = [
     "DESCRIPTORS",
     "NO_LIMIT",
-    "ConstantFolder",
     "GreedyConfig",
-    "GreedyDriver",
     "GreedyResult",
     "PatternSet",
     "all_folders",
@@ -585,5 +168,7 @@ __all__ = [
     "apply_patterns_to_ops",
     "canonicalization_patterns",
     "canonicalize",
+    "for_loop_canonicalization_patterns",
     "pattern_set",
+    "tiling_canonicalization_patterns",
 ]

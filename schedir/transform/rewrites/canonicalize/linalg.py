@@ -1,5 +1,6 @@
-"""linalg canonicalization patterns (upstream LinalgOps.cpp) and the
-`linalg.tiling_canonicalization` set (upstream `populateLinalgTilingCanonicalizationPatterns`).
+"""linalg folders and canonicalization patterns (upstream LinalgOps.cpp), by upstream's
+groups: the linalg and tensor dialects' patterns on linalg ops, and the linalg ops' own
+(`driver` assembles them into `canonicalization` and `linalg.tiling_canonicalization`).
 
 * Dead linalg ops on tensors (unused results) are erased by the driver (they have no
   memory effects); ops on a buffer with a zero-sized dimension are erased
@@ -17,26 +18,42 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from collections.abc import Callable
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
 from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.dialects import linalg
+from schedir.dialects.linalg import FillOp, Linalg
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    iterator_types,
+)
+from schedir.dialects.utils import mixed_values
+from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.memref import fold_cast_operands
-from schedir.transform.rewrites.canonicalize.tensor import can_fold_into_consumer
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_attr, constant_int
+from schedir.transform.rewrites.canonicalize.tensor import (
+    can_fold_into_consumer,
+    fold_dim,
+    preserves_static_information,
+)
+from schedir.transform.rewrites.constants import constant_attr, constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _structured(op: Operation) -> bool:
-    from schedir.dialects.linalg.interface import is_structured
-
     return is_structured(op)
 
 
 def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, ...]]:
-    from schedir.dialects.linalg.interface import dps_inits, dps_inputs
-
     return dps_inputs(op), dps_inits(op)
 
 
@@ -47,19 +64,12 @@ def _fold_linalg(op: Operation) -> bool | None:
     return True if fold_cast_operands(op) else None
 
 
-def _linalg_op_names() -> list[str]:
-    from schedir.dialects.linalg import Linalg
+_LINALG_OPS: tuple[type[Operation], ...] = tuple(
+    cls for cls in Linalg.operations if cls not in (linalg.YieldOp, linalg.IndexOp)
+)
+"""Every linalg op but the body terminator and linalg.index."""
 
-    return [
-        cls.name for cls in Linalg.operations if cls.name not in ("linalg.yield", "linalg.index")
-    ]
-
-
-FOLDERS: dict[str, Folder] = {}
-
-
-def folders() -> dict[str, Folder]:
-    return {name: _fold_linalg for name in _linalg_op_names()}
+FOLDERS: dict[type[Operation], Folder] = dict.fromkeys(_LINALG_OPS, _fold_linalg)
 
 
 # --- patterns ---------------------------------------------------------------------------------
@@ -97,11 +107,9 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
     rw.create(new, op)
     rw.set_insertion_point(InsertPoint.after(new))
     results: list[SSAValue] = []
-    from xdsl.dialects.tensor import CastOp
-
     for old, value in zip(op.results, new.results, strict=True):
         if value.type != old.type:
-            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
         results.append(value)
     rw.replace_values(op, results)
     return True
@@ -110,10 +118,6 @@ def fold_tensor_cast_producer(op: Operation, rw: CanonRewriter) -> bool:
 def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's FoldTensorCastConsumerOp: a cast making a linalg result more static is
     folded into the op (its init is cast instead; a cast back serves other users)."""
-    from xdsl.dialects.tensor import CastOp
-
-    from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
-
     source = op.operands[0]
     linalg_op = source.owner
     result_type = op.results[0].type
@@ -130,14 +134,14 @@ def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
     inputs, inits = _inputs_inits(linalg_op)
     index = source.index
     rw.set_insertion_point(linalg_op)
-    new_init = rw.create(CastOp(inits[index], result_type), linalg_op).results[0]  # type: ignore[arg-type]
+    new_init = rw.create(CastOp(inits[index], result_type), linalg_op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     operands = [*inputs, *inits]
     operands[len(inputs) + index] = new_init
     result_types = [r.type for r in linalg_op.results]
     result_types[index] = result_type
     new = _rebuild(linalg_op, operands, result_types)
     rw.create(new, linalg_op)
-    back = rw.create(CastOp(new.results[index], source.type), linalg_op).results[0]  # type: ignore[arg-type]
+    back = rw.create(CastOp(new.results[index], source.type), linalg_op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     results = list(new.results)
     results[index] = back
     rw.replace_values(linalg_op, results)
@@ -148,12 +152,6 @@ def fold_tensor_cast_consumer(op: Operation, rw: CanonRewriter) -> bool:
 def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InferStaticShapeOfOperands: sizes known static on one operand (or the
     static source of a `tensor.cast` feeding it) are given to the others through casts."""
-    from xdsl.dialects.builtin import DYNAMIC_INDEX
-    from xdsl.dialects.tensor import CastOp
-    from xdsl.ir.affine import AffineDimExpr
-
-    from schedir.dialects.linalg.interface import indexing_maps
-
     if not _structured(op) or not op.results:
         return False
     # Pure tensor semantics only; and only a dynamic size can be made static, so a fully
@@ -179,7 +177,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
         shape = list(value.type.get_shape())
         static_shape = shape
         cast = value.owner
-        if isinstance(cast, Operation) and cast.name == "tensor.cast":
+        if isinstance(cast, CastOp):
             source_type = cast.operands[0].type
             if isinstance(source_type, TensorType) and DYNAMIC_INDEX not in source_type.get_shape():
                 static_shape = list(source_type.get_shape())
@@ -214,7 +212,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
         new_type = TensorType(type_.get_element_type(), new_shape)
         if needed:
             changed = True
-            value = rw.create(CastOp(value, new_type), op).results[0]  # type: ignore[arg-type]
+            value = rw.create(CastOp(value, new_type), op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
         new_operands.append(value)
         if is_init:
             result_types.append(new_type)
@@ -225,7 +223,7 @@ def infer_static_shape_of_operands(op: Operation, rw: CanonRewriter) -> bool:
     results: list[SSAValue] = []
     for old, value in zip(op.results, new.results, strict=True):
         if value.type != old.type:
-            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]
+            value = rw.create(CastOp(value, old.type), op).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
         results.append(value)
     rw.replace_values(op, results)
     return True
@@ -246,7 +244,7 @@ def _rebuild(op: Operation, operands: list[SSAValue], result_types: list[Attribu
 def _fill_value(value: SSAValue) -> SSAValue | None:
     """The scalar a `linalg.fill` result holds."""
     owner = value.owner
-    if isinstance(owner, Operation) and owner.name == "linalg.fill" and isinstance(value, OpResult):
+    if isinstance(owner, FillOp) and isinstance(value, OpResult):
         return owner.operands[0]
     return None
 
@@ -261,8 +259,6 @@ def extract_of_fill(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def _new_fill(rw: CanonRewriter, scalar: SSAValue, init: SSAValue, loc: Operation) -> Operation:
-    from schedir.dialects.linalg import FillOp
-
     fill = FillOp([scalar], [init])
     return rw.create(fill, loc)
 
@@ -318,7 +314,7 @@ def _constant_padding_value(pad: Operation) -> SSAValue | None:
     """Upstream's `PadOp::getConstantPaddingValue`: the yielded value when it is a
     constant or defined outside the pad's body."""
     block = pad.regions[0].blocks.first
-    if block is None or block.last_op is None or block.last_op.name != "tensor.yield":
+    if block is None or not isinstance(block.last_op, tensor.YieldOp):
         return None
     value = block.last_op.operands[0]
     if constant_attr(value) is not None:
@@ -328,19 +324,14 @@ def _constant_padding_value(pad: Operation) -> SSAValue | None:
     return None if defining_block is block else value
 
 
-def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]:
+def _pad_result_sizes(rw: CanonRewriter, pad: tensor.PadOp) -> list[int | SSAValue]:
     """Upstream's `PadOp::reifyResultShapes`: static sizes, or low + high + dim(source)."""
-    from xdsl.ir.affine import AffineExpr, AffineMap
-
-    from schedir.dialects.utils import mixed_values
-    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-    from schedir.transform.rewrites.canonicalize.tensor import fold_dim
 
     result_type = pad.results[0].type
     assert isinstance(result_type, TensorType)
     source = pad.operands[0]
-    lows = mixed_values(pad.properties["static_low"], pad.low)  # type: ignore[arg-type,attr-defined]
-    highs = mixed_values(pad.properties["static_high"], pad.high)  # type: ignore[arg-type,attr-defined]
+    lows = mixed_values(pad.static_low, pad.low)
+    highs = mixed_values(pad.static_high, pad.high)
     add3 = AffineMap(
         3, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1) + AffineExpr.dimension(2),)
     )
@@ -356,20 +347,21 @@ def _pad_result_sizes(rw: CanonRewriter, pad: Operation) -> list[int | SSAValue]
         if isinstance(folded, list):
             rw.erase(dim)
             value = folded[0]
-            dim_value = (
-                value
-                if isinstance(value, SSAValue)
-                else rw.constant_index(
-                    value.value.data,
-                    pad,  # type: ignore[attr-defined]
-                )
-            )
+            if not isinstance(value, SSAValue):
+                assert isinstance(value, IntegerAttr)  # tensor.dim folds to an index
+                value = rw.constant_index(value.value.data, pad)
+            dim_value = value
         operands = [dim_value, rw.mixed_value(lows[i], pad), rw.mixed_value(highs[i], pad)]
         sizes.append(composed_folded_apply(rw, add3, operands, pad))
     return sizes
 
 
-def pad_of_fill(op: Operation, rw: CanonRewriter) -> bool:
+def _static_size(size: int | SSAValue) -> int:
+    known = constant_int(size)
+    return known if known is not None else DYNAMIC_INDEX
+
+
+def pad_of_fill(op: tensor.PadOp, rw: CanonRewriter) -> bool:
     """Upstream's FoldFillWithPad: padding a fill with its own value is a fill of an
     empty tensor of the padded size."""
     scalar = _fill_value(op.operands[0])
@@ -380,15 +372,10 @@ def pad_of_fill(op: Operation, rw: CanonRewriter) -> bool:
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
     sizes = _pad_result_sizes(rw, op)
-    shape = [
-        s
-        if isinstance(s, int)
-        else (constant_int(s) if constant_int(s) is not None else DYNAMIC_INDEX)
-        for s in sizes
-    ]
+    shape = [_static_size(s) for s in sizes]
     dynamic = [s for s, d in zip(sizes, shape, strict=True) if d == DYNAMIC_INDEX]
     empty_type = TensorType(result_type.get_element_type(), shape)
-    empty = rw.create(EmptyOp(dynamic, empty_type), op)  # type: ignore[arg-type]
+    empty = rw.create(EmptyOp(dynamic, empty_type), op)  # type: ignore[arg-type]  # the result type is a ranked tensor type
     new = _new_fill(rw, scalar, empty.results[0], fill)
     result = new.results[0]
     if result.type != result_type:
@@ -411,8 +398,6 @@ def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
 def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's EraseIdentityLinalgOp: a generic with identity maps and all-parallel
     loops whose body yields its input arguments in order."""
-    from schedir.dialects.linalg.interface import indexing_maps, iterator_types
-
     if not _structured(op):
         return False
     # The body (a lone yield) is the cheapest test, so it goes first.
@@ -438,9 +423,9 @@ def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
         return False
     replacements: list[SSAValue] = []
     for value, result in zip(yielded.operands, op.results, strict=True):
-        if value not in block.args:
+        if not isinstance(value, BlockArgument) or value.block is not block:
             return False
-        index = list(block.args).index(value)
+        index = value.index
         if index >= len(inputs):
             return False
         source = inputs[index]
@@ -453,16 +438,18 @@ def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-def _all_structured(pattern_set: PatternSet, *patterns: object) -> PatternSet:
-    for name in _linalg_op_names():
-        pattern_set.add(name, *patterns)  # type: ignore[arg-type]
+def _all_structured(
+    pattern_set: PatternSet, *patterns: Callable[[Operation, CanonRewriter], bool]
+) -> PatternSet:
+    for root in _LINALG_OPS:
+        pattern_set.add(root, *patterns)
     return pattern_set
 
 
 def dialect_patterns() -> PatternSet:
     """The linalg dialect's patterns (EraseDeadLinalgOp, FoldTensorCastConsumerOp,
     InferStaticShapeOfOperands)."""
-    result = PatternSet().add("tensor.cast", fold_tensor_cast_consumer)
+    result = PatternSet().add(CastOp, fold_tensor_cast_consumer)
     return _all_structured(result, erase_dead_linalg_op, infer_static_shape_of_operands)
 
 
@@ -475,13 +462,13 @@ def op_patterns() -> PatternSet:
     """The linalg ops' own canonicalization patterns (copy, fill, generic)."""
     return (
         PatternSet()
-        .add("linalg.copy", erase_self_copy, copy_of_fill)
-        .add("tensor.extract", extract_of_fill)
-        .add("tensor.pad", pad_of_fill)
-        .add("tensor.collapse_shape", reshape_of_fill)
-        .add("tensor.expand_shape", reshape_of_fill)
-        .add("linalg.transpose", transpose_of_fill)
-        .add("linalg.generic", erase_identity_generic)
+        .add(linalg.CopyOp, erase_self_copy, copy_of_fill)
+        .add(tensor.ExtractOp, extract_of_fill)
+        .add(tensor.PadOp, pad_of_fill)
+        .add(tensor.CollapseShapeOp, reshape_of_fill)
+        .add(tensor.ExpandShapeOp, reshape_of_fill)
+        .add(linalg.TransposeOp, transpose_of_fill)
+        .add(linalg.GenericOp, erase_identity_generic)
     )
 
 
@@ -491,27 +478,4 @@ def patterns() -> PatternSet:
     return dialect_patterns().update(tensor_dialect_patterns()).update(op_patterns())
 
 
-def tiling_canonicalization_patterns() -> PatternSet:
-    """Upstream's `populateLinalgTilingCanonicalizationPatterns`: affine apply/min/max,
-    scf.for, tensor cast/empty/extract_slice/insert_slice/pad, memref.subview, the linalg
-    dialect patterns and the scf.for loop canonicalization."""
-    from schedir.transform.rewrites.canonicalize import affine as canonicalize_affine
-    from schedir.transform.rewrites.canonicalize import memref as canonicalize_memref
-    from schedir.transform.rewrites.canonicalize import scf as canonicalize_scf
-    from schedir.transform.rewrites.canonicalize import tensor as canonicalize_tensor
-
-    result = PatternSet()
-    result.update(canonicalize_affine.patterns())
-    scf_set = canonicalize_scf.patterns()
-    for name in ("scf.for",):
-        result.add(name, *scf_set.by_name.get(name, []))
-    result.update(canonicalize_tensor.tiling_patterns())
-    result.update(canonicalize_memref.tiling_patterns())
-    result.update(dialect_patterns())
-    # Upstream's set (as iree-opt 3.13 runs it) also holds the linalg ops' own patterns.
-    result.update(op_patterns())
-    result.update(canonicalize_scf.for_loop_canonicalization_patterns())
-    return result
-
-
-__all__ = ["FOLDERS", "folders", "patterns", "tiling_canonicalization_patterns"]
+__all__ = ["FOLDERS", "dialect_patterns", "op_patterns", "patterns", "tensor_dialect_patterns"]

@@ -29,14 +29,10 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from schedir.dialects.memref import AllocaOp, AllocOp, CastOp
 from schedir.dialects.utils import Mixed, mixed_values, split_mixed
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    Folder,
-    constant_int,
-    fold_mixed_lists,
-    in_bounds_slice,
-)
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.mixed import fold_mixed_lists, in_bounds_slice
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 # --- casts ------------------------------------------------------------------------------------
 
@@ -51,7 +47,7 @@ def _layout(t: MemRefType) -> tuple[tuple[int | None, ...], int | None] | None:
 def can_fold_cast_into_consumer(cast: Operation) -> bool:
     """Upstream's `memref::CastOp::canFoldIntoConsumerOp`: the cast only erases static
     information (sizes, strides, offset) of its source."""
-    if cast.name != "memref.cast":
+    if not isinstance(cast, xmemref.CastOp):
         return False
     source, result = cast.operands[0].type, cast.results[0].type
     if not isinstance(source, MemRefType) or not isinstance(result, MemRefType):
@@ -105,7 +101,7 @@ def fold_memref_cast(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     if source.type == op.results[0].type:
         return [source]
     inner = source.owner
-    if isinstance(inner, Operation) and inner.name == "memref.cast":
+    if isinstance(inner, xmemref.CastOp):
         if inner.operands[0].type == op.results[0].type:
             return [inner.operands[0]]
         if can_fold_cast_into_consumer(inner):
@@ -125,11 +121,7 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
     if shape[index] != DYNAMIC_INDEX:
         return [IntegerAttr(shape[index], IndexType())]
     owner = source.owner
-    if (
-        isinstance(owner, Operation)
-        and owner.name in ("memref.alloc", "memref.alloca")
-        and isinstance(source, OpResult)
-    ):
+    if isinstance(owner, xmemref.AllocOp | xmemref.AllocaOp) and isinstance(source, OpResult):
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
     return None
@@ -137,9 +129,9 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
 
 def _subview_params(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed]]:
     return (
-        mixed_values(op.properties["static_offsets"], op.offsets),  # type: ignore[arg-type,attr-defined]
-        mixed_values(op.properties["static_sizes"], op.sizes),  # type: ignore[arg-type,attr-defined]
-        mixed_values(op.properties["static_strides"], op.strides),  # type: ignore[arg-type,attr-defined]
+        mixed_values(op.properties["static_offsets"], op.offsets),  # type: ignore[arg-type,attr-defined]  # the op is a slice-like op with these operand groups
+        mixed_values(op.properties["static_sizes"], op.sizes),  # type: ignore[arg-type,attr-defined]  # the op is a slice-like op with these operand groups
+        mixed_values(op.properties["static_strides"], op.strides),  # type: ignore[arg-type,attr-defined]  # the op is a slice-like op with these operand groups
     )
 
 
@@ -161,7 +153,7 @@ def fold_subview(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     ):
         return [source]
     inner = source.owner
-    if isinstance(inner, Operation) and inner.name == "memref.subview":
+    if isinstance(inner, xmemref.SubviewOp):
         offsets, sizes, strides = _subview_params(op)
         inner_sizes = _subview_params(inner)[1]
         same_sizes = len(sizes) == len(inner_sizes) and all(
@@ -173,13 +165,13 @@ def fold_subview(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     return None
 
 
-FOLDERS: dict[str, Folder] = {
-    "memref.cast": fold_memref_cast,
-    "memref.dim": fold_dim,
-    "memref.subview": fold_subview,
-    "memref.load": _fold_cast_users([0]),
-    "memref.store": _fold_cast_users([1]),
-    "memref.dealloc": _fold_cast_users([0]),
+FOLDERS: dict[type[Operation], Folder] = {
+    xmemref.CastOp: fold_memref_cast,
+    xmemref.DimOp: fold_dim,
+    xmemref.SubviewOp: fold_subview,
+    xmemref.LoadOp: _fold_cast_users([0]),
+    xmemref.StoreOp: _fold_cast_users([1]),
+    xmemref.DeallocOp: _fold_cast_users([0]),
 }
 
 
@@ -223,7 +215,7 @@ def subview_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
         return False
     offsets, sizes, strides = folded
     source = op.operands[0]
-    if not in_bounds_slice(source.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+    if not in_bounds_slice(source.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
     old_type = op.results[0].type
     assert isinstance(source.type, MemRefType) and isinstance(old_type, MemRefType)
@@ -308,7 +300,7 @@ def subview_of_cast(op: Operation, rw: CanonRewriter) -> bool:
     if new_type is None:
         return False
     new = xmemref.SubviewOp.build(
-        operands=[source, op.offsets, op.sizes, op.strides],  # type: ignore[attr-defined]
+        operands=[source, op.offsets, op.sizes, op.strides],  # type: ignore[attr-defined]  # the op is a slice-like op with these operand groups
         result_types=[new_type],
         properties={
             k: op.properties[k] for k in ("static_offsets", "static_sizes", "static_strides")
@@ -392,7 +384,7 @@ def alloc_constant_sizes(op: Operation, rw: CanonRewriter) -> bool:
         layout if not isinstance(layout, NoneAttr) else NoneAttr(),
         type_.memory_space,
     )
-    cls = AllocOp if op.name == "memref.alloc" else AllocaOp
+    cls = AllocOp if isinstance(op, xmemref.AllocOp) else AllocaOp
     props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
     new = cls.build(operands=[new_dynamic, symbols], result_types=[new_type], properties=props)
     new.attributes.update(op.attributes)
@@ -410,10 +402,10 @@ def dead_alloc(op: Operation, rw: CanonRewriter) -> bool:
     if not users:
         return False
     for user in users:
-        if user.name == "memref.store":
+        if isinstance(user, xmemref.StoreOp):
             if user.operands[0] is result:
                 return False
-        elif user.name != "memref.dealloc":
+        elif not isinstance(user, xmemref.DeallocOp):
             return False
     for user in dict.fromkeys(users):
         rw.erase(user)
@@ -424,17 +416,17 @@ def dead_alloc(op: Operation, rw: CanonRewriter) -> bool:
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("memref.subview", subview_constant_arguments, subview_of_cast, trivial_subview)
-        .add("memref.copy", erase_self_copy, copy_of_cast)
-        .add("memref.alloc", alloc_constant_sizes, dead_alloc)
-        .add("memref.alloca", alloc_constant_sizes, dead_alloc)
+        .add(xmemref.SubviewOp, subview_constant_arguments, subview_of_cast, trivial_subview)
+        .add(xmemref.CopyOp, erase_self_copy, copy_of_cast)
+        .add(xmemref.AllocOp, alloc_constant_sizes, dead_alloc)
+        .add(xmemref.AllocaOp, alloc_constant_sizes, dead_alloc)
     )
 
 
 def tiling_patterns() -> PatternSet:
     """The memref part of `linalg.tiling_canonicalization` (subview only)."""
     return PatternSet().add(
-        "memref.subview", subview_constant_arguments, subview_of_cast, trivial_subview
+        xmemref.SubviewOp, subview_constant_arguments, subview_of_cast, trivial_subview
     )
 
 

@@ -1,5 +1,6 @@
-"""scf canonicalization patterns (upstream SCF.cpp) and `scf.for_loop_canonicalization`
-(upstream SCF/Transforms/LoopCanonicalization.cpp).
+"""scf canonicalization patterns (upstream SCF.cpp), and the dim patterns of
+`scf.for_loop_canonicalization` (upstream SCF/Transforms/LoopCanonicalization.cpp, which
+`driver` assembles with `affine_loops`).
 
 * `scf.for`: zero-trip loops become their inits, one-trip loops are inlined, empty loops
   that only yield outside values become those values (SimplifyTrivialLoops); iter_args
@@ -9,25 +10,28 @@
 * `scf.if`: constant conditions select a branch, unused results are dropped, results
   both branches yield identically are forwarded, an empty else is removed, and an if that
   only yields outside values becomes `arith.select`.
-* `scf.forall`: see `canonicalize_scf_forall`.
+* `scf.forall`: see `scf_forall`.
 * `scf.execute_region` with one block and no results is inlined.
 * loop canonicalization: `tensor.dim` / `memref.dim` of an iter_arg or result whose
   yielded value keeps the shape reads the init; min/max over induction variables
-  (`canonicalize_affine_loops.simplify_min_max_in_loops`).
+  (`affine_loops.simplify_min_max_in_loops`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ShapedType
+from xdsl.dialects import arith, memref, scf, tensor, vector
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ShapedType, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from schedir.dialects.linalg.interface import dps_inits, is_structured
 from schedir.dialects.utils import Mixed
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_int
+from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -35,7 +39,7 @@ from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_int
 def is_defined_outside(value: SSAValue, op: Operation) -> bool:
     """Whether `value` is defined outside of (not nested in) `op`."""
     owner = value.owner
-    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner  # type: ignore[assignment]
+    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner
     while node is not None:
         if node is op:
             return False
@@ -169,8 +173,8 @@ def fold_iter_args(op: Operation, rw: CanonRewriter) -> bool:
     for init, arg, result, yielded in zip(
         op.iter_args, block.args[1:], op.results, terminator.operands, strict=True
     ):
-        forwarded = yielded is arg or (not arg.uses and (init is yielded or not result.uses))
-        keep.append(not forwarded)
+        is_forwarded = yielded is arg or (not arg.uses and (init is yielded or not result.uses))
+        keep.append(not is_forwarded)
     if all(keep):
         return False
     inits = [v for v, k in zip(op.iter_args, keep, strict=True) if k]
@@ -193,21 +197,19 @@ def fold_iter_args(op: Operation, rw: CanonRewriter) -> bool:
     move_block_ops(rw, block, InsertPoint.at_end(new_block), replacements, stop=terminator)
     filtered = [v for v, k in zip(terminator.operands, keep, strict=True) if k]
     rw.insert(scf.YieldOp(*filtered), InsertPoint.at_end(new_block))
-    new_block.last_op.location = terminator.location  # type: ignore[union-attr]
+    new_yield = new_block.last_op
+    assert new_yield is not None
+    new_yield.location = terminator.location
     replace_dropping_results(rw, op, results, forwarded)
     return True
 
 
 def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ForOpTensorCastFolder."""
-    from xdsl.dialects.tensor import CastOp
-
-    from schedir.transform.rewrites.canonicalize.tensor import preserves_static_information
-
     assert isinstance(op, scf.ForOp)
     for index, (init, result) in enumerate(zip(op.iter_args, op.results, strict=True)):
         cast = init.owner
-        if not isinstance(cast, CastOp):
+        if not isinstance(cast, tensor.CastOp):
             continue
         source = cast.operands[0]
         if source.type == cast.results[0].type:
@@ -216,13 +218,15 @@ def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
             continue
         if not result.has_one_use():
             continue
-        old_type = init.type
+        old_type, source_type = init.type, source.type
+        # Both are ranked tensors: preserves_static_information checked them.
+        assert isinstance(old_type, TensorType) and isinstance(source_type, TensorType)
         inits = list(op.iter_args)
         inits[index] = source
         loop = new_for(rw, op, op.lb, op.ub, op.step, inits)
         block = loop.body.block
         rw.set_insertion_point(InsertPoint.at_start(block))
-        cast_in = rw.create(CastOp(block.args[1 + index], old_type), op).results[0]
+        cast_in = rw.create(tensor.CastOp(block.args[1 + index], old_type), op).results[0]
         replacements: list[SSAValue | None] = list(block.args)
         replacements[1 + index] = cast_in
         old_block = op.body.block
@@ -230,11 +234,11 @@ def fold_tensor_cast_into_for(op: Operation, rw: CanonRewriter) -> bool:
         move_block_ops(rw, old_block, InsertPoint.at_end(block), replacements, stop=terminator)
         rw.set_insertion_point(InsertPoint.at_end(block))
         yielded = list(terminator.operands)
-        yielded[index] = rw.create(CastOp(yielded[index], source.type), op).results[0]
+        yielded[index] = rw.create(tensor.CastOp(yielded[index], source_type), op).results[0]
         rw.create(scf.YieldOp(*yielded), terminator)
         rw.set_insertion_point(InsertPoint.after(loop))
         results = list(loop.results)
-        results[index] = rw.create(CastOp(results[index], old_type), op).results[0]
+        results[index] = rw.create(tensor.CastOp(results[index], old_type), op).results[0]
         rw.replace_values(op, results)
         return True
     return False
@@ -383,18 +387,16 @@ def _same_shape_through_loop(arg: BlockArgument, loop: scf.ForOp) -> bool:
         owner = value.owner
         if not isinstance(owner, Operation):
             return False
-        if owner.name in ("tensor.insert_slice", "tensor.insert"):
+        if isinstance(owner, tensor.InsertSliceOp | tensor.InsertOp):
             value = owner.operands[1]
             continue
-        if owner.name == "scf.for" and isinstance(value, OpResult):
+        if isinstance(owner, scf.ForOp) and isinstance(value, OpResult):
             value = owner.operands[3 + value.index]
             continue
-        from schedir.dialects.linalg.interface import dps_inits, is_structured
-
         if is_structured(owner) and isinstance(value, OpResult):
             value = dps_inits(owner)[value.index]
             continue
-        if owner.name == "vector.transfer_write" and owner.results:
+        if isinstance(owner, vector.TransferWriteOp) and owner.results:
             value = owner.operands[1]
             continue
         return False
@@ -423,48 +425,37 @@ def dim_of_iter_arg(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-FOLDERS: dict[str, Folder] = {}
+def for_patterns() -> PatternSet:
+    """scf.for's canonicalization patterns."""
+    return PatternSet().add(
+        scf.ForOp, fold_iter_args, simplify_trivial_loops, fold_tensor_cast_into_for
+    )
 
 
 def patterns() -> PatternSet:
-    # The forall patterns' module uses this one's helpers.
-    from schedir.transform.rewrites.canonicalize.scf_forall import (
-        dim_of_forall,
-        forall_control_operands,
-        forall_iter_args,
-        forall_single_iteration_dims,
-    )
-
+    """The canonicalization patterns of scf.for, scf.if and scf.execute_region (those of
+    scf.forall are in `scf_forall`)."""
     return (
-        PatternSet()
-        .add("scf.for", fold_iter_args, simplify_trivial_loops, fold_tensor_cast_into_for)
+        for_patterns()
         .add(
-            "scf.if",
+            scf.IfOp,
             if_static_condition,
             if_remove_unused_results,
             if_to_select,
             if_remove_empty_else,
         )
-        .add("scf.forall", forall_control_operands, forall_iter_args, forall_single_iteration_dims)
-        .add("tensor.dim", dim_of_forall)
-        .add("scf.execute_region", inline_execute_region)
+        .add(scf.ExecuteRegionOp, inline_execute_region)
     )
 
 
-def for_loop_canonicalization_patterns() -> PatternSet:
-    from schedir.transform.rewrites.canonicalize.affine_loops import loop_min_max_patterns
-
-    return (
-        PatternSet()
-        .update(loop_min_max_patterns())
-        .add("tensor.dim", dim_of_iter_arg)
-        .add("memref.dim", dim_of_iter_arg)
-    )
+def dim_patterns() -> PatternSet:
+    """The dims of loop-carried values (part of `scf.for_loop_canonicalization`)."""
+    return PatternSet().add(tensor.DimOp, dim_of_iter_arg).add(memref.DimOp, dim_of_iter_arg)
 
 
 __all__ = [
-    "FOLDERS",
-    "for_loop_canonicalization_patterns",
+    "dim_patterns",
+    "for_patterns",
     "is_defined_outside",
     "move_block_ops",
     "new_for",

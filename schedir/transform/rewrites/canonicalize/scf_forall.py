@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import DenseArrayBase, i32
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.scf import ForallOp
@@ -28,7 +30,9 @@ from schedir.transform.rewrites.canonicalize.scf import (
     replace_dropping_results,
     trip_count,
 )
-from schedir.transform.rewrites.utils import CanonRewriter, fold_mixed
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.mixed import fold_mixed
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def forall_control_operands(op: Operation, rw: CanonRewriter) -> bool:
@@ -51,8 +55,6 @@ def forall_control_operands(op: Operation, rw: CanonRewriter) -> bool:
     op.properties["staticLowerBound"] = static_lbs
     op.properties["staticUpperBound"] = static_ubs
     op.properties["staticStep"] = static_steps
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
     op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
         i32, [len(dyn_lbs), len(dyn_ubs), len(dyn_steps), len(outputs)]
     )
@@ -64,7 +66,7 @@ def combining_ops(op: ForallOp, arg: SSAValue) -> list[Operation]:
     return [
         o
         for o in op.terminator.region.block.ops
-        if o.name == "tensor.parallel_insert_slice" and o.operands[1] is arg
+        if isinstance(o, ParallelInsertSliceOp) and o.operands[1] is arg
     ]
 
 
@@ -115,13 +117,10 @@ def _new_forall(
     ubs: Sequence[Mixed],
     steps: Sequence[Mixed],
     outputs: Sequence[SSAValue],
-    mapping: Attribute | bool | None = True,
 ) -> ForallOp:
     """A new forall with an empty body block (ivs and outputs as arguments)."""
     block = Block(arg_types=[op.body.block.args[0].type] * len(lbs) + [v.type for v in outputs])
-    new = ForallOp(
-        lbs, ubs, steps, outputs, op.mapping if mapping is True else mapping, Region(block)
-    )  # type: ignore[arg-type]
+    new = ForallOp(lbs, ubs, steps, outputs, op.mapping, Region(block))
     new.attributes.update(op.attributes)
     rw.create(new, op)
     return new
@@ -223,11 +222,21 @@ def dim_of_forall(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def patterns() -> PatternSet:
+    """scf.forall's canonicalization patterns, and tensor.dim of a forall result."""
+    return (
+        PatternSet()
+        .add(ForallOp, forall_control_operands, forall_iter_args, forall_single_iteration_dims)
+        .add(tensor.DimOp, dim_of_forall)
+    )
+
+
 __all__ = [
     "combining_ops",
     "dim_of_forall",
     "forall_control_operands",
     "forall_iter_args",
     "forall_single_iteration_dims",
+    "patterns",
     "promote_forall",
 ]

@@ -1,11 +1,11 @@
 """tensor folders and canonicalization patterns (upstream TensorOps.cpp); the
-`tensor.fold_tensor_subset_ops` set is in `canonicalize_tensor_subsets`.
+`tensor.fold_tensor_subset_ops` set is in `tensor_subsets`.
 
 Folders: identity casts and slices, `dim` of static shapes / `tensor.empty` / slices /
 casts / destination-style results, `extract_slice(insert_slice)` and
 `insert_slice(extract_slice)` of the same place, an insert over a previous insert of the
 same place; the element ops' folders (`extract`, `insert`, `from_elements`, `reshape`)
-are in `canonicalize_tensor_elements`.
+are in `tensor_elements`.
 
 Patterns: constant offsets/sizes/strides of the slice ops become static (the result type
 gets static sizes and a `tensor.cast` restores the old type), casts are folded into slice
@@ -27,19 +27,24 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
+from schedir.dialects.linalg.interface import dps_inits, is_structured
+from schedir.dialects.tensor import (
+    ExtractSliceOp,
+    GenerateOp,
+    InsertSliceOp,
+    ParallelInsertSliceOp,
+)
 from schedir.dialects.utils import Mixed, split_mixed
-from schedir.transform.rewrites.canonicalize import tensor_elements as canonicalize_tensor_elements
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    Folder,
-    constant_int,
+from schedir.transform.rewrites.canonicalize import tensor_elements
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.mixed import (
     fold_mixed_lists,
     in_bounds_slice,
     same_mixed,
     same_mixed_strict,
 )
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 # --- slice helpers ----------------------------------------------------------------------------
 
@@ -48,7 +53,7 @@ SliceParams = tuple[list[Mixed], list[Mixed], list[Mixed]]
 
 def slice_params(op: Operation) -> SliceParams:
     """Mixed offsets, sizes and strides of extract/insert/parallel_insert_slice."""
-    return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
+    return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]  # the op is one of schedir's slice ops, which define the mixed accessors
 
 
 def same_slice(a: SliceParams, b: SliceParams, *, strict: bool = False) -> bool:
@@ -104,13 +109,16 @@ def build_extract_slice(
 
 
 def build_insert_slice(
-    source: SSAValue, dest: SSAValue, params: SliceParams, cls: type[Operation] = InsertSliceOp
+    source: SSAValue,
+    dest: SSAValue,
+    params: SliceParams,
+    cls: type[InsertSliceOp | ParallelInsertSliceOp] = InsertSliceOp,
 ) -> Operation:
     offsets, sizes, strides = params
     so, do = split_mixed(offsets)
     ss, ds = split_mixed(sizes)
     st, dt = split_mixed(strides)
-    return cls.build(  # type: ignore[attr-defined]
+    return cls.build(
         operands=[source, dest, do, ds, dt],
         result_types=[dest.type] if cls is InsertSliceOp else [],
         properties={"static_offsets": so, "static_sizes": ss, "static_strides": st},
@@ -143,7 +151,7 @@ def preserves_static_information(source: Attribute, target: Attribute) -> bool:
 
 def can_fold_into_consumer(cast: Operation) -> bool:
     """A `tensor.cast` that only erases static information (its source is more static)."""
-    return cast.name == "tensor.cast" and preserves_static_information(
+    return isinstance(cast, xtensor.CastOp) and preserves_static_information(
         cast.results[0].type, cast.operands[0].type
     )
 
@@ -172,17 +180,17 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     owner = source.owner
     if not isinstance(owner, Operation) or not isinstance(source, OpResult):
         return None
-    if owner.name == "tensor.generate":
+    if isinstance(owner, GenerateOp):
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
-    if owner.name == "tensor.extract_slice":
-        if len(owner.results[0].type.get_shape()) == len(owner.operands[0].type.get_shape()):  # type: ignore[attr-defined]
-            size = owner.mixed_sizes[index]  # type: ignore[attr-defined]
+    if isinstance(owner, xtensor.ExtractSliceOp):
+        if len(owner.results[0].type.get_shape()) == len(owner.operands[0].type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+            size = owner.mixed_sizes[index]  # type: ignore[attr-defined]  # the op is one of schedir's slice ops, which define the mixed accessors
             if isinstance(size, SSAValue):
                 return [size]
         return None
     # dim(cast(x)) -> dim(x), in place (upstream's foldTensorCast).
-    if owner.name == "tensor.cast":
+    if isinstance(owner, xtensor.CastOp):
         op.operands = [owner.operands[0], index_value]
         return True
     return None
@@ -191,12 +199,11 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
 def fold_extract_slice(op: Operation) -> list[Attribute | SSAValue] | None:
     source = op.operands[0]
     params = slice_params(op)
-    if source.type == op.results[0].type and is_identity_slice(params, source.type.get_shape()):  # type: ignore[attr-defined]
+    if source.type == op.results[0].type and is_identity_slice(params, source.type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return [source]
     inner = source.owner
     if (
-        isinstance(inner, Operation)
-        and inner.name == "tensor.insert_slice"
+        isinstance(inner, xtensor.InsertSliceOp)
         and inner.operands[0].type == op.results[0].type
         and same_slice(slice_params(inner), params, strict=True)
     ):
@@ -209,15 +216,14 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     params = slice_params(op)
     if (
         source.type == dest.type
-        and DYNAMIC_INDEX not in dest.type.get_shape()  # type: ignore[attr-defined]
-        and is_identity_slice(params, dest.type.get_shape())  # type: ignore[attr-defined]
+        and DYNAMIC_INDEX not in dest.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+        and is_identity_slice(params, dest.type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     ):
         return [source]
     # insert_slice(extract_slice(dest, same place), dest) -> dest
     inner = source.owner
     if (
-        isinstance(inner, Operation)
-        and inner.name == "tensor.extract_slice"
+        isinstance(inner, xtensor.ExtractSliceOp)
         and inner.operands[0] is dest
         and same_slice(slice_params(inner), params, strict=True)
     ):
@@ -227,8 +233,7 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     # insert_slice(x into insert_slice(y into d at P) at P) -> insert_slice(x into d at P)
     prev = dest.owner
     if (
-        isinstance(prev, Operation)
-        and prev.name == "tensor.insert_slice"
+        isinstance(prev, xtensor.InsertSliceOp)
         and prev.operands[0].type == source.type
         and same_slice(slice_params(prev), params, strict=True)
     ):
@@ -239,12 +244,12 @@ def fold_insert_slice(op: Operation) -> list[Attribute | SSAValue] | bool | None
     return None
 
 
-FOLDERS: dict[str, Folder] = {
-    "tensor.cast": fold_cast,
-    "tensor.dim": fold_dim,
-    "tensor.extract_slice": fold_extract_slice,
-    "tensor.insert_slice": fold_insert_slice,
-    **canonicalize_tensor_elements.FOLDERS,
+FOLDERS: dict[type[Operation], Folder] = {
+    xtensor.CastOp: fold_cast,
+    xtensor.DimOp: fold_dim,
+    xtensor.ExtractSliceOp: fold_extract_slice,
+    xtensor.InsertSliceOp: fold_insert_slice,
+    **tensor_elements.FOLDERS,
 }
 
 
@@ -254,7 +259,7 @@ FOLDERS: dict[str, Folder] = {
 def _cast(rw: CanonRewriter, value: SSAValue, type_: Attribute, loc: Operation) -> SSAValue:
     if value.type == type_:
         return value
-    return rw.create(xtensor.CastOp(value, type_), loc).results[0]  # type: ignore[arg-type]
+    return rw.create(xtensor.CastOp(value, type_), loc).results[0]  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
 
 
 def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
@@ -263,11 +268,11 @@ def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     if folded is None:
         return False
     offsets, sizes, strides = folded
-    if not in_bounds_slice(op.operands[0].type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+    if not in_bounds_slice(op.operands[0].type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
     old_type = op.results[0].type
     source = op.operands[0]
-    new_type = infer_rank_reduced_type(source.type, sizes, len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    new_type = infer_rank_reduced_type(source.type, sizes, len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     new = rw.create(build_extract_slice(source, (offsets, sizes, strides), new_type), op)
     rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
     return True
@@ -281,7 +286,7 @@ def extract_slice_of_cast(op: Operation, rw: CanonRewriter) -> bool:
     params = slice_params(op)
     old_type = op.results[0].type
     source = cast.operands[0]
-    new_type = infer_rank_reduced_type(source.type, params[1], len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]
+    new_type = infer_rank_reduced_type(source.type, params[1], len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     new = rw.create(build_extract_slice(source, params, new_type), op)
     rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
     return True
@@ -293,17 +298,17 @@ def _insert_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
         return False
     offsets, sizes, strides = folded
     source, dest = op.operands[0], op.operands[1]
-    if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]
+    if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
-    source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]
-    if op.name == "tensor.parallel_insert_slice":
+    source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+    if isinstance(op, ParallelInsertSliceOp):
         # The cast goes before the in_parallel terminator, as upstream.
         parent = op.parent_op()
         assert parent is not None
         rw.set_insertion_point(parent)
     to_insert = _cast(rw, source, source_type, op)
     rw.set_insertion_point(op)
-    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    cls = ParallelInsertSliceOp if isinstance(op, ParallelInsertSliceOp) else InsertSliceOp
     new = build_insert_slice(to_insert, dest, (offsets, sizes, strides), cls)
     new.location = op.location
     rw.replace(op, new, list(new.results))
@@ -377,7 +382,7 @@ def insert_slice_cast_folder(op: Operation, rw: CanonRewriter) -> bool:
         return False
     if rank_reduction_mask(static_sizes, src_shape) is None:
         return False
-    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    cls = ParallelInsertSliceOp if isinstance(op, ParallelInsertSliceOp) else InsertSliceOp
     new = build_insert_slice(new_source, new_dest, (offsets, new_sizes, strides), cls)
     if cls is ParallelInsertSliceOp:
         new.location = op.location
@@ -395,10 +400,10 @@ def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
     src_type = source.type
     assert isinstance(src_type, TensorType)
     params = slice_params(op)
-    inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]
+    inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]  # the operand is a ranked shaped type (the op verifies it)
     if inferred == src_type or not preserves_static_information(src_type, inferred):
         return False
-    if op.name == "tensor.parallel_insert_slice":
+    if isinstance(op, ParallelInsertSliceOp):
         parent = op.parent_op()
         assert parent is not None
         rw.set_insertion_point(parent)
@@ -417,13 +422,10 @@ def dim_of_dest_style(op: Operation, rw: CanonRewriter) -> bool:
     if not isinstance(owner, Operation) or not isinstance(source, OpResult):
         return False
     new_source: SSAValue | None = None
-    if owner.name in ("tensor.insert_slice", "tensor.insert"):
+    if isinstance(owner, xtensor.InsertSliceOp | xtensor.InsertOp):
         new_source = owner.operands[1]
-    else:
-        from schedir.dialects.linalg.interface import dps_inits, is_structured
-
-        if is_structured(owner):
-            new_source = dps_inits(owner)[source.index]
+    elif is_structured(owner):
+        new_source = dps_inits(owner)[source.index]
     if new_source is None:
         return False
     op.operands = [new_source, op.operands[1]]
@@ -436,9 +438,9 @@ def dim_of_empty(op: Operation, rw: CanonRewriter) -> bool:
     source = op.operands[0]
     owner = source.owner
     index = constant_int(op.operands[1])
-    if not isinstance(owner, Operation) or owner.name != "tensor.empty" or index is None:
+    if not isinstance(owner, xtensor.EmptyOp) or index is None:
         return False
-    shape = source.type.get_shape()  # type: ignore[attr-defined]
+    shape = source.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if not 0 <= index < len(shape) or shape[index] != DYNAMIC_INDEX:
         return False
     dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
@@ -479,14 +481,14 @@ def empty_static_shape(op: Operation, rw: CanonRewriter) -> bool:
 def cast_of_empty(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's FoldEmptyTensorWithCastOp: cast(empty) -> empty of the cast type."""
     empty = op.operands[0].owner
-    if not isinstance(empty, Operation) or empty.name != "tensor.empty":
+    if not isinstance(empty, xtensor.EmptyOp):
         return False
     src_type, dst_type = op.operands[0].type, op.results[0].type
     if not isinstance(dst_type, TensorType) or not preserves_static_information(src_type, dst_type):
         return False
     dynamic: list[SSAValue] = []
     it = iter(empty.operands)
-    for s, d in zip(src_type.get_shape(), dst_type.get_shape(), strict=True):  # type: ignore[attr-defined]
+    for s, d in zip(src_type.get_shape(), dst_type.get_shape(), strict=True):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         value = next(it) if s == DYNAMIC_INDEX else None
         if d == DYNAMIC_INDEX:
             assert value is not None
@@ -499,19 +501,19 @@ def chained_cast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ChainedTensorCast: cast(cast(x)) -> cast(x) when the middle type adds
     no static information."""
     inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or inner.name != "tensor.cast":
+    if not isinstance(inner, xtensor.CastOp):
         return False
     source = inner.operands[0]
     a, b, c = source.type, inner.results[0].type, op.results[0].type
     if not all(isinstance(t, TensorType) for t in (a, b, c)):
         return False
-    sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()  # type: ignore[attr-defined]
+    sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if not len(sa) == len(sb) == len(sc):
         return False
     for x, y, z in zip(sa, sb, sc, strict=True):
         if y != DYNAMIC_INDEX and x == DYNAMIC_INDEX and z == DYNAMIC_INDEX:
             return False  # the middle cast asserts a size nobody else knows
-    rw.replace_with_op(op, xtensor.CastOp(source, c))  # type: ignore[arg-type]
+    rw.replace_with_op(op, xtensor.CastOp(source, c))  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     return True
 
 
@@ -521,7 +523,7 @@ def cast_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     extract = op.operands[0].owner
     result_type = op.results[0].type
     source_type = op.operands[0].type
-    if not isinstance(extract, Operation) or extract.name != "tensor.extract_slice":
+    if not isinstance(extract, xtensor.ExtractSliceOp):
         return False
     if not isinstance(result_type, TensorType) or not isinstance(source_type, TensorType):
         return False
@@ -554,33 +556,33 @@ def pad_zero_padding(op: Operation, rw: CanonRewriter) -> bool:
     highs = op.properties.get("static_high")
     if lows is None or highs is None:
         return False
-    if any(v != 0 for v in lows.get_values()) or any(v != 0 for v in highs.get_values()):  # type: ignore[attr-defined]
+    if any(v != 0 for v in lows.get_values()) or any(v != 0 for v in highs.get_values()):  # type: ignore[attr-defined]  # the verified op holds that property with this attribute kind
         return False
-    rw.replace_with_op(op, xtensor.CastOp(op.operands[0], op.results[0].type))  # type: ignore[arg-type]
+    rw.replace_with_op(op, xtensor.CastOp(op.operands[0], op.results[0].type))  # type: ignore[arg-type]  # tensor.cast takes ranked tensor types; these values are ranked tensors
     return True
 
 
 def patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("tensor.extract_slice", extract_slice_constant_arguments, extract_slice_of_cast)
+        .add(xtensor.ExtractSliceOp, extract_slice_constant_arguments, extract_slice_of_cast)
         .add(
-            "tensor.insert_slice",
+            xtensor.InsertSliceOp,
             insert_slice_constant_arguments,
             insert_slice_cast_folder,
             insert_slice_source_cast_inserter,
         )
         .add(
-            "tensor.parallel_insert_slice",
+            ParallelInsertSliceOp,
             insert_slice_constant_arguments,
             insert_slice_cast_folder,
             insert_slice_source_cast_inserter,
         )
-        .add("tensor.cast", chained_cast, cast_of_extract_slice, cast_of_empty)
-        .add("tensor.dim", dim_of_dest_style, dim_of_empty)
-        .add("tensor.empty", empty_static_shape)
-        .add("tensor.pad", pad_zero_padding)
-        .update(canonicalize_tensor_elements.patterns())
+        .add(xtensor.CastOp, chained_cast, cast_of_extract_slice, cast_of_empty)
+        .add(xtensor.DimOp, dim_of_dest_style, dim_of_empty)
+        .add(xtensor.EmptyOp, empty_static_shape)
+        .add(xtensor.PadOp, pad_zero_padding)
+        .update(tensor_elements.patterns())
     )
 
 
@@ -589,16 +591,16 @@ def tiling_patterns() -> PatternSet:
     insert_slice and pad patterns)."""
     all_patterns = patterns()
     result = PatternSet()
-    for name in (
-        "tensor.cast",
-        "tensor.empty",
-        "tensor.extract_slice",
-        "tensor.insert_slice",
-        "tensor.pad",
+    for root in (
+        xtensor.CastOp,
+        xtensor.EmptyOp,
+        xtensor.ExtractSliceOp,
+        xtensor.InsertSliceOp,
+        xtensor.PadOp,
     ):
-        result.add(name, *all_patterns.by_name.get(name, []))
+        result.add(root, *all_patterns.patterns_of(root))
     # tensor.empty's FoldEmptyTensorWithDimOp has tensor.dim as its root.
-    return result.add("tensor.dim", dim_of_empty)
+    return result.add(xtensor.DimOp, dim_of_empty)
 
 
 __all__ = [

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -25,14 +26,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Folder, constant_attr, constant_int
+from schedir.transform.rewrites.constants import constant_attr, constant_int
+from schedir.transform.rewrites.greedy import Folder, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _scalar(value: int | float, type_: Attribute) -> Attribute:
     if isinstance(value, float):
-        return FloatAttr(value, type_)  # type: ignore[arg-type]
-    return IntegerAttr(value, type_)  # type: ignore[arg-type]
+        return FloatAttr(value, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
+    return IntegerAttr(value, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
 
 
 def _flat_index(indices: Sequence[int], shape: Sequence[int]) -> int | None:
@@ -59,14 +61,14 @@ def fold_extract(op: Operation) -> list[Attribute | SSAValue] | None:
         if index is None:
             return None
         indices.append(index)
-    shape = source.type.get_shape()  # type: ignore[attr-defined]
+    shape = source.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if any(d < 0 for d in shape):
         return None
     flat = _flat_index(indices, shape)
     if flat is None:
         return None
     owner = source.owner
-    if isinstance(owner, Operation) and owner.name == "tensor.from_elements":
+    if isinstance(owner, tensor.FromElementsOp):
         return [owner.operands[flat]]
     if isinstance(attr, DenseIntOrFPElementsAttr):
         return [_scalar(attr.get_values()[flat], elem)]
@@ -96,16 +98,16 @@ def fold_from_elements(op: Operation) -> list[Attribute | SSAValue] | None:
             return None
     type_ = op.results[0].type
     assert isinstance(type_, TensorType)
-    return [DenseIntOrFPElementsAttr.from_list(type_, values)]  # type: ignore[arg-type]
+    return [DenseIntOrFPElementsAttr.from_list(type_, values)]  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
 
 
 def _spells_source_shape(shape: SSAValue, source: SSAValue) -> bool:
     """Whether a `from_elements` shape operand lists `source`'s sizes (constants for the
     static ones, `tensor.dim` of `source` at their own index for the dynamic ones)."""
     owner = shape.owner
-    if not isinstance(owner, Operation) or owner.name != "tensor.from_elements":
+    if not isinstance(owner, tensor.FromElementsOp):
         return False
-    dims = source.type.get_shape()  # type: ignore[attr-defined]
+    dims = source.type.get_shape()  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     if len(owner.operands) != len(dims):
         return False
     for position, element in enumerate(owner.operands):
@@ -115,7 +117,7 @@ def _spells_source_shape(shape: SSAValue, source: SSAValue) -> bool:
                 return False
             continue
         dim = element.owner
-        if not isinstance(dim, Operation) or dim.name != "tensor.dim":
+        if not isinstance(dim, tensor.DimOp):
             return False
         if dim.operands[0] is not source or constant_int(dim.operands[1]) != position:
             return False
@@ -136,9 +138,9 @@ def fold_reshape(op: Operation) -> list[Attribute | SSAValue] | bool | None:
         count = 1
         for d in result_type.get_shape():
             count *= d
-        return [DenseIntOrFPElementsAttr.from_list(result_type, [attr.get_values()[0]] * count)]  # type: ignore[arg-type]
+        return [DenseIntOrFPElementsAttr.from_list(result_type, [attr.get_values()[0]] * count)]  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
     producer = source.owner
-    if isinstance(producer, Operation) and producer.name == "tensor.reshape":
+    if isinstance(producer, tensor.ReshapeOp):
         op.operands = [producer.operands[0], shape]
         return True
     if source.type != result_type:
@@ -148,18 +150,18 @@ def fold_reshape(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     return None
 
 
-FOLDERS: dict[str, Folder] = {
-    "tensor.extract": fold_extract,
-    "tensor.insert": fold_insert,
-    "tensor.from_elements": fold_from_elements,
-    "tensor.reshape": fold_reshape,
+FOLDERS: dict[type[Operation], Folder] = {
+    tensor.ExtractOp: fold_extract,
+    tensor.InsertOp: fold_insert,
+    tensor.FromElementsOp: fold_from_elements,
+    tensor.ReshapeOp: fold_reshape,
 }
 
 
 def extract_from_cast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's ExtractFromTensorCast: extract from the cast's ranked source."""
     cast = op.operands[0].owner
-    if not isinstance(cast, Operation) or cast.name != "tensor.cast":
+    if not isinstance(cast, tensor.CastOp):
         return False
     if not isinstance(cast.operands[0].type, TensorType):
         return False
@@ -170,7 +172,7 @@ def extract_from_cast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def patterns() -> PatternSet:
-    return PatternSet().add("tensor.extract", extract_from_cast)
+    return PatternSet().add(tensor.ExtractOp, extract_from_cast)
 
 
 __all__ = [

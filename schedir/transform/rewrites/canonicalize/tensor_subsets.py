@@ -14,26 +14,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
 from schedir.dialects.utils import Mixed
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.dialects.vector import TransferReadOp, TransferWriteOp
+from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.tensor import (
     build_insert_slice,
     dropped_dims,
     is_identity_slice,
     slice_params,
 )
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _add_indices(rw: CanonRewriter, a: Mixed, b: SSAValue, loc: Operation) -> SSAValue:
     """a + b as an `affine.apply` (upstream's resolveIndicesIntoOpWithOffsetsAndStrides)."""
-    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-
     offset = rw.mixed_value(a, loc) if isinstance(a, int) else a
     map_ = AffineMap(2, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1),))
     return composed_folded_apply(rw, map_, [offset, b], loc)
@@ -50,18 +52,18 @@ def _expand_map(map_: AffineMap, dropped: Sequence[int], full_rank: int) -> Affi
 
 def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's TransferReadOfExtractSliceOpFolder."""
-    if op.name != "vector.transfer_read" or op.properties.get("mask") is not None:
+    if not isinstance(op, TransferReadOp) or op.properties.get("mask") is not None:
         return False
     source = op.operands[0]
     slice_op = source.owner
-    if not isinstance(slice_op, Operation) or slice_op.name != "tensor.extract_slice":
+    if not isinstance(slice_op, xtensor.ExtractSliceOp):
         return False
     offsets, sizes, strides = slice_params(slice_op)
     if any(constant_int(s) != 1 for s in strides):
         return False
-    if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]
+    if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False  # masked reads are left alone
-    reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]
+    reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     dropped = dropped_dims(sizes, reduced_rank)
     indices = list(op.operands[1 : 1 + reduced_rank])
     padding = op.operands[1 + reduced_rank]
@@ -77,7 +79,7 @@ def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     new_map = _expand_map(perm.data, dropped, len(offsets))
     props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
     props["permutation_map"] = AffineMapAttr(new_map)
-    new = type(op).build(  # type: ignore[attr-defined]
+    new = type(op).build(
         operands=[slice_op.operands[0], new_indices, padding, []],
         result_types=[op.results[0].type],
         properties=props,
@@ -91,11 +93,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InsertSliceOfTransferWriteOpFolder: a transfer_write that overwrites a
     whole tensor at index 0, then inserted, writes into the destination directly."""
     write = op.operands[0].owner
-    if (
-        not isinstance(write, Operation)
-        or write.name != "vector.transfer_write"
-        or not write.results
-    ):
+    if not isinstance(write, TransferWriteOp) or not write.results:
         return False
     tensor_type = write.results[0].type
     vector = write.operands[0]
@@ -105,7 +103,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
         return False  # masked
     if any(constant_int(v) != 0 for v in write.operands[2 : 2 + rank]):
         return False
-    vshape = list(vector.type.get_shape())  # type: ignore[attr-defined]
+    vshape = list(vector.type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     perm = write.properties["permutation_map"]
     assert isinstance(perm, AffineMapAttr)
     if perm.data != AffineMap.identity(rank) or vshape != list(tensor_type.get_shape()):
@@ -124,7 +122,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     props["permutation_map"] = AffineMapAttr(new_map)
     if in_bounds is not None:
         props["in_bounds"] = in_bounds
-    new = type(write).build(  # type: ignore[attr-defined]
+    new = type(write).build(
         operands=[vector, dest, indices, []],
         result_types=[[dest.type]],
         properties=props,
@@ -137,7 +135,7 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InsertSliceOfInsertSliceFolder: a rank-expanding insert_slice that
     fills its whole destination, inserted again, is inserted directly."""
     inner = op.operands[0].owner
-    if not isinstance(inner, Operation) or inner.name != "tensor.insert_slice":
+    if not isinstance(inner, xtensor.InsertSliceOp):
         return False
     inner_dest_type = inner.operands[1].type
     assert isinstance(inner_dest_type, TensorType)
@@ -145,7 +143,7 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
     if not is_identity_slice(inner_params, inner_dest_type.get_shape()):
         return False
     inner_source = inner.operands[0]
-    cls = ParallelInsertSliceOp if op.name == "tensor.parallel_insert_slice" else InsertSliceOp
+    cls = ParallelInsertSliceOp if isinstance(op, ParallelInsertSliceOp) else InsertSliceOp
     new = build_insert_slice(inner_source, op.operands[1], slice_params(op), cls)
     new.location = op.location
     rw.replace(op, new, list(new.results))
@@ -155,9 +153,9 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
 def fold_tensor_subset_ops_patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("vector.transfer_read", transfer_read_of_extract_slice)
-        .add("tensor.insert_slice", insert_slice_of_transfer_write, insert_slice_of_insert_slice)
-        .add("tensor.parallel_insert_slice", insert_slice_of_insert_slice)
+        .add(TransferReadOp, transfer_read_of_extract_slice)
+        .add(InsertSliceOp, insert_slice_of_transfer_write, insert_slice_of_insert_slice)
+        .add(ParallelInsertSliceOp, insert_slice_of_insert_slice)
     )
 
 

@@ -154,7 +154,8 @@ def _is_proper_ancestor(ancestor: Operation, op: Operation) -> bool:
 def _loop_inits(containing: Operation) -> list[tuple[SSAValue, BlockArgument]]:
     """The containing loop's destination operands with their block arguments."""
     if isinstance(containing, ForallOp):
-        return list(zip(containing.outputs, containing.region_iter_args, strict=True))
+        shared = containing.body.block.args[containing.rank :]
+        return list(zip(containing.outputs, shared, strict=True))
     if isinstance(containing, xscf.ForOp):
         return list(zip(containing.iter_args, containing.body.block.args[1:], strict=True))
     return []
@@ -353,7 +354,7 @@ def _tile_and_fuse_through_block_argument(
         return []
     forall = cast(ForallOp, containing)
     output_index = use.index - (len(forall.operands) - len(forall.outputs))
-    block_arg = forall.region_iter_args[output_index]
+    block_arg = forall.body.block.args[forall.rank + output_index]
     slice_op = next(
         (
             u.operation

@@ -19,22 +19,28 @@ the same base, map and thread-id positions touch distinct elements in distinct t
 
 from __future__ import annotations
 
+from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr
 from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from schedir.dialects import gpu
+from schedir.dialects.affine import MaxOp
 from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.canonicalize.affine_loops import (
     Interval,
     expr_bounds,
     loop_iv_range,
 )
-from schedir.transform.rewrites.utils import constant_int
+from schedir.transform.rewrites.constants import constant_int
 
-_VIEWS = frozenset(
-    {"memref.cast", "memref.subview", "memref.view", "memref.collapse_shape", "memref.expand_shape"}
+_VIEWS = (
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.ViewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
 )
 _UNKNOWN: Interval = (None, None)
 _MAX_DEPTH = 16
@@ -45,7 +51,7 @@ Slot = tuple[SSAValue, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 def kernel_of(op: Operation) -> Operation | None:
     current = op.parent_op()
-    while current is not None and current.name not in ("gpu.func", "gpu.launch"):
+    while current is not None and not isinstance(current, gpu.FuncOp | gpu.LaunchOp):
         current = current.parent_op()
     return current
 
@@ -59,7 +65,7 @@ def block_dims(kernel: Operation) -> list[int | None]:
 
 def _thread_dim(value: SSAValue) -> str | None:
     if isinstance(value, OpResult) and isinstance(value.op, gpu.ThreadIdOp):
-        return value.op.dimension.data.value
+        return value.op.dim
     return None
 
 
@@ -79,39 +85,51 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval:
         kernel = kernel_of(op)
         size = block_dims(kernel)["xyz".index(dim)] if kernel is not None else None
         return 0, None if size is None else size - 1
-    if op.name in ("arith.addi", "arith.muli") and len(op.operands) == 2:
+    if isinstance(op, arith.AddiOp | arith.MuliOp) and len(op.operands) == 2:
         (la, ha), (lb, hb) = (value_range(v, depth + 1) for v in op.operands)
-        if op.name == "arith.addi":
+        if isinstance(op, arith.AddiOp):
             return (
                 None if la is None or lb is None else la + lb,
                 None if ha is None or hb is None else ha + hb,
             )
-        if None in (la, ha, lb, hb):
+        if la is None or ha is None or lb is None or hb is None:
             return _UNKNOWN
-        corners = [a * b for a in (la, ha) for b in (lb, hb)]  # type: ignore[operator]
+        corners = [a * b for a in (la, ha) for b in (lb, hb)]
         return min(corners), max(corners)
-    if op.name not in ("affine.apply", "affine.min", "affine.max"):
+    if not isinstance(op, affine.ApplyOp | affine.MinOp | MaxOp):
         return _UNKNOWN
-    affine_map = op.properties["map"].data  # type: ignore[union-attr]
+    affine_map = op.properties["map"].data  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
     assert isinstance(affine_map, AffineMap)
     if affine_map.num_symbols:
         return _UNKNOWN
     ranges = [value_range(v, depth + 1) for v in op.operands]
     results = [expr_bounds(r, ranges) for r in affine_map.results]
-    if op.name == "affine.apply":
+    if isinstance(op, affine.ApplyOp):
         return results[0]
     lows, highs = [r[0] for r in results], [r[1] for r in results]
-    if op.name == "affine.min":
+    if isinstance(op, affine.MinOp):
         known_highs = [h for h in highs if h is not None]
         return (
-            None if None in lows else min(lows),  # type: ignore[type-var]
+            _min_or_none(lows),
             min(known_highs) if known_highs else None,
         )
     known_lows = [lo for lo in lows if lo is not None]
     return (
         max(known_lows) if known_lows else None,
-        None if None in highs else max(highs),  # type: ignore[type-var]
+        _max_or_none(highs),
     )
+
+
+def _min_or_none(values: list[int | None]) -> int | None:
+    """The least value; None (unbounded) if one is unbounded."""
+    known = [v for v in values if v is not None]
+    return min(known) if len(known) == len(values) else None
+
+
+def _max_or_none(values: list[int | None]) -> int | None:
+    """The greatest value; None (unbounded) if one is unbounded."""
+    known = [v for v in values if v is not None]
+    return max(known) if len(known) == len(values) else None
 
 
 def _is_one(value: SSAValue) -> bool:
@@ -125,7 +143,7 @@ def _offset_thread_dim(offset: int | SSAValue) -> str | None:
     dim = _thread_dim(offset)
     if dim is not None:
         return dim
-    if isinstance(offset, OpResult) and offset.op.name == "arith.muli":
+    if isinstance(offset, OpResult) and isinstance(offset.op, arith.MuliOp):
         lhs, rhs = offset.op.operands
         if _thread_dim(lhs) is not None and _is_one(rhs):
             return _thread_dim(lhs)
@@ -142,7 +160,7 @@ def _fixed_map(value: SSAValue) -> tuple[SSAValue, tuple[int, ...], tuple[int, .
         return None
     rank = len(memref_type.shape)
     offsets, strides = [0] * rank, [1] * rank
-    while isinstance(value, OpResult) and value.op.name in ("memref.subview", "memref.cast"):
+    while isinstance(value, OpResult) and isinstance(value.op, SubviewOp | memref.CastOp):
         view = value.op
         if isinstance(view, SubviewOp):
             static_offsets = view.static_offsets.get_values()
@@ -190,7 +208,7 @@ def _subview_slot(view: SubviewOp) -> Slot | None:
 
 def thread_slot(value: SSAValue) -> Slot | None:
     """The per-thread slot the accesses through `value` stay within, if any."""
-    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEWS):
         if isinstance(value.op, SubviewOp):
             slot = _subview_slot(value.op)
             if slot is not None:

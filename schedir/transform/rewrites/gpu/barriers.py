@@ -14,7 +14,7 @@ Two refinements for kernels: a default-space allocation inside a kernel that is 
 block's shared buffer (`schedir.workgroup_buffer`) is per-thread, so no other thread sees
 its accesses; and accesses through one single-element `memref.subview` of an allocation
 whose offsets hold `gpu.thread_id` for every dimension of the block touch a different
-element in each thread (generalized in `gpu_barrier_slots`). A barrier that ends an
+element in each thread (generalized in `barrier_slots`). A barrier that ends an
 `scf.for` body and orders nothing between one iteration and the next is moved after the
 loop (a thread-mapped forall in a loop
 over chunks gets one barrier per chunk from the mapping; only the loop's end needs it).
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.dialects import affine, func, llvm, memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -47,8 +48,8 @@ from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import InsertPoint
 
+from schedir.dialects import gpu
 from schedir.dialects.utils import constant_index, mixed_values
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.effects import (
     ALLOC,
     FREE,
@@ -59,26 +60,35 @@ from schedir.transform.rewrites.effects import (
     op_effects,
 )
 from schedir.transform.rewrites.gpu.barrier_slots import kernel_of, thread_slot
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 _ALL = [Effect(READ), Effect(WRITE), Effect(ALLOC), Effect(FREE)]
-_BOUNDARIES = frozenset({"gpu.func", "gpu.launch"})
-_FUNCTIONS = frozenset({"func.func", "gpu.func", "llvm.func"})
-_VIEWS = frozenset(
-    {"memref.cast", "memref.subview", "memref.view", "memref.collapse_shape", "memref.expand_shape"}
+_BOUNDARIES = (gpu.FuncOp, gpu.LaunchOp)
+_FUNCTIONS = (func.FuncOp, gpu.FuncOp, llvm.FuncOp)
+_VIEWS = (
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.ViewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
 )
-_CAPTURE_THROUGH = _VIEWS | frozenset(
-    {"memref.reinterpret_cast", "memref.memory_space_cast", "memref.transpose"}
+_CAPTURE_THROUGH = (
+    *_VIEWS,
+    memref.ReinterpretCastOp,
+    memref.MemorySpaceCastOp,
+    # (and memref.transpose, which schedir does not define)
 )
+_ALLOCATIONS = (memref.AllocOp, memref.AllocaOp)
 
 
 def _is_barrier(op: Operation) -> bool:
-    return op.name == "gpu.barrier"
+    return isinstance(op, gpu.BarrierOp)
 
 
 def _collect(op: Operation, effects: list[Effect]) -> bool:
     """Upstream's collectEffects: False (and every effect, on no value) when unknown."""
-    if _is_barrier(op) or op.name == "memref.assume_alignment":
+    if _is_barrier(op) or isinstance(op, memref.AssumeAlignmentOp):
         return True
     own = op_effects(op)
     if own is None:
@@ -115,15 +125,15 @@ def _effects_before(op: Operation, effects: list[Effect], stop_at_barrier: bool)
             return False
         current = current.prev_op
     parent = op.parent_op()
-    if parent is None or parent.name in _BOUNDARIES:
+    if parent is None or isinstance(parent, _BOUNDARIES):
         return True
     if not _effects_before(parent, effects, stop_at_barrier):
         return False
-    if parent.name == "scf.for":
+    if isinstance(parent, ForOp):
         last = block.last_op
         assert last is not None
         return _effects_before(last, effects, True)
-    if parent.name in ("scf.if", "memref.alloca_scope"):
+    if isinstance(parent, scf.IfOp | memref.AllocaScopeOp):
         return True
     return _walk_parent(parent, effects)
 
@@ -145,24 +155,24 @@ def _effects_after(op: Operation, effects: list[Effect], stop_at_barrier: bool) 
             return False
         current = current.next_op
     parent = op.parent_op()
-    if parent is None or parent.name in _BOUNDARIES:
+    if parent is None or isinstance(parent, _BOUNDARIES):
         return True
     if not _effects_after(parent, effects, stop_at_barrier):
         return False
-    if parent.name == "scf.for":
+    if isinstance(parent, ForOp):
         first = block.first_op
         assert first is not None
         if _is_barrier(first):
             return True
         exact = _collect(first, effects)
         return _effects_after(first, effects, True) and exact
-    if parent.name in ("scf.if", "memref.alloca_scope"):
+    if isinstance(parent, scf.IfOp | memref.AllocaScopeOp):
         return True
     return _walk_parent(parent, effects)
 
 
 def _base(value: SSAValue) -> SSAValue:
-    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEWS):
         value = value.op.operands[0]
     return value
 
@@ -170,11 +180,7 @@ def _base(value: SSAValue) -> SSAValue:
 def _function_arg(value: SSAValue) -> tuple[Operation, int] | None:
     if isinstance(value, BlockArgument):
         owner = value.block.parent_op()
-        if (
-            owner is not None
-            and owner.name in _FUNCTIONS
-            and value.block is owner.regions[0].blocks.first
-        ):
+        if isinstance(owner, _FUNCTIONS) and value.block is owner.regions[0].blocks.first:
             return owner, value.index
     return None
 
@@ -191,8 +197,8 @@ def _is_noalias_arg(value: SSAValue) -> bool:
     return isinstance(entry, DictionaryAttr) and "llvm.noalias" in entry.data
 
 
-def _defining_name(value: SSAValue) -> str | None:
-    return value.op.name if isinstance(value, OpResult) else None
+def _defined_by(value: SSAValue, kinds: type[Operation] | tuple[type[Operation], ...]) -> bool:
+    return isinstance(value, OpResult) and isinstance(value.op, kinds)
 
 
 def _maybe_captured(value: SSAValue) -> bool:
@@ -205,14 +211,14 @@ def _maybe_captured(value: SSAValue) -> bool:
             effects = op_effects(user)
             if effects is not None and effects and all(e.kind == READ for e in effects):
                 continue
-            if user.name in _CAPTURE_THROUGH:
+            if isinstance(user, _CAPTURE_THROUGH):
                 todo.append(user.results[0])
                 continue
-            if user.name in ("memref.store", "vector.transfer_write"):
+            if isinstance(user, memref.StoreOp | vector.TransferWriteOp):
                 if use.index == 0:
                     return True
                 continue
-            if user.name == "memref.dealloc":
+            if isinstance(user, memref.DeallocOp):
                 continue
             return True
     return False
@@ -224,14 +230,16 @@ def may_alias(first: SSAValue, second: SSAValue) -> bool:
     if first is second:
         return True
     globals_ = [
-        v.op.properties.get("name") if _defining_name(v) == "memref.get_global" else None  # type: ignore[union-attr]
+        v.op.properties.get("name")
+        if isinstance(v, OpResult) and isinstance(v.op, memref.GetGlobalOp)
+        else None
         for v in (first, second)
     ]
     if globals_[0] is not None and globals_[1] is not None:
         return globals_[0] == globals_[1]
     if _is_noalias_arg(first) and _is_noalias_arg(second):
         return False
-    distinct = [_defining_name(v) in ("memref.alloc", "memref.alloca") for v in (first, second)]
+    distinct = [_defined_by(v, _ALLOCATIONS) for v in (first, second)]
     is_global = [g is not None for g in globals_]
     if (distinct[0] or is_global[0]) and (distinct[1] or is_global[1]):
         return False
@@ -247,7 +255,7 @@ def may_alias(first: SSAValue, second: SSAValue) -> bool:
 
 def _is_private_allocation(value: SSAValue) -> bool:
     """A default-space allocation inside a kernel that is no block-shared buffer."""
-    if not isinstance(value, OpResult) or value.op.name not in ("memref.alloc", "memref.alloca"):
+    if not isinstance(value, OpResult) or not isinstance(value.op, _ALLOCATIONS):
         return False
     memref_type = value.type
     return (
@@ -298,11 +306,11 @@ def _upper_bound(value: int | SSAValue) -> int | None:
     known = constant_index(value)
     if known is not None or isinstance(value, int):
         return known
-    if not isinstance(value, OpResult) or value.op.name != "affine.min":
+    if not isinstance(value, OpResult) or not isinstance(value.op, affine.MinOp):
         return None
     bounds = [
         r.value
-        for r in value.op.properties["map"].data.results  # type: ignore[union-attr]
+        for r in value.op.properties["map"].data.results  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
         if isinstance(r, AffineConstantExpr)
     ]
     return min(bounds) if bounds else None
@@ -319,7 +327,7 @@ def _injective(value: SSAValue) -> bool:
 
 
 def _defined_in(value: SSAValue, loop: Operation) -> bool:
-    owner = value.op if isinstance(value, OpResult) else value.block.parent_op()  # type: ignore[union-attr]
+    owner = value.op if isinstance(value, OpResult) else value.owner.parent_op()
     return owner is not None and (owner is loop or loop.is_ancestor(owner))
 
 
@@ -330,7 +338,7 @@ def _windows(value: SSAValue, loop: ForOp) -> set[tuple[SSAValue, int]]:
     if step is None or step <= 0:
         return found
     iv = loop.body.block.args[0]
-    while isinstance(value, OpResult) and value.op.name in _VIEWS:
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEWS):
         view = value.op
         source = view.operands[0]
         if isinstance(view, SubviewOp) and not _defined_in(source, loop) and _injective(source):
@@ -412,7 +420,7 @@ def _sink_out_of_loop(op: Operation, rewriter: CanonRewriter) -> bool:
 
 def eliminate_barriers_patterns() -> PatternSet:
     """The `gpu.eliminate_barriers` pattern set."""
-    return PatternSet().add("gpu.barrier", eliminate_barrier)
+    return PatternSet().add(gpu.BarrierOp, eliminate_barrier)
 
 
 __all__ = [

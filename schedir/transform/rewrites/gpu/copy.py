@@ -21,17 +21,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import gcd, prod
 
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import IndexType, IntegerType, ShapedType
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriterListener
 
+from schedir.dialects import linalg
 from schedir.dialects.gpu.attributes import MappingId, ThreadMappingAttr
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.tiling.tile_using_scf import (
     TilingError,
     TilingOptions,
     tile_using_scf,
 )
-from schedir.transform.rewrites.utils import CanonRewriter
 
 MAX_VECTOR_LOAD_BITS = 128
 """Upstream's kMaxVectorLoadBitWidth: the widest load a thread issues."""
@@ -143,7 +145,7 @@ def map_copy_to_threads(
     listener: PatternRewriterListener | None = None,
 ) -> CopyToThreadsResult:
     """Tile `op` (a `linalg.copy` or `tensor.pad`) into a thread-mapped `scf.forall`."""
-    if op.name not in ("linalg.copy", "tensor.pad"):
+    if not isinstance(op, linalg.CopyOp | tensor.PadOp):
         raise CopyMappingError("only linalg.copy and tensor.pad target ops are supported")
     shaped = op.results[0].type if op.results else op.operands[-1].type
     if (
@@ -152,7 +154,7 @@ def map_copy_to_threads(
         or not 1 <= len(shaped.get_shape()) <= 3
     ):
         raise CopyMappingError("only statically sized ops of rank <= 3 are supported")
-    bitwidth = _bitwidth(shaped.get_element_type())  # type: ignore[attr-defined]
+    bitwidth = _bitwidth(shaped.get_element_type())  # type: ignore[attr-defined]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
     if bit_alignment % bitwidth:
         bit_alignment = bitwidth
     mapping = copy_mapping(total_threads, bit_alignment, list(shaped.get_shape()), bitwidth)

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -50,8 +50,8 @@ from schedir.dialects.gpu.attributes import (
 )
 from schedir.dialects.gpu.syntax import DIMS
 from schedir.dialects.scf import ForallOp
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.tiling.affine import Aff, IndexBuilder, constant_of
-from schedir.transform.rewrites.utils import CanonRewriter
 
 MAX_BLOCK_DIMS = (1024, 1024, 64)
 MAX_THREADS_PER_BLOCK = 1024
@@ -293,7 +293,7 @@ def _mapping_attr(level: str, mapping_id: MappingId) -> DeviceMappingAttr:
         "warpgroup": WarpgroupMappingAttr,
         "lane": LaneMappingAttr,
     }[level]
-    return cls(mapping_id)  # type: ignore[return-value]
+    return cls(mapping_id)
 
 
 def _rewrite_one_forall(
@@ -520,20 +520,16 @@ WORKGROUP_BUFFER = "schedir.workgroup_buffer"
 """Marks a default-space `memref.alloc` of a launch's block-level code whose buffer the
 threads share: `convert-gpu-to-nvvm` puts it in shared memory (see below)."""
 
-_VIEWS = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.reinterpret_cast",
-    }
+_VIEWS = (
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+    memref.ReinterpretCastOp,
 )
 
 
 def _is_default_space(t: object) -> bool:
-    from xdsl.dialects.builtin import MemRefType, NoneAttr
-
     return isinstance(t, MemRefType) and isinstance(t.memory_space, NoneAttr)
 
 
@@ -565,7 +561,7 @@ def mark_block_shared_buffers(launch: Operation) -> list[Operation]:
     marked: list[Operation] = []
     for op in list(launch.walk()):
         if (
-            op.name != "memref.alloc"
+            not isinstance(op, memref.AllocOp)
             or not _is_default_space(op.results[0].type)
             or in_thread_loop(op)
         ):
@@ -575,14 +571,12 @@ def mark_block_shared_buffers(launch: Operation) -> list[Operation]:
         while todo and not shared:
             value = todo.pop()
             for use in value.uses:
-                if use.operation.name in _VIEWS and not in_thread_loop(use.operation):
+                if isinstance(use.operation, _VIEWS) and not in_thread_loop(use.operation):
                     todo.extend(use.operation.results)
                 elif in_thread_loop(use.operation):
                     shared = True
                     break
         if shared:
-            from xdsl.dialects.builtin import UnitAttr
-
             op.attributes[WORKGROUP_BUFFER] = UnitAttr()
             marked.append(op)
     return marked

@@ -1,1 +1,8 @@
-"""Loop rewrites: unrolling, peeling, forall to for, loop-invariant code motion."""
+"""Loop rewrites.
+
+* `unroll_and_peel`: `scf.for` unrolling and peeling (with the min/max simplification
+  of peeled loops);
+* `forall_to_for`: `scf.forall` to nested `scf.for`;
+* `licm`: loop-invariant code motion and subset hoisting (`is_loop_like`,
+  `move_loop_invariant_code`, `hoist_loop_invariant_subsets`).
+"""

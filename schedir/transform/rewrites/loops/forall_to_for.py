@@ -30,8 +30,8 @@ from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.scf import ForallOp
-from schedir.dialects.tensor import InsertSliceOp
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,8 @@ def forall_to_for(
         rw.move_op(op, InsertPoint.at_end(innermost))
     yielded: list[SSAValue] = list(innermost.args[1:])
     for insert in list(terminator.region.block.ops):
+        # scf.forall.in_parallel holds only parallel inserts (its verifier checks it).
+        assert isinstance(insert, ParallelInsertSliceOp)
         dest = insert.operands[1]
         position = next(i for i, arg in enumerate(innermost.args[1:]) if arg is dest)
         new = InsertSliceOp.build(
@@ -94,12 +96,12 @@ def forall_to_for(
                 insert.offsets,
                 insert.sizes,
                 insert.strides,
-            ],  # type: ignore[attr-defined]
+            ],
             result_types=[dest.type],
             properties={
-                "static_offsets": insert.static_offsets,  # type: ignore[attr-defined]
-                "static_sizes": insert.static_sizes,  # type: ignore[attr-defined]
-                "static_strides": insert.static_strides,  # type: ignore[attr-defined]
+                "static_offsets": insert.static_offsets,
+                "static_sizes": insert.static_sizes,
+                "static_strides": insert.static_strides,
             },
         )
         rw.insert(new, InsertPoint.at_end(innermost))

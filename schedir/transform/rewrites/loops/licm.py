@@ -35,22 +35,36 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import affine, arith, memref, scf, tensor, vector
+from xdsl.dialects import linalg as xlinalg
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
 
+from schedir.dialects import linalg
+from schedir.dialects.scf import ForallOp
+from schedir.dialects.tensor import ParallelInsertSliceOp
+from schedir.dialects.utils import Mixed, mixed_values
+from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int, same_mixed
+from schedir.transform.rewrites.mixed import same_mixed
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
-LOOP_LIKE = frozenset(
-    {"scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for", "affine.parallel"}
+LOOP_LIKE: tuple[type[Operation], ...] = (
+    scf.ForOp,
+    ForallOp,
+    scf.ParallelOp,
+    scf.WhileOp,
+    affine.ForOp,
+    affine.ParallelOp,
 )
+"""The ops implementing upstream's LoopLikeOpInterface."""
 
 
 def is_loop_like(op: Operation) -> bool:
     """Whether `op` implements upstream's LoopLikeOpInterface."""
-    return op.name in LOOP_LIKE
+    return isinstance(op, LOOP_LIKE)
 
 
 def loop_regions(op: Operation) -> list[Region]:
@@ -60,7 +74,7 @@ def loop_regions(op: Operation) -> list[Region]:
 def is_defined_outside(value: SSAValue, loop: Operation) -> bool:
     """Upstream's `isDefinedOutsideOfLoop`."""
     owner = value.owner
-    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner  # type: ignore[assignment]
+    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner
     while node is not None:
         if node is loop:
             return False
@@ -70,39 +84,41 @@ def is_defined_outside(value: SSAValue, loop: Operation) -> bool:
 
 # --- speculatability -----------------------------------------------------------------------
 
-_DIVISIONS = frozenset(
-    {
-        "arith.divsi",
-        "arith.divui",
-        "arith.ceildivsi",
-        "arith.ceildivui",
-        "arith.floordivsi",
-        "arith.remsi",
-        "arith.remui",
-    }
+_SIGNED_DIVISIONS = (arith.DivSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp)
+_DIVISIONS = (
+    *_SIGNED_DIVISIONS,
+    arith.DivUIOp,
+    arith.CeilDivUIOp,
+    arith.RemSIOp,
+    arith.RemUIOp,
+)
+_LINALG_OPS = (*xlinalg.Linalg.operations, *linalg.Linalg.operations)
+_NOT_SPECULATABLE_REGION_OPS = (
+    scf.IfOp,
+    scf.WhileOp,
+    ForallOp,
+    scf.ParallelOp,
+    scf.ExecuteRegionOp,
 )
 
 
 def is_speculatable(op: Operation) -> bool:
     """Upstream's `isSpeculatable` for the ops schedir meets."""
-    name = op.name
-    if name in _DIVISIONS:
+    if isinstance(op, _DIVISIONS):
         divisor = constant_int(op.operands[1])
         if divisor is None or divisor == 0:
             return False
-        return not (
-            name in ("arith.divsi", "arith.ceildivsi", "arith.floordivsi") and divisor == -1
-        )
-    if name in ("tensor.dim", "memref.dim"):
+        return not (isinstance(op, _SIGNED_DIVISIONS) and divisor == -1)
+    if isinstance(op, tensor.DimOp | memref.DimOp):
         index = constant_int(op.operands[1])
-        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return index is not None and 0 <= index < rank
-    if name == "scf.for":
+    if isinstance(op, scf.ForOp):
         return constant_int(op.operands[2]) == 1 and _recursively_speculatable(op)
-    if name in ("scf.if", "scf.while", "scf.forall", "scf.parallel", "scf.execute_region"):
+    if isinstance(op, _NOT_SPECULATABLE_REGION_OPS):
         return False
     if op.regions:
-        if name.startswith("linalg."):
+        if isinstance(op, _LINALG_OPS):
             return _recursively_speculatable(op)
         return False
     return True
@@ -130,14 +146,12 @@ def can_be_hoisted(op: Operation, defined_outside: Callable[[SSAValue], bool]) -
 
 
 def _is_terminator(op: Operation) -> bool:
-    from xdsl.traits import IsTerminator
-
     return op.has_trait(IsTerminator, value_if_unregistered=False)
 
 
 def _defined_in(value: SSAValue, op: Operation) -> bool:
     owner = value.owner
-    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner  # type: ignore[assignment]
+    node: Operation | None = owner.parent_op() if isinstance(owner, Block) else owner
     while node is not None:
         if node is op:
             return True
@@ -188,9 +202,9 @@ class Subset:
     @property
     def source_index(self) -> int:
         """Operand index of the chain value (extraction source, insertion destination)."""
-        if self.op.name == "vector.transfer_write":
+        if isinstance(self.op, vector.TransferWriteOp):
             return 1
-        if self.op.name in ("tensor.insert_slice", "tensor.parallel_insert_slice"):
+        if isinstance(self.op, tensor.InsertSliceOp | ParallelInsertSliceOp):
             return 1
         return 0
 
@@ -200,21 +214,25 @@ class Subset:
         return 0
 
 
-def _slice_key(op: Operation) -> tuple[list[object], list[object], list[object]] | None:
-    if op.name in ("tensor.extract_slice", "tensor.insert_slice"):
-        return (list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides))  # type: ignore[attr-defined]
+def _slice_key(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed]] | None:
+    if isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
+        return (
+            mixed_values(op.static_offsets, op.offsets),
+            mixed_values(op.static_sizes, op.sizes),
+            mixed_values(op.static_strides, op.strides),
+        )
     return None
 
 
 def _transfer_key(op: Operation) -> tuple[list[SSAValue], object, object] | None:
-    if op.name == "vector.transfer_read":
-        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+    if isinstance(op, vector.TransferReadOp):
+        rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         if len(op.operands) != 2 + rank:
             return None  # masked
         vector_type = op.results[0].type
         return (list(op.operands[1 : 1 + rank]), op.properties.get("permutation_map"), vector_type)
-    if op.name == "vector.transfer_write":
-        rank = len(op.operands[1].type.get_shape())  # type: ignore[attr-defined]
+    if isinstance(op, vector.TransferWriteOp):
+        rank = len(op.operands[1].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         if len(op.operands) != 2 + rank:
             return None
         return (
@@ -230,7 +248,7 @@ def equivalent_subsets(a: Operation, b: Operation) -> bool:
     ka, kb = _slice_key(a), _slice_key(b)
     if ka is not None and kb is not None:
         return all(
-            len(x) == len(y) and all(same_mixed(p, q) for p, q in zip(x, y, strict=True))  # type: ignore[arg-type]
+            len(x) == len(y) and all(same_mixed(p, q) for p, q in zip(x, y, strict=True))
             for x, y in zip(ka, kb, strict=True)
         )
     ta, tb = _transfer_key(a), _transfer_key(b)
@@ -251,7 +269,7 @@ def _static_box(op: Operation) -> list[tuple[int, int]] | None:
         offsets, sizes, strides = key
         box: list[tuple[int, int]] = []
         for o, s, st in zip(offsets, sizes, strides, strict=True):
-            co, cs, cst = constant_int(o), constant_int(s), constant_int(st)  # type: ignore[arg-type]
+            co, cs, cst = constant_int(o), constant_int(s), constant_int(st)
             if co is None or cs is None or cst is None:
                 box.append((-1, -1))
                 continue
@@ -260,7 +278,7 @@ def _static_box(op: Operation) -> list[tuple[int, int]] | None:
     tkey = _transfer_key(op)
     if tkey is not None:
         indices, perm, vtype = tkey
-        shape = list(vtype.get_shape())  # type: ignore[attr-defined]
+        shape = list(vtype.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         box = [(-1, -1)] * len(indices)
         results = getattr(getattr(perm, "data", None), "results", ())
         sizes = [1] * len(indices)
@@ -292,12 +310,11 @@ def disjoint_subsets(a: Operation, b: Operation) -> bool:
 def _classify(op: Operation, operand_index: int) -> str | None:
     """ "extract" / "insert" if `op` uses the chain value as a subset source /
     destination at `operand_index`."""
-    name = op.name
-    if name in ("tensor.extract_slice", "vector.transfer_read") and operand_index == 0:
+    if isinstance(op, tensor.ExtractSliceOp | vector.TransferReadOp) and operand_index == 0:
         return "extract"
-    if name == "tensor.insert_slice" and operand_index == 1:
+    if isinstance(op, tensor.InsertSliceOp) and operand_index == 1:
         return "insert"
-    if name == "vector.transfer_write" and operand_index == 1 and op.results:
+    if isinstance(op, vector.TransferWriteOp) and operand_index == 1 and op.results:
         return "insert"
     return None
 
@@ -320,7 +337,7 @@ def _collect_chain(
                     return False
                 reached_yield = True
                 continue
-            if user.name == "scf.for" and use.index >= 3:
+            if isinstance(user, scf.ForOp) and use.index >= 3:
                 nested_arg = user.regions[0].block.args[use.index - 3 + 1]
                 if not _collect_chain(user, nested_arg, subsets, False):
                     return False
@@ -381,7 +398,7 @@ def hoist_loop_invariant_subsets(
 ) -> Operation:
     """Hoist matching subset pairs of each iter_arg of an `scf.for`; returns the loop
     (a new op when iter_args were added)."""
-    if loop.name != "scf.for":
+    if not isinstance(loop, scf.ForOp):
         return loop
     rw = CanonRewriter(InsertPoint.before(loop), listener)
     index = 0

@@ -26,15 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineDimExpr,
     AffineExpr,
     AffineMap,
+    AffineSymExpr,
 )
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -47,7 +49,8 @@ from schedir.transform.rewrites.canonicalize.affine import (
     substitute_constants,
 )
 from schedir.transform.rewrites.canonicalize.scf import trip_count
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _rewriter(anchor: Operation, listener: PatternRewriterListener | None) -> CanonRewriter:
@@ -55,7 +58,7 @@ def _rewriter(anchor: Operation, listener: PatternRewriterListener | None) -> Ca
 
 
 def _const(rw: CanonRewriter, value: int, type_: object, loc: Operation) -> SSAValue:
-    attr = IntegerAttr(value, type_)  # type: ignore[arg-type]
+    attr = IntegerAttr(value, type_)  # type: ignore[arg-type]  # xDSL types the attribute's type parameter narrower than the int/float type checked here
     const = rw.create(arith.ConstantOp(attr), loc)
     if isinstance(type_, IndexType) and value >= 0:
         const.results[0].name_hint = f"c{value}"
@@ -223,7 +226,7 @@ def peel_last_iteration(
     previous_ub = loop.ub
     rw.set_insertion_point(loop)
     split_map = AffineMap(0, 3, (s1 - remainder, s0))
-    split = _create_or_fold(rw, "affine.max", split_map, [loop.lb, loop.ub, loop.step], loop)
+    split = _create_or_fold(rw, MaxOp, split_map, [loop.lb, loop.ub, loop.step], loop)
     partial = loop.clone()
     rw.insert(partial, InsertPoint.after(loop))
     for result, new in zip(loop.results, partial.results, strict=True):
@@ -236,7 +239,11 @@ def peel_last_iteration(
 
 
 def _create_or_fold(
-    rw: CanonRewriter, name: str, map_: AffineMap, operands: Sequence[SSAValue], loc: Operation
+    rw: CanonRewriter,
+    cls: type[MinOp | MaxOp],
+    map_: AffineMap,
+    operands: Sequence[SSAValue],
+    loc: Operation,
 ) -> SSAValue:
     """`createOrFold<AffineMinOp / AffineMaxOp>`: a constant when every result folds,
     else the op with its constant-valued results folded in."""
@@ -244,10 +251,9 @@ def _create_or_fold(
     if folded is not None:
         values = [constant_int_expr(r) for r in folded.results]
         if all(v is not None for v in values):
-            pick = min if name == "affine.min" else max
+            pick = min if cls is MinOp else max
             return _const(rw, pick(v for v in values if v is not None), IndexType(), loc)
         map_ = folded
-    cls = MinOp if name == "affine.min" else MaxOp
     return rw.create(cls(list(operands), AffineMapAttr(map_)), loc).results[0]
 
 
@@ -268,7 +274,7 @@ def peel_first_iteration(
     rw.set_insertion_point(loop)
     s0, s1, s2 = (AffineExpr.symbol(i) for i in range(3))
     split_map = AffineMap(0, 3, (s0 + s1, s2))
-    split = _create_or_fold(rw, "affine.min", split_map, [loop.lb, loop.step, loop.ub], loop)
+    split = _create_or_fold(rw, MinOp, split_map, [loop.lb, loop.step, loop.ub], loop)
     first = loop.clone(value_mapper={loop.ub: split})
     rw.insert(first, InsertPoint.before(loop))
     first.operands = [first.operands[0], split, *first.operands[2:]]
@@ -283,7 +289,7 @@ def _rewrite_min_max_after_peeling(
     step = main.step
     for loop, inside in ((main, True), (partial, False)):
         iv = loop.body.block.args[0]
-        for op in [o for o in loop.walk() if o.name in ("affine.min", "affine.max")]:
+        for op in [o for o in loop.walk() if isinstance(o, affine.MinOp | MaxOp)]:
             rewrite_peeled_min_max(rw, op, iv, previous_ub, step, inside)
 
 
@@ -305,21 +311,20 @@ def _linear(expr: AffineExpr, operands: Sequence[SSAValue], num_dims: int) -> Li
         form[key] = form.get(key, Fraction(0)) + value
 
     def visit(node: AffineExpr, scale: Fraction) -> bool:
-        kind = node.__class__.__name__
-        if kind == "AffineConstantExpr":
-            add("const", scale * node.value)  # type: ignore[attr-defined]
+        if isinstance(node, AffineConstantExpr):
+            add("const", scale * node.value)
             return True
-        if kind == "AffineDimExpr":
-            value = operands[node.position]  # type: ignore[attr-defined]
-        elif kind == "AffineSymExpr":
-            value = operands[num_dims + node.position]  # type: ignore[attr-defined]
+        if isinstance(node, AffineDimExpr):
+            value = operands[node.position]
+        elif isinstance(node, AffineSymExpr):
+            value = operands[num_dims + node.position]
         else:
-            op = getattr(node, "kind", None)
-            name = getattr(op, "name", "")
-            if name == "Add":
-                return visit(node.lhs, scale) and visit(node.rhs, scale)  # type: ignore[attr-defined]
-            if name == "Mul" and node.rhs.__class__.__name__ == "AffineConstantExpr":  # type: ignore[attr-defined]
-                return visit(node.lhs, scale * node.rhs.value)  # type: ignore[attr-defined]
+            if not isinstance(node, AffineBinaryOpExpr):
+                return False
+            if node.kind == AffineBinaryOpKind.Add:
+                return visit(node.lhs, scale) and visit(node.rhs, scale)
+            if node.kind == AffineBinaryOpKind.Mul and isinstance(node.rhs, AffineConstantExpr):
+                return visit(node.lhs, scale * node.rhs.value)
             return False
         c = constant_int(value)
         if c is not None:
@@ -361,7 +366,7 @@ def rewrite_peeled_min_max(
     rw: CanonRewriter, op: Operation, iv: SSAValue, ub: SSAValue, step: SSAValue, inside: bool
 ) -> bool:
     """Upstream's `rewritePeeledMinMaxOp`: replace a min (max) by its bounding result."""
-    is_min = op.name == "affine.min"
+    is_min = isinstance(op, affine.MinOp)
     vm = op_value_map(op)
     nd = vm.map.num_dims
     forms = [_linear(r, vm.operands, nd) for r in vm.map.results]

@@ -38,8 +38,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import constant, with_folds
 
 _LOG2E = 1.44269504088896341
@@ -82,13 +82,13 @@ class _Builder:
     def const(self, value: float) -> SSAValue:
         attr: Attribute = FloatAttr(_f32(value), f32)
         if isinstance(self.ftype, VectorType):
-            attr = DenseIntOrFPElementsAttr.from_list(self.ftype, [_f32(value)])  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(self.ftype, [_f32(value)])  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
         return constant(self.rw, attr, self.ftype, self.at)
 
     def iconst(self, value: int) -> SSAValue:
         attr: Attribute = IntegerAttr(value, i32)
         if isinstance(self.itype, VectorType):
-            attr = DenseIntOrFPElementsAttr.from_list(self.itype, [value])  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(self.itype, [value])  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
         return constant(self.rw, attr, self.itype, self.at)
 
     def binary(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
@@ -154,7 +154,7 @@ def exp_approximation(op: Operation, rw: CanonRewriter) -> bool:
 
 def polynomial_approximation_patterns() -> PatternSet:
     """`transform.apply_patterns.math.polynomial_approximation` (exp only)."""
-    return PatternSet().add("math.exp", exp_approximation)
+    return PatternSet().add(math.ExpOp, exp_approximation)
 
 
 DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {

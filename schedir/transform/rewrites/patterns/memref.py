@@ -22,7 +22,7 @@ FoldMemRefAliasOps.cpp, AllocationOpInterfaceImpl, MemRefTransformOps.cpp):
   becomes a `memref.alloca`, and that dealloc goes.
 
 Index arithmetic is built with upstream's `makeComposedFoldedAffineApply`
-(`canonicalize_affine.composed_folded_apply`).
+(`canonicalize.affine.composed_folded_apply`).
 """
 
 from __future__ import annotations
@@ -30,21 +30,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
+from xdsl.dialects import arith
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    DenseArrayBase,
     IntegerAttr,
     MemRefType,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 
+from schedir.dialects import vector
 from schedir.dialects.memref import AllocaOp
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.promotion import element_bytes
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 Mixed = int | SSAValue
 
@@ -53,7 +58,7 @@ Mixed = int | SSAValue
 
 
 def _mixed(op: Operation, name: str, operands: Sequence[SSAValue]) -> list[Mixed]:
-    static = op.properties[name].get_values()  # type: ignore[union-attr]
+    static = op.properties[name].get_values()  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
     it = iter(operands)
     return [next(it) if v == DYNAMIC_INDEX else v for v in static]
 
@@ -115,8 +120,6 @@ def resolve_indices(
         expr = parts[0] + parts[1] * parts[2] if _mul_ok(parts[1], parts[2]) else None
         if expr is None:
             # A symbolic index times a symbolic stride is not affine: stay in arith.
-            from xdsl.dialects import arith
-
             product = rw.create(arith.MuliOp(_value(rw, index, loc), _value(rw, stride, loc)), loc)
             sum_ = rw.create(arith.AddiOp(_value(rw, offset, loc), product.results[0]), loc)
             resolved.append(sum_.results[0])
@@ -143,7 +146,7 @@ def _subview_of(value: SSAValue) -> xmemref.SubviewOp | None:
 # --- fold_memref_alias_ops ------------------------------------------------------------------
 
 
-def _load_of_subview(op: Operation, rw: CanonRewriter) -> bool:
+def _load_of_subview(op: xmemref.LoadOp | vector.LoadOp, rw: CanonRewriter) -> bool:
     """memref.load / vector.load through a subview."""
     view = _subview_of(op.operands[0])
     if view is None:
@@ -161,7 +164,7 @@ def _load_of_subview(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-def _store_of_subview(op: Operation, rw: CanonRewriter) -> bool:
+def _store_of_subview(op: xmemref.StoreOp | vector.StoreOp, rw: CanonRewriter) -> bool:
     """memref.store / vector.store through a subview."""
     view = _subview_of(op.operands[1])
     if view is None:
@@ -194,7 +197,7 @@ def _transfer_precondition(op: Operation, view: xmemref.SubviewOp) -> bool:
     if not map_.results:
         return False  # 0-d transfer
     in_bounds = op.properties.get("in_bounds")
-    flags = [bool(getattr(a, "value", a).data) for a in getattr(in_bounds, "data", ())]  # type: ignore[union-attr]
+    flags = [bool(getattr(a, "value", a).data) for a in getattr(in_bounds, "data", ())]  # type: ignore[union-attr]  # in_bounds holds BoolAttr or i1 IntegerAttr entries, both with .data
     if not flags or not all(flags):
         return False  # an out-of-bounds dimension
     if getattr(op, "mask", None) is not None:
@@ -202,9 +205,11 @@ def _transfer_precondition(op: Operation, view: xmemref.SubviewOp) -> bool:
     return _unit_strides(subview_lists(view)[2])
 
 
-def _transfer_through_subview(op: Operation, rw: CanonRewriter) -> bool:
+def _transfer_through_subview(
+    op: vector.TransferReadOp | vector.TransferWriteOp, rw: CanonRewriter
+) -> bool:
     """vector.transfer_read / transfer_write through a subview."""
-    is_read = op.name == "vector.transfer_read"
+    is_read = isinstance(op, vector.TransferReadOp)
     source_index = 0 if is_read else 1
     view = _subview_of(op.operands[source_index])
     if view is None or not _transfer_precondition(op, view):
@@ -212,15 +217,15 @@ def _transfer_through_subview(op: Operation, rw: CanonRewriter) -> bool:
     offsets, _, strides = subview_lists(view)
     dropped = dropped_dims(view)
     rw.set_insertion_point(op)
-    indices_op = list(op.indices)  # type: ignore[attr-defined]
+    indices_op = list(op.indices)
     indices = resolve_indices(rw, op, offsets, strides, dropped, indices_op)
     rank = len(cast(MemRefType[Attribute], view.source.type).get_shape())
     old_map = cast(AffineMapAttr, op.properties["permutation_map"]).data
     properties = dict(op.properties)
     properties.pop("operandSegmentSizes", None)
     properties["permutation_map"] = AffineMapAttr(_expand_dims_to_rank(old_map, rank, dropped))
-    if is_read:
-        operands: list[SSAValue | Sequence[SSAValue]] = [view.source, indices, op.padding, []]  # type: ignore[attr-defined]
+    if isinstance(op, vector.TransferReadOp):
+        operands: list[SSAValue | Sequence[SSAValue]] = [view.source, indices, op.padding, []]
     else:
         operands = [op.operands[0], view.source, indices, []]
     new = type(op).build(
@@ -265,13 +270,13 @@ def fold_memref_alias_ops_patterns() -> PatternSet:
     """`transform.apply_patterns.memref.fold_memref_alias_ops`."""
     return (
         PatternSet()
-        .add("memref.load", _load_of_subview)
-        .add("vector.load", _load_of_subview)
-        .add("memref.store", _store_of_subview)
-        .add("vector.store", _store_of_subview)
-        .add("vector.transfer_read", _transfer_through_subview)
-        .add("vector.transfer_write", _transfer_through_subview)
-        .add("memref.subview", _subview_of_subview)
+        .add(xmemref.LoadOp, _load_of_subview)
+        .add(vector.LoadOp, _load_of_subview)
+        .add(xmemref.StoreOp, _store_of_subview)
+        .add(vector.StoreOp, _store_of_subview)
+        .add(vector.TransferReadOp, _transfer_through_subview)
+        .add(vector.TransferWriteOp, _transfer_through_subview)
+        .add(xmemref.SubviewOp, _subview_of_subview)
     )
 
 
@@ -311,8 +316,6 @@ def _apply_sum(
     total = expr_of(base)
     for a, b in terms:
         if isinstance(a, SSAValue) and isinstance(b, SSAValue):
-            from xdsl.dialects import arith
-
             product = rw.create(arith.MuliOp(a, b), loc).results[0]
             total = total + expr_of(product)
         else:
@@ -363,8 +366,6 @@ def _subview_to_reinterpret_cast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def _static(values: Sequence[Mixed]) -> Attribute:
-    from xdsl.dialects.builtin import DenseArrayBase, i64
-
     return DenseArrayBase.from_list(
         i64, [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
     )
@@ -436,7 +437,7 @@ def _metadata_of_producer(op: Operation, rw: CanonRewriter) -> bool:
         strides = _mixed(producer, "static_strides", producer.strides)
         _replace_metadata(rw, op, inner.results[0], offsets[0], sizes, strides)
         return True
-    if producer is not None and producer.name == "memref.cast":
+    if isinstance(producer, xmemref.CastOp):
         inner = _metadata(rw, producer.operands[0], op)
         rw.replace(op, [], list(inner.results))
         return True
@@ -458,8 +459,8 @@ def expand_strided_metadata_patterns() -> PatternSet:
     reinterpret_cast, cast and static-field folders; reshapes keep their ops)."""
     return (
         PatternSet()
-        .add("memref.subview", _subview_to_reinterpret_cast)
-        .add("memref.extract_strided_metadata", _metadata_of_producer)
+        .add(xmemref.SubviewOp, _subview_to_reinterpret_cast)
+        .add(xmemref.ExtractStridedMetaDataOp, _metadata_of_producer)
     )
 
 
@@ -490,7 +491,7 @@ def alloc_to_alloca_patterns(size_limit: int | None) -> PatternSet:
             return False
         dealloc = op.next_op
         while dealloc is not None and not (
-            dealloc.name == "memref.dealloc" and dealloc.operands[0] is op.results[0]
+            isinstance(dealloc, xmemref.DeallocOp) and dealloc.operands[0] is op.results[0]
         ):
             dealloc = dealloc.next_op
         if dealloc is None:
@@ -501,7 +502,7 @@ def alloc_to_alloca_patterns(size_limit: int | None) -> PatternSet:
         rw.replace_with_op(op, alloca)
         return True
 
-    return PatternSet().add("memref.alloc", alloc_to_alloca)
+    return PatternSet().add(xmemref.AllocOp, alloc_to_alloca)
 
 
 def _size_limit(descriptor: Operation | None) -> int | None:

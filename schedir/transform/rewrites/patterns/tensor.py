@@ -1,50 +1,147 @@
-"""The pattern sets of `transform.apply_patterns.tensor.*` descriptors that are not in
-`rewrites.canonicalize`'s own table.
+"""The pattern sets of the `transform.apply_patterns.tensor.*` descriptors that are not in
+`canonicalize.driver`'s own table.
 
 `schedir.transform.ops.patterns.descriptor_patterns` looks a descriptor named
-`tensor.<set>` up in `DESCRIPTOR_PATTERNS` here.
+`tensor.<set>` up in `DESCRIPTOR_PATTERNS` (or, for a set built from the descriptor's
+options, `DESCRIPTOR_PATTERN_BUILDERS`) here.
 
     transform.apply_patterns to %f {
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     } : !transform.any_op
+
+`tensor.fold_tensor_empty`: ops that only reshape, slice or concatenate `tensor.empty`s
+become a `tensor.empty` of their result (upstream's EmptyOpPatterns.cpp):
+
+    %e = tensor.empty() : tensor<16x64xf32>
+    %s = tensor.extract_slice %e[%i, 0] [4, 64] [1, 1] : tensor<16x64xf32> to tensor<4x64xf32>
+    // ->
+    %s = tensor.empty() : tensor<4x64xf32>
+
+* `extract_slice` of an empty: an empty of the (possibly rank-reduced) slice type, with
+  the slice's dynamic sizes;
+* `expand_shape` / `collapse_shape` of an empty: an empty of the result shape (sizes from
+  the expand's output shape; a collapse with a dynamic result is left alone, as schedir
+  does not reify its sizes);
+* `concat` of empties only: an empty of the result type (static results).
+
+With `fold_single_use_only`, the reshape and slice folds require the `tensor.empty` to
+have no other use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import cast
 
-from xdsl.ir import Operation
+from xdsl.dialects import tensor as xtensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
+from schedir.transform.rewrites.vectorization.children import (
+    fold_tensor_subset_into_transfers_patterns,
+)
+
+# --- tensor.fold_tensor_empty ------------------------------------------------------------
 
 
-def _fold_tensor_subset_ops_into_vector_transfers() -> PatternSet:
-    from schedir.transform.rewrites.vectorization.children import (
-        fold_tensor_subset_into_transfers_patterns,
+def _empty_source(value: SSAValue, single_use_only: bool) -> Operation | None:
+    owner = value.owner if isinstance(value, OpResult) else None
+    if not isinstance(owner, xtensor.EmptyOp):
+        return None
+    if single_use_only and len(list(owner.results[0].uses)) != 1:
+        return None
+    return owner
+
+
+def _new_empty(rw: CanonRewriter, op: Operation, sizes: list[SSAValue], result: Attribute) -> None:
+    empty = xtensor.EmptyOp(sizes, result)
+    rw.replace_with_op(op, empty)
+
+
+def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
+    """The patterns of `tensor.fold_tensor_empty`."""
+
+    def extract_slice(op: xtensor.ExtractSliceOp, rw: CanonRewriter) -> bool:
+        if _empty_source(op.operands[0], single_use_only) is None:
+            return False
+        result = cast(TensorType[Attribute], op.results[0].type)
+        sizes = list(op.sizes)
+        static = list(op.static_sizes.get_values())
+        # The dynamic sizes of the kept dims (a dropped dim is a static 1).
+        kept = [s for s in static if s == DYNAMIC_INDEX]
+        if len(kept) != sum(1 for d in result.get_shape() if d == DYNAMIC_INDEX):
+            return False
+        rw.set_insertion_point(op)
+        _new_empty(rw, op, sizes, result)
+        return True
+
+    def reshape(op: xtensor.ExpandShapeOp | xtensor.CollapseShapeOp, rw: CanonRewriter) -> bool:
+        if _empty_source(op.operands[0], single_use_only) is None:
+            return False
+        result = cast(TensorType[Attribute], op.results[0].type)
+        dynamic = [d for d in result.get_shape() if d == DYNAMIC_INDEX]
+        if isinstance(op, xtensor.ExpandShapeOp):
+            sizes = list(op.operands[1:])
+        elif dynamic:
+            return False
+        else:
+            sizes = []
+        if len(sizes) != len(dynamic):
+            return False
+        rw.set_insertion_point(op)
+        _new_empty(rw, op, sizes, result)
+        return True
+
+    def concat(op: xtensor.ConcatOp, rw: CanonRewriter) -> bool:
+        if not op.operands or any(_empty_source(v, False) is None for v in op.operands):
+            return False
+        result = cast(TensorType[Attribute], op.results[0].type)
+        if any(d == DYNAMIC_INDEX for d in result.get_shape()):
+            return False
+        rw.set_insertion_point(op)
+        _new_empty(rw, op, [], result)
+        return True
+
+    return (
+        PatternSet()
+        .add(xtensor.ExtractSliceOp, extract_slice)
+        .add(xtensor.ExpandShapeOp, reshape)
+        .add(xtensor.CollapseShapeOp, reshape)
+        .add(xtensor.ConcatOp, concat)
     )
 
-    return fold_tensor_subset_into_transfers_patterns()
+
+def fold_tensor_empty_from_descriptor(descriptor: Operation | None) -> PatternSet:
+    """The set a `transform.apply_patterns.tensor.fold_tensor_empty` descriptor names."""
+    flag = None
+    if descriptor is not None:
+        flag = descriptor.properties.get("fold_single_use_only") or descriptor.attributes.get(
+            "fold_single_use_only"
+        )
+    value = getattr(getattr(flag, "value", None), "data", None)
+    return fold_tensor_empty_patterns(bool(value) if value is not None else flag is not None)
+
+
+# --- the descriptor tables ---------------------------------------------------------------
 
 
 DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {
     "tensor.fold_tensor_subset_ops_into_vector_transfers": (
-        _fold_tensor_subset_ops_into_vector_transfers
+        fold_tensor_subset_into_transfers_patterns
     ),
 }
 """Descriptor name (without `transform.apply_patterns.`) -> its pattern set."""
 
-
-def _fold_tensor_empty(descriptor: Operation) -> PatternSet:
-    from schedir.transform.rewrites.bufferization.empty_tensor_folds import (
-        fold_tensor_empty_from_descriptor,
-    )
-
-    return fold_tensor_empty_from_descriptor(descriptor)
-
-
 DESCRIPTOR_PATTERN_BUILDERS: Mapping[str, Callable[[Operation], PatternSet]] = {
-    "tensor.fold_tensor_empty": _fold_tensor_empty,
+    "tensor.fold_tensor_empty": fold_tensor_empty_from_descriptor,
 }
 """Descriptor sets built from the descriptor's options (`fold_single_use_only`)."""
 
-__all__ = ["DESCRIPTOR_PATTERNS", "DESCRIPTOR_PATTERN_BUILDERS"]
+__all__ = [
+    "DESCRIPTOR_PATTERNS",
+    "DESCRIPTOR_PATTERN_BUILDERS",
+    "fold_tensor_empty_from_descriptor",
+    "fold_tensor_empty_patterns",
+]

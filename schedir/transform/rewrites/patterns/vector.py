@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
+from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.vector.utils import with_folds
 
 _MULTI_REDUCTION = ("innerparallel", "innerreduction")

@@ -17,13 +17,13 @@ upstream's map canonicalization orders them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects import affine, arith, func
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, LocationAttr, ModuleOp
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -138,7 +138,7 @@ def is_valid_symbol(value: SSAValue) -> bool:
         parent = value.block.parent_op()
     else:
         return False
-    return parent is not None and parent.name in ("func.func", "builtin.module")
+    return isinstance(parent, func.FuncOp | ModuleOp)
 
 
 def compose(value: Ofr) -> Aff:
@@ -148,9 +148,9 @@ def compose(value: Ofr) -> Aff:
     constant = constant_of(value)
     if constant is not None:
         return Aff.const(constant)
-    if isinstance(value, OpResult) and value.op.name == "affine.apply":
+    if isinstance(value, OpResult) and isinstance(value.op, affine.ApplyOp):
         apply_op = value.op
-        map_: AffineMap = apply_op.properties["map"].data  # type: ignore[union-attr]
+        map_: AffineMap = apply_op.properties["map"].data  # type: ignore[union-attr]  # the verified op holds that property with this attribute kind
         operands = [compose(o) for o in apply_op.operands]
         try:
             return substitute(map_.results[0], map_.num_dims, operands)
@@ -228,7 +228,7 @@ class IndexBuilder:
     everything it generates at the op being tiled, as upstream does.
     """
 
-    def __init__(self, rewriter: PatternRewriter, location: Attribute) -> None:
+    def __init__(self, rewriter: PatternRewriter, location: LocationAttr) -> None:
         self.rewriter = rewriter
         self.location = location
 
@@ -277,17 +277,23 @@ class IndexBuilder:
     def max(self, affs: Sequence[Aff]) -> Ofr:
         return self._min_max(affs, MaxOp, max)
 
-    def _min_max(self, affs: Sequence[Aff], op_class: type[Operation], fold: type[min]) -> Ofr:
+    def _min_max(
+        self,
+        affs: Sequence[Aff],
+        op_class: type[MinOp | MaxOp],
+        fold: Callable[[Iterable[int]], int],
+    ) -> Ofr:
         unique: list[Aff] = []
         for aff in affs:
             if all(aff != seen for seen in unique):
                 unique.append(aff)
-        if all(a.constant is not None for a in unique):
-            return fold(a.constant for a in unique)  # type: ignore[type-var]
+        constants = [a.constant for a in unique if a.constant is not None]
+        if len(constants) == len(unique):
+            return fold(constants)
         if len(unique) == 1:
             return self.apply(unique[0])
         map_, operands = _as_map(unique)
-        return self.insert(op_class(operands, AffineMapAttr(map_))).results[0]  # type: ignore[call-arg]
+        return self.insert(op_class(operands, AffineMapAttr(map_))).results[0]
 
 
 __all__ = [

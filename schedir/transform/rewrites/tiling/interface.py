@@ -158,7 +158,7 @@ def extract_slice(
 
 def subview(
     b: IndexBuilder, source: SSAValue, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
-) -> Operation:
+) -> xmemref.SubviewOp:
     """A unit-stride `memref.subview` with upstream's inferred (strided) result type."""
     source_type = cast(MemRefType[Attribute], source.type)
     strides: list[Ofr] = [1] * len(sizes)
@@ -182,7 +182,7 @@ def subview(
 
 def tiled_shape(
     b: IndexBuilder, value: SSAValue, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
-) -> Operation:
+) -> xmemref.SubviewOp | ExtractSliceOp:
     """Upstream's `materializeTiledShape`: a subview of a buffer, a slice of a tensor."""
     if isinstance(value.type, MemRefType):
         return subview(b, value, offsets, sizes)
@@ -267,10 +267,12 @@ def offset_indices(b: IndexBuilder, tiled: Operation, offsets: Sequence[Ofr]) ->
     """Shift the `linalg.index` results of a tiled op's body by the tile offsets."""
     if not tiled.regions or not tiled.regions[0].blocks:
         return
-    for index_op in list(tiled.regions[0].blocks.first.ops):  # type: ignore[union-attr]
-        if index_op.name != "linalg.index":
+    body = tiled.regions[0].blocks.first
+    assert body is not None  # checked above: the region has a block
+    for index_op in list(body.ops):
+        if not isinstance(index_op, linalg.IndexOp):
             continue
-        dim = index_op.dim.value.data  # type: ignore[attr-defined]
+        dim = index_op.dim.value.data
         if dim >= len(offsets) or is_zero(offsets[dim]):
             continue
         index = index_op.results[0]

@@ -36,7 +36,6 @@ from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
-    Attribute,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -45,7 +44,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -88,8 +87,16 @@ class ReductionTilingResult:
     replacements: tuple[SSAValue, ...] = field(default=())
 
 
-_SUBTRACTING = {"arith.subf": "arith.addf", "arith.subi": "arith.addi"}
+_SUBTRACTING: tuple[tuple[type[Operation], type[arith.AddfOp | arith.AddiOp]], ...] = (
+    (arith.SubfOp, arith.AddfOp),
+    (arith.SubiOp, arith.AddiOp),
+)
 """Combiners `acc - x` and the op that merges their partials."""
+
+
+def _merging_op(combiner: Operation) -> type[arith.AddfOp | arith.AddiOp] | None:
+    """The op merging the partials of a subtracting combiner (None for other combiners)."""
+    return next((merge for sub, merge in _SUBTRACTING if isinstance(combiner, sub)), None)
 
 
 @dataclass
@@ -136,7 +143,7 @@ def _zero(type_: Attribute) -> Attribute:
 
 def _is_subtraction_of_input(op: Operation, index: int, combiner: Operation) -> bool:
     """`acc - x` with the accumulator on the left: partials from 0 merge by addition."""
-    if combiner.name not in _SUBTRACTING:
+    if _merging_op(combiner) is None:
         return False
     body = op.regions[0].block
     accumulator = body.args[len(dps_inputs(op)) + index]
@@ -176,7 +183,7 @@ def _partials(
         element = op.regions[0].block.args[len(dps_inputs(op)) + index].type
         type_ = TensorType(element, [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes])
         empty = b.insert(xtensor.EmptyOp([s for s in sizes if isinstance(s, SSAValue)], type_))
-        constant = b.insert(arith.ConstantOp(reduction.neutral))  # type: ignore[arg-type]
+        constant = b.insert(arith.ConstantOp(reduction.neutral))  # type: ignore[arg-type]  # xDSL's ConstantOp wants a narrower attribute type than the typed attribute built here
         fill = b.insert(linalg.FillOp([constant.results[0]], [empty.results[0]]))
         fills.append(fill)
         values.append(fill.results[0])
@@ -274,11 +281,13 @@ def _merge(
     merges: list[Operation] = []
     for partial, init, reduction in zip(partials, dps_inits(op), reductions, strict=True):
         rank = len(cast(ShapedType, init.type).get_shape())
-        element = cast(ShapedType, partial.type).get_element_type()
-        block = Block(arg_types=[element, cast(ShapedType, init.type).get_element_type()])
+        element = cast(TensorType[Attribute], partial.type).get_element_type()
+        block = Block(
+            arg_types=[element, cast(TensorType[Attribute], init.type).get_element_type()]
+        )
         combiner = reduction.combiner
-        if combiner.name in _SUBTRACTING and neutral_element(combiner) is None:
-            merged = arith.AddfOp if combiner.name == "arith.subf" else arith.AddiOp
+        merged = _merging_op(combiner)
+        if merged is not None and neutral_element(combiner) is None:
             body_op: Operation = merged(block.args[0], block.args[1])
         else:
             body_op = combiner.clone()

@@ -59,8 +59,8 @@ from schedir.dialects.vector.attributes import (
     vec,
 )
 from schedir.dialects.vector.contract import contract_iterators, contract_maps
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, Pattern
+from schedir.transform.rewrites.greedy import Pattern, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import (
     arith_reduction,
     extract,
@@ -565,8 +565,8 @@ def lower_contraction_patterns(strategy: str) -> PatternSet:
     """`transform.apply_patterns.vector.lower_contraction lowering_strategy = strategy`."""
     return (
         PatternSet()
-        .add("vector.contract", maskable(_contraction_lowering(strategy)))
-        .add("vector.contract", maskable(_to_outer_product(strategy)))
+        .add(vector.ContractionOp, maskable(_contraction_lowering(strategy)))
+        .add(vector.ContractionOp, maskable(_to_outer_product(strategy)))
     )
 
 

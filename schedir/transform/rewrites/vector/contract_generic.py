@@ -30,7 +30,7 @@ from xdsl.ir.affine import AffineDimExpr
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import element_type, kind_name, make_kind
 from schedir.dialects.vector.contract import contract_maps, dim_map
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.contract import (
     adjust_map,
     mul,

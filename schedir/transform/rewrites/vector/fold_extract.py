@@ -31,7 +31,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import int_values
 from schedir.dialects.vector.shape import POISON_INDEX
-from schedir.transform.rewrites.utils import FoldResult, constant_attr, constant_int
+from schedir.transform.rewrites.constants import constant_attr, constant_int
+from schedir.transform.rewrites.greedy import FoldResult
 
 # --- helpers --------------------------------------------------------------------------------
 

@@ -44,7 +44,8 @@ from schedir.dialects.vector.attributes import (
     scalable_dims,
 )
 from schedir.dialects.vector.shape import POISON_INDEX, broadcast_mismatch
-from schedir.transform.rewrites.utils import Folder, FoldResult, constant_attr, constant_int
+from schedir.transform.rewrites.constants import constant_attr, constant_int
+from schedir.transform.rewrites.greedy import Folder, FoldResult
 from schedir.transform.rewrites.vector.fold_extract import (
     _defining,
     _dense,
@@ -507,23 +508,23 @@ def _fold_read_init_write(
     return [read.source]
 
 
-FOLDERS: dict[str, Folder] = {
-    "vector.extract": fold_extract,
-    "vector.insert": fold_insert,
-    "vector.broadcast": fold_broadcast,
-    "vector.shape_cast": fold_shape_cast,
-    "vector.transpose": fold_transpose,
-    "vector.multi_reduction": fold_multi_reduction,
-    "vector.extract_strided_slice": fold_extract_strided_slice,
-    "vector.insert_strided_slice": fold_insert_strided_slice,
-    "vector.shuffle": fold_shuffle,
-    "vector.from_elements": fold_from_elements,
-    "vector.to_elements": fold_to_elements,
-    "vector.bitcast": fold_bitcast,
-    "vector.constant_mask": fold_constant_mask,
-    "vector.mask": fold_mask,
-    "vector.transfer_read": fold_transfer_read,
-    "vector.transfer_write": fold_transfer_write,
+FOLDERS: dict[type[Operation], Folder] = {
+    vector.ExtractOp: fold_extract,
+    vector.InsertOp: fold_insert,
+    vector.BroadcastOp: fold_broadcast,
+    vector.ShapeCastOp: fold_shape_cast,
+    vector.TransposeOp: fold_transpose,
+    vector.MultiDimReductionOp: fold_multi_reduction,
+    vector.ExtractStridedSliceOp: fold_extract_strided_slice,
+    vector.InsertStridedSliceOp: fold_insert_strided_slice,
+    vector.ShuffleOp: fold_shuffle,
+    vector.FromElementsOp: fold_from_elements,
+    vector.ToElementsOp: fold_to_elements,
+    vector.BitCastOp: fold_bitcast,
+    vector.ConstantMaskOp: fold_constant_mask,
+    vector.MaskOp: fold_mask,
+    vector.TransferReadOp: fold_transfer_read,
+    vector.TransferWriteOp: fold_transfer_write,
 }
 """Folder of each vector op that has one upstream."""
 

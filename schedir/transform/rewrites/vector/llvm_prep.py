@@ -51,8 +51,8 @@ from schedir.dialects.vector.attributes import (
     scalable_dims,
     vec,
 )
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import constant, extract, index, insert, poison, zero
 
 
@@ -306,15 +306,15 @@ def deinterleave_to_shuffle(op: Operation, rw: CanonRewriter) -> bool:
 
 def lower_bitcast_patterns() -> PatternSet:
     """`transform.apply_patterns.vector.lower_bitcast`."""
-    return PatternSet().add("vector.bitcast", unroll_bitcast)
+    return PatternSet().add(vector.BitCastOp, unroll_bitcast)
 
 
 def lower_interleave_patterns() -> PatternSet:
     """`transform.apply_patterns.vector.lower_interleave`."""
     return (
         PatternSet()
-        .add("vector.interleave", unroll_interleave)
-        .add("vector.deinterleave", unroll_deinterleave)
+        .add(vector.InterleaveOp, unroll_interleave)
+        .add(vector.DeinterleaveOp, unroll_deinterleave)
     )
 
 
@@ -322,8 +322,8 @@ def interleave_to_shuffle_patterns() -> PatternSet:
     """`transform.apply_patterns.vector.interleave_and_deinterleave_to_shuffle`."""
     return (
         PatternSet()
-        .add("vector.interleave", interleave_to_shuffle)
-        .add("vector.deinterleave", deinterleave_to_shuffle)
+        .add(vector.InterleaveOp, interleave_to_shuffle)
+        .add(vector.DeinterleaveOp, deinterleave_to_shuffle)
     )
 
 
@@ -331,15 +331,15 @@ def prep_patterns() -> PatternSet:
     """The rewrites above, for `convert-vector-to-llvm`'s first step."""
     return (
         PatternSet()
-        .add("vector.bitcast", unroll_bitcast)
-        .add("vector.interleave", unroll_interleave)
-        .add("vector.deinterleave", unroll_deinterleave)
-        .add("vector.fma", unroll_fma)
-        .add("vector.extract_strided_slice", extract_strided_slice)
-        .add("vector.insert_strided_slice", insert_strided_slice)
-        .add("vector.step", lower_step)
-        .add("vector.transfer_read", materialize_transfer_mask)
-        .add("vector.transfer_write", materialize_transfer_mask)
+        .add(vector.BitCastOp, unroll_bitcast)
+        .add(vector.InterleaveOp, unroll_interleave)
+        .add(vector.DeinterleaveOp, unroll_deinterleave)
+        .add(vector.FMAOp, unroll_fma)
+        .add(vector.ExtractStridedSliceOp, extract_strided_slice)
+        .add(vector.InsertStridedSliceOp, insert_strided_slice)
+        .add(vector.StepOp, lower_step)
+        .add(vector.TransferReadOp, materialize_transfer_mask)
+        .add(vector.TransferWriteOp, materialize_transfer_mask)
     )
 
 

@@ -30,8 +30,8 @@ from xdsl.ir import Operation
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import scalable_dims, vec
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import constant, index, insert, zero
 
 
@@ -88,8 +88,8 @@ def lower_masks_patterns() -> PatternSet:
     """`lower_masks` and `lower_create_mask` (the same set upstream)."""
     return (
         PatternSet()
-        .add("vector.create_mask", lower_create_mask)
-        .add("vector.constant_mask", lower_constant_mask)
+        .add(vector.CreateMaskOp, lower_create_mask)
+        .add(vector.ConstantMaskOp, lower_constant_mask)
     )
 
 
@@ -130,7 +130,7 @@ def masked_transfer(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def lower_masked_transfers_patterns() -> PatternSet:
-    return PatternSet().add("vector.mask", masked_transfer)
+    return PatternSet().add(vector.MaskOp, masked_transfer)
 
 
 __all__ = ["lower_masked_transfers_patterns", "lower_masks_patterns"]

@@ -29,8 +29,8 @@ from xdsl.ir import Operation
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import kind_name
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.contract import contract_arith
 from schedir.transform.rewrites.vector.utils import extract, insert, masking_op, zero
 
@@ -73,7 +73,7 @@ def lower_outer_product(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def lower_outer_product_patterns() -> PatternSet:
-    return PatternSet().add("vector.outerproduct", lower_outer_product)
+    return PatternSet().add(vector.OuterProductOp, lower_outer_product)
 
 
 # --- arith extensions ----------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def fold_arith_extension(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def fold_arith_extension_patterns() -> PatternSet:
-    return PatternSet().add("vector.contract", fold_arith_extension)
+    return PatternSet().add(vector.ContractionOp, fold_arith_extension)
 
 
 __all__ = [

@@ -33,8 +33,8 @@ from xdsl.ir import Operation, SSAValue
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import vec
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import (
     arith_reduction,
     extract,
@@ -180,16 +180,16 @@ def two_dim_to_elementwise(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def reorder_patterns(strategy: str) -> PatternSet:
-    return PatternSet().add("vector.multi_reduction", _reorder(strategy))
+    return PatternSet().add(vector.MultiDimReductionOp, _reorder(strategy))
 
 
 def flattening_patterns(strategy: str) -> PatternSet:
-    return PatternSet().add("vector.multi_reduction", _flatten(strategy))
+    return PatternSet().add(vector.MultiDimReductionOp, _flatten(strategy))
 
 
 def unrolling_patterns(strategy: str) -> PatternSet:
     two_dim = two_dim_to_reduction if strategy == "innerreduction" else two_dim_to_elementwise
-    return PatternSet().add("vector.multi_reduction", one_dim_to_reduction, two_dim)
+    return PatternSet().add(vector.MultiDimReductionOp, one_dim_to_reduction, two_dim)
 
 
 __all__ = [

@@ -33,8 +33,8 @@ from xdsl.ir import Operation, SSAValue
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import scalable_dims, vec
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import (
     broadcast,
     extract,
@@ -91,7 +91,7 @@ def lower_broadcast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def lower_broadcast_patterns() -> PatternSet:
-    return PatternSet().add("vector.broadcast", lower_broadcast)
+    return PatternSet().add(vector.BroadcastOp, lower_broadcast)
 
 
 # --- shape_cast --------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def lower_shape_cast(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def lower_shape_cast_patterns() -> PatternSet:
-    return PatternSet().add("vector.shape_cast", lower_shape_cast)
+    return PatternSet().add(vector.ShapeCastOp, lower_shape_cast)
 
 
 # --- transpose ---------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ def lower_transpose_patterns(strategy: str) -> PatternSet:
     """`lower_transpose lowering_strategy = strategy` (`llvmintr` lowers as `eltwise`:
     schedir has no flat-transpose intrinsic)."""
     return PatternSet().add(
-        "vector.transpose",
+        vector.TransposeOp,
         transpose_2d_unit_dim_to_shape_cast,
         _transpose_eltwise(strategy),
         _transpose_shuffle(strategy),

@@ -33,8 +33,9 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import element_type, scalable_dims, vec
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter, constant_attr
+from schedir.transform.rewrites.constants import constant_attr
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.unit_dims import is_elementwise_mappable
 from schedir.transform.rewrites.vector.utils import (
     broadcast,
@@ -234,7 +235,7 @@ def sink_patterns() -> PatternSet:
     """Upstream's `populateSinkVectorOpsPatterns`."""
     return (
         PatternSet()
-        .add("vector.extract", extract_from_elementwise)
+        .add(vector.ExtractOp, extract_from_elementwise)
         .add(None, reorder_elementwise_on_transpose)
         .add(None, reorder_cast_on_broadcast)
         .add(None, reorder_elementwise_on_broadcast)

@@ -55,8 +55,8 @@ from schedir.dialects import memref, vector
 from schedir.dialects.vector.attributes import in_bounds_values, is_minor_identity, is_zero, vec
 from schedir.dialects.vector.transfer import is_last_dim_unit_stride
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import broadcast, extract, insert
 
 PASS_LABEL = "__vector_to_scf_lowering__"
@@ -572,18 +572,18 @@ def transfer_to_scf_patterns(target_rank: int = 1, full_unroll: bool = False) ->
     """`transform.apply_patterns.vector.transfer_to_scf` with its two options."""
     patterns = PatternSet()
     if full_unroll:
-        patterns.add("vector.transfer_read", _unroll_read(target_rank))
-        patterns.add("vector.transfer_write", _unroll_write(target_rank))
+        patterns.add(vector.TransferReadOp, _unroll_read(target_rank))
+        patterns.add(vector.TransferWriteOp, _unroll_write(target_rank))
     else:
         patterns.add(
-            "vector.transfer_read", _prepare_read(target_rank), _loop_conversion(target_rank)
+            vector.TransferReadOp, _prepare_read(target_rank), _loop_conversion(target_rank)
         )
         patterns.add(
-            "vector.transfer_write", _prepare_write(target_rank), _loop_conversion(target_rank)
+            vector.TransferWriteOp, _prepare_write(target_rank), _loop_conversion(target_rank)
         )
     if target_rank == 1:
-        patterns.add("vector.transfer_read", _transfer_1d)
-        patterns.add("vector.transfer_write", _transfer_1d)
+        patterns.add(vector.TransferReadOp, _transfer_1d)
+        patterns.add(vector.TransferWriteOp, _transfer_1d)
     return patterns
 
 

@@ -53,8 +53,8 @@ from schedir.dialects.vector.attributes import (
     vec,
 )
 from schedir.dialects.vector.transfer import is_last_dim_unit_stride
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import broadcast, transpose
 
 
@@ -241,8 +241,8 @@ def permutation_patterns() -> PatternSet:
     """`transform.apply_patterns.vector.transfer_permutation_patterns`."""
     return (
         PatternSet()
-        .add("vector.transfer_read", read_permutation, read_reduce_rank)
-        .add("vector.transfer_write", write_permutation, write_non_permutation)
+        .add(vector.TransferReadOp, read_permutation, read_reduce_rank)
+        .add(vector.TransferWriteOp, write_permutation, write_non_permutation)
     )
 
 
@@ -318,7 +318,7 @@ def _load_lowering(max_rank: int | None):
 def lower_transfer_patterns(max_rank: int | None = 1) -> PatternSet:
     """`transform.apply_patterns.vector.lower_transfer max_transfer_rank = N`."""
     read, write = _load_lowering(max_rank)
-    return PatternSet().add("vector.transfer_read", read).add("vector.transfer_write", write)
+    return PatternSet().add(vector.TransferReadOp, read).add(vector.TransferWriteOp, write)
 
 
 # --- rank-reducing subviews ----------------------------------------------------------------------
@@ -433,7 +433,7 @@ def _reduced_mask(
     owner = mask.owner
     if not isinstance(owner, vector.CreateMaskOp):
         return False
-    from schedir.transform.rewrites.utils import constant_int
+    from schedir.transform.rewrites.constants import constant_int
 
     mtype = cast(VectorType, mask.type)
     reduced_t = _trim_unit_dims(mtype)
@@ -452,7 +452,7 @@ def _reduced_mask(
 
 
 def _drop_unit_dims_match(op: Xfer) -> tuple[MemRefType, VectorType] | None:
-    from schedir.transform.rewrites.utils import constant_int
+    from schedir.transform.rewrites.constants import constant_int
     from schedir.transform.rewrites.vector.utils import masking_op
 
     if masking_op(op) is not None:
@@ -536,8 +536,8 @@ def rank_reducing_subview_patterns() -> PatternSet:
     """`transform.apply_patterns.vector.rank_reducing_subview_patterns`."""
     return (
         PatternSet()
-        .add("vector.transfer_read", read_drop_unit_dims)
-        .add("vector.transfer_write", write_drop_unit_dims)
+        .add(vector.TransferReadOp, read_drop_unit_dims)
+        .add(vector.TransferWriteOp, write_drop_unit_dims)
     )
 
 

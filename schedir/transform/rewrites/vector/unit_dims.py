@@ -48,8 +48,8 @@ from schedir.dialects.vector.attributes import (
     vec,
 )
 from schedir.dialects.vector.contract import contract_iterators, contract_maps
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.contract import maskable
 from schedir.transform.rewrites.vector.utils import (
     broadcast,
@@ -485,17 +485,17 @@ def cast_away_leading_one_dim_patterns() -> PatternSet:
     """Upstream's `populateCastAwayVectorLeadingOneDimPatterns`."""
     patterns = (
         PatternSet()
-        .add("vector.extract_strided_slice", extract_strided_slice)
-        .add("vector.insert_strided_slice", insert_strided_slice)
-        .add("vector.insert", insert)
-        .add("vector.constant_mask", constant_mask)
-        .add("vector.transfer_read", transfer_read)
-        .add("vector.transfer_write", transfer_write)
-        .add("vector.contract", maskable(cast_away_contraction_leading_one_dim))
-        .add("vector.load", load_like)
-        .add("vector.maskedload", load_like)
-        .add("vector.store", store_like)
-        .add("vector.maskedstore", store_like)
+        .add(vector.ExtractStridedSliceOp, extract_strided_slice)
+        .add(vector.InsertStridedSliceOp, insert_strided_slice)
+        .add(vector.InsertOp, insert)
+        .add(vector.ConstantMaskOp, constant_mask)
+        .add(vector.TransferReadOp, transfer_read)
+        .add(vector.TransferWriteOp, transfer_write)
+        .add(vector.ContractionOp, maskable(cast_away_contraction_leading_one_dim))
+        .add(vector.LoadOp, load_like)
+        .add(vector.MaskedLoadOp, load_like)
+        .add(vector.StoreOp, store_like)
+        .add(vector.MaskedStoreOp, store_like)
         .add(None, elementwise)
     )
     return patterns

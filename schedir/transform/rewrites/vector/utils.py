@@ -30,15 +30,9 @@ from xdsl.traits import IsolatedFromAbove
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import element_type, kind_name
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    Folder,
-    Pattern,
-    constant_attr,
-    constant_int,
-    materialize_constant,
-)
+from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
+from schedir.transform.rewrites.greedy import Folder, Pattern, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 Loc = Operation
 """Where new ops take their location from: the op being rewritten."""
@@ -291,12 +285,12 @@ def with_folds(patterns: PatternSet) -> PatternSet:
     from schedir.transform.rewrites.vector.folders import FOLDERS
 
     result = PatternSet()
-    for name, folder in FOLDERS.items():
-        result.add(name, _FOLD_PATTERNS.setdefault(name, fold_pattern(folder)))
+    for root, folder in FOLDERS.items():
+        result.add(root, _FOLD_PATTERNS.setdefault(root, fold_pattern(folder)))
     return result.update(patterns)
 
 
-_FOLD_PATTERNS: dict[str, Pattern] = {}
+_FOLD_PATTERNS: dict[type[Operation], Pattern] = {}
 """One pattern object per folder, so pattern sets can de-duplicate them."""
 
 

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from xdsl.dialects import memref, ub
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
@@ -61,7 +62,8 @@ from schedir.transform.rewrites.canonicalize.driver import (
     apply_patterns_greedily,
 )
 from schedir.transform.rewrites.canonicalize.tensor import dropped_dims, slice_params
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vectorization.linalg import (
     VectorizationFailure,
     has_vectorization_impl,
@@ -362,8 +364,8 @@ def fold_tensor_subset_into_transfers_patterns() -> PatternSet:
     """`transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers`."""
     return (
         PatternSet()
-        .add("vector.transfer_read", transfer_read_of_extract_slice)
-        .add("tensor.insert_slice", insert_slice_of_transfer_write)
+        .add(vector.TransferReadOp, transfer_read_of_extract_slice)
+        .add(InsertSliceOp, insert_slice_of_transfer_write)
     )
 
 
@@ -427,18 +429,18 @@ def children_patterns(options: ChildrenOptions) -> PatternSet:
     if not options.disable_multi_reduction_to_contract_patterns:
         patterns.update(reduction_to_contract_patterns())
     patterns.update(vector_sink.sink_patterns())
-    patterns.add("vector.transfer_read", read_after_write_to_broadcast)
-    patterns.add("vector.transfer_write", fold_write_after_write)
-    patterns.add("tensor.insert_slice", swap_extract_slice_of_transfer_write)
+    patterns.add(vector.TransferReadOp, read_after_write_to_broadcast)
+    patterns.add(vector.TransferWriteOp, fold_write_after_write)
+    patterns.add(InsertSliceOp, swap_extract_slice_of_transfer_write)
     patterns.update(fold_tensor_subset_into_transfers_patterns())
-    patterns.add("memref.copy", vectorize_copy)
-    patterns.add("tensor.insert_slice", insert_slice_vectorization)
+    patterns.add(memref.CopyOp, vectorize_copy)
+    patterns.add(InsertSliceOp, insert_slice_vectorization)
     if options.vectorize_padding:
         patterns.update(pad_patterns())
-    patterns.add("vector.step", lower_step)
+    patterns.add(vector.StepOp, lower_step)
     if options.fold_type_extensions_into_contract:
         patterns.update(vector_outerproduct.fold_arith_extension_patterns())
-    patterns.add("ub.poison", _hoist_poison())
+    patterns.add(ub.PoisonOp, _hoist_poison())
     return patterns
 
 

@@ -47,8 +47,8 @@ from schedir.dialects.vector.attributes import (
     vec,
 )
 from schedir.dialects.vector.contract import contract_iterators, contract_maps
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import mask_operation, masking_op
 
 
@@ -244,9 +244,9 @@ def reduction_to_contract_patterns() -> PatternSet:
     """Upstream's `populateVectorReductionToContractPatterns`."""
     return (
         PatternSet()
-        .add("vector.multi_reduction", multi_reduce_to_contract)
-        .add("vector.contract", combine_contract_broadcast, combine_contract_ab_transpose)
-        .add("vector.transpose", combine_contract_result_transpose)
+        .add(vector.MultiDimReductionOp, multi_reduce_to_contract)
+        .add(vector.ContractionOp, combine_contract_broadcast, combine_contract_ab_transpose)
+        .add(vector.TransposeOp, combine_contract_result_transpose)
     )
 
 

@@ -27,8 +27,8 @@ from xdsl.ir import Operation, OpResult, SSAValue
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import bool_array
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 
 
 def _interleaved_uses(first: Operation, second: Operation, values: Sequence[SSAValue]) -> bool:
@@ -151,8 +151,8 @@ def copy_write_forwarding(op: Operation, rw: CanonRewriter) -> bool:
 def copy_forwarding_patterns() -> PatternSet:
     return (
         PatternSet()
-        .add("vector.transfer_read", copy_read_forwarding)
-        .add("vector.transfer_write", copy_write_forwarding)
+        .add(vector.TransferReadOp, copy_read_forwarding)
+        .add(vector.TransferWriteOp, copy_write_forwarding)
     )
 
 

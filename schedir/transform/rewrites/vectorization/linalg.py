@@ -59,7 +59,7 @@ from schedir.dialects.linalg.interface import (
 )
 from schedir.dialects.vector.attributes import bool_array, compress_unused_dims, vec
 from schedir.dialects.vector.masks import expected_mask_type
-from schedir.transform.rewrites.utils import CanonRewriter
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.folders import fold_broadcast
 from schedir.transform.rewrites.vector.utils import mask_operation
 
@@ -250,7 +250,7 @@ class VectorizationState:
             new.erase()
             return folded[0]
         if isinstance(folded, list):
-            from schedir.transform.rewrites.utils import materialize_constant
+            from schedir.transform.rewrites.constants import materialize_constant
 
             new.erase()
             const = materialize_constant(self.rw, folded[0], target, self.op.location)

@@ -36,9 +36,10 @@ from schedir.dialects import linalg, vector
 from schedir.dialects.tensor import InsertSliceOp
 from schedir.dialects.utils import Mixed
 from schedir.dialects.vector.attributes import bool_array, vec
-from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.rewrites.canonicalize.tensor import build_insert_slice, slice_params
-from schedir.transform.rewrites.utils import CanonRewriter, constant_int
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vectorization.linalg import is_valid_element_type
 from schedir.transform.rewrites.vectorization.tensor import (
     mixed_sizes,
@@ -281,7 +282,7 @@ def pad_patterns() -> PatternSet:
     """Upstream's `populatePadOpVectorizationPatterns` and `populateDecomposePadPatterns`
     (the user patterns first: they have the higher benefit)."""
     return PatternSet().add(
-        "tensor.pad",
+        xtensor.PadOp,
         pad_into_transfer_read,
         pad_into_transfer_write,
         pad_into_insert_slice,

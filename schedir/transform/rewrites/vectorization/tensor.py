@@ -47,12 +47,8 @@ from schedir.dialects.linalg.interface import dps_inputs
 from schedir.dialects.utils import Mixed, mixed_values
 from schedir.dialects.vector.attributes import bool_array, vec
 from schedir.transform.rewrites.canonicalize.tensor import slice_params
-from schedir.transform.rewrites.utils import (
-    CanonRewriter,
-    constant_attr,
-    constant_int,
-    materialize_constant,
-)
+from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
+from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.utils import mask_operation
 from schedir.transform.rewrites.vectorization.linalg import (
     VectorizationFailure,
