@@ -87,7 +87,7 @@ def _stage_one() -> PatternSet:
         lower_transpose_patterns,
     )
     from schedir.transform.rewrites.vector.transfer import permutation_patterns
-    from schedir.transform.rewrites.vector.utils import with_folds
+    from schedir.transform.rewrites.vector import with_folds
 
     patterns = PatternSet()
     for part in (
@@ -118,7 +118,7 @@ def _stage_two() -> PatternSet:
         lower_transfer_patterns,
         permutation_patterns,
     )
-    from schedir.transform.rewrites.vector.utils import with_folds
+    from schedir.transform.rewrites.vector import with_folds
 
     patterns = PatternSet()
     for part in (

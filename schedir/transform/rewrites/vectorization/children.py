@@ -411,7 +411,7 @@ def _entry_block(op: Operation) -> Block | None:
 
 def children_patterns(options: ChildrenOptions) -> PatternSet:
     """The pattern set of `vectorize_children_and_apply_patterns`, in upstream's order."""
-    from schedir.transform.rewrites.vector import outerproduct as vector_outerproduct
+    from schedir.transform.rewrites.vector.contract import fold_arith_extension_patterns
     from schedir.transform.rewrites.vector import sink as vector_sink
     from schedir.transform.rewrites.vector import transfer as vector_transfer
     from schedir.transform.rewrites.vectorization.contract import reduction_to_contract_patterns
@@ -437,7 +437,7 @@ def children_patterns(options: ChildrenOptions) -> PatternSet:
         patterns.update(pad_patterns())
     patterns.add("vector.step", lower_step)
     if options.fold_type_extensions_into_contract:
-        patterns.update(vector_outerproduct.fold_arith_extension_patterns())
+        patterns.update(fold_arith_extension_patterns())
     patterns.add("ub.poison", _hoist_poison())
     return patterns
 
