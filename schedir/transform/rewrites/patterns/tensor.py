@@ -19,7 +19,7 @@ from schedir.transform.rewrites.canonicalize.driver import PatternSet
 
 
 def _fold_tensor_subset_ops_into_vector_transfers() -> PatternSet:
-    from schedir.transform.rewrites.vectorization.children import (
+    from schedir.transform.rewrites.vectorization import (
         fold_tensor_subset_into_transfers_patterns,
     )
 
