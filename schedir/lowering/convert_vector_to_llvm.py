@@ -86,9 +86,9 @@ def lowering_patterns(contract: str = "dot", transpose: str = "eltwise") -> Patt
     from schedir.transform.rewrites.vector import masks as vector_masks
     from schedir.transform.rewrites.vector import outerproduct as vector_outerproduct
     from schedir.transform.rewrites.vector import shape as vector_shape
+    from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.llvm_prep import prep_patterns
     from schedir.transform.rewrites.vector.transfer import lower_transfer_patterns
-    from schedir.transform.rewrites.vector import with_folds
 
     strategy = {"matmulintrinsics": "llvmintr", "flat_transpose": "llvmintr"}
     patterns = PatternSet()

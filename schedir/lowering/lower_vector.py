@@ -70,6 +70,7 @@ _VECTOR_OPS_LEFT_ALONE = frozenset(
 
 
 def _stage_one() -> PatternSet:
+    from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.contract import lower_contraction_patterns
     from schedir.transform.rewrites.vector.masks import (
         lower_masked_transfers_patterns,
@@ -87,7 +88,6 @@ def _stage_one() -> PatternSet:
         lower_transpose_patterns,
     )
     from schedir.transform.rewrites.vector.transfer import permutation_patterns
-    from schedir.transform.rewrites.vector import with_folds
 
     patterns = PatternSet()
     for part in (
@@ -108,6 +108,7 @@ def _stage_one() -> PatternSet:
 
 
 def _stage_two() -> PatternSet:
+    from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.shape import (
         lower_broadcast_patterns,
         lower_shape_cast_patterns,
@@ -118,7 +119,6 @@ def _stage_two() -> PatternSet:
         lower_transfer_patterns,
         permutation_patterns,
     )
-    from schedir.transform.rewrites.vector import with_folds
 
     patterns = PatternSet()
     for part in (

@@ -569,8 +569,8 @@ def apply_fold(
 
 
 def fold_pattern(folder: Folder) -> Pattern:
-    """A pattern that applies `folder` (vector folds run inside vector pattern sets, since
-    the greedy driver's folder table does not know the vector dialect yet)."""
+    """A pattern that applies `folder` as the greedy driver applies a folder (so that a
+    vector pattern set carries the vector folds with it)."""
 
     def pattern(op: Operation, rw: CanonRewriter) -> bool:
         return apply_fold(op, rw, folder(op))
