@@ -23,7 +23,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from schedir.transform.rewrites.canonicalize.driver import GreedyConfig, canonicalize
+from schedir.transform.rewrites.canonicalize.driver import canonicalize
+from schedir.transform.rewrites.greedy import GreedyConfig
 
 
 @dataclass(frozen=True)

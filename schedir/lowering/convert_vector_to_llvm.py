@@ -71,7 +71,8 @@ from schedir.lowering.llvm.common import (
     unsupported,
 )
 from schedir.lowering.llvm.vector import PASS
-from schedir.transform.rewrites.canonicalize.driver import PatternSet, apply_patterns_greedily
+from schedir.transform.rewrites.canonicalize.driver import apply_patterns_greedily
+from schedir.transform.rewrites.greedy import PatternSet
 
 _CONTRACT_STRATEGIES = ("dot", "matmulintrinsics", "outerproduct", "parallelarith")
 _TRANSPOSE_STRATEGIES = ("eltwise", "flat_transpose", "shuffle_1d", "shuffle_16x16")
@@ -86,9 +87,9 @@ def lowering_patterns(contract: str = "dot", transpose: str = "eltwise") -> Patt
     from schedir.transform.rewrites.vector import masks as vector_masks
     from schedir.transform.rewrites.vector import outerproduct as vector_outerproduct
     from schedir.transform.rewrites.vector import shape as vector_shape
+    from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.llvm_prep import prep_patterns
     from schedir.transform.rewrites.vector.transfer import lower_transfer_patterns
-    from schedir.transform.rewrites.vector.utils import with_folds
 
     strategy = {"matmulintrinsics": "llvmintr", "flat_transpose": "llvmintr"}
     patterns = PatternSet()

@@ -50,7 +50,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.passes import ModulePass
 
-from schedir.transform.rewrites.canonicalize.driver import PatternSet, apply_patterns_greedily
+from schedir.transform.rewrites.canonicalize.driver import apply_patterns_greedily
+from schedir.transform.rewrites.greedy import PatternSet
 
 _VECTOR_OPS_LEFT_ALONE = frozenset(
     {
@@ -70,6 +71,7 @@ _VECTOR_OPS_LEFT_ALONE = frozenset(
 
 
 def _stage_one() -> PatternSet:
+    from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.contract import lower_contraction_patterns
     from schedir.transform.rewrites.vector.masks import (
         lower_masked_transfers_patterns,
@@ -87,7 +89,6 @@ def _stage_one() -> PatternSet:
         lower_transpose_patterns,
     )
     from schedir.transform.rewrites.vector.transfer import permutation_patterns
-    from schedir.transform.rewrites.vector.utils import with_folds
 
     patterns = PatternSet()
     for part in (
@@ -108,6 +109,7 @@ def _stage_one() -> PatternSet:
 
 
 def _stage_two() -> PatternSet:
+    from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.shape import (
         lower_broadcast_patterns,
         lower_shape_cast_patterns,
@@ -118,7 +120,6 @@ def _stage_two() -> PatternSet:
         lower_transfer_patterns,
         permutation_patterns,
     )
-    from schedir.transform.rewrites.vector.utils import with_folds
 
     patterns = PatternSet()
     for part in (

@@ -28,15 +28,13 @@ from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
 from schedir.transform.interpreter import ApplyFn, TransformInterpreter
 from schedir.transform.rewrites.canonicalize.driver import (
-    NO_LIMIT,
-    GreedyConfig,
-    PatternSet,
     apply_patterns_greedily,
     apply_patterns_to_ops,
     pattern_set,
 )
 from schedir.transform.rewrites.cse import eliminate_common_subexpressions
 from schedir.transform.rewrites.dce import dead_code_elimination
+from schedir.transform.rewrites.greedy import NO_LIMIT, GreedyConfig, PatternSet
 from schedir.transform.rewrites.loops.licm import is_loop_like, move_loop_invariant_code
 from schedir.transform.state import (
     definite,

@@ -23,14 +23,12 @@ from schedir.transform.ops.patterns import PayloadTracker
 from schedir.transform.ops.structured import _reify_sizes as reify_sizes
 from schedir.transform.rewrites import hoisting
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vectorization.children import (
+from schedir.transform.rewrites.vectorization import (
     ChildrenOptions,
-    vectorize_children_and_apply_patterns,
-)
-from schedir.transform.rewrites.vectorization.linalg import (
     VectorizationFailure,
     has_vectorization_impl,
     vectorize,
+    vectorize_children_and_apply_patterns,
 )
 from schedir.transform.state import definite, payload_location, silenceable
 

@@ -33,6 +33,7 @@ from xdsl.dialects import (
     ub,
 )
 from xdsl.dialects import linalg as xlinalg
+from xdsl.dialects.linalg import ops as xlinalg_ops
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.complex import Complex
@@ -82,8 +83,8 @@ _LINALG_OPS: OpClasses = (*xlinalg.Linalg.operations, *linalg.Linalg.operations)
 _PURE_OPS: OpClasses = (
     linalg.YieldOp,
     linalg.IndexOp,
-    xlinalg.YieldOp,
-    xlinalg.IndexOp,
+    xlinalg_ops.YieldOp,
+    xlinalg_ops.IndexOp,
     scf.YieldOp,
     scf.ConditionOp,
     scf.ReduceReturnOp,
@@ -140,10 +141,10 @@ _RECURSIVE_OPS: OpClasses = (
     affine.IfOp,
     affine.ParallelOp,
     memref.AllocaScopeOp,
-    xlinalg.GenericOp,
+    xlinalg_ops.GenericOp,
     linalg.MapOp,
     linalg.ReduceOp,
-    xlinalg.ReduceOp,
+    xlinalg_ops.ReduceOp,
     # A masked vector.transfer_write has no result: it must not be dropped as dead.
     vector.MaskOp,
 )

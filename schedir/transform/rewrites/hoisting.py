@@ -31,8 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import AffineMapAttr, MemRefType, VectorType
+from xdsl.dialects import affine, arith, scf
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import MemRefType, VectorType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -43,34 +44,37 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+from schedir.dialects import scf as schedir_scf
 from schedir.dialects import vector
+from schedir.dialects.affine import ApplyOp
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
 from schedir.transform.rewrites.loops.licm import is_defined_outside, move_loop_invariant_code
 
-_VIEW_LIKE = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.reinterpret_cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.view",
-        "memref.memory_space_cast",
-        "memref.transpose",
-    }
+_VIEW_LIKE: tuple[type[Operation], ...] = (
+    xmemref.SubviewOp,
+    xmemref.CastOp,
+    xmemref.ReinterpretCastOp,
+    xmemref.ExpandShapeOp,
+    xmemref.CollapseShapeOp,
+    xmemref.ViewOp,
+    xmemref.MemorySpaceCastOp,
 )
-"""Upstream's `ViewLikeOpInterface` ops (their result aliases their first operand)."""
+"""Upstream's `ViewLikeOpInterface` ops (their result aliases their first operand;
+xDSL's classes, which schedir's memref ops subclass). Upstream's `memref.transpose` is
+one too; no dialect here defines it."""
 
-_LOOPS = ("scf.for", "affine.for")
+Xfer = vector.TransferReadOp | vector.TransferWriteOp
+
+_LOOPS = (scf.ForOp, affine.ForOp)
+"""The loops a redundant transfer is hoisted out of."""
+
+_LICM_LOOPS = (scf.ForOp, schedir_scf.ForallOp, scf.ParallelOp, scf.WhileOp, affine.ForOp)
+"""The loops loop-invariant code motion runs on first."""
 
 
 def _loops(root: Operation) -> list[Operation]:
-    return [
-        op
-        for op in root.walk()
-        if op.name in ("scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for")
-    ]
+    return [op for op in root.walk() if isinstance(op, _LICM_LOOPS)]
 
 
 def _licm(root: Operation) -> None:
@@ -129,8 +133,8 @@ def _replace_loop(
 # --- transfers ---------------------------------------------------------------------------------
 
 
-def _base(op: Operation) -> SSAValue:
-    return op.operands[0] if op.name == "vector.transfer_read" else op.operands[1]
+def _base(op: Xfer) -> SSAValue:
+    return op.source
 
 
 def _forward_slice(op: Operation) -> list[Operation]:
@@ -149,14 +153,15 @@ def _forward_slice(op: Operation) -> list[Operation]:
                 if use.operation not in seen:
                     seen[use.operation] = None
                     work.append(use.operation)
-    order = {o: i for i, o in enumerate(op.parent_op().walk())} if op.parent_op() else {}  # type: ignore[union-attr]
+    parent = op.parent_op()
+    order = {o: i for i, o in enumerate(parent.walk())} if parent is not None else {}
     return sorted(seen, key=lambda o: order.get(o, 0))
 
 
-def _no_aliasing_use_in_loop(read: Operation, loop: Operation) -> bool:
+def _no_aliasing_use_in_loop(read: vector.TransferReadOp, loop: Operation) -> bool:
     """Upstream's `noAliasingUseInLoop`."""
     source = _base(read)
-    while isinstance(source, OpResult) and source.op.name in _VIEW_LIKE:
+    while isinstance(source, OpResult) and isinstance(source.op, _VIEW_LIKE):
         source = source.op.operands[0]
     users = [use.operation for use in source.uses]
     processed: set[Operation] = set()
@@ -165,10 +170,10 @@ def _no_aliasing_use_in_loop(read: Operation, loop: Operation) -> bool:
         if user in processed:
             continue
         processed.add(user)
-        if user.name in _VIEW_LIKE:
+        if isinstance(user, _VIEW_LIKE):
             users.extend(use.operation for use in user.results[0].uses)
             continue
-        if is_memory_effect_free(user) or user.name == "vector.transfer_read":
+        if is_memory_effect_free(user) or isinstance(user, vector.TransferReadOp):
             continue
         if not loop.is_ancestor(user):
             continue
@@ -186,12 +191,12 @@ class _Footprint:
 def _footprint(base: SSAValue) -> _Footprint | None:
     """Upstream's `resolveSubviewFootprint`: the static box a chain of rank-preserving,
     unit-stride subviews covers in its root buffer."""
-    chain: list[Operation] = []
+    chain: list[xmemref.SubviewOp] = []
     source = base
-    while isinstance(source, OpResult) and source.op.name == "memref.subview":
+    while isinstance(source, OpResult) and isinstance(source.op, xmemref.SubviewOp):
         chain.append(source.op)
-        source = source.op.operands[0]
-    if isinstance(source, OpResult) and source.op.name in _VIEW_LIKE:
+        source = source.op.source
+    if isinstance(source, OpResult) and isinstance(source.op, _VIEW_LIKE):
         return None
     root_type = source.type
     if not isinstance(root_type, MemRefType) or -1 in root_type.get_shape():
@@ -199,12 +204,12 @@ def _footprint(base: SSAValue) -> _Footprint | None:
     offsets = [0] * len(root_type.get_shape())
     sizes = list(root_type.get_shape())
     for subview in reversed(chain):
-        src_rank = len(cast(MemRefType, subview.operands[0].type).get_shape())
-        if src_rank != len(cast(MemRefType, subview.results[0].type).get_shape()):
+        src_rank = len(cast(MemRefType, subview.source.type).get_shape())
+        if src_rank != len(cast(MemRefType, subview.result.type).get_shape()):
             return None
         static = [
-            list(subview.properties[name].get_values())  # type: ignore[union-attr]
-            for name in ("static_offsets", "static_sizes", "static_strides")
+            list(values.get_values())
+            for values in (subview.static_offsets, subview.static_sizes, subview.static_strides)
         ]
         if any(v < -(2**62) for v in static[0] + static[1]) or any(s != 1 for s in static[2]):
             return None
@@ -215,12 +220,14 @@ def _footprint(base: SSAValue) -> _Footprint | None:
 
 
 def _skip_views(value: SSAValue) -> SSAValue:
-    while isinstance(value, OpResult) and value.op.name in _VIEW_LIKE:
+    while isinstance(value, OpResult) and isinstance(value.op, _VIEW_LIKE):
         value = value.op.operands[0]
     return value
 
 
-def _footprint_aliasing_is_safe(loop: Operation, read: Operation, write: Operation) -> bool:
+def _footprint_aliasing_is_safe(
+    loop: Operation, read: vector.TransferReadOp, write: vector.TransferWriteOp
+) -> bool:
     """Upstream's `footprintAliasingIsSafe`."""
     ours = _footprint(_base(read))
     if ours is None:
@@ -232,7 +239,7 @@ def _footprint_aliasing_is_safe(loop: Operation, read: Operation, write: Operati
     for op in loop.walk():
         if op is loop or op is read or op is write:
             continue
-        if op.name in ("vector.transfer_read", "vector.transfer_write"):
+        if isinstance(op, Xfer):
             other = _base(op)
             if not reaches(other):
                 continue
@@ -263,25 +270,25 @@ def _linear(value: SSAValue, depth: int = 0) -> tuple[dict[SSAValue, int], int]:
         return {}, const
     if depth < 16 and isinstance(value, OpResult):
         op = value.op
-        if op.name in ("arith.addi", "arith.subi"):
+        if isinstance(op, arith.AddiOp | arith.SubiOp):
             (ta, ca), (tb, cb) = (
                 _linear(op.operands[0], depth + 1),
                 _linear(op.operands[1], depth + 1),
             )
-            sign = 1 if op.name == "arith.addi" else -1
+            sign = 1 if isinstance(op, arith.AddiOp) else -1
             terms = dict(ta)
             for k, v in tb.items():
                 terms[k] = terms.get(k, 0) + sign * v
             return {k: v for k, v in terms.items() if v}, ca + sign * cb
-        if op.name == "arith.muli":
+        if isinstance(op, arith.MuliOp):
             for a, b in ((0, 1), (1, 0)):
                 factor = constant_int(op.operands[b])
                 if factor is not None:
                     terms, c = _linear(op.operands[a], depth + 1)
                     return {k: v * factor for k, v in terms.items() if v * factor}, c * factor
-        if op.name == "affine.apply":
-            m = cast(AffineMapAttr, op.properties["map"]).data
-            form = _affine_linear(m.results[0], list(op.operands), m.num_dims, depth)
+        if isinstance(op, ApplyOp):
+            m = op.map.data
+            form = _affine_linear(m.results[0], list(op.mapOperands), m.num_dims, depth)
             if form is not None:
                 return form
     return {value: 1}, 0
@@ -327,15 +334,15 @@ def _constant_delta(a: SSAValue, b: SSAValue) -> int | None:
     return ca - cb
 
 
-def disjoint_transfers(a: Operation, b: Operation) -> bool:
+def disjoint_transfers(a: Xfer, b: Xfer) -> bool:
     """Upstream's `isDisjointTransferSet` (with the dynamic test by constant deltas)."""
     if _base(a) is not _base(b):
         return False
     va = _vector_type(a)
     if va != _vector_type(b):
         return False
-    ia = list(cast(vector.TransferReadOp, a).indices)
-    ib = list(cast(vector.TransferReadOp, b).indices)
+    ia = list(a.indices)
+    ib = list(b.indices)
     rank_offset = len(ia) - va.get_num_dims()
     for i, (x, y) in enumerate(zip(ia, ib, strict=True)):
         delta = _constant_delta(x, y)
@@ -348,8 +355,8 @@ def disjoint_transfers(a: Operation, b: Operation) -> bool:
     return False
 
 
-def _vector_type(op: Operation) -> VectorType:
-    value = op.results[0] if op.name == "vector.transfer_read" else op.operands[0]
+def _vector_type(op: Xfer) -> VectorType:
+    value = op.result if isinstance(op, vector.TransferReadOp) else op.vector
     return cast(VectorType, value.type)
 
 
@@ -377,13 +384,13 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
     if not isinstance(read.source.type, MemRefType):
         return False
     loop = read.parent_op()
-    if loop is None or loop.name not in _LOOPS or read.parent_block() is not loop.regions[0].block:
+    if not isinstance(loop, _LOOPS) or read.parent_block() is not loop.regions[0].block:
         return False
     if verify_non_zero_trip and not _non_zero_trip(loop):
         return False
-    write: Operation | None = None
+    write: vector.TransferWriteOp | None = None
     for candidate in reversed(_forward_slice(read)):
-        if candidate.name == "vector.transfer_write" and _base(candidate) is read.source:
+        if isinstance(candidate, vector.TransferWriteOp) and _base(candidate) is read.source:
             write = candidate
     if any(not is_defined_outside(v, loop) for v in read.operands):
         return False
@@ -391,7 +398,6 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
         if _no_aliasing_use_in_loop(read, loop):
             _move_before(read, loop)
         return False
-    write = cast(vector.TransferWriteOp, write)
     if (
         list(read.indices) != list(write.indices)
         or read.result.type != write.vector.type
@@ -407,9 +413,9 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
             safe.append(_footprint_aliasing_is_safe(loop, read, write))
         return safe[0]
 
-    if source is not None and source.name in _VIEW_LIKE and not view_safe():
+    if isinstance(source, _VIEW_LIKE) and not view_safe():
         return False
-    if any(use.operation.name in _VIEW_LIKE for use in base.uses) and not view_safe():
+    if any(isinstance(use.operation, _VIEW_LIKE) for use in base.uses) and not view_safe():
         return False
     if not _dominates(read, write):
         return False
@@ -417,19 +423,18 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
         user = use.operation
         if not loop.is_ancestor(user) or user is read or user is write:
             continue
-        if user.name in ("vector.transfer_write", "vector.transfer_read"):
+        if isinstance(user, Xfer):
             if not disjoint_transfers(write, user):
                 return False
             continue
         return False
-    if loop.name != "scf.for" or write.parent_block() is not loop.regions[0].block:
+    if not isinstance(loop, scf.ForOp) or write.parent_block() is not loop.regions[0].block:
         return False
     _move_before(read, loop)
     _move_after(write, loop)
-    old = cast(scf.ForOp, loop)
     new = _replace_loop(
-        old,
-        [*old.iter_args, read.result],
+        loop,
+        [*loop.iter_args, read.result],
         lambda term: [*term.operands, write.vector],
     )
     carried = new.body.block.args[-1]

@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.utils import constant, with_folds
+from schedir.transform.rewrites.vector import constant, with_folds
 
 _LOG2E = 1.44269504088896341
 _LN2_HI = 0.693359375

@@ -39,7 +39,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vectorization.children import (
+from schedir.transform.rewrites.vectorization.subset_folds import (
     fold_tensor_subset_into_transfers_patterns,
 )
 

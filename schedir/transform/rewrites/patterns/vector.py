@@ -1,7 +1,7 @@
 """The pattern sets of the `transform.apply_patterns.vector.*` descriptors.
 
 `schedir.transform.ops.patterns.descriptor_patterns` looks a descriptor named
-`vector.<set>` up in `DESCRIPTOR_PATTERNS` here; the descriptor op is passed so that
+`vector.<set>` up in `DESCRIPTOR_PATTERN_BUILDERS` here; the descriptor op is passed so that
 options (`lowering_strategy`, `max_transfer_rank`, ...) select the variant, as upstream's
 `populatePatterns` reads them. Every set also folds the vector ops it meets (upstream's
 greedy driver folds every op, whatever the pattern set).
@@ -20,10 +20,36 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.transform.rewrites.greedy import PatternSet
-from schedir.transform.rewrites.vector.utils import with_folds
+from schedir.transform.rewrites.vector import (
+    STRATEGIES,
+    cast_away_leading_one_dim_patterns,
+    flattening_patterns,
+    fold_arith_extension_patterns,
+    interleave_to_shuffle_patterns,
+    lower_bitcast_patterns,
+    lower_broadcast_patterns,
+    lower_contraction_patterns,
+    lower_interleave_patterns,
+    lower_masked_transfers_patterns,
+    lower_masks_patterns,
+    lower_outer_product_patterns,
+    lower_shape_cast_patterns,
+    lower_transfer_patterns,
+    lower_transpose_patterns,
+    permutation_patterns,
+    rank_reducing_subview_patterns,
+    reorder_patterns,
+    sink_patterns,
+    transfer_to_scf_patterns,
+    unrolling_patterns,
+    with_folds,
+)
 
 _MULTI_REDUCTION = ("innerparallel", "innerreduction")
 _TRANSPOSE = ("eltwise", "llvmintr", "shuffle_1d", "shuffle_16x16")
+
+Builder = Callable[[Operation | None], PatternSet]
+"""Builds a descriptor's pattern set from the descriptor (None: default options)."""
 
 
 def _option(descriptor: Operation | None, name: str, default: int) -> int:
@@ -36,132 +62,61 @@ def _option(descriptor: Operation | None, name: str, default: int) -> int:
 
 
 def _lower_contraction(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.contract import STRATEGIES, lower_contraction_patterns
-
     return lower_contraction_patterns(STRATEGIES[_option(d, "lowering_strategy", 2)])
 
 
-def _lower_outerproduct(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.outerproduct import lower_outer_product_patterns
-
-    return lower_outer_product_patterns()
-
-
-def _fold_arith_extension(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.outerproduct import fold_arith_extension_patterns
-
-    return fold_arith_extension_patterns()
-
-
 def _lower_transfer(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.transfer import lower_transfer_patterns
-
     return lower_transfer_patterns(_option(d, "max_transfer_rank", 1))
 
 
-def _transfer_permutation(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.transfer import permutation_patterns
-
-    return permutation_patterns()
-
-
-def _rank_reducing_subview(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.transfer import rank_reducing_subview_patterns
-
-    return rank_reducing_subview_patterns()
-
-
 def _transfer_to_scf(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.to_scf import transfer_to_scf_patterns
-
     return transfer_to_scf_patterns(
         _option(d, "max_transfer_rank", 1), bool(_option(d, "full_unroll", 0))
     )
 
 
-def _lower_broadcast(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.shape import lower_broadcast_patterns
-
-    return lower_broadcast_patterns()
-
-
-def _lower_shape_cast(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.shape import lower_shape_cast_patterns
-
-    return lower_shape_cast_patterns()
-
-
 def _lower_transpose(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.shape import lower_transpose_patterns
-
     return lower_transpose_patterns(_TRANSPOSE[_option(d, "lowering_strategy", 0)])
 
 
-def _multi_reduction(stage: str) -> Callable[[Operation | None], PatternSet]:
-    def build(d: Operation | None) -> PatternSet:
-        from schedir.transform.rewrites.vector import reduction as vector_reduction
+def _multi_reduction(stage: Callable[[str], PatternSet]) -> Builder:
+    """The builder of a multi_reduction stage's set, for the descriptor's strategy."""
 
-        strategy = _MULTI_REDUCTION[_option(d, "lowering_strategy", 0)]
-        return getattr(vector_reduction, f"{stage}_patterns")(strategy)
+    def build(d: Operation | None) -> PatternSet:
+        return stage(_MULTI_REDUCTION[_option(d, "lowering_strategy", 0)])
 
     return build
 
 
-def _lower_masks(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.masks import lower_masks_patterns
-
-    return lower_masks_patterns()
-
-
-def _lower_masked_transfers(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.masks import lower_masked_transfers_patterns
-
-    return lower_masked_transfers_patterns()
+def _without_options(patterns: Callable[[], PatternSet]) -> Builder:
+    """The builder of a set that has no options."""
+    return lambda d: patterns()
 
 
-def _cast_away_leading_one_dim(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.unit_dims import cast_away_leading_one_dim_patterns
-
-    return cast_away_leading_one_dim_patterns()
-
-
-def _sink_ops(d: Operation | None) -> PatternSet:
-    from schedir.transform.rewrites.vector.sink import sink_patterns
-
-    return sink_patterns()
-
-
-def _prep(name: str) -> Callable[[Operation | None], PatternSet]:
-    def build(d: Operation | None) -> PatternSet:
-        from schedir.transform.rewrites.vector import llvm_prep as vector_llvm_prep
-
-        return getattr(vector_llvm_prep, f"{name}_patterns")()
-
-    return build
-
-
-BUILDERS: Mapping[str, Callable[[Operation | None], PatternSet]] = {
+BUILDERS: Mapping[str, Builder] = {
     "vector.lower_contraction": _lower_contraction,
-    "vector.lower_outerproduct": _lower_outerproduct,
-    "vector.fold_arith_extension": _fold_arith_extension,
+    "vector.lower_outerproduct": _without_options(lower_outer_product_patterns),
+    "vector.fold_arith_extension": _without_options(fold_arith_extension_patterns),
     "vector.lower_transfer": _lower_transfer,
-    "vector.transfer_permutation_patterns": _transfer_permutation,
-    "vector.rank_reducing_subview_patterns": _rank_reducing_subview,
+    "vector.transfer_permutation_patterns": _without_options(permutation_patterns),
+    "vector.rank_reducing_subview_patterns": _without_options(rank_reducing_subview_patterns),
     "vector.transfer_to_scf": _transfer_to_scf,
-    "vector.lower_broadcast": _lower_broadcast,
-    "vector.lower_shape_cast": _lower_shape_cast,
+    "vector.lower_broadcast": _without_options(lower_broadcast_patterns),
+    "vector.lower_shape_cast": _without_options(lower_shape_cast_patterns),
     "vector.lower_transpose": _lower_transpose,
-    "vector.reorder_multi_reduction_dims": _multi_reduction("reorder"),
-    "vector.multi_reduction_flattening": _multi_reduction("flattening"),
-    "vector.multi_reduction_unrolling": _multi_reduction("unrolling"),
-    "vector.lower_masks": _lower_masks,
-    "vector.lower_create_mask": _lower_masks,
-    "vector.lower_masked_transfers": _lower_masked_transfers,
-    "vector.cast_away_vector_leading_one_dim": _cast_away_leading_one_dim,
-    "vector.sink_ops": _sink_ops,
-    "vector.lower_bitcast": _prep("lower_bitcast"),
-    "vector.lower_interleave": _prep("lower_interleave"),
-    "vector.interleave_and_deinterleave_to_shuffle": _prep("interleave_to_shuffle"),
+    "vector.reorder_multi_reduction_dims": _multi_reduction(reorder_patterns),
+    "vector.multi_reduction_flattening": _multi_reduction(flattening_patterns),
+    "vector.multi_reduction_unrolling": _multi_reduction(unrolling_patterns),
+    "vector.lower_masks": _without_options(lower_masks_patterns),
+    "vector.lower_create_mask": _without_options(lower_masks_patterns),
+    "vector.lower_masked_transfers": _without_options(lower_masked_transfers_patterns),
+    "vector.cast_away_vector_leading_one_dim": _without_options(cast_away_leading_one_dim_patterns),
+    "vector.sink_ops": _without_options(sink_patterns),
+    "vector.lower_bitcast": _without_options(lower_bitcast_patterns),
+    "vector.lower_interleave": _without_options(lower_interleave_patterns),
+    "vector.interleave_and_deinterleave_to_shuffle": _without_options(
+        interleave_to_shuffle_patterns
+    ),
 }
 """Descriptor name (without `transform.apply_patterns.`) -> builder of its pattern set."""
 

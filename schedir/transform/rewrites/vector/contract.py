@@ -39,9 +39,7 @@ from typing import cast
 from xdsl.dialects import arith
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
     AnyFloat,
-    ArrayAttr,
     IndexType,
     IntegerType,
     VectorType,
@@ -52,7 +50,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import (
-    IteratorTypeAttr,
     element_type,
     kind_name,
     make_kind,
@@ -61,13 +58,16 @@ from schedir.dialects.vector.attributes import (
 from schedir.dialects.vector.contract import contract_iterators, contract_maps
 from schedir.transform.rewrites.greedy import Pattern, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
+from schedir.transform.rewrites.vector.contract_generic import lower_generic, supported_generic
 from schedir.transform.rewrites.vector.utils import (
-    arith_reduction,
+    contract_arith,
+    defining,
     extract,
     insert,
     mask_operation,
     masking_op,
-    select_passthru,
+    mul,
+    result_index,
     transpose,
     zero,
 )
@@ -108,84 +108,8 @@ def _dims(n: int) -> list[AffineExpr]:
     return [AffineExpr.dimension(i) for i in range(n)]
 
 
-def result_index(m: AffineMap, dim: int) -> int | None:
-    for i, e in enumerate(m.results):
-        if cast(AffineDimExpr, e).position == dim:
-            return i
-    return None
-
-
-def adjust_map(m: AffineMap, index: int) -> AffineMap:
-    results: list[AffineExpr] = []
-    for e in m.results:
-        pos = cast(AffineDimExpr, e).position
-        if pos == index:
-            continue
-        results.append(AffineExpr.dimension(pos if pos < index else pos - 1))
-    return AffineMap(m.num_dims - 1, 0, tuple(results))
-
-
-def drop_dim(t: VectorType, index: int) -> VectorType:
-    shape = list(t.get_shape())
-    del shape[index]
-    return vec(shape, t.get_element_type())
-
-
-def reshape_load(
-    rw: CanonRewriter, val: SSAValue, t: VectorType, index: int, pos: int, loc: Operation
-) -> SSAValue:
-    """Upstream's `reshapeLoad`: the slice `pos` of dimension `index` of `val`."""
-    if index == -1:
-        return val
-    if index == 0:
-        return extract(rw, val, [pos], loc)
-    sub = drop_dim(t, 0)
-    res_t = drop_dim(t, index)
-    result = zero(rw, res_t, loc)
-    for d in range(res_t.get_shape()[0]):
-        ext = extract(rw, val, [d], loc)
-        load = reshape_load(rw, ext, sub, index - 1, pos, loc)
-        result = insert(rw, load, result, [d], loc)
-    return result
-
-
-def reshape_store(
-    rw: CanonRewriter,
-    val: SSAValue,
-    result: SSAValue,
-    t: VectorType,
-    index: int,
-    pos: int,
-    loc: Operation,
-) -> SSAValue:
-    """Upstream's `reshapeStore`: `val` written as slice `pos` of dimension `index`."""
-    if index == -1:
-        return val
-    if index == 0:
-        return insert(rw, val, result, [pos], loc)
-    sub = drop_dim(t, 0)
-    for d in range(t.get_shape()[0]):
-        ext = extract(rw, result, [d], loc)
-        ins = extract(rw, val, [d], loc)
-        sto = reshape_store(rw, ins, ext, sub, index - 1, pos, loc)
-        result = insert(rw, sto, result, [d], loc)
-    return result
-
-
 def _is_int(t: Attribute) -> bool:
     return isinstance(element_type(t), IntegerType | IndexType)
-
-
-def mul(
-    rw: CanonRewriter,
-    x: SSAValue,
-    y: SSAValue,
-    is_int: bool,
-    loc: Operation,
-    fmf: FastMathFlagsAttr | None = None,
-) -> SSAValue:
-    new = arith.MuliOp(x, y) if is_int else arith.MulfOp(x, y, fmf)
-    return rw.create(new, loc).results[0]
 
 
 def _add(
@@ -198,57 +122,6 @@ def _add(
 ) -> SSAValue:
     new = arith.AddiOp(x, y) if is_int else arith.AddfOp(x, y, fmf)
     return rw.create(new, loc).results[0]
-
-
-def contract_arith(
-    rw: CanonRewriter,
-    x: SSAValue,
-    y: SSAValue,
-    acc: SSAValue | None,
-    kind: str,
-    is_int: bool,
-    loc: Operation,
-    mask: SSAValue | None = None,
-    fmf: FastMathFlagsAttr | None = None,
-) -> SSAValue | None:
-    """Upstream's `createContractArithOp`: `acc <kind> x * y` (an fma for float adds)."""
-    float_only = {"minnumf", "maxnumf", "minimumf", "maximumf"}
-    int_only = {"and", "minui", "minsi", "maxui", "maxsi", "or", "xor"}
-    if is_int:
-        if kind in float_only:
-            return None
-        product = rw.create(arith.MuliOp(x, y), loc).results[0]
-    else:
-        if kind in int_only:
-            return None
-        if acc is not None and isinstance(acc.type, VectorType) and kind == "add":
-            fma = rw.create(vector.FMAOp(x, y, acc), loc).results[0]
-            return select_passthru(rw, mask, fma, acc, loc)
-        product = rw.create(arith.MulfOp(x, y, fmf), loc).results[0]
-    if acc is None:
-        return product
-    return arith_reduction(rw, kind, product, acc, loc, fmf, mask)
-
-
-def new_contract(
-    rw: CanonRewriter,
-    op: vector.ContractionOp,
-    lhs: SSAValue,
-    rhs: SSAValue,
-    acc: SSAValue,
-    maps: Sequence[AffineMap],
-    iterators: Sequence[Attribute],
-) -> vector.ContractionOp:
-    new = vector.ContractionOp(
-        lhs,
-        rhs,
-        acc,
-        ArrayAttr(AffineMapAttr(m) for m in maps),
-        ArrayAttr(cast(Sequence[IteratorTypeAttr], iterators)),
-        op.kind,
-        op.fastmath,
-    )
-    return cast(vector.ContractionOp, rw.create(new, op))
 
 
 # --- outer products ----------------------------------------------------------------------------
@@ -282,7 +155,7 @@ class _OuterProductGenerator:
         ext = (
             shaped_arith.ExtFOp(v, promoted)
             if isinstance(elem, AnyFloat)
-            else shaped_arith.ExtSIOp(v, promoted)
+            else shaped_arith.ExtSIOp(v, promoted)  # type: ignore[arg-type]  # takes vectors; xDSL's __init__ says IntegerType
         )
         return self.rw.create(ext, self.op).results[0]
 
@@ -543,12 +416,6 @@ def _contraction_lowering(strategy: str) -> Lowering:
         op: vector.ContractionOp, rw: CanonRewriter, mask: SSAValue | None
     ) -> SSAValue | None:
         """Upstream's `ContractionOpLowering`: the strategy's lowering, else unrolling."""
-        # The generic unrolling is in its own module (it uses this one's helpers).
-        from schedir.transform.rewrites.vector.contract_generic import (
-            lower_generic,
-            supported_generic,
-        )
-
         if not supported_generic(op):
             return None
 
@@ -570,8 +437,36 @@ def lower_contraction_patterns(strategy: str) -> PatternSet:
     )
 
 
+# --- arith extensions ----------------------------------------------------------------------------
+
+
+def fold_arith_extension(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's `FoldArithExtIntoContractionOp` (extf and extsi): contract the narrow
+    operands directly when both are extended the same way.
+
+    The combining kind is kept: upstream rebuilds the contraction with the default kind
+    (`add`), which changes what a `maxnumf` / `mul` / ... contraction computes."""
+    assert isinstance(op, vector.ContractionOp)
+    for extension in (arith.ExtFOp, arith.ExtSIOp):
+        lhs, rhs = defining(op.lhs, extension), defining(op.rhs, extension)
+        if lhs is None or rhs is None:
+            continue
+        new = vector.ContractionOp(
+            lhs.input, rhs.input, op.acc, op.indexing_maps, op.iterator_types, op.kind
+        )
+        rw.replace_with_op(op, new)
+        return True
+    return False
+
+
+def fold_arith_extension_patterns() -> PatternSet:
+    return PatternSet().add(vector.ContractionOp, fold_arith_extension)
+
+
 __all__ = [
     "STRATEGIES",
-    "contract_arith",
+    "fold_arith_extension",
+    "fold_arith_extension_patterns",
     "lower_contraction_patterns",
+    "maskable",
 ]

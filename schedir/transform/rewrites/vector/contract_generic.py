@@ -18,28 +18,115 @@ After (per row i of %a):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects.builtin import (
-    IntegerType,
-    VectorType,
-)
-from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerType, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from schedir.dialects import vector
-from schedir.dialects.vector.attributes import element_type, kind_name, make_kind
+from schedir.dialects.vector.attributes import (
+    IteratorTypeAttr,
+    element_type,
+    kind_name,
+    make_kind,
+    vec,
+)
 from schedir.dialects.vector.contract import contract_maps, dim_map
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.contract import (
-    adjust_map,
+from schedir.transform.rewrites.vector.utils import (
+    extract,
+    insert,
+    mask_operation,
     mul,
-    new_contract,
-    reshape_load,
-    reshape_store,
     result_index,
+    zero,
 )
-from schedir.transform.rewrites.vector.utils import mask_operation, zero
+
+# --- slices along one dim ----------------------------------------------------------------------
+
+
+def _adjust_map(m: AffineMap, index: int) -> AffineMap:
+    """`m` without loop `index` (the loops after it renumbered)."""
+    results: list[AffineExpr] = []
+    for e in m.results:
+        pos = cast(AffineDimExpr, e).position
+        if pos == index:
+            continue
+        results.append(AffineExpr.dimension(pos if pos < index else pos - 1))
+    return AffineMap(m.num_dims - 1, 0, tuple(results))
+
+
+def _drop_dim(t: VectorType, index: int) -> VectorType:
+    """`t` without dim `index`."""
+    shape = list(t.get_shape())
+    del shape[index]
+    return vec(shape, t.get_element_type())
+
+
+def _reshape_load(
+    rw: CanonRewriter, val: SSAValue, t: VectorType, index: int, pos: int, loc: Operation
+) -> SSAValue:
+    """Upstream's `reshapeLoad`: the slice `pos` of dimension `index` of `val`."""
+    if index == -1:
+        return val
+    if index == 0:
+        return extract(rw, val, [pos], loc)
+    sub = _drop_dim(t, 0)
+    res_t = _drop_dim(t, index)
+    result = zero(rw, res_t, loc)
+    for d in range(res_t.get_shape()[0]):
+        ext = extract(rw, val, [d], loc)
+        load = _reshape_load(rw, ext, sub, index - 1, pos, loc)
+        result = insert(rw, load, result, [d], loc)
+    return result
+
+
+def _reshape_store(
+    rw: CanonRewriter,
+    val: SSAValue,
+    result: SSAValue,
+    t: VectorType,
+    index: int,
+    pos: int,
+    loc: Operation,
+) -> SSAValue:
+    """Upstream's `reshapeStore`: `val` written as slice `pos` of dimension `index`."""
+    if index == -1:
+        return val
+    if index == 0:
+        return insert(rw, val, result, [pos], loc)
+    sub = _drop_dim(t, 0)
+    for d in range(t.get_shape()[0]):
+        ext = extract(rw, result, [d], loc)
+        ins = extract(rw, val, [d], loc)
+        sto = _reshape_store(rw, ins, ext, sub, index - 1, pos, loc)
+        result = insert(rw, sto, result, [d], loc)
+    return result
+
+
+def _new_contract(
+    rw: CanonRewriter,
+    op: vector.ContractionOp,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    acc: SSAValue,
+    maps: Sequence[AffineMap],
+    iterators: Sequence[Attribute],
+) -> vector.ContractionOp:
+    """A contraction like `op` (kind, fastmath) on other operands, maps and iterators."""
+    new = vector.ContractionOp(
+        lhs,
+        rhs,
+        acc,
+        ArrayAttr(AffineMapAttr(m) for m in maps),
+        ArrayAttr(cast(Sequence[IteratorTypeAttr], iterators)),
+        op.kind,
+        op.fastmath,
+    )
+    return cast(vector.ContractionOp, rw.create(new, op))
+
 
 # --- generic unrolling -------------------------------------------------------------------------
 
@@ -79,19 +166,19 @@ def _lower_parallel(
         if size != 1:
             return None
         res_index = -1
-    low_maps = [adjust_map(m, iter_index) for m in maps]
+    low_maps = [_adjust_map(m, iter_index) for m in maps]
     iterators = [it for i, it in enumerate(op.iterator_types.data) if i != iter_index]
     result = zero(rw, res_t, op)
     for d in range(size):
-        lhs = reshape_load(rw, op.lhs, lhs_t, lhs_index, d, op)
-        rhs = reshape_load(rw, op.rhs, rhs_t, rhs_index, d, op)
-        acc = reshape_load(rw, op.acc, res_t, res_index, d, op)
+        lhs = _reshape_load(rw, op.lhs, lhs_t, lhs_index, d, op)
+        rhs = _reshape_load(rw, op.rhs, rhs_t, rhs_index, d, op)
+        acc = _reshape_load(rw, op.acc, res_t, res_index, d, op)
         low_mask = None
         if mask is not None:
-            low_mask = reshape_load(rw, mask, cast(VectorType, mask.type), iter_index, d, op)
-        low = new_contract(rw, op, lhs, rhs, acc, low_maps, iterators)
+            low_mask = _reshape_load(rw, mask, cast(VectorType, mask.type), iter_index, d, op)
+        low = _new_contract(rw, op, lhs, rhs, acc, low_maps, iterators)
         masked = mask_operation(rw, low, low_mask)
-        result = reshape_store(rw, masked.results[0], result, res_t, res_index, d, op)
+        result = _reshape_store(rw, masked.results[0], result, res_t, res_index, d, op)
     return result
 
 
@@ -116,16 +203,16 @@ def _lower_reduction(
         product = mul(rw, op.lhs, op.rhs, is_int, op, op.fastmath)
         red = rw.create(vector.ReductionOp(product, make_kind("add"), op.acc, op.fastmath), op)
         return mask_operation(rw, red, mask).results[0]
-    low_maps = [adjust_map(m, 0) for m in maps]
+    low_maps = [_adjust_map(m, 0) for m in maps]
     iterators = list(op.iterator_types.data)[1:]
     result = op.acc
     for d in range(size):
-        lhs = reshape_load(rw, op.lhs, lhs_t, lhs_index, d, op)
-        rhs = reshape_load(rw, op.rhs, rhs_t, rhs_index, d, op)
+        lhs = _reshape_load(rw, op.lhs, lhs_t, lhs_index, d, op)
+        rhs = _reshape_load(rw, op.rhs, rhs_t, rhs_index, d, op)
         new_mask = None
         if mask is not None:
-            new_mask = reshape_load(rw, mask, cast(VectorType, mask.type), 0, d, op)
-        low = new_contract(rw, op, lhs, rhs, result, low_maps, iterators)
+            new_mask = _reshape_load(rw, mask, cast(VectorType, mask.type), 0, d, op)
+        low = _new_contract(rw, op, lhs, rhs, result, low_maps, iterators)
         result = mask_operation(rw, low, new_mask).results[0]
     return result
 

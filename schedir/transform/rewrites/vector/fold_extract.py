@@ -1,5 +1,5 @@
 """Folders of `vector.extract` and `vector.insert` (upstream's ExtractOp::fold and
-InsertOp::fold), and the helpers the other vector folders share.
+InsertOp::fold).
 
 An extract folds through the op that made its source when the value is known there:
 constants, extracts of extracts, inserts and transposes at the same position, broadcasts,
@@ -22,7 +22,9 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     VectorType,
     i64,
 )
@@ -33,65 +35,36 @@ from schedir.dialects.vector.attributes import int_values
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.transform.rewrites.constants import constant_attr, constant_int
 from schedir.transform.rewrites.greedy import FoldResult
+from schedir.transform.rewrites.vector.utils import (
+    defining,
+    dense_constant,
+    dense_of,
+    dense_values,
+    linearize,
+    row_major_strides,
+)
+
+Positioned = vector.ExtractOp | vector.InsertOp
+"""The ops with a static position and dynamic position operands."""
 
 # --- helpers --------------------------------------------------------------------------------
-
-
-def _dense(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
-    attr = constant_attr(value)
-    return attr if isinstance(attr, DenseIntOrFPElementsAttr) else None
-
-
-def _values(attr: DenseIntOrFPElementsAttr) -> list[int | float]:
-    values = list(attr.get_values())
-    return values
-
-
-def _dense_of(t: VectorType, values: Sequence[int | float]) -> DenseIntOrFPElementsAttr:
-    if len(set(values)) == 1:
-        values = [values[0]]
-    return DenseIntOrFPElementsAttr.from_list(t, list(values))  # type: ignore[arg-type]
 
 
 def _scalar_attr(t: Attribute, value: int | float) -> Attribute:
     if isinstance(t, AnyFloat):
         return FloatAttr(float(value), t)
-    return IntegerAttr(int(value), t)  # type: ignore[arg-type]
+    return IntegerAttr(int(value), cast(IntegerType | IndexType, t))
 
 
-def _element(attr: DenseIntOrFPElementsAttr, flat: int, t: Attribute) -> Attribute:
-    values = _values(attr)
-    value = values[0] if len(values) == 1 else values[flat]
-    return _scalar_attr(t, value)
-
-
-def _strides(shape: Sequence[int]) -> list[int]:
-    strides: list[int] = []
-    running = 1
-    for size in reversed(shape):
-        strides.append(running)
-        running *= size
-    return strides[::-1]
-
-
-def _linearize(pos: Sequence[int], strides: Sequence[int]) -> int:
-    return sum(p * s for p, s in zip(pos, strides, strict=False))
-
-
-def _defining(value: SSAValue, cls: type[Operation]) -> Operation | None:
-    owner = value.owner
-    return owner if isinstance(owner, cls) else None
-
-
-def _set_position(op: Operation, positions: Sequence[int]) -> None:
+def _set_position(op: Positioned, positions: Sequence[int]) -> None:
     op.properties["static_position"] = DenseArrayBase.from_list(i64, list(positions))
 
 
-def _static_pos(op: Operation) -> list[int]:
-    return [int(v) for v in cast(DenseArrayBase, op.properties["static_position"]).get_values()]
+def _static_pos(op: Positioned) -> list[int]:
+    return [int(v) for v in op.static_position.get_values()]
 
 
-def _has_dynamic(op: Operation) -> bool:
+def _has_dynamic(op: Positioned) -> bool:
     return DYNAMIC_INDEX in _static_pos(op)
 
 
@@ -106,7 +79,7 @@ def _is_broadcast_like(op: Operation) -> bool:
     return False
 
 
-def _fold_constant_positions(op: Operation, shape: Sequence[int], first_dynamic: int) -> bool:
+def _fold_constant_positions(op: Positioned, shape: Sequence[int], first_dynamic: int) -> bool:
     """Upstream's `extractInsertFoldConstantOp`: constant dynamic positions become static."""
     static = _static_pos(op)
     dynamic = list(op.operands[first_dynamic:])
@@ -162,25 +135,25 @@ def fold_extract(op: Operation) -> FoldResult:
 
 
 def _extract_from_dense(op: vector.ExtractOp) -> FoldResult:
-    dense = _dense(op.vector)
+    dense = dense_constant(op.vector)
     if dense is None or _has_dynamic(op):
         return None
     src = cast(VectorType, op.vector.type)
     res = op.result.type
-    values = _values(dense)
+    values = dense_values(dense)
     if len(values) == 1:
         if isinstance(res, VectorType):
-            return [_dense_of(res, values)]
+            return [dense_of(res, values)]
         return [_scalar_attr(res, values[0])]
     pos = _static_pos(op) + [0] * (src.get_num_dims() - len(_static_pos(op)))
-    start = _linearize(pos, _strides(src.get_shape()))
+    start = linearize(pos, row_major_strides(src.get_shape()))
     if isinstance(res, VectorType):
-        return [_dense_of(res, values[start : start + res.element_count()])]
+        return [dense_of(res, values[start : start + res.element_count()])]
     return [_scalar_attr(res, values[start])]
 
 
 def _extract_from_extract(op: vector.ExtractOp) -> FoldResult:
-    inner = _defining(op.vector, vector.ExtractOp)
+    inner = defining(op.vector, vector.ExtractOp)
     if inner is None or _has_dynamic(op):
         return None
     positions = _static_pos(op)
@@ -282,7 +255,7 @@ def _extract_from_broadcast(op: vector.ExtractOp) -> FoldResult:
 
 
 def _extract_from_shuffle(op: vector.ExtractOp) -> FoldResult:
-    shuffle = _defining(op.vector, vector.ShuffleOp)
+    shuffle = defining(op.vector, vector.ShuffleOp)
     if shuffle is None or _has_dynamic(op):
         return None
     if cast(VectorType, shuffle.result.type).get_num_dims() != 1:
@@ -302,7 +275,7 @@ def _extract_from_shuffle(op: vector.ExtractOp) -> FoldResult:
 
 
 def _extract_from_shape_cast(op: vector.ExtractOp) -> FoldResult:
-    cast_op = _defining(op.vector, vector.ShapeCastOp)
+    cast_op = defining(op.vector, vector.ShapeCastOp)
     if cast_op is None or _has_dynamic(op):
         return None
     src = cast(VectorType, cast_op.source.type)
@@ -338,7 +311,7 @@ def _extract_from_shape_cast(op: vector.ExtractOp) -> FoldResult:
 
 
 def _extract_from_extract_strided(op: vector.ExtractOp) -> FoldResult:
-    slice_op = _defining(op.vector, vector.ExtractStridedSliceOp)
+    slice_op = defining(op.vector, vector.ExtractStridedSliceOp)
     if slice_op is None or _has_dynamic(op):
         return None
     if any(s != 1 for s in int_values(slice_op.strides)):
@@ -363,7 +336,7 @@ def _extract_from_extract_strided(op: vector.ExtractOp) -> FoldResult:
 
 
 def _extract_from_insert_strided(op: vector.ExtractOp) -> FoldResult:
-    insert = _defining(op.vector, vector.InsertStridedSliceOp)
+    insert = defining(op.vector, vector.InsertStridedSliceOp)
     if insert is None or _has_dynamic(op):
         return None
     res = op.result.type
@@ -400,18 +373,18 @@ def _extract_from_insert_strided(op: vector.ExtractOp) -> FoldResult:
             op.operands = [insert.source]
             _set_position(op, diffs)
             return True
-        insert = _defining(insert.dest, vector.InsertStridedSliceOp)
+        insert = defining(insert.dest, vector.InsertStridedSliceOp)
     return None
 
 
 def _extract_from_from_elements(op: vector.ExtractOp) -> FoldResult:
-    from_elements = _defining(op.vector, vector.FromElementsOp)
+    from_elements = defining(op.vector, vector.FromElementsOp)
     if from_elements is None or _has_dynamic(op):
         return None
     vt = cast(VectorType, from_elements.dest.type)
     if op.result.type != vt.get_element_type():
         return None
-    flat = _linearize(_static_pos(op), _strides(vt.get_shape()))
+    flat = linearize(_static_pos(op), row_major_strides(vt.get_shape()))
     return [from_elements.elements[flat]]
 
 
@@ -424,7 +397,7 @@ def fold_insert(op: Operation) -> FoldResult:
         return [op.source]
     dest_t = cast(VectorType, op.dest.type)
     in_place = _fold_constant_positions(op, dest_t.get_shape(), 2)
-    inner = _defining(op.dest, vector.InsertOp)
+    inner = defining(op.dest, vector.InsertOp)
     if inner is not None and op.get_mixed_position() == inner.get_mixed_position():
         op.operands = [op.source, inner.dest, *op.operands[2:]]
         return True
@@ -439,7 +412,7 @@ def fold_insert(op: Operation) -> FoldResult:
 def _insert_into_dense(op: vector.InsertOp) -> FoldResult:
     if _has_dynamic(op):
         return None
-    dest = _dense(op.dest)
+    dest = dense_constant(op.dest)
     if dest is None:
         return None
     dest_t = cast(VectorType, op.dest.type)
@@ -450,19 +423,19 @@ def _insert_into_dense(op: vector.InsertOp) -> FoldResult:
         return None
     if isinstance(src_attr, DenseIntOrFPElementsAttr):
         count = cast(VectorType, op.source.type).element_count()
-        src_values = _values(src_attr)
+        src_values = dense_values(src_attr)
         inserted = src_values * count if len(src_values) == 1 else src_values
     elif isinstance(src_attr, IntegerAttr | FloatAttr):
         inserted = [src_attr.value.data]
     else:
         return None
-    values = _values(dest)
+    values = dense_values(dest)
     if len(values) == 1:
         values = values * dest_t.element_count()
     pos = _static_pos(op) + [0] * (dest_t.get_num_dims() - len(_static_pos(op)))
-    start = _linearize(pos, _strides(dest_t.get_shape()))
+    start = linearize(pos, row_major_strides(dest_t.get_shape()))
     values[start : start + len(inserted)] = inserted
-    return [_dense_of(dest_t, values)]
+    return [dense_of(dest_t, values)]
 
 
 __all__ = ["fold_extract", "fold_insert"]

@@ -1,10 +1,11 @@
-"""Folders of the vector ops (upstream's `fold` methods in VectorOps.cpp).
+"""Folders of the vector ops (upstream's `fold` methods in VectorOps.cpp), and
+`with_folds`, which runs them as patterns.
 
-`FOLDERS` maps op names to functions with the greedy driver's folder protocol: return the
-replacement values or attributes (one per result), True after an in-place update, or None.
-The greedy driver folds with them (it collects every `<dialect>_folders` module), and the
-vector pattern sets also run them as patterns (`vector_utils.with_folds`), as
-upstream does.
+`FOLDERS` maps the vector ops to functions with the greedy driver's folder protocol:
+return the replacement values or attributes (one per result), True after an in-place
+update, or None. The greedy driver folds with them (it collects this module's table), and
+the vector pattern sets also run them as patterns (`with_folds`), as upstream does. The
+folders of `vector.extract` and `vector.insert` are in `fold_extract`.
 
     %e = vector.extract %b[1] : f32 from vector<4xf32>   (with %b = vector.broadcast %s)
       => %s
@@ -26,6 +27,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
+    ShapedType,
     TensorType,
     VectorType,
     i32,
@@ -44,19 +46,22 @@ from schedir.dialects.vector.attributes import (
     scalable_dims,
 )
 from schedir.dialects.vector.shape import POISON_INDEX, broadcast_mismatch
-from schedir.transform.rewrites.constants import constant_attr, constant_int
-from schedir.transform.rewrites.greedy import Folder, FoldResult
-from schedir.transform.rewrites.vector.fold_extract import (
-    _defining,
-    _dense,
-    _dense_of,
-    _linearize,
-    _strides,
-    _values,
-    fold_extract,
-    fold_insert,
+from schedir.dialects.vector.transfer import transfer_vector_type
+from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
+from schedir.transform.rewrites.greedy import Folder, FoldResult, Pattern, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
+from schedir.transform.rewrites.vector.fold_extract import fold_extract, fold_insert
+from schedir.transform.rewrites.vector.utils import (
+    defining,
+    dense_constant,
+    dense_of,
+    dense_values,
+    linearize,
+    mask_format,
+    row_major_strides,
 )
-from schedir.transform.rewrites.vector.utils import mask_format
+
+Xfer = vector.TransferReadOp | vector.TransferWriteOp
 
 # --- broadcast, shape_cast, transpose --------------------------------------------------------
 
@@ -66,7 +71,7 @@ def fold_broadcast(op: Operation) -> FoldResult:
     dst = cast(VectorType, op.vector.type)
     if op.source.type == dst:
         return [op.source]
-    cast_op = _defining(op.source, vector.ShapeCastOp)
+    cast_op = defining(op.source, vector.ShapeCastOp)
     if cast_op is not None:
         src_t = cast(VectorType, cast_op.source.type)
         if broadcast_mismatch(src_t, dst) is None:
@@ -82,9 +87,9 @@ def fold_broadcast(op: Operation) -> FoldResult:
     if isinstance(attr, IntegerAttr | FloatAttr):
         if attr.type != dst.get_element_type():
             return None
-        return [_dense_of(dst, [attr.value.data])]
-    if isinstance(attr, DenseIntOrFPElementsAttr) and len(set(_values(attr))) == 1:
-        return [_dense_of(dst, [_values(attr)[0]])]
+        return [dense_of(dst, [attr.value.data])]
+    if isinstance(attr, DenseIntOrFPElementsAttr) and len(set(dense_values(attr))) == 1:
+        return [dense_of(dst, [dense_values(attr)[0]])]
     return None
 
 
@@ -116,17 +121,17 @@ def fold_shape_cast(op: Operation) -> FoldResult:
         return None
     if isinstance(owner, vector.BroadcastOp) and owner.source.type == res:
         return [owner.source]
-    dense = _dense(op.source)
+    dense = dense_constant(op.source)
     if dense is not None:
-        return [_dense_of(cast(VectorType, res), _values(dense))]
+        return [dense_of(cast(VectorType, res), dense_values(dense))]
     return None
 
 
 def fold_transpose(op: Operation) -> FoldResult:
     assert isinstance(op, vector.TransposeOp)
-    dense = _dense(op.vector)
-    if dense is not None and len(set(_values(dense))) == 1:
-        return [_dense_of(cast(VectorType, op.result.type), _values(dense)[:1])]
+    dense = dense_constant(op.vector)
+    if dense is not None and len(set(dense_values(dense))) == 1:
+        return [dense_of(cast(VectorType, op.result.type), dense_values(dense)[:1])]
     if op.vector.type == op.result.type and _is_order_preserving(op):
         return [op.vector]
     return None
@@ -147,7 +152,7 @@ def fold_extract_strided_slice(op: Operation) -> FoldResult:
     assert isinstance(op, vector.ExtractStridedSliceOp)
     if op.vector.type == op.result.type:
         return [op.vector]
-    insert = _defining(op.vector, vector.InsertStridedSliceOp)
+    insert = defining(op.vector, vector.InsertStridedSliceOp)
     ext_offsets = int_values(op.offsets)
     ext_sizes = int_values(op.sizes)
     ext_strides = int_values(op.strides)
@@ -184,23 +189,23 @@ def fold_extract_strided_slice(op: Operation) -> FoldResult:
             op.properties["offsets"] = i64_array(diffs)
             return True
         if disjoint:
-            insert = _defining(insert.dest, vector.InsertStridedSliceOp)
+            insert = defining(insert.dest, vector.InsertStridedSliceOp)
         else:
             break
-    dense = _dense(op.vector)
+    dense = dense_constant(op.vector)
     if dense is None or any(s != 1 for s in ext_strides):
         return None
     src = cast(VectorType, op.vector.type)
     res = cast(VectorType, op.result.type)
-    values = _values(dense)
+    values = dense_values(dense)
     if len(values) == 1:
-        return [_dense_of(res, values)]
+        return [dense_of(res, values)]
     offsets = ext_offsets + [0] * (src.get_num_dims() - len(ext_offsets))
-    strides = _strides(src.get_shape())
+    strides = row_major_strides(src.get_shape())
     out: list[int | float] = []
     for pos in _positions(res.get_shape()):
-        out.append(values[_linearize([p + o for p, o in zip(pos, offsets, strict=True)], strides)])
-    return [_dense_of(res, out)]
+        out.append(values[linearize([p + o for p, o in zip(pos, offsets, strict=True)], strides)])
+    return [dense_of(res, out)]
 
 
 def _positions(shape: Sequence[int]) -> list[list[int]]:
@@ -234,13 +239,13 @@ def fold_shuffle(op: Operation) -> FoldResult:
         return [op.v2]
     if t1.get_num_dims() != 1:
         return None
-    d1, d2 = _dense(op.v1), _dense(op.v2)
+    d1, d2 = dense_constant(op.v1), dense_constant(op.v2)
     if d1 is None or d2 is None:
         return None
-    v1 = _values(d1) * (n1 if len(_values(d1)) == 1 else 1)
-    v2 = _values(d2) * (t2.get_shape()[0] if len(_values(d2)) == 1 else 1)
+    v1 = dense_values(d1) * (n1 if len(dense_values(d1)) == 1 else 1)
+    v2 = dense_values(d2) * (t2.get_shape()[0] if len(dense_values(d2)) == 1 else 1)
     out = [v1[0] if m == POISON_INDEX else (v1[m] if m < n1 else v2[m - n1]) for m in mask]
-    return [_dense_of(cast(VectorType, op.result.type), out)]
+    return [dense_of(cast(VectorType, op.result.type), out)]
 
 
 def fold_from_elements(op: Operation) -> FoldResult:
@@ -255,28 +260,29 @@ def fold_from_elements(op: Operation) -> FoldResult:
         ):
             return [to_elements.source]
     attrs = [constant_attr(e) for e in elements]
-    if elements and all(isinstance(a, IntegerAttr | FloatAttr) for a in attrs):
-        return [_dense_of(cast(VectorType, op.dest.type), [a.value.data for a in attrs])]  # type: ignore[union-attr]
+    scalars = [a for a in attrs if isinstance(a, IntegerAttr | FloatAttr)]
+    if elements and len(scalars) == len(attrs):
+        return [dense_of(cast(VectorType, op.dest.type), [a.value.data for a in scalars])]
     return None
 
 
 def fold_to_elements(op: Operation) -> FoldResult:
     assert isinstance(op, vector.ToElementsOp)
-    from_elements = _defining(op.source, vector.FromElementsOp)
+    from_elements = defining(op.source, vector.FromElementsOp)
     if from_elements is None:
         return None
     return list(from_elements.elements)
 
 
 def fold_bitcast(op: Operation) -> FoldResult:
-    src = op.operands[0]
-    if src.type == op.results[0].type:
-        return [src]
-    inner = src.owner
-    if isinstance(inner, Operation) and inner.name == "vector.bitcast":
-        if inner.operands[0].type == op.results[0].type:
-            return [inner.operands[0]]
-        op.operands = [inner.operands[0]]
+    assert isinstance(op, vector.BitCastOp)
+    if op.source.type == op.result.type:
+        return [op.source]
+    inner = defining(op.source, vector.BitCastOp)
+    if inner is not None:
+        if inner.source.type == op.result.type:
+            return [inner.source]
+        op.operands = [inner.source]
         return True
     return None
 
@@ -289,11 +295,11 @@ def fold_constant_mask(op: Operation) -> FoldResult:
     t = cast(VectorType, op.result.type)
     sizes = op.sizes()
     if t.get_num_dims() == 0:
-        return [_dense_of(t, [int(sizes[0] == 1)])]
+        return [dense_of(t, [int(sizes[0] == 1)])]
     if tuple(sizes) == tuple(t.get_shape()):
-        return [_dense_of(t, [1])]
+        return [dense_of(t, [1])]
     if all(s == 0 for s in sizes):
-        return [_dense_of(t, [0])]
+        return [dense_of(t, [0])]
     return None
 
 
@@ -323,7 +329,7 @@ def fold_mask(op: Operation) -> FoldResult:
 # --- transfers ----------------------------------------------------------------------------------
 
 
-def _fold_in_bounds(op: Operation, vtype: VectorType, shaped: Attribute) -> bool:
+def _fold_in_bounds(op: Xfer, vtype: VectorType, shaped: Attribute) -> bool:
     """Upstream's `foldTransferInBoundsAttribute`."""
     perm = cast(AffineMapAttr, op.properties["permutation_map"]).data
     rank = len(perm.results)
@@ -333,8 +339,7 @@ def _fold_in_bounds(op: Operation, vtype: VectorType, shaped: Attribute) -> bool
     new: list[bool] = []
     changed = False
     non_bcast: list[int] = []
-    first_index = 1 if op.name == "vector.transfer_read" else 2
-    shape = shaped.get_shape()  # type: ignore[attr-defined]
+    shape = cast(ShapedType, shaped).get_shape()
     for i, expr in enumerate(perm.results):
         if current[i]:
             new.append(True)
@@ -344,7 +349,7 @@ def _fold_in_bounds(op: Operation, vtype: VectorType, shaped: Attribute) -> bool
             non_bcast.append(i)
             d = expr.position
             size = shape[d]
-            idx = constant_int(op.operands[first_index + d])
+            idx = constant_int(op.indices[d])
             if size != DYNAMIC_INDEX and idx is not None:
                 ok = idx + vtype.get_shape()[i] <= size
         new.append(ok)
@@ -360,7 +365,7 @@ def _fold_in_bounds(op: Operation, vtype: VectorType, shaped: Attribute) -> bool
     return True
 
 
-def _fold_full_mask(op: Operation, mask_index: int) -> bool:
+def _fold_full_mask(op: Xfer, mask_index: int) -> bool:
     if len(op.operands) <= mask_index:
         return False
     segments = op.properties.get("operandSegmentSizes")
@@ -375,7 +380,7 @@ def _fold_full_mask(op: Operation, mask_index: int) -> bool:
     return True
 
 
-def _fold_single_element_map(op: Operation, vtype: VectorType, shaped: Attribute) -> bool:
+def _fold_single_element_map(op: Xfer, vtype: VectorType, shaped: Attribute) -> bool:
     """A `vector<1xT>` transfer reads or writes one element whatever its map: the map
     becomes the minor identity (upstream folds it so that the transfer lowers to a load or
     store). Masked transfers keep theirs: the mask type follows the map."""
@@ -384,14 +389,14 @@ def _fold_single_element_map(op: Operation, vtype: VectorType, shaped: Attribute
         return False
     if len(perm.results) != 1 or is_minor_identity(perm) or _has_mask(op):
         return False
-    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
+    rank = cast(ShapedType, shaped).get_num_dims()
     op.properties["permutation_map"] = AffineMapAttr(
         AffineMap(perm.num_dims, perm.num_symbols, (AffineExpr.dimension(rank - 1),))
     )
     return True
 
 
-def _has_mask(op: Operation) -> bool:
+def _has_mask(op: Xfer) -> bool:
     segments = op.properties.get("operandSegmentSizes")
     return isinstance(segments, DenseArrayBase) and int(segments.get_values()[-1]) != 0
 
@@ -403,7 +408,7 @@ def _same_indices(a: Sequence[SSAValue], b: Sequence[SSAValue]) -> bool:
 def fold_transfer_read(op: Operation) -> FoldResult:
     assert isinstance(op, vector.TransferReadOp)
     if isinstance(op.source.type, TensorType):
-        write = _defining(op.source, vector.TransferWriteOp)
+        write = defining(op.source, vector.TransferWriteOp)
         while write is not None:
             if (
                 not any(not b for b in in_bounds_values(write.in_bounds, 0))
@@ -416,7 +421,7 @@ def fold_transfer_read(op: Operation) -> FoldResult:
                 return [write.vector]
             if not _disjoint(write, op):
                 break
-            write = _defining(write.source, vector.TransferWriteOp)
+            write = defining(write.source, vector.TransferWriteOp)
     vtype = cast(VectorType, op.result.type)
     if _fold_in_bounds(op, vtype, op.source.type):
         return True
@@ -427,18 +432,13 @@ def fold_transfer_read(op: Operation) -> FoldResult:
     return None
 
 
-def _disjoint(a: Operation, b: Operation) -> bool:
+def _disjoint(a: Xfer, b: Xfer) -> bool:
     """Upstream's `isDisjointTransferIndices` on constant indices."""
-    from schedir.dialects.vector.transfer import transfer_vector_type
-
     va, vb = transfer_vector_type(a), transfer_vector_type(b)
     if va != vb:
         return False
-    ia = list(a.operands[1 if a.name == "vector.transfer_read" else 2 :])
-    ib = list(b.operands[1 if b.name == "vector.transfer_read" else 2 :])
-    shaped = a.operands[0 if a.name == "vector.transfer_read" else 1].type
-    rank = shaped.get_num_dims()  # type: ignore[attr-defined]
-    ia, ib = ia[:rank], ib[:rank]
+    rank = cast(ShapedType, a.source.type).get_num_dims()
+    ia, ib = list(a.indices)[:rank], list(b.indices)[:rank]
     offset = rank - va.get_num_dims()
     for i, (x, y) in enumerate(zip(ia, ib, strict=True)):
         cx, cy = constant_int(x), constant_int(y)
@@ -458,7 +458,7 @@ def fold_transfer_write(op: Operation) -> FoldResult:
     shaped = op.source.type
     vtype = cast(VectorType, op.vector.type)
     if isinstance(shaped, TensorType):
-        read = _defining(op.vector, vector.TransferReadOp)
+        read = defining(op.vector, vector.TransferReadOp)
         if read is not None:
             result = _fold_read_init_write(op, read, shaped, vtype)
             if result is not None:
@@ -528,4 +528,60 @@ FOLDERS: dict[type[Operation], Folder] = {
 }
 """Folder of each vector op that has one upstream."""
 
-__all__ = ["FOLDERS"]
+
+# --- folds as patterns ---------------------------------------------------------------------------
+
+
+def apply_fold(
+    op: Operation, rw: CanonRewriter, result: list[Attribute | SSAValue] | bool | None
+) -> bool:
+    """Apply a folder's result the way the greedy driver does."""
+    if result is None or result is False:
+        return False
+    if result is True:
+        rw.modified(op)
+        return True
+    rw.set_insertion_point(op)
+    replacements: list[SSAValue] = []
+    made: list[Operation] = []
+    for item, res in zip(result, op.results, strict=True):
+        if isinstance(item, SSAValue):
+            replacements.append(item)
+            continue
+        const = materialize_constant(rw, item, res.type, op.location)
+        if const is None:
+            for m in made:
+                rw.erase(m)
+            return False
+        made.append(const)
+        replacements.append(const.results[0])
+    if all(r is old for r, old in zip(replacements, op.results, strict=True)):
+        return False
+    rw.replace_values(op, replacements)
+    return True
+
+
+def fold_pattern(folder: Folder) -> Pattern:
+    """A pattern that applies `folder` as the greedy driver applies a folder (so that a
+    vector pattern set carries the vector folds with it)."""
+
+    def pattern(op: Operation, rw: CanonRewriter) -> bool:
+        return apply_fold(op, rw, folder(op))
+
+    pattern.__name__ = f"fold_{getattr(folder, '__name__', 'op')}"
+    return pattern
+
+
+_FOLD_PATTERNS = {root: fold_pattern(folder) for root, folder in FOLDERS.items()}
+"""One pattern object per folder, so pattern sets can de-duplicate them."""
+
+
+def with_folds(patterns: PatternSet) -> PatternSet:
+    """`patterns` preceded by every vector op's folder (upstream folds every op it visits)."""
+    result = PatternSet()
+    for root, pattern in _FOLD_PATTERNS.items():
+        result.add(root, pattern)
+    return result.update(patterns)
+
+
+__all__ = ["FOLDERS", "apply_fold", "fold_pattern", "with_folds"]

@@ -25,7 +25,6 @@ After:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import product
 from typing import cast
 
@@ -34,13 +33,14 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
     MemRefType,
     VectorType,
     i1,
-    i64,
 )
 from xdsl.dialects.memref import DimOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import (
@@ -53,25 +53,20 @@ from schedir.dialects.vector.attributes import (
 )
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.utils import constant, extract, index, insert, poison, zero
+from schedir.transform.rewrites.vector.utils import (
+    constant,
+    extract,
+    index,
+    insert,
+    poison,
+    shuffle,
+    zero,
+)
 
 
 def _rows(t: VectorType) -> list[tuple[int, ...]]:
     """Every position of the leading dims of `t` (all but the last), in order."""
     return list(product(*(range(d) for d in t.get_shape()[:-1])))
-
-
-def _shuffle(
-    rw: CanonRewriter, a: SSAValue, b: SSAValue, mask: Sequence[int], loc: Operation
-) -> SSAValue:
-    at = cast(VectorType, a.type)
-    result = vec([len(mask), *at.get_shape()[1:]], at.get_element_type())
-    new = vector.ShuffleOp.build(
-        operands=[a, b],
-        result_types=[result],
-        properties={"mask": DenseArrayBase.from_list(i64, list(mask))},
-    )
-    return rw.create(new, loc).results[0]
 
 
 # --- unrolling by rows ----------------------------------------------------------------------
@@ -155,7 +150,7 @@ def extract_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
         return False
     if src.get_num_dims() == 1:
         mask = [offsets[0] + i * strides[0] for i in range(sizes[0])]
-        rw.replace_values(op, [_shuffle(rw, op.vector, op.vector, mask, op)])
+        rw.replace_values(op, [shuffle(rw, op.vector, op.vector, mask, op)])
         return True
     result = poison(rw, dst, op)
     for j in range(sizes[0]):
@@ -193,7 +188,7 @@ def insert_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
     n_src, n_dst = src.get_shape()[0], dst.get_shape()[0]
     if src.get_num_dims() == 1:
         # Widen the source to the dest length, then pick lanes from it or from dest.
-        widened = _shuffle(rw, op.source, op.source, [*range(n_src), *[0] * (n_dst - n_src)], op)
+        widened = shuffle(rw, op.source, op.source, [*range(n_src), *[0] * (n_dst - n_src)], op)
         end = offset + n_src * stride
         mask = [
             (i - offset) // stride
@@ -201,7 +196,7 @@ def insert_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
             else n_dst + i
             for i in range(n_dst)
         ]
-        rw.replace_values(op, [_shuffle(rw, widened, op.dest, mask, op)])
+        rw.replace_values(op, [shuffle(rw, widened, op.dest, mask, op)])
         return True
     result = op.dest
     for i in range(n_src):
@@ -222,10 +217,10 @@ def insert_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
 def lower_step(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `StepToArithConstantOpRewrite`."""
     assert isinstance(op, vector.StepOp)
-    t = cast(VectorType, op.result.type)
+    t = cast(VectorType[IndexType], op.result.type)
     if any(scalable_dims(t)):
         return False
-    attr = DenseIntOrFPElementsAttr.from_list(t, list(range(t.get_shape()[0])))  # type: ignore[arg-type]
+    attr = DenseIntOrFPElementsAttr.from_list(t, list(range(t.get_shape()[0])))
     rw.replace_values(op, [constant(rw, attr, t, op)])
     return True
 
@@ -262,7 +257,8 @@ def materialize_transfer_mask(op: Operation, rw: CanonRewriter) -> bool:
     mask = rw.create(vector.CreateMaskOp([bound], mask_type), op).results[0]
     if op.mask is not None:
         mask = rw.create(arith.AndIOp(mask, op.mask), op).results[0]
-    sizes = [int(v) for v in op.properties["operandSegmentSizes"].get_values()]  # type: ignore[attr-defined]
+    segments = cast(DenseArrayBase[IntegerType], op.properties["operandSegmentSizes"])
+    sizes = [int(v) for v in segments.get_values()]
     operands = list(op.operands)
     if sizes[-1]:
         operands[-1] = mask
@@ -270,10 +266,7 @@ def materialize_transfer_mask(op: Operation, rw: CanonRewriter) -> bool:
         operands.append(mask)
         sizes[-1] = 1
     op.operands = operands
-    op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
-        op.properties["operandSegmentSizes"].elt_type,
-        sizes,  # type: ignore[attr-defined]
-    )
+    op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(segments.elt_type, sizes)
     op.properties["in_bounds"] = bool_array([True])
     rw.modified(op)
     return True
@@ -287,7 +280,7 @@ def interleave_to_shuffle(op: Operation, rw: CanonRewriter) -> bool:
         return False
     n = t.get_shape()[0]
     mask = [lane for i in range(n) for lane in (i, n + i)]
-    rw.replace_values(op, [_shuffle(rw, op.lhs, op.rhs, mask, op)])
+    rw.replace_values(op, [shuffle(rw, op.lhs, op.rhs, mask, op)])
     return True
 
 
@@ -298,8 +291,8 @@ def deinterleave_to_shuffle(op: Operation, rw: CanonRewriter) -> bool:
     if t.get_num_dims() != 1 or any(scalable_dims(t)):
         return False
     half = t.get_shape()[0] // 2
-    even = _shuffle(rw, op.source, op.source, [2 * i for i in range(half)], op)
-    odd = _shuffle(rw, op.source, op.source, [2 * i + 1 for i in range(half)], op)
+    even = shuffle(rw, op.source, op.source, [2 * i for i in range(half)], op)
+    odd = shuffle(rw, op.source, op.source, [2 * i + 1 for i in range(half)], op)
     rw.replace_values(op, [even, odd])
     return True
 

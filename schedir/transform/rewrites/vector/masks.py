@@ -24,7 +24,13 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, VectorType, i1
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    TensorType,
+    VectorType,
+    i1,
+)
 from xdsl.ir import Operation
 
 from schedir.dialects import arith as shaped_arith
@@ -58,7 +64,7 @@ def lower_create_mask(op: Operation, rw: CanonRewriter) -> bool:
 def lower_constant_mask(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `ConstantMaskOpLowering`."""
     assert isinstance(op, vector.ConstantMaskOp)
-    dst = cast(VectorType, op.result.type)
+    dst = cast(VectorType[IntegerType], op.result.type)
     sizes = op.sizes()
     rank = dst.get_num_dims()
     if rank == 0:

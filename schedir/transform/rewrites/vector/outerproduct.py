@@ -1,5 +1,4 @@
-"""`lower_outerproduct` (upstream's OuterProductOpLowering) and `fold_arith_extension`
-(FoldArithExtIntoContractionOp).
+"""`lower_outerproduct` (upstream's OuterProductOpLowering, LowerVectorContract.cpp).
 
 A `vector.outerproduct` becomes, per row of the result, a splat of the lhs element times
 the rhs vector combined with the accumulator row (an fma for `add` on floats); with a
@@ -31,8 +30,13 @@ from schedir.dialects import vector
 from schedir.dialects.vector.attributes import kind_name
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.contract import contract_arith
-from schedir.transform.rewrites.vector.utils import extract, insert, masking_op, zero
+from schedir.transform.rewrites.vector.utils import (
+    contract_arith,
+    extract,
+    insert,
+    masking_op,
+    zero,
+)
 
 # --- vector.outerproduct -----------------------------------------------------------------------
 
@@ -76,37 +80,4 @@ def lower_outer_product_patterns() -> PatternSet:
     return PatternSet().add(vector.OuterProductOp, lower_outer_product)
 
 
-# --- arith extensions ----------------------------------------------------------------------------
-
-
-def fold_arith_extension(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's `FoldArithExtIntoContractionOp` (extf and extsi): contract the narrow
-    operands directly when both are extended the same way.
-
-    The combining kind is kept: upstream rebuilds the contraction with the default kind
-    (`add`), which changes what a `maxnumf` / `mul` / ... contraction computes."""
-    assert isinstance(op, vector.ContractionOp)
-    for name in ("arith.extf", "arith.extsi"):
-        lhs, rhs = op.lhs.owner, op.rhs.owner
-        if not (isinstance(lhs, Operation) and lhs.name == name):
-            continue
-        if not (isinstance(rhs, Operation) and rhs.name == name):
-            continue
-        new = vector.ContractionOp(
-            lhs.operands[0], rhs.operands[0], op.acc, op.indexing_maps, op.iterator_types, op.kind
-        )
-        rw.replace_with_op(op, new)
-        return True
-    return False
-
-
-def fold_arith_extension_patterns() -> PatternSet:
-    return PatternSet().add(vector.ContractionOp, fold_arith_extension)
-
-
-__all__ = [
-    "fold_arith_extension",
-    "fold_arith_extension_patterns",
-    "lower_outer_product",
-    "lower_outer_product_patterns",
-]
+__all__ = ["lower_outer_product", "lower_outer_product_patterns"]

@@ -41,6 +41,7 @@ from schedir.transform.rewrites.vector.utils import (
     insert,
     poison,
     shape_cast,
+    shuffle,
     zero,
 )
 
@@ -253,17 +254,6 @@ def _transpose_eltwise(strategy: str):
     return transpose_eltwise
 
 
-def _shuffle(
-    rw: CanonRewriter, a: SSAValue, b: SSAValue, mask: Sequence[int], loc: Operation
-) -> SSAValue:
-    from xdsl.dialects.builtin import DenseArrayBase, i64
-
-    t = cast(VectorType, a.type)
-    res = vec([len(mask), *t.get_shape()[1:]], t.get_element_type())
-    new = vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, list(mask)), result_type=res)
-    return rw.create(new, loc).results[0]
-
-
 def _unpack(base: Sequence[int], bits: int) -> list[int]:
     """Upstream's `getUnpackShufflePermFor128Lane`."""
     return [v + i for i in range(0, bits // 32, 4) for v in base]
@@ -281,7 +271,7 @@ def _select128(
         (16, (control >> 6) & 3),
     ):
         mask += [base + 4 * c + j for j in range(4)]
-    return _shuffle(rw, a, b, mask, loc)
+    return shuffle(rw, a, b, mask, loc)
 
 
 def _transpose_16x16(rw: CanonRewriter, source: SSAValue, loc: Operation) -> SSAValue:
@@ -291,16 +281,16 @@ def _transpose_16x16(rw: CanonRewriter, source: SSAValue, loc: Operation) -> SSA
     lo_pd, hi_pd = _unpack([0, 1, 16, 17], 512), _unpack([2, 3, 18, 19], 512)
     t = []
     for i in range(0, 16, 2):
-        t.append(_shuffle(rw, vs[i], vs[i + 1], lo_ps, loc))
-        t.append(_shuffle(rw, vs[i], vs[i + 1], hi_ps, loc))
+        t.append(shuffle(rw, vs[i], vs[i + 1], lo_ps, loc))
+        t.append(shuffle(rw, vs[i], vs[i + 1], hi_ps, loc))
     r = []
     for base in (0, 4, 8, 12):
         a, b, c, d = t[base], t[base + 1], t[base + 2], t[base + 3]
         r += [
-            _shuffle(rw, a, c, lo_pd, loc),
-            _shuffle(rw, a, c, hi_pd, loc),
-            _shuffle(rw, b, d, lo_pd, loc),
-            _shuffle(rw, b, d, hi_pd, loc),
+            shuffle(rw, a, c, lo_pd, loc),
+            shuffle(rw, a, c, hi_pd, loc),
+            shuffle(rw, b, d, lo_pd, loc),
+            shuffle(rw, b, d, hi_pd, loc),
         ]
     t2 = []
     for half in (0, 8):
@@ -335,7 +325,7 @@ def _transpose_shuffle(strategy: str):
             res = _transpose_16x16(rw, shape_cast(rw, flat, vec([m, n], elem), op), op)
         else:
             mask = [i * n + j for j in range(n) for i in range(m)]
-            res = _shuffle(rw, flat, flat, mask, op)
+            res = shuffle(rw, flat, flat, mask, op)
         rw.replace_values(op, [shape_cast(rw, res, cast(VectorType, op.result.type), op)])
         return True
 

@@ -28,40 +28,41 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, VectorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, VectorType
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import element_type, scalable_dims, vec
 from schedir.transform.rewrites.constants import constant_attr
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.unit_dims import is_elementwise_mappable
 from schedir.transform.rewrites.vector.utils import (
     broadcast,
     constant,
     extract,
+    is_elementwise_mappable,
     transpose,
     zero_attr,
 )
 
-_CASTS = frozenset(
-    {
-        "arith.extf",
-        "arith.truncf",
-        "arith.extsi",
-        "arith.extui",
-        "arith.trunci",
-        "arith.sitofp",
-        "arith.uitofp",
-        "arith.fptosi",
-        "arith.fptoui",
-        "arith.index_cast",
-        "arith.index_castui",
-        "arith.bitcast",
-    }
+_CASTS: tuple[type[Operation], ...] = (
+    arith.ExtFOp,
+    arith.TruncFOp,
+    arith.ExtSIOp,
+    arith.ExtUIOp,
+    arith.TruncIOp,
+    arith.SIToFPOp,
+    arith.UIToFPOp,
+    arith.FPToSIOp,
+    arith.FPToUIOp,
+    arith.IndexCastOp,
+    shaped_arith.IndexCastUIOp,
+    arith.BitcastOp,
 )
-"""Ops with upstream's CastOpInterface that can take a vector."""
+"""Ops with upstream's CastOpInterface that can take a vector (xDSL's classes, which
+schedir's replacements subclass, and schedir's `arith.index_castui`)."""
 
 
 def _clone(op: Operation, operands: list[SSAValue], result_type: Attribute) -> Operation:
@@ -81,7 +82,7 @@ def _with_element(t: Attribute, elem: Attribute) -> Attribute:
 
 
 def _is_constant(value: SSAValue) -> bool:
-    return isinstance(value, OpResult) and value.op.name == "arith.constant"
+    return isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)
 
 
 def _splat_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
@@ -135,7 +136,7 @@ def reorder_elementwise_on_transpose(op: Operation, rw: CanonRewriter) -> bool:
 
 def reorder_cast_on_broadcast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `ReorderCastOpsOnBroadcast`."""
-    if op.name not in _CASTS or len(op.operands) != 1:
+    if not isinstance(op, _CASTS) or len(op.operands) != 1:
         return False
     source = _broadcast_source(op.operands[0])
     if source is None:
@@ -160,7 +161,7 @@ def reorder_elementwise_on_broadcast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `ReorderElementwiseOpsOnBroadcast`."""
     if len(op.results) != 1 or not isinstance(op.results[0].type, VectorType):
         return False
-    if not is_elementwise_mappable(op) or not op.operands or op.name == "vector.fma":
+    if not is_elementwise_mappable(op) or not op.operands or isinstance(op, vector.FMAOp):
         return False
     result_type = cast(VectorType, op.results[0].type)
     splat_source: SSAValue | None = None
@@ -186,9 +187,10 @@ def reorder_elementwise_on_broadcast(op: Operation, rw: CanonRewriter) -> bool:
         splat = _splat_constant(operand)
         if splat is not None:
             new_type = _with_element(unbroadcast, element_type(operand.type))
-            value = splat.get_values()[0]
+            # Vector element types are integers and floats: no complex values here.
+            value = cast(int | float, splat.get_values()[0])
             if isinstance(new_type, VectorType):
-                attr: Attribute = DenseIntOrFPElementsAttr.from_list(new_type, [value])  # type: ignore[arg-type]
+                attr: Attribute = DenseIntOrFPElementsAttr.from_list(new_type, [value])
             else:
                 attr = _scalar(zero_attr(new_type), value)
             sources.append(constant(rw, attr, new_type, cast(Operation, operand.owner)))
@@ -202,7 +204,10 @@ def reorder_elementwise_on_broadcast(op: Operation, rw: CanonRewriter) -> bool:
 
 def _scalar(template: Attribute, value: int | float) -> Attribute:
     """An attribute like `template` (an IntegerAttr / FloatAttr) holding `value`."""
-    return type(template)(value, template.type)  # type: ignore[attr-defined, call-arg]
+    if isinstance(template, FloatAttr):
+        return FloatAttr(value, template.type)
+    assert isinstance(template, IntegerAttr)
+    return IntegerAttr(cast(int, value), template.type)
 
 
 def extract_from_elementwise(op: Operation, rw: CanonRewriter) -> bool:
@@ -211,7 +216,7 @@ def extract_from_elementwise(op: Operation, rw: CanonRewriter) -> bool:
     eltwise = op.vector.owner
     if not isinstance(eltwise, Operation) or not is_elementwise_mappable(eltwise):
         return False
-    if eltwise.name == "vector.fma" or len(eltwise.results) != 1:
+    if isinstance(eltwise, vector.FMAOp) or len(eltwise.results) != 1:
         return False
     if not eltwise.results[0].has_one_use():
         return False

@@ -39,25 +39,34 @@ from typing import cast
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    DenseArrayBase,
     IndexType,
+    IntegerType,
     MemRefType,
     UnitAttr,
     VectorType,
+    i32,
 )
 from xdsl.dialects.memref import DimOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import memref, vector
-from schedir.dialects.vector.attributes import in_bounds_values, is_minor_identity, is_zero, vec
+from schedir.dialects.vector.attributes import (
+    bool_array,
+    in_bounds_values,
+    is_minor_identity,
+    is_zero,
+    vec,
+)
 from schedir.dialects.vector.transfer import is_last_dim_unit_stride
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.utils import broadcast, extract, insert
+from schedir.transform.rewrites.vector.utils import broadcast, entry_block, extract, insert
 
 PASS_LABEL = "__vector_to_scf_lowering__"
 """Upstream's marker of transfers being lowered progressively (loop variant)."""
@@ -81,7 +90,7 @@ def _vtype(op: Xfer) -> VectorType:
 def _unpacked_dim(op: Xfer) -> int | None:
     """The memref dim the leading vector dim maps to; None for a broadcast."""
     expr = _perm(op).results[0]
-    return None if is_zero(expr) else expr.position  # type: ignore[attr-defined]
+    return None if is_zero(expr) else cast(AffineDimExpr, expr).position
 
 
 def _dim_in_bounds(op: Xfer, dim: int) -> bool:
@@ -165,8 +174,6 @@ def _new_read(
 ) -> vector.TransferReadOp:
     rank = len(_perm(op).results)
     in_bounds = in_bounds_values(op.in_bounds, rank)[1:]
-    from schedir.dialects.vector.attributes import bool_array
-
     new = vector.TransferReadOp(
         op.source, indices, op.padding, vtype, bool_array(in_bounds), _unpacked_map(op)
     )
@@ -177,8 +184,6 @@ def _new_write(
     rw: CanonRewriter, op: vector.TransferWriteOp, value: SSAValue, indices: list[SSAValue]
 ) -> vector.TransferWriteOp:
     rank = len(_perm(op).results)
-    from schedir.dialects.vector.attributes import bool_array
-
     new = vector.TransferWriteOp(
         value,
         op.source,
@@ -192,10 +197,9 @@ def _new_write(
 
 def _set_mask(op: Xfer, mask: SSAValue) -> None:
     """Attach `mask` to a just-built transfer (it had none)."""
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
     op.operands = [*op.operands, mask]
-    sizes = [int(v) for v in op.properties["operandSegmentSizes"].get_values()]  # type: ignore[attr-defined]
+    segments = cast(DenseArrayBase[IntegerType], op.properties["operandSegmentSizes"])
+    sizes = [int(v) for v in segments.get_values()]
     sizes[-1] = 1
     op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
 
@@ -307,28 +311,27 @@ def _assign_unrolled_mask(rw: CanonRewriter, op: Xfer, new: Xfer, i: int) -> Non
 def _alloca_at_scope(rw: CanonRewriter, op: Operation, t: MemRefType) -> SSAValue:
     """A `memref.alloca` at the start of the enclosing allocation scope (the function;
     serial loops are skipped, as upstream does)."""
-    scope = op.parent_op()
-    while scope is not None and not scope.has_trait(IsolatedFromAbove, value_if_unregistered=False):
-        scope = scope.parent_op()
-    assert scope is not None
-    block = scope.regions[0].blocks.first
+    block = entry_block(op)
     assert block is not None
     saved = rw.insertion_point
     first = block.first_op
     # After the allocas already made for other transfers: creation order, as upstream.
     while (
-        first is not None
-        and first.name == "memref.alloca"
-        and first.results[0].type.get_num_dims() == 0
-        and isinstance(first.results[0].type.get_element_type(), VectorType)
-    ):  # type: ignore[attr-defined]
+        isinstance(first, memref.AllocaOp)
+        and first.memref.type.get_num_dims() == 0
+        and isinstance(first.memref.type.get_element_type(), VectorType)
+    ):
         first = first.next_op
     rw.insertion_point = (
         InsertPoint.before(first) if first is not None else InsertPoint.at_end(block)
     )
-    alloca = rw.create(memref.AllocaOp.get(t.get_element_type(), shape=[]), op)
+    # Built as schedir's class (xDSL's `AllocaOp.get` builds xDSL's).
+    alloca = memref.AllocaOp.build(
+        operands=[[], []], result_types=[t], properties={"alignment": None}
+    )
+    rw.create(alloca, op)
     rw.insertion_point = saved
-    return alloca.results[0]
+    return alloca.memref
 
 
 def _in_scope(op: Operation) -> bool:
@@ -425,11 +428,13 @@ def _loop_conversion(target_rank: int):
         if not _labeled(op):
             return False
         is_read = isinstance(op, vector.TransferReadOp)
+        store: memref.StoreOp | None = None
         if is_read:
             uses = list(op.result.uses)
-            store = uses[0].operation if len(uses) == 1 else None
-            if not isinstance(store, memref.StoreOp):
+            user = uses[0].operation if len(uses) == 1 else None
+            if not isinstance(user, memref.StoreOp):
                 return False
+            store = user
             buffer = store.memref
             prev_indices = list(store.indices)
         else:
@@ -502,12 +507,12 @@ def _loop_conversion(target_rank: int):
             _unpacked_dim(op),
             [],
             lambda: in_bounds(),
-            lambda: out_of_bounds(),  # type: ignore[arg-type, return-value]
+            lambda: out_of_bounds(),
         )
         rw.create(scf.YieldOp(), op)
         rw.insertion_point = saved
-        if is_read:
-            rw.erase(store)  # type: ignore[arg-type]
+        if store is not None:
+            rw.erase(store)
         rw.erase(op)
         del loop
         return True
@@ -536,7 +541,7 @@ def _transfer_1d(op: Operation, rw: CanonRewriter) -> bool:
     ub = rw.constant_index(vtype.get_shape()[0], op)
     step = rw.constant_index(1, op)
     is_read = isinstance(op, vector.TransferReadOp)
-    init = [broadcast(rw, op.padding, vtype, op)] if is_read else []  # type: ignore[union-attr]
+    init = [broadcast(rw, op.padding, vtype, op)] if is_read else []
     body = Block(arg_types=[IndexType(), *(v.type for v in init)])
     loop = rw.create(scf.ForOp(lb, ub, step, init, body), op)
     saved = rw.insertion_point
@@ -554,14 +559,16 @@ def _transfer_1d(op: Operation, rw: CanonRewriter) -> bool:
             return insert(rw, value, current, [iv], op)
 
         nxt = _in_bounds_check(rw, op, iv, dim, [vtype], read_in, lambda: current)
-        rw.create(scf.YieldOp(nxt), op)  # type: ignore[arg-type]
+        assert nxt is not None
+        rw.create(scf.YieldOp(nxt), op)
     else:
+        written = op.vector
 
         def write_in() -> None:
-            value = extract(rw, op.vector, [iv], op)  # type: ignore[union-attr]
+            value = extract(rw, written, [iv], op)
             rw.create(memref.StoreOp.get(value, op.source, indices), op)
 
-        _in_bounds_check(rw, op, iv, dim, [], write_in)  # type: ignore[arg-type]
+        _in_bounds_check(rw, op, iv, dim, [], write_in)
         rw.create(scf.YieldOp(), op)
     rw.insertion_point = saved
     rw.replace_values(op, list(loop.results))

@@ -30,14 +30,16 @@ from typing import cast
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    MemRefLayoutAttr,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.dialects.memref import DimOp, SubviewOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from schedir.dialects import vector
 from schedir.dialects.vector.attributes import (
@@ -50,12 +52,16 @@ from schedir.dialects.vector.attributes import (
     minor_identity_with_broadcasting,
     permutation_map,
     permutation_of_minor_identity_with_broadcasting,
+    scalable_dims,
     vec,
 )
 from schedir.dialects.vector.transfer import is_last_dim_unit_stride
+from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.utils import broadcast, transpose
+from schedir.transform.rewrites.vector.utils import broadcast, masking_op, shape_cast, transpose
+
+Xfer = vector.TransferReadOp | vector.TransferWriteOp
 
 
 def _read(
@@ -152,7 +158,7 @@ def write_permutation(op: Operation, rw: CanonRewriter) -> bool:
     if perm is None:
         return False
     inverse = inverse_permutation(compress_unused_dims(m))
-    indices = [e.position for e in inverse.results]  # type: ignore[attr-defined]
+    indices = [cast(AffineDimExpr, e).position for e in inverse.results]
     old_in_bounds = in_bounds_values(op.in_bounds, len(perm))
     in_bounds = [False] * len(perm)
     for i, p in enumerate(perm):
@@ -175,7 +181,7 @@ def write_non_permutation(op: Operation, rw: CanonRewriter) -> bool:
         return False
     found = [False] * m.num_dims
     for e in m.results:
-        found[e.position] = True  # type: ignore[attr-defined]
+        found[cast(AffineDimExpr, e).position] = True
     exprs: list[AffineExpr] = []
     missing: list[int] = []
     seen_first = False
@@ -364,7 +370,7 @@ def _rank_reduced_type(mtype: MemRefType) -> MemRefType | None:
 
 def _canonical_layout(
     strides: list[int | None], offset: int | None, identity: list[int | None]
-) -> Attribute:
+) -> MemRefLayoutAttr | NoneAttr:
     """Upstream's `canonicalizeStridedLayout` of `strided<strides, offset>`: kept when its
     map is the identity (1-D, stride 1, offset 0), dropped when it is row-major, else
     its affine map (symbols: offset first, then dynamic strides)."""
@@ -399,8 +405,6 @@ def _drop_unit_dims_view(
     rw: CanonRewriter, source: SSAValue, target: MemRefType, loc: Operation
 ) -> SSAValue:
     """Upstream's `rankReducingSubviewDroppingUnitDims`."""
-    from xdsl.dialects.memref import DimOp, SubviewOp
-
     mtype = cast(MemRefType, source.type)
     sizes: list[int | SSAValue] = []
     for i, size in enumerate(mtype.get_shape()):
@@ -415,8 +419,6 @@ def _drop_unit_dims_view(
 
 
 def _trim_unit_dims(vtype: VectorType) -> VectorType:
-    from schedir.dialects.vector.attributes import scalable_dims
-
     scal = scalable_dims(vtype)
     keep = [i for i, s in enumerate(vtype.get_shape()) if s != 1 or scal[i]]
     return vec(
@@ -433,13 +435,11 @@ def _reduced_mask(
     owner = mask.owner
     if not isinstance(owner, vector.CreateMaskOp):
         return False
-    from schedir.transform.rewrites.constants import constant_int
-
     mtype = cast(VectorType, mask.type)
     reduced_t = _trim_unit_dims(mtype)
     if reduced_t.get_num_dims() == mtype.get_num_dims():
         return False
-    operands: list[SSAValue] = []
+    operands: list[SSAValue | Operation] = []
     for size, operand in zip(mtype.get_shape(), owner.mask_dim_sizes, strict=True):
         if size == 1:
             if constant_int(operand) != 1:
@@ -452,9 +452,6 @@ def _reduced_mask(
 
 
 def _drop_unit_dims_match(op: Xfer) -> tuple[MemRefType, VectorType] | None:
-    from schedir.transform.rewrites.constants import constant_int
-    from schedir.transform.rewrites.vector.utils import masking_op
-
     if masking_op(op) is not None:
         return None
     mtype = op.source.type
@@ -481,9 +478,6 @@ def _drop_unit_dims_match(op: Xfer) -> tuple[MemRefType, VectorType] | None:
     return reduced_m, reduced_v
 
 
-Xfer = vector.TransferReadOp | vector.TransferWriteOp
-
-
 def read_drop_unit_dims(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `TransferReadDropUnitDimsPattern`: read through a rank-reducing subview
     (in-bounds, minor-identity, zero indices), then shape_cast back."""
@@ -502,9 +496,7 @@ def read_drop_unit_dims(op: Operation, rw: CanonRewriter) -> bool:
     rank = reduced_v.get_num_dims()
     new = _read(
         rw, op, reduced_v, AffineMap.identity(rank), [True] * rank, source, [c0] * rank, mask
-    )  # type: ignore[arg-type]
-    from schedir.transform.rewrites.vector.utils import shape_cast
-
+    )
     rw.replace_values(op, [shape_cast(rw, new, cast(VectorType, op.result.type), op)])
     return True
 
@@ -524,10 +516,9 @@ def write_drop_unit_dims(op: Operation, rw: CanonRewriter) -> bool:
         dest = _drop_unit_dims_view(rw, dest, reduced_m, op)
     c0 = rw.constant_index(0, op)
     rank = reduced_v.get_num_dims()
-    from schedir.transform.rewrites.vector.utils import shape_cast
-
     value = shape_cast(rw, op.vector, reduced_v, op)
-    _write(rw, op, value, AffineMap.identity(rank), [True] * rank, mask or None, dest, [c0] * rank)  # type: ignore[arg-type]
+    write_mask = mask if isinstance(mask, SSAValue) else None
+    _write(rw, op, value, AffineMap.identity(rank), [True] * rank, write_mask, dest, [c0] * rank)
     rw.erase(op)
     return True
 

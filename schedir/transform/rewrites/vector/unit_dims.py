@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     MemRefType,
-    ShapedType,
     TensorType,
     VectorType,
 )
@@ -52,8 +51,10 @@ from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.contract import maskable
 from schedir.transform.rewrites.vector.utils import (
+    ShapedOperand,
     broadcast,
     extract,
+    is_elementwise_mappable,
     mask_operation,
     masking_op,
     shape_cast,
@@ -217,9 +218,9 @@ def transfer_read(op: Operation, rw: CanonRewriter) -> bool:
     perm = cast(AffineMapAttr, op.permutation_map).data
     if _is_masked(op) or not perm.results:
         return False
-    shaped = cast(ShapedType, op.source.type)
+    shaped = cast(ShapedOperand, op.source.type)
     old = cast(VectorType, op.result.type)
-    if shaped.get_element_type() != old.get_element_type():  # type: ignore[attr-defined]
+    if shaped.get_element_type() != old.get_element_type():
         return False
     new_type = trim_leading_one_dims(old)
     if new_type == old:
@@ -251,9 +252,9 @@ def transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     perm = cast(AffineMapAttr, op.permutation_map).data
     if _is_masked(op) or not perm.results:
         return False
-    shaped = cast(ShapedType, op.source.type)
+    shaped = cast(ShapedOperand, op.source.type)
     old = cast(VectorType, op.vector.type)
-    if shaped.get_element_type() != old.get_element_type():  # type: ignore[attr-defined]
+    if shaped.get_element_type() != old.get_element_type():
         return False
     new_type = trim_leading_one_dims(old)
     if new_type == old:
@@ -300,7 +301,8 @@ def load_like(op: Operation, rw: CanonRewriter) -> bool:
 
 def store_like(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `CastAwayStoreLikeLeadingOneDim` (`vector.store`, `vector.maskedstore`)."""
-    value = op.operands[0] if op.name == "vector.store" else op.operands[-1]
+    assert isinstance(op, vector.StoreOp | vector.MaskedStoreOp)
+    value = op.vector if isinstance(op, vector.StoreOp) else op.value_to_store
     old = cast(VectorType, value.type)
     new_type = trim_leading_one_dims(old)
     if new_type == old:
@@ -450,17 +452,6 @@ def cast_away_contraction_leading_one_dim(
 # --- elementwise ----------------------------------------------------------------------------------
 
 
-_NOT_ELEMENTWISE = frozenset({"arith.constant"})
-
-
-def is_elementwise_mappable(op: Operation) -> bool:
-    """Whether `op` has upstream's ElementwiseMappable traits: every arith op but the
-    constant, every math op, and `vector.fma`."""
-    if op.name in _NOT_ELEMENTWISE:
-        return False
-    return op.name.startswith(("arith.", "math.")) or op.name == "vector.fma"
-
-
 def elementwise(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `CastAwayElementwiseLeadingOneDim`."""
     if not is_elementwise_mappable(op) or len(op.results) != 1:
@@ -504,6 +495,5 @@ def cast_away_leading_one_dim_patterns() -> PatternSet:
 __all__ = [
     "cast_away_contraction_leading_one_dim",
     "cast_away_leading_one_dim_patterns",
-    "is_elementwise_mappable",
     "trim_leading_one_dims",
 ]

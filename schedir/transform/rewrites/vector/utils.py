@@ -1,38 +1,52 @@
-"""Building blocks of the vector rewrites: op builders, constants, masks, folds as patterns.
+"""Building blocks of the vector rewrites: op builders, constants, masks, op queries.
 
 Every builder inserts at the rewriter's insertion point (the driver puts it before the op
 being rewritten) and gives the new op the location it is passed, so rewritten code keeps
 the location of the op it replaces. `ub.poison` values are placed and de-duplicated at the
 start of the enclosing function body, as upstream's greedy driver does with constants.
+The queries read dense constants (as the folders need them), find the op defining a
+value by class, and tell upstream's ElementwiseMappable ops by class.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import TypeVar, cast
 
 from xdsl.dialects import arith
+from xdsl.dialects.arith import Arith as XdslArith
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
+    TensorType,
     VectorType,
+    i64,
 )
+from xdsl.dialects.math import Math
 from xdsl.dialects.ub import PoisonOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
-from schedir.dialects.vector.attributes import element_type, kind_name
+from schedir.dialects.vector.attributes import element_type, kind_name, vec
 from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
-from schedir.transform.rewrites.greedy import Folder, Pattern, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
+
+OpT = TypeVar("OpT", bound=Operation)
+
+ShapedOperand = TensorType[Attribute] | MemRefType[Attribute]
+"""The type of a shaped operand (a transfer's source, a linalg operand): what `cast`
+narrows one to where the op's definition leaves it an `Attribute`."""
 
 Loc = Operation
 """Where new ops take their location from: the op being rewritten."""
@@ -51,7 +65,7 @@ def zero_attr(t: Attribute) -> Attribute:
         scalar = IntegerAttr(0, cast(IntegerType | IndexType, elem))
         value = 0
     if isinstance(t, VectorType):
-        return DenseIntOrFPElementsAttr.from_list(t, [value])  # type: ignore[arg-type]
+        return DenseIntOrFPElementsAttr.from_list(t, [value])
     return scalar
 
 
@@ -70,16 +84,8 @@ def index(rw: CanonRewriter, value: int, loc: Loc) -> SSAValue:
     return rw.constant_index(value, loc)
 
 
-def splat_attr(t: VectorType, value: Attribute) -> DenseIntOrFPElementsAttr:
-    """A splat dense attribute of `value` (an IntegerAttr/FloatAttr) with type `t`."""
-    raw = value.value.data  # type: ignore[attr-defined]
-    elem = t.get_element_type()
-    if isinstance(elem, IntegerType) and elem.width.data == 1:
-        raw = int(bool(raw))
-    return DenseIntOrFPElementsAttr.from_list(t, [raw])
-
-
-def _entry_block(op: Operation) -> Block | None:
+def entry_block(op: Operation) -> Block | None:
+    """The entry block of the closest isolated-from-above op around `op` (its function)."""
     current = op.parent_op()
     while current is not None:
         if current.has_trait(IsolatedFromAbove, value_if_unregistered=False):
@@ -92,10 +98,10 @@ def _entry_block(op: Operation) -> Block | None:
 def poison(rw: CanonRewriter, t: Attribute, loc: Loc) -> SSAValue:
     """A `ub.poison : t`, one per type at the start of the function (what upstream's
     greedy driver makes of the poison values its lowering patterns create)."""
-    block = _entry_block(loc)
+    block = entry_block(loc)
     if block is not None:
         for op in block.ops:
-            if not (isinstance(op, PoisonOp) or op.name == "arith.constant"):
+            if not isinstance(op, PoisonOp | arith.ConstantOp):
                 break
             if isinstance(op, PoisonOp) and op.result.type == t:
                 return op.result
@@ -104,9 +110,7 @@ def poison(rw: CanonRewriter, t: Attribute, loc: Loc) -> SSAValue:
         saved = rw.insertion_point
         # Constants hoisted by the driver come first; poisons follow them, in creation order.
         anchor = block.first_op
-        while anchor is not None and (
-            anchor.name == "arith.constant" or isinstance(anchor, PoisonOp)
-        ):
+        while isinstance(anchor, arith.ConstantOp | PoisonOp):
             anchor = anchor.next_op
         rw.insertion_point = InsertPoint.before(anchor) if anchor else InsertPoint.at_end(block)
         rw.insert(new)
@@ -140,10 +144,18 @@ def shape_cast(rw: CanonRewriter, v: SSAValue, t: VectorType, loc: Loc) -> SSAVa
     return rw.create(vector.ShapeCastOp(v, t), loc).results[0]
 
 
+def shuffle(rw: CanonRewriter, a: SSAValue, b: SSAValue, mask: Sequence[int], loc: Loc) -> SSAValue:
+    """`vector.shuffle %a, %b [mask]`: the rows of `a` then `b` picked by `mask`."""
+    t = cast(VectorType, a.type)
+    result = vec([len(mask), *t.get_shape()[1:]], t.get_element_type())
+    new = vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, list(mask)), result_type=result)
+    return rw.create(new, loc).results[0]
+
+
 def mask_format(mask: SSAValue) -> bool | None:
     """Upstream's `getMaskFormat`: True all-true, False all-false, None unknown."""
     owner = mask.owner
-    if isinstance(owner, Operation) and owner.name == "arith.constant":
+    if isinstance(owner, arith.ConstantOp):
         attr = constant_attr(mask)
         if isinstance(attr, DenseIntOrFPElementsAttr):
             values = [bool(v) for v in attr.get_values()]
@@ -168,7 +180,13 @@ def mask_format(mask: SSAValue) -> bool | None:
     return None
 
 
-_ARITH: dict[str, tuple[type[Operation] | None, type[Operation] | None]] = {
+_ARITH: dict[
+    str,
+    tuple[
+        type[arith.SignlessIntegerBinaryOperation] | None,
+        type[arith.FloatingPointLikeBinaryOperation] | None,
+    ],
+] = {
     "add": (arith.AddiOp, arith.AddfOp),
     "mul": (arith.MuliOp, arith.MulfOp),
     "and": (arith.AndIOp, None),
@@ -197,10 +215,13 @@ def arith_reduction(
     """Upstream's `makeArithReduction`: `v1 <kind> acc` (then `select(mask, r, acc)`)."""
     name = kind if isinstance(kind, str) else kind_name(kind)
     int_op, float_op = _ARITH[name]
-    is_float = isinstance(element_type(v1.type), AnyFloat)
-    cls = float_op if is_float else int_op
-    assert cls is not None, f"invalid value types for {name} reduction"
-    new = cls(v1, acc, fastmath) if is_float else cls(v1, acc)  # type: ignore[call-arg]
+    new: Operation
+    if isinstance(element_type(v1.type), AnyFloat):
+        assert float_op is not None, f"invalid value types for {name} reduction"
+        new = float_op(v1, acc, fastmath)
+    else:
+        assert int_op is not None, f"invalid value types for {name} reduction"
+        new = int_op(v1, acc)
     result = rw.create(new, loc).results[0]
     return select_passthru(rw, mask, result, acc, loc)
 
@@ -214,14 +235,55 @@ def select_passthru(
     return rw.create(shaped_arith.SelectOp(mask, value, passthru), loc).results[0]
 
 
+def mul(
+    rw: CanonRewriter,
+    x: SSAValue,
+    y: SSAValue,
+    is_int: bool,
+    loc: Operation,
+    fmf: FastMathFlagsAttr | None = None,
+) -> SSAValue:
+    """`x * y` (`arith.muli` or `arith.mulf`)."""
+    new = arith.MuliOp(x, y) if is_int else arith.MulfOp(x, y, fmf)
+    return rw.create(new, loc).results[0]
+
+
+def contract_arith(
+    rw: CanonRewriter,
+    x: SSAValue,
+    y: SSAValue,
+    acc: SSAValue | None,
+    kind: str,
+    is_int: bool,
+    loc: Operation,
+    mask: SSAValue | None = None,
+    fmf: FastMathFlagsAttr | None = None,
+) -> SSAValue | None:
+    """Upstream's `createContractArithOp`: `acc <kind> x * y` (an fma for float adds)."""
+    float_only = {"minnumf", "maxnumf", "minimumf", "maximumf"}
+    int_only = {"and", "minui", "minsi", "maxui", "maxsi", "or", "xor"}
+    if is_int:
+        if kind in float_only:
+            return None
+        product = rw.create(arith.MuliOp(x, y), loc).results[0]
+    else:
+        if kind in int_only:
+            return None
+        if acc is not None and isinstance(acc.type, VectorType) and kind == "add":
+            fma = rw.create(vector.FMAOp(x, y, acc), loc).results[0]
+            return select_passthru(rw, mask, fma, acc, loc)
+        product = rw.create(arith.MulfOp(x, y, fmf), loc).results[0]
+    if acc is None:
+        return product
+    return arith_reduction(rw, kind, product, acc, loc, fmf, mask)
+
+
 def mask_operation(
     rw: CanonRewriter, op: Operation, mask: SSAValue | None, passthru: SSAValue | None = None
 ) -> Operation:
     """Upstream's `maskOperation`: wrap the just-created `op` in a `vector.mask`."""
     if mask is None:
         return op
-    from xdsl.ir import Region
-
     loc = op
     op.detach()
     body = Block()
@@ -237,81 +299,98 @@ def masking_op(op: Operation) -> vector.MaskOp | None:
     return parent if isinstance(parent, vector.MaskOp) else None
 
 
-# --- folds as patterns ---------------------------------------------------------------------------
+# --- queries ------------------------------------------------------------------------------------
 
 
-def apply_fold(
-    op: Operation, rw: CanonRewriter, result: list[Attribute | SSAValue] | bool | None
-) -> bool:
-    """Apply a folder's result the way the greedy driver does."""
-    if result is None or result is False:
-        return False
-    if result is True:
-        rw.modified(op)
-        return True
-    rw.set_insertion_point(op)
-    replacements: list[SSAValue] = []
-    made: list[Operation] = []
-    for item, res in zip(result, op.results, strict=True):
-        if isinstance(item, SSAValue):
-            replacements.append(item)
-            continue
-        const = materialize_constant(rw, item, res.type, op.location)
-        if const is None:
-            for m in made:
-                rw.erase(m)
-            return False
-        made.append(const)
-        replacements.append(const.results[0])
-    if all(r is old for r, old in zip(replacements, op.results, strict=True)):
-        return False
-    rw.replace_values(op, replacements)
-    return True
+def defining(value: SSAValue, cls: type[OpT]) -> OpT | None:
+    """The op defining `value`, if it is a `cls`."""
+    owner = value.owner
+    return owner if isinstance(owner, cls) else None
 
 
-def fold_pattern(folder: Folder) -> Pattern:
-    """A pattern that applies `folder` (vector folds run inside vector pattern sets, since
-    the greedy driver's folder table does not know the vector dialect yet)."""
-
-    def pattern(op: Operation, rw: CanonRewriter) -> bool:
-        return apply_fold(op, rw, folder(op))
-
-    pattern.__name__ = f"fold_{getattr(folder, '__name__', 'op')}"
-    return pattern
+def result_index(m: AffineMap, dim: int) -> int | None:
+    """Upstream's `getResultIndex`: the result of `m` that is loop `dim`, if any."""
+    for i, e in enumerate(m.results):
+        if cast(AffineDimExpr, e).position == dim:
+            return i
+    return None
 
 
-def with_folds(patterns: PatternSet) -> PatternSet:
-    """`patterns` preceded by every vector op's folder (upstream folds every op it visits)."""
-    from schedir.transform.rewrites.vector.folders import FOLDERS
-
-    result = PatternSet()
-    for root, folder in FOLDERS.items():
-        result.add(root, _FOLD_PATTERNS.setdefault(root, fold_pattern(folder)))
-    return result.update(patterns)
+def dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
+    """The dense attribute of the constant `value` is, if it is one."""
+    attr = constant_attr(value)
+    return attr if isinstance(attr, DenseIntOrFPElementsAttr) else None
 
 
-_FOLD_PATTERNS: dict[type[Operation], Pattern] = {}
-"""One pattern object per folder, so pattern sets can de-duplicate them."""
+def dense_values(attr: DenseIntOrFPElementsAttr) -> list[int | float]:
+    """The elements of `attr` (one for a splat)."""
+    return cast(list[int | float], list(attr.get_values()))
+
+
+def dense_of(t: VectorType, values: Sequence[int | float]) -> DenseIntOrFPElementsAttr:
+    """A dense attribute of type `t` holding `values` (a splat when they are all equal)."""
+    if len(set(values)) == 1:
+        values = [values[0]]
+    return DenseIntOrFPElementsAttr.from_list(t, list(values))  # type: ignore[arg-type]  # xDSL's overloads want the VectorType parametrized by its element type
+
+
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    """The element strides of a row-major `shape`."""
+    strides: list[int] = []
+    running = 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= size
+    return strides[::-1]
+
+
+def linearize(pos: Sequence[int], strides: Sequence[int]) -> int:
+    """The flat index of position `pos` under `strides`."""
+    return sum(p * s for p, s in zip(pos, strides, strict=False))
+
+
+ELEMENTWISE_ARITH_MATH_OPS: tuple[type[Operation], ...] = tuple(
+    {*XdslArith.operations, *shaped_arith.Arith.operations, *Math.operations} - {arith.ConstantOp}
+)
+"""Every arith and math op but `arith.constant` (xDSL's classes, which schedir's
+replacements subclass, and schedir's additions): upstream gives them the
+ElementwiseMappable traits."""
+
+
+def is_elementwise_mappable(op: Operation) -> bool:
+    """Whether `op` has upstream's ElementwiseMappable traits: every arith op but the
+    constant, every math op, and `vector.fma`."""
+    return isinstance(op, (*ELEMENTWISE_ARITH_MATH_OPS, vector.FMAOp))
 
 
 __all__ = [
-    "apply_fold",
+    "ELEMENTWISE_ARITH_MATH_OPS",
+    "ShapedOperand",
     "arith_reduction",
     "broadcast",
     "constant",
+    "contract_arith",
+    "defining",
+    "dense_constant",
+    "dense_of",
+    "dense_values",
+    "entry_block",
     "extract",
-    "fold_pattern",
     "index",
     "insert",
+    "is_elementwise_mappable",
+    "linearize",
     "mask_format",
     "mask_operation",
     "masking_op",
+    "mul",
     "poison",
+    "result_index",
+    "row_major_strides",
     "select_passthru",
     "shape_cast",
-    "splat_attr",
+    "shuffle",
     "transpose",
-    "with_folds",
     "zero",
     "zero_attr",
 ]

@@ -2,7 +2,7 @@
 
 Each scalar op of the body is replayed on the vectors its operands were mapped to:
 
-* `linalg.yield`: each value is written into its init (`vectorization.write_output`);
+* `linalg.yield`: each value is written into its init (`write_output`);
 * `linalg.index %d`: a `vector.step` along loop d, broadcast and transposed into the
   canonical shape;
 * `tensor.extract`: a broadcast read (loop-invariant indices) or a contiguous read (the
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     IndexType,
@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -44,7 +44,8 @@ from xdsl.ir.affine import (
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import arith as shaped_arith
-from schedir.dialects import vector
+from schedir.dialects import linalg, vector
+from schedir.dialects.affine import ApplyOp
 from schedir.dialects.linalg.interface import (
     dps_inits,
     dps_inputs,
@@ -52,36 +53,36 @@ from schedir.dialects.linalg.interface import (
     iterator_types,
     static_loop_ranges,
 )
-from schedir.dialects.vector.attributes import bool_array, make_kind, vec
-from schedir.transform.rewrites.vectorization.linalg import (
+from schedir.dialects.vector.attributes import bool_array, compress_unused_dims, make_kind, vec
+from schedir.transform.rewrites.vector.utils import ELEMENTWISE_ARITH_MATH_OPS, ShapedOperand
+from schedir.transform.rewrites.vectorization.state import (
     VectorizationFailure,
     VectorizationState,
-    _is_elementwise_mappable,
-    write_output,
 )
 
-_KINDS: dict[str, str] = {
-    "arith.addi": "add",
-    "arith.addf": "add",
-    "arith.andi": "and",
-    "arith.maxsi": "maxsi",
-    "arith.maxui": "maxui",
-    "arith.maximumf": "maximumf",
-    "arith.maxnumf": "maxnumf",
-    "arith.minsi": "minsi",
-    "arith.minui": "minui",
-    "arith.minimumf": "minimumf",
-    "arith.minnumf": "minnumf",
-    "arith.muli": "mul",
-    "arith.mulf": "mul",
-    "arith.ori": "or",
-    "arith.xori": "xor",
+_KINDS: dict[type[Operation], str] = {
+    arith.AddiOp: "add",
+    arith.AddfOp: "add",
+    arith.AndIOp: "and",
+    arith.MaxSIOp: "maxsi",
+    arith.MaxUIOp: "maxui",
+    arith.MaximumfOp: "maximumf",
+    arith.MaxnumfOp: "maxnumf",
+    arith.MinSIOp: "minsi",
+    arith.MinUIOp: "minui",
+    arith.MinimumfOp: "minimumf",
+    arith.MinnumfOp: "minnumf",
+    arith.MuliOp: "mul",
+    arith.MulfOp: "mul",
+    arith.OrIOp: "or",
+    arith.XOrIOp: "xor",
 }
-"""Upstream's `getCombinerOpKind`."""
+"""Upstream's `getCombinerOpKind`, by op class."""
 
 
 def combiner_kind(op: Operation) -> str | None:
-    return _KINDS.get(op.name)
+    """The combining kind of the reduction `op` computes, if it is a combiner."""
+    return _KINDS.get(type(op))
 
 
 def match_reduction(
@@ -102,9 +103,9 @@ def match_reduction(
         return None
     chain: list[Operation] = []
     current = combiner
-    while current.name != "linalg.yield":
+    while not isinstance(current, linalg.YieldOp):
         if (
-            not _is_elementwise_mappable(current)
+            not isinstance(current, ELEMENTWISE_ARITH_MATH_OPS)
             or len(current.results) != 1
             or len(list(current.results[0].uses)) != 1
             or current.parent_op() is not region_op
@@ -140,15 +141,21 @@ def _depends_on(value: SSAValue, args: set[SSAValue], region_op: Operation | Non
     return False
 
 
+_BODY_OPS: tuple[type[Operation], ...] = (
+    linalg.YieldOp,
+    linalg.IndexOp,
+    tensor.ExtractOp,
+    arith.ConstantOp,
+    ApplyOp,
+    *ELEMENTWISE_ARITH_MATH_OPS,
+)
+"""The body ops `vectorizeOneOp` has a rule for (the elementwise arith and math ops
+included); `affine.apply` is expanded into arith ops first."""
+
+
 def body_op_vectorizable(op: Operation) -> bool:
     """Whether `vectorizeOneOp` has a rule for `op` (checked before rewriting)."""
-    return op.name in (
-        "linalg.yield",
-        "linalg.index",
-        "tensor.extract",
-        "arith.constant",
-        "affine.apply",
-    ) or _is_elementwise_mappable(op)
+    return isinstance(op, _BODY_OPS)
 
 
 # --- affine.apply --------------------------------------------------------------------------
@@ -157,11 +164,11 @@ def body_op_vectorizable(op: Operation) -> bool:
 def expand_affine_applies(block: Block) -> None:
     """Upstream's `convertAffineApply`: `affine.apply` in the body becomes arith ops."""
     for op in list(block.ops):
-        if op.name != "affine.apply":
+        if not isinstance(op, ApplyOp):
             continue
-        m = cast(AffineMapAttr, op.properties["map"]).data
-        dims = list(op.operands[: m.num_dims])
-        syms = list(op.operands[m.num_dims :])
+        m = op.map.data
+        dims = list(op.mapOperands[: m.num_dims])
+        syms = list(op.mapOperands[m.num_dims :])
         new_ops: list[Operation] = []
         value = _expand(m.results[0], dims, syms, new_ops)
         for new in new_ops:
@@ -228,10 +235,10 @@ def _expand(
 # --- tensor.extract --------------------------------------------------------------------------
 
 
-def _access_kind(op: Operation, extract: Operation, ranges: Sequence[int]) -> str:
+def _access_kind(op: Operation, extract: tensor.ExtractOp, ranges: Sequence[int]) -> str:
     """Upstream's `getTensorExtractMemoryAccessPattern`: "broadcast", "contiguous" or
     "gather"."""
-    source_shape = cast(ShapedType, extract.operands[0].type).get_shape()
+    source_shape = cast(ShapedType, extract.tensor.type).get_shape()
     if not source_shape:
         return "broadcast"
     if any(r < 0 for r in ranges):
@@ -240,7 +247,7 @@ def _access_kind(op: Operation, extract: Operation, ranges: Sequence[int]) -> st
         return "gather"
     block = extract.parent_block()
     assert block is not None
-    indices = list(extract.operands[1:])
+    indices = list(extract.indices)
     trailing = len(ranges) - 1
     for i, index in enumerate(indices[:-1]):
         if source_shape[i] != 1 and not _loop_invariant(index, block, trailing):
@@ -265,10 +272,10 @@ def _loop_invariant(value: SSAValue, block: Block, trailing: int) -> bool:
     if isinstance(value, BlockArgument):
         return value.block is not block
     owner = cast(OpResult, value).op
-    if owner.name == "linalg.index":
+    if isinstance(owner, linalg.IndexOp):
         return _index_dim(owner) != trailing
     ancestor = _ancestor_in(block, owner)
-    if ancestor is None or ancestor.name == "arith.constant":
+    if ancestor is None or isinstance(ancestor, arith.ConstantOp):
         return True
     return all(_loop_invariant(v, block, trailing) for v in ancestor.operands)
 
@@ -278,11 +285,11 @@ def _contiguous(value: SSAValue, block: Block, trailing: int, found: list[bool])
     if isinstance(value, BlockArgument):
         return value.block is not block
     owner = cast(OpResult, value).op
-    if owner.name == "linalg.index":
+    if isinstance(owner, linalg.IndexOp):
         found[0] = _index_dim(owner) == trailing
         return True
     ancestor = _ancestor_in(block, owner)
-    if ancestor is None or ancestor.name not in ("arith.addi", "arith.constant", "linalg.index"):
+    if not isinstance(ancestor, arith.AddiOp | arith.ConstantOp | linalg.IndexOp):
         return False
     result = False
     for operand in ancestor.operands:
@@ -290,8 +297,8 @@ def _contiguous(value: SSAValue, block: Block, trailing: int, found: list[bool])
     return result
 
 
-def _index_dim(op: Operation) -> int:
-    return cast(IntegerAttr, op.properties["dim"]).value.data
+def _index_dim(op: linalg.IndexOp) -> int:
+    return op.dim.value.data
 
 
 def check_extract_patterns(
@@ -300,7 +307,7 @@ def check_extract_patterns(
     """Fail before rewriting on the extracts upstream turns into `vector.gather`, which
     schedir's vector dialect lacks, and on masked extracts."""
     for inner in block.ops:
-        if inner.name != "tensor.extract":
+        if not isinstance(inner, tensor.ExtractOp):
             continue
         if _access_kind(op, inner, ranges) == "gather":
             raise VectorizationFailure("tensor.extract needs a vector.gather")
@@ -309,15 +316,18 @@ def check_extract_patterns(
 
 
 def _vectorize_extract(
-    state: VectorizationState, op: Operation, extract: Operation, bvm: dict[SSAValue, SSAValue]
+    state: VectorizationState,
+    op: Operation,
+    extract: tensor.ExtractOp,
+    bvm: dict[SSAValue, SSAValue],
 ) -> SSAValue:
     """Upstream's `vectorizeTensorExtract` for broadcast and contiguous reads."""
-    source = extract.operands[0]
+    source = extract.tensor
     source_type = cast(TensorType, source.type)
     result_type = state.vec_type(extract.results[0].type)
     kind = _access_kind(op, extract, static_loop_ranges(op))
     indices: list[SSAValue] = []
-    for index in extract.operands[1:]:
+    for index in extract.indices:
         mapped = bvm.get(index, index)
         if isinstance(mapped.type, IndexType):
             indices.append(mapped)
@@ -352,7 +362,7 @@ def vectorize_body(
     written into the inits."""
     results: list[SSAValue] = []
     for inner in block.ops:
-        if inner.name == "linalg.yield":
+        if isinstance(inner, linalg.YieldOp):
             for index, value in enumerate(inner.operands):
                 written = write_output(state, bvm.get(value, value), op, index)
                 if written is not None:
@@ -372,14 +382,14 @@ def _vectorize_one(
     bvm: dict[SSAValue, SSAValue],
 ) -> list[SSAValue]:
     """Upstream's `vectorizeOneOp` (the result is masked when maskable)."""
-    if inner.name == "linalg.index":
+    if isinstance(inner, linalg.IndexOp):
         return [_vectorize_index(state, _index_dim(inner))]
-    if inner.name == "tensor.extract":
+    if isinstance(inner, tensor.ExtractOp):
         return [_vectorize_extract(state, op, inner, bvm)]
-    if inner.name == "arith.constant":
+    if isinstance(inner, arith.ConstantOp):
         clone = inner.clone()
         return list(state.create(clone, inner).results)
-    if not _is_elementwise_mappable(inner):
+    if not isinstance(inner, ELEMENTWISE_ARITH_MATH_OPS):
         raise VectorizationFailure(f"'{inner.name}' has no vector form")
     num_inputs = len(dps_inputs(op))
     out_args = list(block.args[num_inputs:])
@@ -456,58 +466,6 @@ def _vectorize_elementwise(
     return list(masked.results)
 
 
-CONTRACTION_OPS = frozenset(
-    {"linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot"}
-)
-"""The ops implementing upstream's `ContractionOpInterface`."""
-
-
-def vectorize_contraction(state: VectorizationState, op: Operation, block: Block) -> list[SSAValue]:
-    """Upstream's `vectorizeAsLinalgContraction` (`create_named_contraction`): each
-    operand read in its own shape (zero padding, masked when the vector sizes exceed it),
-    one `vector.contract` with the op's maps (masked by the iteration space), and a
-    write of the result."""
-    from xdsl.dialects.builtin import ArrayAttr
-
-    from schedir.dialects.vector.attributes import PARALLEL, REDUCTION
-    from schedir.transform.rewrites.vector.utils import zero
-    from schedir.transform.rewrites.vectorization.tensor import masked_read, write_whole
-
-    if op.name not in CONTRACTION_OPS:
-        raise VectorizationFailure("create_named_contraction needs a named contraction")
-    num_inputs = len(dps_inputs(op))
-    matched = match_reduction(list(block.args[num_inputs:]), 0)
-    kind = combiner_kind(matched[1]) if matched is not None else None
-    if kind is None:
-        raise VectorizationFailure("the contraction's combiner is not known")
-    maps = indexing_maps(op)
-    used = {e.position for m in maps[:2] for e in m.results if isinstance(e, AffineDimExpr)}
-    if len(used) != maps[0].num_dims:
-        raise VectorizationFailure("a loop indexes neither contraction operand")
-    rw = state.rw
-    reads: list[SSAValue] = []
-    for operand, m in zip([*dps_inputs(op), *dps_inits(op)], maps, strict=True):
-        shaped = cast(ShapedType, operand.type)
-        identity = AffineMap.identity(len(m.results))
-        shape = list(state.vec_type(shaped.get_element_type(), identity.compose(m)).get_shape())
-        padding = zero(rw, shaped.get_element_type(), op)
-        reads.append(masked_read(rw, op, operand, shape, padding, False))
-    iterators = [PARALLEL if t == "parallel" else REDUCTION for t in iterator_types(op)]
-    contract = vector.ContractionOp(
-        reads[0],
-        reads[1],
-        reads[2],
-        ArrayAttr(AffineMapAttr(m) for m in maps),
-        ArrayAttr(iterators),
-        make_kind(kind),
-    )
-    state.create(contract)
-    result = state.mask(contract).results[0]
-    init = dps_inits(op)[0]
-    written = write_whole(rw, op, result, init, list(cast(VectorType, result.type).get_shape()))
-    return [written] if isinstance(init.type, TensorType) else []
-
-
 def _vectorize_index(state: VectorizationState, dim: int) -> SSAValue:
     """Upstream's `vectorizeLinalgIndex`."""
     shape = state.shape
@@ -522,6 +480,49 @@ def _vectorize_index(state: VectorizationState, dim: int) -> SSAValue:
     return state.value(vector.TransposeOp(broadcast, pattern))
 
 
+def write_output(
+    state: VectorizationState, value: SSAValue, op: Operation, init_index: int
+) -> SSAValue | None:
+    """Upstream's `buildVectorWrite`: write a yielded value into its init at index 0."""
+    operand = dps_inits(op)[init_index]
+    shaped = cast(ShapedOperand, operand.type)
+    m = indexing_maps(op)[len(dps_inputs(op)) + init_index]
+    used = {e.position for e in m.results if isinstance(e, AffineDimExpr)}
+    type_map = AffineMap(
+        m.num_dims, 0, tuple(AffineExpr.dimension(d) for d in range(m.num_dims) if d in used)
+    )
+    vtype = state.vec_type(shaped.get_element_type(), type_map)
+    zero = state.index(0)
+    result_type = operand.type if isinstance(operand.type, TensorType) else None
+    rank = vtype.get_num_dims()
+    if rank > 0:
+        write_map = compress_unused_dims(m).inverse_permutation()
+        assert write_map is not None
+        value = state.broadcast(value, vtype)
+        indices = [zero] * shaped.get_num_dims()
+    else:
+        if not isinstance(value.type, VectorType):
+            value = state.value(vector.BroadcastOp(value, vtype))
+        write_map = AffineMap(0, 0, ())
+        indices = []
+    if value.type != vtype:
+        raise VectorizationFailure(f"yielded value of type {value.type}, expected {vtype}")
+    write = vector.TransferWriteOp(
+        value,
+        operand,
+        indices,
+        bool_array([False] * rank),
+        None,
+        AffineMapAttr(write_map),
+        cast(TensorType[Attribute], result_type) if result_type is not None else None,
+    )
+    state.create(write)
+    wrapped = state.mask(write, m)
+    if wrapped is not write:
+        write.properties["in_bounds"] = bool_array([True] * rank)
+    return wrapped.results[0] if wrapped.results else None
+
+
 __all__ = [
     "body_op_vectorizable",
     "check_extract_patterns",
@@ -529,5 +530,5 @@ __all__ = [
     "expand_affine_applies",
     "match_reduction",
     "vectorize_body",
-    "vectorize_contraction",
+    "write_output",
 ]

@@ -1,5 +1,4 @@
-"""`vectorize_children_and_apply_patterns` (upstream LinalgTransformOps.cpp) and the
-`tensor.fold_tensor_subset_ops_into_vector_transfers` set (FoldTensorSubsetOps.cpp).
+"""`vectorize_children_and_apply_patterns` (upstream LinalgTransformOps.cpp).
 
 One greedy rewrite of an isolated-from-above op with upstream's pattern set:
 
@@ -10,7 +9,7 @@ One greedy rewrite of an isolated-from-above op with upstream's pattern set:
 * forwarding of transfers through promoted buffers (`memref.copy` in or out);
 * the transfer canonicalizations (read after a differently permuted write becomes a
   broadcast + transpose, write after write to the same place drops the first) and the
-  tensor subset folds into transfers;
+  tensor subset folds into transfers (`subset_folds`);
 * `memref.copy` and `tensor.insert_slice` vectorization, `vector.step` to a constant;
 * with `vectorize_padding`: tensor.pad into its transfer_read / insert_slice users, else
   decomposed into empty + fill + insert_slice (then vectorized);
@@ -30,22 +29,22 @@ the start of the target's body, as upstream's operation folder leaves them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects import memref, ub
+from xdsl.dialects import arith, memref, ub
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
+    IndexType,
+    ShapedType,
     TensorType,
     VectorType,
 )
-from xdsl.ir import Block, Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import IsolatedFromAbove
 
 from schedir.dialects import vector
 from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp
@@ -56,19 +55,24 @@ from schedir.dialects.vector.attributes import (
     permutation_of_minor_identity_with_broadcasting,
     vec,
 )
-from schedir.transform.rewrites.canonicalize.driver import (
-    GreedyConfig,
-    PatternSet,
-    apply_patterns_greedily,
-)
-from schedir.transform.rewrites.canonicalize.tensor import dropped_dims, slice_params
+from schedir.transform.rewrites.canonicalize.driver import apply_patterns_greedily
+from schedir.transform.rewrites.canonicalize.tensor import build_extract_slice, slice_params
 from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.greedy import GreedyConfig, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vectorization.linalg import (
-    VectorizationFailure,
-    has_vectorization_impl,
-    vectorize,
+from schedir.transform.rewrites.vector.contract import fold_arith_extension_patterns
+from schedir.transform.rewrites.vector.sink import sink_patterns
+from schedir.transform.rewrites.vector.transfer import permutation_patterns
+from schedir.transform.rewrites.vector.utils import defining, entry_block
+from schedir.transform.rewrites.vectorization.contract import reduction_to_contract_patterns
+from schedir.transform.rewrites.vectorization.dispatch import has_vectorization_impl, vectorize
+from schedir.transform.rewrites.vectorization.forwarding import copy_forwarding_patterns
+from schedir.transform.rewrites.vectorization.pad import pad_patterns, vectorize_copy
+from schedir.transform.rewrites.vectorization.state import VectorizationFailure
+from schedir.transform.rewrites.vectorization.subset_folds import (
+    fold_tensor_subset_into_transfers_patterns,
 )
+from schedir.transform.rewrites.vectorization.tensor import insert_slice_vectorization
 
 
 @dataclass(frozen=True)
@@ -103,12 +107,6 @@ def _vectorization_pattern(nd_extract: bool):
 # --- transfer canonicalizations ----------------------------------------------------------------
 
 
-def _defining(value: SSAValue, name: str) -> Operation | None:
-    if isinstance(value, OpResult) and value.op.name == name:
-        return value.op
-    return None
-
-
 def _transfer_indices(op: Operation) -> list[SSAValue]:
     if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
         return list(op.indices)
@@ -123,7 +121,7 @@ def _chunk(op: Operation) -> list[int]:
         op = cast(vector.TransferWriteOp, op)
         vtype, shaped = cast(VectorType, op.vector.type), op.source.type
     m = cast(AffineMapAttr, op.properties["permutation_map"]).data
-    sizes = [1] * len(shaped.get_shape())  # type: ignore[attr-defined]
+    sizes = [1] * len(cast(ShapedType, shaped).get_shape())
     for size, expr in zip(vtype.get_shape(), m.results, strict=True):
         if isinstance(expr, AffineDimExpr):
             sizes[expr.position] = size
@@ -137,8 +135,8 @@ def read_after_write_to_broadcast(op: Operation, rw: CanonRewriter) -> bool:
     rank = len(op.permutation_map.data.results)
     if not all(in_bounds_values(op.in_bounds, rank)) or not isinstance(op.source.type, TensorType):
         return False
-    write = _defining(op.source, "vector.transfer_write")
-    if not isinstance(write, vector.TransferWriteOp):
+    write = defining(op.source, vector.TransferWriteOp)
+    if write is None:
         return False
     if _chunk(op) != _chunk(write):
         return False
@@ -174,8 +172,8 @@ def fold_write_after_write(op: Operation, rw: CanonRewriter) -> bool:
     assert isinstance(op, vector.TransferWriteOp)
     if not isinstance(op.source.type, TensorType):
         return False
-    previous = _defining(op.source, "vector.transfer_write")
-    if not isinstance(previous, vector.TransferWriteOp) or not previous.results[0].has_one_use():
+    previous = defining(op.source, vector.TransferWriteOp)
+    if previous is None or not previous.results[0].has_one_use():
         return False
     if (
         op.vector.type != previous.vector.type
@@ -203,14 +201,14 @@ def swap_extract_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bo
     offsets, sizes, strides = slice_params(op)
     if any(constant_int(s) != 1 for s in strides):
         return False
-    extract = _defining(op.source, "tensor.extract_slice")
-    if not isinstance(extract, ExtractSliceOp) or not extract.results[0].has_one_use():
+    extract = defining(op.source, ExtractSliceOp)
+    if extract is None or not extract.results[0].has_one_use():
         return False
     e_offsets, e_sizes, e_strides = slice_params(extract)
     if any(constant_int(s) != 1 for s in e_strides):
         return False
-    write = _defining(extract.source, "vector.transfer_write")
-    if not isinstance(write, vector.TransferWriteOp) or not write.results[0].has_one_use():
+    write = defining(extract.source, vector.TransferWriteOp)
+    if write is None or not write.results[0].has_one_use():
         return False
     rank = len(write.permutation_map.data.results)
     if len(cast(TensorType, op.source.type).get_shape()) != rank:
@@ -229,8 +227,6 @@ def swap_extract_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bo
     result_shape = list(write.permutation_map.data.apply_permutation(list(shaped)))
     if write.mask is not None or vector_shape != result_shape:
         return False
-    from schedir.transform.rewrites.canonicalize.tensor import build_extract_slice
-
     slice_op = build_extract_slice(op.dest, (offsets, sizes, strides), op.source.type)
     rw.create(slice_op, extract)
     new = vector.TransferWriteOp(
@@ -253,120 +249,11 @@ def swap_extract_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bo
 def lower_step(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `StepToArithConstantOpRewrite`: `vector.step` is the constant
     `[0, 1, ..., n-1]`."""
-    from xdsl.dialects import arith
-
-    vtype = cast(VectorType, op.results[0].type)
+    vtype = cast(VectorType[IndexType], op.results[0].type)
     size = vtype.get_shape()[0]
     attr = DenseIntOrFPElementsAttr.from_list(vtype, list(range(size)))
     rw.replace_with_op(op, arith.ConstantOp(attr))
     return True
-
-
-# --- tensor subsets into transfers -------------------------------------------------------------
-
-
-def _resolve_indices(
-    rw: CanonRewriter,
-    offsets: Sequence[object],
-    dropped: Sequence[int],
-    indices: Sequence[SSAValue],
-    loc: Operation,
-) -> list[SSAValue]:
-    """Upstream's `resolveIndicesIntoOpWithOffsetsAndStrides` for unit strides."""
-    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-
-    result: list[SSAValue] = []
-    remaining = iter(indices)
-    add = AffineMap(0, 2, (AffineExpr.symbol(0) + AffineExpr.symbol(1),))
-    for position, offset in enumerate(offsets):
-        offset_value = (
-            offset if isinstance(offset, SSAValue) else rw.constant_index(cast(int, offset), loc)
-        )
-        if position in dropped:
-            result.append(offset_value)
-            continue
-        result.append(composed_folded_apply(rw, add, [offset_value, next(remaining)], loc))
-    return result
-
-
-def _expand_map(m: AffineMap, rank: int, dropped: Sequence[int]) -> AffineMap:
-    """Upstream's `expandDimsToRank`."""
-    kept = [d for d in range(rank) if d not in dropped]
-    return AffineMap(
-        rank,
-        0,
-        tuple(
-            e.replace_dims_and_symbols([AffineExpr.dimension(d) for d in kept], [])
-            for e in m.results
-        ),
-    )
-
-
-def _foldable_transfer(op: Operation, slice_op: Operation) -> bool:
-    """Upstream's `preconditionsFoldExtractOrInsertWithTransferOp`."""
-    rank = len(cast(AffineMapAttr, op.properties["permutation_map"]).data.results)
-    if not all(in_bounds_values(op.properties.get("in_bounds"), rank)):
-        return False
-    if cast(vector.TransferReadOp | vector.TransferWriteOp, op).mask is not None:
-        return False
-    return all(constant_int(s) == 1 for s in slice_params(slice_op)[2])
-
-
-def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's `TransferReadOfExtractSliceOpFolder` (a masking `vector.mask` stays
-    around the new read)."""
-    assert isinstance(op, vector.TransferReadOp)
-    slice_op = _defining(op.source, "tensor.extract_slice")
-    if not isinstance(slice_op, ExtractSliceOp) or not _foldable_transfer(op, slice_op):
-        return False
-    offsets, sizes, _ = slice_params(slice_op)
-    reduced_rank = len(cast(TensorType, slice_op.result.type).get_shape())
-    dropped = dropped_dims(sizes, reduced_rank)
-    indices = _resolve_indices(rw, offsets, dropped, list(op.indices), op)
-    new_map = _expand_map(op.permutation_map.data, len(offsets), dropped)
-    new = vector.TransferReadOp(
-        slice_op.source, indices, op.padding, op.result.type, op.in_bounds, AffineMapAttr(new_map)
-    )
-    rw.replace_with_op(op, new)
-    return True
-
-
-def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's `InsertSliceOfTransferWriteOpFolder`: a write covering a whole static
-    tensor, then inserted, writes into the destination."""
-    assert isinstance(op, InsertSliceOp)
-    write = _defining(op.source, "vector.transfer_write")
-    if not isinstance(write, vector.TransferWriteOp) or not _foldable_transfer(write, op):
-        return False
-    shaped = cast(TensorType, write.source.type)
-    if -1 in shaped.get_shape() or list(cast(VectorType, write.vector.type).get_shape()) != list(
-        shaped.get_shape()
-    ):
-        return False
-    offsets, sizes, _ = slice_params(op)
-    dropped = dropped_dims(sizes, len(shaped.get_shape()))
-    indices = _resolve_indices(rw, offsets, dropped, list(write.indices), op)
-    new_map = _expand_map(write.permutation_map.data, len(offsets), dropped)
-    new = vector.TransferWriteOp(
-        write.vector,
-        op.dest,
-        indices,
-        write.in_bounds,
-        None,
-        AffineMapAttr(new_map),
-        cast(TensorType, op.dest.type),
-    )
-    rw.replace_with_op(op, new)
-    return True
-
-
-def fold_tensor_subset_into_transfers_patterns() -> PatternSet:
-    """`transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers`."""
-    return (
-        PatternSet()
-        .add(vector.TransferReadOp, transfer_read_of_extract_slice)
-        .add(InsertSliceOp, insert_slice_of_transfer_write)
-    )
 
 
 # --- constants at the start of the body --------------------------------------------------------
@@ -378,7 +265,7 @@ def _hoist_poison():
     def hoist_poison(op: Operation, rw: CanonRewriter) -> bool:
         """Upstream's operation folder on `ub.poison`: one per type, at the front of the
         entry block of the isolated region."""
-        entry = _entry_block(op)
+        entry = entry_block(op)
         if entry is None:
             return False
         known = owned.setdefault(entry, {})
@@ -399,36 +286,19 @@ def _hoist_poison():
     return hoist_poison
 
 
-def _entry_block(op: Operation) -> Block | None:
-    current = op.parent_op()
-    while current is not None:
-        if current.has_trait(IsolatedFromAbove, value_if_unregistered=False):
-            return current.regions[0].blocks.first if current.regions else None
-        current = current.parent_op()
-    return None
-
-
 # --- the pattern set and the driver ------------------------------------------------------------
 
 
 def children_patterns(options: ChildrenOptions) -> PatternSet:
     """The pattern set of `vectorize_children_and_apply_patterns`, in upstream's order."""
-    from schedir.transform.rewrites.vector import outerproduct as vector_outerproduct
-    from schedir.transform.rewrites.vector import sink as vector_sink
-    from schedir.transform.rewrites.vector import transfer as vector_transfer
-    from schedir.transform.rewrites.vectorization.contract import reduction_to_contract_patterns
-    from schedir.transform.rewrites.vectorization.forwarding import copy_forwarding_patterns
-    from schedir.transform.rewrites.vectorization.pad import pad_patterns, vectorize_copy
-    from schedir.transform.rewrites.vectorization.tensor import insert_slice_vectorization
-
     # Upstream gives the copy forwarding patterns benefit 2: they are tried first.
     patterns = copy_forwarding_patterns()
     patterns.add(None, _vectorization_pattern(options.vectorize_nd_extract))
     if not options.disable_transfer_permutation_map_lowering_patterns:
-        patterns.update(vector_transfer.permutation_patterns())
+        patterns.update(permutation_patterns())
     if not options.disable_multi_reduction_to_contract_patterns:
         patterns.update(reduction_to_contract_patterns())
-    patterns.update(vector_sink.sink_patterns())
+    patterns.update(sink_patterns())
     patterns.add(vector.TransferReadOp, read_after_write_to_broadcast)
     patterns.add(vector.TransferWriteOp, fold_write_after_write)
     patterns.add(InsertSliceOp, swap_extract_slice_of_transfer_write)
@@ -439,7 +309,7 @@ def children_patterns(options: ChildrenOptions) -> PatternSet:
         patterns.update(pad_patterns())
     patterns.add(vector.StepOp, lower_step)
     if options.fold_type_extensions_into_contract:
-        patterns.update(vector_outerproduct.fold_arith_extension_patterns())
+        patterns.update(fold_arith_extension_patterns())
     patterns.add(ub.PoisonOp, _hoist_poison())
     return patterns
 
@@ -458,12 +328,9 @@ def vectorize_children_and_apply_patterns(
 __all__ = [
     "ChildrenOptions",
     "children_patterns",
-    "fold_tensor_subset_into_transfers_patterns",
     "fold_write_after_write",
-    "insert_slice_of_transfer_write",
     "lower_step",
     "read_after_write_to_broadcast",
     "swap_extract_slice_of_transfer_write",
-    "transfer_read_of_extract_slice",
     "vectorize_children_and_apply_patterns",
 ]

@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, VectorType
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from schedir.dialects import vector
@@ -49,13 +50,7 @@ from schedir.dialects.vector.attributes import (
 from schedir.dialects.vector.contract import contract_iterators, contract_maps
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.utils import mask_operation, masking_op
-
-
-def _defining(value: SSAValue, cls: type[Operation]) -> Operation | None:
-    if isinstance(value, OpResult) and isinstance(value.op, cls):
-        return value.op
-    return None
+from schedir.transform.rewrites.vector.utils import defining, mask_operation, masking_op
 
 
 def _contract(
@@ -75,7 +70,7 @@ def _contract(
         acc,
         ArrayAttr(AffineMapAttr(m) for m in maps),
         ArrayAttr(cast(Sequence[IteratorTypeAttr], iterators)),
-        cast(vector.ContractionOp, like).kind if isinstance(like, vector.ContractionOp) else None,
+        like.kind if isinstance(like, vector.ContractionOp) else None,
     )
     return cast(vector.ContractionOp, rw.create(new, like))
 
@@ -86,7 +81,7 @@ def multi_reduce_to_contract(op: Operation, rw: CanonRewriter) -> bool:
     if kind_name(op.kind) != "add":
         return False
     mul = op.source.owner
-    if not isinstance(mul, Operation) or mul.name not in ("arith.mulf", "arith.muli"):
+    if not isinstance(mul, arith.MulfOp | arith.MuliOp):
         return False
     mask = op.reduction_mask()
     n = len(mask)
@@ -107,12 +102,12 @@ def combine_contract_ab_transpose(op: Operation, rw: CanonRewriter) -> bool:
     operands = [op.lhs, op.rhs]
     changed = False
     for index in range(2):
-        transpose = _defining(operands[index], vector.TransposeOp)
+        transpose = defining(operands[index], vector.TransposeOp)
         if transpose is None:
             continue
-        perm = cast(vector.TransposeOp, transpose).perm()
+        perm = transpose.perm()
         maps[index] = inverse_permutation(permutation_map(perm)).compose(maps[index])
-        operands[index] = cast(vector.TransposeOp, transpose).vector
+        operands[index] = transpose.vector
         changed = True
     if not changed:
         return False
@@ -124,15 +119,14 @@ def combine_contract_ab_transpose(op: Operation, rw: CanonRewriter) -> bool:
 def combine_contract_result_transpose(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `CombineContractResultTranspose` (rooted at the result transpose)."""
     assert isinstance(op, vector.TransposeOp)
-    contract = _defining(op.vector, vector.ContractionOp)
+    contract = defining(op.vector, vector.ContractionOp)
     if contract is None or not contract.results[0].has_one_use():
         return False
-    contract = cast(vector.ContractionOp, contract)
-    acc_t = _defining(contract.acc, vector.TransposeOp)
+    acc_t = defining(contract.acc, vector.TransposeOp)
     if acc_t is None:
         return False
     maps = contract_maps(contract)
-    acc_map = permutation_map(cast(vector.TransposeOp, acc_t).perm())
+    acc_map = permutation_map(acc_t.perm())
     res_map = permutation_map(op.perm())
     if inverse_permutation(acc_map) != res_map:
         return False
@@ -143,7 +137,7 @@ def combine_contract_result_transpose(op: Operation, rw: CanonRewriter) -> bool:
         contract,
         contract.lhs,
         contract.rhs,
-        cast(vector.TransposeOp, acc_t).vector,
+        acc_t.vector,
         maps,
         list(contract.iterator_types.data),
     )
@@ -174,10 +168,10 @@ def combine_contract_broadcast(op: Operation, rw: CanonRewriter) -> bool:
     operands = [op.lhs, op.rhs]
     changed = False
     for index in range(2):
-        broadcast = _defining(operands[index], vector.BroadcastOp)
+        broadcast = defining(operands[index], vector.BroadcastOp)
         if broadcast is None:
             continue
-        source = cast(vector.BroadcastOp, broadcast).source
+        source = broadcast.source
         src_t = source.type
         dst_t = cast(VectorType, broadcast.results[0].type)
         if not isinstance(src_t, VectorType) or src_t.get_num_dims() == dst_t.get_num_dims():

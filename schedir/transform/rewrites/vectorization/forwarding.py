@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from xdsl.dialects.memref import SubviewOp, ViewOp
 from xdsl.ir import Operation, OpResult, SSAValue
 
-from schedir.dialects import vector
+from schedir.dialects import linalg, memref, vector
 from schedir.dialects.vector.attributes import bool_array
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
@@ -50,11 +51,11 @@ def _interleaved_uses(first: Operation, second: Operation, values: Sequence[SSAV
 
 
 def _view_or_alloc(value: SSAValue) -> bool:
-    return isinstance(value, OpResult) and value.op.name in ("memref.view", "memref.alloc")
+    return isinstance(value, OpResult) and isinstance(value.op, ViewOp | memref.AllocOp)
 
 
-def _unique_subview(value: SSAValue) -> Operation | None:
-    subviews = [use.operation for use in value.uses if use.operation.name == "memref.subview"]
+def _unique_subview(value: SSAValue) -> SubviewOp | None:
+    subviews = [use.operation for use in value.uses if isinstance(use.operation, SubviewOp)]
     return subviews[0] if len(subviews) == 1 else None
 
 
@@ -76,8 +77,8 @@ def copy_read_forwarding(op: Operation, rw: CanonRewriter) -> bool:
         (
             use.operation
             for use in view.uses
-            if use.operation.name == "memref.copy"
-            and use.operation.operands[1] is view
+            if isinstance(use.operation, memref.CopyOp)
+            and use.operation.destination is view
             and not _interleaved_uses(use.operation, op, [buffer, view])
         ),
         None,
@@ -88,7 +89,7 @@ def copy_read_forwarding(op: Operation, rw: CanonRewriter) -> bool:
         (
             use.operation
             for use in buffer.uses
-            if use.operation.name == "linalg.fill"
+            if isinstance(use.operation, linalg.FillOp)
             and use.operation.operands[-1] is buffer
             and not _interleaved_uses(use.operation, copy, [buffer, view])
         ),
@@ -126,8 +127,8 @@ def copy_write_forwarding(op: Operation, rw: CanonRewriter) -> bool:
         (
             use.operation
             for use in view.uses
-            if use.operation.name == "memref.copy"
-            and use.operation.operands[0] is view
+            if isinstance(use.operation, memref.CopyOp)
+            and use.operation.source is view
             and not _interleaved_uses(op, use.operation, [buffer, view])
         ),
         None,

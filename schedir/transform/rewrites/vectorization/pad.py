@@ -29,21 +29,24 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
+from xdsl.dialects.ub import PoisonOp
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from schedir.dialects import linalg, vector
-from schedir.dialects.tensor import InsertSliceOp
+from schedir.dialects import linalg, memref, vector
+from schedir.dialects.affine import MinOp
+from schedir.dialects.tensor import ExtractSliceOp, GenerateOp, InsertSliceOp
 from schedir.dialects.utils import Mixed
 from schedir.dialects.vector.attributes import bool_array, vec
 from schedir.transform.rewrites.canonicalize.tensor import build_insert_slice, slice_params
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vectorization.linalg import is_valid_element_type
+from schedir.transform.rewrites.vectorization.state import is_valid_element_type
 from schedir.transform.rewrites.vectorization.tensor import (
     mixed_sizes,
-    pad_mixed,
+    pad_high,
+    pad_low,
     pad_value,
     transfer_write,
 )
@@ -64,18 +67,18 @@ def _owner(value: SSAValue) -> Operation | None:
 # --- patterns on tensor.pad users (vectorize_padding) --------------------------------------------
 
 
-def _zero_low(op: Operation) -> bool:
-    return all(constant_int(v) == 0 for v in pad_mixed(op, "low"))
+def _zero_low(op: xtensor.PadOp) -> bool:
+    return all(constant_int(v) == 0 for v in pad_low(op))
 
 
-def _pad_result_uses(op: Operation) -> list[tuple[Operation, SSAValue]]:
+def _pad_result_uses(op: xtensor.PadOp) -> list[tuple[Operation, SSAValue]]:
     """The users of a pad's result, and the value they use: the result itself, or a
     `tensor.cast` of it to a static type (how schedir's transform.structured.pad keeps
     xDSL's tensor.pad verifier happy)."""
     uses: list[tuple[Operation, SSAValue]] = []
     for use in list(op.results[0].uses):
         user = use.operation
-        if user.name == "tensor.cast":
+        if isinstance(user, xtensor.CastOp):
             uses.extend((inner.operation, user.results[0]) for inner in list(user.results[0].uses))
         else:
             uses.append((user, op.results[0]))
@@ -85,6 +88,7 @@ def _pad_result_uses(op: Operation) -> list[tuple[Operation, SSAValue]]:
 def pad_into_transfer_read(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `PadOpVectorizationWithTransferReadPattern`: an in-bounds, unmasked
     read of the pad reads its source, padded with the pad value."""
+    assert isinstance(op, xtensor.PadOp)
     if not _zero_low(op):
         return False
     padding = pad_value(op)
@@ -97,7 +101,7 @@ def pad_into_transfer_read(op: Operation, rw: CanonRewriter) -> bool:
         if read.mask is not None:
             continue
         rank = cast(VectorType, read.result.type).get_num_dims()
-        if not all(bool(b.value.data) for b in read.in_bounds.data):  # type: ignore[attr-defined]
+        if not all(bool(b.value.data) for b in read.in_bounds.data):
             continue
         operands = list(read.operands)
         operands[0] = op.operands[0]
@@ -112,11 +116,7 @@ def pad_into_transfer_read(op: Operation, rw: CanonRewriter) -> bool:
 def _same_tensor_size(before: SSAValue, after: Operation) -> bool:
     """Upstream's `hasSameTensorSize(beforePadding, afterTrimming)`."""
     owner = before.owner
-    if (
-        isinstance(owner, Operation)
-        and owner.name == "tensor.cast"
-        and _same_tensor_size(owner.operands[0], after)
-    ):
+    if isinstance(owner, xtensor.CastOp) and _same_tensor_size(owner.source, after):
         return True
     t1, t2 = before.type, after.results[0].type
     if not isinstance(t1, TensorType) or not isinstance(t2, TensorType):
@@ -129,7 +129,7 @@ def _same_tensor_size(before: SSAValue, after: Operation) -> bool:
             return False
     if DYNAMIC_INDEX not in s1:
         return True
-    if not isinstance(owner, Operation) or owner.name != "tensor.extract_slice":
+    if not isinstance(owner, ExtractSliceOp):
         return False
     before_sizes = slice_params(owner)[1]
     after_sizes = slice_params(after)[1]
@@ -144,10 +144,9 @@ def _same_tensor_size(before: SSAValue, after: Operation) -> bool:
             _owner(y) if isinstance(y, SSAValue) else None,
         )
         if (
-            vx is not None
-            and vy is not None
-            and vx.name == vy.name == "affine.min"
-            and vx.properties.get("map") == vy.properties.get("map")
+            isinstance(vx, MinOp)
+            and isinstance(vy, MinOp)
+            and vx.map == vy.map
             and list(vx.operands) == list(vy.operands)
         ):
             continue
@@ -159,6 +158,7 @@ def pad_into_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `PadOpVectorizationWithTransferWritePattern`: a write into the pad whose
     result is trimmed back to the source size writes into the source (out of bounds
     parts are dropped)."""
+    assert isinstance(op, xtensor.PadOp)
     if not _zero_low(op) or pad_value(op) is None:
         return False
     changed = False
@@ -168,9 +168,9 @@ def pad_into_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
         if cast(VectorType, write.vector.type).get_num_dims() == 0:
             continue
         uses = list(write.results[0].uses)
-        if len(uses) != 1 or uses[0].operation.name != "tensor.extract_slice":
+        trim = uses[0].operation if len(uses) == 1 else None
+        if not isinstance(trim, ExtractSliceOp):
             continue
-        trim = uses[0].operation
         if any(constant_int(o) != 0 for o in slice_params(trim)[0]):
             continue
         if not _same_tensor_size(op.operands[0], trim):
@@ -196,6 +196,7 @@ def pad_into_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
 def pad_into_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `PadOpVectorizationWithInsertSlicePattern`: inserting a whole static pad
     becomes a padded read of its source and an in-bounds write."""
+    assert isinstance(op, xtensor.PadOp)
     if not _zero_low(op):
         return False
     padding = pad_value(op)
@@ -244,10 +245,9 @@ def pad_into_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
 def decompose_pad(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `DecomposePadOpPattern`: `tensor.empty` + `linalg.fill` (or
     `tensor.generate`) + `tensor.insert_slice` of the source at the low pads."""
-    from schedir.dialects.tensor import GenerateOp
-
+    assert isinstance(op, xtensor.PadOp)
     result_type = cast(TensorType, op.results[0].type)
-    low, high = pad_mixed(op, "low"), pad_mixed(op, "high")
+    low, high = pad_low(op), pad_high(op)
     source = op.operands[0]
     source_shape = cast(TensorType, source.type).get_shape()
     dynamic: list[SSAValue] = []
@@ -272,7 +272,8 @@ def decompose_pad(op: Operation, rw: CanonRewriter) -> bool:
         generate = GenerateOp(dynamic, result_type, op.regions[0].clone())
         filled = rw.create(generate, op).results[0]
     sizes = mixed_sizes(rw, source, op)
-    params = (low, sizes, [1] * len(sizes))
+    strides: list[Mixed] = [1] * len(sizes)
+    params = (low, sizes, strides)
     insert = build_insert_slice(source, filled, params)
     rw.replace_with_op(op, insert)
     return True
@@ -296,7 +297,8 @@ def pad_patterns() -> PatternSet:
 def vectorize_copy(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `CopyVectorizationPattern` (`vectorizeCopy`): a static `memref.copy`
     becomes a whole read and a whole write."""
-    source, target = op.operands[0], op.operands[1]
+    assert isinstance(op, memref.CopyOp)
+    source, target = op.source, op.destination
     src_t, dst_t = source.type, target.type
     if not isinstance(src_t, MemRefType) or not isinstance(dst_t, MemRefType):
         return False
@@ -308,8 +310,6 @@ def vectorize_copy(op: Operation, rw: CanonRewriter) -> bool:
     zero = _index(rw, 0, op)
     read_t = vec(list(src_t.get_shape()), src_t.get_element_type())
     identity = AffineMapAttr(AffineMap.identity(rank))
-    from xdsl.dialects.ub import PoisonOp
-
     padding = rw.create(PoisonOp(src_t.get_element_type()), op).results[0]
     read = rw.create(
         vector.TransferReadOp(

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from xdsl.dialects import arith
+from xdsl.dialects import memref as xmemref
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -42,15 +44,17 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from schedir.dialects import vector
+from schedir.dialects import linalg, vector
 from schedir.dialects.linalg.interface import dps_inputs
+from schedir.dialects.tensor import InsertSliceOp
 from schedir.dialects.utils import Mixed, mixed_values
 from schedir.dialects.vector.attributes import bool_array, vec
+from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.tensor import slice_params
 from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector.utils import mask_operation
-from schedir.transform.rewrites.vectorization.linalg import (
+from schedir.transform.rewrites.vector.utils import mask_operation, zero
+from schedir.transform.rewrites.vectorization.state import (
     VectorizationFailure,
     VectorizeResult,
     is_valid_element_type,
@@ -71,8 +75,6 @@ def _value(rw: CanonRewriter, entry: Mixed, loc: Operation) -> SSAValue:
 def mixed_sizes(rw: CanonRewriter, value: SSAValue, loc: Operation) -> list[Mixed]:
     """Upstream's `tensor::getMixedSizes` / `memref::getMixedSizes`: static dims as ints,
     dynamic dims as new `tensor.dim` / `memref.dim` ops."""
-    from xdsl.dialects import memref as xmemref
-
     sizes: list[Mixed] = []
     for position, size in enumerate(cast(ShapedType, value.type).get_shape()):
         if size != DYNAMIC_INDEX:
@@ -88,26 +90,30 @@ def mixed_sizes(rw: CanonRewriter, value: SSAValue, loc: Operation) -> list[Mixe
     return sizes
 
 
-def pad_value(op: Operation) -> SSAValue | None:
+def pad_value(op: xtensor.PadOp) -> SSAValue | None:
     """Upstream's `PadOp::getConstantPaddingValue`: the yielded value when it is not
     computed in the pad body."""
-    block = op.regions[0].block
+    block = op.region.block
     terminator = block.last_op
     if terminator is None or not terminator.operands:
         return None
     value = terminator.operands[0]
     owner = value.owner
     if isinstance(owner, Operation):
-        if owner.parent_block() is block and owner.name != "arith.constant":
+        if owner.parent_block() is block and not isinstance(owner, arith.ConstantOp):
             return None
         return value
-    return None if value.block is block else value  # type: ignore[union-attr]
+    return None if owner is block else value
 
 
-def pad_mixed(op: Operation, kind: str) -> list[Mixed]:
-    static = op.properties[f"static_{kind}"]
-    dynamic = list(getattr(op, kind))
-    return mixed_values(static, dynamic)  # type: ignore[arg-type]
+def pad_low(op: xtensor.PadOp) -> list[Mixed]:
+    """The low padding of each dim, static or dynamic."""
+    return mixed_values(op.static_low, list(op.low))
+
+
+def pad_high(op: xtensor.PadOp) -> list[Mixed]:
+    """The high padding of each dim, static or dynamic."""
+    return mixed_values(op.static_high, list(op.high))
 
 
 def masked_read(
@@ -138,7 +144,7 @@ def masked_read(
     rw.create(read, loc)
     if list(shape) == source_shape or in_bounds_instead_of_mask:
         return read.result
-    bounds = [_value(rw, s, loc) for s in mixed_sizes(rw, source, loc)]
+    bounds: list[SSAValue | Operation] = [_value(rw, s, loc) for s in mixed_sizes(rw, source, loc)]
     mask = rw.create(vector.CreateMaskOp(bounds, vec(list(shape), i1)), loc).results[0]
     return mask_operation(rw, read, mask).results[0]
 
@@ -167,7 +173,7 @@ def transfer_write(
     rw.create(write, loc)
     if mask_bounds is None:
         return write.results[0]
-    bounds = [_value(rw, b, loc) for b in mask_bounds]
+    bounds: list[SSAValue | Operation] = [_value(rw, b, loc) for b in mask_bounds]
     mask = rw.create(vector.CreateMaskOp(bounds, vec(vtype.get_shape(), i1)), loc).results[0]
     return mask_operation(rw, write, mask).results[0]
 
@@ -175,7 +181,7 @@ def transfer_write(
 # --- tensor.pad ----------------------------------------------------------------------------------
 
 
-def vectorize_pad(rw: CanonRewriter, op: Operation, sizes: Sequence[int]) -> VectorizeResult:
+def vectorize_pad(rw: CanonRewriter, op: xtensor.PadOp, sizes: Sequence[int]) -> VectorizeResult:
     """Upstream's `vectorizeAsTensorPadOp` (vector sizes are required)."""
     padding = pad_value(op)
     if padding is None:
@@ -183,7 +189,7 @@ def vectorize_pad(rw: CanonRewriter, op: Operation, sizes: Sequence[int]) -> Vec
     result_type = cast(TensorType, op.results[0].type)
     if not is_valid_masked_input_vector(result_type.get_shape(), sizes):
         raise VectorizationFailure("invalid vector sizes for the pad result")
-    low = pad_mixed(op, "low")
+    low = pad_low(op)
     if any(constant_int(v) != 0 for v in low):
         raise VectorizationFailure("low pad must all be zero")
     if not is_valid_element_type(result_type.get_element_type()):
@@ -210,12 +216,10 @@ def write_whole(
     return transfer_write(rw, loc, value, dest, [zero] * len(dest_shape), [True] * rank, bounds)
 
 
-def _reify_pad(rw: CanonRewriter, op: Operation) -> list[Mixed]:
+def _reify_pad(rw: CanonRewriter, op: xtensor.PadOp) -> list[Mixed]:
     """The pad's result sizes: static, or source size + low + high (folded)."""
-    from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
-
     result_shape = cast(TensorType, op.results[0].type).get_shape()
-    low, high = pad_mixed(op, "low"), pad_mixed(op, "high")
+    low, high = pad_low(op), pad_high(op)
     sizes: list[Mixed] = []
     source = op.operands[0]
     for dim, size in enumerate(result_shape):
@@ -242,18 +246,16 @@ def static_pad_value(op: Operation | None, rw: CanonRewriter, loc: Operation) ->
     """Upstream's `getStaticPadVal`: the scalar a destination was filled with (through a
     fill, a broadcast write, or an insert_slice into such a destination). A splat constant
     counts too, since the broadcast of a constant folds into one."""
-    if op is None:
-        return None
-    if op.name == "vector.broadcast":
-        source = op.operands[0]
+    if isinstance(op, vector.BroadcastOp):
+        source = op.source
         return None if isinstance(source.type, VectorType) else source
-    if op.name == "linalg.fill":
+    if isinstance(op, linalg.FillOp):
         return dps_inputs(op)[0]
-    if op.name == "vector.transfer_write":
-        return static_pad_value(_owner(op.operands[0]), rw, loc)
-    if op.name == "tensor.insert_slice":
-        return static_pad_value(_owner(op.operands[1]), rw, loc)
-    if op.name == "arith.constant":
+    if isinstance(op, vector.TransferWriteOp):
+        return static_pad_value(_owner(op.vector), rw, loc)
+    if isinstance(op, InsertSliceOp):
+        return static_pad_value(_owner(op.dest), rw, loc)
+    if isinstance(op, arith.ConstantOp):
         attr = constant_attr(op.results[0])
         if not isinstance(attr, DenseIntOrFPElementsAttr) or not attr.is_splat():
             return None
@@ -274,10 +276,10 @@ def _owner(value: SSAValue) -> Operation | None:
 
 
 def vectorize_insert_slice(
-    rw: CanonRewriter, op: Operation, sizes: Sequence[int]
+    rw: CanonRewriter, op: InsertSliceOp, sizes: Sequence[int]
 ) -> VectorizeResult:
     """Upstream's `vectorizeAsInsertSliceOp`."""
-    source, dest = op.operands[0], op.operands[1]
+    source, dest = op.source, op.dest
     source_type = cast(TensorType, source.type)
     dest_type = cast(TensorType, dest.type)
     offsets, _, strides = slice_params(op)
@@ -313,8 +315,6 @@ def vectorize_insert_slice(
         if unmasked and shape != src_shape:
             raise VectorizationFailure("unknown padding value of the destination")
         elem = source_type.get_element_type()
-        from schedir.transform.rewrites.vector.utils import zero
-
         padding = zero(rw, elem, op)
     read = masked_read(rw, op, source, shape, padding, unmasked)
     indices = [_value(rw, o, op) for o in offsets]
@@ -344,6 +344,7 @@ def _write_fits(
 
 def insert_slice_vectorization(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `InsertSliceVectorizePattern`."""
+    assert isinstance(op, InsertSliceOp)
     try:
         result = vectorize_insert_slice(rw, op, ())
     except VectorizationFailure:
@@ -356,7 +357,8 @@ __all__ = [
     "insert_slice_vectorization",
     "masked_read",
     "mixed_sizes",
-    "pad_mixed",
+    "pad_high",
+    "pad_low",
     "pad_value",
     "static_pad_value",
     "transfer_write",
