@@ -17,7 +17,7 @@ from pathlib import Path
 
 from xdsl.passes import ModulePass
 
-_NOT_PASSES = frozenset({"__init__", "pipelines", "to_llvm_ir"})
+_NOT_PASSES = frozenset({"__init__", "pipelines"})
 """Modules of this package that hold no pass."""
 
 _XDSL_PASSES: tuple[str, ...] = (
