@@ -24,18 +24,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
+from xdsl.dialects import cf
 from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
 )
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
 from schedir.lowering.llvm.common import (
     PTR,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
     attr_of,
@@ -137,6 +137,9 @@ def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
     op.erase()
 
 
+_CF_OPS: tuple[type[Operation], ...] = tuple(cf.Cf.operations)
+
+
 def lower_cf(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace cf ops in `module` by LLVM branches; give non-entry blocks LLVM types."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
@@ -148,30 +151,32 @@ def lower_cf(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> No
                     block_args_to_llvm(lw, block, op)
     counter = [0]
     for op in ops:
-        if not op.name.startswith("cf.") or op.parent is None:
+        if op.parent is None:
             continue
-        match op.name:
-            case "cf.br":
+        match op:
+            case cf.BranchOp():
                 _br(lw, op)
-            case "cf.cond_br":
+            case cf.ConditionalBranchOp():
                 _cond_br(lw, op)
-            case "cf.switch":
+            case cf.SwitchOp():
                 _switch(lw, op)
-            case "cf.assert":
+            case cf.AssertOp():
                 _assert(lw, op, counter)
-            case _:
+            case _ if isinstance(op, _CF_OPS):
                 raise unsupported(PASS, op)
+            case _:
+                pass
     lw.finish()
 
 
 @dataclass(frozen=True)
-class ConvertControlFlowToLLVMPass(ModulePass):
+class ConvertControlFlowToLLVMPass(LLVMConversionPass):
     """Lower the cf dialect to the LLVM dialect (see the module docstring)."""
 
     name = "convert-cf-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_cf(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_cf(module, converter)
 
 
 __all__ = ["ConvertControlFlowToLLVMPass", "lower_cf"]

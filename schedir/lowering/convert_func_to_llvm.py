@@ -37,8 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import builtin
+from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -49,7 +48,6 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
 from schedir.dialects import llvm
@@ -57,6 +55,7 @@ from schedir.dialects.syntax import op_location
 from schedir.lowering.llvm.common import (
     INDEX,
     PTR,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
     index_const,
@@ -200,7 +199,7 @@ def _convert_func(lw: Lowering, op: Operation, module: ModuleOp) -> None:
 
     if body.blocks:
         _convert_entry_block(lw, body.blocks[0], inputs, fn)
-        for ret in [o for o in fn.walk() if o.name == "func.return"]:
+        for ret in [o for o in fn.walk() if isinstance(o, func.ReturnOp)]:
             _convert_return(lw, ret, result)
     if EMIT_C_INTERFACE in op.attributes:
         if body.blocks:
@@ -422,20 +421,25 @@ def _c_wrapper_for_declaration(
         emit(llvm.ReturnOp(call.results[0]) if call.results else llvm.ReturnOp())
 
 
+_FUNC_OPS: tuple[type[Operation], ...] = tuple(func.Func.operations)
+
+
 def lower_func(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace `func.func`/`call`/`return` in `module` by their LLVM counterparts."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
     for op in list(module.walk()):
         if op.parent is None and op is not module:
             continue
-        match op.name:
-            case "func.func":
+        match op:
+            case func.FuncOp():
                 if op.attributes.get("func.varargs") is not None:
                     raise unsupported(PASS, op, "variadic functions")
                 _convert_func(lw, op, _module_of(op))
-            case "func.call":
+            case func.CallOp():
                 _convert_call(lw, op)
-            case "func.constant" | "func.call_indirect":
+            case func.ReturnOp():
+                pass  # converted with its function
+            case _ if isinstance(op, _FUNC_OPS):
                 raise unsupported(PASS, op)
             case _:
                 pass
@@ -450,13 +454,13 @@ def _module_of(op: Operation) -> ModuleOp:
 
 
 @dataclass(frozen=True)
-class ConvertFuncToLLVMPass(ModulePass):
+class ConvertFuncToLLVMPass(LLVMConversionPass):
     """Lower the func dialect to the LLVM dialect (see the module docstring)."""
 
     name = "convert-func-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_func(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_func(module, converter)
 
 
 __all__ = ["CIFACE_PREFIX", "EMIT_C_INTERFACE", "ConvertFuncToLLVMPass", "lower_func"]
