@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from itertools import product
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, ub
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -30,6 +31,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import llvm
 from schedir.dialects.llvm import vector as vllvm
+from schedir.dialects.vector import Vector
 from schedir.lowering.llvm.common import INDEX, Lowering, unsupported
 
 PASS = "convert-vector-to-llvm"
@@ -212,8 +214,15 @@ def neutral(kind: str, elem: Attribute) -> int | float:
 # --- n-D arith / math -------------------------------------------------------------------------
 
 
+VECTOR_OPS: tuple[type[Operation], ...] = (*xvector.Vector.operations, *Vector.operations)
+"""The ops of the vector dialect, xDSL's classes and schedir's."""
+
+_VECTOR_OR_UB_OPS: tuple[type[Operation], ...] = (*VECTOR_OPS, *ub.UB.operations)
+
+
 def has_vectors(op: Operation) -> bool:
-    if op.name.startswith(("vector.", "ub.")):
+    """Whether convert-vector-to-llvm has work at `op`: a vector or ub op, or an n-D result."""
+    if isinstance(op, _VECTOR_OR_UB_OPS):
         return True
     return any(is_nd(r.type) for r in op.results)
 
@@ -277,6 +286,7 @@ def unroll_constant(lw: Lowering, op: Operation) -> None:
 
 __all__ = [
     "PASS",
+    "VECTOR_OPS",
     "dense_constant",
     "extract_value",
     "has_vectors",
