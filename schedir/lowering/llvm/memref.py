@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import builtin
+from xdsl.dialects import arith, builtin
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -31,7 +31,7 @@ def constant_int(v: SSAValue) -> int | None:
             v = owner.inputs[0]
             seen += 1
             continue
-        if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
+        if isinstance(owner, llvm.ConstantOp | arith.ConstantOp):
             value = attr_of(owner, "value")
             if isinstance(value, IntegerAttr):
                 return value.value.data
