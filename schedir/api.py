@@ -324,7 +324,7 @@ def _compile_cuda(
 ) -> Kernel:
     """The cuda half of `compile`: lower with the "cuda" pipeline, JIT the host code."""
     from schedir.diagnostics import UnsupportedError
-    from schedir.lowering.gpu.common import written_arguments
+    from schedir.lowering.gpu import written_arguments
     from schedir.pipeline import cuda_passes, has_gpu_kernels, kernels_ptx
 
     if not has_gpu_kernels(module):

@@ -32,7 +32,6 @@ rounding mode, multi-dimensional vector operands (lower vectors to 1-D first).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -53,6 +52,7 @@ from schedir.dialects import llvm
 from schedir.dialects.arith import Arith, IndexCastUIOp, RemFOp
 from schedir.lowering.llvm.common import (
     INDEX,
+    Handler,
     LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
@@ -64,8 +64,6 @@ from schedir.lowering.llvm.common import (
 )
 
 PASS = "convert-arith-to-llvm"
-
-Handler = Callable[[Lowering, Operation], None]
 
 
 def _overflow(op: Operation) -> IntegerAttr:

@@ -56,6 +56,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from schedir.dialects import llvm
 from schedir.lowering.llvm.common import (
+    Handler,
     LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
@@ -68,8 +69,6 @@ from schedir.lowering.llvm.common import (
 )
 
 PASS = "convert-math-to-llvm"
-
-Handler = Callable[[Lowering, Operation], None]
 
 
 def _check(op: Operation) -> None:

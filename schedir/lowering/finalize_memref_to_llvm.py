@@ -44,7 +44,6 @@ DMA ops, non-strided layouts, `alloc` with a non-contiguous layout.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import builtin, memref
@@ -64,6 +63,7 @@ from schedir.dialects.memref import MemRef
 from schedir.lowering.llvm.common import (
     INDEX,
     PTR,
+    Handler,
     LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
@@ -100,8 +100,6 @@ from schedir.lowering.llvm.memref_views import (
     subview,
     view,
 )
-
-Handler = Callable[[Lowering, Operation], None]
 
 DEADBEEF = 0xDEADBEEF
 """The allocated pointer of a descriptor of a global (upstream's marker)."""

@@ -54,6 +54,9 @@ from schedir.lowering.llvm.type_converter import (
 
 H = TypeVar("H")
 
+Handler = Callable[["Lowering", Operation], None]
+"""The lowering of one op: replaces it (with `Lowering.replace`) by LLVM dialect ops."""
+
 
 def fastmath_to_llvm(attr: Attribute | None) -> llvm.FastMathAttr:
     """arith/math fastmath flags -> `#llvm.fastmath` (same flag names)."""
@@ -501,6 +504,7 @@ __all__ = [
     "DYNAMIC",
     "INDEX",
     "PTR",
+    "Handler",
     "LLVMConversionPass",
     "LLVMTypeConverter",
     "Lowering",

@@ -5,6 +5,7 @@ allocas); see convert_gpu_to_nvvm.py."""
 from __future__ import annotations
 
 from xdsl.dialects import arith, func
+from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
@@ -22,9 +23,9 @@ from xdsl.ir import Operation, Region, SSAValue
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import gpu, memref
-from schedir.dialects.gpu.attributes import AddressSpaceAttr
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.syntax import op_location
-from schedir.lowering.gpu.common import upper_bound
+from schedir.lowering.gpu import upper_bound
 from schedir.lowering.llvm.common import element_size
 from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 
@@ -42,7 +43,7 @@ def _is_workgroup(t: MemRefType) -> bool:
     space = t.memory_space
     if isinstance(space, IntegerAttr):
         return space.value.data == _WORKGROUP
-    return "<workgroup>" in str(space)
+    return isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.WORKGROUP
 
 
 def _is_private_or_default(t: MemRefType) -> bool:
@@ -51,7 +52,7 @@ def _is_private_or_default(t: MemRefType) -> bool:
         return True
     if isinstance(space, IntegerAttr):
         return space.value.data in (0, 5)
-    return "<private>" in str(space)
+    return isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.PRIVATE
 
 
 class Globals:
@@ -123,18 +124,18 @@ def prepare_memory(fn: gpu.FuncOp, globals_: Globals) -> None:
     fn.workgroup_attributions = None
     replaced: set[SSAValue] = set()
     for op in list(fn.walk()):
-        if op.name not in ("memref.alloc", "memref.alloca"):
+        if not isinstance(op, xmemref.AllocOp | xmemref.AllocaOp):
             continue
         t = op.results[0].type
         assert isinstance(t, MemRefType)
         shared = op.attributes.get(WORKGROUP_BUFFER) is not None
-        if _is_workgroup(t) or (shared and op.name == "memref.alloc"):
+        if _is_workgroup(t) or (shared and isinstance(op, xmemref.AllocOp)):
             if op.operands:
                 raise UnsupportedError(
                     f"{PASS}: shared memory must have a static shape, got {t}", op_location(op)
                 )
             new = globals_.shared(name, t, op)
-        elif op.name == "memref.alloc" and _is_private_or_default(t):
+        elif isinstance(op, xmemref.AllocOp) and _is_private_or_default(t):
             new = _private_buffer(op, t)
         else:
             continue
@@ -143,7 +144,7 @@ def prepare_memory(fn: gpu.FuncOp, globals_: Globals) -> None:
         op.detach()
         op.erase()
     for op in list(fn.walk()):
-        if op.name == "memref.dealloc" and op.operands[0] in replaced:
+        if isinstance(op, xmemref.DeallocOp) and op.operands[0] in replaced:
             op.detach()
             op.erase()
 
