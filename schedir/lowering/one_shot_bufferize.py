@@ -54,7 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     FunctionType,
@@ -295,12 +295,12 @@ def _drop_unused_globals(module: ModuleOp, names: set[str]) -> None:
     used = {
         op.properties["name"].root_reference.data  # type: ignore[union-attr]
         for op in module.walk()
-        if op.name == "memref.get_global"
+        if isinstance(op, memref.GetGlobalOp)
     }
     for op in list(module.ops):
         sym = op.properties.get("sym_name")
         if (
-            op.name == "memref.global"
+            isinstance(op, memref.GlobalOp)
             and isinstance(sym, StringAttr)
             and sym.data in names
             and sym.data not in used

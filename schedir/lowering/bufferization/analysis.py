@@ -33,7 +33,7 @@ function; long straight-line chains in one alias set cost about linear time.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -94,7 +94,7 @@ def _region_of_value(value: SSAValue) -> Region | None:
     return value.op.parent_region()
 
 
-class InPlaceAnalysis(SubsetRules):
+class InPlaceAnalysis:
     """Decides in-place bufferization for the tensor operands of one function body."""
 
     def __init__(self, model: OpModel, options: AnalysisOptions) -> None:
@@ -107,7 +107,7 @@ class InPlaceAnalysis(SubsetRules):
         self._privatize: dict[Key, bool] = {}
         self._assumed: Key | None = None
         self._read_cache: dict[SSAValue, bool] = {}
-        self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
+        self._subsets = SubsetRules(self.decisions.equivalences, self._reverse_chain)
         self._summaries: dict[Key, tuple[Block | None, int, int | None]] = {}
         self._groups: dict[SSAValue, SetUses] = {}
         """(reads, in-place writes) of each alias set, by its root."""
@@ -411,7 +411,7 @@ class InPlaceAnalysis(SubsetRules):
                 ):
                     return False
         return not (
-            self._non_conflicting_subsets(read, write) or self._disjoint_subsets(read, write)
+            self._subsets.non_conflicting(read, write) or self._subsets.disjoint(read, write)
         )
 
     def _definition_excludes(self, definition: SSAValue, write: Key) -> bool:
@@ -455,12 +455,11 @@ class InPlaceAnalysis(SubsetRules):
         return False
 
     def _reverse_chain(
-        self, start: SSAValue, condition: object, *, include_leaves: bool
+        self, start: SSAValue, condition: Callable[[SSAValue], bool], *, include_leaves: bool
     ) -> Iterator[SSAValue]:
         """Values on the reverse alias chains from `start` that satisfy `condition`, stopping
         there; chain ends (block arguments, values without aliasing operands) too with
         `include_leaves` (upstream's findValueInReverseUseDefChain)."""
-        assert callable(condition)
         work = [start]
         seen: set[SSAValue] = set()
         while work:

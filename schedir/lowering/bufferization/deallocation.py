@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.dialects import memref, scf
+from xdsl.dialects import bufferization, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
@@ -68,7 +68,7 @@ def last_use(
                     escapes = True  # handed over to the scf.if result, which is freed instead
                 else:
                     work.append(merged)
-            elif user.has_trait(IsTerminator) or user.name == "bufferization.to_tensor":
+            elif user.has_trait(IsTerminator) or isinstance(user, bufferization.ToTensorOp):
                 escapes = True
             anchor = block.find_ancestor_op_in_block(user)
             if anchor is None:
