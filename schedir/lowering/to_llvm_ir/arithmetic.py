@@ -4,6 +4,7 @@ their fastmath flags)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import cast
 
 import llvmlite.ir as ir
 from llvmlite.ir import instructions as ir_instr
@@ -13,7 +14,7 @@ from schedir.dialects import llvm
 from schedir.lowering.to_llvm_ir.llvmlite_ir import fastmath_words, insert_instruction
 from schedir.lowering.to_llvm_ir.translation import Translate, Translation, delegate
 
-FloatBuilder = Callable[..., ir.Instruction]
+FloatBuilder = Callable[..., object]
 """An unbound `ir.IRBuilder` method building a float instruction (`ir.IRBuilder.fadd`)."""
 
 
@@ -23,7 +24,8 @@ def _float_binary(build: FloatBuilder) -> Translate:
     def translate(t: Translation, op: Operation) -> None:
         args = [t.value(a) for a in op.operands]
         flags = fastmath_words(op.properties.get("fastmathFlags"))
-        t.set(op, build(t.builder, args[0], args[1], flags=flags))
+        # llvmlite's builder methods are decorated: a type checker sees them return None.
+        t.set(op, cast(ir.Instruction, build(t.builder, args[0], args[1], flags=flags)))
 
     return translate
 
@@ -31,7 +33,8 @@ def _float_binary(build: FloatBuilder) -> Translate:
 def _fneg(t: Translation, op: llvm.FNegOp) -> None:
     args = [t.value(a) for a in op.operands]
     flags = fastmath_words(op.properties.get("fastmathFlags"))
-    t.set(op, t.builder.fneg(args[0], flags=flags))
+    # llvmlite's builder methods are decorated: a type checker sees them return None.
+    t.set(op, cast(ir.Instruction, t.builder.fneg(args[0], flags=flags)))
 
 
 def _fcmp(t: Translation, op: llvm.FCmpOp) -> None:

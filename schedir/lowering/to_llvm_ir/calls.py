@@ -31,6 +31,7 @@ def _call(t: Translation, op: llvm.CallOp) -> None:
             if op.var_callee_type is not None
             else ir.FunctionType(result, [a.type for a in args])
         )
+        assert isinstance(ftype, ir.FunctionType)  # the llvm_type of an LLVMFunctionType
         callee = IndirectCallee(callee_ptr, ftype)
     fastmath = fastmath_words(op.fastmathFlags) if op.returned is not None else []
     cconv = op.CConv.cconv_name

@@ -14,6 +14,7 @@ from xdsl.ir import Operation
 from schedir.dialects import llvm
 from schedir.dialects.llvm import vector as llvm_vector
 from schedir.lowering.to_llvm_ir.llvmlite_ir import (
+    IRValue,
     Poison,
     fastmath_words,
     intrinsic_suffix,
@@ -22,7 +23,7 @@ from schedir.lowering.to_llvm_ir.llvmlite_ir import (
 )
 from schedir.lowering.to_llvm_ir.translation import Translate, Translation
 
-Overloads = Callable[[Operation, ir.Type, list[ir.Value]], list[ir.Type]]
+Overloads = Callable[[Operation, ir.Type, list[IRValue]], list[ir.Type]]
 """The overload types of an intrinsic call, from the op, its result type and arguments."""
 
 
@@ -31,24 +32,24 @@ def _intrinsic_name(op: Operation) -> str:
     return "llvm." + op.name.removeprefix("llvm.intr.")
 
 
-def _by_result(op: Operation, result: ir.Type, args: list[ir.Value]) -> list[ir.Type]:
+def _by_result(op: Operation, result: ir.Type, args: list[IRValue]) -> list[ir.Type]:
     """Overloaded on the result type, or on the first argument's without a result."""
     return [result] if op.results else [args[0].type]
 
 
-def _by_result_and_exponent(op: Operation, result: ir.Type, args: list[ir.Value]) -> list[ir.Type]:
+def _by_result_and_exponent(op: Operation, result: ir.Type, args: list[IRValue]) -> list[ir.Type]:
     return [result, args[1].type]
 
 
-def _by_arguments(op: Operation, result: ir.Type, args: list[ir.Value]) -> list[ir.Type]:
+def _by_arguments(op: Operation, result: ir.Type, args: list[IRValue]) -> list[ir.Type]:
     return [a.type for a in args]
 
 
-def _by_first_argument(op: Operation, result: ir.Type, args: list[ir.Value]) -> list[ir.Type]:
+def _by_first_argument(op: Operation, result: ir.Type, args: list[IRValue]) -> list[ir.Type]:
     return [args[0].type]
 
 
-def _not_overloaded(op: Operation, result: ir.Type, args: list[ir.Value]) -> list[ir.Type]:
+def _not_overloaded(op: Operation, result: ir.Type, args: list[IRValue]) -> list[ir.Type]:
     return []
 
 

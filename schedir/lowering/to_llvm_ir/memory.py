@@ -18,6 +18,7 @@ from schedir.lowering.to_llvm_ir.llvmlite_ir import (
     VolatileStore,
     insert_instruction,
     llvm_type,
+    set_alignment,
 )
 from schedir.lowering.to_llvm_ir.translation import Translate, Translation
 
@@ -46,7 +47,7 @@ def _load(t: Translation, op: llvm.LoadOp) -> None:
     else:
         instr = b.load(t.value(op.addr), typ=typ)
     if op.alignment is not None:
-        instr.align = op.alignment.value.data
+        set_alignment(instr, op.alignment.value.data)
     if op.nontemporal is not None:
         _nontemporal(t, instr)
     t.set(op, instr)
@@ -61,7 +62,7 @@ def _store(t: Translation, op: llvm.StoreOp) -> None:
     else:
         instr = b.store(t.value(op.value), t.value(op.addr))
     if op.alignment is not None:
-        instr.align = op.alignment.value.data
+        set_alignment(instr, op.alignment.value.data)
     if op.nontemporal is not None:
         _nontemporal(t, instr)
 

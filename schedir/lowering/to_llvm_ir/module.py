@@ -37,6 +37,8 @@ from schedir.lowering.to_llvm_ir.llvmlite_ir import (
     StringFunctionAttributes,
     constant,
     llvm_type,
+    set_alignment,
+    set_initializer,
 )
 from schedir.lowering.to_llvm_ir.translation import Translate, Translation, unexpected
 
@@ -134,7 +136,7 @@ def _global(t: Translation, op: llvm.GlobalOp) -> None:
         gvar.global_constant = True
     alignment = op.properties.get("alignment")
     if isinstance(alignment, IntegerAttr) and alignment.value.data:
-        gvar.align = alignment.value.data
+        set_alignment(gvar, alignment.value.data)
     if op.value is not None:
         init = constant(gtype, op.value)
         if isinstance(op.value, StringAttr) and init.type != gtype:
@@ -142,11 +144,11 @@ def _global(t: Translation, op: llvm.GlobalOp) -> None:
                 f"string of {len(op.value.data)} bytes does not fill {op.global_type}",
                 op_location(op),
             )
-        gvar.initializer = init
+        set_initializer(gvar, init)
     elif op.body.blocks:
-        gvar.initializer = _global_initializer(op, gtype)
+        set_initializer(gvar, _global_initializer(op, gtype))
     elif linkage != "external" and linkage != "extern_weak":
-        gvar.initializer = ir.Constant(gtype, ir.Undefined)
+        set_initializer(gvar, ir.Constant(gtype, ir.Undefined))
     if linkage != "external":
         gvar.linkage = linkage
 
@@ -177,9 +179,7 @@ def _declare(t: Translation, op: llvm.FuncOp) -> None:
     linkage = op.linkage.linkage.data
     if linkage != "external":
         fn.linkage = linkage
-    visibility = op.visibility_.value.data
-    if visibility:
-        fn.visibility = {1: "hidden", 2: "protected"}[visibility]
+    # `visibility_` (hidden, protected) is not translated: llvmlite has no visibility.
     cconv = op.CConv.cconv_name
     if "nvvm.kernel" in op.attributes:
         cconv = "ptx_kernel"

@@ -20,6 +20,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from schedir.diagnostics import LoweringError, SchedirError, UnsupportedError
 from schedir.dialects.syntax import op_location
+from schedir.lowering.to_llvm_ir.llvmlite_ir import IRValue
 
 
 class Translation:
@@ -33,12 +34,14 @@ class Translation:
         self.blocks: dict[Block, ir.Block] = {}
         self.builder = ir.IRBuilder()
 
-    def value(self, value: SSAValue) -> ir.Value:
+    def value(self, value: SSAValue) -> IRValue:
         """The LLVM IR value of `value` (translated before: its definition dominates)."""
         found = self.values.get(value)
         if found is None:
             raise LoweringError("a value is used where its definition does not dominate", None)
-        return found
+        # What the translation functions and xDSL's convert_op record is an instruction,
+        # argument, global or constant.
+        return cast(IRValue, found)
 
     def set(self, op: Operation, value: ir.Value) -> None:
         """Record `value` as the LLVM IR value of `op`'s (one) result."""

@@ -53,7 +53,7 @@ def _extract_element(t: Translation, op: llvm.ExtractElementOp) -> None:
 def _select(t: Translation, op: llvm.SelectOp) -> None:
     b = t.builder
     cond, lhs, rhs = (t.value(a) for a in op.operands)
-    flags = fastmath_words(op.fastmathFlags)
+    flags = fastmath_words(op.properties.get("fastmathFlags"))
     t.set(op, b.select(cond, lhs, rhs, flags=flags) if flags else b.select(cond, lhs, rhs))
 
 
