@@ -80,11 +80,18 @@ from schedir.lowering.llvm.common import (
     unsupported,
 )
 from schedir.lowering.llvm.type_converter import NVVM_ADDRESS_SPACES
-from schedir.lowering.nvvm import gpu_ops, libdevice
-from schedir.lowering.nvvm.kernels import PASS, Globals, prepare_memory, to_func
+from schedir.lowering.nvvm import (
+    GPU_OP_LOWERINGS,
+    LIBDEVICE_LOWERINGS,
+    PASS,
+    Globals,
+    lower_printf,
+    prepare_memory,
+    to_func,
+)
 from schedir.lowering.pipelines import GPU_DEVICE_TO_CF, GPU_DEVICE_TO_LLVM
 
-_LOWERINGS: dict[type[Operation], Handler] = {**gpu_ops.LOWERINGS, **libdevice.LOWERINGS}
+_LOWERINGS: dict[type[Operation], Handler] = {**GPU_OP_LOWERINGS, **LIBDEVICE_LOWERINGS}
 """The gpu ops and the math ops that become libdevice calls, by class."""
 
 _DEVICE_OPS: tuple[type[Operation], ...] = (*llvm.LLVM.operations, *nvvm.NVVM.operations)
@@ -98,7 +105,7 @@ def _lower_gpu_ops(module: ModuleOp, converter: LLVMTypeConverter) -> None:
         if op.parent is None and op is not module:
             continue
         if isinstance(op, gpu.PrintfOp):
-            gpu_ops.lower_printf(lw, op, counter)
+            lower_printf(lw, op, counter)
             continue
         handler = handler_for(_LOWERINGS, op)
         if handler is not None:

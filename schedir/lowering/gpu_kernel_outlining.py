@@ -14,7 +14,7 @@ keep constants out of the argument list.
 Beyond upstream: the launch's `nvvm.*` attributes (e.g. `nvvm.minctasm` from
 `transform.annotate`) move to the kernel, and a memref argument whose aligned pointer is
 proven aligned (an allocation's `alignment`, or an argument of the runtime's entry, see
-_memref_alignment.py) gets `llvm.align`, which the LLVM lowering puts on the aligned
+llvm/memref_alignment.py) gets `llvm.align`, which the LLVM lowering puts on the aligned
 pointer so that NVPTX can emit vector loads and stores.
 
     func.func @f(%a: memref<16xf32>) {

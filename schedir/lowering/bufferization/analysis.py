@@ -20,12 +20,12 @@ before the write; mutually exclusive `scf.if` branches; an elementwise op that r
 writes the same buffer; and the matching `extract_slice` / `insert_slice` (or
 `parallel_insert_slice`) pair: writing into the slice that is later inserted back at the
 same offsets/sizes/strides does not conflict with the insert reading the destination
-(`_bufferization_subsets`, which also clears reads and writes of disjoint static slices).
+(`subsets`, which also clears reads and writes of disjoint static slices).
 
 Cost. Conflicts only disappear as more operands are decided in place (the exceptions grow
 with the equivalence sets), so each decision checks just the read/write pairs it newly
 brings together. Each alias set keeps its reads and in-place writes indexed by block
-position (`_bufferization_sets`): within a block only a write between a read's first
+position (`sets`): within a block only a write between a read's first
 definition and the read can conflict, which bisection finds. No decision walks the
 function; long straight-line chains in one alias set cost about linear time.
 """

@@ -1,4 +1,4 @@
-"""One-Shot bufferization, the rewrite's state and building blocks (see `_bufferize_ops`).
+"""One-Shot bufferization, the rewrite's state and building blocks (see `rewrite`).
 
 Ops are rewritten in program order. A rewritten tensor value is replaced by a placeholder
 `bufferization.to_tensor %buffer` (as upstream does), so the IR stays valid and the next

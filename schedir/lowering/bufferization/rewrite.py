@@ -8,8 +8,8 @@ boundary. Where the analysis decided an operand out of place, the op gets a priv
 (`memref.alloc`, plus a copy when the op needs the old contents).
 
 The rules live by family: this module has the view and element ops and the dispatch,
-`_bufferize_tensor_ops` the ops making new tensors, `_bufferize_control_flow` loops,
-branches and calls; `_bufferize_base` the shared state and building blocks.
+`tensor_ops` the ops making new tensors, `control_flow` loops, branches and calls; `base`
+the shared state and building blocks.
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ def _module_of(op: Operation) -> ModuleOp:
     return current
 
 
-LOWERINGS: dict[type[Operation], Handler] = {
+GPU_OP_LOWERINGS: dict[type[Operation], Handler] = {
     gpu.ThreadIdOp: _special_register("tid"),
     gpu.BlockIdOp: _special_register("ctaid"),
     gpu.BlockDimOp: _special_register("ntid"),
@@ -163,4 +163,4 @@ LOWERINGS: dict[type[Operation], Handler] = {
 """The gpu ops lowered one by one (`gpu.printf` numbers its format strings: see
 `lower_printf`)."""
 
-__all__ = ["LOWERINGS", "lower_printf"]
+__all__ = ["GPU_OP_LOWERINGS", "lower_printf"]

@@ -98,7 +98,7 @@ def _fpowi(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [emit(llvm.CallOp(name, base, power, return_type=elem))])
 
 
-LOWERINGS: dict[type[Operation], Handler] = {
+LIBDEVICE_LOWERINGS: dict[type[Operation], Handler] = {
     math.AcosOp: _libdevice("acos"),
     math.AcoshOp: _libdevice("acosh"),
     math.AsinOp: _libdevice("asin"),
@@ -128,4 +128,4 @@ LOWERINGS: dict[type[Operation], Handler] = {
 }
 """The ops lowered to libdevice calls (`math.fpowi` to `__nv_powi[f]`)."""
 
-__all__ = ["LOWERINGS"]
+__all__ = ["LIBDEVICE_LOWERINGS"]
