@@ -78,7 +78,7 @@ def _allocated_here(value: SSAValue, function: func.FuncOp) -> bool:
     if isinstance(owner, memref.AllocOp | func.CallOp):
         return True
     if isinstance(owner, scf.IfOp):
-        index = cast(Operation, owner).results.index(value)  # type: ignore[arg-type]
+        index = cast(Operation, owner).results.index(value)
         for region in owner.regions:
             if not region.blocks:
                 return False

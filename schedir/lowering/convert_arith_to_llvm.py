@@ -32,6 +32,7 @@ rounding mode, multi-dimensional vector operands (lower vectors to 1-D first).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -44,12 +45,14 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
     i1,
+    i64,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.type import get_element_type_or_self
 
 from schedir.dialects import llvm
 from schedir.dialects.arith import Arith, IndexCastUIOp, RemFOp
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.lowering.llvm.common import (
     INDEX,
     Handler,
@@ -81,11 +84,11 @@ def _check_rank(lw: Lowering, op: Operation) -> None:
             raise unsupported(PASS, op, f"multi-dimensional vector {v.type}")
 
 
-def _int_binary(cls: type[Operation], *, overflow: bool = False) -> Handler:
+def _int_binary(cls: Callable[..., Operation], *, overflow: bool = False) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check_rank(lw, op)
         a, b = lw.values(op.operands, op)
-        new = cls(a, b)  # type: ignore[call-arg]
+        new = cls(a, b)
         if overflow:
             new.properties["overflowFlags"] = _overflow(op)
         lw.insert(new, op)
@@ -94,18 +97,18 @@ def _int_binary(cls: type[Operation], *, overflow: bool = False) -> Handler:
     return lower
 
 
-def _float_binary(cls: type[Operation]) -> Handler:
+def _float_binary(cls: Callable[..., Operation]) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check_rank(lw, op)
         a, b = lw.values(op.operands, op)
-        new = cls(a, b, fastmath_to_llvm(op.properties.get("fastmath")))  # type: ignore[call-arg]
+        new = cls(a, b, fastmath=fastmath_to_llvm(op.properties.get("fastmath")))
         lw.insert(new, op)
         lw.replace(op, [new.results[0]])
 
     return lower
 
 
-def _cast(cls: type[Operation]) -> Handler:
+def _cast(cls: Callable[..., Operation]) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check_rank(lw, op)
         (a,) = lw.values(op.operands, op)
@@ -113,7 +116,7 @@ def _cast(cls: type[Operation]) -> Handler:
         if a.type == target:
             lw.replace(op, [a])
             return
-        new = cls(a, target)  # type: ignore[call-arg]
+        new = cls(a, target)
         lw.insert(new, op)
         lw.replace(op, [new.results[0]])
 
@@ -166,7 +169,7 @@ def _constant(lw: Lowering, op: Operation) -> None:
         if target.get_num_dims() != 1:
             raise unsupported(PASS, op, "multi-dimensional vector constant")
         if isinstance(value.get_element_type(), IndexType):
-            attr = DenseIntOrFPElementsAttr.from_list(target, value.get_values())  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(target, value.get_values())
         else:
             attr = value
     else:
@@ -182,7 +185,7 @@ def _cmpi(lw: Lowering, op: Operation) -> None:
     predicate = op.properties["predicate"]
     assert isinstance(predicate, IntegerAttr)
     # arith and llvm number the integer predicates the same way (eq, ne, slt, ..., uge).
-    new = llvm.ICmpOp(a, b, IntegerAttr(predicate.value.data, 64))
+    new = llvm.ICmpOp(a, b, IntegerAttr(predicate.value.data, i64))
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -202,7 +205,7 @@ def _cmpf(lw: Lowering, op: Operation) -> None:
 def _select(lw: Lowering, op: Operation) -> None:
     _check_rank(lw, op)
     c, a, b = lw.values(op.operands, op)
-    new = llvm.SelectOp(c, a, b)
+    new = llvm_vector.SelectOp(c, a, b)
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -210,7 +213,7 @@ def _select(lw: Lowering, op: Operation) -> None:
 def _negf(lw: Lowering, op: Operation) -> None:
     _check_rank(lw, op)
     (a,) = lw.values(op.operands, op)
-    new = llvm.FNegOp(a, fastmath_to_llvm(op.properties.get("fastmath")))
+    new = llvm.FNegOp(a, fastmath=fastmath_to_llvm(op.properties.get("fastmath")))
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -235,7 +238,7 @@ def _ceildivui(lw: Lowering, op: Operation) -> None:
     minus_one = emit(llvm.SubOp(a, one))
     quotient = emit(llvm.UDivOp(minus_one, b))
     plus_one = emit(llvm.AddOp(quotient, one))
-    lw.replace(op, [emit(llvm.SelectOp(is_zero, zero, plus_one))])
+    lw.replace(op, [emit(llvm_vector.SelectOp(is_zero, zero, plus_one))])
 
 
 def _signed_div_round(lw: Lowering, op: Operation, *, ceil: bool) -> None:
@@ -257,7 +260,7 @@ def _signed_div_round(lw: Lowering, op: Operation, *, ceil: bool) -> None:
     same_sign = emit(llvm.ICmpOp(a_neg, b_neg, _pred("eq" if ceil else "ne")))
     adjust = emit(llvm.AndOp(inexact, same_sign))
     stepped = emit(llvm.AddOp(quotient, one) if ceil else llvm.SubOp(quotient, one))
-    lw.replace(op, [emit(llvm.SelectOp(adjust, stepped, quotient))])
+    lw.replace(op, [emit(llvm_vector.SelectOp(adjust, stepped, quotient))])
 
 
 def _addui_extended(lw: Lowering, op: Operation) -> None:
@@ -294,8 +297,8 @@ def _mul_extended(*, signed: bool) -> Handler:
     return lower
 
 
-def _pred(name: str) -> IntegerAttr:
-    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)
+def _pred(name: str) -> IntegerAttr[IntegerType]:
+    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
 
 
 _HANDLERS: dict[type[Operation], Handler] = {

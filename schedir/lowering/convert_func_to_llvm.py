@@ -58,6 +58,7 @@ from schedir.lowering.llvm.common import (
     LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
+    first_result,
     index_const,
     unsupported,
 )
@@ -120,28 +121,28 @@ def _pack(
     return args[0]
 
 
-def _at_start(block: Block, lw: Lowering) -> Emit:
-    """An emitter inserting ops at the start of `block`, in order."""
-    marker = llvm.UnreachableOp()
-    first = block.first_op
-    if first is None:
-        block.add_op(marker)
-    else:
-        block.insert_op_before(marker, first)
+class _AtStart:
+    """An emitter inserting ops at the start of `block`, in order (before a marker op that
+    `done` removes)."""
 
-    def add(new: Operation) -> SSAValue:
-        block.insert_op_before(new, marker)
-        lw.track(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+    def __init__(self, block: Block, lw: Lowering) -> None:
+        self.block = block
+        self.lw = lw
+        self.marker = llvm.UnreachableOp()
+        first = block.first_op
+        if first is None:
+            block.add_op(self.marker)
+        else:
+            block.insert_op_before(self.marker, first)
 
-    add.marker = marker  # type: ignore[attr-defined]
-    return add
+    def __call__(self, new: Operation) -> SSAValue:
+        self.block.insert_op_before(new, self.marker)
+        self.lw.track(new)
+        return first_result(new)
 
-
-def _drop_marker(emit: Emit) -> None:
-    marker: Operation = emit.marker  # type: ignore[attr-defined]
-    marker.detach()
-    marker.erase()
+    def done(self) -> None:
+        self.marker.detach()
+        self.marker.erase()
 
 
 def _discardable(op: Operation) -> dict[str, Attribute]:
@@ -221,7 +222,7 @@ def _copy_arg_attrs(op: Operation, fn: llvm.FuncOp, inputs: list[Attribute], lw:
         for t, attrs in zip(inputs, arg_attrs.data, strict=True):
             width = len(_expanded(lw, t, op))
             if width == 1:
-                new.append(attrs)  # type: ignore[arg-type]
+                new.append(attrs)
                 continue
             fields = [DictionaryAttr({})] * width
             align = attrs.data.get("llvm.align") if isinstance(attrs, DictionaryAttr) else None
@@ -237,7 +238,7 @@ def _convert_entry_block(
     lw: Lowering, block: Block, inputs: list[Attribute], fn: Operation
 ) -> None:
     old_args = list(block.args)
-    emit = _at_start(block, lw)
+    emit = _AtStart(block, lw)
     for arg, t in zip(old_args, inputs, strict=True):
         new_args = [block.insert_arg(at, len(block.args)) for at in _expanded(lw, t, fn)]
         if len(new_args) == 1:
@@ -252,7 +253,7 @@ def _convert_entry_block(
             arg.replace_all_uses_with(cast_back)
     for arg in old_args:
         block.erase_arg(arg)
-    _drop_marker(emit)
+    emit.done()
 
 
 def _convert_return(lw: Lowering, op: Operation, result: Attribute) -> None:
@@ -330,7 +331,7 @@ def _c_wrapper_for_definition(
     def emit(new: Operation) -> SSAValue:
         new.location = fn.location
         block.add_op(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     offset = 1 if result_struct is not None else 0
     args: list[SSAValue] = []
@@ -381,7 +382,7 @@ def _c_wrapper_for_declaration(
     def emit(new: Operation) -> SSAValue:
         new.location = fn.location
         block.add_op(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     one = index_const(emit, 1)
     args: list[SSAValue] = []

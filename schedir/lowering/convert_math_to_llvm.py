@@ -51,10 +51,12 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from schedir.dialects import llvm
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.lowering.llvm.common import (
     Handler,
     LLVMConversionPass,
@@ -63,6 +65,7 @@ from schedir.lowering.llvm.common import (
     const,
     enclosing_module,
     fastmath_to_llvm,
+    first_result,
     handler_for,
     splat_const,
     unsupported,
@@ -105,14 +108,14 @@ def _rsqrt(lw: Lowering, op: Operation) -> None:
         )
     )
     one = splat_const(emit, 1.0, x.type)
-    lw.replace(op, [emit(llvm.FDivOp(one, root, fastmath))])
+    lw.replace(op, [emit(llvm.FDivOp(one, root, fastmath=fastmath))])
 
 
-def _int_with_flag(cls: type[Operation]) -> Handler:
+def _int_with_flag(cls: Callable[..., Operation]) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check(op)
         (x,) = lw.values(op.operands, op)
-        new = cls(x, False)  # type: ignore[call-arg]
+        new = cls(x, False)
         lw.insert(new, op)
         lw.replace(op, [new.results[0]])
 
@@ -210,7 +213,7 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     def emitter(block: Block) -> Callable[[Operation], SSAValue]:
         def add(new: Operation) -> SSAValue:
             block.add_op(new)
-            return new.results[0] if new.results else None  # type: ignore[return-value]
+            return first_result(new)
 
         return add
 
@@ -229,13 +232,13 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     e(llvm.CondBrOp(icmp(e, base, minus_one, "eq"), blocks["minus_one"], (), blocks["zero"], ()))
     e = emitter(blocks["minus_one"])
     odd = icmp(e, e(llvm.AndOp(power, one)), zero, "ne")
-    e(llvm.ReturnOp(e(llvm.SelectOp(odd, minus_one, one))))
+    e(llvm.ReturnOp(e(llvm_vector.SelectOp(odd, minus_one, one))))
     emitter(blocks["zero"])(llvm.ReturnOp(zero))
     emitter(blocks["one"])(llvm.ReturnOp(one))
     e = emitter(loop)
     result, square, exponent = loop.args
     bit_set = icmp(e, e(llvm.AndOp(exponent, one)), zero, "ne")
-    result = e(llvm.SelectOp(bit_set, e(llvm.MulOp(result, square)), result))
+    result = e(llvm_vector.SelectOp(bit_set, e(llvm.MulOp(result, square)), result))
     exponent = e(llvm.LShrOp(exponent, one))
     e(llvm.CondBrOp(icmp(e, exponent, zero, "eq"), done, (result,), next_block, ()))
     e = emitter(next_block)
@@ -253,8 +256,8 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     return helper
 
 
-def _pred(name: str) -> IntegerAttr:
-    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)
+def _pred(name: str) -> IntegerAttr[IntegerType]:
+    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
 
 
 _HANDLERS: dict[type[Operation], Handler] = {

@@ -57,12 +57,15 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
     i32,
+    i64,
 )
+from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm, vector
 from schedir.dialects.arith import Arith
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.dialects.vector.attributes import kind_name
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.lowering.llvm import vector as lv
@@ -122,11 +125,11 @@ def _vtype(v: SSAValue) -> VectorType:
     return cast(VectorType, v.type)
 
 
-def _positions(op: Operation) -> list[int | SSAValue]:
+def _positions(op: vector.ExtractOp | vector.InsertOp) -> list[int | SSAValue]:
     """The static / dynamic position of a vector.extract / insert, in order."""
-    dynamic = list(op.dynamic_position)  # type: ignore[attr-defined]
+    dynamic = list(op.dynamic_position)
     result: list[int | SSAValue] = []
-    for p in op.static_position.get_values():  # type: ignore[attr-defined]
+    for p in op.static_position.get_values():
         result.append(dynamic.pop(0) if p == DYNAMIC_INDEX else int(p))
     return result
 
@@ -258,14 +261,16 @@ def _fma(lw: Lowering, op: Operation, options: _Options) -> None:
     if _vtype(op.res).get_num_dims() != 1:
         raise unsupported(PASS, op, "a multi-dimensional fma (the greedy step unrolls it)")
     a, b, c = lw.values(op.operands, op)
-    lw.replace(op, [lw.emit(op)(llvm.FMulAddOp(a, b, c))])
+    # schedir.dialects.llvm's float intrinsics come from a factory typed type[IRDLOperation].
+    fmuladd = cast(Callable[..., Operation], llvm.FMulAddOp)
+    lw.replace(op, [lw.emit(op)(fmuladd(a, b, c))])
 
 
 def _reduction_fastmath(op: Operation, options: _Options) -> llvm.FastMathAttr:
     flags = fastmath_to_llvm(op.properties.get("fastmath"))
     if options.reassociate_fp_reductions:
         names = {f.value for f in flags.data} | {"reassoc"}
-        return llvm.FastMathAttr(sorted(names))  # type: ignore[arg-type]
+        return llvm.FastMathAttr([FastMathFlag(name) for name in sorted(names)])
     return flags
 
 
@@ -285,7 +290,7 @@ def _reduction(
     if mask is not None:
         elem = lv.llvm_element(op.vector.type)
         fill = lv.dense_constant(emit, cast(VectorType, v.type), [lv.neutral(kind, elem)])
-        v = emit(llvm.SelectOp(mask, v, fill))
+        v = emit(llvm_vector.SelectOp(mask, v, fill))
     acc = lw.value(op.acc, anchor) if op.acc is not None else None
     try:
         return lv.reduce(lw, emit, kind, v, acc, _reduction_fastmath(op, options), anchor)
@@ -391,7 +396,7 @@ def _create_mask(lw: Lowering, op: Operation, options: _Options) -> None:
     if index_t != INDEX:
         bound = emit(llvm.TruncOp(bound, index_t))
     bounds = lv.splat(lw, emit, bound, lanes_t, op)
-    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), 64)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
     lw.replace(op, [emit(llvm.ICmpOp(lanes, bounds, slt))])
 
 

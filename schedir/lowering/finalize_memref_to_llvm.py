@@ -354,7 +354,7 @@ def _global(lw: Lowering, op: Operation) -> None:
         if isinstance(initial.get_element_type(), IndexType):
             value = DenseIntOrFPElementsAttr.from_list(
                 builtin.TensorType(INDEX, initial.get_shape()),
-                initial.get_values(),  # type: ignore[arg-type]
+                initial.get_values(),
             )
     elif isinstance(initial, UnitAttr):
         # `uninitialized`: a definition with an undefined value.

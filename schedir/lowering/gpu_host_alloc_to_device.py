@@ -123,7 +123,9 @@ def _convert_function(fn: Operation) -> None:
         for ret in [o for o in fn.walk() if isinstance(o, func.ReturnOp)]:
             dealloc = gpu.DeallocOp(value)
             dealloc.location = ret.location
-            ret.parent.insert_op_before(dealloc, ret)  # type: ignore[union-attr]
+            block = ret.parent
+            assert block is not None
+            block.insert_op_before(dealloc, ret)
 
 
 def host_alloc_to_device(module: ModuleOp) -> None:

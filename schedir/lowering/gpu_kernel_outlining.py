@@ -157,7 +157,7 @@ def outline_launch(launch: gpu.LaunchOp, module: ModuleOp, taken: set[str]) -> g
         entry.add_op(op)
     region = kernel.body
     for block in blocks[1:]:
-        block.detach()
+        body.detach_block(block)
         region.add_block(block)
     for block in region.blocks:
         last = block.last_op

@@ -74,7 +74,13 @@ from schedir.lowering.llvm.common import (
     is_contiguous_row_major,
     unsupported,
 )
-from schedir.lowering.llvm.memref import IndexMath, build_descriptor, element_pointer, size_in_bytes
+from schedir.lowering.llvm.memref import (
+    Emit,
+    IndexMath,
+    build_descriptor,
+    element_pointer,
+    size_in_bytes,
+)
 from schedir.lowering.llvm.memref_views import descriptor, row_major_strides
 
 PASS = "gpu-to-llvm"
@@ -224,7 +230,7 @@ class _HostLowering:
                 fields.append(converted)
         return fields
 
-    def _params(self, op: gpu.LaunchFuncOp, emit: object) -> SSAValue:
+    def _params(self, op: gpu.LaunchFuncOp, emit: Emit) -> SSAValue:
         """`void **params`: storage for every field, in the function's entry block."""
         fields = self._fields(op)
         entry = _entry_block(op)
@@ -347,11 +353,11 @@ class _HostLowering:
         self.lw.replace(op, [])
 
 
-def _generic(emit: object, pointer: SSAValue) -> SSAValue:
+def _generic(emit: Emit, pointer: SSAValue) -> SSAValue:
     """`pointer` in the generic address space (the runtime takes plain pointers)."""
     if pointer.type == PTR:
         return pointer
-    return emit(llvm.AddrSpaceCastOp(pointer, PTR))  # type: ignore[operator]
+    return emit(llvm.AddrSpaceCastOp(pointer, PTR))
 
 
 def _entry_block(op: Operation) -> Block:

@@ -17,12 +17,13 @@ xDSL's own lower-affine lacks min/max, symbols in load/store maps, and the `mod`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -93,11 +94,11 @@ class _Emitter:
         dims, syms = operands[: amap.num_dims], operands[amap.num_dims :]
         return [self.expr(e, dims, syms) for e in amap.results]
 
-    def fold(self, values: list[SSAValue], op_class: type[Operation]) -> SSAValue:
+    def fold(self, values: list[SSAValue], op_class: Callable[..., Operation]) -> SSAValue:
         """min/max of several values as a chain of arith.minsi/maxsi."""
         result = values[0]
         for value in values[1:]:
-            result = self.emit(op_class(result, value))  # type: ignore[call-arg]
+            result = self.emit(op_class(result, value))
         return result
 
 
@@ -105,7 +106,7 @@ def _map(op: Operation, name: str) -> AffineMap:
     attr = op.properties.get(name) or op.attributes.get(name)
     if attr is None:
         raise LoweringError(f"'{op.name}' has no '{name}' affine map", op_location(op))
-    return attr.data  # type: ignore[union-attr]
+    return cast(AffineMapAttr, attr).data  # the affine ops' map properties
 
 
 def _lower(op: Operation, rewriter: PatternRewriter) -> None:
@@ -152,7 +153,7 @@ def _lower_for(op: Operation, rewriter: PatternRewriter, emit: _Emitter) -> None
     lb = emit.fold(emit.results(lb_map, lb_operands), arith.MaxSIOp)
     ub = emit.fold(emit.results(ub_map, ub_operands), arith.MinSIOp)
     step_attr = op.properties.get("step") or op.attributes.get("step")
-    step = emit.constant(step_attr.value.data)  # type: ignore[union-attr]
+    step = emit.constant(cast(IntegerAttr, step_attr).value.data)  # affine.for's step
     rewriter.insert(emit.ops)
     loop = scf.ForOp(
         lb, ub, step, inits, rewriter.move_region_contents_to_new_regions(op.regions[0])

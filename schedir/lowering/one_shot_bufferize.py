@@ -63,7 +63,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -294,9 +294,7 @@ def _drop_unused_globals(module: ModuleOp, names: set[str]) -> None:
     if not names:
         return
     used = {
-        op.properties["name"].root_reference.data  # type: ignore[union-attr]
-        for op in module.walk()
-        if isinstance(op, memref.GetGlobalOp)
+        op.name_.root_reference.data for op in module.walk() if isinstance(op, memref.GetGlobalOp)
     }
     for op in list(module.ops):
         sym = op.properties.get("sym_name")
@@ -317,10 +315,10 @@ def _has_tensors(function: func.FuncOp) -> bool:
     return any(has_tensor_semantics(op) for op in function.walk() if op is not function)
 
 
-def _bind_argument(rewriter: FunctionRewriter, block: object, arg: SSAValue) -> None:
+def _bind_argument(rewriter: FunctionRewriter, block: Block, arg: SSAValue) -> None:
     """Make the uses of a function argument (now a memref) read it through a placeholder."""
     placeholder = ToTensorOp(arg)
-    Rewriter.insert_op(placeholder, InsertPoint.at_start(block))  # type: ignore[arg-type]
+    Rewriter.insert_op(placeholder, InsertPoint.at_start(block))
     rewriter.placeholders.add(placeholder)
     arg.replace_uses_with_if(placeholder.tensor, lambda use: use.operation is not placeholder)
 

@@ -14,6 +14,7 @@ freed here: its new owner frees it, or (unknown ops, function results) the calle
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from xdsl.dialects import bufferization, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
@@ -105,7 +106,7 @@ def insert_deallocs(owned: Iterable[SSAValue]) -> int:
     # Positions stay valid while inserting: deallocs only go after existing ops.
     for buffer, anchor in reversed(placements):
         dealloc = memref.DeallocOp.get(buffer)
-        dealloc.location = buffer.owner.location  # type: ignore[union-attr]
+        dealloc.location = cast(Operation, buffer.owner).location  # checked when placed
         Rewriter.insert_op(dealloc, InsertPoint.after(anchor))
     for op in dead:
         Rewriter.erase_op(op)

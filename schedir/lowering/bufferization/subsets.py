@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 
 from schedir.dialects.tensor import ParallelInsertSliceOp
 from schedir.lowering.bufferization.index_equality import same_values
-from schedir.lowering.bufferization.model import Key, is_tensor
+from schedir.lowering.bufferization.model import Key, is_tensor, static_slice_params
 from schedir.lowering.bufferization.sets import UnionFind
 
 
@@ -145,9 +145,7 @@ def _disjoint(a: Operation, b: Operation) -> bool:
     some dimension their index ranges are apart."""
     ranges = []
     for op in (a, b):
-        offsets = op.properties["static_offsets"].get_values()  # type: ignore[union-attr]
-        sizes = op.properties["static_sizes"].get_values()  # type: ignore[union-attr]
-        strides = op.properties["static_strides"].get_values()  # type: ignore[union-attr]
+        offsets, sizes, strides = static_slice_params(op)
         ranges.append(list(zip(offsets, sizes, strides, strict=True)))
     for (o1, n1, s1), (o2, n2, s2) in zip(ranges[0], ranges[1], strict=True):
         if DYNAMIC_INDEX in (o1, n1, s1, o2, n2, s2):

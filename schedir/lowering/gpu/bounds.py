@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseArrayBase,
     IntegerAttr,
+    IntegerType,
     MemRefType,
 )
 from xdsl.ir import Operation, OpResult, SSAValue
@@ -178,7 +179,7 @@ def _static_dim_bounds(source: SSAValue, dim: int) -> Interval:
     return 0, None
 
 
-def _dynamic(static: DenseArrayBase) -> list[int]:
+def _dynamic(static: DenseArrayBase[IntegerType]) -> list[int]:
     """Positions of the dynamic entries of a static offsets/sizes/strides array."""
     return [i for i, v in enumerate(static.get_values()) if v == DYNAMIC_INDEX]
 

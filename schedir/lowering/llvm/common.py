@@ -18,7 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -235,7 +235,7 @@ class Lowering:
             return const(self.emit(anchor), value, t)
         key = (entry, value, t)
         found = self._constants.get(key)
-        if found is not None and found.owner.parent is entry:  # type: ignore[union-attr]
+        if found is not None and found.owner.parent is entry:
             return found
         new = llvm.ConstantOp(_constant_attr(value, t), t)
         new.location = anchor.location
@@ -259,11 +259,16 @@ class Lowering:
         """`llvm.extractvalue struct[position]`, made once, right after `struct` is defined."""
         key = (struct, position)
         found = self._fields.get(key)
-        if found is not None and found.owner.parent is not None:  # type: ignore[union-attr]
+        if found is not None and found.owner.parent is not None:
             return found
         t = struct.type
         for p in position:
-            t = t.types.data[p] if isinstance(t, llvm.LLVMStructType) else t.type  # type: ignore[attr-defined]
+            # a descriptor's fields: structs, and arrays of sizes and strides
+            t = (
+                t.types.data[p]
+                if isinstance(t, llvm.LLVMStructType)
+                else cast(llvm.LLVMArrayType, t).type
+            )
         new = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, position), struct, t)
         owner = struct.owner
         previous = self._last_field.get(struct)
@@ -296,7 +301,7 @@ class Lowering:
 
         def add(new: Operation) -> SSAValue:
             self.insert(new, anchor)
-            return new.results[0] if new.results else None  # type: ignore[return-value]
+            return first_result(new)
 
         return add
 
@@ -332,6 +337,12 @@ class Lowering:
         self._fields.clear()
         self._last_field.clear()
         self._casts.clear()
+
+
+def first_result(op: Operation) -> SSAValue:
+    """What an emitter returns for the op it inserted: its first result (None for an op
+    without results, which the emitter's callers do not use)."""
+    return op.results[0] if op.results else None  # type: ignore[return-value]  # None for an op without results: callers do not use it
 
 
 def const(emit: Callable[[Operation], SSAValue], value: int | float, t: Attribute) -> SSAValue:
@@ -375,7 +386,7 @@ def splat_const(
     if isinstance(t, VectorType):
         elem = t.get_element_type()
         data = [int(value) if isinstance(elem, IntegerType) else float(value)]
-        attr = DenseIntOrFPElementsAttr.from_list(t, data)  # type: ignore[arg-type]
+        attr = DenseIntOrFPElementsAttr.from_list(t, data)
         return emit(llvm.ConstantOp(attr, t))
     return const(emit, value, t)
 
@@ -515,6 +526,7 @@ __all__ = [
     "element_size",
     "enclosing_module",
     "fastmath_to_llvm",
+    "first_result",
     "handler_for",
     "index_const",
     "is_contiguous_row_major",

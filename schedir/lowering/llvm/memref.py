@@ -17,7 +17,14 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from schedir.dialects import llvm
-from schedir.lowering.llvm.common import INDEX, Lowering, attr_of, element_size, strides_and_offset
+from schedir.lowering.llvm.common import (
+    INDEX,
+    Lowering,
+    attr_of,
+    element_size,
+    first_result,
+    strides_and_offset,
+)
 
 Emit = Callable[[Operation], SSAValue]
 
@@ -210,7 +217,7 @@ def loop_nest(
         def add(new: Operation) -> SSAValue:
             new.location = location
             target.add_op(new)
-            return new.results[0] if new.results else None  # type: ignore[return-value]
+            return first_result(new)
 
         return add
 
@@ -247,6 +254,6 @@ def loop_nest(
     def add_inner(new: Operation) -> SSAValue:
         new.location = location
         current.insert_op_before(new, terminator)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     return add_inner, ivs

@@ -101,14 +101,14 @@ def row_type(t: VectorType) -> VectorType:
 
 def dense_constant(emit: Emit, t: VectorType, values: Sequence[int | float]) -> SSAValue:
     """`llvm.mlir.constant(dense<values>)` of 1-D LLVM vector type `t`."""
-    attr = DenseIntOrFPElementsAttr.from_list(t, list(values))  # type: ignore[arg-type]
+    attr = DenseIntOrFPElementsAttr.from_list(t, list(values))  # type: ignore[arg-type]  # int/float elements, unknown statically
     return emit(llvm.ConstantOp(attr, t))
 
 
 # --- reductions -------------------------------------------------------------------------------
 
 
-_INT_REDUCE: dict[str, type[Operation]] = {
+_INT_REDUCE: dict[str, Callable[..., Operation]] = {
     "add": vllvm.ReduceAddOp,
     "mul": vllvm.ReduceMulOp,
     "and": vllvm.ReduceAndOp,
@@ -120,7 +120,7 @@ _INT_REDUCE: dict[str, type[Operation]] = {
     "minui": vllvm.ReduceUMinOp,
 }
 
-_INT_COMBINE: dict[str, type[Operation]] = {
+_INT_COMBINE: dict[str, Callable[..., Operation]] = {
     "add": llvm.AddOp,
     "mul": llvm.MulOp,
     "and": llvm.AndOp,
@@ -131,7 +131,7 @@ _INT_COMBINE: dict[str, type[Operation]] = {
 _INT_COMPARE = {"maxsi": "sge", "minsi": "sle", "maxui": "uge", "minui": "ule"}
 """Integer min/max with an accumulator: `acc <pred> r ? acc : r`, as upstream."""
 
-_FLOAT_REDUCE: dict[str, tuple[type[Operation], type[Operation]]] = {
+_FLOAT_REDUCE: dict[str, tuple[Callable[..., Operation], Callable[..., Operation]]] = {
     "maxnumf": (vllvm.ReduceFMaxOp, llvm.MaxNumOp),
     "minnumf": (vllvm.ReduceFMinOp, llvm.MinNumOp),
     "maximumf": (vllvm.ReduceFMaximumOp, llvm.MaximumOp),
@@ -180,9 +180,9 @@ def reduce(
         return result
     if kind in _INT_COMBINE:
         return emit(_INT_COMBINE[kind](result, acc))
-    pred = IntegerAttr(llvm.ICmpPredicateFlag(_INT_COMPARE[kind]).to_int(), 64)
+    pred = IntegerAttr(llvm.ICmpPredicateFlag(_INT_COMPARE[kind]).to_int(), i64)
     keep_acc = emit(llvm.ICmpOp(acc, result, pred))
-    return emit(llvm.SelectOp(keep_acc, acc, result))
+    return emit(vllvm.SelectOp(keep_acc, acc, result))
 
 
 def neutral(kind: str, elem: Attribute) -> int | float:
@@ -276,7 +276,7 @@ def unroll_constant(lw: Lowering, op: Operation) -> None:
         key = tuple(data) if splat else tuple(data[r * width : (r + 1) * width])
         row = made.get(key)
         if row is None:
-            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]  # int/float elements, unknown statically
             row_op = arith.ConstantOp(attr, row_builtin)
             lw.insert(row_op, op)
             row = made[key] = lw.value(row_op.results[0], op)

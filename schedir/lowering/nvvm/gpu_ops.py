@@ -3,6 +3,8 @@ printf as vprintf); see convert_gpu_to_nvvm.py."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -45,7 +47,8 @@ def _special_register(register: str) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         assert isinstance(op, gpu.DimensionOp)
         emit = lw.emit(op)
-        dim = op.dimension.data.value
+        # DimensionEnum's values are "x", "y", "z" (declared with auto(): typed int).
+        dim = cast(str, op.dimension.data.value)
         if register == "ntid":
             known = _known_block_size(op)
             if known is not None:

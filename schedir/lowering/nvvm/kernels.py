@@ -4,12 +4,15 @@ allocas); see convert_gpu_to_nvvm.py."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, func
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -78,7 +81,9 @@ class Globals:
         insert_at_top(self.module, glob)
         get = memref.GetGlobalOp(name, t)
         get.location = anchor.location
-        anchor.parent.insert_op_before(get, anchor)  # type: ignore[union-attr]
+        block = anchor.parent
+        assert block is not None
+        block.insert_op_before(get, anchor)
         return get.results[0]
 
     def shared(self, kernel: str, t: MemRefType, anchor: Operation) -> SSAValue:
@@ -88,10 +93,12 @@ class Globals:
             return self.new(kernel, t, anchor)
         space = MemRefType(t.element_type, t.get_shape(), t.layout, AddressSpaceAttr.workgroup())
         value = self.new(kernel, space, anchor)
-        cast = MemorySpaceCastOp(value, t)
-        cast.location = anchor.location
-        anchor.parent.insert_op_before(cast, anchor)  # type: ignore[union-attr]
-        return cast.results[0]
+        space_cast = MemorySpaceCastOp(value, t)
+        space_cast.location = anchor.location
+        block = anchor.parent
+        assert block is not None
+        block.insert_op_before(space_cast, anchor)
+        return space_cast.results[0]
 
 
 def insert_at_top(module: ModuleOp, op: Operation) -> None:
@@ -200,19 +207,22 @@ def to_func(fn: gpu.FuncOp) -> func.FuncOp:
     new.location = fn.location
     new.attributes.update(fn.attributes)
     if fn.arg_attrs is not None:
-        new.arg_attrs = fn.arg_attrs
+        new.properties["arg_attrs"] = fn.arg_attrs
     if fn.is_kernel:
         # Upstream keeps `gpu.kernel` (gpu.launch_func checks its callee has it).
         new.attributes["gpu.kernel"] = UnitAttr()
         new.attributes[KERNEL_ATTR] = UnitAttr()
         known = fn.known_block_size
         if isinstance(known, DenseArrayBase):
-            new.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, list(known.get_values()))
+            sizes = cast(DenseArrayBase[IntegerType], known).get_values()  # an i32 array
+            new.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, list(sizes))
     for op in list(new.walk()):
         if isinstance(op, gpu.ReturnOp):
             ret = func.ReturnOp(*op.operands)
             ret.location = op.location
-            op.parent.insert_op_before(ret, op)  # type: ignore[union-attr]
+            block = op.parent
+            assert block is not None
+            block.insert_op_before(ret, op)
             op.detach()
             op.erase()
     return new
