@@ -40,7 +40,9 @@ from typing import cast
 from xdsl.dialects import func, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
+from schedir.diagnostics import UnsupportedError
 from schedir.dialects.scf import ForallOp
+from schedir.dialects.syntax import op_location
 from schedir.lowering.bufferization.model import Key, OpModel, is_tensor, kind
 from schedir.lowering.bufferization.sets import SetUses, UnionFind, first_field
 from schedir.lowering.bufferization.subsets import SubsetRules
@@ -122,9 +124,6 @@ class InPlaceAnalysis:
             for region in op.regions:
                 for block in region.blocks:
                     if len(region.blocks) > 1:
-                        from schedir.diagnostics import UnsupportedError
-                        from schedir.dialects.syntax import op_location
-
                         raise UnsupportedError(
                             f"'{op.name}' has a region with several blocks: one-shot-bufferize "
                             "supports structured control flow only",

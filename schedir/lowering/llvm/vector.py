@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import llvm
-from schedir.dialects.llvm import vector as vllvm
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.dialects.vector import Vector
 from schedir.lowering.llvm.common import INDEX, Lowering, unsupported
 
@@ -109,15 +109,15 @@ def dense_constant(emit: Emit, t: VectorType, values: Sequence[int | float]) -> 
 
 
 _INT_REDUCE: dict[str, Callable[..., Operation]] = {
-    "add": vllvm.ReduceAddOp,
-    "mul": vllvm.ReduceMulOp,
-    "and": vllvm.ReduceAndOp,
-    "or": vllvm.ReduceOrOp,
-    "xor": vllvm.ReduceXorOp,
-    "maxsi": vllvm.ReduceSMaxOp,
-    "minsi": vllvm.ReduceSMinOp,
-    "maxui": vllvm.ReduceUMaxOp,
-    "minui": vllvm.ReduceUMinOp,
+    "add": llvm_vector.ReduceAddOp,
+    "mul": llvm_vector.ReduceMulOp,
+    "and": llvm_vector.ReduceAndOp,
+    "or": llvm_vector.ReduceOrOp,
+    "xor": llvm_vector.ReduceXorOp,
+    "maxsi": llvm_vector.ReduceSMaxOp,
+    "minsi": llvm_vector.ReduceSMinOp,
+    "maxui": llvm_vector.ReduceUMaxOp,
+    "minui": llvm_vector.ReduceUMinOp,
 }
 
 _INT_COMBINE: dict[str, Callable[..., Operation]] = {
@@ -132,10 +132,10 @@ _INT_COMPARE = {"maxsi": "sge", "minsi": "sle", "maxui": "uge", "minui": "ule"}
 """Integer min/max with an accumulator: `acc <pred> r ? acc : r`, as upstream."""
 
 _FLOAT_REDUCE: dict[str, tuple[Callable[..., Operation], Callable[..., Operation]]] = {
-    "maxnumf": (vllvm.ReduceFMaxOp, llvm.MaxNumOp),
-    "minnumf": (vllvm.ReduceFMinOp, llvm.MinNumOp),
-    "maximumf": (vllvm.ReduceFMaximumOp, llvm.MaximumOp),
-    "minimumf": (vllvm.ReduceFMinimumOp, llvm.MinimumOp),
+    "maxnumf": (llvm_vector.ReduceFMaxOp, llvm.MaxNumOp),
+    "minnumf": (llvm_vector.ReduceFMinOp, llvm.MinNumOp),
+    "maximumf": (llvm_vector.ReduceFMaximumOp, llvm.MaximumOp),
+    "minimumf": (llvm_vector.ReduceFMinimumOp, llvm.MinimumOp),
 }
 """NaN semantics follow the kind: `maxnumf` ignores NaN lanes (llvm fmax / maxnum),
 `maximumf` propagates them (llvm fmaximum / maximum)."""
@@ -164,7 +164,7 @@ def reduce(
             start = acc
             if start is None:
                 start = lw.constant(0.0 if kind == "add" else 1.0, elem, anchor)
-            cls = vllvm.ReduceFAddOp if kind == "add" else vllvm.ReduceFMulOp
+            cls = llvm_vector.ReduceFAddOp if kind == "add" else llvm_vector.ReduceFMulOp
             return emit(cls(start, v, fastmath))
         if kind not in _FLOAT_REDUCE:
             raise ValueError(f"reduction kind {kind} on floats")
@@ -182,7 +182,7 @@ def reduce(
         return emit(_INT_COMBINE[kind](result, acc))
     pred = IntegerAttr(llvm.ICmpPredicateFlag(_INT_COMPARE[kind]).to_int(), i64)
     keep_acc = emit(llvm.ICmpOp(acc, result, pred))
-    return emit(vllvm.SelectOp(keep_acc, acc, result))
+    return emit(llvm_vector.SelectOp(keep_acc, acc, result))
 
 
 def neutral(kind: str, elem: Attribute) -> int | float:
