@@ -66,7 +66,7 @@ from schedir.dialects import gpu
 from schedir.dialects.syntax import op_location, parse_module, print_op, verify_module
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.lowering import get_all_passes
-from schedir.lowering.gpu.common import written_arguments
+from schedir.lowering.gpu import written_arguments
 from schedir.lowering.pipelines import BUFFERIZE, PIPELINES, cuda_to_llvm
 from schedir.options import CompileOptions, Target
 

@@ -5,6 +5,11 @@ against: every module `schedir/lowering/<snake_name>.py` whose pass is named
 `<kebab-name>` (that file/name rule is what makes discovery work, and the STYLE rule),
 plus the xDSL passes schedir reuses as they are. Modules are imported only when their
 pass is requested, so `schedir-opt` starts quickly.
+
+`pipelines.py` lists the pass sequences as data. The sub-packages are what the passes
+share: `llvm/` (the `*-to-llvm` conversions' machinery), `bufferization/` (One-Shot
+analysis and rewrite), `gpu/` (kernels, captures, written arguments, index bounds),
+`nvvm/` (the steps of convert-gpu-to-nvvm) and `to_llvm_ir/` (LLVM dialect -> LLVM IR).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pathlib import Path
 
 from xdsl.passes import ModulePass
 
-_NOT_PASSES = frozenset({"__init__", "pipelines", "to_llvm_ir"})
+_NOT_PASSES = frozenset({"__init__", "pipelines"})
 """Modules of this package that hold no pass."""
 
 _XDSL_PASSES: tuple[str, ...] = (

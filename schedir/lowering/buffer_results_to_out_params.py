@@ -51,7 +51,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects.memref import AllocOp, CastOp, CopyOp
 from schedir.dialects.syntax import op_location
-from schedir.lowering.bufferization.types import cast_is_safe
+from schedir.lowering.bufferization import cast_is_safe
 
 
 def _is_out_param_type(value_type: Attribute) -> bool:
@@ -78,7 +78,7 @@ def _allocated_here(value: SSAValue, function: func.FuncOp) -> bool:
     if isinstance(owner, memref.AllocOp | func.CallOp):
         return True
     if isinstance(owner, scf.IfOp):
-        index = cast(Operation, owner).results.index(value)  # type: ignore[arg-type]
+        index = cast(Operation, owner).results.index(value)
         for region in owner.regions:
             if not region.blocks:
                 return False

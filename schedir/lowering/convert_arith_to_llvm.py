@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -45,26 +45,28 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
     i1,
+    i64,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
 from xdsl.utils.type import get_element_type_or_self
 
 from schedir.dialects import llvm
+from schedir.dialects.arith import Arith, IndexCastUIOp, RemFOp
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.lowering.llvm.common import (
     INDEX,
+    Handler,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
     attr_of,
     fastmath_to_llvm,
-    ops_in_order,
+    handler_for,
     splat_const,
     unsupported,
 )
 
 PASS = "convert-arith-to-llvm"
-
-Handler = Callable[[Lowering, Operation], None]
 
 
 def _overflow(op: Operation) -> IntegerAttr:
@@ -82,11 +84,11 @@ def _check_rank(lw: Lowering, op: Operation) -> None:
             raise unsupported(PASS, op, f"multi-dimensional vector {v.type}")
 
 
-def _int_binary(cls: type[Operation], *, overflow: bool = False) -> Handler:
+def _int_binary(cls: Callable[..., Operation], *, overflow: bool = False) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check_rank(lw, op)
         a, b = lw.values(op.operands, op)
-        new = cls(a, b)  # type: ignore[call-arg]
+        new = cls(a, b)
         if overflow:
             new.properties["overflowFlags"] = _overflow(op)
         lw.insert(new, op)
@@ -95,18 +97,18 @@ def _int_binary(cls: type[Operation], *, overflow: bool = False) -> Handler:
     return lower
 
 
-def _float_binary(cls: type[Operation]) -> Handler:
+def _float_binary(cls: Callable[..., Operation]) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check_rank(lw, op)
         a, b = lw.values(op.operands, op)
-        new = cls(a, b, fastmath_to_llvm(op.properties.get("fastmath")))  # type: ignore[call-arg]
+        new = cls(a, b, fastmath=fastmath_to_llvm(op.properties.get("fastmath")))
         lw.insert(new, op)
         lw.replace(op, [new.results[0]])
 
     return lower
 
 
-def _cast(cls: type[Operation]) -> Handler:
+def _cast(cls: Callable[..., Operation]) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check_rank(lw, op)
         (a,) = lw.values(op.operands, op)
@@ -114,7 +116,7 @@ def _cast(cls: type[Operation]) -> Handler:
         if a.type == target:
             lw.replace(op, [a])
             return
-        new = cls(a, target)  # type: ignore[call-arg]
+        new = cls(a, target)
         lw.insert(new, op)
         lw.replace(op, [new.results[0]])
 
@@ -167,7 +169,7 @@ def _constant(lw: Lowering, op: Operation) -> None:
         if target.get_num_dims() != 1:
             raise unsupported(PASS, op, "multi-dimensional vector constant")
         if isinstance(value.get_element_type(), IndexType):
-            attr = DenseIntOrFPElementsAttr.from_list(target, value.get_values())  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(target, value.get_values())
         else:
             attr = value
     else:
@@ -183,7 +185,7 @@ def _cmpi(lw: Lowering, op: Operation) -> None:
     predicate = op.properties["predicate"]
     assert isinstance(predicate, IntegerAttr)
     # arith and llvm number the integer predicates the same way (eq, ne, slt, ..., uge).
-    new = llvm.ICmpOp(a, b, IntegerAttr(predicate.value.data, 64))
+    new = llvm.ICmpOp(a, b, IntegerAttr(predicate.value.data, i64))
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -203,7 +205,7 @@ def _cmpf(lw: Lowering, op: Operation) -> None:
 def _select(lw: Lowering, op: Operation) -> None:
     _check_rank(lw, op)
     c, a, b = lw.values(op.operands, op)
-    new = llvm.SelectOp(c, a, b)
+    new = llvm_vector.SelectOp(c, a, b)
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -211,7 +213,7 @@ def _select(lw: Lowering, op: Operation) -> None:
 def _negf(lw: Lowering, op: Operation) -> None:
     _check_rank(lw, op)
     (a,) = lw.values(op.operands, op)
-    new = llvm.FNegOp(a, fastmath_to_llvm(op.properties.get("fastmath")))
+    new = llvm.FNegOp(a, fastmath=fastmath_to_llvm(op.properties.get("fastmath")))
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -236,7 +238,7 @@ def _ceildivui(lw: Lowering, op: Operation) -> None:
     minus_one = emit(llvm.SubOp(a, one))
     quotient = emit(llvm.UDivOp(minus_one, b))
     plus_one = emit(llvm.AddOp(quotient, one))
-    lw.replace(op, [emit(llvm.SelectOp(is_zero, zero, plus_one))])
+    lw.replace(op, [emit(llvm_vector.SelectOp(is_zero, zero, plus_one))])
 
 
 def _signed_div_round(lw: Lowering, op: Operation, *, ceil: bool) -> None:
@@ -258,7 +260,7 @@ def _signed_div_round(lw: Lowering, op: Operation, *, ceil: bool) -> None:
     same_sign = emit(llvm.ICmpOp(a_neg, b_neg, _pred("eq" if ceil else "ne")))
     adjust = emit(llvm.AndOp(inexact, same_sign))
     stepped = emit(llvm.AddOp(quotient, one) if ceil else llvm.SubOp(quotient, one))
-    lw.replace(op, [emit(llvm.SelectOp(adjust, stepped, quotient))])
+    lw.replace(op, [emit(llvm_vector.SelectOp(adjust, stepped, quotient))])
 
 
 def _addui_extended(lw: Lowering, op: Operation) -> None:
@@ -295,72 +297,75 @@ def _mul_extended(*, signed: bool) -> Handler:
     return lower
 
 
-def _pred(name: str) -> IntegerAttr:
-    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)
+def _pred(name: str) -> IntegerAttr[IntegerType]:
+    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
 
 
-_HANDLERS: dict[str, Handler] = {
-    "arith.constant": _constant,
-    "arith.addi": _int_binary(llvm.AddOp, overflow=True),
-    "arith.subi": _int_binary(llvm.SubOp, overflow=True),
-    "arith.muli": _int_binary(llvm.MulOp, overflow=True),
-    "arith.shli": _int_binary(llvm.ShlOp, overflow=True),
-    "arith.divui": _int_binary(llvm.UDivOp),
-    "arith.divsi": _int_binary(llvm.SDivOp),
-    "arith.remui": _int_binary(llvm.URemOp),
-    "arith.remsi": _int_binary(llvm.SRemOp),
-    "arith.andi": _int_binary(llvm.AndOp),
-    "arith.ori": _int_binary(llvm.OrOp),
-    "arith.xori": _int_binary(llvm.XOrOp),
-    "arith.shrui": _int_binary(llvm.LShrOp),
-    "arith.shrsi": _int_binary(llvm.AShrOp),
-    "arith.maxsi": _int_binary(llvm.SMaxOp),
-    "arith.minsi": _int_binary(llvm.SMinOp),
-    "arith.maxui": _int_binary(llvm.UMaxOp),
-    "arith.minui": _int_binary(llvm.UMinOp),
-    "arith.addf": _float_binary(llvm.FAddOp),
-    "arith.subf": _float_binary(llvm.FSubOp),
-    "arith.mulf": _float_binary(llvm.FMulOp),
-    "arith.divf": _float_binary(llvm.FDivOp),
-    "arith.remf": _float_binary(llvm.FRemOp),
-    "arith.maximumf": _float_binary(llvm.MaximumOp),
-    "arith.minimumf": _float_binary(llvm.MinimumOp),
-    "arith.maxnumf": _float_binary(llvm.MaxNumOp),
-    "arith.minnumf": _float_binary(llvm.MinNumOp),
-    "arith.negf": _negf,
-    "arith.cmpi": _cmpi,
-    "arith.cmpf": _cmpf,
-    "arith.select": _select,
-    "arith.extf": _cast(llvm.FPExtOp),
-    "arith.truncf": _truncf,
-    "arith.extsi": _cast(llvm.SExtOp),
-    "arith.extui": _cast(llvm.ZExtOp),
-    "arith.trunci": _cast(llvm.TruncOp),
-    "arith.sitofp": _cast(llvm.SIToFPOp),
-    "arith.uitofp": _cast(llvm.UIToFPOp),
-    "arith.fptosi": _cast(llvm.FPToSIOp),
-    "arith.fptoui": _cast(llvm.FPToUIOp),
-    "arith.bitcast": _cast(llvm.BitcastOp),
-    "arith.index_cast": _int_resize(signed=True),
-    "arith.index_castui": _int_resize(signed=False),
-    "arith.ceildivui": _ceildivui,
-    "arith.ceildivsi": lambda lw, op: _signed_div_round(lw, op, ceil=True),
-    "arith.floordivsi": lambda lw, op: _signed_div_round(lw, op, ceil=False),
-    "arith.addui_extended": _addui_extended,
-    "arith.mulsi_extended": _mul_extended(signed=True),
-    "arith.mului_extended": _mul_extended(signed=False),
+_HANDLERS: dict[type[Operation], Handler] = {
+    arith.ConstantOp: _constant,
+    arith.AddiOp: _int_binary(llvm.AddOp, overflow=True),
+    arith.SubiOp: _int_binary(llvm.SubOp, overflow=True),
+    arith.MuliOp: _int_binary(llvm.MulOp, overflow=True),
+    arith.ShLIOp: _int_binary(llvm.ShlOp, overflow=True),
+    arith.DivUIOp: _int_binary(llvm.UDivOp),
+    arith.DivSIOp: _int_binary(llvm.SDivOp),
+    arith.RemUIOp: _int_binary(llvm.URemOp),
+    arith.RemSIOp: _int_binary(llvm.SRemOp),
+    arith.AndIOp: _int_binary(llvm.AndOp),
+    arith.OrIOp: _int_binary(llvm.OrOp),
+    arith.XOrIOp: _int_binary(llvm.XOrOp),
+    arith.ShRUIOp: _int_binary(llvm.LShrOp),
+    arith.ShRSIOp: _int_binary(llvm.AShrOp),
+    arith.MaxSIOp: _int_binary(llvm.SMaxOp),
+    arith.MinSIOp: _int_binary(llvm.SMinOp),
+    arith.MaxUIOp: _int_binary(llvm.UMaxOp),
+    arith.MinUIOp: _int_binary(llvm.UMinOp),
+    arith.AddfOp: _float_binary(llvm.FAddOp),
+    arith.SubfOp: _float_binary(llvm.FSubOp),
+    arith.MulfOp: _float_binary(llvm.FMulOp),
+    arith.DivfOp: _float_binary(llvm.FDivOp),
+    RemFOp: _float_binary(llvm.FRemOp),
+    arith.MaximumfOp: _float_binary(llvm.MaximumOp),
+    arith.MinimumfOp: _float_binary(llvm.MinimumOp),
+    arith.MaxnumfOp: _float_binary(llvm.MaxNumOp),
+    arith.MinnumfOp: _float_binary(llvm.MinNumOp),
+    arith.NegfOp: _negf,
+    arith.CmpiOp: _cmpi,
+    arith.CmpfOp: _cmpf,
+    arith.SelectOp: _select,
+    arith.ExtFOp: _cast(llvm.FPExtOp),
+    arith.TruncFOp: _truncf,
+    arith.ExtSIOp: _cast(llvm.SExtOp),
+    arith.ExtUIOp: _cast(llvm.ZExtOp),
+    arith.TruncIOp: _cast(llvm.TruncOp),
+    arith.SIToFPOp: _cast(llvm.SIToFPOp),
+    arith.UIToFPOp: _cast(llvm.UIToFPOp),
+    arith.FPToSIOp: _cast(llvm.FPToSIOp),
+    arith.FPToUIOp: _cast(llvm.FPToUIOp),
+    arith.BitcastOp: _cast(llvm.BitcastOp),
+    arith.IndexCastOp: _int_resize(signed=True),
+    IndexCastUIOp: _int_resize(signed=False),
+    arith.CeilDivUIOp: _ceildivui,
+    arith.CeilDivSIOp: lambda lw, op: _signed_div_round(lw, op, ceil=True),
+    arith.FloorDivSIOp: lambda lw, op: _signed_div_round(lw, op, ceil=False),
+    arith.AddUIExtendedOp: _addui_extended,
+    arith.MulSIExtendedOp: _mul_extended(signed=True),
+    arith.MulUIExtendedOp: _mul_extended(signed=False),
 }
+"""Lowering of each arith op, keyed by xDSL's class (schedir's replacements subclass it)."""
+
+_ARITH_OPS: tuple[type[Operation], ...] = tuple(Arith.operations)
 
 
 def lower_arith(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace every arith op in `module` by LLVM dialect ops."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
-    for op in ops_in_order(module):
-        if not op.name.startswith("arith."):
-            continue
-        handler = _HANDLERS.get(op.name)
+    for op in list(module.walk()):
+        handler = handler_for(_HANDLERS, op)
         if handler is None:
-            raise unsupported(PASS, op)
+            if isinstance(op, _ARITH_OPS):
+                raise unsupported(PASS, op)
+            continue
         for v in (*op.operands, *op.results):
             lw.convert(v.type, op)  # report unconvertible (e.g. tensor) types at the op
         handler(lw, op)
@@ -368,13 +373,13 @@ def lower_arith(module: ModuleOp, converter: LLVMTypeConverter | None = None) ->
 
 
 @dataclass(frozen=True)
-class ConvertArithToLLVMPass(ModulePass):
+class ConvertArithToLLVMPass(LLVMConversionPass):
     """Lower the arith dialect to the LLVM dialect (see the module docstring)."""
 
     name = "convert-arith-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_arith(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_arith(module, converter)
 
 
 __all__ = ["ConvertArithToLLVMPass", "lower_arith"]

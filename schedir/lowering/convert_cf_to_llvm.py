@@ -24,68 +24,60 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.context import Context
+from xdsl.dialects import cf
 from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
 )
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
 from schedir.lowering.llvm.common import (
     PTR,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
     attr_of,
     block_args_to_llvm,
     enclosing_module,
+    first_result,
     unsupported,
 )
 
 PASS = "convert-cf-to-llvm"
 
 
-def _br(lw: Lowering, op: Operation) -> None:
-    (dest,) = op.successors
-    new = llvm.BrOp(dest, *lw.values(op.operands, op))
+def _br(lw: Lowering, op: cf.BranchOp) -> None:
+    new = llvm.BrOp(op.successor, *lw.values(op.operands, op))
     lw.insert(new, op)
     lw.replace(op, [])
 
 
-def _cond_br(lw: Lowering, op: Operation) -> None:
-    then_block, else_block = op.successors
-    sizes = attr_of(op, "operandSegmentSizes")
-    n_then = int(sizes.get_values()[1]) if sizes is not None else 0  # type: ignore[attr-defined]
+def _cond_br(lw: Lowering, op: cf.ConditionalBranchOp) -> None:
+    n_then = len(op.then_arguments)
     values = lw.values(op.operands, op)
     cond, then_args, else_args = values[0], values[1 : 1 + n_then], values[1 + n_then :]
-    new = llvm.CondBrOp(cond, then_block, then_args, else_block, else_args)
+    new = llvm.CondBrOp(cond, op.then_block, then_args, op.else_block, else_args)
     lw.insert(new, op)
     lw.replace(op, [])
 
 
-def _switch(lw: Lowering, op: Operation) -> None:
-    flag = lw.value(op.operands[0], op)
+def _switch(lw: Lowering, op: cf.SwitchOp) -> None:
+    flag = lw.value(op.flag, op)
     if not isinstance(flag.type, IntegerType):
         raise unsupported(PASS, op, f"flag of type {flag.type}")
-    default_operands = [lw.value(v, op) for v in getattr(op, "default_operands")]  # noqa: B009
-    case_operands = [lw.value(v, op) for v in getattr(op, "case_operands")]  # noqa: B009
-    segments = attr_of(op, "case_operand_segments")
-    values_attr = attr_of(op, "case_values")
-    case_values = values_attr.get_values() if values_attr is not None else ()  # type: ignore[attr-defined]
-    case_blocks = op.successors[1:]
-    cases = []
+    default_operands = [lw.value(v, op) for v in op.default_operands]
+    case_operands = [lw.value(v, op) for v in op.case_operands]
+    case_values = op.case_values.get_values() if op.case_values is not None else ()
+    cases: list[tuple[int, Block, list[SSAValue]]] = []
     start = 0
     for value, block, size in zip(
-        case_values,
-        case_blocks,
-        segments.get_values() if segments else (),
-        strict=True,  # type: ignore[attr-defined]
+        case_values, op.case_blocks, op.case_operand_segments.get_values(), strict=True
     ):
         cases.append((int(value), block, case_operands[start : start + size]))
         start += size
-    new = llvm.SwitchOp(flag, op.successors[0], default_operands, cases)
+    new = llvm.SwitchOp(flag, op.default_block, default_operands, cases)
     lw.insert(new, op)
     lw.replace(op, [])
 
@@ -106,7 +98,7 @@ def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
     def emit(new: Operation) -> SSAValue:
         new.location = op.location
         failure.add_op(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     symbols = lw.symbols(op)
     name = f"assert_msg_{counter[0]}"
@@ -122,7 +114,9 @@ def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
         constant=True,
         value=StringAttr(data.decode("latin-1")),
     )
-    module.body.block.insert_op_before(global_op, module.body.block.first_op)  # type: ignore[arg-type]
+    first = module.body.block.first_op
+    assert first is not None  # the module holds the function being lowered
+    module.body.block.insert_op_before(global_op, first)
     symbols[name] = global_op
     lw.declare("puts", llvm.LLVMFunctionType([PTR], IntegerType(32)), op)
     lw.declare("abort", llvm.LLVMFunctionType([]), op)
@@ -137,6 +131,9 @@ def _assert(lw: Lowering, op: Operation, counter: list[int]) -> None:
     op.erase()
 
 
+_CF_OPS: tuple[type[Operation], ...] = tuple(cf.Cf.operations)
+
+
 def lower_cf(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace cf ops in `module` by LLVM branches; give non-entry blocks LLVM types."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
@@ -148,30 +145,32 @@ def lower_cf(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> No
                     block_args_to_llvm(lw, block, op)
     counter = [0]
     for op in ops:
-        if not op.name.startswith("cf.") or op.parent is None:
+        if op.parent is None:
             continue
-        match op.name:
-            case "cf.br":
+        match op:
+            case cf.BranchOp():
                 _br(lw, op)
-            case "cf.cond_br":
+            case cf.ConditionalBranchOp():
                 _cond_br(lw, op)
-            case "cf.switch":
+            case cf.SwitchOp():
                 _switch(lw, op)
-            case "cf.assert":
+            case cf.AssertOp():
                 _assert(lw, op, counter)
-            case _:
+            case _ if isinstance(op, _CF_OPS):
                 raise unsupported(PASS, op)
+            case _:
+                pass
     lw.finish()
 
 
 @dataclass(frozen=True)
-class ConvertControlFlowToLLVMPass(ModulePass):
+class ConvertControlFlowToLLVMPass(LLVMConversionPass):
     """Lower the cf dialect to the LLVM dialect (see the module docstring)."""
 
     name = "convert-cf-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_cf(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_cf(module, converter)
 
 
 __all__ = ["ConvertControlFlowToLLVMPass", "lower_cf"]

@@ -37,8 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import builtin
+from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -49,7 +48,6 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
 from schedir.dialects import llvm
@@ -57,8 +55,10 @@ from schedir.dialects.syntax import op_location
 from schedir.lowering.llvm.common import (
     INDEX,
     PTR,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
+    first_result,
     index_const,
     unsupported,
 )
@@ -121,28 +121,28 @@ def _pack(
     return args[0]
 
 
-def _at_start(block: Block, lw: Lowering) -> Emit:
-    """An emitter inserting ops at the start of `block`, in order."""
-    marker = llvm.UnreachableOp()
-    first = block.first_op
-    if first is None:
-        block.add_op(marker)
-    else:
-        block.insert_op_before(marker, first)
+class _AtStart:
+    """An emitter inserting ops at the start of `block`, in order (before a marker op that
+    `done` removes)."""
 
-    def add(new: Operation) -> SSAValue:
-        block.insert_op_before(new, marker)
-        lw.track(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+    def __init__(self, block: Block, lw: Lowering) -> None:
+        self.block = block
+        self.lw = lw
+        self.marker = llvm.UnreachableOp()
+        first = block.first_op
+        if first is None:
+            block.add_op(self.marker)
+        else:
+            block.insert_op_before(self.marker, first)
 
-    add.marker = marker  # type: ignore[attr-defined]
-    return add
+    def __call__(self, new: Operation) -> SSAValue:
+        self.block.insert_op_before(new, self.marker)
+        self.lw.track(new)
+        return first_result(new)
 
-
-def _drop_marker(emit: Emit) -> None:
-    marker: Operation = emit.marker  # type: ignore[attr-defined]
-    marker.detach()
-    marker.erase()
+    def done(self) -> None:
+        self.marker.detach()
+        self.marker.erase()
 
 
 def _discardable(op: Operation) -> dict[str, Attribute]:
@@ -200,7 +200,7 @@ def _convert_func(lw: Lowering, op: Operation, module: ModuleOp) -> None:
 
     if body.blocks:
         _convert_entry_block(lw, body.blocks[0], inputs, fn)
-        for ret in [o for o in fn.walk() if o.name == "func.return"]:
+        for ret in [o for o in fn.walk() if isinstance(o, func.ReturnOp)]:
             _convert_return(lw, ret, result)
     if EMIT_C_INTERFACE in op.attributes:
         if body.blocks:
@@ -222,7 +222,7 @@ def _copy_arg_attrs(op: Operation, fn: llvm.FuncOp, inputs: list[Attribute], lw:
         for t, attrs in zip(inputs, arg_attrs.data, strict=True):
             width = len(_expanded(lw, t, op))
             if width == 1:
-                new.append(attrs)  # type: ignore[arg-type]
+                new.append(attrs)
                 continue
             fields = [DictionaryAttr({})] * width
             align = attrs.data.get("llvm.align") if isinstance(attrs, DictionaryAttr) else None
@@ -238,7 +238,7 @@ def _convert_entry_block(
     lw: Lowering, block: Block, inputs: list[Attribute], fn: Operation
 ) -> None:
     old_args = list(block.args)
-    emit = _at_start(block, lw)
+    emit = _AtStart(block, lw)
     for arg, t in zip(old_args, inputs, strict=True):
         new_args = [block.insert_arg(at, len(block.args)) for at in _expanded(lw, t, fn)]
         if len(new_args) == 1:
@@ -253,7 +253,7 @@ def _convert_entry_block(
             arg.replace_all_uses_with(cast_back)
     for arg in old_args:
         block.erase_arg(arg)
-    _drop_marker(emit)
+    emit.done()
 
 
 def _convert_return(lw: Lowering, op: Operation, result: Attribute) -> None:
@@ -331,7 +331,7 @@ def _c_wrapper_for_definition(
     def emit(new: Operation) -> SSAValue:
         new.location = fn.location
         block.add_op(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     offset = 1 if result_struct is not None else 0
     args: list[SSAValue] = []
@@ -382,7 +382,7 @@ def _c_wrapper_for_declaration(
     def emit(new: Operation) -> SSAValue:
         new.location = fn.location
         block.add_op(new)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     one = index_const(emit, 1)
     args: list[SSAValue] = []
@@ -422,20 +422,25 @@ def _c_wrapper_for_declaration(
         emit(llvm.ReturnOp(call.results[0]) if call.results else llvm.ReturnOp())
 
 
+_FUNC_OPS: tuple[type[Operation], ...] = tuple(func.Func.operations)
+
+
 def lower_func(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace `func.func`/`call`/`return` in `module` by their LLVM counterparts."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
     for op in list(module.walk()):
         if op.parent is None and op is not module:
             continue
-        match op.name:
-            case "func.func":
+        match op:
+            case func.FuncOp():
                 if op.attributes.get("func.varargs") is not None:
                     raise unsupported(PASS, op, "variadic functions")
                 _convert_func(lw, op, _module_of(op))
-            case "func.call":
+            case func.CallOp():
                 _convert_call(lw, op)
-            case "func.constant" | "func.call_indirect":
+            case func.ReturnOp():
+                pass  # converted with its function
+            case _ if isinstance(op, _FUNC_OPS):
                 raise unsupported(PASS, op)
             case _:
                 pass
@@ -450,13 +455,13 @@ def _module_of(op: Operation) -> ModuleOp:
 
 
 @dataclass(frozen=True)
-class ConvertFuncToLLVMPass(ModulePass):
+class ConvertFuncToLLVMPass(LLVMConversionPass):
     """Lower the func dialect to the LLVM dialect (see the module docstring)."""
 
     name = "convert-func-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_func(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_func(module, converter)
 
 
 __all__ = ["CIFACE_PREFIX", "EMIT_C_INTERFACE", "ConvertFuncToLLVMPass", "lower_func"]

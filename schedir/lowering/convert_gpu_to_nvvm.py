@@ -25,8 +25,10 @@ patterns. schedir does the same: the module's body is lowered on its own with sc
   `__nv_fmodf`; `absf`, `sqrt`, `floor`, `ceil`, `fma`, ... stay LLVM intrinsics, which
   NVPTX implements natively.
 
-The kernel and memory steps are in `_nvvm_kernels`, the gpu ops in `_nvvm_gpu_ops`, the
-libdevice lowering in `_nvvm_libdevice`; this module runs them in order.
+The steps are data: `pipelines.GPU_DEVICE_TO_CF` (structured and vector code to branches
+and LLVM vectors), then the gpu-op and libdevice lowerings of `nvvm/gpu_ops.py` and
+`nvvm/libdevice.py`, then `pipelines.GPU_DEVICE_TO_LLVM` (the `*-to-llvm` passes with
+NVVM's address spaces); kernels and their memory are prepared first (`nvvm/kernels.py`).
 
 Before:
 
@@ -59,7 +61,6 @@ After:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -67,52 +68,34 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from schedir.dialects import gpu
-from schedir.lowering.gpu.common import gpu_modules
-from schedir.lowering.llvm.common import LLVMTypeConverter, Lowering, unsupported
-from schedir.lowering.llvm.type_converter import NVVM_ADDRESS_SPACES
-from schedir.lowering.nvvm.gpu_ops import (
-    SREG,
-    lower_barrier,
-    lower_id,
-    lower_lane_id,
-    lower_printf,
-    lower_shuffle,
+from schedir.dialects import gpu, llvm, nvvm
+from schedir.lowering import get_all_passes
+from schedir.lowering.gpu import GPU_OPS, gpu_modules
+from schedir.lowering.llvm.common import (
+    Handler,
+    LLVMConversionPass,
+    LLVMTypeConverter,
+    Lowering,
+    handler_for,
+    unsupported,
 )
-from schedir.lowering.nvvm.kernels import (
-    KERNEL_ATTR,
-    MAXNTID_ATTR,
+from schedir.lowering.llvm.type_converter import NVVM_ADDRESS_SPACES
+from schedir.lowering.nvvm import (
+    GPU_OP_LOWERINGS,
+    LIBDEVICE_LOWERINGS,
     PASS,
     Globals,
+    lower_printf,
     prepare_memory,
     to_func,
 )
-from schedir.lowering.nvvm.libdevice import LIBDEVICE, lower_fpowi, lower_libdevice
+from schedir.lowering.pipelines import GPU_DEVICE_TO_CF, GPU_DEVICE_TO_LLVM
 
-_DEVICE_PASSES: tuple[str, ...] = (
-    "convert-linalg-to-loops",
-    "scf-forall-to-for",
-    # vector IR a schedule left (contractions, n-D transfers) to 1-D LLVM vectors, as
-    # upstream's pass includes the vector-to-LLVM patterns
-    "lower-vector",
-    "convert-vector-to-llvm",
-    "lower-affine",
-    "convert-scf-to-cf",
-)
-"""Structured and vector code to branches and LLVM vectors first; the gpu, math and memref
-steps follow."""
+_LOWERINGS: dict[type[Operation], Handler] = {**GPU_OP_LOWERINGS, **LIBDEVICE_LOWERINGS}
+"""The gpu ops and the math ops that become libdevice calls, by class."""
 
-
-Handler = Callable[[Lowering, Operation], None]
-
-_HANDLERS: dict[str, Handler] = {
-    **dict.fromkeys(SREG, lower_id),
-    "gpu.lane_id": lower_lane_id,
-    "gpu.barrier": lower_barrier,
-    "gpu.shuffle": lower_shuffle,
-    **dict.fromkeys(LIBDEVICE, lower_libdevice),
-    "math.fpowi": lower_fpowi,
-}
+_DEVICE_OPS: tuple[type[Operation], ...] = (*llvm.LLVM.operations, *nvvm.NVVM.operations)
+"""What device code may hold after the lowering: ops of the llvm and nvvm dialects."""
 
 
 def _lower_gpu_ops(module: ModuleOp, converter: LLVMTypeConverter) -> None:
@@ -121,13 +104,13 @@ def _lower_gpu_ops(module: ModuleOp, converter: LLVMTypeConverter) -> None:
     for op in list(module.walk()):
         if op.parent is None and op is not module:
             continue
-        if op.name == "gpu.printf":
+        if isinstance(op, gpu.PrintfOp):
             lower_printf(lw, op, counter)
             continue
-        handler = _HANDLERS.get(op.name)
+        handler = handler_for(_LOWERINGS, op)
         if handler is not None:
             handler(lw, op)
-        elif op.name.startswith("gpu."):
+        elif isinstance(op, GPU_OPS):
             raise unsupported(PASS, op, "this gpu op has no NVVM lowering")
     lw.finish()
 
@@ -138,13 +121,6 @@ def _lower_gpu_ops(module: ModuleOp, converter: LLVMTypeConverter) -> None:
 
 def lower_device_module(ctx: Context, device: gpu.ModuleOp) -> None:
     """Lower the body of one `gpu.module` to the LLVM and NVVM dialects, in place."""
-    from schedir.lowering import get_all_passes
-    from schedir.lowering.convert_arith_to_llvm import lower_arith
-    from schedir.lowering.convert_cf_to_llvm import lower_cf
-    from schedir.lowering.convert_func_to_llvm import lower_func
-    from schedir.lowering.convert_math_to_llvm import lower_math
-    from schedir.lowering.finalize_memref_to_llvm import lower_memref
-
     temp = ModuleOp([])
     for op in list(device.body.ops):
         op.detach()
@@ -159,18 +135,18 @@ def lower_device_module(ctx: Context, device: gpu.ModuleOp) -> None:
             op.detach()
             op.erase()
     passes = get_all_passes()
-    for name in _DEVICE_PASSES:
+    for name in GPU_DEVICE_TO_CF:
         passes[name]()().apply(ctx, temp)
     converter = LLVMTypeConverter(NVVM_ADDRESS_SPACES)
     _lower_gpu_ops(temp, converter)
-    lower_math(temp, converter)
-    lower_arith(temp, converter)
-    lower_memref(temp, converter)
-    lower_func(temp, converter)
-    lower_cf(temp, converter)
-    passes["reconcile-unrealized-casts"]()().apply(ctx, temp)
+    for name in GPU_DEVICE_TO_LLVM:
+        device_pass = passes[name]()()
+        if isinstance(device_pass, LLVMConversionPass):
+            device_pass.convert(temp, converter)
+        else:
+            device_pass.apply(ctx, temp)
     for op in temp.walk():
-        if op is temp or op.name.startswith(("llvm.", "nvvm.")):
+        if op is temp or isinstance(op, _DEVICE_OPS):
             continue
         raise unsupported(PASS, op, "it is left in device code after lowering")
     for op in list(temp.ops):
@@ -189,10 +165,4 @@ class ConvertGpuToNVVM(ModulePass):
             lower_device_module(ctx, device)
 
 
-__all__ = [
-    "KERNEL_ATTR",
-    "LIBDEVICE",
-    "MAXNTID_ATTR",
-    "ConvertGpuToNVVM",
-    "lower_device_module",
-]
+__all__ = ["ConvertGpuToNVVM", "lower_device_module"]

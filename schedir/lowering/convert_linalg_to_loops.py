@@ -48,6 +48,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     IndexType,
+    LocationAttr,
     MemRefType,
     ModuleOp,
     TensorType,
@@ -69,7 +70,7 @@ from schedir.dialects.syntax import op_location
 class _Emitter:
     """Inserts new ops before an anchor, each located at the op being lowered."""
 
-    def __init__(self, anchor: Operation, location: Attribute) -> None:
+    def __init__(self, anchor: Operation, location: LocationAttr) -> None:
         self.point = InsertPoint.before(anchor)
         self.location = location
 

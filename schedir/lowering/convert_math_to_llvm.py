@@ -17,8 +17,8 @@ pipeline runs one pass that does both, with upstream's choices:
 - `ipowi` calls a private helper (`__schedir_ipowi_<type>`), exponentiation by squaring
   as upstream's math-to-funcs writes it (b^0 = 1; for p < 0: 1^p = 1, (-1)^p = +-1, 0 for
   other bases, including 0 where upstream divides by zero);
-- `isnan`/`isinf`/`isfinite`/`isnormal` (if the math dialect has them) ->
-  `llvm.intr.is.fpclass`.
+- (`isnan`/`isinf`/`isfinite`/`isnormal` would become `llvm.intr.is.fpclass`; the math
+  dialect has no such ops yet.)
 
 Before:
 
@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.context import Context
+from xdsl.dialects import math
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -51,79 +51,27 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
-from schedir.dialects.llvm.intrinsics import (
-    FPCLASS_FINITE,
-    FPCLASS_INF,
-    FPCLASS_NAN,
-    FPCLASS_NORMAL,
-)
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.lowering.llvm.common import (
+    Handler,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
     const,
     enclosing_module,
     fastmath_to_llvm,
+    first_result,
+    handler_for,
     splat_const,
     unsupported,
 )
 
 PASS = "convert-math-to-llvm"
-
-Handler = Callable[[Lowering, Operation], None]
-
-_INTRINSICS: dict[str, type[Operation]] = {
-    "math.absf": llvm.FAbsOp,
-    "math.ceil": llvm.FCeilOp,
-    "math.floor": llvm.FFloorOp,
-    "math.copysign": llvm.FCopySignOp,
-    "math.cos": llvm.FCosOp,
-    "math.sin": llvm.FSinOp,
-    "math.exp": llvm.FExpOp,
-    "math.exp2": llvm.FExp2Op,
-    "math.log": llvm.FLogOp,
-    "math.log10": llvm.Log10Op,
-    "math.log2": llvm.FLog2Op,
-    "math.powf": llvm.FPowOp,
-    "math.round": llvm.RoundOp,
-    "math.roundeven": llvm.RoundEvenOp,
-    "math.trunc": llvm.FTruncOp,
-    "math.sqrt": llvm.FSqrtOp,
-    "math.fma": llvm.FMAOp,
-    "math.fpowi": llvm.PowIOp,
-}
-"""Math ops that are one LLVM intrinsic with the same operands."""
-
-_LIBM: dict[str, str] = {
-    "math.acos": "acos",
-    "math.acosh": "acosh",
-    "math.asin": "asin",
-    "math.asinh": "asinh",
-    "math.atan": "atan",
-    "math.atan2": "atan2",
-    "math.atanh": "atanh",
-    "math.cbrt": "cbrt",
-    "math.cosh": "cosh",
-    "math.erf": "erf",
-    "math.erfc": "erfc",
-    "math.expm1": "expm1",
-    "math.log1p": "log1p",
-    "math.sinh": "sinh",
-    "math.tan": "tan",
-    "math.tanh": "tanh",
-}
-"""Math ops with no LLVM intrinsic -> the libm function (double-precision name)."""
-
-_FPCLASS: dict[str, int] = {
-    "math.isnan": FPCLASS_NAN,
-    "math.isinf": FPCLASS_INF,
-    "math.isfinite": FPCLASS_FINITE,
-    "math.isnormal": FPCLASS_NORMAL,
-}
 
 
 def _check(op: Operation) -> None:
@@ -132,16 +80,21 @@ def _check(op: Operation) -> None:
             raise unsupported(PASS, op, f"multi-dimensional vector {v.type}")
 
 
-def _intrinsic(lw: Lowering, op: Operation) -> None:
-    _check(op)
-    operands = lw.values(op.operands, op)
-    new = _INTRINSICS[op.name].create(
-        operands=operands,
-        result_types=[lw.convert(op.results[0].type, op)],
-        properties={"fastmathFlags": fastmath_to_llvm(op.properties.get("fastmath"))},
-    )
-    lw.insert(new, op)
-    lw.replace(op, [new.results[0]])
+def _intrinsic(cls: type[Operation]) -> Handler:
+    """The lowering of a math op that is the LLVM intrinsic `cls` with the same operands."""
+
+    def lower(lw: Lowering, op: Operation) -> None:
+        _check(op)
+        operands = lw.values(op.operands, op)
+        new = cls.create(
+            operands=operands,
+            result_types=[lw.convert(op.results[0].type, op)],
+            properties={"fastmathFlags": fastmath_to_llvm(op.properties.get("fastmath"))},
+        )
+        lw.insert(new, op)
+        lw.replace(op, [new.results[0]])
+
+    return lower
 
 
 def _rsqrt(lw: Lowering, op: Operation) -> None:
@@ -155,14 +108,14 @@ def _rsqrt(lw: Lowering, op: Operation) -> None:
         )
     )
     one = splat_const(emit, 1.0, x.type)
-    lw.replace(op, [emit(llvm.FDivOp(one, root, fastmath))])
+    lw.replace(op, [emit(llvm.FDivOp(one, root, fastmath=fastmath))])
 
 
-def _int_with_flag(cls: type[Operation]) -> Handler:
+def _int_with_flag(cls: Callable[..., Operation]) -> Handler:
     def lower(lw: Lowering, op: Operation) -> None:
         _check(op)
         (x,) = lw.values(op.operands, op)
-        new = cls(x, False)  # type: ignore[call-arg]
+        new = cls(x, False)
         lw.insert(new, op)
         lw.replace(op, [new.results[0]])
 
@@ -173,14 +126,6 @@ def _ctpop(lw: Lowering, op: Operation) -> None:
     _check(op)
     (x,) = lw.values(op.operands, op)
     new = llvm.CtPopOp(x)
-    lw.insert(new, op)
-    lw.replace(op, [new.results[0]])
-
-
-def _fpclass(lw: Lowering, op: Operation) -> None:
-    _check(op)
-    (x,) = lw.values(op.operands, op)
-    new = llvm.IsFPClassOp(x, _FPCLASS[op.name])
     lw.insert(new, op)
     lw.replace(op, [new.results[0]])
 
@@ -204,32 +149,39 @@ def _scalarized(
     return result
 
 
-def _libm(lw: Lowering, op: Operation) -> None:
-    _check(op)
-    operands = lw.values(op.operands, op)
-    result_type = lw.convert(op.results[0].type, op)
-    elem = result_type.get_element_type() if isinstance(result_type, VectorType) else result_type
-    base = _LIBM[op.name]
-    if isinstance(elem, Float64Type):
-        name, call_type = base, elem
-    elif isinstance(elem, Float32Type | Float16Type | BFloat16Type):
-        # libm has no half-precision functions: compute in f32 and round back, as
-        # upstream's math-to-libm does for f16/bf16.
-        name, call_type = f"{base}f", Float32Type()
-    else:
-        raise unsupported(PASS, op, f"element type {elem}")
-    ftype = llvm.LLVMFunctionType([call_type] * len(operands), call_type)
-    lw.declare(name, ftype, op)
+def _libm(base: str) -> Handler:
+    """The lowering of a math op with no LLVM intrinsic to the libm function `base`
+    (its double-precision name)."""
 
-    def call(emit: Callable[[Operation], SSAValue], args: list[SSAValue]) -> SSAValue:
-        if call_type != elem:
-            args = [emit(llvm.FPExtOp(a, call_type)) for a in args]
-        result = emit(llvm.CallOp(name, *args, return_type=call_type))
-        if call_type != elem:
-            result = emit(llvm.FPTruncOp(result, elem))
-        return result
+    def lower(lw: Lowering, op: Operation) -> None:
+        _check(op)
+        operands = lw.values(op.operands, op)
+        result_type = lw.convert(op.results[0].type, op)
+        elem = (
+            result_type.get_element_type() if isinstance(result_type, VectorType) else result_type
+        )
+        if isinstance(elem, Float64Type):
+            name, call_type = base, elem
+        elif isinstance(elem, Float32Type | Float16Type | BFloat16Type):
+            # libm has no half-precision functions: compute in f32 and round back, as
+            # upstream's math-to-libm does for f16/bf16.
+            name, call_type = f"{base}f", Float32Type()
+        else:
+            raise unsupported(PASS, op, f"element type {elem}")
+        ftype = llvm.LLVMFunctionType([call_type] * len(operands), call_type)
+        lw.declare(name, ftype, op)
 
-    lw.replace(op, [_scalarized(lw, op, operands, result_type, call)])
+        def call(emit: Callable[[Operation], SSAValue], args: list[SSAValue]) -> SSAValue:
+            if call_type != elem:
+                args = [emit(llvm.FPExtOp(a, call_type)) for a in args]
+            result = emit(llvm.CallOp(name, *args, return_type=call_type))
+            if call_type != elem:
+                result = emit(llvm.FPTruncOp(result, elem))
+            return result
+
+        lw.replace(op, [_scalarized(lw, op, operands, result_type, call)])
+
+    return lower
 
 
 def _ipowi(lw: Lowering, op: Operation) -> None:
@@ -261,7 +213,7 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     def emitter(block: Block) -> Callable[[Operation], SSAValue]:
         def add(new: Operation) -> SSAValue:
             block.add_op(new)
-            return new.results[0] if new.results else None  # type: ignore[return-value]
+            return first_result(new)
 
         return add
 
@@ -280,13 +232,13 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     e(llvm.CondBrOp(icmp(e, base, minus_one, "eq"), blocks["minus_one"], (), blocks["zero"], ()))
     e = emitter(blocks["minus_one"])
     odd = icmp(e, e(llvm.AndOp(power, one)), zero, "ne")
-    e(llvm.ReturnOp(e(llvm.SelectOp(odd, minus_one, one))))
+    e(llvm.ReturnOp(e(llvm_vector.SelectOp(odd, minus_one, one))))
     emitter(blocks["zero"])(llvm.ReturnOp(zero))
     emitter(blocks["one"])(llvm.ReturnOp(one))
     e = emitter(loop)
     result, square, exponent = loop.args
     bit_set = icmp(e, e(llvm.AndOp(exponent, one)), zero, "ne")
-    result = e(llvm.SelectOp(bit_set, e(llvm.MulOp(result, square)), result))
+    result = e(llvm_vector.SelectOp(bit_set, e(llvm.MulOp(result, square)), result))
     exponent = e(llvm.LShrOp(exponent, one))
     e(llvm.CondBrOp(icmp(e, exponent, zero, "eq"), done, (result,), next_block, ()))
     e = emitter(next_block)
@@ -304,44 +256,79 @@ def _add_ipowi_helper(module: ModuleOp, name: str, t: IntegerType) -> Operation:
     return helper
 
 
-def _pred(name: str) -> IntegerAttr:
-    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)
+def _pred(name: str) -> IntegerAttr[IntegerType]:
+    return IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
 
 
-_HANDLERS: dict[str, Handler] = {
-    **dict.fromkeys(_INTRINSICS, _intrinsic),
-    **dict.fromkeys(_LIBM, _libm),
-    **dict.fromkeys(_FPCLASS, _fpclass),
-    "math.rsqrt": _rsqrt,
-    "math.ctlz": _int_with_flag(llvm.CountLeadingZerosOp),
-    "math.cttz": _int_with_flag(llvm.CountTrailingZerosOp),
-    "math.absi": _int_with_flag(llvm.AbsOp),
-    "math.ctpop": _ctpop,
-    "math.ipowi": _ipowi,
+_HANDLERS: dict[type[Operation], Handler] = {
+    # one LLVM intrinsic with the same operands
+    math.AbsFOp: _intrinsic(llvm.FAbsOp),
+    math.CeilOp: _intrinsic(llvm.FCeilOp),
+    math.FloorOp: _intrinsic(llvm.FFloorOp),
+    math.CopySignOp: _intrinsic(llvm.FCopySignOp),
+    math.CosOp: _intrinsic(llvm.FCosOp),
+    math.SinOp: _intrinsic(llvm.FSinOp),
+    math.ExpOp: _intrinsic(llvm.FExpOp),
+    math.Exp2Op: _intrinsic(llvm.FExp2Op),
+    math.LogOp: _intrinsic(llvm.FLogOp),
+    math.Log10Op: _intrinsic(llvm.Log10Op),
+    math.Log2Op: _intrinsic(llvm.FLog2Op),
+    math.PowFOp: _intrinsic(llvm.FPowOp),
+    math.RoundOp: _intrinsic(llvm.RoundOp),
+    math.RoundEvenOp: _intrinsic(llvm.RoundEvenOp),
+    math.TruncOp: _intrinsic(llvm.FTruncOp),
+    math.SqrtOp: _intrinsic(llvm.FSqrtOp),
+    math.FmaOp: _intrinsic(llvm.FMAOp),
+    math.FPowIOp: _intrinsic(llvm.PowIOp),
+    # no LLVM intrinsic: the libm function (double-precision name)
+    math.AcosOp: _libm("acos"),
+    math.AcoshOp: _libm("acosh"),
+    math.AsinOp: _libm("asin"),
+    math.AsinhOp: _libm("asinh"),
+    math.AtanOp: _libm("atan"),
+    math.Atan2Op: _libm("atan2"),
+    math.AtanhOp: _libm("atanh"),
+    math.CbrtOp: _libm("cbrt"),
+    math.CoshOp: _libm("cosh"),
+    math.ErfOp: _libm("erf"),
+    math.ExpM1Op: _libm("expm1"),
+    math.Log1pOp: _libm("log1p"),
+    math.SinhOp: _libm("sinh"),
+    math.TanOp: _libm("tan"),
+    math.TanhOp: _libm("tanh"),
+    math.RsqrtOp: _rsqrt,
+    math.CountLeadingZerosOp: _int_with_flag(llvm.CountLeadingZerosOp),
+    math.CountTrailingZerosOp: _int_with_flag(llvm.CountTrailingZerosOp),
+    math.AbsIOp: _int_with_flag(llvm.AbsOp),
+    math.CtPopOp: _ctpop,
+    math.IPowIOp: _ipowi,
 }
+"""Lowering of each math op."""
+
+_MATH_OPS: tuple[type[Operation], ...] = tuple(math.Math.operations)
 
 
 def lower_math(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace every math op in `module` by LLVM intrinsics and libm calls."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
     for op in list(module.walk()):
-        if not op.name.startswith("math."):
-            continue
-        handler = _HANDLERS.get(op.name)
+        handler = handler_for(_HANDLERS, op)
         if handler is None:
-            raise unsupported(PASS, op)
+            if isinstance(op, _MATH_OPS):
+                raise unsupported(PASS, op)
+            continue
         handler(lw, op)
     lw.finish()
 
 
 @dataclass(frozen=True)
-class ConvertMathToLLVMPass(ModulePass):
+class ConvertMathToLLVMPass(LLVMConversionPass):
     """Lower the math dialect to LLVM intrinsics and libm calls (see the module docstring)."""
 
     name = "convert-math-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_math(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_math(module, converter)
 
 
 __all__ = ["ConvertMathToLLVMPass", "lower_math"]

@@ -47,6 +47,9 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith as xarith
+from xdsl.dialects import math, ub
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IntegerAttr,
@@ -54,11 +57,15 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
     i32,
+    i64,
 )
+from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm, vector
+from schedir.dialects.arith import Arith
+from schedir.dialects.llvm import vector as llvm_vector
 from schedir.dialects.vector.attributes import kind_name
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.lowering.llvm import vector as lv
@@ -68,6 +75,7 @@ from schedir.lowering.llvm.common import (
     LLVMTypeConverter,
     Lowering,
     fastmath_to_llvm,
+    handler_for,
     unsupported,
 )
 from schedir.lowering.llvm.vector import PASS
@@ -118,11 +126,11 @@ def _vtype(v: SSAValue) -> VectorType:
     return cast(VectorType, v.type)
 
 
-def _positions(op: Operation) -> list[int | SSAValue]:
+def _positions(op: vector.ExtractOp | vector.InsertOp) -> list[int | SSAValue]:
     """The static / dynamic position of a vector.extract / insert, in order."""
-    dynamic = list(op.dynamic_position)  # type: ignore[attr-defined]
+    dynamic = list(op.dynamic_position)
     result: list[int | SSAValue] = []
-    for p in op.static_position.get_values():  # type: ignore[attr-defined]
+    for p in op.static_position.get_values():
         result.append(dynamic.pop(0) if p == DYNAMIC_INDEX else int(p))
     return result
 
@@ -254,14 +262,16 @@ def _fma(lw: Lowering, op: Operation, options: _Options) -> None:
     if _vtype(op.res).get_num_dims() != 1:
         raise unsupported(PASS, op, "a multi-dimensional fma (the greedy step unrolls it)")
     a, b, c = lw.values(op.operands, op)
-    lw.replace(op, [lw.emit(op)(llvm.FMulAddOp(a, b, c))])
+    # schedir.dialects.llvm's float intrinsics come from a factory typed type[IRDLOperation].
+    fmuladd = cast(Callable[..., Operation], llvm.FMulAddOp)
+    lw.replace(op, [lw.emit(op)(fmuladd(a, b, c))])
 
 
 def _reduction_fastmath(op: Operation, options: _Options) -> llvm.FastMathAttr:
     flags = fastmath_to_llvm(op.properties.get("fastmath"))
     if options.reassociate_fp_reductions:
         names = {f.value for f in flags.data} | {"reassoc"}
-        return llvm.FastMathAttr(sorted(names))  # type: ignore[arg-type]
+        return llvm.FastMathAttr([FastMathFlag(name) for name in sorted(names)])
     return flags
 
 
@@ -281,7 +291,7 @@ def _reduction(
     if mask is not None:
         elem = lv.llvm_element(op.vector.type)
         fill = lv.dense_constant(emit, cast(VectorType, v.type), [lv.neutral(kind, elem)])
-        v = emit(llvm.SelectOp(mask, v, fill))
+        v = emit(llvm_vector.SelectOp(mask, v, fill))
     acc = lw.value(op.acc, anchor) if op.acc is not None else None
     try:
         return lv.reduce(lw, emit, kind, v, acc, _reduction_fastmath(op, options), anchor)
@@ -387,7 +397,7 @@ def _create_mask(lw: Lowering, op: Operation, options: _Options) -> None:
     if index_t != INDEX:
         bound = emit(llvm.TruncOp(bound, index_t))
     bounds = lv.splat(lw, emit, bound, lanes_t, op)
-    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), 64)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
     lw.replace(op, [emit(llvm.ICmpOp(lanes, bounds, slt))])
 
 
@@ -407,35 +417,51 @@ def _memory(
     return lambda lw, op, options: convert(lw, op)
 
 
-_HANDLERS: dict[str, Callable[[Lowering, Operation, _Options], None]] = {
-    "vector.extract": _extract,
-    "vector.insert": _insert,
-    "vector.broadcast": _broadcast,
-    "vector.shuffle": _shuffle,
-    "vector.fma": _fma,
-    "vector.reduction": _reduction_op,
-    "vector.mask": _mask,
-    "vector.bitcast": _bitcast,
-    "vector.from_elements": _from_elements,
-    "vector.to_elements": _to_elements,
-    "vector.interleave": _interleave,
-    "vector.deinterleave": _deinterleave,
-    "vector.create_mask": _create_mask,
-    "vector.type_cast": _memory(lvm.type_cast),
-    "vector.load": _memory(lvm.load),
-    "vector.store": _memory(lvm.store),
-    "vector.maskedload": _memory(lvm.masked_load),
-    "vector.maskedstore": _memory(lvm.masked_store),
-    "ub.poison": _poison,
+Handler = Callable[[Lowering, Operation, _Options], None]
+
+_HANDLERS: dict[type[Operation], Handler] = {
+    xvector.ExtractOp: _extract,
+    xvector.InsertOp: _insert,
+    xvector.BroadcastOp: _broadcast,
+    xvector.ShuffleOp: _shuffle,
+    vector.FMAOp: _fma,
+    xvector.ReductionOp: _reduction_op,
+    vector.MaskOp: _mask,
+    xvector.BitcastOp: _bitcast,
+    vector.FromElementsOp: _from_elements,
+    vector.ToElementsOp: _to_elements,
+    vector.InterleaveOp: _interleave,
+    vector.DeinterleaveOp: _deinterleave,
+    xvector.CreateMaskOp: _create_mask,
+    vector.TypeCastOp: _memory(lvm.type_cast),
+    xvector.LoadOp: _memory(lvm.load),
+    xvector.StoreOp: _memory(lvm.store),
+    xvector.MaskedLoadOp: _memory(lvm.masked_load),
+    xvector.MaskedStoreOp: _memory(lvm.masked_store),
+    ub.PoisonOp: _poison,
+}
+"""Conversion of each op, keyed by xDSL's class where schedir's replacement subclasses it."""
+
+_MUST_BE_LOWERED: dict[type[Operation], str] = {
+    vector.ContractionOp: "lower it first (lower-vector or apply_patterns.vector.lower_contraction)",
+    vector.MultiDimReductionOp: (
+        "lower it first (lower-vector or the multi-reduction descriptors)"
+    ),
+    vector.OuterProductOp: "lower it first (apply_patterns.vector.lower_outerproduct)",
+    xvector.TransferReadOp: (
+        "lower it first (lower-vector or apply_patterns.vector.transfer_to_scf)"
+    ),
+    xvector.TransferWriteOp: (
+        "lower it first (lower-vector or apply_patterns.vector.transfer_to_scf)"
+    ),
 }
 
-_MUST_BE_LOWERED = {
-    "vector.contract": "lower it first (lower-vector or apply_patterns.vector.lower_contraction)",
-    "vector.multi_reduction": "lower it first (lower-vector or the multi-reduction descriptors)",
-    "vector.outerproduct": "lower it first (apply_patterns.vector.lower_outerproduct)",
-    "vector.transfer_read": "lower it first (lower-vector or apply_patterns.vector.transfer_to_scf)",
-    "vector.transfer_write": "lower it first (lower-vector or apply_patterns.vector.transfer_to_scf)",
-}
+_ELEMENTWISE_OPS: tuple[type[Operation], ...] = (
+    *xarith.Arith.operations,
+    *Arith.operations,
+    *math.Math.operations,
+)
+"""arith and math ops (xDSL's classes and schedir's): n-D ones are split into 1-D rows."""
 
 
 def convert_vector(
@@ -456,19 +482,19 @@ def convert_vector(
     for op in list(module.walk()):
         if op.parent is None:
             continue  # erased with the vector.mask around it
-        name = op.name
-        if name in _HANDLERS:
+        handler = handler_for(_HANDLERS, op)
+        if handler is not None:
             if isinstance(op.parent_op(), vector.MaskOp):
                 continue  # converted with its vector.mask
-            _HANDLERS[name](lw, op, options)
-        elif name in _MUST_BE_LOWERED:
-            raise unsupported(PASS, op, _MUST_BE_LOWERED[name])
-        elif name.startswith("vector."):
-            if name == "vector.yield":
+            handler(lw, op, options)
+        elif (why := handler_for(_MUST_BE_LOWERED, op)) is not None:
+            raise unsupported(PASS, op, why)
+        elif isinstance(op, lv.VECTOR_OPS):
+            if isinstance(op, vector.YieldOp):
                 continue
             raise unsupported(PASS, op)
-        elif name.startswith(("arith.", "math.")) and op.results and lv.is_nd(op.results[0].type):
-            if name == "arith.constant":
+        elif isinstance(op, _ELEMENTWISE_OPS) and op.results and lv.is_nd(op.results[0].type):
+            if isinstance(op, xarith.ConstantOp):
                 lv.unroll_constant(lw, op)
             else:
                 lv.unroll_elementwise(lw, op)

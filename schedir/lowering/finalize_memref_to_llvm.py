@@ -44,11 +44,9 @@ DMA ops, non-strided layouts, `alloc` with a non-contiguous layout.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import builtin
+from xdsl.dialects import builtin, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -59,17 +57,20 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 
 from schedir.dialects import llvm
+from schedir.dialects.memref import MemRef
 from schedir.lowering.llvm.common import (
     INDEX,
     PTR,
+    Handler,
+    LLVMConversionPass,
     LLVMTypeConverter,
     Lowering,
     address_space_of,
     attr_of,
     element_size,
+    handler_for,
     is_contiguous_row_major,
     unsupported,
 )
@@ -99,8 +100,6 @@ from schedir.lowering.llvm.memref_views import (
     subview,
     view,
 )
-
-Handler = Callable[[Lowering, Operation], None]
 
 DEADBEEF = 0xDEADBEEF
 """The allocated pointer of a descriptor of a global (upstream's marker)."""
@@ -132,7 +131,7 @@ def _alloc(lw: Lowering, op: Operation) -> None:
     alignment_attr = op.properties.get("alignment")
     alignment = alignment_attr.value.data if isinstance(alignment_attr, IntegerAttr) else None
 
-    if op.name == "memref.alloca":
+    if isinstance(op, memref.AllocaOp):
         new = llvm.AllocaOp.create(
             operands=[count],
             result_types=[ptr_type],
@@ -355,7 +354,7 @@ def _global(lw: Lowering, op: Operation) -> None:
         if isinstance(initial.get_element_type(), IndexType):
             value = DenseIntOrFPElementsAttr.from_list(
                 builtin.TensorType(INDEX, initial.get_shape()),
-                initial.get_values(),  # type: ignore[arg-type]
+                initial.get_values(),
             )
     elif isinstance(initial, UnitAttr):
         # `uninitialized`: a definition with an undefined value.
@@ -405,51 +404,54 @@ def _get_global(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [desc])
 
 
-_HANDLERS: dict[str, Handler] = {
-    "memref.alloc": _alloc,
-    "memref.alloca": _alloc,
-    "memref.dealloc": _dealloc,
-    "memref.load": _load,
-    "memref.store": _store,
-    "memref.subview": subview,
-    "memref.reinterpret_cast": reinterpret_cast,
-    "memref.cast": cast,
-    "memref.memory_space_cast": memory_space_cast,
-    "memref.collapse_shape": collapse_shape,
-    "memref.expand_shape": expand_shape,
-    "memref.view": view,
-    "memref.assume_alignment": assume_alignment,
-    "memref.dim": _dim,
-    "memref.rank": _rank,
-    "memref.extract_strided_metadata": _extract_strided_metadata,
-    "memref.extract_aligned_pointer_as_index": _extract_aligned_pointer,
-    "memref.copy": _copy,
-    "memref.global": _global,
-    "memref.get_global": _get_global,
+_HANDLERS: dict[type[Operation], Handler] = {
+    memref.AllocOp: _alloc,
+    memref.AllocaOp: _alloc,
+    memref.DeallocOp: _dealloc,
+    memref.LoadOp: _load,
+    memref.StoreOp: _store,
+    memref.SubviewOp: subview,
+    memref.ReinterpretCastOp: reinterpret_cast,
+    memref.CastOp: cast,
+    memref.MemorySpaceCastOp: memory_space_cast,
+    memref.CollapseShapeOp: collapse_shape,
+    memref.ExpandShapeOp: expand_shape,
+    memref.ViewOp: view,
+    memref.AssumeAlignmentOp: assume_alignment,
+    memref.DimOp: _dim,
+    memref.RankOp: _rank,
+    memref.ExtractStridedMetaDataOp: _extract_strided_metadata,
+    memref.ExtractAlignedPointerAsIndexOp: _extract_aligned_pointer,
+    memref.CopyOp: _copy,
+    memref.GlobalOp: _global,
+    memref.GetGlobalOp: _get_global,
 }
+"""Lowering of each memref op, keyed by xDSL's class (schedir's replacements subclass it)."""
+
+_MEMREF_OPS: tuple[type[Operation], ...] = tuple(MemRef.operations)
 
 
 def lower_memref(module: ModuleOp, converter: LLVMTypeConverter | None = None) -> None:
     """Replace every memref op in `module` by LLVM dialect ops and libc calls."""
     lw = Lowering(converter or LLVMTypeConverter(), PASS)
     for op in list(module.walk()):
-        if not op.name.startswith("memref."):
-            continue
-        handler = _HANDLERS.get(op.name)
+        handler = handler_for(_HANDLERS, op)
         if handler is None:
-            raise unsupported(PASS, op)
+            if isinstance(op, _MEMREF_OPS):
+                raise unsupported(PASS, op)
+            continue
         handler(lw, op)
     lw.finish()
 
 
 @dataclass(frozen=True)
-class FinalizeMemRefToLLVMPass(ModulePass):
+class FinalizeMemRefToLLVMPass(LLVMConversionPass):
     """Lower the memref dialect to the LLVM dialect (see the module docstring)."""
 
     name = "finalize-memref-to-llvm"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lower_memref(op)
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        lower_memref(module, converter)
 
 
 __all__ = ["FinalizeMemRefToLLVMPass", "lower_memref"]

@@ -27,26 +27,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import affine, bufferization, func, memref
+from xdsl.dialects import linalg as xlinalg
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import gpu
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
+from schedir.dialects.linalg import Linalg
 from schedir.dialects.syntax import op_location
+from schedir.dialects.vector import Vector
 from schedir.lowering.gpu_kernel_outlining import CONTAINER
 from schedir.lowering.llvm.type_converter import is_contiguous_row_major
 
 PASS = "gpu-host-alloc-to-device"
 
-_ACCESSES = ("memref.load", "memref.store", "memref.atomic_rmw", "memref.generic_atomic_rmw")
-_ACCESS_DIALECTS = (
-    "linalg.",
-    "vector.",
-    "affine.load",
-    "affine.store",
-    "bufferization.materialize",
+_ACCESSES: tuple[type[Operation], ...] = (
+    memref.LoadOp,
+    memref.StoreOp,
+    memref.AtomicRMWOp,
+    affine.LoadOp,
+    affine.StoreOp,
+    bufferization.MaterializeInDestinationOp,
+    *xlinalg.Linalg.operations,
+    *Linalg.operations,
+    *xvector.Vector.operations,
+    *Vector.operations,
 )
+"""Ops that read or write buffer contents: memref, affine and bufferization accesses and
+every linalg and vector op (xDSL's classes, and schedir's where they are not subclasses)."""
 
 
 def _is_device_space(t: MemRefType) -> bool:
@@ -55,7 +67,7 @@ def _is_device_space(t: MemRefType) -> bool:
         return True
     if isinstance(space, IntegerAttr):
         return space.value.data in (0, 1)
-    return "<global>" in str(space)
+    return isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.GLOBAL
 
 
 def _host_access_error(op: Operation) -> UnsupportedError:
@@ -82,7 +94,7 @@ def _convert_function(fn: Operation) -> None:
     device: set[SSAValue] = set()
     allocas: list[SSAValue] = []
     for op in list(fn.walk()):
-        if op.name in ("memref.alloc", "memref.alloca"):
+        if isinstance(op, memref.AllocOp | memref.AllocaOp):
             t = op.results[0].type
             assert isinstance(t, MemRefType)
             if not _is_device_space(t):
@@ -91,11 +103,11 @@ def _convert_function(fn: Operation) -> None:
             result = alloc.results[0]
             _replace(op, alloc)
             device.add(result)
-            if op.name == "memref.alloca":
+            if isinstance(op, memref.AllocaOp):
                 allocas.append(result)
-        elif op.name == "memref.dealloc":
+        elif isinstance(op, memref.DeallocOp):
             _replace(op, gpu.DeallocOp(op.operands[0]))
-        elif op.name == "memref.copy":
+        elif isinstance(op, memref.CopyOp):
             source, target = op.operands
             assert isinstance(source.type, MemRefType) and isinstance(target.type, MemRefType)
             if not (is_contiguous_row_major(source.type) and is_contiguous_row_major(target.type)):
@@ -105,13 +117,15 @@ def _convert_function(fn: Operation) -> None:
                     op_location(op),
                 )
             _replace(op, gpu.MemcpyOp(target, source))
-        elif op.name in _ACCESSES or op.name.startswith(_ACCESS_DIALECTS):
+        elif isinstance(op, _ACCESSES):
             raise _host_access_error(op)
     for value in allocas:
-        for ret in [o for o in fn.walk() if o.name == "func.return"]:
+        for ret in [o for o in fn.walk() if isinstance(o, func.ReturnOp)]:
             dealloc = gpu.DeallocOp(value)
             dealloc.location = ret.location
-            ret.parent.insert_op_before(dealloc, ret)  # type: ignore[union-attr]
+            block = ret.parent
+            assert block is not None
+            block.insert_op_before(dealloc, ret)
 
 
 def host_alloc_to_device(module: ModuleOp) -> None:
@@ -119,7 +133,7 @@ def host_alloc_to_device(module: ModuleOp) -> None:
     if CONTAINER not in module.attributes:
         return
     for op in module.ops:
-        if op.name == "func.func":
+        if isinstance(op, func.FuncOp):
             _convert_function(op)
 
 

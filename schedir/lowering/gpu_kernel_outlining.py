@@ -14,7 +14,7 @@ keep constants out of the argument list.
 Beyond upstream: the launch's `nvvm.*` attributes (e.g. `nvvm.minctasm` from
 `transform.annotate`) move to the kernel, and a memref argument whose aligned pointer is
 proven aligned (an allocation's `alignment`, or an argument of the runtime's entry, see
-_memref_alignment.py) gets `llvm.align`, which the LLVM lowering puts on the aligned
+llvm/memref_alignment.py) gets `llvm.align`, which the LLVM lowering puts on the aligned
 pointer so that NVPTX can emit vector loads and stores.
 
     func.func @f(%a: memref<16xf32>) {
@@ -56,15 +56,16 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError
 from schedir.dialects import gpu
 from schedir.dialects.gpu.syntax import DIMS
 from schedir.dialects.syntax import op_location
-from schedir.lowering.gpu.common import (
+from schedir.lowering.gpu import (
     enclosing_function,
+    is_nested_in,
     launches,
     symbol_names,
     unique_name,
@@ -146,7 +147,7 @@ def outline_launch(launch: gpu.LaunchOp, module: ModuleOp, taken: set[str]) -> g
         old.replace_all_uses_with(new)
     for value, arg in zip(captured, entry.args, strict=False):
         for use in list(value.uses):
-            if use.operation is not launch and _inside(use.operation, launch):
+            if use.operation is not launch and is_nested_in(use.operation, launch):
                 use.operation.operands[use.index] = arg
         arg.name_hint = value.name_hint
 
@@ -157,7 +158,7 @@ def outline_launch(launch: gpu.LaunchOp, module: ModuleOp, taken: set[str]) -> g
         entry.add_op(op)
     region = kernel.body
     for block in blocks[1:]:
-        block.detach()
+        body.detach_block(block)
         region.add_block(block)
     for block in region.blocks:
         last = block.last_op
@@ -200,10 +201,10 @@ def _annotate(
 ) -> None:
     """The kernel's `nvvm.*` attributes (launch bounds such as `nvvm.minctasm`, set on the
     launch, e.g. by `transform.annotate`) and `llvm.align` on each memref argument whose
-    aligned pointer is proven aligned beyond its element (see _memref_alignment)."""
-    for name, attr in launch.attributes.items():
-        if name.startswith("nvvm."):
-            kernel.attributes[name] = attr
+    aligned pointer is proven aligned beyond its element (see llvm/memref_alignment.py)."""
+    for key, attr in launch.attributes.items():
+        if key.startswith("nvvm."):
+            kernel.attributes[key] = attr
     arg_attrs: list[DictionaryAttr] = []
     for value in captured:
         alignment = base_alignment(value, called)
@@ -213,15 +214,6 @@ def _annotate(
         arg_attrs.append(DictionaryAttr(attrs))
     if any(a.data for a in arg_attrs):
         kernel.arg_attrs = ArrayAttr(arg_attrs)
-
-
-def _inside(op: Operation, launch: Operation) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current is launch:
-            return True
-        current = current.parent_op()
-    return False
 
 
 def outline_kernels(module: ModuleOp) -> list[gpu.LaunchFuncOp]:

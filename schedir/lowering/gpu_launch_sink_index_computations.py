@@ -23,18 +23,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith, memref, ub
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.dialects import gpu
-from schedir.lowering.gpu.common import launches, used_values_defined_above
+from schedir.lowering.gpu import is_nested_in, launches, used_values_defined_above
 
-SINKABLE = frozenset(
-    {"arith.constant", "func.constant", "ub.poison", "memref.dim", "arith.select", "arith.cmpi"}
+SINKABLE: tuple[type[Operation], ...] = (
+    arith.ConstantOp,
+    ub.PoisonOp,
+    memref.DimOp,
+    arith.SelectOp,
+    arith.CmpiOp,
 )
-"""Upstream's isSinkingBeneficiary, plus `ub.poison` (constant-like: the padding of
-vector transfers a schedule hoisted out of the launch, which the host cannot translate)."""
+"""Upstream's isSinkingBeneficiary (less `func.constant`, which xDSL does not define), plus
+`ub.poison` (constant-like: the padding of vector transfers a schedule hoisted out of the
+launch, which the host cannot translate); xDSL's classes, which schedir's subclass."""
 
 
 def _extract_beneficiary(
@@ -43,7 +49,7 @@ def _extract_beneficiary(
     """Upstream's extractBeneficiaryOps: can `op` be cloned without new kernel arguments?"""
     if op in chosen:
         return True
-    if op.name not in SINKABLE:
+    if not isinstance(op, SINKABLE):
         return False
     for operand in op.operands:
         if operand in available:
@@ -86,22 +92,13 @@ def sink_into_launch(launch: gpu.LaunchOp) -> None:
             user = use.operation
             if user in clones:
                 continue
-            if user is not launch and _inside(user, launch):
+            if user is not launch and is_nested_in(user, launch):
                 user.operands[use.index] = new
     for op in reversed(chosen):
         # an original the host no longer uses goes (they are all side-effect free)
         if all(not r.uses for r in op.results):
             op.detach()
             op.erase()
-
-
-def _inside(op: Operation, launch: Operation) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current is launch:
-            return True
-        current = current.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

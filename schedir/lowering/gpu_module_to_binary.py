@@ -31,7 +31,7 @@ from schedir.diagnostics import InputError, LoweringError
 from schedir.dialects import gpu
 from schedir.dialects.nvvm import TargetAttr
 from schedir.dialects.syntax import op_location
-from schedir.lowering.gpu.common import gpu_modules
+from schedir.lowering.gpu import gpu_modules
 
 FORMATS = {"isa": "assembly", "assembly": "assembly", "bin": "bin", "binary": "bin"}
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
@@ -63,6 +64,7 @@ from xdsl.passes import ModulePass
 from schedir.diagnostics import LoweringError
 from schedir.dialects import gpu, llvm
 from schedir.dialects.syntax import op_location
+from schedir.lowering.gpu import GPU_OPS
 from schedir.lowering.llvm.common import (
     PTR,
     LLVMTypeConverter,
@@ -72,7 +74,13 @@ from schedir.lowering.llvm.common import (
     is_contiguous_row_major,
     unsupported,
 )
-from schedir.lowering.llvm.memref import IndexMath, build_descriptor, element_pointer, size_in_bytes
+from schedir.lowering.llvm.memref import (
+    Emit,
+    IndexMath,
+    build_descriptor,
+    element_pointer,
+    size_in_bytes,
+)
 from schedir.lowering.llvm.memref_views import descriptor, row_major_strides
 
 PASS = "gpu-to-llvm"
@@ -222,7 +230,7 @@ class _HostLowering:
                 fields.append(converted)
         return fields
 
-    def _params(self, op: gpu.LaunchFuncOp, emit: object) -> SSAValue:
+    def _params(self, op: gpu.LaunchFuncOp, emit: Emit) -> SSAValue:
         """`void **params`: storage for every field, in the function's entry block."""
         fields = self._fields(op)
         entry = _entry_block(op)
@@ -345,16 +353,16 @@ class _HostLowering:
         self.lw.replace(op, [])
 
 
-def _generic(emit: object, pointer: SSAValue) -> SSAValue:
+def _generic(emit: Emit, pointer: SSAValue) -> SSAValue:
     """`pointer` in the generic address space (the runtime takes plain pointers)."""
     if pointer.type == PTR:
         return pointer
-    return emit(llvm.AddrSpaceCastOp(pointer, PTR))  # type: ignore[operator]
+    return emit(llvm.AddrSpaceCastOp(pointer, PTR))
 
 
 def _entry_block(op: Operation) -> Block:
     current = op.parent_op()
-    while current is not None and current.name not in ("func.func", "llvm.func"):
+    while current is not None and not isinstance(current, func.FuncOp | llvm.FuncOp):
         current = current.parent_op()
     if current is None or not current.regions[0].blocks:
         raise LoweringError(f"{PASS}: '{op.name}' must be inside a function", op_location(op))
@@ -367,28 +375,32 @@ def lower_gpu_host(module: ModuleOp) -> None:
     """Lower the host-side gpu ops of `module` (see the module docstring)."""
     host = _HostLowering(module)
     host.collect_binaries()
-    handlers = {
-        "gpu.launch_func": host.launch,
-        "gpu.alloc": host.alloc,
-        "gpu.dealloc": host.dealloc,
-        "gpu.memcpy": host.memcpy,
-        "gpu.memset": host.memset,
-        "gpu.wait": host.wait,
-    }
     for op in list(module.walk()):
         if op.parent is None and op is not module:
             continue
-        handler = handlers.get(op.name)
-        if handler is not None:
-            handler(op)  # type: ignore[arg-type]
-        elif op.name == "gpu.module":
-            raise LoweringError(
-                f"{PASS}: gpu.module @{op.sym_name.data} was not compiled (run convert-gpu-to-nvvm "  # type: ignore[attr-defined]
-                "and gpu-module-to-binary first)",
-                op_location(op),
-            )
-        elif op.name.startswith("gpu."):
-            raise unsupported(PASS, op, "this gpu op has no host lowering")
+        match op:
+            case gpu.LaunchFuncOp():
+                host.launch(op)
+            case gpu.AllocOp():
+                host.alloc(op)
+            case gpu.DeallocOp():
+                host.dealloc(op)
+            case gpu.MemcpyOp():
+                host.memcpy(op)
+            case gpu.MemsetOp():
+                host.memset(op)
+            case gpu.WaitOp():
+                host.wait(op)
+            case gpu.ModuleOp():
+                raise LoweringError(
+                    f"{PASS}: gpu.module @{op.sym_name.data} was not compiled (run "
+                    "convert-gpu-to-nvvm and gpu-module-to-binary first)",
+                    op_location(op),
+                )
+            case _ if isinstance(op, GPU_OPS):
+                raise unsupported(PASS, op, "this gpu op has no host lowering")
+            case _:
+                pass
     host.lw.finish()
 
 

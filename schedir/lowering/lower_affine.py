@@ -17,12 +17,13 @@ xDSL's own lower-affine lacks min/max, symbols in load/store maps, and the `mod`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -37,6 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 
 from schedir.diagnostics import LoweringError
+from schedir.dialects.affine import MaxOp as AffineMaxOp
 from schedir.dialects.syntax import op_location
 
 
@@ -92,11 +94,11 @@ class _Emitter:
         dims, syms = operands[: amap.num_dims], operands[amap.num_dims :]
         return [self.expr(e, dims, syms) for e in amap.results]
 
-    def fold(self, values: list[SSAValue], op_class: type[Operation]) -> SSAValue:
+    def fold(self, values: list[SSAValue], op_class: Callable[..., Operation]) -> SSAValue:
         """min/max of several values as a chain of arith.minsi/maxsi."""
         result = values[0]
         for value in values[1:]:
-            result = self.emit(op_class(result, value))  # type: ignore[call-arg]
+            result = self.emit(op_class(result, value))
         return result
 
 
@@ -104,37 +106,37 @@ def _map(op: Operation, name: str) -> AffineMap:
     attr = op.properties.get(name) or op.attributes.get(name)
     if attr is None:
         raise LoweringError(f"'{op.name}' has no '{name}' affine map", op_location(op))
-    return attr.data  # type: ignore[union-attr]
+    return cast(AffineMapAttr, attr).data  # the affine ops' map properties
 
 
 def _lower(op: Operation, rewriter: PatternRewriter) -> None:
     emit = _Emitter()
-    match op.name:
-        case "affine.apply":
+    match op:
+        case affine.ApplyOp():
             (value,) = emit.results(_map(op, "map"), list(op.operands))
             rewriter.insert(emit.ops)
             rewriter.replace(op, [], [value])
-        case "affine.min" | "affine.max":
+        case affine.MinOp() | AffineMaxOp():
             values = emit.results(_map(op, "map"), list(op.operands))
-            combine = arith.MinSIOp if op.name == "affine.min" else arith.MaxSIOp
+            combine = arith.MinSIOp if isinstance(op, affine.MinOp) else arith.MaxSIOp
             result = emit.fold(values, combine)
             rewriter.insert(emit.ops)
             rewriter.replace(op, [], [result])
-        case "affine.load":
+        case affine.LoadOp():
             amap = _map(op, "map")
             indices = emit.results(amap, list(op.operands[1:]))
             load = memref.LoadOp.get(op.operands[0], indices)
             rewriter.insert(emit.ops)
             rewriter.replace(op, load)
-        case "affine.store":
+        case affine.StoreOp():
             amap = _map(op, "map")
             indices = emit.results(amap, list(op.operands[2:]))
             store = memref.StoreOp.get(op.operands[0], op.operands[1], indices)
             rewriter.insert(emit.ops)
             rewriter.replace(op, store)
-        case "affine.for":
+        case affine.ForOp():
             _lower_for(op, rewriter, emit)
-        case "affine.yield":
+        case affine.YieldOp():
             rewriter.replace(op, scf.YieldOp(*op.operands))
         case _:
             raise LoweringError(f"'{op.name}' is not supported by lower-affine", op_location(op))
@@ -151,7 +153,7 @@ def _lower_for(op: Operation, rewriter: PatternRewriter, emit: _Emitter) -> None
     lb = emit.fold(emit.results(lb_map, lb_operands), arith.MaxSIOp)
     ub = emit.fold(emit.results(ub_map, ub_operands), arith.MinSIOp)
     step_attr = op.properties.get("step") or op.attributes.get("step")
-    step = emit.constant(step_attr.value.data)  # type: ignore[union-attr]
+    step = emit.constant(cast(IntegerAttr, step_attr).value.data)  # affine.for's step
     rewriter.insert(emit.ops)
     loop = scf.ForOp(
         lb, ub, step, inits, rewriter.move_region_contents_to_new_regions(op.regions[0])
@@ -159,15 +161,17 @@ def _lower_for(op: Operation, rewriter: PatternRewriter, emit: _Emitter) -> None
     rewriter.replace(op, loop)
 
 
-_AFFINE = (
-    "affine.apply",
-    "affine.min",
-    "affine.max",
-    "affine.load",
-    "affine.store",
-    "affine.for",
-    "affine.yield",
+_AFFINE: tuple[type[Operation], ...] = (
+    affine.ApplyOp,
+    affine.MinOp,
+    AffineMaxOp,
+    affine.LoadOp,
+    affine.StoreOp,
+    affine.ForOp,
+    affine.YieldOp,
 )
+"""The affine ops this pass lowers (xDSL's classes, which schedir's replacements
+subclass, and schedir's `affine.max`)."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +183,7 @@ class LowerAffinePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Outer ops first (pre-order) so an affine.for's body is lowered after the loop is
         # rebuilt; collecting first keeps the walk valid while ops are replaced.
-        for target in [o for o in op.walk() if o.name in _AFFINE]:
+        for target in [o for o in op.walk() if isinstance(o, _AFFINE)]:
             if target.parent is None:
                 continue
             _lower(target, PatternRewriter(target))

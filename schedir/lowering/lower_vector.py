@@ -47,27 +47,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import ModuleOp, VectorType
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from schedir.dialects.vector import Vector, YieldOp
 from schedir.transform.rewrites.canonicalize.driver import apply_patterns_greedily
 from schedir.transform.rewrites.greedy import PatternSet
 
-_VECTOR_OPS_LEFT_ALONE = frozenset(
-    {
-        "vector.load",
-        "vector.store",
-        "vector.maskedload",
-        "vector.maskedstore",
-        "vector.extract",
-        "vector.insert",
-        "vector.fma",
-        "vector.reduction",
-        "vector.shuffle",
-        "vector.yield",
-    }
+_VECTOR_OPS: tuple[type[Operation], ...] = (*xvector.Vector.operations, *Vector.operations)
+"""The ops of the vector dialect, xDSL's classes and schedir's."""
+
+_VECTOR_OPS_LEFT_ALONE: tuple[type[Operation], ...] = (
+    xvector.LoadOp,
+    xvector.StoreOp,
+    xvector.MaskedLoadOp,
+    xvector.MaskedStoreOp,
+    xvector.ExtractOp,
+    xvector.InsertOp,
+    xvector.FMAOp,
+    xvector.ReductionOp,
+    xvector.ShuffleOp,
+    YieldOp,
 )
-"""Ops already in the form convert-vector-to-llvm converts (1-D ones, anyway)."""
+"""Ops already in the form convert-vector-to-llvm converts (1-D ones, anyway); xDSL's
+classes, which schedir's replacements subclass."""
 
 
 def _stage_one() -> PatternSet:
@@ -136,11 +141,13 @@ def _stage_two() -> PatternSet:
 
 def _needs_lowering(module: ModuleOp) -> bool:
     for op in module.walk():
-        if op.name.startswith("vector.") and op.name not in _VECTOR_OPS_LEFT_ALONE:
+        if not isinstance(op, _VECTOR_OPS):
+            continue
+        if not isinstance(op, _VECTOR_OPS_LEFT_ALONE):
             return True
         for result in op.results:
             t = result.type
-            if isinstance(t, VectorType) and t.get_num_dims() > 1 and op.name.startswith("vector."):
+            if isinstance(t, VectorType) and t.get_num_dims() > 1:
                 return True
     return False
 

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.passes import ModulePass
 
 from schedir.dialects.nvvm import TargetAttr
-from schedir.lowering.gpu.common import gpu_modules
+from schedir.lowering.gpu import gpu_modules
 
 
 def attach_target(module: ModuleOp, target: TargetAttr, pattern: str = "") -> None:

@@ -2,17 +2,17 @@
 
 Upstream's One-Shot Bufferize (mlir/docs/Bufferization.md) in two steps:
 
-1. *Analysis* (`_bufferization_analysis`): decide for each tensor operand whether its op
+1. *Analysis* (`bufferization/analysis.py`): decide for each tensor operand whether its op
    may use the operand's buffer in place, merging alias and equivalence sets, rejecting
    decisions that would create a read-after-write conflict or write a read-only buffer.
-2. *Rewrite* (`_bufferize_ops`): tensor ops become memref ops; an out-of-place operand
+2. *Rewrite* (`bufferization/rewrite.py`): tensor ops become memref ops; an out-of-place operand
    gets a private copy (`memref.alloc`, plus `memref.copy` when its contents are needed);
    `tensor.empty` becomes `memref.alloc`, `extract_slice` a `memref.subview`, dense
    constants a private `memref.global` (never written), structured linalg ops the same op
    on buffers (no results), loops update their init's buffer in place.
 
 Then every allocation that does not leave its function is freed once, after its last use
-(`_buffer_deallocation`).
+(`bufferization/deallocation.py`).
 
 With `bufferize-function-boundaries`, function arguments and results become memrefs
 (arguments with the layout `function-boundary-type-conversion` asks for, results with the
@@ -54,7 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     FunctionType,
@@ -63,29 +63,30 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects.bufferization import ToTensorOp
 from schedir.dialects.syntax import op_location
-from schedir.lowering.bufferization.analysis import AnalysisOptions, Decisions, InPlaceAnalysis
-from schedir.lowering.bufferization.deallocation import insert_deallocs
-from schedir.lowering.bufferization.model import (
-    FuncSummary,
-    OpModel,
-    has_tensor_semantics,
-    is_tensor,
-    kind,
-)
-from schedir.lowering.bufferization.rewrite import (
+from schedir.lowering.bufferization import (
+    AnalysisOptions,
     BufferizeState,
+    Decisions,
+    FuncSummary,
     FunctionRewriter,
+    InPlaceAnalysis,
+    LayoutKind,
+    OpModel,
     RewriteOptions,
     RewritePlan,
+    has_tensor_semantics,
+    insert_deallocs,
+    is_tensor,
+    kind,
+    memref_for_tensor,
 )
-from schedir.lowering.bufferization.types import LayoutKind, memref_for_tensor
 
 _LAYOUTS: dict[str, LayoutKind] = {
     "identity-layout-map": "identity",
@@ -293,14 +294,12 @@ def _drop_unused_globals(module: ModuleOp, names: set[str]) -> None:
     if not names:
         return
     used = {
-        op.properties["name"].root_reference.data  # type: ignore[union-attr]
-        for op in module.walk()
-        if op.name == "memref.get_global"
+        op.name_.root_reference.data for op in module.walk() if isinstance(op, memref.GetGlobalOp)
     }
     for op in list(module.ops):
         sym = op.properties.get("sym_name")
         if (
-            op.name == "memref.global"
+            isinstance(op, memref.GlobalOp)
             and isinstance(sym, StringAttr)
             and sym.data in names
             and sym.data not in used
@@ -316,10 +315,10 @@ def _has_tensors(function: func.FuncOp) -> bool:
     return any(has_tensor_semantics(op) for op in function.walk() if op is not function)
 
 
-def _bind_argument(rewriter: FunctionRewriter, block: object, arg: SSAValue) -> None:
+def _bind_argument(rewriter: FunctionRewriter, block: Block, arg: SSAValue) -> None:
     """Make the uses of a function argument (now a memref) read it through a placeholder."""
     placeholder = ToTensorOp(arg)
-    Rewriter.insert_op(placeholder, InsertPoint.at_start(block))  # type: ignore[arg-type]
+    Rewriter.insert_op(placeholder, InsertPoint.at_start(block))
     rewriter.placeholders.add(placeholder)
     arg.replace_uses_with_if(placeholder.tensor, lambda use: use.operation is not placeholder)
 

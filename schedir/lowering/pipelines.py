@@ -1,7 +1,9 @@
 """Named lowering pipelines, declared as data: tuples of pass specs (`name{opt=value}`).
 
 A spec string is what `schedir-opt -p` takes, so any pipeline here can be replayed, cut
-short or extended from the command line.
+short or extended from the command line. `PIPELINES` names the ones run on a whole
+module; `GPU_DEVICE_TO_CF` and `GPU_DEVICE_TO_LLVM` are the steps convert-gpu-to-nvvm
+runs on the body of each gpu.module.
 """
 
 from __future__ import annotations
@@ -76,6 +78,31 @@ def cuda_to_llvm(
 CUDA_TO_LLVM: tuple[str, ...] = cuda_to_llvm()
 """Bufferized GPU payload -> the host LLVM dialect, kernels for sm_90 (PTX 8.0, -O3)."""
 
+GPU_DEVICE_TO_CF: tuple[str, ...] = (
+    "convert-linalg-to-loops",
+    "scf-forall-to-for",
+    # vector IR a schedule left (contractions, n-D transfers) to 1-D LLVM vectors, as
+    # upstream's convert-gpu-to-nvvm includes the vector-to-LLVM patterns
+    "lower-vector",
+    "convert-vector-to-llvm",
+    "lower-affine",
+    "convert-scf-to-cf",
+)
+"""What convert-gpu-to-nvvm runs first on the body of each gpu.module: structured and
+vector code to branches and LLVM vectors. Its own gpu-op and libdevice lowering follows,
+then `GPU_DEVICE_TO_LLVM`."""
+
+GPU_DEVICE_TO_LLVM: tuple[str, ...] = (
+    "convert-math-to-llvm",
+    "convert-arith-to-llvm",
+    "finalize-memref-to-llvm",
+    "convert-func-to-llvm",
+    "convert-cf-to-llvm",
+    "reconcile-unrealized-casts",
+)
+"""What convert-gpu-to-nvvm runs last on the body of each gpu.module, the `*-to-llvm`
+passes with NVVM's address spaces (global 1, workgroup 3, private 0)."""
+
 PIPELINES: MappingProxyType[str, tuple[str, ...]] = MappingProxyType(
     {
         "bufferize": BUFFERIZE,
@@ -95,4 +122,13 @@ def spec(pipeline: tuple[str, ...]) -> str:
     return ",".join(pipeline)
 
 
-__all__ = ["BUFFERIZE", "CPU_TO_LLVM", "CUDA_TO_LLVM", "PIPELINES", "cuda_to_llvm", "spec"]
+__all__ = [
+    "BUFFERIZE",
+    "CPU_TO_LLVM",
+    "CUDA_TO_LLVM",
+    "GPU_DEVICE_TO_CF",
+    "GPU_DEVICE_TO_LLVM",
+    "PIPELINES",
+    "cuda_to_llvm",
+    "spec",
+]

@@ -20,12 +20,12 @@ before the write; mutually exclusive `scf.if` branches; an elementwise op that r
 writes the same buffer; and the matching `extract_slice` / `insert_slice` (or
 `parallel_insert_slice`) pair: writing into the slice that is later inserted back at the
 same offsets/sizes/strides does not conflict with the insert reading the destination
-(`_bufferization_subsets`, which also clears reads and writes of disjoint static slices).
+(`subsets`, which also clears reads and writes of disjoint static slices).
 
 Cost. Conflicts only disappear as more operands are decided in place (the exceptions grow
 with the equivalence sets), so each decision checks just the read/write pairs it newly
 brings together. Each alias set keeps its reads and in-place writes indexed by block
-position (`_bufferization_sets`): within a block only a write between a read's first
+position (`sets`): within a block only a write between a read's first
 definition and the read can conflict, which bisection finds. No decision walks the
 function; long straight-line chains in one alias set cost about linear time.
 """
@@ -33,14 +33,16 @@ function; long straight-line chains in one alias set cost about linear time.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects import func, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
+from schedir.diagnostics import UnsupportedError
 from schedir.dialects.scf import ForallOp
+from schedir.dialects.syntax import op_location
 from schedir.lowering.bufferization.model import Key, OpModel, is_tensor, kind
 from schedir.lowering.bufferization.sets import SetUses, UnionFind, first_field
 from schedir.lowering.bufferization.subsets import SubsetRules
@@ -94,7 +96,7 @@ def _region_of_value(value: SSAValue) -> Region | None:
     return value.op.parent_region()
 
 
-class InPlaceAnalysis(SubsetRules):
+class InPlaceAnalysis:
     """Decides in-place bufferization for the tensor operands of one function body."""
 
     def __init__(self, model: OpModel, options: AnalysisOptions) -> None:
@@ -107,7 +109,7 @@ class InPlaceAnalysis(SubsetRules):
         self._privatize: dict[Key, bool] = {}
         self._assumed: Key | None = None
         self._read_cache: dict[SSAValue, bool] = {}
-        self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
+        self._subsets = SubsetRules(self.decisions.equivalences, self._reverse_chain)
         self._summaries: dict[Key, tuple[Block | None, int, int | None]] = {}
         self._groups: dict[SSAValue, SetUses] = {}
         """(reads, in-place writes) of each alias set, by its root."""
@@ -122,9 +124,6 @@ class InPlaceAnalysis(SubsetRules):
             for region in op.regions:
                 for block in region.blocks:
                     if len(region.blocks) > 1:
-                        from schedir.diagnostics import UnsupportedError
-                        from schedir.dialects.syntax import op_location
-
                         raise UnsupportedError(
                             f"'{op.name}' has a region with several blocks: one-shot-bufferize "
                             "supports structured control flow only",
@@ -411,7 +410,7 @@ class InPlaceAnalysis(SubsetRules):
                 ):
                     return False
         return not (
-            self._non_conflicting_subsets(read, write) or self._disjoint_subsets(read, write)
+            self._subsets.non_conflicting(read, write) or self._subsets.disjoint(read, write)
         )
 
     def _definition_excludes(self, definition: SSAValue, write: Key) -> bool:
@@ -455,12 +454,11 @@ class InPlaceAnalysis(SubsetRules):
         return False
 
     def _reverse_chain(
-        self, start: SSAValue, condition: object, *, include_leaves: bool
+        self, start: SSAValue, condition: Callable[[SSAValue], bool], *, include_leaves: bool
     ) -> Iterator[SSAValue]:
         """Values on the reverse alias chains from `start` that satisfy `condition`, stopping
         there; chain ends (block arguments, values without aliasing operands) too with
         `include_leaves` (upstream's findValueInReverseUseDefChain)."""
-        assert callable(condition)
         work = [start]
         seen: set[SSAValue] = set()
         while work:

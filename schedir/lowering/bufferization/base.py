@@ -1,4 +1,4 @@
-"""One-Shot bufferization, the rewrite's state and building blocks (see `_bufferize_ops`).
+"""One-Shot bufferization, the rewrite's state and building blocks (see `rewrite`).
 
 Ops are rewritten in program order. A rewritten tensor value is replaced by a placeholder
 `bufferization.to_tensor %buffer` (as upstream does), so the IR stays valid and the next
@@ -36,7 +36,7 @@ from schedir.dialects.memref import (
 )
 from schedir.dialects.tensor import ParallelInsertSliceOp
 from schedir.lowering.bufferization.index_equality import same_values
-from schedir.lowering.bufferization.model import Key
+from schedir.lowering.bufferization.model import Key, static_slice_params
 from schedir.lowering.bufferization.types import (
     LayoutKind,
     cast_is_safe,
@@ -93,8 +93,9 @@ class RewriterBase:
         self.state = state
         self.options = state.options
         self.plan = plan
-        self.placeholders: set[Operation] = set()
-        self._to_buffer: dict[SSAValue, SSAValue] = {}
+        self.placeholders: set[ToTensorOp] = set()
+        self._buffers: dict[SSAValue, SSAValue] = {}
+        """The buffer found for each tensor value (see `buffer_of`)."""
         self._boundary: set[Operation] = set()
         self.views: list[Operation] = []
         """Views this rewrite made, erased at the end if unused."""
@@ -116,7 +117,7 @@ class RewriterBase:
         owner = value.owner
         if isinstance(owner, bufferization.ToTensorOp) and owner in self.placeholders:
             return owner.memref
-        found = self._to_buffer.get(value)
+        found = self._buffers.get(value)
         if found is None:
             tensor_type = cast(TensorType[Attribute], value.type)
             to_buffer = ToBufferOp.build(
@@ -128,7 +129,7 @@ class RewriterBase:
             else:
                 Rewriter.insert_op(to_buffer, InsertPoint.at_start(owner))
             found = to_buffer.memref
-            self._to_buffer[value] = found
+            self._buffers[value] = found
             self._boundary.add(to_buffer)
         return found
 
@@ -238,11 +239,9 @@ class RewriterBase:
         before: Operation,
     ) -> SSAValue:
         """`memref.subview` of `buffer` at the offsets/sizes/strides of a slice op."""
-        sizes = list(slice_op.properties["static_sizes"].get_values())  # type: ignore[union-attr]
+        offsets, sizes, strides = (list(p) for p in static_slice_params(slice_op))
         dropped = rank_reduction_mask(sizes, slice_type.get_shape())
         assert dropped is not None, "slice op verifier guarantees a rank reduction"
-        offsets = list(slice_op.properties["static_offsets"].get_values())  # type: ignore[union-attr]
-        strides = list(slice_op.properties["static_strides"].get_values())  # type: ignore[union-attr]
         result_type = subview_type(
             cast(MemRefType[Attribute], buffer.type),
             static_or_none(offsets),

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.dialects.scf import ForallOp, InParallelOp
@@ -45,7 +45,7 @@ class ControlFlowRules(RewriterBase):
         for arg, buffer in zip(args, buffers, strict=True):
             self.replace_tensor(arg, buffer, InsertPoint.at_start(block))
         for arg in args:
-            block.erase_arg(arg)  # type: ignore[arg-type]
+            block.erase_arg(cast(BlockArgument, arg))  # `args` are `block`'s arguments
 
     def _for(self, op: Operation) -> None:
         assert isinstance(op, scf.ForOp)
@@ -109,7 +109,7 @@ class ControlFlowRules(RewriterBase):
             self._copy_into_slice(self.buffer_of(insert.source), dest, insert, terminator)
             Rewriter.erase_op(insert)
         for arg in shared:
-            block.erase_arg(arg)  # type: ignore[arg-type]
+            block.erase_arg(cast(BlockArgument, arg))  # the forall's shared outputs
         body = op.detach_region(op.body)
         new_forall = ForallOp(op.lower_bounds, op.upper_bounds, op.steps, (), op.mapping, body)
         new_forall.attributes.update(op.attributes)

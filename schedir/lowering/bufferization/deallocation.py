@@ -14,8 +14,9 @@ freed here: its new owner frees it, or (unknown ops, function results) the calle
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
-from xdsl.dialects import memref, scf
+from xdsl.dialects import bufferization, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
@@ -68,7 +69,7 @@ def last_use(
                     escapes = True  # handed over to the scf.if result, which is freed instead
                 else:
                     work.append(merged)
-            elif user.has_trait(IsTerminator) or user.name == "bufferization.to_tensor":
+            elif user.has_trait(IsTerminator) or isinstance(user, bufferization.ToTensorOp):
                 escapes = True
             anchor = block.find_ancestor_op_in_block(user)
             if anchor is None:
@@ -105,7 +106,7 @@ def insert_deallocs(owned: Iterable[SSAValue]) -> int:
     # Positions stay valid while inserting: deallocs only go after existing ops.
     for buffer, anchor in reversed(placements):
         dealloc = memref.DeallocOp.get(buffer)
-        dealloc.location = buffer.owner.location  # type: ignore[union-attr]
+        dealloc.location = cast(Operation, buffer.owner).location  # checked when placed
         Rewriter.insert_op(dealloc, InsertPoint.after(anchor))
     for op in dead:
         Rewriter.erase_op(op)

@@ -8,44 +8,58 @@ that address the same slice without running CSE first.
 
 from __future__ import annotations
 
+from xdsl.dialects import affine, arith, memref, tensor
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, OpResult, SSAValue
 
-_PURE = frozenset(
+from schedir.dialects.affine import MaxOp as AffineMaxOp
+from schedir.dialects.arith import IndexCastUIOp
+
+_PURE: frozenset[type[Operation]] = frozenset(
     {
-        "arith.constant",
-        "arith.addi",
-        "arith.subi",
-        "arith.muli",
-        "arith.divsi",
-        "arith.divui",
-        "arith.ceildivsi",
-        "arith.ceildivui",
-        "arith.floordivsi",
-        "arith.remsi",
-        "arith.remui",
-        "arith.minsi",
-        "arith.minui",
-        "arith.maxsi",
-        "arith.maxui",
-        "arith.andi",
-        "arith.ori",
-        "arith.xori",
-        "arith.shli",
-        "arith.shrsi",
-        "arith.shrui",
-        "arith.index_cast",
-        "arith.index_castui",
-        "arith.cmpi",
-        "arith.select",
-        "affine.apply",
-        "affine.min",
-        "affine.max",
-        "tensor.dim",
-        "memref.dim",
+        arith.ConstantOp,
+        arith.AddiOp,
+        arith.SubiOp,
+        arith.MuliOp,
+        arith.DivSIOp,
+        arith.DivUIOp,
+        arith.CeilDivSIOp,
+        arith.CeilDivUIOp,
+        arith.FloorDivSIOp,
+        arith.RemSIOp,
+        arith.RemUIOp,
+        arith.MinSIOp,
+        arith.MinUIOp,
+        arith.MaxSIOp,
+        arith.MaxUIOp,
+        arith.AndIOp,
+        arith.OrIOp,
+        arith.XOrIOp,
+        arith.ShLIOp,
+        arith.ShRSIOp,
+        arith.ShRUIOp,
+        arith.IndexCastOp,
+        IndexCastUIOp,
+        arith.CmpiOp,
+        arith.SelectOp,
+        affine.ApplyOp,
+        affine.MinOp,
+        AffineMaxOp,
+        tensor.DimOp,
+        memref.DimOp,
     }
 )
-"""Ops whose result depends only on their operands and properties."""
+"""Ops whose result depends only on their operands and properties (xDSL's classes, which
+schedir's replacements subclass, and schedir's own)."""
+
+
+def _pure_kind(op: Operation) -> type | None:
+    """The class of `op`, or its base class, that is in `_PURE`, if any."""
+    for cls in type(op).__mro__:
+        if cls in _PURE:
+            return cls
+    return None
+
 
 _MAX_DEPTH = 8
 
@@ -53,7 +67,7 @@ _MAX_DEPTH = 8
 def constant_value(value: SSAValue) -> int | None:
     """The integer an `arith.constant` defines, if `value` is one."""
     owner = value.owner
-    if isinstance(owner, Operation) and owner.name == "arith.constant":
+    if isinstance(owner, arith.ConstantOp):
         attr = owner.properties.get("value")
         if isinstance(attr, IntegerAttr):
             return attr.value.data
@@ -70,7 +84,8 @@ def same_value(a: SSAValue, b: SSAValue, depth: int = 0) -> bool:
     if depth >= _MAX_DEPTH or not isinstance(a, OpResult) or not isinstance(b, OpResult):
         return False
     op_a, op_b = a.op, b.op
-    if op_a.name != op_b.name or op_a.name not in _PURE or a.index != b.index:
+    kind = _pure_kind(op_a)
+    if kind is None or kind is not _pure_kind(op_b) or a.index != b.index:
         return False
     if op_a.properties != op_b.properties or len(op_a.operands) != len(op_b.operands):
         return False

@@ -15,11 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects import arith, bufferization, func, scf
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects import vector as xvector
-from xdsl.dialects.builtin import IntegerAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnitAttr,
+    VectorType,
+)
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineMap
 
@@ -73,6 +81,19 @@ def has_tensor_semantics(op: Operation) -> bool:
     if any(is_tensor(v) for v in op.operands) or any(is_tensor(r) for r in op.results):
         return True
     return any(is_tensor(a) for region in op.regions for block in region.blocks for a in block.args)
+
+
+def static_slice_params(
+    op: Operation,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The static offsets, sizes and strides of a slice op (`extract_slice`, `insert_slice`,
+    `parallel_insert_slice`), `DYNAMIC_INDEX` where dynamic."""
+
+    def values(name: str) -> tuple[int, ...]:
+        # The slice ops' verifiers make these i64 arrays.
+        return cast(DenseArrayBase[IntegerType], op.properties[name]).get_values()
+
+    return values("static_offsets"), values("static_sizes"), values("static_strides")
 
 
 def is_structured(op: Operation) -> bool:
@@ -417,7 +438,8 @@ class OpModel:
             if self.is_definition(v):
                 return False
             sources = self.aliasing_operands(v)
-            if not sources and kind(v.owner) not in ("empty", "alloc_tensor"):
+            # A block argument here is a definition or has aliasing operands.
+            if not sources and kind(cast(Operation, v.owner)) not in ("empty", "alloc_tensor"):
                 return False
             work.extend(key[0].operands[key[1]] for key, _ in sources)
         return True
@@ -454,8 +476,8 @@ def _transfer_overwrites_all(op: Operation) -> bool:
     """A transfer_write without mask at offset 0 of a static tensor no larger than the vector
     (upstream's test for a write that does not read its destination)."""
     assert isinstance(op, xvector.TransferWriteOp)
-    dest_shape = op.source.type.get_shape()  # type: ignore[union-attr]
-    vector_shape = op.vector.type.get_shape()  # type: ignore[union-attr]
+    dest_shape = cast(TensorType[Attribute], op.source.type).get_shape()  # a tensor: see kind
+    vector_shape = cast(VectorType[Attribute], op.vector.type).get_shape()
     if op.mask is not None or any(d < 0 for d in dest_shape):
         return False
     if any(_constant(i) != 0 for i in op.indices):
@@ -467,8 +489,8 @@ def _transfer_overwrites_all(op: Operation) -> bool:
 
 def _overwrites_whole_dest(op: xtensor.InsertSliceOp) -> bool:
     """An insert_slice at offset 0, stride 1, of a source as large as the destination."""
-    dest_shape = op.dest.type.get_shape()  # type: ignore[union-attr]
-    src_shape = op.source.type.get_shape()  # type: ignore[union-attr]
+    dest_shape = cast(TensorType[Attribute], op.dest.type).get_shape()  # a tensor: see kind
+    src_shape = cast(TensorType[Attribute], op.source.type).get_shape()
     if op.offsets or op.sizes or op.strides or any(d < 0 for d in dest_shape):
         return False
     return (

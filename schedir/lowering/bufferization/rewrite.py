@@ -8,8 +8,8 @@ boundary. Where the analysis decided an operand out of place, the op gets a priv
 (`memref.alloc`, plus a copy when the op needs the old contents).
 
 The rules live by family: this module has the view and element ops and the dispatch,
-`_bufferize_tensor_ops` the ops making new tensors, `_bufferize_control_flow` loops,
-branches and calls; `_bufferize_base` the shared state and building blocks.
+`tensor_ops` the ops making new tensors, `control_flow` loops, branches and calls; `base`
+the shared state and building blocks.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from typing import cast
 from xdsl.dialects import bufferization, memref
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntegerAttr,
     MemRefType,
     TensorType,
 )
@@ -158,7 +160,9 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
 
     def _reshape(self, op: Operation) -> None:
         source = self.operand_buffer(op, 0)
-        groups = [[int(i.value.data) for i in g.data] for g in op.properties["reassociation"].data]  # type: ignore[union-attr]
+        # The reshape ops' verifiers make `reassociation` an array of index arrays.
+        reassociation = cast(ArrayAttr[ArrayAttr[IntegerAttr]], op.properties["reassociation"])
+        groups = [[int(i.value.data) for i in g.data] for g in reassociation.data]
         result_type = cast(TensorType[Attribute], op.results[0].type)
         source_type = cast(MemRefType[Attribute], source.type)
         if isinstance(op, xtensor.CollapseShapeOp):

@@ -11,7 +11,8 @@ from xdsl.ir import Block, SSAValue
 
 from schedir.lowering.bufferization.model import Key
 
-_T = TypeVar("_T")
+_T = TypeVar("_T", bound=tuple[int, *tuple[object, ...]])
+"""An entry of a per-block list: a position first."""
 
 
 @dataclass
@@ -63,9 +64,9 @@ class SetUses:
         return [w for b, entries in self.writes_in.items() if b is not block for _, w in entries]
 
 
-def first_field(entry: tuple[int, ...] | tuple[int, Key]) -> int:
+def first_field(entry: tuple[int, *tuple[object, ...]]) -> int:
     """The sort key of the per-block lists: their first field (a position)."""
-    return entry[0]  # type: ignore[return-value]
+    return entry[0]
 
 
 def _merge_into(big: dict[Block, list[_T]], small: dict[Block, list[_T]]) -> None:
@@ -76,9 +77,9 @@ def _merge_into(big: dict[Block, list[_T]], small: dict[Block, list[_T]]) -> Non
             big[block] = entries
         elif len(entries) < len(mine):
             for entry in entries:
-                bisect.insort(mine, entry, key=first_field)  # type: ignore[arg-type]
+                bisect.insort(mine, entry, key=first_field)
         else:
-            big[block] = sorted(mine + entries, key=first_field)  # type: ignore[arg-type]
+            big[block] = sorted(mine + entries, key=first_field)
 
 
 class UnionFind:

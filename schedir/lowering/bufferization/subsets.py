@@ -10,33 +10,40 @@ cannot interfere (upstream's areNonConflictingSubsets, and statically disjoint s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Operation, SSAValue
 
+from schedir.dialects.tensor import ParallelInsertSliceOp
 from schedir.lowering.bufferization.index_equality import same_values
-from schedir.lowering.bufferization.model import Key, is_tensor
+from schedir.lowering.bufferization.model import Key, is_tensor, static_slice_params
+from schedir.lowering.bufferization.sets import UnionFind
 
-if TYPE_CHECKING:
-    from schedir.lowering.bufferization.analysis import Decisions
+
+class ReverseChain(Protocol):
+    """The analysis' walk of reverse alias chains (upstream's
+    findValueInReverseUseDefChain)."""
+
+    def __call__(
+        self, start: SSAValue, condition: Callable[[SSAValue], bool], *, include_leaves: bool
+    ) -> Iterator[SSAValue]: ...
 
 
 class SubsetRules:
-    """The subset rules, mixed into the analysis (which provides the state below)."""
+    """The subset rules, over the analysis' equivalence sets and reverse alias chains."""
 
-    if TYPE_CHECKING:
-        decisions: Decisions
-        _leaves: dict[SSAValue, tuple[SSAValue, ...]]
-
-        def _reverse_chain(
-            self, start: SSAValue, condition: Callable[[SSAValue], bool], *, include_leaves: bool
-        ) -> Iterator[SSAValue]: ...
+    def __init__(self, equivalences: UnionFind, reverse_chain: ReverseChain) -> None:
+        self._equivalences = equivalences
+        self._reverse_chain = reverse_chain
+        self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
 
     # -- subset insertion (extract_slice / insert_slice pairs) ---------------------------
 
-    def _non_conflicting_subsets(self, read: Key, write: Key) -> bool:
+    def non_conflicting(self, read: Key, write: Key) -> bool:
+        """Whether `read` and `write` touch matching slices so that they cannot conflict
+        (upstream's areNonConflictingSubsets)."""
         read_op, read_index = read
         write_op, write_index = write
         if _is_insert(read_op):
@@ -51,13 +58,13 @@ class SubsetRules:
         if _is_insert(write_op) and write_index == 1:
             source = write_op.operands[0]
             read_value = read_op.operands[read_index]
-            if self.decisions.equivalences.same(read_value, source) and self._matches_destination(
+            if self._equivalences.same(read_value, source) and self._matches_destination(
                 (write_op, 0), write_op
             ):
                 return True  # the insert rewrites the memory with the data it holds
         return False
 
-    def _disjoint_subsets(self, read: Key, write: Key) -> bool:
+    def disjoint(self, read: Key, write: Key) -> bool:
         """Whether the read and the write touch statically disjoint slices of one buffer
         (e.g. reading `%t[4..8)` through an extract_slice while an insert_slice writes
         `%t[0..4)`)."""
@@ -73,7 +80,7 @@ class SubsetRules:
         if write_slices is None:
             return False
         return all(
-            self.decisions.equivalences.same(rc, wc) and _disjoint(r_op, w_op)
+            self._equivalences.same(rc, wc) and _disjoint(r_op, w_op)
             for rc, r_op in read_slices
             for wc, w_op in write_slices
         )
@@ -112,7 +119,7 @@ class SubsetRules:
 
     def _same_subset(self, extract: xtensor.ExtractSliceOp, insert: Operation) -> bool:
         dest = insert.operands[1]
-        if not self.decisions.equivalences.same(extract.source, dest):
+        if not self._equivalences.same(extract.source, dest):
             return False
         return _same_slice(extract, insert)
 
@@ -120,7 +127,7 @@ class SubsetRules:
 
 
 def _is_insert(op: Operation) -> bool:
-    return isinstance(op, xtensor.InsertSliceOp) or op.name == "tensor.parallel_insert_slice"
+    return isinstance(op, xtensor.InsertSliceOp | ParallelInsertSliceOp)
 
 
 def _same_slice(a: Operation, b: Operation) -> bool:
@@ -138,9 +145,7 @@ def _disjoint(a: Operation, b: Operation) -> bool:
     some dimension their index ranges are apart."""
     ranges = []
     for op in (a, b):
-        offsets = op.properties["static_offsets"].get_values()  # type: ignore[union-attr]
-        sizes = op.properties["static_sizes"].get_values()  # type: ignore[union-attr]
-        strides = op.properties["static_strides"].get_values()  # type: ignore[union-attr]
+        offsets, sizes, strides = static_slice_params(op)
         ranges.append(list(zip(offsets, sizes, strides, strict=True)))
     for (o1, n1, s1), (o2, n2, s2) in zip(ranges[0], ranges[1], strict=True):
         if DYNAMIC_INDEX in (o1, n1, s1, o2, n2, s2):

@@ -68,11 +68,11 @@ class TensorRules(RewriterBase):
         shape = "x".join(str(d) for d in memref_type.get_shape())
         base = f"__constant_{shape}{'x' if shape else ''}{memref_type.get_element_type()}"
         taken = {
-            op.properties["sym_name"].data  # type: ignore[union-attr]
+            cast(StringAttr, op.properties["sym_name"]).data  # symbol names are strings
             for op in module.ops
             if "sym_name" in op.properties
         } | {
-            op.attributes["sym_name"].data  # type: ignore[union-attr]
+            cast(StringAttr, op.attributes["sym_name"]).data
             for op in module.ops
             if "sym_name" in op.attributes
         }

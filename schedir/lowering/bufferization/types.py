@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Literal, cast
 
 from xdsl.dialects.builtin import (
@@ -106,7 +107,7 @@ def subview_type(
     offsets: Sequence[Static],
     sizes: Sequence[Static],
     steps: Sequence[Static],
-    dropped: set[int] = frozenset(),  # type: ignore[assignment]
+    dropped: AbstractSet[int] = frozenset(),
 ) -> MemRefType[Attribute]:
     """The result type of `memref.subview` (upstream's inference, with `dropped` unit dims)."""
     src_strides, src_offset = strides_and_offset(source)

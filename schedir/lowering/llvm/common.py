@@ -6,17 +6,22 @@ a memref) by an LLVM op producing `i64` (or a descriptor struct) casts the new v
 to the old type for users it does not convert; a pass that needs an LLVM-typed operand
 looks through such a cast or inserts one. `reconcile-unrealized-casts` removes the pairs
 at the end. `LLVMTypeConverter` is upstream's LLVMTypeConverter (index -> i64, memref ->
-descriptor struct, memory spaces as `!llvm.ptr<N>`, in `_llvm_type_converter`);
+descriptor struct, memory spaces as `!llvm.ptr<N>`, in `type_converter`);
 `Lowering` holds one pass run's state (the casts and helpers it made) and inserts new ops
-before the op being replaced.
+before the op being replaced. A pass finds the lowering of an op in a table keyed by op
+class (`handler_for`); `LLVMConversionPass` is the pass class whose converter
+convert-gpu-to-nvvm can choose.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
-from xdsl.dialects import builtin
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -31,9 +36,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
 
 from schedir.diagnostics import LoweringError, UnsupportedError
-from schedir.dialects import llvm
+from schedir.dialects import gpu, llvm
 from schedir.dialects.syntax import op_location
 from schedir.lowering.llvm.type_converter import (
     DYNAMIC,
@@ -45,6 +51,11 @@ from schedir.lowering.llvm.type_converter import (
     is_contiguous_row_major,
     strides_and_offset,
 )
+
+H = TypeVar("H")
+
+Handler = Callable[["Lowering", Operation], None]
+"""The lowering of one op: replaces it (with `Lowering.replace`) by LLVM dialect ops."""
 
 
 def fastmath_to_llvm(attr: Attribute | None) -> llvm.FastMathAttr:
@@ -61,30 +72,31 @@ def attr_of(op: Operation, name: str) -> Attribute | None:
     return found if found is not None else op.attributes.get(name)
 
 
-_PURE_OPS = frozenset(
+_PURE_OPS: frozenset[type[Operation]] = frozenset(
     {
-        "llvm.mlir.constant",
-        "llvm.mlir.poison",
-        "llvm.mlir.undef",
-        "llvm.mlir.zero",
-        "llvm.extractvalue",
-        "llvm.insertvalue",
-        "llvm.extractelement",
-        "llvm.insertelement",
-        "llvm.add",
-        "llvm.sub",
-        "llvm.mul",
-        "llvm.urem",
-        "llvm.getelementptr",
-        "llvm.ptrtoint",
-        "llvm.inttoptr",
-        "llvm.addrspacecast",
-        "llvm.icmp",
-        "llvm.select",
-        "builtin.unrealized_conversion_cast",
+        llvm.ConstantOp,
+        llvm.PoisonOp,
+        llvm.UndefOp,
+        llvm.ZeroOp,
+        llvm.ExtractValueOp,
+        llvm.InsertValueOp,
+        llvm.ExtractElementOp,
+        llvm.InsertElementOp,
+        llvm.AddOp,
+        llvm.SubOp,
+        llvm.MulOp,
+        llvm.URemOp,
+        llvm.GEPOp,
+        llvm.PtrToIntOp,
+        llvm.IntToPtrOp,
+        llvm.AddrSpaceCastOp,
+        llvm.ICmpOp,
+        llvm.SelectOp,
+        builtin.UnrealizedConversionCastOp,
     }
 )
-"""Ops a lowering may leave unused and that can be erased without changing behaviour."""
+"""Ops a lowering may leave unused and that can be erased without changing behaviour (the
+classes the lowerings build them from)."""
 
 
 @dataclass
@@ -212,7 +224,7 @@ class Lowering:
         block = anchor.parent
         assert block is not None
         block.insert_op_before(new, anchor)
-        if new.name in _PURE_OPS:
+        if type(new) in _PURE_OPS:
             self._made.append(new)
         return new
 
@@ -223,7 +235,7 @@ class Lowering:
             return const(self.emit(anchor), value, t)
         key = (entry, value, t)
         found = self._constants.get(key)
-        if found is not None and found.owner.parent is entry:  # type: ignore[union-attr]
+        if found is not None and found.owner.parent is entry:
             return found
         new = llvm.ConstantOp(_constant_attr(value, t), t)
         new.location = anchor.location
@@ -247,11 +259,16 @@ class Lowering:
         """`llvm.extractvalue struct[position]`, made once, right after `struct` is defined."""
         key = (struct, position)
         found = self._fields.get(key)
-        if found is not None and found.owner.parent is not None:  # type: ignore[union-attr]
+        if found is not None and found.owner.parent is not None:
             return found
         t = struct.type
         for p in position:
-            t = t.types.data[p] if isinstance(t, llvm.LLVMStructType) else t.type  # type: ignore[attr-defined]
+            # a descriptor's fields: structs, and arrays of sizes and strides
+            t = (
+                t.types.data[p]
+                if isinstance(t, llvm.LLVMStructType)
+                else cast(llvm.LLVMArrayType, t).type
+            )
         new = llvm.ExtractValueOp(DenseArrayBase.from_list(i64, position), struct, t)
         owner = struct.owner
         previous = self._last_field.get(struct)
@@ -276,7 +293,7 @@ class Lowering:
 
     def track(self, new: Operation) -> None:
         """Let `finish` erase `new` if it ends up unused (for ops placed by hand)."""
-        if new.name in _PURE_OPS:
+        if type(new) in _PURE_OPS:
             self._made.append(new)
 
     def emit(self, anchor: Operation) -> Callable[[Operation], SSAValue]:
@@ -284,7 +301,7 @@ class Lowering:
 
         def add(new: Operation) -> SSAValue:
             self.insert(new, anchor)
-            return new.results[0] if new.results else None  # type: ignore[return-value]
+            return first_result(new)
 
         return add
 
@@ -322,6 +339,12 @@ class Lowering:
         self._casts.clear()
 
 
+def first_result(op: Operation) -> SSAValue:
+    """What an emitter returns for the op it inserted: its first result (None for an op
+    without results, which the emitter's callers do not use)."""
+    return op.results[0] if op.results else None  # type: ignore[return-value]  # None for an op without results: callers do not use it
+
+
 def const(emit: Callable[[Operation], SSAValue], value: int | float, t: Attribute) -> SSAValue:
     """`llvm.mlir.constant(value) : t` for an integer or float type `t`."""
     if isinstance(t, IntegerType):
@@ -342,14 +365,14 @@ def _constant_attr(value: int | float, t: Attribute) -> Attribute:
     return FloatAttr(float(value), t)
 
 
-_FUNCTION_OPS = frozenset({"func.func", "llvm.func", "gpu.func"})
+_FUNCTION_OPS: tuple[type[Operation], ...] = (func.FuncOp, llvm.FuncOp, gpu.FuncOp)
 
 
 def _function_entry(op: Operation) -> Block | None:
     """The entry block of the function around `op`, or None outside functions."""
     current: Operation | None = op.parent_op()
     while current is not None:
-        if current.name in _FUNCTION_OPS:
+        if isinstance(current, _FUNCTION_OPS):
             region = current.regions[0]
             return region.blocks[0] if region.blocks else None
         current = current.parent_op()
@@ -363,7 +386,7 @@ def splat_const(
     if isinstance(t, VectorType):
         elem = t.get_element_type()
         data = [int(value) if isinstance(elem, IntegerType) else float(value)]
-        attr = DenseIntOrFPElementsAttr.from_list(t, data)  # type: ignore[arg-type]
+        attr = DenseIntOrFPElementsAttr.from_list(t, data)
         return emit(llvm.ConstantOp(attr, t))
     return const(emit, value, t)
 
@@ -436,11 +459,30 @@ def enclosing_module(op: Operation) -> ModuleOp:
     return found
 
 
-def ops_in_order(root: Operation, names: frozenset[str] | None = None) -> list[Operation]:
-    """Every op nested in `root` (pre-order), optionally only those named in `names`."""
-    if names is None:
-        return list(root.walk())
-    return [op for op in root.walk() if op.name in names]
+def handler_for(table: Mapping[type[Operation], H], op: Operation) -> H | None:
+    """The entry of `table` for the class of `op` or its nearest base class in `table`.
+
+    schedir redefines some xDSL ops as subclasses (`schedir.dialects.arith.CmpiOp` of
+    xDSL's `arith.CmpiOp`) and both classes get built, so tables key those on xDSL's class.
+    """
+    for cls in type(op).__mro__:
+        if issubclass(cls, Operation):
+            found = table.get(cls)
+            if found is not None:
+                return found
+    return None
+
+
+class LLVMConversionPass(ModulePass, ABC):
+    """A `*-to-llvm` pass: it converts its dialect with a type converter, the default one
+    when run as a pass; convert-gpu-to-nvvm runs it with NVVM's address spaces."""
+
+    @abstractmethod
+    def convert(self, module: ModuleOp, converter: LLVMTypeConverter) -> None:
+        """Convert the ops of this pass's dialect in `module`, types with `converter`."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.convert(op, LLVMTypeConverter())
 
 
 def unsupported(pass_name: str, op: Operation, why: str = "") -> UnsupportedError:
@@ -473,6 +515,8 @@ __all__ = [
     "DYNAMIC",
     "INDEX",
     "PTR",
+    "Handler",
+    "LLVMConversionPass",
     "LLVMTypeConverter",
     "Lowering",
     "address_space_of",
@@ -482,10 +526,11 @@ __all__ = [
     "element_size",
     "enclosing_module",
     "fastmath_to_llvm",
+    "first_result",
+    "handler_for",
     "index_const",
     "is_contiguous_row_major",
     "lookup_or_declare",
-    "ops_in_order",
     "splat_const",
     "strides_and_offset",
     "top_level_symbols",

@@ -12,12 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import builtin
+from xdsl.dialects import arith, builtin
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from schedir.dialects import llvm
-from schedir.lowering.llvm.common import INDEX, Lowering, attr_of, element_size, strides_and_offset
+from schedir.lowering.llvm.common import (
+    INDEX,
+    Lowering,
+    attr_of,
+    element_size,
+    first_result,
+    strides_and_offset,
+)
 
 Emit = Callable[[Operation], SSAValue]
 
@@ -31,7 +38,7 @@ def constant_int(v: SSAValue) -> int | None:
             v = owner.inputs[0]
             seen += 1
             continue
-        if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
+        if isinstance(owner, llvm.ConstantOp | arith.ConstantOp):
             value = attr_of(owner, "value")
             if isinstance(value, IntegerAttr):
                 return value.value.data
@@ -210,7 +217,7 @@ def loop_nest(
         def add(new: Operation) -> SSAValue:
             new.location = location
             target.add_op(new)
-            return new.results[0] if new.results else None  # type: ignore[return-value]
+            return first_result(new)
 
         return add
 
@@ -247,6 +254,6 @@ def loop_nest(
     def add_inner(new: Operation) -> SSAValue:
         new.location = location
         current.insert_op_before(new, terminator)
-        return new.results[0] if new.results else None  # type: ignore[return-value]
+        return first_result(new)
 
     return add_inner, ivs

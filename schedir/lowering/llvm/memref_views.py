@@ -270,7 +270,7 @@ def memory_space_cast(lw: Lowering, op: Operation) -> None:
 def _reassociation(op: Operation) -> list[list[int]]:
     attr = attr_of(op, "reassociation")
     assert isinstance(attr, ArrayAttr)
-    return [[int(x.value.data) for x in group.data] for group in attr.data]  # type: ignore[attr-defined]
+    return [[int(x.value.data) for x in group.data] for group in attr.data]
 
 
 def collapse_shape(lw: Lowering, op: Operation) -> None:

@@ -36,6 +36,7 @@ from xdsl.ir import Attribute
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import llvm
+from schedir.dialects.gpu.attributes import AddressSpaceAttr
 
 INDEX = i64
 """What `index` becomes: upstream's default index bitwidth on 64-bit hosts."""
@@ -156,13 +157,10 @@ def _address_space(
     if isinstance(space, IntegerAttr):
         value = space.value.data
         return NoneAttr() if value == 0 else IntAttr(value)
-    if space.name == "gpu.address_space":
-        # Read the enum case from the printed form so any definition of the attribute
-        # works: `#gpu.address_space<workgroup>`.
-        text = str(space)
-        for name, number in gpu_spaces.items():
-            if f"<{name}>" in text:
-                return IntAttr(number) if number else NoneAttr()
+    if isinstance(space, AddressSpaceAttr):
+        number = gpu_spaces.get(space.data.value)
+        if number is not None:
+            return IntAttr(number) if number else NoneAttr()
     raise UnsupportedError(f"memory space {space} has no LLVM address space")
 
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from itertools import product
 from typing import cast
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, ub
+from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -29,7 +30,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import llvm
-from schedir.dialects.llvm import vector as vllvm
+from schedir.dialects.llvm import vector as llvm_vector
+from schedir.dialects.vector import Vector
 from schedir.lowering.llvm.common import INDEX, Lowering, unsupported
 
 PASS = "convert-vector-to-llvm"
@@ -99,26 +101,26 @@ def row_type(t: VectorType) -> VectorType:
 
 def dense_constant(emit: Emit, t: VectorType, values: Sequence[int | float]) -> SSAValue:
     """`llvm.mlir.constant(dense<values>)` of 1-D LLVM vector type `t`."""
-    attr = DenseIntOrFPElementsAttr.from_list(t, list(values))  # type: ignore[arg-type]
+    attr = DenseIntOrFPElementsAttr.from_list(t, list(values))  # type: ignore[arg-type]  # int/float elements, unknown statically
     return emit(llvm.ConstantOp(attr, t))
 
 
 # --- reductions -------------------------------------------------------------------------------
 
 
-_INT_REDUCE: dict[str, type[Operation]] = {
-    "add": vllvm.ReduceAddOp,
-    "mul": vllvm.ReduceMulOp,
-    "and": vllvm.ReduceAndOp,
-    "or": vllvm.ReduceOrOp,
-    "xor": vllvm.ReduceXorOp,
-    "maxsi": vllvm.ReduceSMaxOp,
-    "minsi": vllvm.ReduceSMinOp,
-    "maxui": vllvm.ReduceUMaxOp,
-    "minui": vllvm.ReduceUMinOp,
+_INT_REDUCE: dict[str, Callable[..., Operation]] = {
+    "add": llvm_vector.ReduceAddOp,
+    "mul": llvm_vector.ReduceMulOp,
+    "and": llvm_vector.ReduceAndOp,
+    "or": llvm_vector.ReduceOrOp,
+    "xor": llvm_vector.ReduceXorOp,
+    "maxsi": llvm_vector.ReduceSMaxOp,
+    "minsi": llvm_vector.ReduceSMinOp,
+    "maxui": llvm_vector.ReduceUMaxOp,
+    "minui": llvm_vector.ReduceUMinOp,
 }
 
-_INT_COMBINE: dict[str, type[Operation]] = {
+_INT_COMBINE: dict[str, Callable[..., Operation]] = {
     "add": llvm.AddOp,
     "mul": llvm.MulOp,
     "and": llvm.AndOp,
@@ -129,11 +131,11 @@ _INT_COMBINE: dict[str, type[Operation]] = {
 _INT_COMPARE = {"maxsi": "sge", "minsi": "sle", "maxui": "uge", "minui": "ule"}
 """Integer min/max with an accumulator: `acc <pred> r ? acc : r`, as upstream."""
 
-_FLOAT_REDUCE: dict[str, tuple[type[Operation], type[Operation]]] = {
-    "maxnumf": (vllvm.ReduceFMaxOp, llvm.MaxNumOp),
-    "minnumf": (vllvm.ReduceFMinOp, llvm.MinNumOp),
-    "maximumf": (vllvm.ReduceFMaximumOp, llvm.MaximumOp),
-    "minimumf": (vllvm.ReduceFMinimumOp, llvm.MinimumOp),
+_FLOAT_REDUCE: dict[str, tuple[Callable[..., Operation], Callable[..., Operation]]] = {
+    "maxnumf": (llvm_vector.ReduceFMaxOp, llvm.MaxNumOp),
+    "minnumf": (llvm_vector.ReduceFMinOp, llvm.MinNumOp),
+    "maximumf": (llvm_vector.ReduceFMaximumOp, llvm.MaximumOp),
+    "minimumf": (llvm_vector.ReduceFMinimumOp, llvm.MinimumOp),
 }
 """NaN semantics follow the kind: `maxnumf` ignores NaN lanes (llvm fmax / maxnum),
 `maximumf` propagates them (llvm fmaximum / maximum)."""
@@ -162,7 +164,7 @@ def reduce(
             start = acc
             if start is None:
                 start = lw.constant(0.0 if kind == "add" else 1.0, elem, anchor)
-            cls = vllvm.ReduceFAddOp if kind == "add" else vllvm.ReduceFMulOp
+            cls = llvm_vector.ReduceFAddOp if kind == "add" else llvm_vector.ReduceFMulOp
             return emit(cls(start, v, fastmath))
         if kind not in _FLOAT_REDUCE:
             raise ValueError(f"reduction kind {kind} on floats")
@@ -178,9 +180,9 @@ def reduce(
         return result
     if kind in _INT_COMBINE:
         return emit(_INT_COMBINE[kind](result, acc))
-    pred = IntegerAttr(llvm.ICmpPredicateFlag(_INT_COMPARE[kind]).to_int(), 64)
+    pred = IntegerAttr(llvm.ICmpPredicateFlag(_INT_COMPARE[kind]).to_int(), i64)
     keep_acc = emit(llvm.ICmpOp(acc, result, pred))
-    return emit(llvm.SelectOp(keep_acc, acc, result))
+    return emit(llvm_vector.SelectOp(keep_acc, acc, result))
 
 
 def neutral(kind: str, elem: Attribute) -> int | float:
@@ -212,8 +214,15 @@ def neutral(kind: str, elem: Attribute) -> int | float:
 # --- n-D arith / math -------------------------------------------------------------------------
 
 
+VECTOR_OPS: tuple[type[Operation], ...] = (*xvector.Vector.operations, *Vector.operations)
+"""The ops of the vector dialect, xDSL's classes and schedir's."""
+
+_VECTOR_OR_UB_OPS: tuple[type[Operation], ...] = (*VECTOR_OPS, *ub.UB.operations)
+
+
 def has_vectors(op: Operation) -> bool:
-    if op.name.startswith(("vector.", "ub.")):
+    """Whether convert-vector-to-llvm has work at `op`: a vector or ub op, or an n-D result."""
+    if isinstance(op, _VECTOR_OR_UB_OPS):
         return True
     return any(is_nd(r.type) for r in op.results)
 
@@ -267,7 +276,7 @@ def unroll_constant(lw: Lowering, op: Operation) -> None:
         key = tuple(data) if splat else tuple(data[r * width : (r + 1) * width])
         row = made.get(key)
         if row is None:
-            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]
+            attr = DenseIntOrFPElementsAttr.from_list(row_builtin, list(key))  # type: ignore[arg-type]  # int/float elements, unknown statically
             row_op = arith.ConstantOp(attr, row_builtin)
             lw.insert(row_op, op)
             row = made[key] = lw.value(row_op.results[0], op)
@@ -277,6 +286,7 @@ def unroll_constant(lw: Lowering, op: Operation) -> None:
 
 __all__ = [
     "PASS",
+    "VECTOR_OPS",
     "dense_constant",
     "extract_value",
     "has_vectors",

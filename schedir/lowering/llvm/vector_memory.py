@@ -105,7 +105,7 @@ def load(lw: Lowering, op: Operation) -> None:
     memref_t = cast(MemRefType, op.base.type)
     align = _alignment(op, memref_t)
     row_t = lv.row_type(t)
-    nontemporal = op.nontemporal is not None and op.nontemporal.value.data
+    nontemporal = op.nontemporal is not None and bool(op.nontemporal.value.data)
     values: dict[tuple[int, ...], SSAValue] = {}
     for pos in _memory_rows(op, t, op.base):
         ptr = _pointer(lw, op, op.base, list(op.indices), pos)
@@ -132,7 +132,7 @@ def store(lw: Lowering, op: Operation) -> None:
     memref_t = cast(MemRefType, op.base.type)
     align = _alignment(op, memref_t)
     value = lw.value(op.vector, op)
-    nontemporal = op.nontemporal is not None and op.nontemporal.value.data
+    nontemporal = op.nontemporal is not None and bool(op.nontemporal.value.data)
     for pos in _memory_rows(op, t, op.base):
         ptr = _pointer(lw, op, op.base, list(op.indices), pos)
         row = lv.extract_value(emit, value, pos)

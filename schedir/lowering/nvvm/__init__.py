@@ -1,1 +1,17 @@
-"""The steps of `convert-gpu-to-nvvm`: kernels and their memory, gpu ops, libdevice."""
+"""The steps of `convert-gpu-to-nvvm`: kernels to functions with their shared and private
+memory (`kernels`), gpu ops to NVVM special registers, barriers, shuffles and `vprintf`
+(`gpu_ops`), and math to libdevice calls (`libdevice`)."""
+
+from schedir.lowering.nvvm.gpu_ops import GPU_OP_LOWERINGS, lower_printf
+from schedir.lowering.nvvm.kernels import PASS, Globals, prepare_memory, to_func
+from schedir.lowering.nvvm.libdevice import LIBDEVICE_LOWERINGS
+
+__all__ = [
+    "GPU_OP_LOWERINGS",
+    "LIBDEVICE_LOWERINGS",
+    "PASS",
+    "Globals",
+    "lower_printf",
+    "prepare_memory",
+    "to_func",
+]

@@ -3,6 +3,9 @@ printf as vprintf); see convert_gpu_to_nvvm.py."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
@@ -20,18 +23,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import gpu, llvm, nvvm
-from schedir.lowering.llvm.common import PTR, Lowering, const, unsupported
+from schedir.lowering.llvm.common import PTR, Handler, Lowering, const, unsupported
 from schedir.lowering.nvvm.kernels import MAXNTID_ATTR, PASS, insert_at_top
-
-SREG = {
-    "gpu.thread_id": "tid",
-    "gpu.block_id": "ctaid",
-    "gpu.block_dim": "ntid",
-    "gpu.grid_dim": "nctaid",
-    "gpu.cluster_id": "clusterid",
-    "gpu.cluster_dim": "nclusterid",
-}
-
 
 # ---------------------------------------------------------------------------------------
 # gpu ops
@@ -39,7 +32,7 @@ SREG = {
 
 def _known_block_size(op: Operation) -> list[int] | None:
     current = op.parent_op()
-    while current is not None and current.name != "func.func":
+    while current is not None and not isinstance(current, func.FuncOp):
         current = current.parent_op()
     if current is None:
         return None
@@ -47,26 +40,33 @@ def _known_block_size(op: Operation) -> list[int] | None:
     return list(attr.get_values()) if isinstance(attr, DenseArrayBase) else None
 
 
-def lower_id(lw: Lowering, op: Operation) -> None:
-    emit = lw.emit(op)
-    dim = op.dimension.data.value  # type: ignore[attr-defined]
-    register = SREG[op.name]
-    if register == "ntid":
-        known = _known_block_size(op)
-        if known is not None:
-            lw.replace(op, [lw.index(known["xyz".index(dim)], op)])
-            return
-    value = emit(nvvm.SREG_OPS[f"{register}.{dim}"]())
-    lw.replace(op, [emit(llvm.SExtOp(value, i64))])
+def _special_register(register: str) -> Handler:
+    """The lowering of an id or size op to a read of PTX special register `register`
+    (`tid`, `ntid`, ...) of its dimension, sign-extended to i64."""
+
+    def lower(lw: Lowering, op: Operation) -> None:
+        assert isinstance(op, gpu.DimensionOp)
+        emit = lw.emit(op)
+        # DimensionEnum's values are "x", "y", "z" (declared with auto(): typed int).
+        dim = cast(str, op.dimension.data.value)
+        if register == "ntid":
+            known = _known_block_size(op)
+            if known is not None:
+                lw.replace(op, [lw.index(known["xyz".index(dim)], op)])
+                return
+        value = emit(nvvm.SREG_OPS[f"{register}.{dim}"]())
+        lw.replace(op, [emit(llvm.SExtOp(value, i64))])
+
+    return lower
 
 
-def lower_lane_id(lw: Lowering, op: Operation) -> None:
+def _lane_id(lw: Lowering, op: Operation) -> None:
     emit = lw.emit(op)
     value = emit(nvvm.SREG_OPS["laneid"]())
     lw.replace(op, [emit(llvm.SExtOp(value, i64))])
 
 
-def lower_barrier(lw: Lowering, op: Operation) -> None:
+def _barrier(lw: Lowering, op: Operation) -> None:
     lw.insert(nvvm.BarrierOp(), op)
     lw.replace(op, [])
 
@@ -74,7 +74,7 @@ def lower_barrier(lw: Lowering, op: Operation) -> None:
 _SHFL_KIND = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
 
 
-def lower_shuffle(lw: Lowering, op: Operation) -> None:
+def _shuffle(lw: Lowering, op: Operation) -> None:
     """Upstream's GPUShuffleOpLowering."""
     assert isinstance(op, gpu.ShuffleOp)
     emit = lw.emit(op)
@@ -150,3 +150,20 @@ def _module_of(op: Operation) -> ModuleOp:
         current = current.parent_op()
     assert current is not None
     return current
+
+
+GPU_OP_LOWERINGS: dict[type[Operation], Handler] = {
+    gpu.ThreadIdOp: _special_register("tid"),
+    gpu.BlockIdOp: _special_register("ctaid"),
+    gpu.BlockDimOp: _special_register("ntid"),
+    gpu.GridDimOp: _special_register("nctaid"),
+    gpu.ClusterIdOp: _special_register("clusterid"),
+    gpu.ClusterDimOp: _special_register("nclusterid"),
+    gpu.LaneIdOp: _lane_id,
+    gpu.BarrierOp: _barrier,
+    gpu.ShuffleOp: _shuffle,
+}
+"""The gpu ops lowered one by one (`gpu.printf` numbers its format strings: see
+`lower_printf`)."""
+
+__all__ = ["GPU_OP_LOWERINGS", "lower_printf"]

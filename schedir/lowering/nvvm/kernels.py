@@ -4,11 +4,15 @@ allocas); see convert_gpu_to_nvvm.py."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, func
+from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -22,9 +26,9 @@ from xdsl.ir import Operation, Region, SSAValue
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import gpu, memref
-from schedir.dialects.gpu.attributes import AddressSpaceAttr
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.syntax import op_location
-from schedir.lowering.gpu.common import upper_bound
+from schedir.lowering.gpu import upper_bound
 from schedir.lowering.llvm.common import element_size
 from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 
@@ -42,7 +46,7 @@ def _is_workgroup(t: MemRefType) -> bool:
     space = t.memory_space
     if isinstance(space, IntegerAttr):
         return space.value.data == _WORKGROUP
-    return "<workgroup>" in str(space)
+    return isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.WORKGROUP
 
 
 def _is_private_or_default(t: MemRefType) -> bool:
@@ -51,7 +55,7 @@ def _is_private_or_default(t: MemRefType) -> bool:
         return True
     if isinstance(space, IntegerAttr):
         return space.value.data in (0, 5)
-    return "<private>" in str(space)
+    return isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.PRIVATE
 
 
 class Globals:
@@ -77,7 +81,9 @@ class Globals:
         insert_at_top(self.module, glob)
         get = memref.GetGlobalOp(name, t)
         get.location = anchor.location
-        anchor.parent.insert_op_before(get, anchor)  # type: ignore[union-attr]
+        block = anchor.parent
+        assert block is not None
+        block.insert_op_before(get, anchor)
         return get.results[0]
 
     def shared(self, kernel: str, t: MemRefType, anchor: Operation) -> SSAValue:
@@ -87,10 +93,12 @@ class Globals:
             return self.new(kernel, t, anchor)
         space = MemRefType(t.element_type, t.get_shape(), t.layout, AddressSpaceAttr.workgroup())
         value = self.new(kernel, space, anchor)
-        cast = MemorySpaceCastOp(value, t)
-        cast.location = anchor.location
-        anchor.parent.insert_op_before(cast, anchor)  # type: ignore[union-attr]
-        return cast.results[0]
+        space_cast = MemorySpaceCastOp(value, t)
+        space_cast.location = anchor.location
+        block = anchor.parent
+        assert block is not None
+        block.insert_op_before(space_cast, anchor)
+        return space_cast.results[0]
 
 
 def insert_at_top(module: ModuleOp, op: Operation) -> None:
@@ -123,18 +131,18 @@ def prepare_memory(fn: gpu.FuncOp, globals_: Globals) -> None:
     fn.workgroup_attributions = None
     replaced: set[SSAValue] = set()
     for op in list(fn.walk()):
-        if op.name not in ("memref.alloc", "memref.alloca"):
+        if not isinstance(op, xmemref.AllocOp | xmemref.AllocaOp):
             continue
         t = op.results[0].type
         assert isinstance(t, MemRefType)
         shared = op.attributes.get(WORKGROUP_BUFFER) is not None
-        if _is_workgroup(t) or (shared and op.name == "memref.alloc"):
+        if _is_workgroup(t) or (shared and isinstance(op, xmemref.AllocOp)):
             if op.operands:
                 raise UnsupportedError(
                     f"{PASS}: shared memory must have a static shape, got {t}", op_location(op)
                 )
             new = globals_.shared(name, t, op)
-        elif op.name == "memref.alloc" and _is_private_or_default(t):
+        elif isinstance(op, xmemref.AllocOp) and _is_private_or_default(t):
             new = _private_buffer(op, t)
         else:
             continue
@@ -143,7 +151,7 @@ def prepare_memory(fn: gpu.FuncOp, globals_: Globals) -> None:
         op.detach()
         op.erase()
     for op in list(fn.walk()):
-        if op.name == "memref.dealloc" and op.operands[0] in replaced:
+        if isinstance(op, xmemref.DeallocOp) and op.operands[0] in replaced:
             op.detach()
             op.erase()
 
@@ -199,19 +207,22 @@ def to_func(fn: gpu.FuncOp) -> func.FuncOp:
     new.location = fn.location
     new.attributes.update(fn.attributes)
     if fn.arg_attrs is not None:
-        new.arg_attrs = fn.arg_attrs
+        new.properties["arg_attrs"] = fn.arg_attrs
     if fn.is_kernel:
         # Upstream keeps `gpu.kernel` (gpu.launch_func checks its callee has it).
         new.attributes["gpu.kernel"] = UnitAttr()
         new.attributes[KERNEL_ATTR] = UnitAttr()
         known = fn.known_block_size
         if isinstance(known, DenseArrayBase):
-            new.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, list(known.get_values()))
+            sizes = cast(DenseArrayBase[IntegerType], known).get_values()  # an i32 array
+            new.attributes[MAXNTID_ATTR] = DenseArrayBase.from_list(i32, list(sizes))
     for op in list(new.walk()):
         if isinstance(op, gpu.ReturnOp):
             ret = func.ReturnOp(*op.operands)
             ret.location = op.location
-            op.parent.insert_op_before(ret, op)  # type: ignore[union-attr]
+            block = op.parent
+            assert block is not None
+            block.insert_op_before(ret, op)
             op.detach()
             op.erase()
     return new

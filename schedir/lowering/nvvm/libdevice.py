@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from xdsl.dialects import math
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -19,38 +20,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import llvm
-from schedir.lowering.llvm.common import Lowering, unsupported
+from schedir.dialects.arith import RemFOp
+from schedir.lowering.llvm.common import Handler, Lowering, unsupported
 from schedir.lowering.nvvm.kernels import PASS
-
-LIBDEVICE: dict[str, str] = {
-    "math.acos": "acos",
-    "math.acosh": "acosh",
-    "math.asin": "asin",
-    "math.asinh": "asinh",
-    "math.atan": "atan",
-    "math.atan2": "atan2",
-    "math.atanh": "atanh",
-    "math.cbrt": "cbrt",
-    "math.cos": "cos",
-    "math.cosh": "cosh",
-    "math.erf": "erf",
-    "math.erfc": "erfc",
-    "math.exp": "exp",
-    "math.exp2": "exp2",
-    "math.expm1": "expm1",
-    "math.log": "log",
-    "math.log10": "log10",
-    "math.log1p": "log1p",
-    "math.log2": "log2",
-    "math.powf": "pow",
-    "math.rsqrt": "rsqrt",
-    "math.sin": "sin",
-    "math.sinh": "sinh",
-    "math.tan": "tan",
-    "math.tanh": "tanh",
-    "arith.remf": "fmod",
-}
-"""Ops lowered to libdevice calls (`__nv_<name>f` for f32, `__nv_<name>` for f64)."""
 
 _FAST: frozenset[str] = frozenset(
     {"exp", "log", "sin", "cos", "tan", "pow", "log2", "log10", "exp10"}
@@ -61,29 +33,34 @@ _FAST: frozenset[str] = frozenset(
 # math to libdevice
 
 
-def lower_libdevice(lw: Lowering, op: Operation) -> None:
-    operands = lw.values(op.operands, op)
-    elem = lw.convert(op.results[0].type, op)
-    if isinstance(elem, VectorType) and elem.get_num_dims() == 1:
-        # Upstream's ScalarizeVectorOpLowering: libdevice has scalar functions only.
-        emit = lw.emit(op)
-        scalar = cast(Attribute, elem.get_element_type())
-        result = emit(llvm.PoisonOp(elem))
-        for i in range(elem.get_shape()[0]):
-            lane = lw.constant(i, i64, op)
-            args = [emit(llvm.ExtractElementOp(a, lane)) for a in operands]
-            value = _libdevice_call(lw, op, scalar, args)
-            result = emit(llvm.InsertElementOp(result, value, lane))
-        lw.replace(op, [result])
-        return
-    lw.replace(op, [_libdevice_call(lw, op, elem, operands)])
+def _libdevice(base: str) -> Handler:
+    """The lowering of an op to calls of libdevice function `base` (`__nv_<base>f` for
+    f32, `__nv_<base>` for f64)."""
+
+    def lower(lw: Lowering, op: Operation) -> None:
+        operands = lw.values(op.operands, op)
+        elem = lw.convert(op.results[0].type, op)
+        if isinstance(elem, VectorType) and elem.get_num_dims() == 1:
+            # Upstream's ScalarizeVectorOpLowering: libdevice has scalar functions only.
+            emit = lw.emit(op)
+            scalar = cast(Attribute, elem.get_element_type())
+            result = emit(llvm.PoisonOp(elem))
+            for i in range(elem.get_shape()[0]):
+                lane = lw.constant(i, i64, op)
+                args = [emit(llvm.ExtractElementOp(a, lane)) for a in operands]
+                value = _libdevice_call(lw, op, base, scalar, args)
+                result = emit(llvm.InsertElementOp(result, value, lane))
+            lw.replace(op, [result])
+            return
+        lw.replace(op, [_libdevice_call(lw, op, base, elem, operands)])
+
+    return lower
 
 
 def _libdevice_call(
-    lw: Lowering, op: Operation, elem: Attribute, operands: Sequence[SSAValue]
+    lw: Lowering, op: Operation, base: str, elem: Attribute, operands: Sequence[SSAValue]
 ) -> SSAValue:
-    """One call of the libdevice function of `op` on scalars of type `elem`."""
-    base = LIBDEVICE[op.name]
+    """One call of libdevice function `base` for `op` on scalars of type `elem`."""
     flags = op.properties.get("fastmath") or op.attributes.get("fastmath")
     names = {getattr(f, "value", str(f)) for f in getattr(flags, "data", ()) or ()}
     fast = bool(names & {"afn", "fast"})
@@ -105,7 +82,7 @@ def _libdevice_call(
     return result
 
 
-def lower_fpowi(lw: Lowering, op: Operation) -> None:
+def _fpowi(lw: Lowering, op: Operation) -> None:
     base, power = lw.values(op.operands, op)
     elem = base.type
     if isinstance(elem, Float64Type):
@@ -119,3 +96,36 @@ def lower_fpowi(lw: Lowering, op: Operation) -> None:
         power = emit(llvm.TruncOp(power, i32))
     lw.declare(name, llvm.LLVMFunctionType([elem, i32], elem), op)
     lw.replace(op, [emit(llvm.CallOp(name, base, power, return_type=elem))])
+
+
+LIBDEVICE_LOWERINGS: dict[type[Operation], Handler] = {
+    math.AcosOp: _libdevice("acos"),
+    math.AcoshOp: _libdevice("acosh"),
+    math.AsinOp: _libdevice("asin"),
+    math.AsinhOp: _libdevice("asinh"),
+    math.AtanOp: _libdevice("atan"),
+    math.Atan2Op: _libdevice("atan2"),
+    math.AtanhOp: _libdevice("atanh"),
+    math.CbrtOp: _libdevice("cbrt"),
+    math.CosOp: _libdevice("cos"),
+    math.CoshOp: _libdevice("cosh"),
+    math.ErfOp: _libdevice("erf"),
+    math.ExpOp: _libdevice("exp"),
+    math.Exp2Op: _libdevice("exp2"),
+    math.ExpM1Op: _libdevice("expm1"),
+    math.LogOp: _libdevice("log"),
+    math.Log10Op: _libdevice("log10"),
+    math.Log1pOp: _libdevice("log1p"),
+    math.Log2Op: _libdevice("log2"),
+    math.PowFOp: _libdevice("pow"),
+    math.RsqrtOp: _libdevice("rsqrt"),
+    math.SinOp: _libdevice("sin"),
+    math.SinhOp: _libdevice("sinh"),
+    math.TanOp: _libdevice("tan"),
+    math.TanhOp: _libdevice("tanh"),
+    RemFOp: _libdevice("fmod"),
+    math.FPowIOp: _fpowi,
+}
+"""The ops lowered to libdevice calls (`math.fpowi` to `__nv_powi[f]`)."""
+
+__all__ = ["LIBDEVICE_LOWERINGS"]

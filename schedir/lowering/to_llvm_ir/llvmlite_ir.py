@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 import llvmlite.ir as ir
 from llvmlite.ir import instructions as ir_instr
@@ -32,6 +32,31 @@ from xdsl.ir import Attribute, SSAValue
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import llvm
+
+IRValue = ir.NamedValue | ir.Constant
+"""A translated SSA value: an instruction, argument, global or constant (each has a type;
+llvmlite's `ir.Value` base class does not declare one)."""
+
+
+class _Aligned(Protocol):
+    align: int | None
+
+
+class _Initialized(Protocol):
+    initializer: ir.Constant | None
+
+
+def set_alignment(value: ir.Instruction | ir.GlobalVariable, align: int) -> None:
+    """Give a load, store or global an alignment."""
+    # llvmlite sets `align` without declaring it (or declares it by assigning None).
+    cast(_Aligned, value).align = align
+
+
+def set_initializer(value: ir.GlobalVariable, initializer: ir.Constant) -> None:
+    """Give a global variable its initial value."""
+    # llvmlite declares `initializer` by assigning None.
+    cast(_Initialized, value).initializer = initializer
+
 
 # ---------------------------------------------------------------------------------------
 # types and constants
@@ -174,7 +199,7 @@ class GEPWithFlags(ir_instr.GEPInstr):
     """getelementptr with no-wrap flags (`inbounds nuw`), address space kept."""
 
     def __init__(
-        self, parent: Any, ptr: ir.Value, indices: list[ir.Value], etype: ir.Type, flags: int
+        self, parent: Any, ptr: ir.Value, indices: Sequence[ir.Value], etype: ir.Type, flags: int
     ):
         super().__init__(parent, ptr, indices, inbounds=False, name="", source_etype=etype)
         words = []
@@ -214,7 +239,7 @@ class VolatileStore(ir_instr.StoreInstr):
 
 
 class Freeze(ir_instr.Instruction):
-    def __init__(self, parent: Any, value: ir.Value) -> None:
+    def __init__(self, parent: Any, value: IRValue) -> None:
         super().__init__(parent, value.type, "freeze", [value])
 
     def descr(self, buf: list[str]) -> None:
@@ -285,7 +310,7 @@ class StringFunctionAttributes(ir.values.FunctionAttributes):
     """Function attributes that also take LLVM string attributes (`"target-cpu"="x"`)."""
 
     def add(self, name: str) -> None:
-        if name.startswith('"'):
+        if name.startswith('"'):  # a string attribute, not one of llvmlite's keywords
             set.add(self, name)
         else:
             super().add(name)
@@ -308,7 +333,7 @@ def intrinsic_suffix(t: ir.Type) -> str:
 class IndirectCallee(ir.Value):
     """A function pointer with the function type llvmlite needs to call through it."""
 
-    def __init__(self, ptr: ir.Value, ftype: ir.FunctionType) -> None:
+    def __init__(self, ptr: IRValue, ftype: ir.FunctionType) -> None:
         self.ptr = ptr
         self.type = ir.PointerType()
         self.function_type = ftype
@@ -346,6 +371,7 @@ __all__ = [
     "CastWithFlags",
     "Freeze",
     "GEPWithFlags",
+    "IRValue",
     "IndirectCallee",
     "Poison",
     "StringFunctionAttributes",
@@ -357,4 +383,6 @@ __all__ = [
     "intrinsic_suffix",
     "is_float",
     "llvm_type",
+    "set_alignment",
+    "set_initializer",
 ]

@@ -1,162 +1,106 @@
-"""LLVM IR translation of values, float arithmetic, casts and memory ops (see to_llvm_ir.py)."""
+"""LLVM IR translation of values: constants, `undef`/`poison`/`zero`, `addressof`, `freeze`,
+aggregate and vector element ops, `select` and casts (with `nneg`/`nuw`/`nsw` flags)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import cast
+
 import llvmlite.ir as ir
-from llvmlite.ir import instructions as ir_instr
-from xdsl.dialects.builtin import IntegerAttr, SymbolRefAttr
 from xdsl.ir import Operation
 
 from schedir.dialects import llvm
-from schedir.lowering.to_llvm_ir.base import TranslatorBase
 from schedir.lowering.to_llvm_ir.llvmlite_ir import (
-    AllocaInAddressSpace,
     CastWithFlags,
     Freeze,
-    GEPWithFlags,
     Poison,
-    VolatileLoad,
-    VolatileStore,
     constant,
     fastmath_words,
     insert_instruction,
     llvm_type,
 )
-
-CASTS: dict[str, str] = {
-    "llvm.trunc": "trunc",
-    "llvm.zext": "zext",
-    "llvm.sext": "sext",
-    "llvm.fptrunc": "fptrunc",
-    "llvm.fpext": "fpext",
-    "llvm.fptosi": "fptosi",
-    "llvm.fptoui": "fptoui",
-    "llvm.sitofp": "sitofp",
-    "llvm.uitofp": "uitofp",
-    "llvm.bitcast": "bitcast",
-    "llvm.ptrtoint": "ptrtoint",
-    "llvm.inttoptr": "inttoptr",
-    "llvm.addrspacecast": "addrspacecast",
-}
+from schedir.lowering.to_llvm_ir.translation import Translate, Translation, delegate
 
 
-class ValueTranslation(TranslatorBase):
-    """Constants, `undef`/`poison`/`zero`, `addressof`, `freeze`, `extractelement`, float
-    arithmetic and comparison, casts with flags, and `getelementptr`/`load`/`store`/`alloca`."""
+def _constant(t: Translation, op: llvm.ConstantOp) -> None:
+    t.set(op, constant(llvm_type(op.result.type), op.value))
 
-    # values
 
-    def _op_llvm_mlir_constant(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, constant(llvm_type(op.results[0].type), op.properties["value"]))
+def _poison(t: Translation, op: llvm.PoisonOp) -> None:
+    t.set(op, Poison(llvm_type(op.res.type)))
 
-    def _op_llvm_mlir_poison(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, Poison(llvm_type(op.results[0].type)))
 
-    def _op_llvm_mlir_undef(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, ir.Constant(llvm_type(op.results[0].type), ir.Undefined))
+def _undef(t: Translation, op: llvm.UndefOp) -> None:
+    t.set(op, ir.Constant(llvm_type(op.res.type), ir.Undefined))
 
-    def _op_llvm_mlir_zero(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, ir.Constant(llvm_type(op.results[0].type), None))
 
-    def _op_llvm_mlir_addressof(self, op: Operation, b: ir.IRBuilder) -> None:
-        ref = op.properties["global_name"]
-        assert isinstance(ref, SymbolRefAttr)
-        self._set(op, self.module.get_global(ref.root_reference.data))
+def _zero(t: Translation, op: llvm.ZeroOp) -> None:
+    t.set(op, ir.Constant(llvm_type(op.res.type), None))
 
-    def _op_llvm_freeze(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, insert_instruction(b, Freeze(b.block, self._v(op.operands[0]))))
 
-    def _op_llvm_extractelement(self, op: Operation, b: ir.IRBuilder) -> None:
-        self._set(op, b.extract_element(self._v(op.operands[0]), self._v(op.operands[1])))
+def _address_of(t: Translation, op: llvm.AddressOfOp) -> None:
+    t.set(op, t.module.get_global(op.global_name.root_reference.data))
 
-    def _float_arith(self, op: Operation, b: ir.IRBuilder) -> None:
-        args = [self._v(a) for a in op.operands]
-        flags = fastmath_words(op.properties.get("fastmathFlags"))
-        if op.name == "llvm.fneg":
-            self._set(op, b.fneg(args[0], flags=flags))
-            return
-        build = getattr(b, op.name.removeprefix("llvm."))
-        self._set(op, build(args[0], args[1], flags=flags))
 
-    _op_llvm_fadd = _op_llvm_fsub = _op_llvm_fmul = _float_arith
-    _op_llvm_fdiv = _op_llvm_frem = _op_llvm_fneg = _float_arith
+def _freeze(t: Translation, op: llvm.FreezeOp) -> None:
+    t.set(op, insert_instruction(t.builder, Freeze(t.builder.block, t.value(op.val))))
 
-    def _op_llvm_fcmp(self, op: Operation, b: ir.IRBuilder) -> None:
-        assert isinstance(op, llvm.FCmpOp)
-        predicate = op.predicate_name.lstrip("_")
-        flags = fastmath_words(op.fastmathFlags)
-        instr = ir_instr.FCMPInstr(
-            b.block, predicate, self._v(op.lhs), self._v(op.rhs), flags=flags
-        )
-        self._set(op, insert_instruction(b, instr))
 
-    def _cast(self, op: Operation, b: ir.IRBuilder) -> None:
+def _extract_element(t: Translation, op: llvm.ExtractElementOp) -> None:
+    t.set(op, t.builder.extract_element(t.value(op.vector), t.value(op.position)))
+
+
+def _select(t: Translation, op: llvm.SelectOp) -> None:
+    b = t.builder
+    cond, lhs, rhs = (t.value(a) for a in op.operands)
+    flags = fastmath_words(op.properties.get("fastmathFlags"))
+    t.set(op, b.select(cond, lhs, rhs, flags=flags) if flags else b.select(cond, lhs, rhs))
+
+
+def _cast(opcode: str) -> Translate:
+    """The translation of a cast to LLVM's `opcode` (`zext`, `fptosi`, ...)."""
+
+    def translate(t: Translation, op: Operation) -> None:
         flags: list[str] = []
         if op.properties.get("nonNeg") is not None:
             flags.append("nneg")
         overflow = op.properties.get("overflowFlags")
         if overflow is not None and hasattr(overflow, "data"):
-            flags += [f.value for f in overflow.data]  # type: ignore[union-attr]
-        instr = CastWithFlags(
-            b.block, CASTS[op.name], self._v(op.operands[0]), llvm_type(op.results[0].type), flags
-        )
-        self._set(op, insert_instruction(b, instr))
+            flags += [f.value for f in cast(llvm.OverflowAttr, overflow).data]
+        value = t.value(op.operands[0])
+        instr = CastWithFlags(t.builder.block, opcode, value, llvm_type(op.results[0].type), flags)
+        t.set(op, insert_instruction(t.builder, instr))
 
-    # memory
+    return translate
 
-    def _op_llvm_getelementptr(self, op: Operation, b: ir.IRBuilder) -> None:
-        assert isinstance(op, llvm.GEPOp)
-        indices = [
-            ir.Constant(ir.IntType(32), i) if isinstance(i, int) else self._v(i)
-            for i in op.indices()
-        ]
-        instr = GEPWithFlags(b.block, self._v(op.base), indices, llvm_type(op.elem_type), op.flags)
-        self._set(op, insert_instruction(b, instr))
 
-    def _op_llvm_load(self, op: Operation, b: ir.IRBuilder) -> None:
-        assert isinstance(op, llvm.LoadOp)
-        typ = llvm_type(op.res.type)
-        if op.volatile_ is not None:
-            instr = insert_instruction(b, VolatileLoad(b.block, self._v(op.addr), typ=typ))
-        else:
-            instr = b.load(self._v(op.addr), typ=typ)
-        if op.alignment is not None:
-            instr.align = op.alignment.value.data
-        if op.nontemporal is not None:
-            instr.set_metadata(
-                "nontemporal", self.module.add_metadata([ir.Constant(ir.IntType(32), 1)])
-            )
-        self._set(op, instr)
+TRANSLATIONS: Mapping[type[Operation], Translate] = {
+    llvm.ConstantOp: _constant,
+    llvm.PoisonOp: _poison,
+    llvm.UndefOp: _undef,
+    llvm.ZeroOp: _zero,
+    llvm.AddressOfOp: _address_of,
+    llvm.FreezeOp: _freeze,
+    llvm.ExtractElementOp: _extract_element,
+    llvm.InsertElementOp: delegate,
+    llvm.ShuffleVectorOp: delegate,
+    llvm.ExtractValueOp: delegate,
+    llvm.InsertValueOp: delegate,
+    llvm.SelectOp: _select,
+    llvm.TruncOp: _cast("trunc"),
+    llvm.ZExtOp: _cast("zext"),
+    llvm.SExtOp: _cast("sext"),
+    llvm.FPTruncOp: _cast("fptrunc"),
+    llvm.FPExtOp: _cast("fpext"),
+    llvm.FPToSIOp: _cast("fptosi"),
+    llvm.FPToUIOp: _cast("fptoui"),
+    llvm.SIToFPOp: _cast("sitofp"),
+    llvm.UIToFPOp: _cast("uitofp"),
+    llvm.BitcastOp: _cast("bitcast"),
+    llvm.PtrToIntOp: _cast("ptrtoint"),
+    llvm.IntToPtrOp: _cast("inttoptr"),
+    llvm.AddrSpaceCastOp: _cast("addrspacecast"),
+}
+"""The ops of this family and their translations."""
 
-    def _op_llvm_store(self, op: Operation, b: ir.IRBuilder) -> None:
-        assert isinstance(op, llvm.StoreOp)
-        if op.volatile_ is not None:
-            instr = insert_instruction(
-                b, VolatileStore(b.block, self._v(op.value), self._v(op.addr))
-            )
-        else:
-            instr = b.store(self._v(op.value), self._v(op.addr))
-        if op.alignment is not None:
-            instr.align = op.alignment.value.data
-        if op.nontemporal is not None:
-            instr.set_metadata(
-                "nontemporal", self.module.add_metadata([ir.Constant(ir.IntType(32), 1)])
-            )
-
-    def _op_llvm_alloca(self, op: Operation, b: ir.IRBuilder) -> None:
-        ptr_type = llvm_type(op.results[0].type)
-        assert isinstance(ptr_type, ir.PointerType)
-        alignment = op.properties.get("alignment")
-        align = (
-            alignment.value.data
-            if isinstance(alignment, IntegerAttr) and alignment.value.data
-            else None
-        )
-        instr = AllocaInAddressSpace(
-            b.block,
-            llvm_type(op.properties["elem_type"]),
-            self._v(op.operands[0]),
-            ptr_type.addrspace,
-            align,
-        )
-        self._set(op, insert_instruction(b, instr))
+__all__ = ["TRANSLATIONS"]

@@ -33,10 +33,10 @@ from xdsl.dialects import (
     ub,
 )
 from xdsl.dialects import linalg as xlinalg
-from xdsl.dialects.linalg import ops as xlinalg_ops
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.complex import Complex
+from xdsl.dialects.linalg import ops as xlinalg_ops
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator, MemoryEffectKind, SymbolOpInterface, get_effects
 

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
-from schedir.lowering.gpu.common import upper_bound, written_arguments
+from schedir.lowering.gpu import upper_bound, written_arguments
 from schedir.lowering.pipelines import PIPELINES, cuda_to_llvm
 from schedir.transform.rewrites.gpu.copy import CopyMappingError, copy_mapping
 from schedir.transform.rewrites.gpu.mapping import check_gpu_limits

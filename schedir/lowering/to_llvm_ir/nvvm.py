@@ -1,0 +1,52 @@
+"""LLVM IR translation of the nvvm dialect to NVPTX intrinsics: special registers
+(`nvvm.read.ptx.sreg.tid.x` -> `llvm.nvvm.read.ptx.sreg.tid.x`), barriers (`nvvm.barrier`
+-> `llvm.nvvm.barrier.cta.sync.aligned.all(0)`) and warp shuffles (`nvvm.shfl.sync bfly`
+-> `llvm.nvvm.shfl.sync.bfly.f32`, `...f32p` with the validity bit)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import llvmlite.ir as ir
+from xdsl.ir import Operation
+
+from schedir.dialects import nvvm
+from schedir.lowering.to_llvm_ir.llvmlite_ir import llvm_type
+from schedir.lowering.to_llvm_ir.translation import Translate, Translation
+
+
+def _special_register(t: Translation, op: Operation) -> None:
+    # The NVPTX intrinsic is named after the op: `llvm.` + `nvvm.read.ptx.sreg.<register>`.
+    result = llvm_type(op.results[0].type)
+    fn = t.function("llvm." + op.name, ir.FunctionType(result, []))
+    t.set(op, t.builder.call(fn, []))
+
+
+def _barrier(t: Translation, op: nvvm.BarrierOp | nvvm.Barrier0Op) -> None:
+    # `bar.sync 0`: what LLVM 21+ spells llvm.nvvm.barrier0 after auto-upgrade.
+    i32 = ir.IntType(32)
+    fn = t.function("llvm.nvvm.barrier.cta.sync.aligned.all", ir.FunctionType(ir.VoidType(), [i32]))
+    t.builder.call(fn, [ir.Constant(i32, 0)])
+
+
+def _shuffle(t: Translation, op: nvvm.ShflSyncOp) -> None:
+    args = [t.value(a) for a in op.operands]
+    value_type = args[1].type
+    suffix = "f32" if isinstance(value_type, ir.FloatType) else "i32"
+    kind = op.kind.data.value
+    with_valid = op.return_value_and_is_valid is not None
+    result = llvm_type(op.res.type)
+    intrinsic = f"llvm.nvvm.shfl.sync.{kind}.{suffix}{'p' if with_valid else ''}"
+    fn = t.function(intrinsic, ir.FunctionType(result, [a.type for a in args]))
+    t.set(op, t.builder.call(fn, args))
+
+
+TRANSLATIONS: Mapping[type[Operation], Translate] = {
+    **dict.fromkeys(nvvm.SREG_OPS.values(), _special_register),
+    nvvm.BarrierOp: _barrier,
+    nvvm.Barrier0Op: _barrier,
+    nvvm.ShflSyncOp: _shuffle,
+}
+"""The ops of this family and their translations."""
+
+__all__ = ["TRANSLATIONS"]
