@@ -16,37 +16,37 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, SymbolRefAttr, UnitAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from schedir.diagnostics import Diagnostic, Note, SchedirError, TransformError
 from schedir.dialects.syntax import op_location, op_note
+from schedir.dialects.transform.control import (
+    AlternativesOp,
+    CollectMatchingOp,
+    ForeachMatchOp,
+    ForeachOp,
+    IncludeOp,
+)
+from schedir.dialects.transform.core import FailurePropagationMode, SequenceOp
 from schedir.dialects.transform.interfaces import TransformOpInterface, is_match_op
-from schedir.transform.state import TransformState, definite, is_ancestor, silenceable
+from schedir.transform import ops as transform_ops
+from schedir.transform.interface import Interpreter, Mapped
+from schedir.transform.state import (
+    MultipleTransformErrors,
+    TransformState,
+    definite,
+    is_ancestor,
+    silenceable,
+)
 
-Mapped = Operation | SSAValue | Attribute
-ApplyFn = Callable[[Operation, "TransformInterpreter"], None]
-
-
-class MultipleTransformErrors(TransformError):
-    """Several failures of one transform op (one per payload op it failed on)."""
-
-    def __init__(self, errors: Sequence[TransformError]) -> None:
-        first = errors[0]
-        super().__init__(
-            first.message,
-            first.location,
-            first.notes,
-            silenceable=all(e.silenceable for e in errors),
-        )
-        self.errors = tuple(errors)
-
-    def diagnostics(self):  # type: ignore[override]
-        return tuple(d for e in self.errors for d in e.diagnostics())
+ApplyFn = Callable[[Any, Interpreter], None]
+"""An apply function: `(op, interp) -> None` for ops of the class it is registered on."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +72,10 @@ class TransformInterpreter:
         *,
         passes: Mapping[str, Callable[[], type[ModulePass]]] | None = None,
         hooks: InterpreterHooks = InterpreterHooks(),
-        apply_table: Mapping[str, ApplyFn] | None = None,
+        apply_table: Mapping[type[Operation], ApplyFn] | None = None,
     ) -> None:
         if apply_table is None:
-            from schedir.transform.ops import APPLY
-
-            apply_table = APPLY
+            apply_table = {**transform_ops.APPLY, **CONTROL_FLOW}
         self.ctx = ctx
         self.state = TransformState(payload_root)
         self.schedule = schedule
@@ -121,7 +119,7 @@ class TransformInterpreter:
         with self.state.region_scope(entry.regions[0]):
             self.state.set_payload_ops(args[0], [self.state.root])
             try:
-                self.run_block(block, "propagate", top_level=True)
+                self.run_block(block, FailurePropagationMode.PROPAGATE, top_level=True)
             except TransformError as err:
                 err.silenceable = False
                 raise
@@ -139,7 +137,7 @@ class TransformInterpreter:
         """Apply one transform op (checks, dispatch, result and consumption bookkeeping)."""
         consumed = self.consumed_values(op)
         self.state.check_operands(op, consumed, allows_repeated=allows_repeated_handles(op))
-        fn = self._apply_table.get(op.name)
+        fn = self._apply_table.get(type(op))
         if fn is None:
             raise definite(op, f"'{op.name}' is not supported by schedir's transform interpreter")
         failure: TransformError | None = None
@@ -192,12 +190,14 @@ class TransformInterpreter:
         """True if `user` (or the op in a nested region that uses it) consumes `value`."""
         return value in self.consumed_values(user)
 
-    def run_block(self, block: Block, mode: str, *, top_level: bool = False) -> list[list[Mapped]]:
+    def run_block(
+        self, block: Block, mode: FailurePropagationMode, *, top_level: bool = False
+    ) -> list[list[Mapped]]:
         """Apply the ops of a sequence block in order; return what its yield forwards.
 
-        `mode` is the failure propagation mode: with "propagate" a silenceable failure stops
+        `mode` is the failure propagation mode: with `propagate` a silenceable failure stops
         the block and is passed up (after the yielded handles are set empty); with
-        "suppress" it is dropped and the next op runs.
+        `suppress` it is dropped and the next op runs.
         """
         ops = list(block.ops)
         terminator = ops[-1] if ops and ops[-1].name == "transform.yield" else None
@@ -206,7 +206,7 @@ class TransformInterpreter:
             try:
                 self.apply(op)
             except TransformError as err:
-                if not err.silenceable or mode == "propagate":
+                if not err.silenceable or mode == FailurePropagationMode.PROPAGATE:
                     raise
             if top_level and self.hooks.after_top_level_op is not None:
                 self.hooks.after_top_level_op(op, self.state.root)
@@ -215,12 +215,21 @@ class TransformInterpreter:
         return [list(self.state.mapped(v)) for v in terminator.operands]
 
     def run_region_with_args(
-        self, op: Operation, region_index: int, bindings: Sequence[Sequence[Mapped]], mode: str
+        self,
+        op: Operation,
+        region_index: int,
+        bindings: Sequence[Sequence[Mapped]],
+        mode: FailurePropagationMode,
+    ) -> list[list[Mapped]]:
+        return self.run_region(op.regions[region_index], bindings, mode)
+
+    def run_region(
+        self, region: Region, bindings: Sequence[Sequence[Mapped]], mode: FailurePropagationMode
     ) -> list[list[Mapped]]:
         """Bind the block arguments of a region, run it, and return its yielded handles."""
-        region = op.regions[region_index]
+        op = region.parent_op()
         block = region.blocks.first
-        assert block is not None
+        assert op is not None and block is not None
         with self.state.region_scope(region):
             for arg, items in zip(block.args, bindings, strict=False):
                 self.state.set_mapped(arg, items)
@@ -245,7 +254,11 @@ class TransformInterpreter:
         return callee
 
     def call(
-        self, op: Operation, callee: Operation, args: Sequence[Sequence[Mapped]], mode: str
+        self,
+        op: Operation,
+        callee: Operation,
+        args: Sequence[Sequence[Mapped]],
+        mode: FailurePropagationMode,
     ) -> list[list[Mapped]]:
         """Run a named sequence with `args` bound to its arguments."""
         return self.run_region_with_args(callee, 0, args, mode)
@@ -311,17 +324,6 @@ def _arg_attrs(op: Operation, count: int) -> list[dict[str, Attribute]]:
     return [dict(a.data) if isinstance(a, DictionaryAttr) else {} for a in attrs.data]
 
 
-def failure_mode(op: Operation, default: str = "propagate") -> str:
-    """The `failures(...)` mode of a sequence or include."""
-    attr = op.properties.get("failure_propagation_mode") or op.attributes.get(
-        "failure_propagation_mode"
-    )
-    if attr is None:
-        return default
-    # Upstream's FailurePropagationMode enum: 1 = propagate, 2 = suppress.
-    return "suppress" if getattr(getattr(attr, "value", None), "data", 1) == 2 else "propagate"
-
-
 def _flag(op: Operation, name: str) -> bool:
     attr = op.properties.get(name) or op.attributes.get(name)
     if attr is None:
@@ -332,7 +334,7 @@ def _flag(op: Operation, name: str) -> bool:
     return bool(getattr(value, "data", value)) if value is not None else True
 
 
-def apply_sequence(op: Operation, interp: TransformInterpreter) -> None:
+def apply_sequence(op: SequenceOp, interp: TransformInterpreter) -> None:
     block = op.regions[0].blocks.first
     assert block is not None
     if op.operands:
@@ -341,14 +343,14 @@ def apply_sequence(op: Operation, interp: TransformInterpreter) -> None:
         bindings = [root, *extra]
     else:  # a top-level sequence without root binds the payload root
         bindings = [[interp.state.root]]
-    results = interp.run_region_with_args(op, 0, bindings, failure_mode(op))
+    results = interp.run_region_with_args(op, 0, bindings, op.mode)
     interp.set_results(op, results)
 
 
-def apply_include(op: Operation, interp: TransformInterpreter) -> None:
+def apply_include(op: IncludeOp, interp: TransformInterpreter) -> None:
     callee = interp._callee(op)
     args = [list(interp.state.mapped(v)) for v in op.operands]
-    results = interp.call(op, callee, args, failure_mode(op))
+    results = interp.call(op, callee, args, op.mode)
     interp.set_results(op, results)
 
 
@@ -368,7 +370,9 @@ def apply_foreach(op: Operation, interp: TransformInterpreter) -> None:
                 )
     collected: list[list[Mapped]] = [[] for _ in op.results]
     for index in range(count):
-        yielded = interp.run_region_with_args(op, 0, [[t[index]] for t in targets], "propagate")
+        yielded = interp.run_region_with_args(
+            op, 0, [[t[index]] for t in targets], FailurePropagationMode.PROPAGATE
+        )
         for bucket, items in zip(collected, yielded, strict=False):
             bucket.extend(items)
     interp.set_results(op, collected)
@@ -403,7 +407,7 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
         assert block is not None
         try:
             results = interp.run_region_with_args(
-                op, index, [clones] if block.args else [], "propagate"
+                op, index, [clones] if block.args else [], FailurePropagationMode.PROPAGATE
             )
         except TransformError as err:
             for clone in clones:
@@ -551,20 +555,18 @@ def apply_collect_matching(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, collected)
 
 
-CONTROL_FLOW: Mapping[str, ApplyFn] = {
-    "transform.sequence": apply_sequence,
-    "transform.include": apply_include,
-    "transform.foreach": apply_foreach,
-    "transform.alternatives": apply_alternatives,
-    "transform.foreach_match": apply_foreach_match,
-    "transform.collect_matching": apply_collect_matching,
+CONTROL_FLOW: Mapping[type[Operation], ApplyFn] = {
+    SequenceOp: apply_sequence,
+    IncludeOp: apply_include,
+    ForeachOp: apply_foreach,
+    AlternativesOp: apply_alternatives,
+    ForeachMatchOp: apply_foreach_match,
+    CollectMatchingOp: apply_collect_matching,
 }
 
 
 __all__ = [
     "CONTROL_FLOW",
     "InterpreterHooks",
-    "MultipleTransformErrors",
     "TransformInterpreter",
-    "failure_mode",
 ]

@@ -25,6 +25,7 @@ from schedir.dialects.transform._core_named_sequence import YieldOp, ensure_yiel
 from schedir.dialects.transform._syntax import irdl_transform_op
 from schedir.dialects.transform._syntax_helpers import (
     FailurePropagationMode,
+    failure_mode,
     failure_mode_attr,
     parse_failures,
     parse_operand_list,
@@ -102,7 +103,7 @@ class SequenceOp(IRDLOperation):
     @property
     def mode(self) -> FailurePropagationMode:
         """The failure propagation mode."""
-        return FailurePropagationMode(self.failure_propagation_mode.value.data)
+        return failure_mode(self.failure_propagation_mode)
 
     def consumed_values(self) -> tuple[SSAValue, ...]:
         block = self.body.blocks.first

@@ -28,6 +28,14 @@ class FailurePropagationMode(IntEnum):
     SUPPRESS = 2
 
 
+def failure_mode(attr: IntegerAttr[I32] | None) -> FailurePropagationMode:
+    """The mode a stored `failure_propagation_mode` stands for; unset (or any value but
+    `suppress`) propagates, as the interpreter has always read it."""
+    if attr is not None and attr.value.data == FailurePropagationMode.SUPPRESS:
+        return FailurePropagationMode.SUPPRESS
+    return FailurePropagationMode.PROPAGATE
+
+
 def failure_mode_attr(mode: FailurePropagationMode | str) -> IntegerAttr[I32]:
     """The `failure_propagation_mode` property value for a mode."""
     if isinstance(mode, str):
@@ -261,6 +269,7 @@ def print_semi_function_type(
 
 __all__ = [
     "FailurePropagationMode",
+    "failure_mode",
     "failure_mode_attr",
     "parse_failures",
     "parse_operand_list",

@@ -42,6 +42,7 @@ from schedir.dialects.transform._foreach_match_checks import verify_foreach_matc
 from schedir.dialects.transform._syntax import irdl_transform_op
 from schedir.dialects.transform._syntax_helpers import (
     FailurePropagationMode,
+    failure_mode,
     failure_mode_attr,
     parse_failures,
     parse_operand_list,
@@ -112,7 +113,7 @@ class IncludeOp(IRDLOperation):
     @property
     def mode(self) -> FailurePropagationMode:
         """The failure propagation mode."""
-        return FailurePropagationMode(self.failure_propagation_mode.value.data)
+        return failure_mode(self.failure_propagation_mode)
 
     def callee(self) -> NamedSequenceOp | None:
         """The included named sequence, if it resolves."""
@@ -443,6 +444,14 @@ class ForeachMatchOp(IRDLOperation):
 
     consumed_operands = ("root",)
 
+    def allows_repeated_handles(self) -> bool:
+        """The root and the forwarded inputs may point to the same payload."""
+        return True
+
+    def lookup(self, symbol: SymbolRefAttr) -> NamedSequenceOp | None:
+        """The named sequence a matcher or action symbol names."""
+        return lookup_named_sequence(self, symbol)
+
     def __init__(
         self,
         root: SSAValue,
@@ -569,6 +578,10 @@ class CollectMatchingOp(IRDLOperation):
             result_types=[result_types],
             properties={"matcher": SymbolRefAttr(matcher)},
         )
+
+    def matcher_sequence(self) -> NamedSequenceOp | None:
+        """The named sequence `matcher` names."""
+        return lookup_named_sequence(self, self.matcher)
 
     def verify_(self) -> None:
         matcher = _verify_matcher(self, self.matcher)

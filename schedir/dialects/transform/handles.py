@@ -149,6 +149,10 @@ class MergeHandlesOp(IRDLOperation):
             properties={"deduplicate": UnitAttr() if deduplicate else None},
         )
 
+    def allows_repeated_handles(self) -> bool:
+        """Deduplicating merges may see the same payload twice."""
+        return self.deduplicate is not None
+
     def verify_(self) -> None:
         if not self.handles:
             raise VerifyException("expected 1 or more operands, but found 0")

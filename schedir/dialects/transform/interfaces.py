@@ -2,7 +2,9 @@
 
 An op's handle effects follow upstream's `getEffects`: each operand is either *consumed*
 (the payload it points to is invalidated for every other handle, as upstream's
-`consumesHandle`) or only read (`onlyReadsHandle`); results are always produced.
+`consumesHandle`) or only read (`onlyReadsHandle`); results are always produced. Whether
+an op may see the same payload through two operands is its
+`allows_repeated_handles` (upstream's `allowsRepeatedHandleOperands`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ class TransformOpInterface:
 
     `consumed_operands` names operand definitions (the `operand_def`/`var_operand_def`
     field names) that upstream declares as consumed; every other operand is only read.
-    Ops whose effects depend on their callee or body (include, foreach) override
-    `consumed_values`.
+    Ops whose effects depend on their callee or body (sequence, include, foreach)
+    override `consumed_values`.
     """
 
     consumed_operands: ClassVar[tuple[str, ...]] = ()
@@ -36,6 +38,11 @@ class TransformOpInterface:
             else:
                 values.extend(operand)
         return tuple(values)
+
+    def allows_repeated_handles(self) -> bool:
+        """Upstream's `allowsRepeatedHandleOperands`: whether the operands may point to the
+        same payload twice (a consumed one included); false for most ops."""
+        return False
 
 
 class MatchOpInterface:

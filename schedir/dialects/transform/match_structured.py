@@ -49,6 +49,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
 from schedir.dialects.transform._syntax_helpers import (
+    FailurePropagationMode,
+    failure_mode,
     parse_failures,
     parse_position_list,
     parse_prop_and_attr_dict,
@@ -111,6 +113,11 @@ class MatchStructuredOp(IRDLOperation):
     failure_propagation_mode = opt_prop_def(IntegerAttr[I32])
     outputs = var_result_def(TransformHandleType)
     body_region = region_def()
+
+    @property
+    def mode(self) -> FailurePropagationMode:
+        """The failure propagation mode (`propagate` when not given)."""
+        return failure_mode(self.failure_propagation_mode)
 
     @classmethod
     def parse(cls, parser: Parser) -> MatchStructuredOp:

@@ -495,6 +495,10 @@ class FuseIntoContainingOp(IRDLOperation):
         "attr-dict `:` functional-type(operands, results)"
     )
 
+    def allows_repeated_handles(self) -> bool:
+        """A producer may be listed twice (or be the containing op's producer twice)."""
+        return True
+
     def verify_(self) -> None:
         verify_inner_tile_alignments(self.inner_tile_alignments)
 

@@ -1,7 +1,7 @@
-"""Apply functions of the transform ops, by op name.
+"""Apply functions of the transform ops, registered on the op classes.
 
 Each module of this package holds the apply functions of one family of ops (as upstream
-groups them in transform extensions) and exports them as `APPLY: {op name: fn}`. An apply
+groups them in transform extensions), each declared with `@applies(OpClass)`. An apply
 function is a thin adapter: it reads handles from the interpreter's state, calls a payload
 algorithm from `schedir.transform.rewrites`, and sets the result handles.
 """
@@ -9,41 +9,61 @@ algorithm from `schedir.transform.rewrites`, and sets the result handles.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
+from typing import Any
 
-from schedir.transform.interpreter import CONTROL_FLOW, ApplyFn
+from xdsl.ir import Operation
 
-_FAMILIES: tuple[str, ...] = (
-    "core",
-    "match",
-    "match_structured",
-    "passes",
-    "structured",
-    "tile",
-    "fuse",
-    "patterns",
-    "loop",
-    "tune",
-    "gpu",
-    "bufferization",
-    "memory",
-    "vectorize",
-    "debug",
+from schedir.transform.interface import Apply
+from schedir.transform.ops import (
+    bufferization,
+    core,
+    debug,
+    fuse,
+    gpu,
+    loop,
+    match,
+    match_structured,
+    memory,
+    passes,
+    patterns,
+    structured,
+    tile,
+    tune,
+    vectorize,
 )
-"""Modules of this package contributing apply functions."""
+
+FAMILIES: tuple[ModuleType, ...] = (
+    core,
+    match,
+    match_structured,
+    passes,
+    structured,
+    tile,
+    fuse,
+    patterns,
+    loop,
+    tune,
+    gpu,
+    bufferization,
+    memory,
+    vectorize,
+    debug,
+)
+"""The modules of this package that hold apply functions."""
 
 
-def _collect() -> Mapping[str, ApplyFn]:
-    table: dict[str, ApplyFn] = dict(CONTROL_FLOW)
-    for family in _FAMILIES:
-        module = import_module(f"schedir.transform.ops.{family}")
-        overlap = table.keys() & module.APPLY.keys()
-        assert not overlap, f"apply functions defined twice: {sorted(overlap)}"
-        table.update(module.APPLY)
+def _collect() -> Mapping[type[Operation], Apply[Any]]:
+    table: dict[type[Operation], Apply[Any]] = {}
+    for family in FAMILIES:
+        for value in vars(family).values():
+            if isinstance(value, Apply) and value.fn.__module__ == family.__name__:
+                assert value.op_class not in table, f"{value.op_class.name} applied twice"
+                table[value.op_class] = value
     return MappingProxyType(table)
 
 
-APPLY: Mapping[str, ApplyFn] = _collect()
+APPLY: Mapping[type[Operation], Apply[Any]] = _collect()
+"""The apply function of each op class that has one."""
 
-__all__ = ["APPLY"]
+__all__ = ["APPLY", "FAMILIES"]

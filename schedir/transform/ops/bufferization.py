@@ -22,12 +22,14 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from schedir.diagnostics import Note, SchedirError, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.transform.interpreter import (
-    ApplyFn,
-    Mapped,
-    MultipleTransformErrors,
-    TransformInterpreter,
+from schedir.dialects.transform.bufferization import (
+    BufferLoopHoistingOp,
+    EliminateEmptyTensorsOp,
+    EmptyTensorToAllocTensorOp,
+    OneShotBufferizeOp,
 )
+from schedir.dialects.transform.structured_rewrite import StructuredEliminateEmptyTensorsOp
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.ops.core import flag, int_prop, operand, str_prop
 from schedir.transform.rewrites.bufferization.empty_tensor_elimination import (
     eliminate_empty_tensors,
@@ -39,7 +41,7 @@ from schedir.transform.rewrites.bufferization.results import (
     tensor_result_positions,
     upstream_results,
 )
-from schedir.transform.state import definite, silenceable
+from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 _PASS = "one-shot-bufferize"
 _LAYOUTS: dict[int, tuple[str, ResultLayout]] = {
@@ -51,7 +53,7 @@ _LAYOUTS: dict[int, tuple[str, ResultLayout]] = {
 _INPLACE = "__inplace_operands_attr__"
 
 
-def _one_shot(interp: TransformInterpreter, op: Operation, **options: object) -> ModulePass:
+def _one_shot(interp: Interpreter, op: Operation, **options: object) -> ModulePass:
     """An instance of the registered `one-shot-bufferize` pass with these options."""
     factory = interp.passes.get(_PASS)
     if factory is None:
@@ -78,7 +80,8 @@ def _not_bufferized(op: Operation, err: SchedirError, message: str) -> MultipleT
 # --- one_shot_bufferize ---------------------------------------------------------------
 
 
-def apply_one_shot_bufferize(op: Operation, interp: TransformInterpreter) -> None:
+@applies(OneShotBufferizeOp)
+def apply_one_shot_bufferize(op: Operation, interp: Interpreter) -> None:
     """One-Shot Bufferize each target: a module (with `bufferize_function_boundaries`,
     whose function signatures become memrefs) or a function.
 
@@ -134,7 +137,7 @@ def apply_one_shot_bufferize(op: Operation, interp: TransformInterpreter) -> Non
 # --- eliminate_empty_tensors ----------------------------------------------------------
 
 
-def _rewriter(interp: TransformInterpreter, target: Operation) -> PatternRewriter | None:
+def _rewriter(interp: Interpreter, target: Operation) -> PatternRewriter | None:
     """A handle-tracking rewriter for changes inside `target` (which may be the top-level
     module, with no block to position at); None if `target` holds no op."""
     for op in target.walk():
@@ -166,7 +169,7 @@ def _analysis_root(target: Operation) -> Operation | None:
 
 
 def in_place_decisions(
-    interp: TransformInterpreter, op: Operation, target: Operation, *, loops_may_allocate: bool
+    interp: Interpreter, op: Operation, target: Operation, *, loops_may_allocate: bool
 ) -> InPlaceDecisions:
     """Run One-Shot analysis over `target` and read its decisions.
 
@@ -202,7 +205,8 @@ def in_place_decisions(
     return InPlaceDecisions(marks)
 
 
-def apply_eliminate_empty_tensors(op: Operation, interp: TransformInterpreter) -> None:
+@applies(EliminateEmptyTensorsOp)
+def apply_eliminate_empty_tensors(op: Operation, interp: Interpreter) -> None:
     """Replace `tensor.empty` ops whose contents end up inserted into a destination by
     the slice of that destination (so bufferization writes there directly).
 
@@ -226,7 +230,8 @@ def apply_eliminate_empty_tensors(op: Operation, interp: TransformInterpreter) -
             eliminate_empty_tensors(rewriter, payload, decisions)
 
 
-def apply_structured_eliminate_empty_tensors(op: Operation, interp: TransformInterpreter) -> None:
+@applies(StructuredEliminateEmptyTensorsOp)
+def apply_structured_eliminate_empty_tensors(op: Operation, interp: Interpreter) -> None:
     """Let all-parallel structured ops compute in place over an input that comes from a
     `tensor.empty`-initialized computation (linalg-anchored elimination).
 
@@ -253,7 +258,8 @@ def apply_structured_eliminate_empty_tensors(op: Operation, interp: TransformInt
 # --- empty_tensor_to_alloc_tensor / buffer_loop_hoisting -------------------------------
 
 
-def apply_empty_tensor_to_alloc_tensor(op: Operation, interp: TransformInterpreter) -> None:
+@applies(EmptyTensorToAllocTensorOp)
+def apply_empty_tensor_to_alloc_tensor(op: Operation, interp: Interpreter) -> None:
     """Replace each `tensor.empty` by a `bufferization.alloc_tensor` of its type.
 
     Return modes: consumes the target; returns the new alloc_tensor ops. Never fails (the
@@ -273,7 +279,8 @@ def apply_empty_tensor_to_alloc_tensor(op: Operation, interp: TransformInterpret
     interp.apply_to_each(op, target, one)
 
 
-def apply_buffer_loop_hoisting(op: Operation, interp: TransformInterpreter) -> None:
+@applies(BufferLoopHoistingOp)
+def apply_buffer_loop_hoisting(op: Operation, interp: Interpreter) -> None:
     """Hoist allocations out of the sequential loops nested in each target.
 
     Return modes: only reads the target (the payload is modified); never fails.
@@ -284,12 +291,4 @@ def apply_buffer_loop_hoisting(op: Operation, interp: TransformInterpreter) -> N
         hoist_buffers_from_loops(payload)
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.bufferization.one_shot_bufferize": apply_one_shot_bufferize,
-    "transform.bufferization.eliminate_empty_tensors": apply_eliminate_empty_tensors,
-    "transform.bufferization.empty_tensor_to_alloc_tensor": apply_empty_tensor_to_alloc_tensor,
-    "transform.bufferization.buffer_loop_hoisting": apply_buffer_loop_hoisting,
-    "transform.structured.eliminate_empty_tensors": apply_structured_eliminate_empty_tensors,
-}
-
-__all__ = ["APPLY", "InPlaceDecisions", "in_place_decisions"]
+__all__ = ["InPlaceDecisions", "in_place_decisions"]

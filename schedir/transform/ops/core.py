@@ -7,7 +7,6 @@ print and verify. Messages follow upstream's.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -22,7 +21,30 @@ from xdsl.traits import IsolatedFromAbove
 
 from schedir.diagnostics import Note, SchedirError
 from schedir.dialects.syntax import op_note, print_op, verify_module
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.dialects.transform.handles import (
+    AnnotateOp,
+    CastOp,
+    GetConsumersOfResultOp,
+    GetDefiningOp,
+    GetOperandOp,
+    GetParentOp,
+    GetProducerOfOperandOp,
+    GetResultOp,
+    GetTypeOp,
+    MergeHandlesOp,
+    NumAssociationsOp,
+    ParamConstantOp,
+    PrintOp,
+    SelectOp,
+    SplitHandleOp,
+    VerifyOp,
+)
+from schedir.dialects.transform.match import (
+    MatchOperationEmptyOp,
+    MatchOperationNameOp,
+    MatchParamCmpIOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.state import definite, payload_location, silenceable, value_location
 
 # --- attribute access --------------------------------------------------------------------
@@ -82,7 +104,8 @@ def operand(op: Operation, name: str, index: int = 0) -> SSAValue | None:
 # --- handle manipulation -----------------------------------------------------------------
 
 
-def apply_split_handle(op: Operation, interp: TransformInterpreter) -> None:
+@applies(SplitHandleOp)
+def apply_split_handle(op: Operation, interp: Interpreter) -> None:
     handle = operand(op, "handle")
     assert handle is not None
     items = list(interp.state.mapped(handle))
@@ -107,7 +130,8 @@ def _value_name(value: SSAValue) -> str:
     return f"%{value.name_hint}" if value.name_hint else "handle"
 
 
-def apply_merge_handles(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MergeHandlesOp)
+def apply_merge_handles(op: Operation, interp: Interpreter) -> None:
     merged: list[Mapped] = []
     for handle in op.operands:
         merged.extend(interp.state.mapped(handle))
@@ -123,7 +147,8 @@ def apply_merge_handles(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [merged])
 
 
-def apply_get_parent_op(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetParentOp)
+def apply_get_parent_op(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     op_name = str_prop(op, "op_name")
@@ -154,7 +179,8 @@ def apply_get_parent_op(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [parents])
 
 
-def apply_get_consumers_of_result(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetConsumersOfResultOp)
+def apply_get_consumers_of_result(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     payloads = interp.state.payload_ops(target)
@@ -170,7 +196,8 @@ def apply_get_consumers_of_result(op: Operation, interp: TransformInterpreter) -
     interp.set_results(op, [users])
 
 
-def apply_get_producer_of_operand(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetProducerOfOperandOp)
+def apply_get_producer_of_operand(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     number = int_prop(op, "operand_number", 0) or 0
@@ -187,7 +214,8 @@ def apply_get_producer_of_operand(op: Operation, interp: TransformInterpreter) -
     interp.set_results(op, [producers])
 
 
-def apply_get_defining_op(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetDefiningOp)
+def apply_get_defining_op(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     defining: list[Operation] = []
@@ -223,7 +251,8 @@ def _positions(op: Operation, count: int, payload: Operation) -> list[int]:
     return resolved
 
 
-def apply_get_result(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetResultOp)
+def apply_get_result(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     values: list[SSAValue] = []
@@ -232,7 +261,8 @@ def apply_get_result(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [values])
 
 
-def apply_get_operand(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetOperandOp)
+def apply_get_operand(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     values: list[SSAValue] = []
@@ -241,7 +271,8 @@ def apply_get_operand(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [values])
 
 
-def apply_get_type(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GetTypeOp)
+def apply_get_type(op: Operation, interp: Interpreter) -> None:
     value = operand(op, "value")
     assert value is not None
     elemental = flag(op, "elemental")
@@ -254,27 +285,31 @@ def apply_get_type(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [types])
 
 
-def apply_cast(op: Operation, interp: TransformInterpreter) -> None:
+@applies(CastOp)
+def apply_cast(op: Operation, interp: Interpreter) -> None:
     source = operand(op, "input")
     assert source is not None
     interp.set_results(op, [list(interp.state.payload_ops(source))])
 
 
-def apply_select(op: Operation, interp: TransformInterpreter) -> None:
+@applies(SelectOp)
+def apply_select(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     name = str_prop(op, "op_name")
     interp.set_results(op, [[p for p in interp.state.payload_ops(target) if p.name == name]])
 
 
-def apply_num_associations(op: Operation, interp: TransformInterpreter) -> None:
+@applies(NumAssociationsOp)
+def apply_num_associations(op: Operation, interp: Interpreter) -> None:
     handle = operand(op, "handle")
     assert handle is not None
     count = len(interp.state.mapped(handle))
     interp.set_results(op, [[IntegerAttr(count, 64)]])
 
 
-def apply_annotate(op: Operation, interp: TransformInterpreter) -> None:
+@applies(AnnotateOp)
+def apply_annotate(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     name = str_prop(op, "name")
@@ -299,7 +334,8 @@ def apply_annotate(op: Operation, interp: TransformInterpreter) -> None:
         payload.attributes[name] = params[0]
 
 
-def apply_print(op: Operation, interp: TransformInterpreter) -> None:
+@applies(PrintOp)
+def apply_print(op: Operation, interp: Interpreter) -> None:
     name = str_prop(op, "name")
     head = f"[[[ IR printer: {name} " if name is not None else "[[[ IR printer: "
     out = sys.stdout
@@ -312,7 +348,8 @@ def apply_print(op: Operation, interp: TransformInterpreter) -> None:
     out.flush()
 
 
-def apply_verify(op: Operation, interp: TransformInterpreter) -> None:
+@applies(VerifyOp)
+def apply_verify(op: Operation, interp: Interpreter) -> None:
     target = operand(op, "target")
     assert target is not None
     for payload in interp.state.payload_ops(target):
@@ -330,7 +367,7 @@ def apply_verify(op: Operation, interp: TransformInterpreter) -> None:
 # --- matchers ---------------------------------------------------------------------------
 
 
-def _single_payload(op: Operation, interp: TransformInterpreter, handle: SSAValue) -> Operation:
+def _single_payload(op: Operation, interp: Interpreter, handle: SSAValue) -> Operation:
     payloads = interp.state.payload_ops(handle)
     if len(payloads) != 1:
         raise definite(
@@ -339,7 +376,8 @@ def _single_payload(op: Operation, interp: TransformInterpreter, handle: SSAValu
     return payloads[0]
 
 
-def apply_match_operation_name(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchOperationNameOp)
+def apply_match_operation_name(op: Operation, interp: Interpreter) -> None:
     handle = operand(op, "operand_handle")
     assert handle is not None
     current = _single_payload(op, interp, handle)
@@ -349,7 +387,8 @@ def apply_match_operation_name(op: Operation, interp: TransformInterpreter) -> N
         raise silenceable(op, "wrong operation name")
 
 
-def apply_match_operation_empty(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchOperationEmptyOp)
+def apply_match_operation_empty(op: Operation, interp: Interpreter) -> None:
     handle = operand(op, "operand_handle")
     assert handle is not None
     payloads = interp.state.payload_ops(handle)
@@ -380,7 +419,8 @@ _CMP = {
 }
 
 
-def apply_match_param_cmpi(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchParamCmpIOp)
+def apply_match_param_cmpi(op: Operation, interp: Interpreter) -> None:
     param = operand(op, "param")
     reference = operand(op, "reference", 1)
     assert param is not None and reference is not None
@@ -409,30 +449,8 @@ def apply_match_param_cmpi(op: Operation, interp: TransformInterpreter) -> None:
             )
 
 
-def apply_param_constant(op: Operation, interp: TransformInterpreter) -> None:
+@applies(ParamConstantOp)
+def apply_param_constant(op: Operation, interp: Interpreter) -> None:
     value = prop(op, "value")
     assert value is not None
     interp.set_results(op, [[value]])
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.split_handle": apply_split_handle,
-    "transform.merge_handles": apply_merge_handles,
-    "transform.get_parent_op": apply_get_parent_op,
-    "transform.get_consumers_of_result": apply_get_consumers_of_result,
-    "transform.get_producer_of_operand": apply_get_producer_of_operand,
-    "transform.get_defining_op": apply_get_defining_op,
-    "transform.get_result": apply_get_result,
-    "transform.get_operand": apply_get_operand,
-    "transform.get_type": apply_get_type,
-    "transform.cast": apply_cast,
-    "transform.select": apply_select,
-    "transform.num_associations": apply_num_associations,
-    "transform.annotate": apply_annotate,
-    "transform.print": apply_print,
-    "transform.verify": apply_verify,
-    "transform.match.operation_name": apply_match_operation_name,
-    "transform.match.operation_empty": apply_match_operation_empty,
-    "transform.match.param.cmpi": apply_match_param_cmpi,
-    "transform.param.constant": apply_param_constant,
-}

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.printer import Printer
@@ -13,7 +12,7 @@ from xdsl.printer import Printer
 from schedir.diagnostics import Diagnostic, Note
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.debug import EmitParamAsRemarkOp, EmitRemarkAtOp
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.state import handle_kind, payload_location
 
 
@@ -34,7 +33,8 @@ def _describe_value(value: SSAValue) -> str:
     return f"value handle points to an op result #{value.index}"
 
 
-def apply_emit_remark_at(op: Operation, interp: TransformInterpreter) -> None:
+@applies(EmitRemarkAtOp)
+def apply_emit_remark_at(op: Operation, interp: Interpreter) -> None:
     assert isinstance(op, EmitRemarkAtOp)
     at, message = op.at, op.message.data
     if handle_kind(at) == "op":
@@ -53,7 +53,8 @@ def format_attribute(attr: Attribute) -> str:
     return stream.getvalue()
 
 
-def apply_emit_param_as_remark(op: Operation, interp: TransformInterpreter) -> None:
+@applies(EmitParamAsRemarkOp)
+def apply_emit_param_as_remark(op: Operation, interp: Interpreter) -> None:
     assert isinstance(op, EmitParamAsRemarkOp)
     text = ", ".join(format_attribute(a) for a in interp.state.params(op.param))
     if op.message is not None:
@@ -65,9 +66,4 @@ def apply_emit_param_as_remark(op: Operation, interp: TransformInterpreter) -> N
         interp.emit(Diagnostic("remark", text, op_location(payload)))
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.debug.emit_remark_at": apply_emit_remark_at,
-    "transform.debug.emit_param_as_remark": apply_emit_param_as_remark,
-}
-
-__all__ = ["APPLY", "format_attribute"]
+__all__ = ["format_attribute"]

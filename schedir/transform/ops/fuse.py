@@ -6,13 +6,12 @@ upstream's diagnostics (LinalgTransformOps.cpp, FuseIntoContainingOp / FuseOp).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location, op_note
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.dialects.transform.structured import FuseIntoContainingOp, FuseOp
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.ops.tile import dense, mixed, unpack_packed, unpack_single
 from schedir.transform.rewrites.fusion.greedy import tile_consumer_and_fuse_producers
 from schedir.transform.rewrites.fusion.into_containing_op import (
@@ -25,7 +24,8 @@ from schedir.transform.rewrites.tiling.tile_using_scf import TilingError, Tiling
 from schedir.transform.state import definite, silenceable
 
 
-def apply_fuse_into_containing_op(op: Operation, interp: TransformInterpreter) -> None:
+@applies(FuseIntoContainingOp)
+def apply_fuse_into_containing_op(op: Operation, interp: Interpreter) -> None:
     """Fuse the producers into the one containing loop, consumer first; results are the
     fused ops (tiles or clones, one per fused use) and the containing op after fusion.
 
@@ -65,7 +65,8 @@ def apply_fuse_into_containing_op(op: Operation, interp: TransformInterpreter) -
     interp.set_results(op, [list(result.fused_ops), [result.containing_op]])
 
 
-def apply_fuse(op: Operation, interp: TransformInterpreter) -> None:
+@applies(FuseOp)
+def apply_fuse(op: Operation, interp: Interpreter) -> None:
     """Tile each target (`scf.for` loops, or one `scf.forall` with `use_forall`) and fuse
     its producers greedily through the slices; results are the tiled targets and, per
     loop depth, the loops. Fused producers left without users are erased.
@@ -115,9 +116,3 @@ def apply_fuse(op: Operation, interp: TransformInterpreter) -> None:
         for depth, loop in enumerate(result.loops[:num_loop_results]):
             loops[depth].append(loop)
     interp.set_results(op, [tiled, *loops])
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.structured.fuse_into_containing_op": apply_fuse_into_containing_op,
-    "transform.structured.fuse": apply_fuse,
-}

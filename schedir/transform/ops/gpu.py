@@ -10,15 +10,15 @@ Messages, handle effects and failure modes are upstream's; the payload algorithm
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform._syntax import dense_values
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.dialects.transform.gpu import MapForallToBlocksOp, MapNestedForallToThreadsOp
+from schedir.dialects.transform.structured_rewrite import MapCopyToThreadsOp
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites.gpu.copy import CopyMappingError, map_copy_to_threads
 from schedir.transform.rewrites.gpu.mapping import (
     GpuMappingError,
@@ -45,7 +45,8 @@ def _int(op: Operation, name: str, default: int) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else default
 
 
-def apply_map_forall_to_blocks(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MapForallToBlocksOp)
+def apply_map_forall_to_blocks(op: Operation, interp: Interpreter) -> None:
     """`transform.gpu.map_forall_to_blocks`: map the top-level `scf.forall` of each target
     to block ids, creating the `gpu.launch` with `generate_gpu_launch`.
 
@@ -86,7 +87,8 @@ def apply_map_forall_to_blocks(op: Operation, interp: TransformInterpreter) -> N
     interp.apply_to_each(op, op.operands[0], one)
 
 
-def apply_map_nested_forall_to_threads(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MapNestedForallToThreadsOp)
+def apply_map_nested_forall_to_threads(op: Operation, interp: Interpreter) -> None:
     """`transform.gpu.map_nested_forall_to_threads`: map every `scf.forall` nested in each
     target `gpu.launch` to thread ids for `block_dims`.
 
@@ -132,7 +134,8 @@ def apply_map_nested_forall_to_threads(op: Operation, interp: TransformInterpret
     interp.apply_to_each(op, op.operands[0], one)
 
 
-def apply_map_copy_to_threads(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MapCopyToThreadsOp)
+def apply_map_copy_to_threads(op: Operation, interp: Interpreter) -> None:
     """`transform.structured.gpu.map_copy_to_threads`: distribute each `linalg.copy` (or
     `tensor.pad`) over `total_num_threads` threads with accesses of at most
     `desired_bit_alignment` bits, as an `scf.forall` mapped to `#gpu.thread` (linear ids
@@ -169,14 +172,7 @@ def apply_map_copy_to_threads(op: Operation, interp: TransformInterpreter) -> No
     interp.apply_to_each(op, op.operands[0], one)
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.gpu.map_forall_to_blocks": apply_map_forall_to_blocks,
-    "transform.gpu.map_nested_forall_to_threads": apply_map_nested_forall_to_threads,
-    "transform.structured.gpu.map_copy_to_threads": apply_map_copy_to_threads,
-}
-
 __all__ = [
-    "APPLY",
     "apply_map_copy_to_threads",
     "apply_map_forall_to_blocks",
     "apply_map_nested_forall_to_threads",

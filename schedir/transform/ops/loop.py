@@ -7,14 +7,18 @@ Messages, handle effects and failure modes are upstream's; the payload algorithm
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note
 from schedir.dialects.syntax import op_location
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.dialects.transform.loop import (
+    LoopForallToForOp,
+    LoopHoistLoopInvariantSubsetsOp,
+    LoopPeelOp,
+    LoopUnrollOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.ops.patterns import PayloadTracker
 from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
 from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
@@ -35,7 +39,8 @@ def _flag(op: Operation, name: str) -> bool:
     return value is not None
 
 
-def apply_unroll(op: Operation, interp: TransformInterpreter) -> None:
+@applies(LoopUnrollOp)
+def apply_unroll(op: Operation, interp: Interpreter) -> None:
     """`transform.loop.unroll`: unroll each `scf.for` by `factor`.
 
     Return modes: consumes the target, produces nothing. Silenceable failure ("failed to
@@ -54,7 +59,8 @@ def apply_unroll(op: Operation, interp: TransformInterpreter) -> None:
     interp.apply_to_each(op, op.operands[0], one)
 
 
-def apply_peel(op: Operation, interp: TransformInterpreter) -> None:
+@applies(LoopPeelOp)
+def apply_peel(op: Operation, interp: Interpreter) -> None:
     """`transform.loop.peel`: peel the partial last (or, with `peel_front`, the first)
     iteration of each `scf.for`.
 
@@ -82,7 +88,8 @@ def apply_peel(op: Operation, interp: TransformInterpreter) -> None:
     interp.apply_to_each(op, op.operands[0], one)
 
 
-def apply_forall_to_for(op: Operation, interp: TransformInterpreter) -> None:
+@applies(LoopForallToForOp)
+def apply_forall_to_for(op: Operation, interp: Interpreter) -> None:
     """`transform.loop.forall_to_for`: sequentialize one bufferized `scf.forall`.
 
     Return modes: consumes the target; returns one handle per loop, outermost first.
@@ -117,7 +124,8 @@ def apply_forall_to_for(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [[loop] for loop in result.loops])
 
 
-def apply_hoist_loop_invariant_subsets(op: Operation, interp: TransformInterpreter) -> None:
+@applies(LoopHoistLoopInvariantSubsetsOp)
+def apply_hoist_loop_invariant_subsets(op: Operation, interp: Interpreter) -> None:
     """`transform.loop.hoist_loop_invariant_subsets`: hoist matching extraction/insertion
     pairs of loop-carried tensors out of each target loop.
 
@@ -130,15 +138,7 @@ def apply_hoist_loop_invariant_subsets(op: Operation, interp: TransformInterpret
     tracker.check()
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.loop.unroll": apply_unroll,
-    "transform.loop.peel": apply_peel,
-    "transform.loop.forall_to_for": apply_forall_to_for,
-    "transform.loop.hoist_loop_invariant_subsets": apply_hoist_loop_invariant_subsets,
-}
-
 __all__ = [
-    "APPLY",
     "apply_forall_to_for",
     "apply_hoist_loop_invariant_subsets",
     "apply_peel",

@@ -41,7 +41,8 @@ from schedir.dialects.linalg import (
     is_structured,
     iterator_types,
 )
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.dialects.transform.match import StructuredMatchOp
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.state import definite
 
 _LOOP_LIKE = frozenset({"scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for"})
@@ -58,7 +59,8 @@ def implements(op: Operation, interface: str) -> bool:
     return op.name in _LOOP_LIKE
 
 
-def apply_structured_match(op: Operation, interp: TransformInterpreter) -> None:
+@applies(StructuredMatchOp)
+def apply_structured_match(op: Operation, interp: Interpreter) -> None:
     payloads = interp.state.payload_ops(op.operands[0])
     if len(payloads) != 1:
         raise definite(op, "requires exactly one target handle!")
@@ -392,6 +394,3 @@ def infer_convolution_dims(op: Operation) -> tuple[list[int], ...] | None:
         strides,
         dilations,
     )
-
-
-APPLY: Mapping[str, ApplyFn] = {"transform.structured.match": apply_structured_match}

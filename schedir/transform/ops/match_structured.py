@@ -12,7 +12,7 @@ inferContractionDims, inferConvolutionDims) are in `schedir.transform.ops.match`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -38,16 +38,23 @@ from schedir.dialects.linalg import (
     static_loop_ranges,
 )
 from schedir.dialects.syntax import op_note
+from schedir.dialects.transform.core import FailurePropagationMode
 from schedir.dialects.transform.match_structured import (
     MatchStructuredBodyOp,
+    MatchStructuredClassifyContractionDimsOp,
+    MatchStructuredClassifyConvolutionDimsOp,
     MatchStructuredDimOp,
     MatchStructuredElementalBitwidthOp,
     MatchStructuredInitOp,
     MatchStructuredInputOp,
+    MatchStructuredNumInitsOp,
+    MatchStructuredNumInputsOp,
     MatchStructuredOp,
+    MatchStructuredRankOp,
     MatchStructuredResultOp,
+    MatchStructuredYieldOp,
 )
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter, failure_mode
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.ops.match import (
     contraction_body_error,
     infer_contraction_dims,
@@ -66,7 +73,7 @@ K_DYNAMIC = -(2**63)
 # --- shared helpers ----------------------------------------------------------------------
 
 
-def _single_op(op: Operation, interp: TransformInterpreter, handle: SSAValue) -> Operation:
+def _single_op(op: Operation, interp: Interpreter, handle: SSAValue) -> Operation:
     """Upstream's SingleOpMatcherOpTrait: the handle must hold exactly one payload op."""
     payloads = interp.state.payload_ops(handle)
     if len(payloads) != 1:
@@ -77,7 +84,7 @@ def _single_op(op: Operation, interp: TransformInterpreter, handle: SSAValue) ->
     return payloads[0]
 
 
-def _structured(op: Operation, interp: TransformInterpreter, handle: SSAValue) -> Operation:
+def _structured(op: Operation, interp: Interpreter, handle: SSAValue) -> Operation:
     """The structured payload op of a predicate (its parent already checked the kind)."""
     current = _single_op(op, interp, handle)
     if not is_structured(current):
@@ -123,11 +130,12 @@ def _positions(
 # --- match.structured --------------------------------------------------------------------
 
 
-def apply_match_structured(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredOp)
+def apply_match_structured(op: Operation, interp: Interpreter) -> None:
     """Bind the structured payload op and apply the body's predicates in order."""
     assert isinstance(op, MatchStructuredOp)
     current = _single_op(op, interp, op.current)
-    suppress = failure_mode(op) == "suppress"
+    suppress = op.mode == FailurePropagationMode.SUPPRESS
     if not is_structured(current):
         if not suppress:
             raise silenceable(op, "expected a Linalg op")
@@ -164,7 +172,8 @@ def apply_match_structured(op: Operation, interp: TransformInterpreter) -> None:
 # --- predicates on the body --------------------------------------------------------------
 
 
-def apply_body(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredBodyOp)
+def apply_body(op: Operation, interp: Interpreter) -> None:
     """`match.structured.body`: reduction, passthrough, elementwise or contraction body."""
     assert isinstance(op, MatchStructuredBodyOp)
     current = _structured(op, interp, op.operand_handle)
@@ -198,7 +207,8 @@ def apply_body(op: Operation, interp: TransformInterpreter) -> None:
 # --- predicates on loops -----------------------------------------------------------------
 
 
-def apply_dim(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredDimOp)
+def apply_dim(op: Operation, interp: Interpreter) -> None:
     """`match.structured.dim`: loop kinds, optionally capturing static sizes as i64."""
     assert isinstance(op, MatchStructuredDimOp)
     current = _structured(op, interp, op.operand_handle)
@@ -215,25 +225,29 @@ def apply_dim(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [_i64_params([ranges[d] for d in dims])])
 
 
-def apply_rank(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredRankOp)
+def apply_rank(op: Operation, interp: Interpreter) -> None:
     """`match.structured.rank`: the number of loops as an i64 param."""
     current = _structured(op, interp, op.operands[0])
     interp.set_results(op, [_i64_params([num_loops(current)])])
 
 
-def apply_num_inputs(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredNumInputsOp)
+def apply_num_inputs(op: Operation, interp: Interpreter) -> None:
     """`match.structured.num_inputs`: the number of DPS inputs as an i64 param."""
     current = _structured(op, interp, op.operands[0])
     interp.set_results(op, [_i64_params([len(dps_inputs(current))])])
 
 
-def apply_num_inits(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredNumInitsOp)
+def apply_num_inits(op: Operation, interp: Interpreter) -> None:
     """`match.structured.num_inits`: the number of DPS inits as an i64 param."""
     current = _structured(op, interp, op.operands[0])
     interp.set_results(op, [_i64_params([len(dps_inits(current))])])
 
 
-def apply_classify_contraction_dims(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredClassifyContractionDimsOp)
+def apply_classify_contraction_dims(op: Operation, interp: Interpreter) -> None:
     """`match.structured.classify_contraction_dims`: batch, m, n, k (upstream's
     inferContractionDims) as i64 params."""
     current = _structured(op, interp, op.operands[0])
@@ -243,7 +257,8 @@ def apply_classify_contraction_dims(op: Operation, interp: TransformInterpreter)
     interp.set_results(op, [_i64_params(d) for d in dims])
 
 
-def apply_classify_convolution_dims(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredClassifyConvolutionDimsOp)
+def apply_classify_convolution_dims(op: Operation, interp: Interpreter) -> None:
     """`match.structured.classify_convolution_dims`: batch, output image/channel, filter
     loop, input channel, depth, strides, dilations (upstream's inferConvolutionDims)."""
     current = _structured(op, interp, op.operands[0])
@@ -256,7 +271,7 @@ def apply_classify_convolution_dims(op: Operation, interp: TransformInterpreter)
 # --- predicates on operands and results --------------------------------------------------
 
 
-def _apply_operand(op: Operation, interp: TransformInterpreter, *, inits: bool) -> None:
+def _apply_operand(op: Operation, interp: Interpreter, *, inits: bool) -> None:
     """`match.structured.input` / `.init`: map checks, capture of operands, producers or
     indexing maps."""
     assert isinstance(op, MatchStructuredInputOp | MatchStructuredInitOp)
@@ -292,17 +307,20 @@ def _apply_operand(op: Operation, interp: TransformInterpreter, *, inits: bool) 
         interp.set_results(op, [captured])
 
 
-def apply_input(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredInputOp)
+def apply_input(op: Operation, interp: Interpreter) -> None:
     """`match.structured.input`."""
     _apply_operand(op, interp, inits=False)
 
 
-def apply_init(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredInitOp)
+def apply_init(op: Operation, interp: Interpreter) -> None:
     """`match.structured.init`."""
     _apply_operand(op, interp, inits=True)
 
 
-def apply_result(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredResultOp)
+def apply_result(op: Operation, interp: Interpreter) -> None:
     """`match.structured.result`: the result tied to an init, or its `any`/`single` user."""
     assert isinstance(op, MatchStructuredResultOp)
     current = _structured(op, interp, op.operand_handle)
@@ -330,7 +348,8 @@ def apply_result(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [[uses[0].operation]])
 
 
-def apply_elemental_bitwidth(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredElementalBitwidthOp)
+def apply_elemental_bitwidth(op: Operation, interp: Interpreter) -> None:
     """`match.structured.elemental_bitwidth`: bitwidth of a value's (element) type."""
     assert isinstance(op, MatchStructuredElementalBitwidthOp)
     values = interp.state.payload_values(op.operand_handle)
@@ -348,23 +367,7 @@ def apply_elemental_bitwidth(op: Operation, interp: TransformInterpreter) -> Non
     raise silenceable(op, f"unsupported type for bitwidth extraction: '{type_text(value_type)}'")
 
 
-def apply_structured_yield(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredYieldOp)
+def apply_structured_yield(op: Operation, interp: Interpreter) -> None:
     """`match.structured.yield` is never applied on its own: its parent reads it."""
     raise definite(op, "'transform.match.structured.yield' is applied by its parent op")
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.match.structured": apply_match_structured,
-    "transform.match.structured.body": apply_body,
-    "transform.match.structured.dim": apply_dim,
-    "transform.match.structured.rank": apply_rank,
-    "transform.match.structured.num_inputs": apply_num_inputs,
-    "transform.match.structured.num_inits": apply_num_inits,
-    "transform.match.structured.input": apply_input,
-    "transform.match.structured.init": apply_init,
-    "transform.match.structured.result": apply_result,
-    "transform.match.structured.elemental_bitwidth": apply_elemental_bitwidth,
-    "transform.match.structured.classify_contraction_dims": apply_classify_contraction_dims,
-    "transform.match.structured.classify_convolution_dims": apply_classify_convolution_dims,
-    "transform.match.structured.yield": apply_structured_yield,
-}

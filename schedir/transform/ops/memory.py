@@ -9,8 +9,6 @@ its results, with upstream's messages and failure modes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
@@ -18,7 +16,13 @@ from schedir.diagnostics import TransformError
 from schedir.dialects import linalg
 from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.dialects.transform.memref import MemRefMultiBufferOp
+from schedir.dialects.transform.structured_rewrite import (
+    BufferizeToAllocationOp,
+    InsertSliceToCopyOp,
+    PromoteOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.ops.core import flag, int_list_prop, int_prop, operand, prop, str_prop
 from schedir.transform.rewrites.bufferization.to_allocation import (
     AllocationFailure,
@@ -37,7 +41,8 @@ from schedir.transform.state import definite, handle_kind, silenceable
 # --- bufferize_to_allocation ----------------------------------------------------------
 
 
-def apply_bufferize_to_allocation(op: Operation, interp: TransformInterpreter) -> None:
+@applies(BufferizeToAllocationOp)
+def apply_bufferize_to_allocation(op: Operation, interp: Interpreter) -> None:
     """Bufferize each target op into one new allocation (optionally in `memory_space`).
 
     Return modes: consumes the target, unless `bufferize_destination_only` (then the op
@@ -115,7 +120,8 @@ def _gpu_memory_space(attr: Attribute) -> str | None:
     return str(getattr(attr, "data", ""))
 
 
-def apply_promote(op: Operation, interp: TransformInterpreter) -> None:
+@applies(PromoteOp)
+def apply_promote(op: Operation, interp: Interpreter) -> None:
     """Copy the listed subview operands of structured ops on buffers into local buffers
     (upstream's `promoteSubViews`), optionally in workgroup/private GPU memory.
 
@@ -149,7 +155,8 @@ def apply_promote(op: Operation, interp: TransformInterpreter) -> None:
 # --- insert_slice_to_copy -----------------------------------------------------------------
 
 
-def apply_insert_slice_to_copy(op: Operation, interp: TransformInterpreter) -> None:
+@applies(InsertSliceToCopyOp)
+def apply_insert_slice_to_copy(op: Operation, interp: Interpreter) -> None:
     """Insert a `linalg.copy` of the source before each slice insertion.
 
     Return modes: consumes the target; returns the copies (an existing `linalg.copy`
@@ -174,7 +181,8 @@ def apply_insert_slice_to_copy(op: Operation, interp: TransformInterpreter) -> N
 # --- memref.multibuffer ----------------------------------------------------------------
 
 
-def apply_multibuffer(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MemRefMultiBufferOp)
+def apply_multibuffer(op: Operation, interp: Interpreter) -> None:
     """Multi-buffer each `memref.alloc` used in a loop (`factor` copies rotated by the
     iteration).
 
@@ -199,13 +207,3 @@ def apply_multibuffer(op: Operation, interp: TransformInterpreter) -> None:
             ) from None
         results.append(result.alloc)
     interp.set_results(op, [results])
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.structured.bufferize_to_allocation": apply_bufferize_to_allocation,
-    "transform.structured.promote": apply_promote,
-    "transform.structured.insert_slice_to_copy": apply_insert_slice_to_copy,
-    "transform.memref.multibuffer": apply_multibuffer,
-}
-
-__all__ = ["APPLY"]

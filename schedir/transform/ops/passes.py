@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -13,8 +11,9 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from schedir.diagnostics import SchedirError, TransformError
 from schedir.dialects.syntax import op_location, op_note
-from schedir.transform.interpreter import ApplyFn, MultipleTransformErrors, TransformInterpreter
-from schedir.transform.state import definite, silenceable
+from schedir.dialects.transform.apply import ApplyRegisteredPassOp
+from schedir.transform.interface import Interpreter, applies
+from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 
 def _option_text(value: Attribute, params: list[list[Attribute]]) -> str:
@@ -34,7 +33,8 @@ def _option_text(value: Attribute, params: list[list[Attribute]]) -> str:
     return str(value)
 
 
-def apply_registered_pass(op: Operation, interp: TransformInterpreter) -> None:
+@applies(ApplyRegisteredPassOp)
+def apply_registered_pass(op: Operation, interp: Interpreter) -> None:
     name = op.properties["pass_name"].data  # type: ignore[union-attr]
     options = op.properties.get("options")
     params = [list(interp.state.params(v)) for v in op.operands[1:]]
@@ -73,7 +73,7 @@ def apply_registered_pass(op: Operation, interp: TransformInterpreter) -> None:
 
 
 def _run_on(
-    op: Operation, interp: TransformInterpreter, pass_: object, target: Operation
+    op: Operation, interp: Interpreter, pass_: object, target: Operation
 ) -> list[Operation]:
     """Run a module pass on `target`, moving a non-module target into a scratch module."""
     try:
@@ -108,6 +108,3 @@ def _run_on(
             f"pass pipeline failed: {str(err).splitlines()[0]}",
             notes=[op_note(target, "target op")],
         ) from None
-
-
-APPLY: Mapping[str, ApplyFn] = {"transform.apply_registered_pass": apply_registered_pass}

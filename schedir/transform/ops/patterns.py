@@ -26,7 +26,14 @@ from xdsl.traits import IsolatedFromAbove
 
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.dialects.transform.apply import (
+    ApplyCommonSubexpressionEliminationOp,
+    ApplyDeadCodeEliminationOp,
+    ApplyLoopInvariantCodeMotionOp,
+    ApplyPatternsOp,
+)
+from schedir.dialects.transform.interfaces import TransformOpInterface
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.rewrites.canonicalize.driver import (
     NO_LIMIT,
     GreedyConfig,
@@ -113,10 +120,12 @@ def _before(a: Operation, b: Operation) -> bool:
 class PayloadTracker:
     """Upstream's `ErrorCheckingTrackingListener` for one transform op."""
 
-    def __init__(self, interp: TransformInterpreter, transform_op: Operation) -> None:
+    def __init__(self, interp: Interpreter, transform_op: Operation) -> None:
         self.state = interp.state
         self.transform_op = transform_op
-        self.consumed = set(interp.consumed_values(transform_op))
+        self.consumed = set(
+            transform_op.consumed_values() if isinstance(transform_op, TransformOpInterface) else ()
+        )
         self.failure: TransformError | None = None
         self.notes: list[Note] = []
         self.errors = 0
@@ -306,7 +315,8 @@ def _ensure_separate(op: Operation, target: Operation) -> None:
         )
 
 
-def apply_patterns(op: Operation, interp: TransformInterpreter) -> None:
+@applies(ApplyPatternsOp)
+def apply_patterns(op: Operation, interp: Interpreter) -> None:
     """`transform.apply_patterns`: greedy rewrite of each target's body.
 
     Return modes: only reads the target. Definite failure if a descriptor names a pattern
@@ -369,7 +379,8 @@ def _apply_to_one(
 # --- apply_cse / apply_dce / apply_licm -------------------------------------------------------
 
 
-def apply_cse(op: Operation, interp: TransformInterpreter) -> None:
+@applies(ApplyCommonSubexpressionEliminationOp)
+def apply_cse(op: Operation, interp: Interpreter) -> None:
     """`transform.apply_cse`: CSE in each target's regions.
 
     Return modes: only reads the target; handles to erased duplicates follow the op kept
@@ -383,7 +394,8 @@ def apply_cse(op: Operation, interp: TransformInterpreter) -> None:
     tracker.check()
 
 
-def apply_dce(op: Operation, interp: TransformInterpreter) -> None:
+@applies(ApplyDeadCodeEliminationOp)
+def apply_dce(op: Operation, interp: Interpreter) -> None:
     """`transform.apply_dce`: erase trivially dead ops nested in each target.
 
     Return modes: only reads the target; erased ops silently leave their handles.
@@ -395,7 +407,8 @@ def apply_dce(op: Operation, interp: TransformInterpreter) -> None:
         dead_code_elimination(target, tracker.listener())
 
 
-def apply_licm(op: Operation, interp: TransformInterpreter) -> None:
+@applies(ApplyLoopInvariantCodeMotionOp)
+def apply_licm(op: Operation, interp: Interpreter) -> None:
     """`transform.apply_licm`: hoist loop-invariant, side-effect free, speculatable ops
     out of each target loop.
 
@@ -413,15 +426,7 @@ def apply_licm(op: Operation, interp: TransformInterpreter) -> None:
         raise errors[0]
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.apply_patterns": apply_patterns,
-    "transform.apply_cse": apply_cse,
-    "transform.apply_dce": apply_dce,
-    "transform.apply_licm": apply_licm,
-}
-
 __all__ = [
-    "APPLY",
     "CAST_OPS",
     "PayloadTracker",
     "apply_cse",

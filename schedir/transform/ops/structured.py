@@ -13,7 +13,7 @@ the other payload ops are still transformed (TransformEachOpTrait).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -30,24 +30,32 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from schedir.diagnostics import TransformError
 from schedir.dialects import linalg
 from schedir.dialects.syntax import op_location, op_note
-from schedir.transform.interpreter import (
-    ApplyFn,
-    Mapped,
-    MultipleTransformErrors,
-    TransformInterpreter,
+from schedir.dialects.transform.structured_partition import (
+    PadOp,
+    SplitReductionOp,
+    TileReductionUsingForallOp,
+    TileReductionUsingForOp,
 )
+from schedir.dialects.transform.structured_rewrite import (
+    DecomposeInterfaceOp,
+    DecomposeOp,
+    GeneralizeOp,
+    InterchangeOp,
+    SpecializeOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.ops.core import flag, int_list_prop, int_prop, operand, prop, str_prop
 from schedir.transform.rewrites import padding, specialize, split_reduction, structured_misc
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.rewrites.tiling import reduction as reduction_tiling
-from schedir.transform.state import definite, handle_kind, silenceable
+from schedir.transform.state import MultipleTransformErrors, definite, handle_kind, silenceable
 
 PayloadCheck = Callable[[Operation], bool]
 
 
 def _each(
     op: Operation,
-    interp: TransformInterpreter,
+    interp: Interpreter,
     accepts: PayloadCheck,
     fn: Callable[[Operation], Sequence[Mapped | None]],
 ) -> None:
@@ -75,7 +83,8 @@ def _is_generic(payload: Operation) -> bool:
 # --- generalize / interchange / decompose_interface -------------------------------------
 
 
-def apply_generalize(op: Operation, interp: TransformInterpreter) -> None:
+@applies(GeneralizeOp)
+def apply_generalize(op: Operation, interp: Interpreter) -> None:
     """Named structured ops -> linalg.generic; generic ops are returned unchanged.
 
     Return modes: consumes the target; returns one generic per payload op. Silenceable
@@ -92,7 +101,8 @@ def apply_generalize(op: Operation, interp: TransformInterpreter) -> None:
     _each(op, interp, linalg.is_structured, one)
 
 
-def apply_interchange(op: Operation, interp: TransformInterpreter) -> None:
+@applies(InterchangeOp)
+def apply_interchange(op: Operation, interp: Interpreter) -> None:
     """Permute the loops of linalg.generic ops; an empty interchange is a no-op.
 
     Return modes: consumes the target; returns the (in-place) interchanged generics.
@@ -123,7 +133,8 @@ def apply_interchange(op: Operation, interp: TransformInterpreter) -> None:
     _each(op, interp, _is_generic, one)
 
 
-def apply_decompose_interface(op: Operation, interp: TransformInterpreter) -> None:
+@applies(DecomposeInterfaceOp)
+def apply_decompose_interface(op: Operation, interp: Interpreter) -> None:
     """Decompose aggregated ops (linalg.softmax) into the ops defining their results.
 
     Return modes: consumes the target; returns the ops defining the new results (the
@@ -140,7 +151,8 @@ def apply_decompose_interface(op: Operation, interp: TransformInterpreter) -> No
     _each(op, interp, lambda _: True, one)
 
 
-def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
+@applies(SpecializeOp)
+def apply_specialize(op: Operation, interp: Interpreter) -> None:
     """linalg.generic -> the named op it is equivalent to; other structured ops are
     returned unchanged.
 
@@ -170,7 +182,8 @@ def apply_specialize(op: Operation, interp: TransformInterpreter) -> None:
     _each(op, interp, linalg.is_structured, one)
 
 
-def apply_decompose(op: Operation, interp: TransformInterpreter) -> None:
+@applies(DecomposeOp)
+def apply_decompose(op: Operation, interp: Interpreter) -> None:
     """2-D convolutions/poolings with a unit window dimension -> their 1-D form.
 
     Return modes: consumes the target; returns the 1-D ops. Silenceable failure on
@@ -197,7 +210,7 @@ def apply_decompose(op: Operation, interp: TransformInterpreter) -> None:
 
 
 def _reify_sizes(
-    op: Operation, interp: TransformInterpreter, static: Sequence[int], dynamic: Sequence[SSAValue]
+    op: Operation, interp: Interpreter, static: Sequence[int], dynamic: Sequence[SSAValue]
 ) -> list[int]:
     """Upstream's `reifyMixedParamAndHandleResults`: static values, single params and
     handles to single constant index ops, in order."""
@@ -273,7 +286,8 @@ def _parse_typed(text: str, element: Attribute) -> Attribute | None:
     return attr if isinstance(attr, TypedAttribute) and attr.get_type() == element else None
 
 
-def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
+@applies(PadOp)
+def apply_pad(op: Operation, interp: Interpreter) -> None:
     """Pad structured ops to static (multiple-of) shapes.
 
     Return modes: consumes the target; returns the padded ops, the tensor.pad ops made
@@ -321,7 +335,8 @@ def apply_pad(op: Operation, interp: TransformInterpreter) -> None:
 # --- split_reduction --------------------------------------------------------------------
 
 
-def apply_split_reduction(op: Operation, interp: TransformInterpreter) -> None:
+@applies(SplitReductionOp)
+def apply_split_reduction(op: Operation, interp: Interpreter) -> None:
     """Split the reduction of structured ops into partials and a combiner.
 
     Return modes: consumes the target; returns the partials' tensor.empty (or
@@ -369,7 +384,8 @@ def _reduction_tiling_results(result: reduction_tiling.ReductionTilingResult) ->
     return [*result.fills, *result.partial_ops, *result.merge_ops, result.loop]
 
 
-def apply_tile_reduction_using_for(op: Operation, interp: TransformInterpreter) -> None:
+@applies(TileReductionUsingForOp)
+def apply_tile_reduction_using_for(op: Operation, interp: Interpreter) -> None:
     """Tile reduction loops into an scf.for of partial accumulations plus a merge.
 
     Return modes: consumes the target; returns the partials' fills, the partial op, the
@@ -401,7 +417,8 @@ def apply_tile_reduction_using_for(op: Operation, interp: TransformInterpreter) 
     _each(op, interp, lambda _: True, one)
 
 
-def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterpreter) -> None:
+@applies(TileReductionUsingForallOp)
+def apply_tile_reduction_using_forall(op: Operation, interp: Interpreter) -> None:
     """Tile reduction loops into an scf.forall whose iterations reduce into their own
     partials, plus a merge.
 
@@ -427,18 +444,3 @@ def apply_tile_reduction_using_forall(op: Operation, interp: TransformInterprete
         return _reduction_tiling_results(result)
 
     _each(op, interp, linalg.is_structured, one)
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.structured.decompose": apply_decompose,
-    "transform.structured.tile_reduction_using_for": apply_tile_reduction_using_for,
-    "transform.structured.tile_reduction_using_forall": apply_tile_reduction_using_forall,
-    "transform.structured.split_reduction": apply_split_reduction,
-    "transform.structured.pad": apply_pad,
-    "transform.structured.specialize": apply_specialize,
-    "transform.structured.generalize": apply_generalize,
-    "transform.structured.interchange": apply_interchange,
-    "transform.structured.decompose_interface": apply_decompose_interface,
-}
-
-__all__ = ["APPLY"]

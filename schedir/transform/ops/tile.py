@@ -7,14 +7,15 @@ upstream's diagnostics (LinalgTransformOps.cpp, TileUsingForOp / TileUsingForall
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.diagnostics import Note
 from schedir.dialects.syntax import op_note
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.dialects.transform.structured import TileUsingForallOp, TileUsingForOp
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.rewrites.tiling.affine import Ofr
 from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
 from schedir.transform.rewrites.tiling.tile_using_scf import (
@@ -56,7 +57,7 @@ def _index_result(op: Operation, producer: Operation) -> SSAValue:
 
 
 def unpack_single(
-    interp: TransformInterpreter, op: Operation, entries: Sequence[int | SSAValue]
+    interp: Interpreter, op: Operation, entries: Sequence[int | SSAValue]
 ) -> list[Ofr]:
     """Upstream's `unpackSingleIndexResultPayloadOperations`: each param holds one
     integer, each handle one payload op with one index result."""
@@ -82,7 +83,7 @@ def unpack_single(
     return result
 
 
-def unpack_packed(interp: TransformInterpreter, op: Operation, packed: SSAValue) -> list[Ofr]:
+def unpack_packed(interp: Interpreter, op: Operation, packed: SSAValue) -> list[Ofr]:
     """A packed list `*(%h)`: every integer of a param, or the index result of every op."""
     if handle_kind(packed) == "param":
         return [_int_param(op, attr) for attr in interp.state.params(packed)]
@@ -93,7 +94,7 @@ def unpack_packed(interp: TransformInterpreter, op: Operation, packed: SSAValue)
 
 
 def _per_target_sizes(
-    interp: TransformInterpreter,
+    interp: Interpreter,
     op: Operation,
     targets: Sequence[Operation],
     entries: Sequence[int | SSAValue],
@@ -139,7 +140,7 @@ def _per_target_sizes(
     return [[column[i] for column in columns] for i in range(len(targets))]
 
 
-def _interchange(interp: TransformInterpreter, op: Operation) -> list[int]:
+def _interchange(interp: Interpreter, op: Operation) -> list[int]:
     packed = getattr(op, "packed_interchange", None)
     if packed is not None:
         return [v if isinstance(v, int) else -1 for v in unpack_packed(interp, op, packed)]
@@ -152,7 +153,8 @@ def _interchange(interp: TransformInterpreter, op: Operation) -> list[int]:
     return [v for v in values if isinstance(v, int)]
 
 
-def apply_tile_using_for(op: Operation, interp: TransformInterpreter) -> None:
+@applies(TileUsingForOp)
+def apply_tile_using_for(op: Operation, interp: Interpreter) -> None:
     """Tile each target into an `scf.for` nest (one loop per non-zero size, after
     `interchange`); results are the tiled ops and, per loop depth, the loops. A target
     with buffer semantics gives loops without iter_args over `memref.subview`s.
@@ -213,7 +215,7 @@ def apply_tile_using_for(op: Operation, interp: TransformInterpreter) -> None:
 # --- tile_using_forall -------------------------------------------------------------------
 
 
-def _forall_entries(interp: TransformInterpreter, op: Operation, kind: str) -> list[Ofr]:
+def _forall_entries(interp: Interpreter, op: Operation, kind: str) -> list[Ofr]:
     packed = getattr(op, f"packed_{kind}", None)
     if packed is not None:
         return unpack_packed(interp, op, packed)
@@ -221,7 +223,8 @@ def _forall_entries(interp: TransformInterpreter, op: Operation, kind: str) -> l
     return unpack_single(interp, op, mixed(static, list(getattr(op, kind, ()))))
 
 
-def apply_tile_using_forall(op: Operation, interp: TransformInterpreter) -> None:
+@applies(TileUsingForallOp)
+def apply_tile_using_forall(op: Operation, interp: Interpreter) -> None:
     """Tile each target into one `scf.forall` by `num_threads` or `tile_sizes`, copying
     `mapping` onto it; results are the tiled ops and the foralls. A target with buffer
     semantics gives a forall without shared_outs over `memref.subview`s.
@@ -258,9 +261,3 @@ def apply_tile_using_forall(op: Operation, interp: TransformInterpreter) -> None
         foralls.extend(result.loops[:1])
         tiled.extend(result.tiled_ops)
     interp.set_results(op, [tiled, foralls])
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.structured.tile_using_for": apply_tile_using_for,
-    "transform.structured.tile_using_forall": apply_tile_using_forall,
-}

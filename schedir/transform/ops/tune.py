@@ -17,12 +17,12 @@ else (bad selectors, failures inside the selected region) is as upstream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.dialects.transform.core import FailurePropagationMode
+from schedir.dialects.transform.tune import KnobOp, TuneAlternativesOp
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.ops.core import prop
 from schedir.transform.state import definite, silenceable
 
@@ -32,7 +32,8 @@ def _choice_name(op: Operation) -> str:
     return f'"{name.data}"' if isinstance(name, StringAttr) else '""'
 
 
-def apply_knob(op: Operation, interp: TransformInterpreter) -> None:
+@applies(KnobOp)
+def apply_knob(op: Operation, interp: Interpreter) -> None:
     """Returns the `selected` option as a param.
 
     Return modes: produces one param. Silenceable failure (naming the knob) when no
@@ -48,7 +49,8 @@ def apply_knob(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [[selected]])
 
 
-def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
+@applies(TuneAlternativesOp)
+def apply_alternatives(op: Operation, interp: Interpreter) -> None:
     """Runs the selected region; its yielded handles become the results.
 
     Return modes: only reads the selector param. Silenceable failure (naming the choice)
@@ -79,13 +81,5 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
             f"'selected_region' attribute/param specifies region at index {index} while op "
             f"has only {len(op.regions)} regions",
         )
-    results = interp.run_region_with_args(op, index, [], "propagate")
+    results = interp.run_region(op.regions[index], [], FailurePropagationMode.PROPAGATE)
     interp.set_results(op, results)
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.tune.knob": apply_knob,
-    "transform.tune.alternatives": apply_alternatives,
-}
-
-__all__ = ["APPLY"]

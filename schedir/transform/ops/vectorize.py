@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint
@@ -17,7 +15,13 @@ from xdsl.traits import IsolatedFromAbove
 
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
+from schedir.dialects.transform.structured_rewrite import (
+    HoistRedundantVectorBroadcastsOp,
+    HoistRedundantVectorTransfersOp,
+    VectorizeChildrenAndApplyPatternsOp,
+    VectorizeOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.ops.core import flag, int_list_prop, operand, prop
 from schedir.transform.ops.patterns import PayloadTracker
 from schedir.transform.ops.structured import _reify_sizes as reify_sizes
@@ -40,7 +44,8 @@ def _at_payload(payload: Operation, message: str) -> TransformError:
     return TransformError(message, payload_location(payload), silenceable=True)
 
 
-def apply_vectorize(op: Operation, interp: TransformInterpreter) -> None:
+@applies(VectorizeOp)
+def apply_vectorize(op: Operation, interp: Interpreter) -> None:
     """`transform.structured.vectorize`: vectorize each target (masked with
     `vector_sizes`), replacing it by vector ops.
 
@@ -94,9 +99,8 @@ def _require_isolated(op: Operation, payload: Operation) -> None:
         )
 
 
-def apply_vectorize_children_and_apply_patterns(
-    op: Operation, interp: TransformInterpreter
-) -> None:
+@applies(VectorizeChildrenAndApplyPatternsOp)
+def apply_vectorize_children_and_apply_patterns(op: Operation, interp: Interpreter) -> None:
     """`transform.structured.vectorize_children_and_apply_patterns`: vectorize every op
     nested in the target, then run upstream's enabling patterns (transfer permutation
     lowering, reduction to contract, sinking, transfer folds, copy forwarding, tensor
@@ -131,7 +135,8 @@ def apply_vectorize_children_and_apply_patterns(
     interp.apply_to_each(op, op.operands[0], one)
 
 
-def apply_hoist_redundant_vector_transfers(op: Operation, interp: TransformInterpreter) -> None:
+@applies(HoistRedundantVectorTransfersOp)
+def apply_hoist_redundant_vector_transfers(op: Operation, interp: Interpreter) -> None:
     """`transform.structured.hoist_redundant_vector_transfers`: hoist loop-invariant
     transfer_read / transfer_write pairs on buffers out of `scf.for` loops in the target
     (after LICM), and lone reads of buffers nothing in the loop writes.
@@ -155,7 +160,8 @@ def apply_hoist_redundant_vector_transfers(op: Operation, interp: TransformInter
     interp.apply_to_each(op, op.operands[0], one)
 
 
-def apply_hoist_redundant_vector_broadcasts(op: Operation, interp: TransformInterpreter) -> None:
+@applies(HoistRedundantVectorBroadcastsOp)
+def apply_hoist_redundant_vector_broadcasts(op: Operation, interp: Interpreter) -> None:
     """`transform.structured.hoist_redundant_vector_broadcasts`: a loop-carried vector
     that is only extracted from and re-broadcast is carried as the extracted value.
 
@@ -172,19 +178,7 @@ def apply_hoist_redundant_vector_broadcasts(op: Operation, interp: TransformInte
     interp.apply_to_each(op, op.operands[0], one)
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.structured.vectorize": apply_vectorize,
-    "transform.structured.vectorize_children_and_apply_patterns": (
-        apply_vectorize_children_and_apply_patterns
-    ),
-    "transform.structured.hoist_redundant_vector_transfers": apply_hoist_redundant_vector_transfers,
-    "transform.structured.hoist_redundant_vector_broadcasts": (
-        apply_hoist_redundant_vector_broadcasts
-    ),
-}
-
 __all__ = [
-    "APPLY",
     "apply_hoist_redundant_vector_broadcasts",
     "apply_hoist_redundant_vector_transfers",
     "apply_vectorize",
