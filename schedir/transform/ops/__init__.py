@@ -17,6 +17,7 @@ from xdsl.ir import Operation
 from schedir.transform.interface import Apply
 from schedir.transform.ops import (
     bufferization,
+    control,
     core,
     debug,
     fuse,
@@ -34,6 +35,7 @@ from schedir.transform.ops import (
 )
 
 FAMILIES: tuple[ModuleType, ...] = (
+    control,
     core,
     match,
     match_structured,
