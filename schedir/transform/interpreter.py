@@ -6,7 +6,8 @@
 Each transform op is applied through `apply`: the operands are checked against
 invalidated handles (upstream's expensive checks, always on), the apply function
 registered on the op's class (`schedir.transform.ops.APPLY`) runs, a silenceable failure
-leaves the op's results empty, and consumed handles are forgotten. What the interpreter
+leaves the op's results empty, and consumed handles are forgotten. A pattern descriptor's
+set comes from `schedir.transform.ops.PATTERNS` (`populate_patterns`). What the interpreter
 needs to know about an op (which operands it consumes, whether it may see a payload
 twice) it asks the op (`TransformOpInterface`); the ops that run regions (`sequence`,
 `include`, `foreach`, ...) do so through `run_region`, like any other apply function.
@@ -29,6 +30,7 @@ from schedir.dialects.transform.core import FailurePropagationMode, NamedSequenc
 from schedir.dialects.transform.interfaces import TransformOpInterface
 from schedir.transform import ops as transform_ops
 from schedir.transform.interface import Interpreter, Mapped
+from schedir.transform.rewrites.canonicalize.driver import PatternSet
 from schedir.transform.state import (
     MultipleTransformErrors,
     TransformState,
@@ -37,6 +39,9 @@ from schedir.transform.state import (
 
 ApplyFn = Callable[[Any, Interpreter], None]
 """An apply function: `(op, interp) -> None` for ops of the class it is registered on."""
+
+PopulateFn = Callable[[Any], PatternSet]
+"""A descriptor's pattern set: `(descriptor) -> PatternSet`."""
 
 MAX_DEPTH = 256
 """How deep sequences may nest or recurse (through `include`) before the run stops."""
@@ -76,6 +81,7 @@ class TransformInterpreter:
         passes: Mapping[str, Callable[[], type[ModulePass]]] | None = None,
         hooks: InterpreterHooks = InterpreterHooks(),
         apply_table: Mapping[type[Operation], ApplyFn] | None = None,
+        pattern_table: Mapping[type[Operation], PopulateFn] | None = None,
     ) -> None:
         self.ctx = ctx
         self.state = TransformState(payload_root)
@@ -83,6 +89,7 @@ class TransformInterpreter:
         self.passes = passes or {}
         self.hooks = hooks
         self._apply_table = apply_table if apply_table is not None else transform_ops.APPLY
+        self._pattern_table = pattern_table if pattern_table is not None else transform_ops.PATTERNS
         self._depth = 0
 
     # --- entry --------------------------------------------------------------------------
@@ -158,6 +165,15 @@ class TransformInterpreter:
             self.state.forget(value)
         if failure is not None:
             raise failure
+
+    def populate_patterns(self, descriptor: Operation) -> PatternSet:
+        """The pattern set a descriptor of `apply_patterns` stands for."""
+        fn = self._pattern_table.get(type(descriptor))
+        if fn is None:
+            raise definite(
+                descriptor, f"'{descriptor.name}' is not supported by schedir's pattern driver"
+            )
+        return fn(descriptor)
 
     def _run_block(
         self, block: Block, mode: FailurePropagationMode, *, top_level: bool = False
@@ -250,6 +266,7 @@ class TransformInterpreter:
 __all__ = [
     "ApplyFn",
     "InterpreterHooks",
+    "PopulateFn",
     "TransformInterpreter",
     "allows_repeated_handles",
     "consumed_values",

@@ -231,19 +231,19 @@ class TransformState:
                 raise TransformError(
                     "wrong kind of value provided for an operation handle", value_location(handle)
                 )
-            self.set_payload_ops(handle, items)  # type: ignore[arg-type]
+            self.set_payload_ops(handle, [i for i in items if isinstance(i, Operation)])
         elif kind == "value":
             if not all(isinstance(i, SSAValue) for i in items):
                 raise TransformError(
                     "wrong kind of value provided for a value handle", value_location(handle)
                 )
-            self.set_payload_values(handle, items)  # type: ignore[arg-type]
+            self.set_payload_values(handle, [i for i in items if isinstance(i, SSAValue)])
         else:
             if not all(isinstance(i, Attribute) for i in items):
                 raise TransformError(
                     "wrong kind of value provided for a parameter", value_location(handle)
                 )
-            self.set_params(handle, items)  # type: ignore[arg-type]
+            self.set_params(handle, [i for i in items if isinstance(i, Attribute)])
 
     def _forget(self, handle: SSAValue) -> None:
         for op in self._ops.pop(handle, ()):

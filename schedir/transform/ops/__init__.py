@@ -1,9 +1,14 @@
 """Apply functions of the transform ops, registered on the op classes.
 
-Each module of this package holds the apply functions of one family of ops (as upstream
-groups them in transform extensions), each declared with `@applies(OpClass)`. An apply
-function is a thin adapter: it reads handles from the interpreter's state, calls a payload
-algorithm from `schedir.transform.rewrites`, and sets the result handles.
+The tree mirrors `schedir.dialects.transform`: `ops/<x>.py` applies exactly the ops that
+`dialects/transform/<x>.py` defines (`ops/structured/tile.py` those of
+`dialects/transform/structured/tile.py`, ...). An apply function is declared with
+`@applies(OpClass)` and is a thin adapter: it reads the op's typed fields and handles,
+calls a payload algorithm from `schedir.transform.rewrites`, and sets the result handles.
+A pattern descriptor's set is declared with `@populates(DescriptorClass)`.
+
+The interpreter looks the apply function up by the op's class in `APPLY` (and a
+descriptor's pattern set in `PATTERNS`).
 """
 
 from __future__ import annotations
@@ -14,58 +19,54 @@ from typing import Any
 
 from xdsl.ir import Operation
 
-from schedir.transform.interface import Apply
+from schedir.transform.interface import Apply, Populate
 from schedir.transform.ops import (
     bufferization,
-    control,
     core,
     debug,
-    fuse,
     gpu,
     loop,
-    match,
     match_structured,
-    memory,
-    passes,
-    patterns,
+    math,
+    memref,
     structured,
-    tile,
+    tensor,
     tune,
-    vectorize,
+    vector,
 )
 
-FAMILIES: tuple[ModuleType, ...] = (
-    control,
-    core,
-    match,
+MODULES: tuple[ModuleType, ...] = (
+    *core.MODULES,
+    *structured.MODULES,
     match_structured,
-    passes,
-    structured,
-    tile,
-    fuse,
-    patterns,
     loop,
-    tune,
-    gpu,
     bufferization,
-    memory,
-    vectorize,
+    memref,
+    tensor,
+    vector,
+    gpu,
+    math,
     debug,
+    tune,
 )
-"""The modules of this package that hold apply functions."""
+"""The modules of this package that apply ops or give descriptors their pattern sets."""
 
 
-def _collect() -> Mapping[type[Operation], Apply[Any]]:
-    table: dict[type[Operation], Apply[Any]] = {}
-    for family in FAMILIES:
-        for value in vars(family).values():
-            if isinstance(value, Apply) and value.fn.__module__ == family.__name__:
-                assert value.op_class not in table, f"{value.op_class.name} applied twice"
+def _collect(kind: type[Any]) -> Mapping[type[Operation], Any]:
+    table: dict[type[Operation], Any] = {}
+    for module in MODULES:
+        for value in vars(module).values():
+            if isinstance(value, kind) and value.fn.__module__ == module.__name__:
+                assert value.op_class not in table, f"{value.op_class.name} registered twice"
                 table[value.op_class] = value
     return MappingProxyType(table)
 
 
-APPLY: Mapping[type[Operation], Apply[Any]] = _collect()
+APPLY: Mapping[type[Operation], Apply[Any]] = _collect(Apply)
 """The apply function of each op class that has one."""
 
-__all__ = ["APPLY", "FAMILIES"]
+PATTERNS: Mapping[type[Operation], Populate[Any]] = _collect(Populate)
+"""The pattern set of each descriptor class that has one."""
+
+
+__all__ = ["APPLY", "MODULES", "PATTERNS"]

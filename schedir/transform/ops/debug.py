@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, OpResult, SSAValue
 from xdsl.printer import Printer
 
 from schedir.diagnostics import Diagnostic, Note
@@ -34,8 +34,8 @@ def _describe_value(value: SSAValue) -> str:
 
 
 @applies(EmitRemarkAtOp)
-def apply_emit_remark_at(op: Operation, interp: Interpreter) -> None:
-    assert isinstance(op, EmitRemarkAtOp)
+def apply_emit_remark_at(op: EmitRemarkAtOp, interp: Interpreter) -> None:
+    """Emit the message as a remark at each payload op (or value)."""
     at, message = op.at, op.message.data
     if handle_kind(at) == "op":
         for payload in interp.state.payload_ops(at):
@@ -54,8 +54,8 @@ def format_attribute(attr: Attribute) -> str:
 
 
 @applies(EmitParamAsRemarkOp)
-def apply_emit_param_as_remark(op: Operation, interp: Interpreter) -> None:
-    assert isinstance(op, EmitParamAsRemarkOp)
+def apply_emit_param_as_remark(op: EmitParamAsRemarkOp, interp: Interpreter) -> None:
+    """Emit the param's values as a remark at the anchor ops (or at the transform op)."""
     text = ", ".join(format_attribute(a) for a in interp.state.params(op.param))
     if op.message is not None:
         text = f"{op.message.data} {text}"
@@ -64,6 +64,3 @@ def apply_emit_param_as_remark(op: Operation, interp: Interpreter) -> None:
         return
     for payload in interp.state.payload_ops(op.anchor):
         interp.emit(Diagnostic("remark", text, op_location(payload)))
-
-
-__all__ = ["format_attribute"]

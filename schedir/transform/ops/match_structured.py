@@ -7,7 +7,7 @@ the predicates of its body in order; the first silenceable failure ends the matc
 (`failures(suppress)`). The predicates read the op's loops, operands, results and body
 through the structured-op interface of `schedir.dialects.linalg`; the body and dimension
 analyses they share with upstream (isContractionBody, matchReduction, isElementwise,
-inferContractionDims, inferConvolutionDims) are in `schedir.transform.ops.match`.
+inferContractionDims, inferConvolutionDims) are in `_linalg_analysis`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import cast
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    ContainerType,
     IntegerAttr,
     IntegerType,
     ShapedType,
@@ -55,7 +56,7 @@ from schedir.dialects.transform.match_structured import (
     MatchStructuredYieldOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
-from schedir.transform.ops.match import (
+from schedir.transform.ops._linalg_analysis import (
     contraction_body_error,
     infer_contraction_dims,
     infer_convolution_dims,
@@ -99,14 +100,18 @@ def _i64_params(values: Sequence[int]) -> list[Mapped]:
 
 
 def _positions(
-    op: Operation, raw: Sequence[int], count: int, payload: Operation, what: str
+    op: MatchStructuredDimOp | MatchStructuredInputOp | MatchStructuredInitOp,
+    raw: Sequence[int],
+    count: int,
+    payload: Operation,
+    what: str,
 ) -> list[int]:
     """Upstream's expandTargetSpecification: `[0, -1]`, `[all]`, `[except(0)]` -> indices.
 
     Out-of-range and repeated positions are silenceable failures with a note at the
     payload op (`while considering <what> of this payload operation`).
     """
-    if op.properties.get("is_all") is not None:
+    if op.is_all is not None:
         return list(range(count))
     note = op_note(payload, f"while considering {what} of this payload operation")
     listed: list[int] = []
@@ -122,7 +127,7 @@ def _positions(
             listed.append(updated)
             continue
         raise silenceable(op, message, notes=[note])
-    if op.properties.get("is_inverted") is not None:
+    if op.is_inverted is not None:
         return [i for i in range(count) if i not in listed]
     return listed
 
@@ -131,9 +136,8 @@ def _positions(
 
 
 @applies(MatchStructuredOp)
-def apply_match_structured(op: Operation, interp: Interpreter) -> None:
+def apply_match_structured(op: MatchStructuredOp, interp: Interpreter) -> None:
     """Bind the structured payload op and apply the body's predicates in order."""
-    assert isinstance(op, MatchStructuredOp)
     current = _single_op(op, interp, op.current)
     suppress = op.mode == FailurePropagationMode.SUPPRESS
     if not is_structured(current):
@@ -173,9 +177,8 @@ def apply_match_structured(op: Operation, interp: Interpreter) -> None:
 
 
 @applies(MatchStructuredBodyOp)
-def apply_body(op: Operation, interp: Interpreter) -> None:
+def apply_body(op: MatchStructuredBodyOp, interp: Interpreter) -> None:
     """`match.structured.body`: reduction, passthrough, elementwise or contraction body."""
-    assert isinstance(op, MatchStructuredBodyOp)
     current = _structured(op, interp, op.operand_handle)
     block = current.regions[0].block
     if op.reduction_position is not None:
@@ -208,9 +211,8 @@ def apply_body(op: Operation, interp: Interpreter) -> None:
 
 
 @applies(MatchStructuredDimOp)
-def apply_dim(op: Operation, interp: Interpreter) -> None:
+def apply_dim(op: MatchStructuredDimOp, interp: Interpreter) -> None:
     """`match.structured.dim`: loop kinds, optionally capturing static sizes as i64."""
-    assert isinstance(op, MatchStructuredDimOp)
     current = _structured(op, interp, op.operand_handle)
     dims = _positions(op, op.raw_dim_list.get_values(), num_loops(current), current, "dimensions")
     kind = "parallel" if op.parallel is not None else "reduction" if op.reduction else None
@@ -226,31 +228,33 @@ def apply_dim(op: Operation, interp: Interpreter) -> None:
 
 
 @applies(MatchStructuredRankOp)
-def apply_rank(op: Operation, interp: Interpreter) -> None:
+def apply_rank(op: MatchStructuredRankOp, interp: Interpreter) -> None:
     """`match.structured.rank`: the number of loops as an i64 param."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     interp.set_results(op, [_i64_params([num_loops(current)])])
 
 
 @applies(MatchStructuredNumInputsOp)
-def apply_num_inputs(op: Operation, interp: Interpreter) -> None:
+def apply_num_inputs(op: MatchStructuredNumInputsOp, interp: Interpreter) -> None:
     """`match.structured.num_inputs`: the number of DPS inputs as an i64 param."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     interp.set_results(op, [_i64_params([len(dps_inputs(current))])])
 
 
 @applies(MatchStructuredNumInitsOp)
-def apply_num_inits(op: Operation, interp: Interpreter) -> None:
+def apply_num_inits(op: MatchStructuredNumInitsOp, interp: Interpreter) -> None:
     """`match.structured.num_inits`: the number of DPS inits as an i64 param."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     interp.set_results(op, [_i64_params([len(dps_inits(current))])])
 
 
 @applies(MatchStructuredClassifyContractionDimsOp)
-def apply_classify_contraction_dims(op: Operation, interp: Interpreter) -> None:
+def apply_classify_contraction_dims(
+    op: MatchStructuredClassifyContractionDimsOp, interp: Interpreter
+) -> None:
     """`match.structured.classify_contraction_dims`: batch, m, n, k (upstream's
     inferContractionDims) as i64 params."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     dims = infer_contraction_dims(current)
     if dims is None:
         raise silenceable(op, "could not infer contraction dimensions")
@@ -258,10 +262,12 @@ def apply_classify_contraction_dims(op: Operation, interp: Interpreter) -> None:
 
 
 @applies(MatchStructuredClassifyConvolutionDimsOp)
-def apply_classify_convolution_dims(op: Operation, interp: Interpreter) -> None:
+def apply_classify_convolution_dims(
+    op: MatchStructuredClassifyConvolutionDimsOp, interp: Interpreter
+) -> None:
     """`match.structured.classify_convolution_dims`: batch, output image/channel, filter
     loop, input channel, depth, strides, dilations (upstream's inferConvolutionDims)."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     dims = infer_convolution_dims(current)
     if dims is None:
         raise silenceable(op, "could not infer convolution dimensions")
@@ -271,10 +277,11 @@ def apply_classify_convolution_dims(op: Operation, interp: Interpreter) -> None:
 # --- predicates on operands and results --------------------------------------------------
 
 
-def _apply_operand(op: Operation, interp: Interpreter, *, inits: bool) -> None:
+def _apply_operand(
+    op: MatchStructuredInputOp | MatchStructuredInitOp, interp: Interpreter, *, inits: bool
+) -> None:
     """`match.structured.input` / `.init`: map checks, capture of operands, producers or
     indexing maps."""
-    assert isinstance(op, MatchStructuredInputOp | MatchStructuredInitOp)
     current = _structured(op, interp, op.operand_handle)
     inputs = dps_inputs(current)
     operands = dps_inits(current) if inits else inputs
@@ -308,21 +315,20 @@ def _apply_operand(op: Operation, interp: Interpreter, *, inits: bool) -> None:
 
 
 @applies(MatchStructuredInputOp)
-def apply_input(op: Operation, interp: Interpreter) -> None:
+def apply_input(op: MatchStructuredInputOp, interp: Interpreter) -> None:
     """`match.structured.input`."""
     _apply_operand(op, interp, inits=False)
 
 
 @applies(MatchStructuredInitOp)
-def apply_init(op: Operation, interp: Interpreter) -> None:
+def apply_init(op: MatchStructuredInitOp, interp: Interpreter) -> None:
     """`match.structured.init`."""
     _apply_operand(op, interp, inits=True)
 
 
 @applies(MatchStructuredResultOp)
-def apply_result(op: Operation, interp: Interpreter) -> None:
+def apply_result(op: MatchStructuredResultOp, interp: Interpreter) -> None:
     """`match.structured.result`: the result tied to an init, or its `any`/`single` user."""
-    assert isinstance(op, MatchStructuredResultOp)
     current = _structured(op, interp, op.operand_handle)
     raw = op.position.value.data
     count = len(dps_inits(current))
@@ -349,9 +355,8 @@ def apply_result(op: Operation, interp: Interpreter) -> None:
 
 
 @applies(MatchStructuredElementalBitwidthOp)
-def apply_elemental_bitwidth(op: Operation, interp: Interpreter) -> None:
+def apply_elemental_bitwidth(op: MatchStructuredElementalBitwidthOp, interp: Interpreter) -> None:
     """`match.structured.elemental_bitwidth`: bitwidth of a value's (element) type."""
-    assert isinstance(op, MatchStructuredElementalBitwidthOp)
     values = interp.state.payload_values(op.operand_handle)
     if len(values) != 1:
         raise definite(
@@ -359,7 +364,11 @@ def apply_elemental_bitwidth(op: Operation, interp: Interpreter) -> None:
             "SingleValueMatchOpTrait requires the value handle to point to a single payload value",
         )
     value_type: Attribute = values[0].type
-    element = value_type.get_element_type() if isinstance(value_type, ShapedType) else value_type
+    element = (
+        value_type.get_element_type()
+        if isinstance(value_type, ShapedType) and isinstance(value_type, ContainerType)
+        else value_type
+    )
     if isinstance(element, IntegerType | AnyFloat):
         interp.set_results(op, [_i64_params([cast(IntegerType, element).bitwidth])])
         return
@@ -368,6 +377,6 @@ def apply_elemental_bitwidth(op: Operation, interp: Interpreter) -> None:
 
 
 @applies(MatchStructuredYieldOp)
-def apply_structured_yield(op: Operation, interp: Interpreter) -> None:
+def apply_structured_yield(op: MatchStructuredYieldOp, interp: Interpreter) -> None:
     """`match.structured.yield` is never applied on its own: its parent reads it."""
     raise definite(op, "'transform.match.structured.yield' is applied by its parent op")

@@ -9,7 +9,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 import schedir
-from schedir.dialects.transform.handles import AnnotateOp
+from schedir.dialects.transform.core.handles import AnnotateOp
 from schedir.transform import ops as transform_ops
 from schedir.transform.interpreter import TransformInterpreter
 
