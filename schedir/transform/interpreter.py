@@ -7,7 +7,8 @@ Each transform op is applied through `apply`: the operands are checked against
 invalidated handles (upstream's expensive checks, always on), the apply function
 registered on the op's class (`schedir.transform.ops.APPLY`) runs, a silenceable failure
 leaves the op's results empty, and consumed handles are forgotten. A pattern descriptor's
-set comes from `schedir.transform.ops.PATTERNS` (`populate_patterns`). What the interpreter
+set comes from `schedir.transform.ops.PATTERNS` (`populate_patterns`); an op class listed
+in `schedir.transform.ops.PARSE_ONLY` fails definitely, saying it is not implemented yet. What the interpreter
 needs to know about an op (which operands it consumes, whether it may see a payload
 twice) it asks the op (`TransformOpInterface`); the ops that run regions (`sequence`,
 `include`, `foreach`, ...) do so through `run_region`, like any other apply function.
@@ -57,6 +58,11 @@ class InterpreterHooks:
     on_diagnostic: Callable[[Diagnostic], None] | None = None
     """Receives the remarks and warnings of the run (which go on); without it they are
     printed to stderr, as MLIR's default diagnostic handler does."""
+
+
+def not_implemented(op: Operation) -> TransformError:
+    """The definite failure of applying an op schedir parses but does not implement."""
+    return definite(op, f"'{op.name}' is not implemented yet in schedir's transform interpreter")
 
 
 def consumed_values(op: Operation) -> tuple[SSAValue, ...]:
@@ -148,6 +154,8 @@ class TransformInterpreter:
         self.state.check_operands(op, consumed, allows_repeated=allows_repeated_handles(op))
         fn = self._apply_table.get(type(op))
         if fn is None:
+            if type(op) in transform_ops.PARSE_ONLY:
+                raise not_implemented(op)
             raise definite(op, f"'{op.name}' is not supported by schedir's transform interpreter")
         failure: TransformError | None = None
         try:
@@ -170,6 +178,8 @@ class TransformInterpreter:
         """The pattern set a descriptor of `apply_patterns` stands for."""
         fn = self._pattern_table.get(type(descriptor))
         if fn is None:
+            if type(descriptor) in transform_ops.PARSE_ONLY:
+                raise not_implemented(descriptor)
             raise definite(
                 descriptor, f"'{descriptor.name}' is not supported by schedir's pattern driver"
             )
@@ -270,4 +280,5 @@ __all__ = [
     "TransformInterpreter",
     "allows_repeated_handles",
     "consumed_values",
+    "not_implemented",
 ]
