@@ -30,7 +30,7 @@ from xdsl.dialects.transform import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriterListener
 
-from schedir.diagnostics import Location, Note, TransformError
+from schedir.diagnostics import Diagnostic, Location, Note, TransformError
 from schedir.dialects.syntax import location_from_attr, op_location
 
 Invalidation = Callable[[Location | None], TransformError]
@@ -112,6 +112,23 @@ def definite(
     return TransformError(message, op_location(op), extra, silenceable=False)
 
 
+class MultipleTransformErrors(TransformError):
+    """Several failures of one transform op (one per payload op it failed on)."""
+
+    def __init__(self, errors: Sequence[TransformError]) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message,
+            first.location,
+            first.notes,
+            silenceable=all(e.silenceable for e in errors),
+        )
+        self.errors = tuple(errors)
+
+    def diagnostics(self) -> Sequence[Diagnostic]:
+        return tuple(d for e in self.errors for d in e.diagnostics())
+
+
 @dataclass
 class TransformState:
     """Handle mappings, reverse mappings and invalidation notices of one interpreter run."""
@@ -144,6 +161,10 @@ class TransformState:
         if kind == "value":
             return self.payload_values(handle)
         return self.params(handle)
+
+    def is_mapped(self, handle: SSAValue) -> bool:
+        """Whether `handle` was mapped (to anything, possibly nothing) and not forgotten."""
+        return handle in self._ops or handle in self._values or handle in self._params
 
     def handles_of(self, op: Operation) -> tuple[SSAValue, ...]:
         return tuple(self._op_handles.get(op, ()))
@@ -210,19 +231,19 @@ class TransformState:
                 raise TransformError(
                     "wrong kind of value provided for an operation handle", value_location(handle)
                 )
-            self.set_payload_ops(handle, items)  # type: ignore[arg-type]
+            self.set_payload_ops(handle, [i for i in items if isinstance(i, Operation)])
         elif kind == "value":
             if not all(isinstance(i, SSAValue) for i in items):
                 raise TransformError(
                     "wrong kind of value provided for a value handle", value_location(handle)
                 )
-            self.set_payload_values(handle, items)  # type: ignore[arg-type]
+            self.set_payload_values(handle, [i for i in items if isinstance(i, SSAValue)])
         else:
             if not all(isinstance(i, Attribute) for i in items):
                 raise TransformError(
                     "wrong kind of value provided for a parameter", value_location(handle)
                 )
-            self.set_params(handle, items)  # type: ignore[arg-type]
+            self.set_params(handle, [i for i in items if isinstance(i, Attribute)])
 
     def _forget(self, handle: SSAValue) -> None:
         for op in self._ops.pop(handle, ()):
@@ -557,6 +578,7 @@ def _value_invalidation(
 
 __all__ = [
     "AnyParamType",
+    "MultipleTransformErrors",
     "TransformState",
     "definite",
     "handle_kind",

@@ -1,9 +1,18 @@
 """The transform dialect in upstream syntax: schedules are programs over payload handles.
 
-The ops are grouped as upstream groups its transform extensions; `Transform` is the
-dialect object of all of them, with xDSL's handle types (`!transform.any_op`,
-`!transform.op<"...">`, `!transform.param<T>`, `!transform.any_param`,
-`!transform.any_value`).
+The ops are grouped as upstream groups its transform extensions, one op family per
+module: `core/` (TransformOps.td: `sequence`, `control`, `handles`, `match`, `apply`),
+`structured/` (LinalgTransformOps.td: `match`, `tile`, `fuse`, `partition`, `rewrite`,
+`vectorize`, `memory`, `bufferization`, `gpu`, `patterns`), `match_structured`
+(LinalgMatchOps.td), `loop` (SCFTransformOps.td), `bufferization`, `memref`, `tensor`,
+`vector`, `gpu`, `math`, `debug` and `tune`. `interfaces` says what the interpreter asks
+of every op (consumed operands, repeated handles, match ops); `descriptors` builds the
+`apply_patterns.*` descriptor ops. Each module is applied by the module of the same
+relative path in `schedir.transform.ops`.
+
+`Transform` is the dialect object of all of them, with xDSL's handle types
+(`!transform.any_op`, `!transform.op<"...">`, `!transform.param<T>`,
+`!transform.any_param`, `!transform.any_value`).
 """
 
 from __future__ import annotations
@@ -30,14 +39,8 @@ def _build() -> Dialect:
 
 _EXTENSIONS: tuple[str, ...] = (
     "core",
-    "control",
-    "handles",
-    "apply",
-    "match",
-    "match_structured",
     "structured",
-    "structured_partition",
-    "structured_rewrite",
+    "match_structured",
     "loop",
     "bufferization",
     "memref",
@@ -46,10 +49,13 @@ _EXTENSIONS: tuple[str, ...] = (
     "debug",
     "gpu",
     "vector",
-    "patterns",
     "tune",
 )
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
+
+
+Transform: Dialect
+"""The transform dialect (built on first use, by `__getattr__`)."""
 
 
 def __getattr__(name: str) -> Dialect:

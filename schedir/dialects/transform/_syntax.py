@@ -130,14 +130,14 @@ def irdl_transform_op(cls: type[_OpT]) -> type[_OpT]:
     if cls.__dict__.get("assembly_format") is not None and not any(
         isinstance(option, ParsePropInAttrDict) for option in options
     ):
-        cls.irdl_options = (*options, ParsePropInAttrDict())
+        cls.irdl_options = (*options, ParsePropInAttrDict())  # type: ignore[attr-defined]  # IRDL reads it from the class; IRDLOperation does not declare it
     cls = irdl_op_definition(cls)
     fmt = cls.__dict__.get("assembly_format")
     if fmt is not None:
         _install_format(cls, fmt)
     if not issubclass(cls, TransformOpInterface):
         cls.__bases__ = (*cls.__bases__, TransformOpInterface)
-    cls.consumed_operands = consumed  # type: ignore[attr-defined]
+    cast(type[TransformOpInterface], cls).consumed_operands = consumed
     for name in consumed:
         if not any(name == operand for operand, _ in cls.get_irdl_definition().operands):
             raise ValueError(f"{cls.__name__}: consumed operand '{name}' is not an operand")
@@ -264,8 +264,9 @@ def _install_format(cls: type[IRDLOperation], fmt: str) -> None:
     def print_(self: IRDLOperation, printer: Printer) -> None:
         program.print(printer, self)
 
-    cls.parse = classmethod(parse)  # type: ignore[method-assign, assignment]
-    cls.print = print_  # type: ignore[method-assign]
+    # The declarative format replaces the class's own parse/print once IRDL has read it.
+    cls.parse = classmethod(parse)  # type: ignore[method-assign, assignment]  # installed after class creation
+    cls.print = print_  # type: ignore[method-assign]  # installed after class creation
 
 
 @dataclass(frozen=True)

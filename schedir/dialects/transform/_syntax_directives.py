@@ -153,7 +153,7 @@ class DynamicIndexList(CustomDirective):
         return True
 
     def parse_optional(self, parser: Parser, state: ParsingState) -> None:
-        if parser._current_token.text == "[":  # pyright: ignore[reportPrivateUsage]
+        if parser._current_token.text == "[":  # pyright: ignore[reportPrivateUsage]  # xDSL has no public token peek
             self.parse(parser, state)
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
@@ -192,7 +192,7 @@ class PackedOrDynamicIndexList(CustomDirective):
         return True
 
     def parse_optional(self, parser: Parser, state: ParsingState) -> None:
-        if parser._current_token.text in ("[", "*"):  # pyright: ignore[reportPrivateUsage]
+        if parser._current_token.text in ("[", "*"):  # pyright: ignore[reportPrivateUsage]  # xDSL has no public token peek
             self.parse(parser, state)
 
     def parse(self, parser: Parser, state: ParsingState) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import cast
+from typing import Literal, cast
 
 from xdsl.dialects.builtin import I32, DenseArrayBase, IntegerAttr, UnitAttr, i32, i64
 from xdsl.ir import Attribute, SSAValue
@@ -26,6 +26,14 @@ class FailurePropagationMode(IntEnum):
 
     PROPAGATE = 1
     SUPPRESS = 2
+
+
+def failure_mode(attr: IntegerAttr[I32] | None) -> FailurePropagationMode:
+    """The mode a stored `failure_propagation_mode` stands for; unset (or any value but
+    `suppress`) propagates, as the interpreter has always read it."""
+    if attr is not None and attr.value.data == FailurePropagationMode.SUPPRESS:
+        return FailurePropagationMode.SUPPRESS
+    return FailurePropagationMode.PROPAGATE
 
 
 def failure_mode_attr(mode: FailurePropagationMode | str) -> IntegerAttr[I32]:
@@ -70,13 +78,13 @@ def parse_prop_and_attr_dict(
     op_def = op_type.get_irdl_definition()
     props: dict[str, Attribute] = {}
     if parser.parse_optional_punctuation("<") is not None:
-        closing = ">"
+        closing: Literal[">", "}"] = ">"
         if parser.parse_optional_punctuation("{") is not None:
             closing = "}"
-        if parser.parse_optional_punctuation(closing) is None:  # type: ignore[arg-type]
+        if parser.parse_optional_punctuation(closing) is None:
             while True:
                 start = parser.pos
-                name, value = parser._parse_attribute_entry()  # pyright: ignore[reportPrivateUsage]
+                name, value = parser._parse_attribute_entry()  # pyright: ignore[reportPrivateUsage]  # xDSL has no public entry parser
                 if name not in op_def.properties:
                     parser.raise_error(
                         f"'{op_type.name}' op has no property '{name}'",
@@ -86,7 +94,7 @@ def parse_prop_and_attr_dict(
                 props[name] = coerce_property(value, op_def.properties[name].constr)
                 if parser.parse_optional_punctuation(",") is None:
                     break
-            parser.parse_punctuation(closing)  # type: ignore[arg-type]
+            parser.parse_punctuation(closing)
         if closing == "}":
             parser.parse_punctuation(">")
     attrs: dict[str, Attribute] = {}
@@ -148,12 +156,10 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
 
 def parse_type_list(parser: Parser) -> list[Attribute]:
     """`!t1, !t2` (possibly empty)."""
-    return (
-        parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_type, parser.parse_type
-        )
-        or []
+    types = parser.parse_optional_undelimited_comma_separated_list(
+        parser.parse_optional_type, parser.parse_type
     )
+    return list[Attribute](types or ())
 
 
 def resolve(
@@ -227,6 +233,33 @@ def verify_position_list(
         raise VerifyException("expected the listed values to be unique")
 
 
+def parse_functional_type(parser: Parser) -> tuple[list[Attribute], list[Attribute]]:
+    parser.parse_punctuation("(")
+    inputs = parse_type_list(parser)
+    parser.parse_punctuation(")")
+    parser.parse_punctuation("->")
+    if parser.parse_optional_punctuation("(") is not None:
+        outputs = parse_type_list(parser)
+        parser.parse_punctuation(")")
+    else:
+        outputs: list[Attribute] = [parser.parse_type()]
+    return inputs, outputs
+
+
+def print_functional_type(
+    printer: Printer, inputs: Sequence[Attribute], outputs: Sequence[Attribute]
+) -> None:
+    printer.print_string("(")
+    print_types(printer, inputs)
+    printer.print_string(") -> ")
+    if len(outputs) == 1:
+        printer.print_attribute(outputs[0])
+    else:
+        printer.print_string("(")
+        print_types(printer, outputs)
+        printer.print_string(")")
+
+
 def parse_semi_function_type(parser: Parser) -> tuple[Attribute, list[Attribute]]:
     """Upstream `custom<SemiFunctionType>`: `!t` or `(!t) -> !r` / `(!t) -> (!r, ...)`."""
     if parser.parse_optional_punctuation("(") is None:
@@ -261,14 +294,17 @@ def print_semi_function_type(
 
 __all__ = [
     "FailurePropagationMode",
+    "failure_mode",
     "failure_mode_attr",
     "parse_failures",
+    "parse_functional_type",
     "parse_operand_list",
     "parse_position_list",
     "parse_prop_and_attr_dict",
     "parse_semi_function_type",
     "parse_type_list",
     "print_failures",
+    "print_functional_type",
     "print_position_list",
     "print_prop_and_attr_dict",
     "print_semi_function_type",

@@ -4,7 +4,7 @@ attr-dict position (`<props>` then `{discardable attrs}`) that parses the legacy
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Literal, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -212,17 +212,17 @@ class PropDictDirective(AttrDictDirective):
             state.should_emit_space = True
 
 
-def _parse_entries(parser: Parser, closing: str) -> list[tuple[int, str, Attribute]]:
+def _parse_entries(parser: Parser, closing: Literal["}", ">"]) -> list[tuple[int, str, Attribute]]:
     entries: list[tuple[int, str, Attribute]] = []
-    if parser.parse_optional_punctuation(closing) is not None:  # type: ignore[arg-type]
+    if parser.parse_optional_punctuation(closing) is not None:
         return entries
     while True:
         start = parser.pos
-        name, value = parser._parse_attribute_entry()  # pyright: ignore[reportPrivateUsage]
+        name, value = parser._parse_attribute_entry()  # pyright: ignore[reportPrivateUsage]  # xDSL has no public entry parser
         entries.append((start, name, value))
         if parser.parse_optional_punctuation(",") is None:
             break
-    parser.parse_punctuation(closing)  # type: ignore[arg-type]
+    parser.parse_punctuation(closing)
     return entries
 
 

@@ -2,6 +2,8 @@
 
 `one_shot_bufferize` (with `layout{...}` for function boundaries and its options),
 `eliminate_empty_tensors`, `empty_tensor_to_alloc_tensor` and `buffer_loop_hoisting`.
+
+Applied by `schedir.transform.ops.bufferization`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
 from schedir.dialects.transform._syntax_helpers import (
+    parse_functional_type,
     parse_prop_and_attr_dict,
+    print_functional_type,
     print_prop_and_attr_dict,
 )
-from schedir.dialects.transform.core import parse_functional_type, print_functional_type
 
 LAYOUT_MAP_OPTIONS = ("InferLayoutMap", "IdentityLayoutMap", "FullyDynamicLayoutMap")
 """Upstream `LayoutMapOption`, by stored `i32` value."""
@@ -39,9 +42,12 @@ class OneShotBufferizeOp(IRDLOperation):
         <bufferize_function_boundaries = true> : (!transform.any_op) -> !transform.any_op
     ```
 
-    Return modes: consumes the target (every handle to ops nested in it becomes
-    invalid) and returns a handle to the bufferized op. Definite failure if the
-    analysis or the bufferization fails.
+    Return modes: consumes the target (handles to ops nested in it are invalidated) and
+    returns the same ops, modified in place. Silenceable failure "expected module or
+    function target" / "expected module target" (function boundaries on a function), and
+    "bufferization failed" (after an error at the payload op schedir cannot bufferize).
+    Definite failure for `print_conflicts` / `dump_alias_sets`, which schedir's analysis
+    does not report.
     """
 
     name = "transform.bufferization.one_shot_bufferize"
@@ -127,7 +133,8 @@ class EliminateEmptyTensorsOp(IRDLOperation):
     transform.bufferization.eliminate_empty_tensors %func : !transform.any_op
     ```
 
-    Return modes: only reads the target. Definite failure if the analysis fails.
+    Return modes: only reads the target (the payload is modified). Silenceable failure
+    "empty tensor elimination failed", at the target, if One-Shot analysis fails on it.
     """
 
     name = "transform.bufferization.eliminate_empty_tensors"
@@ -146,7 +153,8 @@ class EmptyTensorToAllocTensorOp(IRDLOperation):
         : (!transform.op<"tensor.empty">) -> !transform.op<"bufferization.alloc_tensor">
     ```
 
-    Return modes: consumes the target; returns the alloc_tensor ops. Never fails.
+    Return modes: consumes the target; returns the new alloc_tensor ops. Never fails (the
+    handle type guarantees `tensor.empty` payloads).
     """
 
     name = "transform.bufferization.empty_tensor_to_alloc_tensor"
@@ -178,7 +186,7 @@ class BufferLoopHoistingOp(IRDLOperation):
     transform.bufferization.buffer_loop_hoisting %func : !transform.any_op
     ```
 
-    Return modes: only reads the target; never fails.
+    Return modes: only reads the target (the payload is modified); never fails.
     """
 
     name = "transform.bufferization.buffer_loop_hoisting"

@@ -3,6 +3,8 @@ handles and parameters hold, as diagnostic remarks.
 
 Both ops are match ops (they may appear in `foreach_match` matchers), only read their
 operands and the payload, and always succeed.
+
+Applied by `schedir.transform.ops.debug`.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ to GPU blocks and threads, and the gpu pattern-set descriptors.
 
 Mapping attributes (`#gpu.block<x>`, `#gpu.thread<y>`, `#gpu.warp<x>`, ...) live on
 the payload foralls (`tile_using_forall ... (mapping = [...])`); these ops read them.
+
+Applied by `schedir.transform.ops.gpu`.
 """
 
 from __future__ import annotations
@@ -13,16 +15,13 @@ from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import dense_values, irdl_transform_op
-from schedir.dialects.transform.patterns import Option, make_descriptors
+from schedir.dialects.transform.descriptors import descriptor
 
 _FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
-_DESCRIPTORS: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
-    (
-        "gpu.eliminate_barriers",
-        "Remove gpu.barrier ops that order no conflicting memory accesses.",
-        (),
-    ),
+ApplyGpuEliminateBarriersOp = descriptor(
+    "gpu.eliminate_barriers",
+    "Remove gpu.barrier ops that order no conflicting memory accesses.",
 )
 
 
@@ -35,10 +34,21 @@ class MapForallToBlocksOp(IRDLOperation):
     ```mlir
     %launch = transform.gpu.map_forall_to_blocks %func generate_gpu_launch
         : (!transform.any_op) -> !transform.any_op
+    // scf.forall (%i, %j) in (4, 4) {...} {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    // -> gpu.launch blocks(...) in (%gx = %c4, %gy = %c4, %gz = %c1) ... {
+    //      %bx = gpu.block_id x
+    //      %by = gpu.block_id y
+    //      ... (%i -> %by, %j -> %bx)
+    //    }
     ```
 
-    Return modes: consumes the target; returns the `gpu.launch`. Definite failure if
-    the mapping is invalid (e.g. duplicate or non-block mapping ids, not bufferized).
+    Return modes: consumes the target; returns the `gpu.launch` (per target). Silenceable
+    failure (with a note at the payload) when the target is not a `gpu.launch` and
+    `generate_gpu_launch` is not set, when it holds no unique top-level forall, or when the
+    grid exceeds the GPU's limits; definite failure for an invalid mapping (missing, mixed,
+    duplicate, not `#gpu.block`), a forall that is not normalized, static or bufferized,
+    `grid_dims` not of size 3 without `generate_gpu_launch`, or a forall with more
+    iterations than `grid_dims`.
     """
 
     name = "transform.gpu.map_forall_to_blocks"
@@ -70,10 +80,23 @@ class MapNestedForallToThreadsOp(IRDLOperation):
     ```mlir
     %launch2 = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 8, 1]
         : (!transform.any_op) -> !transform.any_op
+    // scf.forall (%i, %j) in (8, 32) {...} {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+    // -> %tx = gpu.thread_id x
+    //    %ty = gpu.thread_id y
+    //    ... (%i -> %ty, %j -> %tx)
+    //    gpu.barrier
     ```
 
-    Return modes: consumes the target; returns it. Definite failure if a forall needs
-    more threads than `block_dims` provide, or its mapping is invalid.
+    A forall smaller than `block_dims` runs under `scf.if` (only the first threads work);
+    `#gpu.warp` ids are `thread_id x floordiv warp_size` (3-D) or the linear id divided by
+    it; `linear_dim_N` ids delinearize `tx + ty*BX + tz*BX*BY`.
+
+    Return modes: consumes the target; returns it. Silenceable failure when the target is
+    not a `gpu.launch` or `block_dims` exceed the limits (with the note "block_dims is too
+    large"); definite failure for an invalid mapping, a forall that is not normalized,
+    static or bufferized, more iterations than threads ("the number of required parallel
+    resources ... overflows ..."), or a warp mapping whose x size is not a multiple of the
+    warp size.
     """
 
     name = "transform.gpu.map_nested_forall_to_threads"
@@ -99,7 +122,7 @@ class MapNestedForallToThreadsOp(IRDLOperation):
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
-    *make_descriptors(_DESCRIPTORS),
+    ApplyGpuEliminateBarriersOp,
     MapForallToBlocksOp,
     MapNestedForallToThreadsOp,
 )

@@ -1,8 +1,11 @@
 """Loop transform ops (upstream SCFTransformOps.td): unrolling, peeling, pipelining,
-outlining, coalescing, forall conversions and subset hoisting.
+outlining, coalescing, forall conversions and subset hoisting, and the
+`apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 `peel` and `pipeline` take `!transform.op<"scf.for">` handles, as upstream's operand
 constraints require.
+
+Applied by `schedir.transform.ops.loop`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from xdsl.irdl import (
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
+from schedir.dialects.transform.descriptors import descriptor
 
 _FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 _FALSE = IntegerAttr(0, i1)
@@ -42,30 +46,6 @@ def _require_op_handle(op: IRDLOperation, type_: Attribute, op_name: str) -> Non
         )
 
 
-def _op(
-    op_name: str,
-    class_name: str,
-    doc: str,
-    fmt: str,
-    *,
-    consumed: bool = True,
-    results: dict[str, object] | None = None,
-    props: dict[str, object] | None = None,
-) -> type[IRDLOperation]:
-    body: dict[str, object] = {
-        "__doc__": doc,
-        "__module__": __name__,
-        "name": op_name,
-        "target": operand_def(TransformOpHandleType),
-        "assembly_format": fmt,
-        **(results or {}),
-        **(props or {}),
-    }
-    if consumed:
-        body["consumed_operands"] = ("target",)
-    return irdl_transform_op(type(class_name, (IRDLOperation,), body))
-
-
 @irdl_transform_op
 class LoopUnrollOp(IRDLOperation):
     """Unrolls each loop (`scf.for`, `affine.for`) by `factor`.
@@ -74,7 +54,9 @@ class LoopUnrollOp(IRDLOperation):
     transform.loop.unroll %loop factor = 4 : !transform.any_op
     ```
 
-    Return modes: consumes the target. Definite failure if a loop cannot be unrolled.
+    Return modes: consumes the target, produces nothing. Silenceable failure ("failed to
+    unroll, incorrect type of payload") for a payload that is not a loop schedir unrolls
+    (`scf.for`; upstream also takes `affine.for`).
     """
 
     name = "transform.loop.unroll"
@@ -112,9 +94,8 @@ class LoopUnrollAndJamOp(IRDLOperation):
         _positive(self, "factor")
 
 
-LoopUnrollFullOp = _op(
-    "transform.loop.unroll_full",
-    "LoopUnrollFullOp",
+@irdl_transform_op
+class LoopUnrollFullOp(IRDLOperation):
     """Fully unrolls each loop with a constant trip count.
 
     ```mlir
@@ -122,9 +103,14 @@ LoopUnrollFullOp = _op(
     ```
 
     Return modes: consumes the target. Definite failure if a loop cannot be unrolled.
-    """,
-    "$target attr-dict `:` type($target)",
-)
+    """
+
+    name = "transform.loop.unroll_full"
+
+    target = operand_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target attr-dict `:` type($target)"
 
 
 @irdl_transform_op
@@ -136,8 +122,12 @@ class LoopPeelOp(IRDLOperation):
         : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
     ```
 
-    Return modes: consumes the target; returns the main loop and the peeled one.
-    Silenceable failure if nothing needs peeling and `fail_if_already_divisible`.
+    Return modes: consumes the target; returns the main loop and the peeled loop (per
+    target). Silenceable failure on a payload that is not an `scf.for` ("transform applied
+    to the wrong op kind"), "failed to peel the last iteration" when the step already
+    divides the iteration space or is at most 1 (whatever `fail_if_already_divisible` says,
+    as upstream today), "failed to peel the first iteration" when the loop is known to run
+    at most once.
     """
 
     name = "transform.loop.peel"
@@ -187,24 +177,32 @@ class LoopPipelineOp(IRDLOperation):
         _require_op_handle(self, self.target.type, "scf.for")
 
 
-LoopForallToForOp = _op(
-    "transform.loop.forall_to_for",
-    "LoopForallToForOp",
+@irdl_transform_op
+class LoopForallToForOp(IRDLOperation):
     """Sequentializes an `scf.forall` into an `scf.for` nest (one result per dim).
 
     ```mlir
     %for = transform.loop.forall_to_for %forall : (!transform.any_op) -> !transform.any_op
     ```
 
-    Return modes: consumes the target; returns the loops. Silenceable failure if the
-    target is not one `scf.forall` or the result count does not match its rank.
-    """,
-    "$target " + _FUNCTIONAL,
-    results={"transformed": var_result_def(TransformOpHandleType)},
-)
-LoopForallToParallelOp = _op(
-    "transform.loop.forall_to_parallel",
-    "LoopForallToParallelOp",
+    Return modes: consumes the target; returns one handle per loop, outermost first.
+    Silenceable failure if the handle does not hold exactly one op ("expected a single
+    payload op"), if it is not an `scf.forall`, if the forall has shared outputs
+    ("unsupported shared outputs (didn't bufferize?)"), or if the number of results differs
+    from its rank.
+    """
+
+    name = "transform.loop.forall_to_for"
+
+    target = operand_def(TransformOpHandleType)
+    transformed = var_result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target " + _FUNCTIONAL
+
+
+@irdl_transform_op
+class LoopForallToParallelOp(IRDLOperation):
     """Converts an `scf.forall` into an `scf.parallel`.
 
     ```mlir
@@ -214,13 +212,19 @@ LoopForallToParallelOp = _op(
 
     Return modes: consumes the target; returns the parallel loop. Silenceable failure if
     the target is not one `scf.forall`.
-    """,
-    "$target " + _FUNCTIONAL,
-    results={"transformed": var_result_def(TransformOpHandleType)},
-)
-LoopHoistLoopInvariantSubsetsOp = _op(
-    "transform.loop.hoist_loop_invariant_subsets",
-    "LoopHoistLoopInvariantSubsetsOp",
+    """
+
+    name = "transform.loop.forall_to_parallel"
+
+    target = operand_def(TransformOpHandleType)
+    transformed = var_result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target " + _FUNCTIONAL
+
+
+@irdl_transform_op
+class LoopHoistLoopInvariantSubsetsOp(IRDLOperation):
     """Hoists matching extract/insert (and transfer_read/write) pairs on loop-carried
     tensors out of the loop, so accumulators stay in registers.
 
@@ -228,14 +232,19 @@ LoopHoistLoopInvariantSubsetsOp = _op(
     transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
     ```
 
-    Return modes: only reads the target (handles to the loops stay valid); never fails.
-    """,
-    "$target attr-dict `:` type($target)",
-    consumed=False,
-)
-LoopCoalesceOp = _op(
-    "transform.loop.coalesce",
-    "LoopCoalesceOp",
+    Return modes: only reads the target; handles to a loop that gains iter_args follow the
+    new loop. Never fails (loops other than `scf.for` are left alone).
+    """
+
+    name = "transform.loop.hoist_loop_invariant_subsets"
+
+    target = operand_def(TransformOpHandleType)
+
+    assembly_format = "$target attr-dict `:` type($target)"
+
+
+@irdl_transform_op
+class LoopCoalesceOp(IRDLOperation):
     """Coalesces a perfect loop nest rooted at each target into one loop.
 
     ```mlir
@@ -244,13 +253,19 @@ LoopCoalesceOp = _op(
 
     Return modes: consumes the target; returns the coalesced loop. Silenceable failure
     if the nest cannot be coalesced.
-    """,
-    "$target " + _FUNCTIONAL,
-    results={"transformed": result_def(TransformOpHandleType)},
-)
-LoopPromoteIfOneIterationOp = _op(
-    "transform.loop.promote_if_one_iteration",
-    "LoopPromoteIfOneIterationOp",
+    """
+
+    name = "transform.loop.coalesce"
+
+    target = operand_def(TransformOpHandleType)
+    transformed = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target " + _FUNCTIONAL
+
+
+@irdl_transform_op
+class LoopPromoteIfOneIterationOp(IRDLOperation):
     """Replaces loops that run exactly once by their body.
 
     ```mlir
@@ -258,9 +273,14 @@ LoopPromoteIfOneIterationOp = _op(
     ```
 
     Return modes: consumes the target; never fails.
-    """,
-    "$target attr-dict `:` type($target)",
-)
+    """
+
+    name = "transform.loop.promote_if_one_iteration"
+
+    target = operand_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target attr-dict `:` type($target)"
 
 
 @irdl_transform_op
@@ -332,7 +352,14 @@ class TakeAssumedBranchOp(IRDLOperation):
     )
 
 
+ApplyScfForLoopCanonicalizationOp = descriptor(
+    "scf.for_loop_canonicalization",
+    "Canonicalize scf.for: affine.min/max of induction variables, dim of iter_args.",
+)
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
+    ApplyScfForLoopCanonicalizationOp,
     LoopCoalesceOp,
     LoopForallToForOp,
     LoopForallToParallelOp,
@@ -350,6 +377,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
 
 __all__ = [
     "OPS",
+    "ApplyScfForLoopCanonicalizationOp",
     "LoopCoalesceOp",
     "LoopForallToForOp",
     "LoopForallToParallelOp",

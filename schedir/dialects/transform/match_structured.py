@@ -6,6 +6,8 @@ the predicates of its body on it: `.body`, `.dim`, `.rank`, `.input`, `.init`,
 `.classify_contraction_dims`, `.classify_convolution_dims`, ended by `.yield`. The
 predicates may only appear directly in a `match.structured` body and apply to its block
 argument. They only read their handles; a silenceable failure means "no match".
+
+Applied by `schedir.transform.ops.match_structured`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
 from schedir.dialects.transform._syntax_helpers import (
+    FailurePropagationMode,
+    failure_mode,
     parse_failures,
     parse_position_list,
     parse_prop_and_attr_dict,
@@ -59,18 +63,20 @@ from schedir.dialects.transform._syntax_helpers import (
     print_semi_function_type,
     verify_position_list,
 )
-from schedir.dialects.transform.core import ensure_yields
+from schedir.dialects.transform.core.sequence import ensure_yields
+from schedir.dialects.transform.interfaces import MatchOpInterface
 
 
 @irdl_transform_op
-class MatchStructuredYieldOp(IRDLOperation):
+class MatchStructuredYieldOp(IRDLOperation, MatchOpInterface):
     """Terminator of `match.structured`: forwards handles to its results.
 
     ```mlir
     transform.match.structured.yield %s : !transform.any_op
     ```
 
-    Return modes: only reads its operands; never fails.
+    Return modes: only reads its operands; `match.structured` reads it (applied on its own
+    it fails definitely).
     """
 
     name = "transform.match.structured.yield"
@@ -86,7 +92,7 @@ class MatchStructuredYieldOp(IRDLOperation):
 
 
 @irdl_transform_op
-class MatchStructuredOp(IRDLOperation):
+class MatchStructuredOp(IRDLOperation, MatchOpInterface):
     """Matches one structured (linalg) payload op against the predicates of its body.
 
     ```mlir
@@ -111,6 +117,11 @@ class MatchStructuredOp(IRDLOperation):
     failure_propagation_mode = opt_prop_def(IntegerAttr[I32])
     outputs = var_result_def(TransformHandleType)
     body_region = region_def()
+
+    @property
+    def mode(self) -> FailurePropagationMode:
+        """The failure propagation mode (`propagate` when not given)."""
+        return failure_mode(self.failure_propagation_mode)
 
     @classmethod
     def parse(cls, parser: Parser) -> MatchStructuredOp:
@@ -173,7 +184,7 @@ def _check_predicate(op: Operation, handle: SSAValue) -> None:
         raise VerifyException("expected predicate to apply to the surrounding structured op")
 
 
-class _StructuredPredicate(IRDLOperation):
+class _StructuredPredicate(IRDLOperation, MatchOpInterface):
     """Shared definition of the `match.structured.*` predicates on the structured op."""
 
     operand_handle = operand_def(TransformOpHandleType)
@@ -438,23 +449,8 @@ class MatchStructuredResultOp(_StructuredPredicate):
             )
 
 
-def _counting_predicate(op_name: str, doc: str, class_name: str) -> type[IRDLOperation]:
-    cls = type(
-        class_name,
-        (_StructuredPredicate,),
-        {
-            "__doc__": doc,
-            "__module__": __name__,
-            "name": op_name,
-            "result": result_def(TransformParamHandleType),
-            "assembly_format": "$operand_handle attr-dict `:` functional-type(operands, results)",
-        },
-    )
-    return irdl_transform_op(cls)
-
-
-MatchStructuredRankOp = _counting_predicate(
-    "transform.match.structured.rank",
+@irdl_transform_op
+class MatchStructuredRankOp(_StructuredPredicate):
     """Captures the rank (number of loops) of the structured op as a param.
 
     ```mlir
@@ -462,11 +458,17 @@ MatchStructuredRankOp = _counting_predicate(
     ```
 
     Return modes: only reads the handle; definite failure if it is not one payload op.
-    """,
-    "MatchStructuredRankOp",
-)
-MatchStructuredNumInputsOp = _counting_predicate(
-    "transform.match.structured.num_inputs",
+    """
+
+    name = "transform.match.structured.rank"
+
+    result = result_def(TransformParamHandleType)
+
+    assembly_format = "$operand_handle attr-dict `:` functional-type(operands, results)"
+
+
+@irdl_transform_op
+class MatchStructuredNumInputsOp(_StructuredPredicate):
     """Captures the number of inputs of the structured op as a param.
 
     ```mlir
@@ -474,11 +476,17 @@ MatchStructuredNumInputsOp = _counting_predicate(
     ```
 
     Return modes: only reads the handle; definite failure if it is not one payload op.
-    """,
-    "MatchStructuredNumInputsOp",
-)
-MatchStructuredNumInitsOp = _counting_predicate(
-    "transform.match.structured.num_inits",
+    """
+
+    name = "transform.match.structured.num_inputs"
+
+    result = result_def(TransformParamHandleType)
+
+    assembly_format = "$operand_handle attr-dict `:` functional-type(operands, results)"
+
+
+@irdl_transform_op
+class MatchStructuredNumInitsOp(_StructuredPredicate):
     """Captures the number of inits (outs) of the structured op as a param.
 
     ```mlir
@@ -486,13 +494,17 @@ MatchStructuredNumInitsOp = _counting_predicate(
     ```
 
     Return modes: only reads the handle; definite failure if it is not one payload op.
-    """,
-    "MatchStructuredNumInitsOp",
-)
+    """
+
+    name = "transform.match.structured.num_inits"
+
+    result = result_def(TransformParamHandleType)
+
+    assembly_format = "$operand_handle attr-dict `:` functional-type(operands, results)"
 
 
 @irdl_transform_op
-class MatchStructuredElementalBitwidthOp(IRDLOperation):
+class MatchStructuredElementalBitwidthOp(IRDLOperation, MatchOpInterface):
     """Captures the bitwidth of a value's element type as a param.
 
     ```mlir
@@ -500,8 +512,9 @@ class MatchStructuredElementalBitwidthOp(IRDLOperation):
         : (!transform.any_value) -> !transform.param<i64>
     ```
 
-    Return modes: only reads the handle. Silenceable failure unless it holds one value
-    of shaped type with an int or float element type.
+    Return modes: only reads the handle. Definite failure unless it holds exactly one
+    payload value; silenceable failure if its (element) type is not an integer or float
+    type.
     """
 
     name = "transform.match.structured.elemental_bitwidth"

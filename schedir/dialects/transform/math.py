@@ -4,22 +4,21 @@
 `math.polynomial_approximation` replaces math functions by polynomial approximations
 that vectorize (schedir: `math.exp` on f32; upstream's `enable_avx2` option, which picks
 x86 intrinsics for rsqrt, is not accepted).
+
+Given its pattern set by `schedir.transform.ops.math`.
 """
 
 from __future__ import annotations
 
 from xdsl.irdl import IRDLOperation
 
-from schedir.dialects.transform.patterns import Option, make_descriptors
+from schedir.dialects.transform.descriptors import descriptor
 
-_DESCRIPTORS: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
-    (
-        "math.polynomial_approximation",
-        "Replace math functions (exp) by polynomial approximations that vectorize.",
-        (),
-    ),
+ApplyMathPolynomialApproximationOp = descriptor(
+    "math.polynomial_approximation",
+    "Replace math functions (exp) by polynomial approximations that vectorize.",
 )
 
-OPS: tuple[type[IRDLOperation], ...] = make_descriptors(_DESCRIPTORS)
+OPS: tuple[type[IRDLOperation], ...] = (ApplyMathPolynomialApproximationOp,)
 
 __all__ = ["OPS"]

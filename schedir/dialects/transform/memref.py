@@ -1,6 +1,8 @@
 """MemRef transform extension (upstream MemRefTransformOps.td): `memref.multibuffer`,
 `memref.alloca_to_global`, `memref.erase_dead_alloc_and_stores`,
 `memref.make_loop_independent` and the memref pattern-set descriptors.
+
+Applied by `schedir.transform.ops.memref`.
 """
 
 from __future__ import annotations
@@ -11,28 +13,34 @@ from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
-from schedir.dialects.transform.patterns import Option, make_descriptors
+from schedir.dialects.transform.descriptors import Option, descriptor
 
 _FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
-_DESCRIPTORS: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
-    (
-        "memref.fold_memref_alias_ops",
-        "Fold subview/expand/collapse_shape into loads and stores.",
-        (),
-    ),
-    (
-        "memref.expand_strided_metadata",
-        "Expand subview and friends into extract_strided_metadata + reinterpret_cast.",
-        (),
-    ),
-    (
-        "memref.alloc_to_alloca",
-        "Turn small alloc/dealloc pairs into alloca.",
-        (Option("size_limit", "paren"),),
-    ),
-    ("memref.extract_address_computations", "Move address computations out of loads/stores.", ()),
-    ("memref.resolve_ranked_shaped_type_result_dims", "Resolve memref.dim of op results.", ()),
+ApplyMemrefFoldMemrefAliasOpsOp = descriptor(
+    "memref.fold_memref_alias_ops",
+    "Fold subview/expand/collapse_shape into loads and stores.",
+)
+
+ApplyMemrefExpandStridedMetadataOp = descriptor(
+    "memref.expand_strided_metadata",
+    "Expand subview and friends into extract_strided_metadata + reinterpret_cast.",
+)
+
+ApplyMemrefAllocToAllocaOp = descriptor(
+    "memref.alloc_to_alloca",
+    "Turn small alloc/dealloc pairs into alloca.",
+    Option("size_limit", "paren"),
+)
+
+ApplyMemrefExtractAddressComputationsOp = descriptor(
+    "memref.extract_address_computations",
+    "Move address computations out of loads/stores.",
+)
+
+ApplyMemrefResolveRankedShapedTypeResultDimsOp = descriptor(
+    "memref.resolve_ranked_shaped_type_result_dims",
+    "Resolve memref.dim of op results.",
 )
 
 
@@ -53,9 +61,9 @@ class MemRefMultiBufferOp(IRDLOperation):
         : (!transform.op<"memref.alloc">) -> !transform.any_op
     ```
 
-    Return modes: consumes the target; returns the new allocations. Definite failure
-    if an allocation cannot be multi-buffered (unless `skip_analysis` waives the
-    checks).
+    Return modes: consumes the target; returns the new allocations (an allocation not used
+    in a loop is skipped and not returned). Silenceable failure "op failed to multibuffer"
+    at an allocation that cannot be multi-buffered.
     """
 
     name = "transform.memref.multibuffer"
@@ -148,7 +156,11 @@ class MemRefMakeLoopIndependentOp(IRDLOperation):
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
-    *make_descriptors(_DESCRIPTORS),
+    ApplyMemrefFoldMemrefAliasOpsOp,
+    ApplyMemrefExpandStridedMetadataOp,
+    ApplyMemrefAllocToAllocaOp,
+    ApplyMemrefExtractAddressComputationsOp,
+    ApplyMemrefResolveRankedShapedTypeResultDimsOp,
     MemRefAllocaToGlobalOp,
     MemRefEraseDeadAllocAndStoresOp,
     MemRefMakeLoopIndependentOp,

@@ -1,5 +1,7 @@
 """Tensor transform extension (upstream TensorTransformOps.td): tensor pattern-set
 descriptors for `transform.apply_patterns` and `tensor.make_loop_independent`.
+
+Applied by `schedir.transform.ops.tensor`.
 """
 
 from __future__ import annotations
@@ -9,37 +11,47 @@ from xdsl.dialects.transform import TransformOpHandleType
 from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def
 
 from schedir.dialects.transform._syntax import irdl_transform_op
-from schedir.dialects.transform.patterns import Option, make_descriptors
+from schedir.dialects.transform.descriptors import Option, descriptor
 
-_DESCRIPTORS: tuple[tuple[str, str, tuple[Option, ...]], ...] = (
-    (
-        "tensor.fold_tensor_subset_ops",
-        "Fold extract/insert_slice into other slices and transfer ops.",
-        (),
-    ),
-    (
-        "tensor.fold_tensor_subset_ops_into_vector_transfers",
-        "Fold tensor slices into vector.transfer_read/write indices.",
-        (),
-    ),
-    (
-        "tensor.fold_tensor_empty",
-        "Fold reshapes and slices of tensor.empty into tensor.empty.",
-        (Option("fold_single_use_only", "bool", False),),
-    ),
-    (
-        "tensor.merge_consecutive_insert_extract_slice",
-        "Merge consecutive insert/extract slices.",
-        (),
-    ),
-    ("tensor.reassociative_reshape_folding", "Fold reassociative reshapes.", ()),
-    ("tensor.bubble_up_extract_slice", "Move extract_slice above its producer.", ()),
-    (
-        "tensor.drop_redundant_insert_slice_rank_expansion",
-        "Drop rank-expanding insert_slice round trips.",
-        (),
-    ),
-    ("tensor.fold_into_pack_and_unpack", "Fold pads and slices into pack/unpack.", ()),
+ApplyTensorFoldTensorSubsetOpsOp = descriptor(
+    "tensor.fold_tensor_subset_ops",
+    "Fold extract/insert_slice into other slices and transfer ops.",
+)
+
+ApplyTensorFoldTensorSubsetOpsIntoVectorTransfersOp = descriptor(
+    "tensor.fold_tensor_subset_ops_into_vector_transfers",
+    "Fold tensor slices into vector.transfer_read/write indices.",
+)
+
+ApplyTensorFoldTensorEmptyOp = descriptor(
+    "tensor.fold_tensor_empty",
+    "Fold reshapes and slices of tensor.empty into tensor.empty.",
+    Option("fold_single_use_only", "bool", False),
+)
+
+ApplyTensorMergeConsecutiveInsertExtractSliceOp = descriptor(
+    "tensor.merge_consecutive_insert_extract_slice",
+    "Merge consecutive insert/extract slices.",
+)
+
+ApplyTensorReassociativeReshapeFoldingOp = descriptor(
+    "tensor.reassociative_reshape_folding",
+    "Fold reassociative reshapes.",
+)
+
+ApplyTensorBubbleUpExtractSliceOp = descriptor(
+    "tensor.bubble_up_extract_slice",
+    "Move extract_slice above its producer.",
+)
+
+ApplyTensorDropRedundantInsertSliceRankExpansionOp = descriptor(
+    "tensor.drop_redundant_insert_slice_rank_expansion",
+    "Drop rank-expanding insert_slice round trips.",
+)
+
+ApplyTensorFoldIntoPackAndUnpackOp = descriptor(
+    "tensor.fold_into_pack_and_unpack",
+    "Fold pads and slices into pack/unpack.",
 )
 
 
@@ -71,7 +83,14 @@ class TensorMakeLoopIndependentOp(IRDLOperation):
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
-    *make_descriptors(_DESCRIPTORS),
+    ApplyTensorFoldTensorSubsetOpsOp,
+    ApplyTensorFoldTensorSubsetOpsIntoVectorTransfersOp,
+    ApplyTensorFoldTensorEmptyOp,
+    ApplyTensorMergeConsecutiveInsertExtractSliceOp,
+    ApplyTensorReassociativeReshapeFoldingOp,
+    ApplyTensorBubbleUpExtractSliceOp,
+    ApplyTensorDropRedundantInsertSliceRankExpansionOp,
+    ApplyTensorFoldIntoPackAndUnpackOp,
     TensorMakeLoopIndependentOp,
 )
 

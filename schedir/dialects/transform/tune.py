@@ -3,6 +3,8 @@ alternative sub-schedules, the hooks of schedir's autotuner.
 
 `iree-opt` does not register this extension, so its syntax is checked against
 upstream's .td and tests only.
+
+Applied by `schedir.transform.ops.tune`.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from schedir.dialects.transform._syntax_helpers import (
     print_prop_and_attr_dict,
     print_types,
 )
-from schedir.dialects.transform.core import YieldOp, ensure_yields, print_body
+from schedir.dialects.transform.core.sequence import YieldOp, ensure_yields, print_body
 
 
 @irdl_transform_op
@@ -45,8 +47,9 @@ class KnobOp(IRDLOperation):
         -> !transform.any_param
     ```
 
-    Return modes: produces a param holding `selected`. Definite failure when applied
-    without `selected` (an unresolved choice).
+    Return modes: produces one param, the `selected` option. Silenceable failure (naming the
+    knob) when no option is selected (upstream: definite), so that `failures(suppress)` and
+    the autotuner can read it as an unresolved choice.
     """
 
     name = "transform.tune.knob"
@@ -127,9 +130,10 @@ class TuneAlternativesOp(IRDLOperation):
     }
     ```
 
-    Return modes: reads the selector param, runs the selected region and returns its
-    yielded handles. Definite failure if no region is selected, or the param does not
-    hold one in-range integer; failures of the region propagate.
+    Return modes: only reads the selector param; returns the handles the selected region
+    yields. Silenceable failure (naming the choice) when nothing selects a region; definite
+    failure when the selector param does not hold exactly one integer or is out of range; a
+    failure inside the region propagates with the results left empty.
     """
 
     name = "transform.tune.alternatives"

@@ -3,35 +3,31 @@
 `one_shot_bufferize` runs schedir's `one-shot-bufferize` pass (from the interpreter's pass
 registry: this layer may not import `schedir.lowering`) with the op's options;
 `eliminate_empty_tensors` asks the same pass for its in-place decisions
-(`test-analysis-only` on the payload itself, the annotations removed afterwards) and
-rewrites with `rewrites.empty_tensor_elimination`; `empty_tensor_to_alloc_tensor` and
-`buffer_loop_hoisting` are local rewrites. Messages and failure modes are upstream's.
+(`test-analysis-only` on the payload itself, the annotations removed afterwards, see
+`_one_shot`) and rewrites with `rewrites.bufferization.empty_tensor_elimination`;
+`empty_tensor_to_alloc_tensor` and `buffer_loop_hoisting` are local rewrites. Messages
+and failure modes are upstream's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-
 from xdsl.dialects import bufferization, func
 from xdsl.dialects import tensor as xtensor
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter
 
 from schedir.diagnostics import Note, SchedirError, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.transform.interpreter import (
-    ApplyFn,
-    Mapped,
-    MultipleTransformErrors,
-    TransformInterpreter,
+from schedir.dialects.transform.bufferization import (
+    BufferLoopHoistingOp,
+    EliminateEmptyTensorsOp,
+    EmptyTensorToAllocTensorOp,
+    OneShotBufferizeOp,
 )
-from schedir.transform.ops.core import flag, int_prop, operand, str_prop
+from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.ops._one_shot import in_place_decisions, one_shot_pass, payload_rewriter
 from schedir.transform.rewrites.bufferization.empty_tensor_elimination import (
     eliminate_empty_tensors,
-    eliminate_linalg_anchored_empty_tensors,
 )
 from schedir.transform.rewrites.bufferization.loop_hoisting import hoist_buffers_from_loops
 from schedir.transform.rewrites.bufferization.results import (
@@ -39,7 +35,7 @@ from schedir.transform.rewrites.bufferization.results import (
     tensor_result_positions,
     upstream_results,
 )
-from schedir.transform.state import definite, silenceable
+from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 _PASS = "one-shot-bufferize"
 _LAYOUTS: dict[int, tuple[str, ResultLayout]] = {
@@ -49,14 +45,6 @@ _LAYOUTS: dict[int, tuple[str, ResultLayout]] = {
 }
 """Upstream's `LayoutMapOption` (stored value) -> the pass option, the result layout."""
 _INPLACE = "__inplace_operands_attr__"
-
-
-def _one_shot(interp: TransformInterpreter, op: Operation, **options: object) -> ModulePass:
-    """An instance of the registered `one-shot-bufferize` pass with these options."""
-    factory = interp.passes.get(_PASS)
-    if factory is None:
-        raise definite(op, f"unknown pass or pass pipeline: {_PASS}")
-    return factory()(**options)  # type: ignore[call-arg]
 
 
 def _not_bufferized(op: Operation, err: SchedirError, message: str) -> MultipleTransformErrors:
@@ -78,25 +66,19 @@ def _not_bufferized(op: Operation, err: SchedirError, message: str) -> MultipleT
 # --- one_shot_bufferize ---------------------------------------------------------------
 
 
-def apply_one_shot_bufferize(op: Operation, interp: TransformInterpreter) -> None:
-    """One-Shot Bufferize each target: a module (with `bufferize_function_boundaries`,
-    whose function signatures become memrefs) or a function.
-
-    Return modes: consumes the target (handles to ops nested in it are invalidated) and
-    returns the same ops, modified in place. Silenceable failure "expected module or
-    function target" / "expected module target" (function boundaries on a function), and
-    "bufferization failed" (after an error at the payload op schedir cannot bufferize).
-    Definite failure for `print_conflicts` / `dump_alias_sets`, which schedir's analysis
-    does not report.
-    """
-    target = operand(op, "target")
-    assert target is not None
-    boundaries = flag(op, "bufferize_function_boundaries")
-    analysis_only = flag(op, "test_analysis_only")
-    for option in ("print_conflicts", "dump_alias_sets"):
-        if flag(op, option):
+@applies(OneShotBufferizeOp)
+def apply_one_shot_bufferize(op: OneShotBufferizeOp, interp: Interpreter) -> None:
+    """One-Shot Bufferize each target module or function."""
+    boundaries = bool(op.bufferize_function_boundaries.value.data)
+    analysis_only = bool(op.test_analysis_only.value.data)
+    for option, value in (
+        ("print_conflicts", op.print_conflicts),
+        ("dump_alias_sets", op.dump_alias_sets),
+    ):
+        if value.value.data:
             raise definite(op, f"'{option}' is not supported by schedir's One-Shot analysis")
-    layout_value = int_prop(op, "function_boundary_type_conversion")
+    layout = op.function_boundary_type_conversion
+    layout_value = layout.value.data if layout is not None else None
     # Without layout{...} upstream keeps OneShotBufferizationOptions' default: fully
     # dynamic argument layouts, inferred result layouts.
     pass_layout, result_layout = _LAYOUTS.get(
@@ -104,17 +86,17 @@ def apply_one_shot_bufferize(op: Operation, interp: TransformInterpreter) -> Non
     )
     # check_parallel_regions is not forwarded: upstream's apply never reads it (the
     # option keeps its default, true).
-    one_shot = _one_shot(
+    one_shot = one_shot_pass(
         interp,
         op,
         bufferize_function_boundaries=boundaries,
         function_boundary_type_conversion=pass_layout,
-        allow_return_allocs_from_loops=flag(op, "allow_return_allocs_from_loops"),
-        allow_unknown_ops=flag(op, "allow_unknown_ops"),
-        memcpy_op=str_prop(op, "memcpy_op") or "memref.copy",
+        allow_return_allocs_from_loops=bool(op.allow_return_allocs_from_loops.value.data),
+        allow_unknown_ops=bool(op.allow_unknown_ops.value.data),
+        memcpy_op=op.memcpy_op.data or "memref.copy",
         test_analysis_only=analysis_only,
     )
-    payloads = list(interp.state.payload_ops(target))
+    payloads = list(interp.state.payload_ops(op.target))
     for payload in payloads:
         if not isinstance(payload, ModuleOp | func.FuncOp):
             raise silenceable(op, "expected module or function target")
@@ -122,7 +104,7 @@ def apply_one_shot_bufferize(op: Operation, interp: TransformInterpreter) -> Non
             raise silenceable(op, "expected module target")
         results = tensor_result_positions(payload) if isinstance(payload, ModuleOp) else {}
         try:
-            one_shot.bufferize(payload)  # type: ignore[attr-defined]
+            one_shot.bufferize(payload)  # type: ignore[attr-defined]  # the registered pass is schedir's OneShotBufferize
         except SchedirError as err:
             raise _not_bufferized(op, err, "bufferization failed") from None
         if boundaries and not analysis_only:
@@ -131,87 +113,10 @@ def apply_one_shot_bufferize(op: Operation, interp: TransformInterpreter) -> Non
     interp.set_results(op, [payloads])
 
 
-# --- eliminate_empty_tensors ----------------------------------------------------------
-
-
-def _rewriter(interp: TransformInterpreter, target: Operation) -> PatternRewriter | None:
-    """A handle-tracking rewriter for changes inside `target` (which may be the top-level
-    module, with no block to position at); None if `target` holds no op."""
-    for op in target.walk():
-        if op.parent_block() is not None:
-            return interp.state.rewriter(op)
-    return None
-
-
-@dataclass(frozen=True)
-class InPlaceDecisions:
-    """One-Shot analysis' in-place decision for each tensor operand it analyzed."""
-
-    marks: Mapping[Operation, tuple[str, ...]]
-
-    def __call__(self, op: Operation, index: int) -> bool:
-        marks = self.marks.get(op)
-        return marks is not None and index < len(marks) and marks[index] == "true"
-
-
-def _analysis_root(target: Operation) -> Operation | None:
-    """What One-Shot analysis runs on for `target`: a module or a function (the closest
-    enclosing function for an op inside one)."""
-    if isinstance(target, ModuleOp | func.FuncOp):
-        return target
-    parent = target.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent
-
-
-def in_place_decisions(
-    interp: TransformInterpreter, op: Operation, target: Operation, *, loops_may_allocate: bool
-) -> InPlaceDecisions:
-    """Run One-Shot analysis over `target` and read its decisions.
-
-    The pass annotates the payload (`test-analysis-only`); the annotations it added are
-    removed again, so the payload is left as it was. Raises `SchedirError` if the
-    analysis fails.
-    """
-    root = _analysis_root(target)
-    if root is None:
-        raise SchedirError("One-Shot analysis needs a function or a module", op_location(target))
-    annotated_before = {o for o in root.walk() if _INPLACE in o.attributes}
-    analysis = _one_shot(
-        interp,
-        op,
-        bufferize_function_boundaries=isinstance(root, ModuleOp),
-        allow_return_allocs_from_loops=loops_may_allocate,
-        # Ops the pass does not model are analysed conservatively rather than rejected:
-        # only the decisions about subset insertions are needed here.
-        allow_unknown_ops=True,
-        test_analysis_only=True,
-    )
-    try:
-        analysis.bufferize(root)  # type: ignore[attr-defined]
-    finally:
-        marks: dict[Operation, tuple[str, ...]] = {}
-        for payload in root.walk():
-            attr = payload.attributes.get(_INPLACE)
-            if not isinstance(attr, ArrayAttr):
-                continue
-            marks[payload] = tuple(a.data if isinstance(a, StringAttr) else "" for a in attr.data)
-            if payload not in annotated_before:
-                del payload.attributes[_INPLACE]
-    return InPlaceDecisions(marks)
-
-
-def apply_eliminate_empty_tensors(op: Operation, interp: TransformInterpreter) -> None:
-    """Replace `tensor.empty` ops whose contents end up inserted into a destination by
-    the slice of that destination (so bufferization writes there directly).
-
-    Return modes: only reads the target (the payload is modified). Silenceable failure
-    "empty tensor elimination failed", at the target, if One-Shot analysis fails on it.
-    """
-    target = operand(op, "target")
-    assert target is not None
-    for payload in interp.state.payload_ops(target):
+@applies(EliminateEmptyTensorsOp)
+def apply_eliminate_empty_tensors(op: EliminateEmptyTensorsOp, interp: Interpreter) -> None:
+    """Rewrite `tensor.empty` ops whose contents end up inserted into a destination."""
+    for payload in interp.state.payload_ops(op.target):
         try:
             decisions = in_place_decisions(interp, op, payload, loops_may_allocate=True)
         except SchedirError as err:
@@ -221,46 +126,17 @@ def apply_eliminate_empty_tensors(op: Operation, interp: TransformInterpreter) -
                 (Note(err.message, err.location),),
                 silenceable=True,
             ) from None
-        rewriter = _rewriter(interp, payload)
+        rewriter = payload_rewriter(interp, payload)
         if rewriter is not None:
             eliminate_empty_tensors(rewriter, payload, decisions)
-
-
-def apply_structured_eliminate_empty_tensors(op: Operation, interp: TransformInterpreter) -> None:
-    """Let all-parallel structured ops compute in place over an input that comes from a
-    `tensor.empty`-initialized computation (linalg-anchored elimination).
-
-    Return modes: only reads the target (the payload is modified). Silenceable failure
-    "failed to analyze op", at the target, if One-Shot analysis fails on it.
-    """
-    target = operand(op, "target")
-    assert target is not None
-    for payload in interp.state.payload_ops(target):
-        try:
-            in_place_decisions(interp, op, payload, loops_may_allocate=True)
-        except SchedirError as err:
-            raise TransformError(
-                "failed to analyze op",
-                op_location(payload),
-                (Note(err.message, err.location),),
-                silenceable=True,
-            ) from None
-        rewriter = _rewriter(interp, payload)
-        if rewriter is not None:
-            eliminate_linalg_anchored_empty_tensors(rewriter, payload)
 
 
 # --- empty_tensor_to_alloc_tensor / buffer_loop_hoisting -------------------------------
 
 
-def apply_empty_tensor_to_alloc_tensor(op: Operation, interp: TransformInterpreter) -> None:
-    """Replace each `tensor.empty` by a `bufferization.alloc_tensor` of its type.
-
-    Return modes: consumes the target; returns the new alloc_tensor ops. Never fails (the
-    handle type guarantees `tensor.empty` payloads).
-    """
-    target = operand(op, "target")
-    assert target is not None
+@applies(EmptyTensorToAllocTensorOp)
+def apply_empty_tensor_to_alloc_tensor(op: EmptyTensorToAllocTensorOp, interp: Interpreter) -> None:
+    """Replace each `tensor.empty` by a `bufferization.alloc_tensor`."""
 
     def one(payload: Operation) -> list[Mapped]:
         assert isinstance(payload, xtensor.EmptyOp)
@@ -270,26 +146,11 @@ def apply_empty_tensor_to_alloc_tensor(op: Operation, interp: TransformInterpret
         rewriter.replace(payload, alloc)
         return [alloc]
 
-    interp.apply_to_each(op, target, one)
+    interp.apply_to_each(op, op.target, one)
 
 
-def apply_buffer_loop_hoisting(op: Operation, interp: TransformInterpreter) -> None:
-    """Hoist allocations out of the sequential loops nested in each target.
-
-    Return modes: only reads the target (the payload is modified); never fails.
-    """
-    target = operand(op, "target")
-    assert target is not None
-    for payload in interp.state.payload_ops(target):
+@applies(BufferLoopHoistingOp)
+def apply_buffer_loop_hoisting(op: BufferLoopHoistingOp, interp: Interpreter) -> None:
+    """Hoist allocations out of the sequential loops nested in each target."""
+    for payload in interp.state.payload_ops(op.target):
         hoist_buffers_from_loops(payload)
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.bufferization.one_shot_bufferize": apply_one_shot_bufferize,
-    "transform.bufferization.eliminate_empty_tensors": apply_eliminate_empty_tensors,
-    "transform.bufferization.empty_tensor_to_alloc_tensor": apply_empty_tensor_to_alloc_tensor,
-    "transform.bufferization.buffer_loop_hoisting": apply_buffer_loop_hoisting,
-    "transform.structured.eliminate_empty_tensors": apply_structured_eliminate_empty_tensors,
-}
-
-__all__ = ["APPLY", "InPlaceDecisions", "in_place_decisions"]

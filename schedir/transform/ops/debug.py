@@ -5,15 +5,14 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, OpResult, SSAValue
 from xdsl.printer import Printer
 
 from schedir.diagnostics import Diagnostic, Note
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.debug import EmitParamAsRemarkOp, EmitRemarkAtOp
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.state import handle_kind, payload_location
 
 
@@ -34,8 +33,9 @@ def _describe_value(value: SSAValue) -> str:
     return f"value handle points to an op result #{value.index}"
 
 
-def apply_emit_remark_at(op: Operation, interp: TransformInterpreter) -> None:
-    assert isinstance(op, EmitRemarkAtOp)
+@applies(EmitRemarkAtOp)
+def apply_emit_remark_at(op: EmitRemarkAtOp, interp: Interpreter) -> None:
+    """Emit the message as a remark at each payload op (or value)."""
     at, message = op.at, op.message.data
     if handle_kind(at) == "op":
         for payload in interp.state.payload_ops(at):
@@ -53,8 +53,9 @@ def format_attribute(attr: Attribute) -> str:
     return stream.getvalue()
 
 
-def apply_emit_param_as_remark(op: Operation, interp: TransformInterpreter) -> None:
-    assert isinstance(op, EmitParamAsRemarkOp)
+@applies(EmitParamAsRemarkOp)
+def apply_emit_param_as_remark(op: EmitParamAsRemarkOp, interp: Interpreter) -> None:
+    """Emit the param's values as a remark at the anchor ops (or at the transform op)."""
     text = ", ".join(format_attribute(a) for a in interp.state.params(op.param))
     if op.message is not None:
         text = f"{op.message.data} {text}"
@@ -63,11 +64,3 @@ def apply_emit_param_as_remark(op: Operation, interp: TransformInterpreter) -> N
         return
     for payload in interp.state.payload_ops(op.anchor):
         interp.emit(Diagnostic("remark", text, op_location(payload)))
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.debug.emit_remark_at": apply_emit_remark_at,
-    "transform.debug.emit_param_as_remark": apply_emit_param_as_remark,
-}
-
-__all__ = ["APPLY", "format_attribute"]

@@ -1,30 +1,31 @@
 """Apply functions of the GPU transform ops (upstream GPUTransformOps.cpp):
-`gpu.map_forall_to_blocks`, `gpu.map_nested_forall_to_threads`,
-`structured.gpu.map_copy_to_threads`.
+`gpu.map_forall_to_blocks`, `gpu.map_nested_forall_to_threads`, and the pattern set of
+the `apply_patterns.gpu.eliminate_barriers` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
-`schedir.transform.rewrites.gpu_mapping` and `gpu_copy`. The pattern descriptor
-`apply_patterns.gpu.eliminate_barriers` is run by `apply_patterns` (see
-`schedir.transform.rewrites.gpu_barriers`).
+`schedir.transform.rewrites.gpu.mapping` and `gpu.barriers`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform._syntax import dense_values
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
-from schedir.transform.rewrites.gpu.copy import CopyMappingError, map_copy_to_threads
+from schedir.dialects.transform.descriptors import Descriptor
+from schedir.dialects.transform.gpu import (
+    ApplyGpuEliminateBarriersOp,
+    MapForallToBlocksOp,
+    MapNestedForallToThreadsOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies, populates
+from schedir.transform.rewrites.canonicalize.driver import pattern_set
 from schedir.transform.rewrites.gpu.mapping import (
     GpuMappingError,
     map_forall_to_blocks,
     map_nested_forall_to_threads,
 )
+from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.state import definite, payload_location, silenceable
 
 
@@ -40,36 +41,11 @@ def _error(op: Operation, err: GpuMappingError) -> TransformError:
     return silenceable(op, err.message, notes=notes)
 
 
-def _int(op: Operation, name: str, default: int) -> int:
-    attr = op.properties.get(name) or op.attributes.get(name)
-    return attr.value.data if isinstance(attr, IntegerAttr) else default
-
-
-def apply_map_forall_to_blocks(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.gpu.map_forall_to_blocks`: map the top-level `scf.forall` of each target
-    to block ids, creating the `gpu.launch` with `generate_gpu_launch`.
-
-    ```mlir
-    %launch = transform.gpu.map_forall_to_blocks %func generate_gpu_launch
-        : (!transform.any_op) -> !transform.any_op
-    // scf.forall (%i, %j) in (4, 4) {...} {mapping = [#gpu.block<y>, #gpu.block<x>]}
-    // -> gpu.launch blocks(...) in (%gx = %c4, %gy = %c4, %gz = %c1) ... {
-    //      %bx = gpu.block_id x
-    //      %by = gpu.block_id y
-    //      ... (%i -> %by, %j -> %bx)
-    //    }
-    ```
-
-    Return modes: consumes the target; returns the `gpu.launch` (per target). Silenceable
-    failure (with a note at the payload) when the target is not a `gpu.launch` and
-    `generate_gpu_launch` is not set, when it holds no unique top-level forall, or when the
-    grid exceeds the GPU's limits; definite failure for an invalid mapping (missing,
-    mixed, duplicate, not `#gpu.block`), a forall that is not normalized, static or
-    bufferized, `grid_dims` not of size 3 without `generate_gpu_launch`, or a forall with
-    more iterations than `grid_dims`.
-    """
-    grid = list(dense_values(op.properties.get("grid_dims")))
-    generate = op.properties.get("generate_gpu_launch") is not None
+@applies(MapForallToBlocksOp)
+def apply_map_forall_to_blocks(op: MapForallToBlocksOp, interp: Interpreter) -> None:
+    """Map the top-level `scf.forall` of each target to GPU block ids."""
+    grid = [int(v) for v in op.grid_dims.get_values()]
+    generate = op.generate_gpu_launch is not None
 
     def one(payload: Operation) -> list[Mapped | None]:
         try:
@@ -83,38 +59,15 @@ def apply_map_forall_to_blocks(op: Operation, interp: TransformInterpreter) -> N
             raise _error(op, err) from None
         return [result.launch]
 
-    interp.apply_to_each(op, op.operands[0], one)
+    interp.apply_to_each(op, op.target, one)
 
 
-def apply_map_nested_forall_to_threads(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.gpu.map_nested_forall_to_threads`: map every `scf.forall` nested in each
-    target `gpu.launch` to thread ids for `block_dims`.
-
-    ```mlir
-    %l = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 8, 1]
-        : (!transform.any_op) -> !transform.any_op
-    // scf.forall (%i, %j) in (8, 32) {...} {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
-    // -> %tx = gpu.thread_id x
-    //    %ty = gpu.thread_id y
-    //    ... (%i -> %ty, %j -> %tx)
-    //    gpu.barrier
-    ```
-
-    A forall smaller than `block_dims` runs under `scf.if` (only the first threads work);
-    `#gpu.warp` ids are `thread_id x floordiv warp_size` (3-D) or the linear id divided by
-    it; `linear_dim_N` ids delinearize `tx + ty*BX + tz*BX*BY`.
-
-    Return modes: consumes the target; returns it. Silenceable failure when the target is
-    not a `gpu.launch` or `block_dims` exceed the limits (with the note "block_dims is too
-    large"); definite failure for an invalid mapping, a forall that is not normalized,
-    static or bufferized, more iterations than threads ("the number of required parallel
-    resources ... overflows ..."), or a warp mapping whose x size is not a multiple of the
-    warp size.
-    """
-    block = list(dense_values(op.properties.get("block_dims")))
-    warp_size = _int(op, "warp_size", 32)
-    sync_attr = op.properties.get("sync_after_distribute")
-    sync = bool(sync_attr.value.data) if isinstance(sync_attr, IntegerAttr) else True
+@applies(MapNestedForallToThreadsOp)
+def apply_map_nested_forall_to_threads(op: MapNestedForallToThreadsOp, interp: Interpreter) -> None:
+    """Map the `scf.forall` ops nested in each `gpu.launch` to thread ids."""
+    block = [int(v) for v in op.block_dims.get_values()]
+    warp_size = op.warp_size.value.data
+    sync = bool(op.sync_after_distribute.value.data)
 
     def one(payload: Operation) -> list[Mapped | None]:
         try:
@@ -129,55 +82,10 @@ def apply_map_nested_forall_to_threads(op: Operation, interp: TransformInterpret
             raise _error(op, err) from None
         return [payload]
 
-    interp.apply_to_each(op, op.operands[0], one)
+    interp.apply_to_each(op, op.target, one)
 
 
-def apply_map_copy_to_threads(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.structured.gpu.map_copy_to_threads`: distribute each `linalg.copy` (or
-    `tensor.pad`) over `total_num_threads` threads with accesses of at most
-    `desired_bit_alignment` bits, as an `scf.forall` mapped to `#gpu.thread` (linear ids
-    when more than 3 dimensions are needed).
-
-    ```mlir
-    %forall, %tiled = transform.structured.gpu.map_copy_to_threads %copy
-        total_num_threads = 128 desired_bit_alignment = 128
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // linalg.copy ins(%a : tensor<16x64xf32>) outs(%b : tensor<16x64xf32>)
-    // -> scf.forall (%i, %j) in (16, 8) shared_outs(%o = %b) {
-    //      ... linalg.copy of a 1x8 slice ...
-    //    } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
-    ```
-
-    Return modes: consumes the target; returns the forall and the tiled copy (per
-    target). Silenceable failure when the op is not a copy or pad on statically shaped
-    tensors, or no distribution over the threads exists ("too few threads ...").
-    """
-    threads = _int(op, "total_num_threads", 0)
-    bits = _int(op, "desired_bit_alignment", 0)
-
-    def one(payload: Operation) -> list[Mapped | None]:
-        try:
-            result = map_copy_to_threads(
-                payload, threads, bits, listener=interp.state.tracking_listener()
-            )
-        except CopyMappingError as err:
-            raise silenceable(
-                op, err.message, notes=[Note("target op", payload_location(payload))]
-            ) from None
-        return [result.forall, result.tiled]
-
-    interp.apply_to_each(op, op.operands[0], one)
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.gpu.map_forall_to_blocks": apply_map_forall_to_blocks,
-    "transform.gpu.map_nested_forall_to_threads": apply_map_nested_forall_to_threads,
-    "transform.structured.gpu.map_copy_to_threads": apply_map_copy_to_threads,
-}
-
-__all__ = [
-    "APPLY",
-    "apply_map_copy_to_threads",
-    "apply_map_forall_to_blocks",
-    "apply_map_nested_forall_to_threads",
-]
+@populates(ApplyGpuEliminateBarriersOp)
+def eliminate_barriers(op: Descriptor) -> PatternSet:
+    """Remove gpu.barrier ops that order no conflicting memory accesses."""
+    return pattern_set(["gpu.eliminate_barriers"])

@@ -1,21 +1,30 @@
 """Apply functions of the loop transform ops (upstream SCFTransformOps.cpp):
-`loop.unroll`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`.
+`loop.unroll`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`,
+and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
-`schedir.transform.rewrites.loops`, `loops_forall` and `loops_licm`.
+`schedir.transform.rewrites.loops` (`unroll_and_peel`, `forall_to_for`, `licm`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects import scf
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note
+from schedir.dialects.scf import ForallOp
 from schedir.dialects.syntax import op_location
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter
-from schedir.transform.ops.patterns import PayloadTracker
+from schedir.dialects.transform.descriptors import Descriptor
+from schedir.dialects.transform.loop import (
+    ApplyScfForLoopCanonicalizationOp,
+    LoopForallToForOp,
+    LoopHoistLoopInvariantSubsetsOp,
+    LoopPeelOp,
+    LoopUnrollOp,
+)
+from schedir.transform.interface import Interpreter, Mapped, applies, populates
+from schedir.transform.rewrites.canonicalize.driver import pattern_set
+from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
 from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
 from schedir.transform.rewrites.loops.unroll_and_peel import (
@@ -24,50 +33,30 @@ from schedir.transform.rewrites.loops.unroll_and_peel import (
     unroll_by_factor,
 )
 from schedir.transform.state import silenceable
+from schedir.transform.tracking import PayloadTracker
 
 
-def _flag(op: Operation, name: str) -> bool:
-    value = op.properties.get(name)
-    if value is None:
-        value = op.attributes.get(name)
-    if isinstance(value, IntegerAttr):
-        return bool(value.value.data)
-    return value is not None
-
-
-def apply_unroll(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.loop.unroll`: unroll each `scf.for` by `factor`.
-
-    Return modes: consumes the target, produces nothing. Silenceable failure ("failed to
-    unroll, incorrect type of payload") for a payload that is not a loop schedir unrolls
-    (`scf.for`; upstream also takes `affine.for`).
-    """
-    factor = op.properties["factor"]
-    assert isinstance(factor, IntegerAttr)
+@applies(LoopUnrollOp)
+def apply_unroll(op: LoopUnrollOp, interp: Interpreter) -> None:
+    """Unroll each `scf.for` by `factor`."""
+    factor = op.factor.value.data
 
     def one(payload: Operation) -> list[Mapped | None]:
-        if payload.name != "scf.for":
+        if not isinstance(payload, scf.ForOp):
             raise silenceable(op, "failed to unroll, incorrect type of payload")
-        unroll_by_factor(payload, factor.value.data)
+        unroll_by_factor(payload, factor)
         return []
 
-    interp.apply_to_each(op, op.operands[0], one)
+    interp.apply_to_each(op, op.target, one)
 
 
-def apply_peel(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.loop.peel`: peel the partial last (or, with `peel_front`, the first)
-    iteration of each `scf.for`.
-
-    Return modes: consumes the target; returns the main loop and the peeled loop (per
-    target). Silenceable failure "failed to peel the last iteration" when the step already
-    divides the iteration space or is at most 1 (whatever `fail_if_already_divisible`
-    says, as upstream today), "failed to peel the first iteration" when the loop is known
-    to run at most once.
-    """
-    front = _flag(op, "peel_front")
+@applies(LoopPeelOp)
+def apply_peel(op: LoopPeelOp, interp: Interpreter) -> None:
+    """Peel the partial last (or first) iteration of each `scf.for`."""
+    front = bool(op.peel_front.value.data)
 
     def one(payload: Operation) -> list[Mapped | None]:
-        if payload.name != "scf.for":
+        if not isinstance(payload, scf.ForOp):
             raise silenceable(op, "transform applied to the wrong op kind", payload)
         if front:
             result = peel_first_iteration(payload)
@@ -79,23 +68,17 @@ def apply_peel(op: Operation, interp: TransformInterpreter) -> None:
                 raise silenceable(op, "failed to peel the last iteration")
         return [result.main, result.peeled]
 
-    interp.apply_to_each(op, op.operands[0], one)
+    interp.apply_to_each(op, op.target, one)
 
 
-def apply_forall_to_for(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.loop.forall_to_for`: sequentialize one bufferized `scf.forall`.
-
-    Return modes: consumes the target; returns one handle per loop, outermost first.
-    Silenceable failure if the handle does not hold exactly one op ("expected a single
-    payload op"), if it is not an `scf.forall`, if the forall has shared outputs
-    ("unsupported shared outputs (didn't bufferize?)"), or if the number of results
-    differs from its rank.
-    """
-    payloads = interp.state.payload_ops(op.operands[0])
+@applies(LoopForallToForOp)
+def apply_forall_to_for(op: LoopForallToForOp, interp: Interpreter) -> None:
+    """Sequentialize one bufferized `scf.forall` into an `scf.for` nest."""
+    payloads = interp.state.payload_ops(op.target)
     if len(payloads) != 1:
         raise silenceable(op, "expected a single payload op")
     target = payloads[0]
-    if target.name != "scf.forall":
+    if not isinstance(target, ForallOp):
         raise silenceable(
             op,
             "expected the payload to be scf.forall",
@@ -103,7 +86,7 @@ def apply_forall_to_for(op: Operation, interp: TransformInterpreter) -> None:
         )
     if target.operands and target.results:
         raise silenceable(op, "unsupported shared outputs (didn't bufferize?)")
-    rank = len(target.properties["staticLowerBound"].get_values())  # type: ignore[attr-defined]
+    rank = target.rank
     if len(op.results) != rank:
         raise silenceable(
             op,
@@ -117,30 +100,18 @@ def apply_forall_to_for(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [[loop] for loop in result.loops])
 
 
-def apply_hoist_loop_invariant_subsets(op: Operation, interp: TransformInterpreter) -> None:
-    """`transform.loop.hoist_loop_invariant_subsets`: hoist matching extraction/insertion
-    pairs of loop-carried tensors out of each target loop.
-
-    Return modes: only reads the target; handles to a loop that gains iter_args follow
-    the new loop. Never fails (loops other than `scf.for` are left alone).
-    """
-    tracker = PayloadTracker(interp, op)
-    for target in interp.state.payload_ops(op.operands[0]):
+@applies(LoopHoistLoopInvariantSubsetsOp)
+def apply_hoist_loop_invariant_subsets(
+    op: LoopHoistLoopInvariantSubsetsOp, interp: Interpreter
+) -> None:
+    """Hoist matching subset extraction/insertion pairs out of each loop."""
+    tracker = PayloadTracker(interp.state, op)
+    for target in interp.state.payload_ops(op.target):
         hoist_loop_invariant_subsets(target, tracker.listener())
     tracker.check()
 
 
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.loop.unroll": apply_unroll,
-    "transform.loop.peel": apply_peel,
-    "transform.loop.forall_to_for": apply_forall_to_for,
-    "transform.loop.hoist_loop_invariant_subsets": apply_hoist_loop_invariant_subsets,
-}
-
-__all__ = [
-    "APPLY",
-    "apply_forall_to_for",
-    "apply_hoist_loop_invariant_subsets",
-    "apply_peel",
-    "apply_unroll",
-]
+@populates(ApplyScfForLoopCanonicalizationOp)
+def for_loop_canonicalization(op: Descriptor) -> PatternSet:
+    """Canonicalize scf.for: affine.min/max of induction variables, dim of iter_args."""
+    return pattern_set(["scf.for_loop_canonicalization"])

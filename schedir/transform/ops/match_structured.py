@@ -7,17 +7,18 @@ the predicates of its body in order; the first silenceable failure ends the matc
 (`failures(suppress)`). The predicates read the op's loops, operands, results and body
 through the structured-op interface of `schedir.dialects.linalg`; the body and dimension
 analyses they share with upstream (isContractionBody, matchReduction, isElementwise,
-inferContractionDims, inferConvolutionDims) are in `schedir.transform.ops.match`.
+inferContractionDims, inferConvolutionDims) are in `_linalg_analysis`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    ContainerType,
     IntegerAttr,
     IntegerType,
     ShapedType,
@@ -38,17 +39,24 @@ from schedir.dialects.linalg.interface import (
     static_loop_ranges,
 )
 from schedir.dialects.syntax import op_note
+from schedir.dialects.transform.core import FailurePropagationMode
 from schedir.dialects.transform.match_structured import (
     MatchStructuredBodyOp,
+    MatchStructuredClassifyContractionDimsOp,
+    MatchStructuredClassifyConvolutionDimsOp,
     MatchStructuredDimOp,
     MatchStructuredElementalBitwidthOp,
     MatchStructuredInitOp,
     MatchStructuredInputOp,
+    MatchStructuredNumInitsOp,
+    MatchStructuredNumInputsOp,
     MatchStructuredOp,
+    MatchStructuredRankOp,
     MatchStructuredResultOp,
+    MatchStructuredYieldOp,
 )
-from schedir.transform.interpreter import ApplyFn, Mapped, TransformInterpreter, failure_mode
-from schedir.transform.ops.match import (
+from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.ops._linalg_analysis import (
     contraction_body_error,
     infer_contraction_dims,
     infer_convolution_dims,
@@ -66,7 +74,7 @@ K_DYNAMIC = -(2**63)
 # --- shared helpers ----------------------------------------------------------------------
 
 
-def _single_op(op: Operation, interp: TransformInterpreter, handle: SSAValue) -> Operation:
+def _single_op(op: Operation, interp: Interpreter, handle: SSAValue) -> Operation:
     """Upstream's SingleOpMatcherOpTrait: the handle must hold exactly one payload op."""
     payloads = interp.state.payload_ops(handle)
     if len(payloads) != 1:
@@ -77,7 +85,7 @@ def _single_op(op: Operation, interp: TransformInterpreter, handle: SSAValue) ->
     return payloads[0]
 
 
-def _structured(op: Operation, interp: TransformInterpreter, handle: SSAValue) -> Operation:
+def _structured(op: Operation, interp: Interpreter, handle: SSAValue) -> Operation:
     """The structured payload op of a predicate (its parent already checked the kind)."""
     current = _single_op(op, interp, handle)
     if not is_structured(current):
@@ -92,14 +100,18 @@ def _i64_params(values: Sequence[int]) -> list[Mapped]:
 
 
 def _positions(
-    op: Operation, raw: Sequence[int], count: int, payload: Operation, what: str
+    op: MatchStructuredDimOp | MatchStructuredInputOp | MatchStructuredInitOp,
+    raw: Sequence[int],
+    count: int,
+    payload: Operation,
+    what: str,
 ) -> list[int]:
     """Upstream's expandTargetSpecification: `[0, -1]`, `[all]`, `[except(0)]` -> indices.
 
     Out-of-range and repeated positions are silenceable failures with a note at the
     payload op (`while considering <what> of this payload operation`).
     """
-    if op.properties.get("is_all") is not None:
+    if op.is_all is not None:
         return list(range(count))
     note = op_note(payload, f"while considering {what} of this payload operation")
     listed: list[int] = []
@@ -115,7 +127,7 @@ def _positions(
             listed.append(updated)
             continue
         raise silenceable(op, message, notes=[note])
-    if op.properties.get("is_inverted") is not None:
+    if op.is_inverted is not None:
         return [i for i in range(count) if i not in listed]
     return listed
 
@@ -123,11 +135,11 @@ def _positions(
 # --- match.structured --------------------------------------------------------------------
 
 
-def apply_match_structured(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredOp)
+def apply_match_structured(op: MatchStructuredOp, interp: Interpreter) -> None:
     """Bind the structured payload op and apply the body's predicates in order."""
-    assert isinstance(op, MatchStructuredOp)
     current = _single_op(op, interp, op.current)
-    suppress = failure_mode(op) == "suppress"
+    suppress = op.mode == FailurePropagationMode.SUPPRESS
     if not is_structured(current):
         if not suppress:
             raise silenceable(op, "expected a Linalg op")
@@ -164,9 +176,9 @@ def apply_match_structured(op: Operation, interp: TransformInterpreter) -> None:
 # --- predicates on the body --------------------------------------------------------------
 
 
-def apply_body(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredBodyOp)
+def apply_body(op: MatchStructuredBodyOp, interp: Interpreter) -> None:
     """`match.structured.body`: reduction, passthrough, elementwise or contraction body."""
-    assert isinstance(op, MatchStructuredBodyOp)
     current = _structured(op, interp, op.operand_handle)
     block = current.regions[0].block
     if op.reduction_position is not None:
@@ -198,9 +210,9 @@ def apply_body(op: Operation, interp: TransformInterpreter) -> None:
 # --- predicates on loops -----------------------------------------------------------------
 
 
-def apply_dim(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredDimOp)
+def apply_dim(op: MatchStructuredDimOp, interp: Interpreter) -> None:
     """`match.structured.dim`: loop kinds, optionally capturing static sizes as i64."""
-    assert isinstance(op, MatchStructuredDimOp)
     current = _structured(op, interp, op.operand_handle)
     dims = _positions(op, op.raw_dim_list.get_values(), num_loops(current), current, "dimensions")
     kind = "parallel" if op.parallel is not None else "reduction" if op.reduction else None
@@ -215,38 +227,47 @@ def apply_dim(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [_i64_params([ranges[d] for d in dims])])
 
 
-def apply_rank(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredRankOp)
+def apply_rank(op: MatchStructuredRankOp, interp: Interpreter) -> None:
     """`match.structured.rank`: the number of loops as an i64 param."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     interp.set_results(op, [_i64_params([num_loops(current)])])
 
 
-def apply_num_inputs(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredNumInputsOp)
+def apply_num_inputs(op: MatchStructuredNumInputsOp, interp: Interpreter) -> None:
     """`match.structured.num_inputs`: the number of DPS inputs as an i64 param."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     interp.set_results(op, [_i64_params([len(dps_inputs(current))])])
 
 
-def apply_num_inits(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredNumInitsOp)
+def apply_num_inits(op: MatchStructuredNumInitsOp, interp: Interpreter) -> None:
     """`match.structured.num_inits`: the number of DPS inits as an i64 param."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     interp.set_results(op, [_i64_params([len(dps_inits(current))])])
 
 
-def apply_classify_contraction_dims(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredClassifyContractionDimsOp)
+def apply_classify_contraction_dims(
+    op: MatchStructuredClassifyContractionDimsOp, interp: Interpreter
+) -> None:
     """`match.structured.classify_contraction_dims`: batch, m, n, k (upstream's
     inferContractionDims) as i64 params."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     dims = infer_contraction_dims(current)
     if dims is None:
         raise silenceable(op, "could not infer contraction dimensions")
     interp.set_results(op, [_i64_params(d) for d in dims])
 
 
-def apply_classify_convolution_dims(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredClassifyConvolutionDimsOp)
+def apply_classify_convolution_dims(
+    op: MatchStructuredClassifyConvolutionDimsOp, interp: Interpreter
+) -> None:
     """`match.structured.classify_convolution_dims`: batch, output image/channel, filter
     loop, input channel, depth, strides, dilations (upstream's inferConvolutionDims)."""
-    current = _structured(op, interp, op.operands[0])
+    current = _structured(op, interp, op.operand_handle)
     dims = infer_convolution_dims(current)
     if dims is None:
         raise silenceable(op, "could not infer convolution dimensions")
@@ -256,10 +277,11 @@ def apply_classify_convolution_dims(op: Operation, interp: TransformInterpreter)
 # --- predicates on operands and results --------------------------------------------------
 
 
-def _apply_operand(op: Operation, interp: TransformInterpreter, *, inits: bool) -> None:
+def _apply_operand(
+    op: MatchStructuredInputOp | MatchStructuredInitOp, interp: Interpreter, *, inits: bool
+) -> None:
     """`match.structured.input` / `.init`: map checks, capture of operands, producers or
     indexing maps."""
-    assert isinstance(op, MatchStructuredInputOp | MatchStructuredInitOp)
     current = _structured(op, interp, op.operand_handle)
     inputs = dps_inputs(current)
     operands = dps_inits(current) if inits else inputs
@@ -292,19 +314,21 @@ def _apply_operand(op: Operation, interp: TransformInterpreter, *, inits: bool) 
         interp.set_results(op, [captured])
 
 
-def apply_input(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredInputOp)
+def apply_input(op: MatchStructuredInputOp, interp: Interpreter) -> None:
     """`match.structured.input`."""
     _apply_operand(op, interp, inits=False)
 
 
-def apply_init(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredInitOp)
+def apply_init(op: MatchStructuredInitOp, interp: Interpreter) -> None:
     """`match.structured.init`."""
     _apply_operand(op, interp, inits=True)
 
 
-def apply_result(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredResultOp)
+def apply_result(op: MatchStructuredResultOp, interp: Interpreter) -> None:
     """`match.structured.result`: the result tied to an init, or its `any`/`single` user."""
-    assert isinstance(op, MatchStructuredResultOp)
     current = _structured(op, interp, op.operand_handle)
     raw = op.position.value.data
     count = len(dps_inits(current))
@@ -330,9 +354,9 @@ def apply_result(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [[uses[0].operation]])
 
 
-def apply_elemental_bitwidth(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredElementalBitwidthOp)
+def apply_elemental_bitwidth(op: MatchStructuredElementalBitwidthOp, interp: Interpreter) -> None:
     """`match.structured.elemental_bitwidth`: bitwidth of a value's (element) type."""
-    assert isinstance(op, MatchStructuredElementalBitwidthOp)
     values = interp.state.payload_values(op.operand_handle)
     if len(values) != 1:
         raise definite(
@@ -340,7 +364,11 @@ def apply_elemental_bitwidth(op: Operation, interp: TransformInterpreter) -> Non
             "SingleValueMatchOpTrait requires the value handle to point to a single payload value",
         )
     value_type: Attribute = values[0].type
-    element = value_type.get_element_type() if isinstance(value_type, ShapedType) else value_type
+    element = (
+        value_type.get_element_type()
+        if isinstance(value_type, ShapedType) and isinstance(value_type, ContainerType)
+        else value_type
+    )
     if isinstance(element, IntegerType | AnyFloat):
         interp.set_results(op, [_i64_params([cast(IntegerType, element).bitwidth])])
         return
@@ -348,23 +376,7 @@ def apply_elemental_bitwidth(op: Operation, interp: TransformInterpreter) -> Non
     raise silenceable(op, f"unsupported type for bitwidth extraction: '{type_text(value_type)}'")
 
 
-def apply_structured_yield(op: Operation, interp: TransformInterpreter) -> None:
+@applies(MatchStructuredYieldOp)
+def apply_structured_yield(op: MatchStructuredYieldOp, interp: Interpreter) -> None:
     """`match.structured.yield` is never applied on its own: its parent reads it."""
     raise definite(op, "'transform.match.structured.yield' is applied by its parent op")
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.match.structured": apply_match_structured,
-    "transform.match.structured.body": apply_body,
-    "transform.match.structured.dim": apply_dim,
-    "transform.match.structured.rank": apply_rank,
-    "transform.match.structured.num_inputs": apply_num_inputs,
-    "transform.match.structured.num_inits": apply_num_inits,
-    "transform.match.structured.input": apply_input,
-    "transform.match.structured.init": apply_init,
-    "transform.match.structured.result": apply_result,
-    "transform.match.structured.elemental_bitwidth": apply_elemental_bitwidth,
-    "transform.match.structured.classify_contraction_dims": apply_classify_contraction_dims,
-    "transform.match.structured.classify_convolution_dims": apply_classify_convolution_dims,
-    "transform.match.structured.yield": apply_structured_yield,
-}

@@ -17,28 +17,23 @@ else (bad selectors, failures inside the selected region) is as upstream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Attribute
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr
-from xdsl.ir import Attribute, Operation
-
-from schedir.transform.interpreter import ApplyFn, TransformInterpreter
-from schedir.transform.ops.core import prop
+from schedir.dialects.transform.core import FailurePropagationMode
+from schedir.dialects.transform.tune import KnobOp, TuneAlternativesOp
+from schedir.transform.interface import Interpreter, applies
 from schedir.transform.state import definite, silenceable
 
 
-def _choice_name(op: Operation) -> str:
-    name = prop(op, "name")
-    return f'"{name.data}"' if isinstance(name, StringAttr) else '""'
+def _choice_name(op: KnobOp | TuneAlternativesOp) -> str:
+    return f'"{op.name_.data}"'
 
 
-def apply_knob(op: Operation, interp: TransformInterpreter) -> None:
-    """Returns the `selected` option as a param.
-
-    Return modes: produces one param. Silenceable failure (naming the knob) when no
-    option is selected.
-    """
-    selected = prop(op, "selected")
+@applies(KnobOp)
+def apply_knob(op: KnobOp, interp: Interpreter) -> None:
+    """Return the `selected` option as a param."""
+    selected = op.selected
     if selected is None:
         raise silenceable(
             op,
@@ -48,19 +43,12 @@ def apply_knob(op: Operation, interp: TransformInterpreter) -> None:
     interp.set_results(op, [[selected]])
 
 
-def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
-    """Runs the selected region; its yielded handles become the results.
-
-    Return modes: only reads the selector param. Silenceable failure (naming the choice)
-    when nothing selects a region; definite failure when the selector param does not
-    hold exactly one integer or is out of range; a failure inside the region propagates
-    with the results left empty.
-    """
-    index: int | None = None
-    attr = prop(op, "selected_region_attr")
-    if isinstance(attr, IntegerAttr):
-        index = attr.value.data
-    param = op.operands[0] if op.operands else None
+@applies(TuneAlternativesOp)
+def apply_alternatives(op: TuneAlternativesOp, interp: Interpreter) -> None:
+    """Run the selected region; its yielded handles become the results."""
+    attr = op.selected_region_attr
+    index = attr.value.data if attr is not None else None
+    param = op.selected_region_param
     if param is not None:
         values: tuple[Attribute, ...] = interp.state.params(param)
         if len(values) != 1 or not isinstance(values[0], IntegerAttr):
@@ -73,19 +61,11 @@ def apply_alternatives(op: Operation, interp: TransformInterpreter) -> None:
             f"non-deterministic choice {_choice_name(op)} is only resolved through "
             "providing a `selected_region` attr/param",
         )
-    if not 0 <= index < len(op.regions):
+    if not 0 <= index < len(op.alternatives):
         raise definite(
             op,
             f"'selected_region' attribute/param specifies region at index {index} while op "
-            f"has only {len(op.regions)} regions",
+            f"has only {len(op.alternatives)} regions",
         )
-    results = interp.run_region_with_args(op, index, [], "propagate")
+    results = interp.run_region(op.alternatives[index], [], FailurePropagationMode.PROPAGATE)
     interp.set_results(op, results)
-
-
-APPLY: Mapping[str, ApplyFn] = {
-    "transform.tune.knob": apply_knob,
-    "transform.tune.alternatives": apply_alternatives,
-}
-
-__all__ = ["APPLY"]

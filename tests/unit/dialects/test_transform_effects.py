@@ -17,7 +17,8 @@ from test_transform_syntax import CORE_CASES
 from test_transform_syntax_ext import EXT_CASES
 from test_transform_syntax_structured import STRUCTURED_CASES
 
-from schedir.dialects.transform.core import NamedSequenceOp, consumed_block_arguments
+from schedir.dialects.transform.core import NamedSequenceOp
+from schedir.dialects.transform.interfaces import consumed_block_arguments
 
 _WARNING = re.compile(r"<stdin>:(\d+):\d+: warning: op argument #(\d+) is not consumed")
 

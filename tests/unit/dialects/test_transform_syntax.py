@@ -497,8 +497,8 @@ def test_unknown_prop_dict_entry() -> None:
 
 
 def test_parsed_ops_carry_handle_effects() -> None:
-    from schedir.dialects.transform.apply import ApplyRegisteredPassOp
-    from schedir.dialects.transform.control import IncludeOp
+    from schedir.dialects.transform.core.apply import ApplyRegisteredPassOp
+    from schedir.dialects.transform.core.control import IncludeOp
     from schedir.dialects.transform.interfaces import TransformOpInterface
 
     module = parse(SYMBOLS)

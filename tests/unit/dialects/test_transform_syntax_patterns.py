@@ -14,14 +14,16 @@ from test_transform_helpers import (
     wrap,
 )
 
-from schedir.dialects.transform import gpu, memref, patterns, tensor, vector
-from schedir.dialects.transform.apply import ApplyCanonicalizationPatternsOp
+from schedir.dialects.transform import gpu, loop, memref, tensor, vector
+from schedir.dialects.transform.core.apply import ApplyCanonicalizationPatternsOp
+from schedir.dialects.transform.descriptors import Option
 from schedir.dialects.transform.interfaces import PatternDescriptorOpInterface
-from schedir.dialects.transform.patterns import Option
+from schedir.dialects.transform.structured import patterns
 
 DESCRIPTORS = [
     ApplyCanonicalizationPatternsOp,
     *patterns.OPS,
+    *loop.OPS,
     *tensor.OPS,
     *memref.OPS,
     *gpu.OPS,

@@ -213,7 +213,7 @@ def test_upstream_accepts_structured_ops() -> None:
 def test_tile_using_for_results_are_one_per_nonzero_size() -> None:
     from test_transform_helpers import parse
 
-    from schedir.dialects.transform.structured import TileUsingForOp
+    from schedir.dialects.transform.structured.tile import TileUsingForOp
 
     module = parse(
         wrap(
@@ -230,7 +230,7 @@ def test_tile_using_for_results_are_one_per_nonzero_size() -> None:
 def test_tile_using_forall_results_are_tiled_then_forall() -> None:
     from test_transform_helpers import parse
 
-    from schedir.dialects.transform.structured import TileUsingForallOp
+    from schedir.dialects.transform.structured.tile import TileUsingForallOp
 
     module = parse(
         wrap(f"%t, %f0 = transform.structured.tile_using_forall %a tile_sizes [4] : {FT2}")

@@ -9,6 +9,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 import schedir
+from schedir.dialects.transform.core.handles import AnnotateOp
 from schedir.transform import ops as transform_ops
 from schedir.transform.interpreter import TransformInterpreter
 
@@ -56,7 +57,7 @@ def test_correct_schedule_passes_every_step() -> None:
 
 def test_first_changing_op_is_reported_at_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
     table = dict(transform_ops.APPLY)
-    table["transform.annotate"] = _breaking_annotate
+    table[AnnotateOp] = _breaking_annotate
     monkeypatch.setattr(transform_ops, "APPLY", MappingProxyType(table))
     with pytest.raises(schedir.TransformError) as info:
         schedir.compile(PAYLOAD_AND_SCHEDULE, verify_each=True)
@@ -68,6 +69,6 @@ def test_first_changing_op_is_reported_at_its_line(monkeypatch: pytest.MonkeyPat
 
 def test_without_verify_each_the_wrong_step_goes_unnoticed(monkeypatch: pytest.MonkeyPatch) -> None:
     table = dict(transform_ops.APPLY)
-    table["transform.annotate"] = _breaking_annotate
+    table[AnnotateOp] = _breaking_annotate
     monkeypatch.setattr(transform_ops, "APPLY", MappingProxyType(table))
     schedir.compile(PAYLOAD_AND_SCHEDULE)

@@ -1,0 +1,14 @@
+"""Apply functions of the core transform ops (upstream's TransformOps.cpp), one module
+per module of `schedir.dialects.transform.core`: `sequence`, `control`, `handles`,
+`match` and `apply`."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from schedir.transform.ops.core import apply, control, handles, match, sequence
+
+MODULES: tuple[ModuleType, ...] = (sequence, control, handles, match, apply)
+"""The apply modules of this package."""
+
+__all__ = ["MODULES"]

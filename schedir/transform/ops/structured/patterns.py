@@ -1,0 +1,17 @@
+"""The pattern sets of the linalg descriptors (upstream's LinalgTransformOps.cpp
+`populatePatterns`): `tiling_canonicalization`, from the canonicalization driver's sets.
+"""
+
+from __future__ import annotations
+
+from schedir.dialects.transform.descriptors import Descriptor
+from schedir.dialects.transform.structured.patterns import ApplyLinalgTilingCanonicalizationOp
+from schedir.transform.interface import populates
+from schedir.transform.rewrites.canonicalize.driver import pattern_set
+from schedir.transform.rewrites.greedy import PatternSet
+
+
+@populates(ApplyLinalgTilingCanonicalizationOp)
+def tiling_canonicalization(op: Descriptor) -> PatternSet:
+    """Canonicalizations of tiled code: affine.min/max of tile sizes, loop bounds, slices."""
+    return pattern_set(["linalg.tiling_canonicalization"])

@@ -1,0 +1,196 @@
+"""Apply functions of the tiling ops `transform.structured.tile_using_for` and
+`tile_using_forall`.
+
+Thin adapters over `schedir.transform.rewrites.tiling`: they read the sizes from the op
+(static, params, handles, packed), tile each payload op and set the result handles, with
+upstream's diagnostics (LinalgTransformOps.cpp, TileUsingForOp / TileUsingForallOp).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, IndexType
+from xdsl.ir import Operation, SSAValue
+
+from schedir.diagnostics import Note
+from schedir.dialects.syntax import op_note
+from schedir.dialects.transform.structured.tile import TileUsingForallOp, TileUsingForOp
+from schedir.transform.interface import Interpreter, applies
+from schedir.transform.ops.structured._sizes import (
+    dense,
+    int_param,
+    mixed,
+    unpack_packed,
+    unpack_single,
+)
+from schedir.transform.rewrites.tiling.affine import Ofr
+from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
+from schedir.transform.rewrites.tiling.tile_using_scf import (
+    TilingError,
+    TilingOptions,
+    tile_using_scf,
+)
+from schedir.transform.state import definite, handle_kind, silenceable, value_location
+
+# --- tile_using_for ----------------------------------------------------------------------
+
+
+def _per_target_sizes(
+    interp: Interpreter,
+    op: TileUsingForOp,
+    targets: Sequence[Operation],
+    entries: Sequence[int | SSAValue],
+) -> list[list[Ofr]]:
+    """Tile sizes for each target: a param or handle gives one value per target."""
+    columns: list[list[Ofr]] = []
+    for entry in entries:
+        if isinstance(entry, int):
+            columns.append([entry] * len(targets))
+            continue
+        if handle_kind(entry) == "param":
+            values = [int_param(op, a) for a in interp.state.params(entry)]
+            if len(values) != len(targets):
+                # Upstream prints the (empty) producer count here, so always 0.
+                raise silenceable(
+                    op,
+                    f"expected as many parameter values (0) as target ops ({len(targets)})",
+                    notes=[Note("for this parameter", value_location(entry))],
+                )
+            columns.append(list(values))
+            continue
+        producers = interp.state.payload_ops(entry)
+        if len(producers) != len(targets):
+            raise silenceable(
+                op,
+                f"expected as many dynamic size-producing operations ({len(producers)}) as target ops "
+                f"({len(targets)})",
+                notes=[Note("for this handle", value_location(entry))],
+            )
+        column: list[Ofr] = []
+        for producer in producers:
+            if len(producer.results) != 1 or not isinstance(producer.results[0].type, IndexType):
+                raise silenceable(
+                    op,
+                    "expected sizes to be produced by ops with a single index-type result",
+                    notes=[
+                        op_note(producer, "size producer op"),
+                        Note("for this handle", value_location(entry)),
+                    ],
+                )
+            column.append(producer.results[0])
+        columns.append(column)
+    return [[column[i] for column in columns] for i in range(len(targets))]
+
+
+def _interchange(interp: Interpreter, op: TileUsingForOp) -> list[int]:
+    packed = op.packed_interchange
+    if packed is not None:
+        return [v if isinstance(v, int) else -1 for v in unpack_packed(interp, op, packed)]
+    entries = mixed(dense(op.static_interchange), list(op.interchange))
+    values = unpack_single(interp, op, entries)
+    if any(not isinstance(v, int) for v in values):
+        raise silenceable(op, "expected the interchange to be given by constants or parameters")
+    return [v for v in values if isinstance(v, int)]
+
+
+@applies(TileUsingForOp)
+def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
+    """Tile each target into an `scf.for` nest (one loop per non-zero size)."""
+    targets = list(interp.state.payload_ops(op.target))
+    packed = op.packed_tile_sizes
+    scalable = dense(op.scalable_sizes)
+    if any(scalable):
+        raise definite(op, "scalable tile sizes are not supported: schedir targets have no vscale")
+    if packed is not None:
+        shared = unpack_packed(interp, op, packed)
+        sizes_per_target = [list(shared) for _ in targets]
+        # Upstream checks the count of the static list only, which is empty here.
+        num_sizes = 0
+    else:
+        static = dense(op.static_sizes)
+        entries = mixed(static, list(op.dynamic_sizes))
+        sizes_per_target = _per_target_sizes(interp, op, targets, entries)
+        num_sizes = len(static)
+    interchange = _interchange(interp, op)
+    num_loop_results = len(op.results) - 1
+    tiled: list[Operation] = []
+    loops: list[list[Operation]] = [[] for _ in range(num_loop_results)]
+    for target, sizes in zip(targets, sizes_per_target, strict=True):
+        if not is_tileable(target):
+            raise silenceable(
+                op,
+                "only ops implementing TilingInterface are supported",
+                notes=[op_note(target, "target op")],
+            )
+        num_loops = len(loop_iterator_types(target))
+        if num_sizes > num_loops:
+            raise silenceable(
+                op,
+                f"too many tiles provided, expected at most {num_loops} found {num_sizes}",
+                notes=[op_note(target, "target op")],
+            )
+        rewriter = interp.state.rewriter(target)
+        try:
+            result = tile_using_scf(
+                rewriter,
+                target,
+                TilingOptions(tile_sizes=tuple(sizes), interchange=tuple(interchange)),
+            )
+        except TilingError as err:
+            raise definite(op, str(err), target) from None
+        rewriter.replace(target, [], list(result.replacements))
+        tiled.extend(result.tiled_ops)
+        for depth, loop in enumerate(result.loops[:num_loop_results]):
+            loops[depth].append(loop)
+    interp.set_results(op, [tiled, *loops])
+
+
+# --- tile_using_forall -------------------------------------------------------------------
+
+
+def _forall_entries(
+    interp: Interpreter,
+    op: TileUsingForallOp,
+    packed: SSAValue | None,
+    static: DenseArrayBase | None,
+    dynamic: Sequence[SSAValue],
+) -> list[Ofr]:
+    if packed is not None:
+        return unpack_packed(interp, op, packed)
+    return unpack_single(interp, op, mixed(dense(static), list(dynamic)))
+
+
+@applies(TileUsingForallOp)
+def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
+    """Tile each target into one `scf.forall` by `num_threads` or `tile_sizes`."""
+    num_threads = _forall_entries(
+        interp, op, op.packed_num_threads, op.static_num_threads, op.num_threads
+    )
+    tile_sizes = _forall_entries(
+        interp, op, op.packed_tile_sizes, op.static_tile_sizes, op.tile_sizes
+    )
+    mapping = tuple(op.mapping.data) if op.mapping is not None else ()
+    tiled: list[Operation] = []
+    foralls: list[Operation] = []
+    for target in interp.state.payload_ops(op.target):
+        if not is_tileable(target):
+            raise silenceable(
+                op, "only TilingInterface ops are supported", notes=[op_note(target, "target op")]
+            )
+        options = TilingOptions(
+            tile_sizes=tuple(tile_sizes),
+            num_threads=tuple(num_threads),
+            loop_type="forall",
+            mapping=mapping,
+            normalize_forall=not num_threads,
+        )
+        rewriter = interp.state.rewriter(target)
+        try:
+            result = tile_using_scf(rewriter, target, options)
+        except TilingError as err:
+            raise definite(op, str(err), target) from None
+        rewriter.replace(target, [], list(result.replacements))
+        foralls.extend(result.loops[:1])
+        tiled.extend(result.tiled_ops)
+    interp.set_results(op, [tiled, foralls])
