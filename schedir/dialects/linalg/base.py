@@ -392,8 +392,7 @@ def build_payload(
 
 def print_long_form_body(printer: Printer, region: Region) -> None:
     with printer.indented():
-        # xDSL's Printer has no public way to break the line at the current indentation.
-        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]  # xDSL's Printer has no public line break
         printer.print_string("(")
         printer.print_list(region.block.args, printer.print_block_argument)
         printer.print_string(") ")
