@@ -24,7 +24,6 @@ themselves. NaN stays NaN (the clamps propagate it), +inf gives +inf, -inf gives
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Mapping
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
@@ -40,7 +39,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vector import constant, with_folds
+from schedir.transform.rewrites.vector import constant
 
 _LOG2E = 1.44269504088896341
 _LN2_HI = 0.693359375
@@ -157,9 +156,4 @@ def polynomial_approximation_patterns() -> PatternSet:
     return PatternSet().add(math.ExpOp, exp_approximation)
 
 
-DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {
-    "math.polynomial_approximation": lambda: with_folds(polynomial_approximation_patterns()),
-}
-"""Descriptor name (without `transform.apply_patterns.`) -> its pattern set."""
-
-__all__ = ["DESCRIPTOR_PATTERNS", "exp_approximation", "polynomial_approximation_patterns"]
+__all__ = ["exp_approximation", "polynomial_approximation_patterns"]

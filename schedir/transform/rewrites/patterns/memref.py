@@ -1,7 +1,6 @@
 """The pattern sets of the `transform.apply_patterns.memref.*` descriptors.
 
-`schedir.transform.ops.patterns.descriptor_patterns` looks a descriptor named
-`memref.<set>` up here. Upstream's sets (mlir/lib/Dialect/MemRef/Transforms/
+`schedir.transform.ops.memref` joins each descriptor class to its set here. Upstream's sets (mlir/lib/Dialect/MemRef/Transforms/
 FoldMemRefAliasOps.cpp, AllocationOpInterfaceImpl, MemRefTransformOps.cpp):
 
 * `memref.fold_memref_alias_ops`: loads and stores through a `memref.subview` access the
@@ -27,7 +26,7 @@ Index arithmetic is built with upstream's `makeComposedFoldedAffineApply`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects import arith
@@ -36,7 +35,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     DenseArrayBase,
-    IntegerAttr,
     MemRefType,
     i64,
 )
@@ -505,24 +503,7 @@ def alloc_to_alloca_patterns(size_limit: int | None) -> PatternSet:
     return PatternSet().add(xmemref.AllocOp, alloc_to_alloca)
 
 
-def _size_limit(descriptor: Operation | None) -> int | None:
-    if descriptor is None:
-        return None
-    value = descriptor.properties.get("size_limit") or descriptor.attributes.get("size_limit")
-    return value.value.data if isinstance(value, IntegerAttr) else None
-
-
-DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {
-    "memref.fold_memref_alias_ops": fold_memref_alias_ops_patterns,
-    "memref.expand_strided_metadata": expand_strided_metadata_patterns,
-}
-DESCRIPTOR_PATTERN_BUILDERS: Mapping[str, Callable[[Operation], PatternSet]] = {
-    "memref.alloc_to_alloca": lambda d: alloc_to_alloca_patterns(_size_limit(d)),
-}
-
 __all__ = [
-    "DESCRIPTOR_PATTERNS",
-    "DESCRIPTOR_PATTERN_BUILDERS",
     "alloc_to_alloca_patterns",
     "dropped_dims",
     "expand_strided_metadata_patterns",

@@ -1,9 +1,7 @@
 """The pattern sets of the `transform.apply_patterns.tensor.*` descriptors that are not in
 `canonicalize.driver`'s own table.
 
-`schedir.transform.ops.patterns.descriptor_patterns` looks a descriptor named
-`tensor.<set>` up in `DESCRIPTOR_PATTERNS` (or, for a set built from the descriptor's
-options, `DESCRIPTOR_PATTERN_BUILDERS`) here.
+`schedir.transform.ops.tensor` joins each descriptor class to its set here.
 
     transform.apply_patterns to %f {
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
@@ -30,7 +28,6 @@ have no other use.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import cast
 
 from xdsl.dialects import tensor as xtensor
@@ -39,9 +36,6 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
-from schedir.transform.rewrites.vectorization.subset_folds import (
-    fold_tensor_subset_into_transfers_patterns,
-)
 
 # --- tensor.fold_tensor_empty ------------------------------------------------------------
 
@@ -113,35 +107,6 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
     )
 
 
-def fold_tensor_empty_from_descriptor(descriptor: Operation | None) -> PatternSet:
-    """The set a `transform.apply_patterns.tensor.fold_tensor_empty` descriptor names."""
-    flag = None
-    if descriptor is not None:
-        flag = descriptor.properties.get("fold_single_use_only") or descriptor.attributes.get(
-            "fold_single_use_only"
-        )
-    value = getattr(getattr(flag, "value", None), "data", None)
-    return fold_tensor_empty_patterns(bool(value) if value is not None else flag is not None)
-
-
-# --- the descriptor tables ---------------------------------------------------------------
-
-
-DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {
-    "tensor.fold_tensor_subset_ops_into_vector_transfers": (
-        fold_tensor_subset_into_transfers_patterns
-    ),
-}
-"""Descriptor name (without `transform.apply_patterns.`) -> its pattern set."""
-
-DESCRIPTOR_PATTERN_BUILDERS: Mapping[str, Callable[[Operation], PatternSet]] = {
-    "tensor.fold_tensor_empty": fold_tensor_empty_from_descriptor,
-}
-"""Descriptor sets built from the descriptor's options (`fold_single_use_only`)."""
-
 __all__ = [
-    "DESCRIPTOR_PATTERNS",
-    "DESCRIPTOR_PATTERN_BUILDERS",
-    "fold_tensor_empty_from_descriptor",
     "fold_tensor_empty_patterns",
 ]

@@ -1,7 +1,7 @@
 """The pattern sets of the `transform.apply_patterns.vector.*` descriptors.
 
-`schedir.transform.ops.patterns.descriptor_patterns` looks a descriptor named
-`vector.<set>` up in `DESCRIPTOR_PATTERN_BUILDERS` here; the descriptor op is passed so that
+`schedir.transform.ops.vector` builds each descriptor's set with `descriptor_pattern_set`;
+the descriptor op is passed so that
 options (`lowering_strategy`, `max_transfer_rank`, ...) select the variant, as upstream's
 `populatePatterns` reads them. Every set also folds the vector ops it meets (upstream's
 greedy driver folds every op, whatever the pattern set).
@@ -126,27 +126,7 @@ def descriptor_pattern_set(name: str, descriptor: Operation | None = None) -> Pa
     return with_folds(BUILDERS[name](descriptor))
 
 
-def _with_options(name: str) -> Callable[[Operation], PatternSet]:
-    return lambda descriptor: descriptor_pattern_set(name, descriptor)
-
-
-def _default(name: str) -> Callable[[], PatternSet]:
-    return lambda: descriptor_pattern_set(name)
-
-
-DESCRIPTOR_PATTERN_BUILDERS: Mapping[str, Callable[[Operation], PatternSet]] = {
-    name: _with_options(name) for name in BUILDERS
-}
-"""What `descriptor_patterns` reads: each descriptor's set, built from the descriptor."""
-
-DESCRIPTOR_PATTERNS: Mapping[str, Callable[[], PatternSet]] = {
-    name: _default(name) for name in BUILDERS
-}
-"""Each descriptor's set with default options."""
-
 __all__ = [
     "BUILDERS",
-    "DESCRIPTOR_PATTERNS",
-    "DESCRIPTOR_PATTERN_BUILDERS",
     "descriptor_pattern_set",
 ]
