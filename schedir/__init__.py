@@ -26,6 +26,7 @@ from schedir.options import CompileOptions
 if TYPE_CHECKING:
     from schedir import reference
     from schedir.api import BenchResult, Kernel, compile
+    from schedir.tuning import TuneResult, tune
     from schedir.dialects.syntax import parse_module as parse
 
 __all__ = [
@@ -41,8 +42,10 @@ __all__ = [
     "UnsupportedError",
     "VerifyError",
     "compile",
+    "TuneResult",
     "parse",
     "reference",
+    "tune",
 ]
 
 _LAZY = {
@@ -50,6 +53,8 @@ _LAZY = {
     "Kernel": ("schedir.api", "Kernel"),
     "BenchResult": ("schedir.api", "BenchResult"),
     "parse": ("schedir.dialects.syntax", "parse_module"),
+    "tune": ("schedir.tuning", "tune"),
+    "TuneResult": ("schedir.tuning", "TuneResult"),
 }
 
 
