@@ -114,8 +114,6 @@ def tune(
     from schedir.autotune import strategies
     from schedir.autotune.peer import peer_time
     from schedir.autotune.runner import Loop, default_record, winner
-    from schedir.pipeline import load_source
-
     if effort not in EFFORTS:
         raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
     if strategy not in strategies.STRATEGIES:
@@ -129,28 +127,13 @@ def tune(
     if options.target != target:
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
     sources = sources or SourceManager()
-    payload_text, payload_name = load_source(payload)
-    sources.add(payload_name, payload_text)
-    schedule_source = None
-    if schedule is not None:
-        schedule_source = load_source(schedule, "schedule")
-        sources.add(schedule_source[1], schedule_source[0])
-    loaded = problems.load(payload_text, payload_name, schedule_source, entry, options, sources)
-    device_list: tuple[int | None, ...] = tuple(devices) if devices and target == "cuda" else (
-        (0,) if target == "cuda" else (None,)
+    prepared = prepare(payload, schedule, entry, options, devices, study, sources)
+    loaded, parts, name, device_list = (
+        prepared.loaded,
+        prepared.key_parts,
+        prepared.study_name,
+        prepared.devices,
     )
-    device, tools = problems.device_description(options, device_list[0])
-    parts = stores.key_parts(
-        payload=loaded.canonical_payload,
-        schedule=loaded.canonical_schedule,
-        target=target,
-        entry=loaded.entry,
-        device=device,
-        options=problems.options_text(options),
-        tools=tools,
-        protocol=PROTOCOL_VERSION,
-    )
-    name = stores.study_name(parts, study)
     space = loaded.problem.space
     valid = space.valid_points()
     resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
@@ -214,6 +197,56 @@ def tune(
     )
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A loaded problem, its study key's parts and name, and the measurement devices."""
+
+    loaded: Any
+    key_parts: dict[str, str]
+    study_name: str
+    devices: tuple[int | None, ...]
+
+
+def prepare(
+    payload: str | os.PathLike[str],
+    schedule: str | os.PathLike[str] | None,
+    entry: str | None,
+    options: CompileOptions,
+    devices: tuple[int, ...] | None = None,
+    study: str | None = None,
+    sources: SourceManager | None = None,
+) -> Prepared:
+    """Parse payload and schedule and compute the study key (nothing is compiled)."""
+    from schedir.autotune import problem as problems
+    from schedir.autotune import store as stores
+    from schedir.pipeline import load_source
+
+    sources = sources or SourceManager()
+    payload_text, payload_name = load_source(payload)
+    sources.add(payload_name, payload_text)
+    schedule_source = None
+    if schedule is not None:
+        schedule_source = load_source(schedule, "schedule")
+        sources.add(schedule_source[1], schedule_source[0])
+    loaded = problems.load(payload_text, payload_name, schedule_source, entry, options, sources)
+    target = options.target
+    device_list: tuple[int | None, ...] = (
+        (tuple(devices) if devices else (0,)) if target == "cuda" else (None,)
+    )
+    device, tools = problems.device_description(options, device_list[0])
+    parts = stores.key_parts(
+        payload=loaded.canonical_payload,
+        schedule=loaded.canonical_schedule,
+        target=target,
+        entry=loaded.entry,
+        device=device,
+        options=problems.options_text(options),
+        tools=tools,
+        protocol=PROTOCOL_VERSION,
+    )
+    return Prepared(loaded, parts, stores.study_name(parts, study), device_list)
+
+
 def _no_winner(found: list[Record]) -> str:
     counts: dict[str, int] = {}
     for r in found:
@@ -229,4 +262,4 @@ def _target(name: str) -> Target:
     return name  # pyright: ignore[reportReturnType]  # CompileOptions rejects an unknown target with the list
 
 
-__all__ = ["EFFORTS", "TuneError", "TuneResult", "tune"]
+__all__ = ["EFFORTS", "Prepared", "TuneError", "TuneResult", "prepare", "tune"]

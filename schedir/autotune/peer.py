@@ -61,9 +61,17 @@ class PeerTime:
 
 def is_single_matmul(payload: ModuleOp) -> bool:
     """Whether the payload computes one 2-D matmul of its two arguments (a fill aside)."""
+    from xdsl.dialects import func
+
     from schedir.dialects.linalg import FillOp, MatmulOp
 
-    ops = [op for op in payload.walk() if op.dialect_name() == "linalg"]
+    ops = [
+        op
+        for fn in payload.ops
+        if isinstance(fn, func.FuncOp) and fn.body.blocks
+        for op in fn.body.block.ops
+        if op.dialect_name() == "linalg"
+    ]
     matmuls = [op for op in ops if isinstance(op, MatmulOp)]
     return len(matmuls) == 1 and all(isinstance(op, MatmulOp | FillOp) for op in ops)
 

@@ -136,6 +136,8 @@ class Loop:
         self.owner = owner()
         self._next_id = 0
         self._pending_default = self.space.default()
+        self.elsewhere: set[str] = set()
+        """Points other processes are running now."""
 
     # -- the study
 
@@ -146,11 +148,13 @@ class Loop:
         counted = 0
         running = 0
         mine_numbers = {c.trial.number for c in self.in_flight.values()}
+        self.elsewhere = set()
         for trial in self.study.get_trials(deepcopy=False):
             rec = record_of(trial)
             if rec is None:
                 if trial.state == TrialState.RUNNING and trial.number not in mine_numbers:
                     running += 1
+                    self.elsewhere.add(str(trial.user_attrs.get("point", "")))
                 continue
             if rec.status in FINAL and rec.duplicate_of is None:
                 counted += 1
@@ -173,7 +177,7 @@ class Loop:
         if s.budget is not None and self._counted_now() >= s.budget:
             return False
         if self.valid is not None:
-            taken = set(self.finished) | {c.key for c in self.in_flight.values()}
+            taken = set(self.finished) | self.elsewhere | {c.key for c in self.in_flight.values()}
             if all(key(p) in taken for p in self.valid):
                 self.exhausted = True
                 return False
@@ -181,7 +185,13 @@ class Loop:
 
     def _ask(self) -> _Candidate | None:
         """The next candidate to compile, or None when the search is over."""
-        taken = lambda k: k in self.finished or any(c.key == k for c in self.in_flight.values())  # noqa: E731
+        def taken(k: str) -> bool:
+            return (
+                k in self.finished
+                or k in self.elsewhere
+                or any(c.key == k for c in self.in_flight.values())
+            )
+
         while True:
             forced: Point | None = None
             is_default = False
@@ -318,7 +328,13 @@ class Loop:
                 now = time.monotonic()
                 timeout = max(0.0, min(deadlines) - now) if deadlines else 1.0
                 for w in wait_any(workers, min(timeout, 1.0)):
-                    self._on_message(w, w.receive(), measurers)
+                    job = w.job
+                    message = w.receive()
+                    if isinstance(message, Died):
+                        if job is not None:
+                            self._on_died(w, job, message, measurers)
+                    else:
+                        self._on_message(w, message, measurers)
                 now = time.monotonic()
                 for w in workers:
                     if w.expired(now):
@@ -365,11 +381,9 @@ class Loop:
         cand.measure_started = time.monotonic()
         w.submit(job, self.settings.compile_timeout)
 
-    def _on_message(self, w: Worker, message: tuple[Any, ...] | Died | None, measurers: list[Worker]) -> None:
+    def _on_message(self, w: Worker, message: tuple[Any, ...] | None, measurers: list[Worker]) -> None:
         if message is None:
             return
-        if isinstance(message, Died):
-            raise AssertionError("unreachable: deaths are handled with their job")  # pragma: no cover
         if message[0] == "phase":
             per_call = self.per_call_timeout()
             if message[1] == "built":

@@ -93,7 +93,6 @@ def sampler(strategy: str, seed: int, budget: int | None) -> BaseSampler:
                 group=True,
                 constant_liar=True,
                 n_startup_trials=startup,
-                warn_independent_sampling=False,
             )
         if strategy == "cmaes":
             return optuna.samplers.CmaEsSampler(
