@@ -163,22 +163,23 @@ def _alive(owner_id: str) -> bool:
 
 
 def recover_interrupted(study: optuna.Study) -> int:
-    """Fail the running trials whose process died (status `interrupted`); how many."""
+    """Fail the running trials whose process died (status `interrupted`); how many.
+
+    RDB storages fail them by their stopped heartbeat; a trial failed without a status
+    reads as interrupted (`record_of`).
+    """
     import optuna
     from optuna.trial import TrialState
 
-    storage = study._storage  # pyright: ignore[reportPrivateUsage]  # the public API has no per-trial attribute setter for frozen trials
-    count = 0
-    if isinstance(storage, optuna.storages.RDBStorage):
+    if isinstance(study._storage, optuna.storages.RDBStorage):  # pyright: ignore[reportPrivateUsage]  # which kind of storage the study has
         optuna.storages.fail_stale_trials(study)
-    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING, TrialState.FAIL)):
-        if trial.user_attrs.get("status"):
+    storage = study._storage  # pyright: ignore[reportPrivateUsage]  # the public API sets attributes only on live Trial objects
+    count = 0
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        if _alive(str(trial.user_attrs.get("owner", ""))):
             continue
-        if trial.state == TrialState.RUNNING and _alive(str(trial.user_attrs.get("owner", ""))):
-            continue
-        if trial.state == TrialState.RUNNING:
-            study.tell(trial.number, state=TrialState.FAIL, skip_if_finished=True)
         storage.set_trial_user_attr(trial._trial_id, "status", "interrupted")  # pyright: ignore[reportPrivateUsage]  # see above
+        study.tell(trial.number, state=TrialState.FAIL, skip_if_finished=True)
         count += 1
     return count
 
@@ -223,10 +224,14 @@ class Record:
 
 def record_of(trial: FrozenTrial) -> Record | None:
     """The record of a trial (None while it runs)."""
+    from optuna.trial import TrialState
+
     attrs = trial.user_attrs
     status = attrs.get("status")
     if not status:
-        return None
+        if trial.state != TrialState.FAIL:
+            return None
+        status = "interrupted"  # failed by a stopped heartbeat, before it could say why
     median = attrs.get("median_ms")
     dup = attrs.get("duplicate_of")
     return Record(

@@ -54,16 +54,16 @@ def serve(conn: multiprocessing.connection.Connection, factory: HandlerFactory, 
     # The parent handles Ctrl-C and stops the children; a child ignores it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     handler = factory(setup)
-    conn.send(("ready",))
-    while True:
-        try:
+    try:
+        conn.send(("ready",))
+        while True:
             job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        result = handler(job, lambda name: conn.send(("phase", name)))
-        conn.send(("done", result))
+            if job is None:
+                return
+            result = handler(job, lambda name: conn.send(("phase", name)))
+            conn.send(("done", result))
+    except (EOFError, OSError):
+        return  # the parent is gone or stopped this worker: nobody to answer
 
 
 @dataclass(frozen=True)
