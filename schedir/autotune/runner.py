@@ -16,6 +16,7 @@ that compilation never disturbs a measurement; their deadlines move by the pause
 from __future__ import annotations
 
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,8 +35,10 @@ from schedir.autotune.measure import (
 from schedir.autotune.space import Point, Space, key
 from schedir.autotune.store import (
     FINAL,
+    HEARTBEAT_S,
     MESSAGE_LIMIT,
     Record,
+    heartbeat,
     owner,
     record_of,
     records,
@@ -136,6 +139,7 @@ class Loop:
         self.owner = owner()
         self._next_id = 0
         self._pending_default = self.space.default()
+        self._last_beat = 0.0
         self.elsewhere: set[str] = set()
         """Points other processes are running now."""
 
@@ -207,7 +211,10 @@ class Loop:
                     return None
             if forced is not None:
                 self.study.enqueue_trial(strategies.encode(self.space, forced))
-            trial = self.study.ask(self.dists)
+            with warnings.catch_warnings():
+                # Optuna expects heartbeats from Study.optimize; this loop beats itself.
+                warnings.filterwarnings("ignore", "Heartbeat of storage", UserWarning)
+                trial = self.study.ask(self.dists)
             point = strategies.decode(self.space, trial.params)
             k = key(point)
             trial.set_user_attr("point", k)
@@ -219,7 +226,7 @@ class Loop:
                 self._finish_trial(trial, "invalid", message=reason)
                 continue
             previous = self.finished.get(k)
-            if previous is not None or taken(k):
+            if previous is not None or taken(k) or self._claimed_elsewhere(trial.number, k):
                 self._duplicate(trial, previous)
                 self.duplicates += 1
                 if self.duplicates >= self.settings.max_duplicates:
@@ -228,6 +235,17 @@ class Loop:
                 continue
             self.duplicates = 0
             return _Candidate(trial, point, k, bool(trial.user_attrs.get("default")))
+
+    def _claimed_elsewhere(self, number: int, point: str) -> bool:
+        """Whether an earlier trial of another process runs or ran this point (the earlier
+        trial keeps it: processes that asked at the same moment agree on who measures)."""
+        for other in self.study.get_trials(deepcopy=False):
+            if other.number >= number or other.user_attrs.get("point") != point:
+                continue
+            status = other.user_attrs.get("status")
+            if status in (None, *FINAL) and (status is not None or other.state.name == "RUNNING"):
+                return True
+        return False
 
     def _duplicate(self, trial: Any, previous: Record | None) -> None:
         from optuna.trial import TrialState
@@ -324,6 +342,7 @@ class Loop:
                 if not self.in_flight and (not self._can_ask(started) or self.exhausted):
                     break
                 self._report()
+                self._beat()
                 deadlines = [w.deadline for w in workers if w.deadline is not None]
                 now = time.monotonic()
                 timeout = max(0.0, min(deadlines) - now) if deadlines else 1.0
@@ -348,6 +367,12 @@ class Loop:
             self._abandon()
         self._refresh()
         self._report()
+
+    def _beat(self) -> None:
+        now = time.monotonic()
+        if now - self._last_beat >= HEARTBEAT_S / 2:
+            self._last_beat = now
+            heartbeat(self.study, [c.trial._trial_id for c in self.in_flight.values()])
 
     def _submit_compile(self, w: Worker, cand: _Candidate) -> None:
         cid = self._next_id

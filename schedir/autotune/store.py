@@ -26,10 +26,14 @@ import hashlib
 import json
 import os
 import socket
+import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from schedir.diagnostics import InputError
 
 if TYPE_CHECKING:
     import optuna
@@ -51,6 +55,8 @@ FINAL = (
 NOT_COUNTED = ("invalid", "duplicate", "interrupted")
 """Statuses that cost no compile: a statically invalid point, a repeat, an interrupted run."""
 MESSAGE_LIMIT = 4000
+HEARTBEAT_S = 10
+"""Seconds between the heartbeats of running trials in an RDB storage."""
 
 
 def default_journal(cache_home: Path) -> Path:
@@ -66,12 +72,22 @@ def open_storage(url: str | os.PathLike[str] | None) -> BaseStorage:
         return optuna.storages.InMemoryStorage()
     text = str(url)
     if "://" in text:
-        return optuna.storages.RDBStorage(
-            text,
-            heartbeat_interval=10,
-            grace_period=30,
-            engine_kwargs={"pool_pre_ping": True},
-        )
+        import sqlalchemy.exc
+
+        for attempt in range(5):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                    return optuna.storages.RDBStorage(
+                        text,
+                        heartbeat_interval=HEARTBEAT_S,
+                        grace_period=3 * HEARTBEAT_S,
+                        engine_kwargs={"pool_pre_ping": True},
+                    )
+            except sqlalchemy.exc.IntegrityError:
+                # Another process is creating the tables at this moment: use them.
+                time.sleep(0.2 * (attempt + 1))
+        raise InputError(f"could not set up the tables of storage '{text}'")
     path = Path(text)
     path.parent.mkdir(parents=True, exist_ok=True)
     from optuna.storages.journal import JournalFileBackend
@@ -139,9 +155,27 @@ def open_study(storage: BaseStorage, name: str, sampler: Any) -> optuna.Study:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    return optuna.create_study(
-        storage=storage, study_name=name, sampler=sampler, direction="minimize", load_if_exists=True
-    )
+    with warnings.catch_warnings():
+        # Optuna's own heartbeat thread runs only in Study.optimize; the tuning loop beats
+        # for its running trials itself (`heartbeat`).
+        warnings.filterwarnings("ignore", "Heartbeat of storage", UserWarning)
+        return optuna.create_study(
+            storage=storage,
+            study_name=name,
+            sampler=sampler,
+            direction="minimize",
+            load_if_exists=True,
+        )
+
+
+def heartbeat(study: optuna.Study, trial_ids: list[int]) -> None:
+    """Record that these running trials are alive (RDB storages; others ignore it)."""
+    import optuna
+
+    storage = study._storage  # pyright: ignore[reportPrivateUsage]  # the storage's heartbeat API
+    if isinstance(storage, optuna.storages.RDBStorage):
+        for trial_id in trial_ids:
+            storage.record_heartbeat(trial_id)
 
 
 def owner() -> str:
@@ -260,6 +294,7 @@ __all__ = [
     "NOT_COUNTED",
     "Record",
     "default_journal",
+    "heartbeat",
     "key_parts",
     "open_storage",
     "open_study",
