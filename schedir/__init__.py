@@ -26,8 +26,8 @@ from schedir.options import CompileOptions
 if TYPE_CHECKING:
     from schedir import reference
     from schedir.api import BenchResult, Kernel, compile
-    from schedir.tuning import TuneResult, tune
     from schedir.dialects.syntax import parse_module as parse
+    from schedir.tuning import TuneResult, tune
 
 __all__ = [
     "BenchResult",
@@ -39,10 +39,10 @@ __all__ = [
     "SchedirError",
     "ToolError",
     "TransformError",
+    "TuneResult",
     "UnsupportedError",
     "VerifyError",
     "compile",
-    "TuneResult",
     "parse",
     "reference",
     "tune",

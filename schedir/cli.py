@@ -439,10 +439,14 @@ def _tune_parser() -> _ArgumentParser:
     p.add_argument("payload", help="payload .mlir file")
     p.add_argument("--schedule", metavar="S", help="schedule with knobs (default: embedded)")
     p.add_argument("--target", choices=TARGETS, default="cpu", help="where to run (default: cpu)")
-    p.add_argument("--entry", metavar="NAME", help="function to tune (default: the only public one)")
+    p.add_argument(
+        "--entry", metavar="NAME", help="function to tune (default: the only public one)"
+    )
     p.add_argument("--budget", type=int, metavar="N", help="candidates to compile and measure")
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop asking after this")
-    p.add_argument("--effort", choices=("quick", "full"), default="quick", help="preset budget and timing")
+    p.add_argument(
+        "--effort", choices=("quick", "full"), default="quick", help="preset budget and timing"
+    )
     p.add_argument(
         "--strategy",
         choices=("auto", "exhaustive", "random", "tpe", "cmaes"),
@@ -457,7 +461,9 @@ def _tune_parser() -> _ArgumentParser:
         "(default: $XDG_CACHE_HOME/schedir/tune.journal)",
     )
     p.add_argument("--study", metavar="NAME", help="prefix of the study name (shared runs)")
-    p.add_argument("--compile-workers", type=int, metavar="N", help="compile processes (default: cores)")
+    p.add_argument(
+        "--compile-workers", type=int, metavar="N", help="compile processes (default: cores)"
+    )
     p.add_argument("--devices", metavar="0,1,...", help="GPUs to measure on, one worker each")
     p.add_argument("-o", dest="output", metavar="TUNED.mlir", help="write the tuned schedule")
     p.add_argument("--report", metavar="DIR", help="write trials.jsonl, plots and report.md")
@@ -479,7 +485,9 @@ def _tune(argv: list[str] | None, sources: SourceManager) -> int:
         try:
             devices = tuple(int(d) for d in args.devices.split(","))
         except ValueError:
-            raise InputError(f"--devices takes GPU numbers such as 0,1, got '{args.devices}'") from None
+            raise InputError(
+                f"--devices takes GPU numbers such as 0,1, got '{args.devices}'"
+            ) from None
     storage = args.storage
     if storage is None:
         cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -545,4 +553,3 @@ def _tune_dry_run(args: argparse.Namespace, sources: SourceManager) -> int:
     default = space.default()
     print(f"default: {describe(default, space.names) if default else 'unresolved'}")
     return 0
-

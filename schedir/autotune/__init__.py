@@ -114,10 +114,13 @@ def tune(
     from schedir.autotune import strategies
     from schedir.autotune.peer import peer_time
     from schedir.autotune.runner import Loop, default_record, winner
+
     if effort not in EFFORTS:
         raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
     if strategy not in strategies.STRATEGIES:
-        raise InputError(f"unknown strategy '{strategy}' (one of {', '.join(strategies.STRATEGIES)})")
+        raise InputError(
+            f"unknown strategy '{strategy}' (one of {', '.join(strategies.STRATEGIES)})"
+        )
     if budget is not None and budget < 1:
         raise InputError(f"the budget must be at least 1 candidate, got {budget}")
     preset_budget, min_time = EFFORTS[effort]
@@ -137,7 +140,9 @@ def tune(
     space = loaded.problem.space
     valid = space.valid_points()
     resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
-    the_study = stores.open_study(stores.open_storage(storage), name, strategies.sampler(resolved, seed, budget))
+    the_study = stores.open_study(
+        stores.open_storage(storage), name, strategies.sampler(resolved, seed, budget)
+    )
     if not the_study.user_attrs.get("key"):
         the_study.set_user_attr("key", parts)
     stores.recover_interrupted(the_study)
@@ -164,7 +169,9 @@ def tune(
                 first_timeout=first_timeout,
                 min_time=min_time,
             )
-            setup = MeasureSetup(target, device_list[0], data, reduction, min_time, hook=measure_hook)
+            setup = MeasureSetup(
+                target, device_list[0], data, reduction, min_time, hook=measure_hook
+            )
             Loop(loaded.problem, settings, the_study, setup, progress).run()
             if peer and "peer" not in the_study.user_attrs:
                 found_peer = peer_time(loaded.payload, target, data, None, device_list[0])
@@ -185,7 +192,9 @@ def tune(
     return TuneResult(
         point,
         best.median_ms,
-        default_rec.median_ms if default_rec is not None and default_rec.status == "verified" else None,
+        default_rec.median_ms
+        if default_rec is not None and default_rec.status == "verified"
+        else None,
         found,
         loaded.problem.render(point),
         space,
@@ -250,9 +259,17 @@ def prepare(
 def _no_winner(found: list[Record]) -> str:
     counts: dict[str, int] = {}
     for r in found:
-        if r.duplicate_of is None and r.status in ("verified", "wrong-result", "pruned", "crashed",
-                                                    "timed-out", "compile-error", "compile-timeout",
-                                                    "compile-crashed", "error"):
+        if r.duplicate_of is None and r.status in (
+            "verified",
+            "wrong-result",
+            "pruned",
+            "crashed",
+            "timed-out",
+            "compile-error",
+            "compile-timeout",
+            "compile-crashed",
+            "error",
+        ):
             counts[r.status] = counts.get(r.status, 0) + 1
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no candidate ran"
     return f"no candidate was verified ({summary})"

@@ -175,7 +175,9 @@ _SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 _SMEM = re.compile(r"Used (\d+) registers.*?(\d+) bytes smem")
 
 
-def ptx_limits(ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> str:
+def ptx_limits(
+    ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
+) -> str:
     """What `ptxas -v` says the kernels break (spilled registers, shared memory), or ""."""
     from schedir.gpu import find_ptxas
 

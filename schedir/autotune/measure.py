@@ -116,8 +116,9 @@ class Measurer:
 
     def __init__(self, setup: MeasureSetup) -> None:
         if setup.target == "cuda" and setup.device is not None:
-            # Before anything starts CUDA in this process: the worker sees only its device.
-            os.environ["CUDA_VISIBLE_DEVICES"] = str(setup.device)
+            # Before anything starts CUDA in this process, the driver (which reads the C
+            # environment at cuInit) is told to show the worker only its device.
+            os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
         self.setup = setup
         with np.load(setup.data, allow_pickle=False) as data:
             count = sum(1 for k in data.files if k.startswith("in_"))
@@ -130,20 +131,32 @@ class Measurer:
         try:
             executable = _build(job)
         except Exception as err:  # a JIT/load failure of this candidate only
-            return Measurement(job.candidate, "error", error_class=type(err).__name__, message=str(err))
+            return Measurement(
+                job.candidate, "error", error_class=type(err).__name__, message=str(err)
+            )
         build_s = time.perf_counter() - start
         progress("built")
         if not job.remeasure:
             failure = self._verify(job, executable)
             if failure is not None:
                 return Measurement(
-                    job.candidate, "wrong-result", build_s=build_s, error_class="WrongResult", message=failure
+                    job.candidate,
+                    "wrong-result",
+                    build_s=build_s,
+                    error_class="WrongResult",
+                    message=failure,
                 )
         progress("timing")
         try:
             times = self._time(job, executable)
         except Exception as err:
-            return Measurement(job.candidate, "error", build_s=build_s, error_class=type(err).__name__, message=str(err))
+            return Measurement(
+                job.candidate,
+                "error",
+                build_s=build_s,
+                error_class=type(err).__name__,
+                message=str(err),
+            )
         return Measurement(job.candidate, "verified", tuple(times), build_s)
 
     def _verify(self, job: MeasureJob, executable: Any) -> str | None:
@@ -183,7 +196,10 @@ class Measurer:
                 first = time_function(bound, warmup=3, repeat=5)
                 repeat = max(
                     self.setup.min_runs,
-                    min(self.setup.max_runs, int(self.setup.min_time * 1e3 / max(first.median_ms, 1e-3))),
+                    min(
+                        self.setup.max_runs,
+                        int(self.setup.min_time * 1e3 / max(first.median_ms, 1e-3)),
+                    ),
                 )
                 timing = time_function(bound, warmup=1, repeat=repeat)
             finally:

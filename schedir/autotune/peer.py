@@ -7,7 +7,6 @@ repeats after a warm-up); None when the payload has no peer or the library is mi
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -88,17 +87,19 @@ def peer_time(
     if not is_single_matmul(payload):
         return None
     script, name = (_CPU, "numpy (1 thread)") if target == "cpu" else (_CUDA, "torch/cuBLAS")
-    # The child inherits this process's environment (PATH, library paths), single-threaded.
-    child_env = {**(os.environ if env is None else env), **_SINGLE_THREAD}
+    # `env NAME=VALUE ...` adds to the environment the child inherits (its PATH and
+    # library paths): one BLAS thread, and on cuda only the measured device.
+    settings = dict(_SINGLE_THREAD)
     if target == "cuda" and device is not None:
-        child_env["CUDA_VISIBLE_DEVICES"] = str(device)
+        settings["CUDA_VISIBLE_DEVICES"] = str(device)
+    command = ["env", *(f"{k}={v}" for k, v in settings.items())]
     try:
         out = subprocess.run(
-            [sys.executable, "-c", script, str(data), str(min_time)],
+            [*command, sys.executable, "-c", script, str(data), str(min_time)],
             capture_output=True,
             text=True,
             timeout=300,
-            env=child_env,
+            env=dict(env) if env is not None else None,
             check=False,
         )
         if out.returncode != 0:

@@ -53,7 +53,9 @@ class LiveProgress:
         from rich.live import Live
         from rich.text import Text
 
-        self._live = Live(Text("tuning: starting"), console=self.console, refresh_per_second=4, transient=False)
+        self._live = Live(
+            Text("tuning: starting"), console=self.console, refresh_per_second=4, transient=False
+        )
         self._live.__enter__()
         return self
 
@@ -99,7 +101,12 @@ def print_summary(result: TuneResult, console: Console) -> None:
     from rich.table import Table
 
     table = Table(title=f"schedir-tune: {result.candidates} candidates ({result.strategy})")
-    for column, justify in (("", "left"), ("median ms", "right"), ("vs default", "right"), ("knobs", "left")):
+    for column, justify in (
+        ("", "left"),
+        ("median ms", "right"),
+        ("vs default", "right"),
+        ("knobs", "left"),
+    ):
         table.add_column(column, justify=justify)  # pyright: ignore[reportArgumentType]  # rich's justify literal
     default = result.default_ms
     names = result.space.names
@@ -114,7 +121,9 @@ def print_summary(result: TuneResult, console: Console) -> None:
         "1.00x" if default is not None else "-",
         describe(default_knobs, names) if default_knobs else "(unresolved knobs)",
     )
-    table.add_row("best found", f"{result.best_ms:.4g}", ratio(result.best_ms), describe(result.knobs, names))
+    table.add_row(
+        "best found", f"{result.best_ms:.4g}", ratio(result.best_ms), describe(result.knobs, names)
+    )
     if result.peer is not None:
         table.add_row(result.peer.name, f"{result.peer.ms:.4g}", ratio(result.peer.ms), "")
     console.print(table)
@@ -158,7 +167,9 @@ def write_report(result: TuneResult, folder: Path) -> None:
         "",
         f"- study: `{result.study_name}`, strategy {result.strategy}, {result.candidates} candidates",
         f"- best: {result.best_ms:.4g} ms, knobs `{describe(result.knobs, result.space.names)}`",
-        f"- default: {result.default_ms:.4g} ms" if result.default_ms else "- default: not measured",
+        f"- default: {result.default_ms:.4g} ms"
+        if result.default_ms
+        else "- default: not measured",
     ]
     if result.peer is not None:
         lines.append(f"- {result.peer.name}: {result.peer.ms:.4g} ms")
@@ -198,7 +209,9 @@ def _plots(result: TuneResult, folder: Path) -> None:
 
     verified = [r for r in measured if r.status == "verified" and r.median_ms is not None]
     names = result.space.names
-    fig, axes = plt.subplots(1, max(1, len(names)), figsize=(3 * max(1, len(names)), 3), squeeze=False)
+    fig, axes = plt.subplots(
+        1, max(1, len(names)), figsize=(3 * max(1, len(names)), 3), squeeze=False
+    )
     for ax, name in zip(axes[0], names, strict=False):
         labels = [str(from_key(r.point).get(name)) for r in verified]
         order = sorted(set(labels), key=lambda s: (len(s), s))
@@ -212,4 +225,11 @@ def _plots(result: TuneResult, folder: Path) -> None:
     plt.close(fig)
 
 
-__all__ = ["LiveProgress", "best_line", "failures", "print_summary", "progress_line", "write_report"]
+__all__ = [
+    "LiveProgress",
+    "best_line",
+    "failures",
+    "print_summary",
+    "progress_line",
+    "write_report",
+]

@@ -27,8 +27,8 @@ from schedir.autotune.compile_pool import CompileJob, CompileResult, compile_han
 from schedir.autotune.measure import (
     NOISE_BAND,
     MeasureJob,
-    MeasureSetup,
     Measurement,
+    MeasureSetup,
     measure_handler,
     relative_spread,
 )
@@ -129,7 +129,9 @@ class Loop:
         self.dists = strategies.distributions(self.space)
         valid = self.space.valid_points()
         self.valid = valid
-        self.strategy = strategies.resolve(settings.strategy, len(valid) if valid is not None else None, settings.budget)
+        self.strategy = strategies.resolve(
+            settings.strategy, len(valid) if valid is not None else None, settings.budget
+        )
         self.stats = Stats(settings.budget)
         self.in_flight: dict[int, _Candidate] = {}
         self.to_measure: deque[_Candidate] = deque()
@@ -163,7 +165,9 @@ class Loop:
             if rec.status in FINAL and rec.duplicate_of is None:
                 counted += 1
                 self.finished.setdefault(rec.point, rec)
-        best = [r.median_ms for r in self.finished.values() if r.status == "verified" and r.median_ms]
+        best = [
+            r.median_ms for r in self.finished.values() if r.status == "verified" and r.median_ms
+        ]
         self.stats.best_ms = min(best) if best else None
         return counted, running
 
@@ -189,6 +193,7 @@ class Loop:
 
     def _ask(self) -> _Candidate | None:
         """The next candidate to compile, or None when the search is over."""
+
         def taken(k: str) -> bool:
             return (
                 k in self.finished
@@ -286,9 +291,12 @@ class Loop:
         rec = record_of(self.study._storage.get_trial(cand.trial._trial_id))  # pyright: ignore[reportPrivateUsage]  # the trial's stored record
         if rec is not None:
             self.finished.setdefault(rec.point, rec)
-            if status == "verified" and rec.median_ms is not None:
-                if self.stats.best_ms is None or rec.median_ms < self.stats.best_ms:
-                    self.stats.best_ms = rec.median_ms
+            if (
+                status == "verified"
+                and rec.median_ms is not None
+                and (self.stats.best_ms is None or rec.median_ms < self.stats.best_ms)
+            ):
+                self.stats.best_ms = rec.median_ms
         for cid, c in list(self.in_flight.items()):
             if c is cand:
                 del self.in_flight[cid]
@@ -392,7 +400,9 @@ class Loop:
 
     def _submit_measure(self, w: Worker, cand: _Candidate, remeasure: bool = False) -> None:
         compiled = cand.compiled
-        assert compiled is not None and compiled.llvm_ir is not None and compiled.signature is not None
+        assert (
+            compiled is not None and compiled.llvm_ir is not None and compiled.signature is not None
+        )
         cid = next(i for i, c in self.in_flight.items() if c is cand)
         job = MeasureJob(
             cid,
@@ -406,7 +416,9 @@ class Loop:
         cand.measure_started = time.monotonic()
         w.submit(job, self.settings.compile_timeout)
 
-    def _on_message(self, w: Worker, message: tuple[Any, ...] | None, measurers: list[Worker]) -> None:
+    def _on_message(
+        self, w: Worker, message: tuple[Any, ...] | None, measurers: list[Worker]
+    ) -> None:
         if message is None:
             return
         if message[0] == "phase":
@@ -453,7 +465,9 @@ class Loop:
             return
         self.stats.measure_s += time.monotonic() - cand.measure_started
         if m.status != "verified":
-            self._finish(cand, m.status, error_class=m.error_class, message=m.message, build_s=m.build_s)
+            self._finish(
+                cand, m.status, error_class=m.error_class, message=m.message, build_s=m.build_s
+            )
             return
         if cand.first is None:
             best = self.stats.best_ms
@@ -492,13 +506,21 @@ class Loop:
 
 def winner(found: list[Record]) -> Record | None:
     """The best verified record; ties (within the noise band) go to the smallest key."""
-    verified = [r for r in found if r.status == "verified" and r.median_ms is not None and r.duplicate_of is None]
+    verified = [
+        r
+        for r in found
+        if r.status == "verified" and r.median_ms is not None and r.duplicate_of is None
+    ]
     if not verified:
         return None
     best = min(verified, key=lambda r: (r.median_ms, r.point))
     assert best.median_ms is not None
     band = max(NOISE_BAND, 0.0)
-    ties = [r for r in verified if r.median_ms is not None and r.median_ms <= best.median_ms * (1 + band)]
+    ties = [
+        r
+        for r in verified
+        if r.median_ms is not None and r.median_ms <= best.median_ms * (1 + band)
+    ]
     return min(ties, key=lambda r: r.point)
 
 
@@ -516,4 +538,14 @@ def counted(found: list[Record]) -> int:
     return sum(1 for r in found if r.status in FINAL and r.duplicate_of is None)
 
 
-__all__ = ["Loop", "Problem", "Progress", "Settings", "Stats", "counted", "default_record", "records", "winner"]
+__all__ = [
+    "Loop",
+    "Problem",
+    "Progress",
+    "Settings",
+    "Stats",
+    "counted",
+    "default_record",
+    "records",
+    "winner",
+]

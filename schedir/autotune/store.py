@@ -110,10 +110,8 @@ def key_parts(
     import llvmlite
     import xdsl
 
-    from schedir import __name__ as package
-
     versions = {
-        "schedir": _version(package),
+        "schedir": _version("schedir"),
         "xdsl": str(getattr(xdsl, "__version__", _version("xdsl"))),
         "llvmlite": llvmlite.__version__,
     }

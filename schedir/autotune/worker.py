@@ -17,6 +17,7 @@ and starts a fresh child for the next job.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
-from typing import Any, Protocol
+from typing import Any
 
 PRELOAD = ("schedir.autotune.compile_pool", "schedir.autotune.measure")
 """Modules the forkserver imports once, so a restarted child is ready in milliseconds."""
@@ -39,11 +40,9 @@ def process_context() -> BaseContext:
     return ctx
 
 
-class Handler(Protocol):
-    """What a child runs for each job: the result, after optional `progress` calls."""
-
-    def __call__(self, job: Any, progress: Callable[[str], None]) -> Any: ...
-
+Handler = Callable[[Any, Callable[[str], None]], Any]
+"""What a child runs for each job (job, progress): the result, after optional
+`progress(phase)` calls."""
 
 HandlerFactory = Callable[[Any], Handler]
 """Builds a child's handler from the worker's setup (a picklable module-level function)."""
@@ -98,7 +97,12 @@ class Worker:
     """
 
     def __init__(
-        self, ctx: BaseContext, factory: HandlerFactory, setup: Any, label: str, start_timeout: float
+        self,
+        ctx: BaseContext,
+        factory: HandlerFactory,
+        setup: Any,
+        label: str,
+        start_timeout: float,
     ) -> None:
         self.ctx = ctx
         self.factory = factory
@@ -112,7 +116,8 @@ class Worker:
         self.restarts = 0
         self._paused_at: float | None = None
         self._process: BaseProcess | None = None
-        self._conn: multiprocessing.connection.Connection | None = None
+        self._conn: Any = None
+        """The parent's end of the pipe (a multiprocessing Connection)."""
         self._ready = False
 
     # -- life cycle
@@ -135,10 +140,8 @@ class Worker:
         if self._paused_at is not None:
             self.resume()
         if self.job is None and self._conn is not None:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 self._conn.send(None)
-            except (OSError, ValueError):
-                pass
             self._process.join(timeout=2)
         if self._process.is_alive():
             self._process.kill()
@@ -248,4 +251,13 @@ def wait_any(workers: list[Worker], timeout: float | None) -> list[Worker]:
     return [by_conn[id(c)] for c in ready]
 
 
-__all__ = ["PRELOAD", "Died", "Handler", "Worker", "death_cause", "process_context", "serve", "wait_any"]
+__all__ = [
+    "PRELOAD",
+    "Died",
+    "Handler",
+    "Worker",
+    "death_cause",
+    "process_context",
+    "serve",
+    "wait_any",
+]

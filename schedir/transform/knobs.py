@@ -59,9 +59,7 @@ class Knob:
     @property
     def numeric(self) -> bool:
         """Whether every option is a number (an ordered knob)."""
-        return all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in self.options
-        )
+        return all(isinstance(v, int | float) and not isinstance(v, bool) for v in self.options)
 
 
 def attr_value(attr: Attribute) -> KnobValue:
@@ -98,9 +96,9 @@ def _knob_options(op: KnobOp) -> tuple[tuple[Attribute, ...], tuple[KnobValue, .
 def knob_ops(root: Operation) -> Iterator[KnobOp | TuneAlternativesOp]:
     """Every knob and every attribute-selected `alternatives` op under `root`, in order."""
     for op in root.walk():
-        if isinstance(op, KnobOp):
-            yield op
-        elif isinstance(op, TuneAlternativesOp) and op.selected_region_param is None:
+        if isinstance(op, KnobOp) or (
+            isinstance(op, TuneAlternativesOp) and op.selected_region_param is None
+        ):
             yield op
 
 

@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 
-def segfault_hang_wrong(knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:
+def segfault_hang_wrong(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
     """tile_n=7: segfault; (4, 32): hang; tile_m=16: wrong numbers; others: the kernel."""
     if knobs.get("tile_n") == 7:
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -28,14 +30,18 @@ def segfault_hang_wrong(knobs: Mapping[str, Any], run: Callable[[], list[np.ndar
     return results
 
 
-def null_pointer_read(knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:
+def null_pointer_read(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
     """Every candidate reads address 0 after its call (a real segfault, not a signal sent)."""
     results = run()
     ctypes.string_at(0)
     return results
 
 
-def unwritten_element(knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:
+def unwritten_element(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
     """tile_m=4 leaves one result element as the kernel found it (NaN from the prefill)."""
     results = run()
     if knobs.get("tile_m") == 4:

@@ -15,7 +15,9 @@ from tests.unit.autotune import faults
 from tests.unit.autotune.conftest import PAYLOAD, SCHEDULE, tune_small
 
 
-def test_real_run_winner_replays_with_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_real_run_winner_replays_with_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     result = tune_small(budget=4, seed=1)
     assert result.candidates == 4
     assert result.default_ms is not None and result.best_ms <= result.default_ms * 1.02
@@ -106,7 +108,9 @@ def test_cli_dry_run(capsys: pytest.CaptureFixture[str]) -> None:
         (["--strategy", "best"], "invalid choice"),
     ],
 )
-def test_cli_bad_arguments(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bad_arguments(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert tune_main([str(PAYLOAD), "--schedule", str(SCHEDULE), *args]) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
@@ -114,12 +118,16 @@ def test_cli_bad_arguments(args: list[str], message: str, capsys: pytest.Capture
 
 def test_cli_schedule_without_knobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plain = tmp_path / "plain.mlir"
-    plain.write_text(SCHEDULE.read_text().replace(
-        '%tm = transform.tune.knob<"tile_m"> = 8 from options = [4, 8, 16] -> !transform.param<i64>',
-        "%tm = transform.param.constant 8 : i64 -> !transform.param<i64>",
-    ).replace(
-        '%tn = transform.tune.knob<"tile_n"> = 4 from options = [4, 7, 32] -> !transform.param<i64>',
-        "%tn = transform.param.constant 4 : i64 -> !transform.param<i64>",
-    ))
+    plain.write_text(
+        SCHEDULE.read_text()
+        .replace(
+            '%tm = transform.tune.knob<"tile_m"> = 8 from options = [4, 8, 16] -> !transform.param<i64>',
+            "%tm = transform.param.constant 8 : i64 -> !transform.param<i64>",
+        )
+        .replace(
+            '%tn = transform.tune.knob<"tile_n"> = 4 from options = [4, 7, 32] -> !transform.param<i64>',
+            "%tn = transform.param.constant 4 : i64 -> !transform.param<i64>",
+        )
+    )
     assert tune_main([str(PAYLOAD), "--schedule", str(plain), "--dry-run"]) == 1
     assert "declares no knobs" in capsys.readouterr().err
