@@ -83,7 +83,9 @@ class MeasureJob:
 
 @dataclass(frozen=True)
 class Measurement:
-    """The outcome: `status` "verified", "wrong-result" or "error" (the kernel raised)."""
+    """The outcome: `status` "verified", "wrong-result", "error" (the kernel raised) or
+    "crashed" (an error that poisons the worker's CUDA context, or out of memory: the
+    runner replaces the worker)."""
 
     candidate: int
     status: str
@@ -137,7 +139,16 @@ class Measurer:
         build_s = time.perf_counter() - start
         progress("built")
         if not job.remeasure:
-            failure = self._verify(job, executable)
+            try:
+                failure = self._verify(job, executable)
+            except Exception as err:  # poisons_context: see _verify
+                return Measurement(
+                    job.candidate,
+                    "crashed",
+                    build_s=build_s,
+                    error_class=type(err).__name__,
+                    message=str(err),
+                )
             if failure is not None:
                 return Measurement(
                     job.candidate,
@@ -150,6 +161,14 @@ class Measurer:
         try:
             times = self._time(job, executable)
         except Exception as err:
+            if poisons_context(err):
+                return Measurement(
+                    job.candidate,
+                    "crashed",
+                    build_s=build_s,
+                    error_class=type(err).__name__,
+                    message=str(err),
+                )
             return Measurement(
                 job.candidate,
                 "error",
@@ -171,7 +190,9 @@ class Measurer:
 
         try:
             results = self.setup.hook(job.knobs, run) if self.setup.hook is not None else run()
-        except Exception as err:  # the kernel's call raised: a wrong result, with its cause
+        except Exception as err:
+            if poisons_context(err):
+                raise  # an illegal address or the like: this worker must be replaced
             return f"the call raised {type(err).__name__}: {err}"
         if len(results) != len(self.expected):
             return f"{len(results)} result(s), the reference has {len(self.expected)}"
@@ -218,6 +239,25 @@ class Measurer:
         return times
 
 
+_STICKY_CUDA_ERRORS = (
+    "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+    "CUDA_ERROR_MISALIGNED_ADDRESS",
+    "CUDA_ERROR_LAUNCH_FAILED",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "CUDA_ERROR_INVALID_PC",
+    "CUDA_ERROR_OUT_OF_MEMORY",
+    "CUDA_ERROR_LAUNCH_TIMEOUT",
+)
+"""Errors after which the process's CUDA context is unusable (or memory is exhausted)."""
+
+
+def poisons_context(err: BaseException) -> bool:
+    """Whether `err` leaves the worker's CUDA context unusable: the worker is replaced."""
+    text = str(err)
+    return isinstance(err, MemoryError) or any(code in text for code in _STICKY_CUDA_ERRORS)
+
+
 def _build(job: MeasureJob) -> Any:
     if job.options.target == "cuda":
         from schedir.gpu import CudaExecutable
@@ -242,5 +282,6 @@ __all__ = [
     "Measurement",
     "Measurer",
     "measure_handler",
+    "poisons_context",
     "relative_spread",
 ]

@@ -464,6 +464,8 @@ class Loop:
         if cand is None:
             return
         self.stats.measure_s += time.monotonic() - cand.measure_started
+        if m.status == "crashed":
+            w.replace(m.message)
         if m.status != "verified":
             self._finish(
                 cand, m.status, error_class=m.error_class, message=m.message, build_s=m.build_s

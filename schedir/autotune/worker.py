@@ -218,6 +218,10 @@ class Worker:
             self.deadline = None
         return message
 
+    def replace(self, cause: str) -> Died:
+        """Replace an idle child whose state is broken (a poisoned CUDA context)."""
+        return self._restart("crashed", cause)
+
     def expired(self, now: float) -> bool:
         return self.deadline is not None and self._paused_at is None and now >= self.deadline
 
