@@ -7,7 +7,8 @@
     python benchmarks/tune.py results cpu|gpu [--budget 64] [--size N]
 
 (a) Search quality. `record` runs the whole valid space of a shipped schedule once
-(strategy exhaustive) and writes every candidate's median time (None: failed or pruned)
+(strategy exhaustive, resumable: its journal sits beside the output; run the same command
+again after an interruption) and writes every candidate's median time (None: failed or pruned)
 as JSON under `benchmarks/data/`. `replay` then runs every strategy for 10 seeds on the
 recorded table, with the tuner's own samplers, encodings and rules (the default first,
 repeats answered from the table and not counted, invalid points free), and prints the
@@ -83,7 +84,17 @@ def record(case: str, size: int, out: Path) -> None:
     valid = space.valid_points()
     assert valid is not None
     start = time.perf_counter()
-    result = _tune(case, size, budget=len(valid), strategy="exhaustive", effort="full", peer=False)
+    # A journal beside the output: an interrupted recording resumes where it stopped.
+    journal = out.with_suffix(".journal")
+    result = _tune(
+        case,
+        size,
+        budget=len(valid),
+        strategy="exhaustive",
+        effort="full",
+        peer=False,
+        storage=str(journal),
+    )
     table = {
         r.point: (r.median_ms if r.status == "verified" else None)
         for r in result.trials
