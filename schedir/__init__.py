@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from schedir import reference
     from schedir.api import BenchResult, Kernel, compile
     from schedir.dialects.syntax import parse_module as parse
+    from schedir.tuning import TuneResult, tune
 
 __all__ = [
     "BenchResult",
@@ -38,11 +39,13 @@ __all__ = [
     "SchedirError",
     "ToolError",
     "TransformError",
+    "TuneResult",
     "UnsupportedError",
     "VerifyError",
     "compile",
     "parse",
     "reference",
+    "tune",
 ]
 
 _LAZY = {
@@ -50,6 +53,8 @@ _LAZY = {
     "Kernel": ("schedir.api", "Kernel"),
     "BenchResult": ("schedir.api", "BenchResult"),
     "parse": ("schedir.dialects.syntax", "parse_module"),
+    "tune": ("schedir.tuning", "tune"),
+    "TuneResult": ("schedir.tuning", "TuneResult"),
 }
 
 

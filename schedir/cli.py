@@ -420,3 +420,136 @@ def _console(main: Callable[[list[str] | None], int]) -> NoReturn:
 
 if __name__ == "__main__":  # pragma: no cover
     _console(opt_main)
+
+
+# ---------------------------------------------------------------------------------------
+# schedir-tune
+
+
+def tune_main(argv: list[str] | None = None) -> int:
+    """Entry point of `schedir-tune`."""
+    return _guarded(_tune, argv)
+
+
+def _tune_parser() -> _ArgumentParser:
+    p = _ArgumentParser(
+        prog="schedir-tune",
+        description="Search the knobs of a schedule for the fastest verified kernel.",
+    )
+    p.add_argument("payload", help="payload .mlir file")
+    p.add_argument("--schedule", metavar="S", help="schedule with knobs (default: embedded)")
+    p.add_argument("--target", choices=TARGETS, default="cpu", help="where to run (default: cpu)")
+    p.add_argument(
+        "--entry", metavar="NAME", help="function to tune (default: the only public one)"
+    )
+    p.add_argument("--budget", type=int, metavar="N", help="candidates to compile and measure")
+    p.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop asking after this")
+    p.add_argument(
+        "--effort", choices=("quick", "full"), default="quick", help="preset budget and timing"
+    )
+    p.add_argument(
+        "--strategy",
+        choices=("auto", "exhaustive", "random", "tpe", "cmaes"),
+        default="auto",
+        help="search strategy (auto: exhaustive when the valid space fits the budget, else tpe)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the strategy and of the inputs")
+    p.add_argument(
+        "--storage",
+        metavar="URL",
+        help="Optuna storage: a journal file path or a postgresql:// URL "
+        "(default: $XDG_CACHE_HOME/schedir/tune.journal)",
+    )
+    p.add_argument("--study", metavar="NAME", help="prefix of the study name (shared runs)")
+    p.add_argument(
+        "--compile-workers", type=int, metavar="N", help="compile processes (default: cores)"
+    )
+    p.add_argument("--devices", metavar="0,1,...", help="GPUs to measure on, one worker each")
+    p.add_argument("-o", dest="output", metavar="TUNED.mlir", help="write the tuned schedule")
+    p.add_argument("--report", metavar="DIR", help="write trials.jsonl, plots and report.md")
+    p.add_argument("--dry-run", action="store_true", help="print the knobs and space sizes, exit")
+    return p
+
+
+def _tune(argv: list[str] | None, sources: SourceManager) -> int:
+    from rich.console import Console
+
+    from schedir.autotune import report, tune
+    from schedir.autotune.store import default_journal
+
+    args = _tune_parser().parse_args(argv)
+    if args.dry_run:
+        return _tune_dry_run(args, sources)
+    devices = None
+    if args.devices:
+        try:
+            devices = tuple(int(d) for d in args.devices.split(","))
+        except ValueError:
+            raise InputError(
+                f"--devices takes GPU numbers such as 0,1, got '{args.devices}'"
+            ) from None
+    storage = args.storage
+    if storage is None:
+        cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        storage = str(default_journal(Path(cache)))
+    if args.compile_workers is not None and args.compile_workers < 1:
+        raise InputError(f"--compile-workers must be at least 1, got {args.compile_workers}")
+    _read_input(args.payload, sources)
+    if args.schedule:
+        _read_input(args.schedule, sources)
+    with report.LiveProgress(sys.stderr) as live:
+        result = tune(
+            args.payload,
+            args.schedule,
+            args.target,
+            args.entry,
+            budget=args.budget,
+            time_budget=args.time_budget,
+            effort=args.effort,
+            strategy=args.strategy,
+            seed=args.seed,
+            storage=storage,
+            study=args.study,
+            compile_workers=args.compile_workers,
+            devices=devices,
+            progress=live.update,
+            sources=sources,
+        )
+    console = Console(file=sys.stdout, width=120)
+    report.print_summary(result, console)
+    if args.output:
+        write_atomically(args.output, result.schedule_text)
+    if args.report:
+        report.write_report(result, Path(args.report))
+    sys.stdout.flush()
+    print(report.best_line(result))
+    return 0
+
+
+def _tune_dry_run(args: argparse.Namespace, sources: SourceManager) -> int:
+    from schedir.autotune import problem
+    from schedir.autotune.space import describe
+    from schedir.transform.knobs import format_value
+
+    name, text = _read_input(args.payload, sources)
+    schedule = None
+    if args.schedule:
+        schedule_name, schedule_text = _read_input(args.schedule, sources)
+        schedule = (schedule_text, schedule_name)
+    loaded = problem.load(
+        text, name, schedule, args.entry, CompileOptions(target=args.target), sources
+    )
+    space = loaded.problem.space
+    for knob in space.knobs:
+        kind = "alternatives" if knob.is_alternatives else "knob"
+        options = ", ".join(format_value(o) for o in knob.options)
+        selected = format_value(knob.selected) if knob.selected is not None else "none"
+        print(f"{kind} {knob.name}: options [{options}] selected {selected}")
+    for constraint in space.constraints:
+        print(f"constraint: {constraint.description}")
+    valid = space.valid_points()
+    print(f"raw space: {space.raw_size} points")
+    print(f"valid space: {len(valid) if valid is not None else 'too large to count'} points")
+    default = space.default()
+    print(f"default: {describe(default, space.names) if default else 'unresolved'}")
+    return 0

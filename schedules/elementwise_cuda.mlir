@@ -10,6 +10,9 @@
 // become the grid and the threads. Measured on the H200 at 16384^2: 4.43 TB/s (one element
 // per thread 3.59; 8x512 blocks, two rows per thread, 4.42; torch.compile 4.44, Triton
 // 4.42, same run).
+// Knobs (schedir-tune searches them; `selected` is the choice above): the block tile
+// (block_rows x block_cols); the threads stay 4x128 (block_dims is a static attribute
+// upstream), so a block tile sets how many elements each thread handles.
 // Payload: examples/elementwise_cuda.mlir (two generics; any chain ending in one).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -19,9 +22,12 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     // Blocks: 4x128 tiles of the result.
-    %last_b, %blocks = transform.structured.tile_using_forall %last tile_sizes [4, 512]
+    %rows = transform.tune.knob<"block_rows"> = 4 from options = [4, 8, 16] -> !transform.param<i64>
+    %cols = transform.tune.knob<"block_cols"> = 512 from options = [128, 256, 512, 1024]
+      -> !transform.param<i64>
+    %last_b, %blocks = transform.structured.tile_using_forall %last tile_sizes [%rows, %cols]
         (mapping = [#gpu.block<y>, #gpu.block<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %producers_b, %blocks2 = transform.structured.fuse_into_containing_op %producers into %blocks
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 

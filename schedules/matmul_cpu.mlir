@@ -7,6 +7,10 @@
 // bufferization keeps the accumulator in registers across the k loop.
 // Any static linalg.matmul (with its fill) whose M, N and K are multiples of 64.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
+// Knobs (schedir-tune searches them; `selected` is the hand-picked choice above): the
+// cache block of C (block_m x block_n), the k block (block_k) and the register tile
+// (reg_m x reg_n). Register tiles that do not divide the block stay scalar loops (slow,
+// still correct), so the constraint below keeps only those that do.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root
@@ -14,16 +18,29 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root
       : (!transform.any_op) -> !transform.any_op
 
+    %bm = transform.tune.knob<"block_m"> = 64 from options = [32, 64, 128, 256]
+      -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 64 from options = [32, 64, 128, 256]
+      -> !transform.param<i64>
+    %bk = transform.tune.knob<"block_k"> = 64 from options = [32, 64, 128, 256]
+      -> !transform.param<i64>
+    %rm = transform.tune.knob<"reg_m"> = 8 from options = [2, 4, 8, 16]
+      -> !transform.param<i64>
+    %rn = transform.tune.knob<"reg_n"> = 32 from options = [16, 32, 64]
+      -> !transform.param<i64>
+
     // Cache blocks: 64x64 of C (the fill with them), k in blocks of 64.
-    %mm_b, %blocks = transform.structured.tile_using_forall %mm tile_sizes [64, 64]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_b, %blocks = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      -> (!transform.any_op, !transform.any_op)
     %fill_b, %blocks1 = transform.structured.fuse_into_containing_op %fill into %blocks
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mm_k, %k_blocks = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, 64]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_k, %k_blocks = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     // Register tiles: 8x32 of C, one k at a time.
-    %mm_r, %rows, %cols = transform.structured.tile_using_for %mm_k tile_sizes [8, 32, 0]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %mm_r, %rows, %cols = transform.structured.tile_using_for %mm_k tile_sizes [%rm, %rn, 0]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %mm_1, %k_loop = transform.structured.tile_using_for %mm_r tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 

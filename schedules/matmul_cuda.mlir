@@ -16,21 +16,27 @@
 // correct.
 // matmul_smem_cuda.mlir stages the A/B tiles in shared memory (promote after
 // bufferization, copies tiled over the threads on buffers) and is faster at 4096^3.
+// Knobs (schedir-tune searches them; `selected` is the choice above): the block tile of
+// C (block_m x block_n) and the k step (block_k); the threads stay 16x16 (block_dims is
+// a static attribute upstream).
 // Payload: examples/matmul_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [128, 128]
-        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
+    %bk = transform.tune.knob<"block_k"> = 16 from options = [4, 8, 16, 32] -> !transform.param<i64>
+    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %mm_t, %forall_t = transform.structured.tile_using_forall %mm_b num_threads [16, 16]
         (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_t, %forall_t1 = transform.structured.fuse_into_containing_op %fill_b into %forall_t
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mm_k, %k_loop = transform.structured.tile_using_for %mm_t tile_sizes [0, 0, 16]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_k, %k_loop = transform.structured.tile_using_for %mm_t tile_sizes [0, 0, %bk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     %func_v = transform.structured.vectorize_children_and_apply_patterns %func : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_v {

@@ -21,19 +21,26 @@
 // At sizes the tiles do not divide (the example's odd sizes) the partial tiles are copied
 // into the same static buffers and the thread tiles are dynamic: they stay scalar loops
 // and accumulate into C in global memory, still correct.
+// Knobs (schedir-tune searches them; `selected` is the choice above): the block tile of
+// C (block_m x block_n) and the k step (block_k). The threads stay 16x16 (block_dims is a
+// static attribute upstream); shared memory beyond 48 KiB or spilled registers are
+// pruned by the tuner's target checks.
 // Payload: examples/matmul_smem_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [128, 128]
-        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
+    %bk = transform.tune.knob<"block_k"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
+    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_t, %forall_f = transform.structured.tile_using_forall %fill_b num_threads [16, 16]
         (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, 16]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
       transform.apply_patterns.canonicalization

@@ -5,11 +5,13 @@ give the same loop and structured-op structure (harness.py).
 
 iree-opt does not register upstream's math transform extension, so
 `transform.apply_patterns.math.polynomial_approximation` is left out of the copies given
-to both interpreters here; everything else is as written.
+to both interpreters here, nor its tune extension, so each `transform.tune.knob` becomes
+a `transform.param.constant` of its selected value; everything else is as written.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,7 @@ SMALL: dict[str, dict[str, str]] = {
     "elementwise_cpu": {"2048x2048": "16x128"},
 }
 BUFFERIZE = "    %root_b = transform.bufferization.one_shot_bufferize"
+KNOB = re.compile(r'transform\.tune\.knob<"[^"]*">\s*=\s*(-?\d+)\s+from\s+options\s*=\s*\[[^\]]*\]')
 
 
 def _payload(name: str, tmp: Path) -> Path:
@@ -44,6 +47,7 @@ def _payload(name: str, tmp: Path) -> Path:
 def _schedule(name: str, tmp: Path, *, tensor_level: bool) -> Path:
     lines = (REPO / "schedules" / f"{name}.mlir").read_text().splitlines(keepends=True)
     text = "".join(line for line in lines if UPSTREAM_LACKS not in line)
+    text = KNOB.sub(r"transform.param.constant \1 : i64", text)
     if tensor_level:
         text = text[: text.index(BUFFERIZE)] + "    transform.yield\n  }\n}\n"
     path = tmp / f"{name}.schedule{'.tensor' if tensor_level else ''}.mlir"

@@ -1,7 +1,7 @@
 """The import structure of DESIGN.md, checked on the import graph (grimp): every import
 counts, also those inside functions and under `if TYPE_CHECKING:`.
 
-- Layers: cli, api -> autotune -> verify_each -> pipeline -> transform | lowering ->
+- Layers: cli -> tuning -> api -> autotune -> verify_each -> pipeline -> transform | lowering ->
   transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> options | diagnostics.
   gpu (whose CUDA host code runs through cpu's JIT), cpu and the leaves never import xDSL.
   A module whose unit has no rank fails.
@@ -45,6 +45,7 @@ RANKS = {
     "verify_each": 4.5,
     "autotune": 5,
     "api": 6,
+    "tuning": 6.5,
     "cli": 7,
     "__init__": 8,
 }

@@ -1,0 +1,228 @@
+"""Compiling candidates in a pool of worker processes, each job with a timeout.
+
+A candidate is the payload and the schedule with its knobs selected. A worker runs the
+target's compile stages up to LLVM IR (the executable is built where it runs: JIT code
+cannot cross processes) and classifies the outcome:
+
+- `ok`: the LLVM IR, the entry's signature and (cuda) the arguments it writes;
+- `pruned`: the schedule failed *silenceably* (a precondition of a transform op, such as a
+  tile size a transform cannot use), or the kernel breaks a limit of the target (threads
+  per block, shared memory per block, registers spilled as `ptxas -v` reports them);
+- `compile-error`: anything else the compiler reported (an error, an internal error).
+
+A worker that hangs past the timeout or dies is killed and replaced by `Worker`; the
+candidate is recorded as `compile-timeout` or `compile-crashed` by the runner.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schedir.abi import EntrySignature
+from schedir.diagnostics import SchedirError, SourceManager, TransformError
+from schedir.options import CompileOptions
+
+MAX_THREADS_PER_BLOCK = 1024
+MAX_STATIC_SHARED_BYTES = 48 * 1024
+"""Static shared memory a block may hold without the dynamic opt-in (every sm_70+ GPU)."""
+
+
+@dataclass(frozen=True)
+class CompileJob:
+    """One candidate to compile: payload and schedule texts, and how."""
+
+    candidate: int
+    payload: str
+    payload_name: str
+    schedule: str | None
+    """The schedule library with the candidate's selections (None: embedded in `payload`)."""
+    entry: str | None
+    options: CompileOptions
+    check_spills: bool = True
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """What a worker made of a candidate (see the module doc for `status`)."""
+
+    candidate: int
+    status: str
+    seconds: float
+    llvm_ir: str | None = None
+    signature: EntrySignature | None = None
+    written: tuple[int, ...] = ()
+    error_class: str = ""
+    message: str = ""
+    resources: dict[str, int] = field(default_factory=dict)
+
+
+def compile_candidate(job: CompileJob) -> CompileResult:
+    """Compile one candidate in this process; never raises for a compiler error."""
+    start = time.perf_counter()
+
+    def result(status: str, **kw: object) -> CompileResult:
+        return CompileResult(job.candidate, status, time.perf_counter() - start, **kw)  # pyright: ignore[reportArgumentType]  # the fields are given by name
+
+    sources = SourceManager()
+    try:
+        ir, signature, written, module_limits = _run_stages(job, sources)
+    except TransformError as err:
+        status = "pruned" if err.silenceable else "compile-error"
+        return result(status, error_class=type(err).__name__, message=err.render(sources))
+    except SchedirError as err:
+        return result("compile-error", error_class=type(err).__name__, message=err.render(sources))
+    except RecursionError:
+        return result("compile-error", error_class="RecursionError", message="IR nests too deeply")
+    except Exception as err:  # an internal compiler error: a failed candidate, not a failed run
+        return result(
+            "compile-error",
+            error_class=type(err).__name__,
+            message=f"internal compiler error: {type(err).__name__}: {err}",
+        )
+    if module_limits:
+        return result("pruned", error_class="TargetLimit", message=module_limits)
+    return result("ok", llvm_ir=ir, signature=signature, written=written)
+
+
+def _run_stages(
+    job: CompileJob, sources: SourceManager
+) -> tuple[str, EntrySignature, tuple[int, ...], str]:
+    """(LLVM IR, signature, written arguments, broken target limit or "")."""
+    from schedir.dialects import get_context
+    from schedir.pipeline import (
+        BACKENDS,
+        PTX,
+        SCHEDULED,
+        Compilation,
+        Entry,
+        Schedule,
+        Source,
+        kernels_ptx,
+        run_stages,
+    )
+
+    c = Compilation(
+        get_context(),
+        job.options,
+        payload=Source(job.payload, job.payload_name),
+        sources=sources,
+        schedule=Schedule(
+            Source(job.schedule, "<tuned schedule>") if job.schedule is not None else None,
+            on_diagnostic=lambda d: None,  # remarks of a candidate are not the user's business
+        ),
+        entry=Entry(job.entry),
+    )
+    limit = ""
+
+    def after(stage: object) -> None:
+        nonlocal limit
+        if stage is SCHEDULED and job.options.target == "cuda":
+            limit = launch_limits(c.ir)
+            if limit:
+                raise _Pruned
+        if stage is PTX and job.check_spills and not limit:
+            limit = ptx_limits(kernels_ptx(c.ir), job.options.arch)
+            if limit:
+                raise _Pruned
+
+    stages = [s for s in BACKENDS[job.options.target].stages if not s.on_request]
+    try:
+        run_stages(c, stages, on_stage=after)  # pyright: ignore[reportArgumentType]  # after takes any stage
+    except _Pruned:
+        return "", _dummy_signature(), (), limit
+    assert c.llvm_ir is not None and c.signature is not None
+    return c.llvm_ir, c.signature, c.written, ""
+
+
+class _Pruned(Exception):
+    """Stops the stages at a broken target limit."""
+
+
+def _dummy_signature() -> EntrySignature:
+    return EntrySignature("", (), ())
+
+
+def launch_limits(module: object) -> str:
+    """The first launch limit a scheduled module breaks (threads per block), or ""."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from schedir.dialects import arith, gpu
+
+    assert hasattr(module, "walk")
+    for op in module.walk():  # pyright: ignore[reportAttributeAccessIssue]  # a ModuleOp
+        if not isinstance(op, gpu.LaunchOp):
+            continue
+        sizes: list[int] = []
+        for value in (op.blockSizeX, op.blockSizeY, op.blockSizeZ):
+            owner = value.owner
+            if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+                sizes.append(int(owner.value.value.data))
+        if len(sizes) == 3 and sizes[0] * sizes[1] * sizes[2] > MAX_THREADS_PER_BLOCK:
+            return (
+                f"{sizes[0]}x{sizes[1]}x{sizes[2]} threads per block exceed the limit of "
+                f"{MAX_THREADS_PER_BLOCK}"
+            )
+    return ""
+
+
+_SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
+_SMEM = re.compile(r"Used (\d+) registers.*?(\d+) bytes smem")
+
+
+def ptx_limits(
+    ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
+) -> str:
+    """What `ptxas -v` says the kernels break (spilled registers, shared memory), or ""."""
+    from schedir.gpu import find_ptxas
+
+    try:
+        ptxas = find_ptxas()
+    except SchedirError:
+        return ""  # no toolkit here: the limits are checked when the driver loads the PTX
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "kernels.ptx"
+        path.write_text(ptx)
+        out = run(
+            [str(ptxas), "-v", f"-arch={arch}", str(path), "-o", str(Path(folder) / "k.cubin")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    log = out.stdout + out.stderr
+    for stores, loads in _SPILL.findall(log):
+        if int(stores) or int(loads):
+            return f"ptxas -v: registers spill ({stores} bytes spill stores, {loads} bytes spill loads)"
+    for _, smem in _SMEM.findall(log):
+        if int(smem) > MAX_STATIC_SHARED_BYTES:
+            return f"ptxas -v: {smem} bytes of shared memory per block exceed {MAX_STATIC_SHARED_BYTES}"
+    return ""
+
+
+def compile_handler(_setup: object) -> Callable[[CompileJob, Callable[[str], None]], CompileResult]:
+    """The compile worker's handler (`schedir.autotune.worker.serve`)."""
+    from schedir.dialects import get_context
+
+    get_context()  # build the context once per worker, before the first job's clock starts
+
+    def handle(job: CompileJob, _progress: Callable[[str], None]) -> CompileResult:
+        return compile_candidate(job)
+
+    return handle
+
+
+__all__ = [
+    "MAX_STATIC_SHARED_BYTES",
+    "MAX_THREADS_PER_BLOCK",
+    "CompileJob",
+    "CompileResult",
+    "compile_candidate",
+    "compile_handler",
+    "launch_limits",
+    "ptx_limits",
+]

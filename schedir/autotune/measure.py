@@ -1,0 +1,287 @@
+"""Verifying and timing candidates in a measurement worker process (one per device).
+
+Measurement protocol, version `PROTOCOL_VERSION` (part of every study key: a change here
+never reuses an old time):
+
+1. Build: the candidate's LLVM IR is JIT-compiled in the worker (on cuda, loaded on the
+   worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts).
+2. Verify: one call on the study's inputs (seeded random, non-trivial, of the payload's
+   odd sizes) into fresh output buffers pre-filled with NaN (integers: a sentinel), so an
+   element the kernel never writes cannot pass. Every result is compared with
+   `schedir.reference` (float64, dtype-aware tolerances: `schedir.reference.compare`), and
+   every input is compared bit for bit with its copy taken before the call. A failure is
+   a `wrong-result`: it is never timed and can never win.
+3. Time: warm-up, then repeats. CPU: one warm-up call, then calls until `min_time`
+   seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
+   cuda: `schedir.gpu.time_function` (warm-up runs, then CUDA events around every run,
+   the L2 cache flushed before each). The result is the median and the spread (the
+   interquartile range relative to the median).
+4. Accept: a candidate faster than the best so far is timed again (`remeasure`) and its
+   time is the median of both series; times within the noise band (`NOISE_BAND`, or the
+   measured spreads when larger) are ties, broken by the candidate's canonical knob key,
+   so workers and hosts agree on the winner (`schedir.autotune.runner.winner`).
+
+A hook (`MeasureHook`) can stand between the worker and the kernel's verification call:
+tests use it to inject faults (a segfault, a hang, wrong numbers) as a broken candidate
+would. The runner's watchdog gives each phase a deadline (building: the compile timeout;
+verifying and timing: max(1 s, 20x the best time so far) per call) and restarts a worker
+that crashes or hangs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from schedir.abi import EntrySignature
+from schedir.options import CompileOptions
+
+PROTOCOL_VERSION = 1
+NOISE_BAND = 0.02
+"""Relative difference below which two medians are a tie."""
+
+MeasureHook = Callable[[Mapping[str, Any], Callable[[], list[np.ndarray]]], list[np.ndarray]]
+"""`hook(knobs, run) -> results`: called for a candidate's verification call instead of
+`run()` (which calls the kernel once and returns its results)."""
+
+
+@dataclass(frozen=True)
+class MeasureSetup:
+    """What a measurement worker needs once: where the inputs and expected results are,
+    the device, the tolerances and the timing effort."""
+
+    target: str
+    device: int | None
+    data: Path
+    """An .npz file holding `in_<i>` (the inputs) and `out_<i>` (the reference results)."""
+    reduction_length: int
+    min_time: float
+    min_runs: int = 5
+    max_runs: int = 200
+    hook: MeasureHook | None = None
+
+
+@dataclass(frozen=True)
+class MeasureJob:
+    """One candidate to verify and time (or, with `remeasure`, only to time again)."""
+
+    candidate: int
+    knobs: Mapping[str, Any]
+    llvm_ir: str
+    signature: EntrySignature
+    written: tuple[int, ...]
+    options: CompileOptions
+    remeasure: bool = False
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """The outcome: `status` "verified", "wrong-result", "error" (the kernel raised) or
+    "crashed" (an error that poisons the worker's CUDA context, or out of memory: the
+    runner replaces the worker)."""
+
+    candidate: int
+    status: str
+    times_ms: tuple[float, ...] = ()
+    build_s: float = 0.0
+    error_class: str = ""
+    message: str = ""
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.times_ms) if self.times_ms else float("inf")
+
+    @property
+    def spread(self) -> float:
+        """Interquartile range of the times relative to their median."""
+        return relative_spread(self.times_ms)
+
+
+def relative_spread(times: Sequence[float]) -> float:
+    """Interquartile range of `times` relative to their median (0 for fewer than 4)."""
+    if len(times) < 4:
+        return 0.0
+    q = statistics.quantiles(times, n=4)
+    median = statistics.median(times)
+    return (q[2] - q[0]) / median if median > 0 else 0.0
+
+
+class Measurer:
+    """The measurement worker's handler: loads the data once, then verifies and times."""
+
+    def __init__(self, setup: MeasureSetup) -> None:
+        if setup.target == "cuda" and setup.device is not None:
+            # Before anything starts CUDA in this process, the driver (which reads the C
+            # environment at cuInit) is told to show the worker only its device.
+            os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
+        self.setup = setup
+        with np.load(setup.data, allow_pickle=False) as data:
+            count = sum(1 for k in data.files if k.startswith("in_"))
+            self.inputs = [np.array(data[f"in_{i}"]) for i in range(count)]
+            results = sum(1 for k in data.files if k.startswith("out_"))
+            self.expected = [np.array(data[f"out_{i}"]) for i in range(results)]
+
+    def __call__(self, job: MeasureJob, progress: Callable[[str], None]) -> Measurement:
+        start = time.perf_counter()
+        try:
+            executable = _build(job)
+        except Exception as err:  # a JIT/load failure of this candidate only
+            return Measurement(
+                job.candidate, "error", error_class=type(err).__name__, message=str(err)
+            )
+        build_s = time.perf_counter() - start
+        progress("built")
+        if not job.remeasure:
+            try:
+                failure = self._verify(job, executable)
+            except Exception as err:  # poisons_context: see _verify
+                return Measurement(
+                    job.candidate,
+                    "crashed",
+                    build_s=build_s,
+                    error_class=type(err).__name__,
+                    message=str(err),
+                )
+            if failure is not None:
+                return Measurement(
+                    job.candidate,
+                    "wrong-result",
+                    build_s=build_s,
+                    error_class="WrongResult",
+                    message=failure,
+                )
+        progress("timing")
+        try:
+            times = self._time(job, executable)
+        except Exception as err:
+            if poisons_context(err):
+                return Measurement(
+                    job.candidate,
+                    "crashed",
+                    build_s=build_s,
+                    error_class=type(err).__name__,
+                    message=str(err),
+                )
+            return Measurement(
+                job.candidate,
+                "error",
+                build_s=build_s,
+                error_class=type(err).__name__,
+                message=str(err),
+            )
+        return Measurement(job.candidate, "verified", tuple(times), build_s)
+
+    def _verify(self, job: MeasureJob, executable: Any) -> str | None:
+        """None when every result matches the reference and no input changed, else why not."""
+        from schedir.reference import compare, nan_filled
+
+        args = [a.copy() for a in self.inputs]
+        outputs = [nan_filled(spec) for spec in job.signature.out_params]
+
+        def run() -> list[np.ndarray]:
+            return executable.run(args, outputs=outputs)
+
+        try:
+            results = self.setup.hook(job.knobs, run) if self.setup.hook is not None else run()
+        except Exception as err:
+            if poisons_context(err):
+                raise  # an illegal address or the like: this worker must be replaced
+            return f"the call raised {type(err).__name__}: {err}"
+        if len(results) != len(self.expected):
+            return f"{len(results)} result(s), the reference has {len(self.expected)}"
+        for index, (spec, got, want) in enumerate(
+            zip(job.signature.results, results, self.expected, strict=True)
+        ):
+            check = compare(got, want, spec.dtype, self.setup.reduction_length)
+            if not check.ok:
+                return f"result {index}: {check.message}"
+        for index, (before, after) in enumerate(zip(self.inputs, args, strict=True)):
+            if before.tobytes() != np.asarray(after).tobytes():
+                return f"input {index} was modified by the kernel"
+        return None
+
+    def _time(self, job: MeasureJob, executable: Any) -> list[float]:
+        args = [a.copy() for a in self.inputs]
+        if job.options.target == "cuda":
+            from schedir.gpu import time_function
+
+            bound = executable.bind(args)
+            try:
+                first = time_function(bound, warmup=3, repeat=5)
+                repeat = max(
+                    self.setup.min_runs,
+                    min(
+                        self.setup.max_runs,
+                        int(self.setup.min_time * 1e3 / max(first.median_ms, 1e-3)),
+                    ),
+                )
+                timing = time_function(bound, warmup=1, repeat=repeat)
+            finally:
+                bound.close()
+            return list(timing.times_ms)
+        call = executable.bind(args)
+        call()  # warm-up: page in code and data
+        times: list[float] = []
+        begin = time.perf_counter()
+        while len(times) < self.setup.max_runs and (
+            time.perf_counter() - begin < self.setup.min_time or len(times) < self.setup.min_runs
+        ):
+            t0 = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - t0) * 1e3)
+        return times
+
+
+_STICKY_CUDA_ERRORS = (
+    "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+    "CUDA_ERROR_MISALIGNED_ADDRESS",
+    "CUDA_ERROR_LAUNCH_FAILED",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "CUDA_ERROR_INVALID_PC",
+    "CUDA_ERROR_OUT_OF_MEMORY",
+    "CUDA_ERROR_LAUNCH_TIMEOUT",
+)
+"""Errors after which the process's CUDA context is unusable (or memory is exhausted)."""
+
+
+def poisons_context(err: BaseException) -> bool:
+    """Whether `err` leaves the worker's CUDA context unusable: the worker is replaced."""
+    text = str(err)
+    return isinstance(err, MemoryError) or any(code in text for code in _STICKY_CUDA_ERRORS)
+
+
+def _build(job: MeasureJob) -> Any:
+    if job.options.target == "cuda":
+        from schedir.gpu import CudaExecutable
+
+        return CudaExecutable.build(job.llvm_ir, job.signature, job.options, job.written)
+    from schedir.cpu import CpuExecutable
+
+    return CpuExecutable.build(job.llvm_ir, job.signature, job.options)
+
+
+def measure_handler(setup: MeasureSetup) -> Measurer:
+    """The measurement worker's handler (`schedir.autotune.worker.serve`)."""
+    return Measurer(setup)
+
+
+__all__ = [
+    "NOISE_BAND",
+    "PROTOCOL_VERSION",
+    "MeasureHook",
+    "MeasureJob",
+    "MeasureSetup",
+    "Measurement",
+    "Measurer",
+    "measure_handler",
+    "poisons_context",
+    "relative_spread",
+]

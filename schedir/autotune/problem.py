@@ -1,0 +1,164 @@
+"""From a payload and a schedule to a tuning problem: the space, the rendering of a point,
+the reference data every candidate is checked against, and the study key's parts.
+
+The schedule is a separate library (`schedule=`) or the one embedded in the payload; its
+knobs make the space (`schedir.transform.knobs`), its `transform.smt.constrain_params`
+ops the static constraints (`schedir.transform.constraints`). The reference data are
+seeded random inputs of the payload's sizes and `schedir.reference`'s float64 results,
+written once to an .npz file that every measurement worker loads.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from schedir.autotune.runner import Problem
+from schedir.autotune.space import Point, Space
+from schedir.diagnostics import InputError, SourceManager
+from schedir.options import CompileOptions
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A problem and what else the tuner needs of its inputs."""
+
+    problem: Problem
+    payload: ModuleOp
+    """The payload without its schedule (the reference's input)."""
+    entry: str
+    canonical_payload: str
+    canonical_schedule: str
+
+
+def load(
+    payload: str,
+    payload_name: str,
+    schedule: tuple[str, str] | None,
+    entry: str | None,
+    options: CompileOptions,
+    sources: SourceManager,
+) -> Loaded:
+    """Parse payload and schedule (text, name) and build the problem; InputError without
+    knobs to search."""
+    from schedir.dialects import get_context
+    from schedir.dialects.syntax import parse_module, print_op
+    from schedir.dialects.types import find_entry
+    from schedir.pipeline import has_schedule, strip_schedule
+    from schedir.transform.constraints import constraints_of
+    from schedir.transform.knobs import clear, read_knobs, select
+
+    ctx = get_context()
+    module = parse_module(payload, payload_name, ctx=ctx, sources=sources)
+    if schedule is not None:
+        holder = parse_module(schedule[0], schedule[1], ctx=ctx, sources=sources)
+        embedded = False
+    else:
+        if not has_schedule(module):
+            raise InputError(
+                f"'{payload_name}' has no schedule to tune: embed one or pass --schedule"
+            )
+        holder = module
+        embedded = True
+    knobs = read_knobs(holder)
+    if not knobs:
+        raise InputError(
+            "the schedule declares no knobs to search (transform.tune.knob, "
+            "transform.tune.alternatives)"
+        )
+    space = Space(knobs, constraints_of(holder, knobs))
+    stripped = module.clone()
+    strip_schedule(stripped)
+    fn = find_entry(stripped, entry)
+    unselected = holder.clone()
+    clear(unselected)
+
+    def render(point: Point) -> str:
+        chosen = holder.clone()
+        select(chosen, point)
+        return print_op(chosen)
+
+    problem = Problem(payload, payload_name, space, render, embedded, entry, options)
+    return Loaded(
+        problem,
+        stripped,
+        fn.sym_name.data,
+        print_op(stripped),
+        print_op(unselected) if not embedded else _schedule_part(unselected),
+    )
+
+
+def _schedule_part(module: ModuleOp) -> str:
+    """The transform ops of a payload module with an embedded schedule (printed)."""
+    from schedir.dialects.syntax import print_op
+
+    return "\n".join(print_op(op) for op in module.ops if op.name.startswith("transform."))
+
+
+def write_reference_data(loaded: Loaded, folder: Path, seed: int) -> tuple[Path, int]:
+    """The inputs and the reference's results in an .npz under `folder`, and the
+    reduction length of the tolerances."""
+    from schedir import reference
+    from schedir.dialects.types import entry_signature, find_entry
+
+    sig = entry_signature(find_entry(loaded.payload, loaded.entry))
+    inputs = reference.random_inputs(sig, seed)
+    expected = reference.evaluate(loaded.payload, loaded.entry, inputs)
+    arrays = {f"in_{i}": np.asarray(a) for i, a in enumerate(inputs)}
+    arrays.update({f"out_{i}": np.asarray(e) for i, e in enumerate(expected)})
+    path = folder / "reference.npz"
+    np.savez(path, **arrays)  # pyright: ignore[reportArgumentType]  # numpy's stub types **kwds loosely
+    return path, reference.reduction_length(loaded.payload, loaded.entry)
+
+
+def device_description(options: CompileOptions, device: int | None) -> tuple[str, dict[str, str]]:
+    """What the study key records of the device, and the versions of the tools used."""
+    if options.target == "cpu":
+        import llvmlite.binding as llvm
+
+        features = llvm.get_host_cpu_features().flatten()
+        return f"cpu {llvm.get_host_cpu_name()} {features}", {}
+    tools: dict[str, str] = {}
+    gpu = _query(
+        [
+            "nvidia-smi",
+            f"--id={device or 0}",
+            "--query-gpu=name,compute_cap,driver_version",
+            "--format=csv,noheader",
+        ]
+    )
+    tools["driver"] = gpu.rpartition(",")[2].strip() if gpu else "unknown"
+    ptxas = shutil.which("ptxas")
+    tools["ptxas"] = _query([ptxas, "--version"]).splitlines()[-1] if ptxas else "none"
+    return f"cuda {gpu.rpartition(',')[0] if gpu else 'unknown'} {options.arch}", tools
+
+
+def _query(command: list[str]) -> str:
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def options_text(options: CompileOptions) -> str:
+    """The compile options that change the code, as the key records them."""
+    fields: Mapping[str, object] = {
+        "target": options.target,
+        "opt_level": options.opt_level,
+        "arch": options.arch,
+        "ptx_version": options.ptx_version,
+        "cpu_name": options.cpu_name,
+        "cpu_features": options.cpu_features,
+    }
+    return json.dumps(fields, sort_keys=True)
+
+
+__all__ = ["Loaded", "device_description", "load", "options_text", "write_reference_data"]

@@ -1,0 +1,553 @@
+"""The tuning loop: ask the strategy for candidates, compile them in the pool, verify and
+time them in the measurement workers, tell the store, until the budget is spent.
+
+One process runs one loop; several processes (or hosts) running the same problem against
+one storage share the study: each counts every finished candidate of the study against
+the budget, skips points already finished or in flight, and stops when the study is done.
+
+Budget. A candidate counts once it is compiled (whatever became of it: verified, pruned,
+failed, crashed); statically invalid points and repeats of finished ones cost nothing and
+do not count. `time_budget` stops asking for new candidates after that many seconds.
+
+On the CPU target the compile workers are paused (SIGSTOP) while a candidate is timed, so
+that compilation never disturbs a measurement; their deadlines move by the paused time.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from schedir.autotune import strategies
+from schedir.autotune.compile_pool import CompileJob, CompileResult, compile_handler
+from schedir.autotune.measure import (
+    NOISE_BAND,
+    MeasureJob,
+    Measurement,
+    MeasureSetup,
+    measure_handler,
+    relative_spread,
+)
+from schedir.autotune.space import Point, Space, key
+from schedir.autotune.store import (
+    FINAL,
+    HEARTBEAT_S,
+    MESSAGE_LIMIT,
+    Record,
+    heartbeat,
+    owner,
+    record_of,
+    records,
+)
+from schedir.autotune.worker import Died, Worker, process_context, wait_any
+from schedir.options import CompileOptions
+
+if TYPE_CHECKING:
+    import optuna
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is tuned: payload and schedule texts, the space, target and entry."""
+
+    payload: str
+    payload_name: str
+    space: Space
+    render: Callable[[Point], str]
+    """The schedule text (library, or the whole payload when embedded) for a point."""
+    embedded: bool
+    entry: str | None
+    options: CompileOptions
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the loop runs (see `schedir.tune` for the meaning of each)."""
+
+    budget: int | None
+    time_budget: float | None
+    strategy: str
+    seed: int
+    compile_workers: int
+    devices: tuple[int | None, ...]
+    compile_timeout: float = 120.0
+    first_timeout: float = 30.0
+    """Per-call watchdog before any time is known (then max(1 s, 20x the best))."""
+    min_time: float = 0.1
+    max_duplicates: int = 64
+
+
+@dataclass
+class Stats:
+    """Counts and times the progress display shows."""
+
+    budget: int | None
+    done: int = 0
+    best_ms: float | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    compile_s: float = 0.0
+    measure_s: float = 0.0
+    started: float = field(default_factory=time.monotonic)
+
+
+Progress = Callable[[Stats], None]
+
+
+@dataclass
+class _Candidate:
+    trial: Any
+    point: Point
+    key: str
+    default: bool
+    compile_s: float = 0.0
+    compiled: CompileResult | None = None
+    first: Measurement | None = None
+    measure_started: float = 0.0
+
+
+class Loop:
+    """One tuning loop over a study (see the module doc)."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        settings: Settings,
+        study: optuna.Study,
+        measure: MeasureSetup,
+        progress: Progress | None = None,
+    ) -> None:
+        self.problem = problem
+        self.settings = settings
+        self.study = study
+        self.measure_setup = measure
+        self.progress = progress
+        self.space = problem.space
+        self.dists = strategies.distributions(self.space)
+        valid = self.space.valid_points()
+        self.valid = valid
+        self.strategy = strategies.resolve(
+            settings.strategy, len(valid) if valid is not None else None, settings.budget
+        )
+        self.stats = Stats(settings.budget)
+        self.in_flight: dict[int, _Candidate] = {}
+        self.to_measure: deque[_Candidate] = deque()
+        self.finished: dict[str, Record] = {}
+        self.exhausted = False
+        self.duplicates = 0
+        self.owner = owner()
+        self._next_id = 0
+        self._pending_default = self.space.default()
+        self._last_beat = 0.0
+        self.elsewhere: set[str] = set()
+        """Points other processes are running now."""
+
+    # -- the study
+
+    def _refresh(self) -> tuple[int, int]:
+        """Reload the finished records; (counted finished, running elsewhere)."""
+        from optuna.trial import TrialState
+
+        counted = 0
+        running = 0
+        mine_numbers = {c.trial.number for c in self.in_flight.values()}
+        self.elsewhere = set()
+        for trial in self.study.get_trials(deepcopy=False):
+            rec = record_of(trial)
+            if rec is None:
+                if trial.state == TrialState.RUNNING and trial.number not in mine_numbers:
+                    running += 1
+                    self.elsewhere.add(str(trial.user_attrs.get("point", "")))
+                continue
+            if rec.status in FINAL and rec.duplicate_of is None:
+                counted += 1
+                self.finished.setdefault(rec.point, rec)
+        best = [
+            r.median_ms for r in self.finished.values() if r.status == "verified" and r.median_ms
+        ]
+        self.stats.best_ms = min(best) if best else None
+        return counted, running
+
+    def _counted_now(self) -> int:
+        counted, running = self._refresh()
+        self.stats.done = counted
+        return counted + running + len(self.in_flight)
+
+    def _can_ask(self, started: float) -> bool:
+        if self.exhausted:
+            return False
+        s = self.settings
+        if s.time_budget is not None and time.monotonic() - started >= s.time_budget:
+            return False
+        if s.budget is not None and self._counted_now() >= s.budget:
+            return False
+        if self.valid is not None:
+            taken = set(self.finished) | self.elsewhere | {c.key for c in self.in_flight.values()}
+            if all(key(p) in taken for p in self.valid):
+                self.exhausted = True
+                return False
+        return True
+
+    def _ask(self) -> _Candidate | None:
+        """The next candidate to compile, or None when the search is over."""
+
+        def taken(k: str) -> bool:
+            return (
+                k in self.finished
+                or k in self.elsewhere
+                or any(c.key == k for c in self.in_flight.values())
+            )
+
+        while True:
+            forced: Point | None = None
+            is_default = False
+            if self._pending_default is not None:
+                forced, self._pending_default = self._pending_default, None
+                is_default = True
+                if taken(key(forced)):
+                    continue
+            elif self.strategy == "exhaustive" and self.valid is not None:
+                forced = next((p for p in self.valid if not taken(key(p))), None)
+                if forced is None:
+                    self.exhausted = True
+                    return None
+            if forced is not None:
+                self.study.enqueue_trial(strategies.encode(self.space, forced))
+            with warnings.catch_warnings():
+                # Optuna expects heartbeats from Study.optimize; this loop beats itself.
+                warnings.filterwarnings("ignore", "Heartbeat of storage", UserWarning)
+                trial = self.study.ask(self.dists)
+            point = strategies.decode(self.space, trial.params)
+            k = key(point)
+            trial.set_user_attr("point", k)
+            trial.set_user_attr("owner", self.owner)
+            if is_default and k == key(forced or {}):
+                trial.set_user_attr("default", True)
+            reason = self.space.violation(point)
+            if reason is not None:
+                self._finish_trial(trial, "invalid", message=reason)
+                continue
+            previous = self.finished.get(k)
+            if previous is not None or taken(k) or self._claimed_elsewhere(trial.number, k):
+                self._duplicate(trial, previous)
+                self.duplicates += 1
+                if self.duplicates >= self.settings.max_duplicates:
+                    self.exhausted = True
+                    return None
+                continue
+            self.duplicates = 0
+            return _Candidate(trial, point, k, bool(trial.user_attrs.get("default")))
+
+    def _claimed_elsewhere(self, number: int, point: str) -> bool:
+        """Whether an earlier trial of another process runs or ran this point (the earlier
+        trial keeps it: processes that asked at the same moment agree on who measures)."""
+        for other in self.study.get_trials(deepcopy=False):
+            if other.number >= number or other.user_attrs.get("point") != point:
+                continue
+            status = other.user_attrs.get("status")
+            if status in (None, *FINAL) and (status is not None or other.state.name == "RUNNING"):
+                return True
+        return False
+
+    def _duplicate(self, trial: Any, previous: Record | None) -> None:
+        from optuna.trial import TrialState
+
+        trial.set_user_attr("status", "duplicate")
+        if previous is None:
+            self.study.tell(trial, state=TrialState.FAIL)
+            return
+        trial.set_user_attr("duplicate_of", previous.number)
+        if previous.status == "verified" and previous.median_ms is not None:
+            trial.set_user_attr("median_ms", previous.median_ms)
+            self.study.tell(trial, previous.median_ms)
+        elif previous.status == "pruned":
+            self.study.tell(trial, state=TrialState.PRUNED)
+        else:
+            self.study.tell(trial, state=TrialState.FAIL)
+
+    def _finish_trial(self, trial: Any, status: str, **attrs: Any) -> None:
+        from optuna.trial import TrialState
+
+        if "message" in attrs:
+            attrs["message"] = str(attrs["message"])[:MESSAGE_LIMIT]
+        for name, value in attrs.items():
+            trial.set_user_attr(name, value)
+        trial.set_user_attr("status", status)
+        if status == "verified":
+            self.study.tell(trial, float(attrs["median_ms"]))
+        elif status in ("pruned", "invalid"):
+            self.study.tell(trial, state=TrialState.PRUNED)
+        else:
+            self.study.tell(trial, state=TrialState.FAIL)
+        if status != "invalid":
+            self.stats.counts[status] = self.stats.counts.get(status, 0) + 1
+
+    def _finish(self, cand: _Candidate, status: str, **attrs: Any) -> None:
+        attrs.setdefault("compile_s", cand.compile_s)
+        self._finish_trial(cand.trial, status, **attrs)
+        rec = record_of(self.study._storage.get_trial(cand.trial._trial_id))  # pyright: ignore[reportPrivateUsage]  # the trial's stored record
+        if rec is not None:
+            self.finished.setdefault(rec.point, rec)
+            if (
+                status == "verified"
+                and rec.median_ms is not None
+                and (self.stats.best_ms is None or rec.median_ms < self.stats.best_ms)
+            ):
+                self.stats.best_ms = rec.median_ms
+        for cid, c in list(self.in_flight.items()):
+            if c is cand:
+                del self.in_flight[cid]
+
+    # -- the loop
+
+    def per_call_timeout(self) -> float:
+        best = self.stats.best_ms
+        if best is None:
+            return self.settings.first_timeout
+        return max(1.0, 20 * best / 1e3)
+
+    def run(self) -> None:
+        s = self.settings
+        ctx = process_context()
+        compilers = [
+            Worker(ctx, compile_handler, None, f"compile-{i}", s.compile_timeout)
+            for i in range(max(1, s.compile_workers))
+        ]
+        measurers = [
+            Worker(
+                ctx,
+                measure_handler,
+                MeasureSetup(**{**self.measure_setup.__dict__, "device": d}),
+                f"measure-{d if d is not None else 'cpu'}",
+                s.compile_timeout,
+            )
+            for d in s.devices
+        ]
+        workers = compilers + measurers
+        for w in workers:
+            w.start()
+        started = time.monotonic()
+        cpu = self.problem.options.target == "cpu"
+        try:
+            while True:
+                for w in compilers:
+                    if w.idle and self._can_ask(started):
+                        cand = self._ask()
+                        if cand is None:
+                            break
+                        self._submit_compile(w, cand)
+                for w in measurers:
+                    if w.idle and self.to_measure:
+                        cand = self.to_measure.popleft()
+                        self._submit_measure(w, cand)
+                measuring = any(not w.idle and w.job is not None for w in measurers)
+                if cpu:
+                    for w in compilers:
+                        (w.pause if measuring else w.resume)()
+                if not self.in_flight and (not self._can_ask(started) or self.exhausted):
+                    break
+                self._report()
+                self._beat()
+                deadlines = [w.deadline for w in workers if w.deadline is not None]
+                now = time.monotonic()
+                timeout = max(0.0, min(deadlines) - now) if deadlines else 1.0
+                for w in wait_any(workers, min(timeout, 1.0)):
+                    job = w.job
+                    message = w.receive()
+                    if isinstance(message, Died):
+                        if job is not None:
+                            self._on_died(w, job, message, measurers)
+                    else:
+                        self._on_message(w, message, measurers)
+                now = time.monotonic()
+                for w in workers:
+                    if w.expired(now):
+                        job = w.job
+                        died = w.kill_for_timeout()
+                        if job is not None:
+                            self._on_died(w, job, died, measurers)
+        finally:
+            for w in workers:
+                w.stop()
+            self._abandon()
+        self._refresh()
+        self._report()
+
+    def _beat(self) -> None:
+        now = time.monotonic()
+        if now - self._last_beat >= HEARTBEAT_S / 2:
+            self._last_beat = now
+            heartbeat(self.study, [c.trial._trial_id for c in self.in_flight.values()])
+
+    def _submit_compile(self, w: Worker, cand: _Candidate) -> None:
+        cid = self._next_id
+        self._next_id += 1
+        self.in_flight[cid] = cand
+        p = self.problem
+        schedule = p.render(cand.point)
+        job = CompileJob(
+            cid,
+            schedule if p.embedded else p.payload,
+            p.payload_name,
+            None if p.embedded else schedule,
+            p.entry,
+            p.options,
+        )
+        w.submit(job, self.settings.compile_timeout)
+
+    def _submit_measure(self, w: Worker, cand: _Candidate, remeasure: bool = False) -> None:
+        compiled = cand.compiled
+        assert (
+            compiled is not None and compiled.llvm_ir is not None and compiled.signature is not None
+        )
+        cid = next(i for i, c in self.in_flight.items() if c is cand)
+        job = MeasureJob(
+            cid,
+            dict(cand.point),
+            compiled.llvm_ir,
+            compiled.signature,
+            compiled.written,
+            self.problem.options,
+            remeasure=remeasure,
+        )
+        cand.measure_started = time.monotonic()
+        w.submit(job, self.settings.compile_timeout)
+
+    def _on_message(
+        self, w: Worker, message: tuple[Any, ...] | None, measurers: list[Worker]
+    ) -> None:
+        if message is None:
+            return
+        if message[0] == "phase":
+            per_call = self.per_call_timeout()
+            if message[1] == "built":
+                timeout = per_call + 5.0  # one call, plus the comparison with the reference
+            else:
+                timeout = 3 * self.settings.min_time + 12 * per_call + 5.0
+            w.extend(timeout)
+            return
+        result = message[1]
+        if isinstance(result, CompileResult):
+            self._on_compiled(result)
+        elif isinstance(result, Measurement):
+            self._on_measured(w, result, measurers)
+
+    def _on_died(self, w: Worker, job: Any, died: Died, measurers: list[Worker]) -> None:
+        cand = self.in_flight.get(job.candidate)
+        if cand is None:
+            return
+        timed_out = died.kind == "timed-out"
+        if isinstance(job, CompileJob):
+            status = "compile-timeout" if timed_out else "compile-crashed"
+        else:
+            self.stats.measure_s += time.monotonic() - cand.measure_started
+            status = "timed-out" if timed_out else "crashed"
+        self._finish(cand, status, error_class=died.kind, message=died.message)
+
+    def _on_compiled(self, result: CompileResult) -> None:
+        cand = self.in_flight.get(result.candidate)
+        if cand is None:
+            return
+        cand.compile_s = result.seconds
+        self.stats.compile_s += result.seconds
+        if result.status == "ok":
+            cand.compiled = result
+            self.to_measure.append(cand)
+            return
+        self._finish(cand, result.status, error_class=result.error_class, message=result.message)
+
+    def _on_measured(self, w: Worker, m: Measurement, measurers: list[Worker]) -> None:
+        cand = self.in_flight.get(m.candidate)
+        if cand is None:
+            return
+        self.stats.measure_s += time.monotonic() - cand.measure_started
+        if m.status == "crashed":
+            w.replace(m.message)
+        if m.status != "verified":
+            self._finish(
+                cand, m.status, error_class=m.error_class, message=m.message, build_s=m.build_s
+            )
+            return
+        if cand.first is None:
+            best = self.stats.best_ms
+            if best is not None and m.median_ms < best * (1 - NOISE_BAND):
+                # A new best is timed again before it is accepted.
+                cand.first = m
+                self._submit_measure(w, cand, remeasure=True)
+                return
+            times = m.times_ms
+        else:
+            times = cand.first.times_ms + m.times_ms
+        import statistics
+
+        self._finish(
+            cand,
+            "verified",
+            median_ms=statistics.median(times),
+            times_ms=list(times[:200]),
+            spread=relative_spread(times),
+            build_s=m.build_s,
+        )
+
+    def _abandon(self) -> None:
+        """Candidates left in flight (an interrupted run): failed as interrupted."""
+        from optuna.trial import TrialState
+
+        for cand in list(self.in_flight.values()):
+            cand.trial.set_user_attr("status", "interrupted")
+            self.study.tell(cand.trial, state=TrialState.FAIL, skip_if_finished=True)
+        self.in_flight.clear()
+
+    def _report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.stats)
+
+
+def winner(found: list[Record]) -> Record | None:
+    """The best verified record; ties (within the noise band) go to the smallest key."""
+    verified = [
+        r
+        for r in found
+        if r.status == "verified" and r.median_ms is not None and r.duplicate_of is None
+    ]
+    if not verified:
+        return None
+    best = min(verified, key=lambda r: (r.median_ms, r.point))
+    assert best.median_ms is not None
+    band = max(NOISE_BAND, 0.0)
+    ties = [
+        r
+        for r in verified
+        if r.median_ms is not None and r.median_ms <= best.median_ms * (1 + band)
+    ]
+    return min(ties, key=lambda r: r.point)
+
+
+def default_record(found: list[Record], default_key: str | None) -> Record | None:
+    """The record of the schedule as written."""
+    if default_key is None:
+        return None
+    for r in found:
+        if r.point == default_key and r.duplicate_of is None and r.status in FINAL:
+            return r
+    return None
+
+
+def counted(found: list[Record]) -> int:
+    return sum(1 for r in found if r.status in FINAL and r.duplicate_of is None)
+
+
+__all__ = [
+    "Loop",
+    "Problem",
+    "Progress",
+    "Settings",
+    "Stats",
+    "counted",
+    "default_record",
+    "records",
+    "winner",
+]

@@ -1,0 +1,55 @@
+"""Measurement hooks that make chosen candidates misbehave (the tests' injected faults).
+
+A hook runs in the measurement worker instead of the candidate's verification call; it
+is pickled by reference, so it lives in an importable module.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+
+def segfault_hang_wrong(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
+    """tile_n=7: segfault; (4, 32): hang; tile_m=16: wrong numbers; others: the kernel."""
+    if knobs.get("tile_n") == 7:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if (knobs.get("tile_m"), knobs.get("tile_n")) == (4, 32):
+        time.sleep(10_000)
+    results = run()
+    if knobs.get("tile_m") == 16:
+        results[0][1, 2] += 1.0
+    return results
+
+
+def null_pointer_read(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
+    """Every candidate reads address 0 after its call (a real segfault, not a signal sent)."""
+    results = run()
+    ctypes.string_at(0)
+    return results
+
+
+def unwritten_element(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
+    """tile_m=4 leaves one result element as the kernel found it (NaN from the prefill)."""
+    results = run()
+    if knobs.get("tile_m") == 4:
+        results[0][0, 0] = np.nan
+    return results
+
+
+def slow(knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:
+    """Half a second per verification call (a run interrupted mid-way has work in flight)."""
+    time.sleep(0.5)
+    return run()
