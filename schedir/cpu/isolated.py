@@ -89,16 +89,20 @@ def run_isolated(call: Callable[[], T], *, timeout: float | None = None, what: s
             f"the kernel{_named(what)} ran longer than {seconds:g} s and was killed",
             seconds=seconds,
         ) from None
+    except BaseException:  # interrupted: the child must not outlive the call
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     finally:
         os.close(read_fd)
     _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         cause = _SIGNAL_CAUSES.get(number)
-        notes = [Note(f"this is what {cause} does")] if cause else []
+        notes = [Note(f"the usual cause is {cause}")] if cause else []
         notes.append(
             Note(
-                "compile with --runtime-verification (CompileOptions.runtime_verification) "
+                "rerun with --runtime-verification (CompileOptions.runtime_verification) "
                 "to find the op that fails"
             )
         )

@@ -244,6 +244,10 @@ class LlvmWorker:
         except TimeoutError:
             self._discard()
             raise WorkerTimeout() from None
+        except BaseException:
+            # Interrupted (Ctrl-C): its reply would be read as the next call's.
+            self._discard()
+            raise
         self._forward_log(log_start)
         try:
             status, value = pickle.loads(reply)
