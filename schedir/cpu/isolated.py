@@ -27,6 +27,7 @@ the child never returns into the caller's code (it ends with `os._exit`).
 
 from __future__ import annotations
 
+import faulthandler
 import mmap
 import os
 import pickle
@@ -131,6 +132,9 @@ def _named(what: str) -> str:
 def _child(call: Callable[[], Any], write_fd: int) -> None:
     code = 0
     try:
+        # The crash is reported by the parent; a Python fault handler (pytest's, or
+        # PYTHONFAULTHANDLER) would also dump the child's stack to the shared stderr.
+        faulthandler.disable()
         try:
             import resource  # a crash must not spend seconds writing a core file
 
