@@ -66,8 +66,6 @@ class OptRequest:
     verify_each_transform: bool = False
     runtime_verification: bool = False
     """Insert `generate-runtime-verification` before the cpu lowering (`--emit` stages)."""
-    isolate_llvm: bool = True
-    """Run LLVM in the LLVM worker (False: in this process, for debugging)."""
     print_ir_after_all: Callable[[str, str], None] | None = None
     on_diagnostic: Callable[[Diagnostic], None] | None = None
     """Receives the remarks and warnings of the schedule (errors are raised)."""
@@ -93,7 +91,6 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
         CompileOptions(
             target=target,
             runtime_verification=request.runtime_verification and target == "cpu",
-            isolate_llvm=request.isolate_llvm,
         ),
         payload=Source(request.text, request.filename, request.offset),
         sources=sources,

@@ -185,7 +185,11 @@ def _opt_parser() -> _ArgumentParser:
         "--verify-each-transform", action="store_true", help="run and check after each transform op"
     )
     p.add_argument("--generic", action="store_true", help="print ops in generic form")
-    _add_llvm_options(p)
+    p.add_argument(
+        "--runtime-verification",
+        action="store_true",
+        help="(--emit of the cpu stages) insert runtime checks before the cpu lowering",
+    )
     return p
 
 
@@ -271,7 +275,6 @@ def _opt_chunk(
         target=args.target,
         generic=args.generic,
         runtime_verification=args.runtime_verification,
-        isolate_llvm=not args.no_llvm_worker,
         verify_each_transform=args.verify_each_transform,
         on_diagnostic=on_diagnostic,
         print_ir_after_all=(
@@ -336,7 +339,11 @@ def _run_parser() -> _ArgumentParser:
         help="LLVM optimization level",
     )
     p.add_argument("--dump-dir", metavar="DIR", help="write every compile stage there")
-    _add_llvm_options(p)
+    p.add_argument(
+        "--runtime-verification",
+        action="store_true",
+        help="(cpu) check index bounds and divisions at run time and report the failing op",
+    )
     p.add_argument(
         "--timeout",
         type=float,
@@ -348,21 +355,12 @@ def _run_parser() -> _ArgumentParser:
         action="store_true",
         help="(cpu, debugging) call the kernel in this process: a crash ends it silently",
     )
-    return p
-
-
-def _add_llvm_options(p: argparse.ArgumentParser) -> None:
-    """The options schedir-opt and schedir-run share about lowering and LLVM."""
-    p.add_argument(
-        "--runtime-verification",
-        action="store_true",
-        help="(cpu) check index bounds and divisions at run time and report the failing op",
-    )
     p.add_argument(
         "--no-llvm-worker",
         action="store_true",
-        help="(debugging) run LLVM in this process: an LLVM crash then ends it",
+        help="(cpu, debugging) run LLVM in this process: an LLVM crash then ends it",
     )
+    return p
 
 
 def _run(argv: list[str] | None, sources: SourceManager) -> int:

@@ -401,13 +401,13 @@ class JitModule:
         self._assembly: str | None = None
         self._target_machine, _ = _target_machine(self.cpu_name, self.cpu_features, opt_level)
         self._extra_symbols = dict(extra_symbols or {})
-        support = self._resolve(undefined_symbols(code.obj), code.triple, code.data_layout, llvm_ir)
+        support = self._resolve(undefined_symbols(code.obj), llvm_ir)
         empty = llvm.parse_assembly("")
         empty.triple = code.triple
         empty.data_layout = code.data_layout
         self._engine = llvm.create_mcjit_compiler(empty, self._target_machine)
         for extra in support:
-            self._engine.add_module(extra)
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(extra))
         self._engine.add_object_file(llvm.ObjectFileRef.from_data(code.obj))
         self._engine.finalize_object()
         self._functions = code.functions
@@ -452,12 +452,11 @@ class JitModule:
             ),
         ]
 
-    def _resolve(
-        self, names: Iterable[str], triple: str, data_layout: str, llvm_ir: str
-    ) -> list[llvm.ModuleRef]:
-        """Register every external symbol of the object; fallbacks for missing helpers."""
+    def _resolve(self, names: Iterable[str], llvm_ir: str) -> list[bytes]:
+        """Register every external symbol of the object; the object code of the fallbacks
+        for missing helpers (compiled as the module is, by the worker)."""
         system = _SystemSymbols()
-        support: list[llvm.ModuleRef] = []
+        support: list[bytes] = []
         missing: list[str] = []
         for name in sorted(set(names)):
             # The caller's symbols first: they are what the code was compiled against.
@@ -465,10 +464,11 @@ class JitModule:
             if address is not None:
                 llvm.add_symbol(name, address)
             elif name in _FALLBACKS:
-                extra = llvm.parse_assembly(_FALLBACKS[name])
-                extra.triple = triple
-                extra.data_layout = data_layout
-                support.append(extra)
+                args = (_FALLBACKS[name], self.opt_level, self.cpu_name, self.cpu_features)
+                if self._worker is None:
+                    support.append(compile_object(*args).obj)
+                else:
+                    support.append(self._worker.call(compile_object, *args, stage=STAGE).obj)
             else:
                 missing.append(name)
         if missing:

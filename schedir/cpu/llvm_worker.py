@@ -322,6 +322,11 @@ def serve(reply_fd: int) -> None:
     requests = sys.stdin.buffer
     replies = os.fdopen(reply_fd, "wb")
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    # Load LLVM now, while the parent parses and schedules, not in the first request.
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
     while True:
         header = requests.read(_HEADER.size)
         if len(header) < _HEADER.size:
