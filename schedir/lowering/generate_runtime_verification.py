@@ -36,7 +36,11 @@ records the message and values and jumps back out of the kernel, and the call ra
 Checked (by op class): `tensor.extract`, `tensor.insert`, `memref.load`, `memref.store`
 (each index in `[0, dim)`), `tensor.extract_slice`, `tensor.insert_slice`,
 `memref.subview` (per dimension, for a non-empty slice: the offset and the last index
-`offset + (size - 1) * stride` in `[0, dim)`), and the scalar integer divisions
+`offset + (size - 1) * stride` in `[0, dim)`), `tensor.cast` and `memref.cast` to a
+static size (the dynamic size must be it), structured linalg ops on dynamically shaped
+operands (as upstream's Linalg check: every operand dimension indexed by a loop equals
+the loop size inferred from the first operand dimension that loop indexes; a compound
+index such as a convolution's `d0 + d1` stays inside the operand), and the scalar integer divisions
 `arith.divsi/divui/remsi/remui/ceildivsi/ceildivui/floordivsi` (divisor zero; for the
 signed ones `INT_MIN / -1`). Checks that constants prove true are not emitted. Divisions
 of vectors and float-to-int casts (poison, not a fault, in LLVM; upstream does not check
@@ -53,8 +57,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf, tensor
+from xdsl.dialects import affine, arith, func, memref, scf, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -65,6 +70,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -72,6 +78,13 @@ from schedir.dialects import arith as sarith
 from schedir.dialects import gpu, llvm
 from schedir.dialects import memref as smemref
 from schedir.dialects import tensor as stensor
+from schedir.dialects.linalg.interface import (
+    dps_inits,
+    dps_inputs,
+    indexing_maps,
+    is_structured,
+    num_loops,
+)
 from schedir.dialects.syntax import op_location
 from schedir.dialects.utils import DYNAMIC_INDEX, Mixed, mixed_values
 
@@ -319,6 +332,77 @@ def _subview(b: _Builder, op: Operation) -> None:
     )
 
 
+def _cast(b: _Builder, op: Operation) -> None:
+    """A cast to a static size: the source's dynamic size must be it."""
+    source, result = op.operands[0], op.results[0]
+    if not isinstance(source.type, ShapedType) or not isinstance(result.type, ShapedType):
+        return  # unranked: nothing static to compare with
+    for dim, (have, want) in enumerate(
+        zip(source.type.get_shape(), result.type.get_shape(), strict=True)
+    ):
+        if have != DYNAMIC_INDEX or want == DYNAMIC_INDEX:
+            continue  # static -> static is the verifier's; anything -> ? needs nothing
+        actual = b.dim(source, dim)
+        expected = b.index(want)
+        b.fail_if(
+            op,
+            b.cmp(actual, expected, "ne"),
+            f"size mismatch of dimension {dim}: {{0}} is not {{1}}",
+            [actual, expected],
+        )
+
+
+def _structured(b: _Builder, op: Operation) -> None:
+    """A structured op on dynamically shaped operands (upstream's linalg check): every
+    operand dimension agrees with the loop sizes inferred from the first operand
+    dimension each loop indexes, and no access is negative."""
+    if not is_structured(op):
+        return
+    operands = (*dps_inputs(op), *dps_inits(op))
+    if all(
+        DYNAMIC_INDEX not in operand.type.get_shape()
+        for operand in operands
+        if isinstance(operand.type, ShapedType)
+    ):
+        return  # static shapes: the verifier checked them
+    maps = indexing_maps(op)
+    owners: list[tuple[SSAValue, int] | None] = [None] * num_loops(op)
+    for operand, map_ in zip(operands, maps, strict=True):
+        for dim, expr in enumerate(map_.results):
+            if isinstance(expr, AffineDimExpr) and owners[expr.position] is None:
+                owners[expr.position] = (operand, dim)
+    if any(owner is None for owner in owners):
+        return  # a loop no operand dimension bounds: nothing to compare with
+    for number, (operand, map_) in enumerate(zip(operands, maps, strict=True)):
+        if not isinstance(operand.type, ShapedType):
+            continue
+        for dim, expr in enumerate(map_.results):
+            if isinstance(expr, AffineDimExpr):
+                owner = owners[expr.position]
+                assert owner is not None
+                if owner == (operand, dim):
+                    continue
+                inferred = b.dim(*owner)
+                actual = b.dim(operand, dim)
+                bad = b.cmp(inferred, actual, "ne")
+            else:
+                # A compound index (a convolution's d0 + d1): its largest value, at the
+                # last iteration of every loop, must be inside the operand.
+                ends = [b.add(arith.SubiOp(b.dim(*o), b.index(1))) for o in owners if o]
+                single = AffineMap(map_.num_dims, map_.num_symbols, (expr,))
+                last = b.add(affine.ApplyOp(ends, AffineMapAttr(single)))
+                inferred = b.add(arith.AddiOp(last, b.index(1)))
+                actual = b.dim(operand, dim)
+                bad = b.cmp(inferred, actual, "sgt")
+            b.fail_if(
+                op,
+                bad,
+                f"dimension #{dim} of input/output operand #{number} is incompatible with "
+                "inferred dimension size (it is {1}, the loops need {0})",
+                [inferred, actual],
+            )
+
+
 def _division(signed: bool) -> Callable[[_Builder, Operation], None]:
     def check(b: _Builder, op: Operation) -> None:
         lhs, rhs = op.operands[0], op.operands[1]
@@ -362,11 +446,15 @@ _CHECKS: dict[type[Operation], Callable[[_Builder, Operation], None]] = {
     arith.DivUIOp: _division(signed=False),
     arith.RemUIOp: _division(signed=False),
     arith.CeilDivUIOp: _division(signed=False),
+    tensor.CastOp: _cast,
+    memref.CastOp: _cast,
 }
 """The checks, keyed by op class (a subclass finds its base's check)."""
 
 
 def _check_for(op: Operation) -> Callable[[_Builder, Operation], None] | None:
+    if is_structured(op):
+        return _structured
     for cls in type(op).__mro__:
         check = _CHECKS.get(cls)
         if check is not None:

@@ -90,3 +90,54 @@ func.func @slice(%m: memref<10xf32>, %o: index, %n: index) -> memref<?xf32, stri
   %s = memref.subview %m[%o] [%n] [2] : memref<10xf32> to memref<?xf32, strided<[2], offset: ?>>
   return %s : memref<?xf32, strided<[2], offset: ?>>
 }
+
+// -----
+
+// Structured ops on dynamic shapes: each operand dimension against the inferred loop size.
+// CHECK-LABEL: func.func @matmul
+// CHECK:       %[[K1:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x?xf32>
+// CHECK:       %[[K2:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x?xf32>
+// CHECK:       arith.cmpi ne, %[[K1]], %[[K2]] : index
+// CHECK:       scf.if
+// CHECK:       scf.if
+// CHECK:       scf.if
+// CHECK-NOT:   scf.if
+// CHECK:       linalg.matmul
+func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A compound index (d0 + d1) must stay inside the operand: affine.apply at the last iteration.
+// CHECK-LABEL: func.func @window
+// CHECK:       affine.apply
+// CHECK:       arith.cmpi sgt
+// CHECK:       scf.if
+// CHECK:       linalg.generic
+func.func @window(%x: tensor<?xf32>, %w: tensor<3xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1)>, affine_map<(d0, d1) -> (d1)>,
+                                        affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : tensor<?xf32>, tensor<3xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %p, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A cast to a static size checks the dynamic one.
+// CHECK-LABEL: func.func @cast
+// CHECK:       %[[D:.*]] = tensor.dim
+// CHECK:       arith.cmpi ne, %[[D]], %{{.*}} : index
+// CHECK:       scf.if
+// CHECK:       tensor.cast
+func.func @cast(%t: tensor<?xf32>) -> tensor<6xf32> {
+  %c = tensor.cast %t : tensor<?xf32> to tensor<6xf32>
+  return %c : tensor<6xf32>
+}

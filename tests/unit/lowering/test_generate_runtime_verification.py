@@ -209,6 +209,55 @@ def test_divisors(a: list[int], b: list[int]) -> None:
     assert err.location is not None
 
 
+DYNAMIC_MATMUL = """
+func.func @dynamic_matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>)
+    -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>)
+                     outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+"""
+
+
+@FAMILY
+@given(
+    m=st.integers(1, 6),
+    k=st.integers(1, 6),
+    n=st.integers(1, 6),
+    deltas=st.tuples(*[st.sampled_from([0, 0, -1, 1, 3])] * 3),
+    seed=st.integers(0, 2**16),
+)
+def test_dynamic_matmul_shapes(
+    m: int, k: int, n: int, deltas: tuple[int, int, int], seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    k2, m2, n2 = (max(1, k + deltas[0]), max(1, m + deltas[1]), max(1, n + deltas[2]))
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k2, n)).astype(np.float32)
+    c = rng.standard_normal((m2, n2)).astype(np.float32)
+    if (k2, m2, n2) == (k, m, n):
+        checked, unchecked = kernels(DYNAMIC_MATMUL)
+        (want,) = reference.evaluate(DYNAMIC_MATMUL, None, [a, b, c])
+        for kernel in (checked, unchecked):
+            (got,) = kernel.run(a, b, c, isolated=True)
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        return
+    # The checks run in operand order: B's rows, then C's rows, then C's columns.
+    if k2 != k:
+        operand, dim, actual, needed = 1, 0, k2, k
+    elif m2 != m:
+        operand, dim, actual, needed = 2, 0, m2, m
+    else:
+        operand, dim, actual, needed = 2, 1, n2, n
+    assert_reported(
+        DYNAMIC_MATMUL,
+        "linalg.matmul",
+        [a, b, c],
+        f"dimension #{dim} of input/output operand #{operand} is incompatible with inferred "
+        f"dimension size (it is {actual}, the loops need {needed})",
+    )
+
+
 def test_a_zero_divisor_without_checks_is_a_reported_crash() -> None:
     _, unchecked = kernels(DIVIDE)
     x = np.arange(1, 6, dtype=np.int32)
