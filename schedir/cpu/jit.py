@@ -45,10 +45,9 @@ from dataclasses import dataclass
 
 import llvmlite.binding as llvm
 
-from schedir.cpu.llvm_worker import LlvmWorker, default_worker, signal_name
+from schedir.cpu.llvm_worker import LlvmWorker, avoiding_crashed_passes, default_worker
 from schedir.diagnostics import (
     Diagnostic,
-    InternalCompilerError,
     Location,
     Note,
     RuntimeVerificationError,
@@ -290,23 +289,6 @@ class ObjectCode:
     """Whether the module reports failed runtime checks (`RUNTIME_CHECK_FAILED`)."""
 
 
-_CULPRITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
-    (("LoopVectorize", "VPlan", "LoopVectorization"), "loop_vectorization", "loop vectorizer"),
-    (("SLPVectorizer",), "slp_vectorization", "SLP vectorizer"),
-    (("LoopUnroll",), "loop_unrolling", "loop unroller"),
-)
-"""LLVM passes whose assertion failures can be avoided by turning them off: the words
-that name them in LLVM's abort message, the pipeline tuning option, and a name for them."""
-
-
-def _culprit(log: str) -> tuple[str, str] | None:
-    """(tuning option, pass name) of the pass an LLVM crash log names, if known."""
-    for words, option, name in _CULPRITS:
-        if any(word in log for word in words):
-            return option, name
-    return None
-
-
 def _target_machine(
     cpu_name: str, cpu_features: str, opt_level: int
 ) -> tuple[llvm.TargetMachine, str]:
@@ -418,29 +400,20 @@ class JitModule:
     def _compile(self) -> ObjectCode:
         """The object code, from the worker; once more without a pass that crashed."""
         args = (self.source_ir, self.opt_level, self.cpu_name, self.cpu_features)
-        if self._worker is None:
+        worker = self._worker
+        if worker is None:
             return compile_object(*args)
-        try:
-            return self._worker.call(compile_object, *args, stage=STAGE, repro=self._repro)
-        except InternalCompilerError as crash:
-            culprit = _culprit(crash.log)
-            if culprit is None or crash.signal is None:
-                raise
-            option, name = culprit
-            code = self._worker.call(
-                compile_object, *args, (option,), stage=STAGE, repro=self._repro
-            )
-            warning = Diagnostic(
-                "warning",
-                f"LLVM's {name} crashed on this module ({signal_name(crash.signal)}); "
-                f"it was compiled again without the {name}",
-                notes=tuple(crash.notes),
-            )
-            if self._on_diagnostic is not None:
-                self._on_diagnostic(warning)
-            else:
-                print(warning.render(), file=sys.stderr)
-            return code
+
+        def attempt(disabled: tuple[str, ...]) -> ObjectCode:
+            return worker.call(compile_object, *args, disabled, stage=STAGE, repro=self._repro)
+
+        return avoiding_crashed_passes(attempt, self._warn)
+
+    def _warn(self, warning: Diagnostic) -> None:
+        if self._on_diagnostic is not None:
+            self._on_diagnostic(warning)
+        else:
+            print(warning.render(), file=sys.stderr)
 
     def _repro(self) -> list[Note]:
         path = _write_repro(self.source_ir)

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import IO, Any, TypeVar
 
-from schedir.diagnostics import InternalCompilerError, Note
+from schedir.diagnostics import Diagnostic, InternalCompilerError, Note
 
 T = TypeVar("T")
 
@@ -303,6 +303,48 @@ class LlvmWorker:
             sys.stderr.flush()
 
 
+_CRASHING_PASSES: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("LoopVectorize", "VPlan", "LoopVectorization"), "loop_vectorization", "loop vectorizer"),
+    (("SLPVectorizer",), "slp_vectorization", "SLP vectorizer"),
+    (("LoopUnroll",), "loop_unrolling", "loop unroller"),
+)
+"""LLVM passes whose assertion failures can be avoided by turning them off: the words
+that name them in LLVM's abort message, the llvmlite pipeline tuning option that turns
+them off, and a name for messages."""
+
+
+def crashed_pass(log: str) -> tuple[str, str] | None:
+    """(tuning option, pass name) of the pass an LLVM crash log names, if one is known."""
+    for words, option, name in _CRASHING_PASSES:
+        if any(word in log for word in words):
+            return option, name
+    return None
+
+
+def avoiding_crashed_passes(
+    attempt: Callable[[tuple[str, ...]], T], warn: Callable[[Diagnostic], None]
+) -> T:
+    """`attempt(())`; if LLVM crashed in a pass that can be turned off, once more with it
+    off (`attempt((option,))`) and a warning. Other crashes, and a second one, raise."""
+    try:
+        return attempt(())
+    except InternalCompilerError as crash:
+        culprit = crashed_pass(crash.log)
+        if culprit is None or crash.signal is None:
+            raise
+        option, name = culprit
+        result = attempt((option,))
+        warn(
+            Diagnostic(
+                "warning",
+                f"LLVM's {name} crashed on this module ({signal_name(crash.signal)}) in stage "
+                f"'{crash.stage}'; it was compiled again without the {name}",
+                notes=tuple(crash.notes),
+            )
+        )
+        return result
+
+
 @cache
 def default_worker() -> LlvmWorker:
     """The process's shared worker (closed at exit)."""
@@ -346,4 +388,12 @@ def serve(reply_fd: int) -> None:
         replies.flush()
 
 
-__all__ = ["LlvmWorker", "WorkerDeath", "default_worker", "serve", "signal_name"]
+__all__ = [
+    "LlvmWorker",
+    "WorkerDeath",
+    "avoiding_crashed_passes",
+    "crashed_pass",
+    "default_worker",
+    "serve",
+    "signal_name",
+]

@@ -2,7 +2,8 @@
 
 `compile_ptx(llvm_ir, target)` needs no GPU and no CUDA driver. In the LLVM worker
 process (`schedir.cpu.llvm_worker`: an LLVM assertion failure there is an
-`InternalCompilerError`, not the end of this process) it parses and verifies
+`InternalCompilerError`, not the end of this process; one in a vectorizer or the unroller
+is retried once without that pass, with a warning) it parses and verifies
 the IR, sets the NVPTX triple and data layout, links libdevice when the IR calls
 `__nv_*` functions (its definitions are made internal afterwards so the optimizer drops
 every function the kernels do not use), optimizes with LLVM's new pass manager (`-O3` by
@@ -34,13 +35,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import llvmlite.binding as llvm
 
-from schedir.cpu.llvm_worker import default_worker
+from schedir.cpu.llvm_worker import avoiding_crashed_passes, default_worker
 from schedir.diagnostics import Note, ToolError
 from schedir.gpu.target import TRIPLE, GpuTarget
 
@@ -278,7 +280,12 @@ def compile_ptx(
             Note(f"repro: {_llc_repro(path, target, opt_level)}"),
         ]
 
-    return default_worker().call(compile_ptx_here, *args, stage="llvm-ir -> ptx", repro=repro)
+    def attempt(disabled: tuple[str, ...]) -> str:
+        return default_worker().call(
+            compile_ptx_here, *args, disabled, stage="llvm-ir -> ptx", repro=repro
+        )
+
+    return avoiding_crashed_passes(attempt, lambda d: print(d.render(), file=sys.stderr))
 
 
 def compile_ptx_here(
@@ -287,8 +294,10 @@ def compile_ptx_here(
     opt_level: int,
     libdevice: str | os.PathLike[str] | None,
     search_dirs: Sequence[str | os.PathLike[str]],
+    disabled: tuple[str, ...] = (),
 ) -> str:
-    """`compile_ptx` in this process (what the LLVM worker runs)."""
+    """`compile_ptx` in this process (what the LLVM worker runs); `disabled` names
+    pipeline tuning options turned off (e.g. "loop_vectorization")."""
     _initialize()
     try:
         module = llvm.parse_assembly(llvm_ir)
@@ -309,6 +318,8 @@ def compile_ptx_here(
         _link_libdevice(module, path, data_layout)
     try:
         tuning = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+        for option in disabled:
+            setattr(tuning, option, False)
         builder = llvm.create_pass_builder(machine, tuning)
         if opt_level:
             builder.getModulePassManager().run(module, builder)

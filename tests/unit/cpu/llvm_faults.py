@@ -58,3 +58,20 @@ def vectorizer_crash(
 def abort_ptx(*args: Any) -> str:
     kill_self(signal.SIGSEGV)
     raise AssertionError("unreachable")
+
+
+def ptx_vectorizer_crash(
+    llvm_ir: str,
+    target: Any,
+    opt_level: int,
+    libdevice: Any,
+    search_dirs: Any,
+    disabled: tuple[str, ...] = (),
+) -> str:
+    """`compile_ptx_here` whose loop vectorizer aborts unless it is turned off."""
+    if "loop_vectorization" not in disabled:
+        print("LoopVectorize.cpp: Assertion failed.", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGABRT)
+    from schedir.gpu.ptx import compile_ptx_here
+
+    return compile_ptx_here(llvm_ir, target, opt_level, libdevice, search_dirs, disabled)

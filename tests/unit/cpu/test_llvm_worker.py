@@ -21,6 +21,7 @@ from llvm_faults import (  # the worker imports this light module to run them
     abort_ptx,
     add,
     kill_self,
+    ptx_vectorizer_crash,
     raise_tool_error,
     sleep,
     vectorizer_crash,
@@ -209,6 +210,18 @@ def test_a_crash_while_compiling_ptx_is_an_internal_error(
         compile_ptx("define ptx_kernel void @k() {\n  ret void\n}\n")
     assert caught.value.stage == "llvm-ir -> ptx"
     assert any("repro: llc -mtriple=nvptx64" in n.message for n in caught.value.notes)
+
+
+def test_a_crashing_vectorizer_in_the_nvptx_back_end_is_turned_off(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(ptx_module, "compile_ptx_here", ptx_vectorizer_crash)
+    ptx = compile_ptx("define ptx_kernel void @k() {\n  ret void\n}\n")
+    assert ".entry k" in ptx
+    err = capsys.readouterr().err
+    assert (
+        "LLVM's loop vectorizer crashed on this module (SIGABRT) in stage 'llvm-ir -> ptx'" in err
+    )
 
 
 def test_a_forked_child_gets_its_own_worker() -> None:
