@@ -147,3 +147,29 @@ def test_schedir_opt_emits_the_checks(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "__schedir_runtime_check_failed" in result.stdout
     assert "'tensor.extract' op out-of-bounds access" in result.stdout
+
+
+SPIN = """\
+func.func @spin(%n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %step = arith.constant 1.0e-7 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %s = arith.addf %acc, %step : f32
+    %m = arith.mulf %s, %s : f32
+    scf.yield %m : f32
+  }
+  return %r : f32
+}
+"""
+
+
+def test_a_kernel_past_its_timeout_is_stopped_and_reported(tmp_path: Path) -> None:
+    path = tmp_path / "spin.mlir"
+    path.write_text(SPIN)
+    inputs = _inputs(tmp_path, np.array(10**15))
+    result = _run(str(path), "--inputs", inputs, "--timeout", "1")
+    assert result.returncode == 1
+    assert "error: the kernel @spin ran longer than 1 s and was killed" in result.stderr
+    assert "Traceback" not in result.stderr
