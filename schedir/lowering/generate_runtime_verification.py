@@ -36,7 +36,8 @@ records the message and values and jumps back out of the kernel, and the call ra
 Checked (by op class): `tensor.extract`, `tensor.insert`, `memref.load`, `memref.store`
 (each index in `[0, dim)`), `tensor.extract_slice`, `tensor.insert_slice`,
 `memref.subview` (per dimension, for a non-empty slice: the offset and the last index
-`offset + (size - 1) * stride` in `[0, dim)`), `tensor.cast` and `memref.cast` to a
+`offset + (size - 1) * stride` in `[0, dim)`), `tensor.dim` and `memref.dim` (the
+dimension exists), `tensor.cast` and `memref.cast` to a
 static size (the dynamic size must be it), structured linalg ops on dynamically shaped
 operands (as upstream's Linalg check: every operand dimension indexed by a loop equals
 the loop size inferred from the first operand dimension that loop indexes; a compound
@@ -332,6 +333,21 @@ def _subview(b: _Builder, op: Operation) -> None:
     )
 
 
+def _dim(b: _Builder, op: Operation) -> None:
+    """The dimension asked for exists: upstream's "index is out of bounds"."""
+    source, index = op.operands[0], op.operands[1]
+    if not isinstance(source.type, ShapedType):
+        return  # unranked: no static rank to compare with
+    rank = len(source.type.get_shape())
+    known = _constant(index)
+    if known is not None and 0 <= known < rank:
+        return
+    zero = b.index(0)
+    limit = b.index(rank)
+    bad = b.any([b.cmp(index, zero, "slt"), b.cmp(index, limit, "sge")])
+    b.fail_if(op, bad, "index {0} is out of bounds (rank {1})", [index, limit])
+
+
 def _cast(b: _Builder, op: Operation) -> None:
     """A cast to a static size: the source's dynamic size must be it."""
     source, result = op.operands[0], op.results[0]
@@ -446,6 +462,8 @@ _CHECKS: dict[type[Operation], Callable[[_Builder, Operation], None]] = {
     arith.DivUIOp: _division(signed=False),
     arith.RemUIOp: _division(signed=False),
     arith.CeilDivUIOp: _division(signed=False),
+    tensor.DimOp: _dim,
+    memref.DimOp: _dim,
     tensor.CastOp: _cast,
     memref.CastOp: _cast,
 }

@@ -141,3 +141,20 @@ func.func @cast(%t: tensor<?xf32>) -> tensor<6xf32> {
   %c = tensor.cast %t : tensor<?xf32> to tensor<6xf32>
   return %c : tensor<6xf32>
 }
+
+// -----
+
+// A dynamic dimension index must be below the rank; a constant one needs no check.
+// CHECK-LABEL: func.func @dim
+// CHECK:       %[[R:.*]] = arith.constant 2 : index
+// CHECK:       arith.cmpi sge, %{{.*}}, %[[R]] : index
+// CHECK:       scf.if
+// CHECK:       tensor.dim
+// CHECK-NOT:   scf.if
+// CHECK:       tensor.dim
+func.func @dim(%t: tensor<?x4xf32>, %i: index) -> (index, index) {
+  %d = tensor.dim %t, %i : tensor<?x4xf32>
+  %c0 = arith.constant 0 : index
+  %e = tensor.dim %t, %c0 : tensor<?x4xf32>
+  return %d, %e : index, index
+}

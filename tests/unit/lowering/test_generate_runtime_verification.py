@@ -258,6 +258,25 @@ def test_dynamic_matmul_shapes(
     )
 
 
+DIM = """
+func.func @dim(%t: tensor<?x4xf32>, %i: index) -> index {
+  %d = tensor.dim %t, %i : tensor<?x4xf32>
+  return %d : index
+}
+"""
+
+
+@FAMILY
+@given(rows=st.integers(1, 9), i=st.integers(-3, 5))
+def test_dimension_indices(rows: int, i: int) -> None:
+    t = np.full((rows, 4), 1.5, np.float32)
+    if 0 <= i < 2:
+        for kernel in kernels(DIM):
+            assert int(kernel.run(t, i, isolated=True)[0]) == (rows, 4)[i]
+        return
+    assert_reported(DIM, "tensor.dim", [t, i], f"index {i} is out of bounds (rank 2)")
+
+
 def test_a_zero_divisor_without_checks_is_a_reported_crash() -> None:
     _, unchecked = kernels(DIVIDE)
     x = np.arange(1, 6, dtype=np.int32)
