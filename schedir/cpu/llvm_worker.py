@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import IO, Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from schedir.diagnostics import Diagnostic, InternalCompilerError, Note
 
@@ -95,7 +95,7 @@ class LlvmWorker:
         self._lock = threading.RLock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._reply_fd: int | None = None
-        self._log: IO[bytes] | None = None
+        self._log: BinaryIO | None = None
         self._pid = os.getpid()
 
     # -- life cycle --------------------------------------------------------------------
@@ -107,8 +107,15 @@ class LlvmWorker:
             if self._proc is not None and self._proc.poll() is None:
                 return
             self._discard()
+            # The worker appends to the log through its own descriptor (O_APPEND), so where
+            # this process reads in it never moves where the worker writes.
+            fd, path = tempfile.mkstemp(prefix="schedir-llvm-worker-", suffix=".log")
+            try:
+                append_fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            finally:
+                os.unlink(path)
             # Owned by this object until `_discard` closes it.
-            log = tempfile.TemporaryFile(prefix="schedir-llvm-worker-")  # noqa: SIM115
+            log = os.fdopen(fd, "rb")
             read_fd, write_fd = os.pipe()
             code = (
                 "import sys;"
@@ -121,13 +128,14 @@ class LlvmWorker:
                     [self._python, "-c", code],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL,
-                    stderr=log,
+                    stderr=append_fd,
                     pass_fds=(write_fd,),
                     close_fds=True,
                     start_new_session=True,  # a Ctrl-C in a terminal goes to the parent only
                 )
             finally:
                 os.close(write_fd)
+                os.close(append_fd)
             self._reply_fd = read_fd
             self._log = log
 
