@@ -64,6 +64,8 @@ class OptRequest:
     target: Target | None = None
     generic: bool = False
     verify_each_transform: bool = False
+    runtime_verification: bool = False
+    """Insert `generate-runtime-verification` before the cpu lowering (`--emit` stages)."""
     print_ir_after_all: Callable[[str, str], None] | None = None
     on_diagnostic: Callable[[Diagnostic], None] | None = None
     """Receives the remarks and warnings of the schedule (errors are raised)."""
@@ -86,7 +88,10 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
     step_check = _step_check(None, CompileOptions()) if request.verify_each_transform else None
     c = Compilation(
         get_context(),
-        CompileOptions(target=target),
+        CompileOptions(
+            target=target,
+            runtime_verification=request.runtime_verification and target == "cpu",
+        ),
         payload=Source(request.text, request.filename, request.offset),
         sources=sources,
         schedule=Schedule(library, request.entry_point, step_check, request.on_diagnostic),
@@ -148,17 +153,38 @@ class Kernel:
             return results[0]
         return tuple(results) if results else None
 
-    def run(self, *args: Any, prefill_nan: bool = False) -> list[np.ndarray]:
+    def run(
+        self,
+        *args: Any,
+        prefill_nan: bool = False,
+        isolated: bool = False,
+        timeout: float | None = None,
+    ) -> list[np.ndarray]:
         """Call the kernel and return every result in a list.
 
         With `prefill_nan`, caller-allocated outputs start as NaN (integers: a sentinel), so
         an element the kernel never writes cannot pass a check.
+
+        With `isolated` (cpu), the call runs in a forked child (`schedir.cpu.isolated`):
+        a kernel killed by a signal (an out-of-bounds access, an integer division by zero)
+        raises `KernelCrash`, one running past `timeout` seconds `KernelTimeout`. A call
+        in this process (the default) cannot survive such a signal.
         """
         outputs = None
         if prefill_nan:
             from schedir.reference import nan_filled  # deferred: only checked runs need it
 
             outputs = [nan_filled(spec) for spec in self.signature.out_params]
+        if isolated or timeout is not None:
+            if self.options.target != "cpu":
+                raise InputError(
+                    "isolated runs are for the cpu target (CUDA does not survive fork)"
+                )
+            from schedir.cpu import CpuExecutable  # deferred: loaded with the executable
+            from schedir.cpu.isolated import run_executable
+
+            assert isinstance(self._executable, CpuExecutable)
+            return run_executable(self._executable, args, outputs=outputs, timeout=timeout)
         return self._executable.run(args, outputs=outputs)
 
     def bind(self, *args: Any) -> Any:

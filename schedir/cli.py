@@ -185,6 +185,11 @@ def _opt_parser() -> _ArgumentParser:
         "--verify-each-transform", action="store_true", help="run and check after each transform op"
     )
     p.add_argument("--generic", action="store_true", help="print ops in generic form")
+    p.add_argument(
+        "--runtime-verification",
+        action="store_true",
+        help="(--emit of the cpu stages) insert runtime checks before the cpu lowering",
+    )
     return p
 
 
@@ -269,6 +274,7 @@ def _opt_chunk(
         emit=args.emit,
         target=args.target,
         generic=args.generic,
+        runtime_verification=args.runtime_verification,
         verify_each_transform=args.verify_each_transform,
         on_diagnostic=on_diagnostic,
         print_ir_after_all=(
@@ -333,6 +339,27 @@ def _run_parser() -> _ArgumentParser:
         help="LLVM optimization level",
     )
     p.add_argument("--dump-dir", metavar="DIR", help="write every compile stage there")
+    p.add_argument(
+        "--runtime-verification",
+        action="store_true",
+        help="(cpu) check index bounds and divisions at run time and report the failing op",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="(cpu) stop the kernel after this long and report it (default: no limit)",
+    )
+    p.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="(cpu, debugging) call the kernel in this process: a crash ends it silently",
+    )
+    p.add_argument(
+        "--no-llvm-worker",
+        action="store_true",
+        help="(cpu, debugging) run LLVM in this process: an LLVM crash then ends it",
+    )
     return p
 
 
@@ -345,10 +372,14 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
     name, text = _read_input(args.input, sources)
     if args.no_schedule and args.schedule:
         raise InputError("--schedule and --no-schedule cannot be used together")
+    if args.runtime_verification and args.target != "cpu":
+        raise InputError("--runtime-verification is only available for --target cpu")
     options = CompileOptions(
         target=args.target,
         opt_level=args.opt_level,
         dump_dir=Path(args.dump_dir) if args.dump_dir else None,
+        runtime_verification=args.runtime_verification,
+        isolate_llvm=not args.no_llvm_worker,
     )
     module = api.parse_for_run(text, name, sources, apply_schedule=not args.no_schedule)
     kernel = api.compile_with_sources(
@@ -359,7 +390,15 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
         inputs = [_load_npy(path) for path in args.inputs.split(",")]
     else:
         inputs = reference.random_inputs(sig, args.seed)
-    results = kernel.run(*inputs, prefill_nan=args.check)
+    # On the CPU the kernel runs in a forked child: a fault (SIGSEGV, SIGFPE) or a hang
+    # becomes a diagnostic instead of ending this process without a word.
+    isolated = args.target == "cpu" and not args.no_isolation
+    results = kernel.run(
+        *inputs,
+        prefill_nan=args.check,
+        isolated=isolated,
+        timeout=args.timeout if isolated else None,
+    )
 
     failed = False
     if args.check:

@@ -208,6 +208,70 @@ class ToolError(SchedirError):
         self.repro = repro
 
 
+class InternalCompilerError(SchedirError):
+    """schedir or a library it drives (LLVM) failed on input it should handle: a bug.
+
+    `stage` names the compile step that failed (e.g. "llvm-ir -> object"), `signal` the
+    signal that ended the process it ran in (None for a timeout), `log` what it printed;
+    a note says where the input of the step was saved to reproduce it.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        location: Location | None = None,
+        notes: Iterable[Note] = (),
+        *,
+        stage: str = "",
+        signal: int | None = None,
+        log: str = "",
+    ) -> None:
+        super().__init__(message, location, notes)
+        self.stage = stage
+        self.signal = signal
+        self.log = log
+
+
+class KernelFault(SchedirError):
+    """A compiled kernel failed while running: it was killed by a signal (`KernelCrash`),
+    ran past its time limit (`KernelTimeout`), or failed a runtime check
+    (`RuntimeVerificationError`)."""
+
+
+class KernelCrash(KernelFault):
+    """The kernel's process was killed by `signal` (SIGSEGV, SIGFPE, ...)."""
+
+    def __init__(
+        self,
+        message: str,
+        location: Location | None = None,
+        notes: Iterable[Note] = (),
+        *,
+        signal: int = 0,
+    ) -> None:
+        super().__init__(message, location, notes)
+        self.signal = signal
+
+
+class KernelTimeout(KernelFault):
+    """The kernel ran longer than the time it was given and was killed."""
+
+    def __init__(
+        self,
+        message: str,
+        location: Location | None = None,
+        notes: Iterable[Note] = (),
+        *,
+        seconds: float = 0.0,
+    ) -> None:
+        super().__init__(message, location, notes)
+        self.seconds = seconds
+
+
+class RuntimeVerificationError(KernelFault):
+    """A check of `--runtime-verification` failed; located at the payload op it guards."""
+
+
 class MultipleErrors(SchedirError):
     """Several independent errors reported together; renders each in order."""
 

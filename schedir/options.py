@@ -25,6 +25,12 @@ class CompileOptions:
         verify_each: after each top-level transform op, run the payload and compare with the
             reference (slow; for debugging schedules).
         dump_dir: if set, every compile stage's text is written there.
+        runtime_verification: (cpu) insert upstream's runtime checks before lowering
+            (`generate-runtime-verification`: index bounds, division by zero, ...); a failed
+            check ends the call with a `RuntimeVerificationError` at the payload op.
+        isolate_llvm: run LLVM's optimizer and code generators in the LLVM worker process,
+            where an LLVM crash is an internal compiler error; False runs them in this
+            process (only for debugging LLVM: a crash then ends the process).
     """
 
     target: Target = "cpu"
@@ -35,6 +41,8 @@ class CompileOptions:
     cpu_features: str | None = None
     verify_each: bool = False
     dump_dir: Path | None = None
+    runtime_verification: bool = False
+    isolate_llvm: bool = True
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
@@ -43,6 +51,8 @@ class CompileOptions:
             )
         if not 0 <= self.opt_level <= 3:
             raise ValueError(f"opt_level must be between 0 and 3, got {self.opt_level}")
+        if self.runtime_verification and self.target != "cpu":
+            raise ValueError("runtime verification is only available for the cpu target")
         if not self.arch.startswith("sm_") or not self.arch[3:].rstrip("a").isdigit():
             raise ValueError(f"arch must look like 'sm_90', got '{self.arch}'")
 
@@ -51,6 +61,6 @@ class CompileOptions:
         relevant = tuple(
             value
             for f, value in zip(fields(self), astuple(self), strict=True)
-            if f.name not in ("dump_dir", "verify_each")
+            if f.name not in ("dump_dir", "verify_each", "isolate_llvm")
         )
         return hashlib.sha256(repr(relevant).encode()).hexdigest()[:16]

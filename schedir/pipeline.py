@@ -53,6 +53,7 @@ from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from schedir.abi import EntrySignature
+from schedir.cpu.llvm_worker import default_worker
 from schedir.diagnostics import (
     Diagnostic,
     InputError,
@@ -66,6 +67,7 @@ from schedir.dialects import gpu
 from schedir.dialects.syntax import op_location, parse_module, print_op, verify_module
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.lowering import get_all_passes
+from schedir.lowering.generate_runtime_verification import GenerateRuntimeVerification
 from schedir.lowering.gpu import written_arguments
 from schedir.lowering.pipelines import BUFFERIZE, PIPELINES, cuda_to_llvm
 from schedir.options import CompileOptions, Target
@@ -75,6 +77,7 @@ if TYPE_CHECKING:
     from schedir.gpu import CudaExecutable
 
 AfterPass = Callable[[ModulePass, ModuleOp], None]
+RUNTIME_VERIFICATION = GenerateRuntimeVerification.name
 
 
 def parse_pass_pipeline(spec: str) -> tuple[ModulePass, ...]:
@@ -393,6 +396,9 @@ class Compilation:
     """Called after every lowering pass (`--print-ir-after-all`)."""
     generic: bool = False
     """Print the MLIR stages in generic form."""
+    on_diagnostic: Callable[[Diagnostic], None] | None = None
+    """Receives the warnings of the build step (an LLVM pass that crashed and was turned
+    off); to stderr without it."""
 
     module: ModuleOp | None = None
     signature: EntrySignature | None = None
@@ -449,10 +455,19 @@ def _find_entry(c: Compilation, entry: Entry) -> func.FuncOp:
     return fn
 
 
+def cpu_passes(options: CompileOptions) -> tuple[str, ...]:
+    """The "cpu" pipeline, after `generate-runtime-verification` when the options ask for
+    runtime checks (first, so that it checks the payload's own ops, not the loops and
+    accesses the lowering creates, which are in bounds by construction)."""
+    if options.runtime_verification:
+        return (RUNTIME_VERIFICATION, *PIPELINES["cpu"])
+    return PIPELINES["cpu"]
+
+
 def _lower_for_cpu(c: Compilation) -> None:
     if c.entry is not None:
         prepare_entry(_find_entry(c, c.entry))
-    lower(c.ctx, c.ir, PIPELINES["cpu"], "cpu", after_pass=c.after_pass)
+    lower(c.ctx, c.ir, cpu_passes(c.options), "cpu", after_pass=c.after_pass)
 
 
 def _compile_kernels(c: Compilation) -> None:
@@ -528,7 +543,7 @@ def _build_cpu(c: Compilation) -> CpuExecutable:
     from schedir.cpu import CpuExecutable  # deferred: llvmlite
 
     assert c.llvm_ir is not None and c.signature is not None
-    return CpuExecutable.build(c.llvm_ir, c.signature, c.options)
+    return CpuExecutable.build(c.llvm_ir, c.signature, c.options, c.on_diagnostic)
 
 
 def _build_cuda(c: Compilation) -> CudaExecutable:
@@ -703,6 +718,10 @@ def compile(c: Compilation) -> Compiled:
     backend = BACKENDS[c.options.target]
     if c.entry is None:
         c.entry = Entry()
+    if c.options.isolate_llvm:
+        # Its start-up (a Python process importing llvmlite) overlaps parsing and
+        # scheduling instead of adding to the build step.
+        default_worker().start()
     timer = StepTimer()
     texts: dict[str, str] = {}
 
@@ -786,6 +805,7 @@ __all__ = [
     "StepTimer",
     "apply_schedule",
     "compile",
+    "cpu_passes",
     "cuda_passes",
     "emit",
     "emit_stage",

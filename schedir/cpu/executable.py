@@ -20,7 +20,7 @@ import numpy as np
 from schedir.abi import DYNAMIC, ArgSpec, EntrySignature, MemRefSpec, is_out_param
 from schedir.cpu.jit import CIFACE_PREFIX, JitModule
 from schedir.cpu.runtime import CpuFunction
-from schedir.diagnostics import InputError
+from schedir.diagnostics import Diagnostic, InputError
 from schedir.options import CompileOptions
 
 
@@ -37,8 +37,14 @@ class CpuExecutable:
     function: CpuFunction
 
     @staticmethod
-    def build(llvm_ir: str, signature: EntrySignature, options: CompileOptions) -> CpuExecutable:
-        """JIT-compile `llvm_ir` and bind its `_mlir_ciface_` wrapper of the entry."""
+    def build(
+        llvm_ir: str,
+        signature: EntrySignature,
+        options: CompileOptions,
+        on_diagnostic: Callable[[Diagnostic], None] | None = None,
+    ) -> CpuExecutable:
+        """JIT-compile `llvm_ir` and bind its `_mlir_ciface_` wrapper of the entry
+        (warnings of the JIT go to `on_diagnostic`)."""
         params = [*signature.args, *signature.out_params]
         results = [r for r in signature.results if not is_out_param(r)]
         jit = JitModule(
@@ -46,6 +52,8 @@ class CpuExecutable:
             opt_level=options.opt_level,
             cpu_name=options.cpu_name,
             cpu_features=options.cpu_features,
+            isolated=options.isolate_llvm,
+            on_diagnostic=on_diagnostic,
         )
         return CpuExecutable(
             signature, CpuFunction(jit, f"{CIFACE_PREFIX}{signature.name}", params, results)

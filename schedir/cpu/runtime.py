@@ -234,7 +234,8 @@ class CpuFunction:
             scalar_result = ctypes.create_string_buffer(16)
             pointers.append(ctypes.addressof(scalar_result))
         packed = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
-        self._call(packed)
+        with self.jit.checked_call():  # a failed runtime check raises here
+            self._call(packed)
 
         if scalar_result is not None:
             spec = self.results[0]

@@ -1,6 +1,9 @@
 """LLVM IR -> PTX with LLVM's NVPTX back end (llvmlite), and PTX -> cubin with ptxas.
 
-`compile_ptx(llvm_ir, target)` needs no GPU and no CUDA driver: it parses and verifies
+`compile_ptx(llvm_ir, target)` needs no GPU and no CUDA driver. In the LLVM worker
+process (`schedir.cpu.llvm_worker`: an LLVM assertion failure there is an
+`InternalCompilerError`, not the end of this process; one in a vectorizer or the unroller
+is retried once without that pass, with a warning) it parses and verifies
 the IR, sets the NVPTX triple and data layout, links libdevice when the IR calls
 `__nv_*` functions (its definitions are made internal afterwards so the optimizer drops
 every function the kernels do not use), optimizes with LLVM's new pass manager (`-O3` by
@@ -32,12 +35,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import llvmlite.binding as llvm
 
+from schedir.cpu.llvm_worker import avoiding_crashed_passes, default_worker
 from schedir.diagnostics import Note, ToolError
 from schedir.gpu.target import TRIPLE, GpuTarget
 
@@ -245,6 +250,7 @@ def compile_ptx(
     opt_level: int = 3,
     libdevice: str | os.PathLike[str] | None = None,
     search_dirs: Sequence[str | os.PathLike[str]] = (),
+    isolated: bool = True,
 ) -> str:
     """PTX assembly for NVPTX LLVM IR text (no GPU needed).
 
@@ -255,11 +261,43 @@ def compile_ptx(
         libdevice: path of `libdevice.10.bc`; found with `find_libdevice(search_dirs)`
             when None and the IR calls `__nv_*` functions.
         search_dirs: CUDA installation folders to look in first for libdevice.
+        isolated: run LLVM in the LLVM worker process (`schedir.cpu.llvm_worker`), where
+            an LLVM crash becomes an `InternalCompilerError` instead of ending this
+            process; False (for debugging) runs it here.
     """
     if not 0 <= opt_level <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
     target = target if target is not None else GpuTarget()
     check_llvm_support(target)
+    args = (llvm_ir, target, opt_level, libdevice, tuple(search_dirs))
+    if not isolated:
+        return compile_ptx_here(*args)
+
+    def repro() -> list[Note]:
+        path = _write_temp(llvm_ir, ".ll", "schedir-nvptx-")
+        return [
+            Note(f"the NVPTX LLVM IR is in {path}"),
+            Note(f"repro: {_llc_repro(path, target, opt_level)}"),
+        ]
+
+    def attempt(disabled: tuple[str, ...]) -> str:
+        return default_worker().call(
+            compile_ptx_here, *args, disabled, stage="llvm-ir -> ptx", repro=repro
+        )
+
+    return avoiding_crashed_passes(attempt, lambda d: print(d.render(), file=sys.stderr))
+
+
+def compile_ptx_here(
+    llvm_ir: str,
+    target: GpuTarget,
+    opt_level: int,
+    libdevice: str | os.PathLike[str] | None,
+    search_dirs: Sequence[str | os.PathLike[str]],
+    disabled: tuple[str, ...] = (),
+) -> str:
+    """`compile_ptx` in this process (what the LLVM worker runs); `disabled` names
+    pipeline tuning options turned off (e.g. "loop_vectorization")."""
     _initialize()
     try:
         module = llvm.parse_assembly(llvm_ir)
@@ -280,6 +318,8 @@ def compile_ptx(
         _link_libdevice(module, path, data_layout)
     try:
         tuning = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+        for option in disabled:
+            setattr(tuning, option, False)
         builder = llvm.create_pass_builder(machine, tuning)
         if opt_level:
             builder.getModulePassManager().run(module, builder)
@@ -375,6 +415,7 @@ __all__ = [
     "assemble",
     "check_llvm_support",
     "compile_ptx",
+    "compile_ptx_here",
     "find_libdevice",
     "find_ptxas",
     "kernel_names",
