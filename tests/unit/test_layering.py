@@ -1,7 +1,7 @@
 """The import structure of DESIGN.md, checked on the import graph (grimp): every import
 counts, also those inside functions and under `if TYPE_CHECKING:`.
 
-- Layers: cli, api -> autotune -> verify_each -> pipeline -> transform | lowering ->
+- Layers: testing -> cli, api -> autotune -> verify_each -> pipeline -> transform | lowering ->
   transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> options | diagnostics.
   gpu (whose CUDA host code runs through cpu's JIT), cpu and the leaves never import xDSL.
   A module whose unit has no rank fails.
@@ -46,6 +46,7 @@ RANKS = {
     "autotune": 5,
     "api": 6,
     "cli": 7,
+    "testing": 7.5,
     "__init__": 8,
 }
 NO_XDSL = {"abi", "gpu", "cpu", "options", "diagnostics"}

@@ -1,0 +1,28 @@
+"""Fixtures of the fuzz tests: a runner (one worker process) and the campaign seeds."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from schedir.testing.fuzz import Runner, find_iree_opt
+
+FIXED_SEED = 20261127
+
+
+def date_seed() -> int:
+    """Today's seed (UTC date as YYYYMMDD): each day of CI runs new cases."""
+    return int(datetime.datetime.now(datetime.UTC).strftime("%Y%m%d"))
+
+
+@pytest.fixture(scope="module")
+def runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runner]:
+    iree_opt = find_iree_opt()
+    assert iree_opt is not None, "iree-opt (iree-base-compiler, a dev dependency) is the oracle"
+    scratch: Path = tmp_path_factory.mktemp("fuzz")
+    runner = Runner(scratch, iree_opt, timeout=60)
+    yield runner
+    runner.close()

@@ -1,0 +1,63 @@
+"""Open fuzz findings of other areas, each tied to its `xfail(strict=True)` regression in
+test_regressions.py (`cases/<name>.mlir`; timing classes such as hangs have none, their
+owners keep scaling tests): the CI campaigns report a finding that matches one of these
+without failing, and fail on every other finding. The fix of a class turns its
+regression into an XPASS (a failure), and then removes its mark here as well.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from schedir.testing.fuzz import Case, Outcome
+
+
+@dataclass(frozen=True)
+class OpenFinding:
+    """A known class: why it is open (the xfail reason) and how to recognize it."""
+
+    reason: str
+    matches: Callable[[Case, Outcome], bool]
+
+
+def _line_edit(case: Case) -> bool:
+    return bool({"swap_lines", "duplicate_line", "delete_line"} & set(case.mutations))
+
+
+OPEN: dict[str, OpenFinding] = {
+    "args_written_through_function_boundaries": OpenFinding(
+        "defect 1 (bufferization / calling convention): an accumulator in a function "
+        "argument is written in place under bufferize_function_boundaries, so --check "
+        "reads a clobbered input and mismatches",
+        lambda c, o: (
+            o.kind == "wrong"
+            and "bufferize_function_boundaries = true" in c.text
+            and re.search(r"outs\(%arg\d+", c.text) is not None
+        ),
+    ),
+    "softmax_one_shot_bufferize": OpenFinding(
+        "defect 11 (bufferization): one-shot bufferize rejects linalg.softmax on tensors, "
+        "which upstream bufferizes",
+        lambda c, o: o.kind == "rejects-valid" and "'linalg.softmax' on tensors" in o.detail,
+    ),
+    "zero_d_broadcast_vectorize": OpenFinding(
+        "defects 7 and 11 (vectorization, vector lowering): a 0-d vector (a broadcast of a "
+        "0-d tensor, a full reduction) leaves a vector<T> to vector<1xT> cast or fails to splat",
+        lambda c, o: (
+            (o.kind == "rejects-valid" and "unrealized conversion cast" in o.detail)
+            or (o.kind == "crash" and "IndexError: tuple index out of range" in o.detail)
+        ),
+    ),
+    "unroll_factor_beyond_trip_count": OpenFinding(
+        "loops (transform.loop.unroll): a factor far beyond the constant trip count (4e8 on "
+        "13 iterations) hangs instead of unrolling fully",
+        lambda c, o: o.kind == "hang" and "transform.loop.unroll" in c.text,
+    ),
+    "vectorize_contraction_scaling": OpenFinding(
+        "defect 9 (vector lowering): vectorizing a whole 6x8x9x9 batch_matmul does not "
+        "finish in 60 s",
+        lambda c, o: o.kind == "hang" and "vectorize" in c.text,
+    ),
+}
