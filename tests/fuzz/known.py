@@ -55,6 +55,25 @@ OPEN: dict[str, OpenFinding] = {
         "13 iterations) hangs instead of unrolling fully",
         lambda c, o: o.kind == "hang" and "transform.loop.unroll" in c.text,
     ),
+    "huge_tile_size": OpenFinding(
+        "tiling: a tile size near 2**63 (accepted upstream) overflows the loop bounds: "
+        "convert-arith-to-llvm fails on an out-of-range constant, reported without a "
+        "location (tile_using_forall with such a size hangs)",
+        lambda c, o: (
+            o.kind in ("bad-diagnostic", "hang", "crash", "rejects-valid")
+            and re.search(r"(tile_sizes|num_threads) \[[^\]]*\d{10}", c.text) is not None
+        ),
+    ),
+    "negative_tile_size": OpenFinding(
+        "defect 10 (tiling): a negative tile size (here -7 in tile_using_forall) is not "
+        "rejected at the op; the result is wrong or the run loops",
+        lambda c, o: re.search(r"(tile_sizes|num_threads) \[[^\]]*-\d", c.text) is not None,
+    ),
+    "missing_entry_point_unlocated": OpenFinding(
+        "transform interpreter: 'could not find a nested named sequence with name: "
+        "__transform_main' has no file:line:col (upstream points at the module)",
+        lambda c, o: o.kind == "bad-diagnostic" and "could not find a nested named" in o.detail,
+    ),
     "vectorize_contraction_scaling": OpenFinding(
         "defect 9 (vector lowering): vectorizing a whole 6x8x9x9 batch_matmul does not "
         "finish in 60 s",

@@ -8,7 +8,8 @@ case, so `(seed, index)` replays it. `Runner.run` runs a case as `schedir-run CA
 * `ok`; `wrong`: a `check: MISMATCH`, or the result disagrees with the independent
   evaluation of `payload.evaluate`; `crash`: the process died, or printed a traceback or
   an internal compiler error; `hang`: no answer within the timeout;
-* `rejected`: exit 1 with a `file:line:col: error:` diagnostic; for a generated case,
+* `rejected`: exit 1 with a `file:line:col: error:` diagnostic (or a located remark,
+  as upstream gives for some definite failures); for a generated case,
   upstream's interpreter (`iree-opt --transform-interpreter`) then decides: if it
   accepts, the case is `rejects-valid` (a finding), otherwise `invalid`;
 * `bad-diagnostic`: an error without `file:line:col`, an exit status other than 0 and 1,
@@ -47,6 +48,7 @@ FINDINGS = ("wrong", "crash", "hang", "rejects-valid", "bad-diagnostic")
 """The outcome kinds that are findings."""
 
 LOCATED_ERROR = re.compile(r"^\S[^\n]*?:\d+:\d+: error: (.*)$", re.M)
+_LOCATED_REMARK = re.compile(r"^\S[^\n]*?:\d+:\d+: remark: (.*)$", re.M)
 _ANY_ERROR = re.compile(r"^(?:\S[^\n]*?: )?error: (.*)$", re.M)
 _WARNING = re.compile(r"^\S+\.py:\d+: \w*Warning: .*$", re.M)
 
@@ -224,7 +226,9 @@ class Runner:
             return Outcome("ok" if check.ok else "wrong", check.message, result)
         if result.rc != 1:
             return Outcome("bad-diagnostic", f"exit status {result.rc}", result)
-        located = LOCATED_ERROR.search(stderr)
+        # A located remark that explains the failure is what upstream prints for some
+        # definite failures (fuse_into_containing_op's "could not fuse"): a rejection.
+        located = LOCATED_ERROR.search(stderr) or _LOCATED_REMARK.search(stderr)
         if located is None:
             unlocated = _ANY_ERROR.search(stderr)
             if unlocated is None:

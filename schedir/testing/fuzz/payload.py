@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -34,8 +35,13 @@ class DType:
         return self.name.startswith("f")
 
     @property
+    def finfo(self) -> np.finfo[Any]:
+        """The float limits of the type (only for float types)."""
+        return np.finfo(np.dtype(self.np).name)
+
+    @property
     def unit_roundoff(self) -> float:
-        return float(np.finfo(self.np).eps) / 2 if self.is_float else 0.0
+        return float(self.finfo.eps) / 2 if self.is_float else 0.0
 
     def literal(self, value: float) -> str:
         return f"{value:.6e}" if self.is_float else str(int(value))
@@ -626,10 +632,10 @@ def compare(got: np.ndarray, want: Bounded, dtype: DType) -> Comparison:
             )
         return Comparison(True)
     g = got.astype(np.float64)
-    big = float(np.finfo(dtype.np).max) / 4
+    big = float(dtype.finfo.max) / 4
     skip = ~np.isfinite(want.value) | (np.abs(want.value) > big) | ~np.isfinite(want.error)
     u = dtype.unit_roundoff
-    tiny = float(np.finfo(dtype.np).smallest_subnormal) * 16
+    tiny = float(dtype.finfo.smallest_subnormal) * 16
     with np.errstate(invalid="ignore", over="ignore"):
         allowed = 4 * want.error + 4 * u * np.abs(want.value) + tiny
         wrong = np.isnan(g) | (~skip & ~(np.abs(g - want.value) <= allowed))
