@@ -1,21 +1,13 @@
-"""Fixtures of the fuzz tests: a runner (one worker process) and the campaign seeds."""
+"""Fixtures of the fuzz tests: a runner (one worker process)."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from schedir.testing.fuzz import Runner, find_iree_opt
-
-FIXED_SEED = 1
-
-
-def date_seed() -> int:
-    """Today's seed (UTC date as YYYYMMDD): each day of CI runs new cases."""
-    return int(datetime.datetime.now(datetime.UTC).strftime("%Y%m%d"))
 
 
 @pytest.fixture(scope="module")

@@ -55,6 +55,17 @@ OPEN: dict[str, OpenFinding] = {
         "13 iterations) hangs instead of unrolling fully",
         lambda c, o: o.kind == "hang" and "transform.loop.unroll" in c.text,
     ),
+    "softmax_fused_into_reduction_tiles": OpenFinding(
+        "defect 2 (fusion): structured.fuse of a transpose pulls its producer "
+        "linalg.softmax into tiles that split the softmax dimension; softmax is computed "
+        "per tile",
+        lambda c, o: o.kind == "wrong" and "linalg.softmax" in c.text and "fuse" in c.text,
+    ),
+    "forall_over_reduction_warns": OpenFinding(
+        "tiling (tile_using_forall): tiling a reduction dimension with a forall races; "
+        "upstream warns 'tiling is not thread safe at axis #0', schedir is silent",
+        lambda c, o: False,  # the generator keeps reduction dims out of foralls
+    ),
     "huge_tile_size": OpenFinding(
         "tiling: a tile size near 2**63 (accepted upstream) overflows the loop bounds: "
         "convert-arith-to-llvm fails on an out-of-range constant, reported without a "

@@ -135,6 +135,10 @@ class _Gen:
         results = ", ".join([t, *loop_handles])
         types = ", ".join([ANY] * (1 + len(loop_handles)))
         if kind == "forall":
+            # A forall over a reduction dimension races (upstream warns "tiling is not
+            # thread safe"): its result is undefined, so reduction dims stay untiled.
+            sizes = [0 if op.iterators[i] == "reduction" else s for i, s in enumerate(sizes)]
+            text = ", ".join(map(str, sizes))
             which = self.rng.choice(("tile_sizes", "num_threads"))
             lines.append(
                 f"{results} = transform.structured.tile_using_forall {h} {which} [{text}] "
