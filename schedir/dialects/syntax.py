@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import struct
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
@@ -28,7 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -172,11 +173,17 @@ def parse_module(
         TypeError,
         AssertionError,
         NotImplementedError,
+        ArithmeticError,
+        struct.error,
     ) as err:
         # Some xDSL custom parsers and builders fail with plain Python exceptions on bad
-        # input; report them at the parser's current position instead of a traceback.
+        # input (a value packed into a too narrow integer raises struct.error); report
+        # them at the parser's current position instead of a traceback.
+        message = _clean_message(str(err)) or type(err).__name__
+        if isinstance(err, struct.error | OverflowError):
+            message = f"value out of range for its type ({message})"
         raise ParseError(
-            _clean_message(str(err)) or type(err).__name__,
+            message,
             sources.location_of_offset(filename, offset + (parser.pos if parser else 0)),
         ) from None
     if verify:
@@ -289,8 +296,8 @@ def _dominance_error(op: Operation, positions: _Positions) -> LocatedVerifyExcep
     modules) and uses from other blocks of a multi-block region are not checked.
     """
     for number, operand in enumerate(op.operands):
-        if isinstance(operand, BlockArgument):
-            continue  # a use outside the block's region is a parse error already
+        if not isinstance(operand, OpResult):
+            continue  # a block argument: a use outside its region is a parse error already
         definition = operand.op
         block = definition.parent
         region = block.parent if block is not None else None

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedir.diagnostics import ParseError, SourceManager, VerifyError
+from schedir.diagnostics import MultipleErrors, ParseError, SourceManager, VerifyError
 from schedir.dialects.syntax import check_buffer_sizes, parse_module
 from schedir.testing.fuzz import FINDINGS, Case, Runner, gen_case
-from schedir.testing.fuzz.strategies import cases
+from schedir.testing.fuzz.strategies import cases, mutants
 from tests.fuzz.known import OPEN
 
 CASES = Path(__file__).parent / "cases"
@@ -177,3 +177,38 @@ def test_found_uses_before_definitions_are_rejected_at_the_use(runner: Runner, n
     outcome = runner.run(Case(name, text))
     assert outcome.kind == "rejected", f"{outcome.kind}: {outcome.detail}"
     assert outcome.detail.startswith("operand #") and "does not dominate this use" in outcome.detail
+
+
+# --- numbers out of range in attributes ended in an internal struct.error ----------------
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(
+    cases(),
+    st.randoms(use_true_random=False),
+    st.sampled_from([2**63, 2**64, -(2**63) - 1, 10**30]),
+)
+def test_out_of_range_numbers_in_lists_are_parse_errors(
+    case: Case, rng: random.Random, value: int
+) -> None:
+    lists = list(re.finditer(r"\[(\d+)(, \d+)*\]", case.text))
+    if not lists:
+        return
+    found = rng.choice(lists)
+    text = case.text[: found.start(1)] + str(value) + case.text[found.end(1) :]
+    try:
+        parse_module(text, "range.mlir")
+    except (ParseError, VerifyError) as err:
+        assert err.location is not None, err.render()
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(mutants())
+def test_every_mutant_parses_or_gets_a_located_diagnostic(case: Case) -> None:
+    # The parser and verifier alone, in-process: only schedir's own errors, each located.
+    try:
+        parse_module(case.text, "mutant.mlir")
+    except (ParseError, VerifyError) as err:
+        assert err.location is not None, err.render()
+    except MultipleErrors as err:
+        assert all(e.location is not None for e in err.errors), err.render()
