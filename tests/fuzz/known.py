@@ -56,10 +56,14 @@ OPEN: dict[str, OpenFinding] = {
         lambda c, o: o.kind == "hang" and "transform.loop.unroll" in c.text,
     ),
     "softmax_fused_into_reduction_tiles": OpenFinding(
-        "defect 2 (fusion): structured.fuse of a transpose pulls its producer "
-        "linalg.softmax into tiles that split the softmax dimension; softmax is computed "
+        "defect 2 (tiling, fusion): a linalg.softmax tiled along its dimension, or fused "
+        "into tiles that split it (here by structured.fuse of its transpose), is computed "
         "per tile",
-        lambda c, o: o.kind == "wrong" and "linalg.softmax" in c.text and "fuse" in c.text,
+        lambda c, o: (
+            o.kind == "wrong"
+            and "linalg.softmax" in c.text
+            and re.search(r"transform\.structured\.(fuse|tile_using)", c.text) is not None
+        ),
     ),
     "forall_over_reduction_warns": OpenFinding(
         "tiling (tile_using_forall): tiling a reduction dimension with a forall races; "

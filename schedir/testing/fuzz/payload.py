@@ -21,6 +21,8 @@ import numpy as np
 
 DIMS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 16, 17)
 """Static extents, odd ones more often than powers of two."""
+SMALL_DIMS = (1, 2, 3, 4, 5, 7)
+"""Extents of tensors of rank 3 and more: whole-op vectorization unrolls every element."""
 
 
 @dataclass(frozen=True)
@@ -144,8 +146,8 @@ class _Builder:
         self.args.append(value)
         return value
 
-    def dim(self) -> int:
-        return self.rng.choice(DIMS)
+    def dim(self, small: bool = False) -> int:
+        return self.rng.choice(SMALL_DIMS if small else DIMS)
 
     def init(self, shape: tuple[int, ...], accumulates: bool) -> tuple[Value, bool]:
         """The outs of an op: a fill, a function argument or (if not read) an empty tensor;
@@ -219,9 +221,9 @@ def _step(b: _Builder, kind: str, current: Value | None) -> Value:
         n = b.dim()
         return b.add(kind, (m, n), (x, b.arg((k, n))), iterators=("parallel",) * 2 + ("reduction",))
     if kind == "batch_matmul":
-        bt, m, k = current.shape if current is not None else (b.dim(), b.dim(), b.dim())
+        bt, m, k = current.shape if current is not None else (b.dim(True), b.dim(True), b.dim())
         x = source((bt, m, k))
-        n = b.dim()
+        n = b.dim(True)
         its = ("parallel",) * 3 + ("reduction",)
         return b.add(kind, (bt, m, n), (x, b.arg((bt, k, n))), iterators=its)
     if kind == "matvec":
@@ -235,7 +237,7 @@ def _step(b: _Builder, kind: str, current: Value | None) -> Value:
             operands += (b.arg(shape),)
         return b.add(kind, shape, operands, iterators=("parallel",) * len(shape))
     if kind == "reduce":
-        shape = current.shape if current is not None else (b.dim(), b.dim(), b.dim())
+        shape = current.shape if current is not None else (b.dim(True), b.dim(), b.dim(True))
         x = source(shape)
         dims = tuple(sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape)))))
         out = tuple(d for i, d in enumerate(shape) if i not in dims)
@@ -243,7 +245,7 @@ def _step(b: _Builder, kind: str, current: Value | None) -> Value:
         which = rng.choice(("reduce_add", "reduce_max"))
         return b.add(which, out, (x,), iterators=its, perm=dims)
     if kind == "transpose":
-        shape = current.shape if current is not None else (b.dim(), b.dim(), b.dim())
+        shape = current.shape if current is not None else (b.dim(True), b.dim(True), b.dim())
         x = source(shape)
         perm = list(range(len(shape)))
         while perm == sorted(perm):
@@ -254,7 +256,7 @@ def _step(b: _Builder, kind: str, current: Value | None) -> Value:
         shape = current.shape if current is not None else (b.dim(), b.dim())
         x = source(shape)
         at = rng.randint(0, len(shape))
-        out = (*shape[:at], b.dim(), *shape[at:])
+        out = (*shape[:at], b.dim(small=len(shape) >= 2), *shape[at:])
         return b.add(kind, out, (x,), iterators=("parallel",) * len(out), perm=(at,))
     if kind == "softmax":
         shape = current.shape if current is not None else (b.dim(), b.dim())
@@ -265,7 +267,7 @@ def _step(b: _Builder, kind: str, current: Value | None) -> Value:
     if current is not None:
         n, h, w, c = current.shape
     else:
-        n, h, w, c = rng.choice((1, 2)), b.dim() + 2, b.dim() + 2, rng.choice((1, 2, 3, 4))
+        n, h, w, c = rng.choice((1, 2)), b.dim(True) + 2, b.dim(True) + 2, rng.choice((1, 2, 3, 4))
     x = source((n, h, w, c))
     kh, kw = rng.randint(1, min(3, h)), rng.randint(1, min(3, w))
     sh, sw = rng.choice((1, 1, 2)), rng.choice((1, 1, 2))

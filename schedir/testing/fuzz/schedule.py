@@ -134,11 +134,18 @@ class _Gen:
         loop_handles = [self.fresh() for _ in range(n if kind != "forall" else 1)]
         results = ", ".join([t, *loop_handles])
         types = ", ".join([ANY] * (1 + len(loop_handles)))
-        if kind == "forall":
+        if kind in ("forall", "fuse"):
             # A forall over a reduction dimension races (upstream warns "tiling is not
-            # thread safe"): its result is undefined, so reduction dims stay untiled.
+            # thread safe"), and upstream's structured.fuse re-fills a fused accumulator
+            # in every reduction tile: both give undefined or wrong results upstream too,
+            # so reduction dims stay untiled there.
             sizes = [0 if op.iterators[i] == "reduction" else s for i, s in enumerate(sizes)]
             text = ", ".join(map(str, sizes))
+            n = sum(1 for s in sizes if s)
+            loop_handles = [self.fresh() for _ in range(n if kind != "forall" else 1)]
+            results = ", ".join([t, *loop_handles])
+            types = ", ".join([ANY] * (1 + len(loop_handles)))
+        if kind == "forall":
             which = self.rng.choice(("tile_sizes", "num_threads"))
             lines.append(
                 f"{results} = transform.structured.tile_using_forall {h} {which} [{text}] "

@@ -115,10 +115,9 @@ def serve() -> None:
     from schedir import cli  # deferred: the worker's first request pays for the import
 
     tools = {"run": cli.run_main, "opt": cli.opt_main}
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
-    del soft
     requests = os.fdopen(os.dup(0), "r")
     answers = os.fdopen(os.dup(1), "w")
     null = os.open(os.devnull, os.O_RDWR)
