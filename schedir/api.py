@@ -6,6 +6,8 @@ Both run the stage table of `schedir.pipeline`: `compile` every stage of its tar
 
 from __future__ import annotations
 
+import os
+import resource
 import statistics
 import sys
 import time
@@ -20,7 +22,7 @@ from xdsl.dialects.builtin import ModuleOp
 from schedir.abi import EntrySignature
 from schedir.diagnostics import Diagnostic, InputError, SourceManager
 from schedir.dialects import get_context
-from schedir.dialects.syntax import parse_module, print_op
+from schedir.dialects.syntax import check_buffer_sizes, parse_module, print_op
 from schedir.options import CompileOptions, Target
 from schedir.pipeline import (
     PAYLOAD,
@@ -256,11 +258,24 @@ class BenchResult:
 def parse_for_run(
     text: str, name: str, sources: SourceManager, *, apply_schedule: bool
 ) -> ModuleOp:
-    """Parse a payload file for `schedir-run`; `apply_schedule=False` drops its schedule."""
+    """Parse a payload file for `schedir-run`; `apply_schedule=False` drops its schedule.
+
+    A run allocates the payload's tensors (inputs, the reference's values, the kernel's
+    buffers): a static shape larger than this process can allocate is an error at its op.
+    """
     module = parse_module(text, name, ctx=get_context(), sources=sources)
     if not apply_schedule:
         strip_schedule(module)
+    check_buffer_sizes(module, _allocatable_bytes())
     return module
+
+
+def _allocatable_bytes() -> int:
+    """The most one buffer may take: the physical memory, or half the address-space
+    limit of this process when it has one."""
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return physical if soft == resource.RLIM_INFINITY else min(physical, soft // 2)
 
 
 def compile(

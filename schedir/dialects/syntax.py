@@ -9,7 +9,10 @@ Parse and verifier failures become `schedir.diagnostics` errors, never Python tr
 from __future__ import annotations
 
 import io
+import math
 import re
+import struct
+from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
 from xdsl.context import Context
@@ -19,18 +22,22 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     FusedLoc,
     IntAttr,
+    MemRefType,
     ModuleOp,
     NameLoc,
     StringAttr,
+    TensorType,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from schedir.diagnostics import (
     Location,
@@ -45,13 +52,29 @@ from schedir.dialects.context import get_context
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
 
+class _Lexer(MLIRLexer):
+    """xDSL's lexer with a string-literal pattern that cannot backtrack.
+
+    xDSL's pattern nests `[^"...]+` in `(...)*`: on an unterminated string (a stray `"`)
+    it tries every split of the rest of the line, exponential in its length, so the
+    parser hangs. Possessive quantifiers match the same strings in linear time.
+    """
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
 class LocatedParser(Parser):
     """An xDSL parser that stamps each op with the file:line:col of its first token."""
 
     def __init__(
         self, ctx: Context, text: str, name: str, sources: SourceManager, offset: int = 0
     ) -> None:
-        super().__init__(ctx, text, name)
+        # Parser.__init__, with the lexer that cannot hang (it lexes the first token here).
+        super(Parser, self).__init__(ParserState(_Lexer(Input(text, name))), ctx)
+        self.ssa_values = {}
+        self.blocks = {}
+        self.forward_block_references = defaultdict(list)
+        self.forward_ssa_references = {}
         self._file = name
         self._sources = sources
         self._offset = offset
@@ -135,8 +158,10 @@ def parse_module(
         sources = SourceManager()
     if sources.text(filename) is None:
         sources.add(filename, text)
-    parser = LocatedParser(ctx, text, filename, sources, offset)
+    parser: LocatedParser | None = None
     try:
+        # Constructing the parser lexes the first token: it can fail as well.
+        parser = LocatedParser(ctx, text, filename, sources, offset)
         module = parser.parse_module()
     except XdslParseError as err:
         raise _parse_error(err, filename, sources, offset) from None
@@ -148,12 +173,18 @@ def parse_module(
         TypeError,
         AssertionError,
         NotImplementedError,
+        ArithmeticError,
+        struct.error,
     ) as err:
         # Some xDSL custom parsers and builders fail with plain Python exceptions on bad
-        # input; report them at the parser's current position instead of a traceback.
+        # input (a value packed into a too narrow integer raises struct.error); report
+        # them at the parser's current position instead of a traceback.
+        message = _clean_message(str(err)) or type(err).__name__
+        if isinstance(err, struct.error | OverflowError):
+            message = f"value out of range for its type ({message})"
         raise ParseError(
-            _clean_message(str(err)) or type(err).__name__,
-            sources.location_of_offset(filename, offset + parser.pos),
+            message,
+            sources.location_of_offset(filename, offset + (parser.pos if parser else 0)),
         ) from None
     if verify:
         verify_module(module)
@@ -228,13 +259,78 @@ def verify_module(module: Operation) -> None:
 def _verify_failures(
     root: Operation,
 ) -> Iterator[tuple[Operation, str, VerifyException | None]]:
+    positions = _Positions()
     for op in root.walk():
         message, err = _verify_one(op)
+        if message is None and (dominance := _dominance_error(op, positions)) is not None:
+            message, err = dominance.message, dominance
         if message is not None:
             yield op, message, err
             # MLIR stops at the first failing op of a region; nested ops of a broken op
             # would only repeat the problem.
             return
+
+
+class _Positions:
+    """Index of each op in its block, computed once per block."""
+
+    def __init__(self) -> None:
+        self._index: dict[Block, dict[Operation, int]] = {}
+
+    def of(self, op: Operation, block: Block) -> int:
+        index = self._index.get(block)
+        if index is None:
+            index = {o: i for i, o in enumerate(block.ops)}
+            self._index[block] = index
+        return index[op]
+
+
+def _dominance_error(op: Operation, positions: _Positions) -> LocatedVerifyException | None:
+    """The error for the first operand of `op` whose definition does not dominate it.
+
+    xDSL's parser resolves forward references and its verifier checks no dominance, so a
+    value used before its definition (a swapped line) would reach the interpreter and
+    the transforms (which then hang or fail without a message). Checked as upstream does
+    in blocks of SSACFG regions: the definition must come before the op (or the op's
+    ancestor) in the defining block. Graph regions (ops without a terminator, such as
+    modules) and uses from other blocks of a multi-block region are not checked.
+    """
+    for number, operand in enumerate(op.operands):
+        if not isinstance(operand, OpResult):
+            continue  # a block argument: a use outside its region is a parse error already
+        definition = operand.op
+        block = definition.parent
+        region = block.parent if block is not None else None
+        owner = region.parent if region is not None else None
+        if block is None or (owner is not None and owner.has_trait(NoTerminator)):
+            continue
+        ancestor: Operation | None = op
+        while ancestor is not None and ancestor.parent is not block:
+            ancestor = ancestor.parent_op()
+        if ancestor is None:
+            if _inside_region(op, region):
+                continue  # another block of a multi-block region: needs the CFG
+        elif ancestor is not definition and positions.of(definition, block) < positions.of(
+            ancestor, block
+        ):
+            continue
+        return LocatedVerifyException(
+            f"operand #{number} does not dominate this use",
+            at=op,
+            prefix=False,
+            notes=[(definition, "operand defined here")],
+        )
+    return None
+
+
+def _inside_region(op: Operation, region: Region | None) -> bool:
+    current: Operation | None = op
+    while current is not None:
+        block = current.parent
+        if block is not None and block.parent is region:
+            return True
+        current = current.parent_op()
+    return False
 
 
 def _verify_one(op: Operation) -> tuple[str | None, VerifyException | None]:
@@ -258,6 +354,46 @@ def _verify_one(op: Operation) -> tuple[str | None, VerifyException | None]:
     except (ValueError, IndexError, KeyError, TypeError, AssertionError) as err:
         return f"failed to verify: {err}", None
     return None, None
+
+
+def _bytes_of(type_: Attribute) -> int | None:
+    """Bytes of a statically shaped tensor or memref type (None for other types)."""
+    if not isinstance(type_, TensorType | MemRefType):
+        return None
+    shape = type_.get_shape()
+    if any(d < 0 for d in shape):
+        return None
+    element = type_.get_element_type()
+    width = getattr(element, "bitwidth", None)
+    if not isinstance(width, int):
+        width = 64  # index and anything without a width: as wide as a pointer
+    return math.prod(shape) * max(width // 8, 1)
+
+
+def _size_text(size: int) -> str:
+    for unit, scale in (("EiB", 2**60), ("PiB", 2**50), ("TiB", 2**40), ("GiB", 2**30)):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size} bytes"
+
+
+def check_buffer_sizes(module: Operation, limit: int) -> None:
+    """Raise a `VerifyError` at the first value (argument or op result) whose static
+    tensor or memref type needs more than `limit` bytes: running such a payload cannot
+    allocate it, and a run must say so at the op instead of failing with a MemoryError
+    (or a null pointer in the kernel)."""
+    for op in module.walk():
+        values = [(r, op) for r in op.results]
+        values += [(a, op) for region in op.regions for b in region.blocks for a in b.args]
+        for value, owner in values:
+            size = _bytes_of(value.type)
+            if size is not None and size > limit:
+                what = "argument" if owner is not value.owner else "result"
+                raise VerifyError(
+                    f"'{owner.name}' op {what} of type {value.type} needs {_size_text(size)}, "
+                    f"more than this process can allocate ({_size_text(limit)})",
+                    op_location(owner),
+                )
 
 
 def location_from_attr(loc: Attribute) -> Location | None:
@@ -306,6 +442,7 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -
 __all__ = [
     "LocatedParser",
     "LocatedVerifyException",
+    "check_buffer_sizes",
     "location_from_attr",
     "op_location",
     "op_note",

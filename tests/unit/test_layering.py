@@ -1,7 +1,7 @@
 """The import structure of DESIGN.md, checked on the import graph (grimp): every import
 counts, also those inside functions and under `if TYPE_CHECKING:`.
 
-- Layers: cli -> tuning -> api -> autotune -> verify_each -> pipeline -> transform | lowering ->
+- Layers: testing -> cli -> tuning -> api -> autotune -> verify_each -> pipeline -> transform | lowering ->
   transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> options | diagnostics.
   gpu (whose CUDA host code runs through cpu's JIT), cpu and the leaves never import xDSL.
   A module whose unit has no rank fails.
@@ -47,6 +47,7 @@ RANKS = {
     "api": 6,
     "tuning": 6.5,
     "cli": 7,
+    "testing": 7.5,
     "__init__": 8,
 }
 NO_XDSL = {"abi", "gpu", "cpu", "options", "diagnostics"}
