@@ -1,20 +1,20 @@
 // Row layer normalization on the GPU (two row reductions and an elementwise epilogue, see
 // examples/layernorm_cuda.mlir), structured like softmax_cuda: one row per block
 // (#gpu.block<x>) with the epilogue, both reductions and their fills fused into it. Inside
-// a block 256 threads (#gpu.thread<x>), distributed cyclically so that a warp reads 32
-// consecutive elements: the epilogue runs over the row in chunks of 256 (scf.for), one
-// element per thread (num_threads, so an odd last chunk is split statically). Each
-// reduction is tiled with tile_reduction_using_for by 256 into 256 partials (a block
-// buffer in shared memory, one slot per thread), merged by tile_reduction_using_forall over
-// 16 threads (16 each), then the last 16 by one thread. Nothing row-sized is kept: x is
+// a block 256 threads (#gpu.thread<x>): the epilogue runs over the row in chunks of 256
+// (scf.for), each thread taking a contiguous piece (num_threads, so an odd last chunk is
+// split statically). Each reduction is tiled with tile_reduction_using_for by 256 into 256
+// per-thread partials (a block buffer in shared memory, one slot per thread), reduced
+// across the block by transform.schedir.gpu.reduce_to_all_reduce (one gpu.all_reduce per
+// thread: shfl.sync butterflies in each warp, the 8 warp results exchanged through shared
+// memory), and merged into the row's value by thread 0. Nothing row-sized is kept: x is
 // re-read (from L2) by both reductions and the epilogue. The zero fills of the two
-// reductions (row sums, partials, merged partials) are annotated with distinct names so
-// that CSE does not merge them into one destination, which bufferization would have to
-// copy (a memref.copy of a shared buffer run by every thread). gpu.eliminate_barriers
-// leaves no barrier inside the chunk loops (per-thread slots, disjoint chunks).
-// Measured on the H200 at 8192^2: 0.188 ms (8 rows per block, one thread per row: 2.5 ms;
-// torch.compile 0.131 ms, Triton 0.135, eager 0.219, same run).
-// Payload: examples/layernorm_cuda.mlir (fill, reduce, fill, reduce, elementwise).
+// reductions (row sums, partials) are annotated with distinct names so that CSE does not
+// merge them into one destination, which bufferization would have to copy (a memref.copy
+// of a shared buffer run by every thread). gpu.eliminate_barriers leaves no barrier inside
+// the chunk loops (per-thread slots, disjoint chunks).
+// Measured on the H200 at 8192^2 before the shuffles: 0.188 ms (torch.compile 0.131 ms,
+// Triton 0.135, eager 0.219, same run); benchmarks/gpu.py prints the current figure.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
@@ -72,17 +72,11 @@ module attributes {transform.with_named_sequence} {
     %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %cfill, %cpart, %comb2, %cforall = transform.structured.tile_reduction_using_forall %comb
-        by num_threads = [0, 16] mapping = [#gpu.thread<x>]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %cfill_sum, %cfill_sq = transform.split_handle %cfill
+    // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+    // merges the reduced value into the row's sum / sum of squares.
+    %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %cfill_sum "layernorm.sum" : !transform.any_op
-    transform.annotate %cfill_sq "layernorm.sq" : !transform.any_op
-    %cfill_t, %cfill_forall = transform.structured.tile_using_forall %cfill num_threads [0, 16]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %comb_t, %comb_forall = transform.structured.tile_using_forall %comb2 num_threads [1]
+    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root

@@ -1,17 +1,19 @@
 // Row softmax on the GPU, one row per block: linalg.softmax is decomposed into max-reduce /
 // exp / sum-reduce / div, and all four are fused into the row's block (#gpu.block<x>).
-// Inside a block 256 threads (#gpu.thread<x>), distributed cyclically so that a warp reads
-// 32 consecutive elements: each op runs over the row in chunks of 256 (scf.for), one
-// element per thread (tile_using_forall num_threads, so an odd last chunk is split
-// statically). The reductions are tiled with tile_reduction_using_for by 256 into 256
-// partials (a block buffer in shared memory, one slot per thread); the 256 partials are
-// merged by a second tile_reduction_using_forall over 16 threads (16 each) and the last
-// 16 by one thread. exp is not materialized: it is cloned into the sum's and the div's
-// thread loops (fuse_into_containing_op of a producer with several uses), so x is
-// re-read from L2. gpu.eliminate_barriers leaves no barrier inside the chunk loops (per-
-// thread slots of the partials; the div's chunks of y are disjoint between iterations).
-// Measured on the H200 at 8192^2: 0.185 ms (0.199 ms with one thread merging the 256
-// partials; torch.compile 0.150 ms, Triton 0.133 ms, same run).
+// Inside a block 256 threads (#gpu.thread<x>): each op runs over the row in chunks of 256
+// (scf.for), each thread taking a contiguous piece of the chunk (tile_using_forall
+// num_threads, so an odd last chunk is split statically). Each reduction is tiled with
+// tile_reduction_using_for by 256 into 256 per-thread partials (a block buffer in shared
+// memory, one slot per thread); the partials are then reduced across the block by
+// transform.schedir.gpu.reduce_to_all_reduce: one gpu.all_reduce per thread, lowered to
+// shfl.sync butterflies within each warp and one exchange of the 8 warp results through
+// shared memory; thread 0 combines the result with the row's init. exp is not
+// materialized: it is cloned into the sum's and the div's thread loops
+// (fuse_into_containing_op of a producer with several uses), so x is re-read from L2.
+// gpu.eliminate_barriers leaves no barrier inside the chunk loops (per-thread slots of the
+// partials; the div's chunks of y are disjoint between iterations).
+// Measured on the H200 at 8192^2 before the shuffles: 0.185 ms (torch.compile 0.150 ms,
+// Triton 0.133 ms, same run); benchmarks/gpu.py prints the current figure.
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -84,13 +86,11 @@ module attributes {transform.with_named_sequence} {
     %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %cfill, %cpart, %comb2, %cforall = transform.structured.tile_reduction_using_forall %comb
-        by num_threads = [0, 16] mapping = [#gpu.thread<x>]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %cfill_t, %cfill_forall = transform.structured.tile_using_forall %cfill num_threads [0, 16]
-        (mapping = [#gpu.thread<x>])
+    // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+    // merges the reduced value into the row's max / sum.
+    %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %comb_t, %comb_forall = transform.structured.tile_using_forall %comb2 num_threads [1]
+    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root
