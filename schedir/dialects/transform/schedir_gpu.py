@@ -72,8 +72,7 @@ class ReduceToAllReduceOp(IRDLOperation):
         entries = self.mapping.data
         if len(entries) != 1 or not isinstance(entries[0], ThreadMappingAttr | WarpMappingAttr):
             raise VerifyException(
-                "expects mapping to be one #gpu.thread or #gpu.warp attribute, got "
-                f"{self.mapping}"
+                f"expects mapping to be one #gpu.thread or #gpu.warp attribute, got {self.mapping}"
             )
 
 

@@ -158,24 +158,24 @@ def reduce_to_all_reduce(
     rank = len(in_map.results)
     rewriter.insertion_point = InsertPoint.before(op)
     forall = ForallOp([0], [extent], [1], [source], list(mapping))
-    rewriter.insert_op(forall)
+    rewriter.insert(forall)
     t = forall.induction_vars[0]
     (slots,) = forall.region_iter_args
     rewriter.insertion_point = InsertPoint.before(forall.terminator)
-    zero = rewriter.insert_op(arith.ConstantOp(IntegerAttr(0, IndexType()))).results[0]
+    zero = rewriter.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).results[0]
     position = [i for i, e in enumerate(in_map.results) if cast(AffineDimExpr, e).position == dim]
     indices = [t if i in position else zero for i in range(rank)]
     element_type = cast(TensorType[Attribute], source.type).get_element_type()
-    value = rewriter.insert_op(ExtractOp(slots, indices, element_type)).results[0]
+    value = rewriter.insert(ExtractOp(slots, indices, element_type)).results[0]
     all_reduce = gpu.AllReduceOp(value, kind, uniform=True)
-    rewriter.insert_op(all_reduce)
+    rewriter.insert(all_reduce)
     one_type = TensorType(element_type, [1] * rank)
-    element = rewriter.insert_op(FromElementsOp(all_reduce.result, result_type=one_type))
+    element = rewriter.insert(FromElementsOp(all_reduce.result, result_type=one_type))
     rewriter.insertion_point = InsertPoint.at_end(forall.terminator.region.block)
     offsets: list[SSAValue | int] = [t if i in position else 0 for i in range(rank)]
-    rewriter.insert_op(ParallelInsertSliceOp(element.results[0], slots, offsets, [1] * rank))
+    rewriter.insert(ParallelInsertSliceOp(element.results[0], slots, offsets, [1] * rank))
     rewriter.insertion_point = InsertPoint.before(op)
-    first = rewriter.insert_op(
+    first = rewriter.insert(
         ExtractSliceOp(forall.results[0], [0] * rank, [1] * rank, [1] * rank, one_type)
     )
     op.operands[0] = first.results[0]
