@@ -3,9 +3,12 @@
 // sum, division), so the six ops are matched directly; x is read as f16 and widened in
 // each op that reads it (max, and exp cloned into the sum and the division), the row max,
 // sum and partials are f32 in shared memory, y is narrowed to f16 where it is written.
-// One row per block, 256 threads, per-thread partials over chunks of 256, the partials
+// One row per block, 512 threads, per-thread partials over chunks of 512, the partials
 // reduced across the block by transform.schedir.gpu.reduce_to_all_reduce (shfl.sync).
 // Payload: examples/softmax_f16_cuda.mlir (fill, max, exp, fill, sum, div over rows).
+// Limit (as before the shuffles): a row no longer than one chunk (512 elements) gives a
+// single-iteration chunk loop that canonicalization folds away while handles still point
+// to it, and the schedule stops with "tracking listener failed to find replacement op".
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
@@ -30,18 +33,18 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // div: chunks of 256, one element per thread; exp cloned into it.
-    %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 256]
+    // div: chunks of 512, one element per thread; exp cloned into it.
+    %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 512]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 256]
+    %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // reductions: partials 1x256 accumulated over chunks.
+    // reductions: partials 1x512 accumulated over chunks.
     %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
     %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
-        by tile_sizes = [0, 256]
+        by tile_sizes = [0, 512]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
+    %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %max_part_f, %sum_part_f = transform.split_handle %part_forall
@@ -66,7 +69,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
@@ -95,7 +98,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
       : (!transform.any_op) -> !transform.any_op
     %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
       : (!transform.any_op) -> !transform.any_op

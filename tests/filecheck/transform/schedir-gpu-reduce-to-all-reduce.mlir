@@ -11,7 +11,8 @@
 // CHECK:         %[[V:.*]] = tensor.extract %[[S]][%[[Z]], %[[T]]] : tensor<1x256xf32>
 // CHECK:         %[[A:.*]] = gpu.all_reduce maxnumf %[[V]] uniform {
 // CHECK-NEXT:    } : (f32) -> f32
-// CHECK:         %[[E:.*]] = tensor.from_elements %[[A]] : tensor<1x1xf32>
+// CHECK:         %[[SLOT:.*]] = tensor.extract_slice %[[S]][0, %[[T]]] [1, 1] [1, 1] : tensor<1x256xf32> to tensor<1x1xf32>
+// CHECK:         %[[E:.*]] = linalg.fill ins(%[[A]] : f32) outs(%[[SLOT]] : tensor<1x1xf32>) -> tensor<1x1xf32>
 // CHECK:         scf.forall.in_parallel {
 // CHECK-NEXT:      tensor.parallel_insert_slice %[[E]] into %[[S]][0, %[[T]]] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<1x256xf32>
 // CHECK:       } {mapping = [#gpu.thread<x>]}

@@ -4,28 +4,31 @@ algorithm of `transform.schedir.gpu.reduce_to_all_reduce`.
 The target is the merge of per-thread partial results that `tile_reduction_using_for` /
 `tile_reduction_using_forall` leave (a `linalg.reduce` of a `1x...xN` partial tensor into a
 `1x...x1` init): every dim but one is a parallel dim of extent 1, the reduction dim has a
-static extent N, and the body combines the input with the init in one recognized op. It
-becomes an `scf.forall` over N iterations (one per thread once mapped) in which iteration
-`t` reads partial `t`, reduces it over the block with `gpu.all_reduce`, combines the result
-with the init and inserts it. Every iteration inserts the same value: the shuffle
-butterfly gives every thread bit-identical results (see lowering/nvvm/reductions.py).
+static extent N, and the body combines the input with the init in one recognized op. The
+partials go through an `scf.forall` over N iterations (one per thread once mapped) in which
+iteration `t` reads partial `t`, reduces it over the block with `gpu.all_reduce` and writes
+the result back into slot `t` (its own: no two iterations touch the same element); the
+target then merges only slot 0 into its init (a one-element reduction, for one thread to
+run: `tile_using_forall ... num_threads [1]`).
 
     %r = linalg.reduce ins(%p : tensor<1x256xf32>) outs(%init : tensor<1xf32>) dimensions = [1]
       (%in: f32, %out: f32) { %s = arith.addf %in, %out : f32  linalg.yield %s : f32 }
 
 becomes
 
-    %r = scf.forall (%t) in (256) shared_outs(%o = %init) -> (tensor<1xf32>) {
-      %v = tensor.extract %p[%c0, %t] : tensor<1x256xf32>
+    %r = scf.forall (%t) in (256) shared_outs(%o = %p) -> (tensor<1x256xf32>) {
+      %v = tensor.extract %o[%c0, %t] : tensor<1x256xf32>
       %a = gpu.all_reduce add %v uniform {
       } : (f32) -> f32
-      %i = tensor.extract %o[%c0] : tensor<1xf32>
-      %s = arith.addf %a, %i : f32
-      %e = tensor.from_elements %s : tensor<1xf32>
+      %slot = tensor.extract_slice %o[0, %t] [1, 1] [1, 1] : tensor<1x256xf32> to tensor<1x1xf32>
+      %f = linalg.fill ins(%a : f32) outs(%slot : tensor<1x1xf32>) -> tensor<1x1xf32>
       scf.forall.in_parallel {
-        tensor.parallel_insert_slice %e into %o[0] [1] [1] : tensor<1xf32> into tensor<1xf32>
+        tensor.parallel_insert_slice %f into %o[0, %t] [1, 1] [1, 1]
+          : tensor<1x1xf32> into tensor<1x256xf32>
       }
     } {mapping = [#gpu.thread<x>]}
+    %first = tensor.extract_slice %r[0, 0] [1, 1] [1, 1] : tensor<1x256xf32> to tensor<1x1xf32>
+    %m = linalg.reduce ins(%first : tensor<1x1xf32>) outs(%init : tensor<1xf32>) dimensions = [1] ...
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects import gpu
+from schedir.dialects import gpu, linalg
 from schedir.dialects.gpu.reduce import AllReduceOperation
 from schedir.dialects.linalg.interface import (
     dps_inits,
@@ -54,7 +57,6 @@ from schedir.dialects.scf import ForallOp
 from schedir.dialects.tensor import (
     ExtractOp,
     ExtractSliceOp,
-    FromElementsOp,
     ParallelInsertSliceOp,
 )
 
@@ -170,10 +172,13 @@ def reduce_to_all_reduce(
     all_reduce = gpu.AllReduceOp(value, kind, uniform=True)
     rewriter.insert(all_reduce)
     one_type = TensorType(element_type, [1] * rank)
-    element = rewriter.insert(FromElementsOp(all_reduce.result, result_type=one_type))
-    rewriter.insertion_point = InsertPoint.at_end(forall.terminator.region.block)
+    # The result is written by filling this thread's own 1x..x1 slot (bufferized in place,
+    # no copy), not by inserting a new tensor.
     offsets: list[SSAValue | int] = [t if i in position else 0 for i in range(rank)]
-    rewriter.insert(ParallelInsertSliceOp(element.results[0], slots, offsets, [1] * rank))
+    slot = rewriter.insert(ExtractSliceOp(slots, offsets, [1] * rank, [1] * rank, one_type))
+    filled = rewriter.insert(linalg.FillOp([all_reduce.result], [slot.results[0]], [one_type]))
+    rewriter.insertion_point = InsertPoint.at_end(forall.terminator.region.block)
+    rewriter.insert(ParallelInsertSliceOp(filled.results[0], slots, offsets, [1] * rank))
     rewriter.insertion_point = InsertPoint.before(op)
     first = rewriter.insert(
         ExtractSliceOp(forall.results[0], [0] * rank, [1] * rank, [1] * rank, one_type)
