@@ -1,4 +1,5 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// UPSTREAM-LACKS: transform.schedir.gpu.reduce_to_all_reduce is schedir's own extension op.
 
 // transform.schedir.gpu.reduce_to_all_reduce: the partials of a reduction over N threads
 // become an scf.forall of N iterations, each reading its own partial, reducing it over
