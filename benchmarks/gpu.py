@@ -1,13 +1,19 @@
 """schedir's GPU schedules against PyTorch eager, torch.compile and Triton, in one run.
 
-    python benchmarks/gpu.py [--repeat R] [--cases ew,softmax,matmul,mbr,layernorm]
+    python benchmarks/gpu.py [--repeat R] [--cases ew,softmax,matmul,mbr,layernorm,...]
                              [--variant matmul=my_schedule.mlir ...]
+
+Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
+rowsum_odd (8191x1000), colsum, matvec (all by default).
 
 Each case compiles an example payload of examples/ (resized to the benchmark shape) with
 its schedule of schedules/ for cuda, checks every implementation against a float64
 PyTorch reference on the same random inputs (relative L2 error), and times them all with
 the same CUDA-event timer (warm-up, L2 flushed before each run, median of the repeats).
 TB/s counts the bytes the computation must move (inputs read once, outputs written once);
+the device's copy bandwidth (torch's `copy_` of 8192^2 floats, timed the same way, first
+line) is the yardstick of the memory-bound cases: their schedir line also gives the
+fraction of it they reach;
 TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (cuBLAS:
 `allow_tf32 = False`; Triton: `tl.dot(..., input_precision="ieee")`). The last column is
 the time of the peer over schedir's (above 1: schedir is faster).
@@ -36,9 +42,10 @@ def resized(example: str, dims: dict[int, int]) -> str:
 
     def one(match: re.Match[str]) -> str:
         parts = match.group(1).split("x")
-        return "tensor<" + "x".join(str(dims.get(int(d), int(d))) for d in parts) + "xf32>"
+        shape = "x".join(str(dims.get(int(d), int(d))) for d in parts)
+        return f"tensor<{shape}x{match.group(2)}>"
 
-    text = re.sub(r"tensor<((?:\d+x)*\d+)xf32>", one, text)
+    text = re.sub(r"tensor<((?:\d+x)*\d+)x(f32|f16)>", one, text)
     for old, new in dims.items():
         text = text.replace(f"arith.constant {old}.0 : f32", f"arith.constant {new}.0 : f32")
     return text
@@ -54,6 +61,10 @@ class Case:
     nbytes: int
     flops: float = 0.0
     triton_fn: Callable[..., Any] | None = None
+    half: bool = False
+    """f16 inputs (the others are f32)."""
+    bandwidth_bound: bool = False
+    """Compare schedir's rate with the device's copy bandwidth."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -170,7 +181,8 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
 
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
-    ew_n, sm, ln, mm = 16384, 8192, 8192, 4096
+    ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
+    odd_rows, odd_cols = 8191, 1000
     return [
         Case(
             "ew",
@@ -187,6 +199,7 @@ def cases(torch: Any) -> list[Case]:
             [(sm, sm)],
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * sm * sm,
+            bandwidth_bound=True,
         ),
         Case(
             "matmul",
@@ -213,6 +226,62 @@ def cases(torch: Any) -> list[Case]:
             [(ln, ln), (ln,), (ln,)],
             lambda x, g, b: f.layer_norm(x, (x.shape[1],), g, b, eps=1e-5),
             2 * 4 * ln * ln + 2 * 4 * ln,
+            bandwidth_bound=True,
+        ),
+        Case(
+            "softmax_odd",
+            "softmax_cuda.mlir",
+            {1000: odd_rows, 999: odd_cols},
+            [(odd_rows, odd_cols)],
+            lambda x: torch.softmax(x, dim=1),
+            2 * 4 * odd_rows * odd_cols,
+            bandwidth_bound=True,
+        ),
+        Case(
+            "softmax_f16",
+            "softmax_f16_cuda.mlir",
+            {1000: sm, 999: sm},
+            [(sm, sm)],
+            lambda x: torch.softmax(x.float(), dim=1).to(x.dtype),
+            2 * 2 * sm * sm,
+            half=True,
+            bandwidth_bound=True,
+        ),
+        Case(
+            "rowsum",
+            "rowsum_cuda.mlir",
+            {1000: red, 999: red},
+            [(red, red)],
+            lambda x: x.sum(dim=1),
+            4 * red * red + 4 * red,
+            bandwidth_bound=True,
+        ),
+        Case(
+            "rowsum_odd",
+            "rowsum_cuda.mlir",
+            {1000: odd_rows, 999: odd_cols},
+            [(odd_rows, odd_cols)],
+            lambda x: x.sum(dim=1),
+            4 * odd_rows * odd_cols + 4 * odd_rows,
+            bandwidth_bound=True,
+        ),
+        Case(
+            "colsum",
+            "colsum_cuda.mlir",
+            {999: red, 1000: red},
+            [(red, red)],
+            lambda x: x.sum(dim=0),
+            4 * red * red + 4 * red,
+            bandwidth_bound=True,
+        ),
+        Case(
+            "matvec",
+            "matvec_cuda.mlir",
+            {1000: red, 999: red},
+            [(red, red), (red,)],
+            lambda a, x: a @ x,
+            4 * red * red + 8 * red,
+            bandwidth_bound=True,
         ),
     ]
 
@@ -224,10 +293,23 @@ def _rel_err(got: Any, want: Any) -> float:
     return float((got - want).norm() / want.norm())
 
 
+def _copy_rate(torch: Any, repeat: int) -> float:
+    """The device's copy bandwidth in TB/s (read + write), timed as the cases are."""
+    n = 8192
+    src = torch.rand((n, n), device="cuda") + 0.5
+    dst = torch.empty_like(src)
+    ms = time_function(lambda: dst.copy_(src), repeat=repeat).median_ms
+    return 2 * 4 * n * n / ms / 1e9
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--cases", default="ew,softmax,matmul,mbr,layernorm")
+    parser.add_argument(
+        "--cases",
+        default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
+        "colsum,matvec",
+    )
     parser.add_argument(
         "--variant",
         action="append",
@@ -248,6 +330,10 @@ def main() -> None:
     wanted = args.cases.split(",")
     gen = torch.Generator(device="cuda").manual_seed(0)
     table: list[str] = []
+    copy_rate = _copy_rate(torch, args.repeat)
+    line = f"{'copy':11s} {'torch':14s} {'':9s}     {copy_rate:6.2f} TB/s  (8192^2 f32 copy_)"
+    print(line, flush=True)
+    table.append(line)
     for case in cases(torch):
         if case.name not in wanted:
             continue
@@ -259,7 +345,9 @@ def main() -> None:
         inputs = [torch.rand(s, device="cuda", generator=gen) + 0.5 for s in case.shapes]
         if "matmul" in case.example:
             inputs[0] = inputs[0] - 1.0
-        want = case.torch_fn(*[t.double() for t in inputs])
+        if case.half:
+            inputs = [t.half() for t in inputs]
+        want = case.torch_fn(*[t.double() for t in inputs]).double()
         kernels = {"schedir": kernel}
         for path in variants.get(case.name, []):
             kernels[path.stem] = schedir.compile(f.name, schedule=path, target="cuda")
@@ -289,7 +377,9 @@ def main() -> None:
             if case.flops:
                 rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
             ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
-            line = f"{case.name:9s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
+            if name == "schedir" and case.bandwidth_bound:
+                ratio = f"  {case.nbytes / ms / 1e9 / copy_rate:.2f}x copy"
+            line = f"{case.name:11s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
             print(line, flush=True)
             table.append(line)
     print("\nsummary (median of L2-flushed runs; ratio > 1: schedir faster):")

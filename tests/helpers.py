@@ -11,6 +11,7 @@ root on `sys.path`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,21 @@ def run_and_check(
     kernel = schedir.compile(payload, schedule)
     check_kernel(kernel, payload, seed=seed, dynamic=dynamic, inputs=inputs, reduction=reduction)
     return kernel.stages["scheduled"]
+
+
+def resized_example(name: str, dims: dict[int, int]) -> str:
+    """The text of `examples/<name>`, every tensor dimension d replaced by `dims[d]` (and a
+    float constant `d.0`, e.g. layernorm's row length, likewise)."""
+    text = (Path(__file__).parents[1] / "examples" / name).read_text()
+
+    def one(found: re.Match[str]) -> str:
+        shape = "x".join(str(dims.get(int(d), int(d))) for d in found.group(1).split("x"))
+        return f"tensor<{shape}x{found.group(2)}>"
+
+    text = re.sub(r"tensor<((?:\d+x)*\d+)x(\w+)>", one, text)
+    for old, new in dims.items():
+        text = text.replace(f"arith.constant {old}.0 : f32", f"arith.constant {new}.0 : f32")
+    return text
 
 
 def schedule_module(payload: str, schedule: str, *, consumed: bool = False) -> str:

@@ -17,6 +17,8 @@ patterns. schedir does the same: the module's body is lowered on its own with sc
 * ids and sizes: `gpu.thread_id x` -> `nvvm.read.ptx.sreg.tid.x : i32` sign-extended to
   i64, likewise `block_id` (`ctaid`), `block_dim` (`ntid`; a constant when the kernel
   has `known_block_size`), `grid_dim` (`nctaid`), `lane_id` (`laneid`);
+* `gpu.all_reduce` and `gpu.subgroup_reduce` -> xor-shuffle butterflies (the cross-warp
+  step of an all-reduce through a workgroup buffer), first (`nvvm/reductions.py`);
 * `gpu.barrier` -> `nvvm.barrier`; `gpu.shuffle` -> `nvvm.shfl.sync` over the first
   `width` lanes (`return_value_and_is_valid` when the validity result is used);
   `gpu.printf` -> `vprintf` (floats promoted to f64);
@@ -86,6 +88,7 @@ from schedir.lowering.nvvm import (
     PASS,
     Globals,
     lower_printf,
+    lower_reductions,
     prepare_memory,
     to_func,
 )
@@ -129,6 +132,7 @@ def lower_device_module(ctx: Context, device: gpu.ModuleOp) -> None:
     for op in list(temp.ops):
         if isinstance(op, gpu.FuncOp):
             if op.body.blocks:
+                lower_reductions(op)
                 prepare_memory(op, globals_)
             new = to_func(op)
             temp.body.block.insert_op_before(new, op)

@@ -27,7 +27,7 @@ workgroup and private memory attributions.
 
 The ops live in modules by family: `launch` (launch, terminator), `module` (module, func,
 return, yield, binary, the `#gpu.object` attributes), `launch_func`, `ids` (ids, sizes,
-barrier, shuffle), `memory` (alloc, dealloc, memcpy, memset, wait, printf); `attributes`
+barrier, shuffle), `reduce` (subgroup_reduce, all_reduce), `memory` (alloc, dealloc, memcpy, memset, wait, printf); `attributes`
 holds the loop-mapping and address-space attributes and `syntax` what the ops share
 (async tokens, memory attributions, `#gpu.dim`). This module builds the dialect.
 """
@@ -77,6 +77,12 @@ from schedir.dialects.gpu.module import (
     SelectObjectAttr,
     YieldOp,
 )
+from schedir.dialects.gpu.reduce import (
+    AllReduceOp,
+    AllReduceOperation,
+    AllReduceOperationAttr,
+    SubgroupReduceOp,
+)
 from schedir.dialects.gpu.syntax import AsyncTokenType, DimensionAttr
 
 _OPS: tuple[type[IRDLOperation], ...] = (
@@ -101,6 +107,8 @@ _OPS: tuple[type[IRDLOperation], ...] = (
     SubgroupSizeOp,
     BarrierOp,
     ShuffleOp,
+    SubgroupReduceOp,
+    AllReduceOp,
     AllocOp,
     DeallocOp,
     MemcpyOp,
@@ -113,6 +121,7 @@ _OPS: tuple[type[IRDLOperation], ...] = (
 _ATTRS: tuple[type[Attribute], ...] = (
     DimensionAttr,
     ShuffleModeAttr,
+    AllReduceOperationAttr,
     ObjectAttr,
     SelectObjectAttr,
     BlockMappingAttr,
@@ -147,6 +156,9 @@ GPU = _dialect()
 __all__ = [
     "GPU",
     "AddressSpaceAttr",
+    "AllReduceOp",
+    "AllReduceOperation",
+    "AllReduceOperationAttr",
     "AllocOp",
     "AsyncTokenType",
     "BarrierOp",
@@ -179,6 +191,7 @@ __all__ = [
     "ShuffleModeAttr",
     "ShuffleOp",
     "SubgroupIdOp",
+    "SubgroupReduceOp",
     "SubgroupSizeOp",
     "TerminatorOp",
     "ThreadIdOp",

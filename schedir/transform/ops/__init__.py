@@ -95,6 +95,7 @@ from schedir.transform.ops import (
     match_structured,
     math,
     memref,
+    schedir_gpu,
     structured,
     tensor,
     tune,
@@ -114,6 +115,7 @@ MODULES: tuple[ModuleType, ...] = (
     math,
     debug,
     tune,
+    schedir_gpu,
 )
 """The modules of this package that apply ops or give descriptors their pattern sets."""
 

@@ -41,17 +41,17 @@ def test_schedule_compiles_to_ptx_ptxas_accepts(schedule: Path, ptxas: Path) -> 
 
 
 def test_shared_memory_of_block_buffers(ptxas: Path) -> None:
-    """softmax keeps its row maximum, sum and the partial results of its reductions (256,
-    then 16) in shared memory; the exponentials are recomputed, never stored (no 999-float
-    buffer)."""
+    """softmax keeps its row maximum, sum, the 512 per-thread partials of its reductions and
+    one slot per warp for each of its two all-reduces (16 floats) in shared memory; the
+    exponentials are recomputed, never stored (no 999-float buffer)."""
     kernel = schedir.compile(
         REPO / "examples" / "softmax_cuda.mlir",
         schedule=REPO / "schedules" / "softmax_cuda.mlir",
         target="cuda",
     )
     ptx = kernel.stages["ptx"]
-    assert len(re.findall(r"\.shared \.align 16 \.\w+ __wg_softmax_kernel_\d+", ptx)) == 4
-    assert "[1024]" in ptx and "[64]" in ptx
+    assert len(re.findall(r"\.shared \.align 16 \.\w+ __wg_softmax_kernel_\d+", ptx)) == 5
+    assert "[2048]" in ptx and "[64]" in ptx
     assert "[3996]" not in ptx
     assert "bar.sync" in ptx
     assert re.search(r"ld\.shared", ptx) and re.search(r"st\.shared", ptx)
@@ -110,9 +110,9 @@ def test_elementwise_vector_accesses_where_tiles_are_full(ptxas: Path) -> None:
 
 
 def test_layernorm_keeps_partials_in_shared_memory_without_copies(ptxas: Path) -> None:
-    """layernorm, like softmax: the row sum and sum of squares (one float each) and the
-    partials of both reductions (256, then 16 floats, reused by the second reduction) in
-    shared memory; no row-sized buffer, and no memref.copy between shared buffers (the
+    """layernorm, like softmax: the row sum and sum of squares (one float each), the 512
+    partials of both reductions (reused by the second reduction) and a slot per warp for
+    each all-reduce in shared memory; no row-sized buffer, and no memref.copy between shared buffers (the
     reductions' zero fills are kept apart, so no fill result is copied by every thread)."""
     kernel = schedir.compile(
         REPO / "examples" / "layernorm_cuda.mlir",
@@ -121,10 +121,10 @@ def test_layernorm_keeps_partials_in_shared_memory_without_copies(ptxas: Path) -
     )
     assert "memref.copy" not in kernel.stages["scheduled"]
     ptx = kernel.stages["ptx"]
-    assert len(re.findall(r"\.shared \.align 16 \.\S+ __wg_layernorm_kernel_\d+", ptx)) == 4
-    assert "[1024]" in ptx and "[64]" in ptx
+    assert len(re.findall(r"\.shared \.align 16 \.\S+ __wg_layernorm_kernel_\d+", ptx)) == 5
+    assert "[2048]" in ptx and "[64]" in ptx
     assert "[3996]" not in ptx
-    assert re.search(r"\.maxntid 256, 1, 1", ptx)
+    assert re.search(r"\.maxntid 512, 1, 1", ptx)
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 

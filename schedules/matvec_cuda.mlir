@@ -1,0 +1,162 @@
+// Matrix-vector product y = A x on the GPU, structured as rowsum_cuda: one row of A per
+// block (#gpu.block<x>), T threads (#gpu.thread<x>) accumulating per-thread partial dot
+// products over the row in chunks of T (tile_reduction_using_for, one shared-memory slot
+// per thread; x is read from L2 by every block), the T partials reduced across the block
+// by transform.schedir.gpu.reduce_to_all_reduce (gpu.all_reduce: shfl.sync butterflies
+// and one exchange of the warp results through shared memory), and thread 0 writing y[i].
+// Knob "threads" (tune.alternatives, a region per block size): T = 512 selected.
+// Measured on the H200 at 8192^2 (same run, copy 4.08 TB/s): 512 threads 0.074 ms
+// (0.89x copy), 256 and 1024 0.075; torch.compile 0.068 ms, eager 0.100 ms.
+// Payload: examples/matvec_cuda.mlir (fill + linalg.matvec, any size).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %ops = transform.structured.match ops{["linalg.fill", "linalg.matvec"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %fill, %red = transform.split_handle %ops
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Blocks: one row each.
+    %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
+        (mapping = [#gpu.block<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Knob: threads per block (256, 512, 1024), one region each.
+    transform.tune.alternatives<"threads"> selected_region = 1 {
+      // 256 threads: per-thread partials over chunks of 256 (one slot per thread, in
+      // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_f = transform.structured.tile_using_forall %part num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // 512 threads: per-thread partials over chunks of 512 (one slot per thread, in
+      // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_f = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // 1024 threads: per-thread partials over chunks of 1024 (one slot per thread, in
+      // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_f = transform.structured.tile_using_forall %part num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }
+    transform.yield
+  }
+}

@@ -1,0 +1,112 @@
+// Row softmax of an f16 matrix on the GPU with f32 math, scheduled as softmax_cuda (whose
+// comment explains the structure): the payload is already decomposed (row max, exp, row
+// sum, division), so the six ops are matched directly; x is read as f16 and widened in
+// each op that reads it (max, and exp cloned into the sum and the division), the row max,
+// sum and partials are f32 in shared memory, y is narrowed to f16 where it is written.
+// One row per block, 512 threads, per-thread partials over chunks of 512, the partials
+// reduced across the block by transform.schedir.gpu.reduce_to_all_reduce (shfl.sync).
+// Payload: examples/softmax_f16_cuda.mlir (fill, max, exp, fill, sum, div over rows).
+// Limit (as before the shuffles): a row no longer than one chunk (512 elements) gives a
+// single-iteration chunk loop that canonicalization folds away while handles still point
+// to it, and the schedule stops with "tracking listener failed to find replacement op".
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %fill_max, %max, %exp, %fill_sum, %sum, %div = transform.split_handle %ops
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                !transform.any_op, !transform.any_op, !transform.any_op)
+    %div_b, %forall = transform.structured.tile_using_forall %div tile_sizes [1]
+        (mapping = [#gpu.block<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sum_b, %f1 = transform.structured.fuse_into_containing_op %sum into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_sum_b, %f2 = transform.structured.fuse_into_containing_op %fill_sum into %f1
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func0 = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_cse to %func0 : !transform.any_op
+    %exp_b, %f3 = transform.structured.fuse_into_containing_op %exp into %f2
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %max_b, %f4 = transform.structured.fuse_into_containing_op %max into %f3
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    // div: chunks of 512, one element per thread; exp cloned into it.
+    %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 512]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // reductions: partials 1x512 accumulated over chunks.
+    %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+    %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+        by tile_sizes = [0, 512]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %max_part_f, %sum_part_f = transform.split_handle %part_forall
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %max_loop, %sum_loop = transform.split_handle %red_loop
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %exp_b "softmax.exp" : !transform.any_op
+    %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_b into %sum_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func1 = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func1 {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %exps = transform.structured.match ops{["linalg.generic"]} attributes{"softmax.exp"} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %exp_rest, %exp_s3 = transform.split_handle %exps
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_rest into %div_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+    %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+    // merges the reduced value into the row's max / sum.
+    %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+      transform.apply_patterns.linalg.tiling_canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func : !transform.any_op
+    %root_b = transform.apply_registered_pass "one-shot-bufferize"
+        with options = {"bufferize-function-boundaries" = true,
+                        "function-boundary-type-conversion" = "identity-layout-map"} to %root
+      : (!transform.any_op) -> !transform.any_op
+    %func_b = transform.structured.match ops{["func.func"]} in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+      : (!transform.any_op) -> !transform.any_op
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+      : (!transform.any_op) -> !transform.any_op
+    %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_g {
+      transform.apply_patterns.canonicalization
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.apply_cse to %func_g : !transform.any_op
+    transform.yield
+  }
+}
