@@ -390,6 +390,8 @@ def _fold_single_element_map(op: Xfer, vtype: VectorType, shaped: Attribute) -> 
     if len(perm.results) != 1 or is_minor_identity(perm) or _has_mask(op):
         return False
     rank = cast(ShapedType, shaped).get_num_dims()
+    if rank == 0:
+        return False  # a broadcast of a 0-D source: its map `() -> (0)` has no minor dim
     op.properties["permutation_map"] = AffineMapAttr(
         AffineMap(perm.num_dims, perm.num_symbols, (AffineExpr.dimension(rank - 1),))
     )
