@@ -51,6 +51,7 @@ from schedir.transform.rewrites.constants import constant_attr, constant_int, ma
 from schedir.transform.rewrites.greedy import Folder, FoldResult, Pattern, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.fold_extract import fold_extract, fold_insert
+from schedir.transform.rewrites.vector.insert_chains import resolve_insert_chain
 from schedir.transform.rewrites.vector.utils import (
     defining,
     dense_constant,
@@ -583,6 +584,7 @@ def with_folds(patterns: PatternSet) -> PatternSet:
     result = PatternSet()
     for root, pattern in _FOLD_PATTERNS.items():
         result.add(root, pattern)
+    result.add(vector.ExtractOp, resolve_insert_chain)
     return result.update(patterns)
 
 
