@@ -68,11 +68,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import UnsupportedError
-from schedir.dialects.bufferization import ToTensorOp
-from schedir.dialects.syntax import op_location
 from schedir.dialects import vector
+from schedir.dialects.bufferization import ToTensorOp
 from schedir.dialects.linalg import SoftmaxOp
 from schedir.dialects.linalg.aggregate import decompose_softmax
+from schedir.dialects.syntax import op_location
 from schedir.lowering.bufferization import (
     AnalysisOptions,
     BufferizeState,

@@ -33,7 +33,7 @@ from math import prod
 from typing import cast
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, VectorType, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from schedir.dialects import vector
 from schedir.dialects.vector.shape import POISON_INDEX
