@@ -32,7 +32,6 @@ _XDSL_PASSES: tuple[str, ...] = (
     "licm",
     "lower-affine",
     "convert-scf-to-cf",
-    "reconcile-unrealized-casts",
 )
 """xDSL passes schedir reuses unchanged (a schedir module of the same name wins)."""
 

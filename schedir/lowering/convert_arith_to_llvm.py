@@ -168,7 +168,8 @@ def _constant(lw: Lowering, op: Operation) -> None:
     elif isinstance(value, DenseIntOrFPElementsAttr) and isinstance(target, VectorType):
         if target.get_num_dims() != 1:
             raise unsupported(PASS, op, "multi-dimensional vector constant")
-        if isinstance(value.get_element_type(), IndexType):
+        if isinstance(value.get_element_type(), IndexType) or value.get_type() != target:
+            # index elements become i64; a 0-D vector becomes a one-lane one
             attr = DenseIntOrFPElementsAttr.from_list(target, value.get_values())
         else:
             attr = value

@@ -166,6 +166,11 @@ def _extract(lw: Lowering, op: Operation, options: _Options) -> None:
     lw.replace(op, [emit(llvm.ExtractElementOp(row, _lane(lw, positions[-1], op)))])
 
 
+def _lane0(lw: Lowering, emit: lv.Emit, value: SSAValue, op: Operation) -> SSAValue:
+    """The element of the LLVM vector `value` of a 0-D vector."""
+    return emit(llvm.ExtractElementOp(value, lw.constant(0, INDEX, op)))
+
+
 def _insert(lw: Lowering, op: Operation, options: _Options) -> None:
     assert isinstance(op, vector.InsertOp)
     emit = lw.emit(op)
@@ -198,9 +203,9 @@ def _broadcast(lw: Lowering, op: Operation, options: _Options) -> None:
     src_t = op.source.type
     if not isinstance(src_t, VectorType) or src_t.get_num_dims() == 0:
         if isinstance(src_t, VectorType):
-            source = emit(llvm.ExtractElementOp(source, lw.constant(0, INDEX, op)))
+            source = _lane0(lw, emit, source, op)
         row = lv.splat(lw, emit, source, row_t, op)
-        if dst.get_num_dims() == 1:
+        if lv.is_row(dst):
             lw.replace(op, [row])
             return
         result = lv.poison(emit, result_t)
@@ -237,13 +242,11 @@ def _shuffle(lw: Lowering, op: Operation, options: _Options) -> None:
     t1, t2 = _vtype(op.v1), _vtype(op.v2)
     result_t = _vtype(op.result)
     a, b = lw.value(op.v1, op), lw.value(op.v2, op)
-    if t1.get_num_dims() == 0:
-        raise unsupported(PASS, op, "0-D operands")
     if result_t.get_num_dims() == 1 and t1 == t2:
         lw.replace(op, [lv.shuffle(emit, a, b, mask)])
         return
     # Different lengths or n-D: pick each lane (row) from the operand it comes from.
-    n1 = t1.get_shape()[0]
+    n1 = lv.width(t1) if t1.get_num_dims() <= 1 else t1.get_shape()[0]
     result = lv.poison(emit, lw.convert(result_t, op))
     for i, m in enumerate(mask):
         src, pos = (a, m) if m < n1 else (b, m - n1)
@@ -259,7 +262,7 @@ def _shuffle(lw: Lowering, op: Operation, options: _Options) -> None:
 
 def _fma(lw: Lowering, op: Operation, options: _Options) -> None:
     assert isinstance(op, vector.FMAOp)
-    if _vtype(op.res).get_num_dims() != 1:
+    if not lv.is_row(_vtype(op.res)):
         raise unsupported(PASS, op, "a multi-dimensional fma (the greedy step unrolls it)")
     a, b, c = lw.values(op.operands, op)
     # schedir.dialects.llvm's float intrinsics come from a factory typed type[IRDLOperation].
@@ -300,8 +303,8 @@ def _reduction(
 
 
 def _reduction_op(lw: Lowering, op: Operation, options: _Options) -> None:
-    if _vtype(op.operands[0]).get_num_dims() != 1:
-        raise unsupported(PASS, op, "a reduction of a vector that is not 1-D")
+    if not lv.is_row(_vtype(op.operands[0])):
+        raise unsupported(PASS, op, "a reduction of a vector that is not 0-D or 1-D")
     lw.replace(op, [_reduction(lw, op, options)])
 
 
@@ -322,7 +325,7 @@ def _mask(lw: Lowering, op: Operation, options: _Options) -> None:
 def _bitcast(lw: Lowering, op: Operation, options: _Options) -> None:
     (source,) = lw.values(op.operands, op)
     target = lw.convert(op.results[0].type, op)
-    if _vtype(op.results[0]).get_num_dims() != 1:
+    if not lv.is_row(_vtype(op.results[0])):
         raise unsupported(PASS, op, "a multi-dimensional bitcast (the greedy step unrolls it)")
     lw.replace(op, [lw.emit(op)(llvm.BitcastOp(source, target))])
 
@@ -332,10 +335,10 @@ def _from_elements(lw: Lowering, op: Operation, options: _Options) -> None:
     emit = lw.emit(op)
     t = _vtype(op.dest)
     elements = lw.values(op.elements, op)
-    width = t.get_shape()[-1] if t.get_num_dims() else 1
-    row_t = lv.row_type(t) if t.get_num_dims() else VectorType(lv.llvm_element(t), [1])
-    result = lv.poison(emit, lw.convert(t, op)) if t.get_num_dims() > 1 else None
-    for r, pos in enumerate(lv.rows(t.get_shape()) if t.get_num_dims() else [()]):
+    width = lv.width(t)
+    row_t = lv.row_type(t)
+    result = None if lv.is_row(t) else lv.poison(emit, lw.convert(t, op))
+    for r, pos in enumerate(lv.rows(t.get_shape())):
         row = lv.poison(emit, row_t)
         for lane in range(width):
             index = lw.constant(lane, INDEX, op)
@@ -355,16 +358,16 @@ def _to_elements(lw: Lowering, op: Operation, options: _Options) -> None:
     values: list[SSAValue] = []
     for pos in lv.rows(t.get_shape()):
         row = lv.extract_value(emit, source, pos)
-        for lane in range(t.get_shape()[-1]):
+        for lane in range(lv.width(t)):
             values.append(emit(llvm.ExtractElementOp(row, lw.constant(lane, INDEX, op))))
     lw.replace(op, values)
 
 
 def _interleave(lw: Lowering, op: Operation, options: _Options) -> None:
     assert isinstance(op, vector.InterleaveOp)
-    if _vtype(op.result).get_num_dims() != 1:
+    if not lv.is_row(_vtype(op.lhs)):
         raise unsupported(PASS, op, "a multi-dimensional interleave")
-    n = _vtype(op.lhs).get_shape()[0]
+    n = lv.width(_vtype(op.lhs))
     a, b = lw.value(op.lhs, op), lw.value(op.rhs, op)
     mask = [lane for i in range(n) for lane in (i, n + i)]
     lw.replace(op, [lv.shuffle(lw.emit(op), a, b, mask)])
@@ -386,10 +389,10 @@ def _create_mask(lw: Lowering, op: Operation, options: _Options) -> None:
     """Upstream's `buildVectorComparison`: `[0, 1, .., n-1] < splat(bound)`."""
     assert isinstance(op, vector.CreateMaskOp)
     t = _vtype(op.mask_vector)
-    if t.get_num_dims() != 1:
+    if not lv.is_row(t):
         raise unsupported(PASS, op, "a multi-dimensional create_mask (the greedy step unrolls it)")
     emit = lw.emit(op)
-    n = t.get_shape()[0]
+    n = lv.width(t)
     index_t: IntegerType = i32 if options.force_32bit_vector_indices else INDEX
     lanes_t = VectorType(index_t, [n])
     lanes = lv.dense_constant(emit, lanes_t, list(range(n)))

@@ -68,7 +68,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.diagnostics import UnsupportedError
+from schedir.dialects import vector
 from schedir.dialects.bufferization import ToTensorOp
+from schedir.dialects.linalg import SoftmaxOp
+from schedir.dialects.linalg.aggregate import decompose_softmax
 from schedir.dialects.syntax import op_location
 from schedir.lowering.bufferization import (
     AnalysisOptions,
@@ -151,6 +154,8 @@ class OneShotBufferize(ModulePass):
                 f"one-shot-bufferize applies to a module or a function, not '{root.name}'",
                 op_location(root),
             )
+        _decompose_tensor_softmax(root)
+        _unmask_tensor_transfers(root)
         self._check_supported(root)
         summaries: dict[str, FuncSummary] = {}
         plans: dict[func.FuncOp, tuple[OpModel, Decisions]] = {}
@@ -350,6 +355,36 @@ def _callees_first(functions: list[func.FuncOp]) -> list[func.FuncOp]:
     for f in functions:
         visit(f)
     return order
+
+
+def _decompose_tensor_softmax(root: Operation) -> None:
+    """`linalg.softmax` on tensors -> its decomposition (`linalg-decompose-aggregated-ops`),
+    whose ops bufferize as any linalg op. Upstream keeps a `linalg.softmax` on buffers,
+    which only its decomposition (on tensors) lowers; the values are the same."""
+    for softmax in [o for o in root.walk() if isinstance(o, SoftmaxOp)]:
+        if not isinstance(softmax.output.type, TensorType):
+            continue
+        new_ops = decompose_softmax(softmax)
+        Rewriter.insert_op(new_ops, InsertPoint.before(softmax))
+        softmax.result[0].replace_all_uses_with(new_ops[-1].results[0])
+        Rewriter.erase_op(softmax)
+
+
+def _unmask_tensor_transfers(root: Operation) -> None:
+    """`vector.mask` around a transfer on a tensor -> the transfer with the mask as its
+    mask operand (upstream bufferizes the `vector.mask` through its region; the transfer
+    that takes the mask itself reads and writes the same elements, and bufferizes as any
+    transfer). A masked read with a pass-through value is left (and reported)."""
+    from schedir.transform.rewrites.rewriter import CanonRewriter
+    from schedir.transform.rewrites.vector.masks import masked_transfer
+
+    for op in list(root.walk()):
+        if not isinstance(op, vector.MaskOp) or op.parent is None:
+            continue
+        inner = op.maskable_op()
+        if inner is None or not any(is_tensor(v) for v in (*inner.operands, *inner.results)):
+            continue
+        masked_transfer(op, CanonRewriter(op))
 
 
 def _summarize(function: func.FuncOp, model: OpModel, analysis: InPlaceAnalysis) -> FuncSummary:

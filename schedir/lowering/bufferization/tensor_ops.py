@@ -158,6 +158,9 @@ class TensorRules(RewriterBase):
             [IteratorTypeAttr.parallel()] * rank,
         )
         self.insert(generic, op)
+        # The body may read tensors (a `tensor.extract` of an argument): those reads now
+        # read buffers too.
+        self.rewrite_block(block)
 
     def _pad(self, op: xtensor.PadOp, target: MemRefType[Attribute]) -> SSAValue:
         source = self.buffer_of(op.source)

@@ -77,7 +77,7 @@ def splat(lw: Lowering, emit: Emit, scalar: SSAValue, t: VectorType, anchor: Ope
     insert at lane 0 of a poison vector, then a zero-mask shuffle)."""
     undef = poison(emit, t)
     lane0 = emit(llvm.InsertElementOp(undef, scalar, i32_constant(lw, 0, anchor)))
-    return shuffle(emit, lane0, undef, [0] * t.get_shape()[0])
+    return shuffle(emit, lane0, undef, [0] * width(t))
 
 
 def shuffle(emit: Emit, a: SSAValue, b: SSAValue, mask: Sequence[int]) -> SSAValue:
@@ -95,8 +95,20 @@ def llvm_element(t: Attribute) -> Attribute:
 
 
 def row_type(t: VectorType) -> VectorType:
-    """The LLVM 1-D vector type of the rows of `t`."""
-    return VectorType(llvm_element(t), t.get_shape()[-1:])
+    """The LLVM 1-D vector type of the rows of `t` (one lane for a 0-D vector, which
+    upstream's type converter makes `vector<1xT>`)."""
+    return VectorType(llvm_element(t), [width(t)])
+
+
+def width(t: VectorType) -> int:
+    """The number of lanes of the rows of `t` (1 for a 0-D vector)."""
+    shape = t.get_shape()
+    return shape[-1] if shape else 1
+
+
+def is_row(t: VectorType) -> bool:
+    """Whether `t` lowers to one LLVM vector (0-D or 1-D), not an array of rows."""
+    return t.get_num_dims() <= 1
 
 
 def dense_constant(emit: Emit, t: VectorType, values: Sequence[int | float]) -> SSAValue:
@@ -293,6 +305,7 @@ __all__ = [
     "i32_constant",
     "insert_value",
     "is_nd",
+    "is_row",
     "llvm_element",
     "neutral",
     "poison",
@@ -303,4 +316,5 @@ __all__ = [
     "splat",
     "unroll_constant",
     "unroll_elementwise",
+    "width",
 ]

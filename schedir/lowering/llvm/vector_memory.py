@@ -116,7 +116,7 @@ def load(lw: Lowering, op: Operation) -> None:
 def _assemble(
     lw: Lowering, op: Operation, t: VectorType, rows: dict[tuple[int, ...], SSAValue]
 ) -> SSAValue:
-    if t.get_num_dims() == 1:
+    if lv.is_row(t):
         return rows[()]
     emit = lw.emit(op)
     result = lv.poison(emit, lw.convert(t, op))
@@ -143,7 +143,7 @@ def store(lw: Lowering, op: Operation) -> None:
 def masked_load(lw: Lowering, op: Operation) -> None:
     assert isinstance(op, vector.MaskedLoadOp)
     t = _vtype(op.result)
-    if t.get_num_dims() != 1:
+    if not lv.is_row(t):
         raise unsupported(PASS, op, "a multi-dimensional masked load")
     emit = lw.emit(op)
     ptr = _pointer(lw, op, op.base, list(op.indices))
@@ -155,7 +155,7 @@ def masked_load(lw: Lowering, op: Operation) -> None:
 
 def masked_store(lw: Lowering, op: Operation) -> None:
     assert isinstance(op, vector.MaskedStoreOp)
-    if _vtype(op.value_to_store).get_num_dims() != 1:
+    if not lv.is_row(_vtype(op.value_to_store)):
         raise unsupported(PASS, op, "a multi-dimensional masked store")
     emit = lw.emit(op)
     ptr = _pointer(lw, op, op.base, list(op.indices))

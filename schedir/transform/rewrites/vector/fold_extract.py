@@ -35,6 +35,7 @@ from schedir.dialects.vector.attributes import int_values
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.transform.rewrites.constants import constant_attr, constant_int
 from schedir.transform.rewrites.greedy import FoldResult
+from schedir.transform.rewrites.vector.insert_chains import WALK_LIMIT
 from schedir.transform.rewrites.vector.utils import (
     defining,
     dense_constant,
@@ -169,7 +170,8 @@ def _extract_from_extract(op: vector.ExtractOp) -> FoldResult:
 
 
 def _extract_from_insert_transpose(op: vector.ExtractOp) -> FoldResult:
-    """Upstream's `ExtractFromInsertTransposeChainState::fold`."""
+    """Upstream's `ExtractFromInsertTransposeChainState::fold`, walking at most
+    `WALK_LIMIT` links (longer chains are left to `resolve_insert_chain`)."""
     if _has_dynamic(op):
         return None
     src_rank = cast(VectorType, op.vector.type).get_num_dims()
@@ -188,7 +190,7 @@ def _extract_from_insert_transpose(op: vector.ExtractOp) -> FoldResult:
         op.operands = [source, *op.operands[1:]]
         return True
 
-    while True:
+    for _ in range(WALK_LIMIT + 1):
         owner = value.owner
         if isinstance(owner, vector.TransposeOp):
             perm = owner.perm()
@@ -213,6 +215,9 @@ def _extract_from_insert_transpose(op: vector.ExtractOp) -> FoldResult:
         if _intersects(position, inserted):
             return None
         value = owner.dest
+    else:
+        # A long chain: `resolve_insert_chain` indexes it once for all its extracts.
+        return None
     return fold_in_place(value)
 
 

@@ -51,6 +51,7 @@ from schedir.transform.rewrites.constants import constant_attr, constant_int, ma
 from schedir.transform.rewrites.greedy import Folder, FoldResult, Pattern, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.fold_extract import fold_extract, fold_insert
+from schedir.transform.rewrites.vector.insert_chains import resolve_insert_chain
 from schedir.transform.rewrites.vector.utils import (
     defining,
     dense_constant,
@@ -390,6 +391,8 @@ def _fold_single_element_map(op: Xfer, vtype: VectorType, shaped: Attribute) -> 
     if len(perm.results) != 1 or is_minor_identity(perm) or _has_mask(op):
         return False
     rank = cast(ShapedType, shaped).get_num_dims()
+    if rank == 0:
+        return False  # a broadcast of a 0-D source: its map `() -> (0)` has no minor dim
     op.properties["permutation_map"] = AffineMapAttr(
         AffineMap(perm.num_dims, perm.num_symbols, (AffineExpr.dimension(rank - 1),))
     )
@@ -581,6 +584,7 @@ def with_folds(patterns: PatternSet) -> PatternSet:
     result = PatternSet()
     for root, pattern in _FOLD_PATTERNS.items():
         result.add(root, pattern)
+    result.add(vector.ExtractOp, resolve_insert_chain)
     return result.update(patterns)
 
 

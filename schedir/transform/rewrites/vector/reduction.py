@@ -53,9 +53,23 @@ def _new_reduction(
     source: SSAValue,
     acc: SSAValue,
     mask: list[bool],
+    vector_mask: SSAValue | None = None,
 ) -> SSAValue:
+    """A multi_reduction of `source` over the dims set in `mask`, in a `vector.mask` of
+    `vector_mask` when there is one."""
     dims = [i for i, m in enumerate(mask) if m]
-    return rw.create(vector.MultiDimReductionOp(op.kind, source, acc, dims), op).results[0]
+    new = rw.create(vector.MultiDimReductionOp(op.kind, source, acc, dims), op)
+    return mask_operation(rw, new, vector_mask).results[0]
+
+
+def _root(op: Operation, rw: CanonRewriter) -> tuple[Operation, SSAValue | None]:
+    """The op a maskable lowering replaces (the `vector.mask` around `op`, or `op`) and
+    the mask; new ops go before it (upstream's maskable-pattern setup)."""
+    mask_op = masking_op(op)
+    if mask_op is None:
+        return op, None
+    rw.set_insertion_point(mask_op)
+    return mask_op, mask_op.mask
 
 
 def _reorder(strategy: str):
@@ -64,8 +78,6 @@ def _reorder(strategy: str):
     def reorder(op: Operation, rw: CanonRewriter) -> bool:
         """Upstream's `InnerOuterDimReductionConversion`."""
         assert isinstance(op, vector.MultiDimReductionOp)
-        if masking_op(op) is not None:
-            return False
         mask = op.reduction_mask()
         rank = len(mask)
         parallel = [i for i, m in enumerate(mask) if not m]
@@ -77,11 +89,15 @@ def _reorder(strategy: str):
         if not inner_reduction and parallel == list(range(rank - len(parallel), rank)):
             return False
         perm = parallel + reduction if inner_reduction else reduction + parallel
+        root, vector_mask = _root(op, rw)
+        if vector_mask is not None:
+            vector_mask = transpose(rw, vector_mask, perm, op)
         transposed = transpose(rw, op.source, perm, op)
         new_mask = [False] * rank
         for i in range(len(reduction)):
             new_mask[rank - i - 1 if inner_reduction else i] = True
-        rw.replace_values(op, [_new_reduction(rw, op, transposed, op.acc, new_mask)])
+        new = _new_reduction(rw, op, transposed, op.acc, new_mask, vector_mask)
+        rw.replace_values(root, [new])
         return True
 
     return reorder
@@ -93,8 +109,6 @@ def _flatten(strategy: str):
     def flatten(op: Operation, rw: CanonRewriter) -> bool:
         """Upstream's `ReduceMultiDimReductionRank`."""
         assert isinstance(op, vector.MultiDimReductionOp)
-        if masking_op(op) is not None:
-            return False
         src_t = cast(VectorType, op.source.type)
         shape = src_t.get_shape()
         mask = op.reduction_mask()
@@ -121,15 +135,19 @@ def _flatten(strategy: str):
             new_mask.reverse()
             new_shape.reverse()
         elem = src_t.get_element_type()
+        root, vector_mask = _root(op, rw)
+        if vector_mask is not None:
+            mask_elem = cast(VectorType, vector_mask.type).get_element_type()
+            vector_mask = shape_cast(rw, vector_mask, vec(new_shape, mask_elem), op)
         source = shape_cast(rw, op.source, vec(new_shape, elem), op)
         acc = op.acc
         if par_shape:
             acc = shape_cast(rw, acc, vec([prod(par_shape)], elem), op)
-        reduced = _new_reduction(rw, op, source, acc, new_mask)
+        reduced = _new_reduction(rw, op, source, acc, new_mask, vector_mask)
         if not par_shape:
-            rw.replace_values(op, [reduced])
+            rw.replace_values(root, [reduced])
             return True
-        rw.replace_values(op, [shape_cast(rw, reduced, vec(par_shape, elem), op)])
+        rw.replace_values(root, [shape_cast(rw, reduced, vec(par_shape, elem), op)])
         return True
 
     return flatten
@@ -153,15 +171,19 @@ def two_dim_to_reduction(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `TwoDimMultiReductionToReduction`: one `vector.reduction` per row."""
     assert isinstance(op, vector.MultiDimReductionOp)
     mask = op.reduction_mask()
-    if len(mask) != 2 or mask[0] or not mask[1] or masking_op(op) is not None:
+    if len(mask) != 2 or mask[0] or not mask[1]:
         return False
+    root, vector_mask = _root(op, rw)
     result = zero(rw, op.dest.type, op)
     for i in range(cast(VectorType, op.source.type).get_shape()[0]):
         row = extract(rw, op.source, [i], op)
         acc = extract(rw, op.acc, [i], op)
-        reduced = rw.create(vector.ReductionOp(row, op.kind, acc), op).results[0]
-        result = insert(rw, reduced, result, [i], op)
-    rw.replace_values(op, [result])
+        reduction = rw.create(vector.ReductionOp(row, op.kind, acc), op)
+        if vector_mask is not None:
+            row_mask = extract(rw, vector_mask, [i], op)
+            reduction = mask_operation(rw, reduction, row_mask)
+        result = insert(rw, reduction.results[0], result, [i], op)
+    rw.replace_values(root, [result])
     return True
 
 
@@ -169,13 +191,15 @@ def two_dim_to_elementwise(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `TwoDimMultiReductionToElementWise`: combine the rows one by one."""
     assert isinstance(op, vector.MultiDimReductionOp)
     mask = op.reduction_mask()
-    if len(mask) != 2 or mask[1] or not mask[0] or masking_op(op) is not None:
+    if len(mask) != 2 or mask[1] or not mask[0]:
         return False
+    root, vector_mask = _root(op, rw)
     result = op.acc
     for i in range(cast(VectorType, op.source.type).get_shape()[0]):
         row = extract(rw, op.source, [i], op)
-        result = arith_reduction(rw, op.kind, row, result, op)
-    rw.replace_values(op, [result])
+        row_mask = extract(rw, vector_mask, [i], op) if vector_mask is not None else None
+        result = arith_reduction(rw, op.kind, row, result, op, mask=row_mask)
+    rw.replace_values(root, [result])
     return True
 
 
