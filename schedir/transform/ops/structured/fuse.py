@@ -12,7 +12,13 @@ from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.transform.structured.fuse import FuseIntoContainingOp, FuseOp
 from schedir.transform.interface import Interpreter, applies
-from schedir.transform.ops.structured._sizes import dense, mixed, unpack_packed, unpack_single
+from schedir.transform.ops.structured._sizes import (
+    check_sizes,
+    dense,
+    mixed,
+    unpack_packed,
+    unpack_single,
+)
 from schedir.transform.rewrites.fusion.greedy import tile_consumer_and_fuse_producers
 from schedir.transform.rewrites.fusion.into_containing_op import (
     FusionFailure,
@@ -65,6 +71,7 @@ def apply_fuse(op: FuseOp, interp: Interpreter) -> None:
         sizes = unpack_packed(interp, op, packed)
     else:
         sizes = unpack_single(interp, op, mixed(dense(op.static_tile_sizes), list(op.tile_sizes)))
+    check_sizes(op, "tile sizes", sizes)
     interchange = unpack_single(
         interp, op, mixed(dense(op.static_tile_interchange), list(op.tile_interchange))
     )

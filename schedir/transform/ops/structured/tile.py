@@ -18,6 +18,7 @@ from schedir.dialects.syntax import op_note
 from schedir.dialects.transform.structured.tile import TileUsingForallOp, TileUsingForOp
 from schedir.transform.interface import Interpreter, applies
 from schedir.transform.ops.structured._sizes import (
+    check_sizes,
     dense,
     int_param,
     mixed,
@@ -112,6 +113,8 @@ def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
         entries = mixed(static, list(op.dynamic_sizes))
         sizes_per_target = _per_target_sizes(interp, op, targets, entries)
         num_sizes = len(static)
+    for sizes in sizes_per_target:
+        check_sizes(op, "tile sizes", sizes)
     interchange = _interchange(interp, op)
     num_loop_results = len(op.results) - 1
     tiled: list[Operation] = []
@@ -170,6 +173,8 @@ def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
     tile_sizes = _forall_entries(
         interp, op, op.packed_tile_sizes, op.static_tile_sizes, op.tile_sizes
     )
+    check_sizes(op, "num_threads", num_threads, threads=True)
+    check_sizes(op, "tile sizes", tile_sizes)
     mapping = tuple(op.mapping.data) if op.mapping is not None else ()
     tiled: list[Operation] = []
     foralls: list[Operation] = []
