@@ -41,6 +41,7 @@ from schedir.diagnostics import (
     VerifyError,
 )
 from schedir.dialects.context import get_context
+from schedir.dialects.dominance import DominanceInfo, dominance_failure
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
@@ -228,8 +229,16 @@ def verify_module(module: Operation) -> None:
 def _verify_failures(
     root: Operation,
 ) -> Iterator[tuple[Operation, str, VerifyException | None]]:
+    dominance = DominanceInfo()
     for op in root.walk():
         message, err = _verify_one(op)
+        if message is None:
+            # Upstream verifies dominance after the op's own verifier.
+            failure = dominance_failure(dominance, op)
+            if failure is not None:
+                text, notes = failure
+                err = LocatedVerifyException(text, prefix=False, notes=notes)
+                message = text
         if message is not None:
             yield op, message, err
             # MLIR stops at the first failing op of a region; nested ops of a broken op

@@ -26,7 +26,11 @@ from schedir.transform.rewrites.fusion.into_containing_op import (
     fuse_into_containing_op,
 )
 from schedir.transform.rewrites.tiling.interface import is_tileable
-from schedir.transform.rewrites.tiling.tile_using_scf import TilingError, TilingOptions
+from schedir.transform.rewrites.tiling.tile_using_scf import (
+    PartialTileError,
+    TilingError,
+    TilingOptions,
+)
 from schedir.transform.state import definite, silenceable
 
 
@@ -93,6 +97,8 @@ def apply_fuse(op: FuseOp, interp: Interpreter) -> None:
         rewriter = interp.state.rewriter(target)
         try:
             result = tile_consumer_and_fuse_producers(rewriter, target, options, cleanup)
+        except PartialTileError as err:
+            raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         for producer in result.fused_producers:

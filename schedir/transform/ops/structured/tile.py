@@ -28,6 +28,7 @@ from schedir.transform.ops.structured._sizes import (
 from schedir.transform.rewrites.tiling.affine import Ofr
 from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
 from schedir.transform.rewrites.tiling.tile_using_scf import (
+    PartialTileError,
     TilingError,
     TilingOptions,
     tile_using_scf,
@@ -140,6 +141,8 @@ def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
                 target,
                 TilingOptions(tile_sizes=tuple(sizes), interchange=tuple(interchange)),
             )
+        except PartialTileError as err:
+            raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         rewriter.replace(target, [], list(result.replacements))
@@ -193,6 +196,8 @@ def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
         rewriter = interp.state.rewriter(target)
         try:
             result = tile_using_scf(rewriter, target, options)
+        except PartialTileError as err:
+            raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         rewriter.replace(target, [], list(result.replacements))
