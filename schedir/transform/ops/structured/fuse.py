@@ -25,6 +25,7 @@ from schedir.transform.rewrites.fusion.into_containing_op import (
     NoProducerToFuse,
     fuse_into_containing_op,
 )
+from schedir.transform.rewrites.tiling.affine import is_zero
 from schedir.transform.rewrites.tiling.interface import is_tileable
 from schedir.transform.rewrites.tiling.tile_using_scf import (
     PartialTileError,
@@ -88,9 +89,11 @@ def apply_fuse(op: FuseOp, interp: Interpreter) -> None:
         interchange=tuple(v for v in interchange if isinstance(v, int)),
         loop_type="forall" if use_forall else "for",
     )
-    num_loop_results = len(op.results) - 1
+    # Upstream expects one loop per non-zero size (one forall), whatever the rank of the
+    # target: a loop tiling did not create is a null handle entry, a definite failure.
+    num_loops = 1 if use_forall else sum(1 for v in sizes if not is_zero(v))
     tiled: list[Operation] = []
-    loops: list[list[Operation]] = [[] for _ in range(num_loop_results)]
+    loops: list[list[Operation | None]] = [[] for _ in range(num_loops)]
     for target in interp.state.payload_ops(op.target):
         if not is_tileable(target):
             raise definite(op, "only TilingInterface ops are supported")
@@ -105,6 +108,12 @@ def apply_fuse(op: FuseOp, interp: Interpreter) -> None:
             if not any(r.uses for r in producer.results):
                 rewriter.erase(producer)
         tiled.append(result.tiled_and_fused_ops[0])
-        for depth, loop in enumerate(result.loops[:num_loop_results]):
-            loops[depth].append(loop)
+        created: list[Operation | None] = list(result.loops)
+        for depth in range(num_loops):
+            loops[depth].append(created[depth] if depth < len(created) else None)
+    if packed is not None:
+        # A packed size list gives one handle: the loops of each target in turn.
+        flattened = [loop for i in range(len(tiled)) for loop in (d[i] for d in loops)]
+        interp.set_results(op, [tiled, flattened])
+        return
     interp.set_results(op, [tiled, *loops])
