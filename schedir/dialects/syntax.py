@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -48,6 +48,7 @@ from schedir.diagnostics import (
     VerifyError,
 )
 from schedir.dialects.context import get_context
+from schedir.dialects.dominance import DominanceInfo, dominance_failure
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
@@ -259,78 +260,21 @@ def verify_module(module: Operation) -> None:
 def _verify_failures(
     root: Operation,
 ) -> Iterator[tuple[Operation, str, VerifyException | None]]:
-    positions = _Positions()
+    dominance = DominanceInfo()
     for op in root.walk():
         message, err = _verify_one(op)
-        if message is None and (dominance := _dominance_error(op, positions)) is not None:
-            message, err = dominance.message, dominance
+        if message is None:
+            # Upstream verifies dominance after the op's own verifier.
+            failure = dominance_failure(dominance, op)
+            if failure is not None:
+                text, notes = failure
+                err = LocatedVerifyException(text, prefix=False, notes=notes)
+                message = text
         if message is not None:
             yield op, message, err
             # MLIR stops at the first failing op of a region; nested ops of a broken op
             # would only repeat the problem.
             return
-
-
-class _Positions:
-    """Index of each op in its block, computed once per block."""
-
-    def __init__(self) -> None:
-        self._index: dict[Block, dict[Operation, int]] = {}
-
-    def of(self, op: Operation, block: Block) -> int:
-        index = self._index.get(block)
-        if index is None:
-            index = {o: i for i, o in enumerate(block.ops)}
-            self._index[block] = index
-        return index[op]
-
-
-def _dominance_error(op: Operation, positions: _Positions) -> LocatedVerifyException | None:
-    """The error for the first operand of `op` whose definition does not dominate it.
-
-    xDSL's parser resolves forward references and its verifier checks no dominance, so a
-    value used before its definition (a swapped line) would reach the interpreter and
-    the transforms (which then hang or fail without a message). Checked as upstream does
-    in blocks of SSACFG regions: the definition must come before the op (or the op's
-    ancestor) in the defining block. Graph regions (ops without a terminator, such as
-    modules) and uses from other blocks of a multi-block region are not checked.
-    """
-    for number, operand in enumerate(op.operands):
-        if not isinstance(operand, OpResult):
-            continue  # a block argument: a use outside its region is a parse error already
-        definition = operand.op
-        block = definition.parent
-        region = block.parent if block is not None else None
-        owner = region.parent if region is not None else None
-        if block is None or (owner is not None and owner.has_trait(NoTerminator)):
-            continue
-        ancestor: Operation | None = op
-        while ancestor is not None and ancestor.parent is not block:
-            ancestor = ancestor.parent_op()
-        if ancestor is None:
-            if _inside_region(op, region):
-                continue  # another block of a multi-block region: needs the CFG
-        elif ancestor is not definition and positions.of(definition, block) < positions.of(
-            ancestor, block
-        ):
-            continue
-        return LocatedVerifyException(
-            f"operand #{number} does not dominate this use",
-            at=op,
-            prefix=False,
-            notes=[(definition, "operand defined here")],
-        )
-    return None
-
-
-def _inside_region(op: Operation, region: Region | None) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        block = current.parent
-        if block is not None and block.parent is region:
-            return True
-        current = current.parent_op()
-    return False
 
 
 def _verify_one(op: Operation) -> tuple[str | None, VerifyException | None]:

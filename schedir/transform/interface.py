@@ -76,8 +76,8 @@ class Interpreter(Protocol):
         `mode`, and return what its terminator yields."""
         ...
 
-    def set_results(self, op: Operation, values: Sequence[Sequence[Mapped]]) -> None:
-        """Map the results of `op`, in order."""
+    def set_results(self, op: Operation, values: Sequence[Sequence[Mapped | None]]) -> None:
+        """Map the results of `op`, in order; a `None` item is a definite failure."""
         ...
 
     def apply_to_each(

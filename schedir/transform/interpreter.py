@@ -229,8 +229,9 @@ class TransformInterpreter:
             finally:
                 self._depth -= 1
 
-    def set_results(self, op: Operation, values: Sequence[Sequence[Mapped]]) -> None:
-        """Map the results of `op`, in order."""
+    def set_results(self, op: Operation, values: Sequence[Sequence[Mapped | None]]) -> None:
+        """Map the results of `op`, in order; a `None` item fails definitely at its result
+        (upstream: "attempting to assign a null payload op to this transform value")."""
         for result, items in zip(op.results, values, strict=False):
             self.state.set_mapped(result, items)
 

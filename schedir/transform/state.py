@@ -222,10 +222,21 @@ class TransformState:
         self._params[handle] = params
 
     def set_mapped(
-        self, handle: SSAValue, items: Sequence[Operation | SSAValue | Attribute]
+        self, handle: SSAValue, items: Sequence[Operation | SSAValue | Attribute | None]
     ) -> None:
-        """Map `handle` to items of the kind its type asks for."""
+        """Map `handle` to items of the kind its type asks for.
+
+        A `None` item (an op result with nothing to map, e.g. a loop handle for a loop
+        tiling did not create) is a definite failure at the handle, as upstream's
+        `TransformState::setPayloadOps/setParams/setPayloadValues` report it.
+        """
         kind = handle_kind(handle)
+        if any(i is None for i in items):
+            what = {
+                "op": "payload op to this transform value",
+                "value": "payload value to this transform handle",
+            }.get(kind, "parameter to this transform value")
+            raise TransformError(f"attempting to assign a null {what}", value_location(handle))
         if kind == "op":
             if not all(isinstance(i, Operation) for i in items):
                 raise TransformError(

@@ -28,6 +28,7 @@ from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
 from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
 from schedir.transform.rewrites.loops.unroll_and_peel import (
+    UnrollTooLarge,
     peel_first_iteration,
     peel_last_iteration,
     unroll_by_factor,
@@ -44,7 +45,10 @@ def apply_unroll(op: LoopUnrollOp, interp: Interpreter) -> None:
     def one(payload: Operation) -> list[Mapped | None]:
         if not isinstance(payload, scf.ForOp):
             raise silenceable(op, "failed to unroll, incorrect type of payload")
-        unroll_by_factor(payload, factor)
+        try:
+            unroll_by_factor(payload, factor)
+        except UnrollTooLarge as err:
+            raise silenceable(op, str(err), payload) from None
         return []
 
     interp.apply_to_each(op, op.target, one)

@@ -230,16 +230,18 @@ class FuseOp(IRDLOperation):
         static = dense_values(self.static_tile_sizes)
         if self.packed_tile_sizes is not None and (static or self.tile_sizes):
             raise VerifyException("tile_sizes and packed_tile_sizes are mutually exclusive")
-        if self.packed_tile_sizes is None:
-            expected = 1 if self.use_forall is not None else nonzero_count(static)
-            if expected != len(self.loops):
-                raise VerifyException(f"expects {expected} loop results")
         interchange = dense_values(self.static_tile_interchange)
         if self.packed_tile_sizes is None and len(interchange) > len(static):
             raise VerifyException(
                 "interchange length exceeds iteration space dimensions "
                 f"({len(static)}), found {list(interchange)}"
             )
+        # Upstream checks the interchange first, then the loop results: one per non-zero
+        # static size, one for a forall or a packed size list.
+        packed_or_forall = self.use_forall is not None or self.packed_tile_sizes is not None
+        expected = 1 if packed_or_forall else nonzero_count(static)
+        if expected != len(self.loops):
+            raise VerifyException(f"expects {expected} loop results")
         verify_inner_tile_alignments(self.inner_tile_alignments)
 
 

@@ -38,6 +38,41 @@ def int_param(op: Operation, attr: Attribute) -> int:
     return attr.value.data
 
 
+MAX_THREADS = 2**31 - 1
+"""The most threads of one `scf.forall` dimension: more would run for hours on the CPU and
+exceed every GPU grid. (A tile size may be larger than its loop: one tile covers it.)"""
+
+
+def check_sizes(
+    op: Operation,
+    what: str,
+    values: Sequence[Ofr],
+    *,
+    positive: bool = False,
+    threads: bool = False,
+) -> None:
+    """Fail silenceably at `op` when a constant size of `values` is negative (or zero, with
+    `positive`), or, for thread counts, larger than `MAX_THREADS`.
+
+    Upstream accepts a negative tile size and builds a loop with a negative step, which
+    never ends; schedir reports it at the transform op instead (a static size, a param, or
+    a packed list alike; sizes given by payload values are only known at run time).
+    """
+    for index, value in enumerate(values):
+        if not isinstance(value, int):
+            continue
+        if value < 0 or (positive and value == 0):
+            bound = "positive" if positive else "non-negative"
+            raise silenceable(
+                op, f"expected {what} to be {bound}, found {value} at position {index}"
+            )
+        if threads and value > MAX_THREADS:
+            raise silenceable(
+                op,
+                f"{what} {value} at position {index} exceeds the supported maximum {MAX_THREADS}",
+            )
+
+
 def index_result(op: Operation, producer: Operation) -> SSAValue:
     """The single index result of a size-producing payload op (upstream's check)."""
     if len(producer.results) != 1 or not isinstance(producer.results[0].type, IndexType):
@@ -115,6 +150,8 @@ def reify_sizes(
 
 
 __all__ = [
+    "MAX_THREADS",
+    "check_sizes",
     "dense",
     "index_result",
     "int_param",

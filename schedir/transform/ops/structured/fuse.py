@@ -12,15 +12,26 @@ from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.transform.structured.fuse import FuseIntoContainingOp, FuseOp
 from schedir.transform.interface import Interpreter, applies
-from schedir.transform.ops.structured._sizes import dense, mixed, unpack_packed, unpack_single
+from schedir.transform.ops.structured._sizes import (
+    check_sizes,
+    dense,
+    mixed,
+    unpack_packed,
+    unpack_single,
+)
 from schedir.transform.rewrites.fusion.greedy import tile_consumer_and_fuse_producers
 from schedir.transform.rewrites.fusion.into_containing_op import (
     FusionFailure,
     NoProducerToFuse,
     fuse_into_containing_op,
 )
+from schedir.transform.rewrites.tiling.affine import is_zero
 from schedir.transform.rewrites.tiling.interface import is_tileable
-from schedir.transform.rewrites.tiling.tile_using_scf import TilingError, TilingOptions
+from schedir.transform.rewrites.tiling.tile_using_scf import (
+    PartialTileError,
+    TilingError,
+    TilingOptions,
+)
 from schedir.transform.state import definite, silenceable
 
 
@@ -65,6 +76,7 @@ def apply_fuse(op: FuseOp, interp: Interpreter) -> None:
         sizes = unpack_packed(interp, op, packed)
     else:
         sizes = unpack_single(interp, op, mixed(dense(op.static_tile_sizes), list(op.tile_sizes)))
+    check_sizes(op, "tile sizes", sizes)
     interchange = unpack_single(
         interp, op, mixed(dense(op.static_tile_interchange), list(op.tile_interchange))
     )
@@ -77,21 +89,31 @@ def apply_fuse(op: FuseOp, interp: Interpreter) -> None:
         interchange=tuple(v for v in interchange if isinstance(v, int)),
         loop_type="forall" if use_forall else "for",
     )
-    num_loop_results = len(op.results) - 1
+    # Upstream expects one loop per non-zero size (one forall), whatever the rank of the
+    # target: a loop tiling did not create is a null handle entry, a definite failure.
+    num_loops = 1 if use_forall else sum(1 for v in sizes if not is_zero(v))
     tiled: list[Operation] = []
-    loops: list[list[Operation]] = [[] for _ in range(num_loop_results)]
+    loops: list[list[Operation | None]] = [[] for _ in range(num_loops)]
     for target in interp.state.payload_ops(op.target):
         if not is_tileable(target):
             raise definite(op, "only TilingInterface ops are supported")
         rewriter = interp.state.rewriter(target)
         try:
             result = tile_consumer_and_fuse_producers(rewriter, target, options, cleanup)
+        except PartialTileError as err:
+            raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         for producer in result.fused_producers:
             if not any(r.uses for r in producer.results):
                 rewriter.erase(producer)
         tiled.append(result.tiled_and_fused_ops[0])
-        for depth, loop in enumerate(result.loops[:num_loop_results]):
-            loops[depth].append(loop)
+        created: list[Operation | None] = list(result.loops)
+        for depth in range(num_loops):
+            loops[depth].append(created[depth] if depth < len(created) else None)
+    if packed is not None:
+        # A packed size list gives one handle: the loops of each target in turn.
+        flattened = [loop for i in range(len(tiled)) for loop in (d[i] for d in loops)]
+        interp.set_results(op, [tiled, flattened])
+        return
     interp.set_results(op, [tiled, *loops])

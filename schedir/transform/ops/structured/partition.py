@@ -21,7 +21,7 @@ from schedir.dialects.transform.structured.partition import (
     TileReductionUsingForOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
-from schedir.transform.ops.structured._sizes import reify_sizes
+from schedir.transform.ops.structured._sizes import check_sizes, reify_sizes
 from schedir.transform.rewrites import padding, split_reduction
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.rewrites.tiling import reduction as reduction_tiling
@@ -93,6 +93,7 @@ def apply_pad(op: PadOp, interp: Interpreter) -> None:
             raise silenceable(op, "expected LinalgOp target", notes=[op_note(payload, "target op")])
         values = _padding_attrs(op, payload)
         multiples = reify_sizes(op, interp, static_multiples, dynamic_multiples)
+        check_sizes(op, "pad_to_multiple_of", multiples, positive=True)
         options = padding.PaddingOptions(
             padding_dimensions=tuple(dims),
             pad_to_multiple_of=tuple(multiples) if multiples else (1,) * len(dims),
@@ -170,6 +171,7 @@ def apply_tile_reduction_using_for(op: TileReductionUsingForOp, interp: Interpre
     """Tile reduction loops into an `scf.for` of partial accumulations plus a merge."""
     sizes = [a.value.data for a in op.tile_sizes.data]
     dims = [a.value.data for a in op.reduction_dims.data]
+    check_sizes(op, "tile sizes", sizes)
 
     def one(payload: Operation) -> list[Mapped]:
         if not is_structured(payload):
@@ -196,6 +198,8 @@ def apply_tile_reduction_using_forall(op: TileReductionUsingForallOp, interp: In
     """Tile reduction loops into an `scf.forall` of partial accumulations plus a merge."""
     threads = [int(v) for v in op.num_threads.get_values()]
     sizes = [int(v) for v in op.tile_sizes.get_values()]
+    check_sizes(op, "num_threads", threads, threads=True)
+    check_sizes(op, "tile sizes", sizes)
     mapping = list(op.mapping.data) if op.mapping is not None else []
 
     def one(payload: Operation) -> list[Mapped]:

@@ -18,6 +18,7 @@ from schedir.dialects.syntax import op_note
 from schedir.dialects.transform.structured.tile import TileUsingForallOp, TileUsingForOp
 from schedir.transform.interface import Interpreter, applies
 from schedir.transform.ops.structured._sizes import (
+    check_sizes,
     dense,
     int_param,
     mixed,
@@ -27,6 +28,7 @@ from schedir.transform.ops.structured._sizes import (
 from schedir.transform.rewrites.tiling.affine import Ofr
 from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
 from schedir.transform.rewrites.tiling.tile_using_scf import (
+    PartialTileError,
     TilingError,
     TilingOptions,
     tile_using_scf,
@@ -112,6 +114,8 @@ def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
         entries = mixed(static, list(op.dynamic_sizes))
         sizes_per_target = _per_target_sizes(interp, op, targets, entries)
         num_sizes = len(static)
+    for sizes in sizes_per_target:
+        check_sizes(op, "tile sizes", sizes)
     interchange = _interchange(interp, op)
     num_loop_results = len(op.results) - 1
     tiled: list[Operation] = []
@@ -137,6 +141,8 @@ def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
                 target,
                 TilingOptions(tile_sizes=tuple(sizes), interchange=tuple(interchange)),
             )
+        except PartialTileError as err:
+            raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         rewriter.replace(target, [], list(result.replacements))
@@ -170,6 +176,8 @@ def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
     tile_sizes = _forall_entries(
         interp, op, op.packed_tile_sizes, op.static_tile_sizes, op.tile_sizes
     )
+    check_sizes(op, "num_threads", num_threads, threads=True)
+    check_sizes(op, "tile sizes", tile_sizes)
     mapping = tuple(op.mapping.data) if op.mapping is not None else ()
     tiled: list[Operation] = []
     foralls: list[Operation] = []
@@ -188,6 +196,8 @@ def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
         rewriter = interp.state.rewriter(target)
         try:
             result = tile_using_scf(rewriter, target, options)
+        except PartialTileError as err:
+            raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         rewriter.replace(target, [], list(result.replacements))

@@ -22,7 +22,7 @@ from schedir.dialects.transform.structured.vectorize import (
     VectorizeOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
-from schedir.transform.ops.structured._sizes import reify_sizes
+from schedir.transform.ops.structured._sizes import check_sizes, reify_sizes
 from schedir.transform.rewrites import hoisting
 from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vectorization.children import (
@@ -48,6 +48,7 @@ def apply_vectorize(op: VectorizeOp, interp: Interpreter) -> None:
         return
     static = [int(v) for v in op.static_vector_sizes.get_values()]
     sizes = reify_sizes(op, interp, static, list(op.vector_sizes))
+    check_sizes(op, "vector sizes", sizes)
     scalable = [bool(v) for v in op.scalable_sizes.get_values()]
     for payload in targets:
         if not has_vectorization_impl(payload):

@@ -106,10 +106,32 @@ class UnrollResult:
     epilogue: Operation | None
 
 
+MAX_UNROLL_COPIES = 1 << 16
+"""The most copies of a loop body unrolling may create: beyond it the rewrite would not
+finish (upstream duplicates the body `factor` times whatever the factor)."""
+
+
+class UnrollTooLarge(ValueError):
+    """Unrolling would copy the body more than `MAX_UNROLL_COPIES` times."""
+
+
+def _check_copies(copies: int) -> None:
+    if copies > MAX_UNROLL_COPIES:
+        raise UnrollTooLarge(
+            f"unrolling by {copies} would copy the loop body more than the supported "
+            f"maximum of {MAX_UNROLL_COPIES} times"
+        )
+
+
 def unroll_by_factor(
     loop: Operation, factor: int, listener: PatternRewriterListener | None = None
 ) -> UnrollResult:
-    """Upstream's `loopUnrollByFactor` for `scf.for`."""
+    """Upstream's `loopUnrollByFactor` for `scf.for`.
+
+    A factor above a static trip count leaves the unrolled loop without iterations (all
+    of them run in the epilogue), so its body is not copied; otherwise more than
+    `MAX_UNROLL_COPIES` copies raise `UnrollTooLarge` before anything changes.
+    """
     assert isinstance(loop, scf.ForOp) and factor > 0
     rw = _rewriter(loop, listener)
     block = loop.body.block
@@ -119,6 +141,7 @@ def unroll_by_factor(
     lb, ub, st = constant_int(loop.lb), constant_int(loop.ub), constant_int(loop.step)
     index_type = loop.lb.type
     generate_epilogue = True
+    copies = factor
     if lb is not None and ub is not None and st is not None and st > 0:
         count = trip_count(lb, ub, st)
         assert count is not None
@@ -128,6 +151,11 @@ def unroll_by_factor(
                 return UnrollResult(None, None)
             return UnrollResult(loop, None)
         even = count - count % factor
+        if even == 0:
+            # No unrolled iteration runs: keep the step (st * factor may not fit in an
+            # index) and one body.
+            factor = copies = 1
+        _check_copies(copies)
         ub_unrolled_value = lb + even * st
         step_unrolled_value = st * factor
         generate_epilogue = ub_unrolled_value < ub
@@ -139,6 +167,7 @@ def unroll_by_factor(
             step if step_unrolled_value == st else _const(rw, step_unrolled_value, index_type, loop)
         )
     else:
+        _check_copies(copies)
         rw.set_insertion_point(loop)
         diff = rw.create(arith.SubiOp(loop.ub, loop.lb), loop).results[0]
         one = _const(rw, 1, index_type, loop)
@@ -413,8 +442,10 @@ def rewrite_peeled_min_max(
 
 
 __all__ = [
+    "MAX_UNROLL_COPIES",
     "PeelResult",
     "UnrollResult",
+    "UnrollTooLarge",
     "peel_first_iteration",
     "peel_last_iteration",
     "promote_if_single_iteration",

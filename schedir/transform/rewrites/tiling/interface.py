@@ -61,6 +61,7 @@ from schedir.transform.rewrites.tiling.affine import (
     IndexBuilder,
     Ofr,
     compose,
+    constant_of,
     is_zero,
     substitute,
 )
@@ -103,6 +104,24 @@ def loop_iterator_types(op: Operation) -> tuple[str, ...]:
         dim = op.dimension.value.data
         return tuple("reduction" if d == dim else "parallel" for d in range(rank))
     return iterator_types(op)
+
+
+def whole_dims(op: Operation) -> tuple[int, ...]:
+    """The loops a tile of `op` must cover whole: every result element of a softmax depends
+    on its entire softmax dimension, so a partial tile of it computes a different softmax.
+    (Reduction loops of structured ops are not among them: tiling them accumulates.)"""
+    if isinstance(op, linalg.SoftmaxOp):
+        return (op.dimension.value.data,)
+    return ()
+
+
+def covers_whole_loop(tile_size: Ofr, loop: Range) -> bool:
+    """Whether a tile of `tile_size` (0 = untiled) spans all of `loop` statically."""
+    size = constant_of(tile_size)
+    if size == 0:
+        return True
+    extent, start = constant_of(loop.size), constant_of(loop.offset)
+    return size is not None and extent is not None and start is not None and size >= extent - start
 
 
 def destinations(op: Operation) -> tuple[SSAValue, ...]:
@@ -363,7 +382,12 @@ def iteration_domain_tile_from_result_tile(
     """The iteration-space tile computing a given tile of result `result_number`; loops the
     result does not index take their whole range."""
     if isinstance(op, linalg.SoftmaxOp):
-        return list(offsets), list(sizes)
+        # The whole softmax dimension is computed, whatever part of it the tile asks for.
+        domain = iteration_domain(b, op)
+        tile_offsets, tile_sizes = list(offsets), list(sizes)
+        for d in whole_dims(op):
+            tile_offsets[d], tile_sizes[d] = domain[d].offset, domain[d].size
+        return tile_offsets, tile_sizes
     map_ = indexing_maps(op)[len(dps_inputs(op)) + result_number]
     if not map_.is_projected_permutation():
         raise TilingError(
@@ -380,6 +404,12 @@ def iteration_domain_tile_from_result_tile(
     return tile_offsets, tile_sizes
 
 
+def _is_whole(offset: Ofr, size: Ofr, whole: Ofr) -> bool:
+    """Whether the asked-for `offset`/`size` is statically the whole range `[0, whole)`."""
+    extent = constant_of(whole)
+    return is_zero(offset) and extent is not None and constant_of(size) == extent
+
+
 def generate_result_tile_value(
     b: IndexBuilder, op: Operation, result_number: int, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
 ) -> TiledValues:
@@ -390,9 +420,14 @@ def generate_result_tile_value(
     tiled = tiled_implementation(b, op, tile_offsets, tile_sizes)
     if len(tiled.tiled_ops) != 1:
         raise TilingError(f"'{op.name}' op failed to generate tiled implementation")
-    return TiledValues(
-        tiled.tiled_ops, (tiled.tiled_values[result_number],), tiled.generated_slices
-    )
+    value = tiled.tiled_values[result_number]
+    widened = [d for d in whole_dims(op) if not _is_whole(offsets[d], sizes[d], tile_sizes[d])]
+    if widened:
+        # The tile computed the whole dimension: take the part that was asked for, as
+        # upstream's softmax does (it computes the full reduction and slices it).
+        inner = [offsets[d] if d in widened else 0 for d in range(len(offsets))]
+        value = extract_slice(b, value, inner, list(sizes)).result
+    return TiledValues(tiled.tiled_ops, (value,), tiled.generated_slices)
 
 
 __all__ = [
@@ -401,6 +436,7 @@ __all__ = [
     "TilingError",
     "clone_with_destinations",
     "clone_with_operands",
+    "covers_whole_loop",
     "destinations",
     "dim_of",
     "extract_slice",
@@ -415,4 +451,5 @@ __all__ = [
     "subview",
     "tiled_implementation",
     "tiled_shape",
+    "whole_dims",
 ]

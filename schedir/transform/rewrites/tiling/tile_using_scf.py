@@ -49,14 +49,29 @@ from schedir.transform.rewrites.tiling.interface import (
     TiledValues,
     TilingError,
     clone_with_destinations,
+    covers_whole_loop,
     destinations,
     is_tileable,
     iteration_domain,
     result_tile_position,
     tiled_implementation,
+    whole_dims,
 )
 
 LoopType = Literal["for", "forall"]
+
+
+class PartialTileError(TilingError):
+    """A tile would cut a loop `op` must compute whole (`whole_dims`): the tiled op would
+    compute something else (upstream tiles a softmax dimension and gives wrong values)."""
+
+    def __init__(self, op: Operation, dim: int) -> None:
+        super().__init__(
+            f"cannot tile dimension {dim} of '{op.name}': each result element depends on "
+            "the whole dimension, which a tile would cut"
+        )
+        self.op = op
+        self.dim = dim
 
 
 @dataclass(frozen=True)
@@ -118,6 +133,9 @@ def tile_using_scf(
     rewriter.insertion_point = InsertPoint.after(op)
     domain = iteration_domain(b, op)
     tile_sizes, num_threads = _user_tile_sizes_and_num_threads(b, domain, options)
+    for d in whole_dims(op):
+        if not covers_whole_loop(tile_sizes[d], domain[d]):
+            raise PartialTileError(op, d)
     interchange = _filled_interchange(list(options.interchange), len(domain))
     if interchange:
         domain = [domain[i] for i in interchange]
@@ -395,6 +413,7 @@ def _operand(value: Ofr) -> Aff:
 
 __all__ = [
     "LoopType",
+    "PartialTileError",
     "TilingError",
     "TilingOptions",
     "TilingResult",
