@@ -7,7 +7,6 @@ regression into an XPASS (a failure), and then removes its mark here as well.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,62 +26,10 @@ def _line_edit(case: Case) -> bool:
 
 
 OPEN: dict[str, OpenFinding] = {
-    "args_written_through_function_boundaries": OpenFinding(
-        "defect 1 (bufferization / calling convention): an accumulator in a function "
-        "argument is written in place under bufferize_function_boundaries, so --check "
-        "reads a clobbered input and mismatches",
-        lambda c, o: (
-            o.kind == "wrong"
-            and "bufferize_function_boundaries = true" in c.text
-            and re.search(r"outs\(%arg\d+", c.text) is not None
-        ),
-    ),
-    "softmax_one_shot_bufferize": OpenFinding(
-        "defect 11 (bufferization): one-shot bufferize rejects linalg.softmax on tensors, "
-        "which upstream bufferizes",
-        lambda c, o: o.kind == "rejects-valid" and "'linalg.softmax' on tensors" in o.detail,
-    ),
-    "zero_d_broadcast_vectorize": OpenFinding(
-        "defects 7 and 11 (vectorization, vector lowering): a 0-d vector (a broadcast of a "
-        "0-d tensor, a full reduction) leaves a vector<T> to vector<1xT> cast or fails to splat",
-        lambda c, o: (
-            (o.kind == "rejects-valid" and "unrealized conversion cast" in o.detail)
-            or (o.kind == "crash" and "IndexError: tuple index out of range" in o.detail)
-        ),
-    ),
-    "unroll_factor_beyond_trip_count": OpenFinding(
-        "loops (transform.loop.unroll): a factor far beyond the constant trip count (4e8 on "
-        "13 iterations) hangs instead of unrolling fully",
-        lambda c, o: o.kind == "hang" and "transform.loop.unroll" in c.text,
-    ),
-    "softmax_fused_into_reduction_tiles": OpenFinding(
-        "defect 2 (tiling, fusion): a linalg.softmax tiled along its dimension, or fused "
-        "into tiles that split it (here by structured.fuse of its transpose), is computed "
-        "per tile",
-        lambda c, o: (
-            o.kind == "wrong"
-            and "linalg.softmax" in c.text
-            and re.search(r"transform\.structured\.(fuse|tile_using)", c.text) is not None
-        ),
-    ),
     "forall_over_reduction_warns": OpenFinding(
         "tiling (tile_using_forall): tiling a reduction dimension with a forall races; "
         "upstream warns 'tiling is not thread safe at axis #0', schedir is silent",
         lambda c, o: False,  # the generator keeps reduction dims out of foralls
-    ),
-    "huge_tile_size": OpenFinding(
-        "tiling: a tile size near 2**63 (accepted upstream) overflows the loop bounds: "
-        "convert-arith-to-llvm fails on an out-of-range constant, reported without a "
-        "location (tile_using_forall with such a size hangs)",
-        lambda c, o: (
-            o.kind in ("bad-diagnostic", "hang", "crash", "rejects-valid")
-            and re.search(r"(tile_sizes|num_threads) \[[^\]]*\d{10}", c.text) is not None
-        ),
-    ),
-    "negative_tile_size": OpenFinding(
-        "defect 10 (tiling): a negative tile size (here -7 in tile_using_forall) is not "
-        "rejected at the op; the result is wrong or the run loops",
-        lambda c, o: re.search(r"(tile_sizes|num_threads) \[[^\]]*-\d", c.text) is not None,
     ),
     "missing_entry_point_unlocated": OpenFinding(
         "transform interpreter: 'could not find a nested named sequence with name: "
@@ -95,3 +42,20 @@ OPEN: dict[str, OpenFinding] = {
         lambda c, o: o.kind == "hang" and "vectorize" in c.text,
     ),
 }
+
+
+FIXED: dict[str, str] = {
+    "args_written_through_function_boundaries": "defect 1: written arguments get private copies",
+    "softmax_one_shot_bufferize": "defect 11: one-shot bufferize takes linalg.softmax",
+    "zero_d_broadcast_vectorize": "defects 7 and 11: 0-d vectors lower",
+    "unroll_factor_beyond_trip_count": "loop.unroll past the trip count copies no body",
+    "softmax_fused_into_reduction_tiles": "defect 2: softmax never computed per tile",
+    "huge_tile_size": "a tile size near 2**63 gives one tile",
+}
+"""Fixed classes whose minimized case must now run clean (no finding)."""
+
+REJECTED: dict[str, str] = {
+    "negative_tile_size": "expected tile sizes to be non-negative",
+}
+"""Cases that upstream accepts silently and schedir rejects on purpose, with this message at
+the transform op (defect 10: a negative size looped or computed garbage)."""

@@ -21,7 +21,7 @@ from schedir.diagnostics import MultipleErrors, ParseError, SourceManager, Verif
 from schedir.dialects.syntax import check_buffer_sizes, parse_module
 from schedir.testing.fuzz import FINDINGS, Case, Runner, gen_case
 from schedir.testing.fuzz.strategies import cases, mutants
-from tests.fuzz.known import OPEN
+from tests.fuzz.known import FIXED, OPEN, REJECTED
 
 CASES = Path(__file__).parent / "cases"
 
@@ -130,6 +130,23 @@ def test_open_finding(runner: Runner, name: str) -> None:
     assert outcome.kind not in FINDINGS, f"{outcome.kind}: {outcome.detail}"
     if name == "forall_over_reduction_warns":  # racy by design: the warning is the check
         assert "warning: tiling is not thread safe at axis #0" in outcome.result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(FIXED))
+def test_fixed_finding(runner: Runner, name: str) -> None:
+    text = (CASES / f"{name}.mlir").read_text()
+    outcome = runner.run(Case(name, text, upstream=text), timeout=20)
+    assert outcome.kind not in FINDINGS, f"{FIXED[name]}: {outcome.kind}: {outcome.detail}"
+
+
+@pytest.mark.parametrize("name", sorted(REJECTED))
+def test_rejected_on_purpose(runner: Runner, name: str) -> None:
+    path = CASES / f"{name}.mlir"
+    outcome = runner.run(Case(name, path.read_text(), upstream=None), timeout=20)
+    stderr = outcome.result.stderr
+    assert (outcome.result.status, outcome.result.rc) == ("exit", 1), stderr
+    assert re.search(r":\d+:\d+: error: " + re.escape(REJECTED[name]), stderr), stderr
+    assert "Traceback" not in stderr
 
 
 # --- a use before its definition (a swapped line) hung the interpreter or exited silently -
