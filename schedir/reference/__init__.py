@@ -24,7 +24,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from schedir.abi import DYNAMIC, ArgSpec
+from schedir.abi import DYNAMIC, ArgSpec, ScalarSpec, scalar_value
 from schedir.diagnostics import InputError
 from schedir.dialects.syntax import op_location, parse_module
 from schedir.dialects.types import entry_signature, find_entry
@@ -73,17 +73,9 @@ def _load(payload: str | os.PathLike[str] | ModuleOp) -> ModuleOp:
 def _check_input(index: int, spec: ArgSpec, value: Any) -> np.ndarray:
     """The argument as a fresh storage array; InputError if it does not fit `spec`."""
     if spec.shape is None:
-        array = np.asarray(value)
-        if array.ndim != 0:
-            raise InputError(
-                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array of shape {array.shape}"
-            )
-        if isinstance(value, np.ndarray | np.generic) and array.dtype != spec.dtype:
-            raise InputError(
-                f"argument {index}: expected dtype {spec.dtype} ({spec.mlir_type}), got {array.dtype}"
-            )
-        if not isinstance(value, np.ndarray | np.generic):
-            array = np.asarray(value, dtype=spec.dtype)
+        assert isinstance(spec, ScalarSpec)
+        # The runtimes' rule: a scalar must fit its type, never wrapped.
+        array = scalar_value(index, spec, value)
     else:
         if not isinstance(value, np.ndarray):
             raise InputError(
