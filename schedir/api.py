@@ -46,6 +46,7 @@ from schedir.pipeline import compile as compile_stages
 
 if TYPE_CHECKING:
     from schedir.gpu import CudaExecutable
+    from schedir.verify_each import StepChecker
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,10 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
 
         after = print_after
     library = None if request.schedule is None else Source(request.schedule[1], request.schedule[0])
-    step_check = _step_check(None, CompileOptions()) if request.verify_each_transform else None
+    checkers: list[StepChecker] = []
+    step_check = (
+        _step_check(None, CompileOptions(), checkers) if request.verify_each_transform else None
+    )
     c = Compilation(
         get_context(),
         CompileOptions(target=target),
@@ -94,6 +98,7 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
         generic=request.generic,
     )
     run_stages(c, (PAYLOAD, SCHEDULED) if request.apply_schedule else (PAYLOAD,))
+    _report_steps(checkers)
     if not request.apply_schedule and stage is not None:
         # As mlir-opt without the interpreter, an unapplied schedule stays in the printed
         # module; it is only dropped when the payload is compiled further.
@@ -106,17 +111,31 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
 
 
 def _step_check(
-    entry: str | None, options: CompileOptions
+    entry: str | None, options: CompileOptions, checkers: list[StepChecker]
 ) -> Callable[[Context, ModuleOp], StepCheck]:
-    """Makes the per-step check of `--verify-each-transform` from the payload."""
+    """Makes the per-step check of `--verify-each-transform` from the payload; each step
+    reports a line on stderr as it goes, and the checker is kept in `checkers` for the
+    summary (`_report_steps`)."""
 
     def make(ctx: Context, module: ModuleOp) -> StepCheck:
         # Deferred: the checker loads the reference and the CPU JIT, needed only here.
         from schedir.verify_each import StepChecker
 
-        return StepChecker.for_module(ctx, module, entry, options)
+        checker = StepChecker.for_module(ctx, module, entry, options, progress=_stderr)
+        checkers.append(checker)
+        return checker
 
     return make
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _report_steps(checkers: Sequence[StepChecker]) -> None:
+    """The summary line of each per-step check that ran: steps checked and skipped."""
+    for checker in checkers:
+        _stderr(checker.summary())
 
 
 @dataclass(frozen=True)
@@ -271,6 +290,7 @@ def compile_with_sources(
         options = CompileOptions(target=_target(target))
     elif options.target != target and target != "cpu":
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
+    checkers: list[StepChecker] = []
     compiled = compile_stages(
         Compilation(
             get_context(),
@@ -279,12 +299,13 @@ def compile_with_sources(
             sources=sources,
             schedule=Schedule(
                 schedule,
-                step_check=_step_check(entry, options) if options.verify_each else None,
+                step_check=_step_check(entry, options, checkers) if options.verify_each else None,
                 on_diagnostic=lambda d: print(d.render(sources), file=sys.stderr),
             ),
             entry=Entry(entry),
         )
     )
+    _report_steps(checkers)
     return Kernel(
         compiled.signature, options, compiled.stages, compiled.timings, compiled.executable
     )

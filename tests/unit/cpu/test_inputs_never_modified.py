@@ -201,3 +201,16 @@ def test_inputs_unchanged_for_random_payloads(
         results = kernel.run(*inputs, prefill_nan=True)
         check_results(results, expected, [np.dtype(np.float32)], where=f"\n{module}")
     assert [a.tobytes() for a in inputs] == before
+
+
+def test_verify_each_passes_every_step_of_the_accumulating_schedule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Defect 1 made --verify-each-transform blame the op after the bufferization: the
+    # step's kernel wrote the shared inputs, and every later step read clobbered data.
+    schedir.compile(ACCUMULATE, schedule=_accumulating_schedule(), verify_each=True)
+    err = capsys.readouterr().err
+    steps = [line for line in err.splitlines() if line.startswith("verify-each: step")]
+    assert any("one_shot_bufferize" in line and "results match" in line for line in steps)
+    assert not any("results differ" in line for line in steps)
+    assert err.strip().splitlines()[-1].startswith(f"verify-each: {len(steps)} steps, ")
