@@ -73,9 +73,7 @@ class CpuExecutable:
             cpu_features=options.cpu_features,
         )
         function = CpuFunction(jit, f"{CIFACE_PREFIX}{signature.name}", params, results)
-        return CpuExecutable(
-            signature, function, None if written is None else frozenset(written)
-        )
+        return CpuExecutable(signature, function, None if written is None else frozenset(written))
 
     def run(
         self, args: Sequence[Any], *, outputs: Sequence[np.ndarray] | None = None

@@ -166,7 +166,9 @@ def _evaluate(
     for t, value in zip(fn.function_type.outputs, results, strict=True):
         elem = elem_of(t)
         if not elem.is_float:
-            out.append(Expected(np.array(value, dtype=elem.declared, copy=True), None, elem.declared))
+            out.append(
+                Expected(np.array(value, dtype=elem.declared, copy=True), None, elem.declared)
+            )
             continue
         v, e = bounds.split(value)
         error = np.array(e, dtype=np.float64, copy=True) if bounded else None

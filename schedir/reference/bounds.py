@@ -315,7 +315,9 @@ def power(fn: ValueFn2, a: Any, exponent: np.ndarray, elem: Elem) -> np.ndarray:
 def narrow(x: Any, rounded: np.ndarray, dst: Elem) -> np.ndarray:
     """A value rounded to the narrower `dst` (`rounded` is the reference's rounding)."""
     vx, ex = split(x)
-    return join(rounded, ex + 2 * unit_roundoff(dst.declared) * (np.abs(vx) + ex) + tiny(dst.declared))
+    return join(
+        rounded, ex + 2 * unit_roundoff(dst.declared) * (np.abs(vx) + ex) + tiny(dst.declared)
+    )
 
 
 def select(cond: Any, t: Any, f: Any) -> np.ndarray:

@@ -37,9 +37,7 @@ from schedir.reference.linalg import structured_spec
 from schedir.reference.structured import loop_extents
 from schedir.reference.values import POISON_PATTERN, Elem, from_python
 
-_FLOATS = frozenset(
-    np.dtype(t) for t in (np.float64, np.float32, np.float16, ml_dtypes.bfloat16)
-)
+_FLOATS = frozenset(np.dtype(t) for t in (np.float64, np.float32, np.float16, ml_dtypes.bfloat16))
 
 DEFAULT_DYNAMIC_SIZE = 13
 """The size random_inputs gives a dynamic dimension when not told otherwise (odd on purpose)."""
@@ -160,7 +158,9 @@ def _compare_bounded(
     a = actual.astype(np.float64)
     e = expected.astype(np.float64)
     floor = tiny(dtype)
-    rule = f"per element: {SAFETY:g} x forward error bound + {floor:.3g}, u={unit_roundoff(dtype):.3g}"
+    rule = (
+        f"per element: {SAFETY:g} x forward error bound + {floor:.3g}, u={unit_roundoff(dtype):.3g}"
+    )
     bad_expected = ~np.isfinite(e)
     if bad_expected.any():
         count = int(bad_expected.sum())
@@ -196,7 +196,9 @@ def _compare_bounded(
     )
     if nans:
         message += f"; {nans} NaN value(s) in the actual result (unwritten or invalid)"
-    return CheckResult(False, max_abs, max_rel, count, first, message, max_tol, rule, worst, unbounded)
+    return CheckResult(
+        False, max_abs, max_rel, count, first, message, max_tol, rule, worst, unbounded
+    )
 
 
 def _compare_exact(actual: np.ndarray, expected: np.ndarray) -> CheckResult:

@@ -466,7 +466,9 @@ def _run_fast(
         for k, (combine, value) in enumerate(zip(combines, partials, strict=True)):
             if isinstance(value, Product) and combine.float_bounds:
                 partial = bounds.einsum_bound(
-                    lambda a, b: _einsum(Product(a, b), shape, reduced, combine.elem),
+                    lambda a, b, shape=shape, elem=combine.elem: _einsum(
+                        Product(a, b), shape, reduced, elem
+                    ),
                     value.lhs,
                     value.rhs,
                     combine.elem,

@@ -79,7 +79,6 @@ def test_compile_rejects_out_of_range_and_computes_in_range(
     case: tuple[str, int, bool], as_numpy: bool
 ) -> None:
     t, value, fits = case
-    dtype = TYPES[t]
     kernel = _kernel(t)
     x = reference.random_inputs(kernel.signature, seed=value % 97)[0]
     arg: object = value
@@ -160,7 +159,12 @@ def _run_cli(tmp_path: Path, t: str, x: np.ndarray, n: np.ndarray) -> int:
 @pytest.mark.parametrize(
     ("t", "x", "n", "fragment"),
     [
-        ("i8", np.arange(5, dtype=np.int8), np.array(300), "argument 1 (%n: i8): 300 is out of range"),
+        (
+            "i8",
+            np.arange(5, dtype=np.int8),
+            np.array(300),
+            "argument 1 (%n: i8): 300 is out of range",
+        ),
         ("i16", np.arange(5, dtype=np.int16), np.array(-40000), "-40000 is out of range for i16"),
         ("i8", np.arange(5, dtype=np.int8), np.array(2.0), "must be an integer"),
         ("i8", np.arange(5, dtype=np.int16), np.array(1), "expected an array of dtype int8"),

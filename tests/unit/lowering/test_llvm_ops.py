@@ -22,8 +22,8 @@ import pytest
 from test_llvm_harness import Compiled, compile_module
 
 from schedir import reference
-from schedir.reference import bounds
 from schedir.abi import MemRefSpec
+from schedir.reference import bounds
 
 N = 37
 DTYPES: dict[str, np.dtype] = {

@@ -43,7 +43,7 @@ UNARY: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
     "sin": ("math.sin {v} : f32", np.sin),
     "abs": ("math.absf {v} : f32", np.abs),
     "neg": ("arith.negf {v} : f32", np.negative),
-    "sqrt_abs": ("math.sqrt {v} : f32", None),  # applied to |v| below
+    "sqrt_abs": ("math.sqrt {v} : f32", np.sqrt),  # of |v|: the chain inserts an absf
 }
 BINARY: dict[str, tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]]] = {
     "add": ("arith.addf {v}, %y : f32", np.add),
@@ -69,15 +69,14 @@ def elementwise(draw: st.DrawFn) -> Case:
     x = _rand(rng, shape, scale)
     y = _rand(rng, shape, 1.0)
     y[np.abs(y) < 0.25] = np.float32(0.5)  # divisors away from zero
-    body, current, n = [], "%x", 0
-    for step in steps:
+    body, current = [], "%x"
+    for n, step in enumerate(steps):
         if step == "sqrt_abs":
             body.append(f"%a{n} = math.absf {current} : f32")
             current = f"%a{n}"
         template = UNARY[step][0] if step in UNARY else BINARY[step][0]
         body.append(f"%v{n} = " + template.format(v=current))
         current = f"%v{n}"
-        n += 1
     t = _t(shape)
     dims = ", ".join(f"d{i}" for i in range(len(shape)))
     m = f"affine_map<({dims}) -> ({dims})>"
@@ -100,11 +99,8 @@ func.func @f(%a: {t}, %b: {t}) -> {t} {{
         v, w = inputs
         for step in steps:
             if step == "sqrt_abs":
-                v = np.sqrt(np.abs(v))
-            elif step in UNARY:
-                v = UNARY[step][1](v)
-            else:
-                v = BINARY[step][1](v, w)
+                v = np.abs(v)
+            v = UNARY[step][1](v) if step in UNARY else BINARY[step][1](v, w)
             v = v.astype(np.float32)
         return v
 

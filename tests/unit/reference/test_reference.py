@@ -9,7 +9,9 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from numpy.typing import DTypeLike
 from reference_helpers import run1
+from xdsl.dialects.builtin import ModuleOp
 
 from schedir import reference
 from schedir.diagnostics import InputError, UnsupportedError
@@ -208,10 +210,12 @@ func.func @conv(%in: tensor<1x34x34x16xf32>, %w: tensor<3x3x16x32xf32>) -> tenso
 # ---- tolerance and compare -----------------------------------------------------------------
 
 
-def _expected(value: object, error: object, dtype: object = np.float32) -> Expected:
+def _expected(value: object, error: object, dtype: DTypeLike = np.float32) -> Expected:
     """An Expected with explicit values and bounds."""
     v = np.asarray(value, dtype=np.float64)
-    return Expected(v, np.broadcast_to(np.asarray(error, dtype=np.float64), v.shape), np.dtype(dtype))
+    return Expected(
+        v, np.broadcast_to(np.asarray(error, dtype=np.float64), v.shape), np.dtype(dtype)
+    )
 
 
 def test_tolerance_floor_is_the_smallest_normal_and_zero_for_integers() -> None:
@@ -280,7 +284,9 @@ def test_compare_nan_or_inf_in_expected_is_a_setup_failure() -> None:
         not result.ok and result.message.startswith("check setup") and result.first_mismatch == (3,)
     )
     value[3] = np.inf
-    assert "check setup" in compare(np.ones(5, np.float32), _expected(value, 1.0), np.float32).message
+    assert (
+        "check setup" in compare(np.ones(5, np.float32), _expected(value, 1.0), np.float32).message
+    )
 
 
 def test_compare_integers_and_bools_exactly() -> None:
@@ -318,7 +324,7 @@ def test_compare_half_precisions_and_empty() -> None:
 # ---- reduction_length ----------------------------------------------------------------------
 
 
-def _module(name: str) -> object:
+def _module(name: str) -> ModuleOp:
     from reference_helpers import parse_or_skip
 
     return parse_or_skip((EXAMPLES / name).read_text())

@@ -74,7 +74,9 @@ def test_without_verify_each_the_wrong_step_goes_unnoticed(monkeypatch: pytest.M
     schedir.compile(PAYLOAD_AND_SCHEDULE)
 
 
-def test_progress_lines_and_skips_decided_by_the_payload(capsys: pytest.CaptureFixture[str]) -> None:
+def test_progress_lines_and_skips_decided_by_the_payload(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # The match and two annotates: the match leaves the payload as it was (skipped), each
     # annotate adds an attribute (checked: any change of the payload is run).
     schedir.compile(PAYLOAD_AND_SCHEDULE.replace("readonly", "consumed"), verify_each=True)
