@@ -152,6 +152,8 @@ def scalar_value(index: int, spec: ScalarSpec, value: Any) -> np.ndarray:
     if isinstance(value, np.ndarray) and value.ndim != 0:
         raise InputError(f"{label} must be a scalar, got an array of shape {value.shape}")
     dtype = spec.dtype
+    if isinstance(value, np.generic) and not isinstance(value, np.bool_):
+        value = np.asarray(value)  # numpy and ml_dtypes scalars (bfloat16) as 0-d arrays
     exact: int | float | bool
     if isinstance(value, bool | np.bool_):
         exact = bool(value)

@@ -8,7 +8,8 @@ result in order.
 
 Inputs are never modified: a memref argument the compiled function may write (a schedule
 that bufferizes with `bufferize_function_boundaries = true` lets a linalg op accumulate
-into a function argument in place) is passed as a private copy. `written` lists those
+into a function argument in place) is passed as a private copy, unless the function has
+no results (then its memref arguments are its outputs by design, written in place). `written` lists those
 arguments (the driver computes it from the bufferized function with
 `schedir.lowering.gpu.written_arguments`); None means unknown, and then every memref
 argument is copied.
@@ -100,13 +101,25 @@ class CpuExecutable:
                 f"({', '.join(a.mlir_type for a in sig.args)}), got {len(args)}"
             )
         params = [
-            _check_arg(i, spec, value, self.written is None or i in self.written)
+            _check_arg(i, spec, value, self._copies(i))
             for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
         ]
         if outputs is None:
             outputs = [np.empty(spec.shape, dtype=spec.dtype) for spec in sig.out_params]
         params += outputs
         return params
+
+    def _copies(self, index: int) -> bool:
+        """Whether argument `index` is passed as a private copy.
+
+        A function without results can only produce its output through its memref
+        arguments: those are out-parameters by design (upstream's memref calling
+        convention), written in place. A function with results gets a copy of every
+        argument it may write (all memref arguments while `written` is unknown).
+        """
+        if not self.signature.results:
+            return False
+        return self.written is None or index in self.written
 
     def _collect(self, params: list[Any], returned: Sequence[Any]) -> list[np.ndarray]:
         outs = iter(params[len(self.signature.args) :])

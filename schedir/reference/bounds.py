@@ -132,9 +132,20 @@ def bounded(x: Any) -> np.ndarray:
     return x if x.dtype == BOUNDED else join(x, 0.0)
 
 
+REFERENCE_ROUNDOFF = 2.0**-53
+"""The reference's own rounding (it computes in float64): added to every op's, so that an
+f64 payload, computed by the reference no more exactly than by the target, is covered."""
+
+
+def _u(elem: Elem, ulps: float = 1.0) -> float:
+    """The rounding of one op in `elem` by the target (`ulps` ulps) and by the reference."""
+    return ulps * unit_roundoff(elem.declared) + REFERENCE_ROUNDOFF
+
+
 def rounding(v: np.ndarray, elem: Elem, ulps: float = 1.0) -> np.ndarray:
-    """The error of one rounding of `v` to `elem`: ulps * u * |v| + tiny."""
-    return ulps * unit_roundoff(elem.declared) * np.abs(v) + tiny(elem.declared)
+    """The error of one rounding of `v` to `elem`: ulps * u * |v| + tiny (plus the
+    reference's own float64 rounding)."""
+    return _u(elem, ulps) * np.abs(v) + tiny(elem.declared)
 
 
 # ---- binary ops ----------------------------------------------------------------------------
@@ -304,7 +315,10 @@ def fma(a: Any, b: Any, c: Any, elem: Elem) -> np.ndarray:
     """math.fma: a * b + c with one rounding."""
     (va, ea), (vb, eb), (vc, ec) = split(a), split(b), split(c)
     v = va * vb + vc
-    return join(v, np.abs(va) * eb + np.abs(vb) * ea + ea * eb + ec + rounding(v, elem))
+    # The reference rounds the product before adding (the target does not): its own error
+    # is relative to |a b|, which cancellation may make much larger than |v|.
+    own = REFERENCE_ROUNDOFF * np.abs(va * vb)
+    return join(v, np.abs(va) * eb + np.abs(vb) * ea + ea * eb + ec + own + rounding(v, elem))
 
 
 def power(fn: ValueFn2, a: Any, exponent: np.ndarray, elem: Elem) -> np.ndarray:
@@ -343,12 +357,12 @@ def reduce(
     v, e = split(values)
     value_ = ufunc.reduce(v, axis=axes, keepdims=True)
     if cls in (arith.AddfOp,):
-        u = unit_roundoff(elem.declared)
+        u = _u(elem)
         magnitude = np.add.reduce(np.abs(v), axis=axes, keepdims=True)
         error = np.add.reduce(e, axis=axes, keepdims=True)
         return join(value_, error + terms * (u * magnitude + tiny(elem.declared)))
     if cls in (arith.MulfOp,):
-        u = unit_roundoff(elem.declared)
+        u = _u(elem)
         upper = np.multiply.reduce(np.abs(v) + e, axis=axes, keepdims=True)
         exact = np.multiply.reduce(np.abs(v), axis=axes, keepdims=True)
         error = upper * (1 + terms * u) - exact + terms * tiny(elem.declared)
@@ -360,7 +374,7 @@ def initial(acc: Any, elem: Elem, cls: type[Operation], terms: int) -> np.ndarra
     """The initial value of a sum of `terms` terms, charged its share of the rounding."""
     v, e = split(acc)
     if cls in (arith.AddfOp, arith.MulfOp):
-        e = e + terms * unit_roundoff(elem.declared) * np.abs(v)
+        e = e + terms * _u(elem) * np.abs(v)
     return join(v, e)
 
 
@@ -391,14 +405,14 @@ def einsum_bound(
         error = error + product(np.abs(va), eb)
     if ea.any() and eb.any():
         error = error + product(ea, eb)
-    u = unit_roundoff(elem.declared)
-    return join(v, error + (terms + 1) * (u * magnitude + tiny(elem.declared)))
+    return join(v, error + (terms + 1) * (_u(elem) * magnitude + tiny(elem.declared)))
 
 
 __all__ = [
     "BINARY_RULES",
     "BOUNDED",
     "MATH_ULPS",
+    "REFERENCE_ROUNDOFF",
     "SAFETY",
     "binary",
     "bounded",
