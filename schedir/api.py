@@ -45,9 +45,11 @@ from schedir.pipeline import (
     strip_schedule,
 )
 from schedir.pipeline import compile as compile_stages
+from schedir.transform.knobs import KnobValue
 
 if TYPE_CHECKING:
     from schedir.gpu import CudaExecutable
+    from schedir.verify_each import StepChecker
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,10 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
 
         after = print_after
     library = None if request.schedule is None else Source(request.schedule[1], request.schedule[0])
-    step_check = _step_check(None, CompileOptions()) if request.verify_each_transform else None
+    checkers: list[StepChecker] = []
+    step_check = (
+        _step_check(None, CompileOptions(), checkers) if request.verify_each_transform else None
+    )
     c = Compilation(
         get_context(),
         CompileOptions(
@@ -101,6 +106,7 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
         generic=request.generic,
     )
     run_stages(c, (PAYLOAD, SCHEDULED) if request.apply_schedule else (PAYLOAD,))
+    _report_steps(checkers)
     if not request.apply_schedule and stage is not None:
         # As mlir-opt without the interpreter, an unapplied schedule stays in the printed
         # module; it is only dropped when the payload is compiled further.
@@ -113,17 +119,31 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
 
 
 def _step_check(
-    entry: str | None, options: CompileOptions
+    entry: str | None, options: CompileOptions, checkers: list[StepChecker]
 ) -> Callable[[Context, ModuleOp], StepCheck]:
-    """Makes the per-step check of `--verify-each-transform` from the payload."""
+    """Makes the per-step check of `--verify-each-transform` from the payload; each step
+    reports a line on stderr as it goes, and the checker is kept in `checkers` for the
+    summary (`_report_steps`)."""
 
     def make(ctx: Context, module: ModuleOp) -> StepCheck:
         # Deferred: the checker loads the reference and the CPU JIT, needed only here.
         from schedir.verify_each import StepChecker
 
-        return StepChecker.for_module(ctx, module, entry, options)
+        checker = StepChecker.for_module(ctx, module, entry, options, progress=_stderr)
+        checkers.append(checker)
+        return checker
 
     return make
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _report_steps(checkers: Sequence[StepChecker]) -> None:
+    """The summary line of each per-step check that ran: steps checked and skipped."""
+    for checker in checkers:
+        _stderr(checker.summary())
 
 
 @dataclass(frozen=True)
@@ -286,17 +306,22 @@ def compile(
     options: CompileOptions | None = None,
     *,
     verify_each: bool = False,
+    knobs: Mapping[str, KnobValue] | None = None,
 ) -> Kernel:
     """Compile `payload` (path or MLIR text) for `target` and return a callable `Kernel`.
 
     `schedule` (path or text) is a transform library applied instead of / besides the
     schedule embedded in the payload. With `verify_each`, the payload is run after every
     top-level transform op and compared with the reference (a failing step is reported at
-    its line).
+    its line). `knobs` selects the value of the schedule's `transform.tune.knob`s and the
+    region of its `transform.tune.alternatives` by name (what `schedir.tune` found);
+    knobs not named keep their `selected` value.
     """
     if verify_each:
         options = replace(options or CompileOptions(target=_target(target)), verify_each=True)
-    return compile_with_sources(payload, schedule, target, entry, options, SourceManager())
+    return compile_with_sources(
+        payload, schedule, target, entry, options, SourceManager(), knobs=knobs
+    )
 
 
 def compile_with_sources(
@@ -306,12 +331,15 @@ def compile_with_sources(
     entry: str | None,
     options: CompileOptions | None,
     sources: SourceManager,
+    *,
+    knobs: Mapping[str, KnobValue] | None = None,
 ) -> Kernel:
     """`compile`, recording the source texts in `sources` for rendering diagnostics."""
     if options is None:
         options = CompileOptions(target=_target(target))
     elif options.target != target and target != "cpu":
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
+    checkers: list[StepChecker] = []
     compiled = compile_stages(
         Compilation(
             get_context(),
@@ -320,12 +348,14 @@ def compile_with_sources(
             sources=sources,
             schedule=Schedule(
                 schedule,
-                step_check=_step_check(entry, options) if options.verify_each else None,
+                step_check=_step_check(entry, options, checkers) if options.verify_each else None,
                 on_diagnostic=lambda d: print(d.render(sources), file=sys.stderr),
+                knobs=knobs,
             ),
             entry=Entry(entry),
         )
     )
+    _report_steps(checkers)
     return Kernel(
         compiled.signature, options, compiled.stages, compiled.timings, compiled.executable
     )

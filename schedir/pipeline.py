@@ -71,6 +71,8 @@ from schedir.lowering.generate_runtime_verification import GenerateRuntimeVerifi
 from schedir.lowering.gpu import written_arguments
 from schedir.lowering.pipelines import BUFFERIZE, PIPELINES, cuda_to_llvm
 from schedir.options import CompileOptions, Target
+from schedir.transform.knobs import KnobValue
+from schedir.transform.knobs import select as select_knobs
 
 if TYPE_CHECKING:
     from schedir.cpu import CpuExecutable
@@ -366,6 +368,9 @@ class Schedule:
     schedule (`--verify-each-transform`)."""
     on_diagnostic: Callable[[Diagnostic], None] | None = None
     """Receives the remarks and warnings of the schedule (to stderr without it)."""
+    knobs: Mapping[str, KnobValue] | None = None
+    """Selections of the schedule's knobs and alternatives by name (`transform.knobs.select`),
+    made after parsing so that diagnostics keep their locations."""
 
 
 @dataclass(frozen=True)
@@ -403,6 +408,8 @@ class Compilation:
     module: ModuleOp | None = None
     signature: EntrySignature | None = None
     written: tuple[int, ...] = ()
+    cpu_written: tuple[int, ...] | None = None
+    """The CPU entry's written arguments; None when unknown (every memref argument is copied)."""
     llvm_ir: str | None = None
     cubin: bytes | None = None
 
@@ -438,6 +445,8 @@ def _apply_schedule(c: Compilation) -> None:
         library = parse_module(
             source.text, source.name, ctx=c.ctx, sources=c.sources, offset=source.offset
         )
+    if schedule.knobs:
+        select_knobs(library if library is not None else c.ir, schedule.knobs)
     step_check = schedule.step_check(c.ctx, c.ir) if schedule.step_check is not None else None
     apply_schedule(
         c.ctx,
@@ -466,7 +475,12 @@ def cpu_passes(options: CompileOptions) -> tuple[str, ...]:
 
 def _lower_for_cpu(c: Compilation) -> None:
     if c.entry is not None:
-        prepare_entry(_find_entry(c, c.entry))
+        fn = _find_entry(c, c.entry)
+        prepare_entry(fn)
+        # Arguments still on tensors are bufferized by the pipeline below, which may write
+        # them in place: only a function already on memrefs has a known written set.
+        if not any(isinstance(t, TensorType) for t in fn.function_type.inputs):
+            c.cpu_written = tuple(written_arguments(fn))
     lower(c.ctx, c.ir, cpu_passes(c.options), "cpu", after_pass=c.after_pass)
 
 
@@ -543,7 +557,9 @@ def _build_cpu(c: Compilation) -> CpuExecutable:
     from schedir.cpu import CpuExecutable  # deferred: llvmlite
 
     assert c.llvm_ir is not None and c.signature is not None
-    return CpuExecutable.build(c.llvm_ir, c.signature, c.options, c.on_diagnostic)
+    return CpuExecutable.build(
+        c.llvm_ir, c.signature, c.options, c.on_diagnostic, written=c.cpu_written
+    )
 
 
 def _build_cuda(c: Compilation) -> CudaExecutable:

@@ -15,8 +15,8 @@ The ABI is upstream MLIR's C interface (mlir/docs/TargetLLVMIR.md):
 **args)`, so half, bfloat and i1 values cross the boundary as bytes.
 
 Arguments: memref arguments must be C-contiguous numpy arrays of exactly the declared
-dtype, rank and static sizes (otherwise `InputError` naming the argument); they are
-passed in place (allocated = aligned = the data pointer, offset 0, row-major strides), so
+dtype, rank and static sizes (otherwise `InputError` naming the argument); scalars must
+fit their type (`schedir.abi.scalar_value`: never wrapped). Memrefs are passed in place (allocated = aligned = the data pointer, offset 0, row-major strides), so
 the function may write them (out-parameters). Results: each returned memref is copied
 into a new numpy array following its offset, sizes and strides; then every distinct
 returned allocated pointer is released with libc `free` exactly once, unless it is null,
@@ -41,7 +41,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from schedir.abi import DYNAMIC, ArgSpec, MemRefSpec, ScalarSpec
+from schedir.abi import DYNAMIC, ArgSpec, MemRefSpec, ScalarSpec, scalar_value
 from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
 from schedir.diagnostics import InputError, ToolError
 
@@ -186,23 +186,10 @@ class CpuFunction:
         return holder
 
     def _scalar_arg(self, index: int, spec: ScalarSpec, value: Any, prepared: _Prepared) -> Any:
-        label = self._arg_label(index)
-        if isinstance(value, np.ndarray) and value.ndim != 0:
-            raise InputError(f"{label} must be a scalar, got an array of shape {value.shape}")
-        try:
-            array = np.asarray(value)
-            if spec.dtype.kind in "iub":
-                if array.dtype.kind == "O" and isinstance(value, int):
-                    raise InputError(f"{label} value {value} does not fit in {spec.dtype}")
-                if array.dtype.kind not in "iub":
-                    raise InputError(f"{label} must be an integer or bool, got {array.dtype}")
-                converted = array.astype(spec.dtype)
-                if converted.astype(np.int64) != array.astype(np.int64):
-                    raise InputError(f"{label} value {value} does not fit in {spec.dtype}")
-            else:
-                converted = array.astype(spec.dtype)
-        except (TypeError, ValueError, OverflowError) as err:
-            raise InputError(f"{label}: cannot convert {value!r} to {spec.dtype}: {err}") from None
+        if self.arg_names is not None and not spec.name:
+            spec = ScalarSpec(spec.dtype, spec.mlir_type, f"'{self.arg_names[index]}'")
+        # The one scalar rule of the ABI: out-of-range values are rejected, never wrapped.
+        converted = scalar_value(index, spec, value)
         buffer = ctypes.create_string_buffer(converted.tobytes(), max(spec.dtype.itemsize, 8))
         prepared.slots.append(buffer)
         return ctypes.cast(buffer, ctypes.c_void_p)

@@ -46,12 +46,12 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
     raise UnsupportedError(f"element type {element_type} has no numpy equivalent")
 
 
-def arg_spec(t: Attribute) -> ArgSpec:
-    """The `ArgSpec` of a payload type."""
+def arg_spec(t: Attribute, name: str = "") -> ArgSpec:
+    """The `ArgSpec` of a payload type (of the argument `name`, for messages)."""
     if isinstance(t, TensorType | MemRefType):
         shape = tuple(DYNAMIC if d < 0 else d for d in t.get_shape())
-        return MemRefSpec(numpy_dtype(t.get_element_type()), shape, str(t))
-    return ScalarSpec(numpy_dtype(t), str(t))
+        return MemRefSpec(numpy_dtype(t.get_element_type()), shape, str(t), name)
+    return ScalarSpec(numpy_dtype(t), str(t), name)
 
 
 def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
@@ -80,9 +80,10 @@ def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
 def entry_signature(fn: func.FuncOp) -> EntrySignature:
     """The `EntrySignature` of a payload function."""
     ftype = fn.function_type
+    names = [f"%{a.name_hint}" if a.name_hint else "" for a in fn.args] if fn.body.blocks else []
     return EntrySignature(
         fn.sym_name.data,
-        tuple(arg_spec(t) for t in ftype.inputs),
+        tuple(arg_spec(t, names[i] if names else "") for i, t in enumerate(ftype.inputs)),
         tuple(arg_spec(t) for t in ftype.outputs),
     )
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from schedir.abi import EntrySignature, is_out_param
+from schedir.abi import EntrySignature, ScalarSpec, is_out_param, scalar_value
 from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
 from schedir.diagnostics import InputError, UnsupportedError
 from schedir.gpu.host import BoundHostCall, HostFunction, HostRuntime
@@ -31,7 +31,8 @@ class CudaExecutable:
     the `mgpu*` runtime of `schedir.gpu.host`, and the ABI to call it on arrays.
 
     Arguments are numpy arrays (copied to the device) or device arrays (used in place;
-    copied first when the program writes them, see `written`); statically shaped results
+    copied first when the program writes them, see `written`); scalars must fit their type
+    (`schedir.abi.scalar_value`, the CPU's rule: never wrapped); statically shaped results
     are device buffers allocated per call and returned as numpy arrays.
     """
 
@@ -82,19 +83,27 @@ class CudaExecutable:
         `outputs` give the initial contents of the result buffers (e.g. NaN-filled for
         checking); by default they are uninitialized device buffers.
         """
-        if len(args) != len(self.signature.args):
-            raise InputError(
-                f"@{self.signature.name} takes {len(self.signature.args)} argument(s), got {len(args)}"
-            )
-        return self.function(*args, outputs=outputs)
+        return self.function(*self._checked(args), outputs=outputs)
 
     def run_device(self, args: Sequence[Any]) -> list[DeviceArray]:
         """Call with `args`; the results stay on the device (`DeviceArray`s)."""
-        return self.function.run_device(*args)
+        return self.function.run_device(*self._checked(args))
 
     def bind(self, args: Sequence[Any]) -> BoundHostCall:
         """A call with fixed arguments that queues one run without waiting (for timing)."""
-        return self.function.bind(*args)
+        return self.function.bind(*self._checked(args))
+
+    def _checked(self, args: Sequence[Any]) -> list[Any]:
+        """`args` with their count checked and every scalar converted exactly (InputError
+        naming the argument when one does not fit its type); arrays are checked by the
+        host function."""
+        sig = self.signature
+        if len(args) != len(sig.args):
+            raise InputError(f"@{sig.name} takes {len(sig.args)} argument(s), got {len(args)}")
+        return [
+            scalar_value(i, spec, value) if isinstance(spec, ScalarSpec) else value
+            for i, (spec, value) in enumerate(zip(sig.args, args, strict=True))
+        ]
 
 
 __all__ = ["CudaExecutable"]

@@ -1,17 +1,21 @@
 """The numpy reference: evaluates untransformed payloads, the oracle of every numeric check.
 
-    expected = schedir.reference.evaluate("examples/matmul.mlir", None, [a, b])
-    check = schedir.reference.compare(actual, expected[0], np.float32, reduction_length=53)
+    expected = schedir.reference.evaluate_with_bounds("examples/matmul.mlir", None, [a, b])
+    check = schedir.reference.compare(actual, expected[0], np.float32)
+    print(check.line())   # check: OK max_abs_err=... max_rel_err=... tol=...
 
 It shares nothing with the compiler but the parser: every op is evaluated here from its
 upstream definition, by a handler found by the op's class (the class the parser builds). Floats are computed in float64 and returned as float64 (only ops that
 change precision round); integers wrap at their declared width and come back in their own
-dtype; i1 is bool. See `checking` for the tolerance formula.
+dtype; i1 is bool. `evaluate_with_bounds` also gives, per element, a bound on the error
+a correct computation in the payload's own types may have (`bounds`); `compare` checks a
+result against it (`checking`).
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,20 +24,21 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from schedir.abi import DYNAMIC, ArgSpec
+from schedir.abi import DYNAMIC, ArgSpec, ScalarSpec, scalar_value
 from schedir.diagnostics import InputError
 from schedir.dialects.syntax import op_location, parse_module
 from schedir.dialects.types import entry_signature, find_entry
-from schedir.reference import arith_math, control, linalg, tensor_ops
+from schedir.reference import arith_math, bounds, control, linalg, tensor_ops
 from schedir.reference.checking import (
     DEFAULT_DYNAMIC_SIZE,
     DYNAMIC_REDUCTION_EXTENT,
     CheckResult,
+    Expected,
     compare,
     nan_filled,
     random_inputs,
     reduction_length,
-    tolerance,
+    tolerance_floor,
 )
 from schedir.reference.interpreter import Handler, Interpreter
 from schedir.reference.values import elem_of, to_storage
@@ -68,17 +73,9 @@ def _load(payload: str | os.PathLike[str] | ModuleOp) -> ModuleOp:
 def _check_input(index: int, spec: ArgSpec, value: Any) -> np.ndarray:
     """The argument as a fresh storage array; InputError if it does not fit `spec`."""
     if spec.shape is None:
-        array = np.asarray(value)
-        if array.ndim != 0:
-            raise InputError(
-                f"argument {index}: expected a scalar of type {spec.mlir_type}, got an array of shape {array.shape}"
-            )
-        if isinstance(value, np.ndarray | np.generic) and array.dtype != spec.dtype:
-            raise InputError(
-                f"argument {index}: expected dtype {spec.dtype} ({spec.mlir_type}), got {array.dtype}"
-            )
-        if not isinstance(value, np.ndarray | np.generic):
-            array = np.asarray(value, dtype=spec.dtype)
+        assert isinstance(spec, ScalarSpec)
+        # The runtimes' rule: a scalar must fit its type, never wrapped.
+        array = scalar_value(index, spec, value)
     else:
         if not isinstance(value, np.ndarray):
             raise InputError(
@@ -119,6 +116,33 @@ def evaluate(
     evaluation is undefined on them (an out-of-bounds slice, a shape mismatch), and
     `UnsupportedError` at the op for an op or form the reference does not evaluate.
     """
+    return [e.value for e in _evaluate(payload, entry, inputs, bounded=False)]
+
+
+def evaluate_with_bounds(
+    payload: str | os.PathLike[str] | ModuleOp,
+    entry: str | None,
+    inputs: Sequence[Any],
+) -> list[Expected]:
+    """`evaluate`, with a forward error bound for every float result element.
+
+    Each result is an `Expected`: the value `evaluate` gives, and (floats) an array of the
+    same shape bounding how far a correct computation of the payload in its declared types
+    (any order of its reductions, any tiling) may land from it; `compare` checks against
+    it. The rules are in `schedir.reference.bounds`. Same arguments and errors as
+    `evaluate`.
+    """
+    return _evaluate(payload, entry, inputs, bounded=True)
+
+
+def _evaluate(
+    payload: str | os.PathLike[str] | ModuleOp,
+    entry: str | None,
+    inputs: Sequence[Any],
+    *,
+    bounded: bool,
+) -> list[Expected]:
+    """The evaluation behind `evaluate` and `evaluate_with_bounds`."""
     module = _load(payload)
     fn = find_entry(module, entry)
     sig = entry_signature(fn)
@@ -128,17 +152,27 @@ def evaluate(
             op_location(fn),
         )
     block_types = [a.type for a in fn.body.blocks[0].args]
-    args = [
-        to_storage(_check_input(i, spec, value), elem_of(t))
-        for i, (spec, value, t) in enumerate(zip(sig.args, inputs, block_types, strict=True))
-    ]
-    interpreter = Interpreter(module, _handlers())
-    with np.errstate(all="ignore"):
+    args = []
+    for i, (spec, value, t) in enumerate(zip(sig.args, inputs, block_types, strict=True)):
+        elem = elem_of(t)
+        arg = to_storage(_check_input(i, spec, value), elem)
+        args.append(bounds.bounded(arg) if bounded and elem.is_float else arg)
+    interpreter = Interpreter(module, _handlers(), bounded=bounded)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        # A bounded float read as a plain one would lose its bound: make that an error.
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
         results = interpreter.call(fn, args)
     out = []
     for t, value in zip(fn.function_type.outputs, results, strict=True):
         elem = elem_of(t)
-        out.append(np.array(value, dtype=np.float64 if elem.is_float else elem.declared, copy=True))
+        if not elem.is_float:
+            out.append(
+                Expected(np.array(value, dtype=elem.declared, copy=True), None, elem.declared)
+            )
+            continue
+        v, e = bounds.split(value)
+        error = np.array(e, dtype=np.float64, copy=True) if bounded else None
+        out.append(Expected(np.array(v, dtype=np.float64, copy=True), error, elem.declared))
     return out
 
 
@@ -146,10 +180,12 @@ __all__ = [
     "DEFAULT_DYNAMIC_SIZE",
     "DYNAMIC_REDUCTION_EXTENT",
     "CheckResult",
+    "Expected",
     "compare",
     "evaluate",
+    "evaluate_with_bounds",
     "nan_filled",
     "random_inputs",
     "reduction_length",
-    "tolerance",
+    "tolerance_floor",
 ]

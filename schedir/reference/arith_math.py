@@ -5,6 +5,10 @@ as signed or unsigned as the op says, compute exactly in 64 bits and wrap to the
 Results that are poison upstream (division by zero, shifts by the width or more, float to
 int conversions out of range) come out as a fixed value rather than an error, because a
 vectorized linalg body evaluates both sides of every `select` that guards them.
+
+In a bounded evaluation (`Interpreter.bounded`) every float op also computes the error
+bound of its result by the rule `bounds` gives it; `float_binary` and `float_unary` are the
+entry points the linalg bodies use too.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.ir import Operation
 
 from schedir.dialects import arith
+from schedir.reference import bounds
 from schedir.reference.interpreter import Handler, Interpreter, unsupported
 from schedir.reference.values import (
     FLOAT64,
@@ -113,9 +118,18 @@ FLOAT_BINARY: dict[type[Operation], Callable[[Any, Any], np.ndarray]] = {
 """Binary float ops in float64, by op class (also used for linalg named ops' bodies)."""
 
 
+def float_binary(
+    cls: type[Operation], a: Any, b: Any, elem: Elem, bounded: bool = False
+) -> np.ndarray:
+    """Binary float op `cls` (a class of FLOAT_BINARY) in `elem`, bounded or not."""
+    if bounded:
+        return bounds.binary(cls, FLOAT_BINARY[cls], a, b, elem)
+    return FLOAT_BINARY[cls](a, b)
+
+
 def _float_binary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """A binary float op of FLOAT_BINARY."""
-    return [FLOAT_BINARY[type(op)](args[0], args[1])]
+    return [float_binary(type(op), args[0], args[1], _result_elem(op), ip.bounded)]
 
 
 # ---- integer arithmetic --------------------------------------------------------------------
@@ -338,12 +352,15 @@ def _cmpi(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 
 
 def _cmpf(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
-    """arith.cmpf."""
-    return [cmpf(CMPF_PREDICATES[_predicate(op)], args[0], args[1])]
+    """arith.cmpf (on the reference values when bounded)."""
+    a, b = bounds.value(args[0]), bounds.value(args[1])
+    return [cmpf(CMPF_PREDICATES[_predicate(op)], a, b)]
 
 
 def _select(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """arith.select (scalar or elementwise condition)."""
+    if ip.bounded and _result_elem(op).is_float:
+        return [bounds.select(args[0], args[1], args[2])]
     return [np.where(np.asarray(args[0], dtype=np.bool_), args[1], args[2])]
 
 
@@ -357,7 +374,11 @@ def convert(x: Any, src: Elem, dst: Elem, *, unsigned_source: bool = False) -> n
     the destination); float->int: fptosi/fptoui (toward zero); int->int: extsi/extui/trunci.
     """
     if src.is_float and dst.is_float:
+        if bounds.is_bounded(x):
+            return bounds.narrow(x, round_float(x.real, dst), dst) if dst.width < src.width else x
         return round_float(x, dst) if dst.width < src.width else _f64(x)
+    if src.is_float:
+        x = bounds.value(x)
     if dst.is_float:
         ints = unsigned(x, src) if unsigned_source else signed(x, src)
         if dst.width == 32:
@@ -372,7 +393,7 @@ def convert(x: Any, src: Elem, dst: Elem, *, unsigned_source: bool = False) -> n
 
 def fp_to_int(x: Any, dst: Elem, *, unsigned_result: bool) -> np.ndarray:
     """fptosi / fptoui: truncate toward zero; NaN and out-of-range values are poison (0 here)."""
-    t = np.trunc(_f64(x))
+    t = np.trunc(_f64(bounds.value(x)))
     if unsigned_result:
         lo, hi = 0.0, float(2**dst.width - 1)
     else:
@@ -385,7 +406,7 @@ def fp_to_int(x: Any, dst: Elem, *, unsigned_result: bool) -> np.ndarray:
 
 
 _CASTS: dict[type[Operation], Callable[[Any, Elem, Elem], np.ndarray]] = {
-    arith.ExtFOp: lambda x, src, dst: _f64(x),
+    arith.ExtFOp: lambda x, src, dst: x if bounds.is_bounded(x) else _f64(x),
     arith.ExtSIOp: lambda x, src, dst: wrap(signed(x, src), dst),
     arith.TruncIOp: lambda x, src, dst: wrap(signed(x, src), dst),
     arith.IndexCastOp: lambda x, src, dst: wrap(signed(x, src), dst),
@@ -411,7 +432,10 @@ def _truncf(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     mode = op.attributes.get("roundingmode")
     if mode is not None and "to_nearest_even" not in str(mode):
         raise unsupported(f"'arith.truncf' with rounding mode {mode}", op)
-    return [round_float(args[0], _result_elem(op))]
+    elem = _result_elem(op)
+    if bounds.is_bounded(args[0]):
+        return [bounds.narrow(args[0], round_float(bounds.value(args[0]), elem), elem)]
+    return [round_float(args[0], elem)]
 
 
 def _bitcast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
@@ -419,7 +443,7 @@ def _bitcast(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     src, dst = _operand_elem(op), _result_elem(op)
     if src.width != dst.width:
         raise unsupported(f"'arith.bitcast' from {src.name} to {dst.name}", op)
-    x = np.asarray(args[0])
+    x = np.asarray(bounds.value(args[0]))
     # The bits of a float are those of its declared type, so round it there first.
     bits = x.astype(src.declared) if src.is_float else x
     out = np.array(bits, copy=True).view(dst.declared)
@@ -472,19 +496,32 @@ FLOAT_UNARY: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
 """Unary float ops in float64, by op class (also used for linalg named ops' bodies)."""
 
 
+def float_unary(cls: type[Operation], x: Any, elem: Elem, bounded: bool = False) -> np.ndarray:
+    """Unary float op `cls` (a class of FLOAT_UNARY) in `elem`, bounded or not."""
+    fn = FLOAT_UNARY[cls]
+    if bounded:
+        return bounds.unary(cls, lambda v: np.asarray(fn(_f64(v)), dtype=FLOAT64), x, elem)
+    return np.asarray(fn(_f64(x)), dtype=FLOAT64)
+
+
 def _float_unary(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """A unary float op of FLOAT_UNARY."""
-    return [np.asarray(FLOAT_UNARY[type(op)](_f64(args[0])), dtype=FLOAT64)]
+    return [float_unary(type(op), args[0], _result_elem(op), ip.bounded)]
 
 
 def _fma(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """math.fma (a * b + c in float64)."""
+    if ip.bounded:
+        return [bounds.fma(args[0], args[1], args[2], _result_elem(op))]
     return [_f64(args[0]) * _f64(args[1]) + _f64(args[2])]
 
 
 def _fpowi(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """math.fpowi: a float to an integer power."""
     exponent = signed(args[1], _operand_elem(op, 1)).astype(FLOAT64)
+    if ip.bounded:
+        power = lambda a, b: np.power(_f64(a), _f64(b))  # noqa: E731 (a value function)
+        return [bounds.power(power, args[0], exponent, _result_elem(op))]
     return [np.power(_f64(args[0]), exponent)]
 
 
@@ -564,6 +601,8 @@ __all__ = [
     "cmpf",
     "cmpi",
     "convert",
+    "float_binary",
+    "float_unary",
     "fp_to_int",
     "handlers",
     "int_binary",

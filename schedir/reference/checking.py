@@ -1,17 +1,20 @@
 """Comparing results with the reference, and the inputs checks run on.
 
-Tolerance. A float result passes where, elementwise,
+Tolerance (DESIGN.md, "Numerics"). A float result passes where, element by element,
 
-    |actual - expected| <= atol + rtol * |expected|,   atol = atol_scale * max(|expected|)
+    |actual_i - value_i| <= tol_i,   tol_i = SAFETY * E_i + tiny(dtype)
 
-with `(rtol, atol_scale) = tolerance(dtype, K)`: rtol = base(dtype) * sqrt(max(K, 1)) and
-atol_scale = rtol. The base is DESIGN.md's: f64 1e-12, f32 1e-5, f16 1e-3, bf16 1.6e-2. K is
-the reduction length (`reduction_length`): rounding errors of a K-term sum grow like
-sqrt(K) ulps in practice. The absolute term is relative to the largest expected magnitude,
-so an element that cancels to almost zero (whose rounding error is that of its large
-terms, not of its small value) does not fail spuriously. Integers and booleans must match
-exactly. NaN in the actual result never passes; NaN or inf in the expected result fails
-too, as a broken check (the payload read uninitialized data or overflowed).
+with `value_i` the reference's float64 value and `E_i` the forward error bound that
+`evaluate_with_bounds` computes alongside it (`bounds`: from the unit roundoff of each op's
+type, the length of every reduction and the magnitudes that entered that element), SAFETY
+= 2 and tiny the smallest normal of the result dtype. Nothing is scaled by the largest
+element of the result: an element whose magnitudes say it is not ~0 fails when zeroed,
+whatever its neighbours hold. Integers and booleans must match exactly. NaN in the actual
+result never passes (outputs are pre-filled with NaN before a checked run, so an element
+nobody wrote never passes either); NaN or inf in the expected value fails as a broken check
+(the payload read uninitialized data or overflowed). Where a bound is infinite (a divisor
+not distinguishable from zero, a square root of a value that may be negative) nothing can
+be said and any non-NaN value passes; the result counts such elements.
 """
 
 from __future__ import annotations
@@ -29,16 +32,12 @@ from xdsl.dialects.builtin import ModuleOp, ShapedType
 from schedir.abi import DYNAMIC, ArgSpec, EntrySignature
 from schedir.diagnostics import InputError
 from schedir.dialects.types import find_entry
+from schedir.reference.bounds import SAFETY, tiny, unit_roundoff
 from schedir.reference.linalg import structured_spec
 from schedir.reference.structured import loop_extents
 from schedir.reference.values import POISON_PATTERN, Elem, from_python
 
-_BASE_RTOL = {
-    np.dtype(np.float64): 1e-12,
-    np.dtype(np.float32): 1e-5,
-    np.dtype(np.float16): 1e-3,
-    np.dtype(ml_dtypes.bfloat16): 1.6e-2,
-}
+_FLOATS = frozenset(np.dtype(t) for t in (np.float64, np.float32, np.float16, ml_dtypes.bfloat16))
 
 DEFAULT_DYNAMIC_SIZE = 13
 """The size random_inputs gives a dynamic dimension when not told otherwise (odd on purpose)."""
@@ -49,27 +48,33 @@ DYNAMIC_REDUCTION_EXTENT = 1024
 
 def _is_float(dtype: np.dtype) -> bool:
     """Whether `dtype` is a float type with a tolerance."""
-    return dtype in _BASE_RTOL
+    return dtype in _FLOATS
 
 
-def tolerance(dtype: np.dtype | type, reduction_length: int = 1) -> tuple[float, float]:
-    """`(rtol, atol_scale)` for results of `dtype` reduced over `reduction_length` terms.
-
-    rtol = base * sqrt(max(K, 1)) with base 1e-12 (f64), 1e-5 (f32), 1e-3 (f16), 1.6e-2
-    (bf16); atol_scale = rtol, applied to max(|expected|) (see the module docstring).
-    Integers and booleans are exact: (0.0, 0.0).
-    """
+def tolerance_floor(dtype: np.dtype | type) -> float:
+    """The absolute part of every float tolerance: the smallest normal of `dtype` (0 for
+    integers, which compare exactly)."""
     dtype = np.dtype(dtype)
-    base = _BASE_RTOL.get(dtype)
-    if base is None:
-        return 0.0, 0.0
-    rtol = base * math.sqrt(max(int(reduction_length), 1))
-    return rtol, rtol
+    return tiny(dtype) if _is_float(dtype) else 0.0
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A reference result: its `value` (float64 for floats, else the declared dtype) and,
+    for floats from `evaluate_with_bounds`, the forward `error` bound of each element
+    (None: exact, or not computed); `dtype` is the result's declared dtype."""
+
+    value: np.ndarray
+    error: np.ndarray | None
+    dtype: np.dtype
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The outcome of `compare`: whether it passed, the error sizes, and what failed first."""
+    """The outcome of `compare`: whether it passed, the error sizes, the tolerance used
+    (`max_tolerance`, the largest per-element tolerance; `rule`, how it was derived;
+    `worst_ratio`, the largest error / tolerance; `unbounded`, elements with no finite
+    bound) and what failed first."""
 
     ok: bool
     max_abs_err: float
@@ -77,6 +82,26 @@ class CheckResult:
     num_mismatches: int
     first_mismatch: tuple[int, ...] | None
     message: str
+    max_tolerance: float = 0.0
+    rule: str = "exact"
+    worst_ratio: float = 0.0
+    unbounded: int = 0
+
+    def line(self, label: str = "") -> str:
+        """The `--check` line: `check:[ label] OK|MISMATCH max_abs_err=.. max_rel_err=..
+        tol=..` with the rule, and the failure on a mismatch."""
+        status = "OK" if self.ok else "MISMATCH"
+        head = f"check:{' ' + label if label else ''} {status}"
+        text = (
+            f"{head} max_abs_err={self.max_abs_err:.3g} max_rel_err={self.max_rel_err:.3g} "
+            f"tol={self.max_tolerance:.3g} err/tol={self.worst_ratio:.3g} ({self.rule}"
+        )
+        if self.unbounded:
+            text += f"; {self.unbounded} element(s) without a finite bound"
+        text += ")"
+        if not self.ok:
+            text += f": {self.message}"
+        return text
 
 
 def _failed(message: str, mismatches: int = 0) -> CheckResult:
@@ -84,28 +109,33 @@ def _failed(message: str, mismatches: int = 0) -> CheckResult:
     return CheckResult(False, math.inf, math.inf, mismatches, None, message)
 
 
-def compare(
-    actual: Any, expected: Any, dtype: np.dtype | type, reduction_length: int = 1
-) -> CheckResult:
+def compare(actual: Any, expected: Expected | np.ndarray, dtype: np.dtype | type) -> CheckResult:
     """Compare a computed result with the reference's expected one.
 
-    `actual` must have the declared `dtype`; `expected` is what `evaluate` returned (float64
-    for float results, `dtype` for integers). Floats pass within `tolerance(dtype,
-    reduction_length)` (see the module docstring); integers and booleans must be equal.
-    A shape or dtype mismatch, NaN anywhere in `actual`, or NaN/inf in `expected` fails.
+    `actual` must have the declared `dtype`. `expected` is an `Expected` from
+    `evaluate_with_bounds` (its value, and for floats its error bounds); integer and
+    boolean results may also be given as the plain array `evaluate` returns. Floats pass
+    element by element within SAFETY x bound + tiny(dtype) (see the module docstring);
+    integers and booleans must be equal. A shape or dtype mismatch, NaN anywhere in
+    `actual`, or NaN/inf in the expected value fails.
     """
     dtype = np.dtype(dtype)
-    actual_arr, expected_arr = np.asarray(actual), np.asarray(expected)
+    is_float = _is_float(dtype)
+    if isinstance(expected, Expected):
+        expected_arr, error = np.asarray(expected.value), expected.error
+    else:
+        expected_arr, error = np.asarray(expected), None
+    if is_float and error is None:
+        raise TypeError(
+            f"compare needs the reference's error bounds for a {dtype} result: "
+            "pass what schedir.reference.evaluate_with_bounds returns"
+        )
+    actual_arr = np.asarray(actual)
     if actual_arr.dtype != dtype:
         return _failed(f"actual result has dtype {actual_arr.dtype}, expected {dtype}")
     if actual_arr.shape != expected_arr.shape:
         return _failed(f"actual result has shape {actual_arr.shape}, expected {expected_arr.shape}")
-    is_float = _is_float(dtype)
-    if (
-        is_float
-        and expected_arr.dtype.kind != "f"
-        and expected_arr.dtype != np.dtype(ml_dtypes.bfloat16)
-    ):
+    if is_float and expected_arr.dtype.kind != "f":
         return _failed(
             f"check setup: expected result has dtype {expected_arr.dtype} for a {dtype} result"
         )
@@ -117,8 +147,20 @@ def compare(
         return CheckResult(True, 0.0, 0.0, 0, None, "ok (empty)")
     if not is_float:
         return _compare_exact(actual_arr, expected_arr)
-    a = actual_arr.astype(np.float64)
-    e = expected_arr.astype(np.float64)
+    assert error is not None
+    return _compare_bounded(actual_arr, expected_arr, np.asarray(error), dtype)
+
+
+def _compare_bounded(
+    actual: np.ndarray, expected: np.ndarray, error: np.ndarray, dtype: np.dtype
+) -> CheckResult:
+    """Floats against per-element tolerances SAFETY * error + tiny(dtype)."""
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    floor = tiny(dtype)
+    rule = (
+        f"per element: {SAFETY:g} x forward error bound + {floor:.3g}, u={unit_roundoff(dtype):.3g}"
+    )
     bad_expected = ~np.isfinite(e)
     if bad_expected.any():
         count = int(bad_expected.sum())
@@ -127,32 +169,36 @@ def compare(
             False, math.inf, math.inf, count, where,
             f"check setup: the reference result has {count} NaN/inf value(s), first at {where} "
             "(the payload reads uninitialized data, or overflows); nothing was compared",
+            rule=rule,
         )  # fmt: skip
-    rtol, atol_scale = tolerance(dtype, reduction_length)
-    atol = atol_scale * float(np.max(np.abs(e)))
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        tol = SAFETY * np.broadcast_to(error, e.shape) + floor
         diff = np.abs(a - e)
-        allowed = atol + rtol * np.abs(e)
-        bad = ~(diff <= allowed)  # NaN in actual compares False: a mismatch
+        bad = ~(diff <= tol)  # NaN in actual compares False: a mismatch
         rel = np.where(
             e != 0, diff / np.where(e != 0, np.abs(e), 1.0), np.where(diff == 0, 0.0, np.inf)
         )
-    max_abs = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
+        ratio = np.where(np.isnan(diff), np.inf, diff / tol)
+    finite_tol = tol[np.isfinite(tol)]
+    unbounded = int(tol.size - finite_tol.size)
+    max_tol = float(finite_tol.max()) if finite_tol.size else math.inf
+    max_abs = float(np.max(np.where(np.isnan(diff), np.inf, diff)))
     max_rel = float(np.max(np.where(np.isnan(rel), np.inf, rel)))
+    worst = float(np.max(np.where(np.isfinite(tol), ratio, 0.0)))
     count = int(bad.sum())
     if not count:
-        return CheckResult(
-            True, max_abs, max_rel, 0, None, f"ok (rtol={rtol:.3g}, atol={atol:.3g})"
-        )
+        return CheckResult(True, max_abs, max_rel, 0, None, "ok", max_tol, rule, worst, unbounded)
     first = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), e.shape))
     nans = int(np.isnan(a).sum())
     message = (
-        f"{count} of {e.size} elements differ; first at {first}: got {float(a[first]):.9g}, expected {float(e[first]):.9g} "
-        f"(rtol={rtol:.3g}, atol={atol:.3g})"
+        f"{count} of {e.size} elements differ; first at {first}: got {float(a[first]):.9g}, "
+        f"expected {float(e[first]):.9g}, tolerance {float(tol[first]):.3g}"
     )
     if nans:
-        message += f"; {nans} NaN value(s) in the actual result"
-    return CheckResult(False, max_abs, max_rel, count, first, message)
+        message += f"; {nans} NaN value(s) in the actual result (unwritten or invalid)"
+    return CheckResult(
+        False, max_abs, max_rel, count, first, message, max_tol, rule, worst, unbounded
+    )
 
 
 def _compare_exact(actual: np.ndarray, expected: np.ndarray) -> CheckResult:
@@ -301,9 +347,10 @@ __all__ = [
     "DEFAULT_DYNAMIC_SIZE",
     "DYNAMIC_REDUCTION_EXTENT",
     "CheckResult",
+    "Expected",
     "compare",
     "nan_filled",
     "random_inputs",
     "reduction_length",
-    "tolerance",
+    "tolerance_floor",
 ]

@@ -7,6 +7,10 @@ evaluated once, vectorized, instead of once per element.
 
 Handlers are found by the op's class: the class schedir's context parses the op into
 (`schedir.dialects.get_context()`), as xDSL's `backend/llvm/convert_op.py` does.
+
+A *bounded* interpreter holds every float as value + i * error bound (see `bounds`): the
+float results of every op are made bounded here (a constant or a fresh buffer is exact,
+bound 0), and the handlers that compute floats apply the rules of `bounds`.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import cf, func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from schedir.diagnostics import InputError, SchedirError, UnsupportedError
 from schedir.dialects.syntax import op_location
+from schedir.reference import bounds
+from schedir.reference.values import elem_of
 
 Handler = Callable[["Interpreter", Operation, list[Any]], Sequence[Any]]
 """Evaluates one op given its evaluated operands; returns one value per result."""
@@ -31,11 +37,16 @@ Handlers = Mapping[type[Operation], Handler]
 
 
 class Interpreter:
-    """Evaluates the functions of one module; `call` runs one on arguments."""
+    """Evaluates the functions of one module; `call` runs one on arguments.
 
-    def __init__(self, module: ModuleOp, handlers: Handlers) -> None:
+    With `bounded`, floats are held with their forward error bounds (module docstring).
+    """
+
+    def __init__(self, module: ModuleOp, handlers: Handlers, *, bounded: bool = False) -> None:
         self.module = module
         self.handlers = handlers
+        self.bounded = bounded
+        self._is_float: dict[Attribute, bool] = {}
         self.env: dict[SSAValue, Any] = {}
         # The iteration indices of the linalg bodies being evaluated, innermost last: one
         # array per loop, broadcastable over the part of the iteration space evaluated.
@@ -123,6 +134,12 @@ class Interpreter:
             if err.location is None:
                 err.location = op_location(op)
             raise
+        except np.exceptions.ComplexWarning:
+            # A bounded float reached code that reads it as a plain float (made an error
+            # by `evaluate_with_bounds`): its bound would be lost, so say so.
+            raise UnsupportedError(
+                f"the error bound of '{op.name}' is not implemented", op_location(op)
+            ) from None
         except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as err:
             raise InputError(
                 f"'{op.name}' op could not be evaluated: {err}", op_location(op)
@@ -132,7 +149,23 @@ class Interpreter:
                 f"'{op.name}' op evaluated to {len(results)} values for {len(op.results)} results",
                 op_location(op),
             )
+        if self.bounded:
+            results = [
+                bounds.bounded(x) if self._float_typed(r.type) else x
+                for r, x in zip(op.results, results, strict=True)
+            ]
         self.bind(op.results, results)
+
+    def _float_typed(self, t: Attribute) -> bool:
+        """Whether values of type `t` hold floats (scalars, tensors, memrefs of floats)."""
+        known = self._is_float.get(t)
+        if known is None:
+            try:
+                known = elem_of(t).is_float
+            except UnsupportedError:
+                known = False
+            self._is_float[t] = known
+        return known
 
     def _cond_branch(
         self, op: cf.ConditionalBranchOp, operands: list[Any]

@@ -18,6 +18,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from schedir.dialects import arith, linalg
+from schedir.reference import bounds
 from schedir.reference.attrs import int_list
 from schedir.reference.interpreter import Handler, Interpreter, unsupported
 from schedir.reference.named import NAMED_OPS, identity_map, named_definition, named_maps, rank_of
@@ -110,7 +111,7 @@ class RegionBody:
             elem = elem_of(out_arg.type)
             if elem.is_float != (type(combine) in FLOAT_REDUCERS):
                 return
-            combines.append(Combine(type(combine), elem))
+            combines.append(Combine(type(combine), elem, self.ip.bounded))
             skip.add(combine)
             producer = f.owner
             product_op = arith.MulfOp if elem.is_float else arith.MuliOp
@@ -233,7 +234,7 @@ def _index(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
 def _named(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """Every named structured op, by its definition in `named`."""
     ins, outs = split_operands(op)
-    maps, reduction, body = named_definition(op, ins, outs)
+    maps, reduction, body = named_definition(op, ins, outs, ip.bounded)
     return _run(ip, op, ins, outs, maps, reduction, body)
 
 
@@ -242,18 +243,21 @@ def _softmax(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     assert isinstance(op, linalg.SoftmaxOp)
     ins, outs = split_operands(op)
     dim = op.dimension.value.data
-    x = np.asarray(ip.value(ins[0]), dtype=FLOAT64)
+    x = np.asarray(ip.value(ins[0]))
+    x = x if bounds.is_bounded(x) else x.astype(FLOAT64)
     if x.shape != np.shape(ip.value(outs[0])):
         raise unsupported(
             f"'linalg.softmax' from shape {x.shape} into {np.shape(ip.value(outs[0]))}", op
         )
+    elem = elem_of(outs[0].type)
+    if not elem.is_float:
+        raise unsupported(f"'linalg.softmax' on {elem.name}", op)
+    if ip.bounded:
+        return _finish(op, outs, [ip.value(v) for v in outs], [bounds.softmax(x, dim, elem)])
     # Upstream's decomposition reduces the maximum with maxnumf.
     m = np.fmax.reduce(x, axis=dim, keepdims=True) if x.shape[dim] else x
     e = np.exp(x - m)
     y = e / np.sum(e, axis=dim, keepdims=True)
-    elem = elem_of(outs[0].type)
-    if not elem.is_float:
-        raise unsupported(f"'linalg.softmax' on {elem.name}", op)
     return _finish(op, outs, [ip.value(v) for v in outs], [y])
 
 

@@ -26,11 +26,12 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 from schedir.dialects import arith, linalg
 from schedir.dialects.linalg.conv import WindowedOp
-from schedir.reference.arith_math import FLOAT_BINARY, FLOAT_UNARY, convert, int_binary
+from schedir.reference import bounds
+from schedir.reference.arith_math import convert, float_binary, float_unary, int_binary
 from schedir.reference.attrs import int_list
 from schedir.reference.interpreter import unsupported
 from schedir.reference.structured import Combine, FunctionBody, Product
-from schedir.reference.values import FLOAT64, Elem, elem_of
+from schedir.reference.values import Elem, elem_of
 
 
 def rank_of(v: SSAValue) -> int:
@@ -175,15 +176,17 @@ def _caster(op: Operation, src: Elem, dst: Elem) -> Callable[[Any], Any]:
     return lambda x: convert(x, src, dst, unsigned_source=unsigned_cast)
 
 
-def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> FunctionBody:
+def _contraction_body(
+    op: Operation, in_elems: list[Elem], out: Elem, bounded: bool
+) -> FunctionBody:
     """O += cast(A) * cast(B), with zero points subtracted first for the quantized ops."""
     casts = [_caster(op, e, out) for e in in_elems]
-    add = Combine(arith.AddfOp if out.is_float else arith.AddiOp, out)
+    add = Combine(arith.AddfOp if out.is_float else arith.AddiOp, out, bounded)
 
     def sub(x: Any, y: Any) -> Any:
         """Subtract in the output type."""
         return (
-            FLOAT_BINARY[arith.SubfOp](x, y)
+            float_binary(arith.SubfOp, x, y, out, bounded)
             if out.is_float
             else int_binary(arith.SubiOp, x, y, out)
         )
@@ -198,7 +201,7 @@ def _contraction_body(op: Operation, in_elems: list[Elem], out: Elem) -> Functio
     def multiply(a: Any, b: Any) -> Any:
         """Multiply in the output type."""
         return (
-            FLOAT_BINARY[arith.MulfOp](a, b)
+            float_binary(arith.MulfOp, a, b, out, bounded)
             if out.is_float
             else int_binary(arith.MuliOp, a, b, out)
         )
@@ -227,10 +230,12 @@ _POOLING_COMBINES: dict[str, tuple[type[Operation], type[Operation]]] = {
 """The (float, integer) combining op of each pooling kind."""
 
 
-def _pooling_body(op: Operation, kind: str, in_elem: Elem, out: Elem) -> FunctionBody:
+def _pooling_body(
+    op: Operation, kind: str, in_elem: Elem, out: Elem, bounded: bool
+) -> FunctionBody:
     """O = combine(O, cast(I)); the window operand only gives the window's shape."""
     float_op, int_op = _POOLING_COMBINES[kind]
-    combine = Combine(float_op if out.is_float else int_op, out)
+    combine = Combine(float_op if out.is_float else int_op, out, bounded)
 
     def cast(x: Any) -> Any:
         """The input cast to the output type."""
@@ -260,19 +265,21 @@ ELEMENTWISE_UNARY: dict[type[Operation], type[Operation]] = {
 """The unary elementwise named ops (on floats): their math op."""
 
 
-def _elementwise_fn(op: Operation, out: Elem) -> Callable[[list[Any]], Any]:
+def _elementwise_fn(op: Operation, out: Elem, bounded: bool) -> Callable[[list[Any]], Any]:
     """The scalar function of an elementwise named op on `out`'s element type."""
     if type(op) in ELEMENTWISE_BINARY:
         float_op, int_op = ELEMENTWISE_BINARY[type(op)]
         if out.is_float:
-            return lambda xs: FLOAT_BINARY[float_op](xs[0], xs[1])
+            return lambda xs: float_binary(float_op, xs[0], xs[1], out, bounded)
         return lambda xs: int_binary(int_op, xs[0], xs[1], out)
     if isinstance(op, xlinalg.SelectOp):
+        if bounded and out.is_float:
+            return lambda xs: bounds.select(xs[0], xs[1], xs[2])
         return lambda xs: np.where(np.asarray(xs[0], dtype=np.bool_), xs[1], xs[2])
     if not out.is_float:
         raise unsupported(f"'{op.name}' op on {out.name}", op)
-    fn = FLOAT_UNARY[ELEMENTWISE_UNARY[type(op)]]
-    return lambda xs: fn(np.asarray(xs[0], dtype=FLOAT64))
+    unary = ELEMENTWISE_UNARY[type(op)]
+    return lambda xs: float_unary(unary, xs[0], out, bounded)
 
 
 ELEMENTWISE = (*ELEMENTWISE_BINARY, *ELEMENTWISE_UNARY, xlinalg.SelectOp)
@@ -280,19 +287,20 @@ ELEMENTWISE = (*ELEMENTWISE_BINARY, *ELEMENTWISE_UNARY, xlinalg.SelectOp)
 
 
 def named_definition(
-    op: Operation, ins: Sequence[SSAValue], outs: Sequence[SSAValue]
+    op: Operation, ins: Sequence[SSAValue], outs: Sequence[SSAValue], bounded: bool = False
 ) -> tuple[list[AffineMap], list[bool], FunctionBody]:
-    """Indexing maps, reduction flags and body of a named structured op, by definition."""
+    """Indexing maps, reduction flags and body of a named structured op, by definition
+    (`bounded`: on floats with error bounds, see `bounds`)."""
     in_elems = [elem_of(v.type) for v in ins]
     out = elem_of(outs[0].type)
     rank = rank_of(outs[0])
     if type(op) in CONTRACTIONS:
         maps, reduction = _contraction_maps(op)
-        return maps, reduction, _contraction_body(op, in_elems, out)
+        return maps, reduction, _contraction_body(op, in_elems, out, bounded)
     if type(op) in POOLINGS:
         spec, kind = POOLINGS[type(op)]
         maps, reduction = parse_maps(op, spec)
-        return maps, reduction, _pooling_body(op, kind, in_elems[0], out)
+        return maps, reduction, _pooling_body(op, kind, in_elems[0], out, bounded)
     identity = identity_map(rank)
     if isinstance(op, linalg.FillOp):
         cast = _caster(op, in_elems[0], out)
@@ -315,7 +323,7 @@ def named_definition(
         ]
         body = FunctionBody(lambda ins_, outs_, index: [ins_[0]])
     elif isinstance(op, ELEMENTWISE):
-        fn = _elementwise_fn(op, out)
+        fn = _elementwise_fn(op, out, bounded)
         maps = [identity if rank_of(v) else AffineMap(rank, 0, ()) for v in (*ins, *outs)]
         body = FunctionBody(lambda ins_, outs_, index: [fn(ins_)])
     else:

@@ -15,6 +15,10 @@ The body is then evaluated on whole views at once. With reduction loops:
   addition, the product and the sum are one `np.einsum` (BLAS for floats).
 * sequential path, for every other body: the reduction points are visited one by one in
   lexicographic order, the body evaluated vectorized over all parallel loops at each.
+
+Bounded (`bounded=True`, floats held with their error bounds, see `bounds`): the fast path
+charges each reduction the bound of a sum of all its terms in any order (the full reduction
+length plus the initial value), since a schedule may tile, split or vectorize it.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from xdsl.ir.affine import (
 )
 
 from schedir.dialects import arith
-from schedir.reference.arith_math import FLOAT_BINARY, int_binary
+from schedir.reference import bounds
+from schedir.reference.arith_math import float_binary, int_binary
 from schedir.reference.control import affine_eval
 from schedir.reference.interpreter import fail, unsupported
 from schedir.reference.values import FLOAT64, Elem, signed, storage_of, unsigned, wrap
@@ -52,21 +57,31 @@ CHUNK_ELEMENTS = 1 << 22
 
 @dataclass(frozen=True)
 class Combine:
-    """An associative, commutative reduction step, as the arith op (class) that performs it."""
+    """An associative, commutative reduction step, as the arith op (class) that performs it;
+    `bounded` floats carry their error bounds."""
 
     op: type[Operation]
     elem: Elem
+    bounded: bool = False
+
+    @property
+    def float_bounds(self) -> bool:
+        """Whether values carry error bounds (bounded, and floats: integers are exact)."""
+        return self.bounded and self.elem.is_float
 
     def apply(self, acc: Any, value: Any) -> np.ndarray:
         """`acc combine value`, elementwise."""
         if self.elem.is_float:
-            return FLOAT_BINARY[self.op](acc, value)
+            return float_binary(self.op, acc, value, self.elem, self.bounded)
         return int_binary(self.op, acc, value, self.elem)
 
-    def reduce(self, values: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
-        """Combine `values` along `axes` (kept as size-1 axes)."""
+    def reduce(self, values: np.ndarray, axes: tuple[int, ...], terms: int = 1) -> np.ndarray:
+        """Combine `values` along `axes` (kept as size-1 axes); bounded, as part of a
+        reduction of `terms` terms in all."""
         if self.elem.is_float:
             ufunc = FLOAT_REDUCERS[self.op]
+            if self.bounded:
+                return bounds.reduce(self.op, ufunc, values, axes, self.elem, terms)
             return ufunc.reduce(np.asarray(values, dtype=FLOAT64), axis=axes, keepdims=True)
         ufunc, is_unsigned = INT_REDUCERS[self.op]
         ints = unsigned(values, self.elem) if is_unsigned else signed(values, self.elem)
@@ -430,6 +445,12 @@ def _run_fast(
     """Evaluate f, reduce it with numpy and combine it into the outputs."""
     rank = len(extents)
     products = body.products()
+    # Every term of the reduction, and the initial value: the bounded sums are charged the
+    # rounding of a sum of that many terms in any order.
+    terms = math.prod(extents[d] for d in reduced) + 1
+    for k, combine in enumerate(combines):
+        if combine.float_bounds:
+            accs[k][...] = bounds.initial(accs[k], combine.elem, combine.op, terms)
     if all(products):
         # einsum never materializes the iteration space: evaluate it whole.
         boxes = [[(0, e) for e in extents]]
@@ -443,11 +464,21 @@ def _run_fast(
         )
         shape = [hi - lo for lo, hi in box]
         for k, (combine, value) in enumerate(zip(combines, partials, strict=True)):
-            if isinstance(value, Product):
+            if isinstance(value, Product) and combine.float_bounds:
+                partial = bounds.einsum_bound(
+                    lambda a, b, shape=shape, elem=combine.elem: _einsum(
+                        Product(a, b), shape, reduced, elem
+                    ),
+                    value.lhs,
+                    value.rhs,
+                    combine.elem,
+                    terms,
+                )
+            elif isinstance(value, Product):
                 partial = _einsum(value, shape, reduced, combine.elem)
             else:
                 full = np.broadcast_to(storage_of(value, combine.elem), shape)
-                partial = combine.reduce(full, reduced)
+                partial = combine.reduce(full, reduced, terms)
             acc_shape = [1 if d in reduced else shape[d] for d in range(rank)]
             accs[k][window] = combine.apply(accs[k][window], np.broadcast_to(partial, acc_shape))
 

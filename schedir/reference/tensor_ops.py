@@ -155,14 +155,17 @@ def _splat(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """tensor.splat."""
     t = op.results[0].type
     elem = elem_of(t)
-    return [np.full(shape_of(t, args[1:]), storage_of(args[0], elem), dtype=elem.storage)]
+    value = storage_of(args[0], elem)
+    return [np.full(shape_of(t, args[1:]), value, dtype=value.dtype)]
 
 
 def _from_elements(ip: Interpreter, op: Operation, args: list[Any]) -> list[Any]:
     """tensor.from_elements."""
     t = op.results[0].type
     elem = elem_of(t)
-    values = np.array([storage_of(a, elem) for a in args], dtype=elem.storage)
+    # numpy's promotion keeps a bounded float bounded (and gives elem.storage otherwise).
+    values = np.array([storage_of(a, elem) for a in args])
+    values = values if values.dtype.kind == "c" else values.astype(elem.storage)
     return [values.reshape(shape_of(t, []))]
 
 

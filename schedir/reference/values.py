@@ -176,9 +176,10 @@ def poison(shape: tuple[int, ...], elem: Elem) -> np.ndarray:
 
 
 def storage_of(value: Any, elem: Elem) -> np.ndarray:
-    """A computed value coerced to `elem`'s storage dtype (values are already exact)."""
+    """A computed value coerced to `elem`'s storage dtype (values are already exact); a
+    bounded float (value + i * error bound, see `bounds`) stays bounded."""
     value = np.asarray(value)
-    if value.dtype == elem.storage:
+    if value.dtype == elem.storage or (elem.is_float and value.dtype.kind == "c"):
         return value
     if elem.is_float:
         return value.astype(FLOAT64)

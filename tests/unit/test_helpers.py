@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import schedir
+from schedir import reference
 from tests.helpers import check_kernel, check_results, run_and_check
 
 ADD = """
@@ -35,10 +36,11 @@ def test_a_wrong_kernel_fails_with_the_result_and_the_payload() -> None:
 def test_check_results_counts_and_tolerances() -> None:
     f32 = np.dtype(np.float32)
     one = np.ones(3, np.float32)
-    check_results([one], [one.astype(np.float64)], [f32], 1)
+    exact = reference.Expected(one.astype(np.float64), np.zeros(3), f32)
+    check_results([one], [exact], [f32])
     with pytest.raises(AssertionError, match="1 results, reference has 2"):
-        check_results([one], [one, one], [f32, f32], 1)
+        check_results([one], [exact, exact], [f32, f32])
     with pytest.raises(AssertionError, match="result 1: "):
-        check_results([one, one + 1e-3], [one, one], [f32, f32], (1, 1))
+        check_results([one, one + 1e-3], [exact, exact], [f32, f32])
     with pytest.raises(AssertionError, match="result 0: "):
-        check_results([np.full(3, np.nan, np.float32)], [one], [f32], 1)
+        check_results([np.full(3, np.nan, np.float32)], [exact], [f32])

@@ -403,7 +403,7 @@ def test_argument_checks_name_the_argument() -> None:
         f([0.0] * 4, 1.0)
     with pytest.raises(InputError, match="takes 2 arguments, got 1"):
         f(good)
-    with pytest.raises(InputError, match=r"argument #1 \('k'\) must be a scalar"):
+    with pytest.raises(InputError, match=r"argument 1 \('k': float32\) must be a scalar"):
         f(good, np.ones(3))
 
 
@@ -414,9 +414,9 @@ def test_integer_scalars_must_fit() -> None:
         [ScalarSpec(np.float16), ScalarSpec(np.bool_)],
         [ScalarSpec(np.float16)],
     )
-    with pytest.raises(InputError, match="does not fit"):
+    with pytest.raises(InputError, match=r"must be a bool \(or 0 or 1\), got 2"):
         f(1.0, 2)
-    with pytest.raises(InputError, match="must be an integer or bool"):
+    with pytest.raises(InputError, match="must be a bool"):
         f(1.0, 0.5)
     g = CpuFunction(
         JitModule(RESULTS),
@@ -424,7 +424,7 @@ def test_integer_scalars_must_fit() -> None:
         [ScalarSpec(np.int64)],
         [MemRefSpec(np.float32, (None,)), ScalarSpec(np.int32), MemRefSpec(np.int8, (2, None))],
     )
-    with pytest.raises(InputError, match="does not fit in int64"):
+    with pytest.raises(InputError, match=r"1180591620717411303424 is out of range for int64"):
         g(2**70)
 
 

@@ -22,8 +22,19 @@ def parse_or_skip(text: str) -> Any:
 
 
 def run(text: str, *inputs: Any, entry: str | None = None) -> list[np.ndarray]:
-    """Evaluate `entry` of the MLIR `text` on `inputs`."""
-    return reference.evaluate(parse_or_skip(text), entry, list(inputs))
+    """Evaluate `entry` of the MLIR `text` on `inputs`; the bounded evaluation must give the
+    same values (integers exactly, floats up to float64 summation order, NaN where NaN) and
+    a non-negative bound on every float."""
+    module = parse_or_skip(text)
+    plain = reference.evaluate(module, entry, list(inputs))
+    bounded = reference.evaluate_with_bounds(module, entry, list(inputs))
+    for value, expected in zip(plain, bounded, strict=True):
+        if expected.error is None:
+            np.testing.assert_array_equal(value, expected.value)
+        else:
+            np.testing.assert_allclose(value, expected.value, rtol=1e-13, atol=1e-300)
+            assert expected.error.shape == value.shape and not (expected.error < 0).any()
+    return plain
 
 
 def run1(text: str, *inputs: Any, entry: str | None = None) -> np.ndarray:

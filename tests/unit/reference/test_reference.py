@@ -1,4 +1,4 @@
-"""schedir.reference's public API: evaluate's contract, compare/tolerance, inputs, speed."""
+"""schedir.reference's public API: evaluate's contract, compare and its tolerances, inputs, speed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from numpy.typing import DTypeLike
 from reference_helpers import run1
+from xdsl.dialects.builtin import ModuleOp
 
 from schedir import reference
 from schedir.diagnostics import InputError, UnsupportedError
@@ -17,12 +19,14 @@ from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.reference import (
     CheckResult,
+    Expected,
     compare,
     nan_filled,
     random_inputs,
     reduction_length,
-    tolerance,
+    tolerance_floor,
 )
+from schedir.reference.bounds import unit_roundoff
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
 
@@ -206,63 +210,92 @@ func.func @conv(%in: tensor<1x34x34x16xf32>, %w: tensor<3x3x16x32xf32>) -> tenso
 # ---- tolerance and compare -----------------------------------------------------------------
 
 
-def test_tolerance_bases_and_growth() -> None:
-    assert tolerance(np.float32, 1) == (1e-5, 1e-5)
-    assert tolerance(np.float16, 1) == (1e-3, 1e-3)
-    assert tolerance(ml_dtypes.bfloat16, 1) == (1.6e-2, 1.6e-2)
-    assert tolerance(np.float64, 1)[0] == pytest.approx(1e-12)
-    assert tolerance(np.float32, 100) == pytest.approx((1e-4, 1e-4))
-    assert tolerance(np.float32, 0) == (1e-5, 1e-5)
+def _expected(value: object, error: object, dtype: DTypeLike = np.float32) -> Expected:
+    """An Expected with explicit values and bounds."""
+    v = np.asarray(value, dtype=np.float64)
+    return Expected(
+        v, np.broadcast_to(np.asarray(error, dtype=np.float64), v.shape), np.dtype(dtype)
+    )
+
+
+def test_tolerance_floor_is_the_smallest_normal_and_zero_for_integers() -> None:
+    assert tolerance_floor(np.float32) == float(np.finfo(np.float32).tiny)
+    assert tolerance_floor(np.float16) == float(np.finfo(np.float16).tiny)
+    assert tolerance_floor(ml_dtypes.bfloat16) == float(np.finfo(np.float32).tiny)
     for dtype in (np.int8, np.int32, np.int64, np.bool_):
-        assert tolerance(dtype, 1000) == (0.0, 0.0)
+        assert tolerance_floor(dtype) == 0.0
 
 
-def test_compare_passes_within_tolerance_and_scales_with_reduction_length() -> None:
-    expected = np.linspace(1, 2, 50)
-    actual = (expected * (1 + 5e-5)).astype(np.float32)
-    assert not compare(actual, expected, np.float32).ok
-    result = compare(actual, expected, np.float32, reduction_length=400)  # rtol 2e-4
-    assert result.ok and result.num_mismatches == 0 and result.first_mismatch is None
-    assert result.max_rel_err == pytest.approx(5e-5, rel=0.1)
+def test_compare_is_per_element_never_scaled_by_the_largest_value() -> None:
+    # The old oracle let a large neighbour widen every element's tolerance.
+    expected = _expected([1e6, 1.0, 2.0], [1e-1, 1e-7, 2e-7])
+    actual = np.array([1e6, 1.0, 0.0], np.float32)
+    result = compare(actual, expected, np.float32)
+    assert not result.ok and result.first_mismatch == (2,) and result.num_mismatches == 1
+    assert "tolerance 4e-07" in result.message
+    near = np.array([1e6 + 0.125, 1.0 + 2.0**-23, 2.0], np.float32)  # within 2 x bound
+    assert compare(near, expected, np.float32).ok
 
 
-def test_compare_absolute_term_follows_the_largest_expected_value() -> None:
-    # One element cancels to ~0: its rounding error is that of the large terms around it.
-    expected = np.array([100.0, -80.0, 1e-9, 3.0])
-    actual = np.array([100.0, -80.0, 4e-4, 3.0], np.float32)
-    assert compare(actual, expected, np.float32, reduction_length=16).ok  # atol = 4e-5 * 100
-    bad = np.array([100.0, -80.0, 1e-2, 3.0], np.float32)
-    result = compare(bad, expected, np.float32, reduction_length=16)
-    assert not result.ok and result.num_mismatches == 1 and result.first_mismatch == (2,)
-    assert "1 of 4 elements differ; first at (2,)" in result.message
+def test_compare_tolerance_is_safety_times_bound_plus_floor() -> None:
+    expected = _expected([3.0, -5.0], [1e-6, 0.0])
+    ok = compare(np.array([3.0 + 1.9e-6, -5.0], np.float32), expected, np.float32)
+    assert ok.ok and ok.max_tolerance == pytest.approx(2e-6 + tolerance_floor(np.float32))
+    assert ok.rule.startswith("per element: 2 x forward error bound")
+    assert not compare(np.array([3.0 + 2.5e-6, -5.0], np.float32), expected, np.float32).ok
+    # An element with bound 0 (a copy) must match to the floor.
+    assert not compare(np.array([3.0, -5.000001], np.float32), expected, np.float32).ok
+
+
+def test_compare_line_reports_the_tolerance() -> None:
+    expected = _expected([1.0, 2.0], [1e-6, 1e-6])
+    line = compare(np.array([1.0, 2.0], np.float32), expected, np.float32).line()
+    assert line.startswith("check: OK max_abs_err=0 max_rel_err=0 tol=2e-06 err/tol=0 (")
+    bad = compare(np.array([1.0, 0.0], np.float32), expected, np.float32).line("result 1:")
+    assert bad.startswith("check: result 1: MISMATCH") and "first at (1,)" in bad
+
+
+def test_compare_unbounded_elements_pass_unless_nan_and_are_counted() -> None:
+    expected = _expected([1.0, 2.0], [np.inf, 0.0])
+    result = compare(np.array([7.0, 2.0], np.float32), expected, np.float32)
+    assert result.ok and result.unbounded == 1 and "without a finite bound" in result.line()
+    assert not compare(np.array([np.nan, 2.0], np.float32), expected, np.float32).ok
+
+
+def test_compare_needs_bounds_for_floats() -> None:
+    with pytest.raises(TypeError, match="evaluate_with_bounds"):
+        compare(np.ones(3, np.float32), np.ones(3), np.float32)
 
 
 def test_compare_nan_in_actual_never_passes() -> None:
-    expected = np.ones((3, 4))
+    expected = _expected(np.ones((3, 4)), 1e30)
     actual = np.ones((3, 4), np.float32)
     actual[1, 2] = np.nan
-    result = compare(actual, expected, np.float32, reduction_length=10**9)
+    result = compare(actual, expected, np.float32)
     assert not result.ok and result.first_mismatch == (1, 2) and "NaN" in result.message
     assert result.num_mismatches == 1
 
 
 def test_compare_nan_or_inf_in_expected_is_a_setup_failure() -> None:
-    expected = np.ones(5)
-    expected[3] = np.nan
-    result = compare(np.ones(5, np.float32), expected, np.float32)
+    value = np.ones(5)
+    value[3] = np.nan
+    result = compare(np.ones(5, np.float32), _expected(value, 1.0), np.float32)
     assert (
         not result.ok and result.message.startswith("check setup") and result.first_mismatch == (3,)
     )
-    expected[3] = np.inf
-    assert "check setup" in compare(np.ones(5, np.float32), expected, np.float32).message
+    value[3] = np.inf
+    assert (
+        "check setup" in compare(np.ones(5, np.float32), _expected(value, 1.0), np.float32).message
+    )
 
 
 def test_compare_integers_and_bools_exactly() -> None:
     expected = np.array([1, -5, 2**31 - 1], np.int32)
-    assert compare(expected.copy(), expected, np.int32, reduction_length=10**6).ok
+    assert compare(expected.copy(), expected, np.int32).ok
+    assert compare(expected.copy(), Expected(expected, None, np.dtype(np.int32)), np.int32).ok
     off = expected.copy()
     off[2] -= 1
-    result = compare(off, expected, np.int32, reduction_length=10**6)
+    result = compare(off, expected, np.int32)
     assert not result.ok and result.first_mismatch == (2,) and result.max_abs_err == 1.0
     flags = np.array([True, False])
     assert compare(flags, flags, np.bool_).ok
@@ -270,25 +303,28 @@ def test_compare_integers_and_bools_exactly() -> None:
 
 
 def test_compare_shape_and_dtype_mismatch() -> None:
-    expected = np.zeros((2, 3))
+    expected = _expected(np.zeros((2, 3)), 1.0)
     assert "shape" in compare(np.zeros((3, 2), np.float32), expected, np.float32).message
     assert "dtype" in compare(np.zeros((2, 3)), expected, np.float32).message
-    assert not compare(np.zeros((2, 3), np.float32), expected, np.int32).ok
+    assert not compare(np.zeros((2, 3), np.int32), np.zeros((2, 3)), np.int32).ok
 
 
 def test_compare_half_precisions_and_empty() -> None:
-    expected = np.array([1.0, 2.0, -3.0, 0.1])
+    value = np.array([1.0, 2.0, -3.0, 0.1])
     for dtype in (np.float16, ml_dtypes.bfloat16):
-        assert compare(expected.astype(dtype), expected, dtype).ok
-    assert not compare((expected * 1.05).astype(np.float16), expected, np.float16).ok
-    result = compare(np.zeros((0, 3), np.float32), np.zeros((0, 3)), np.float32)
+        # Rounding the value to the type is within one rounding's bound.
+        bound = unit_roundoff(dtype) * np.abs(value)
+        assert compare(value.astype(dtype), _expected(value, bound, dtype), dtype).ok
+    bound = unit_roundoff(np.float16) * np.abs(value)
+    assert not compare((value * 1.05).astype(np.float16), _expected(value, bound), np.float16).ok
+    result = compare(np.zeros((0, 3), np.float32), _expected(np.zeros((0, 3)), 0.0), np.float32)
     assert isinstance(result, CheckResult) and result.ok
 
 
 # ---- reduction_length ----------------------------------------------------------------------
 
 
-def _module(name: str) -> object:
+def _module(name: str) -> ModuleOp:
     from reference_helpers import parse_or_skip
 
     return parse_or_skip((EXAMPLES / name).read_text())
@@ -388,5 +424,5 @@ func.func @f() -> (tensor<2x3xf32>, tensor<4xi32>, tensor<2xbf16>, tensor<3xi8>,
     with pytest.raises(InputError, match="dynamic"):
         nan_filled(sig.results[4])
     # What the reference itself returns for never-written data, compare() rejects.
-    results = reference.evaluate(text, None, [])
+    results = reference.evaluate_with_bounds(text, None, [])
     assert not compare(a, results[0], np.float32).ok

@@ -72,3 +72,69 @@ def test_without_verify_each_the_wrong_step_goes_unnoticed(monkeypatch: pytest.M
     table[AnnotateOp] = _breaking_annotate
     monkeypatch.setattr(transform_ops, "APPLY", MappingProxyType(table))
     schedir.compile(PAYLOAD_AND_SCHEDULE)
+
+
+def test_progress_lines_and_skips_decided_by_the_payload(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The match and two annotates: the match leaves the payload as it was (skipped), each
+    # annotate adds an attribute (checked: any change of the payload is run).
+    schedir.compile(PAYLOAD_AND_SCHEDULE.replace("readonly", "consumed"), verify_each=True)
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("verify-each:")]
+    assert lines[0].startswith("verify-each: step 1 'transform.structured.match' (<payload>:15:")
+    assert lines[0].split(": ", 2)[2].startswith("skipped: the payload did not change")
+    assert "step 2 'transform.annotate'" in lines[1] and "results match" in lines[1]
+    assert "step 3 'transform.annotate'" in lines[2] and "results match" in lines[2]
+    assert lines[3] == (
+        "verify-each: 3 steps, 2 checked; skipped (payload unchanged): "
+        "1 'transform.structured.match' (line 15)"
+    )
+
+
+NO_OP_TRANSFORMS = """\
+module attributes {transform.with_named_sequence} {
+  func.func @f(%a: tensor<9x7xf32>) -> tensor<9x7xf32> {
+    %e = tensor.empty() : tensor<9x7xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%a : tensor<9x7xf32>) outs(%e : tensor<9x7xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %s = math.exp %x : f32
+      linalg.yield %s : f32
+    } -> tensor<9x7xf32>
+    return %r : tensor<9x7xf32>
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %p = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %h = transform.get_parent_op %g : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %t, %l = transform.structured.tile_using_for %g tile_sizes [4, 0]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+"""
+
+
+def test_steps_without_payload_effects_are_skipped_whatever_their_kind(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Matches, a param, get_parent_op and a canonicalization with nothing to do leave the
+    # payload unchanged: only the tiling is run.
+    schedir.compile(NO_OP_TRANSFORMS, verify_each=True)
+    err = capsys.readouterr().err
+    summary = err.strip().splitlines()[-1]
+    assert summary.startswith("verify-each: 6 steps, 1 checked; skipped (payload unchanged): ")
+    for name in (
+        "'transform.structured.match'",
+        "'transform.param.constant'",
+        "'transform.get_parent_op'",
+        "'transform.apply_patterns'",
+    ):
+        assert name in summary
+    assert "'transform.structured.tile_using_for'" not in summary
