@@ -60,7 +60,8 @@ class MeasureSetup:
     target: str
     device: int | None
     data: Path
-    """An .npz file holding `in_<i>` (the inputs) and `out_<i>` (the reference results)."""
+    """An .npz file holding `in_<i>` (the inputs), `out_<i>` (the reference results) and,
+    for float results, `err_<i>` (their forward error bounds)."""
     reduction_length: int
     min_time: float
     min_runs: int = 5
@@ -126,7 +127,14 @@ class Measurer:
             count = sum(1 for k in data.files if k.startswith("in_"))
             self.inputs = [np.array(data[f"in_{i}"]) for i in range(count)]
             results = sum(1 for k in data.files if k.startswith("out_"))
-            self.expected = [np.array(data[f"out_{i}"]) for i in range(results)]
+            # (value, forward error bound or None) of each result
+            self.expected = [
+                (
+                    np.array(data[f"out_{i}"]),
+                    np.array(data[f"err_{i}"]) if f"err_{i}" in data.files else None,
+                )
+                for i in range(results)
+            ]
 
     def __call__(self, job: MeasureJob, progress: Callable[[str], None]) -> Measurement:
         start = time.perf_counter()
@@ -180,7 +188,7 @@ class Measurer:
 
     def _verify(self, job: MeasureJob, executable: Any) -> str | None:
         """None when every result matches the reference and no input changed, else why not."""
-        from schedir.reference import compare, nan_filled
+        from schedir.reference import Expected, compare, nan_filled
 
         args = [a.copy() for a in self.inputs]
         outputs = [nan_filled(spec) for spec in job.signature.out_params]
@@ -199,7 +207,7 @@ class Measurer:
         for index, (spec, got, want) in enumerate(
             zip(job.signature.results, results, self.expected, strict=True)
         ):
-            check = compare(got, want, spec.dtype, self.setup.reduction_length)
+            check = compare(got, Expected(*want, np.dtype(spec.dtype)), spec.dtype)
             if not check.ok:
                 return f"result {index}: {check.message}"
         for index, (before, after) in enumerate(zip(self.inputs, args, strict=True)):

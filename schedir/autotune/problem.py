@@ -103,16 +103,19 @@ def _schedule_part(module: ModuleOp) -> str:
 
 
 def write_reference_data(loaded: Loaded, folder: Path, seed: int) -> tuple[Path, int]:
-    """The inputs and the reference's results in an .npz under `folder`, and the
-    reduction length of the tolerances."""
+    """The inputs and the reference's results (values `out_i` and, for floats, forward
+    error bounds `err_i`) in an .npz under `folder`, and the payload's reduction length."""
     from schedir import reference
     from schedir.dialects.types import entry_signature, find_entry
 
     sig = entry_signature(find_entry(loaded.payload, loaded.entry))
     inputs = reference.random_inputs(sig, seed)
-    expected = reference.evaluate(loaded.payload, loaded.entry, inputs)
+    expected = reference.evaluate_with_bounds(loaded.payload, loaded.entry, inputs)
     arrays = {f"in_{i}": np.asarray(a) for i, a in enumerate(inputs)}
-    arrays.update({f"out_{i}": np.asarray(e) for i, e in enumerate(expected)})
+    for i, e in enumerate(expected):
+        arrays[f"out_{i}"] = e.value
+        if e.error is not None:
+            arrays[f"err_{i}"] = e.error
     path = folder / "reference.npz"
     np.savez(path, **arrays)  # pyright: ignore[reportArgumentType]  # numpy's stub types **kwds loosely
     return path, reference.reduction_length(loaded.payload, loaded.entry)
