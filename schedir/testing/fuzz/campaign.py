@@ -47,6 +47,15 @@ from schedir.testing.fuzz.worker import ToolResult, Worker
 FINDINGS = ("wrong", "crash", "hang", "rejects-valid", "bad-diagnostic")
 """The outcome kinds that are findings."""
 
+DELIBERATE_REJECTIONS = (
+    # Upstream tiles a softmax along its dimension and computes a softmax per tile.
+    "cannot tile dimension",
+    # Upstream accepts negative sizes silently; the loops they build never end.
+    "to be non-negative",
+)
+"""Located errors schedir gives on purpose where upstream accepts and then computes a wrong
+result or loops: such a rejection of an upstream-valid case is `rejected`, not a finding."""
+
 LOCATED_ERROR = re.compile(r"^\S[^\n]*?:\d+:\d+: error: (.*)$", re.M)
 _LOCATED_REMARK = re.compile(r"^\S[^\n]*?:\d+:\d+: remark: (.*)$", re.M)
 _ANY_ERROR = re.compile(r"^(?:\S[^\n]*?: )?error: (.*)$", re.M)
@@ -239,7 +248,11 @@ class Runner:
             message = detail
         else:
             message = located.group(1)
-        if case.upstream is None or self.iree_opt is None:
+        if (
+            case.upstream is None
+            or self.iree_opt is None
+            or any(reason in message for reason in DELIBERATE_REJECTIONS)
+        ):
             return Outcome("rejected", message, result)
         accepted = upstream_accepts(self.iree_opt, case.upstream, self.scratch, self.timeout)
         if accepted:

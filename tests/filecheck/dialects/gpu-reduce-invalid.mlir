@@ -52,7 +52,7 @@ func.func @result_type(%v: f32) {
 // -----
 
 func.func @unknown_operation(%v: f32) {
-  // expected-error @below {{expected keyword containing one of the following enum values for attribute 'op'}}
+  // expected-error @below {{containing one of the following enum values for attribute 'op'}}
   %a = gpu.subgroup_reduce sum %v : (f32) -> f32
   return
 }

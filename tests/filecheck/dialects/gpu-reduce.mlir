@@ -43,12 +43,12 @@ func.func @all(%v: f32, %i: i64) {
   return
 }
 
-// The generic form and the legacy opaque attribute spelling parse to the same ops.
+// The generic form (with both attribute spellings) parses to the same ops.
 // CHECK-LABEL: func.func @generic
 // CHECK:         gpu.subgroup_reduce add %{{.*}} cluster(size = 16) : (f32) -> f32
 // CHECK:         gpu.all_reduce maximumf %{{.*}} {
 func.func @generic(%v: f32) {
-  %a = "gpu.subgroup_reduce"(%v) <{op = #gpu<all_reduce_op add>, cluster_size = 16 : i32, cluster_stride = 1 : i32}> : (f32) -> f32
+  %a = "gpu.subgroup_reduce"(%v) <{op = #gpu<all_reduce_op<add>>, cluster_size = 16 : i32, cluster_stride = 1 : i32}> : (f32) -> f32
   %b = "gpu.all_reduce"(%v) <{op = #gpu.all_reduce_op<maximumf>}> ({
   }) : (f32) -> f32
   return

@@ -21,15 +21,6 @@ func.func @while_on_tensors(%a: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
 
 // -----
 
-func.func @softmax_not_decomposed(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %e = tensor.empty() : tensor<4x8xf32>
-  // expected-error @below {{'linalg.softmax' on tensors is not supported by one-shot-bufferize}}
-  %y = linalg.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %y : tensor<4x8xf32>
-}
-
-// -----
-
 // expected-error @below {{recursive call to '@f': one-shot-bufferize needs an acyclic call graph}}
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %r = func.call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
