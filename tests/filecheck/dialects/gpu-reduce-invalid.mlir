@@ -96,7 +96,7 @@ func.func @all_reduce_of_vector(%v: vector<4xf32>) {
 // -----
 
 func.func @region_arguments(%v: f32) {
-  // expected-error @below {{expected two region arguments of type f32}}
+  // expected-error @below {{expected two region arguments}}
   %a = gpu.all_reduce %v {
   ^bb0(%l: f32):
     gpu.yield %l : f32
