@@ -26,6 +26,7 @@ from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import linalg
 from schedir.dialects.linalg import FillOp, Linalg
@@ -58,10 +59,23 @@ def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, 
 
 
 def _fold_linalg(op: Operation) -> bool | None:
-    """The linalg folder: `foldMemRefCast` on buffer operands."""
+    """The linalg folder: `foldMemRefCast` on buffer operands.
+
+    Folding the cast of one operand can make its shape more static than an operand
+    it must agree with (an input and init whose sizes are the same value, one known
+    statically and one not yet); the fold is undone then, so the op never stops
+    verifying: the other operand's cast folds later, or both stay dynamic."""
     if not _structured(op):
         return None
-    return True if fold_cast_operands(op) else None
+    before = list(op.operands)
+    if not fold_cast_operands(op):
+        return None
+    try:
+        op.verify_()
+    except VerifyException:
+        op.operands = before
+        return None
+    return True
 
 
 _LINALG_OPS: tuple[type[Operation], ...] = tuple(

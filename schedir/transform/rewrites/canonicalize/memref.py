@@ -110,7 +110,9 @@ def fold_memref_cast(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     return None
 
 
-def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
+def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
+    """Upstream's DimOp::fold: static sizes, allocation and subview sizes, and
+    `dim(cast(x)) -> dim(x)` in place (foldMemRefCast)."""
     source, index_value = op.operands
     index = constant_int(index_value)
     if index is None or not isinstance(source.type, MemRefType):
@@ -124,7 +126,22 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
     if isinstance(owner, xmemref.AllocOp | xmemref.AllocaOp) and isinstance(source, OpResult):
         dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
+    if isinstance(owner, xmemref.SubviewOp):
+        sizes = _subview_params(owner)[1]
+        # A rank-reducing subview drops unit sizes; its result dims map to the kept ones.
+        kept = [size for size in sizes if not _is_dropped_unit(size)]
+        if len(sizes) == len(shape):
+            kept = sizes
+        if len(kept) == len(shape) and isinstance(kept[index], SSAValue):
+            return [kept[index]]
+        return None
+    if isinstance(owner, xmemref.CastOp) and fold_cast_operands(op, [0]):
+        return True
     return None
+
+
+def _is_dropped_unit(size: Mixed) -> bool:
+    return not isinstance(size, SSAValue) and size == 1
 
 
 def _subview_params(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed]]:
