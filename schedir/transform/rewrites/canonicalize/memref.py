@@ -132,9 +132,8 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
         kept = [size for size in sizes if not _is_dropped_unit(size)]
         if len(sizes) == len(shape):
             kept = sizes
-        if len(kept) == len(shape) and isinstance(kept[index], SSAValue):
-            return [kept[index]]
-        return None
+        size = kept[index] if len(kept) == len(shape) else None
+        return [size] if isinstance(size, SSAValue) else None
     if isinstance(owner, xmemref.CastOp) and fold_cast_operands(op, [0]):
         return True
     return None
