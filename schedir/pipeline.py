@@ -71,6 +71,7 @@ from schedir.lowering.generate_runtime_verification import GenerateRuntimeVerifi
 from schedir.lowering.gpu import written_arguments
 from schedir.lowering.pipelines import BUFFERIZE, PIPELINES, cuda_to_llvm
 from schedir.options import CompileOptions, Target
+from schedir.output import prepare_directory, write_output
 from schedir.transform.knobs import KnobValue
 from schedir.transform.knobs import select as select_knobs
 
@@ -792,9 +793,9 @@ class StepTimer:
 def _dump(folder: Path | None, index: int, stage: Stage, text: str) -> None:
     if folder is None:
         return
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{index}-{stage.name}{stage.suffix}").write_text(text)
+    # The CLI made and checked --dump-dir already; from the API the folder is checked here.
+    folder = prepare_directory(folder, "dump_dir")
+    write_output(folder / f"{index}-{stage.name}{stage.suffix}", text)
 
 
 def _first_line(err: BaseException) -> str:

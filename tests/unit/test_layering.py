@@ -2,7 +2,7 @@
 counts, also those inside functions and under `if TYPE_CHECKING:`.
 
 - Layers: testing -> cli -> tuning -> api -> autotune -> verify_each -> pipeline -> transform | lowering ->
-  transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> options | diagnostics.
+  transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> output -> options | diagnostics.
   gpu (whose CUDA host code runs through cpu's JIT), cpu and the leaves never import xDSL.
   A module whose unit has no rank fails.
 - Privacy: a `_`-prefixed module or name is imported only from inside the package that
@@ -33,6 +33,7 @@ PACKAGE = Path(__file__).parents[2] / ROOT
 RANKS = {
     "options": 0,
     "diagnostics": 0,
+    "output": 0.25,
     "abi": 0.5,
     "dialects": 1,
     "cpu": 1,
@@ -50,7 +51,7 @@ RANKS = {
     "testing": 7.5,
     "__init__": 8,
 }
-NO_XDSL = {"abi", "gpu", "cpu", "options", "diagnostics"}
+NO_XDSL = {"abi", "gpu", "cpu", "options", "diagnostics", "output"}
 
 
 # --- the graph -------------------------------------------------------------------------
