@@ -1,7 +1,7 @@
 """The import structure of DESIGN.md, checked on the import graph (grimp): every import
 counts, also those inside functions and under `if TYPE_CHECKING:`.
 
-- Layers: testing -> cli -> tuning -> api -> autotune -> verify_each -> pipeline -> transform | lowering ->
+- Layers: testing -> cli -> tuning -> api -> autotune -> verify_each -> universe -> pipeline -> transform | lowering ->
   transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> output -> options | diagnostics.
   gpu (whose CUDA host code runs through cpu's JIT), cpu and the leaves never import xDSL.
   A module whose unit has no rank fails.
@@ -43,6 +43,7 @@ RANKS = {
     "transform": 3,
     "lowering": 3,
     "pipeline": 4,
+    "universe": 4.2,
     "verify_each": 4.5,
     "autotune": 5,
     "api": 6,
