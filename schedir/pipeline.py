@@ -326,8 +326,11 @@ def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]
         path = Path(source)
         try:
             return path.read_text(encoding="utf-8"), str(path)
+        except FileNotFoundError:
+            raise InputError(f"could not read {what} file '{path}': no such file") from None
         except OSError as err:
-            raise InputError(f"could not read {what} file '{path}': {err.strerror}") from None
+            reason = (err.strerror or str(err)).lower()
+            raise InputError(f"could not read {what} file '{path}': {reason}") from None
         except UnicodeDecodeError:
             raise InputError(f"could not read {what} file '{path}': not UTF-8 text") from None
     return str(source), f"<{what}>"
@@ -335,8 +338,8 @@ def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]
 
 def _looks_like_path(text: str) -> bool:
     """MLIR text always has a brace or a newline; a path never needs them."""
-    if "\n" in text or "{" in text:
-        return False
+    if "\n" in text or "{" in text or not text.strip():
+        return False  # (a blank string is empty MLIR text, not the current folder)
     return text.endswith(".mlir") or Path(text).exists()
 
 
