@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
+from schedir import reference
 from tests.helpers import ANY, check_kernel, match, schedule_module
 
 SCHEDULE = (
@@ -59,7 +60,8 @@ def test_insert_slice_to_copy_at_any_static_dynamic_mix(
     schedir.parse(scheduled)
     # Dynamic dimensions of the source take the given sizes.
     sizes = [n for d, n in zip(dynamic, (rows, cols), strict=True) if d]
-    check_kernel(kernel, text, dynamic=sizes or None)
+    inputs = reference.random_inputs(kernel.signature, 0, dynamic_sizes=sizes or None)
+    check_kernel(kernel, text, inputs=inputs)
 
 
 @pytest.mark.parametrize("dynamic", [(True, False), (False, True), (True, True)])
