@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -322,7 +323,17 @@ def main() -> None:
     for spec in args.variant:
         name, _, path = spec.partition("=")
         variants.setdefault(name, []).append(Path(path))
-    import torch
+    try:
+        import torch
+    except ImportError:
+        # The peers need PyTorch (with CUDA); say what to install instead of a traceback.
+        print(
+            "benchmarks/gpu.py compares schedir with PyTorch, which is not installed here:\n"
+            "  python -m pip install torch       # a CUDA build; Triton comes with it on Linux\n"
+            'and schedir\'s CUDA extra: python -m pip install -e ".[cuda]"',
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from None
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False

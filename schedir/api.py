@@ -20,10 +20,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from schedir.abi import EntrySignature
-from schedir.diagnostics import Diagnostic, InputError, SourceManager
+from schedir.diagnostics import Diagnostic, InputError, Note, ParseError, SourceManager
 from schedir.dialects import get_context
 from schedir.dialects.syntax import check_buffer_sizes, parse_module, print_op
-from schedir.options import CompileOptions, Target
+from schedir.options import TARGETS, CompileOptions, Target
 from schedir.pipeline import (
     PAYLOAD,
     SCHEDULED,
@@ -317,10 +317,46 @@ def compile(
     region of its `transform.tune.alternatives` by name (what `schedir.tune` found);
     knobs not named keep their `selected` value.
     """
+    _check_source(payload, "payload")
+    if schedule is not None:
+        _check_source(schedule, "schedule")
     if verify_each:
         options = replace(options or CompileOptions(target=_target(target)), verify_each=True)
-    return compile_with_sources(
-        payload, schedule, target, entry, options, SourceManager(), knobs=knobs
+    try:
+        return compile_with_sources(
+            payload, schedule, target, entry, options, SourceManager(), knobs=knobs
+        )
+    except ParseError as err:
+        raise (
+            _missing_file(payload, "payload", err)
+            or _missing_file(schedule, "schedule", err)
+            or err
+        ) from None
+
+
+def _check_source(source: object, what: str) -> None:
+    """An `InputError` unless `source` is a path, MLIR text or (a payload) a parsed module."""
+    if isinstance(source, str | os.PathLike) or (
+        what == "payload" and isinstance(source, ModuleOp)
+    ):
+        return
+    kinds = "a path, MLIR text or a parsed module" if what == "payload" else "a path or MLIR text"
+    raise InputError(f"the {what} must be {kinds}, got {type(source).__name__}")
+
+
+def _missing_file(source: object, what: str, err: ParseError) -> InputError | None:
+    """A string taken as MLIR text that does not parse and reads as a path of no file: the
+    user meant a file, so say that it does not exist (the parse error is a note)."""
+    if not isinstance(source, str):
+        return None
+    text = source.strip()
+    if not text or "\n" in text or "{" in text or os.path.lexists(text):
+        return None
+    if err.location is not None and err.location.file != f"<{what}>":
+        return None
+    return InputError(
+        f"could not read {what} file '{text}': no such file",
+        notes=(Note(f"nor is it MLIR text: {err.message}"),),
     )
 
 
@@ -337,7 +373,7 @@ def compile_with_sources(
     """`compile`, recording the source texts in `sources` for rendering diagnostics."""
     if options is None:
         options = CompileOptions(target=_target(target))
-    elif options.target != target and target != "cpu":
+    elif _target(target) != options.target and target != "cpu":
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
     checkers: list[StepChecker] = []
     compiled = compile_stages(
@@ -361,8 +397,9 @@ def compile_with_sources(
     )
 
 
-def _target(name: str) -> Target:
-    # CompileOptions rejects an unknown name with the list of targets.
+def _target(name: object) -> Target:
+    if name not in TARGETS:
+        raise InputError(f"unknown target '{name}' (expected one of {', '.join(TARGETS)})")
     return cast(Target, name)
 
 

@@ -14,7 +14,6 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from schedir.diagnostics import (
     parse_expected_diagnostics,
 )
 from schedir.options import TARGETS, CompileOptions
+from schedir.output import check_output, prepare_directory, write_output
 
 SPLIT_MARKER = "// -----"
 
@@ -69,23 +69,6 @@ def _read_input(path: str, sources: SourceManager) -> tuple[str, str]:
     return name, text
 
 
-def write_atomically(path: str, data: str | bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and a rename."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"cannot write '{path}': folder '{folder}' does not exist")
-    mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, mode) as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"cannot write '{path}': {err.strerror}") from None
-
-
 def split_input(text: str) -> list[tuple[int, str]]:
     """Chunks of a `--split-input-file` input as (character offset in `text`, chunk text).
 
@@ -122,6 +105,11 @@ def _guarded(main: Callable[[list[str] | None, SourceManager], int], argv: list[
         return 1
     except RecursionError:
         print("error: input nests too deeply to process", file=sys.stderr)
+        return 1
+    except MemoryError as err:
+        # Sizes are the user's (a payload's shapes, its inputs): too large is not a bug.
+        detail = f": {err}" if str(err) else ""
+        print(f"error: out of memory{detail}", file=sys.stderr)
         return 1
     except Exception as err:  # an internal error: report it like any other, never a traceback
         if os.environ.get("SCHEDIR_DEBUG") == "1":
@@ -195,6 +183,8 @@ def _opt_parser() -> _ArgumentParser:
 
 def _opt(argv: list[str] | None, sources: SourceManager) -> int:
     args = _opt_parser().parse_args(argv)
+    if args.output:
+        check_output(args.output)
     name, text = _read_input(args.input, sources)
     schedule_text: tuple[str, str] | None = None
     if args.schedule is not None:
@@ -231,7 +221,7 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
         else:
             sys.stdout.write(joined)
     elif not failed:  # as mlir-opt: a failed run keeps no output file
-        write_atomically(args.output, joined)
+        write_output(args.output, joined)
     return 1 if failed else 0
 
 
@@ -374,10 +364,12 @@ def _run(argv: list[str] | None, sources: SourceManager) -> int:
         raise InputError("--schedule and --no-schedule cannot be used together")
     if args.runtime_verification and args.target != "cpu":
         raise InputError("--runtime-verification is only available for --target cpu")
+    if args.output:
+        check_output(args.output)
     options = CompileOptions(
         target=args.target,
         opt_level=args.opt_level,
-        dump_dir=Path(args.dump_dir) if args.dump_dir else None,
+        dump_dir=prepare_directory(args.dump_dir, "--dump-dir") if args.dump_dir else None,
         runtime_verification=args.runtime_verification,
         isolate_llvm=not args.no_llvm_worker,
     )
@@ -444,7 +436,7 @@ def _save_results(output: str, results: Sequence[object]) -> None:
     for name, value in zip(names, results, strict=True):
         buffer = io.BytesIO()
         np.save(buffer, np.asarray(value), allow_pickle=False)
-        write_atomically(name, buffer.getvalue())
+        write_output(name, buffer.getvalue())
 
 
 def _console(main: Callable[[list[str] | None], int]) -> NoReturn:
@@ -530,6 +522,10 @@ def _tune(argv: list[str] | None, sources: SourceManager) -> int:
     _read_input(args.payload, sources)
     if args.schedule:
         _read_input(args.schedule, sources)
+    # Outputs are checked before the search, so a mistyped path does not cost a tuning run.
+    if args.output:
+        check_output(args.output)
+    report_dir = prepare_directory(args.report, "--report") if args.report else None
     with report.LiveProgress(sys.stderr) as live:
         result = tune(
             args.payload,
@@ -551,9 +547,9 @@ def _tune(argv: list[str] | None, sources: SourceManager) -> int:
     console = Console(file=sys.stdout, width=120)
     report.print_summary(result, console)
     if args.output:
-        write_atomically(args.output, result.schedule_text)
-    if args.report:
-        report.write_report(result, Path(args.report))
+        write_output(args.output, result.schedule_text)
+    if report_dir is not None:
+        report.write_report(result, report_dir)
     sys.stdout.flush()
     print(report.best_line(result))
     return 0

@@ -71,6 +71,7 @@ from schedir.lowering.generate_runtime_verification import GenerateRuntimeVerifi
 from schedir.lowering.gpu import written_arguments
 from schedir.lowering.pipelines import BUFFERIZE, PIPELINES, cuda_to_llvm
 from schedir.options import CompileOptions, Target
+from schedir.output import prepare_directory, write_output
 from schedir.transform.knobs import KnobValue
 from schedir.transform.knobs import select as select_knobs
 
@@ -325,8 +326,11 @@ def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]
         path = Path(source)
         try:
             return path.read_text(encoding="utf-8"), str(path)
+        except FileNotFoundError:
+            raise InputError(f"could not read {what} file '{path}': no such file") from None
         except OSError as err:
-            raise InputError(f"could not read {what} file '{path}': {err.strerror}") from None
+            reason = (err.strerror or str(err)).lower()
+            raise InputError(f"could not read {what} file '{path}': {reason}") from None
         except UnicodeDecodeError:
             raise InputError(f"could not read {what} file '{path}': not UTF-8 text") from None
     return str(source), f"<{what}>"
@@ -334,8 +338,8 @@ def load_source(source: PayloadSource, what: str = "payload") -> tuple[str, str]
 
 def _looks_like_path(text: str) -> bool:
     """MLIR text always has a brace or a newline; a path never needs them."""
-    if "\n" in text or "{" in text:
-        return False
+    if "\n" in text or "{" in text or not text.strip():
+        return False  # (a blank string is empty MLIR text, not the current folder)
     return text.endswith(".mlir") or Path(text).exists()
 
 
@@ -792,9 +796,9 @@ class StepTimer:
 def _dump(folder: Path | None, index: int, stage: Stage, text: str) -> None:
     if folder is None:
         return
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{index}-{stage.name}{stage.suffix}").write_text(text)
+    # The CLI made and checked --dump-dir already; from the API the folder is checked here.
+    folder = prepare_directory(folder, "dump_dir")
+    write_output(folder / f"{index}-{stage.name}{stage.suffix}", text)
 
 
 def _first_line(err: BaseException) -> str:

@@ -11,6 +11,7 @@ cause.
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections import Counter
@@ -20,8 +21,10 @@ from typing import IO, TYPE_CHECKING
 
 from schedir.autotune.space import describe, from_key
 from schedir.autotune.store import Record
+from schedir.output import prepare_directory, write_output
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from rich.console import Console
     from rich.live import Live
 
@@ -157,10 +160,10 @@ def best_line(result: TuneResult) -> str:
 
 def write_report(result: TuneResult, folder: Path) -> None:
     """`trials.jsonl`, `history.png`, `knobs.png` and `report.md` under `folder`."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "trials.jsonl", "w") as out:
-        for r in result.trials:
-            out.write(json.dumps(r.as_json()) + "\n")
+    folder = prepare_directory(folder, "the report directory")
+    write_output(
+        folder / "trials.jsonl", "".join(json.dumps(r.as_json()) + "\n" for r in result.trials)
+    )
     _plots(result, folder)
     lines = [
         "# schedir-tune report",
@@ -179,7 +182,14 @@ def write_report(result: TuneResult, folder: Path) -> None:
         for status, group in sorted(grouped.items()):
             lines.append(f"- {status}: {len(group)} (e.g. {_cause(group[0])})")
     lines += ["", "![history](history.png)", "", "![knobs](knobs.png)", ""]
-    (folder / "report.md").write_text("\n".join(lines))
+    write_output(folder / "report.md", "\n".join(lines))
+
+
+def _save_figure(fig: Figure, path: Path) -> None:
+    """A figure as PNG, written as every output file is (atomically, special files through)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    write_output(path, buffer.getvalue())
 
 
 def _plots(result: TuneResult, folder: Path) -> None:
@@ -204,7 +214,7 @@ def _plots(result: TuneResult, folder: Path) -> None:
     ax.set_ylabel("best median time (ms)")
     ax.set_title("best so far")
     fig.tight_layout()
-    fig.savefig(folder / "history.png", dpi=100)
+    _save_figure(fig, folder / "history.png")
     plt.close(fig)
 
     verified = [r for r in measured if r.status == "verified" and r.median_ms is not None]
@@ -221,7 +231,7 @@ def _plots(result: TuneResult, folder: Path) -> None:
         ax.set_title(name, fontsize=9)
     axes[0][0].set_ylabel("median time (ms)")
     fig.tight_layout()
-    fig.savefig(folder / "knobs.png", dpi=100)
+    _save_figure(fig, folder / "knobs.png")
     plt.close(fig)
 
 

@@ -53,6 +53,9 @@ from schedir.dialects.dominance import DominanceInfo, dominance_failure
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
 
+_INT64_MAX = 2**63 - 1
+
+
 class _Lexer(MLIRLexer):
     """xDSL's lexer with a string-literal pattern that cannot backtrack.
 
@@ -114,6 +117,15 @@ class LocatedParser(Parser):
             raise XdslParseError(
                 self._forward_uses[first], f"use of undeclared SSA value name %{first}"
             ) from None
+
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        # A dimension is an int64 in MLIR: a larger literal is an error at the literal,
+        # worded as upstream's parser words it, not a size that overflows later stages.
+        span = self._current_token.span
+        size = super().parse_shape_dimension(allow_dynamic)
+        if size > _INT64_MAX:
+            raise XdslParseError(span, "invalid dimension")
+        return size
 
     def _parse_op_result_list(self) -> list[tuple[Span, int]]:
         results = super()._parse_op_result_list()

@@ -67,4 +67,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-__all__ = ["get_all_passes"]
+def get_own_passes() -> tuple[str, ...]:
+    """Names of the passes schedir defines itself (not the xDSL passes it reuses)."""
+    return tuple(name for name in get_all_passes() if name not in _XDSL_PASSES)
+
+
+__all__ = ["get_all_passes", "get_own_passes"]

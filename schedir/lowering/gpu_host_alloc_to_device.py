@@ -11,9 +11,25 @@ users write `gpu.alloc` themselves) makes those buffers device memory:
 * `memref.dealloc` of such a buffer -> `gpu.dealloc`;
 * `memref.copy` between contiguous buffers -> `gpu.memcpy` (device to device).
 
+Contiguity is known from the types, and the entry boundary supplies it: One-Shot
+Bufferize with function boundaries and no layout option (what upstream schedules write)
+gives every memref argument the fully dynamic layout `strided<[?, ?], offset: ?>`, but
+schedir's host ABI (schedir/gpu/host.py) passes each memref argument of an entry C-contiguous
+with offset 0 and refuses strided device arrays. So each memref argument of a public
+function that nothing in the module calls gets the identity layout, and a `memref.cast`
+back to the declared layout keeps its uses as they were; a copy whose operands are such
+casts (through any chain of casts) of contiguous buffers is a `gpu.memcpy`:
+
+    func.func @f(%a: memref<4x8xf32, strided<[?, ?], offset: ?>>, %out: memref<4x8xf32>) {
+      memref.copy %a, %out : memref<4x8xf32, strided<[?, ?], offset: ?>> to memref<4x8xf32>
+    // ->
+    func.func @f(%a: memref<4x8xf32>, %out: memref<4x8xf32>) {
+      %0 = memref.cast %a : memref<4x8xf32> to memref<4x8xf32, strided<[?, ?], offset: ?>>
+      gpu.memcpy %out, %a : memref<4x8xf32>, memref<4x8xf32>
+
 Host code that reads or writes buffer contents (`memref.load`/`store`, linalg or vector
-ops, strided copies) cannot run there: it is an error naming the op, which the schedule
-should have mapped into a kernel. Modules without kernels are left alone.
+ops, copies of strided views) cannot run there: it is an error naming the op, which the
+schedule should have mapped into a kernel. Modules without kernels are left alone.
 
     %b = memref.alloc() : memref<64xf32>
     memref.copy %a, %b : memref<64xf32> to memref<64xf32>
@@ -25,17 +41,28 @@ should have mapped into a kernel. Modules without kernels are left alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import affine, bufferization, func, memref
 from xdsl.dialects import linalg as xlinalg
+from xdsl.dialects import memref as xmemref
 from xdsl.dialects import vector as xvector
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import gpu
+from schedir.dialects import memref as smemref
 from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.linalg import Linalg
 from schedir.dialects.syntax import op_location
@@ -108,12 +135,12 @@ def _convert_function(fn: Operation) -> None:
         elif isinstance(op, memref.DeallocOp):
             _replace(op, gpu.DeallocOp(op.operands[0]))
         elif isinstance(op, memref.CopyOp):
-            source, target = op.operands
-            assert isinstance(source.type, MemRefType) and isinstance(target.type, MemRefType)
-            if not (is_contiguous_row_major(source.type) and is_contiguous_row_major(target.type)):
+            source, target = _contiguous(op.operands[0]), _contiguous(op.operands[1])
+            if source is None or target is None:
                 raise UnsupportedError(
-                    f"{PASS}: a strided 'memref.copy' on the host is not supported (only "
-                    "contiguous buffers are copied with gpu.memcpy); map the copy into a kernel",
+                    f"{PASS}: a 'memref.copy' of a strided view on the host is not supported "
+                    "(only contiguous buffers are copied with gpu.memcpy); map the copy into "
+                    "a kernel",
                     op_location(op),
                 )
             _replace(op, gpu.MemcpyOp(target, source))
@@ -128,12 +155,76 @@ def _convert_function(fn: Operation) -> None:
             block.insert_op_before(dealloc, ret)
 
 
+def _contiguous(value: SSAValue) -> SSAValue | None:
+    """`value`, or the buffer it is a cast of, typed contiguous row-major; None if neither."""
+    while True:
+        t = value.type
+        if isinstance(t, MemRefType) and is_contiguous_row_major(cast(MemRefType[Attribute], t)):
+            return value
+        owner = value.owner
+        if not isinstance(owner, xmemref.CastOp):
+            return None
+        value = owner.source
+
+
+def _called(module: ModuleOp) -> set[str]:
+    """Names of the functions some `func.call` in the module calls."""
+    return {
+        op.callee.root_reference.data
+        for op in module.walk()
+        if isinstance(op, func.CallOp) and isinstance(op.callee, SymbolRefAttr)
+    }
+
+
+def _is_entry(fn: func.FuncOp, called: set[str]) -> bool:
+    visibility = fn.sym_visibility
+    public = visibility is None or (
+        isinstance(visibility, StringAttr) and visibility.data == "public"
+    )
+    return public and bool(fn.body.blocks) and fn.sym_name.data not in called
+
+
+def specialize_entry_layouts(fn: func.FuncOp) -> None:
+    """Identity layouts for an entry's memref arguments, cast back for their uses.
+
+    The host ABI passes every memref argument C-contiguous with offset 0 (see the module
+    docstring), so the identity layout is what the argument has at run time.
+    """
+    entry = fn.body.blocks[0]
+    anchor = entry.first_op  # the casts go before it, in argument order
+    for index, arg in enumerate(list(entry.args)):
+        t = arg.type
+        if not isinstance(t, MemRefType):
+            continue
+        declared = cast(MemRefType[Attribute], t)
+        if isinstance(declared.layout, NoneAttr) or not _is_device_space(declared):
+            continue
+        identity = MemRefType(
+            declared.element_type, declared.get_shape(), NoneAttr(), declared.memory_space
+        )
+        new_arg = entry.insert_arg(identity, index)
+        new_arg.name_hint = arg.name_hint
+        back = smemref.CastOp.build(operands=[new_arg], result_types=[declared])
+        back.location = fn.location
+        if anchor is None:
+            entry.add_op(back)
+        else:
+            entry.insert_op_before(back, anchor)
+        arg.replace_all_uses_with(back.results[0])
+        entry.erase_arg(arg)
+    inputs = [a.type for a in entry.args]
+    fn.function_type = FunctionType.from_lists(inputs, list(fn.function_type.outputs.data))
+
+
 def host_alloc_to_device(module: ModuleOp) -> None:
     """Apply the pass to every host function of a module with kernels."""
     if CONTAINER not in module.attributes:
         return
+    called = _called(module)
     for op in module.ops:
         if isinstance(op, func.FuncOp):
+            if _is_entry(op, called):
+                specialize_entry_layouts(op)
             _convert_function(op)
 
 
@@ -147,4 +238,4 @@ class GpuHostAllocToDevice(ModulePass):
         host_alloc_to_device(op)
 
 
-__all__ = ["GpuHostAllocToDevice", "host_alloc_to_device"]
+__all__ = ["GpuHostAllocToDevice", "host_alloc_to_device", "specialize_entry_layouts"]

@@ -1,8 +1,8 @@
 """The import structure of DESIGN.md, checked on the import graph (grimp): every import
 counts, also those inside functions and under `if TYPE_CHECKING:`.
 
-- Layers: testing -> cli -> tuning -> api -> autotune -> verify_each -> pipeline -> transform | lowering ->
-  transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> options | diagnostics.
+- Layers: testing -> cli -> tuning -> api -> autotune -> verify_each -> universe -> pipeline -> transform | lowering ->
+  transform.rewrites -> reference -> dialects | gpu -> cpu -> abi -> output -> options | diagnostics.
   gpu (whose CUDA host code runs through cpu's JIT), cpu and the leaves never import xDSL.
   A module whose unit has no rank fails.
 - Privacy: a `_`-prefixed module or name is imported only from inside the package that
@@ -33,6 +33,7 @@ PACKAGE = Path(__file__).parents[2] / ROOT
 RANKS = {
     "options": 0,
     "diagnostics": 0,
+    "output": 0.25,
     "abi": 0.5,
     "dialects": 1,
     "cpu": 1,
@@ -42,6 +43,7 @@ RANKS = {
     "transform": 3,
     "lowering": 3,
     "pipeline": 4,
+    "universe": 4.2,
     "verify_each": 4.5,
     "autotune": 5,
     "api": 6,
@@ -50,7 +52,7 @@ RANKS = {
     "testing": 7.5,
     "__init__": 8,
 }
-NO_XDSL = {"abi", "gpu", "cpu", "options", "diagnostics"}
+NO_XDSL = {"abi", "gpu", "cpu", "options", "diagnostics", "output"}
 
 
 # --- the graph -------------------------------------------------------------------------

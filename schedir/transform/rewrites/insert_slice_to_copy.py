@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute, Operation, OpResult
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -56,7 +56,8 @@ def insert_slice_to_copy(
     if len(source_type.get_shape()) == len(sizes):
         # Upstream infers the slice's type from the sizes (no rank reduction).
         slice_type: Attribute = TensorType(
-            dest_type.get_element_type(), [s if isinstance(s, int) else -1 for s in sizes]
+            dest_type.get_element_type(),
+            [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes],
         )
     else:
         slice_type = source_type
