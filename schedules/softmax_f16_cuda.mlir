@@ -8,9 +8,8 @@
 // Payload: examples/softmax_f16_cuda.mlir (fill, max, exp, fill, sum, div over rows).
 // Knob "threads" (tune.alternatives, a region per block size T, since block_dims is
 // static): T = 256, 512 (selected) or 1024 threads, chunks and partials of T.
-// Limit (as before the shuffles): a row no longer than one chunk (T elements) gives a
-// single-iteration chunk loop that canonicalization folds away while handles still point
-// to it, and the schedule stops with "tracking listener failed to find replacement op".
+// A row within one chunk (T elements or fewer) works too: exp is fused into the chunk
+// loops before any canonicalization could fold a loop of one iteration away.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
@@ -43,6 +42,15 @@ module attributes {transform.with_named_sequence} {
       %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
       // reductions: partials 1x256 accumulated over chunks.
       %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
       %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
@@ -55,23 +63,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %max_loop, %sum_loop = transform.split_handle %red_loop
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.annotate %exp_b "softmax.exp" : !transform.any_op
-      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_b into %sum_loop
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %func1 = transform.structured.match ops{["func.func"]} in %root
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func1 {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %exps = transform.structured.match ops{["linalg.generic"]} attributes{"softmax.exp"} in %root
-        : (!transform.any_op) -> !transform.any_op
-      %exp_rest, %exp_s3 = transform.split_handle %exps
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_rest into %div_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
@@ -119,6 +113,15 @@ module attributes {transform.with_named_sequence} {
       %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
       // reductions: partials 1x512 accumulated over chunks.
       %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
       %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
@@ -131,23 +134,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %max_loop, %sum_loop = transform.split_handle %red_loop
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.annotate %exp_b "softmax.exp" : !transform.any_op
-      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_b into %sum_loop
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %func1 = transform.structured.match ops{["func.func"]} in %root
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func1 {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %exps = transform.structured.match ops{["linalg.generic"]} attributes{"softmax.exp"} in %root
-        : (!transform.any_op) -> !transform.any_op
-      %exp_rest, %exp_s3 = transform.split_handle %exps
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_rest into %div_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
@@ -195,6 +184,15 @@ module attributes {transform.with_named_sequence} {
       %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
       // reductions: partials 1x1024 accumulated over chunks.
       %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
       %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
@@ -207,23 +205,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %max_loop, %sum_loop = transform.split_handle %red_loop
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.annotate %exp_b "softmax.exp" : !transform.any_op
-      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_b into %sum_loop
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %func1 = transform.structured.match ops{["func.func"]} in %root
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func1 {
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
-      %exps = transform.structured.match ops{["linalg.generic"]} attributes{"softmax.exp"} in %root
-        : (!transform.any_op) -> !transform.any_op
-      %exp_rest, %exp_s3 = transform.split_handle %exps
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_rest into %div_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
