@@ -4,7 +4,9 @@
                              [--variant matmul=my_schedule.mlir ...]
 
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
-rowsum_odd (8191x1000), colsum, matvec (all by default).
+rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec (all by default). Triton
+peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
+row, the column sums chunks of 256 rows x 256 columns added with atomics.
 
 Each case compiles an example payload of examples/ (resized to the benchmark shape) with
 its schedule of schedules/ for cuda, checks every implementation against a float64
@@ -171,9 +173,63 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         )  # fmt: skip
         return c
 
+    @triton.jit
+    def rowsum_kernel(x_ptr, v_ptr, y_ptr, n_cols, HAS_V: tl.constexpr, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        acc = tl.zeros([BLOCK], dtype=tl.float32)
+        for start in range(0, n_cols, BLOCK):
+            cols = start + tl.arange(0, BLOCK)
+            mask = cols < n_cols
+            a = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+            if HAS_V:
+                a = a * tl.load(v_ptr + cols, mask=mask, other=0.0)
+            acc += a
+        tl.store(y_ptr + row, tl.sum(acc, axis=0))
+
+    def rowsum(x: Any) -> Any:
+        y = torch.empty(x.shape[0], device=x.device, dtype=x.dtype)
+        rowsum_kernel[(x.shape[0],)](x, x, y, x.shape[1], HAS_V=False, BLOCK=2048, num_warps=8)
+        return y
+
+    def matvec(a: Any, v: Any) -> Any:
+        y = torch.empty(a.shape[0], device=a.device, dtype=a.dtype)
+        rowsum_kernel[(a.shape[0],)](a, v, y, a.shape[1], HAS_V=True, BLOCK=2048, num_warps=8)
+        return y
+
+    @triton.jit
+    def colsum_kernel(
+        x_ptr, y_ptr, n_rows, n_cols,
+        ROWS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    ):  # fmt: skip
+        # A chunk of ROWS rows by BLOCK_N columns per program, added into y atomically.
+        cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+        first = tl.program_id(1).to(tl.int64) * ROWS
+        acc = tl.zeros([BLOCK_N], dtype=tl.float32)
+        for r in range(0, ROWS, BLOCK_M):
+            rows = first + r + tl.arange(0, BLOCK_M)
+            mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+            tile = tl.load(x_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=0.0)
+            acc += tl.sum(tile, axis=0)
+        tl.atomic_add(y_ptr + cols, acc, mask=cols < n_cols)
+
+    def colsum(x: Any) -> Any:
+        n_rows, n_cols = x.shape
+        y = torch.zeros(n_cols, device=x.device, dtype=x.dtype)
+        grid = (triton.cdiv(n_cols, 256), triton.cdiv(n_rows, 256))
+        colsum_kernel[grid](
+            x, y, n_rows, n_cols, ROWS=256, BLOCK_M=32, BLOCK_N=256, num_warps=8
+        )  # fmt: skip
+        return y
+
     return {
+        "rowsum": rowsum,
+        "rowsum_odd": rowsum,
+        "colsum": colsum,
+        "colsum_odd": colsum,
+        "matvec": matvec,
         "ew": chain,
         "softmax": softmax,
+        "softmax_odd": softmax,
         "layernorm": layernorm,
         "matmul": matmul,
         "mbr": matmul,
@@ -276,6 +332,15 @@ def cases(torch: Any) -> list[Case]:
             bandwidth_bound=True,
         ),
         Case(
+            "colsum_odd",
+            "colsum_cuda.mlir",
+            {999: odd_rows, 1000: odd_cols},
+            [(odd_rows, odd_cols)],
+            lambda x: x.sum(dim=0),
+            4 * odd_rows * odd_cols + 4 * odd_cols,
+            bandwidth_bound=True,
+        ),
+        Case(
             "matvec",
             "matvec_cuda.mlir",
             {1000: red, 999: red},
@@ -309,7 +374,7 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
-        "colsum,matvec",
+        "colsum,colsum_odd,matvec",
     )
     parser.add_argument(
         "--variant",

@@ -1,28 +1,113 @@
-// Column sums on the GPU (a reduction over the outer dimension): 32 columns per block
-// (#gpu.block<x>), one column per thread (#gpu.thread<x>, a warp per block): each lane
-// walks down its column, so a warp reads 32 consecutive floats of a row at a time (one
-// 128-byte line per load), and writes its sum once. Nothing is reduced across lanes, so
-// this schedule has no shuffle; splitting the rows over several warps (partials in shared
-// memory, upstream's tile_reduction_using_forall over #gpu.thread<y>) needs a static
-// partial buffer, which a column count that is not a multiple of 32 does not give yet.
-// Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size).
+// Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in three
+// kernels:
+// 1. the partials of (2), N x G, are set to zero (64 rows of them per block, a lane per
+//    partial column, so each row is written coalesced);
+// 2. the rows are split into G chunks, one block each (tile_reduction_using_forall over
+//    #gpu.block<x>; knob "blocks", G = 128 selected): each of its 512 threads owns 4
+//    adjacent columns of a chunk of 2048 (tile_using_for over the columns, then
+//    tile_using_forall tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous
+//    bytes of a row per load) and walks down the block's rows in steps of R (knob
+//    "row_step", R = 8): each step is one vector<Rx4xf32> read, R 16-byte loads in flight,
+//    added into a vector<4xf32> accumulator that hoist_loop_invariant_subsets keeps in
+//    registers across the steps; the last partial step (rows not a multiple of R) is
+//    peeled off and stays scalar; the accumulator is written once per column chunk;
+// 3. the G partials of each column are added (upstream's merge op: a row reduction of the
+//    N x G partials, one thread per column, 32 partials per 16-byte-load step).
+// Nothing crosses lanes, so there is no shuffle and no shared memory. Each forall of
+// blocks is mapped on its own (map_forall_to_blocks on the forall).
+// Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 64, 128,
+// 256 row chunks), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
+// Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
+// counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %fill, %red = transform.split_handle %ops
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [0, 32]
+    // Kernel 2's grid: G row chunks, each reduced into its own column of the N x G
+    // partials (%pfill sets them to zero), merged by %comb.
+    %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 1
+        -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
+      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [64, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.yield %f, %p, %c, %l
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }, {
+      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [128, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.yield %f, %p, %c, %l
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }, {
+      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [256, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.yield %f, %p, %c, %l
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }
+    // Kernel 2's block: column chunks of 2048 (a partial last chunk peeled, so that every
+    // chunk has a static width), 4 columns per thread, R rows per step.
+    %part_c, %chunks = transform.structured.tile_using_for %part tile_sizes [0, 2048]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%loop: !transform.op<"scf.for">):
+      %main, %rest = transform.loop.peel %loop
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+      transform.yield
+    }
+    %func0 = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func0 {
+      transform.apply_patterns.canonicalization
+      transform.apply_patterns.linalg.tiling_canonicalization
+    } : !transform.any_op
+    %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall
+      : (!transform.any_op) -> !transform.any_op
+    %part_t, %threads = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
+        (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
+      -> !transform.param<i64>
+    // Per chunk (the main chunks, the peeled one): R rows per step, a partial last step
+    // peeled (nothing to peel when R divides the rows).
+    transform.foreach %part_t : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %part_r, %rows = transform.structured.tile_using_for %tile tile_sizes [%step, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %rows_for = transform.cast %rows : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %rows_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb1(%loop: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %loop
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      transform.yield
+    }
+    // Kernel 1: the partials set to zero, 64 rows per block, a lane per partial column.
+    %pfill_b, %pfill_grid = transform.structured.tile_using_forall %pfill tile_sizes [64]
         (mapping = [#gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+    %pfill_t, %pfill_threads = transform.structured.tile_using_forall %pfill_b
+        num_threads [0, 512] (mapping = [#gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Kernel 3: the merge, 128 columns per block, one per thread, 32 partials per step.
+    %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [128]
+        (mapping = [#gpu.block<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_b, %mg = transform.structured.fuse_into_containing_op %fill into %merge_grid
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %red_t, %red_f = transform.structured.tile_using_forall %red_b num_threads [0, 32]
+    %comb_t, %merge_threads = transform.structured.tile_using_forall %comb_b num_threads [128]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [32]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_t, %mt = transform.structured.fuse_into_containing_op %fill_b into %merge_threads
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %comb_r, %merge_cols, %merge_steps = transform.structured.tile_using_for %comb_t
+        tile_sizes [1, 32]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
@@ -30,17 +115,53 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.tiling_canonicalization
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
+    // Vectorize every static tile (the steps of kernels 2 and 3); a dynamic one (the
+    // peeled rows, a column count that is not a multiple of 4) stays scalar.
+    %steps2 = transform.structured.match ops{["linalg.generic"]} in %forall
+      : (!transform.any_op) -> !transform.any_op
+    %tiles = transform.merge_handles %steps2, %comb_r : !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      transform.sequence %tile : !transform.any_op failures(suppress) {
+      ^bb1(%t: !transform.any_op):
+        transform.structured.vectorize %t : !transform.any_op
+        transform.yield
+      }
+      transform.yield
+    }
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    // The accumulators: out of the step loops into registers.
+    %loops = transform.structured.match ops{["scf.for"]} in %func
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_licm to %loops : !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
                         "function-boundary-type-conversion" = "identity-layout-map"} to %root
       : (!transform.any_op) -> !transform.any_op
     %func_b = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
-    %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+    %grids = transform.structured.match ops{["scf.forall"]}
+        attributes {mapping = [#gpu.block<x>]} in %func_b
       : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 1, 1]
+    %grid1, %grid2, %grid3 = transform.split_handle %grids
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %launch1 = transform.gpu.map_forall_to_blocks %grid1 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+    %mapped1 = transform.gpu.map_nested_forall_to_threads %launch1 block_dims = [512, 1, 1]
+      : (!transform.any_op) -> !transform.any_op
+    %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
+      : (!transform.any_op) -> !transform.any_op
+    %mapped2 = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
+      : (!transform.any_op) -> !transform.any_op
+    %launch3 = transform.gpu.map_forall_to_blocks %grid3 generate_gpu_launch
+      : (!transform.any_op) -> !transform.any_op
+    %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [128, 1, 1]
+      : (!transform.any_op) -> !transform.any_op
+    %func_g = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.canonicalization

@@ -6,9 +6,10 @@
 // One row per block, 512 threads, per-thread partials over chunks of 512, the partials
 // reduced across the block by transform.schedir.gpu.reduce_to_all_reduce (shfl.sync).
 // Payload: examples/softmax_f16_cuda.mlir (fill, max, exp, fill, sum, div over rows).
-// Limit (as before the shuffles): a row no longer than one chunk (512 elements) gives a
-// single-iteration chunk loop that canonicalization folds away while handles still point
-// to it, and the schedule stops with "tracking listener failed to find replacement op".
+// Knob "threads" (tune.alternatives, a region per block size T, since block_dims is
+// static): T = 256, 512 (selected) or 1024 threads, chunks and partials of T.
+// A row within one chunk (T elements or fewer) works too: exp is fused into the chunk
+// loops before any canonicalization could fold a loop of one iteration away.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
@@ -33,80 +34,221 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // div: chunks of 512, one element per thread; exp cloned into it.
-    %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 512]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // reductions: partials 1x512 accumulated over chunks.
-    %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
-    %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
-        by tile_sizes = [0, 512]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %max_part_f, %sum_part_f = transform.split_handle %part_forall
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %max_loop, %sum_loop = transform.split_handle %red_loop
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %exp_b "softmax.exp" : !transform.any_op
-    %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_b into %sum_loop
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %func1 = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func1 {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    %exps = transform.structured.match ops{["linalg.generic"]} attributes{"softmax.exp"} in %root
-      : (!transform.any_op) -> !transform.any_op
-    %exp_rest, %exp_s3 = transform.split_handle %exps
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_rest into %div_loop
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-    %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-    // merges the reduced value into the row's max / sum.
-    %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %func = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.canonicalization
-      transform.apply_patterns.linalg.tiling_canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %func : !transform.any_op
-    %root_b = transform.apply_registered_pass "one-shot-bufferize"
-        with options = {"bufferize-function-boundaries" = true,
-                        "function-boundary-type-conversion" = "identity-layout-map"} to %root
-      : (!transform.any_op) -> !transform.any_op
-    %func_b = transform.structured.match ops{["func.func"]} in %root_b
-      : (!transform.any_op) -> !transform.any_op
-    %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
-      : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
-      : (!transform.any_op) -> !transform.any_op
-    %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func_g {
-      transform.apply_patterns.canonicalization
-      transform.apply_patterns.gpu.eliminate_barriers
-    } : !transform.any_op
-    transform.apply_cse to %func_g : !transform.any_op
+    // Knob: threads per block (256, 512, 1024), one region each (block_dims is static).
+    transform.tune.alternatives<"threads"> selected_region = 1 {
+      // div: chunks of 256, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x256 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // div: chunks of 512, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x512 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // div: chunks of 1024, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x1024 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }
     transform.yield
   }
 }

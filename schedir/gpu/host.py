@@ -14,8 +14,13 @@ resolves the `mgpu*` symbols to `runtime.symbols()`:
 | `mgpuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra, n)` | `cuLaunchKernel` after checking the limits |
 | `mgpuStreamCreate()` / `Destroy` | the runtime's stream (`runtime.stream`, default 0) |
 | `mgpuStreamSynchronize(stream)` | waits, naming the last launch if a kernel faulted (skipped while `defer_sync`) |
-| `mgpuMemAlloc(bytes, stream, shared)` / `mgpuMemFree` | `cuMemAlloc` / `cuMemFree` |
+| `mgpuMemAlloc(bytes, stream, shared)` / `mgpuMemFree` | `cuMemAlloc` / `cuMemFree`, freed blocks kept for reuse (below) |
 | `mgpuMemcpy(dst, src, bytes, stream)`, `mgpuMemset32/16` | `cuMemcpyAsync`, `cuMemsetD32/D16Async` |
+
+A buffer the compiled code frees (a temporary between kernels, e.g. colsum's partials) is
+kept and handed out again to an allocation of the same size, on the runtime's one stream,
+so a repeated call neither allocates nor frees (cuMemFree waits for the device, and both
+would land inside a timed call); `close()` frees them.
 
 A Python exception cannot cross the C frames of the JIT-compiled code: a failing
 callback records the error, later callbacks do nothing, and `runtime.check()` raises it
@@ -102,6 +107,8 @@ class HostRuntime:
         self._modules: dict[int, GpuModule] = {}
         self._functions: dict[int, Kernel] = {}
         self._allocations: dict[int, int] = {}
+        self._free_blocks: dict[tuple[int, int], list[int]] = {}
+        """Freed buffers by (stream, size), reused by later allocations on that stream."""
         self._last_launch: str | None = None
         self._callbacks = {name: SIGNATURES[name](self._guard(name)) for name in SIGNATURES}
 
@@ -207,15 +214,21 @@ class HostRuntime:
             raise InputError(
                 "host-shared GPU allocations (gpu.alloc host_shared) are not supported"
             )
-        pointer = self.context.alloc(nbytes)
+        cached = self._free_blocks.get((self._stream(stream), nbytes))
+        pointer = cached.pop() if cached else self.context.alloc(nbytes)
         if pointer:
             self._allocations[pointer] = nbytes
         return pointer
 
     def _mgpuMemFree(self, pointer: int | None, stream: int | None) -> None:
         if pointer:
-            self._allocations.pop(pointer, None)
-            self.context.free(pointer)
+            nbytes = self._allocations.pop(pointer, None)
+            if nbytes is None:
+                self.context.free(pointer)
+            else:
+                # Stream-ordered reuse: later work on the stream runs after this call's.
+                key = (self._stream(stream), nbytes)
+                self._free_blocks.setdefault(key, []).append(pointer)
 
     def _mgpuMemcpy(
         self, dst: int | None, src: int | None, nbytes: int, stream: int | None
@@ -261,6 +274,10 @@ class HostRuntime:
         for pointer in list(self._allocations):
             self.context.free(pointer)
         self._allocations.clear()
+        for pointers in self._free_blocks.values():
+            for pointer in pointers:
+                self.context.free(pointer)
+        self._free_blocks.clear()
         for module in self._images.values():
             module.unload()
         self._images.clear()

@@ -303,3 +303,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A tensor.cast that erases static sizes of a forall's shared output moves out of the
+// loop (upstream's FoldTensorCastOfOutputIntoForallOp): the body and its parallel insert
+// see the static tensor, the result is cast back (as iree-opt prints it).
+// CHECK-LABEL: func.func @forall_output_cast
+// CHECK-SAME:    (%[[T:.*]]: tensor<16xf32>,
+// CHECK:         %[[R:.*]] = scf.forall (%{{.*}}) in (4) shared_outs(%[[O:.*]] = %[[T]]) -> (tensor<16xf32>) {
+// CHECK:           %[[S:.*]] = tensor.extract_slice %[[O]][%{{.*}}] [4] [1] : tensor<16xf32> to tensor<4xf32>
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[O]][%{{.*}}] [4] [1] : tensor<4xf32> into tensor<16xf32>
+// CHECK:         } {mapping = [#gpu.thread<x>]}
+// CHECK:         %[[C:.*]] = tensor.cast %[[R]] : tensor<16xf32> to tensor<?xf32>
+// CHECK:         return %[[C]] : tensor<?xf32>
+module attributes {transform.with_named_sequence} {
+  func.func @forall_output_cast(%t: tensor<16xf32>, %v: tensor<4xf32>) -> tensor<?xf32> {
+    %c = tensor.cast %t : tensor<16xf32> to tensor<?xf32>
+    %r = scf.forall (%i) in (4) shared_outs(%o = %c) -> (tensor<?xf32>) {
+      %off = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
+      %s = tensor.extract_slice %o[%off] [4] [1] : tensor<?xf32> to tensor<4xf32>
+      %w = arith.addf %s, %v : tensor<4xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %w into %o[%off] [4] [1] : tensor<4xf32> into tensor<?xf32>
+      }
+    } {mapping = [#gpu.thread<x>]}
+    return %r : tensor<?xf32>
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -31,6 +31,45 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A forall target is its own top-level forall (its thread forall is nested in it), so a
+// function with two grids maps them one at a time, each into its own launch (as
+// iree-opt does).
+// CHECK-LABEL: func.func @two_grids
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[C8]], {{.*}}) threads
+// CHECK:           %[[I:.*]] = gpu.block_id x
+// CHECK:           scf.forall (%[[J:.*]]) in (16) {
+// CHECK:             memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<8x16xf32>
+// CHECK:           } {mapping = [#gpu.thread<x>]}
+// CHECK:           gpu.terminator
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[C4]], {{.*}}) threads
+// CHECK:           %[[K:.*]] = gpu.block_id x
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[K]]] : memref<4xf32>
+// CHECK-NOT:     scf.forall
+module attributes {transform.with_named_sequence} {
+  func.func @two_grids(%a: memref<8x16xf32>, %b: memref<4xf32>, %v: f32) {
+    scf.forall (%i) in (8) {
+      scf.forall (%j) in (16) {
+        memref.store %v, %a[%i, %j] : memref<8x16xf32>
+      } {mapping = [#gpu.thread<x>]}
+    } {mapping = [#gpu.block<x>]}
+    scf.forall (%k) in (4) {
+      memref.store %v, %b[%k] : memref<4xf32>
+    } {mapping = [#gpu.block<x>]}
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %grids = transform.structured.match ops{["scf.forall"]} attributes {mapping = [#gpu.block<x>]} in %root : (!transform.any_op) -> !transform.any_op
+    %g1, %g2 = transform.split_handle %grids : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %l1 = transform.gpu.map_forall_to_blocks %g1 generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+    %l2 = transform.gpu.map_forall_to_blocks %g2 generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // An existing launch with grid_dims larger than the forall: the body is predicated on
 // the block ids (blockIdx.x < 7, blockIdx.y < 3) and the grid becomes grid_dims.
 // CHECK-LABEL: func.func @predicated_blocks

@@ -302,3 +302,41 @@ def test_error_classes_render_as_diagnostics() -> None:
     assert isinstance(err, SchedirError) and err.code == 700
     assert err.render().startswith("error: cuCtxSynchronize failed while running kernel 'k'")
     assert issubclass(LaunchConfigError, InputError)
+
+
+class _CountingContext:
+    """A context that hands out fake device addresses and records frees."""
+
+    def __init__(self) -> None:
+        self.allocated: list[int] = []
+        self.freed: list[int] = []
+
+    def alloc(self, nbytes: int) -> int:
+        self.allocated.append(nbytes)
+        return 0x1000 * len(self.allocated)
+
+    def free(self, pointer: int) -> None:
+        self.freed.append(pointer)
+
+
+def test_freed_temporaries_are_reused_per_stream_and_size() -> None:
+    """A temporary the compiled code frees (colsum's partials) is handed out again to an
+    allocation of the same size on the same stream: a repeated call neither allocates nor
+    frees; other sizes and streams get their own; close() frees everything."""
+    from schedir.gpu.host import HostRuntime
+
+    context = _CountingContext()
+    runtime = HostRuntime(context)  # type: ignore[arg-type]  # a stand-in with alloc/free
+    first = runtime._mgpuMemAlloc(4096, None, 0)  # pyright: ignore[reportPrivateUsage]  # the mgpu callbacks are what the compiled code calls
+    runtime._mgpuMemFree(first, None)  # pyright: ignore[reportPrivateUsage]  # as above
+    assert runtime.live_allocations == 0 and context.freed == []
+    again = runtime._mgpuMemAlloc(4096, None, 0)  # pyright: ignore[reportPrivateUsage]  # as above
+    assert again == first and context.allocated == [4096]
+    other = runtime._mgpuMemAlloc(2048, None, 0)  # pyright: ignore[reportPrivateUsage]  # as above
+    assert other != first and context.allocated == [4096, 2048]
+    runtime._mgpuMemFree(other, None)  # pyright: ignore[reportPrivateUsage]  # as above
+    runtime.stream = 7
+    elsewhere = runtime._mgpuMemAlloc(2048, None, 0)  # pyright: ignore[reportPrivateUsage]  # as above
+    assert elsewhere not in (first, other) and context.allocated == [4096, 2048, 2048]
+    runtime.close()
+    assert sorted(context.freed) == sorted([first, other, elsewhere])

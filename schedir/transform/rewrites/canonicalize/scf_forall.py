@@ -4,7 +4,9 @@ Constant bounds become static (one operand list per rewrite, as upstream's
 `ForallOpControlOperandsFolder`), zero-trip loops become their outputs, unmapped
 single-iteration dimensions are dropped (all of them: the body is inlined with
 `tensor.insert_slice` for its parallel inserts), shared outputs that are unused or never
-written are dropped, and `tensor.dim` of a result reads the shared output:
+written are dropped, a `tensor.cast` that erases static sizes of a shared output moves
+into the body (upstream's FoldTensorCastOfOutputIntoForallOp), and `tensor.dim` of a
+result reads the shared output:
 
     %r = scf.forall (%i) in (1) shared_outs(%o = %t) -> (tensor<8xf32>) {
       ...
@@ -16,10 +18,12 @@ written are dropped, and `tensor.dim` of a result reads the shared output:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DenseArrayBase, i32
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.dialects import tensor as xtensor
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, i32
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.scf import ForallOp
@@ -30,6 +34,7 @@ from schedir.transform.rewrites.canonicalize.scf import (
     replace_dropping_results,
     trip_count,
 )
+from schedir.transform.rewrites.canonicalize.tensor import can_fold_into_consumer
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.mixed import fold_mixed
 from schedir.transform.rewrites.rewriter import CanonRewriter
@@ -211,6 +216,59 @@ def promote_forall(rw: CanonRewriter, op: ForallOp) -> None:
     rw.erase(op, safe_erase=False)
 
 
+def forall_output_casts(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's FoldTensorCastOfOutputIntoForallOp: a shared output that is a
+    `tensor.cast` erasing static sizes takes the cast's source; the body sees the old type
+    through a cast of the new block argument, its parallel inserts write the new argument,
+    and the result is cast back for the users."""
+    assert isinstance(op, ForallOp)
+    outputs = list(op.outputs)
+    casts: dict[int, TensorType[Attribute]] = {}
+    for index, value in enumerate(outputs):
+        owner = value.owner
+        if (
+            isinstance(owner, Operation)
+            and can_fold_into_consumer(owner)
+            and isinstance(value.type, TensorType)
+        ):
+            casts[index] = cast(TensorType[Attribute], value.type)
+            outputs[index] = owner.operands[0]
+    if not casts:
+        return False
+    new = _new_forall(rw, op, op.lower_bounds, op.upper_bounds, op.steps, outputs)
+    block = new.body.block
+    new_args = list(block.args[new.rank :])
+    replacements: list[SSAValue | None] = list(block.args[: new.rank])
+    cast_args: dict[SSAValue, SSAValue] = {}
+    for index, arg in enumerate(new_args):
+        if index in casts:
+            cast_op = xtensor.CastOp(arg, casts[index])
+            rw.insert(cast_op, InsertPoint.at_end(block))
+            cast_args[cast_op.results[0]] = arg
+            replacements.append(cast_op.results[0])
+        else:
+            replacements.append(arg)
+    _merge_forall_body(rw, op, new, replacements)
+    # The parallel inserts write the new (more static) arguments, as upstream's.
+    for combining in new.terminator.region.block.ops:
+        dest = combining.operands[1] if isinstance(combining, ParallelInsertSliceOp) else None
+        if dest is not None and dest in cast_args:
+            combining.operands = [combining.operands[0], cast_args[dest], *combining.operands[2:]]
+            rw.modified(combining)
+    results: list[SSAValue | None] = []
+    point = InsertPoint.after(new)
+    for index, result in enumerate(new.results):
+        if index in casts:
+            back = xtensor.CastOp(result, casts[index])
+            rw.insert(back, point)
+            point = InsertPoint.after(back)
+            results.append(back.results[0])
+        else:
+            results.append(result)
+    rw.replace(op, [], results)
+    return True
+
+
 def dim_of_forall(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's DimOfForallOp: tensor.dim of a forall result reads its shared output."""
     source = op.operands[0]
@@ -226,7 +284,13 @@ def patterns() -> PatternSet:
     """scf.forall's canonicalization patterns, and tensor.dim of a forall result."""
     return (
         PatternSet()
-        .add(ForallOp, forall_control_operands, forall_iter_args, forall_single_iteration_dims)
+        .add(
+            ForallOp,
+            forall_control_operands,
+            forall_iter_args,
+            forall_single_iteration_dims,
+            forall_output_casts,
+        )
         .add(tensor.DimOp, dim_of_forall)
     )
 
@@ -236,6 +300,7 @@ __all__ = [
     "dim_of_forall",
     "forall_control_operands",
     "forall_iter_args",
+    "forall_output_casts",
     "forall_single_iteration_dims",
     "patterns",
     "promote_forall",

@@ -371,12 +371,16 @@ def _rewrite_one_forall(
 
 
 def _top_level_forall(target: Operation) -> ForallOp:
+    # Upstream's findTopLevelForallOps: a forall with any forall ancestor is nested, the
+    # ancestors above `target` included; so a forall target is its own top-level forall
+    # (its inner foralls are nested in it), which lets a function with several grids map
+    # them one at a time.
     found: list[ForallOp] = []
     for op in target.walk():
         if isinstance(op, ForallOp):
             parent = op.parent_op()
             nested = False
-            while parent is not None and parent is not target:
+            while parent is not None:
                 if isinstance(parent, ForallOp):
                     nested = True
                     break

@@ -1,0 +1,110 @@
+"""The reduction schedules' kernels run on the CPU (tests/unit/gpu/launch_emulation.py:
+every launch a loop nest over its blocks, its barriers and all-reduces phases over its
+threads), against the reference at odd sizes and in every knob setting, without a GPU;
+the emulation catches a kernel that skips work or combines wrongly, and refuses what it
+does not model (a shuffle, a collective inside control flow)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import IndexType
+
+import schedir
+from schedir.dialects.gpu import (
+    AllReduceOp,
+    AllReduceOperation,
+    AllReduceOperationAttr,
+    LaunchOp,
+    ShuffleOp,
+)
+from tests.helpers import check_kernel, resized_example
+from tests.unit.gpu.launch_emulation import NotEmulable, launches_to_loops, scheduled_module
+
+REPO = Path(__file__).parents[3]
+COLSUM = REPO / "schedules" / "colsum_cuda.mlir"
+
+
+def _colsum(rows: int, cols: int) -> str:
+    return resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "knobs"),
+    [
+        (8191, 1000, None),
+        (100003, 3, {"blocks": 0, "row_step": 4}),
+        (5, 33, None),
+        (130, 2052, {"blocks": 2, "row_step": 16}),
+        (999, 1000, {"row_step": 4}),
+    ],
+    ids=str,
+)
+def test_column_sums_match_the_reference(
+    rows: int, cols: int, knobs: dict[str, int] | None
+) -> None:
+    payload = _colsum(rows, cols)
+    host = launches_to_loops(scheduled_module(payload, COLSUM, knobs))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=rows)
+
+
+ROWS = ("softmax", "layernorm", "rowsum", "matvec", "softmax_f16")
+"""Schedules of a row reduction (examples of 1000 rows by 999 columns)."""
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(37, 1000), (3, 100003), (5, 33)], ids=str)
+@pytest.mark.parametrize("name", ROWS)
+def test_row_reductions_match_the_reference(name: str, rows: int, cols: int) -> None:
+    """Rows of 33 are within one chunk of every schedule (its loops of one iteration)."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: rows, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+@pytest.mark.parametrize("name", ["softmax", "layernorm", "rowsum"])
+def test_threads_knob_regions_match_the_reference(name: str, threads: int) -> None:
+    payload = resized_example(f"{name}_cuda.mlir", {1000: 7, 999: 2050})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=threads)
+
+
+def test_a_wrong_all_reduce_is_caught() -> None:
+    """The row sums combined with max instead of add."""
+    payload = resized_example("rowsum_cuda.mlir", {1000: 4, 999: 700})
+    module = scheduled_module(payload, REPO / "schedules" / "rowsum_cuda.mlir")
+    (reduction,) = [op for op in module.walk() if isinstance(op, AllReduceOp)]
+    reduction.op = AllReduceOperationAttr(AllReduceOperation.MAXNUMF)
+    kernel = schedir.compile(launches_to_loops(module), target="cpu")
+    with pytest.raises(AssertionError):
+        check_kernel(kernel, payload, seed=2)
+
+
+def test_a_kernel_that_skips_blocks_is_caught() -> None:
+    """Half the grid of the row-chunk kernel: half the partials stay zero."""
+    payload = _colsum(256, 64)
+    module = scheduled_module(payload, COLSUM)
+    launches = [op for op in module.walk() if isinstance(op, LaunchOp)]
+    chunks = launches[1]
+    half = ConstantOp.from_int_and_width(64, IndexType())
+    chunks.parent_block().insert_op_before(half, chunks)  # type: ignore[union-attr]  # a launch sits in a block
+    chunks.operands = [half.result, *chunks.operands[1:]]
+    kernel = schedir.compile(launches_to_loops(module), target="cpu")
+    with pytest.raises(AssertionError):
+        check_kernel(kernel, payload, seed=1)
+
+
+def test_shuffles_are_refused() -> None:
+    """After gpu-lower-reductions an all-reduce is shuffles, which the emulation refuses."""
+    payload = resized_example("rowsum_cuda.mlir", {1000: 4, 999: 999})
+    module = scheduled_module(payload, REPO / "schedules" / "rowsum_cuda.mlir")
+    (reduction,) = [op for op in module.walk() if isinstance(op, AllReduceOp)]
+    shuffle = ShuffleOp(reduction.value, reduction.value, reduction.value, "xor")
+    assert reduction.parent is not None
+    reduction.parent.insert_op_before(shuffle, reduction)
+    with pytest.raises(NotEmulable, match=r"gpu\.shuffle"):
+        launches_to_loops(module)
