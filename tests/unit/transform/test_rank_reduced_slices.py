@@ -313,3 +313,32 @@ def test_transfers_folded_into_rank_reduced_slices_keep_their_values(seed: int) 
         + _CANONICALIZE
     )
     run_and_check(schedule_module(_transfer_chain(seed), schedule))
+
+
+@pytest.mark.parametrize(
+    ("nhwc", "khkwf", "by"),
+    [
+        ((1, 9, 1, 3), (3, 1, 1), "tile_sizes = [0, 0, 0, 0, 2, 1, 2]"),
+        ((1, 7, 5, 1), (3, 1, 2), "tile_sizes = [0, 0, 0, 0, 1, 2, 1]"),
+        ((1, 1, 9, 2), (1, 3, 1), "num_threads = [0, 0, 0, 0, 0, 2, 2]"),
+    ],
+)
+def test_tile_reduction_of_a_strided_convolution_then_canonicalize(
+    nhwc: tuple[int, int, int, int], khkwf: tuple[int, int, int], by: str
+) -> None:
+    # Stride 2 and unit dims: the partials' 1x?x?x?x1x1 slots kept the wrong unit dims,
+    # and the folded slices were cast between incompatible shapes.
+    n, h, w, c = nhwc
+    kh, kw, f = khkwf
+    i, k = _tensor([n, h, w, c]), _tensor([kh, kw, c, f])
+    o = _tensor([n, (h - kh) // 2 + 1, (w - kw) // 2 + 1, f])
+    payload = f"""  func.func @cv(%i: {i}, %k: {k}, %o: {o}) -> {o} {{
+    %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} ins(%i, %k : {i}, {k}) outs(%o : {o}) -> {o}
+    return %r : {o}
+  }}"""
+    schedule = (
+        match("%g", "linalg.conv_2d_nhwc_hwcf")
+        + f"    %f0, %p, %c, %l = transform.structured.tile_reduction_using_forall %g by {by}"
+        f" : ({ANY}) -> ({ANY}, {ANY}, {ANY}, {ANY})\n" + _CANONICALIZE
+    )
+    run_and_check(schedule_module(payload, schedule))
