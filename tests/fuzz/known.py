@@ -31,11 +31,6 @@ OPEN: dict[str, OpenFinding] = {
         "upstream warns 'tiling is not thread safe at axis #0', schedir is silent",
         lambda c, o: False,  # the generator keeps reduction dims out of foralls
     ),
-    "missing_entry_point_unlocated": OpenFinding(
-        "transform interpreter: 'could not find a nested named sequence with name: "
-        "__transform_main' has no file:line:col (upstream points at the module)",
-        lambda c, o: o.kind == "bad-diagnostic" and "could not find a nested named" in o.detail,
-    ),
     "vectorize_contraction_scaling": OpenFinding(
         "defect 9 (vector lowering): vectorizing a whole 6x8x9x9 batch_matmul does not "
         "finish in 60 s",
@@ -51,6 +46,8 @@ FIXED: dict[str, str] = {
     "unroll_factor_beyond_trip_count": "loop.unroll past the trip count copies no body",
     "softmax_fused_into_reduction_tiles": "defect 2: softmax never computed per tile",
     "huge_tile_size": "a tile size near 2**63 gives one tile",
+    "missing_entry_point_unlocated": "a missing entry point is reported at the module of the "
+    "named sequences",
 }
 """Fixed classes whose minimized case must now run clean (no finding)."""
 

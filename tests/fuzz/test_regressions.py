@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedir.diagnostics import MultipleErrors, ParseError, SourceManager, VerifyError
+import schedir
+from schedir.diagnostics import MultipleErrors, ParseError, SchedirError, SourceManager, VerifyError
 from schedir.dialects.syntax import check_buffer_sizes, parse_module
 from schedir.testing.fuzz import FINDINGS, Case, Runner, gen_case
 from schedir.testing.fuzz.strategies import cases, mutants
@@ -229,3 +230,33 @@ def test_every_mutant_parses_or_gets_a_located_diagnostic(case: Case) -> None:
         assert err.location is not None, err.render()
     except MultipleErrors as err:
         assert all(e.location is not None for e in err.errors), err.render()
+
+
+# --- a missing entry point or entry function had no file:line:col -----------------------
+
+_FN = "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n"
+_SEQ = (
+    "module attributes {transform.with_named_sequence} {\n"
+    "  transform.named_sequence @other(%r: !transform.any_op {transform.readonly}) {\n"
+    "    transform.yield\n  }\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "line", "message"),
+    [
+        (_FN + _SEQ, None, 4, "could not find a nested named sequence with name: __transform_main"),
+        (f"module {{\n{_FN}{_SEQ}}}\n", None, 5, "could not find a nested named sequence"),
+        (_FN, "g", 1, "no function named 'g'"),
+        (f"module {{\n{_FN}}}\n", "g", 1, "no function named 'g'"),
+        ("func.func private @f(%a: tensor<4xf32>) -> tensor<4xf32>\n", None, 1, "no public"),
+    ],
+)
+def test_missing_entry_points_are_located(
+    text: str, entry: str | None, line: int, message: str
+) -> None:
+    with pytest.raises(SchedirError) as info:
+        schedir.compile(text, entry=entry)
+    err = info.value
+    assert message in err.message, err.render()
+    assert err.location is not None and err.location.line == line, err.render()
