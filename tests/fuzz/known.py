@@ -41,6 +41,9 @@ FIXED: dict[str, str] = {
     "unroll_factor_beyond_trip_count": "loop.unroll past the trip count copies no body",
     "softmax_fused_into_reduction_tiles": "defect 2: softmax never computed per tile",
     "huge_tile_size": "a tile size near 2**63 gives one tile",
+    "dim_of_cast_after_bufferize": "memref.dim folds through subviews and casts (a tile's "
+    "buffer gets static sizes as its subviews do); a cast folds into a linalg op only if it "
+    "still verifies",
     "forall_over_reduction_warns": "tile_using_forall over a reduction dim warns as upstream "
     "('tiling is not thread safe at axis #0') and runs on",
     "missing_entry_point_unlocated": "a missing entry point is reported at the module of the "

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, Tensor
 from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.utils.exceptions import VerifyException
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from schedir.dialects import linalg
@@ -61,7 +62,18 @@ def _fold_linalg(op: Operation) -> bool | None:
     """The linalg folder: `foldMemRefCast` on buffer operands."""
     if not _structured(op):
         return None
-    return True if fold_cast_operands(op) else None
+    before = list(op.operands)
+    if not fold_cast_operands(op):
+        return None
+    try:
+        op.verify()
+    except VerifyException:
+        # Named ops that compare operand shapes (transpose, broadcast, ...) may not take
+        # a static operand next to a dynamic one whose cast has not been folded (yet):
+        # the casts stay until both sides are static.
+        op.operands = before
+        return None
+    return True
 
 
 _LINALG_OPS: tuple[type[Operation], ...] = tuple(

@@ -110,7 +110,7 @@ def fold_memref_cast(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     return None
 
 
-def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
+def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     source, index_value = op.operands
     index = constant_int(index_value)
     if index is None or not isinstance(source.type, MemRefType):
@@ -121,9 +121,17 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | None:
     if shape[index] != DYNAMIC_INDEX:
         return [IntegerAttr(shape[index], IndexType())]
     owner = source.owner
+    dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
     if isinstance(owner, xmemref.AllocOp | xmemref.AllocaOp) and isinstance(source, OpResult):
-        dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
+    if isinstance(owner, xmemref.SubviewOp):
+        # A dynamic size makes a dynamic result dim and dropped dims are static units, so
+        # the k-th dynamic result dim is the k-th dynamic size, whichever dims are dropped.
+        return [owner.sizes[dynamic.index(index)]]
+    # dim(cast(x)) -> dim(x) (upstream's foldMemRefCast in DimOp::fold)
+    if isinstance(owner, xmemref.CastOp) and can_fold_cast_into_consumer(owner):
+        op.operands = [owner.operands[0], index_value]
+        return True
     return None
 
 
