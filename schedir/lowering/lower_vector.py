@@ -116,7 +116,7 @@ def _transpose_of_broadcast(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-def _reduction_layout(op: Operation) -> str | None:
+def _reduction_layout(op: Operation) -> str:
     """The multi-reduction strategy that needs no transpose for `op`: `innerreduction`
     when its reduction dims are the innermost, `innerparallel` otherwise (upstream's
     default, which transposes the reduction dims outermost when they are not)."""
