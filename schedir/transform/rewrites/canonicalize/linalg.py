@@ -25,8 +25,8 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, Tensor
 from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
-from xdsl.utils.exceptions import VerifyException
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import linalg
 from schedir.dialects.linalg import FillOp, Linalg
