@@ -381,6 +381,17 @@ def op_location(op: Operation) -> Location | None:
     return None
 
 
+def module_location(module: Operation) -> Location | None:
+    """Where a module was written: its own location, or (an implicit module has none) that
+    of its first located op."""
+    if (loc := op_location(module)) is not None:
+        return loc
+    for op in module.walk():
+        if (loc := location_from_attr(op.location)) is not None:
+            return loc
+    return None
+
+
 def op_note(op: Operation, message: str = "see payload op") -> Note:
     """A note pointing at a (payload) op."""
     return Note(message, op_location(op))

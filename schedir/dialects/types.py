@@ -21,7 +21,7 @@ from xdsl.ir import Attribute
 
 from schedir.abi import DYNAMIC, ArgSpec, EntrySignature, MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError, Note, UnsupportedError
-from schedir.dialects.syntax import op_location
+from schedir.dialects.syntax import module_location, op_location
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
@@ -63,13 +63,15 @@ def find_entry(module: ModuleOp, entry: str | None = None) -> func.FuncOp:
                 return f
         names = ", ".join(f"@{f.sym_name.data}" for f in funcs) or "none"
         raise InputError(
-            f"no function named '{entry}'", notes=(Note(f"functions in the payload: {names}"),)
+            f"no function named '{entry}'",
+            module_location(module),
+            notes=(Note(f"functions in the payload: {names}"),),
         )
     public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
     if len(public) == 1:
         return public[0]
     if not public:
-        raise InputError("the payload has no public function to run")
+        raise InputError("the payload has no public function to run", module_location(module))
     raise InputError(
         f"the payload has {len(public)} public functions; choose one with --entry",
         op_location(public[1]),

@@ -45,6 +45,8 @@ After (per k, each row of the result an fma of a splat of a's element and b's ro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import vector as xvector
@@ -52,9 +54,13 @@ from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
+from schedir.dialects import vector
 from schedir.dialects.vector import Vector, YieldOp
+from schedir.dialects.vector.attributes import vec
 from schedir.transform.rewrites.canonicalize.driver import apply_patterns_greedily
-from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.greedy import Pattern, PatternSet
+from schedir.transform.rewrites.rewriter import CanonRewriter
+from schedir.transform.rewrites.vector.utils import broadcast, shape_cast, transpose
 
 _VECTOR_OPS: tuple[type[Operation], ...] = (*xvector.Vector.operations, *Vector.operations)
 """The ops of the vector dialect, xDSL's classes and schedir's."""
@@ -75,6 +81,92 @@ _VECTOR_OPS_LEFT_ALONE: tuple[type[Operation], ...] = (
 classes, which schedir's replacements subclass."""
 
 
+def _transpose_of_broadcast(op: Operation, rw: CanonRewriter) -> bool:
+    """transpose(broadcast(x)) -> broadcast(transpose(x)): transpose the small vector and
+    broadcast (stretching its unit dims) to the transposed shape.
+
+    A vectorized matmul reads its operands as broadcasts and transposes them to the
+    iteration shape (m x n x k); lowered element by element that transpose is one
+    extract and insert per element of the whole iteration space, where the operand
+    itself has m x k or k x n elements."""
+    assert isinstance(op, vector.TransposeOp)
+    bcast = op.vector.owner
+    if not isinstance(bcast, vector.BroadcastOp):
+        return False
+    src, res_t = bcast.source, cast(VectorType, op.result.type)
+    full = cast(VectorType, bcast.vector.type)
+    if full.get_num_scalable_dims() or res_t.get_num_scalable_dims():
+        return False
+    elem = full.get_element_type()
+    if not isinstance(src.type, VectorType):  # a splat transposed is the same splat
+        rw.replace_values(op, [broadcast(rw, src, res_t, op)])
+        return True
+    if src.type.get_num_scalable_dims():
+        return False
+    shape = list(src.type.get_shape())
+    rank = full.get_num_dims()
+    padded = [1] * (rank - len(shape)) + shape
+    if prod(padded) == prod(full.get_shape()):
+        return False  # nothing is broadcast: the transpose is as large either way
+    value = src if len(shape) == rank else shape_cast(rw, src, vec(padded, elem), op)
+    perm = op.perm()
+    if list(perm) != list(range(rank)):
+        value = transpose(rw, value, perm, op)
+    rw.replace_values(op, [broadcast(rw, value, res_t, op)])
+    return True
+
+
+def _reduction_layout(op: Operation) -> str:
+    """The multi-reduction strategy that needs no transpose for `op`: `innerreduction`
+    when its reduction dims are the innermost, `innerparallel` otherwise (upstream's
+    default, which transposes the reduction dims outermost when they are not)."""
+    assert isinstance(op, vector.MultiDimReductionOp)
+    mask = op.reduction_mask()
+    parallel = [i for i, m in enumerate(mask) if not m]
+    return "innerreduction" if parallel == list(range(len(parallel))) else "innerparallel"
+
+
+def _adaptive(strategies: dict[str, Pattern]) -> Pattern:
+    def pattern(op: Operation, rw: CanonRewriter) -> bool:
+        return strategies[_reduction_layout(op)](op, rw)
+
+    return pattern
+
+
+def _multi_reduction_patterns() -> PatternSet:
+    """The multi-reduction stages with the strategy chosen per op (`_reduction_layout`):
+    a reduction over the innermost dims (a vectorized matmul's) becomes one
+    `vector.reduction` per row instead of a transpose element by element."""
+    from schedir.transform.rewrites.vector.reduction import (
+        flattening_patterns,
+        reorder_patterns,
+        unrolling_patterns,
+    )
+
+    patterns = PatternSet()
+    for make in (reorder_patterns, flattening_patterns):
+        by = {s: make(s).patterns_of(vector.MultiDimReductionOp)[0] for s in _STRATEGIES}
+        patterns.add(vector.MultiDimReductionOp, _adaptive(by))
+    # The unrolling patterns match disjoint masks: both strategies' apply.
+    for strategy in _STRATEGIES:
+        patterns.update(unrolling_patterns(strategy))
+    return patterns
+
+
+_STRATEGIES = ("innerreduction", "innerparallel")
+
+
+def _stage_zero() -> PatternSet:
+    """Transfers permuted, and transposes of broadcasts turned around, before stage one
+    lowers the broadcasts (after that, the transpose sees only a chain of inserts)."""
+    from schedir.transform.rewrites.vector import with_folds
+    from schedir.transform.rewrites.vector.transfer import permutation_patterns
+
+    return with_folds(
+        PatternSet().add(vector.TransposeOp, _transpose_of_broadcast).update(permutation_patterns())
+    )
+
+
 def _stage_one() -> PatternSet:
     from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.contract import lower_contraction_patterns
@@ -83,11 +175,6 @@ def _stage_one() -> PatternSet:
         lower_masks_patterns,
     )
     from schedir.transform.rewrites.vector.outerproduct import lower_outer_product_patterns
-    from schedir.transform.rewrites.vector.reduction import (
-        flattening_patterns,
-        reorder_patterns,
-        unrolling_patterns,
-    )
     from schedir.transform.rewrites.vector.shape import (
         lower_broadcast_patterns,
         lower_shape_cast_patterns,
@@ -95,15 +182,13 @@ def _stage_one() -> PatternSet:
     )
     from schedir.transform.rewrites.vector.transfer import permutation_patterns
 
-    patterns = PatternSet()
+    patterns = PatternSet().add(vector.TransposeOp, _transpose_of_broadcast)
     for part in (
         lower_masked_transfers_patterns(),
         permutation_patterns(),
         lower_contraction_patterns("outerproduct"),
         lower_outer_product_patterns(),
-        reorder_patterns("innerparallel"),
-        flattening_patterns("innerparallel"),
-        unrolling_patterns("innerparallel"),
+        _multi_reduction_patterns(),
         lower_broadcast_patterns(),
         lower_transpose_patterns("eltwise"),
         lower_shape_cast_patterns(),
@@ -126,7 +211,7 @@ def _stage_two() -> PatternSet:
         permutation_patterns,
     )
 
-    patterns = PatternSet()
+    patterns = PatternSet().add(vector.TransposeOp, _transpose_of_broadcast)
     for part in (
         transfer_to_scf_patterns(1, True),
         permutation_patterns(),
@@ -156,6 +241,7 @@ def lower_vector(module: ModuleOp) -> None:
     """Apply the default vector lowering (see the module docstring) to `module`."""
     if not _needs_lowering(module):
         return
+    apply_patterns_greedily(module, _stage_zero())
     apply_patterns_greedily(module, _stage_one())
     apply_patterns_greedily(module, _stage_two())
 

@@ -25,8 +25,8 @@ from xdsl.context import Context
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from schedir.diagnostics import Diagnostic, SchedirError, TransformError
-from schedir.dialects.syntax import op_location
+from schedir.diagnostics import Diagnostic, Note, SchedirError, TransformError
+from schedir.dialects.syntax import module_location, op_location
 from schedir.dialects.transform.core import FailurePropagationMode, NamedSequenceOp, YieldOp
 from schedir.dialects.transform.interfaces import TransformOpInterface
 from schedir.transform import ops as transform_ops
@@ -107,6 +107,28 @@ class TransformInterpreter:
                 return op
         return None
 
+    def _missing_entry_point(self, entry_point: str) -> TransformError:
+        """Upstream's error, at the module that holds the named sequences (the schedule's
+        first op when none does), with a note naming the sequences there are."""
+        holders = [
+            op
+            for op in self.schedule.walk()
+            if "transform.with_named_sequence" in op.attributes and op_location(op) is not None
+        ]
+        names = [
+            f"@{op.sym_name.data}" for op in self.schedule.walk() if isinstance(op, NamedSequenceOp)
+        ]
+        note = (
+            f"the named sequences in the schedule: {', '.join(names)}"
+            if names
+            else "the schedule has no named sequence"
+        )
+        return TransformError(
+            f"could not find a nested named sequence with name: {entry_point}",
+            op_location(holders[0]) if holders else module_location(self.schedule),
+            notes=(Note(note),),
+        )
+
     def run(self, entry_point: str = "__transform_main") -> None:
         """Run `entry_point` with its first argument bound to the payload root.
 
@@ -115,10 +137,7 @@ class TransformInterpreter:
         """
         entry = self.find_named_sequence(entry_point)
         if entry is None:
-            raise TransformError(
-                f"could not find a nested named sequence with name: {entry_point}",
-                op_location(self.schedule),
-            )
+            raise self._missing_entry_point(entry_point)
         block = entry.body.blocks.first
         assert block is not None
         args = list(block.args)

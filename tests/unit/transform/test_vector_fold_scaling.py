@@ -104,3 +104,56 @@ def test_whole_matmul_vectorized_values() -> None:
         f"    transform.structured.vectorize %g : {ANY}\n"
     )
     run_and_check(schedule_module(matmul(3, 7, 9), schedule), reduction=9)
+
+
+def _lowered_ops(payload: str, op_name: str) -> int:
+    """Ops in the function after `lower-vector`, for `payload` with its `op_name` op
+    vectorized whole."""
+    from xdsl.dialects import func
+
+    from schedir.dialects.context import get_context
+    from schedir.lowering.lower_vector import lower_vector
+    from schedir.pipeline import apply_schedule, parse_pass_pipeline, prepare_entry
+
+    schedule = (
+        f'    %g = transform.structured.match ops{{["{op_name}"]}} in %root : ({ANY}) -> {ANY}\n'
+        f"    transform.structured.vectorize %g : {ANY}\n"
+    )
+    ctx = get_context()
+    module = schedir.parse(schedule_module(payload, schedule))
+    apply_schedule(ctx, module)
+    fn = next(op for op in module.walk() if isinstance(op, func.FuncOp))
+    prepare_entry(fn)
+    for p in parse_pass_pipeline("one-shot-bufferize{bufferize-function-boundaries=true}"):
+        p.apply(ctx, module)
+    lower_vector(module)
+    return sum(1 for _ in module.walk())
+
+
+@pytest.mark.parametrize(("m", "n", "k"), [(3, 24, 26), (7, 12, 13), (17, 16, 5)])
+def test_vectorized_matmul_lowers_in_operand_sized_ir(m: int, n: int, k: int) -> None:
+    # Defect 9: the operands, read as broadcasts to m x n x k and transposed there, were
+    # transposed element by element (~3 ops per element of the iteration space) and the
+    # product too; now the small operands are transposed before the broadcast, and a
+    # reduction over the innermost dim becomes one vector.reduction per row.
+    ops = _lowered_ops(matmul(m, n, k), "linalg.matmul")
+    operand_elements = m * k + k * n + m * n
+    assert ops < 4 * operand_elements + 100, f"{ops} ops for {m}x{n}x{k}"
+
+
+def batch_matmul(b: int, m: int, n: int, k: int) -> str:
+    a, bb, c = f"tensor<{b}x{m}x{k}xf32>", f"tensor<{b}x{k}x{n}xf32>", f"tensor<{b}x{m}x{n}xf32>"
+    return f"""  func.func @bmm(%A: {a}, %B: {bb}, %C: {c}) -> {c} {{
+    %r = linalg.batch_matmul ins(%A, %B : {a}, {bb}) outs(%C : {c}) -> {c}
+    return %r : {c}
+  }}"""
+
+
+@pytest.mark.parametrize(("b", "m", "n", "k"), [(3, 5, 7, 9), (2, 1, 6, 4)])
+def test_whole_batch_matmul_vectorized_values(b: int, m: int, n: int, k: int) -> None:
+    """4-d broadcasts of the operands, transposed before they are broadcast."""
+    schedule = (
+        f'    %g = transform.structured.match ops{{["linalg.batch_matmul"]}} in %root : ({ANY}) -> {ANY}\n'
+        f"    transform.structured.vectorize %g : {ANY}\n"
+    )
+    run_and_check(schedule_module(batch_matmul(b, m, n, k), schedule), reduction=k)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import DenseArrayBase, IndexType
 from xdsl.ir import Operation, SSAValue
 
-from schedir.diagnostics import Note
-from schedir.dialects.syntax import op_note
+from schedir.diagnostics import Diagnostic, Note
+from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.transform.structured.tile import TileUsingForallOp, TileUsingForOp
 from schedir.transform.interface import Interpreter, applies
 from schedir.transform.ops.structured._sizes import (
@@ -25,7 +25,7 @@ from schedir.transform.ops.structured._sizes import (
     unpack_packed,
     unpack_single,
 )
-from schedir.transform.rewrites.tiling.affine import Ofr
+from schedir.transform.rewrites.tiling.affine import Ofr, constant_of
 from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
 from schedir.transform.rewrites.tiling.tile_using_scf import (
     PartialTileError,
@@ -167,6 +167,23 @@ def _forall_entries(
     return unpack_single(interp, op, mixed(dense(static), list(dynamic)))
 
 
+def _warn_reduction_tiles(
+    interp: Interpreter, target: Operation, num_threads: Sequence[Ofr], tile_sizes: Sequence[Ofr]
+) -> None:
+    """Upstream's `checkTileSizes` warning: a forall over a non-parallel loop (more than one
+    thread, or a non-zero constant tile size) races on the shared output; the run goes on."""
+    sizes = num_threads if num_threads else tile_sizes
+    least = 1 if num_threads else 0
+    for index, (iterator, size) in enumerate(zip(loop_iterator_types(target), sizes, strict=False)):
+        value = constant_of(size)
+        if iterator != "parallel" and value is not None and value > least:
+            interp.emit(
+                Diagnostic(
+                    "warning", f"tiling is not thread safe at axis #{index}", op_location(target)
+                )
+            )
+
+
 @applies(TileUsingForallOp)
 def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
     """Tile each target into one `scf.forall` by `num_threads` or `tile_sizes`."""
@@ -186,6 +203,7 @@ def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
             raise silenceable(
                 op, "only TilingInterface ops are supported", notes=[op_note(target, "target op")]
             )
+        _warn_reduction_tiles(interp, target, num_threads, tile_sizes)
         options = TilingOptions(
             tile_sizes=tuple(tile_sizes),
             num_threads=tuple(num_threads),

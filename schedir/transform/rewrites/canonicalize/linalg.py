@@ -59,20 +59,18 @@ def _inputs_inits(op: Operation) -> tuple[tuple[SSAValue, ...], tuple[SSAValue, 
 
 
 def _fold_linalg(op: Operation) -> bool | None:
-    """The linalg folder: `foldMemRefCast` on buffer operands.
-
-    Folding the cast of one operand can make its shape more static than an operand
-    it must agree with (an input and init whose sizes are the same value, one known
-    statically and one not yet); the fold is undone then, so the op never stops
-    verifying: the other operand's cast folds later, or both stay dynamic."""
+    """The linalg folder: `foldMemRefCast` on buffer operands."""
     if not _structured(op):
         return None
     before = list(op.operands)
     if not fold_cast_operands(op):
         return None
     try:
-        op.verify_()
+        op.verify()
     except VerifyException:
+        # Named ops that compare operand shapes (transpose, broadcast, ...) may not take
+        # a static operand next to a dynamic one whose cast has not been folded (yet):
+        # the casts stay until both sides are static.
         op.operands = before
         return None
     return True

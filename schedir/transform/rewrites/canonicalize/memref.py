@@ -111,8 +111,6 @@ def fold_memref_cast(op: Operation) -> list[Attribute | SSAValue] | bool | None:
 
 
 def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
-    """Upstream's DimOp::fold: static sizes, allocation and subview sizes, and
-    `dim(cast(x)) -> dim(x)` in place (foldMemRefCast)."""
     source, index_value = op.operands
     index = constant_int(index_value)
     if index is None or not isinstance(source.type, MemRefType):
@@ -123,24 +121,18 @@ def fold_dim(op: Operation) -> list[Attribute | SSAValue] | bool | None:
     if shape[index] != DYNAMIC_INDEX:
         return [IntegerAttr(shape[index], IndexType())]
     owner = source.owner
+    dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
     if isinstance(owner, xmemref.AllocOp | xmemref.AllocaOp) and isinstance(source, OpResult):
-        dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
         return [owner.operands[dynamic.index(index)]]
     if isinstance(owner, xmemref.SubviewOp):
-        sizes = _subview_params(owner)[1]
-        # A rank-reducing subview drops unit sizes; its result dims map to the kept ones.
-        kept = [size for size in sizes if not _is_dropped_unit(size)]
-        if len(sizes) == len(shape):
-            kept = sizes
-        size = kept[index] if len(kept) == len(shape) else None
-        return [size] if isinstance(size, SSAValue) else None
-    if isinstance(owner, xmemref.CastOp) and fold_cast_operands(op, [0]):
+        # A dynamic size makes a dynamic result dim and dropped dims are static units, so
+        # the k-th dynamic result dim is the k-th dynamic size, whichever dims are dropped.
+        return [owner.sizes[dynamic.index(index)]]
+    # dim(cast(x)) -> dim(x) (upstream's foldMemRefCast in DimOp::fold)
+    if isinstance(owner, xmemref.CastOp) and can_fold_cast_into_consumer(owner):
+        op.operands = [owner.operands[0], index_value]
         return True
     return None
-
-
-def _is_dropped_unit(size: Mixed) -> bool:
-    return not isinstance(size, SSAValue) and size == 1
 
 
 def _subview_params(op: Operation) -> tuple[list[Mixed], list[Mixed], list[Mixed]]:

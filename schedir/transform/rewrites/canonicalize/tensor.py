@@ -80,20 +80,6 @@ def is_identity_slice(params: SliceParams, shape: Sequence[int]) -> bool:
     )
 
 
-def infer_rank_reduced_type(source: TensorType, sizes: Sequence[Mixed], rank: int) -> TensorType:
-    """Upstream's `inferCanonicalRankReducedResultType`: the slice type, with the first
-    unit dims dropped until its rank is `rank`."""
-    shape = _static(sizes)
-    drop = len(shape) - rank
-    kept: list[int] = []
-    for size in shape:
-        if drop > 0 and size == 1:
-            drop -= 1
-            continue
-        kept.append(size)
-    return TensorType(source.get_element_type(), kept)
-
-
 def build_extract_slice(
     source: SSAValue, params: SliceParams, result_type: Attribute
 ) -> ExtractSliceOp:
@@ -125,15 +111,32 @@ def build_insert_slice(
     )
 
 
-def dropped_dims(full: Sequence[Mixed], reduced_rank: int) -> list[int]:
-    """Positions of the unit sizes a rank-reducing slice drops (the first ones)."""
-    drop = len(full) - reduced_rank
-    dims: list[int] = []
-    for i, size in enumerate(full):
-        if drop > 0 and constant_int(size) == 1:
-            dims.append(i)
-            drop -= 1
-    return dims
+def dropped_dims(full: Sequence[Mixed], reduced_shape: Sequence[int]) -> list[int]:
+    """Positions of the unit sizes in `full` that a rank-reducing slice to `reduced_shape`
+    drops: upstream's `computeRankReductionMask` (a unit size is kept while it matches the
+    next reduced dim, so `[1, 6, 1]` to `1x6` drops the last dim, not the first)."""
+    mask = rank_reduction_mask(_static(full), reduced_shape, match_dynamic=True)
+    assert mask is not None, f"{reduced_shape} is not a rank reduction of {list(full)}"
+    return sorted(mask)
+
+
+def slice_dropped_dims(op: Operation) -> list[int]:
+    """The dims an extract_slice (from its result type) or an insert_slice (from its source
+    type) drops."""
+    sizes = slice_params(op)[1]
+    reduced = op.results[0].type if isinstance(op, xtensor.ExtractSliceOp) else op.operands[0].type
+    assert isinstance(reduced, TensorType)
+    return dropped_dims(sizes, reduced.get_shape())
+
+
+def reduced_slice_type(
+    element_type: Attribute, sizes: Sequence[Mixed], dropped: Sequence[int]
+) -> TensorType:
+    """The slice type of `sizes` with the `dropped` dims removed (upstream's
+    ExtractSliceReturnTypeCanonicalizer: a fold keeps the rank reduction of the original
+    op instead of inferring a canonical one, which may drop a different unit dim)."""
+    shape = _static(sizes)
+    return TensorType(element_type, [d for i, d in enumerate(shape) if i not in dropped])
 
 
 def preserves_static_information(source: Attribute, target: Attribute) -> bool:
@@ -272,7 +275,11 @@ def extract_slice_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
         return False
     old_type = op.results[0].type
     source = op.operands[0]
-    new_type = infer_rank_reduced_type(source.type, sizes, len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+    new_type = reduced_slice_type(
+        source.type.get_element_type(),  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+        sizes,
+        slice_dropped_dims(op),
+    )
     new = rw.create(build_extract_slice(source, (offsets, sizes, strides), new_type), op)
     rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
     return True
@@ -286,7 +293,11 @@ def extract_slice_of_cast(op: Operation, rw: CanonRewriter) -> bool:
     params = slice_params(op)
     old_type = op.results[0].type
     source = cast.operands[0]
-    new_type = infer_rank_reduced_type(source.type, params[1], len(old_type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+    new_type = reduced_slice_type(
+        source.type.get_element_type(),  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+        params[1],
+        slice_dropped_dims(op),
+    )
     new = rw.create(build_extract_slice(source, params, new_type), op)
     rw.replace_values(op, [_cast(rw, new.results[0], old_type, op)])
     return True
@@ -300,7 +311,11 @@ def _insert_constant_arguments(op: Operation, rw: CanonRewriter) -> bool:
     source, dest = op.operands[0], op.operands[1]
     if not in_bounds_slice(dest.type.get_shape(), offsets, sizes, strides):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False
-    source_type = infer_rank_reduced_type(dest.type, sizes, len(source.type.get_shape()))  # type: ignore[arg-type,attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+    source_type = reduced_slice_type(
+        dest.type.get_element_type(),  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
+        sizes,
+        slice_dropped_dims(op),
+    )
     if isinstance(op, ParallelInsertSliceOp):
         # The cast goes before the in_parallel terminator, as upstream.
         parent = op.parent_op()
@@ -396,11 +411,11 @@ def insert_slice_cast_folder(op: Operation, rw: CanonRewriter) -> bool:
 
 def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's InsertSliceOpSourceCastInserter: cast the source to the static sizes."""
-    source, dest = op.operands[0], op.operands[1]
+    source = op.operands[0]
     src_type = source.type
     assert isinstance(src_type, TensorType)
     params = slice_params(op)
-    inferred = infer_rank_reduced_type(dest.type, params[1], len(src_type.get_shape()))  # type: ignore[arg-type]  # the operand is a ranked shaped type (the op verifies it)
+    inferred = reduced_slice_type(src_type.get_element_type(), params[1], slice_dropped_dims(op))
     if inferred == src_type or not preserves_static_information(src_type, inferred):
         return False
     if isinstance(op, ParallelInsertSliceOp):
@@ -533,7 +548,7 @@ def cast_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     if list(result_type.get_shape()) == list(source_type.get_shape()):
         return False
     offsets, sizes, strides = slice_params(extract)
-    dropped = set(dropped_dims(sizes, len(source_type.get_shape())))
+    dropped = set(dropped_dims(sizes, source_type.get_shape()))
     result_shape = list(result_type.get_shape())
     index = 0
     for i in range(len(sizes)):
@@ -608,12 +623,13 @@ __all__ = [
     "build_extract_slice",
     "build_insert_slice",
     "dropped_dims",
-    "infer_rank_reduced_type",
     "is_identity_slice",
     "patterns",
     "preserves_static_information",
     "rank_reduction_mask",
+    "reduced_slice_type",
     "same_slice",
+    "slice_dropped_dims",
     "slice_params",
     "tiling_patterns",
 ]

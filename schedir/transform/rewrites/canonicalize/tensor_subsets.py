@@ -64,7 +64,7 @@ def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
         return False  # masked reads are left alone
     reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
-    dropped = dropped_dims(sizes, reduced_rank)
+    dropped = dropped_dims(sizes, slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
     indices = list(op.operands[1 : 1 + reduced_rank])
     padding = op.operands[1 + reduced_rank]
     new_indices: list[SSAValue] = []
@@ -113,7 +113,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     if any(constant_int(s) != 1 for s in strides):
         return False
     dest = op.operands[1]
-    dropped = dropped_dims(sizes, rank)
+    dropped = dropped_dims(sizes, tensor_type.get_shape())
     full_rank = len(offsets)
     rw.set_insertion_point(op)
     indices = [rw.mixed_value(o, op) for o in offsets]

@@ -83,8 +83,7 @@ def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
     if slice_op is None or not _foldable_transfer(op, slice_op):
         return False
     offsets, sizes, _ = slice_params(slice_op)
-    reduced_rank = len(cast(TensorType, slice_op.result.type).get_shape())
-    dropped = dropped_dims(sizes, reduced_rank)
+    dropped = dropped_dims(sizes, cast(TensorType, slice_op.result.type).get_shape())
     indices = _resolve_indices(rw, offsets, dropped, list(op.indices), op)
     new_map = _expand_map(op.permutation_map.data, len(offsets), dropped)
     new = vector.TransferReadOp(
@@ -107,7 +106,7 @@ def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
     ):
         return False
     offsets, sizes, _ = slice_params(op)
-    dropped = dropped_dims(sizes, len(shaped.get_shape()))
+    dropped = dropped_dims(sizes, shaped.get_shape())
     indices = _resolve_indices(rw, offsets, dropped, list(write.indices), op)
     new_map = _expand_map(write.permutation_map.data, len(offsets), dropped)
     new = vector.TransferWriteOp(
