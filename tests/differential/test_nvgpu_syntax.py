@@ -54,15 +54,16 @@ def test_upstream_reads_what_schedir_prints(test: Path, tmp_path: Path) -> None:
 def _canonical(text: str) -> str:
     """Value names aside (upstream renames block arguments to %argN), numbered afresh in
     each function."""
+    parts = re.split(r"(\b(?:func|gpu)\.func\b)", text)
     out: list[str] = []
-    for function in text.split("func.func"):
+    for part in parts:
         names: dict[str, str] = {}
 
         def rename(m: re.Match[str], names: dict[str, str] = names) -> str:
             return names.setdefault(m.group(0), f"%v{len(names)}")
 
-        out.append(re.sub(r"%[\w.$-]+", rename, function))
-    return "func.func".join(out)
+        out.append(re.sub(r"%[\w.$-]+", rename, part))
+    return "".join(out)
 
 
 # ---------------------------------------------------------------------------------------

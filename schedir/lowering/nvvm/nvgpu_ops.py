@@ -11,7 +11,8 @@ upstream's NVVM-to-LLVM lowering and Triton emit it:
 * TMA: `tma.async.load` -> `llvm.nvvm.cp.async.bulk.tensor.g2s.tile.<N>d` (coordinates
   innermost first, completing on the mbarrier), `tma.async.store` -> `...s2g.tile.<N>d`,
   `tma.prefetch.descriptor` -> `llvm.nvvm.prefetch.tensormap`, `tma.fence.descriptor` ->
-  `fence.proxy.tensormap::generic.acquire.gpu`; the descriptor is a pointer to its 128
+  `fence.proxy.tensormap::generic.acquire.gpu` (PTX ISA 8.3: ptxas rejects it under
+  `+ptx80`); the descriptor is a pointer to its 128
   bytes (a kernel argument pointing to device memory);
 * wgmma: `warpgroup.generate.descriptor` -> the 64-bit matrix descriptor of a
   128B-swizzled tile (start address >> 4, stride 1024 B, swizzle bit 62);
