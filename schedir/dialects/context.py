@@ -112,6 +112,16 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _nvgpu() -> Dialect:
+    # By name, as the transform dialect is built: the nvgpu verifiers raise
+    # dialects.syntax's located exceptions, and dialects.syntax imports this module.
+    from importlib import import_module
+
+    dialect = import_module("schedir.dialects.nvgpu").NVGPU
+    assert isinstance(dialect, Dialect)
+    return dialect
+
+
 def _transform() -> Dialect:
     from schedir.dialects.transform import Transform
 
@@ -135,6 +145,7 @@ DIALECT_FACTORIES: tuple[tuple[str, Callable[[], Dialect]], ...] = (
     ("ub", _ub),
     ("gpu", _gpu),
     ("nvvm", _nvvm),
+    ("nvgpu", _nvgpu),
     ("transform", _transform),
 )
 """Every dialect schedir understands, by name; later issues add transform, nvvm, ..."""

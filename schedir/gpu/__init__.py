@@ -13,6 +13,8 @@
   `schedir.compile` returns inside a `Kernel` (its host code runs through the CPU JIT of
   `schedir.cpu`).
 - `timing`: event-based timing with warm-up and L2 flushes.
+- `tma`: TMA tensor-map descriptors (`TensorMapLayout` checked on the host,
+  `encode_tiled` through the driver's cuTensorMapEncodeTiled) passed as kernel parameters.
 
 This package is the only place schedir imports `cuda` (on first use, so the PTX path
 works without cuda-python), and it never imports xDSL.

@@ -16,6 +16,13 @@ The IR is expected in NVPTX form: kernels are `define ptx_kernel void @name(...)
 (launch bounds as the `"nvvm.maxntid"` function attribute), global memory is
 `addrspace(1)`, shared memory `addrspace(3)` globals, local memory `addrspace(5)`.
 
+Two silent failures are made loud. An `llvm.nvvm.*` name LLVM does not know (a misspelled
+intrinsic) is not an error in LLVM: it becomes an external function the PTX calls, so PTX
+declaring `.extern .func llvm.nvvm...` is an `InternalCompilerError` (schedir emitted a
+wrong name). ptxas's C751x messages (C7515, C7511, C7517, C7519; printed with `-v`, which
+`assemble` passes for PTX using wgmma) mean it serialized the wgmma instructions (a
+2x-class slowdown with correct results), so `assemble` treats them as failures.
+
 `assemble(ptx, arch)` runs `ptxas -arch=<arch>` on a temporary file and returns the
 cubin. Both functions raise `ToolError` with the tool's log and a command that repeats
 the failure on a file holding the input.
@@ -43,7 +50,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from schedir.cpu.llvm_worker import avoiding_crashed_passes, default_worker
-from schedir.diagnostics import Note, ToolError
+from schedir.diagnostics import InternalCompilerError, Note, ToolError
 from schedir.gpu.target import TRIPLE, GpuTarget
 
 LIBDEVICE_NAME = "libdevice.10.bc"
@@ -339,6 +346,18 @@ def compile_ptx_here(
             opt_level,
         ) from None
 
+    unknown = unknown_intrinsics(ptx)
+    if unknown:
+        raise InternalCompilerError(
+            f"the NVPTX IR calls LLVM intrinsics that do not exist: {', '.join(unknown)}",
+            notes=(
+                Note("LLVM emits an unknown llvm.nvvm.* name as an external function"),
+                Note(
+                    f"repro: {_llc_repro(_write_temp(llvm_ir, '.ll', 'schedir-nvptx-'), target, opt_level)}"
+                ),
+            ),
+            stage="llvm-ir -> ptx",
+        )
     version = _VERSION.search(ptx)
     if version is None or version.group(1) != target.ptx_version:
         got = version.group(1) if version else "none"
@@ -349,6 +368,25 @@ def compile_ptx_here(
             repro=_llc_repro(_write_temp(llvm_ir, ".ll", "schedir-nvptx-"), target, opt_level),
         )
     return ptx
+
+
+_EXTERN_INTRINSIC = re.compile(
+    r"^\s*\.extern\s+\.func\b[^\n]*?\b(llvm\.nvvm\.[\w.]+)", re.MULTILINE
+)
+_SERIALIZED_WGMMA = re.compile(r"^.*\bC751\d\b.*$", re.MULTILINE)
+
+
+def unknown_intrinsics(ptx: str) -> list[str]:
+    """The `llvm.nvvm.*` names PTX declares as external functions (LLVM's spelling of an
+    intrinsic it does not know), sorted."""
+    return sorted(set(_EXTERN_INTRINSIC.findall(ptx)))
+
+
+def serialization_warnings(log: str) -> list[str]:
+    """ptxas's lines saying it serialized wgmma instructions: C7515 (accumulator registers
+    defined by non-wgmma instructions inside the pipeline), C7511 (not enough registers),
+    C7517/C7519 (warpgroup.wait/arrive injected around a wgmma): the C751x family."""
+    return [m.group(0).strip() for m in _SERIALIZED_WGMMA.finditer(log)]
 
 
 def assemble(
@@ -363,7 +401,8 @@ def assemble(
     """The cubin of `ptx` for `arch`, assembled by `ptxas -arch=<arch>`.
 
     Raises ToolError with ptxas's output and the exact command, on a kept copy of the PTX,
-    when ptxas fails, times out, or cannot be found.
+    when ptxas fails, times out, cannot be found, or serializes wgmma instructions
+    (`serialization_warnings`).
     """
     if isinstance(arch, GpuTarget):
         arch = arch.arch
@@ -372,10 +411,13 @@ def assemble(
     tool = Path(ptxas) if ptxas is not None else find_ptxas()
     source = _write_temp(ptx, ".ptx", "schedir-ptxas-")
     output = source.with_suffix(".cubin")
+    # ptxas reports wgmma serialization only as `-v` info lines.
+    verbose = ["-v"] if "wgmma" in ptx and "-v" not in extra_args else []
     command = [
         str(tool),
         f"-arch={arch}",
         f"-O{opt_level}",
+        *verbose,
         *extra_args,
         str(source),
         "-o",
@@ -401,6 +443,14 @@ def assemble(
             log=log or "(ptxas printed nothing)",
             repro=repro,
         )
+    serialized = serialization_warnings(log)
+    if serialized:
+        output.unlink(missing_ok=True)
+        raise ToolError(
+            f"ptxas serialized the wgmma instructions for {arch}: {serialized[0]}",
+            log=log,
+            repro=repro,
+        )
     try:
         return output.read_bytes()
     finally:
@@ -419,4 +469,6 @@ __all__ = [
     "find_libdevice",
     "find_ptxas",
     "kernel_names",
+    "serialization_warnings",
+    "unknown_intrinsics",
 ]

@@ -85,6 +85,7 @@ from schedir.lowering.llvm.type_converter import NVVM_ADDRESS_SPACES
 from schedir.lowering.nvvm import (
     GPU_OP_LOWERINGS,
     LIBDEVICE_LOWERINGS,
+    NVGPU_LOWERINGS,
     PASS,
     Globals,
     lower_printf,
@@ -94,8 +95,12 @@ from schedir.lowering.nvvm import (
 )
 from schedir.lowering.pipelines import GPU_DEVICE_TO_CF, GPU_DEVICE_TO_LLVM
 
-_LOWERINGS: dict[type[Operation], Handler] = {**GPU_OP_LOWERINGS, **LIBDEVICE_LOWERINGS}
-"""The gpu ops and the math ops that become libdevice calls, by class."""
+_LOWERINGS: dict[type[Operation], Handler] = {
+    **GPU_OP_LOWERINGS,
+    **LIBDEVICE_LOWERINGS,
+    **NVGPU_LOWERINGS,
+}
+"""The gpu ops, the math ops that become libdevice calls and the nvgpu ops, by class."""
 
 _DEVICE_OPS: tuple[type[Operation], ...] = (*llvm.LLVM.operations, *nvvm.NVVM.operations)
 """What device code may hold after the lowering: ops of the llvm and nvvm dialects."""

@@ -37,6 +37,7 @@ from xdsl.ir import Attribute
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import llvm
 from schedir.dialects.gpu.attributes import AddressSpaceAttr
+from schedir.lowering.llvm.nvgpu_types import nvgpu_llvm_type
 
 INDEX = i64
 """What `index` becomes: upstream's default index bitwidth on 64-bit hosts."""
@@ -119,6 +120,9 @@ class LLVMTypeConverter:
                 return llvm.LLVMArrayType(t.size, self.convert(t.type))
             case llvm.LLVMPointerType() | llvm.LLVMVoidType() | llvm.LLVMFunctionType():
                 return t
+        nvgpu_type = nvgpu_llvm_type(t)
+        if nvgpu_type is not None:
+            return nvgpu_type
         raise UnsupportedError(f"type {t} has no LLVM equivalent")
 
     def layout(self, t: MemRefType) -> tuple[list[int | None], int | None]:

@@ -1,0 +1,392 @@
+"""The warpgroup (wgmma, sm_90a) ops: matrix descriptors of operand tiles in shared
+memory, the warpgroup matrix-multiply-accumulate over them and its register accumulator.
+
+    %dA = nvgpu.warpgroup.generate.descriptor %a, %tmapA
+        : memref<64x64xf16, 3>, !tmapA -> !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+    %acc = nvgpu.warpgroup.mma.init.accumulator
+        -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+    %d = nvgpu.warpgroup.mma %dA, %dB, %acc transposeB : !descA, !descB, !acc -> !acc
+    nvgpu.warpgroup.mma.store %d, %out : !acc to memref<64x64xf32, 3>
+
+`warpgroup.mma` spans all 128 threads of a warpgroup: the accumulator is distributed
+over their registers in wgmma's D-fragment layout, which `mma.store` undoes.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    UnitAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.dialects.nvgpu.syntax import (
+    PropKind,
+    parse_keyword_props,
+    parse_nvgpu_type,
+    print_keyword_props,
+    print_nvgpu_type,
+)
+from schedir.dialects.nvgpu.tma import verify_tma_descriptor
+from schedir.dialects.nvgpu.types import (
+    TensorMapDescriptorType,
+    WarpgroupAccumulatorType,
+    WarpgroupMatrixDescriptorType,
+)
+from schedir.dialects.syntax import LocatedVerifyException
+
+WGMMA_M = 64
+"""Rows of one wgmma instruction (upstream's kWgmmaSizeM)."""
+WGMMA_N = tuple(range(8, 257, 8))
+"""The N sizes of wgmma for 16-bit, tf32 and fp8 operands."""
+WGMMA_N_INTEGER = (8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256)
+"""The N sizes of wgmma for integer operands."""
+
+
+def allowed_data_types(d: Attribute, a: Attribute, b: Attribute) -> bool:
+    """Whether wgmma computes D (+)= A * B for these element types (upstream's
+    isAllowedWGMMADataType, less the types xDSL lacks: tf32 and fp8)."""
+    sixteen = (Float16Type, BFloat16Type)
+    if isinstance(a, sixteen) and type(a) is type(b) and isinstance(d, (Float32Type, Float16Type)):
+        return True
+    if isinstance(a, IntegerType) and a == b and isinstance(d, IntegerType):
+        return a.width.data in (1, 16) and d.width.data == 32
+    return False
+
+
+def allowed_n(n: int, a: Attribute) -> bool:
+    """Whether N is a wgmma size for operands of element type `a` (isAllowedSizeN)."""
+    if isinstance(a, (Float16Type, BFloat16Type, Float32Type)):
+        return n in WGMMA_N
+    if isinstance(a, IntegerType) and a.width.data in (1, 8):
+        return n in WGMMA_N_INTEGER
+    return False
+
+
+def _accumulator(value: SSAValue) -> VectorType:
+    t = value.type
+    assert isinstance(t, WarpgroupAccumulatorType)
+    return t.fragmented
+
+
+def _matrix(value: SSAValue) -> MemRefType:
+    t = value.type
+    assert isinstance(t, WarpgroupMatrixDescriptorType)
+    return t.tensor
+
+
+@irdl_op_definition
+class WarpgroupGenerateDescriptorOp(IRDLOperation):
+    """`%d = nvgpu.warpgroup.generate.descriptor %smem, %tmap : memref<...>, !tmap ->
+    !nvgpu.warpgroup.descriptor<...>`: the wgmma matrix descriptor of the tile `%smem`
+    that a TMA load through `%tmap` wrote (same box and swizzle; 128B swizzle only)."""
+
+    name = "nvgpu.warpgroup.generate.descriptor"
+
+    tensor = operand_def(MemRefType)
+    tensor_map = operand_def(TensorMapDescriptorType)
+    descriptor = result_def(WarpgroupMatrixDescriptorType)
+
+    def __init__(
+        self, tensor: SSAValue, tensor_map: SSAValue, result_type: WarpgroupMatrixDescriptorType
+    ) -> None:
+        super().__init__(operands=[tensor, tensor_map], result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        tensor = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        tmap = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        tensor_type = parser.parse_type()
+        if not isinstance(tensor_type, MemRefType):
+            parser.raise_error(f"expected a memref type, got {tensor_type}", pos, parser.pos)
+        parser.parse_punctuation(",")
+        tmap_type = parse_nvgpu_type(parser, TensorMapDescriptorType)
+        parser.parse_punctuation("->")
+        result = parse_nvgpu_type(parser, WarpgroupMatrixDescriptorType)
+        op = cls(
+            parser.resolve_operand(tensor, tensor_type),
+            parser.resolve_operand(tmap, tmap_type),
+            result,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.tensor)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.tensor_map)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tensor.type)
+        printer.print_string(", ")
+        print_nvgpu_type(printer, self.tensor_map.type)
+        printer.print_string(" -> ")
+        print_nvgpu_type(printer, self.descriptor.type)
+
+    def verify_(self) -> None:
+        tmap = self.tensor_map.type
+        assert isinstance(tmap, TensorMapDescriptorType)
+        verify_tma_descriptor(tmap)
+        if tmap.swizzle.data != "swizzle_128b":
+            raise LocatedVerifyException(
+                "supports only swizzle_128b is supported for the time being", prefix=False
+            )
+
+
+_MMA_PROPS: tuple[tuple[str, PropKind], ...] = (
+    ("waitGroup", "i64"),
+    ("transposeA", "unit"),
+    ("transposeB", "unit"),
+)
+
+
+@irdl_op_definition
+class WarpgroupMmaOp(IRDLOperation):
+    """`%d = nvgpu.warpgroup.mma %descA, %descB, %c [waitGroup = N] [transposeA]
+    [transposeB] : !descA, !descB, !acc -> !acc`: D = A * B + C for an M x K tile A and a
+    K x N tile B in shared memory, as ceil(M/64) x K/16 wgmma instructions between a
+    wgmma fence and a commit (`waitGroup` is upstream's, default 1)."""
+
+    name = "nvgpu.warpgroup.mma"
+
+    descriptor_a = operand_def(WarpgroupMatrixDescriptorType)
+    descriptor_b = operand_def(WarpgroupMatrixDescriptorType)
+    matrix_c = operand_def(WarpgroupAccumulatorType)
+    matrix_d = result_def(WarpgroupAccumulatorType)
+    waitGroup = opt_prop_def(IntegerAttr[IntegerType])
+    transposeA = opt_prop_def(UnitAttr)
+    transposeB = opt_prop_def(UnitAttr)
+
+    def __init__(
+        self,
+        descriptor_a: SSAValue,
+        descriptor_b: SSAValue,
+        matrix_c: SSAValue,
+        *,
+        transpose_a: bool = False,
+        transpose_b: bool = False,
+        wait_group: int | None = None,
+        result_type: Attribute | None = None,
+    ) -> None:
+        super().__init__(
+            operands=[descriptor_a, descriptor_b, matrix_c],
+            result_types=[matrix_c.type if result_type is None else result_type],
+            properties={
+                "waitGroup": None if wait_group is None else IntegerAttr(wait_group, i64),
+                "transposeA": UnitAttr() if transpose_a else None,
+                "transposeB": UnitAttr() if transpose_b else None,
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        props, attrs = parse_keyword_props(parser, _MMA_PROPS)
+        parser.parse_punctuation(":")
+        a_type = parse_nvgpu_type(parser, WarpgroupMatrixDescriptorType)
+        parser.parse_punctuation(",")
+        b_type = parse_nvgpu_type(parser, WarpgroupMatrixDescriptorType)
+        parser.parse_punctuation(",")
+        c_type = parse_nvgpu_type(parser, WarpgroupAccumulatorType)
+        parser.parse_punctuation("->")
+        d_type = parse_nvgpu_type(parser, WarpgroupAccumulatorType)
+        op = cls(
+            parser.resolve_operand(a, a_type),
+            parser.resolve_operand(b, b_type),
+            parser.resolve_operand(c, c_type),
+            result_type=d_type,
+        )
+        op.properties |= props
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        print_keyword_props(
+            printer,
+            {
+                "waitGroup": self.waitGroup,
+                "transposeA": self.transposeA,
+                "transposeB": self.transposeB,
+            },
+            {"waitGroup": IntegerAttr(1, i64)},
+        )
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(
+            [self.descriptor_a.type, self.descriptor_b.type, self.matrix_c.type],
+            lambda t: print_nvgpu_type(printer, t),
+        )
+        printer.print_string(" -> ")
+        print_nvgpu_type(printer, self.matrix_d.type)
+
+    @property
+    def wait_group(self) -> int:
+        """Upstream's `waitGroup` (default 1)."""
+        return 1 if self.waitGroup is None else self.waitGroup.value.data
+
+    def verify_(self) -> None:
+        if self.transposeA is not None and self.transposeB is None:
+            raise VerifyException(
+                "supports non-transpose A (Row Major) and transpose B (Column Major) for the time being "
+            )
+        a, b = _matrix(self.descriptor_a), _matrix(self.descriptor_b)
+        c, d = _accumulator(self.matrix_c), _accumulator(self.matrix_d)
+        if c != d:
+            raise VerifyException("type of matrix C and matrix D must be the same")
+        if any(t.get_num_dims() != 2 for t in (a, b, c, d)):
+            raise VerifyException("has matrices A, B, C and D, they must be 2 dimensional")
+        (am, ak), (bk, bn), (cm, cn) = a.get_shape(), b.get_shape(), c.get_shape()
+        if ak != bk:
+            raise VerifyException(f"2nd dim matrix-A ({ak})!= 1st dim matrix-B ({bk} )")
+        if am != cm:
+            raise VerifyException(f"1st dim matrix-A ( {am} )!= 1st dim matrix-C ( {cm} )")
+        if bn != cn:
+            raise VerifyException(f"2nd dim matrix-B ( {bn} ) != 2nd dim matrix-C ( {cn} )")
+        if not allowed_data_types(c.element_type, a.element_type, b.element_type):
+            raise VerifyException(
+                f"'{c.element_type}' += '{a.element_type}' * '{b.element_type}', it is not supported."
+            )
+        if not allowed_n(bn, a.element_type):
+            raise VerifyException(f"has input type '{b}' n is set to {bn}, it is not supported")
+
+
+@irdl_op_definition
+class WarpgroupMmaStoreOp(IRDLOperation):
+    """`nvgpu.warpgroup.mma.store %d, %mem : !acc to memref<MxNxf32, ...>`: each thread
+    writes its accumulator registers to their places in `%mem`."""
+
+    name = "nvgpu.warpgroup.mma.store"
+
+    matrix_d = operand_def(WarpgroupAccumulatorType)
+    dst_memref = operand_def(MemRefType)
+
+    def __init__(self, matrix_d: SSAValue, dst: SSAValue) -> None:
+        super().__init__(operands=[matrix_d, dst])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        d = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        d_type = parse_nvgpu_type(parser, WarpgroupAccumulatorType)
+        parser.parse_keyword("to")
+        pos = parser.pos
+        dst_type = parser.parse_type()
+        if not isinstance(dst_type, MemRefType):
+            parser.raise_error(f"expected a memref type, got {dst_type}", pos, parser.pos)
+        op = cls(parser.resolve_operand(d, d_type), parser.resolve_operand(dst, dst_type))
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        print_nvgpu_type(printer, self.matrix_d.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.dst_memref.type)
+
+    def verify_(self) -> None:
+        v = _accumulator(self.matrix_d)
+        dst = self.dst_memref.type
+        assert isinstance(dst, MemRefType)
+        if not isinstance(v.element_type, Float32Type):
+            raise VerifyException("hit a limitation: only f32 results for the time being")
+        vs, ds = v.get_shape(), dst.get_shape()
+        if len(vs) != 2 or len(ds) != 2 or vs[0] != ds[0] or vs[1] != ds[1]:
+            d0 = ds[0] if ds else "?"
+            d1 = ds[1] if len(ds) > 1 else "?"
+            raise VerifyException(
+                f"results ['{v}'][{vs[1] if len(vs) > 1 else '?'}] values. However, destination memref[{d0}][{d1}]  does not have same size as results"
+            )
+
+
+@irdl_op_definition
+class WarpgroupMmaInitAccumulatorOp(IRDLOperation):
+    """`%acc = nvgpu.warpgroup.mma.init.accumulator -> !acc`: a zero accumulator."""
+
+    name = "nvgpu.warpgroup.mma.init.accumulator"
+
+    matrix_c = result_def(WarpgroupAccumulatorType)
+
+    def __init__(self, result_type: WarpgroupAccumulatorType) -> None:
+        super().__init__(result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation("->")
+        op = cls(parse_nvgpu_type(parser, WarpgroupAccumulatorType))
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" -> ")
+        print_nvgpu_type(printer, self.matrix_c.type)
+
+    def verify_(self) -> None:
+        v = _accumulator(self.matrix_c)
+        shape = v.get_shape()
+        if (
+            len(shape) != 2
+            or shape[0] % WGMMA_M
+            or shape[0] <= 0
+            or not allowed_n(shape[1], v.element_type)
+        ):
+            raise VerifyException(
+                f"has type '{v}'. It does not fit into warp-group level (wgmma) matrix multiplication instruction (or not supported yet)"
+            )
+
+
+OPS: tuple[type[IRDLOperation], ...] = (
+    WarpgroupGenerateDescriptorOp,
+    WarpgroupMmaOp,
+    WarpgroupMmaStoreOp,
+    WarpgroupMmaInitAccumulatorOp,
+)
+
+__all__ = [
+    "OPS",
+    "WGMMA_M",
+    "WGMMA_N",
+    "WarpgroupGenerateDescriptorOp",
+    "WarpgroupMmaInitAccumulatorOp",
+    "WarpgroupMmaOp",
+    "WarpgroupMmaStoreOp",
+    "allowed_data_types",
+    "allowed_n",
+]

@@ -1,0 +1,560 @@
+"""convert-gpu-to-nvvm: the nvgpu ops of device code to NVPTX intrinsics and inline PTX.
+
+Every op with an LLVM 22 intrinsic becomes an `llvm.call_intrinsic` (the LLVM IR
+translation checks the PTX for names LLVM does not know); what has none is inline PTX, as
+upstream's NVVM-to-LLVM lowering and Triton emit it:
+
+* mbarriers: `mbarrier.create` -> an internal `[N x i64]` `addrspace(3)` global;
+  `init` / `arrive` / `arrive.nocomplete` / `arrive.expect_tx` / `test.wait` ->
+  `llvm.nvvm.mbarrier.*` (the predicated forms and the blocking `try_wait.parity` loop
+  as inline PTX);
+* TMA: `tma.async.load` -> `llvm.nvvm.cp.async.bulk.tensor.g2s.tile.<N>d` (coordinates
+  innermost first, completing on the mbarrier), `tma.async.store` -> `...s2g.tile.<N>d`,
+  `tma.prefetch.descriptor` -> `llvm.nvvm.prefetch.tensormap`, `tma.fence.descriptor` ->
+  `fence.proxy.tensormap::generic.acquire.gpu` (PTX ISA 8.3: ptxas rejects it under
+  `+ptx80`); the descriptor is a pointer to its 128
+  bytes (a kernel argument pointing to device memory);
+* wgmma: `warpgroup.generate.descriptor` -> the 64-bit matrix descriptor of a
+  128B-swizzled tile (start address >> 4, stride 1024 B, swizzle bit 62);
+  `warpgroup.mma` -> `llvm.nvvm.wgmma.fence.sync.aligned`, one inline-PTX
+  `wgmma.mma_async.sync.aligned.m64n<N>k16` per 64 rows and 16 of K with the accumulator
+  registers tied to the results, `llvm.nvvm.wgmma.commit_group.sync.aligned` and an
+  inline-PTX `wgmma.wait_group.sync.aligned <waitGroup>` that ties the accumulators
+  through (so nothing reads them before the wait and ptxas does not serialize);
+  `warpgroup.mma.init.accumulator` -> zeros; `warpgroup.mma.store` -> per-thread stores in
+  the D-fragment layout (warp w owns rows 16w..16w+15 of each 64; lane l holds, for each
+  8 columns j, row l/4 (+8) and columns 8j + 2(l%4) + {0, 1});
+* cp.async: `device_async_copy` -> `llvm.nvvm.cp.async.{ca,cg}.shared.global.<bytes>[.s]`,
+  `device_async_create_group` -> `...commit.group`, `device_async_wait` -> `...wait.group`.
+
+Limits (diagnostics, not wrong code): wgmma operands must be 128B-swizzled tiles whose
+rows are 128 bytes (A: M x 64 f16/bf16, K-major; B: 64-column N-major), f32
+accumulators, no `transposeA`/`transposeB`; TMA copies without `predicate`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    IntAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    SymbolRefAttr,
+    i1,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.dialects.llvm import InlineAsmOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from schedir.dialects import llvm, nvvm
+from schedir.dialects import nvgpu as ng
+from schedir.lowering.llvm.common import Handler, Lowering, const, unsupported
+from schedir.lowering.llvm.memref import Descriptor, element_pointer
+from schedir.lowering.llvm.nvgpu_types import WARPGROUP_THREADS, WGMMA_ROWS, accumulator_struct
+from schedir.lowering.nvvm.kernels import PASS, insert_at_top
+
+PTR_SHARED = llvm.LLVMPointerType(IntAttr(3))
+PTR_SHARED_CLUSTER = llvm.LLVMPointerType(IntAttr(7))
+PTR_GLOBAL = llvm.LLVMPointerType(IntAttr(1))
+SWIZZLE_ROW_BYTES = 128
+"""Bytes of one row of a 128B-swizzled wgmma operand tile."""
+_DESCRIPTOR_BITS = (1 << 16) | ((8 * SWIZZLE_ROW_BYTES >> 4) << 32) | (1 << 62)
+"""Leading byte offset 16 (unused by swizzled K-major tiles), stride byte offset 1024 (8
+rows of 128 B), 128B swizzle."""
+
+
+def _intrinsic(
+    lw: Lowering, op: Operation, name: str, args: list[SSAValue], result: Attribute | None = None
+) -> SSAValue | None:
+    call = llvm.CallIntrinsicOp(name, args, [] if result is None else [result])
+    lw.insert(call, op)
+    return call.results[0] if call.results else None
+
+
+def _asm(
+    lw: Lowering,
+    op: Operation,
+    text: str,
+    constraints: str,
+    args: list[SSAValue],
+    result: Attribute | None = None,
+) -> SSAValue | None:
+    asm = InlineAsmOp(
+        text, constraints, args, [] if result is None else [result], has_side_effects=True
+    )
+    lw.insert(asm, op)
+    return asm.results[0] if asm.results else None
+
+
+def _positions(*position: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, position)
+
+
+def _i32(lw: Lowering, op: Operation, index: SSAValue) -> SSAValue:
+    """An index operand as the i32 the intrinsics take."""
+    return lw.emit(op)(llvm.TruncOp(lw.value(index, op), i32))
+
+
+def _module_of(op: Operation) -> ModuleOp:
+    current = op.parent_op()
+    while current is not None and not isinstance(current, ModuleOp):
+        current = current.parent_op()
+    assert current is not None, "device code lowers inside a module"
+    return current
+
+
+def _memref(value: SSAValue) -> MemRefType:
+    t = value.type
+    assert isinstance(t, MemRefType)
+    return t
+
+
+def _base_pointer(lw: Lowering, op: Operation, value: SSAValue) -> SSAValue:
+    """The address of a memref's first element."""
+    emit = lw.emit(op)
+    return element_pointer(
+        lw, emit, Descriptor(lw, op, lw.value(value, op), _memref(value)), [], op
+    )
+
+
+SWIZZLE_ALIGNMENT = 1024
+"""Bytes a swizzled TMA box or wgmma tile must be aligned to in shared memory (the
+swizzle pattern repeats every 8 rows of 128 bytes)."""
+
+
+def _align_shared(op: Operation, value: SSAValue, alignment: int) -> None:
+    """Raise the alignment of the shared-memory global `value` reads to `alignment` (a
+    tile allocated by `memref.alloc` in workgroup memory is such a global by now)."""
+    owner = value.owner
+    if not isinstance(owner, memref.GetGlobalOp):
+        return
+    module = _module_of(op)
+    name = owner.name_.string_value()
+    for candidate in module.ops:
+        if isinstance(candidate, memref.GlobalOp) and candidate.sym_name.data == name:
+            current = candidate.alignment
+            if current is None or current.value.data < alignment:
+                candidate.alignment = IntegerAttr(alignment, i64)
+
+
+# ---------------------------------------------------------------------------------------
+# mbarriers
+
+
+def _barrier(lw: Lowering, op: Operation, barriers: SSAValue, mbar_id: SSAValue) -> SSAValue:
+    """The address of barrier `mbar_id` of a group."""
+    return lw.emit(op)(llvm.GEPOp(lw.value(barriers, op), [lw.value(mbar_id, op)], i64))
+
+
+def _create(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierCreateOp)
+    group = op.barriers.type
+    assert isinstance(group, ng.MBarrierGroupType)
+    module = _module_of(op)
+    name = f"__mbarrier_{sum(1 for o in module.ops if isinstance(o, llvm.GlobalOp))}"
+    array = llvm.LLVMArrayType(group.num_barriers.data, i64)
+    undef = llvm.UndefOp(array)
+    body = Region([Block([undef, llvm.ReturnOp(undef.results[0])])])
+    glob = llvm.GlobalOp(array, name, "internal", 3, alignment=8, body=body)
+    glob.location = op.location
+    insert_at_top(module, glob)
+    lw.replace(op, [lw.emit(op)(llvm.AddressOfOp(SymbolRefAttr(name), PTR_SHARED))])
+
+
+def _init(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierInitOp)
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    count = _i32(lw, op, op.count)
+    if op.predicate is None:
+        _intrinsic(lw, op, "llvm.nvvm.mbarrier.init.shared", [bar, count])
+    else:
+        pred = lw.value(op.predicate, op)
+        _asm(lw, op, "@$2 mbarrier.init.shared.b64 [$0], $1;", "l,r,b", [bar, count, pred])
+    lw.replace(op, [])
+
+
+def _arrive_expect_tx(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierArriveExpectTxOp)
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    tx = _i32(lw, op, op.txcount)
+    if op.predicate is None:
+        _intrinsic(
+            lw, op, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", [bar, tx], i64
+        )
+    else:
+        pred = lw.value(op.predicate, op)
+        _asm(
+            lw,
+            op,
+            "@$2 mbarrier.arrive.expect_tx.shared.b64 _, [$0], $1;",
+            "l,r,b",
+            [bar, tx, pred],
+        )
+    lw.replace(op, [])
+
+
+def _arrive(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierArriveOp)
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    token = _intrinsic(lw, op, "llvm.nvvm.mbarrier.arrive.shared", [bar], i64)
+    assert token is not None
+    lw.replace(op, [token])
+
+
+def _arrive_nocomplete(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierArriveNoCompleteOp)
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    count = _i32(lw, op, op.count)
+    token = _intrinsic(lw, op, "llvm.nvvm.mbarrier.arrive.noComplete.shared", [bar, count], i64)
+    assert token is not None
+    lw.replace(op, [token])
+
+
+def _test_wait(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierTestWaitOp)
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    done = _intrinsic(
+        lw, op, "llvm.nvvm.mbarrier.test.wait.shared", [bar, lw.value(op.token, op)], i1
+    )
+    assert done is not None
+    lw.replace(op, [done])
+
+
+_TRY_WAIT_LOOP = (
+    "{\n.reg .pred P1;\nLAB_WAIT:\n"
+    "mbarrier.try_wait.parity.shared.b64 P1, [$0], $1, $2;\n"
+    "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"
+)
+"""Upstream's blocking wait: each try suspends up to `ticks`; the loop retries."""
+
+
+def _try_wait_parity(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.MBarrierTryWaitParityOp)
+    emit = lw.emit(op)
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    parity = emit(llvm.ZExtOp(lw.value(op.phase_parity, op), i32))
+    ticks = _i32(lw, op, op.ticks)
+    _asm(lw, op, _TRY_WAIT_LOOP, "l,r,r", [bar, parity, ticks])
+    lw.replace(op, [])
+
+
+# ---------------------------------------------------------------------------------------
+# TMA
+
+
+def _coordinates(lw: Lowering, op: Operation, coordinates: tuple[SSAValue, ...]) -> list[SSAValue]:
+    """TMA coordinates innermost first, as i32 (the op lists them outermost first)."""
+    return [_i32(lw, op, c) for c in reversed(coordinates)]
+
+
+def _tma_load(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.TmaAsyncLoadOp)
+    if op.predicate is not None:
+        raise unsupported(PASS, op, "a predicated TMA load is not lowered yet")
+    emit = lw.emit(op)
+    if ng.tma.descriptor_of(op).swizzle_bytes:
+        _align_shared(op, op.dst, SWIZZLE_ALIGNMENT)
+    dst = emit(llvm.AddrSpaceCastOp(_base_pointer(lw, op, op.dst), PTR_SHARED_CLUSTER))
+    bar = _barrier(lw, op, op.barriers, op.mbar_id)
+    tmap = lw.value(op.tensor_map_descriptor, op)
+    if op.multicast_mask is not None:
+        mask, use_mask = lw.value(op.multicast_mask, op), const(emit, 1, i1)
+    else:
+        mask, use_mask = const(emit, 0, i16), const(emit, 0, i1)
+    rank = len(op.coordinates)
+    args = [
+        dst,
+        bar,
+        tmap,
+        *_coordinates(lw, op, op.coordinates),
+        mask,
+        const(emit, 0, i64),
+        use_mask,
+        const(emit, 0, i1),
+        const(emit, 0, i32),
+    ]
+    _intrinsic(lw, op, f"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.{rank}d", args)
+    lw.replace(op, [])
+
+
+def _tma_store(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.TmaAsyncStoreOp)
+    if op.predicate is not None:
+        raise unsupported(PASS, op, "a predicated TMA store is not lowered yet")
+    emit = lw.emit(op)
+    if ng.tma.descriptor_of(op).swizzle_bytes:
+        _align_shared(op, op.src, SWIZZLE_ALIGNMENT)
+    src = _base_pointer(lw, op, op.src)
+    tmap = lw.value(op.tensor_map_descriptor, op)
+    rank = len(op.coordinates)
+    args = [
+        src,
+        tmap,
+        *_coordinates(lw, op, op.coordinates),
+        const(emit, 0, i64),
+        const(emit, 0, i1),
+    ]
+    _intrinsic(lw, op, f"llvm.nvvm.cp.async.bulk.tensor.s2g.tile.{rank}d", args)
+    lw.replace(op, [])
+
+
+def _tma_prefetch(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.TmaPrefetchOp)
+    tmap = lw.value(op.tensor_map_descriptor, op)
+    if op.predicate is None:
+        _intrinsic(lw, op, "llvm.nvvm.prefetch.tensormap", [tmap])
+    else:
+        pred = lw.value(op.predicate, op)
+        _asm(lw, op, "@$1 prefetch.tensormap [$0];", "l,b", [tmap, pred])
+    lw.replace(op, [])
+
+
+def _tma_fence(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.TmaFenceOp)
+    tmap = lw.value(op.tensor_map_descriptor, op)
+    _asm(lw, op, "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", [tmap])
+    lw.replace(op, [])
+
+
+# ---------------------------------------------------------------------------------------
+# wgmma
+
+
+def _element_name(t: Attribute) -> str | None:
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    return None
+
+
+def _row_bytes(t: MemRefType) -> int | None:
+    name = _element_name(t.element_type)
+    return None if name is None else t.get_shape()[-1] * 2
+
+
+def _generate_descriptor(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.WarpgroupGenerateDescriptorOp)
+    tile = _memref(op.tensor)
+    if _row_bytes(tile) != SWIZZLE_ROW_BYTES:
+        raise unsupported(
+            PASS, op, f"wgmma descriptors of tiles with 128-byte rows of f16/bf16 only, not {tile}"
+        )
+    emit = lw.emit(op)
+    _align_shared(op, op.tensor, SWIZZLE_ALIGNMENT)
+    address = emit(llvm.PtrToIntOp(_base_pointer(lw, op, op.tensor), i64))
+    # The shared-window offset (18 bits), in 16-byte units.
+    low = emit(llvm.AndOp(address, lw.constant(0x3FFFF, i64, op)))
+    start = emit(llvm.LShrOp(low, lw.constant(4, i64, op)))
+    lw.replace(op, [emit(llvm.OrOp(start, lw.constant(_DESCRIPTOR_BITS, i64, op)))])
+
+
+def _init_accumulator(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.WarpgroupMmaInitAccumulatorOp)
+    acc = op.matrix_c.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    struct = accumulator_struct(acc.fragmented)
+    lw.replace(op, [lw.emit(op)(llvm.ZeroOp.create(result_types=[struct]))])
+
+
+def _tied_asm(
+    lw: Lowering,
+    op: Operation,
+    text: str,
+    struct: llvm.LLVMStructType,
+    values: SSAValue,
+    extra: list[tuple[str, SSAValue]],
+) -> SSAValue:
+    """Inline PTX whose `=f` results are tied to the fields of `values` (one struct)."""
+    emit = lw.emit(op)
+    count = len(struct.types.data)
+    fields = [
+        emit(llvm.ExtractValueOp(_positions(i), values, struct.types.data[i])) for i in range(count)
+    ]
+    constraints = ",".join(["=f"] * count + [str(i) for i in range(count)] + [c for c, _ in extra])
+    result = _asm(lw, op, text, constraints, [*fields, *(v for _, v in extra)], struct)
+    assert result is not None
+    return result
+
+
+def _mma(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.WarpgroupMmaOp)
+    if op.transposeA is not None or op.transposeB is not None:
+        raise unsupported(PASS, op, "transposed wgmma operands are not lowered yet")
+    a = op.descriptor_a.type
+    b = op.descriptor_b.type
+    acc = op.matrix_c.type
+    assert isinstance(a, ng.WarpgroupMatrixDescriptorType)
+    assert isinstance(b, ng.WarpgroupMatrixDescriptorType)
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    (m, k), (_, n) = a.tensor.get_shape(), b.tensor.get_shape()
+    ab = _element_name(a.tensor.element_type)
+    if (
+        ab is None
+        or _row_bytes(a.tensor) != SWIZZLE_ROW_BYTES
+        or _row_bytes(b.tensor) != SWIZZLE_ROW_BYTES
+        or m % WGMMA_ROWS
+        or not isinstance(acc.fragmented.get_element_type(), Float32Type)
+    ):
+        raise unsupported(
+            PASS,
+            op,
+            "wgmma is lowered for f32 += f16/bf16 tiles of 128-byte rows (A: Mx64 with M a "
+            f"multiple of 64, B: Kx64) only, not {a.tensor} x {b.tensor}",
+        )
+    emit = lw.emit(op)
+    desc_a, desc_b = lw.value(op.descriptor_a, op), lw.value(op.descriptor_b, op)
+    outer = accumulator_struct(acc.fragmented)
+    inner = outer.types.data[0]
+    assert isinstance(inner, llvm.LLVMStructType)
+    registers = len(inner.types.data)
+    outputs = ", ".join(f"${i}" for i in range(registers))
+    instruction = (
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ab}.{ab} "
+        f"{{{outputs}}}, ${2 * registers}, ${2 * registers + 1}, p, 1, 1, 0, 1;\n}}"
+    )
+    _intrinsic(lw, op, "llvm.nvvm.wgmma.fence.sync.aligned", [])
+    result = lw.value(op.matrix_c, op)
+    for block in range(m // WGMMA_ROWS):
+        tile = emit(llvm.ExtractValueOp(_positions(block), result, inner))
+        for step in range(k // 16):
+            # A is K-major: 64 rows further is 64 x 128 B, 16 of K is 32 B; B is N-major:
+            # 16 of K is 16 rows of 128 B (addresses in 16-byte units).
+            da = emit(
+                llvm.AddOp(
+                    desc_a, lw.constant((block * 64 * SWIZZLE_ROW_BYTES + step * 32) >> 4, i64, op)
+                )
+            )
+            db = emit(
+                llvm.AddOp(desc_b, lw.constant((step * 16 * SWIZZLE_ROW_BYTES) >> 4, i64, op))
+            )
+            tile = _tied_asm(lw, op, instruction, inner, tile, [("l", da), ("l", db)])
+        result = emit(llvm.InsertValueOp(_positions(block), result, tile))
+    _intrinsic(lw, op, "llvm.nvvm.wgmma.commit_group.sync.aligned", [])
+    wait = f"// wait for the accumulators\nwgmma.wait_group.sync.aligned {op.wait_group};"
+    for block in range(m // WGMMA_ROWS):
+        tile = emit(llvm.ExtractValueOp(_positions(block), result, inner))
+        tile = _tied_asm(lw, op, wait, inner, tile, [])
+        result = emit(llvm.InsertValueOp(_positions(block), result, tile))
+    lw.replace(op, [result])
+
+
+def _mma_store(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.WarpgroupMmaStoreOp)
+    acc = op.matrix_d.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    m, n = acc.fragmented.get_shape()
+    emit = lw.emit(op)
+    dst = _memref(op.dst_memref)
+    desc = Descriptor(lw, op, lw.value(op.dst_memref, op), dst)
+    outer = accumulator_struct(acc.fragmented)
+    inner = outer.types.data[0]
+    assert isinstance(inner, llvm.LLVMStructType)
+    values = lw.value(op.matrix_d, op)
+    tid = emit(llvm.ZExtOp(emit(nvvm.SREG_OPS["tid.x"]()), i64))
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    thread = emit(llvm.URemOp(tid, c(WARPGROUP_THREADS)))
+    warp = emit(llvm.UDivOp(thread, c(32)))
+    lane = emit(llvm.URemOp(thread, c(32)))
+    row0 = emit(llvm.AddOp(emit(llvm.MulOp(warp, c(16))), emit(llvm.UDivOp(lane, c(4)))))
+    col0 = emit(llvm.MulOp(emit(llvm.URemOp(lane, c(4))), c(2)))
+    for block in range(m // WGMMA_ROWS):
+        for j in range(n // 8):
+            for half in range(2):
+                row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
+                for e in range(2):
+                    col = emit(llvm.AddOp(col0, c(8 * j + e)))
+                    value = emit(
+                        llvm.ExtractValueOp(
+                            _positions(block, 4 * j + 2 * half + e), values, Float32Type()
+                        )
+                    )
+                    pointer = element_pointer(lw, emit, desc, [row, col], op)
+                    lw.insert(llvm.StoreOp(value, pointer), op)
+    lw.replace(op, [])
+
+
+# ---------------------------------------------------------------------------------------
+# cp.async
+
+
+def _async_copy(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.DeviceAsyncCopyOp)
+    emit = lw.emit(op)
+    src_desc = Descriptor(lw, op, lw.value(op.src, op), _memref(op.src))
+    dst_desc = Descriptor(lw, op, lw.value(op.dst, op), _memref(op.dst))
+    src = element_pointer(lw, emit, src_desc, [lw.value(i, op) for i in op.src_indices], op)
+    dst = element_pointer(lw, emit, dst_desc, [lw.value(i, op) for i in op.dst_indices], op)
+    if src.type != PTR_GLOBAL:
+        src = emit(llvm.AddrSpaceCastOp(src, PTR_GLOBAL))
+    if dst.type != PTR_SHARED:
+        dst = emit(llvm.AddrSpaceCastOp(dst, PTR_SHARED))
+    width = _memref(op.dst).element_type
+    bits = getattr(width, "bitwidth", None) or getattr(getattr(width, "width", None), "data", 0)
+    size = int(bits) * op.dst_elements // 8
+    cache = "cg" if op.bypassL1 is not None else "ca"
+    args = [dst, src]
+    suffix = ""
+    if op.src_elements is not None:
+        # Bytes to read; the rest of the destination is zero-filled.
+        elements = _i32(lw, op, op.src_elements)
+        args.append(emit(llvm.MulOp(elements, lw.constant(int(bits) // 8, i32, op))))
+        suffix = ".s"
+    _intrinsic(lw, op, f"llvm.nvvm.cp.async.{cache}.shared.global.{size}{suffix}", args)
+    lw.replace(op, [lw.constant(0, i32, op)])
+
+
+def _create_group(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.DeviceAsyncCreateGroupOp)
+    _intrinsic(lw, op, "llvm.nvvm.cp.async.commit.group", [])
+    lw.replace(op, [lw.constant(0, i32, op)])
+
+
+def _async_wait(lw: Lowering, op: Operation) -> None:
+    assert isinstance(op, ng.DeviceAsyncWaitOp)
+    groups = lw.emit(op)(llvm.ConstantOp(IntegerAttr(op.num_groups, i32), i32))
+    _intrinsic(lw, op, "llvm.nvvm.cp.async.wait.group", [groups])
+    lw.replace(op, [])
+
+
+def _not_yet(lw: Lowering, op: Operation) -> None:
+    raise unsupported(PASS, op, "the mma.sync route (ldmatrix, mma.sync) is not lowered yet")
+
+
+NVGPU_LOWERINGS: dict[type[Operation], Handler] = {
+    ng.MBarrierCreateOp: _create,
+    ng.MBarrierInitOp: _init,
+    ng.MBarrierArriveExpectTxOp: _arrive_expect_tx,
+    ng.MBarrierArriveOp: _arrive,
+    ng.MBarrierArriveNoCompleteOp: _arrive_nocomplete,
+    ng.MBarrierTestWaitOp: _test_wait,
+    ng.MBarrierTryWaitParityOp: _try_wait_parity,
+    ng.TmaAsyncLoadOp: _tma_load,
+    ng.TmaAsyncStoreOp: _tma_store,
+    ng.TmaPrefetchOp: _tma_prefetch,
+    ng.TmaFenceOp: _tma_fence,
+    ng.WarpgroupGenerateDescriptorOp: _generate_descriptor,
+    ng.WarpgroupMmaInitAccumulatorOp: _init_accumulator,
+    ng.WarpgroupMmaOp: _mma,
+    ng.WarpgroupMmaStoreOp: _mma_store,
+    ng.DeviceAsyncCopyOp: _async_copy,
+    ng.DeviceAsyncCreateGroupOp: _create_group,
+    ng.DeviceAsyncWaitOp: _async_wait,
+    ng.LdMatrixOp: _not_yet,
+    ng.MmaSyncOp: _not_yet,
+}
+"""The nvgpu ops of device code and their lowerings, by class (ldmatrix and mma.sync are
+not lowered yet: a diagnostic at the op)."""
+
+__all__ = ["NVGPU_LOWERINGS"]

@@ -1,0 +1,75 @@
+// RUN: schedir-opt %s -p convert-gpu-to-nvvm --split-input-file --verify-diagnostics
+
+// What the nvgpu lowering does not handle yet is a diagnostic at the op, never wrong code.
+
+!d = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+gpu.module @k {
+  gpu.func @k(%a: !d, %b: !d, %c: !acc) kernel {
+    // expected-error @below {{convert-gpu-to-nvvm: 'nvgpu.warpgroup.mma' is not supported: transposed wgmma operands are not lowered yet}}
+    %d = nvgpu.warpgroup.mma %a, %b, %c transposeB : !d, !d, !acc -> !acc
+    gpu.return
+  }
+}
+
+// -----
+
+!a = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!b = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
+gpu.module @k {
+  gpu.func @k(%a: !a, %b: !b, %c: !acc) kernel {
+    // expected-error @below {{wgmma is lowered for f32 += f16/bf16 tiles of 128-byte rows (A: Mx64 with M a multiple of 64, B: Kx64) only, not memref<64x64xf16, 3 : i64> x memref<64x128xf16, 3 : i64>}}
+    %d = nvgpu.warpgroup.mma %a, %b, %c : !a, !b, !acc -> !acc
+    gpu.return
+  }
+}
+
+// -----
+
+!d = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf16>>
+gpu.module @k {
+  gpu.func @k(%a: !d, %b: !d, %c: !acc) kernel {
+    // expected-error @below {{wgmma is lowered for f32 += f16/bf16 tiles}}
+    %d = nvgpu.warpgroup.mma %a, %b, %c : !d, !d, !acc -> !acc
+    gpu.return
+  }
+}
+
+// -----
+
+!tmap = !nvgpu.tensormap.descriptor<tensor = memref<64x32xf32, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+gpu.module @k {
+  gpu.func @k(%t: !tmap) kernel {
+    %s = memref.alloc() : memref<64x32xf32, 3>
+    // expected-error @below {{wgmma descriptors of tiles with 128-byte rows of f16/bf16 only, not memref<64x32xf32, 3 : i64>}}
+    %d = nvgpu.warpgroup.generate.descriptor %s, %t : memref<64x32xf32, 3>, !tmap -> !nvgpu.warpgroup.descriptor<tensor = memref<64x32xf32, 3>>
+    gpu.return
+  }
+}
+
+// -----
+
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!tmap = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+gpu.module @k {
+  gpu.func @k(%t: !tmap, %i: index, %p: i1) kernel {
+    %s = memref.alloc() : memref<64x64xf16, 3>
+    %b = nvgpu.mbarrier.create -> !bar
+    // expected-error @below {{'nvgpu.tma.async.load' is not supported: a predicated TMA load is not lowered yet}}
+    nvgpu.tma.async.load %t[%i, %i], %b[%i] to %s, predicate = %p : !tmap, !bar -> memref<64x64xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @k(%i: index) kernel {
+    %s = memref.alloc() : memref<64x32xf16, 3>
+    // expected-error @below {{convert-gpu-to-nvvm: 'nvgpu.ldmatrix' is not supported: the mma.sync route (ldmatrix, mma.sync) is not lowered yet}}
+    %a = nvgpu.ldmatrix %s[%i, %i] numTiles = 4 transpose = false : memref<64x32xf16, 3> -> vector<4x2xf16>
+    gpu.return
+  }
+}
