@@ -166,10 +166,10 @@ def test_reference_pack_matches_loops() -> None:
 
 def test_reference_rejects_partial_tile_without_padding() -> None:
     payload = (
-        "func.func @f(%A: tensor<5xf32>, %E: tensor<2x?xf32>) -> tensor<2x?xf32> {\n"
+        "func.func @f(%A: tensor<?xf32>, %E: tensor<2x?xf32>) -> tensor<2x?xf32> {\n"
         "  %c = arith.constant 3 : index\n"
         "  %p = linalg.pack %A inner_dims_pos = [0] inner_tiles = [%c] into %E"
-        " : tensor<5xf32> -> tensor<2x?xf32>\n"
+        " : tensor<?xf32> -> tensor<2x?xf32>\n"
         "  return %p : tensor<2x?xf32>\n}\n"
     )
     with pytest.raises(InputError, match="partial tiles"):
