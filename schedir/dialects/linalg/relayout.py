@@ -51,8 +51,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from schedir.dialects.syntax import LocatedVerifyException
-from schedir.dialects.utils import Mixed, mixed_values, split_mixed
+from schedir.dialects.utils import LocatedVerifyException, Mixed, mixed_values, split_mixed
 
 _EMPTY = DenseArrayBase.from_list(i64, ())
 
@@ -139,9 +138,7 @@ def _verify_common(op: PackOp | UnPackOp) -> None:
     if _invalid_positions(outer, rank):
         raise LocatedVerifyException("invalid outer_dims_perm vector", prefix=False)
     if outer and len(outer) != rank:
-        raise LocatedVerifyException(
-            "outer_dims_perm must be a permutation or empty", prefix=False
-        )
+        raise LocatedVerifyException("outer_dims_perm must be a permutation or empty", prefix=False)
     if len(tiles) != len(inner):
         raise LocatedVerifyException(
             "tiling factors must equal the number of dimensions to tile", prefix=False
@@ -182,8 +179,6 @@ def _verify_common(op: PackOp | UnPackOp) -> None:
             f"failed to verify that result type matches type of dest: {op.result.type} "
             f"vs {op.dest.type}"
         )
-
-
 
 
 def _parse_perm_and_tiles(
@@ -326,8 +321,7 @@ class PackOp(IRDLOperation):
             element = cast(TensorType[Attribute], self.source.type).get_element_type()
             if self.padding_value.type != element:
                 raise LocatedVerifyException(
-                    f"expected padding_value has '{element}' but got: "
-                    f"'{self.padding_value.type}'"
+                    f"expected padding_value has '{element}' but got: '{self.padding_value.type}'"
                 )
 
     def _partial_tiles(self) -> bool:

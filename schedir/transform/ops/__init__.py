@@ -140,7 +140,6 @@ PARSE_ONLY: frozenset[type[Operation]] = frozenset(
     {
         # loop
         LoopCoalesceOp,
-        LoopForallToParallelOp,
         LoopFuseSiblingOp,
         LoopOutlineOp,
         LoopPipelineOp,

@@ -35,7 +35,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     IndexType,
-    IntegerAttr,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -60,6 +59,7 @@ from schedir.dialects.linalg.relayout import (
     outer_perm,
     static_tiles,
 )
+from schedir.dialects.syntax import print_op
 from schedir.dialects.tensor import CollapseShapeOp, ExpandShapeOp, ExtractSliceOp
 from schedir.dialects.utils import reassociation_attr
 from schedir.transform.rewrites.padding import zero_attr
@@ -202,11 +202,9 @@ def lower_pack(
     # Pad each tiled dimension to count * tile (counts from the destination).
     highs: list[Ofr] = [0] * rank
     padded_shape: list[int] = []
-    for dim, group in enumerate(groups):
+    for group in groups:
         sizes = [strip_mined[g] for g in group]
-        padded_shape.append(
-            DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else _product(sizes)
-        )
+        padded_shape.append(DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else _product(sizes))
     for dim, tile in zip(positions, tiles, strict=True):
         outer_packed = perm[groups[dim][0]]
         outer = compose(dim_of(b, dest, outer_packed))
@@ -343,7 +341,7 @@ def _extract(source: SSAValue, sizes: Sequence[Ofr], result_type: Attribute) -> 
     return ExtractSliceOp(
         source,
         [0] * rank,
-        [s if isinstance(s, int) else s for s in sizes],
+        list(sizes),
         [1] * rank,
         result_type,
     )
@@ -385,12 +383,12 @@ def pack_op(rewriter: PatternRewriter, op: Operation, packed_sizes: Sequence[Ofr
         for index, map_ in enumerate(maps):
             position = _first_result_of(map_, loop)
             per_operand.append(position)
-            results = map_.results
+            exprs = map_.results
             if position is not None:
-                if not isinstance(results[position], AffineDimExpr):
+                if not isinstance(exprs[position], AffineDimExpr):
                     raise PackFailure("can only pack dims of AffineDimExpr")
-                results = (*results, AffineDimExpr(new_loop))
-            maps[index] = AffineMap(map_.num_dims + 1, map_.num_symbols, results)
+                exprs = (*exprs, AffineDimExpr(new_loop))
+            maps[index] = AffineMap(map_.num_dims + 1, map_.num_symbols, exprs)
         packed_dims.append((size, per_operand))
     b = IndexBuilder(rewriter, op.location)
     rewriter.insertion_point = InsertPoint.before(op)
@@ -398,20 +396,18 @@ def pack_op(rewriter: PatternRewriter, op: Operation, packed_sizes: Sequence[Ofr
     packs: list[PackOp] = []
     operands: list[SSAValue] = []
     for number, operand in enumerate([*inputs, *inits]):
-        positions = [dims[number] for _, dims in packed_dims if dims[number] is not None]
+        positions = [d for _, dims in packed_dims if (d := dims[number]) is not None]
         tiles = [size for size, dims in packed_dims if dims[number] is not None]
         if not positions or not isinstance(operand.type, TensorType):
             operands.append(operand)
             continue
-        dest = _pack_destination(b, operand, tiles, cast(list[int], positions))
+        dest = _pack_destination(b, operand, tiles, positions)
         static_tiles_ = [compose(t).constant for t in tiles]
         shape = _shape(operand)
         needs_padding = (
             any(t is None for t in static_tiles_)
             or DYNAMIC_INDEX in shape
-            or any(
-                shape[p] % cast(int, t) for p, t in zip(positions, static_tiles_, strict=True)
-            )
+            or any(shape[p] % cast(int, t) for p, t in zip(positions, static_tiles_, strict=True))
         )
         tile_values: list[Ofr] = [
             t if t is not None else tiles[i] for i, t in enumerate(static_tiles_)
@@ -419,7 +415,7 @@ def pack_op(rewriter: PatternRewriter, op: Operation, packed_sizes: Sequence[Ofr
         padding = _zero(b, _element(dest)) if needs_padding else None
         pack = cast(
             PackOp,
-            b.insert(PackOp(operand, dest, cast(list[int], positions), tile_values, padding)),
+            b.insert(PackOp(operand, dest, positions, tile_values, padding)),
         )
         packs.append(pack)
         operands.append(pack.result)
@@ -466,9 +462,7 @@ def _pack_destination(
         sizes[dim] = b.apply(compose(sizes[dim]).ceildiv(compose(tile)))
     if outer:
         sizes = [sizes[p] for p in outer]
-    tile_sizes: list[Ofr] = [
-        c if (c := compose(t).constant) is not None else t for t in tiles
-    ]
+    tile_sizes: list[Ofr] = [c if (c := compose(t).constant) is not None else t for t in tiles]
     return _empty(b, [*sizes, *tile_sizes], _element(operand))
 
 
@@ -534,7 +528,8 @@ def pack_transpose(
             raise PackFailure("could not find matching pack op")
     for perm, is_outer, name in ((outer, True, "outer_perm"), (inner, False, "inner_perm")):
         if not _valid_perm(pack, perm, is_outer) or not _valid_perm(unpack, perm, is_outer):
-            raise PackFailure(f"invalid {name}")
+            shown = unpack if unpack is not None else pack
+            raise PackFailure(f"invalid {name}: {print_op(shown, generic=True).strip()}")
     if not isinstance(compute, linalg.GenericOp):
         raise PackFailure("requires a linalg.generic consumer")
     # The transposed pack, with an explicit outer permutation (as upstream builds it).
@@ -550,7 +545,9 @@ def pack_transpose(
     leading = len(_shape(pack.source))
     trailing = len(inner_pos(pack))
     permutation = list(outer) or list(range(leading))
-    permutation += [leading + p for p in inner] if inner else list(range(leading, leading + trailing))
+    permutation += (
+        [leading + p for p in inner] if inner else list(range(leading, leading + trailing))
+    )
     use = next(iter(pack.result.uses))
     operand_number = use.index
     maps = list(indexing_maps(compute))
@@ -593,15 +590,15 @@ def pack_transpose(
 
 
 __all__ = [
-    "PackTransposeResult",
-    "pack_transpose",
     "LowerPackResult",
     "LowerUnPackResult",
     "PackFailure",
     "PackResult",
+    "PackTransposeResult",
     "is_like_pad",
     "lower_pack",
     "lower_unpack",
     "pack_op",
+    "pack_transpose",
     "packed_to_strip_mined",
 ]

@@ -47,7 +47,7 @@ def elementwise(m: int, n: int) -> str:
     return (
         f"  func.func @ew(%A: {t}, %B: {t}) -> {t} {{\n"
         "    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
-        "affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]} "
+        'affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} '
         f"ins(%A : {t}) outs(%B : {t}) {{\n"
         "    ^bb0(%a: f32, %b: f32):\n"
         "      %s = arith.mulf %a, %b : f32\n"
@@ -141,7 +141,9 @@ def relayout_payload(
 
 @pytest.mark.parametrize("perm", ["", "1, 0"])
 @pytest.mark.parametrize(("positions"), [(0, 1), (1, 0)])
-@pytest.mark.parametrize(("rows", "cols", "tiles"), [(13, 7, (4, 3)), (5, 9, (5, 2)), (1, 1, (1, 1))])
+@pytest.mark.parametrize(
+    ("rows", "cols", "tiles"), [(13, 7, (4, 3)), (5, 9, (5, 2)), (1, 1, (1, 1))]
+)
 def test_lower_pack_unpack_round_trip(
     rows: int, cols: int, tiles: tuple[int, int], positions: tuple[int, int], perm: str
 ) -> None:

@@ -113,12 +113,12 @@ class PackTransposeOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        for name in ("outer_perm", "inner_perm"):
+        for name in ("inner_perm", "outer_perm"):
             values = dense_values(self.properties.get(name))
             if sorted(values) != list(range(len(values))):
-                raise VerifyException(f"'{name}' is not a valid permutation")
+                raise VerifyException(f'"{name}" is not a valid permutation')
         if not dense_values(self.outer_perm) and not dense_values(self.inner_perm):
-            raise VerifyException("at least one of 'inner_perm' or 'outer_perm' must be specified")
+            raise VerifyException('at least one of "inner_perm" or "outer_perm" must be specified')
 
 
 @irdl_transform_op
@@ -142,7 +142,7 @@ class LowerPackOp(IRDLOperation):
     name = "transform.structured.lower_pack"
 
     target = operand_def(TransformOpHandleType)
-    lowerPadLikeWithInsertSlice = prop_def(BoolAttr, default_value=_TRUE)  # noqa: N815 (upstream's property name)
+    lowerPadLikeWithInsertSlice = prop_def(BoolAttr, default_value=_TRUE)
     pad_op = result_def(TransformOpHandleType)
     expand_shape_op = result_def(TransformOpHandleType)
     transpose_op = result_def(TransformOpHandleType)
@@ -177,7 +177,7 @@ class LowerUnPackOp(IRDLOperation):
     name = "transform.structured.lower_unpack"
 
     target = operand_def(TransformOpHandleType)
-    lowerUnpadLikeWithExtractSlice = prop_def(BoolAttr, default_value=_TRUE)  # noqa: N815 (upstream's property name)
+    lowerUnpadLikeWithExtractSlice = prop_def(BoolAttr, default_value=_TRUE)
     empty_op = result_def(TransformOpHandleType)
     transpose_op = result_def(TransformOpHandleType)
     collapse_shape_op = result_def(TransformOpHandleType)

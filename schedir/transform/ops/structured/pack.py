@@ -38,9 +38,7 @@ def apply_pack(op: PackOp, interp: Interpreter) -> None:
         return
     target = targets[0]
     if len(targets) != 1 or not is_structured(target):
-        raise silenceable(
-            op, f"requires target to map to exactly 1 LinalgOp (got {len(targets)})"
-        )
+        raise silenceable(op, f"requires target to map to exactly 1 LinalgOp (got {len(targets)})")
     entries = mixed(list(op.static_packed_sizes.get_values()), list(op.packed_sizes))
     if len(entries) != num_loops(target):
         raise silenceable(
@@ -62,7 +60,11 @@ def apply_pack_transpose(op: PackTransposeOp, interp: Interpreter) -> None:
     relayouts = list(interp.state.payload_ops(op.target_pack_or_un_pack_op))
     computes = list(interp.state.payload_ops(op.target_linalg_op))
     if len(relayouts) != 1 or len(computes) != 1:
-        raise silenceable(op, "requires target to map to exactly 1 packing op and 1 packed op")
+        raise silenceable(
+            op,
+            "requires target to map to exactly 1 packing op and 1 packed op (got "
+            f"{len(relayouts)} and {len(computes)})",
+        )
     relayout, compute = relayouts[0], computes[0]
     if not isinstance(relayout, PayloadPackOp | PayloadUnPackOp):
         raise silenceable(op, "requires target to map to a linalg.pack or linalg.unpack")
@@ -73,7 +75,7 @@ def apply_pack_transpose(op: PackTransposeOp, interp: Interpreter) -> None:
     try:
         result = pack_transpose(interp.state.rewriter(relayout), relayout, compute, outer, inner)
     except PackFailure as err:
-        raise silenceable(op, str(err), relayout) from None
+        raise silenceable(op, str(err)) from None
     interp.set_results(
         op,
         [[result.packed], [result.pack], [result.unpack] if result.unpack is not None else []],
