@@ -62,6 +62,7 @@ from schedir.dialects.linalg.relayout import (
 from schedir.dialects.syntax import print_op
 from schedir.dialects.tensor import CollapseShapeOp, ExpandShapeOp, ExtractSliceOp
 from schedir.dialects.utils import reassociation_attr
+from schedir.transform.rewrites.destination_style import insert_slice
 from schedir.transform.rewrites.padding import zero_attr
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.rewrites.tiling.affine import IndexBuilder, Ofr, compose
@@ -214,19 +215,7 @@ def lower_pack(
     pad = _pad(b, source, highs, padding, _type(padded_shape, element))
     if pad_like_with_insert_slice and is_like_pad(op):
         sizes = _mixed_sizes(b, dest)
-        static_sizes = [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes]
-        inserted = b.insert(
-            xtensor.InsertSliceOp.get(
-                pad.results[0],
-                dest,
-                offsets=[],
-                sizes=[s for s in sizes if not isinstance(s, int)],
-                strides=[],
-                static_offsets=[0] * len(sizes),
-                static_sizes=static_sizes,
-                static_strides=[1] * len(sizes),
-            )
-        )
+        inserted = b.insert(insert_slice(pad.results[0], dest, [0] * len(sizes), sizes))
         rewriter.replace(op, [], list(inserted.results))
         return LowerPackResult(pad, None, None)
     expand = b.insert(

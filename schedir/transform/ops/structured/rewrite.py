@@ -23,10 +23,12 @@ from schedir.dialects.transform.structured.rewrite import (
     DecomposeOp,
     GeneralizeOp,
     InterchangeOp,
+    RewriteInDestinationPassingStyleOp,
     SpecializeOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites import specialize, structured_misc
+from schedir.transform.rewrites.destination_style import rewrite_in_destination_passing_style
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.state import definite, silenceable
 
@@ -159,3 +161,19 @@ def apply_decompose(op: DecomposeOp, interp: Interpreter) -> None:
         return [result.conv_1d]
 
     _each(op, interp, is_structured, one)
+
+
+@applies(RewriteInDestinationPassingStyleOp)
+def apply_rewrite_in_destination_passing_style(
+    op: RewriteInDestinationPassingStyleOp, interp: Interpreter
+) -> None:
+    """tensor.from_elements / generate / pad in destination-passing style."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = rewrite_in_destination_passing_style(interp.state.rewriter(payload), payload)
+        except RewriteFailure:
+            raise _default_failure(op, payload) from None
+        return [result]
+
+    interp.apply_to_each(op, op.target, one)
