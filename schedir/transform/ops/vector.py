@@ -18,6 +18,7 @@ from schedir.dialects.transform.vector import (
     ApplyVectorLowerInterleaveOp,
     ApplyVectorLowerMaskedTransfersOp,
     ApplyVectorLowerMasksOp,
+    ApplyVectorLowerMultiReductionOp,
     ApplyVectorLowerOuterproductOp,
     ApplyVectorLowerShapeCastOp,
     ApplyVectorLowerTransferOp,
@@ -111,6 +112,12 @@ def multi_reduction_flattening(op: Descriptor) -> PatternSet:
 def multi_reduction_unrolling(op: Descriptor) -> PatternSet:
     """Unroll 2-D multi_reduction into reductions."""
     return descriptor_pattern_set("vector.multi_reduction_unrolling", op)
+
+
+@populates(ApplyVectorLowerMultiReductionOp)
+def lower_multi_reduction(op: Descriptor) -> PatternSet:
+    """Reorder, flatten and unroll multi_reduction (the three stages in one set)."""
+    return descriptor_pattern_set("vector.lower_multi_reduction", op)
 
 
 @populates(ApplyVectorLowerMasksOp)
