@@ -181,3 +181,21 @@ def test_reference_rejects_partial_tile_without_padding() -> None:
 def _dummy() -> xtest.TestOp:
     """A throwaway op for the failure location."""
     return xtest.TestOp()
+
+
+@pytest.mark.parametrize("rows", [1, 6, 13])
+def test_lower_pack_unpack_dynamic_rows(rows: int) -> None:
+    payload = (
+        "  func.func @rt(%A: tensor<?x7xf32>, %B: tensor<?x7xf32>) -> tensor<?x7xf32> {\n"
+        "    %z = arith.constant 0.5 : f32\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %n = tensor.dim %A, %c0 : tensor<?x7xf32>\n"
+        "    %o = affine.apply affine_map<()[s0] -> (s0 ceildiv 4)>()[%n]\n"
+        "    %e = tensor.empty(%o) : tensor<?x3x4x3xf32>\n"
+        "    %p = linalg.pack %A padding_value(%z : f32) inner_dims_pos = [0, 1]"
+        " inner_tiles = [4, 3] into %e : tensor<?x7xf32> -> tensor<?x3x4x3xf32>\n"
+        "    %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [4, 3] into %B"
+        " : tensor<?x3x4x3xf32> -> tensor<?x7xf32>\n"
+        "    return %u : tensor<?x7xf32>\n  }"
+    )
+    run_and_check(schedule_module(payload, LOWER), dynamic=rows)
