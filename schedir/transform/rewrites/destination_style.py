@@ -70,7 +70,7 @@ def _from_elements(rw: PatternRewriter, b: IndexBuilder, op: xtensor.FromElement
     elements = iter(op.elements)
     if not shape:
         insert = b.insert(xtensor.InsertOp(next(elements), empty, []))
-        rw.replace(op, insert, list(insert.results))
+        rw.replace(op, [], list(insert.results))
         return insert
     constants = [b.constant(i) for i in range(max(shape))]
     result = _inserts(b, 0, empty, shape, constants, elements, [constants[0]] * len(shape))

@@ -24,6 +24,24 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A rank-0 from_elements: one insert without indices.
+// CHECK-LABEL: func.func @from_elements_0d
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<index>
+// CHECK:         tensor.insert %{{.*}} into %[[E]][] : tensor<index>
+module attributes {transform.with_named_sequence} {
+  func.func @from_elements_0d(%a: index) -> tensor<index> {
+    %0 = tensor.from_elements %a : tensor<index>
+    return %0 : tensor<index>
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.structured.match ops{["tensor.from_elements"]} in %root : (!transform.any_op) -> !transform.any_op
+    %r = transform.structured.rewrite_in_destination_passing_style %t : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // generate: a generic over an empty tensor, the indices from linalg.index.
 // CHECK-LABEL: func.func @generate
 // CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x3xf32>
