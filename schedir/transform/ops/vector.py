@@ -9,6 +9,7 @@ from __future__ import annotations
 from schedir.dialects.transform.descriptors import Descriptor
 from schedir.dialects.transform.vector import (
     ApplyVectorCastAwayVectorLeadingOneDimOp,
+    ApplyVectorElementwiseToVectorOp,
     ApplyVectorFoldArithExtensionOp,
     ApplyVectorInterleaveAndDeinterleaveToShuffleOp,
     ApplyVectorLowerBitcastOp,
@@ -112,6 +113,12 @@ def multi_reduction_flattening(op: Descriptor) -> PatternSet:
 def multi_reduction_unrolling(op: Descriptor) -> PatternSet:
     """Unroll 2-D multi_reduction into reductions."""
     return descriptor_pattern_set("vector.multi_reduction_unrolling", op)
+
+
+@populates(ApplyVectorElementwiseToVectorOp)
+def elementwise_to_vector(op: Descriptor) -> PatternSet:
+    """Products of broadcast vectors as outer products; extensions folded into contractions."""
+    return descriptor_pattern_set("vector.elementwise_to_vector", op)
 
 
 @populates(ApplyVectorLowerMultiReductionOp)
