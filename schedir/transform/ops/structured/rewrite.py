@@ -36,7 +36,14 @@ from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.state import definite, payload_location, silenceable
 
 PayloadCheck = Callable[[Operation], bool]
-RewriteOp = GeneralizeOp | InterchangeOp | DecomposeInterfaceOp | SpecializeOp | DecomposeOp
+RewriteOp = (
+    GeneralizeOp
+    | InterchangeOp
+    | DecomposeInterfaceOp
+    | SpecializeOp
+    | DecomposeOp
+    | FlattenElementwiseLinalgOp
+)
 
 
 def _each(
