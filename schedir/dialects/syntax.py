@@ -13,7 +13,7 @@ import math
 import re
 import struct
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -49,6 +49,7 @@ from schedir.diagnostics import (
 )
 from schedir.dialects.context import get_context
 from schedir.dialects.dominance import DominanceInfo, dominance_failure
+from schedir.dialects.utils import LocatedVerifyException
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
@@ -230,26 +231,6 @@ def _verifier_message(op: Operation, message: str) -> str:
     message = message.strip().splitlines()[0] if message.strip() else "failed to verify"
     prefix = f"'{op.name}' op "
     return message if message.startswith(prefix) else prefix + message
-
-
-class LocatedVerifyException(VerifyException):
-    """A verifier failure reported as upstream reports it: at `at` (default: the op),
-    with `prefix=False` for upstream's `emitError()` (no `'<op>' op`), and with notes at
-    other ops (e.g. "symbol declaration")."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        at: Operation | None = None,
-        prefix: bool = True,
-        notes: Sequence[tuple[Operation, str]] = (),
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.at = at
-        self.prefix = prefix
-        self.notes = tuple(notes)
 
 
 def _verify_error(op: Operation, message: str, err: VerifyException | None) -> VerifyError:

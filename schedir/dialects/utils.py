@@ -44,6 +44,26 @@ Mixed = int | SSAValue
 """One entry of a mixed static/dynamic list: a constant or an index-typed SSA value."""
 
 
+class LocatedVerifyException(VerifyException):
+    """A verifier failure reported as upstream reports it: at `at` (default: the op),
+    with `prefix=False` for upstream's `emitError()` (no `'<op>' op`), and with notes at
+    other ops (e.g. "symbol declaration")."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        at: Operation | None = None,
+        prefix: bool = True,
+        notes: Sequence[tuple[Operation, str]] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+        self.prefix = prefix
+        self.notes = tuple(notes)
+
+
 def mixed_values(static: DenseArrayBase[IntegerType], dynamic: Sequence[SSAValue]) -> list[Mixed]:
     """Merge an upstream static array (kDynamic at dynamic positions) with its operands."""
     values = iter(dynamic)

@@ -28,7 +28,7 @@ from schedir.abi import DYNAMIC, ArgSpec, ScalarSpec, scalar_value
 from schedir.diagnostics import InputError
 from schedir.dialects.syntax import op_location, parse_module
 from schedir.dialects.types import entry_signature, find_entry
-from schedir.reference import arith_math, bounds, control, linalg, tensor_ops
+from schedir.reference import arith_math, bounds, control, linalg, relayout, tensor_ops
 from schedir.reference.checking import (
     DEFAULT_DYNAMIC_SIZE,
     DYNAMIC_REDUCTION_EXTENT,
@@ -47,7 +47,7 @@ from schedir.reference.values import elem_of, to_storage
 def _handlers() -> dict[type[Operation], Handler]:
     """Every op handler of the reference, by op class."""
     table: dict[type[Operation], Handler] = {}
-    for module in (arith_math, control, tensor_ops, linalg):
+    for module in (arith_math, control, tensor_ops, linalg, relayout):
         table.update(module.handlers())
     return table
 

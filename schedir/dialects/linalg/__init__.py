@@ -1,7 +1,7 @@
 """The linalg dialect as schedir uses it, with upstream MLIR's syntax.
 
 Ops: generic, yield, index (`generic`); map, reduce, transpose, broadcast and the aggregate
-softmax (`ops`); fill, copy, matmul, batch_matmul, matvec, vecmat, dot (`named`);
+softmax (`ops`); pack and unpack (`relayout`); fill, copy, matmul, batch_matmul, matvec, vecmat, dot (`named`);
 conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc, conv_2d_nchw_fchw, depthwise_conv_2d_nhwc_hwc,
 pooling_nchw_max, pooling_nchw_sum, pooling_nhwc_max, pooling_nhwc_min, pooling_nhwc_sum
 (`conv`); `base` holds what they share (scalar casts, the structured verifier, `ins(...)
@@ -45,6 +45,7 @@ from schedir.dialects.linalg.named import (
     VecmatOp,
 )
 from schedir.dialects.linalg.ops import BroadcastOp, MapOp, ReduceOp, SoftmaxOp, TransposeOp
+from schedir.dialects.linalg.relayout import PackOp, UnPackOp
 
 Linalg = Dialect(
     "linalg",
@@ -59,6 +60,8 @@ Linalg = Dialect(
         TransposeOp,
         BroadcastOp,
         SoftmaxOp,
+        PackOp,
+        UnPackOp,
     ],
     [IteratorTypeAttr, TypeFnAttr],
 )
@@ -82,6 +85,7 @@ __all__ = [
     "MatmulOp",
     "MatvecOp",
     "NamedStructuredOp",
+    "PackOp",
     "PoolingNchwMaxOp",
     "PoolingNchwSumOp",
     "PoolingNhwcMaxOp",
@@ -92,6 +96,7 @@ __all__ = [
     "TransposeOp",
     "TypeFn",
     "TypeFnAttr",
+    "UnPackOp",
     "VecmatOp",
     "YieldOp",
 ]

@@ -16,7 +16,16 @@ import sys
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, IntegerType, Signedness, i1, i32, i64
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, opt_prop_def, prop_def
 from xdsl.parser import Parser
@@ -40,12 +49,15 @@ class Option:
     name: str
     kind: str
     """`enum` (keyword from `choices`, stored as i32), `int` (i64), `uint` (ui32),
-    `bool` (true/false) or `paren` (`name(N)`, i64)."""
+    `bool` (true/false), `paren` (`name(N)`, i64) or `unit` (the bare keyword, a unit
+    property)."""
     default: int | bool | None = None
     choices: tuple[str, ...] = ()
     required: bool = False
 
     def attr(self, value: int | bool) -> Attribute:
+        if self.kind == "unit":
+            return UnitAttr()
         if self.kind == "enum":
             return IntegerAttr(int(value), i32)
         if self.kind == "bool":
@@ -55,6 +67,8 @@ class Option:
         return IntegerAttr(int(value), i64)
 
     def parse(self, parser: Parser) -> Attribute:
+        if self.kind == "unit":
+            return UnitAttr()
         if self.kind == "paren":
             parser.parse_punctuation("(")
             value = parser.parse_integer(allow_boolean=False)
@@ -78,6 +92,9 @@ class Option:
 
     def print(self, printer: Printer, attr: Attribute) -> None:
         value = attr.value.data if isinstance(attr, IntegerAttr) else None
+        if self.kind == "unit":
+            printer.print_string(f" {self.name}")
+            return
         if self.kind == "paren":
             printer.print_string(f" {self.name}({value})")
             return
@@ -102,6 +119,8 @@ class Descriptor(IRDLOperation, PatternDescriptorOpInterface):
         """The integer value of option `name` as written, else its default (None when it
         has none)."""
         value = self.properties.get(name)
+        if isinstance(value, UnitAttr):
+            return 1
         if isinstance(value, IntegerAttr):
             return cast(IntegerAttr[IntegerType], value).value.data
         spec = next(o for o in self.OPTIONS if o.name == name)
@@ -155,6 +174,7 @@ def _prop_for(option: Option) -> object:
         "uint": IntegerAttr[IntegerType],
         "int": IntegerAttr[IntegerType],
         "paren": IntegerAttr[IntegerType],
+        "unit": UnitAttr,
     }[option.kind]
     if option.default is not None:
         return prop_def(constraint, default_value=option.attr(option.default))
@@ -172,6 +192,8 @@ def _example(name: str, options: tuple[Option, ...]) -> str:
     for option in options:
         if option.kind == "paren":
             parts.append(f"{option.name}(32)")
+        elif option.kind == "unit":
+            parts.append(option.name)
         elif option.kind == "enum":
             parts.append(f"{option.name} = {option.choices[0]}")
         elif option.kind == "bool":

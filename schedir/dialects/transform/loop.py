@@ -224,6 +224,29 @@ class LoopForallToParallelOp(IRDLOperation):
 
 
 @irdl_transform_op
+class LoopParallelForToNestedForsOp(IRDLOperation):
+    """Converts an `scf.parallel` into a nest of `scf.for` loops, one per dimension.
+
+    ```mlir
+    %outer = transform.loop.parallel_for_to_nested_fors %par
+        : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Return modes: consumes the target; returns the outermost `scf.for`. Silenceable
+    failure if the target is not one `scf.parallel`, if the op does not have exactly one
+    result, or if the loop has reductions.
+    """
+
+    name = "transform.loop.parallel_for_to_nested_fors"
+
+    target = operand_def(TransformOpHandleType)
+    transformed = var_result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target " + _FUNCTIONAL
+
+
+@irdl_transform_op
 class LoopHoistLoopInvariantSubsetsOp(IRDLOperation):
     """Hoists matching extract/insert (and transfer_read/write) pairs on loop-carried
     tensors out of the loop, so accumulators stay in registers.
@@ -366,6 +389,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     LoopFuseSiblingOp,
     LoopHoistLoopInvariantSubsetsOp,
     LoopOutlineOp,
+    LoopParallelForToNestedForsOp,
     LoopPeelOp,
     LoopPipelineOp,
     LoopPromoteIfOneIterationOp,
@@ -384,6 +408,7 @@ __all__ = [
     "LoopFuseSiblingOp",
     "LoopHoistLoopInvariantSubsetsOp",
     "LoopOutlineOp",
+    "LoopParallelForToNestedForsOp",
     "LoopPeelOp",
     "LoopPipelineOp",
     "LoopPromoteIfOneIterationOp",

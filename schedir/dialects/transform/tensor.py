@@ -29,6 +29,13 @@ ApplyTensorFoldTensorEmptyOp = descriptor(
     Option("fold_single_use_only", "bool", False),
 )
 
+ApplyTensorRewriteAsConstantOp = descriptor(
+    "tensor.rewrite_as_constant",
+    "Rewrite tensor.generate of a constant and tensor.pad of a constant as arith.constant "
+    "(`aggressive`: also pads whose constant source has other uses).",
+    Option("aggressive", "unit"),
+)
+
 ApplyTensorMergeConsecutiveInsertExtractSliceOp = descriptor(
     "tensor.merge_consecutive_insert_extract_slice",
     "Merge consecutive insert/extract slices.",
@@ -83,6 +90,7 @@ class TensorMakeLoopIndependentOp(IRDLOperation):
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
+    ApplyTensorRewriteAsConstantOp,
     ApplyTensorFoldTensorSubsetOpsOp,
     ApplyTensorFoldTensorSubsetOpsIntoVectorTransfersOp,
     ApplyTensorFoldTensorEmptyOp,

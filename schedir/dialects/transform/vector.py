@@ -69,6 +69,13 @@ ApplyVectorMultiReductionUnrollingOp = descriptor(
     Option("lowering_strategy", "enum", 0, MULTI_REDUCTION_LOWERING),
 )
 
+ApplyVectorLowerMultiReductionOp = descriptor(
+    "vector.lower_multi_reduction",
+    "Lower multi_reduction: reorder its dims, flatten to 2-D and unroll (the three stages "
+    "in one set, as upstream named it before splitting it).",
+    Option("lowering_strategy", "enum", 0, MULTI_REDUCTION_LOWERING),
+)
+
 ApplyVectorLowerTransposeOp = descriptor(
     "vector.lower_transpose",
     "Lower vector.transpose.",
@@ -220,6 +227,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     ApplyVectorReorderMultiReductionDimsOp,
     ApplyVectorMultiReductionFlatteningOp,
     ApplyVectorMultiReductionUnrollingOp,
+    ApplyVectorLowerMultiReductionOp,
     ApplyVectorLowerTransposeOp,
     ApplyVectorLowerOuterproductOp,
     ApplyVectorLowerMasksOp,

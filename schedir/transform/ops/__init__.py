@@ -9,7 +9,7 @@ A pattern descriptor's set is declared with `@populates(DescriptorClass)`.
 
 The interpreter looks the apply function up by the op's class in `APPLY` (and a
 descriptor's pattern set in `PATTERNS`); the op classes it does not implement yet are
-listed in `PARSE_ONLY`, and applying one is a definite failure that says so.
+in `PARSE_ONLY` (derived: the dialect's ops with neither), and applying one is a definite failure that says so.
 """
 
 from __future__ import annotations
@@ -20,71 +20,8 @@ from typing import Any
 
 from xdsl.ir import Operation
 
+from schedir.dialects.transform import Transform
 from schedir.dialects.transform.core.sequence import NamedSequenceOp, YieldOp
-from schedir.dialects.transform.loop import (
-    LoopCoalesceOp,
-    LoopForallToParallelOp,
-    LoopFuseSiblingOp,
-    LoopOutlineOp,
-    LoopPipelineOp,
-    LoopPromoteIfOneIterationOp,
-    LoopUnrollAndJamOp,
-    LoopUnrollFullOp,
-    TakeAssumedBranchOp,
-)
-from schedir.dialects.transform.memref import (
-    ApplyMemrefExtractAddressComputationsOp,
-    ApplyMemrefResolveRankedShapedTypeResultDimsOp,
-    MemRefAllocaToGlobalOp,
-    MemRefEraseDeadAllocAndStoresOp,
-    MemRefMakeLoopIndependentOp,
-)
-from schedir.dialects.transform.structured.partition import (
-    MultiTileSizesOp,
-    SplitOp,
-)
-from schedir.dialects.transform.structured.patterns import (
-    ApplyLinalgDataLayoutPropagationOp,
-    ApplyLinalgDecomposePackUnpackOp,
-    ApplyLinalgDecomposePadOp,
-    ApplyLinalgEraseUnnecessaryInputsOp,
-    ApplyLinalgEraseUnusedOperandsAndResultsOp,
-    ApplyLinalgExtractSliceSinkingOp,
-    ApplyLinalgFoldAddIntoDestOp,
-    ApplyLinalgFoldPackUnpackIntoEmptyOp,
-    ApplyLinalgFoldUnitExtentDimsViaReshapesOp,
-    ApplyLinalgFoldUnitExtentDimsViaSlicesOp,
-    ApplyLinalgPadVectorizationOp,
-    ApplyLinalgSwapExtractSliceWithFillOp,
-)
-from schedir.dialects.transform.structured.rewrite import (
-    ConvertToLoopsOp,
-    RewriteInDestinationPassingStyleOp,
-)
-from schedir.dialects.transform.tensor import (
-    ApplyTensorBubbleUpExtractSliceOp,
-    ApplyTensorDropRedundantInsertSliceRankExpansionOp,
-    ApplyTensorFoldIntoPackAndUnpackOp,
-    ApplyTensorMergeConsecutiveInsertExtractSliceOp,
-    ApplyTensorReassociativeReshapeFoldingOp,
-    TensorMakeLoopIndependentOp,
-)
-from schedir.dialects.transform.vector import (
-    ApplyVectorDropInnerMostUnitDimsFromXferOpsOp,
-    ApplyVectorDropUnitDimsWithShapeCastOp,
-    ApplyVectorElementwiseToVectorOp,
-    ApplyVectorFlattenVectorTransferOpsOp,
-    ApplyVectorLowerGatherOp,
-    ApplyVectorLowerScanOp,
-    ApplyVectorLowerStepOp,
-    ApplyVectorMaterializeMasksOp,
-    ApplyVectorReductionToContractOp,
-    ApplyVectorRewriteNarrowTypesOp,
-    ApplyVectorSinkMemOpsOp,
-    ApplyVectorSplitTransferFullPartialOp,
-    ApplyVectorUnrollFromElementsOp,
-    ApplyVectorUnrollToElementsOp,
-)
 from schedir.transform.interface import Apply, Populate
 from schedir.transform.ops import (
     bufferization,
@@ -136,74 +73,20 @@ APPLY: Mapping[type[Operation], Apply[Any]] = _collect(Apply)
 PATTERNS: Mapping[type[Operation], Populate[Any]] = _collect(Populate)
 """The pattern set of each descriptor class that has one."""
 
-PARSE_ONLY: frozenset[type[Operation]] = frozenset(
-    {
-        # loop
-        LoopCoalesceOp,
-        LoopForallToParallelOp,
-        LoopFuseSiblingOp,
-        LoopOutlineOp,
-        LoopPipelineOp,
-        LoopPromoteIfOneIterationOp,
-        LoopUnrollAndJamOp,
-        LoopUnrollFullOp,
-        TakeAssumedBranchOp,
-        # memref
-        ApplyMemrefExtractAddressComputationsOp,
-        ApplyMemrefResolveRankedShapedTypeResultDimsOp,
-        MemRefAllocaToGlobalOp,
-        MemRefEraseDeadAllocAndStoresOp,
-        MemRefMakeLoopIndependentOp,
-        # structured.partition
-        MultiTileSizesOp,
-        SplitOp,
-        # structured.patterns
-        ApplyLinalgDataLayoutPropagationOp,
-        ApplyLinalgDecomposePackUnpackOp,
-        ApplyLinalgDecomposePadOp,
-        ApplyLinalgEraseUnnecessaryInputsOp,
-        ApplyLinalgEraseUnusedOperandsAndResultsOp,
-        ApplyLinalgExtractSliceSinkingOp,
-        ApplyLinalgFoldAddIntoDestOp,
-        ApplyLinalgFoldPackUnpackIntoEmptyOp,
-        ApplyLinalgFoldUnitExtentDimsViaReshapesOp,
-        ApplyLinalgFoldUnitExtentDimsViaSlicesOp,
-        ApplyLinalgPadVectorizationOp,
-        ApplyLinalgSwapExtractSliceWithFillOp,
-        # structured.rewrite
-        ConvertToLoopsOp,
-        RewriteInDestinationPassingStyleOp,
-        # tensor
-        ApplyTensorBubbleUpExtractSliceOp,
-        ApplyTensorDropRedundantInsertSliceRankExpansionOp,
-        ApplyTensorFoldIntoPackAndUnpackOp,
-        ApplyTensorMergeConsecutiveInsertExtractSliceOp,
-        ApplyTensorReassociativeReshapeFoldingOp,
-        TensorMakeLoopIndependentOp,
-        # vector
-        ApplyVectorDropInnerMostUnitDimsFromXferOpsOp,
-        ApplyVectorDropUnitDimsWithShapeCastOp,
-        ApplyVectorElementwiseToVectorOp,
-        ApplyVectorFlattenVectorTransferOpsOp,
-        ApplyVectorLowerGatherOp,
-        ApplyVectorLowerScanOp,
-        ApplyVectorLowerStepOp,
-        ApplyVectorMaterializeMasksOp,
-        ApplyVectorReductionToContractOp,
-        ApplyVectorRewriteNarrowTypesOp,
-        ApplyVectorSinkMemOpsOp,
-        ApplyVectorSplitTransferFullPartialOp,
-        ApplyVectorUnrollFromElementsOp,
-        ApplyVectorUnrollToElementsOp,
-    }
-)
-"""Op classes that parse, verify and print but that schedir's interpreter does not
-implement yet: applying one (or naming a descriptor in `apply_patterns`) is a definite
-failure "'<op>' is not implemented yet in schedir's transform interpreter"."""
-
 STRUCTURAL: frozenset[type[Operation]] = frozenset({NamedSequenceOp, YieldOp})
 """Op classes that are never applied on their own: the interpreter runs a named sequence
 (the entry point, or through `include`) and each region's `yield` is read by the op that
 runs the region."""
+
+PARSE_ONLY: frozenset[type[Operation]] = frozenset(
+    op
+    for op in Transform.operations
+    if op not in APPLY and op not in PATTERNS and op not in STRUCTURAL
+)
+"""Op classes that parse, verify and print but that schedir's interpreter does not
+implement yet: applying one (or naming a descriptor in `apply_patterns`) is a definite
+failure "'<op>' is not implemented yet in schedir's transform interpreter". Derived: every
+op of the transform dialect that has neither an apply function nor a pattern set and is
+not structural."""
 
 __all__ = ["APPLY", "MODULES", "PARSE_ONLY", "PATTERNS", "STRUCTURAL"]

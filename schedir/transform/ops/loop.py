@@ -18,7 +18,9 @@ from schedir.dialects.transform.descriptors import Descriptor
 from schedir.dialects.transform.loop import (
     ApplyScfForLoopCanonicalizationOp,
     LoopForallToForOp,
+    LoopForallToParallelOp,
     LoopHoistLoopInvariantSubsetsOp,
+    LoopParallelForToNestedForsOp,
     LoopPeelOp,
     LoopUnrollOp,
 )
@@ -27,6 +29,11 @@ from schedir.transform.rewrites.canonicalize.driver import pattern_set
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
 from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
+from schedir.transform.rewrites.loops.parallel import (
+    LoopConversionFailure,
+    forall_to_parallel,
+    parallel_to_nested_fors,
+)
 from schedir.transform.rewrites.loops.unroll_and_peel import (
     UnrollTooLarge,
     peel_first_iteration,
@@ -102,6 +109,60 @@ def apply_forall_to_for(op: LoopForallToForOp, interp: Interpreter) -> None:
     except SharedOutputsError as err:
         raise silenceable(op, str(err)) from None
     interp.set_results(op, [[loop] for loop in result.loops])
+
+
+def _single_loop(
+    op: LoopForallToParallelOp | LoopParallelForToNestedForsOp,
+    interp: Interpreter,
+    kind: type[Operation],
+    kind_name: str,
+) -> Operation:
+    """The one payload op of the target, of class `kind` (upstream's checks, in order)."""
+    payload = list(interp.state.payload_ops(op.target))
+    if len(payload) != 1:
+        raise silenceable(op, "expected a single payload op")
+    target = payload[0]
+    if not isinstance(target, kind):
+        raise silenceable(
+            op,
+            f"expected the payload to be {kind_name}",
+            notes=[Note("payload op", op_location(target))],
+        )
+    if isinstance(target, ForallOp) and target.outputs:
+        raise silenceable(op, "unsupported shared outputs (didn't bufferize?)")
+    if len(op.results) != 1:
+        raise silenceable(
+            op,
+            f"op expects one result, given {len(op.results)}",
+            notes=[Note("payload op", op_location(target))],
+        )
+    return target
+
+
+@applies(LoopForallToParallelOp)
+def apply_forall_to_parallel(op: LoopForallToParallelOp, interp: Interpreter) -> None:
+    """Convert one bufferized `scf.forall` into an `scf.parallel`."""
+    target = _single_loop(op, interp, ForallOp, "scf.forall")
+    assert isinstance(target, ForallOp)
+    try:
+        parallel = forall_to_parallel(target, interp.state.tracking_listener())
+    except LoopConversionFailure:
+        raise silenceable(op, "failed to convert forall into parallel") from None
+    interp.set_results(op, [[parallel]])
+
+
+@applies(LoopParallelForToNestedForsOp)
+def apply_parallel_for_to_nested_fors(
+    op: LoopParallelForToNestedForsOp, interp: Interpreter
+) -> None:
+    """Convert one `scf.parallel` into an `scf.for` nest."""
+    target = _single_loop(op, interp, scf.ParallelOp, "scf.parallel")
+    assert isinstance(target, scf.ParallelOp)
+    try:
+        outer = parallel_to_nested_fors(target, interp.state.tracking_listener())
+    except LoopConversionFailure:
+        raise silenceable(op, "failed to convert parallel into nested fors") from None
+    interp.set_results(op, [[outer]])
 
 
 @applies(LoopHoistLoopInvariantSubsetsOp)

@@ -10,11 +10,15 @@ from schedir.dialects.transform.tensor import (
     ApplyTensorFoldTensorEmptyOp,
     ApplyTensorFoldTensorSubsetOpsIntoVectorTransfersOp,
     ApplyTensorFoldTensorSubsetOpsOp,
+    ApplyTensorRewriteAsConstantOp,
 )
 from schedir.transform.interface import populates
 from schedir.transform.rewrites.canonicalize.driver import pattern_set
 from schedir.transform.rewrites.greedy import PatternSet
-from schedir.transform.rewrites.patterns.tensor import fold_tensor_empty_patterns
+from schedir.transform.rewrites.patterns.tensor import (
+    fold_tensor_empty_patterns,
+    rewrite_as_constant_patterns,
+)
 from schedir.transform.rewrites.vectorization.subset_folds import (
     fold_tensor_subset_into_transfers_patterns,
 )
@@ -30,6 +34,12 @@ def fold_tensor_subset_ops(op: Descriptor) -> PatternSet:
 def fold_tensor_subset_ops_into_vector_transfers(op: Descriptor) -> PatternSet:
     """Fold tensor slices into vector.transfer_read/write indices."""
     return fold_tensor_subset_into_transfers_patterns()
+
+
+@populates(ApplyTensorRewriteAsConstantOp)
+def rewrite_as_constant(op: Descriptor) -> PatternSet:
+    """tensor.generate / tensor.pad of constants as arith.constant."""
+    return rewrite_as_constant_patterns(bool(op.option("aggressive")))
 
 
 @populates(ApplyTensorFoldTensorEmptyOp)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from schedir.dialects.transform.descriptors import Descriptor
 from schedir.dialects.transform.vector import (
     ApplyVectorCastAwayVectorLeadingOneDimOp,
+    ApplyVectorElementwiseToVectorOp,
     ApplyVectorFoldArithExtensionOp,
     ApplyVectorInterleaveAndDeinterleaveToShuffleOp,
     ApplyVectorLowerBitcastOp,
@@ -18,6 +19,7 @@ from schedir.dialects.transform.vector import (
     ApplyVectorLowerInterleaveOp,
     ApplyVectorLowerMaskedTransfersOp,
     ApplyVectorLowerMasksOp,
+    ApplyVectorLowerMultiReductionOp,
     ApplyVectorLowerOuterproductOp,
     ApplyVectorLowerShapeCastOp,
     ApplyVectorLowerTransferOp,
@@ -111,6 +113,18 @@ def multi_reduction_flattening(op: Descriptor) -> PatternSet:
 def multi_reduction_unrolling(op: Descriptor) -> PatternSet:
     """Unroll 2-D multi_reduction into reductions."""
     return descriptor_pattern_set("vector.multi_reduction_unrolling", op)
+
+
+@populates(ApplyVectorElementwiseToVectorOp)
+def elementwise_to_vector(op: Descriptor) -> PatternSet:
+    """Products of broadcast vectors as outer products; extensions folded into contractions."""
+    return descriptor_pattern_set("vector.elementwise_to_vector", op)
+
+
+@populates(ApplyVectorLowerMultiReductionOp)
+def lower_multi_reduction(op: Descriptor) -> PatternSet:
+    """Reorder, flatten and unroll multi_reduction (the three stages in one set)."""
+    return descriptor_pattern_set("vector.lower_multi_reduction", op)
 
 
 @populates(ApplyVectorLowerMasksOp)

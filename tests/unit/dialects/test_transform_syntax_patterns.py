@@ -41,6 +41,8 @@ def _non_default(option: Option) -> str:
         return f"{option.name} = {word}"
     if option.kind == "bool":
         return f"{option.name} = {'false' if option.default else 'true'}"
+    if option.kind == "unit":
+        return option.name
     return f"{option.name} = 3"
 
 
@@ -70,8 +72,13 @@ def test_descriptor_roundtrip(case: Case) -> None:
     check_case(case)
 
 
+LEGACY = ("transform.apply_patterns.vector.lower_multi_reduction",)
+"""Descriptors schedir keeps for older upstream schedules that LLVM 24 no longer has
+(`lower_multi_reduction` was split into its three stages)."""
+
+
 def test_upstream_accepts_every_descriptor() -> None:
-    check_upstream_accepts(CASES)
+    check_upstream_accepts([c for c in CASES if not any(name in c.printed for name in LEGACY)])
 
 
 def test_descriptors_implement_the_pattern_interface() -> None:

@@ -5,6 +5,7 @@
 - `fuse`: `fuse_into_containing_op`, `fuse`;
 - `partition`: reduction tiling and splitting (`tile_reduction_using_for/forall`,
   `split_reduction`), `multitile_sizes`, `split` and `pad`;
+- `pack`: `pack`, `pack_transpose`, `lower_pack`, `lower_unpack`;
 - `rewrite`: `generalize`, `specialize`, `interchange`, `decompose`,
   `decompose_interface`, `convert_to_loops`, `rewrite_in_destination_passing_style`;
 - `vectorize`: `vectorize`, `vectorize_children_and_apply_patterns`,
@@ -28,6 +29,7 @@ from schedir.dialects.transform.structured import (
     gpu,
     match,
     memory,
+    pack,
     partition,
     patterns,
     rewrite,
@@ -40,6 +42,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     *tile.OPS,
     *fuse.OPS,
     *partition.OPS,
+    *pack.OPS,
     *rewrite.OPS,
     *vectorize.OPS,
     *memory.OPS,

@@ -1,6 +1,7 @@
 """Structured (linalg) rewrites that neither tile nor vectorize (upstream
 LinalgTransformOps.td): `generalize`, `specialize`, `interchange`, `decompose`,
-`decompose_interface`, `convert_to_loops` and `rewrite_in_destination_passing_style`.
+`decompose_interface`, `convert_to_loops`, `rewrite_in_destination_passing_style` and
+`flatten_elementwise`.
 
 Applied by `schedir.transform.ops.structured.rewrite`.
 """
@@ -158,6 +159,32 @@ class DecomposeInterfaceOp(IRDLOperation):
 
 
 @irdl_transform_op
+class FlattenElementwiseLinalgOp(IRDLOperation):
+    """Flattens elementwise structured ops to one loop: operands collapsed to one
+    dimension, the op rebuilt on them, results expanded back.
+
+    ```mlir
+    %f = transform.structured.flatten_elementwise %op
+        : (!transform.any_op) -> !transform.any_op
+    ```
+
+    Return modes: consumes the target; returns the flattened ops (ops of at most one loop
+    as they are). Silenceable failure on ops that are not structured ("transform applied
+    to the wrong op kind"), on ops that are not elementwise ("only elementwise flattening
+    is supported") and when an operand cannot be collapsed ("attempted to flatten, but
+    failed"), both at the payload op.
+    """
+
+    name = "transform.structured.flatten_elementwise"
+
+    target = operand_def(TransformOpHandleType)
+    transformed = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target " + _FUNCTIONAL
+
+
+@irdl_transform_op
 class ConvertToLoopsOp(IRDLOperation):
     """Lowers TilingInterface ops to `scf.for` loops of scalar code.
 
@@ -206,6 +233,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     ConvertToLoopsOp,
     DecomposeInterfaceOp,
     DecomposeOp,
+    FlattenElementwiseLinalgOp,
     GeneralizeOp,
     InterchangeOp,
     RewriteInDestinationPassingStyleOp,
@@ -217,6 +245,7 @@ __all__ = [
     "ConvertToLoopsOp",
     "DecomposeInterfaceOp",
     "DecomposeOp",
+    "FlattenElementwiseLinalgOp",
     "GeneralizeOp",
     "InterchangeOp",
     "RewriteInDestinationPassingStyleOp",

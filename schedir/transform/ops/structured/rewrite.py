@@ -21,17 +21,29 @@ from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.transform.structured.rewrite import (
     DecomposeInterfaceOp,
     DecomposeOp,
+    FlattenElementwiseLinalgOp,
     GeneralizeOp,
     InterchangeOp,
+    RewriteInDestinationPassingStyleOp,
     SpecializeOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.ops._linalg_analysis import is_elementwise
 from schedir.transform.rewrites import specialize, structured_misc
+from schedir.transform.rewrites.destination_style import rewrite_in_destination_passing_style
+from schedir.transform.rewrites.flatten import flatten_elementwise
 from schedir.transform.rewrites.structured_misc import RewriteFailure
-from schedir.transform.state import definite, silenceable
+from schedir.transform.state import definite, payload_location, silenceable
 
 PayloadCheck = Callable[[Operation], bool]
-RewriteOp = GeneralizeOp | InterchangeOp | DecomposeInterfaceOp | SpecializeOp | DecomposeOp
+RewriteOp = (
+    GeneralizeOp
+    | InterchangeOp
+    | DecomposeInterfaceOp
+    | SpecializeOp
+    | DecomposeOp
+    | FlattenElementwiseLinalgOp
+)
 
 
 def _each(
@@ -157,5 +169,41 @@ def apply_decompose(op: DecomposeOp, interp: Interpreter) -> None:
                 payload,
             ) from None
         return [result.conv_1d]
+
+    _each(op, interp, is_structured, one)
+
+
+@applies(RewriteInDestinationPassingStyleOp)
+def apply_rewrite_in_destination_passing_style(
+    op: RewriteInDestinationPassingStyleOp, interp: Interpreter
+) -> None:
+    """tensor.from_elements / generate / pad in destination-passing style."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = rewrite_in_destination_passing_style(interp.state.rewriter(payload), payload)
+        except RewriteFailure:
+            raise _default_failure(op, payload) from None
+        return [result]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(FlattenElementwiseLinalgOp)
+def apply_flatten_elementwise(op: FlattenElementwiseLinalgOp, interp: Interpreter) -> None:
+    """Collapse all loops of elementwise structured ops into one."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        # Upstream reports these at the payload op (emitSilenceableFailure(target->getLoc())).
+        def at_payload(message: str) -> TransformError:
+            return TransformError(message, payload_location(payload), (), silenceable=True)
+
+        if not is_elementwise(payload):
+            raise at_payload("only elementwise flattening is supported")
+        try:
+            result = flatten_elementwise(interp.state.rewriter(payload), payload)
+        except RewriteFailure:
+            raise at_payload("attempted to flatten, but failed") from None
+        return [result]
 
     _each(op, interp, is_structured, one)

@@ -30,10 +30,19 @@ from __future__ import annotations
 
 from typing import cast
 
+from xdsl.dialects import arith
 from xdsl.dialects import tensor as xtensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
+from schedir.dialects.tensor import GenerateOp
+from schedir.transform.rewrites.constants import constant_attr
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -109,4 +118,82 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
 
 __all__ = [
     "fold_tensor_empty_patterns",
+    "rewrite_as_constant_patterns",
 ]
+
+
+def rewrite_as_constant_patterns(aggressive: bool = False) -> PatternSet:
+    """The patterns of `tensor.rewrite_as_constant` (upstream RewriteAsConstant.cpp):
+
+    * a `tensor.generate` of static shape yielding a constant is a splat `arith.constant`;
+    * a `tensor.pad` of static shape, without `nofold`, of a constant source with a
+      constant padding value is the padded `arith.constant` (without `aggressive`, only
+      when the source constant has no other use).
+    """
+
+    def generate(op: GenerateOp, rw: CanonRewriter) -> bool:
+        result = cast(TensorType[Attribute], op.results[0].type)
+        terminator = op.body.block.last_op
+        if terminator is None or DYNAMIC_INDEX in result.get_shape():
+            return False
+        value = constant_attr(terminator.operands[0])
+        if not isinstance(value, IntegerAttr | FloatAttr):
+            return False
+        scalar = cast(int | float, value.value.data)
+        attr = DenseIntOrFPElementsAttr.from_list(result, [scalar])  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
+        rw.replace_with_op(op, arith.ConstantOp(attr, result))
+        return True
+
+    def pad(op: xtensor.PadOp, rw: CanonRewriter) -> bool:
+        result = cast(TensorType[Attribute], op.results[0].type)
+        shape = list(result.get_shape())
+        if op.nofold is not None or DYNAMIC_INDEX in shape:
+            return False
+        source = op.source
+        if not aggressive and len(list(source.uses)) != 1:
+            return False
+        source_attr = constant_attr(source)
+        terminator = op.region.block.last_op
+        padding = constant_attr(terminator.operands[0]) if terminator is not None else None
+        if not isinstance(source_attr, DenseIntOrFPElementsAttr) or not isinstance(
+            padding, IntegerAttr | FloatAttr
+        ):
+            return False
+        low = list(op.static_low.get_values())
+        if DYNAMIC_INDEX in low or DYNAMIC_INDEX in list(op.static_high.get_values()):
+            return False
+        source_shape = list(cast(TensorType[Attribute], source.type).get_shape())
+        values = list(source_attr.get_values())
+        if source_attr.is_splat() and len(values) == 1:
+            values = values * _count(source_shape)
+        padded = [cast(int | float, padding.value.data)] * _count(shape)
+        for flat, value in enumerate(values):
+            index = _unflatten(flat, source_shape)
+            padded[_flatten([i + lo for i, lo in zip(index, low, strict=True)], shape)] = value
+        attr = DenseIntOrFPElementsAttr.from_list(result, padded)  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the tensor type checked here
+        rw.replace_with_op(op, arith.ConstantOp(attr, result))
+        return True
+
+    return PatternSet().add(GenerateOp, generate).add(xtensor.PadOp, pad)
+
+
+def _count(shape: list[int]) -> int:
+    total = 1
+    for size in shape:
+        total *= size
+    return total
+
+
+def _unflatten(flat: int, shape: list[int]) -> list[int]:
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return index[::-1]
+
+
+def _flatten(index: list[int], shape: list[int]) -> int:
+    flat = 0
+    for i, size in zip(index, shape, strict=True):
+        flat = flat * size + i
+    return flat

@@ -44,6 +44,7 @@ from schedir.transform.rewrites.vector import (
     unrolling_patterns,
     with_folds,
 )
+from schedir.transform.rewrites.vector.elementwise import elementwise_to_vector_patterns
 
 _MULTI_REDUCTION = ("innerparallel", "innerreduction")
 _TRANSPOSE = ("eltwise", "llvmintr", "shuffle_1d", "shuffle_16x16")
@@ -107,6 +108,14 @@ BUILDERS: Mapping[str, Builder] = {
     "vector.reorder_multi_reduction_dims": _multi_reduction(reorder_patterns),
     "vector.multi_reduction_flattening": _multi_reduction(flattening_patterns),
     "vector.multi_reduction_unrolling": _multi_reduction(unrolling_patterns),
+    "vector.elementwise_to_vector": _without_options(elementwise_to_vector_patterns),
+    "vector.lower_multi_reduction": _multi_reduction(
+        lambda strategy: (
+            reorder_patterns(strategy)
+            .update(flattening_patterns(strategy))
+            .update(unrolling_patterns(strategy))
+        )
+    ),
     "vector.lower_masks": _without_options(lower_masks_patterns),
     "vector.lower_create_mask": _without_options(lower_masks_patterns),
     "vector.lower_masked_transfers": _without_options(lower_masked_transfers_patterns),
