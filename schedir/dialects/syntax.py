@@ -37,7 +37,7 @@ from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from schedir.diagnostics import (
     Location,
@@ -49,6 +49,7 @@ from schedir.diagnostics import (
 )
 from schedir.dialects.context import get_context
 from schedir.dialects.dominance import DominanceInfo, dominance_failure
+from schedir.dialects.mlir_style import restyle
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
@@ -104,6 +105,9 @@ class LocatedParser(Parser):
         return super().resolve_operand(operand, type)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            # An input holding nothing (or only comments) is an empty module, as in MLIR.
+            return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
         except XdslParseError:
@@ -374,13 +378,27 @@ def op_note(op: Operation, message: str = "see payload op") -> Note:
     return Note(message, op_location(op))
 
 
-def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
-    """Print an op (usually a module) as MLIR text, ending with a newline."""
+def print_op(
+    op: Operation,
+    *,
+    generic: bool = False,
+    debuginfo: bool = False,
+    mlir_style: bool = False,
+    aliases: bool = True,
+) -> str:
+    """Print an op (usually a module) as MLIR text, ending with a newline.
+
+    With `mlir_style`, the text is what MLIR's printer writes (`mlir_style.restyle`):
+    affine expressions with MLIR's parentheses, the builtin module in its short form, and
+    (unless `aliases` is off, as `--mlir-print-local-scope` asks) affine maps as `#map`
+    aliases defined at the top.
+    """
     stream = io.StringIO()
     printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(op)
     stream.write("\n")
-    return stream.getvalue()
+    text = stream.getvalue()
+    return restyle(text, aliases=aliases) if mlir_style else text
 
 
 __all__ = [
