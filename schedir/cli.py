@@ -153,9 +153,7 @@ def _opt_parser() -> _ArgumentParser:
         description="Apply a transform schedule and passes to an MLIR file and print the result.",
         epilog="Long options also take one dash, as mlir-opt's do (-split-input-file).",
     )
-    p.add_argument(
-        "input", nargs="?", default="-", help="input .mlir file ('-' or none: stdin)"
-    )
+    p.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' or none: stdin)")
     p.add_argument("--version", action="version", version=_version_line())
     p.add_argument(
         "--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)"
@@ -354,7 +352,8 @@ def _mlir_opt_argv(parser: argparse.ArgumentParser, argv: Sequence[str] | None) 
     (`-split-input-file`) get two, and the pass options of `--transform-interpreter=...`
     move to an option of their own (the flag alone takes no value)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    known = {s for action in parser._actions for s in action.option_strings}  # noqa: SLF001
+    # argparse keeps the option strings only in `_actions` (it has no public accessor).
+    known = {s for action in parser._actions for s in action.option_strings}
     out: list[str] = []
     for index, word in enumerate(words):
         if word == "--":

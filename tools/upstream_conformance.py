@@ -153,9 +153,7 @@ def parse_run(command: str) -> RunLine:
         stage_words = shlex.split(stage)
         if stage_words and stage_words[0] == "FileCheck":
             filecheck_args = tuple(stage_words[1:])
-    return RunLine(
-        command, tool, tuple(words[1:]), expect_failure, merge_stderr, filecheck_args
-    )
+    return RunLine(command, tool, tuple(words[1:]), expect_failure, merge_stderr, filecheck_args)
 
 
 # --- splits and option translation ------------------------------------------------------
@@ -251,9 +249,7 @@ def _pass_options(value: str) -> dict[str, str]:
 
 def iree_args(run: RunLine) -> tuple[str, ...]:
     """iree-opt's arguments: the RUN line's own, less the split (the harness splits)."""
-    return tuple(
-        a for a in run.tool_args if a != "%s" and _flag_name(a) != "split-input-file"
-    )
+    return tuple(a for a in run.tool_args if a != "%s" and _flag_name(a) != "split-input-file")
 
 
 def filecheck_args(run: RunLine, check_file: str) -> list[str]:
@@ -282,10 +278,7 @@ def filecheck_args(run: RunLine, check_file: str) -> list[str]:
 
 def has_checks(text: str, prefixes: Iterable[str]) -> bool:
     """Whether `text` holds a check line of one of `prefixes`."""
-    for prefix in prefixes:
-        if re.search(rf"\b{re.escape(prefix)}{CHECK_SUFFIXES}:", text):
-            return True
-    return False
+    return any(re.search(rf"\b{re.escape(prefix)}{CHECK_SUFFIXES}:", text) for prefix in prefixes)
 
 
 # --- running ----------------------------------------------------------------------------
@@ -461,9 +454,7 @@ def first_error(stderr: str) -> str:
     return message.removeprefix("unexpected error: ")
 
 
-def classify(
-    result: ToolResult, expect_failure: bool, check: tuple[bool, str] | None
-) -> Outcome:
+def classify(result: ToolResult, expect_failure: bool, check: tuple[bool, str] | None) -> Outcome:
     """The outcome of a case from the tool's result and FileCheck's verdict."""
     if result.returncode is None:
         return Outcome(False, "hang", "timed out")
@@ -672,9 +663,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="conformance-") as tmp:
         scratch = Path(tmp)
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as executor:
-            cases = list(
-                executor.map(lambda w: run_case(w[0], w[1], w[2], tools, scratch), work)
-            )
+            cases = list(executor.map(lambda w: run_case(w[0], w[1], w[2], tools, scratch), work))
     if pool is not None:
         pool.close()
     sys.stdout.write(report(cases, iree is not None))

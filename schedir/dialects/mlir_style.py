@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -20,56 +19,62 @@ from xdsl.ir.affine import (
     AffineExpr,
     AffineMap,
 )
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
-
-from schedir.dialects.context import get_context
 
 _BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)
 _ALIASED = (("affine_map<", "map"), ("affine_set<", "set"))
 _SPELLING = {
-    AffineBinaryOpKind.Add: " + ",
-    AffineBinaryOpKind.Mul: " * ",
-    AffineBinaryOpKind.Mod: " mod ",
-    AffineBinaryOpKind.FloorDiv: " floordiv ",
-    AffineBinaryOpKind.CeilDiv: " ceildiv ",
+    "+": " + ",
+    "*": " * ",
+    "mod": " mod ",
+    "floordiv": " floordiv ",
+    "ceildiv": " ceildiv ",
+}
+_KIND = {
+    AffineBinaryOpKind.Add: "+",
+    AffineBinaryOpKind.Mul: "*",
+    AffineBinaryOpKind.Mod: "mod",
+    AffineBinaryOpKind.FloorDiv: "floordiv",
+    AffineBinaryOpKind.CeilDiv: "ceildiv",
 }
 
+_Tree = str | int | tuple[str, "_Tree", "_Tree"]
+"""An affine expression: `d0`/`s1`, a constant, or (operator, lhs, rhs)."""
 
-def format_affine_expr(expr: AffineExpr, strong: bool = False) -> str:
-    """An affine expression as MLIR prints it (`printAffineExprInternal`).
 
-    `strong` says the enclosing operator binds tightly: a binary expression inside one
-    is parenthesized. Multiplication by -1 prints as negation, adding a negative constant
-    or a product with a negative constant as subtraction.
-    """
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return str(expr)
-    lhs, rhs = expr.lhs, expr.rhs
-    if expr.kind != AffineBinaryOpKind.Add:
-        if isinstance(rhs, AffineConstantExpr) and expr.kind == AffineBinaryOpKind.Mul:
-            if rhs.value == -1:
-                return _wrap(f"-{format_affine_expr(lhs, True)}", strong)
-        text = format_affine_expr(lhs, True) + _SPELLING[expr.kind] + format_affine_expr(rhs, True)
-        return _wrap(text, strong)
-    if (
-        isinstance(rhs, AffineBinaryOpExpr)
-        and rhs.kind == AffineBinaryOpKind.Mul
-        and isinstance(rhs.rhs, AffineConstantExpr)
-    ):
-        factor = rhs.rhs.value
+def _tree(expr: AffineExpr) -> _Tree:
+    if isinstance(expr, AffineBinaryOpExpr):
+        return (_KIND[expr.kind], _tree(expr.lhs), _tree(expr.rhs))
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value
+    return str(expr)
+
+
+def format_affine_expr(expr: AffineExpr) -> str:
+    """An affine expression as MLIR prints it (`printAffineExprInternal`): a binary
+    expression inside a tightly binding one is parenthesized, multiplication by -1
+    prints as negation, adding a negative constant or product as subtraction."""
+    return _format(_tree(expr), strong=False)
+
+
+def _format(tree: _Tree, strong: bool) -> str:
+    if not isinstance(tree, tuple):
+        return str(tree)
+    kind, lhs, rhs = tree
+    if kind != "+":
+        if kind == "*" and rhs == -1:
+            return _wrap(f"-{_format(lhs, True)}", strong)
+        return _wrap(_format(lhs, True) + _SPELLING[kind] + _format(rhs, True), strong)
+    if isinstance(rhs, tuple) and rhs[0] == "*" and isinstance(rhs[2], int):
+        factor = rhs[2]
         if factor == -1:
-            inner_strong = isinstance(rhs.lhs, AffineBinaryOpExpr) and (
-                rhs.lhs.kind == AffineBinaryOpKind.Add
-            )
-            text = f"{format_affine_expr(lhs)} - {format_affine_expr(rhs.lhs, inner_strong)}"
-            return _wrap(text, strong)
+            inner = rhs[1]
+            inner_strong = isinstance(inner, tuple) and inner[0] == "+"
+            return _wrap(f"{_format(lhs, False)} - {_format(inner, inner_strong)}", strong)
         if factor < -1:
-            text = f"{format_affine_expr(lhs)} - {format_affine_expr(rhs.lhs, True)} * {-factor}"
-            return _wrap(text, strong)
-    if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
-        return _wrap(f"{format_affine_expr(lhs)} - {-rhs.value}", strong)
-    return _wrap(f"{format_affine_expr(lhs)} + {format_affine_expr(rhs)}", strong)
+            return _wrap(f"{_format(lhs, False)} - {_format(rhs[1], True)} * {-factor}", strong)
+    if isinstance(rhs, int) and rhs < 0:
+        return _wrap(f"{_format(lhs, False)} - {-rhs}", strong)
+    return _wrap(f"{_format(lhs, False)} + {_format(rhs, False)}", strong)
 
 
 def _wrap(text: str, strong: bool) -> str:
@@ -135,16 +140,67 @@ def restyle(text: str, *, aliases: bool = True) -> str:
 
 
 def _mlir_attribute_text(attr_text: str) -> str:
-    """An `affine_map<...>` as MLIR prints it (other attributes as they are)."""
-    if not attr_text.startswith("affine_map<"):
+    """An `affine_map<...>` as MLIR prints it (other attributes as they are).
+
+    xDSL prints every binary expression in parentheses, so the text parses back into the
+    expression tree without precedence rules; text of any other shape stays as it is.
+    """
+    match = _XDSL_MAP.fullmatch(attr_text)
+    if match is None:
         return attr_text
     try:
-        attr = Parser(get_context(), attr_text).parse_attribute()
-    except ParseError:
+        results = [_format(r, strong=False) for r in _parse_results(match["results"])]
+    except ValueError:
         return attr_text
-    if not isinstance(attr, AffineMapAttr):
-        return attr_text
-    return f"affine_map<{format_affine_map(attr.data)}>"
+    return f"affine_map<{match['head']} -> ({', '.join(results)})>"
+
+
+_XDSL_MAP = re.compile(r"affine_map<(?P<head>\([^()]*\)(?:\[[^\[\]]*\])?) -> \((?P<results>.*)\)>")
+_TOKEN = re.compile(r"\s*(\(|\)|,|[ds]\d+|-?\d+|\+|\*|mod\b|floordiv\b|ceildiv\b)")
+
+
+def _parse_results(text: str) -> list[_Tree]:
+    """The result expressions of xDSL's printed map (`((d0 * 8) + d1), s0`)."""
+    tokens: list[str] = []
+    index = 0
+    while index < len(text):
+        match = _TOKEN.match(text, index)
+        if match is None:
+            if text[index:].strip():
+                raise ValueError(text)
+            break
+        tokens.append(match.group(1))
+        index = match.end()
+    results: list[_Tree] = []
+    position = 0
+    while position < len(tokens):
+        tree, position = _parse_expr(tokens, position)
+        results.append(tree)
+        if position < len(tokens):
+            if tokens[position] != ",":
+                raise ValueError(text)
+            position += 1
+    return results
+
+
+def _parse_expr(tokens: list[str], position: int) -> tuple[_Tree, int]:
+    if position >= len(tokens):
+        raise ValueError("end of expression")
+    token = tokens[position]
+    if token == "(":
+        lhs, position = _parse_expr(tokens, position + 1)
+        if position >= len(tokens) or tokens[position] not in _SPELLING:
+            raise ValueError("operator expected")
+        kind = tokens[position]
+        rhs, position = _parse_expr(tokens, position + 1)
+        if position >= len(tokens) or tokens[position] != ")":
+            raise ValueError("')' expected")
+        return (kind, lhs, rhs), position + 1
+    if token[0] in "ds":
+        return token, position + 1
+    if token.lstrip("-").isdigit():
+        return int(token), position + 1
+    raise ValueError(token)
 
 
 def _matching_angle(text: str, start: int) -> int | None:

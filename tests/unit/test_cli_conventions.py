@@ -29,7 +29,9 @@ func.func @g(%c: i1, %m: memref<?xf32>) {
 }
 """
 
-UNREGISTERED_SCHEDULE = GENERIC + """\
+UNREGISTERED_SCHEDULE = (
+    GENERIC
+    + """\
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %ops = transform.structured.match ops{["foo.bar"]} in %root : (!transform.any_op) -> !transform.any_op
@@ -39,6 +41,7 @@ module attributes {transform.with_named_sequence} {
   }
 }
 """
+)
 
 UNFUSABLE = """\
 func.func @f(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
@@ -97,9 +100,7 @@ def test_reads_stdin_without_a_file_or_with_a_dash(
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "// only a comment\n", "  // RUN: nothing\n\n"])
-def test_an_empty_input_is_an_empty_module(
-    capsys: pytest.CaptureFixture[str], text: str
-) -> None:
+def test_an_empty_input_is_an_empty_module(capsys: pytest.CaptureFixture[str], text: str) -> None:
     # mlir-opt prints `module {\n}` for a file without ops.
     rc, out, err = _opt(capsys, stdin=text)
     assert (rc, out, err) == (0, "module {\n}\n", "")
@@ -132,10 +133,16 @@ def test_split_output_is_separated_as_mlir_opt_separates_it(
     [
         ("canonicalize,cse", "canonicalize,cse"),
         ("builtin.module(func.func(canonicalize),cse)", "canonicalize,cse"),
-        ("builtin.module(canonicalize{max-iterations=3}, cse)", "canonicalize{max-iterations=3},cse"),
+        (
+            "builtin.module(canonicalize{max-iterations=3}, cse)",
+            "canonicalize{max-iterations=3},cse",
+        ),
         ("any(cse)", "cse"),
         ("builtin.module(gpu.module(cse),func.func(canonicalize,cse))", "cse,canonicalize,cse"),
-        ('one-shot-bufferize{memcpy-op="linalg.copy"}', 'one-shot-bufferize{memcpy-op="linalg.copy"}'),
+        (
+            'one-shot-bufferize{memcpy-op="linalg.copy"}',
+            'one-shot-bufferize{memcpy-op="linalg.copy"}',
+        ),
     ],
 )
 def test_upstream_pipeline_syntax_is_flattened(spec: str, flat: str) -> None:

@@ -98,7 +98,7 @@ def test_splits_keep_their_line_numbers() -> None:
         ),
         (
             "mlir-opt %s --transform-interpreter --mlir-print-local-scope "
-            "-one-shot-bufferize=\"bufferize-function-boundaries\"",
+            '-one-shot-bufferize="bufferize-function-boundaries"',
             ("--mlir-print-local-scope", "-p", "one-shot-bufferize{bufferize-function-boundaries}"),
         ),
         (
