@@ -250,9 +250,10 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
             # so does a failure of any severity that stopped the chunk (a silenceable
             # failure reaching the top of the schedule is reported with its own severity,
             # a remark for an unfusable producer, and fails the run as in mlir-opt).
-            errors = [d for d in result.diagnostics if d.severity == "error"]
+            stopped = result.output is None
+            errors = [d for d in result.diagnostics if stopped or d.severity == "error"]
             _report(errors, sources)
-            failed = failed or bool(errors) or result.output is None
+            failed = failed or bool(errors) or stopped
         if result.output is not None:
             outputs.append(result.output)
 

@@ -28,12 +28,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnknownLoc,
+    UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -191,9 +192,28 @@ def parse_module(
             message,
             sources.location_of_offset(filename, offset + (parser.pos if parser else 0)),
         ) from None
+    _ensure_implicit_terminators(module)
     if verify:
         verify_module(module)
     return module
+
+
+def _ensure_implicit_terminators(module: ModuleOp) -> None:
+    """Add the implicit terminator after an opaque op that ends a single-block region.
+
+    xDSL's custom parsers take an opaque op (`--allow-unregistered-dialect`) that ends a
+    block for its terminator (it might be one); MLIR's `ensureTerminator` asks whether
+    the op is known to be one, so `scf.if %c { "foo.bar"() : () -> () }` gets its
+    `scf.yield`, as the printer left it out.
+    """
+    for op in module.walk():
+        if op.results:
+            continue
+        for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+            for region in op.regions:
+                for block in region.blocks:
+                    if isinstance(block.last_op, UnregisteredOp):
+                        block.add_op(trait.op_type.create())
 
 
 def _parse_error(
@@ -363,6 +383,15 @@ def location_from_attr(loc: Attribute) -> Location | None:
             return None
 
 
+def op_name(op: Operation) -> str:
+    """The name an op was written with: an opaque op of an unregistered dialect
+    (`--allow-unregistered-dialect`) answers its own name, not xDSL's
+    `builtin.unregistered`."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
 def op_location(op: Operation) -> Location | None:
     """Where `op` was written, or where its closest located ancestor was."""
     current: Operation | None = op
@@ -407,6 +436,7 @@ __all__ = [
     "check_buffer_sizes",
     "location_from_attr",
     "op_location",
+    "op_name",
     "op_note",
     "parse_module",
     "print_op",

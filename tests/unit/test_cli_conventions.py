@@ -240,6 +240,24 @@ def test_unregistered_ops_parse_print_and_pass_through_a_schedule(
     assert (rc, again) == (0, out)
 
 
+@pytest.mark.parametrize(
+    "op",
+    [
+        '"transform.not_an_op"() : () -> ()',
+        "transform.not_an_op",
+        '%x = "linalg.not_an_op"() : () -> index',
+    ],
+)
+def test_unknown_ops_of_known_dialects_stay_unknown_with_the_flag(
+    capsys: pytest.CaptureFixture[str], op: str
+) -> None:
+    # mlir-opt -allow-unregistered-dialect only admits ops of dialects it does not know.
+    text = f"func.func @f() {{\n  {op}\n  return\n}}\n"
+    rc, out, err = _opt(capsys, "--allow-unregistered-dialect", stdin=text)
+    assert (rc, out) == (1, "")
+    assert "not_an_op' is unknown" in err
+
+
 def test_a_silenceable_failure_at_the_top_fails_the_run(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
