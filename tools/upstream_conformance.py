@@ -648,14 +648,19 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=120.0, help="seconds per tool run (default 120)"
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write every case as JSON")
-    parser.add_argument("--filter", metavar="TEXT", help="only files whose path contains TEXT")
+    parser.add_argument(
+        "--filter",
+        metavar="TEXT",
+        action="append",
+        help="only files whose path contains TEXT (repeatable: any of them)",
+    )
     args = parser.parse_args(argv)
     if not args.dir.is_dir():
         parser.error(f"'{args.dir}' is not a directory")
     iree = None if args.iree_opt in (None, "none") else args.iree_opt
     work = collect_cases(args.dir)
     if args.filter:
-        work = [w for w in work if args.filter in w[0].file]
+        work = [w for w in work if any(text in w[0].file for text in args.filter)]
     pool = WorkerPool(args.jobs) if args.schedir_opt is None else None
     tools = Tools(
         shlex.split(args.schedir_opt) if args.schedir_opt else None, iree, args.timeout, pool
