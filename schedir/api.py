@@ -73,6 +73,10 @@ class OptRequest:
     print_ir_after_all: Callable[[str, str], None] | None = None
     on_diagnostic: Callable[[Diagnostic], None] | None = None
     """Receives the remarks and warnings of the schedule (errors are raised)."""
+    allow_unregistered_dialect: bool = False
+    """Parse ops of unknown dialects (generic form) as opaque ops, as mlir-opt's flag does."""
+    print_local_scope: bool = False
+    """Print affine maps where they are used instead of as `#map` aliases at the top."""
 
 
 def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
@@ -93,8 +97,10 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
     step_check = (
         _step_check(None, CompileOptions(), checkers) if request.verify_each_transform else None
     )
+    ctx = get_context()
+    ctx.allow_unregistered = request.allow_unregistered_dialect
     c = Compilation(
-        get_context(),
+        ctx,
         CompileOptions(
             target=target,
             runtime_verification=request.runtime_verification and target == "cpu",
@@ -114,7 +120,9 @@ def run_opt(request: OptRequest, sources: SourceManager) -> str | bytes:
     passes = parse_pass_pipeline(request.pipeline)
     run_passes(c.ctx, c.ir, passes, after_pass=after)
     if stage is None:
-        return print_op(c.ir, generic=request.generic)
+        return print_op(
+            c.ir, generic=request.generic, mlir_style=True, aliases=not request.print_local_scope
+        )
     return emit(c, stage, target)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -138,8 +139,10 @@ def _opt_parser() -> _ArgumentParser:
     p = _ArgumentParser(
         prog="schedir-opt",
         description="Apply a transform schedule and passes to an MLIR file and print the result.",
+        epilog="Long options also take one dash, as mlir-opt's do (-split-input-file).",
     )
-    p.add_argument("input", help="input .mlir file ('-' for stdin)")
+    p.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' or none: stdin)")
+    p.add_argument("--version", action="version", version=_version_line())
     p.add_argument(
         "--schedule", metavar="S.mlir", help="transform schedule to apply (a library file)"
     )
@@ -148,9 +151,21 @@ def _opt_parser() -> _ArgumentParser:
         action="store_true",
         help="do not apply the schedule (it stays in the output)",
     )
-    p.add_argument("--entry-point", default="__transform_main", help="named sequence to run")
+    p.add_argument("--entry-point", default=None, help="named sequence to run")
     p.add_argument(
-        "-p", "--pipeline", default="", help="passes to run after the schedule, comma separated"
+        "--transform-interpreter",
+        action="store_true",
+        help="apply the schedule (the default), as mlir-opt's pass does; "
+        "--transform-interpreter=entry-point=NAME picks the named sequence",
+    )
+    p.add_argument("--transform-interpreter-options", default="", help=argparse.SUPPRESS)
+    p.add_argument(
+        "-p",
+        "--pipeline",
+        "--pass-pipeline",
+        default="",
+        help="passes to run after the schedule: 'canonicalize,cse' or mlir-opt's "
+        "'builtin.module(func.func(canonicalize),cse)'",
     )
     p.add_argument(
         "--emit",
@@ -167,7 +182,20 @@ def _opt_parser() -> _ArgumentParser:
     )
     p.add_argument("--verify-diagnostics", action="store_true", help="check expected-* annotations")
     p.add_argument(
-        "--print-ir-after-all", action="store_true", help="print the IR after every pass and step"
+        "--print-ir-after-all",
+        "--mlir-print-ir-after-all",
+        action="store_true",
+        help="print the IR after every pass and step",
+    )
+    p.add_argument(
+        "--allow-unregistered-dialect",
+        action="store_true",
+        help="parse ops of unknown dialects (generic form) as opaque ops",
+    )
+    p.add_argument(
+        "--mlir-print-local-scope",
+        action="store_true",
+        help="print affine maps where they are used, not as #map aliases at the top",
     )
     p.add_argument(
         "--verify-each-transform", action="store_true", help="run and check after each transform op"
@@ -182,7 +210,10 @@ def _opt_parser() -> _ArgumentParser:
 
 
 def _opt(argv: list[str] | None, sources: SourceManager) -> int:
-    args = _opt_parser().parse_args(argv)
+    parser = _opt_parser()
+    args = parser.parse_args(_mlir_opt_argv(parser, argv))
+    args.entry_point = _entry_point(args.entry_point, args.transform_interpreter_options)
+    args.pipeline = upstream_pipeline(args.pipeline)
     if args.output:
         check_output(args.output)
     name, text = _read_input(args.input, sources)
@@ -205,10 +236,14 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
                 _report(problems, sources)
                 failed = True
         else:
-            # Remarks and warnings were printed as they came; only errors fail the run.
-            errors = [d for d in result.diagnostics if d.severity == "error"]
+            # Remarks and warnings were printed as they came; an error fails the run, and
+            # so does a failure of any severity that stopped the chunk (a silenceable
+            # failure reaching the top of the schedule is reported with its own severity,
+            # a remark for an unfusable producer, and fails the run as in mlir-opt).
+            stopped = result.output is None
+            errors = [d for d in result.diagnostics if stopped or d.severity == "error"]
             _report(errors, sources)
-            failed = failed or bool(errors)
+            failed = failed or bool(errors) or stopped
         if result.output is not None:
             outputs.append(result.output)
 
@@ -226,8 +261,11 @@ def _opt(argv: list[str] | None, sources: SourceManager) -> int:
 
 
 def _join(outputs: Sequence[str | bytes]) -> str | bytes:
-    """The outputs of the chunks, separated by the split marker (bytes if one is binary)."""
-    separator = f"{SPLIT_MARKER}\n"
+    """The outputs of the chunks, separated by the split marker (bytes if one is binary).
+
+    As mlir-opt writes them: an empty line after each chunk's output, then the marker.
+    """
+    separator = f"\n{SPLIT_MARKER}\n"
     if all(isinstance(out, str) for out in outputs):
         return separator.join(str(out) for out in outputs)
     return separator.encode().join(out.encode() if isinstance(out, str) else out for out in outputs)
@@ -266,6 +304,8 @@ def _opt_chunk(
         generic=args.generic,
         runtime_verification=args.runtime_verification,
         verify_each_transform=args.verify_each_transform,
+        allow_unregistered_dialect=args.allow_unregistered_dialect,
+        print_local_scope=args.mlir_print_local_scope,
         on_diagnostic=on_diagnostic,
         print_ir_after_all=(
             lambda title, text: print(
@@ -279,6 +319,117 @@ def _opt_chunk(
         return _ChunkResult(run_opt(request, sources), tuple(emitted))
     except SchedirError as err:
         return _ChunkResult(None, (*emitted, *err.diagnostics()))
+
+
+# ---------------------------------------------------------------------------------------
+# mlir-opt's conventions
+
+
+def _version_line() -> str:
+    """`schedir-opt --version`: the tool, schedir's and xDSL's versions."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def of(package: str) -> str:
+        try:
+            return version(package)
+        except PackageNotFoundError:
+            return "unknown"
+
+    return f"schedir-opt (schedir {of('schedir')}, xDSL {of('xdsl')})"
+
+
+def _mlir_opt_argv(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[str]:
+    """Arguments as mlir-opt takes them, made argparse's: long options with one dash
+    (`-split-input-file`) get two, and the pass options of `--transform-interpreter=...`
+    move to an option of their own (the flag alone takes no value)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    # argparse keeps the option strings only in `_actions` (it has no public accessor).
+    known = {s for action in parser._actions for s in action.option_strings}
+    out: list[str] = []
+    for index, word in enumerate(words):
+        if word == "--":
+            return out + words[index:]
+        flag, eq, value = word.partition("=")
+        if word.startswith("-") and not word.startswith("--") and f"-{flag}" in known:
+            flag = f"-{flag}"
+        if flag == "--transform-interpreter" and eq:
+            out += [flag, "--transform-interpreter-options", value]
+            continue
+        out.append(flag + eq + value)
+    return out
+
+
+def _entry_point(entry_point: str | None, interpreter_options: str) -> str:
+    """The named sequence to run: `--entry-point`, or the interpreter's `entry-point=`."""
+    options = interpreter_options.strip().strip("{}\"' ")
+    from_interpreter: str | None = None
+    for item in options.split():
+        key, _, value = item.partition("=")
+        if key != "entry-point" or not value:
+            raise InputError(
+                f"unknown option '{item}' of --transform-interpreter",
+                notes=(Note("it takes entry-point=NAME"),),
+            )
+        from_interpreter = value
+    if entry_point is not None and from_interpreter not in (None, entry_point):
+        raise InputError(
+            f"--entry-point={entry_point} and --transform-interpreter=entry-point="
+            f"{from_interpreter} disagree"
+        )
+    return entry_point or from_interpreter or "__transform_main"
+
+
+_ANCHOR = re.compile(r"(?:[A-Za-z_][\w$-]*\.[\w.$-]+|any)\(")
+
+
+def upstream_pipeline(spec: str) -> str:
+    """A pass list from mlir-opt's nested pipeline syntax: `builtin.module(func.func(
+    canonicalize),cse)` is `canonicalize,cse`.
+
+    schedir's passes run on the whole module, so an anchor (`builtin.module(`,
+    `func.func(`, `gpu.module(`, `any(`) only groups passes; pass options in braces stay
+    as written.
+    """
+    out: list[str] = []
+    depth = 0  # of option braces
+    index = 0
+    while index < len(spec):
+        char = spec[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif depth == 0:
+            anchor = _ANCHOR.match(spec, index)
+            if anchor is not None and (index == 0 or spec[index - 1] in ", ("):
+                index = anchor.end()
+                continue
+            if char in "()":
+                index += 1
+                continue
+        out.append(char)
+        index += 1
+    passes = [p.strip() for p in _split_top_level("".join(out))]
+    return ",".join(p for p in passes if p)
+
+
+def _split_top_level(spec: str) -> list[str]:
+    """Split a pass list at the commas outside option braces."""
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in spec:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return parts
 
 
 def opt_main(argv: list[str] | None = None) -> int:

@@ -9,10 +9,33 @@ exactly one class. A context only imports the dialects a parsed file uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.context import Context
-from xdsl.ir import Dialect
+from xdsl.ir import Dialect, Operation
+
+
+class SchedirContext(Context):
+    """xDSL's context with MLIR's rule for unregistered operations.
+
+    With `allow_unregistered` (`--allow-unregistered-dialect`), an op of a dialect schedir
+    does not know (`"foo.bar"(...)`, `"some_op"(...)`) parses as an opaque op; an unknown op
+    of a dialect schedir knows (`transform.not_an_op`) stays unknown, as MLIR reports it,
+    instead of becoming an opaque op that no custom syntax can parse.
+    """
+
+    def get_optional_op(
+        self, name: str, *, dialect_stack: Sequence[str] = ()
+    ) -> type[Operation] | None:
+        dialect = name.split(".", 1)[0] if "." in name else ""
+        known_dialect = dialect in self._registered_dialects or dialect in self._loaded_dialects
+        if not (self.allow_unregistered and known_dialect):
+            return super().get_optional_op(name, dialect_stack=dialect_stack)
+        self.allow_unregistered = False
+        try:
+            return super().get_optional_op(name, dialect_stack=dialect_stack)
+        finally:
+            self.allow_unregistered = True
 
 
 def _builtin() -> Dialect:
@@ -153,11 +176,11 @@ DIALECT_FACTORIES: tuple[tuple[str, Callable[[], Dialect]], ...] = (
 
 def get_context() -> Context:
     """A new context with every schedir dialect registered (loaded on first use)."""
-    ctx = Context(allow_unregistered=False)
+    ctx = SchedirContext(allow_unregistered=False)
     for name, factory in DIALECT_FACTORIES:
         ctx.register_dialect(name, factory)
     ctx.load_registered_dialect("builtin")
     return ctx
 
 
-__all__ = ["DIALECT_FACTORIES", "get_context"]
+__all__ = ["DIALECT_FACTORIES", "SchedirContext", "get_context"]

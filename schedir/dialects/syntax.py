@@ -28,16 +28,17 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnknownLoc,
+    UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import ParseError as XdslParseError
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from schedir.diagnostics import (
     Location,
@@ -49,6 +50,7 @@ from schedir.diagnostics import (
 )
 from schedir.dialects.context import get_context
 from schedir.dialects.dominance import DominanceInfo, dominance_failure
+from schedir.dialects.mlir_style import restyle
 from schedir.dialects.utils import LocatedVerifyException
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
@@ -108,6 +110,9 @@ class LocatedParser(Parser):
         return super().resolve_operand(operand, type)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            # An input holding nothing (or only comments) is an empty module, as in MLIR.
+            return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
         except XdslParseError:
@@ -200,9 +205,28 @@ def parse_module(
             message,
             sources.location_of_offset(filename, offset + (parser.pos if parser else 0)),
         ) from None
+    _ensure_implicit_terminators(module)
     if verify:
         verify_module(module)
     return module
+
+
+def _ensure_implicit_terminators(module: ModuleOp) -> None:
+    """Add the implicit terminator after an opaque op that ends a single-block region.
+
+    xDSL's custom parsers take an opaque op (`--allow-unregistered-dialect`) that ends a
+    block for its terminator (it might be one); MLIR's `ensureTerminator` asks whether
+    the op is known to be one, so `scf.if %c { "foo.bar"() : () -> () }` gets its
+    `scf.yield`, as the printer left it out.
+    """
+    for op in module.walk():
+        if op.results:
+            continue
+        for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+            for region in op.regions:
+                for block in region.blocks:
+                    if isinstance(block.last_op, UnregisteredOp):
+                        block.add_op(trait.op_type.create())
 
 
 def _parse_error(
@@ -352,6 +376,15 @@ def location_from_attr(loc: Attribute) -> Location | None:
             return None
 
 
+def op_name(op: Operation) -> str:
+    """The name an op was written with: an opaque op of an unregistered dialect
+    (`--allow-unregistered-dialect`) answers its own name, not xDSL's
+    `builtin.unregistered`."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
 def op_location(op: Operation) -> Location | None:
     """Where `op` was written, or where its closest located ancestor was."""
     current: Operation | None = op
@@ -378,13 +411,27 @@ def op_note(op: Operation, message: str = "see payload op") -> Note:
     return Note(message, op_location(op))
 
 
-def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
-    """Print an op (usually a module) as MLIR text, ending with a newline."""
+def print_op(
+    op: Operation,
+    *,
+    generic: bool = False,
+    debuginfo: bool = False,
+    mlir_style: bool = False,
+    aliases: bool = True,
+) -> str:
+    """Print an op (usually a module) as MLIR text, ending with a newline.
+
+    With `mlir_style`, the text is what MLIR's printer writes (`mlir_style.restyle`):
+    affine expressions with MLIR's parentheses, the builtin module in its short form, and
+    (unless `aliases` is off, as `--mlir-print-local-scope` asks) affine maps as `#map`
+    aliases defined at the top.
+    """
     stream = io.StringIO()
     printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(op)
     stream.write("\n")
-    return stream.getvalue()
+    text = stream.getvalue()
+    return restyle(text, aliases=aliases) if mlir_style else text
 
 
 __all__ = [
@@ -393,6 +440,7 @@ __all__ = [
     "check_buffer_sizes",
     "location_from_attr",
     "op_location",
+    "op_name",
     "op_note",
     "parse_module",
     "print_op",

@@ -3,17 +3,17 @@
 // CHECK-LABEL: func.func @affine_ops
 func.func @affine_ops(%i: index, %j: index, %n: index, %m: memref<16xf32>) -> (index, index, index, index, index) {
   // Dimensions only.
-  // CHECK: %a = affine.apply affine_map<(d0) -> ((d0 * 4))>(%i)
+  // CHECK: %a = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
   %a = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
   // Dimensions and symbols.
-  // CHECK: %b = affine.apply affine_map<(d0)[s0] -> (((d0 * 4) + s0))>(%i)[%n]
+  // CHECK: %b = affine.apply affine_map<(d0)[s0] -> (d0 * 4 + s0)>(%i)[%n]
   %b = affine.apply affine_map<(d0)[s0] -> (d0 * 4 + s0)>(%i)[%n]
   // Symbols only.
-  // CHECK: %c = affine.apply affine_map<()[s0, s1] -> ((s0 + s1))>()[%i, %j]
+  // CHECK: %c = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%i, %j]
   %c = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%i, %j]
-  // CHECK: %d = affine.min affine_map<(d0)[s0] -> (16, (s0 + (d0 * -1)))>(%i)[%n]
+  // CHECK: %d = affine.min affine_map<(d0)[s0] -> (16, s0 - d0)>(%i)[%n]
   %d = affine.min affine_map<(d0)[s0] -> (16, s0 - d0)>(%i)[%n]
-  // CHECK: %e = affine.max affine_map<(d0, d1) -> (0, (d0 + (d1 * -1)))>(%i, %j)
+  // CHECK: %e = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>(%i, %j)
   %e = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>(%i, %j)
   // CHECK: %f = affine.max affine_map<()[s0] -> (s0, 0)>()[%n]
   %f = affine.max affine_map<()[s0] -> (s0, 0)>()[%n]

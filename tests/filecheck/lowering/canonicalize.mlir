@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file -p canonicalize | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file -p canonicalize | filecheck %s
 
 // Constant folding, identities and reassociation; constants are de-duplicated and
 // hoisted to the function entry (the pass walks top-down).
@@ -32,7 +32,7 @@ func.func @arith(%x: index) -> (index, index, index) {
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         %[[S:.*]] = tensor.extract_slice %[[D]][0, %[[N]]] [4, 8] [1, 1] : tensor<?x?xf32> to tensor<4x8xf32>
 // CHECK-NEXT:    %[[CAST:.*]] = tensor.cast %[[S]] : tensor<4x8xf32> to tensor<?x?xf32>
-// CHECK-NEXT:    %[[OFF:.*]] = affine.apply affine_map<()[s0] -> ((s0 * 4))>()[%[[N]]]
+// CHECK-NEXT:    %[[OFF:.*]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[N]]]
 // CHECK-NEXT:    func.return %[[T]], %[[CAST]], %[[C4]], %[[N]], %[[OFF]]
 func.func @tensor(%t: tensor<8x16xf32>, %d: tensor<?x?xf32>, %n: index) -> (tensor<8x16xf32>, tensor<?x?xf32>, index, index, index) {
   %c0 = arith.constant 0 : index
@@ -206,7 +206,7 @@ func.func @tensor_elements(%t: tensor<4xf32>, %a: tensor<4x4xf32>, %s1: tensor<1
 // CHECK:         %[[C:.*]] = tensor.collapse_shape %[[E]] {{\[}}[0, 1]] : tensor<4x5xf32> into tensor<20xf32>
 // CHECK:         %[[F1:.*]] = linalg.fill ins(%[[F]] : f32) outs(%[[C]] : tensor<20xf32>) -> tensor<20xf32>
 // CHECK:         %[[DIM:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?x5xf32>
-// CHECK:         %[[SIZE:.*]] = affine.apply affine_map<()[s0, s1] -> (((s0 + s1) + 1))>()[%[[DIM]], %[[L]]]
+// CHECK:         %[[SIZE:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1 + 1)>()[%[[DIM]], %[[L]]]
 // CHECK:         %[[P:.*]] = tensor.empty(%[[SIZE]]) : tensor<?x9xf32>
 // CHECK:         %[[F2:.*]] = linalg.fill ins(%[[F]] : f32) outs(%[[P]] : tensor<?x9xf32>) -> tensor<?x9xf32>
 // CHECK:         return %[[F1]], %[[F2]]

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s -p convert-linalg-to-loops --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope -p convert-linalg-to-loops --split-input-file | filecheck %s
 
 // One loop per iteration dimension, outermost first; a dynamic size comes from memref.dim.
 // CHECK-LABEL: func.func @reduce_dynamic
@@ -78,7 +78,7 @@ func.func @fill_and_index(%o: memref<3x5xi32>, %v: i32) {
 // CHECK-LABEL: func.func @window
 // CHECK:         scf.for %[[I:.*]] =
 // CHECK-NEXT:      scf.for %[[K:.*]] =
-// CHECK-NEXT:        %[[IDX:.*]] = affine.apply affine_map<(d0, d1) -> ((d0 + d1))>(%[[I]], %[[K]])
+// CHECK-NEXT:        %[[IDX:.*]] = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%[[I]], %[[K]])
 // CHECK-NEXT:        memref.load %{{.*}}[%[[IDX]]] : memref<10xf32>
 func.func @window(%in: memref<10xf32>, %w: memref<3xf32>, %out: memref<8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, k) -> (i + k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}

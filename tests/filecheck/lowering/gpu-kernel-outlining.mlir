@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s -p gpu-kernel-outlining | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope -p gpu-kernel-outlining | filecheck %s
 
 // Each launch becomes a gpu.module @<func>_kernel (then _0, _1, ...) at the end of the
 // module holding a kernel of the same name; the values the body uses from outside are
@@ -6,7 +6,7 @@
 // constant sizes are recorded as known_block_size / known_grid_size
 // (upstream: mlir/test/Dialect/GPU/outlining.mlir); the entry's memref argument is
 // 16-byte aligned by the runtime (gpu-kernel-outlining-alignment.mlir).
-// CHECK-LABEL: builtin.module attributes {gpu.container_module}
+// CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK:         func.func @f(%[[A:.*]]: memref<?xf32>, %[[N:.*]]: index, %[[X:.*]]: f32)
 // CHECK:           gpu.launch_func @f_kernel::@f_kernel blocks in (%[[C1:.*]], %[[C1]], %[[C1]]) threads in (%[[C16:.*]], %[[C1]], %[[C1]]) args(%[[N]] : index, %[[X]] : f32, %[[A]] : memref<?xf32>)
 // CHECK:           gpu.launch_func @f_kernel_0::@f_kernel blocks in (%[[N]], %[[C1]], %[[C1]]) threads in (%[[C1]], %[[C1]], %[[C1]]) args(%[[X]] : f32, %[[A]] : memref<?xf32>)

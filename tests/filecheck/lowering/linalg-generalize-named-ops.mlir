@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s -p linalg-generalize-named-ops --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope -p linalg-generalize-named-ops --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @matmul_fill
 // CHECK-SAME:    (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x5xf32>, %[[V:.*]]: f32)

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s -p lower-vector | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope -p lower-vector | filecheck %s
 
 // lower-vector (schedir's pass): the default lowering of the vector IR a schedule left,
 // to the 1-D ops convert-vector-to-llvm converts.
@@ -81,12 +81,12 @@ func.func @multi_reduction(%v: vector<2x4xf32>, %acc: vector<2xf32>) -> vector<2
 // CHECK-NEXT:  scf.yield %[[V_CST]] : vector<2x4xf32>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_7:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_9:.*]] = arith.cmpi sge, %[[V_8]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_10:.*]] = arith.cmpi slt, %[[V_8]], %[[V_7]] : index
 // CHECK-NEXT:  %[[V_11:.*]] = arith.andi %[[V_9]], %[[V_10]] : i1
 // CHECK-NEXT:  %[[V_12:.*]] = scf.if %[[V_11]] -> (vector<2x4xf32>) {
-// CHECK-NEXT:  %[[V_13:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_13:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_14:.*]] = vector.transfer_read %m[%[[V_13]], %i], %[[V_P]] : memref<?x?xf32>, vector<4xf32>
 // CHECK-NEXT:  %[[V_15:.*]] = vector.insert %[[V_14]], %[[V_4]] [1] : vector<4xf32> into vector<2x4xf32>
 // CHECK-NEXT:  scf.yield %[[V_15]] : vector<2x4xf32>
@@ -95,7 +95,7 @@ func.func @multi_reduction(%v: vector<2x4xf32>, %acc: vector<2xf32>) -> vector<2
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_16:.*]] = vector.extract %[[V_12]][0] : vector<4xf32> from vector<2x4xf32>
 // CHECK-NEXT:  vector.store %[[V_16]], %m[%i, %i] : memref<?x?xf32>, vector<4xf32>
-// CHECK-NEXT:  %[[V_17:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_17:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_18:.*]] = vector.extract %[[V_12]][1] : vector<4xf32> from vector<2x4xf32>
 // CHECK-NEXT:  vector.store %[[V_18]], %m[%[[V_17]], %i] : memref<?x?xf32>, vector<4xf32>
 // CHECK-NEXT:  func.return
@@ -110,7 +110,7 @@ func.func @transfer_2d(%m: memref<?x?xf32>, %i: index) {
 // CHECK-LABEL: func.func @transposed_read(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<2x2xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.load %m[%i, %i] : memref<8x8xf32>, vector<2xf32>
-// CHECK-NEXT:  %[[V_2:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_2:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_3:.*]] = vector.load %m[%[[V_2]], %i] : memref<8x8xf32>, vector<2xf32>
 // CHECK-NEXT:  %[[V_4:.*]] = vector.extract %[[V_1]][0] : f32 from vector<2xf32>
 // CHECK-NEXT:  %[[V_5:.*]] = vector.insert %[[V_4]], %[[V_0]] [0, 0] : f32 into vector<2x2xf32>

@@ -1,5 +1,5 @@
-// RUN: schedir-opt %s -p 'one-shot-bufferize{bufferize-function-boundaries=true}' --split-input-file | filecheck %s
-// RUN: schedir-opt %s -p 'one-shot-bufferize{bufferize-function-boundaries=true test-analysis-only=true}' --split-input-file | filecheck %s --check-prefix=ANALYSIS
+// RUN: schedir-opt %s --mlir-print-local-scope -p 'one-shot-bufferize{bufferize-function-boundaries=true}' --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope -p 'one-shot-bufferize{bufferize-function-boundaries=true test-analysis-only=true}' --split-input-file | filecheck %s --check-prefix=ANALYSIS
 
 // A DPS chain into a tensor.empty is in place: one allocation, no copy.
 // CHECK-LABEL: func.func @matmul_fill_empty

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file | filecheck %s
 
 // transform.apply_patterns.vector.lower_masks / lower_create_mask and
 // lower_masked_transfers; the expected IR is upstream's (iree-opt's transform interpreter

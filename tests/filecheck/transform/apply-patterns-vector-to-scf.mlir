@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file | filecheck %s
 
 // transform.apply_patterns.vector.transfer_to_scf, with and without full_unroll; the
 // expected IR is upstream's (iree-opt's transform interpreter gives the same, up to
@@ -22,12 +22,12 @@
 // CHECK-NEXT:  scf.yield %[[V_CST]] : vector<2x3xf32>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_7:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_9:.*]] = arith.cmpi sge, %[[V_8]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_10:.*]] = arith.cmpi slt, %[[V_8]], %[[V_7]] : index
 // CHECK-NEXT:  %[[V_11:.*]] = arith.andi %[[V_9]], %[[V_10]] : i1
 // CHECK-NEXT:  %[[V_12:.*]] = scf.if %[[V_11]] -> (vector<2x3xf32>) {
-// CHECK-NEXT:  %[[V_13:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_13:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_14:.*]] = vector.transfer_read %m[%[[V_13]], %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  %[[V_15:.*]] = vector.insert %[[V_14]], %[[V_4]] [1] : vector<3xf32> into vector<2x3xf32>
 // CHECK-NEXT:  scf.yield %[[V_15]] : vector<2x3xf32>
@@ -41,7 +41,7 @@
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<0.000000e+00> : vector<2x3xf32>
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transfer_read %m[%i, %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.insert %[[V_0]], %[[V_CST]] [0] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  %[[V_2:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_2:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_3:.*]] = vector.transfer_read %m[%[[V_2]], %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  %[[V_4:.*]] = vector.insert %[[V_3]], %[[V_1]] [1] : vector<3xf32> into vector<2x3xf32>
 // CHECK-NEXT:  func.return %[[V_4]] : vector<2x3xf32>
@@ -58,12 +58,12 @@
 // CHECK-NEXT:  } else {
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_5:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_6:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_6:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_7:.*]] = arith.cmpi sge, %[[V_6]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_8:.*]] = arith.cmpi slt, %[[V_6]], %[[V_5]] : index
 // CHECK-NEXT:  %[[V_9:.*]] = arith.andi %[[V_7]], %[[V_8]] : i1
 // CHECK-NEXT:  scf.if %[[V_9]] {
-// CHECK-NEXT:  %[[V_10:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_10:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_11:.*]] = vector.extract %v[1] : vector<3xf32> from vector<2x3xf32>
 // CHECK-NEXT:  vector.transfer_write %[[V_11]], %m[%[[V_10]], %i] : vector<3xf32>, memref<?x?xf32>
 // CHECK-NEXT:  } else {
@@ -87,12 +87,12 @@
 // CHECK-NEXT:  scf.yield %[[V_CST]] : vector<2x3xf32>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_8:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_9:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_9:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_10:.*]] = arith.cmpi sge, %[[V_9]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_11:.*]] = arith.cmpi slt, %[[V_9]], %[[V_8]] : index
 // CHECK-NEXT:  %[[V_12:.*]] = arith.andi %[[V_10]], %[[V_11]] : i1
 // CHECK-NEXT:  %[[V_13:.*]] = scf.if %[[V_12]] -> (vector<2x3xf32>) {
-// CHECK-NEXT:  %[[V_14:.*]] = affine.apply affine_map<()[s0] -> ((s0 + 1))>()[%i]
+// CHECK-NEXT:  %[[V_14:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_15:.*]] = vector.extract %mask[1] : vector<3xi1> from vector<2x3xi1>
 // CHECK-NEXT:  %[[V_16:.*]] = vector.transfer_read %m[%[[V_14]], %i], %[[V_P]], %[[V_15]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  %[[V_17:.*]] = vector.insert %[[V_16]], %[[V_4]] [1] : vector<3xf32> into vector<2x3xf32>
@@ -154,12 +154,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_1:.*]] = vector.type_cast %[[V_0]] : memref<vector<2x3xf32>> to memref<2xvector<3xf32>>
 // CHECK-NEXT:  scf.for %[[V_2:.*]] = %[[V_C0]] to %[[V_C2]] step %[[V_C1]] {
 // CHECK-NEXT:  %[[V_3:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_4:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_2]])[%i]
+// CHECK-NEXT:  %[[V_4:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_2]])[%i]
 // CHECK-NEXT:  %[[V_5:.*]] = arith.cmpi sge, %[[V_4]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_6:.*]] = arith.cmpi slt, %[[V_4]], %[[V_3]] : index
 // CHECK-NEXT:  %[[V_7:.*]] = arith.andi %[[V_5]], %[[V_6]] : i1
 // CHECK-NEXT:  scf.if %[[V_7]] {
-// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_2]])[%i]
+// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_2]])[%i]
 // CHECK-NEXT:  %[[V_9:.*]] = vector.transfer_read %m[%[[V_8]], %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  memref.store %[[V_9]], %[[V_1]][%[[V_2]]] : memref<2xvector<3xf32>>
 // CHECK-NEXT:  } else {
@@ -177,7 +177,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_0:.*]] = memref.alloca() : memref<vector<2x3xf32>>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.type_cast %[[V_0]] : memref<vector<2x3xf32>> to memref<2xvector<3xf32>>
 // CHECK-NEXT:  scf.for %[[V_2:.*]] = %[[V_C0]] to %[[V_C2]] step %[[V_C1]] {
-// CHECK-NEXT:  %[[V_3:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_2]])[%i]
+// CHECK-NEXT:  %[[V_3:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_2]])[%i]
 // CHECK-NEXT:  %[[V_4:.*]] = vector.transfer_read %m[%[[V_3]], %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  memref.store %[[V_4]], %[[V_1]][%[[V_2]]] : memref<2xvector<3xf32>>
 // CHECK-NEXT:  }
@@ -193,12 +193,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_1:.*]] = vector.type_cast %[[V_0]] : memref<vector<2x3xf32>> to memref<2xvector<3xf32>>
 // CHECK-NEXT:  scf.for %[[V_2:.*]] = %[[V_C0]] to %[[V_C2]] step %[[V_C1]] {
 // CHECK-NEXT:  %[[V_3:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_4:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_2]])[%i]
+// CHECK-NEXT:  %[[V_4:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_2]])[%i]
 // CHECK-NEXT:  %[[V_5:.*]] = arith.cmpi sge, %[[V_4]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_6:.*]] = arith.cmpi slt, %[[V_4]], %[[V_3]] : index
 // CHECK-NEXT:  %[[V_7:.*]] = arith.andi %[[V_5]], %[[V_6]] : i1
 // CHECK-NEXT:  scf.if %[[V_7]] {
-// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_2]])[%i]
+// CHECK-NEXT:  %[[V_8:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_2]])[%i]
 // CHECK-NEXT:  %[[V_9:.*]] = memref.load %[[V_1]][%[[V_2]]] : memref<2xvector<3xf32>>
 // CHECK-NEXT:  vector.transfer_write %[[V_9]], %m[%[[V_8]], %i] : vector<3xf32>, memref<?x?xf32>
 // CHECK-NEXT:  } else {
@@ -219,12 +219,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_3:.*]] = vector.type_cast %[[V_1]] : memref<vector<2x3xi1>> to memref<2xvector<3xi1>>
 // CHECK-NEXT:  scf.for %[[V_4:.*]] = %[[V_C0]] to %[[V_C2]] step %[[V_C1]] {
 // CHECK-NEXT:  %[[V_5:.*]] = memref.dim %m, %[[V_C0]] : memref<?x?xf32>
-// CHECK-NEXT:  %[[V_6:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_4]])[%i]
+// CHECK-NEXT:  %[[V_6:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_4]])[%i]
 // CHECK-NEXT:  %[[V_7:.*]] = arith.cmpi sge, %[[V_6]], %[[V_C0]] : index
 // CHECK-NEXT:  %[[V_8:.*]] = arith.cmpi slt, %[[V_6]], %[[V_5]] : index
 // CHECK-NEXT:  %[[V_9:.*]] = arith.andi %[[V_7]], %[[V_8]] : i1
 // CHECK-NEXT:  scf.if %[[V_9]] {
-// CHECK-NEXT:  %[[V_10:.*]] = affine.apply affine_map<(d0)[s0] -> ((d0 + s0))>(%[[V_4]])[%i]
+// CHECK-NEXT:  %[[V_10:.*]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%[[V_4]])[%i]
 // CHECK-NEXT:  %[[V_11:.*]] = memref.load %[[V_3]][%[[V_4]]] : memref<2xvector<3xi1>>
 // CHECK-NEXT:  %[[V_12:.*]] = vector.transfer_read %m[%[[V_10]], %i], %[[V_P]], %[[V_11]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  memref.store %[[V_12]], %[[V_2]][%[[V_4]]] : memref<2xvector<3xf32>>

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file | filecheck %s
 
 // transform.apply_patterns.vector.lower_transfer, transfer_permutation_patterns and
 // rank_reducing_subview_patterns; the expected IR is upstream's (iree-opt's transform
@@ -604,8 +604,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:  %[[V_C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:  %[[V_0:.*]] = memref.dim %m, %[[V_C1]] : memref<1x?x1xf32, strided<[?, 1, 1], offset: ?>>
-// CHECK-NEXT:  %[[V_1:.*]] = memref.subview %m[0, 0, 0] [1, %[[V_0]], 1] [1, 1, 1] : memref<1x?x1xf32, strided<[?, 1, 1], offset: ?>> to memref<?xf32, affine_map<(d0)[s0] -> ((d0 + s0))>>
-// CHECK-NEXT:  %[[V_2:.*]] = vector.transfer_read %[[V_1]][%[[V_C0]]], %[[V_P]] {in_bounds = [true]} : memref<?xf32, affine_map<(d0)[s0] -> ((d0 + s0))>>, vector<4xf32>
+// CHECK-NEXT:  %[[V_1:.*]] = memref.subview %m[0, 0, 0] [1, %[[V_0]], 1] [1, 1, 1] : memref<1x?x1xf32, strided<[?, 1, 1], offset: ?>> to memref<?xf32, affine_map<(d0)[s0] -> (d0 + s0)>>
+// CHECK-NEXT:  %[[V_2:.*]] = vector.transfer_read %[[V_1]][%[[V_C0]]], %[[V_P]] {in_bounds = [true]} : memref<?xf32, affine_map<(d0)[s0] -> (d0 + s0)>>, vector<4xf32>
 // CHECK-NEXT:  %[[V_3:.*]] = vector.shape_cast %[[V_2]] : vector<4xf32> to vector<1x4x1xf32>
 // CHECK-NEXT:  func.return %[[V_3]] : vector<1x4x1xf32>
 

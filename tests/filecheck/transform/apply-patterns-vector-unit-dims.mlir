@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file | filecheck %s
 
 // transform.apply_patterns.vector.cast_away_vector_leading_one_dim; the expected IR is
 // upstream's (iree-opt's transform interpreter gives the same, up to printing).

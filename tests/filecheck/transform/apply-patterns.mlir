@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // Folding, identities and constant de-duplication: constants move to the front of the
 // function in walk order (a constant found after other ops goes to the very front), as
@@ -195,7 +195,7 @@ module attributes {transform.with_named_sequence} {
 // full tiles become static.
 // CHECK-LABEL: func.func @tiling_canonicalization
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
-// CHECK:           %[[MIN:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 70), 32)>(%{{.*}})
+// CHECK:           %[[MIN:.*]] = affine.min affine_map<(d0) -> (-d0 + 70, 32)>(%{{.*}})
 // CHECK:           tensor.extract_slice %{{.*}}[%[[I]], 0] [16, 60] [1, 1] : tensor<96x60xf32> to tensor<16x60xf32>
 // CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x60xf32>, tensor<60x?xf32>) outs(%{{.*}} : tensor<16x?xf32>) -> tensor<16x?xf32>
 module attributes {transform.with_named_sequence} {

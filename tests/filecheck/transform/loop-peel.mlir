@@ -1,14 +1,14 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // Dynamic upper bound: the split point is max(ub - (ub - lb) mod step, lb); in the main
 // loop the tile size min(4, ub - iv) is the step, in the partial loop it is ub - iv.
 // CHECK-LABEL: func.func @dynamic
-// CHECK:         %[[SPLIT:.*]] = affine.max affine_map<()[s0, s1, s2] -> ((s1 + (((s1 + (s0 * -1)) mod s2) * -1)), 0)>()[%[[C0:.*]], %[[N:.*]], %[[C4:.*]]]
+// CHECK:         %[[SPLIT:.*]] = affine.max affine_map<()[s0, s1, s2] -> (s1 - (s1 - s0) mod s2, 0)>()[%[[C0:.*]], %[[N:.*]], %[[C4:.*]]]
 // CHECK:         %[[MAIN:.*]] = scf.for %{{.*}} = %[[C0]] to %[[SPLIT]] step %[[C4]]
 // CHECK:           affine.apply affine_map<() -> (4)>()
 // CHECK:         } {main}
 // CHECK:         scf.for %[[I:.*]] = %[[SPLIT]] to %[[N]] step %[[C4]] iter_args(%{{.*}} = %[[MAIN]])
-// CHECK:           affine.apply affine_map<(d0)[s0] -> (((d0 * -1) + s0))>(%[[I]])[%[[N]]]
+// CHECK:           affine.apply affine_map<(d0)[s0] -> (-d0 + s0)>(%[[I]])[%[[N]]]
 // CHECK:         } {partial}
 module attributes {transform.with_named_sequence} {
   func.func @dynamic(%t: tensor<?xf32>, %n: index, %v: f32) -> tensor<?xf32> {

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // The buffer each iteration overwrites (memref.copy into it before any other use) gets
 // two copies, rotated by ((iv - lb) floordiv step) mod 2; subviews of it are rebuilt on

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // memref.fold_memref_alias_ops: loads, stores and in-bounds unmasked transfers through a
 // subview access its source at offset + index * stride (a dropped dim at its offset); a
@@ -167,7 +167,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @subview
 // CHECK-SAME:  (%[[M:[^:]*]]: memref<64x64xf32>, %[[I:[^:]*]]: index, %[[N:[^:]*]]: index)
 // CHECK:       %[[BASE:[a-z_0-9]*]], %{{.*}} = memref.extract_strided_metadata %[[M]] : memref<64x64xf32> -> memref<f32>, index, index, index, index, index
-// CHECK:       %[[OFF:.*]] = affine.apply affine_map<()[s0] -> ({{.*}}s0 * 64) + 4{{.*}})>()[%[[I]]]
+// CHECK:       %[[OFF:.*]] = affine.apply affine_map<()[s0] -> (s0 * 64 + 4)>()[%[[I]]]
 // CHECK:       %[[R:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[N]], 8], strides: [64, 1] : memref<f32> to memref<?x8xf32, strided<[64, 1], offset: ?>>
 // CHECK:       return %[[R]]
 // CHECK-LABEL: func.func @subview_dyn

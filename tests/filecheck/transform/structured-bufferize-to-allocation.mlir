@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // tensor.pad: the allocation (sizes from the pad's, constants folded) is filled with the
 // padding value and the source is materialized into the subview at the low padding; the
@@ -7,8 +7,8 @@
 // CHECK-LABEL: func.func @tensor_pad_constant
 // CHECK-SAME:  (%[[T:.*]]: tensor<?x10xindex>, %[[L2:.*]]: index, %[[H1:.*]]: index, %[[H2:.*]]: index)
 // CHECK:       %[[D0:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?x10xindex>
-// CHECK:       %[[S0:.*]] = affine.apply affine_map<()[s0, s1] -> ({{.*}}s0 + s1) + 5{{.*}}>()[%[[D0]], %[[H1]]]
-// CHECK:       %[[S1:.*]] = affine.apply affine_map<()[s0, s1] -> ({{.*}}s0 + s1) + 10{{.*}}>()[%[[L2]], %[[H2]]]
+// CHECK:       %[[S0:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1 + 5)>()[%[[D0]], %[[H1]]]
+// CHECK:       %[[S1:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1 + 10)>()[%[[L2]], %[[H2]]]
 // CHECK:       %[[ALLOC:.*]] = memref.alloc(%[[S0]], %[[S1]]) : memref<?x?xindex>
 // CHECK:       %[[C50:.*]] = arith.constant 50 : index
 // CHECK:       linalg.fill {filled} ins(%[[C50]] : index) outs(%[[ALLOC]] : memref<?x?xindex>)

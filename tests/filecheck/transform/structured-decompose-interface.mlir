@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // linalg.softmax -> max-reduce (fill -NaN, maxnumf), exp(x - max), sum-reduce (fill 0,
 // addf), divide; the result handle points to the op defining the new result (the div).

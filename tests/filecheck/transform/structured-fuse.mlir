@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // transform.structured.fuse (upstream: mlir/test/Dialect/Linalg/transform-op-fuse.mlir).
 
@@ -12,8 +12,8 @@
 // CHECK:         %[[MM:[0-9a-zA-Z_]+]] = linalg.matmul
 // CHECK:         scf.for %[[J:[0-9a-zA-Z_]+]] = %{{.*}} iter_args(%{{.*}} = %[[INIT]])
 // CHECK:           scf.for %[[I:[0-9a-zA-Z_]+]] = %{{.*}} iter_args(%[[O:[0-9a-zA-Z_]+]] = %{{.*}})
-// CHECK:             %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 53), 16)>(%[[J]])
-// CHECK:             %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 37), 8)>(%[[I]])
+// CHECK:             %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 53, 16)>(%[[J]])
+// CHECK:             %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 37, 8)>(%[[I]])
 // CHECK:             %[[FO:[0-9a-zA-Z_]+]] = tensor.extract_slice %[[INIT]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]]
 // CHECK:             %[[F:[0-9a-zA-Z_]+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[FO]] : tensor<?x?xf32>)
 // CHECK:             tensor.extract_slice %[[ACC]]

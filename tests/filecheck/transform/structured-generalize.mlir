@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // Named ops become linalg.generic with their maps, iterators and body; the result
 // handle points to the generics (annotated here).

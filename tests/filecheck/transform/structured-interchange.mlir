@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // New loop i is old loop iterator_interchange[i]: maps are composed with the inverse
 // permutation, iterator types permuted, and each linalg.index becomes an affine.apply

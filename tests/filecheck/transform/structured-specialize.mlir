@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // generalize then specialize gives back the named ops (transposed matmul operand,
 // strided convolution, batch_matmul, fill, copy, broadcast, transpose).

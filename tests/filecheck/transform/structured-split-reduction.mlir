@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // k = 32 splits into 4 parallel chunks of 8 (the chunk dim inserted at position 2 of the
 // partials); the four result handles are the partials' empty, their fill, the split op

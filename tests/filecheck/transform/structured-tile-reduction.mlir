@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // scf.for: the partials hold one accumulator per position of the 5-wide reduction
 // tile; inside the loop the reduction is parallel; linalg.reduce merges the partials.

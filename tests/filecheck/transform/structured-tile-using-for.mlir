@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // transform.structured.tile_using_for (upstream: mlir/test/Dialect/Linalg/transform-op-tile.mlir).
 // Affine maps print in xDSL's form: upstream's `(-d0 + 37, 8)` is `(((d0 * -1) + 37), 8)`.
@@ -48,8 +48,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @param_sizes_and_interchange
 // CHECK:         scf.for %[[J:[0-9a-zA-Z_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:           scf.for %[[I:[0-9a-zA-Z_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK:             affine.min affine_map<(d0) -> (((d0 * -1) + 53), 16)>(%[[J]])
-// CHECK:             affine.min affine_map<(d0) -> (((d0 * -1) + 37), 8)>(%[[I]])
+// CHECK:             affine.min affine_map<(d0) -> (-d0 + 53, 16)>(%[[J]])
+// CHECK:             affine.min affine_map<(d0) -> (-d0 + 37, 8)>(%[[I]])
 // CHECK:             linalg.matmul {{.*}} -> tensor<?x?xf32>
 module attributes {transform.with_named_sequence} {
   func.func @param_sizes_and_interchange(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %C: tensor<37x53xf32>) -> tensor<37x53xf32> {
@@ -70,7 +70,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @size_from_a_payload_value
 // CHECK:         %[[C5:[0-9a-zA-Z_]+]] = arith.constant {size} 5 : index
 // CHECK:         scf.for %[[I:[0-9a-zA-Z_]+]] = %{{.*}} to %{{.*}} step %[[C5]]
-// CHECK:           affine.min affine_map<(d0) -> (((d0 * -1) + 37), 5)>(%[[I]])
+// CHECK:           affine.min affine_map<(d0) -> (-d0 + 37, 5)>(%[[I]])
 module attributes {transform.with_named_sequence} {
   func.func @size_from_a_payload_value(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>, %C: tensor<37x53xf32>) -> tensor<37x53xf32> {
     %c5 = arith.constant {size} 5 : index
@@ -93,7 +93,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[D0:[0-9a-zA-Z_]+]] = tensor.dim %[[A]], %{{.*}} : tensor<?x?xf32>
 // CHECK:         %[[D1:[0-9a-zA-Z_]+]] = tensor.dim %[[A]], %{{.*}} : tensor<?x?xf32>
 // CHECK:         scf.for %[[J:[0-9a-zA-Z_]+]] = %{{.*}} to %[[D1]] step %{{.*}} iter_args(%[[O:[0-9a-zA-Z_]+]] = %[[C]])
-// CHECK:           %[[S:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), 7)>(%[[J]])[%[[D1]]]
+// CHECK:           %[[S:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> (s0 - d0, 7)>(%[[J]])[%[[D1]]]
 // CHECK:           tensor.extract_slice %[[A]][0, %[[J]]] [%[[D0]], %[[S]]] [1, 1]
 // CHECK:           tensor.extract_slice %[[O]][0, %[[J]]] [%[[D0]], %[[S]]] [1, 1]
 module attributes {transform.with_named_sequence} {
@@ -114,9 +114,9 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @conv_windows
 // CHECK:         scf.for %[[OH:[0-9a-zA-Z_]+]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[KH:[0-9a-zA-Z_]+]] = %{{.*}} to %{{.*}} step
-// CHECK:             %[[SKH:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 3), 2)>(%[[KH]])
-// CHECK:             %[[OFF:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0, d1) -> (((d0 * 2) + d1))>(%[[OH]], %[[KH]])
-// CHECK:             %[[SIZE:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 + 2))>(%[[SKH]])
+// CHECK:             %[[SKH:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 3, 2)>(%[[KH]])
+// CHECK:             %[[OFF:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%[[OH]], %[[KH]])
+// CHECK:             %[[SIZE:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> (d0 + 2)>(%[[SKH]])
 // CHECK:             tensor.extract_slice %{{.*}}[0, %[[OFF]], 0, 0] [1, %[[SIZE]], 11, 3] [1, 1, 1, 1] : tensor<1x13x11x3xf32> to tensor<1x?x11x3xf32>
 // CHECK:             tensor.extract_slice %{{.*}}[%[[KH]], 0, 0, 0] [%[[SKH]], 2, 3, 5]
 // CHECK:             linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x2x10x5xf32>
@@ -140,7 +140,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NOT:       scf.for
 // CHECK:           linalg.generic {{.*}} attrs = {cloned}
 // CHECK:             %[[IDX:[0-9a-zA-Z_]+]] = linalg.index 1 : index
-// CHECK:             %[[G:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0, d1) -> ((d0 + d1))>(%[[IDX]], %[[J]])
+// CHECK:             %[[G:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%[[IDX]], %[[J]])
 // CHECK:             arith.index_cast %[[G]] : index to i32
 module attributes {transform.with_named_sequence} {
   func.func @index_and_all_zero(%A: tensor<19x23xf32>) -> tensor<19x23xf32> {
@@ -248,8 +248,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[K:[0-9a-zA-Z_]+]] = memref.dim %[[A]], %{{.*}} : memref<?x?xf32>
 // CHECK:         scf.for %[[I:[0-9a-zA-Z_]+]] = %{{.*}} to %[[M]] step %{{.*}} {
 // CHECK-NEXT:      scf.for %[[KK:[0-9a-zA-Z_]+]] = %{{.*}} to %[[K]] step %{{.*}} {
-// CHECK-NEXT:        %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), 8)>(%[[I]])[%[[M]]]
-// CHECK-NEXT:        %[[SK:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), 4)>(%[[KK]])[%[[K]]]
+// CHECK-NEXT:        %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> (s0 - d0, 8)>(%[[I]])[%[[M]]]
+// CHECK-NEXT:        %[[SK:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> (s0 - d0, 4)>(%[[KK]])[%[[K]]]
 // CHECK-NEXT:        %[[TA:[0-9a-zA-Z_]+]] = memref.subview %[[A]][%[[I]], %[[KK]]] [%[[SI]], %[[SK]]] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK-NEXT:        %[[TB:[0-9a-zA-Z_]+]] = memref.subview %[[B]][%[[KK]], 0] [%[[SK]], %[[N]]] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK-NEXT:        %[[TC:[0-9a-zA-Z_]+]] = memref.subview %[[C]][%[[I]], 0] [%[[SI]], %[[N]]] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // transform.structured.tile_using_forall (upstream: mlir/test/Dialect/Linalg/tile-to-forall.mlir).
 // Affine maps print in xDSL's form: upstream's `(-d0 + 37, 8)` is `(((d0 * -1) + 37), 8)`.
@@ -9,10 +9,10 @@
 // CHECK-LABEL: func.func @tile_sizes_normalized
 // CHECK-SAME:    (%[[A:[0-9a-zA-Z_]+]]: tensor<37x29xf32>, %[[B:[0-9a-zA-Z_]+]]: tensor<29x53xf32>, %[[C:[0-9a-zA-Z_]+]]: tensor<37x53xf32>)
 // CHECK:         scf.forall (%[[I:[0-9a-zA-Z_]+]], %[[J:[0-9a-zA-Z_]+]]) in (5, 4) shared_outs(%[[O:[0-9a-zA-Z_]+]] = %[[C]]) -> (tensor<37x53xf32>) {
-// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 8))>(%[[I]])
-// CHECK:           %[[OJ:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 16))>(%[[J]])
-// CHECK:           %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 37), 8)>(%[[OI]])
-// CHECK:           %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 53), 16)>(%[[OJ]])
+// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> (d0 * 8)>(%[[I]])
+// CHECK:           %[[OJ:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> (d0 * 16)>(%[[J]])
+// CHECK:           %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 37, 8)>(%[[OI]])
+// CHECK:           %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 53, 16)>(%[[OJ]])
 // CHECK:           %[[TA:[0-9a-zA-Z_]+]] = tensor.extract_slice %[[A]][%[[OI]], 0] [%[[SI]], 29] [1, 1]
 // CHECK:           %[[TB:[0-9a-zA-Z_]+]] = tensor.extract_slice %[[B]][0, %[[OJ]]] [29, %[[SJ]]] [1, 1]
 // CHECK:           %[[TC:[0-9a-zA-Z_]+]] = tensor.extract_slice %[[O]][%[[OI]], %[[OJ]]] [%[[SI]], %[[SJ]]] [1, 1]
@@ -42,8 +42,8 @@ module attributes {transform.with_named_sequence} {
 // gives no forall dimension, so the mapping has one entry.
 // CHECK-LABEL: func.func @num_threads_with_guard
 // CHECK:         scf.forall (%[[T:[0-9a-zA-Z_]+]]) in (6) shared_outs
-// CHECK:           affine.apply affine_map<(d0) -> ((d0 * 2))>(%[[T]])
-// CHECK:           %[[MIN:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -2) + 10), 2)>(%[[T]])
+// CHECK:           affine.apply affine_map<(d0) -> (d0 * 2)>(%[[T]])
+// CHECK:           %[[MIN:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (d0 * -2 + 10, 2)>(%[[T]])
 // CHECK:           %[[MAX:[0-9a-zA-Z_]+]] = affine.max affine_map<(d0) -> (0, d0)>(%[[MIN]])
 // CHECK:           tensor.extract_slice %{{.*}} [%[[MAX]], 64] [1, 1] : tensor<10x64xf32> to tensor<?x64xf32>
 // CHECK:         } {mapping = [#gpu.thread<x>]}
@@ -65,7 +65,7 @@ module attributes {transform.with_named_sequence} {
 // affine.max. Then 8 columns on 4 threads divide exactly: no min either (nested forall).
 // CHECK-LABEL: func.func @num_threads_every_tile_full
 // CHECK:         scf.forall (%[[T:[0-9a-zA-Z_]+]]) in (7)
-// CHECK:           affine.min affine_map<(d0) -> (((d0 * -15) + 100), 15)>(%[[T]])
+// CHECK:           affine.min affine_map<(d0) -> (d0 * -15 + 100, 15)>(%[[T]])
 // CHECK-NOT:       affine.max
 // CHECK:           scf.forall (%{{.*}}) in (4)
 // CHECK-NOT:         affine.min
@@ -89,10 +89,10 @@ module attributes {transform.with_named_sequence} {
 // semi-affine `iv * tile` (which xDSL's affine maps cannot hold) is an arith.muli.
 // CHECK-LABEL: func.func @dynamic_num_threads
 // CHECK:         %[[N:[0-9a-zA-Z_]+]] = tensor.dim
-// CHECK:         %[[TILE:[0-9a-zA-Z_]+]] = affine.apply affine_map<()[s0] -> ((s0 ceildiv 3))>()[%[[N]]]
+// CHECK:         %[[TILE:[0-9a-zA-Z_]+]] = affine.apply affine_map<()[s0] -> (s0 ceildiv 3)>()[%[[N]]]
 // CHECK:         scf.forall (%[[T:[0-9a-zA-Z_]+]]) in (3)
 // CHECK:           %[[OFF:[0-9a-zA-Z_]+]] = arith.muli %[[T]], %[[TILE]] : index
-// CHECK:           %[[MIN:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), (s0 ceildiv 3))>(%[[OFF]])[%[[N]]]
+// CHECK:           %[[MIN:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0)[s0] -> (s0 - d0, s0 ceildiv 3)>(%[[OFF]])[%[[N]]]
 // CHECK:           affine.max affine_map<(d0) -> (0, d0)>(%[[MIN]])
 module attributes {transform.with_named_sequence} {
   func.func @dynamic_num_threads(%A: tensor<?xf32>, %C: tensor<?xf32>) -> tensor<?xf32> {
@@ -111,10 +111,10 @@ module attributes {transform.with_named_sequence} {
 // A param tile size on a dynamic dimension: the trip count is computed before the forall.
 // CHECK-LABEL: func.func @dynamic_tile_sizes_param
 // CHECK:         %[[N:[0-9a-zA-Z_]+]] = tensor.dim
-// CHECK:         %[[UB:[0-9a-zA-Z_]+]] = affine.apply affine_map<()[s0] -> ((s0 ceildiv 5))>()[%[[N]]]
+// CHECK:         %[[UB:[0-9a-zA-Z_]+]] = affine.apply affine_map<()[s0] -> (s0 ceildiv 5)>()[%[[N]]]
 // CHECK:         scf.forall (%[[I:[0-9a-zA-Z_]+]], %[[J:[0-9a-zA-Z_]+]]) in (%[[UB]], 64)
-// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 5))>(%[[I]])
-// CHECK:           affine.min affine_map<(d0)[s0] -> ((s0 + (d0 * -1)), 5)>(%[[OI]])[%[[N]]]
+// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> (d0 * 5)>(%[[I]])
+// CHECK:           affine.min affine_map<(d0)[s0] -> (s0 - d0, 5)>(%[[OI]])[%[[N]]]
 // CHECK:           tensor.extract_slice %{{.*}}[%[[OI]], %[[J]]]
 module attributes {transform.with_named_sequence} {
   func.func @dynamic_tile_sizes_param(%A: tensor<?x64xf32>, %C: tensor<?x64xf32>) -> tensor<?x64xf32> {
@@ -208,10 +208,10 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @buffers_tile_sizes
 // CHECK-SAME:    (%[[A:[0-9a-zA-Z_]+]]: memref<37x29xf32>, %[[B:[0-9a-zA-Z_]+]]: memref<29x53xf32>, %[[C:[0-9a-zA-Z_]+]]: memref<37x53xf32>)
 // CHECK-NEXT:    scf.forall (%[[I:[0-9a-zA-Z_]+]], %[[J:[0-9a-zA-Z_]+]]) in (5, 4) {
-// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 8))>(%[[I]])
-// CHECK:           %[[OJ:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> ((d0 * 16))>(%[[J]])
-// CHECK:           %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 37), 8)>(%[[OI]])
-// CHECK:           %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (((d0 * -1) + 53), 16)>(%[[OJ]])
+// CHECK:           %[[OI:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> (d0 * 8)>(%[[I]])
+// CHECK:           %[[OJ:[0-9a-zA-Z_]+]] = affine.apply affine_map<(d0) -> (d0 * 16)>(%[[J]])
+// CHECK:           %[[SI:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 37, 8)>(%[[OI]])
+// CHECK:           %[[SJ:[0-9a-zA-Z_]+]] = affine.min affine_map<(d0) -> (-d0 + 53, 16)>(%[[OJ]])
 // CHECK:           %[[TA:[0-9a-zA-Z_]+]] = memref.subview %[[A]][%[[OI]], 0] [%[[SI]], 29] [1, 1] : memref<37x29xf32> to memref<?x29xf32, strided<[29, 1], offset: ?>>
 // CHECK:           %[[TB:[0-9a-zA-Z_]+]] = memref.subview %[[B]][0, %[[OJ]]] [29, %[[SJ]]] [1, 1] : memref<29x53xf32> to memref<29x?xf32, strided<[53, 1], offset: ?>>
 // CHECK:           %[[TC:[0-9a-zA-Z_]+]] = memref.subview %[[C]][%[[OI]], %[[OJ]]] [%[[SI]], %[[SJ]]] [1, 1] : memref<37x53xf32> to memref<?x?xf32, strided<[53, 1], offset: ?>>

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // A matmul becomes a vector.contract on in-bounds reads (the permuted, broadcasting
 // reads are lowered and their broadcasts and transposes fold into the contraction);

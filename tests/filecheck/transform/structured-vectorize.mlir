@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // Elementwise with a broadcast operand: each operand is read whole (padding ub.poison),
 // the input with a broadcasting permutation map; the init is read too (upstream reads

@@ -1,10 +1,10 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // An in-bounds read of a slice reads the source at the slice offsets plus its
 // indices; an out-of-bounds read keeps the slice (its padding would differ).
 // CHECK-LABEL: func.func @read_of_slice
 // CHECK-SAME:  (%[[T:.*]]: tensor<64x64xf32>, %[[I:.*]]: index, %[[J:.*]]: index)
-// CHECK:       %[[SUM:.*]] = affine.apply affine_map<()[s0, s1] -> ((s0 + s1))>()[%[[J]], %[[I]]]
+// CHECK:       %[[SUM:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[J]], %[[I]]]
 // CHECK:       %[[R:.*]] = vector.transfer_read %[[T]][%[[I]], %[[SUM]]], %{{.*}} {in_bounds = [true, true]} : tensor<64x64xf32>, vector<4x8xf32>
 // CHECK:       %[[S:.*]] = tensor.extract_slice %[[T]]
 // CHECK:       vector.transfer_read %[[S]]

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from schedir.dialects.linalg.interface import is_structured
+from schedir.dialects.syntax import op_name
 from schedir.dialects.transform.structured.match import MATCH_INTERFACES, StructuredMatchOp
 from schedir.transform.interface import Interpreter, applies
 from schedir.transform.state import definite
@@ -43,7 +44,7 @@ def apply_structured_match(op: StructuredMatchOp, interp: Interpreter) -> None:
     operand_types = op.filter_operand_types
 
     def matches(candidate: Operation) -> bool:
-        if wanted is not None and candidate.name not in wanted:
+        if wanted is not None and op_name(candidate) not in wanted:
             return False
         if interface is not None and not implements(candidate, interface):
             return False
