@@ -2,27 +2,27 @@
 //   zero C (the fill, one row at a time);
 //   for each block of block_n columns of C:
 //     for each k block of block_k:
-//       for each panel of reg_n columns of the block:
-//         pack B[k block, panel] (block_k x reg_n, contiguous, on the stack);
-//         for each reg_m rows of C (all of M; the A k block stays in L2):
-//           micro-kernel: a reg_m x reg_n register tile of C accumulated over the k block.
+//       for each block of block_m rows (the A block, block_m x block_k, stays in L2):
+//         for each panel of reg_n columns of the block:
+//           pack B[k block, panel] (block_k x reg_n, contiguous, on the stack);
+//           for each reg_m rows of the block:
+//             micro-kernel: a reg_m x reg_n register tile of C accumulated over the k block.
 // The micro-kernel is a vector.contract lowered to outer products, then to vector.fma:
 // per k step one row of the packed B panel (reg_n/8 full-width loads on AVX2),
 // reg_m broadcasts of A and reg_m * reg_n / 8 FMAs; the accumulator's transfers are
 // hoisted out of the k loop (hoist_redundant_vector_transfers, after the subviews are
 // folded into the transfers), so it lives in registers across the whole k block.
 // The default 6x16 uses 12 of the 16 ymm registers for accumulators (AVX2 has 16, and
-// two FMA pipes of latency 4 need at least 8 independent accumulators); rows of M that
-// do not fill a reg_m tile (1024 = 170 * 6 + 4) are peeled into one smaller static tile.
+// two FMA pipes of latency 4 need at least 8 independent accumulators).
 // Packing B keeps the micro-kernel's B stream contiguous: B's rows sit 4 KiB apart in
 // the 1024-wide matrix and would otherwise all land in the same few L1 sets.
-// Any static linalg.matmul (with its fill) whose N is a multiple of block_n and reg_n and
-// whose K is a multiple of block_k; M is free.
+// Any static linalg.matmul with its fill: where a tile size does not divide its
+// dimension (1024 = 42 * 6 + 4 rows in a 256-row block), the last, partial tile of
+// that loop is peeled into a static tile of its own, vectorized like the others.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
 // Knobs (schedir-tune searches them; `selected` is the hand-picked choice above): the
-// column block of C (block_n), the k block (block_k, with reg_n the size of the packed
-// B panel) and the register tile (reg_m x reg_n). Register tiles that do not divide
-// block_n stay scalar loops (slow, still correct).
+// cache blocks (block_n, block_k, block_m), and the register tile (reg_m x reg_n),
+// whose reg_n is also the width of the packed B panel.
 module attributes {transform.with_named_sequence} {
   // Peels the last iteration of each loop whose step does not divide its trip; a loop
   // with nothing to peel fails silenceably, and that failure is suppressed.
@@ -55,11 +55,13 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root
       : (!transform.any_op) -> !transform.any_op
 
-    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256]
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256, 512, 1024]
+      -> !transform.param<i64>
+    %bm = transform.tune.knob<"block_m"> = 256 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 256 from options = [64, 128, 256, 512]
       -> !transform.param<i64>
-    %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8]
+    %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12]
       -> !transform.param<i64>
     %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32]
       -> !transform.param<i64>
@@ -70,14 +72,17 @@ module attributes {transform.with_named_sequence} {
     // Column blocks of C.
     %mm_b, %blocks = transform.structured.tile_using_for %mm tile_sizes [0, %bn, 0]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    // k blocks, then panels of reg_n columns.
+    // k blocks, row blocks of block_m, then panels of reg_n columns.
     %mm_k, %k_blocks = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_p, %panels = transform.structured.tile_using_for %mm_k tile_sizes [0, %rn, 0]
+    %mm_m, %m_blocks = transform.structured.tile_using_for %mm_k tile_sizes [%bm, 0, 0]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %mm_p, %panels = transform.structured.tile_using_for %mm_m tile_sizes [0, %rn, 0]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     // Where a tile size does not divide its dimension, the last, partial tile of each
     // loop is peeled off (inner loops first): every tile has a static shape then.
     transform.include @peel_each failures(propagate) (%panels) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(propagate) (%m_blocks) : (!transform.any_op) -> ()
     transform.include @peel_each failures(propagate) (%k_blocks) : (!transform.any_op) -> ()
     transform.include @peel_each failures(propagate) (%blocks) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %root
@@ -106,7 +111,7 @@ module attributes {transform.with_named_sequence} {
     %mm_packed = transform.structured.match ops{["linalg.matmul"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
 
-    // Register tiles of reg_m rows (M is free: 1024 = 170 * 6 + 4, a 4-row tile peeled).
+    // Register tiles of reg_m rows, the partial one peeled.
     %rows = transform.foreach %mm_packed : !transform.any_op -> !transform.any_op {
     ^bb0(%tile: !transform.any_op):
       %mm_r, %rows1 = transform.structured.tile_using_for %tile tile_sizes [%rm, 0, 0]
