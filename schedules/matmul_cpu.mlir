@@ -1,49 +1,90 @@
-// f32 matmul on the CPU (AVX-512 or AVX2 through LLVM): the fill is fused into 64x64
-// output blocks (scf.forall, run as loops on the CPU); inside a block the reduction runs
-// in 64-deep k blocks (the B block stays in L2) and each 8x32 register tile of C is
-// accumulated over its k block as a vector<8x32xf32> loop-carried value: per k step one
-// row of B (two 16-wide loads), eight broadcasts of A and sixteen FMAs (the contraction
-// lowered to outer products, then to vector.fma). hoist_redundant_vector_transfers after
-// bufferization keeps the accumulator in registers across the k loop.
-// Any static linalg.matmul (with its fill) whose M, N and K are multiples of 64.
+// f32 matmul on the CPU (AVX2/AVX-512 through LLVM), the GotoBLAS loop nest:
+//   zero C (the fill, one row at a time);
+//   for each block of block_n columns of C:
+//     for each k block of block_k:
+//       for each block of block_m rows (the A block, block_m x block_k, stays in L2):
+//         for each panel of reg_n columns of the block:
+//           pack B[k block, panel] (block_k x reg_n, contiguous, on the stack);
+//           for each reg_m rows of the block:
+//             micro-kernel: a reg_m x reg_n register tile of C accumulated over the k block.
+// The micro-kernel is a vector.contract lowered to outer products, then to vector.fma:
+// per k step one row of the packed B panel (reg_n/8 full-width loads on AVX2),
+// reg_m broadcasts of A and reg_m * reg_n / 8 FMAs; the accumulator's transfers are
+// hoisted out of the k loop (hoist_redundant_vector_transfers, after the subviews are
+// folded into the transfers), so it lives in registers across the whole k block.
+// The default 6x16 uses 12 of the 16 ymm registers for accumulators (AVX2 has 16, and
+// two FMA pipes of latency 4 need at least 8 independent accumulators).
+// Packing B keeps the micro-kernel's B stream contiguous: B's rows sit 4 KiB apart in
+// the 1024-wide matrix and would otherwise all land in the same few L1 sets.
+// Any static linalg.matmul with its fill: where a tile size does not divide its
+// dimension (1024 = 42 * 6 + 4 rows in a 256-row block), the last, partial tile of
+// that loop is peeled into a static tile of its own, vectorized like the others.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
 // Knobs (schedir-tune searches them; `selected` is the hand-picked choice above): the
-// cache block of C (block_m x block_n), the k block (block_k) and the register tile
-// (reg_m x reg_n). Register tiles that do not divide the block stay scalar loops (slow,
-// still correct), so the constraint below keeps only those that do.
+// cache blocks (block_n, block_k, block_m), and the register tile (reg_m x reg_n),
+// whose reg_n is also the width of the packed B panel.
 module attributes {transform.with_named_sequence} {
+  // Peels the last iteration of each loop whose step does not divide its trip; a loop
+  // with nothing to peel fails silenceably, and that failure is suppressed.
+  transform.named_sequence @peel_each(%loops: !transform.any_op {transform.readonly}) {
+    transform.foreach %loops : !transform.any_op {
+    ^bb0(%loop: !transform.any_op):
+      transform.sequence %loop : !transform.any_op failures(suppress) {
+      ^bb1(%l: !transform.any_op):
+        %for = transform.cast %l : !transform.any_op to !transform.op<"scf.for">
+        %main, %rest = transform.loop.peel %for
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+      }
+    }
+    transform.yield
+  }
+
+  // Matches a matmul whose B is a tile (a subview) of a larger buffer: a matmul too small
+  // to be tiled reads its B in place.
+  transform.named_sequence @match_tiled_b(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
+    %b = transform.get_producer_of_operand %op[1] : (!transform.any_op) -> !transform.any_op
+    transform.match.operation_name %b ["memref.subview"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root
       : (!transform.any_op) -> !transform.any_op
 
-    %bm = transform.tune.knob<"block_m"> = 64 from options = [32, 64, 128, 256]
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bn = transform.tune.knob<"block_n"> = 64 from options = [32, 64, 128, 256]
+    %bm = transform.tune.knob<"block_m"> = 256 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bk = transform.tune.knob<"block_k"> = 64 from options = [32, 64, 128, 256]
+    %bk = transform.tune.knob<"block_k"> = 256 from options = [64, 128, 256, 512]
       -> !transform.param<i64>
-    %rm = transform.tune.knob<"reg_m"> = 8 from options = [2, 4, 8, 16]
+    %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12]
       -> !transform.param<i64>
-    %rn = transform.tune.knob<"reg_n"> = 32 from options = [16, 32, 64]
+    %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32]
       -> !transform.param<i64>
 
-    // Cache blocks: 64x64 of C (the fill with them), k in blocks of 64.
-    %mm_b, %blocks = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-      -> (!transform.any_op, !transform.any_op)
-    %fill_b, %blocks1 = transform.structured.fuse_into_containing_op %fill into %blocks
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // The fill, one row at a time (a plain pass over C before the matmul).
+    %fill_r, %fill_rows = transform.structured.tile_using_for %fill tile_sizes [1, 0]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Column blocks of C.
+    %mm_b, %blocks = transform.structured.tile_using_for %mm tile_sizes [0, %bn, 0]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    // k blocks, row blocks of block_m, then panels of reg_n columns.
     %mm_k, %k_blocks = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    // Register tiles: 8x32 of C, one k at a time.
-    %mm_r, %rows, %cols = transform.structured.tile_using_for %mm_k tile_sizes [%rm, %rn, 0]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-      -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %mm_1, %k_loop = transform.structured.tile_using_for %mm_r tile_sizes [0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
+    %mm_m, %m_blocks = transform.structured.tile_using_for %mm_k tile_sizes [%bm, 0, 0]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %mm_p, %panels = transform.structured.tile_using_for %mm_m tile_sizes [0, %rn, 0]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    // Where a tile size does not divide its dimension, the last, partial tile of each
+    // loop is peeled off (inner loops first): every tile has a static shape then.
+    transform.include @peel_each failures(propagate) (%panels) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(propagate) (%m_blocks) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(propagate) (%k_blocks) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(propagate) (%blocks) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
@@ -52,29 +93,57 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
 
-    // Vectorize: the matmul tile becomes a vector.contract, the fill a transfer_write.
-    %func_v = transform.structured.vectorize_children_and_apply_patterns %func
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func_v {
-      transform.apply_patterns.canonicalization
-      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
-    } : !transform.any_op
-    transform.apply_cse to %func_v : !transform.any_op
-    // The accumulator's read/write pair leaves the k loop (tensor level).
-    %loops = transform.structured.match ops{["scf.for"]} in %func_v
-      : (!transform.any_op) -> !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
-    transform.apply_patterns to %func_v {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-
     %root_b = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %root
         <{bufferize_function_boundaries = true}>
       : (!transform.any_op) -> !transform.any_op
+
+    // Pack the B panel: a contiguous block_k x reg_n copy on the stack.
+    %mm_panel = transform.collect_matching @match_tiled_b in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    %mm_promoted = transform.structured.promote %mm_panel
+        <{operands_to_promote = [1], use_alloca}>
+      : (!transform.any_op) -> !transform.any_op
     %func_b = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
-    // Whatever still reads and writes C around a loop does it once (memref level).
-    %func_h = transform.structured.hoist_redundant_vector_transfers %func_b
+    transform.apply_patterns to %func_b {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %mm_packed = transform.structured.match ops{["linalg.matmul"]} in %root_b
+      : (!transform.any_op) -> !transform.any_op
+
+    // Register tiles of reg_m rows, the partial one peeled.
+    %rows = transform.foreach %mm_packed : !transform.any_op -> !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %mm_r, %rows1 = transform.structured.tile_using_for %tile tile_sizes [%rm, 0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.yield %rows1 : !transform.any_op
+    }
+    transform.include @peel_each failures(propagate) (%rows) : (!transform.any_op) -> ()
+    transform.apply_patterns to %func_b {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %tiles = transform.structured.match ops{["linalg.matmul"]} in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    %mm_1, %k_loop = transform.structured.tile_using_for %tiles tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.apply_patterns to %func_b {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_b : !transform.any_op
+
+    // Vectorize: each tile becomes a vector.contract, the fill and the packing copy
+    // transfers; the subviews fold into the transfers' indices.
+    %func_v = transform.structured.vectorize_children_and_apply_patterns %func_b
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_v {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_v : !transform.any_op
+    // The packing buffer is allocated once, before the loops (no stack growth per panel).
+    transform.bufferization.buffer_loop_hoisting %func_v : !transform.any_op
+    // The accumulator's read/write pair leaves the k loop.
+    %func_h = transform.structured.hoist_redundant_vector_transfers %func_v
       : (!transform.any_op) -> !transform.any_op
 
     // vector.contract -> outer products -> FMAs on 1-D rows; transfers to 1-D loads.

@@ -21,13 +21,13 @@ def _scheduled(knobs: dict[str, int] | None) -> str:
 
 def test_a_selection_changes_the_tiles_and_the_default_is_the_written_one() -> None:
     default = _scheduled(None)
-    assert _scheduled({"block_m": 64}) == default  # 64 is the selected value
-    changed = _scheduled({"block_m": 128})
+    assert _scheduled({"block_n": 128}) == default  # 128 is the selected value
+    changed = _scheduled({"block_n": 64})
     assert changed != default
 
 
 @pytest.mark.parametrize(
-    ("knobs", "needle"), [({"no_such_knob": 1}, "no_such_knob"), ({"block_m": 48}, "48")]
+    ("knobs", "needle"), [({"no_such_knob": 1}, "no_such_knob"), ({"block_n": 48}, "48")]
 )
 def test_unknown_knobs_and_values_are_input_errors(knobs: dict[str, int], needle: str) -> None:
     with pytest.raises(InputError, match=needle):

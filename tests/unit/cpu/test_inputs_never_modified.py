@@ -44,7 +44,7 @@ def _accumulating_schedule() -> str:
         if skip:
             skip -= 1
             continue
-        if "%fill = transform.structured.match" in line or "fuse_into_containing_op %fill" in line:
+        if "%fill" in line:  # the ops on the fill's handle
             skip = 1  # and its type line
             continue
         out.append(line)
