@@ -10,7 +10,7 @@
 // Knobs (schedir-tune searches them; `selected` is the hand-picked choice above): the
 // cache block of C (block_m x block_n), the k block (block_k) and the register tile
 // (reg_m x reg_n). Register tiles that do not divide the block stay scalar loops (slow,
-// still correct), so the constraint below keeps only those that do.
+// still correct), so the constraint at the end keeps only those that do.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root
@@ -87,6 +87,22 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_transpose
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+
+    // The register tile divides the cache block (a remainder would stay scalar loops):
+    // block_m mod reg_m = 0 and block_n mod reg_n = 0. schedir-tune never builds a point
+    // that breaks it; schedir-run fails with a diagnostic if the selection does.
+    transform.smt.constrain_params(%bm, %bn, %rm, %rn)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %r_m: !smt.int, %r_n: !smt.int):
+      %c0 = smt.int.constant 0
+      %rem_m = smt.int.mod %m, %r_m
+      %rem_n = smt.int.mod %n, %r_n
+      %m_ok = smt.eq %rem_m, %c0 : !smt.int
+      %n_ok = smt.eq %rem_n, %c0 : !smt.int
+      smt.assert %m_ok
+      smt.assert %n_ok
+    }
     transform.yield
   }
 }

@@ -43,7 +43,7 @@ from schedir.autotune.store import (
     record_of,
     records,
 )
-from schedir.autotune.worker import Died, Worker, process_context, wait_any
+from schedir.autotune.worker import Died, Worker, wait_any
 from schedir.options import CompileOptions
 
 if TYPE_CHECKING:
@@ -311,14 +311,12 @@ class Loop:
 
     def run(self) -> None:
         s = self.settings
-        ctx = process_context()
         compilers = [
-            Worker(ctx, compile_handler, None, f"compile-{i}", s.compile_timeout)
+            Worker(compile_handler, None, f"compile-{i}", s.compile_timeout)
             for i in range(max(1, s.compile_workers))
         ]
         measurers = [
             Worker(
-                ctx,
                 measure_handler,
                 MeasureSetup(**{**self.measure_setup.__dict__, "device": d}),
                 f"measure-{d if d is not None else 'cpu'}",

@@ -112,6 +112,12 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _smt() -> Dialect:
+    from schedir.dialects.smt import Smt
+
+    return Smt
+
+
 def _transform() -> Dialect:
     from schedir.dialects.transform import Transform
 
@@ -135,6 +141,7 @@ DIALECT_FACTORIES: tuple[tuple[str, Callable[[], Dialect]], ...] = (
     ("ub", _ub),
     ("gpu", _gpu),
     ("nvvm", _nvvm),
+    ("smt", _smt),
     ("transform", _transform),
 )
 """Every dialect schedir understands, by name; later issues add transform, nvvm, ..."""

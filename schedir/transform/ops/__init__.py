@@ -96,6 +96,7 @@ from schedir.transform.ops import (
     math,
     memref,
     schedir_gpu,
+    smt,
     structured,
     tensor,
     tune,
@@ -115,6 +116,7 @@ MODULES: tuple[ModuleType, ...] = (
     math,
     debug,
     tune,
+    smt,
     schedir_gpu,
 )
 """The modules of this package that apply ops or give descriptors their pattern sets."""
