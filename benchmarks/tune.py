@@ -146,14 +146,17 @@ def replay_one(sweep: Mapping[str, object], strategy: str, seed: int, budget: in
     seen: dict[str, float | None] = {}
     pending = [space.default()]
     asks = 0
-    while len(best) < budget and asks < 20 * budget:
+    while len(best) < budget and asks < 200 * budget:
         asks += 1
         forced = pending.pop() if pending else None
         if forced is not None:
             study.enqueue_trial(strategies.encode(space, forced))
         trial = study.ask(dists)
         k = key(strategies.decode(space, trial.params))
-        value = times.get(k)
+        if k not in times:  # statically invalid (a constraint): free, told as pruned
+            study.tell(trial, state=TrialState.PRUNED)
+            continue
+        value = times[k]
         if k in seen:  # a repeat: answered from the store, not counted
             pass
         else:
