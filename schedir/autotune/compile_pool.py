@@ -249,7 +249,7 @@ __all__ = [
     "CompileResult",
     "compile_candidate",
     "compile_handler",
-    "warm_up",
     "launch_limits",
     "ptx_limits",
+    "warm_up",
 ]

@@ -254,10 +254,17 @@ class Worker:
 
     def submit(self, job: Any, timeout: float) -> None:
         assert self.idle, f"worker {self.label} is busy"
+        paused = self._paused_at is not None
+        if paused:
+            # A stopped child cannot drain its stdin: a job larger than the pipe's buffer
+            # would block this process. It reads the job, then stops again.
+            self.resume()
         self.job = job
         self.extend(timeout)
         if not self._send(job):
             self.deadline = time.monotonic()  # it died while idle: reported at the deadline
+        if paused:
+            self.pause()
 
     def extend(self, timeout: float) -> None:
         """Move the deadline of the running job to `timeout` seconds from now."""
