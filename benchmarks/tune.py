@@ -86,7 +86,8 @@ def _problem(case: str, size: int) -> Any:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"matmul_{size}.mlir"
         path.write_text(payload(size))
-        return prepare(str(path), str(ROOT / schedule), None, CompileOptions(target=target))
+        options = CompileOptions(target="cuda" if target == "cuda" else "cpu")
+        return prepare(str(path), str(ROOT / schedule), None, options)
 
 
 def record(case: str, size: int, out: Path) -> None:
@@ -254,7 +255,7 @@ def results(case: str, budget: int, size: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     for name in ("record", "table"):
         r = sub.add_parser(name)
