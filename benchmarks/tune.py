@@ -1,7 +1,8 @@
 """The autotuner's benchmark: search quality, throughput, and tuned kernels against peers.
 
-    python benchmarks/tune.py record cpu [--size 1024]          # exhaustive CPU matmul sweep
+    python benchmarks/tune.py record cpu [--size 256]           # exhaustive CPU matmul sweep
     python benchmarks/tune.py record gpu [--size 4096]          # exhaustive matmul_smem_cuda sweep
+    python benchmarks/tune.py table cpu|gpu [--size N]          # the table of a stopped sweep
     python benchmarks/tune.py replay [benchmarks/data/tune_sweep_cpu.json ...]
     python benchmarks/tune.py throughput cpu|gpu [--budget 64] [--devices 0,1]
     python benchmarks/tune.py results cpu|gpu [--budget 64] [--size N]
@@ -34,17 +35,23 @@ import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data"
 SEEDS = range(10)
 CHECKPOINTS = (16, 32, 64)
 STRATEGIES = ("random", "tpe", "cmaes")
+MAX_REPEATS = 64
+"""Repeats in a row after which a search stops (`runner.Settings.max_duplicates`)."""
 
 CASES = {
     "cpu": ("schedules/matmul_cpu.mlir", "cpu", 1024),
     "gpu": ("schedules/matmul_smem_cuda.mlir", "cuda", 4096),
 }
+RECORD_SIZE = {"cpu": 256, "gpu": 4096}
+"""The sizes of the recorded sweeps: on the CPU one where a sweep of the whole space takes
+minutes (compiling dominates; the times' ranking is what the replay needs)."""
 
 
 def payload(size: int) -> str:
@@ -70,35 +77,61 @@ def _tune(case: str, size: int, **settings: object):
         return schedir.tune(str(path), schedule=str(ROOT / schedule), target=target, **settings)  # pyright: ignore[reportArgumentType]
 
 
-def record(case: str, size: int, out: Path) -> None:
+def _problem(case: str, size: int) -> Any:
+    """The prepared problem (space, study name) of a case at `size`."""
     from schedir.autotune import prepare
     from schedir.options import CompileOptions
 
     schedule, target, _ = CASES[case]
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "p.mlir"
+        path = Path(folder) / f"matmul_{size}.mlir"
         path.write_text(payload(size))
-        space = prepare(
-            str(path), str(ROOT / schedule), None, CompileOptions(target=target)
-        ).loaded.problem.space  # pyright: ignore[reportArgumentType]
+        options = CompileOptions(target="cuda" if target == "cuda" else "cpu")
+        return prepare(str(path), str(ROOT / schedule), None, options)
+
+
+def record(case: str, size: int, out: Path) -> None:
+    """The exhaustive sweep of the case's valid space, resumable from its journal."""
+    space = _problem(case, size).loaded.problem.space
     valid = space.valid_points()
     assert valid is not None
     start = time.perf_counter()
     # A journal beside the output: an interrupted recording resumes where it stopped.
     journal = out.with_suffix(".journal")
-    result = _tune(
+    _tune(
         case,
         size,
         budget=len(valid),
         strategy="exhaustive",
-        effort="full",
+        # The CPU's short timing (50 ms per candidate) keeps the sweep within minutes;
+        # the GPU's kernels are timed with CUDA events, where the full effort costs little.
+        effort="quick" if case == "cpu" else "full",
         peer=False,
         storage=str(journal),
     )
+    write_table(case, size, out, time.perf_counter() - start)
+
+
+def write_table(case: str, size: int, out: Path, seconds: float | None = None) -> None:
+    """The sweep's table from its journal, as far as it got: `complete` says whether every
+    valid point is in it (a partial table restricts the replayed space to its points)."""
+    import optuna
+
+    from schedir.autotune import store
+
+    prepared = _problem(case, size)
+    space = prepared.loaded.problem.space
+    valid = space.valid_points()
+    assert valid is not None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    journal = out.with_suffix(".journal")
+    study = optuna.load_study(
+        study_name=prepared.study_name, storage=store.open_storage(str(journal))
+    )
     table = {
         r.point: (r.median_ms if r.status == "verified" else None)
-        for r in result.trials
-        if r.duplicate_of is None and r.status != "invalid"
+        for r in store.records(study)
+        if r.duplicate_of is None and r.status in store.FINAL and r.status != "invalid"
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(
@@ -106,18 +139,19 @@ def record(case: str, size: int, out: Path) -> None:
             {
                 "case": case,
                 "size": size,
-                "schedule": schedule,
+                "schedule": CASES[case][0],
                 "knobs": {k.name: list(k.options) for k in space.knobs},
                 "default": json.dumps(space.default(), sort_keys=True, separators=(",", ":")),
-                "seconds": time.perf_counter() - start,
+                "valid_points": len(valid),
+                "complete": len(table) == len(valid),
+                "seconds": seconds,
                 "times_ms": table,
             },
             indent=1,
         )
+        + "\n"
     )
-    print(
-        f"recorded {len(table)} candidates of {case} ({size}^3) in {time.perf_counter() - start:.0f} s: {out}"
-    )
+    print(f"recorded {len(table)} of {len(valid)} valid candidates of {case} ({size}^3): {out}")
 
 
 def replay_one(sweep: Mapping[str, object], strategy: str, seed: int, budget: int) -> list[float]:
@@ -144,17 +178,24 @@ def replay_one(sweep: Mapping[str, object], strategy: str, seed: int, budget: in
     seen: dict[str, float | None] = {}
     pending = [space.default()]
     asks = 0
-    while len(best) < budget and asks < 20 * budget:
+    repeats = 0
+    while len(best) < budget and asks < 200 * budget:
         asks += 1
         forced = pending.pop() if pending else None
         if forced is not None:
             study.enqueue_trial(strategies.encode(space, forced))
         trial = study.ask(dists)
         k = key(strategies.decode(space, trial.params))
-        value = times.get(k)
+        if k not in times:  # statically invalid (a constraint): free, told as pruned
+            study.tell(trial, state=TrialState.PRUNED)
+            continue
+        value = times[k]
         if k in seen:  # a repeat: answered from the store, not counted
-            pass
+            repeats += 1
+            if repeats >= MAX_REPEATS:  # the tuner's rule: the search has converged
+                break
         else:
+            repeats = 0
             seen[k] = value
             if value is not None:
                 current = min(current, value)
@@ -176,6 +217,11 @@ def replay(paths: list[Path]) -> None:
         print(
             f"\n{path.name}: {len(sweep['times_ms'])} candidates, exhaustive best {optimum:.4g} ms"
         )
+        if not sweep.get("complete", True):
+            print(
+                f"(a partial sweep: {len(sweep['times_ms'])} of {sweep['valid_points']} valid "
+                "points; the replayed space is restricted to them)"
+            )
         print(f"{'strategy':10}" + "".join(f"{'@' + str(c):>10}" for c in CHECKPOINTS))
         for strategy in STRATEGIES:
             runs = [replay_one(sweep, strategy, seed, max(CHECKPOINTS)) for seed in SEEDS]
@@ -209,12 +255,13 @@ def results(case: str, budget: int, size: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("record")
-    r.add_argument("case", choices=sorted(CASES))
-    r.add_argument("--size", type=int)
-    r.add_argument("--out", type=Path)
+    for name in ("record", "table"):
+        r = sub.add_parser(name)
+        r.add_argument("case", choices=sorted(CASES))
+        r.add_argument("--size", type=int)
+        r.add_argument("--out", type=Path)
     rp = sub.add_parser("replay")
     rp.add_argument("sweeps", nargs="*", type=Path)
     for name in ("throughput", "results"):
@@ -224,9 +271,10 @@ def main(argv: list[str] | None = None) -> int:
         q.add_argument("--size", type=int)
         q.add_argument("--devices")
     args = p.parse_args(argv)
-    if args.command == "record":
-        size = args.size or CASES[args.case][2]
-        record(args.case, size, args.out or DATA / f"tune_sweep_{args.case}.json")
+    if args.command in ("record", "table"):
+        size = args.size or RECORD_SIZE[args.case]
+        out = args.out or DATA / f"tune_sweep_{args.case}.json"
+        (record if args.command == "record" else write_table)(args.case, size, out)
     elif args.command == "replay":
         replay(args.sweeps or sorted(DATA.glob("tune_sweep_*.json")))
     else:

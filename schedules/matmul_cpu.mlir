@@ -22,7 +22,8 @@
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
 // Knobs (schedir-tune searches them; `selected` is the hand-picked choice above): the
 // cache blocks (block_n, block_k, block_m), and the register tile (reg_m x reg_n),
-// whose reg_n is also the width of the packed B panel.
+// whose reg_n is also the width of the packed B panel; the constraint at the end keeps the
+// register tiles whose accumulators fit the vector registers.
 module attributes {transform.with_named_sequence} {
   // Peels the last iteration of each loop whose step does not divide its trip; a loop
   // with nothing to peel fails silenceably, and that failure is suppressed.
@@ -156,6 +157,23 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_transpose
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+
+    // The register tile must fit AVX2's 16 vector registers (8 floats each): reg_m * reg_n / 8
+    // accumulators, reg_n / 8 for the row of B and one for the broadcast of A. A larger
+    // tile spills its accumulators to the stack on every k step (8x16: 19 registers).
+    transform.smt.constrain_params(%rm, %rn)
+        : (!transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%r_m: !smt.int, %r_n: !smt.int):
+      %c1 = smt.int.constant 1
+      %c8 = smt.int.constant 8
+      %c16 = smt.int.constant 16
+      %tile = smt.int.mul %r_m, %r_n
+      %acc = smt.int.div %tile, %c8
+      %row = smt.int.div %r_n, %c8
+      %used = smt.int.add %acc, %row, %c1
+      %fits = smt.int.cmp le %used, %c16
+      smt.assert %fits
+    }
     transform.yield
   }
 }

@@ -22,9 +22,18 @@
 // into the same static buffers and the thread tiles are dynamic: they stay scalar loops
 // and accumulate into C in global memory, still correct.
 // Knobs (schedir-tune searches them; `selected` is the choice above): the block tile of
-// C (block_m x block_n) and the k step (block_k). The threads stay 16x16 (block_dims is a
-// static attribute upstream); shared memory beyond 48 KiB or spilled registers are
-// pruned by the tuner's target checks.
+// C (block_m x block_n), the k step (block_k), how the block's 256 threads split the
+// block tile (thread_n threads along N, 256 / thread_n along M: each thread computes a
+// (block_m / (256 / thread_n)) x (block_n / thread_n) register tile), and how they split
+// each copy into shared memory (copy_a_k threads along A's k step, copy_b_n along B's
+// columns: the per-thread width of the 16-byte-or-narrower vector loads and stores). The
+// thread count stays 256 (block_dims is a static attribute upstream, and 16x16 is what
+// the fill is mapped on); the constraint at the top derives the other side of each
+// thread split (256 / n, yielded as a param) and keeps only points where every split
+// divides its tile, a thread has 16 to 64 accumulators (at most: the register budget of
+// two blocks per SM), every copy row is one or two 16-byte vectors (4 to 8 floats), and
+// both shared tiles fit the 48 KiB a block may hold statically.
+// Registers that still spill are pruned by the tuner's target checks (`ptxas -v`).
 // Payload: examples/matmul_smem_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -33,6 +42,61 @@ module attributes {transform.with_named_sequence} {
     %bm = transform.tune.knob<"block_m"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
+    %tn = transform.tune.knob<"thread_n"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
+    %ak = transform.tune.knob<"copy_a_k"> = 4 from options = [2, 4, 8] -> !transform.param<i64>
+    %bcn = transform.tune.knob<"copy_b_n"> = 32 from options = [16, 32, 64] -> !transform.param<i64>
+    // The other side of each 256-thread split, and what every point must satisfy.
+    %tm, %am, %bck = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %t_n: !smt.int, %a_k: !smt.int,
+         %b_n: !smt.int):
+      %c0 = smt.int.constant 0
+      %threads = smt.int.constant 256
+      %min_acc = smt.int.constant 16
+      %max_acc = smt.int.constant 64
+      %min_vec = smt.int.constant 4
+      %max_vec = smt.int.constant 8
+      %max_smem = smt.int.constant 49152
+      %f32 = smt.int.constant 4
+      %t_m = smt.int.div %threads, %t_n
+      %a_m = smt.int.div %threads, %a_k
+      %b_k = smt.int.div %threads, %b_n
+      // Each split divides its tile (no partial thread tiles).
+      %r0 = smt.int.mod %m, %t_m
+      %r1 = smt.int.mod %n, %t_n
+      %r2 = smt.int.mod %m, %a_m
+      %r3 = smt.int.mod %k, %a_k
+      %r4 = smt.int.mod %k, %b_k
+      %r5 = smt.int.mod %n, %b_n
+      %even = smt.eq %c0, %r0, %r1, %r2, %r3, %r4, %r5 : !smt.int
+      smt.assert %even
+      // Accumulators per thread: two blocks of 256 threads share an SM's registers.
+      %acc_m = smt.int.div %m, %t_m
+      %acc_n = smt.int.div %n, %t_n
+      %acc = smt.int.mul %acc_m, %acc_n
+      %acc_ok = smt.int.cmp le %acc, %max_acc
+      smt.assert %acc_ok
+      // Fewer than 4x4 per thread: the shared loads outweigh the FMAs.
+      %acc_big = smt.int.cmp ge %acc, %min_acc
+      smt.assert %acc_big
+      // Each thread copies rows of 4 to 8 floats (one or two 16-byte vectors).
+      %vec_a = smt.int.div %k, %a_k
+      %vec_b = smt.int.div %n, %b_n
+      %vec_a_lo = smt.int.cmp ge %vec_a, %min_vec
+      %vec_a_hi = smt.int.cmp le %vec_a, %max_vec
+      %vec_b_lo = smt.int.cmp ge %vec_b, %min_vec
+      %vec_b_hi = smt.int.cmp le %vec_b, %max_vec
+      %vec_ok = smt.and %vec_a_lo, %vec_a_hi, %vec_b_lo, %vec_b_hi
+      smt.assert %vec_ok
+      // Static shared memory: the A (m x k) and B (k x n) tiles.
+      %mn = smt.int.add %m, %n
+      %smem = smt.int.mul %mn, %k, %f32
+      %smem_ok = smt.int.cmp le %smem, %max_smem
+      smt.assert %smem_ok
+      smt.yield %t_m, %a_m, %b_k : !smt.int, !smt.int, !smt.int
+    }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
@@ -59,12 +123,15 @@ module attributes {transform.with_named_sequence} {
     %mm_s = transform.structured.match ops{["linalg.matmul"]} in %root_b : (!transform.any_op) -> !transform.any_op
     %copies = transform.structured.match ops{["linalg.copy"]} in %root_b : (!transform.any_op) -> !transform.any_op
     %copy_a, %copy_b = transform.split_handle %copies : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %ca, %fa = transform.structured.tile_using_forall %copy_a num_threads [64, 4]
-        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %cb, %fb = transform.structured.tile_using_forall %copy_b num_threads [8, 32]
-        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mm_t, %forall_t = transform.structured.tile_using_forall %mm_s num_threads [16, 16]
-        (mapping = [#gpu.thread<y>, #gpu.thread<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %ca, %fa = transform.structured.tile_using_forall %copy_a num_threads [%am, %ak]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %cb, %fb = transform.structured.tile_using_forall %copy_b num_threads [%bck, %bcn]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %mm_t, %forall_t = transform.structured.tile_using_forall %mm_s num_threads [%tm, %tn]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func_b = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
     %func_v = transform.structured.vectorize_children_and_apply_patterns %func_b : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_v {

@@ -113,7 +113,7 @@ def tune(
     from schedir.autotune import store as stores
     from schedir.autotune import strategies
     from schedir.autotune.peer import peer_time
-    from schedir.autotune.runner import Loop, default_record, winner
+    from schedir.autotune.runner import Loop, default_record, start_compilers, winner
 
     if effort not in EFFORTS:
         raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
@@ -157,22 +157,29 @@ def tune(
     from_store = finished() and time_budget is None
     with tempfile.TemporaryDirectory(prefix="schedir-tune-") as folder:
         if not from_store:
-            data, reduction = problems.write_reference_data(loaded, Path(folder), seed)
-            settings = Settings(
-                budget,
-                time_budget,
-                strategy,
-                seed,
-                compile_workers or os.cpu_count() or 1,
-                device_list,
-                compile_timeout=compile_timeout,
-                first_timeout=first_timeout,
-                min_time=min_time,
-            )
-            setup = MeasureSetup(
-                target, device_list[0], data, reduction, min_time, hook=measure_hook
-            )
-            Loop(loaded.problem, settings, the_study, setup, progress).run()
+            workers = compile_workers or os.cpu_count() or 1
+            # The compile workers warm up while the reference results are computed.
+            compilers = start_compilers(workers, options.target, compile_timeout)
+            try:
+                data, reduction = problems.write_reference_data(loaded, Path(folder), seed)
+                settings = Settings(
+                    budget,
+                    time_budget,
+                    strategy,
+                    seed,
+                    workers,
+                    device_list,
+                    compile_timeout=compile_timeout,
+                    first_timeout=first_timeout,
+                    min_time=min_time,
+                )
+                setup = MeasureSetup(
+                    target, device_list[0], data, reduction, min_time, hook=measure_hook
+                )
+                Loop(loaded.problem, settings, the_study, setup, progress, compilers).run()
+            finally:
+                for w in compilers:
+                    w.stop()
             if peer and "peer" not in the_study.user_attrs:
                 found_peer = peer_time(loaded.payload, target, data, None, device_list[0])
                 the_study.set_user_attr(

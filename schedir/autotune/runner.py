@@ -43,7 +43,7 @@ from schedir.autotune.store import (
     record_of,
     records,
 )
-from schedir.autotune.worker import Died, Worker, process_context, wait_any
+from schedir.autotune.worker import Died, Worker, wait_any
 from schedir.options import CompileOptions
 
 if TYPE_CHECKING:
@@ -119,8 +119,11 @@ class Loop:
         study: optuna.Study,
         measure: MeasureSetup,
         progress: Progress | None = None,
+        compilers: list[Worker] | None = None,
     ) -> None:
         self.problem = problem
+        self.compilers = compilers
+        """Compile workers started (and warming up) before the loop (`start_compilers`)."""
         self.settings = settings
         self.study = study
         self.measure_setup = measure
@@ -311,14 +314,11 @@ class Loop:
 
     def run(self) -> None:
         s = self.settings
-        ctx = process_context()
-        compilers = [
-            Worker(ctx, compile_handler, None, f"compile-{i}", s.compile_timeout)
-            for i in range(max(1, s.compile_workers))
-        ]
+        compilers = self.compilers or start_compilers(
+            s.compile_workers, self.problem.options.target, s.compile_timeout
+        )
         measurers = [
             Worker(
-                ctx,
                 measure_handler,
                 MeasureSetup(**{**self.measure_setup.__dict__, "device": d}),
                 f"measure-{d if d is not None else 'cpu'}",
@@ -327,7 +327,7 @@ class Loop:
             for d in s.devices
         ]
         workers = compilers + measurers
-        for w in workers:
+        for w in measurers:
             w.start()
         started = time.monotonic()
         cpu = self.problem.options.target == "cpu"
@@ -506,6 +506,17 @@ class Loop:
             self.progress(self.stats)
 
 
+def start_compilers(count: int, target: str, timeout: float) -> list[Worker]:
+    """`count` compile workers, started: each warms up (`compile_pool.warm_up`) until it
+    reports ready, while the caller goes on (opening the study, computing the reference)."""
+    workers = [
+        Worker(compile_handler, target, f"compile-{i}", timeout) for i in range(max(1, count))
+    ]
+    for w in workers:
+        w.start()
+    return workers
+
+
 def winner(found: list[Record]) -> Record | None:
     """The best verified record; ties (within the noise band) go to the smallest key."""
     verified = [
@@ -549,5 +560,6 @@ __all__ = [
     "counted",
     "default_record",
     "records",
+    "start_compilers",
     "winner",
 ]

@@ -1,44 +1,45 @@
 """Isolated worker processes: a child that serves jobs over a pipe, with a deadline per job,
 killed and restarted when it crashes or runs past its deadline.
 
-Children come from a *forkserver* (a clean process that preloaded the compiler once), not
-by forking the tuning process: that one runs threads (the progress display, storage
-locks) that a plain fork would copy in an unknown state, and a CUDA context must never be
-inherited. A child runs `serve`: it builds its handler once from the worker's `setup`,
-then answers each job with `("done", result)`, after optional `("phase", name)` messages
-that let the parent move the job's deadline (the measurement worker reports when it has
-built, verified and started timing a kernel).
+A child is a plain `python -c` subprocess (as `schedir.cpu.llvm_worker`), not a
+multiprocessing child: multiprocessing's spawn and forkserver start methods re-run the
+user's main script in the child, so a script without an `if __name__ == "__main__"` guard
+that calls `schedir.tune` would tune again in every worker. Nor is the tuning process
+forked: it runs threads (the progress display, storage locks) that a fork would copy in an
+unknown state, and a CUDA context must never be inherited. The child gets this process's
+`sys.path`, then reads length-prefixed pickles on its stdin: first the handler factory
+and its setup (`serve` builds the handler once), then one job per message. It answers on
+a private pipe with `("ready",)`, then for each job `("done", result)` after optional
+`("phase", name)` messages that let the parent move the job's deadline (the measurement
+worker reports when it has built, verified and started timing a kernel). The child's
+file descriptor 1 is pointed at its stderr, so nothing a compiler prints can corrupt a
+reply; it runs in its own session, so a Ctrl-C in the terminal reaches only the parent.
+
+The parent reads replies without blocking (a child stopped by `pause` in the middle of a
+reply never stalls it) and keeps what it read until a message is complete.
 
 Nothing a job does can harm the parent: a child that dies (a segfault, `os._exit`, an
-out-of-memory kill) is seen as a closed pipe and its exit signal, a child that hangs is
-killed at the deadline, and either way `Worker` reports a `Died` record with the cause
-and starts a fresh child for the next job.
+out-of-memory kill) is seen as the end of its reply pipe and its exit signal, a child that
+hangs is killed at the deadline, and either way `Worker` reports a `Died` record with the
+cause and starts a fresh child for the next job.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.connection
 import os
+import pickle
+import select
 import signal
+import struct
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.context import BaseContext
-from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import IO, Any
 
-PRELOAD = ("schedir.autotune.compile_pool", "schedir.autotune.measure")
-"""Modules the forkserver imports once, so a restarted child is ready in milliseconds."""
-
-
-def process_context() -> BaseContext:
-    """The multiprocessing context of every tuning worker (a preloaded forkserver)."""
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(list(PRELOAD))
-    return ctx
-
+_HEADER = struct.Struct("<Q")
 
 Handler = Callable[[Any, Callable[[str], None]], Any]
 """What a child runs for each job (job, progress): the result, after optional
@@ -48,20 +49,43 @@ HandlerFactory = Callable[[Any], Handler]
 """Builds a child's handler from the worker's setup (a picklable module-level function)."""
 
 
-def serve(conn: multiprocessing.connection.Connection, factory: HandlerFactory, setup: Any) -> None:
-    """The child's main loop: answer jobs until the pipe closes or a None job arrives."""
-    # The parent handles Ctrl-C and stops the children; a child ignores it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    handler = factory(setup)
+def _read_exact(stream: IO[bytes], size: int) -> bytes | None:
+    data = stream.read(size)
+    return data if data is not None and len(data) == size else None
+
+
+def serve(reply_fd: int) -> None:
+    """The child's main loop: build the handler from the first message on stdin, then
+    answer jobs until stdin ends or a None job arrives."""
+    replies = os.fdopen(reply_fd, "wb", buffering=0)
+    os.dup2(2, 1)  # whatever the compiler prints goes to stderr, never into a reply
+    requests = sys.stdin.buffer
+
+    def send(message: tuple[Any, ...]) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        replies.write(_HEADER.pack(len(data)) + data)
+
+    def receive() -> Any:
+        header = _read_exact(requests, _HEADER.size)
+        if header is None:
+            return None
+        body = _read_exact(requests, _HEADER.unpack(header)[0])
+        return pickle.loads(body) if body is not None else None
+
     try:
-        conn.send(("ready",))
+        first = receive()
+        if first is None:
+            return
+        factory, setup = first
+        handler = factory(setup)
+        send(("ready",))
         while True:
-            job = conn.recv()
+            job = receive()
             if job is None:
                 return
-            result = handler(job, lambda name: conn.send(("phase", name)))
-            conn.send(("done", result))
-    except (EOFError, OSError):
+            result = handler(job, lambda name: send(("phase", name)))
+            send(("done", result))
+    except (BrokenPipeError, OSError):
         return  # the parent is gone or stopped this worker: nobody to answer
 
 
@@ -89,79 +113,123 @@ def death_cause(exitcode: int | None) -> str:
 class Worker:
     """One child process: at most one job at a time, a deadline per job, restarted on death.
 
-    `submit` sends a job; the owner waits on `connection` (with other workers', through
-    `multiprocessing.connection.wait`) and calls `receive` when it is readable, and
-    `expired` at the deadline. `receive` gives `("phase", name)`, `("done", result)` or a
-    `Died` record (the child was restarted). `pause`/`resume` stop and continue the child
-    (SIGSTOP/SIGCONT), its deadline moved by the time it spent stopped.
+    `submit` sends a job; the owner waits for replies (with other workers', through
+    `wait_any`) and calls `receive` when one may have come, and `kill_for_timeout` at the
+    deadline (`expired`). `receive` gives `("phase", name)`, `("done", result)`, None
+    (the start-up message, or no complete message yet) or a `Died` record (the child was
+    restarted). `pause`/`resume` stop and continue the child (SIGSTOP/SIGCONT), its
+    deadline moved by the time it spent stopped.
     """
 
     def __init__(
         self,
-        ctx: BaseContext,
         factory: HandlerFactory,
         setup: Any,
         label: str,
         start_timeout: float,
+        python: str | None = None,
     ) -> None:
-        self.ctx = ctx
         self.factory = factory
         self.setup = setup
         self.label = label
         self.start_timeout = start_timeout
+        self.python = python or sys.executable
         self.job: Any = None
         self.deadline: float | None = None
         self.timeout = start_timeout
         """The seconds the current deadline was set to (for the message of a hang)."""
         self.restarts = 0
         self._paused_at: float | None = None
-        self._process: BaseProcess | None = None
-        self._conn: Any = None
-        """The parent's end of the pipe (a multiprocessing Connection)."""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._reply_fd: int | None = None
+        self._buffer = bytearray()
         self._ready = False
 
     # -- life cycle
 
     def start(self) -> None:
-        parent, child = self.ctx.Pipe(duplex=True)
-        process = self.ctx.Process(  # pyright: ignore[reportAttributeAccessIssue]  # BaseContext has Process at run time
-            target=serve, args=(child, self.factory, self.setup), name=self.label, daemon=True
+        read_fd, write_fd = os.pipe()
+        code = (
+            "import sys;"
+            f"sys.path[:] = {list(sys.path)!r};"
+            "from schedir.autotune.worker import serve;"
+            f"serve({write_fd})"
         )
-        process.start()
-        child.close()
-        self._process, self._conn, self._ready = process, parent, False
+        try:
+            process = subprocess.Popen(
+                [self.python, "-c", code],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                pass_fds=(write_fd,),
+                close_fds=True,
+                start_new_session=True,  # a Ctrl-C in a terminal goes to the parent only
+            )
+        except BaseException:
+            os.close(read_fd)
+            raise
+        finally:
+            os.close(write_fd)
+        os.set_blocking(read_fd, False)
+        self._process, self._reply_fd, self._ready = process, read_fd, False
+        self._buffer = bytearray()
         self.timeout = self.start_timeout
         self.deadline = time.monotonic() + self.start_timeout
+        if not self._send((self.factory, self.setup)):
+            self.deadline = time.monotonic()  # it died at once: seen at the next receive
+
+    def _send(self, message: Any) -> bool:
+        """Write one message to the child; False when its stdin is closed (it died)."""
+        process = self._process
+        assert process is not None and process.stdin is not None
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            process.stdin.write(_HEADER.pack(len(data)) + data)
+            process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+        return True
 
     def stop(self) -> None:
-        """End the child (politely if idle, else killed) and release the pipe."""
-        if self._process is None:
+        """End the child (politely if idle, else killed) and release the pipes."""
+        process = self._process
+        if process is None:
             return
         if self._paused_at is not None:
             self.resume()
-        if self.job is None and self._conn is not None:
+        if self.job is None and process.stdin is not None:
             with contextlib.suppress(OSError, ValueError):
-                self._conn.send(None)
-            self._process.join(timeout=2)
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join(timeout=5)
-        if self._conn is not None:
-            self._conn.close()
-        self._process = self._conn = None
+                process.stdin.close()  # the child ends at the end of its input
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=2)
+        self._discard()
         self.job = None
         self.deadline = None
 
+    def _discard(self) -> None:
+        process = self._process
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=5)
+            if process.stdin is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    process.stdin.close()
+        if self._reply_fd is not None:
+            os.close(self._reply_fd)
+        self._process = None
+        self._reply_fd = None
+        self._buffer = bytearray()
+
     def _restart(self, kind: str, cause: str) -> Died:
         process = self._process
-        if process is not None and process.is_alive():
+        if process is not None and process.poll() is None:
             process.kill()
         if process is not None:
-            process.join(timeout=5)
-            cause = cause or death_cause(process.exitcode)
-        if self._conn is not None:
-            self._conn.close()
-        self._process = self._conn = None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=5)
+            cause = cause or death_cause(process.returncode)
+        self._discard()
         self.job = None
         self.deadline = None
         self._paused_at = None
@@ -172,9 +240,9 @@ class Worker:
     # -- jobs
 
     @property
-    def connection(self) -> multiprocessing.connection.Connection:
-        assert self._conn is not None, f"worker {self.label} is not running"
-        return self._conn
+    def fileno(self) -> int | None:
+        """The reply pipe's descriptor (None when no child runs)."""
+        return self._reply_fd
 
     @property
     def idle(self) -> bool:
@@ -186,29 +254,64 @@ class Worker:
 
     def submit(self, job: Any, timeout: float) -> None:
         assert self.idle, f"worker {self.label} is busy"
+        paused = self._paused_at is not None
+        if paused:
+            # A stopped child cannot drain its stdin: a job larger than the pipe's buffer
+            # would block this process. It reads the job, then stops again.
+            self.resume()
         self.job = job
         self.extend(timeout)
-        self.connection.send(job)
+        if not self._send(job):
+            self.deadline = time.monotonic()  # it died while idle: reported at the deadline
+        if paused:
+            self.pause()
 
     def extend(self, timeout: float) -> None:
         """Move the deadline of the running job to `timeout` seconds from now."""
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
 
+    def has_message(self) -> bool:
+        """Whether a complete message is already read and waits in the buffer."""
+        if len(self._buffer) < _HEADER.size:
+            return False
+        return len(self._buffer) >= _HEADER.size + _HEADER.unpack_from(self._buffer)[0]
+
+    def _fill(self) -> bool:
+        """Read what the pipe holds now; False at its end (the child is gone)."""
+        fd = self._reply_fd
+        assert fd is not None, f"worker {self.label} is not running"
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            self._buffer += chunk
+
     def receive(self) -> tuple[Any, ...] | Died | None:
-        """The next message of the child (the pipe is readable); None for the child's
-        start-up message; a `Died` record when the child died (it is restarted)."""
-        try:
-            message = self.connection.recv()
-        except (EOFError, OSError):
+        """The next message of the child; None for the child's start-up message or when no
+        complete message has come yet; a `Died` record when the child died (it is
+        restarted)."""
+        alive = self._fill() if not self.has_message() else True
+        if not self.has_message():
+            if alive:
+                return None
             process = self._process
             if process is not None:
-                process.join(timeout=5)
-            cause = death_cause(process.exitcode if process is not None else None)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=5)
+            cause = death_cause(process.returncode if process is not None else None)
             if not self._ready:
-                # It died while starting (preloading): nothing to retry on a new child.
-                raise RuntimeError(f"worker {self.label} could not start: {cause}") from None
+                # It died while starting (importing): nothing to retry on a new child.
+                self._discard()
+                raise RuntimeError(f"worker {self.label} could not start: {cause}")
             return self._restart("crashed", cause)
+        size = _HEADER.unpack_from(self._buffer)[0]
+        data = bytes(self._buffer[_HEADER.size : _HEADER.size + size])
+        del self._buffer[: _HEADER.size + size]
+        message = pickle.loads(data)
         if message[0] == "ready":
             self._ready = True
             self.deadline = None
@@ -228,40 +331,53 @@ class Worker:
     def kill_for_timeout(self) -> Died:
         """Kill the child at its deadline, start a new one, and report the hang."""
         if not self._ready:
+            process = self._process
+            if process is not None and process.poll() is not None:
+                cause = death_cause(process.returncode)
+                self._discard()
+                raise RuntimeError(f"worker {self.label} could not start: {cause}")
+            self._discard()
             raise RuntimeError(f"worker {self.label} did not start within {self.timeout:.0f} s")
         return self._restart("timed-out", f"no answer within {self.timeout:.3g} s (killed)")
 
     # -- pausing (CPU measurements run alone)
 
     def pause(self) -> None:
-        if self._process is not None and self._process.pid and self._paused_at is None:
-            os.kill(self._process.pid, signal.SIGSTOP)
+        if self._process is not None and self._paused_at is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._process.pid, signal.SIGSTOP)
             self._paused_at = time.monotonic()
 
     def resume(self) -> None:
-        if self._process is not None and self._process.pid and self._paused_at is not None:
-            os.kill(self._process.pid, signal.SIGCONT)
+        if self._process is not None and self._paused_at is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._process.pid, signal.SIGCONT)
             if self.deadline is not None:
                 self.deadline += time.monotonic() - self._paused_at
             self._paused_at = None
 
 
 def wait_any(workers: list[Worker], timeout: float | None) -> list[Worker]:
-    """The workers whose pipes are readable within `timeout` seconds."""
-    by_conn = {id(w.connection): w for w in workers if w._conn is not None}
-    ready = multiprocessing.connection.wait(
-        [w.connection for w in workers if w._conn is not None], timeout
-    )
-    return [by_conn[id(c)] for c in ready]
+    """The workers with a complete message buffered, else those whose pipes become
+    readable within `timeout` seconds."""
+    buffered = [w for w in workers if w.has_message()]
+    if buffered:
+        return buffered
+    by_fd = {w.fileno: w for w in workers if w.fileno is not None}
+    if not by_fd:
+        if timeout:
+            time.sleep(timeout)
+        return []
+    ready, _, _ = select.select(list(by_fd), [], [], timeout)
+    return [by_fd[fd] for fd in ready]
 
 
 __all__ = [
-    "PRELOAD",
     "Died",
     "Handler",
+    "HandlerFactory",
     "Worker",
     "death_cause",
-    "process_context",
     "serve",
     "wait_any",
 ]

@@ -145,6 +145,12 @@ def _nvgpu() -> Dialect:
     return dialect
 
 
+def _smt() -> Dialect:
+    from schedir.dialects.smt import Smt
+
+    return Smt
+
+
 def _transform() -> Dialect:
     from schedir.dialects.transform import Transform
 
@@ -169,6 +175,7 @@ DIALECT_FACTORIES: tuple[tuple[str, Callable[[], Dialect]], ...] = (
     ("gpu", _gpu),
     ("nvvm", _nvvm),
     ("nvgpu", _nvgpu),
+    ("smt", _smt),
     ("transform", _transform),
 )
 """Every dialect schedir understands, by name; later issues add transform, nvvm, ..."""

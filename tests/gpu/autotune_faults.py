@@ -29,11 +29,11 @@ func.func @fault(%a: memref<16xf32>) {
 def illegal_address_and_hang(
     knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
 ) -> list[np.ndarray]:
-    """block_k=8: an illegal address on the device; block_k=32: a hang; others: the kernel."""
-    if knobs.get("block_k") == 8:
+    """thread_n=8: an illegal address on the device; thread_n=32: a hang; others: the kernel."""
+    if knobs.get("thread_n") == 8:
         import schedir
 
         schedir.compile(FAULT, target="cuda")(np.zeros(16, np.float32))
-    if knobs.get("block_k") == 32:
+    if knobs.get("thread_n") == 32:
         time.sleep(10_000)
     return run()

@@ -31,17 +31,18 @@ def test_device_fault_and_hang_do_not_end_the_run() -> None:
         first_timeout=20.0,
         peer=False,
     )
-    by_k: dict[int, set[str]] = {}
+    by_n: dict[int, set[str]] = {}
     for r in result.trials:
         if r.duplicate_of is None and r.status not in ("invalid", "duplicate"):
-            by_k.setdefault(json.loads(r.point)["block_k"], set()).add(r.status)
-    # The seed's 12 candidates include both faulty k steps (fixed seed: deterministic).
-    assert by_k[8] == {"crashed"}
-    assert by_k[32] <= {"timed-out", "pruned"} and "timed-out" in by_k[32]
+            by_n.setdefault(json.loads(r.point)["thread_n"], set()).add(r.status)
+    # Each thread split is a third of the valid space: the seed's 12 candidates include
+    # both faulty ones (fixed seed: deterministic).
+    assert by_n[8] == {"crashed"}
+    assert by_n[32] <= {"timed-out", "pruned"} and "timed-out" in by_n[32]
     crashed = [r for r in result.trials if r.status == "crashed"]
     assert all("ILLEGAL_ADDRESS" in r.message for r in crashed)
-    assert result.knobs["block_k"] == 16  # the only block_k that neither faults nor hangs
-    assert "verified" in by_k[16]
+    assert result.knobs["thread_n"] == 16  # the only split that neither faults nor hangs
+    assert "verified" in by_n[16]
 
 
 def test_two_devices_share_the_measurements(tmp_path: Path) -> None:

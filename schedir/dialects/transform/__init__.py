@@ -5,7 +5,7 @@ module: `core/` (TransformOps.td: `sequence`, `control`, `handles`, `match`, `ap
 `structured/` (LinalgTransformOps.td: `match`, `tile`, `fuse`, `partition`, `rewrite`,
 `vectorize`, `memory`, `bufferization`, `gpu`, `patterns`), `match_structured`
 (LinalgMatchOps.td), `loop` (SCFTransformOps.td), `bufferization`, `memref`, `tensor`,
-`vector`, `gpu`, `math`, `debug` and `tune`; `schedir_gpu` is schedir's own extension
+`vector`, `gpu`, `math`, `debug`, `tune` and `smt`; `schedir_gpu` is schedir's own extension
 (`transform.schedir.gpu.*`). `interfaces` says what the interpreter asks
 of every op (consumed operands, repeated handles, match ops); `descriptors` builds the
 `apply_patterns.*` descriptor ops. Each module is applied by the module of the same
@@ -51,6 +51,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "gpu",
     "vector",
     "tune",
+    "smt",
     "schedir_gpu",
 )
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""

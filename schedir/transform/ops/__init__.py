@@ -33,6 +33,7 @@ from schedir.transform.ops import (
     math,
     memref,
     schedir_gpu,
+    smt,
     structured,
     tensor,
     tune,
@@ -52,6 +53,7 @@ MODULES: tuple[ModuleType, ...] = (
     math,
     debug,
     tune,
+    smt,
     schedir_gpu,
 )
 """The modules of this package that apply ops or give descriptors their pattern sets."""

@@ -53,3 +53,30 @@ def slow(knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]) -> list[
     """Half a second per verification call (a run interrupted mid-way has work in flight)."""
     time.sleep(0.5)
     return run()
+
+
+def worker_handler(setup: Any) -> Callable[[Any, Callable[[str], None]], Any]:
+    """A worker handler for the process tests: ("echo", x) answers x after two phases,
+    ("size", data) answers len(data), ("print", x) writes to stdout first, ("crash",)
+    kills the child with SIGSEGV, ("hang",) never answers, ("exit", n) exits with n."""
+
+    def handle(job: Any, progress: Callable[[str], None]) -> Any:
+        kind = job[0]
+        if kind == "echo":
+            progress("one")
+            progress("two")
+            return (setup, job[1])
+        if kind == "size":
+            return len(job[1])
+        if kind == "print":
+            print("noise that must not reach the reply pipe", flush=True)
+            os.write(1, b"more noise on fd 1\n")
+            return job[1]
+        if kind == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if kind == "exit":
+            os._exit(job[1])
+        time.sleep(10_000)
+        return None
+
+    return handle

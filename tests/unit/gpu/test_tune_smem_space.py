@@ -1,0 +1,98 @@
+"""The search space of schedules/matmul_smem_cuda.mlir: its constraints keep points that
+build, and the kernels of sampled valid points assemble for sm_90 within the limits the
+constraints state (no spilled registers, the shared tiles they size, 256 threads)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import schedir
+from schedir.autotune import prepare
+from schedir.autotune.space import Point, Space
+from schedir.options import CompileOptions
+
+REPO = Path(__file__).parents[3]
+SCHEDULE = REPO / "schedules" / "matmul_smem_cuda.mlir"
+
+
+def _matmul(m: int, n: int, k: int) -> str:
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    return f"""func.func @matmul(%A: {a}, %B: {b}) -> {c} {{
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : {c}
+  %acc = linalg.fill ins(%zero : f32) outs(%init : {c}) -> {c}
+  %r = linalg.matmul ins(%A, %B : {a}, {b}) outs(%acc : {c}) -> {c}
+  return %r : {c}
+}}
+"""
+
+
+def _space() -> Space:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.mlir"
+        path.write_text(_matmul(512, 512, 512))
+        prepared = prepare(str(path), str(SCHEDULE), None, CompileOptions(target="cuda"))
+    return prepared.loaded.problem.space
+
+
+SPACE = _space()
+VALID = SPACE.valid_points() or []
+
+
+def test_constraints_keep_the_points_the_schedule_can_map() -> None:
+    default = SPACE.default()
+    assert default is not None and default in VALID
+    assert 0 < len(VALID) < SPACE.raw_size
+    for p in SPACE.points():
+        m, n, k, tn, ak, bn = (int(p[x]) for x in SPACE.names)  # pyright: ignore[reportArgumentType]
+        tm, am, bk = 256 // tn, 256 // ak, 256 // bn
+        even = all(a % b == 0 for a, b in ((m, tm), (n, tn), (m, am), (k, ak), (k, bk), (n, bn)))
+        acc = (m // tm) * (n // tn)
+        ok = (
+            even
+            and 16 <= acc <= 64
+            and (m + n) * k * 4 <= 48 * 1024
+            and 4 <= k // ak <= 8
+            and 4 <= n // bn <= 8
+        )
+        assert (p in VALID) == ok, p
+
+
+def _ptxas_log(ptx: str, ptxas: Path) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "kernel.ptx"
+        source.write_text(ptx)
+        done = subprocess.run(
+            [str(ptxas), "-arch=sm_90", "-v", str(source), "-o", str(source.with_suffix(".o"))],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return done.stdout + done.stderr
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(point=st.sampled_from(VALID), size=st.sampled_from([(512, 512, 512), (256, 512, 384)]))
+def test_valid_points_assemble_within_their_limits(
+    ptxas: Path, point: Point, size: tuple[int, int, int]
+) -> None:
+    kernel = schedir.compile(_matmul(*size), schedule=SCHEDULE, target="cuda", knobs=point)
+    ptx = kernel.stages["ptx"]
+    m, n, k = (int(point[x]) for x in ("block_m", "block_n", "block_k"))  # pyright: ignore[reportArgumentType]
+    shared = re.findall(r"\.shared \.align \d+ \.b8 __wg_matmul_kernel_\d+\[(\d+)\]", ptx)
+    assert sorted(int(s) for s in shared) == sorted([m * k * 4, k * n * 4]), shared
+    assert ".maxntid 16, 16, 1" in ptx and ".minnctapersm 2" in ptx
+    log = _ptxas_log(ptx, ptxas)
+    assert re.search(r"\b0 bytes spill stores", log), log
+    smem = re.search(r"(\d+) bytes smem", log)
+    assert smem and int(smem.group(1)) == (m + n) * k * 4 <= 48 * 1024, log
