@@ -30,9 +30,21 @@ func.func @contract(%a: vector<2x2xf32>, %b: vector<2x3xf32>, %c: vector<2x3xf32
   %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x2xf32>, vector<2x3xf32> into vector<2x3xf32>
   return %0 : vector<2x3xf32>
 }
-// Multi-reductions combine rows elementwise (innerparallel).
+// A multi-reduction over the innermost dimension becomes one vector.reduction per row
+// (innerreduction): no transposition of the source.
 
 // CHECK-LABEL: func.func @multi_reduction(
+// CHECK-NEXT:  %[[CST:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
+// CHECK-NEXT:  %[[R0:.*]] = vector.extract %v[0] : vector<4xf32> from vector<2x4xf32>
+// CHECK-NEXT:  %[[A0:.*]] = vector.extract %acc[0] : f32 from vector<2xf32>
+// CHECK-NEXT:  %[[S0:.*]] = vector.reduction <add>, %[[R0]], %[[A0]] : vector<4xf32> into f32
+// CHECK-NEXT:  %[[I0:.*]] = vector.insert %[[S0]], %[[CST]] [0] : f32 into vector<2xf32>
+// CHECK-NEXT:  %[[R1:.*]] = vector.extract %v[1] : vector<4xf32> from vector<2x4xf32>
+// CHECK-NEXT:  %[[A1:.*]] = vector.extract %acc[1] : f32 from vector<2xf32>
+// CHECK-NEXT:  %[[S1:.*]] = vector.reduction <add>, %[[R1]], %[[A1]] : vector<4xf32> into f32
+// CHECK-NEXT:  %[[I1:.*]] = vector.insert %[[S1]], %[[I0]] [1] : f32 into vector<2xf32>
+// CHECK-NEXT:  func.return %[[I1]] : vector<2xf32>
+func.func @multi_reduction(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<4x2xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.extract %v[0, 0] : f32 from vector<2x4xf32>
 // CHECK-NEXT:  %[[V_2:.*]] = vector.insert %[[V_1]], %[[V_0]] [0, 0] : f32 into vector<4x2xf32>

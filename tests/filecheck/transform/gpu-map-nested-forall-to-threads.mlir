@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // transform.gpu.map_nested_forall_to_threads (upstream: mlir/test/Dialect/GPU/transform-gpu.mlir
 // and transform-gpu-failing.mlir, checked against iree-opt 3.13's diagnostics).

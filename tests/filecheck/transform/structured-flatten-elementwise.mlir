@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // An elementwise generic and a named copy: operands collapsed to one dimension (the rank-0
 // operand kept), one parallel loop, results expanded back.

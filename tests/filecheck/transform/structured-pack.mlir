@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // Packing m by 4 and k by 2 (n untouched): every operand indexed by a packed loop is
 // packed (with a zero padding value: 13 and 9 are not multiples), the op becomes a

@@ -1,4 +1,4 @@
-// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// RUN: schedir-opt %s --mlir-print-local-scope --split-input-file --verify-diagnostics | filecheck %s
 
 // from_elements: an empty tensor and one insert per element, row-major.
 // CHECK-LABEL: func.func @from_elements
@@ -74,7 +74,7 @@ module attributes {transform.with_named_sequence} {
 // low padding.
 // CHECK-LABEL: func.func @pad
 // CHECK:         %[[D:.*]] = tensor.dim %[[T:.*]], %{{.*}} : tensor<5x?xf32>
-// CHECK:         %[[N:.*]] = affine.apply affine_map<()[s0, s1] -> (((s0 + s1) + 2))>()[%[[D]], %{{.*}}]
+// CHECK:         %[[N:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1 + 2)>()[%[[D]], %{{.*}}]
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<8x?xf32>
 // CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<8x?xf32>) -> tensor<8x?xf32>
 // CHECK:         tensor.insert_slice %{{.*}} into %[[F]][1, 2] [5, %{{.*}}] [1, 1] {dps} : tensor<5x?xf32> into tensor<8x?xf32>
