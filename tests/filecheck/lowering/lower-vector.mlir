@@ -44,33 +44,6 @@ func.func @contract(%a: vector<2x2xf32>, %b: vector<2x3xf32>, %c: vector<2x3xf32
 // CHECK-NEXT:  %[[S1:.*]] = vector.reduction <add>, %[[R1]], %[[A1]] : vector<4xf32> into f32
 // CHECK-NEXT:  %[[I1:.*]] = vector.insert %[[S1]], %[[I0]] [1] : f32 into vector<2xf32>
 // CHECK-NEXT:  func.return %[[I1]] : vector<2xf32>
-func.func @multi_reduction(
-// CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<4x2xf32>
-// CHECK-NEXT:  %[[V_1:.*]] = vector.extract %v[0, 0] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_2:.*]] = vector.insert %[[V_1]], %[[V_0]] [0, 0] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_3:.*]] = vector.extract %v[0, 1] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_4:.*]] = vector.insert %[[V_3]], %[[V_2]] [1, 0] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_5:.*]] = vector.extract %v[0, 2] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_6:.*]] = vector.insert %[[V_5]], %[[V_4]] [2, 0] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_7:.*]] = vector.extract %v[0, 3] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_8:.*]] = vector.insert %[[V_7]], %[[V_6]] [3, 0] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_9:.*]] = vector.extract %v[1, 0] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_8]] [0, 1] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_11:.*]] = vector.extract %v[1, 1] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_12:.*]] = vector.insert %[[V_11]], %[[V_10]] [1, 1] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_13:.*]] = vector.extract %v[1, 2] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_14:.*]] = vector.insert %[[V_13]], %[[V_12]] [2, 1] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_15:.*]] = vector.extract %v[1, 3] : f32 from vector<2x4xf32>
-// CHECK-NEXT:  %[[V_16:.*]] = vector.insert %[[V_15]], %[[V_14]] [3, 1] : f32 into vector<4x2xf32>
-// CHECK-NEXT:  %[[V_17:.*]] = vector.extract %[[V_16]][0] : vector<2xf32> from vector<4x2xf32>
-// CHECK-NEXT:  %[[V_18:.*]] = arith.addf %[[V_17]], %acc : vector<2xf32>
-// CHECK-NEXT:  %[[V_19:.*]] = vector.extract %[[V_16]][1] : vector<2xf32> from vector<4x2xf32>
-// CHECK-NEXT:  %[[V_20:.*]] = arith.addf %[[V_19]], %[[V_18]] : vector<2xf32>
-// CHECK-NEXT:  %[[V_21:.*]] = vector.extract %[[V_16]][2] : vector<2xf32> from vector<4x2xf32>
-// CHECK-NEXT:  %[[V_22:.*]] = arith.addf %[[V_21]], %[[V_20]] : vector<2xf32>
-// CHECK-NEXT:  %[[V_23:.*]] = vector.extract %[[V_16]][3] : vector<2xf32> from vector<4x2xf32>
-// CHECK-NEXT:  %[[V_24:.*]] = arith.addf %[[V_23]], %[[V_22]] : vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_24]] : vector<2xf32>
 func.func @multi_reduction(%v: vector<2x4xf32>, %acc: vector<2xf32>) -> vector<2xf32> {
   %0 = vector.multi_reduction <add>, %v, %acc [1] : vector<2x4xf32> to vector<2xf32>
   return %0 : vector<2xf32>
