@@ -1,4 +1,5 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics
+// UPSTREAM-LACKS: iree-opt does not register the transform dialect's SMT extension.
 // Verifier errors of the SMT integer ops and of transform.smt.constrain_params (upstream's
 // messages where upstream has the check), and the definite failures of applying it.
 

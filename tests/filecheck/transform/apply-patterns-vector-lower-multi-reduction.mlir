@@ -1,4 +1,5 @@
 // RUN: schedir-opt %s --split-input-file | filecheck %s
+// UPSTREAM-LACKS: iree-opt (LLVM 24) removed this pattern descriptor; kept for older schedules.
 
 // lower_multi_reduction (the reorder, flattening and unrolling stages in one set), with
 // each strategy: innerreduction reduces rows with vector.reduction, innerparallel

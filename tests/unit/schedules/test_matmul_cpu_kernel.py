@@ -81,7 +81,7 @@ def test_odd_shapes_match_the_reference_fully_vectorized(m: int, n: int, k: int)
     "knobs",
     [
         {"reg_m": 4, "reg_n": 8},  # reg_m divides M: nothing to peel in M
-        {"reg_m": 8, "reg_n": 32, "block_k": 64, "block_n": 64},
+        {"reg_m": 2, "reg_n": 32, "block_k": 64, "block_n": 64},
         {"reg_m": 2, "block_k": 512, "block_n": 256},
     ],
 )
