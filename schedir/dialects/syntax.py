@@ -12,16 +12,30 @@ import io
 import math
 import re
 import struct
+import warnings
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+import ml_dtypes
+import numpy as np
+from typing_extensions import override
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
+    BFloat16Type,
     CallSiteLoc,
+    ComplexType,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
     FusedLoc,
+    IndexType,
     IntAttr,
+    IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NameLoc,
@@ -31,7 +45,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
@@ -57,6 +71,30 @@ _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
 
 
 _INT64_MAX = 2**63 - 1
+
+_FLOAT_LITERAL = re.compile(r"\s*-?\s*[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?")
+"""A decimal float literal (MLIR's `[-+]?[0-9]+[.][0-9]*([eE][-+]?[0-9]+)?`), after an optional `-`."""
+
+_NARROW_FLOATS: dict[type[Attribute], np.dtype] = {
+    Float16Type: np.dtype(np.float16),
+    BFloat16Type: np.dtype(ml_dtypes.bfloat16),
+    Float32Type: np.dtype(np.float32),
+}
+
+
+def round_to_float_type(value: float, type: AnyFloat) -> float:
+    """`value` rounded to the nearest value of `type`, overflowing to +-inf.
+
+    MLIR converts a decimal literal with APFloat's round-to-nearest-even: `1.0e39 : f32` is
+    `0x7F800000` (+inf), `1.0e-50 : f32` is 0. xDSL packs the Python float with `struct`,
+    which raises OverflowError instead.
+    """
+    dtype = _NARROW_FLOATS.get(type.__class__)
+    if dtype is None:
+        return value
+    with warnings.catch_warnings(), np.errstate(over="ignore", under="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(np.asarray(value, dtype=np.float64).astype(dtype))
 
 
 class _Lexer(MLIRLexer):
@@ -101,6 +139,40 @@ class LocatedParser(Parser):
         return XdslParseError(
             Span(at, at + len(name), self.lexer.input), f"custom op '{name}' is unknown"
         )
+
+    @dataclass
+    class _TensorLiteralElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage] -- xDSL builds dense elements through this class attribute; rounding must happen before it packs them
+        """A dense literal element, rounded into its float type as a scalar literal is."""
+
+        @override
+        def to_type(
+            self,
+            parser: AttrParser,
+            type: AnyFloat | IntegerType | IndexType | ComplexType,
+        ):
+            value = super().to_type(parser, type)
+            if isinstance(type, AnyFloat) and isinstance(value, int | float):
+                return round_to_float_type(float(value), type)
+            return value
+
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        """xDSL's, except that a decimal float literal is rounded into its float type.
+
+        A literal beyond the type's range is +-inf, as in MLIR (xDSL fails while packing).
+        """
+        start = self._current_token.span.start
+        if _FLOAT_LITERAL.match(self.lexer.input.content, start) is None:
+            return super().parse_optional_builtin_int_or_float_attr()
+        value = self.parse_optional_number()
+        if not isinstance(value, float):
+            # An integer literal after all (e.g. `-` then an integer): not ours to round.
+            raise AssertionError(f"float literal expected at offset {start}")
+        if self._current_token.kind != MLIRTokenKind.COLON:
+            return FloatAttr(value, 64)
+        type = self._parse_attribute_type()
+        if isinstance(type, AnyFloat):
+            return FloatAttr(round_to_float_type(value, type), type)
+        self.raise_error("Floating point value is not valid for integer type.")
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         # Remember where a not-yet-defined value is first used: if it is never defined,
