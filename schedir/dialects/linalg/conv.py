@@ -62,8 +62,18 @@ def window_attr(values: Sequence[int]) -> DenseIntElementsAttr:
     return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), list(values))
 
 
+class _ConvolutionOp(WindowedOp, ABC):
+    """Convolutions: `out += in * kernel` over the window (upstream's multiply-accumulate body)."""
+
+    @classmethod
+    def fill_body(
+        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
+    ) -> None:
+        multiply_accumulate(block, num_inputs, {})
+
+
 @irdl_op_definition
-class Conv2DNhwcHwcfOp(WindowedOp):
+class Conv2DNhwcHwcfOp(_ConvolutionOp):
     """2-D convolution, input NHWC, kernel HWCF, output NHWF.
 
     %o2 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>}
@@ -74,12 +84,6 @@ class Conv2DNhwcHwcfOp(WindowedOp):
     name = "linalg.conv_2d_nhwc_hwcf"
     ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
 
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        multiply_accumulate(block, num_inputs, {})
-
     def default_indexing_maps(self) -> tuple[AffineMap, ...]:
         n, oh, ow, f, kh, kw, c = loop_dims(7)
         (sh, sw), (dh, dw) = self._window_params()
@@ -89,7 +93,7 @@ class Conv2DNhwcHwcfOp(WindowedOp):
 
 
 @irdl_op_definition
-class Conv2DNhwcFhwcOp(WindowedOp):
+class Conv2DNhwcFhwcOp(_ConvolutionOp):
     """2-D convolution, input NHWC, kernel FHWC, output NHWF.
 
     %o2 = linalg.conv_2d_nhwc_fhwc ins(%i, %k : tensor<1x6x6x3xf32>, tensor<8x3x3x3xf32>)
@@ -98,12 +102,6 @@ class Conv2DNhwcFhwcOp(WindowedOp):
 
     name = "linalg.conv_2d_nhwc_fhwc"
     ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        multiply_accumulate(block, num_inputs, {})
 
     def default_indexing_maps(self) -> tuple[AffineMap, ...]:
         n, oh, ow, f, kh, kw, c = loop_dims(7)
@@ -114,7 +112,7 @@ class Conv2DNhwcFhwcOp(WindowedOp):
 
 
 @irdl_op_definition
-class Conv2DNchwFchwOp(WindowedOp):
+class Conv2DNchwFchwOp(_ConvolutionOp):
     """2-D convolution, input NCHW, kernel FCHW, output NFHW.
 
     %o2 = linalg.conv_2d_nchw_fchw ins(%i, %k : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>)
@@ -123,12 +121,6 @@ class Conv2DNchwFchwOp(WindowedOp):
 
     name = "linalg.conv_2d_nchw_fchw"
     ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 3
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        multiply_accumulate(block, num_inputs, {})
 
     def default_indexing_maps(self) -> tuple[AffineMap, ...]:
         n, f, oh, ow, c, kh, kw = loop_dims(7)
@@ -139,7 +131,7 @@ class Conv2DNchwFchwOp(WindowedOp):
 
 
 @irdl_op_definition
-class DepthwiseConv2DNhwcHwcOp(WindowedOp):
+class DepthwiseConv2DNhwcHwcOp(_ConvolutionOp):
     """Depthwise 2-D convolution, input NHWC, kernel HWC, output NHWC (one filter per channel).
 
     %o2 = linalg.depthwise_conv_2d_nhwc_hwc ins(%i, %k : tensor<1x6x6x8xf32>, tensor<3x3x8xf32>)
@@ -148,12 +140,6 @@ class DepthwiseConv2DNhwcHwcOp(WindowedOp):
 
     name = "linalg.depthwise_conv_2d_nhwc_hwc"
     ITERATORS: ClassVar[tuple[str, ...]] = ("parallel",) * 4 + ("reduction",) * 2
-
-    @classmethod
-    def fill_body(
-        cls, block: Block, num_inputs: int, properties: Mapping[str, Attribute | None]
-    ) -> None:
-        multiply_accumulate(block, num_inputs, {})
 
     def default_indexing_maps(self) -> tuple[AffineMap, ...]:
         n, oh, ow, c, kh, kw = loop_dims(6)
