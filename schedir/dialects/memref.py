@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyDenseElement,
     BoolAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -38,17 +37,13 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.dialects.utils import (
-    parse_dynamic_index_list_without_types,
-    print_dynamic_index_list,
-)
 from xdsl.dialects.utils.reshape_ops_utils import verify_reshape_like_types
 from xdsl.ir import Attribute, Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from schedir.dialects.utils import parse_reassociation, print_reassociation
+from schedir.dialects.utils import parse_reshape, print_reshape
 
 
 def _parse_alignment(parser: Parser) -> IntegerAttr | None:
@@ -490,28 +485,10 @@ class CollapseShapeOp(xmemref.CollapseShapeOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        src = parser.parse_unresolved_operand()
-        reassociation = parse_reassociation(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_keyword("into")
-        result_type = parser.parse_type()
-        op = cls.build(
-            operands=[parser.resolve_operand(src, src_type)],
-            result_types=[result_type],
-            properties={"reassociation": reassociation},
-        )
-        op.attributes |= attrs
-        return op
+        return parse_reshape(cls, parser, expand=False)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" ")
-        print_reassociation(printer, self.reassociation)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.src.type} into {self.result.type}")
+        print_reshape(printer, self)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -532,41 +509,10 @@ class ExpandShapeOp(xmemref.ExpandShapeOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        src = parser.parse_unresolved_operand()
-        reassociation = parse_reassociation(parser)
-        parser.parse_keyword("output_shape")
-        pos = parser.pos
-        dynamic, static = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_keyword("into")
-        result_type = parser.parse_type()
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(src, src_type),
-                parser.resolve_operands(dynamic, [IndexType()] * len(dynamic), pos),
-            ],
-            result_types=[result_type],
-            properties={
-                "reassociation": reassociation,
-                "static_output_shape": DenseArrayBase.from_list(i64, static),
-            },
-        )
-        op.attributes |= attrs
-        return op
+        return parse_reshape(cls, parser, expand=True)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" ")
-        print_reassociation(printer, self.reassociation)
-        printer.print_string(" output_shape ")
-        print_dynamic_index_list(
-            printer, DYNAMIC_INDEX, self.output_shape, self.static_output_shape.get_values()
-        )
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.src.type} into {self.result.type}")
+        print_reshape(printer, self, (self.output_shape, self.static_output_shape))
 
 
 _REPLACED = {

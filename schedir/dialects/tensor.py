@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Self, cast
 
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     IndexType,
@@ -27,8 +26,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import (
     DynamicIndexList,
-    parse_dynamic_index_list_without_types,
-    print_dynamic_index_list,
 )
 from xdsl.dialects.utils.reshape_ops_utils import verify_reshape_like_types
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
@@ -52,8 +49,8 @@ from schedir.dialects.scf.forall import ForallOp, InParallelOp, ParallelCombinin
 from schedir.dialects.utils import (
     Mixed,
     mixed_values,
-    parse_reassociation,
-    print_reassociation,
+    parse_reshape,
+    print_reshape,
     split_mixed,
     verify_offsets_sizes_strides,
     verify_rank_reduced_slice,
@@ -265,28 +262,10 @@ class CollapseShapeOp(xtensor.CollapseShapeOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        src = parser.parse_unresolved_operand()
-        reassociation = parse_reassociation(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_keyword("into")
-        result_type = parser.parse_type()
-        op = cls.build(
-            operands=[parser.resolve_operand(src, src_type)],
-            result_types=[result_type],
-            properties={"reassociation": reassociation},
-        )
-        op.attributes |= attrs
-        return op
+        return parse_reshape(cls, parser, expand=False)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" ")
-        print_reassociation(printer, self.reassociation)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.src.type} into {self.result.type}")
+        print_reshape(printer, self)
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)
@@ -323,44 +302,10 @@ class ExpandShapeOp(xtensor.ExpandShapeOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        src = parser.parse_unresolved_operand()
-        reassociation = parse_reassociation(parser)
-        parser.parse_keyword("output_shape")
-        pos = parser.pos
-        dynamic, static = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_keyword("into")
-        result_type = parser.parse_type()
-        op = cls.build(
-            operands=[
-                parser.resolve_operand(src, src_type),
-                parser.resolve_operands(dynamic, [IndexType()] * len(dynamic), pos),
-            ],
-            result_types=[result_type],
-            properties={
-                "reassociation": reassociation,
-                "static_output_shape": DenseArrayBase.from_list(i64, static),
-            },
-        )
-        op.attributes |= attrs
-        return op
+        return parse_reshape(cls, parser, expand=True)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" ")
-        print_reassociation(printer, self.reassociation)
-        printer.print_string(" output_shape ")
-        print_dynamic_index_list(
-            printer,
-            DYNAMIC_INDEX,
-            self.dynamic_output_shape,
-            self.static_output_shape.get_values(),
-        )
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {self.src.type} into {self.result.type}")
+        print_reshape(printer, self, (self.dynamic_output_shape, self.static_output_shape))
 
     def verify_(self) -> None:
         self.get_irdl_definition().verify(self)

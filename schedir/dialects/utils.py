@@ -11,7 +11,7 @@ and `produceSliceErrorMsg` do.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
@@ -19,13 +19,16 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     ContainerType,
     DenseArrayBase,
+    IndexType,
     IntegerAttr,
     IntegerType,
     ShapedType,
     i64,
 )
+from xdsl.dialects.utils import parse_dynamic_index_list_without_types, print_dynamic_index_list
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
@@ -204,3 +207,54 @@ def print_reassociation(printer: Printer, attr: Attribute) -> None:
     printer.print_string(
         "[" + ", ".join("[" + ", ".join(str(d) for d in g) + "]" for g in groups) + "]"
     )
+
+
+_ReshapeT = TypeVar("_ReshapeT", bound=IRDLOperation)
+
+
+def parse_reshape(cls: type[_ReshapeT], parser: Parser, *, expand: bool) -> _ReshapeT:
+    """The custom form of `collapse_shape` / `expand_shape`, tensor and memref alike.
+
+    `%src [[0, 1], [2]] (output_shape [%n, 4, 8])? attr-dict : src-type into result-type`
+    (`output_shape` only when `expand`).
+    """
+    src = parser.parse_unresolved_operand()
+    properties: dict[str, Attribute] = {"reassociation": parse_reassociation(parser)}
+    dynamic: Sequence[UnresolvedOperand] = ()
+    pos = parser.pos
+    if expand:
+        parser.parse_keyword("output_shape")
+        pos = parser.pos
+        dynamic, static = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
+        properties["static_output_shape"] = DenseArrayBase.from_list(i64, static)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    src_type = parser.parse_type()
+    parser.parse_keyword("into")
+    result_type = parser.parse_type()
+    operands: list[SSAValue | Sequence[SSAValue]] = [parser.resolve_operand(src, src_type)]
+    if expand:
+        operands.append(parser.resolve_operands(dynamic, [IndexType()] * len(dynamic), pos))
+    op = cls.build(operands=operands, result_types=[result_type], properties=properties)
+    op.attributes |= attrs
+    return op
+
+
+def print_reshape(
+    printer: Printer,
+    op: Operation,
+    output_shape: tuple[Sequence[SSAValue], DenseArrayBase[IntegerType]] | None = None,
+) -> None:
+    """Print what `parse_reshape` reads (`output_shape`: the dynamic values and static sizes)."""
+    src, result = op.operands[0], op.results[0]
+    printer.print_string(" ")
+    printer.print_operand(src)
+    printer.print_string(" ")
+    print_reassociation(printer, op.properties["reassociation"])
+    if output_shape is not None:
+        printer.print_string(" output_shape ")
+        print_dynamic_index_list(
+            printer, DYNAMIC_INDEX, output_shape[0], output_shape[1].get_values()
+        )
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(f" : {src.type} into {result.type}")
