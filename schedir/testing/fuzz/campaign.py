@@ -223,9 +223,10 @@ class Runner:
                 if marker.startswith("Traceback"):
                     line = stderr.strip().splitlines()[-1]
                 return Outcome("crash", line.strip(), result)
-        if "check: MISMATCH" in result.stdout and "(check setup:" in result.stdout:
-            # The reference itself found the payload undefined (it reads uninitialized
-            # data): a rejection, not a wrong result.
+        if "check: MISMATCH" in result.stdout and "check setup:" in result.stdout:
+            # The reference itself found the payload undefined on its inputs (it reads
+            # uninitialized data, or overflows to NaN/inf, e.g. a mutant's `1.0e39 : f32`):
+            # nothing can be checked, so a rejection, not a wrong result.
             return Outcome("rejected", "payload undefined on its inputs", result)
         if "check: MISMATCH" in result.stdout:
             line = next(ln for ln in result.stdout.splitlines() if "MISMATCH" in ln)
