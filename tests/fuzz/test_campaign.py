@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from schedir.testing.fuzz import Case, Outcome, campaign, case_for, find_iree_opt
+from schedir.testing.fuzz import Case, Outcome, Runner, campaign, case_for, find_iree_opt
 from schedir.testing.fuzz.worker import ToolResult
 from tests.fuzz.known import OPEN
 
@@ -79,3 +79,29 @@ def test_generated_cases(seed: int, tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_mutants(seed: int, tmp_path: Path) -> None:
     _run(seed, True, MUTANTS, tmp_path)
+
+
+def test_rejections_without_the_oracle_are_unjudged(tmp_path: Path) -> None:
+    # A schedule schedir rejects with a located error: without iree-opt (as on the GPU
+    # machines) it is `unjudged`, not a finding; `--only I,J,...` with the oracle judges it.
+    rejected = "transform.structured.tile_using_for %h tile_sizes [-3]"
+    text = f"""
+func.func @f(%a: tensor<5x7xf32>, %b: tensor<5x7xf32>) -> tensor<5x7xf32> {{
+  %r = linalg.add ins(%a, %a : tensor<5x7xf32>, tensor<5x7xf32>) outs(%b : tensor<5x7xf32>) -> tensor<5x7xf32>
+  return %r : tensor<5x7xf32>
+}}
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %h = transform.structured.match ops{{["linalg.add"]}} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = {rejected} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }}
+}}
+"""
+    without = Runner(tmp_path, None, timeout=TIMEOUT)
+    try:
+        outcome = without.run(Case("neg", text, upstream=text.replace("[-3]", "[x]")))
+    finally:
+        without.close()
+    assert outcome.kind == "unjudged", (outcome.kind, outcome.detail)
+    assert not outcome.is_finding

@@ -16,12 +16,25 @@ from pathlib import Path
 from schedir.testing.fuzz.campaign import campaign, find_iree_opt
 
 
+def _indices(text: str) -> list[int]:
+    """`3` or `3,17,250`: case indices."""
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of case indices: {text!r}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m schedir.testing.fuzz", description=__doc__)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--cases", type=int, help="number of cases to run")
     budget.add_argument("--hours", type=float, help="run until this much time has passed")
-    budget.add_argument("--only", type=int, metavar="INDEX", help="run (replay) one case")
+    budget.add_argument(
+        "--only",
+        type=_indices,
+        metavar="INDEX[,INDEX...]",
+        help="run (replay) these cases, e.g. the `unjudged` list of a summary.json",
+    )
     p.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     p.add_argument("--out", type=Path, help="folder for summary.json and the findings")
     p.add_argument("--mutate", action="store_true", help="mutants instead of generated cases")
@@ -48,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     report = summary.as_json()
     report["findings"] = len(summary.findings)
-    report["upstream_oracle"] = iree_opt or "none (rejections not classified)"
+    report["upstream_oracle"] = iree_opt or "none (rejections listed as unjudged)"
     print(json.dumps(report, indent=2))
     return 1 if summary.findings else 0
 

@@ -257,12 +257,12 @@ class Runner:
             message = detail
         else:
             message = located.group(1)
-        if (
-            case.upstream is None
-            or self.iree_opt is None
-            or any(reason in message for reason in DELIBERATE_REJECTIONS)
-        ):
+        if case.upstream is None or any(reason in message for reason in DELIBERATE_REJECTIONS):
             return Outcome("rejected", message, result)
+        if self.iree_opt is None:
+            # No upstream oracle here (e.g. a GPU machine without iree-opt): the campaign
+            # lists the case so that `--only` on a machine with the oracle judges it.
+            return Outcome("unjudged", message, result)
         accepted = upstream_accepts(self.iree_opt, case.upstream, self.scratch, self.timeout)
         if accepted:
             return Outcome("rejects-valid", message, result)
@@ -336,6 +336,8 @@ class Summary:
     kinds: Counter[str] = field(default_factory=Counter)
     tracebacks: int = 0
     findings: list[dict[str, object]] = field(default_factory=list)
+    unjudged: list[int] = field(default_factory=list)
+    """Generated cases schedir rejected where no upstream oracle could judge them."""
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, object]:
@@ -347,6 +349,7 @@ class Summary:
             "tracebacks": self.tracebacks,
             "seconds": round(self.seconds, 1),
             "findings": self.findings,
+            "unjudged": sorted(self.unjudged),
         }
 
 
@@ -400,16 +403,17 @@ def campaign(
     jobs: int = 1,
     timeout: float = 60.0,
     minimize: bool = True,
-    only: int | None = None,
+    only: Sequence[int] | None = None,
     scratch: Path,
     progress: Callable[[str], None] | None = None,
 ) -> Summary:
-    """Run cases `0..cases-1` of `seed` (or until `hours` pass) on `jobs` workers."""
+    """Run cases `0..cases-1` of `seed` (or until `hours` pass, or the indices `only`) on
+    `jobs` workers."""
     summary = Summary(seed)
     deadline = time.monotonic() + hours * 3600 if hours is not None else math.inf
     start = time.monotonic()
     lock = threading.Lock()
-    counter = iter(range(only, only + 1) if only is not None else range(10**12))
+    counter = iter(only if only is not None else range(10**12))
 
     def next_index() -> int | None:
         with lock:
@@ -431,6 +435,8 @@ def campaign(
                     summary.mutants += mutants
                     summary.kinds[outcome.kind] += 1
                     summary.tracebacks += "Traceback (most recent" in outcome.result.stderr
+                    if outcome.kind == "unjudged":
+                        summary.unjudged.append(index)
                 if not outcome.is_finding:
                     continue
                 small = runner.minimize(case, outcome) if minimize else case
