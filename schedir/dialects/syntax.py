@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import ml_dtypes
 import numpy as np
-from typing_extensions import override
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -144,7 +143,6 @@ class LocatedParser(Parser):
     class _TensorLiteralElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage] -- xDSL builds dense elements through this class attribute; rounding must happen before it packs them
         """A dense literal element, rounded into its float type as a scalar literal is."""
 
-        @override
         def to_type(
             self,
             parser: AttrParser,
