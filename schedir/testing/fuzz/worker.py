@@ -12,6 +12,7 @@ starts a fresh worker. Run as `python -m schedir.testing.fuzz.worker` (the servi
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import resource
@@ -24,6 +25,11 @@ from pathlib import Path
 MEMORY_LIMIT = 8 << 30
 """Address-space limit of a worker (bytes): a mutant with a huge shape fails fast
 instead of swapping the shared machine."""
+
+
+_SERIALS = itertools.count()
+"""Numbers the `Worker`s of this process: their output files must not collide (a campaign
+runs several workers from one process, one per thread)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,7 @@ class Worker:
         self._proc: subprocess.Popen[str] | None = None
         self._served = 0
         self._count = 0
+        self._serial = next(_SERIALS)
 
     def _start(self) -> subprocess.Popen[str]:
         if self._proc is None or self._proc.poll() is not None or self._served >= self.recycle:
@@ -65,7 +72,7 @@ class Worker:
         (plus the start of a fresh worker)."""
         proc = self._start()
         self._count += 1
-        out = self.scratch / f"worker-{os.getpid()}-{self._count}.out"
+        out = self.scratch / f"worker-{os.getpid()}-{self._serial}-{self._count}.out"
         err = out.with_suffix(".err")
         request = {"tool": tool, "argv": argv, "stdout": str(out), "stderr": str(err)}
         assert proc.stdin is not None and proc.stdout is not None
