@@ -83,6 +83,16 @@ def _read_memref(op: Operation) -> SSAValue | None:
     return value if value is not None and isinstance(value.type, MemRefType) else None
 
 
+def reads_readonly_memory(op: Operation, root: Operation) -> bool:
+    """Whether `op` is a read of memory that no op nested in `root` writes or frees (so
+    that repeating it anywhere in `root` gives the same values)."""
+    memref = _read_memref(op)
+    clobbers = _clobbers(root)
+    if memref is None or clobbers is None:
+        return False
+    return not any(e.value is None or may_alias(e.value, memref) for e in clobbers)
+
+
 def forward_reads(root: Operation, listener: PatternRewriterListener | None = None) -> int:
     """Replace each read of memory nothing in `root` writes by an equivalent read that
     properly dominates it in the same kernel; the number of reads replaced."""
@@ -123,4 +133,4 @@ def forward_reads(root: Operation, listener: PatternRewriterListener | None = No
     return replaced
 
 
-__all__ = ["forward_reads"]
+__all__ = ["forward_reads", "reads_readonly_memory"]
