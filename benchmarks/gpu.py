@@ -20,7 +20,8 @@ TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (
 `allow_tf32 = False`; Triton: `tl.dot(..., input_precision="ieee")`). The last column is
 the time of the peer over schedir's (above 1: schedir is faster). The row schedules
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
-(rows in registers with 256 or 1024 threads, the chunked schedule) as further rows.
+(rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
+rowsum and matvec their region of vectorized pieces ("pieces").
 """
 
 from __future__ import annotations
@@ -249,6 +250,10 @@ _THREADS_VARIANTS = {
 1024 threads, the chunked schedule); the default row is 512 threads in registers."""
 
 
+_PIECES_VARIANT = {"pieces": {"threads": 3}}
+"""rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
+
+
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
     ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
@@ -329,6 +334,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * red * red + 4 * red,
             bandwidth_bound=True,
+            knob_variants=_PIECES_VARIANT,
         ),
         Case(
             "rowsum_odd",
@@ -338,6 +344,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * odd_rows * odd_cols + 4 * odd_rows,
             bandwidth_bound=True,
+            knob_variants=_PIECES_VARIANT,
         ),
         Case(
             "colsum",
@@ -365,6 +372,7 @@ def cases(torch: Any) -> list[Case]:
             lambda a, x: a @ x,
             4 * red * red + 8 * red,
             bandwidth_bound=True,
+            knob_variants=_PIECES_VARIANT,
         ),
     ]
 

@@ -55,6 +55,14 @@ def test_rows_in_registers(name: str, threads: int, rows: int, cols: int) -> Non
     check_kernel(kernel, text, seed=rows + threads, reduction=None)
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 8192), (8191, 1000), (3, 100003)], ids=str)
+@pytest.mark.parametrize("name", ["rowsum", "matvec"])
+def test_pieces_region(name: str, rows: int, cols: int) -> None:
+    """rowsum's and matvec's region 3 (vectorized pieces), static and dynamic."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": 3})
+    check_kernel(kernel, text, seed=rows, reduction=None)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (100003, 3), (5, 33)])
 def test_column_sums_at_odd_sizes(rows: int, cols: int) -> None:
     kernel, text = _compile("colsum", {999: rows, 1000: cols})

@@ -86,6 +86,16 @@ def test_rows_in_registers_match_the_reference(name: str, threads: int, cols: in
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(5, 2048), (37, 1001), (3, 33)], ids=str)
+@pytest.mark.parametrize("name", ["rowsum", "matvec"])
+def test_pieces_region_matches_the_reference(name: str, rows: int, cols: int) -> None:
+    """rowsum's and matvec's region 3: static pieces (vectors) and dynamic ones."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: rows, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 3}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
+
+
 def test_a_wrong_all_reduce_is_caught() -> None:
     """The row sums combined with max instead of add."""
     payload = resized_example("rowsum_cuda.mlir", {1000: 4, 999: 700})
