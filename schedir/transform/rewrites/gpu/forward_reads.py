@@ -27,7 +27,8 @@ kernel body, so they are in the target too.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
@@ -47,11 +48,19 @@ from schedir.transform.rewrites.gpu.barrier_slots import kernel_of
 from schedir.transform.rewrites.gpu.barriers import may_alias
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
-_NO_OWN_WRITES = (gpu.BarrierOp, gpu.AllReduceOp, gpu.SubgroupReduceOp, gpu.ShuffleOp, gpu.LaunchOp)
-"""GPU ops whose effects upstream leaves undeclared but that write no memory of the program:
+_NO_OWN_WRITES = (
+    gpu.BarrierOp,
+    gpu.AllReduceOp,
+    gpu.SubgroupReduceOp,
+    gpu.ShuffleOp,
+    gpu.LaunchOp,
+    func.FuncOp,
+    ModuleOp,
+)
+"""Ops whose effects upstream leaves undeclared but that write no memory of the program:
 a barrier only orders the accesses around it, the cross-lane reductions and shuffles
-exchange values (their scratch memory is the lowering's own), and a launch's effects are
-those of the ops it holds (walked too)."""
+exchange values (their scratch memory is the lowering's own), and a launch's, a
+function's or a module's effects are those of the ops they hold (walked too)."""
 
 
 def _clobbers(root: Operation) -> list[Effect] | None:
