@@ -12,7 +12,7 @@
 // into the row's value by thread 0. transform.schedir.gpu.forward_reads then makes the
 // later passes' reads of x (never written) the first pass's: the row is read once and
 // stays in registers. A dynamic piece (N not a multiple of T) stays a scalar loop,
-// correct but read per pass.
+// correct but read per pass (region 3, chunks, may then be faster).
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on

@@ -14,8 +14,9 @@
 // transform.schedir.gpu.forward_reads replaces the sum's and the div's reads by the
 // max's, so the row is read once and stays in registers (x - max and exp are computed
 // again from them). A row too long for registers makes pieces of many floats (N/T
-// registers each); a dynamic piece (N not a multiple of T) stays a scalar loop, correct
-// but read three times.
+// registers each); a dynamic piece (N not a multiple of T, e.g. 1000) stays a scalar
+// loop, correct but read three times, its exp kept in a per-thread local buffer (32
+// bytes of stack at 8191x1000): for such rows region 3 (chunks) has no local memory.
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
