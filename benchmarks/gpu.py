@@ -18,7 +18,10 @@ line) is the yardstick of the memory-bound cases: their schedir line also gives 
 fraction of it they reach;
 TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (cuBLAS:
 `allow_tf32 = False`; Triton: `tl.dot(..., input_precision="ieee")`). The last column is
-the time of the peer over schedir's (above 1: schedir is faster).
+the time of the peer over schedir's (above 1: schedir is faster). The row schedules
+(softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
+(rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
+rowsum and matvec their region of vectorized pieces ("pieces").
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +71,8 @@ class Case:
     """f16 inputs (the others are f32)."""
     bandwidth_bound: bool = False
     """Compare schedir's rate with the device's copy bandwidth."""
+    knob_variants: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Further rows of schedir: the same schedule with these knobs (name -> knobs)."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -236,6 +241,19 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
     }
 
 
+_THREADS_VARIANTS = {
+    "threads=256": {"threads": 0},
+    "threads=1024": {"threads": 2},
+    "chunks": {"threads": 3},
+}
+"""The other regions of the row schedules' "threads" knob (rows in registers with 256 or
+1024 threads, the chunked schedule); the default row is 512 threads in registers."""
+
+
+_PIECES_VARIANT = {"pieces": {"threads": 3}}
+"""rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
+
+
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
     ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
@@ -257,6 +275,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * sm * sm,
             bandwidth_bound=True,
+            knob_variants=_THREADS_VARIANTS,
         ),
         Case(
             "matmul",
@@ -284,6 +303,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x, g, b: f.layer_norm(x, (x.shape[1],), g, b, eps=1e-5),
             2 * 4 * ln * ln + 2 * 4 * ln,
             bandwidth_bound=True,
+            knob_variants=_THREADS_VARIANTS,
         ),
         Case(
             "softmax_odd",
@@ -293,6 +313,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * odd_rows * odd_cols,
             bandwidth_bound=True,
+            knob_variants=_THREADS_VARIANTS,
         ),
         Case(
             "softmax_f16",
@@ -303,6 +324,7 @@ def cases(torch: Any) -> list[Case]:
             2 * 2 * sm * sm,
             half=True,
             bandwidth_bound=True,
+            knob_variants=_THREADS_VARIANTS,
         ),
         Case(
             "rowsum",
@@ -312,6 +334,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * red * red + 4 * red,
             bandwidth_bound=True,
+            knob_variants=_PIECES_VARIANT,
         ),
         Case(
             "rowsum_odd",
@@ -321,6 +344,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * odd_rows * odd_cols + 4 * odd_rows,
             bandwidth_bound=True,
+            knob_variants=_PIECES_VARIANT,
         ),
         Case(
             "colsum",
@@ -348,6 +372,7 @@ def cases(torch: Any) -> list[Case]:
             lambda a, x: a @ x,
             4 * red * red + 8 * red,
             bandwidth_bound=True,
+            knob_variants=_PIECES_VARIANT,
         ),
     ]
 
@@ -357,6 +382,50 @@ def _rel_err(got: Any, want: Any) -> float:
     if not bool(got.isfinite().all()):
         return float("inf")
     return float((got - want).norm() / want.norm())
+
+
+def _implementations(
+    torch: Any,
+    case: Case,
+    kernels: dict[str, Any],
+    triton: dict[str, Callable[..., Any]],
+) -> dict[str, Callable[..., Any]]:
+    """schedir's kernels (results as device tensors), then the peers: torch eager,
+    torch.compile and, where the case has one, Triton."""
+    impls: dict[str, Callable[..., Any]] = {
+        name: lambda *xs, k=k: torch.as_tensor(k.run_device(*xs)[0], device="cuda")
+        for name, k in kernels.items()
+    }
+    impls["eager"] = case.torch_fn
+    impls["compile"] = torch.compile(case.torch_fn)
+    if case.name in triton:
+        impls["triton"] = triton[case.name]
+    return impls
+
+
+def _time(impl: Any, inputs: list[Any], repeat: int) -> float:
+    """The median time in ms of one implementation: a schedir kernel bound to the device
+    inputs (no copies), or a peer's callable, with the same CUDA-event timer."""
+    if isinstance(impl, schedir.Kernel):
+        bound = impl.bind(*inputs)
+        try:
+            return time_function(bound, repeat=repeat).median_ms
+        finally:
+            bound.close()
+    return time_function(lambda: impl(*inputs), repeat=repeat).median_ms
+
+
+def _row(case: Case, name: str, times: dict[str, float], err: float, copy_rate: float) -> str:
+    """One line of the table: time, rate, error, and the peer/schedir time ratio (or, for
+    schedir's rows of a bandwidth-bound case, the fraction of the copy bandwidth)."""
+    ms = times[name]
+    rate = f"{case.nbytes / ms / 1e9:6.2f} TB/s"
+    if case.flops:
+        rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
+    ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
+    if name not in ("eager", "compile", "triton") and case.bandwidth_bound:
+        ratio = f"  {case.nbytes / ms / 1e9 / copy_rate:.2f}x copy"
+    return f"{case.name:11s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
 
 
 def _copy_rate(torch: Any, repeat: int) -> float:
@@ -425,37 +494,17 @@ def main() -> None:
             inputs = [t.half() for t in inputs]
         want = case.torch_fn(*[t.double() for t in inputs]).double()
         kernels = {"schedir": kernel}
+        for label, knobs in case.knob_variants.items():
+            kernels[label] = schedir.compile(f.name, schedule=schedule, target="cuda", knobs=knobs)
         for path in variants.get(case.name, []):
             kernels[path.stem] = schedir.compile(f.name, schedule=path, target="cuda")
-        impls: dict[str, Callable[..., Any]] = {
-            name: lambda *xs, k=k: torch.as_tensor(k.run_device(*xs)[0], device="cuda")
-            for name, k in kernels.items()
-        }
-        impls |= {
-            "eager": case.torch_fn,
-            "compile": torch.compile(case.torch_fn),
-        }
-        if case.name in triton:
-            impls["triton"] = triton[case.name]
+        impls = _implementations(torch, case, kernels, triton)
         times: dict[str, float] = {}
         for name, fn in impls.items():
             err = _rel_err(fn(*inputs), want)
-            if name in kernels:
-                bound = kernels[name].bind(*inputs)  # device inputs: no copies
-                try:
-                    ms = time_function(bound, repeat=args.repeat).median_ms
-                finally:
-                    bound.close()
-            else:
-                ms = time_function(lambda fn=fn, xs=inputs: fn(*xs), repeat=args.repeat).median_ms
-            times[name] = ms
-            rate = f"{case.nbytes / ms / 1e9:6.2f} TB/s"
-            if case.flops:
-                rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
-            ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
-            if name == "schedir" and case.bandwidth_bound:
-                ratio = f"  {case.nbytes / ms / 1e9 / copy_rate:.2f}x copy"
-            line = f"{case.name:11s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
+            compiled = kernels.get(name)
+            times[name] = _time(compiled if compiled is not None else fn, inputs, args.repeat)
+            line = _row(case, name, times, err, copy_rate)
             print(line, flush=True)
             table.append(line)
     print("\nsummary (median of L2-flushed runs; ratio > 1: schedir faster):")

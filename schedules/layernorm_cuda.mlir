@@ -1,23 +1,25 @@
 // Row layer normalization on the GPU (two row reductions and an elementwise epilogue, see
 // examples/layernorm_cuda.mlir), structured like softmax_cuda: one row per block
-// (#gpu.block<x>) with the epilogue, both reductions and their fills fused into it. Inside
-// a block 512 threads (#gpu.thread<x>): the epilogue runs over the row in chunks of 512
-// (scf.for), each thread taking a contiguous piece (num_threads, so an odd last chunk is
-// split statically). Each reduction is tiled with tile_reduction_using_for by 512 into 512
-// per-thread partials (a block buffer in shared memory, one slot per thread), reduced
-// across the block by transform.schedir.gpu.reduce_to_all_reduce (one gpu.all_reduce per
-// thread: shfl.sync butterflies in each warp, the 16 warp results exchanged through shared
-// memory), and merged into the row's value by thread 0. Nothing row-sized is kept: x is
-// re-read (from L2) by both reductions and the epilogue. The zero fills of the two
-// reductions (row sums, partials) are annotated with distinct names so that CSE does not
-// merge them into one destination, which bufferization would have to copy (a memref.copy
-// of a shared buffer run by every thread). gpu.eliminate_barriers leaves no barrier inside
-// the chunk loops (per-thread slots, disjoint chunks).
-// Measured on the H200 at 8192^2 (same run): 512 threads 0.157 ms, 1024 threads 0.157,
-// 256 threads 0.192 (0.188 before the shuffles); torch.compile 0.132 ms, Triton 0.136,
-// eager 0.221.
-// Knob "threads" (tune.alternatives, a region per block size T, since block_dims is
-// static): T = 256, 512 (selected) or 1024 threads, chunks and partials of T.
+// (#gpu.block<x>) with the epilogue, both reductions and their fills fused into it.
+// Rows in registers (regions 0-2 of the knob "threads", T = 256, 512 selected, 1024
+// threads per block, #gpu.thread<x>): thread t owns the contiguous piece t of the row
+// (N/T elements: tile_using_forall / tile_reduction_using_forall num_threads) in the sum,
+// the sum of squared deviations and the epilogue. Static pieces (N a multiple of T) are
+// vectorized: 16 floats are four ld.global.v4 in flight and four st.global.v4. The two
+// partials (one per thread, in shared memory) are reduced across the block by
+// transform.schedir.gpu.reduce_to_all_reduce (one gpu.all_reduce per thread: shfl.sync
+// butterflies in each warp, the warp results exchanged through shared memory) and merged
+// into the row's value by thread 0. transform.schedir.gpu.forward_reads then makes the
+// later passes' reads of x (never written) the first pass's: the row is read once and
+// stays in registers. A dynamic piece (N not a multiple of T) stays a scalar loop,
+// correct but read per pass (region 3, chunks, may then be faster).
+// Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
+// in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
+// over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
+// the H200 at 8192^2 (same run): 0.157 ms; torch.compile 0.132 ms, Triton 0.136.
+// In every region the zero fills of the two reductions (row sums, partials) are annotated
+// with distinct names so that CSE does not merge them into one destination, which
+// bufferization would have to copy (a memref.copy of a shared buffer run by every thread).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
@@ -50,22 +52,19 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                 !transform.any_op, !transform.any_op)
 
-    // Knob: threads per block (256, 512, 1024), one region each (block_dims is static).
+    // Knob: rows in registers with 256, 512 or 1024 threads per block, or chunks of 512
+    // (one region each: block_dims is static).
     transform.tune.alternatives<"threads"> selected_region = 1 {
-      // Epilogue: chunks of 256, one element per thread.
-      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 256]
+      // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
+      // elements) in every pass; sum and sum-of-squares partials by
+      // tile_reduction_using_forall.
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_b num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Reductions: partials 1x256 accumulated over chunks.
       %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
-      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
-          by tile_sizes = [0, 256]
+      %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [0, 256], tile_sizes = [], mapping = [#gpu.thread<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_sum, %pfill_sq = transform.split_handle %pfill
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
@@ -77,8 +76,6 @@ module attributes {transform.with_named_sequence} {
       %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
@@ -91,6 +88,9 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.linalg.tiling_canonicalization
       } : !transform.any_op
       transform.apply_cse to %func : !transform.any_op
+      // Static pieces become vectors (16-byte loads and stores); dynamic ones stay loops.
+      %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+        : (!transform.any_op) -> !transform.any_op
       %root_b = transform.apply_registered_pass "one-shot-bufferize"
           with options = {"bufferize-function-boundaries" = true,
                           "function-boundary-type-conversion" = "identity-layout-map"} to %root
@@ -108,9 +108,131 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The squares' and the epilogue's reads of x (and of gamma, beta) are the first:
+      // x stays in registers.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
       transform.yield
     }, {
-      // Epilogue: chunks of 512, one element per thread.
+      // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
+      // elements) in every pass; sum and sum-of-squares partials by
+      // tile_reduction_using_forall.
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_b num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Static pieces become vectors (16-byte loads and stores); dynamic ones stay loops.
+      %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+        : (!transform.any_op) -> !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // The squares' and the epilogue's reads of x (and of gamma, beta) are the first:
+      // x stays in registers.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
+      // elements) in every pass; sum and sum-of-squares partials by
+      // tile_reduction_using_forall.
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_b num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [0, 1024], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Static pieces become vectors (16-byte loads and stores); dynamic ones stay loops.
+      %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+        : (!transform.any_op) -> !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // The squares' and the epilogue's reads of x (and of gamma, beta) are the first:
+      // x stays in registers.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks of 512 (see above). Epilogue: chunks of 512, one element per thread.
       %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 512]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 512]
@@ -158,64 +280,6 @@ module attributes {transform.with_named_sequence} {
       %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
         : (!transform.any_op) -> !transform.any_op
       %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
-        : (!transform.any_op) -> !transform.any_op
-      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func_g {
-        transform.apply_patterns.canonicalization
-        transform.apply_patterns.gpu.eliminate_barriers
-      } : !transform.any_op
-      transform.apply_cse to %func_g : !transform.any_op
-      transform.yield
-    }, {
-      // Epilogue: chunks of 1024, one element per thread.
-      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 1024]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 1024]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Reductions: partials 1x1024 accumulated over chunks.
-      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
-      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
-          by tile_sizes = [0, 1024]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 1024]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %pfill_sum, %pfill_sq = transform.split_handle %pfill
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
-      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
-      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
-      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %func = transform.structured.match ops{["func.func"]} in %root
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func {
-        transform.apply_patterns.canonicalization
-        transform.apply_patterns.linalg.tiling_canonicalization
-      } : !transform.any_op
-      transform.apply_cse to %func : !transform.any_op
-      %root_b = transform.apply_registered_pass "one-shot-bufferize"
-          with options = {"bufferize-function-boundaries" = true,
-                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
-        : (!transform.any_op) -> !transform.any_op
-      %func_b = transform.structured.match ops{["func.func"]} in %root_b
-        : (!transform.any_op) -> !transform.any_op
-      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
-        : (!transform.any_op) -> !transform.any_op
-      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
         : (!transform.any_op) -> !transform.any_op
       %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
         : (!transform.any_op) -> !transform.any_op

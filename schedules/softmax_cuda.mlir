@@ -1,25 +1,29 @@
 // Row softmax on the GPU, one row per block: linalg.softmax is decomposed into max-reduce /
 // exp / sum-reduce / div, and all four are fused into the row's block (#gpu.block<x>).
-// Inside a block 512 threads (#gpu.thread<x>): each op runs over the row in chunks of 512
-// (scf.for), each thread taking a contiguous piece of the chunk (tile_using_forall
-// num_threads, so an odd last chunk is split statically). Each reduction is tiled with
-// tile_reduction_using_for by 512 into 512 per-thread partials (a block buffer in shared
-// memory, one slot per thread); the partials are then reduced across the block by
-// transform.schedir.gpu.reduce_to_all_reduce: one gpu.all_reduce per thread, lowered to
-// shfl.sync butterflies within each warp and one exchange of the 16 warp results through
-// shared memory; thread 0 combines the result with the row's init. exp is not
-// materialized: it is cloned into the sum's and the div's thread loops
-// (fuse_into_containing_op of a producer with several uses), so x is re-read from L2.
-// gpu.eliminate_barriers leaves no barrier inside the chunk loops (per-thread slots of the
-// partials; the div's chunks of y are disjoint between iterations).
-// Measured on the H200 at 8192^2 (same run): 512 threads 0.159 ms, 1024 threads 0.165,
-// 256 threads 0.189 (0.185 before the shuffles, with 16-then-1-thread merges);
-// torch.compile 0.152 ms, Triton 0.135 ms.
+// Rows in registers (regions 0-2 of the knob "threads", T = 256, 512 selected, 1024
+// threads per block, #gpu.thread<x>): thread t owns the contiguous piece t of the row
+// (N/T elements: tile_using_forall / tile_reduction_using_forall num_threads, exp fused
+// into the sum's and the div's pieces) in each of the three passes. Static pieces (N a
+// multiple of T) are vectorized: with the 16-byte aligned arguments a piece of 16 floats
+// is four ld.global.v4, all in flight at once, and its result four st.global.v4. The
+// max's and the sum's partials (one per thread, in shared memory) are reduced across the
+// block by transform.schedir.gpu.reduce_to_all_reduce: one gpu.all_reduce per thread,
+// shfl.sync butterflies within each warp and one exchange of the warp results through
+// shared memory; thread 0 combines the result with the row's init. Once the passes are
+// mapped onto the same threads their reads of x are equal and x is never written:
+// transform.schedir.gpu.forward_reads replaces the sum's and the div's reads by the
+// max's, so the row is read once and stays in registers (x - max and exp are computed
+// again from them). A row too long for registers makes pieces of many floats (N/T
+// registers each); a dynamic piece (N not a multiple of T, e.g. 1000) stays a scalar
+// loop, correct but read three times, its exp kept in a per-thread local buffer (32
+// bytes of stack at 8191x1000): for such rows region 3 (chunks) has no local memory.
+// Chunks (region 3): the previous schedule, for rows too long for registers: each op
+// runs over the row in chunks of 512 (scf.for), one element per thread and chunk
+// (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
+// div's loops, x re-read from L2 by each pass. Measured on the H200 at 8192^2 (same run):
+// 0.159 ms; torch.compile 0.152 ms, Triton 0.135 ms.
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
-// Knob "threads" (tune.alternatives, a region per block size T, since block_dims is
-// static): T = 256, 512 (selected) or 1024 threads, chunks and partials of T.
-// A row within one chunk (T elements or fewer) works too: exp is fused into the chunk
-// loops before any canonicalization could fold a loop of one iteration away.
+// A row within one chunk (T elements or fewer) works in every region.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %sm = transform.structured.match ops{["linalg.softmax"]} in %root
@@ -48,38 +52,25 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Knob: threads per block (256, 512, 1024), one region each (block_dims is static).
+    // Knob: rows in registers with 256, 512 or 1024 threads per block, or chunks of 512
+    // (one region each: block_dims is static).
     transform.tune.alternatives<"threads"> selected_region = 1 {
-      // div: chunks of 256, one element per thread; exp cloned into it.
-      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 256]
+      // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
+      // elements) in every pass; max and sum partials by tile_reduction_using_forall.
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
-      // any canonicalization, so that a chunk loop of one iteration (a row within one
-      // chunk) is still there to fuse into; then moved into the sum's.
-      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+      %exp_d, %df = transform.structured.fuse_into_containing_op %exp_b into %div_forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %exp_o = transform.get_producer_of_operand %sum_b[0]
         : (!transform.any_op) -> !transform.any_op
-      // reductions: partials 1x256 accumulated over chunks.
       %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
-      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
-          by tile_sizes = [0, 256]
+      %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [0, 256], tile_sizes = [], mapping = [#gpu.thread<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
-          (mapping = [#gpu.thread<x>])
+      %max_f, %sum_f = transform.split_handle %red_forall
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %max_part_f, %sum_part_f = transform.split_handle %part_forall
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %max_loop, %sum_loop = transform.split_handle %red_loop
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+      %exp_s, %sf = transform.structured.fuse_into_containing_op %exp_o into %sum_f
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
@@ -88,8 +79,6 @@ module attributes {transform.with_named_sequence} {
       %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
@@ -102,6 +91,9 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.linalg.tiling_canonicalization
       } : !transform.any_op
       transform.apply_cse to %func : !transform.any_op
+      // Static pieces become vectors (16-byte loads and stores); dynamic ones stay loops.
+      %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+        : (!transform.any_op) -> !transform.any_op
       %root_b = transform.apply_registered_pass "one-shot-bufferize"
           with options = {"bufferize-function-boundaries" = true,
                           "function-boundary-type-conversion" = "identity-layout-map"} to %root
@@ -119,9 +111,134 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The sum's and the div's reads of x are the max's: x stays in registers.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
       transform.yield
     }, {
-      // div: chunks of 512, one element per thread; exp cloned into it.
+      // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
+      // elements) in every pass; max and sum partials by tile_reduction_using_forall.
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d, %df = transform.structured.fuse_into_containing_op %exp_b into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %max_f, %sum_f = transform.split_handle %red_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s, %sf = transform.structured.fuse_into_containing_op %exp_o into %sum_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Static pieces become vectors (16-byte loads and stores); dynamic ones stay loops.
+      %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+        : (!transform.any_op) -> !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // The sum's and the div's reads of x are the max's: x stays in registers.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
+      // elements) in every pass; max and sum partials by tile_reduction_using_forall.
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d, %df = transform.structured.fuse_into_containing_op %exp_b into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [0, 1024], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %max_f, %sum_f = transform.split_handle %red_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s, %sf = transform.structured.fuse_into_containing_op %exp_o into %sum_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Static pieces become vectors (16-byte loads and stores); dynamic ones stay loops.
+      %func_v = transform.structured.vectorize_children_and_apply_patterns %func
+        : (!transform.any_op) -> !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // The sum's and the div's reads of x are the max's: x stays in registers.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks of 512 (see above). div: chunks of 512, one element per thread; exp cloned into it.
       %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 512]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
@@ -182,77 +299,6 @@ module attributes {transform.with_named_sequence} {
       %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
         : (!transform.any_op) -> !transform.any_op
       %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
-        : (!transform.any_op) -> !transform.any_op
-      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func_g {
-        transform.apply_patterns.canonicalization
-        transform.apply_patterns.gpu.eliminate_barriers
-      } : !transform.any_op
-      transform.apply_cse to %func_g : !transform.any_op
-      transform.yield
-    }, {
-      // div: chunks of 1024, one element per thread; exp cloned into it.
-      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 1024]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 1024]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
-      // any canonicalization, so that a chunk loop of one iteration (a row within one
-      // chunk) is still there to fuse into; then moved into the sum's.
-      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_o = transform.get_producer_of_operand %sum_b[0]
-        : (!transform.any_op) -> !transform.any_op
-      // reductions: partials 1x1024 accumulated over chunks.
-      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
-      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
-          by tile_sizes = [0, 1024]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 1024]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %max_part_f, %sum_part_f = transform.split_handle %part_forall
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %max_loop, %sum_loop = transform.split_handle %red_loop
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
-      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %func = transform.structured.match ops{["func.func"]} in %root
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func {
-        transform.apply_patterns.canonicalization
-        transform.apply_patterns.linalg.tiling_canonicalization
-      } : !transform.any_op
-      transform.apply_cse to %func : !transform.any_op
-      %root_b = transform.apply_registered_pass "one-shot-bufferize"
-          with options = {"bufferize-function-boundaries" = true,
-                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
-        : (!transform.any_op) -> !transform.any_op
-      %func_b = transform.structured.match ops{["func.func"]} in %root_b
-        : (!transform.any_op) -> !transform.any_op
-      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
-        : (!transform.any_op) -> !transform.any_op
-      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
         : (!transform.any_op) -> !transform.any_op
       %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
         : (!transform.any_op) -> !transform.any_op

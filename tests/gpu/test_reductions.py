@@ -28,10 +28,12 @@ ROW_SCHEDULES = ("softmax", "layernorm", "rowsum", "matvec", "softmax_f16")
 ODD = ((8191, 1000), (3, 100003))
 
 
-def _compile(name: str, dims: dict[int, int]) -> tuple[schedir.Kernel, str]:
+def _compile(
+    name: str, dims: dict[int, int], knobs: dict[str, int] | None = None
+) -> tuple[schedir.Kernel, str]:
     text = resized_example(f"{name}_cuda.mlir", dims)
     schedule = REPO / "schedules" / f"{name}_cuda.mlir"
-    return schedir.compile(text, schedule=schedule, target="cuda"), text
+    return schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs), text
 
 
 @pytest.mark.parametrize(("rows", "cols"), ODD, ids=lambda v: str(v))
@@ -39,6 +41,26 @@ def _compile(name: str, dims: dict[int, int]) -> tuple[schedir.Kernel, str]:
 def test_row_reductions_at_odd_sizes(name: str, rows: int, cols: int) -> None:
     kernel, text = _compile(name, {1000: rows, 999: cols})
     check_kernel(kernel, text, seed=11, reduction=None)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8191, 8192), (37, 4096), (3, 2048), (37, 1001)], ids=str
+)
+@pytest.mark.parametrize("threads", [0, 1, 2, 3], ids=["256", "512", "1024", "chunks"])
+@pytest.mark.parametrize("name", ["softmax", "layernorm", "softmax_f16"])
+def test_rows_in_registers(name: str, threads: int, rows: int, cols: int) -> None:
+    """Every region of the "threads" knob: static pieces (columns a multiple of T, the
+    row read once into registers as 16-byte vectors) and dynamic ones (1001 columns)."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": threads})
+    check_kernel(kernel, text, seed=rows + threads, reduction=None)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 8192), (8191, 1000), (3, 100003)], ids=str)
+@pytest.mark.parametrize("name", ["rowsum", "matvec"])
+def test_pieces_region(name: str, rows: int, cols: int) -> None:
+    """rowsum's and matvec's region 3 (vectorized pieces), static and dynamic."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": 3})
+    check_kernel(kernel, text, seed=rows, reduction=None)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (100003, 3), (5, 33)])
@@ -51,14 +73,31 @@ _RACECHECK_SCRIPT = """
 import sys
 import schedir
 from tests.helpers import check_kernel, resized_example
-text = resized_example("softmax_cuda.mlir", {1000: 4, 999: 999})
-kernel = schedir.compile(text, schedule="schedules/softmax_cuda.mlir", target="cuda")
+name, cols, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+text = resized_example(f"{name}_cuda.mlir", {1000: 4, 999: cols})
+kernel = schedir.compile(
+    text, schedule=f"schedules/{name}_cuda.mlir", target="cuda", knobs={"threads": threads}
+)
 check_kernel(kernel, text, seed=1, reduction=None)
 print("ran")
 """
 
 
-def test_all_reduce_racecheck_clean() -> None:
+@pytest.mark.parametrize(
+    ("name", "cols", "threads"),
+    [
+        ("softmax", 999, 1),
+        ("softmax", 999, 3),
+        ("softmax", 2048, 1),
+        ("layernorm", 2048, 1),
+        ("softmax_f16", 4096, 0),
+    ],
+    ids=str,
+)
+def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
+    """The shared partials, the all-reduce's warp slots and the row values: no hazard in
+    the chunked region, in the register regions with static pieces (the forwarded reads of
+    x) or with dynamic ones."""
     sanitizer = shutil.which("compute-sanitizer") or next(
         (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
     )
@@ -75,6 +114,9 @@ def test_all_reduce_racecheck_clean() -> None:
             sys.executable,
             "-c",
             _RACECHECK_SCRIPT,
+            name,
+            str(cols),
+            str(threads),
         ],
         capture_output=True,
         text=True,

@@ -7,6 +7,10 @@ only). `reduce_to_all_reduce` is the schedule-level step that does it: the merge
 per-thread partials that `tile_reduction_using_for` / `_forall` leave becomes one
 `gpu.all_reduce` per thread, lowered to shuffle butterflies by convert-gpu-to-nvvm.
 
+`forward_reads` keeps rows in registers across the passes of a kernel (softmax's max, sum
+and normalization): once the passes are mapped onto the same threads, a later pass's read
+of memory nothing writes is the first pass's read, and takes its value.
+
 Applied by `schedir.transform.ops.schedir_gpu`.
 """
 
@@ -76,6 +80,48 @@ class ReduceToAllReduceOp(IRDLOperation):
             )
 
 
-OPS: tuple[type[IRDLOperation], ...] = (ReduceToAllReduceOp,)
+@irdl_transform_op
+class ForwardReadsOp(IRDLOperation):
+    """Replaces, in the body of each target op, every read of read-only memory by an
+    equivalent read that properly dominates it in the same kernel, so that a value read
+    by one pass of a kernel stays in registers for the next passes instead of being read
+    again.
 
-__all__ = ["OPS", "ReduceToAllReduceOp"]
+    ```mlir
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_cse to %func : !transform.any_op
+    transform.schedir.gpu.forward_reads in %func : !transform.any_op
+    // %a = vector.transfer_read %x[%r, %t], %pad : memref<64x8192xf32>, vector<1x16xf32>
+    // gpu.barrier ... gpu.all_reduce ... (nothing writes %x)
+    // %b = vector.transfer_read %x[%r, %t], %pad : memref<64x8192xf32>, vector<1x16xf32>
+    // -> the uses of %b use %a; %b is erased
+    ```
+
+    A read is an op without regions whose memory effects are all reads of one memref
+    (`memref.load`, `vector.transfer_read`, `vector.load`, ...); two reads are equivalent
+    when their class, operands, attributes and result types are (upstream's
+    `OperationEquivalence`, as CSE). The memory is read-only when no op in the target
+    writes or frees memory that may alias it (the alias query of
+    `apply_patterns.gpu.eliminate_barriers`: distinct allocations, `llvm.noalias`
+    arguments, globals); if some op's effects are unknown, nothing is forwarded. Reads in
+    different kernels (`gpu.launch`, `gpu.func`) are never merged. Apply it after the
+    foralls are mapped to threads (before, the passes' reads sit in distinct forall
+    bodies, which do not dominate one another) and after CSE (the indices must be the
+    same SSA values).
+
+    Return modes: only reads the target; handles to erased reads are invalidated. Never
+    fails (a target without such reads is left unchanged). Definite failure if the target
+    contains this transform op.
+    """
+
+    name = "transform.schedir.gpu.forward_reads"
+
+    target = operand_def(TransformOpHandleType)
+
+    assembly_format = "`in` $target attr-dict `:` type($target)"
+
+
+OPS: tuple[type[IRDLOperation], ...] = (ReduceToAllReduceOp, ForwardReadsOp)
+
+__all__ = ["OPS", "ForwardReadsOp", "ReduceToAllReduceOp"]

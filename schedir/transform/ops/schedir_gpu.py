@@ -1,18 +1,20 @@
 """Apply functions of schedir's GPU transform extension (`transform.schedir.gpu.*`,
 defined in `schedir.dialects.transform.schedir_gpu`): thin adapters over
-`schedir.transform.rewrites.gpu.all_reduce`.
+`schedir.transform.rewrites.gpu.all_reduce` and `.forward_reads`.
 """
 
 from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from schedir.diagnostics import TransformError
+from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.schedir_gpu import ReduceToAllReduceOp
+from schedir.dialects.transform.schedir_gpu import ForwardReadsOp, ReduceToAllReduceOp
 from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites.gpu.all_reduce import AllReduceRewriteError, reduce_to_all_reduce
-from schedir.transform.state import MultipleTransformErrors, silenceable
+from schedir.transform.rewrites.gpu.forward_reads import forward_reads
+from schedir.transform.state import MultipleTransformErrors, definite, is_ancestor, silenceable
+from schedir.transform.tracking import PayloadTracker
 
 
 @applies(ReduceToAllReduceOp)
@@ -33,3 +35,18 @@ def apply_reduce_to_all_reduce(op: ReduceToAllReduceOp, interp: Interpreter) -> 
         return [result.forall, result.merge]
 
     interp.apply_to_each(op, op.target, one)
+
+
+@applies(ForwardReadsOp)
+def apply_forward_reads(op: ForwardReadsOp, interp: Interpreter) -> None:
+    """Forward the reads of read-only memory in each target's body to earlier equal reads."""
+    tracker = PayloadTracker(interp.state, op)
+    for target in interp.state.payload_ops(op.target):
+        if is_ancestor(target, op):
+            # as upstream's ensurePayloadIsSeparateFromTransform
+            raise definite(
+                op,
+                "cannot apply transform to itself (or one of its ancestors)",
+                notes=[Note("target payload op", op_location(target))],
+            )
+        forward_reads(target, tracker.listener())

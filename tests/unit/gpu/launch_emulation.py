@@ -38,6 +38,7 @@ from schedir.dialects.syntax import verify_module
 from schedir.options import CompileOptions
 from schedir.pipeline import PAYLOAD, SCHEDULED, Compilation, Schedule, run_stages
 from schedir.transform.knobs import KnobValue
+from schedir.transform.rewrites.gpu.forward_reads import reads_readonly_memory
 from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 
 _WAITING = (BarrierOp, ShuffleOp, SubgroupReduceOp, AllReduceOp)
@@ -108,6 +109,7 @@ def _emulate(launch: LaunchOp) -> None:
     result."""
     _check(launch)
     body = launch.body.block
+    repeatable = {op for op in body.walk() if reads_readonly_memory(op, launch)}
     grid = (launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ)
     block = (launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ)
     extents = [_constant(v) for v in block]
@@ -184,7 +186,9 @@ def _emulate(launch: LaunchOp) -> None:
         previous_ivs.append(thread_ivs)
         for op in phase:
             for operand in _used_values(op):
-                _clone_from_earlier(operand, earlier, reloads, mapping, rw, thread_point)
+                _clone_from_earlier(
+                    operand, earlier, reloads, mapping, rw, thread_point, repeatable
+                )
             op.detach()
             op.operands = [mapping.get(operand, operand) for operand in op.operands]
             _remap_nested(op, mapping)
@@ -299,10 +303,12 @@ def _clone_from_earlier(
     mapping: dict[SSAValue, SSAValue],
     rw: Rewriter,
     point: InsertPoint,
+    repeatable: set[Operation],
 ) -> None:
     """Make `value` of an earlier phase available in this one: an all-reduce result is
     loaded from its buffer, side-effect-free ops are cloned (a value an earlier phase
-    loaded or wrote cannot be recomputed: refused)."""
+    wrote cannot be recomputed: refused; a read of memory the kernel never writes is
+    repeated, as `transform.schedir.gpu.forward_reads` assumes)."""
     if value in mapping:
         return
     if value in reloads:
@@ -317,10 +323,10 @@ def _clone_from_earlier(
     if value not in earlier:
         return
     op = earlier[value]
-    if op.regions or not (is_side_effect_free(op) or isinstance(op, _PURE)):
+    if op.regions or not (is_side_effect_free(op) or isinstance(op, _PURE) or op in repeatable):
         raise NotEmulable(f"'{op.name}' result used across a barrier")
     for operand in op.operands:
-        _clone_from_earlier(operand, earlier, reloads, mapping, rw, point)
+        _clone_from_earlier(operand, earlier, reloads, mapping, rw, point, repeatable)
     clone = op.clone(value_mapper=dict(mapping))
     rw.insert_op(clone, point)
     for old, new in zip(op.results, clone.results, strict=True):

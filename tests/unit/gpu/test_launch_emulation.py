@@ -73,6 +73,29 @@ def test_threads_knob_regions_match_the_reference(name: str, threads: int) -> No
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=threads)
 
 
+@pytest.mark.parametrize("cols", [2048, 1001], ids=["static", "dynamic"])
+@pytest.mark.parametrize("threads", [0, 1, 2, 3], ids=["256", "512", "1024", "chunks"])
+@pytest.mark.parametrize("name", ["softmax", "layernorm", "softmax_f16"])
+def test_rows_in_registers_match_the_reference(name: str, threads: int, cols: int) -> None:
+    """Every region of the "threads" knob; rows of 2048 make static pieces in the register
+    regions (vectors, the later passes' reads forwarded to the first's), rows of 1001
+    dynamic ones (loops, nothing forwarded)."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: 3, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 2048), (37, 1001), (3, 33)], ids=str)
+@pytest.mark.parametrize("name", ["rowsum", "matvec"])
+def test_pieces_region_matches_the_reference(name: str, rows: int, cols: int) -> None:
+    """rowsum's and matvec's region 3: static pieces (vectors) and dynamic ones."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: rows, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 3}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
+
+
 def test_a_wrong_all_reduce_is_caught() -> None:
     """The row sums combined with max instead of add."""
     payload = resized_example("rowsum_cuda.mlir", {1000: 4, 999: 700})

@@ -7,6 +7,7 @@ conftest), and their cross-thread reductions are warp shuffles: per gpu.all_redu
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -59,20 +60,104 @@ def test_odd_sizes_assemble(name: str, rows: int, cols: int, ptxas: Path) -> Non
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
-@pytest.mark.parametrize("threads", [0, 1, 2], ids=["256", "512", "1024"])
+@pytest.mark.parametrize("threads", [0, 1, 2, 3], ids=["256", "512", "1024", "chunks"])
 @pytest.mark.parametrize("name", ["softmax", "layernorm", "softmax_f16"])
 def test_threads_alternatives_are_shuffle_butterflies(name: str, threads: int, ptxas: Path) -> None:
-    """Each region of the "threads" knob (T = 256, 512, 1024) blocks T threads and reduces
-    with 5 + log2(T / 32) shuffles per all-reduce (rows of 2000: longer than a chunk)."""
-    payload = _payload(name, 64, 2000)
-    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
-    kernel = schedir.compile(payload, schedule=schedule, target="cuda", knobs={"threads": threads})
+    """Each region of the "threads" knob (rows in registers with T = 256, 512, 1024
+    threads, chunks of 512) blocks T threads and reduces with 5 + log2(T / 32) shuffles per
+    all-reduce, without local memory (rows of 4096, a multiple of every T: static pieces;
+    rows of 2000 for the chunks, longer than a chunk)."""
+    cols = 2000 if threads == 3 else 4096
+    kernel = _compile(name, 64, cols, threads)
     ptx = kernel.stages["ptx"]
-    assert f".maxntid {256 << threads}, 1, 1" in ptx
+    assert f".maxntid {256 << threads if threads < 3 else 512}, 1, 1" in ptx
     shuffles = _shuffles_per_all_reduce(ptx)
     assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == shuffles * ALL_REDUCES[name]
     assert ".local" not in ptx
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+def _compile(name: str, rows: int, cols: int, threads: int | None = None) -> schedir.Kernel:
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    knobs = None if threads is None else {"threads": threads}
+    return schedir.compile(
+        _payload(name, rows, cols), schedule=schedule, target="cuda", knobs=knobs
+    )
+
+
+def _ptxas_usage(ptx: str, ptxas: Path, tmp_path: Path) -> str:
+    """ptxas -v's report (registers, spills) of the PTX for sm_90."""
+    source = tmp_path / "kernel.ptx"
+    source.write_text(ptx)
+    done = subprocess.run(
+        [str(ptxas), "-arch=sm_90", "-v", str(source), "-o", str(tmp_path / "kernel.cubin")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout + done.stderr
+
+
+# (name, threads) -> 16-byte loads and stores per thread at 8192 columns: x is read once
+# (softmax: 8192 / T floats, a v4 per 4; f16: a v4 per 8 halves), layernorm also reads
+# gamma and beta once each.
+REGISTER_ROWS = {
+    ("softmax", 0): (8, 8),
+    ("softmax", 1): (4, 4),
+    ("softmax", 2): (2, 2),
+    ("layernorm", 0): (24, 8),
+    ("layernorm", 1): (12, 4),
+    ("layernorm", 2): (6, 2),
+    ("softmax_f16", 0): (4, 4),
+    ("softmax_f16", 1): (2, 2),
+    ("softmax_f16", 2): (1, 1),
+}
+
+
+@pytest.mark.parametrize(("name", "threads"), sorted(REGISTER_ROWS), ids=str)
+def test_rows_in_registers_read_x_once(
+    name: str, threads: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """Rows of 8192 (the benchmark's): every global access of the kernel is a 16-byte
+    ld.global.v4 / st.global.v4, one per 16 bytes of the thread's piece, loads only in the
+    first pass (forward_reads makes the later passes' reads the first's), all issued before
+    the first shuffle (in flight together); no local memory, no spills."""
+    ptx = _compile(name, 4, 8192, threads).stages["ptx"]
+    loads, stores = REGISTER_ROWS[name, threads]
+    v4_loads = re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx)
+    assert len(v4_loads) == loads, v4_loads
+    assert len(re.findall(r"ld\.global", ptx)) == loads
+    assert len(re.findall(r"st\.global\.v4\.\w+", ptx)) == stores
+    assert len(re.findall(r"st\.global", ptx)) == stores
+    # x's loads all come before the first shuffle (gamma's and beta's, in layernorm's
+    # epilogue, after the reductions)
+    first_shuffle = ptx.index("shfl.sync")
+    early = len(re.findall(r"ld\.global", ptx[:first_shuffle]))
+    assert early == (loads // 3 if name == "layernorm" else loads)
+    assert ".local" not in ptx
+    usage = _ptxas_usage(ptx, ptxas, tmp_path)
+    assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
+    found = re.search(r"Used (\d+) registers", usage)
+    assert found, usage
+    registers = int(found.group(1))
+    assert registers <= 65536 // (256 << threads), usage  # a full block fits the SM
+
+
+@pytest.mark.parametrize(("name", "loads"), [("rowsum", 4), ("matvec", 8)])
+def test_pieces_region_reads_16_bytes_per_load(
+    name: str, loads: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """rowsum's and matvec's region 3 (contiguous pieces per thread, 512 threads): at 8192
+    columns the thread's 16 elements (and matvec's 16 of x) are four ld.global.v4 each,
+    before the first shuffle; the only other global access is the row's init."""
+    ptx = _compile(name, 4, 8192, 3).stages["ptx"]
+    assert ".maxntid 512, 1, 1" in ptx
+    first_shuffle = ptx.index("shfl.sync")
+    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx[:first_shuffle])) == loads
+    assert len(re.findall(r"ld\.global", ptx)) == loads + 1
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == _shuffles_per_all_reduce(ptx)
+    assert ".local" not in ptx
+    assert "0 bytes spill stores" in _ptxas_usage(ptx, ptxas, tmp_path)
 
 
 def _modules(ptx: str) -> list[str]:

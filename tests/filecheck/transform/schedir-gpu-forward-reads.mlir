@@ -1,0 +1,143 @@
+// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// UPSTREAM-LACKS: transform.schedir.gpu.forward_reads is schedir's own extension op.
+
+// transform.schedir.gpu.forward_reads: in one kernel, a read of memory that nothing in the
+// target writes takes the value of an equal read that dominates it, across barriers and
+// all-reduces; reads of written memory, of an argument that may alias a written one, and
+// in another kernel stay.
+// CHECK-LABEL: func.func @passes
+// CHECK-SAME:  (%[[X:.*]]: memref<64x8192xf32> {llvm.noalias}, %[[Y:.*]]: memref<64x8192xf32> {llvm.noalias}, %[[S:.*]]: memref<512xf32, 3 : i64> {llvm.noalias}
+// CHECK:       gpu.launch
+// CHECK:         %[[A:.*]] = vector.transfer_read %[[X]]
+// CHECK:         %[[M:.*]] = vector.reduction <maxnumf>, %[[A]]
+// CHECK:         memref.store %[[M]], %[[S]]
+// CHECK:         gpu.barrier
+// CHECK:         %[[L:.*]] = memref.load %[[S]]
+// CHECK:         %[[R:.*]] = gpu.all_reduce maxnumf %[[L]]
+// CHECK:         gpu.barrier
+// CHECK-NOT:     vector.transfer_read %[[X]]
+// CHECK:         %[[B:.*]] = vector.broadcast %[[R]]
+// CHECK:         %[[D:.*]] = arith.subf %[[A]], %[[B]]
+// CHECK:         vector.transfer_write %[[D]], %[[Y]]
+// CHECK:         %[[L2:.*]] = memref.load %[[S]]
+// CHECK:         gpu.terminator
+module attributes {transform.with_named_sequence} {
+  func.func @passes(%x: memref<64x8192xf32> {llvm.noalias}, %y: memref<64x8192xf32> {llvm.noalias},
+                    %s: memref<512xf32, 3> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c512 = arith.constant 512 : index
+    %c16 = arith.constant 16 : index
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c64, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c512, %sy = %c1, %sz = %c1) {
+      %col = arith.muli %tx, %c16 : index
+      %a = vector.transfer_read %x[%bx, %col], %pad {in_bounds = [true]} : memref<64x8192xf32>, vector<16xf32>
+      %m = vector.reduction <maxnumf>, %a : vector<16xf32> into f32
+      memref.store %m, %s[%tx] : memref<512xf32, 3>
+      gpu.barrier
+      %l = memref.load %s[%tx] : memref<512xf32, 3>
+      %r = gpu.all_reduce maxnumf %l uniform {} : (f32) -> f32
+      gpu.barrier
+      %b = vector.transfer_read %x[%bx, %col], %pad {in_bounds = [true]} : memref<64x8192xf32>, vector<16xf32>
+      %rb = vector.broadcast %r : f32 to vector<16xf32>
+      %d = arith.subf %b, %rb : vector<16xf32>
+      vector.transfer_write %d, %y[%bx, %col] {in_bounds = [true]} : vector<16xf32>, memref<64x8192xf32>
+      // %s is written above: its second load stays.
+      %l2 = memref.load %s[%tx] : memref<512xf32, 3>
+      memref.store %l2, %s[%c0] : memref<512xf32, 3>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.schedir.gpu.forward_reads in %f : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Two arguments without llvm.noalias (one of them suffices) may be the same buffer: a write to one clobbers the
+// other, so the second read stays. Equal reads in two kernels stay too.
+// CHECK-LABEL: func.func @may_alias
+// CHECK:       memref.load %{{.*}}[%{{.*}}] : memref<16xf32>
+// CHECK:       memref.store
+// CHECK:       memref.load %{{.*}}[%{{.*}}] : memref<16xf32>
+// CHECK-LABEL: func.func @two_kernels
+// CHECK:       gpu.launch
+// CHECK:         memref.load
+// CHECK:       gpu.launch
+// CHECK:         memref.load
+module attributes {transform.with_named_sequence} {
+  func.func @may_alias(%x: memref<16xf32>, %y: memref<16xf32>, %i: index) -> f32 {
+    %a = memref.load %x[%i] : memref<16xf32>
+    memref.store %a, %y[%i] : memref<16xf32>
+    %b = memref.load %x[%i] : memref<16xf32>
+    %s = arith.addf %a, %b : f32
+    return %s : f32
+  }
+  func.func @two_kernels(%x: memref<16xf32>, %y: memref<16xf32> {llvm.noalias}) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+      %a = memref.load %x[%tx] : memref<16xf32>
+      gpu.terminator
+    }
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+      %b = memref.load %x[%tx] : memref<16xf32>
+      memref.store %b, %y[%tx] : memref<16xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.schedir.gpu.forward_reads in %f : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A read in one branch does not dominate a read after the branch: both stay; the read
+// after it and a later equal one are merged. An op of unknown effects (a call) may write
+// anything: nothing is forwarded in its function.
+// CHECK-LABEL: func.func @branch
+// CHECK:       scf.if
+// CHECK-NEXT:    memref.load %[[X:[^\[]*]]
+// CHECK:       %[[A:.*]] = memref.load %[[X]]
+// CHECK-NOT:   memref.load
+// CHECK:       arith.addf %[[A]], %[[A]]
+// CHECK-LABEL: func.func @unknown
+// CHECK:       memref.load
+// CHECK:       func.call @opaque
+// CHECK:       memref.load
+module attributes {transform.with_named_sequence} {
+  func.func @branch(%x: memref<16xf32>, %c: i1, %i: index) -> f32 {
+    scf.if %c {
+      %u = memref.load %x[%i] : memref<16xf32>
+    }
+    %a = memref.load %x[%i] : memref<16xf32>
+    %b = memref.load %x[%i] : memref<16xf32>
+    %s = arith.addf %a, %b : f32
+    return %s : f32
+  }
+  func.func private @opaque(memref<16xf32>)
+  func.func @unknown(%x: memref<16xf32>, %i: index) -> f32 {
+    %a = memref.load %x[%i] : memref<16xf32>
+    func.call @opaque(%x) : (memref<16xf32>) -> ()
+    %b = memref.load %x[%i] : memref<16xf32>
+    %s = arith.addf %a, %b : f32
+    return %s : f32
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.schedir.gpu.forward_reads in %f : !transform.any_op
+    transform.yield
+  }
+}
