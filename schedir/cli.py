@@ -14,7 +14,9 @@ import argparse
 import io
 import os
 import re
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -607,6 +609,10 @@ def tune_main(argv: list[str] | None = None) -> int:
     return _guarded(_tune, argv)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _tune_parser() -> _ArgumentParser:
     p = _ArgumentParser(
         prog="schedir-tune",
@@ -656,6 +662,10 @@ def _tune(argv: list[str] | None, sources: SourceManager) -> int:
     args = _tune_parser().parse_args(argv)
     if args.dry_run:
         return _tune_dry_run(args, sources)
+    if threading.current_thread() is threading.main_thread():
+        # A SIGTERM stops the run as a Ctrl-C does: the workers are ended and the
+        # candidates in flight recorded as interrupted (a rerun redoes only those).
+        signal.signal(signal.SIGTERM, _interrupt)
     devices = None
     if args.devices:
         try:

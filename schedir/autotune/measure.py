@@ -80,6 +80,8 @@ class MeasureJob:
     written: tuple[int, ...]
     options: CompileOptions
     remeasure: bool = False
+    handshake: bool = False
+    """Wait for the runner's go before timing (it stops the compile workers first)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,13 @@ class Measurement:
     build_s: float = 0.0
     error_class: str = ""
     message: str = ""
+    call_s: float = 0.0
+    """The verification call: on cuda the module load (a cubin, or PTX the driver
+    compiles), the copies to and from the device and one run."""
+    check_s: float = 0.0
+    """Comparing the results with the reference and the inputs with their copies."""
+    time_s: float = 0.0
+    """Timing (warm-up and repeats)."""
 
     @property
     def median_ms(self) -> float:
@@ -123,6 +132,8 @@ class Measurer:
             # environment at cuInit) is told to show the worker only its device.
             os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
         self.setup = setup
+        self._last: tuple[int, Any] | None = None
+        """The last verified candidate and its executable (kept for a `remeasure`)."""
         with np.load(setup.data, allow_pickle=False) as data:
             count = sum(1 for k in data.files if k.startswith("in_"))
             self.inputs = [np.array(data[f"in_{i}"]) for i in range(count)]
@@ -136,59 +147,57 @@ class Measurer:
                 for i in range(results)
             ]
 
-    def __call__(self, job: MeasureJob, progress: Callable[[str], None]) -> Measurement:
+    def __call__(self, job: MeasureJob, progress: Callable[..., None]) -> Measurement:
         start = time.perf_counter()
-        try:
-            executable = _build(job)
-        except Exception as err:  # a JIT/load failure of this candidate only
+        last = self._last
+        self._last = None
+        if job.remeasure and last is not None and last[0] == job.candidate:
+            executable = last[1]  # timed again right after its first timing: not rebuilt
+        else:
+            try:
+                executable = _build(job)
+            except Exception as err:  # a JIT/load failure of this candidate only
+                return Measurement(
+                    job.candidate, "error", error_class=type(err).__name__, message=str(err)
+                )
+        spent: dict[str, float] = {"build_s": time.perf_counter() - start}
+
+        def outcome(status: str, err: BaseException | None = None, **kw: Any) -> Measurement:
+            if err is not None:
+                kw.update(error_class=type(err).__name__, message=str(err))
             return Measurement(
-                job.candidate, "error", error_class=type(err).__name__, message=str(err)
+                job.candidate,
+                status,
+                build_s=spent.get("build_s", 0.0),
+                call_s=spent.get("call_s", 0.0),
+                check_s=spent.get("check_s", 0.0),
+                time_s=spent.get("time_s", 0.0),
+                **kw,
             )
-        build_s = time.perf_counter() - start
+
         progress("built")
         if not job.remeasure:
             try:
-                failure = self._verify(job, executable)
+                failure = self._verify(job, executable, spent)
             except Exception as err:  # poisons_context: see _verify
-                return Measurement(
-                    job.candidate,
-                    "crashed",
-                    build_s=build_s,
-                    error_class=type(err).__name__,
-                    message=str(err),
-                )
+                return outcome("crashed", err)
             if failure is not None:
-                return Measurement(
-                    job.candidate,
-                    "wrong-result",
-                    build_s=build_s,
-                    error_class="WrongResult",
-                    message=failure,
-                )
-        progress("timing")
+                return outcome("wrong-result", error_class="WrongResult", message=failure)
+        progress("timing", job.handshake)
+        start = time.perf_counter()
         try:
             times = self._time(job, executable)
         except Exception as err:
-            if poisons_context(err):
-                return Measurement(
-                    job.candidate,
-                    "crashed",
-                    build_s=build_s,
-                    error_class=type(err).__name__,
-                    message=str(err),
-                )
-            return Measurement(
-                job.candidate,
-                "error",
-                build_s=build_s,
-                error_class=type(err).__name__,
-                message=str(err),
-            )
-        return Measurement(job.candidate, "verified", tuple(times), build_s)
+            spent["time_s"] = time.perf_counter() - start
+            return outcome("crashed" if poisons_context(err) else "error", err)
+        spent["time_s"] = time.perf_counter() - start
+        self._last = (job.candidate, executable)  # a new best is timed again next
+        return outcome("verified", times_ms=tuple(times))
 
-    def _verify(self, job: MeasureJob, executable: Any) -> str | None:
-        """None when every result matches the reference and no input changed, else why not."""
-        from schedir.reference import Expected, compare, nan_filled
+    def _verify(self, job: MeasureJob, executable: Any, spent: dict[str, float]) -> str | None:
+        """None when every result matches the reference and no input changed, else why not
+        (the seconds of the call and of the comparison go to `spent`)."""
+        from schedir.reference import nan_filled
 
         args = [a.copy() for a in self.inputs]
         outputs = [nan_filled(spec) for spec in job.signature.out_params]
@@ -196,12 +205,24 @@ class Measurer:
         def run() -> list[np.ndarray]:
             return executable.run(args, outputs=outputs)
 
+        start = time.perf_counter()
         try:
             results = self.setup.hook(job.knobs, run) if self.setup.hook is not None else run()
         except Exception as err:
             if poisons_context(err):
                 raise  # an illegal address or the like: this worker must be replaced
             return f"the call raised {type(err).__name__}: {err}"
+        finally:
+            spent["call_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        try:
+            return self._check(job, args, results)
+        finally:
+            spent["check_s"] = time.perf_counter() - start
+
+    def _check(self, job: MeasureJob, args: list[Any], results: list[np.ndarray]) -> str | None:
+        from schedir.reference import Expected, compare
+
         if len(results) != len(self.expected):
             return f"{len(results)} result(s), the reference has {len(self.expected)}"
         for index, (spec, got, want) in enumerate(

@@ -80,3 +80,13 @@ def worker_handler(setup: Any) -> Callable[[Any, Callable[[str], None]], Any]:
         return None
 
     return handle
+
+
+def sleeping_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """A worker handler (`schedir.autotune.worker.Worker`) that sleeps `job` seconds."""
+
+    def handle(job: Any, progress: Callable[..., None]) -> Any:
+        time.sleep(float(job))
+        return job
+
+    return handle
