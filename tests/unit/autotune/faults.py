@@ -90,3 +90,14 @@ def sleeping_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
         return job
 
     return handle
+
+
+def handshake_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """A worker handler that announces its timing phase, waits for the go, and returns
+    the monotonic time at which it went on."""
+
+    def handle(job: Any, progress: Callable[..., None]) -> Any:
+        progress("timing", True)
+        return time.monotonic()
+
+    return handle

@@ -5,6 +5,7 @@ SIGKILL (nothing of it runs: the workers' parent-death signal and watchdog) or a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -62,10 +63,8 @@ def _wait_gone(pids: set[int], seconds: float) -> set[int]:
 def _reap(pids: set[int]) -> None:
     """Kill what survived (a failing test must not leave them either)."""
     for p in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(p, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 _WORKERS = """
