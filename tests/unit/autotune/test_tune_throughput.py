@@ -1,6 +1,7 @@
 """What the throughput work relies on: the breakdown of a run (start-up, compile stages,
 measurement steps, idle workers, rates), the cubin a cuda candidate hands to the
-measurement worker, and the timing handshake that keeps CPU compiles out of timings."""
+measurement worker, the timing handshake that keeps CPU compiles out of timings, and the
+verification's fast screen (never more lenient than `schedir.reference.compare`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,8 +21,11 @@ from schedir.autotune.compile_pool import (
     compile_candidate,
     ptx_limits,
 )
+from schedir.autotune.measure import Screen, same_bits
 from schedir.autotune.worker import Worker, wait_any
 from schedir.diagnostics import SchedirError
+from schedir.reference import Expected, compare
+from schedir.reference.bounds import SAFETY, tiny
 from tests.unit.autotune import faults
 from tests.unit.autotune.conftest import tune_small
 
@@ -153,3 +158,71 @@ def test_timing_waits_for_the_go() -> None:
         assert w.phase is None and w.idle
     finally:
         w.stop()
+
+
+_FLOATS = st.sampled_from([np.float32, np.float64, np.float16])
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.dtype]:
+    """(reference value, its error bound, an actual result, the result dtype): results at,
+    inside and just outside the tolerance, and NaN/inf, on odd shapes."""
+    dtype = np.dtype(draw(_FLOATS))
+    shape = draw(st.sampled_from([(1,), (7,), (3, 5), (2, 3, 3)]))
+    n = int(np.prod(shape))
+    finite = st.floats(-1e3, 1e3, allow_nan=False, width=16)
+    value = np.array(draw(st.lists(finite, min_size=n, max_size=n)), np.float64).reshape(shape)
+    error = np.array(
+        draw(st.lists(st.floats(0, 1.0, width=16), min_size=n, max_size=n)), np.float64
+    ).reshape(shape)
+    tol = SAFETY * error + tiny(dtype)
+    choices = st.sampled_from(["exact", "inside", "edge-in", "edge-out", "out", "nan", "inf"])
+    actual = np.empty(shape, np.float64)
+    for i, kind in enumerate(draw(st.lists(choices, min_size=n, max_size=n))):
+        v, t = value.flat[i], tol.flat[i]
+        sign = draw(st.sampled_from([-1.0, 1.0]))
+        actual.flat[i] = {
+            "exact": v,
+            "inside": v + sign * t / 2,
+            "edge-in": v + sign * t,
+            "edge-out": np.nextafter(v + sign * t, sign * np.inf),
+            "out": v + sign * 3 * t,
+            "nan": np.nan,
+            "inf": sign * np.inf,
+        }[kind]
+    with np.errstate(over="ignore"):
+        return value, error, actual.astype(dtype), dtype
+
+
+@given(_results())
+def test_screen_passes_only_what_compare_passes(case: Any) -> None:
+    value, error, actual, dtype = case
+    screen = Screen.of(value, error, tiny(dtype))
+    assert screen is not None
+    if screen.passes(actual, dtype):
+        assert compare(actual, Expected(value, error, dtype), dtype).ok
+
+
+@given(st.sampled_from([np.float32, np.float64]), st.integers(1, 40), st.integers(0, 2**31))
+def test_screen_passes_a_correctly_rounded_result(dtype: Any, n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    value = rng.uniform(-10, 10, (n, 3))
+    error = np.abs(value) * np.finfo(dtype).eps * 4
+    screen = Screen.of(value, error, tiny(dtype))
+    assert screen is not None and screen.passes(value.astype(dtype), np.dtype(dtype))
+    assert not screen.passes(value.astype(np.float16), np.dtype(dtype))  # wrong dtype
+
+
+@given(
+    st.lists(st.floats(allow_nan=True, width=32), min_size=0, max_size=12),
+    st.integers(0, 11),
+    st.sampled_from([np.float32, np.int32]),
+)
+def test_same_bits_is_byte_equality(values: list[float], flip: int, dtype: Any) -> None:
+    a = np.array(values, np.float32).view(np.int32).astype(dtype, copy=False)
+    b = a.copy()
+    assert same_bits(a, b)
+    if a.size:
+        b.view(np.uint8)[flip % b.nbytes] ^= 1
+        assert not same_bits(a, b)
+    assert not same_bits(a, a.astype(np.float64))
