@@ -10,9 +10,9 @@ unknown state, and a CUDA context must never be inherited. The child gets this p
 `sys.path`, then reads length-prefixed pickles on its stdin: first the handler factory
 and its setup (`serve` builds the handler once), then one job per message. It answers on
 a private pipe with `("ready",)`, then for each job `("done", result)` after optional
-`("phase", name, wait)` messages that let the parent move the job's deadline (the
-measurement worker reports when it has built, verified and started timing a kernel); with
-`wait` the child then blocks until the parent answers `("go",)` (`Worker.go`: the CPU
+`("phase", name)` messages that let the parent move the job's deadline (the measurement
+worker reports when it has built, verified and started timing a kernel); after
+`("phase", name, True)` the child blocks until the parent answers `("go",)` (`Worker.go`: the CPU
 measurement worker times only once the compile workers are stopped).
 
 A child never outlives the tuning process: it asks the kernel to kill it when its parent
@@ -99,7 +99,7 @@ def serve(reply_fd: int, parent: int | None = None) -> None:
         send(("ready",))
 
         def progress(name: str, wait: bool = False) -> None:
-            send(("phase", name, wait))
+            send(("phase", name, True) if wait else ("phase", name))
             if wait and receive() is None:
                 raise BrokenPipeError  # the parent is gone: nobody to answer
 
