@@ -8,8 +8,9 @@ The pieces, one module each: `space` (knobs and static constraints from the sche
 `strategies` (Optuna samplers, ask-and-tell), `compile_pool` (candidates compiled in
 worker processes with a timeout), `measure` (verification and timing in a worker per
 device; the measurement protocol), `worker` (isolated child processes with a watchdog),
-`store` (study keys and Optuna storage), `runner` (the loop), `problem` (payload and
-schedule to a problem), `peer` (numpy / cuBLAS times), `report` (display, table, files).
+`store` (study keys and Optuna storage), `runner` (the loop), `breakdown` (where a run's
+time goes: `TuneResult.breakdown`), `problem` (payload and schedule to a problem), `peer`
+(numpy / cuBLAS times), `report` (display, table, files).
 """
 
 from __future__ import annotations

@@ -4,20 +4,24 @@ Measurement protocol, version `PROTOCOL_VERSION` (part of every study key: a cha
 never reuses an old time):
 
 1. Build: the candidate's LLVM IR is JIT-compiled in the worker (on cuda, loaded on the
-   worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts).
+   worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts). On cuda the
+   kernels come as the cubins `ptxas -v` made in the compile worker (version 2; version 1
+   loaded PTX through the driver's JIT), as PTX only where no ptxas is installed.
 2. Verify: one call on the study's inputs (seeded random, non-trivial, of the payload's
    odd sizes) into fresh output buffers pre-filled with NaN (integers: a sentinel), so an
    element the kernel never writes cannot pass. Every result is compared with
    `schedir.reference` (float64, dtype-aware tolerances: `schedir.reference.compare`), and
    every input is compared bit for bit with its copy taken before the call. A failure is
-   a `wrong-result`: it is never timed and can never win.
-3. Time: warm-up, then repeats. CPU: one warm-up call, then calls until `min_time`
+   a `wrong-result`: it is never timed and can never win. (`Screen` decides quickly where
+   every element is well inside compare's tolerance; any other result goes to compare.)
+3. Time: warm-up, then repeats. CPU: the compile workers are stopped first (the worker
+   waits for the runner's go), then one warm-up call, then calls until `min_time`
    seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
    cuda: `schedir.gpu.time_function` (warm-up runs, then CUDA events around every run,
    the L2 cache flushed before each). The result is the median and the spread (the
    interquartile range relative to the median).
-4. Accept: a candidate faster than the best so far is timed again (`remeasure`) and its
-   time is the median of both series; times within the noise band (`NOISE_BAND`, or the
+4. Accept: a candidate faster than the best so far is timed again (`remeasure`, on the
+   executable built for its first timing) and its time is the median of both series; times within the noise band (`NOISE_BAND`, or the
    measured spreads when larger) are ties, broken by the candidate's canonical knob key,
    so workers and hosts agree on the winner (`schedir.autotune.runner.winner`).
 
@@ -43,7 +47,7 @@ import numpy as np
 from schedir.abi import EntrySignature
 from schedir.options import CompileOptions
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 NOISE_BAND = 0.02
 """Relative difference below which two medians are a tie."""
 
