@@ -4,7 +4,8 @@
     python benchmarks/tune.py record gpu [--size 4096]          # exhaustive matmul_smem_cuda sweep
     python benchmarks/tune.py table cpu|gpu [--size N]          # the table of a stopped sweep
     python benchmarks/tune.py replay [benchmarks/data/tune_sweep_cpu.json ...]
-    python benchmarks/tune.py throughput cpu|gpu [--budget 64] [--devices 0,1]
+    python benchmarks/tune.py throughput cpu|gpu [--budget 64] [--devices 0,1] [--size N]
+                                     [--compile-workers N]
     python benchmarks/tune.py results cpu|gpu [--budget 64] [--size N]
 
 (a) Search quality. `record` runs the whole valid space of a shipped schedule once
@@ -17,7 +18,11 @@ median over seeds of (exhaustive best / best found) after 16, 32 and 64 candidat
 Targets: >= 95% within 32 and >= 97% within 64 candidates; random search is the baseline.
 
 (b) Throughput: candidates per second of the whole loop (compile, verify, measure) for a
-fresh study of `--budget` candidates; with `--devices 0,1` one measurement worker per GPU.
+fresh study of `--budget` candidates; with `--devices 0,1` one measurement worker per GPU,
+after a run on the first device alone (the scaling is their ratio). Each run prints its
+whole-run and steady-state rates and the breakdown of `schedir.autotune.breakdown`
+(start-up steps, compile stages, measurement steps, idle workers). `throughput cpu` runs
+the same loop on the CPU (to check the plumbing without a GPU).
 Targets: >= 2/s on the 16-core H200 machine; 2 GPUs >= 1.8x one.
 
 (c) Results: the tuned kernel against the peer the tuner times in the same run (numpy on
@@ -232,13 +237,47 @@ def replay(paths: list[Path]) -> None:
             print(f"{strategy:10}" + "".join(f"{s:9.1f}%" for s in row), flush=True)
 
 
-def throughput(case: str, budget: int, devices: tuple[int, ...] | None, size: int) -> None:
-    start = time.perf_counter()
-    result = _tune(case, size, budget=budget, strategy="random", devices=devices, peer=False)
-    seconds = time.perf_counter() - start
-    print(
-        f"{case}: {result.candidates} candidates in {seconds:.1f} s: {result.candidates / seconds:.2f}/s (devices {devices or 'default'})"
-    )
+def throughput(
+    case: str,
+    budget: int,
+    devices: tuple[int, ...] | None,
+    size: int,
+    compile_workers: int | None = None,
+) -> None:
+    """One run per device set (the first device alone first when several are given)."""
+    runs = [devices[:1], devices] if devices and len(devices) > 1 else [devices]
+    rates: list[tuple[float, float | None]] = []
+    for run_devices in runs:
+        start = time.perf_counter()
+        result = _tune(
+            case,
+            size,
+            budget=budget,
+            strategy="random",
+            devices=run_devices,
+            peer=False,
+            compile_workers=compile_workers,
+        )
+        seconds = time.perf_counter() - start
+        rate = result.candidates / seconds
+        steady = result.breakdown.steady_rate() if result.breakdown is not None else None
+        rates.append((rate, steady))
+        shown = ",".join(str(d) for d in run_devices) if run_devices else "default"
+        print(
+            f"\n{case} {size}^3, devices {shown}: {result.candidates} candidates in "
+            f"{seconds:.1f} s: {rate:.2f}/s whole run, "
+            f"{f'{steady:.2f}/s' if steady else 'n/a'} steady state",
+            flush=True,
+        )
+        if result.breakdown is not None:
+            print(result.breakdown.render(), flush=True)
+    if len(rates) == 2:
+        (one, one_steady), (many, many_steady) = rates
+        steady = f"{many_steady / one_steady:.2f}x" if one_steady and many_steady else "n/a"
+        print(
+            f"\nscaling, {len(runs[1] or ())} devices against one: whole run "
+            f"{many / one:.2f}x, steady state {steady}"
+        )
 
 
 def results(case: str, budget: int, size: int) -> None:
@@ -270,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         q.add_argument("--budget", type=int, default=64)
         q.add_argument("--size", type=int)
         q.add_argument("--devices")
+        q.add_argument("--compile-workers", type=int)
     args = p.parse_args(argv)
     if args.command in ("record", "table"):
         size = args.size or RECORD_SIZE[args.case]
@@ -281,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         size = args.size or CASES[args.case][2]
         devices = tuple(int(d) for d in args.devices.split(",")) if args.devices else None
         if args.command == "throughput":
-            throughput(args.case, args.budget, devices, size)
+            throughput(args.case, args.budget, devices, size, args.compile_workers)
         else:
             results(args.case, args.budget, size)
     return 0

@@ -11,12 +11,15 @@ importing this module (the console scripts do) loads none of them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import re
+import signal
 import sys
+import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -607,6 +610,25 @@ def tune_main(argv: list[str] | None = None) -> int:
     return _guarded(_tune, argv)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """Within: a SIGTERM stops the run as a Ctrl-C does (the workers are ended and the
+    candidates in flight recorded as interrupted; a rerun redoes only those). The
+    previous handler comes back after (`tune_main` may run inside another program)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _tune_parser() -> _ArgumentParser:
     p = _ArgumentParser(
         prog="schedir-tune",
@@ -677,7 +699,7 @@ def _tune(argv: list[str] | None, sources: SourceManager) -> int:
     if args.output:
         check_output(args.output)
     report_dir = prepare_directory(args.report, "--report") if args.report else None
-    with report.LiveProgress(sys.stderr) as live:
+    with _term_as_interrupt(), report.LiveProgress(sys.stderr) as live:
         result = tune(
             args.payload,
             args.schedule,

@@ -8,19 +8,22 @@ The pieces, one module each: `space` (knobs and static constraints from the sche
 `strategies` (Optuna samplers, ask-and-tell), `compile_pool` (candidates compiled in
 worker processes with a timeout), `measure` (verification and timing in a worker per
 device; the measurement protocol), `worker` (isolated child processes with a watchdog),
-`store` (study keys and Optuna storage), `runner` (the loop), `problem` (payload and
-schedule to a problem), `peer` (numpy / cuBLAS times), `report` (display, table, files).
+`store` (study keys and Optuna storage), `runner` (the loop), `breakdown` (where a run's
+time goes: `TuneResult.breakdown`), `problem` (payload and schedule to a problem), `peer`
+(numpy / cuBLAS times), `report` (display, table, files).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schedir.autotune.breakdown import Breakdown
 from schedir.autotune.measure import PROTOCOL_VERSION, MeasureHook, MeasureSetup
 from schedir.autotune.peer import PeerTime
 from schedir.autotune.runner import Progress, Settings
@@ -57,6 +60,8 @@ class TuneResult:
     study_name: str
     peer: PeerTime | None = None
     from_store: bool = False
+    breakdown: Breakdown | None = field(default=None, repr=False, compare=False)
+    """Where the run's time went (`schedir.autotune.breakdown`)."""
     _build: Callable[[str], Any] | None = field(default=None, repr=False, compare=False)
     _kernel: list[Any] = field(default_factory=list, repr=False, compare=False)
 
@@ -130,7 +135,10 @@ def tune(
     if options.target != target:
         raise InputError(f"target '{target}' disagrees with options.target '{options.target}'")
     sources = sources or SourceManager()
+    breakdown = Breakdown()
+    lap = _Lap(breakdown)
     prepared = prepare(payload, schedule, entry, options, devices, study, sources)
+    lap("prepare (parse, space, study key)")
     loaded, parts, name, device_list = (
         prepared.loaded,
         prepared.key_parts,
@@ -146,6 +154,7 @@ def tune(
     if not the_study.user_attrs.get("key"):
         the_study.set_user_attr("key", parts)
     stores.recover_interrupted(the_study)
+    lap("open the study")
 
     def finished() -> bool:
         found = stores.records(the_study)
@@ -157,11 +166,14 @@ def tune(
     from_store = finished() and time_budget is None
     with tempfile.TemporaryDirectory(prefix="schedir-tune-") as folder:
         if not from_store:
-            workers = compile_workers or os.cpu_count() or 1
+            # At least two candidates per device compile ahead of measurement.
+            workers = compile_workers or max(os.cpu_count() or 1, 2 * len(device_list))
             # The compile workers warm up while the reference results are computed.
             compilers = start_compilers(workers, options.target, compile_timeout)
+            lap("spawn the compile workers")
             try:
                 data, reduction = problems.write_reference_data(loaded, Path(folder), seed)
+                lap("reference results (once per run)")
                 settings = Settings(
                     budget,
                     time_budget,
@@ -176,7 +188,10 @@ def tune(
                 setup = MeasureSetup(
                     target, device_list[0], data, reduction, min_time, hook=measure_hook
                 )
-                Loop(loaded.problem, settings, the_study, setup, progress, compilers).run()
+                Loop(
+                    loaded.problem, settings, the_study, setup, progress, compilers, breakdown
+                ).run()
+                lap.mark()
             finally:
                 for w in compilers:
                     w.stop()
@@ -185,7 +200,9 @@ def tune(
                 the_study.set_user_attr(
                     "peer", [found_peer.name, found_peer.ms] if found_peer is not None else None
                 )
+                lap("peer timing")
     found = stores.records(the_study)
+    breakdown.ended = time.monotonic()
     best = winner(found)
     if best is None:
         raise TuneError(_no_winner(found))
@@ -209,8 +226,25 @@ def tune(
         name,
         PeerTime(stored_peer[0], float(stored_peer[1])) if stored_peer else None,
         from_store,
+        breakdown,
         build_kernel,
     )
+
+
+class _Lap:
+    """Records the seconds since the previous lap as a start-up step of a breakdown."""
+
+    def __init__(self, breakdown: Breakdown) -> None:
+        self.breakdown = breakdown
+        self.mark()
+
+    def mark(self) -> None:
+        self.last = time.monotonic()
+
+    def __call__(self, name: str) -> None:
+        now = time.monotonic()
+        self.breakdown.step(name, now - self.last)
+        self.last = now
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,14 @@ cannot cross processes) and classifies the outcome:
   per block, shared memory per block, registers spilled as `ptxas -v` reports them);
 - `compile-error`: anything else the compiler reported (an error, an internal error).
 
+On cuda the worker assembles each kernel module with `ptxas -v` (which it needs anyway for
+the spill and shared-memory limits) and puts the cubin in place of the PTX before the host
+code is lowered: the host code then embeds the cubin, and the measurement worker loads it
+without the driver's PTX JIT. Without ptxas the PTX stays (the driver compiles it).
+
+Every result carries where its time went (`CompileResult.stages`: wall and CPU seconds of
+this process per stage; `ptxas_s`), for the tuner's throughput breakdown.
+
 A worker that hangs past the timeout or dies is killed and replaced by `Worker`; the
 candidate is recorded as `compile-timeout` or `compile-crashed` by the runner.
 """
@@ -23,10 +31,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from schedir.abi import EntrySignature
 from schedir.diagnostics import SchedirError, SourceManager, TransformError
 from schedir.options import CompileOptions
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
 
 MAX_THREADS_PER_BLOCK = 1024
 MAX_STATIC_SHARED_BYTES = 48 * 1024
@@ -60,6 +72,12 @@ class CompileResult:
     error_class: str = ""
     message: str = ""
     resources: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Per stage reached: (wall seconds, CPU seconds of the worker process; the LLVM
+    worker's code generation counts only as wall time)."""
+    ptxas_s: float = 0.0
+    cubin: bool = False
+    """The kernels are embedded as cubins (ptxas ran), not as PTX."""
 
 
 def compile_candidate(job: CompileJob) -> CompileResult:
@@ -70,8 +88,9 @@ def compile_candidate(job: CompileJob) -> CompileResult:
         return CompileResult(job.candidate, status, time.perf_counter() - start, **kw)  # pyright: ignore[reportArgumentType]  # the fields are given by name
 
     sources = SourceManager()
+    clock = _StageClock()
     try:
-        ir, signature, written, module_limits = _run_stages(job, sources)
+        ir, signature, written, module_limits = _run_stages(job, sources, clock)
     except TransformError as err:
         status = "pruned" if err.silenceable else "compile-error"
         return result(status, error_class=type(err).__name__, message=err.render(sources))
@@ -85,13 +104,36 @@ def compile_candidate(job: CompileJob) -> CompileResult:
             error_class=type(err).__name__,
             message=f"internal compiler error: {type(err).__name__}: {err}",
         )
+    times = {"stages": clock.stages, "ptxas_s": clock.ptxas_s}
     if module_limits:
-        return result("pruned", error_class="TargetLimit", message=module_limits)
-    return result("ok", llvm_ir=ir, signature=signature, written=written)
+        return result("pruned", error_class="TargetLimit", message=module_limits, **times)
+    return result(
+        "ok",
+        llvm_ir=ir,
+        signature=signature,
+        written=written,
+        cubin=clock.cubin,
+        **times,
+    )
+
+
+class _StageClock:
+    """Wall and CPU seconds of each stage of one compile (and of ptxas)."""
+
+    def __init__(self) -> None:
+        self.stages: dict[str, tuple[float, float]] = {}
+        self.ptxas_s = 0.0
+        self.cubin = False
+        self._mark = (time.perf_counter(), time.process_time())
+
+    def lap(self, name: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        self.stages[name] = (wall - self._mark[0], cpu - self._mark[1])
+        self._mark = (wall, cpu)
 
 
 def _run_stages(
-    job: CompileJob, sources: SourceManager
+    job: CompileJob, sources: SourceManager, clock: _StageClock
 ) -> tuple[str, EntrySignature, tuple[int, ...], str]:
     """(LLVM IR, signature, written arguments, broken target limit or "")."""
     from schedir.dialects import get_context
@@ -103,7 +145,7 @@ def _run_stages(
         Entry,
         Schedule,
         Source,
-        kernels_ptx,
+        Stage,
         run_stages,
     )
 
@@ -120,20 +162,24 @@ def _run_stages(
     )
     limit = ""
 
-    def after(stage: object) -> None:
+    def after(stage: Stage) -> None:
         nonlocal limit
+        clock.lap(stage.name)
         if stage is SCHEDULED and job.options.target == "cuda":
             limit = launch_limits(c.ir)
             if limit:
                 raise _Pruned
         if stage is PTX and job.check_spills and not limit:
-            limit = ptx_limits(kernels_ptx(c.ir), job.options.arch)
+            start = time.perf_counter()
+            limit, clock.cubin = assemble_kernels(c.ir, job.options.arch)
+            clock.ptxas_s = time.perf_counter() - start
+            clock.lap("ptxas")
             if limit:
                 raise _Pruned
 
     stages = [s for s in BACKENDS[job.options.target].stages if not s.on_request]
     try:
-        run_stages(c, stages, on_stage=after)  # pyright: ignore[reportArgumentType]  # after takes any stage
+        run_stages(c, stages, on_stage=after)
     except _Pruned:
         return "", _dummy_signature(), (), limit
     assert c.llvm_ir is not None and c.signature is not None
@@ -179,29 +225,73 @@ def ptx_limits(
     ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
 ) -> str:
     """What `ptxas -v` says the kernels break (spilled registers, shared memory), or ""."""
+    return assemble_checked(ptx, arch, run)[1]
+
+
+def assemble_checked(
+    ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
+) -> tuple[bytes | None, str]:
+    """(the cubin, or None without a toolkit or when ptxas failed; the limit `ptxas -v`
+    says the kernels break, or "")."""
     from schedir.gpu import find_ptxas
 
     try:
         ptxas = find_ptxas()
     except SchedirError:
-        return ""  # no toolkit here: the limits are checked when the driver loads the PTX
+        return None, ""  # no toolkit here: the limits are checked when the driver loads the PTX
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "kernels.ptx"
+        cubin_path = Path(folder) / "k.cubin"
         path.write_text(ptx)
         out = run(
-            [str(ptxas), "-v", f"-arch={arch}", str(path), "-o", str(Path(folder) / "k.cubin")],
+            [str(ptxas), "-v", f"-arch={arch}", str(path), "-o", str(cubin_path)],
             capture_output=True,
             text=True,
             timeout=300,
         )
+        cubin = cubin_path.read_bytes() if out.returncode == 0 and cubin_path.is_file() else None
     log = out.stdout + out.stderr
     for stores, loads in _SPILL.findall(log):
         if int(stores) or int(loads):
-            return f"ptxas -v: registers spill ({stores} bytes spill stores, {loads} bytes spill loads)"
+            return cubin, (
+                f"ptxas -v: registers spill ({stores} bytes spill stores, {loads} bytes spill loads)"
+            )
     for _, smem in _SMEM.findall(log):
         if int(smem) > MAX_STATIC_SHARED_BYTES:
-            return f"ptxas -v: {smem} bytes of shared memory per block exceed {MAX_STATIC_SHARED_BYTES}"
-    return ""
+            return cubin, (
+                f"ptxas -v: {smem} bytes of shared memory per block exceed {MAX_STATIC_SHARED_BYTES}"
+            )
+    return cubin, ""
+
+
+def assemble_kernels(module: ModuleOp, arch: str) -> tuple[str, bool]:
+    """Assemble every PTX object of the `gpu.binary` ops of `module` with `ptxas -v` and
+    put the cubin in its place; (the first target limit broken or "", whether every PTX
+    object became a cubin). An object ptxas cannot assemble keeps its PTX: the driver
+    then reports the error when it loads it, as it would without the tuner."""
+    from xdsl.dialects.builtin import ArrayAttr
+
+    from schedir.dialects import gpu
+
+    every = True
+    for op in module.ops:
+        if not isinstance(op, gpu.BinaryOp):
+            continue
+        objects: list[gpu.ObjectAttr] = []
+        for obj in op.objects.data:
+            if not isinstance(obj, gpu.ObjectAttr) or obj.format.data != "assembly":
+                objects.append(obj)  # pyright: ignore[reportArgumentType]  # kept as it is
+                continue
+            cubin, limit = assemble_checked(obj.object.data, arch)
+            if limit:
+                return limit, False
+            if cubin is None:
+                every = False
+                objects.append(obj)
+            else:
+                objects.append(gpu.ObjectAttr(obj.target, "bin", cubin.decode("latin-1")))
+        op.objects = ArrayAttr(objects)
+    return "", every
 
 
 def compile_handler(target: object) -> Callable[[CompileJob, Callable[[str], None]], CompileResult]:
@@ -247,6 +337,8 @@ __all__ = [
     "MAX_THREADS_PER_BLOCK",
     "CompileJob",
     "CompileResult",
+    "assemble_checked",
+    "assemble_kernels",
     "compile_candidate",
     "compile_handler",
     "launch_limits",

@@ -4,20 +4,24 @@ Measurement protocol, version `PROTOCOL_VERSION` (part of every study key: a cha
 never reuses an old time):
 
 1. Build: the candidate's LLVM IR is JIT-compiled in the worker (on cuda, loaded on the
-   worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts).
+   worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts). On cuda the
+   kernels come as the cubins `ptxas -v` made in the compile worker (version 2; version 1
+   loaded PTX through the driver's JIT), as PTX only where no ptxas is installed.
 2. Verify: one call on the study's inputs (seeded random, non-trivial, of the payload's
    odd sizes) into fresh output buffers pre-filled with NaN (integers: a sentinel), so an
    element the kernel never writes cannot pass. Every result is compared with
    `schedir.reference` (float64, dtype-aware tolerances: `schedir.reference.compare`), and
    every input is compared bit for bit with its copy taken before the call. A failure is
-   a `wrong-result`: it is never timed and can never win.
-3. Time: warm-up, then repeats. CPU: one warm-up call, then calls until `min_time`
+   a `wrong-result`: it is never timed and can never win. (`Screen` decides quickly where
+   every element is well inside compare's tolerance; any other result goes to compare.)
+3. Time: warm-up, then repeats. CPU: the compile workers are stopped first (the worker
+   waits for the runner's go), then one warm-up call, then calls until `min_time`
    seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
    cuda: `schedir.gpu.time_function` (warm-up runs, then CUDA events around every run,
    the L2 cache flushed before each). The result is the median and the spread (the
    interquartile range relative to the median).
-4. Accept: a candidate faster than the best so far is timed again (`remeasure`) and its
-   time is the median of both series; times within the noise band (`NOISE_BAND`, or the
+4. Accept: a candidate faster than the best so far is timed again (`remeasure`, on the
+   executable built for its first timing) and its time is the median of both series; times within the noise band (`NOISE_BAND`, or the
    measured spreads when larger) are ties, broken by the candidate's canonical knob key,
    so workers and hosts agree on the winner (`schedir.autotune.runner.winner`).
 
@@ -43,7 +47,7 @@ import numpy as np
 from schedir.abi import EntrySignature
 from schedir.options import CompileOptions
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 NOISE_BAND = 0.02
 """Relative difference below which two medians are a tie."""
 
@@ -61,7 +65,8 @@ class MeasureSetup:
     device: int | None
     data: Path
     """An .npz file holding `in_<i>` (the inputs), `out_<i>` (the reference results) and,
-    for float results, `err_<i>` (their forward error bounds)."""
+    for float results, `err_<i>` (their forward error bounds) and `floor_<i>` (the
+    smallest normal number of the result's dtype, compare's absolute tolerance)."""
     reduction_length: int
     min_time: float
     min_runs: int = 5
@@ -80,6 +85,8 @@ class MeasureJob:
     written: tuple[int, ...]
     options: CompileOptions
     remeasure: bool = False
+    handshake: bool = False
+    """Wait for the runner's go before timing (it stops the compile workers first)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,13 @@ class Measurement:
     build_s: float = 0.0
     error_class: str = ""
     message: str = ""
+    call_s: float = 0.0
+    """The verification call: on cuda the module load (a cubin, or PTX the driver
+    compiles), the copies to and from the device and one run."""
+    check_s: float = 0.0
+    """Comparing the results with the reference and the inputs with their copies."""
+    time_s: float = 0.0
+    """Timing (warm-up and repeats)."""
 
     @property
     def median_ms(self) -> float:
@@ -123,6 +137,8 @@ class Measurer:
             # environment at cuInit) is told to show the worker only its device.
             os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
         self.setup = setup
+        self._last: tuple[int, Any] | None = None
+        """The last verified candidate and its executable (kept for a `remeasure`)."""
         with np.load(setup.data, allow_pickle=False) as data:
             count = sum(1 for k in data.files if k.startswith("in_"))
             self.inputs = [np.array(data[f"in_{i}"]) for i in range(count)]
@@ -135,60 +151,65 @@ class Measurer:
                 )
                 for i in range(results)
             ]
+            # Built now, while the first candidates compile (`floor_<i>`: tiny of the
+            # result's declared dtype), else on first use.
+            self._screens: dict[int, Screen | None] = {
+                i: Screen.of(*self.expected[i], float(data[f"floor_{i}"]))
+                for i in range(results)
+                if f"floor_{i}" in data.files
+            }
 
-    def __call__(self, job: MeasureJob, progress: Callable[[str], None]) -> Measurement:
+    def __call__(self, job: MeasureJob, progress: Callable[..., None]) -> Measurement:
         start = time.perf_counter()
-        try:
-            executable = _build(job)
-        except Exception as err:  # a JIT/load failure of this candidate only
+        last = self._last
+        self._last = None
+        if job.remeasure and last is not None and last[0] == job.candidate:
+            executable = last[1]  # timed again right after its first timing: not rebuilt
+        else:
+            try:
+                executable = _build(job)
+            except Exception as err:  # a JIT/load failure of this candidate only
+                return Measurement(
+                    job.candidate, "error", error_class=type(err).__name__, message=str(err)
+                )
+        spent: dict[str, float] = {"build_s": time.perf_counter() - start}
+
+        def outcome(status: str, err: BaseException | None = None, **kw: Any) -> Measurement:
+            if err is not None:
+                kw.update(error_class=type(err).__name__, message=str(err))
             return Measurement(
-                job.candidate, "error", error_class=type(err).__name__, message=str(err)
+                job.candidate,
+                status,
+                build_s=spent.get("build_s", 0.0),
+                call_s=spent.get("call_s", 0.0),
+                check_s=spent.get("check_s", 0.0),
+                time_s=spent.get("time_s", 0.0),
+                **kw,
             )
-        build_s = time.perf_counter() - start
+
         progress("built")
         if not job.remeasure:
             try:
-                failure = self._verify(job, executable)
+                failure = self._verify(job, executable, spent)
             except Exception as err:  # poisons_context: see _verify
-                return Measurement(
-                    job.candidate,
-                    "crashed",
-                    build_s=build_s,
-                    error_class=type(err).__name__,
-                    message=str(err),
-                )
+                return outcome("crashed", err)
             if failure is not None:
-                return Measurement(
-                    job.candidate,
-                    "wrong-result",
-                    build_s=build_s,
-                    error_class="WrongResult",
-                    message=failure,
-                )
-        progress("timing")
+                return outcome("wrong-result", error_class="WrongResult", message=failure)
+        progress("timing", job.handshake)
+        start = time.perf_counter()
         try:
             times = self._time(job, executable)
         except Exception as err:
-            if poisons_context(err):
-                return Measurement(
-                    job.candidate,
-                    "crashed",
-                    build_s=build_s,
-                    error_class=type(err).__name__,
-                    message=str(err),
-                )
-            return Measurement(
-                job.candidate,
-                "error",
-                build_s=build_s,
-                error_class=type(err).__name__,
-                message=str(err),
-            )
-        return Measurement(job.candidate, "verified", tuple(times), build_s)
+            spent["time_s"] = time.perf_counter() - start
+            return outcome("crashed" if poisons_context(err) else "error", err)
+        spent["time_s"] = time.perf_counter() - start
+        self._last = (job.candidate, executable)  # a new best is timed again next
+        return outcome("verified", times_ms=tuple(times))
 
-    def _verify(self, job: MeasureJob, executable: Any) -> str | None:
-        """None when every result matches the reference and no input changed, else why not."""
-        from schedir.reference import Expected, compare, nan_filled
+    def _verify(self, job: MeasureJob, executable: Any, spent: dict[str, float]) -> str | None:
+        """None when every result matches the reference and no input changed, else why not
+        (the seconds of the call and of the comparison go to `spent`)."""
+        from schedir.reference import nan_filled
 
         args = [a.copy() for a in self.inputs]
         outputs = [nan_filled(spec) for spec in job.signature.out_params]
@@ -196,22 +217,41 @@ class Measurer:
         def run() -> list[np.ndarray]:
             return executable.run(args, outputs=outputs)
 
+        start = time.perf_counter()
         try:
             results = self.setup.hook(job.knobs, run) if self.setup.hook is not None else run()
         except Exception as err:
             if poisons_context(err):
                 raise  # an illegal address or the like: this worker must be replaced
             return f"the call raised {type(err).__name__}: {err}"
+        finally:
+            spent["call_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        try:
+            return self._check(job, args, results)
+        finally:
+            spent["check_s"] = time.perf_counter() - start
+
+    def _check(self, job: MeasureJob, args: list[Any], results: list[np.ndarray]) -> str | None:
+        from schedir.reference import Expected, compare
+        from schedir.reference.bounds import tiny
+
         if len(results) != len(self.expected):
             return f"{len(results)} result(s), the reference has {len(self.expected)}"
         for index, (spec, got, want) in enumerate(
             zip(job.signature.results, results, self.expected, strict=True)
         ):
+            dtype = np.dtype(spec.dtype)
+            if index not in self._screens:
+                self._screens[index] = Screen.of(*want, tiny(dtype)) if dtype.kind == "f" else None
+            screen = self._screens[index]
+            if screen is not None and screen.passes(got, dtype):
+                continue
             check = compare(got, Expected(*want, np.dtype(spec.dtype)), spec.dtype)
             if not check.ok:
                 return f"result {index}: {check.message}"
         for index, (before, after) in enumerate(zip(self.inputs, args, strict=True)):
-            if before.tobytes() != np.asarray(after).tobytes():
+            if not same_bits(before, np.asarray(after)):
                 return f"input {index} was modified by the kernel"
         return None
 
@@ -245,6 +285,64 @@ class Measurer:
             call()
             times.append((time.perf_counter() - t0) * 1e3)
         return times
+
+
+_MIN_MARGIN = 4 * 5e-324
+"""Four of the smallest subnormal doubles: the margin where 2^-50 of the size underflows."""
+
+
+class Screen:
+    """A fast check of a float result that passes only where `schedir.reference.compare`
+    passes: each element must lie in [value - tol, value + tol] (compare's tolerance
+    SAFETY x bound + tiny), both ends moved a few ulps inwards so that rounding never lets
+    through what compare's |actual - value| <= tol rejects. The interval is computed once
+    per worker; a result outside it (or NaN) goes to `compare`, which decides and explains.
+    On a 4096x4096 result this takes a few milliseconds where `compare` takes seconds."""
+
+    def __init__(self, low: np.ndarray, high: np.ndarray) -> None:
+        self.low = low
+        self.high = high
+
+    @staticmethod
+    def of(value: np.ndarray, error: np.ndarray | None, floor: float) -> Screen | None:
+        """The screen of a reference result (None: not a float result with bounds);
+        `floor` is `tiny` of the result's declared dtype."""
+        from schedir.reference.bounds import SAFETY
+
+        if error is None or value.dtype.kind != "f" or value.size == 0:
+            return None
+        with np.errstate(invalid="ignore", over="ignore"):
+            e = np.asarray(value, np.float64)
+            tol = SAFETY * np.broadcast_to(np.asarray(error, np.float64), e.shape)
+            tol += floor  # compare's tolerance, computed as compare computes it
+            # A margin of at least 4 ulps of e +- tol (an ulp of x is at most |x| 2^-52):
+            # the rounded ends lie strictly inside [e - tol, e + tol]. (In place: on a
+            # large result every fresh array costs its page faults.)
+            margin = np.abs(e)
+            margin += tol
+            margin *= 2.0**-50
+            margin += _MIN_MARGIN
+            low = e - tol
+            low += margin
+            high = np.add(e, tol, out=tol)
+            high -= margin
+        return Screen(low, high)
+
+    def passes(self, actual: Any, dtype: np.dtype) -> bool:
+        got = np.asarray(actual)
+        if got.dtype != dtype or got.dtype.kind != "f" or got.shape != self.low.shape:
+            return False
+        with np.errstate(invalid="ignore"):
+            return bool(np.all((got >= self.low) & (got <= self.high)))
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays hold the same bytes (NaN payloads included)."""
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    flat_a = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+    flat_b = np.ascontiguousarray(b).reshape(-1).view(np.uint8)
+    return bool(np.array_equal(flat_a, flat_b))
 
 
 _STICKY_CUDA_ERRORS = (
@@ -289,7 +387,9 @@ __all__ = [
     "MeasureSetup",
     "Measurement",
     "Measurer",
+    "Screen",
     "measure_handler",
     "poisons_context",
     "relative_spread",
+    "same_bits",
 ]

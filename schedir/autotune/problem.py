@@ -107,6 +107,7 @@ def write_reference_data(loaded: Loaded, folder: Path, seed: int) -> tuple[Path,
     error bounds `err_i`) in an .npz under `folder`, and the payload's reduction length."""
     from schedir import reference
     from schedir.dialects.types import entry_signature, find_entry
+    from schedir.reference.bounds import tiny
 
     sig = entry_signature(find_entry(loaded.payload, loaded.entry))
     inputs = reference.random_inputs(sig, seed)
@@ -116,6 +117,8 @@ def write_reference_data(loaded: Loaded, folder: Path, seed: int) -> tuple[Path,
         arrays[f"out_{i}"] = e.value
         if e.error is not None:
             arrays[f"err_{i}"] = e.error
+            if np.dtype(e.dtype).kind == "f":
+                arrays[f"floor_{i}"] = np.array(tiny(e.dtype), np.float64)
     path = folder / "reference.npz"
     np.savez(path, **arrays)  # pyright: ignore[reportArgumentType]  # numpy's stub types **kwds loosely
     return path, reference.reduction_length(loaded.payload, loaded.entry)

@@ -11,6 +11,14 @@ do not count. `time_budget` stops asking for new candidates after that many seco
 
 On the CPU target the compile workers are paused (SIGSTOP) while a candidate is timed, so
 that compilation never disturbs a measurement; their deadlines move by the paused time.
+They keep compiling while a candidate is built and verified: the measurement worker
+announces its timing phase and waits until the loop has paused them.
+
+Pipelining: every compile worker takes a new candidate as soon as it is idle, so up to
+`compile_workers` candidates (at least twice the devices) compile ahead of measurement;
+compiled candidates wait in a queue for the first free measurement worker.
+
+Every run fills a `schedir.autotune.breakdown.Breakdown` (where the time went).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from schedir.autotune import strategies
+from schedir.autotune.breakdown import Breakdown
 from schedir.autotune.compile_pool import CompileJob, CompileResult, compile_handler
 from schedir.autotune.measure import (
     NOISE_BAND,
@@ -120,8 +129,10 @@ class Loop:
         measure: MeasureSetup,
         progress: Progress | None = None,
         compilers: list[Worker] | None = None,
+        breakdown: Breakdown | None = None,
     ) -> None:
         self.problem = problem
+        self.breakdown = breakdown if breakdown is not None else Breakdown()
         self.compilers = compilers
         """Compile workers started (and warming up) before the loop (`start_compilers`)."""
         self.settings = settings
@@ -287,6 +298,7 @@ class Loop:
             self.study.tell(trial, state=TrialState.FAIL)
         if status != "invalid":
             self.stats.counts[status] = self.stats.counts.get(status, 0) + 1
+            self.breakdown.finished.append(time.monotonic())
 
     def _finish(self, cand: _Candidate, status: str, **attrs: Any) -> None:
         attrs.setdefault("compile_s", cand.compile_s)
@@ -330,7 +342,9 @@ class Loop:
         for w in measurers:
             w.start()
         started = time.monotonic()
+        self.breakdown.loop_started = started
         cpu = self.problem.options.target == "cpu"
+        idle_since: dict[str, float] = {}
         try:
             while True:
                 for w in compilers:
@@ -343,10 +357,14 @@ class Loop:
                     if w.idle and self.to_measure:
                         cand = self.to_measure.popleft()
                         self._submit_measure(w, cand)
-                measuring = any(not w.idle and w.job is not None for w in measurers)
+                self._account_idle(workers, idle_since)
                 if cpu:
+                    timing = any(w.job is not None and w.phase == "timing" for w in measurers)
                     for w in compilers:
-                        (w.pause if measuring else w.resume)()
+                        (w.pause if timing else w.resume)()
+                    for w in measurers:
+                        if w.job is not None and w.phase == "timing" and w.waiting:
+                            w.go()  # the compile workers are stopped: time now
                 if not self.in_flight and (not self._can_ask(started) or self.exhausted):
                     break
                 self._report()
@@ -370,11 +388,25 @@ class Loop:
                         if job is not None:
                             self._on_died(w, job, died, measurers)
         finally:
+            self._account_idle(workers, idle_since)
+            self.breakdown.loop_ended = time.monotonic()
             for w in workers:
+                if w.ready_s is not None:
+                    self.breakdown.spawn.setdefault(w.label, w.ready_s)
                 w.stop()
             self._abandon()
         self._refresh()
         self._report()
+
+    def _account_idle(self, workers: list[Worker], idle_since: dict[str, float]) -> None:
+        """Add the time since the last call to each worker that was idle then and since."""
+        now = time.monotonic()
+        for w in workers:
+            since = idle_since.pop(w.label, None)
+            if since is not None:
+                self.breakdown.add_idle(w.label, now - since)
+            if w.idle:
+                idle_since[w.label] = now
 
     def _beat(self) -> None:
         now = time.monotonic()
@@ -412,6 +444,7 @@ class Loop:
             compiled.written,
             self.problem.options,
             remeasure=remeasure,
+            handshake=self.problem.options.target == "cpu",
         )
         cand.measure_started = time.monotonic()
         w.submit(job, self.settings.compile_timeout)
@@ -453,6 +486,9 @@ class Loop:
             return
         cand.compile_s = result.seconds
         self.stats.compile_s += result.seconds
+        self.breakdown.add_compile(result.stages, result.seconds, result.ptxas_s)
+        if result.status == "ok" and result.cubin:
+            self.breakdown.cubins += 1
         if result.status == "ok":
             cand.compiled = result
             self.to_measure.append(cand)
@@ -463,7 +499,16 @@ class Loop:
         cand = self.in_flight.get(m.candidate)
         if cand is None:
             return
-        self.stats.measure_s += time.monotonic() - cand.measure_started
+        wall = time.monotonic() - cand.measure_started
+        self.stats.measure_s += wall
+        self.breakdown.add_measure(
+            # a re-timing reuses the executable built for the first timing
+            build_s=m.build_s if cand.first is None else 0.0,
+            call_s=m.call_s,
+            check_s=m.check_s,
+            time_s=m.time_s,
+            wall_s=wall,
+        )
         if m.status == "crashed":
             w.replace(m.message)
         if m.status != "verified":
@@ -476,6 +521,7 @@ class Loop:
             if best is not None and m.median_ms < best * (1 - NOISE_BAND):
                 # A new best is timed again before it is accepted.
                 cand.first = m
+                self.breakdown.remeasures += 1
                 self._submit_measure(w, cand, remeasure=True)
                 return
             times = m.times_ms

@@ -11,7 +11,15 @@ unknown state, and a CUDA context must never be inherited. The child gets this p
 and its setup (`serve` builds the handler once), then one job per message. It answers on
 a private pipe with `("ready",)`, then for each job `("done", result)` after optional
 `("phase", name)` messages that let the parent move the job's deadline (the measurement
-worker reports when it has built, verified and started timing a kernel). The child's
+worker reports when it has built, verified and started timing a kernel); after
+`("phase", name, True)` the child blocks until the parent answers `("go",)` (`Worker.go`: the CPU
+measurement worker times only once the compile workers are stopped).
+
+A child never outlives the tuning process: it asks the kernel to kill it when its parent
+dies (`PR_SET_PDEATHSIG`, Linux: this also ends a child stopped by `pause`), and a
+watchdog thread ends it when its parent process is gone (other systems, and the moment
+between the fork and the `prctl` call). So a `kill -9` of `schedir-tune` leaves no worker
+behind, busy, idle or paused. The child's
 file descriptor 1 is pointed at its stderr, so nothing a compiler prints can corrupt a
 reply; it runs in its own session, so a Ctrl-C in the terminal reaches only the parent.
 
@@ -41,9 +49,9 @@ from typing import IO, Any
 
 _HEADER = struct.Struct("<Q")
 
-Handler = Callable[[Any, Callable[[str], None]], Any]
+Handler = Callable[[Any, Callable[..., None]], Any]
 """What a child runs for each job (job, progress): the result, after optional
-`progress(phase)` calls."""
+`progress(phase)` calls (`progress(phase, True)` waits for the parent's go)."""
 
 HandlerFactory = Callable[[Any], Handler]
 """Builds a child's handler from the worker's setup (a picklable module-level function)."""
@@ -54,9 +62,19 @@ def _read_exact(stream: IO[bytes], size: int) -> bytes | None:
     return data if data is not None and len(data) == size else None
 
 
-def serve(reply_fd: int) -> None:
+def die_with_parent(parent: int) -> None:
+    """End this process when `parent` (its parent's pid) dies (see the module doc)."""
+    from schedir.cpu.llvm_worker import die_with_parent as arrange
+
+    arrange(parent)
+
+
+def serve(reply_fd: int, parent: int | None = None) -> None:
     """The child's main loop: build the handler from the first message on stdin, then
-    answer jobs until stdin ends or a None job arrives."""
+    answer jobs until stdin ends or a None job arrives. `parent`: the pid of the process
+    that started it (the child ends when that one dies)."""
+    if parent is not None:
+        die_with_parent(parent)
     replies = os.fdopen(reply_fd, "wb", buffering=0)
     os.dup2(2, 1)  # whatever the compiler prints goes to stderr, never into a reply
     requests = sys.stdin.buffer
@@ -79,11 +97,17 @@ def serve(reply_fd: int) -> None:
         factory, setup = first
         handler = factory(setup)
         send(("ready",))
+
+        def progress(name: str, wait: bool = False) -> None:
+            send(("phase", name, True) if wait else ("phase", name))
+            if wait and receive() is None:
+                raise BrokenPipeError  # the parent is gone: nobody to answer
+
         while True:
             job = receive()
             if job is None:
                 return
-            result = handler(job, lambda name: send(("phase", name)))
+            result = handler(job, progress)
             send(("done", result))
     except (BrokenPipeError, OSError):
         return  # the parent is gone or stopped this worker: nobody to answer
@@ -144,6 +168,13 @@ class Worker:
         self._reply_fd: int | None = None
         self._buffer = bytearray()
         self._ready = False
+        self.phase: str | None = None
+        """The running job's last announced phase."""
+        self.waiting = False
+        """The child waits for `go` before it goes on with the job."""
+        self.started_at = 0.0
+        self.ready_s: float | None = None
+        """Seconds from the first spawn to the first ready message."""
 
     # -- life cycle
 
@@ -153,7 +184,7 @@ class Worker:
             "import sys;"
             f"sys.path[:] = {list(sys.path)!r};"
             "from schedir.autotune.worker import serve;"
-            f"serve({write_fd})"
+            f"serve({write_fd}, {os.getpid()})"
         )
         try:
             process = subprocess.Popen(
@@ -172,6 +203,9 @@ class Worker:
         os.set_blocking(read_fd, False)
         self._process, self._reply_fd, self._ready = process, read_fd, False
         self._buffer = bytearray()
+        self.phase, self.waiting = None, False
+        if not self.started_at:
+            self.started_at = time.monotonic()
         self.timeout = self.start_timeout
         self.deadline = time.monotonic() + self.start_timeout
         if not self._send((self.factory, self.setup)):
@@ -315,11 +349,23 @@ class Worker:
         if message[0] == "ready":
             self._ready = True
             self.deadline = None
+            if self.ready_s is None:
+                self.ready_s = time.monotonic() - self.started_at
             return None
+        if message[0] == "phase":
+            self.phase = message[1]
+            self.waiting = len(message) > 2 and bool(message[2])
         if message[0] == "done":
             self.job = None
             self.deadline = None
+            self.phase, self.waiting = None, False
         return message
+
+    def go(self) -> None:
+        """Let a child that waits (`waiting`) go on with its job."""
+        self.waiting = False
+        if not self._send(("go",)):
+            self.deadline = time.monotonic()  # it died: reported at the deadline
 
     def replace(self, cause: str) -> Died:
         """Replace an idle child whose state is broken (a poisoned CUDA context)."""
@@ -378,6 +424,7 @@ __all__ = [
     "HandlerFactory",
     "Worker",
     "death_cause",
+    "die_with_parent",
     "serve",
     "wait_any",
 ]

@@ -121,7 +121,10 @@ class LlvmWorker:
                 "import sys;"
                 f"sys.path[:] = {list(sys.path)!r};"
                 "from schedir.cpu.llvm_worker import serve;"
-                f"serve({write_fd})"
+                # Started by a thread that may end before the process: the parent-death
+                # signal only from the main thread (see die_with_parent).
+                f"serve({write_fd}, {os.getpid()}, "
+                f"{threading.current_thread() is threading.main_thread()})"
             )
             try:
                 self._proc = subprocess.Popen(
@@ -365,8 +368,38 @@ def default_worker() -> LlvmWorker:
 # The worker's side
 
 
-def serve(reply_fd: int) -> None:
-    """The worker's loop: read requests from stdin, write replies to `reply_fd`."""
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int, signal_too: bool = True) -> None:
+    """End this process when its parent (pid `parent`) dies: a watchdog thread exits once
+    the parent is gone, and with `signal_too` on Linux the kernel kills it (busy or
+    stopped) at once with the parent-death signal. That signal comes when the parent's
+    *thread* that started the child ends, so only a child started by a thread that lives
+    as long as the child is needed (the main thread, the tuner's thread) may ask for it."""
+    import ctypes
+    import ctypes.util
+
+    if signal_too and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=watch, name="schedir-parent-watchdog", daemon=True).start()
+
+
+def serve(reply_fd: int, parent: int | None = None, signal_too: bool = False) -> None:
+    """The worker's loop: read requests from stdin, write replies to `reply_fd`; it ends
+    with its parent (pid `parent`, when given: `die_with_parent`)."""
+    if parent is not None:
+        die_with_parent(parent, signal_too)
     # File descriptor 1 (what C code prints to) goes to stderr; replies use their own pipe.
     os.dup2(2, 1)
     requests = sys.stdin.buffer
@@ -402,6 +435,7 @@ __all__ = [
     "avoiding_crashed_passes",
     "crashed_pass",
     "default_worker",
+    "die_with_parent",
     "serve",
     "signal_name",
 ]

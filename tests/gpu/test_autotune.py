@@ -61,3 +61,28 @@ def test_two_devices_share_the_measurements(tmp_path: Path) -> None:
     )
     assert result.candidates == 12
     assert result.best_ms > 0 and result.default_ms is not None
+
+
+def test_candidates_reach_the_device_as_cubins() -> None:
+    """The compile workers hand over what ptxas made: every compiled candidate's kernels
+    are loaded as cubins (no driver JIT), and they verify as the PTX did."""
+    result = schedir.tune(
+        str(PAYLOAD),
+        schedule=str(SCHEDULE),
+        target="cuda",
+        budget=6,
+        strategy="random",
+        seed=3,
+        peer=False,
+    )
+    b = result.breakdown
+    assert b is not None
+    compiled = [
+        r
+        for r in result.trials
+        if r.duplicate_of is None
+        and r.status in ("verified", "wrong-result", "crashed", "timed-out", "error")
+    ]
+    assert compiled and all(r.status == "verified" for r in compiled)
+    assert b.cubins == len(compiled)
+    assert "ptxas" in b.compile_stages

@@ -80,3 +80,24 @@ def worker_handler(setup: Any) -> Callable[[Any, Callable[[str], None]], Any]:
         return None
 
     return handle
+
+
+def sleeping_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """A worker handler (`schedir.autotune.worker.Worker`) that sleeps `job` seconds."""
+
+    def handle(job: Any, progress: Callable[..., None]) -> Any:
+        time.sleep(float(job))
+        return job
+
+    return handle
+
+
+def handshake_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """A worker handler that announces its timing phase, waits for the go, and returns
+    the monotonic time at which it went on."""
+
+    def handle(job: Any, progress: Callable[..., None]) -> Any:
+        progress("timing", True)
+        return time.monotonic()
+
+    return handle

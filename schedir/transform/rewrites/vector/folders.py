@@ -48,7 +48,7 @@ from schedir.dialects.vector.attributes import (
 from schedir.dialects.vector.shape import POISON_INDEX, broadcast_mismatch
 from schedir.dialects.vector.transfer import transfer_vector_type
 from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
-from schedir.transform.rewrites.greedy import Folder, FoldResult, Pattern, PatternSet
+from schedir.transform.rewrites.greedy import Folder, FoldPattern, FoldResult, Pattern, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 from schedir.transform.rewrites.vector.fold_extract import fold_extract, fold_insert
 from schedir.transform.rewrites.vector.insert_chains import resolve_insert_chain
@@ -567,12 +567,7 @@ def apply_fold(
 def fold_pattern(folder: Folder) -> Pattern:
     """A pattern that applies `folder` as the greedy driver applies a folder (so that a
     vector pattern set carries the vector folds with it)."""
-
-    def pattern(op: Operation, rw: CanonRewriter) -> bool:
-        return apply_fold(op, rw, folder(op))
-
-    pattern.__name__ = f"fold_{getattr(folder, '__name__', 'op')}"
-    return pattern
+    return FoldPattern(folder, apply_fold)
 
 
 _FOLD_PATTERNS = {root: fold_pattern(folder) for root, folder in FOLDERS.items()}
