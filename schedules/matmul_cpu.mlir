@@ -1,10 +1,10 @@
 // f32 matmul on the CPU (AVX2/AVX-512 through LLVM), the GotoBLAS loop nest:
-//   zero C (the fill, one row at a time);
 //   for each block of block_n columns of C:
-//     for each k block of block_k:
-//       for each block of block_m rows (the A block, block_m x block_k, stays in L2):
+//     for each block of block_m rows (the fill zeroes this block of C, fused into it):
+//       for each k block of block_k:
+//         pack A[block rows, k block] (block_m x block_k, contiguous, stays in L2);
 //         for each panel of reg_n columns of the block:
-//           pack B[k block, panel] (block_k x reg_n, contiguous, on the stack);
+//           pack B[k block, panel] (block_k x reg_n, contiguous, on the stack, in L1);
 //           for each reg_m rows of the block:
 //             micro-kernel: a reg_m x reg_n register tile of C accumulated over the k block.
 // The micro-kernel is a vector.contract lowered to outer products, then to vector.fma:
@@ -14,16 +14,22 @@
 // folded into the transfers), so it lives in registers across the whole k block.
 // The default 6x16 uses 12 of the 16 ymm registers for accumulators (AVX2 has 16, and
 // two FMA pipes of latency 4 need at least 8 independent accumulators).
-// Packing B keeps the micro-kernel's B stream contiguous: B's rows sit 4 KiB apart in
-// the 1024-wide matrix and would otherwise all land in the same few L1 sets.
+// Why each piece (at 1024^3 the rows of A, B and C are 4 KiB apart: a page each, and all
+// in the same few L1 sets):
+// - packing B keeps the micro-kernel's B stream contiguous and in L1;
+// - packing A spreads the reg_m rows the micro-kernel reads over the L1 sets;
+// - blocks of C outside the k loop (with the fill fused into them) keep the block of C
+//   the micro-kernels load and store in the cache, just zeroed, instead of in memory;
+// - both packing copies run one row at a time: a whole block_k x reg_n copy as one
+//   vector does not fit the registers and goes through the stack.
 // Any static linalg.matmul with its fill: where a tile size does not divide its
-// dimension (1024 = 42 * 6 + 4 rows in a 256-row block), the last, partial tile of
-// that loop is peeled into a static tile of its own, vectorized like the others.
+// dimension (128 = 21 * 6 + 2 rows in a 128-row block), the last, partial tile of that
+// loop is peeled into a static tile of its own, vectorized like the others.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
-// Knobs (schedir-tune searches them; `selected` is the hand-picked choice above): the
-// cache blocks (block_n, block_k, block_m), and the register tile (reg_m x reg_n),
-// whose reg_n is also the width of the packed B panel; the constraint at the end keeps the
-// register tiles whose accumulators fit the vector registers.
+// Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3,
+// see benchmarks/cpu.py): the cache blocks (block_n, block_m, block_k), and the register
+// tile (reg_m x reg_n), whose reg_n is also the width of the packed B panel; the
+// constraint at the end keeps the register tiles whose accumulators fit the registers.
 module attributes {transform.with_named_sequence} {
   // Peels the last iteration of each loop whose step does not divide its trip; a loop
   // with nothing to peel fails silenceably, and that failure is suppressed.
@@ -50,42 +56,50 @@ module attributes {transform.with_named_sequence} {
     transform.yield %op : !transform.any_op
   }
 
+  // Matches a matmul whose A is a tile (a subview) of a larger buffer.
+  transform.named_sequence @match_tiled_a(%op: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.matmul"] : !transform.any_op
+    %a = transform.get_producer_of_operand %op[0] : (!transform.any_op) -> !transform.any_op
+    transform.match.operation_name %a ["memref.subview"] : !transform.any_op
+    transform.yield %op : !transform.any_op
+  }
+
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root
       : (!transform.any_op) -> !transform.any_op
 
-    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256, 512, 1024]
+    %bn = transform.tune.knob<"block_n"> = 512 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bm = transform.tune.knob<"block_m"> = 256 from options = [64, 128, 256, 512, 1024]
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bk = transform.tune.knob<"block_k"> = 256 from options = [64, 128, 256, 512]
+    %bk = transform.tune.knob<"block_k"> = 512 from options = [64, 128, 256, 512]
       -> !transform.param<i64>
     %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12]
       -> !transform.param<i64>
     %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32]
       -> !transform.param<i64>
 
-    // The fill, one row at a time (a plain pass over C before the matmul).
-    %fill_r, %fill_rows = transform.structured.tile_using_for %fill tile_sizes [1, 0]
+    // Column blocks of C, then row blocks of block_m; the fill joins each block, so the
+    // block_m x block_n block of C is zeroed just before the k loop accumulates into it
+    // (the micro-kernels then read C from the cache, not from memory).
+    %mm_m, %nm:2 = transform.structured.fuse %mm tile_sizes [%bm, %bn, 0] interchange [1, 0, 2]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // The fill of a block, one row at a time.
+    %fill_m = transform.structured.match ops{["linalg.fill"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %fill_r, %fill_rows = transform.structured.tile_using_for %fill_m tile_sizes [1, 0]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Column blocks of C.
-    %mm_b, %blocks = transform.structured.tile_using_for %mm tile_sizes [0, %bn, 0]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    // k blocks, row blocks of block_m, then panels of reg_n columns.
-    %mm_k, %k_blocks = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_m, %m_blocks = transform.structured.tile_using_for %mm_k tile_sizes [%bm, 0, 0]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_p, %panels = transform.structured.tile_using_for %mm_m tile_sizes [0, %rn, 0]
+    %mm_k, %k_blocks = transform.structured.tile_using_for %mm_m tile_sizes [0, 0, %bk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     // Where a tile size does not divide its dimension, the last, partial tile of each
     // loop is peeled off (inner loops first): every tile has a static shape then.
-    transform.include @peel_each failures(propagate) (%panels) : (!transform.any_op) -> ()
-    transform.include @peel_each failures(propagate) (%m_blocks) : (!transform.any_op) -> ()
     transform.include @peel_each failures(propagate) (%k_blocks) : (!transform.any_op) -> ()
-    transform.include @peel_each failures(propagate) (%blocks) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(propagate) (%nm#1) : (!transform.any_op) -> ()
+    transform.include @peel_each failures(propagate) (%nm#0) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
@@ -98,13 +112,37 @@ module attributes {transform.with_named_sequence} {
         <{bufferize_function_boundaries = true}>
       : (!transform.any_op) -> !transform.any_op
 
+    %func_b = transform.structured.match ops{["func.func"]} in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    // Pack the A block: a contiguous block_m x block_k copy, made once per block (its rows
+    // sit block_k floats apart, not 4 KiB: the micro-kernel's reg_m rows of A then
+    // spread over the L1 sets instead of all landing in one).
+    %mm_block = transform.collect_matching @match_tiled_a in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    %mm_a = transform.structured.promote %mm_block
+        <{operands_to_promote = [0], alignment = 64}>
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_b {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    // Panels of reg_n columns of each block, the partial one peeled.
+    %mm_blocks = transform.structured.match ops{["linalg.matmul"]} in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    %panels = transform.foreach %mm_blocks : !transform.any_op -> !transform.any_op {
+    ^bb0(%blk: !transform.any_op):
+      %mm_p, %panels1 = transform.structured.tile_using_for %blk tile_sizes [0, %rn, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.yield %panels1 : !transform.any_op
+    }
+    transform.include @peel_each failures(propagate) (%panels) : (!transform.any_op) -> ()
+    transform.apply_patterns to %func_b {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     // Pack the B panel: a contiguous block_k x reg_n copy on the stack.
     %mm_panel = transform.collect_matching @match_tiled_b in %root_b
       : (!transform.any_op) -> !transform.any_op
     %mm_promoted = transform.structured.promote %mm_panel
-        <{operands_to_promote = [1], use_alloca}>
-      : (!transform.any_op) -> !transform.any_op
-    %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        <{operands_to_promote = [1], use_alloca, alignment = 64}>
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_b {
       transform.apply_patterns.canonicalization
@@ -123,6 +161,12 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %func_b {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    // The packing copy, one row of the panel at a time: copied whole, its block_k x reg_n
+    // vector would not fit the registers and would go through the stack.
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root_b
+      : (!transform.any_op) -> !transform.any_op
+    %copy_r, %copy_rows = transform.structured.tile_using_for %copies tile_sizes [1, 0]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %tiles = transform.structured.match ops{["linalg.matmul"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
     %mm_1, %k_loop = transform.structured.tile_using_for %tiles tile_sizes [0, 0, 1]
