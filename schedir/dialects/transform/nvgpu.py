@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.transform import TransformOpHandleType
-from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
@@ -62,6 +62,48 @@ class RewriteCopyAsTmaOp(IRDLOperation):
             )
 
 
-OPS: tuple[type[IRDLOperation], ...] = (RewriteCopyAsTmaOp,)
+@irdl_transform_op
+class RewriteMatmulAsWgmmaOp(IRDLOperation):
+    """Rewrites a block's `linalg.matmul` on TMA-loaded shared-memory tiles into warpgroup
+    MMAs (wgmma, sm_90a) whose f32 accumulator stays in registers across the matmul's
+    `scf.for` and is stored to C after it (schedir's extension: upstream has no wgmma
+    transform op).
 
-__all__ = ["OPS", "SWIZZLES", "RewriteCopyAsTmaOp"]
+    ```mlir
+    %mma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm
+        : (!transform.any_op) -> !transform.any_op
+    // linalg.fill 0 into %c; scf.for { tma loads into %sa, %sb; wait;
+    //   linalg.matmul ins(%sa, %sb : memref<128x64xf16, 3>, memref<64x64xf16, 3>) outs(%c) }
+    // -> %acc0 = nvgpu.warpgroup.mma.init.accumulator
+    //    %acc = scf.for iter_args(%a = %acc0) { ...; %dA/%dB = generate.descriptor;
+    //      %d = nvgpu.warpgroup.mma %dA, %dB, %a {waitGroup = 0}; scf.yield %d }
+    //    nvgpu.warpgroup.mma.store %acc, %c
+    ```
+
+    Matches a memref `linalg.matmul` inside a `gpu.launch` of one warpgroup (a static
+    block of 128 threads) whose A (M x K) and B (K x N) are static shared-memory tiles of a
+    16-bit type with 128-byte rows (K = N = 64 for f16/bf16, the shapes the wgmma lowering
+    takes), each written by exactly one `nvgpu.tma.async.load` through a `swizzle_128b`
+    descriptor (`transform.nvgpu.rewrite_copy_as_tma {swizzle = "swizzle_128b"}`), with M
+    a multiple of 64, and whose C is a static f32 memref, invariant in the matmul's
+    `scf.for` (if any) and set to 0 by a `linalg.fill` right before that loop (or the
+    matmul); the fill is erased. The MMAs wait for themselves (`waitGroup = 0`) so that the
+    next iteration's loads may overwrite the tiles.
+
+    Return modes: consumes the target; returns the `nvgpu.warpgroup.mma` op (one per
+    target). Silenceable failure (the reason at the payload op) when a target does not
+    match; nothing is rewritten then.
+    """
+
+    name = "transform.schedir.nvgpu.rewrite_matmul_as_wgmma"
+
+    target = operand_def(TransformOpHandleType)
+    mma = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target attr-dict `:` functional-type(operands, results)"
+
+
+OPS: tuple[type[IRDLOperation], ...] = (RewriteCopyAsTmaOp, RewriteMatmulAsWgmmaOp)
+
+__all__ = ["OPS", "SWIZZLES", "RewriteCopyAsTmaOp", "RewriteMatmulAsWgmmaOp"]

@@ -4,11 +4,14 @@ adapters over `schedir.transform.rewrites.gpu.tma` and `.wgmma`.
 
 from __future__ import annotations
 
+from xdsl.ir import Operation
+
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.nvgpu import RewriteCopyAsTmaOp
-from schedir.transform.interface import Interpreter, applies
+from schedir.dialects.transform.nvgpu import RewriteCopyAsTmaOp, RewriteMatmulAsWgmmaOp
+from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
+from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
 from schedir.transform.state import MultipleTransformErrors, silenceable
 
 
@@ -28,3 +31,22 @@ def apply_rewrite_copy_as_tma(op: RewriteCopyAsTmaOp, interp: Interpreter) -> No
         raise MultipleTransformErrors(
             [reason, silenceable(op, "could not rewrite the copies as TMA loads")]
         ) from None
+
+
+@applies(RewriteMatmulAsWgmmaOp)
+def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interpreter) -> None:
+    """Rewrite each target matmul into warpgroup MMAs with a register accumulator."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = rewrite_matmul_as_wgmma(interp.state.rewriter(payload), payload)
+        except WgmmaRewriteError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not rewrite the matmul as wgmma")]
+            ) from None
+        return [result.mma]
+
+    interp.apply_to_each(op, op.target, one)
