@@ -131,6 +131,40 @@ def _is_contiguous(t: MemRefType) -> bool:
     return False
 
 
+def _is_contiguous_value(value: SSAValue) -> bool:
+    """Whether `value` is a contiguous buffer: by its type, or as the whole of a view of
+    one (what `structured.promote` makes: a subview at 0 with the sizes of a
+    `memref.view` of a byte buffer, whose strides the type leaves dynamic)."""
+    t = value.type
+    if not isinstance(t, MemRefType):
+        return False
+    if _is_contiguous(t):
+        return True
+    view = value.owner
+    if not isinstance(view, memref.SubviewOp):
+        return False
+    offsets = mixed_values(view.static_offsets, view.offsets)
+    sizes = mixed_values(view.static_sizes, view.sizes)
+    strides = mixed_values(view.static_strides, view.strides)
+    if any(constant_index(v) != 0 for v in offsets) or any(constant_index(v) != 1 for v in strides):
+        return False
+    source = view.source
+    whole = source.owner
+    if isinstance(whole, memref.ViewOp):
+        # A view of a byte buffer is row-major with the view's sizes.
+        result_t = whole.result.type
+        assert isinstance(result_t, MemRefType)
+        dynamic = iter(whole.sizes)
+        full = [d if d >= 0 else constant_index(next(dynamic)) for d in result_t.get_shape()]
+        return constant_index(whole.byte_shift) == 0 and [constant_index(v) for v in sizes] == full
+    source_t = source.type
+    return (
+        isinstance(source_t, MemRefType)
+        and list(source_t.get_shape()) == [constant_index(v) for v in sizes]
+        and _is_contiguous_value(source)
+    )
+
+
 def _check_copy(op: Operation, launch: gpu.LaunchOp) -> _Copy:
     """The copy's global memref, coordinates and box, or why it cannot be a TMA load."""
     if not isinstance(op, linalg.CopyOp):
@@ -150,7 +184,7 @@ def _check_copy(op: Operation, launch: gpu.LaunchOp) -> _Copy:
         raise TmaRewriteError(f"copy of rank {len(shape)} (TMA takes 1 to {MAX_TMA_RANK})", op)
     if any(not 1 <= d <= MAX_TMA_DIMENSION for d in shape):
         raise TmaRewriteError(f"box {list(shape)} has a size outside 1..{MAX_TMA_DIMENSION}", op)
-    if not _is_contiguous(dst_t):
+    if not _is_contiguous_value(dst):
         raise TmaRewriteError(f"copy destination {dst_t} is not a contiguous buffer", op)
     width = element_bit_width(src_t.element_type)
     if width is None or shape[-1] * width % 128:
@@ -202,7 +236,7 @@ def _enclosing_loop(op: Operation, launch: gpu.LaunchOp) -> scf.ForOp | None:
 
 def _const(rewriter: PatternRewriter, value: int, at: InsertPoint) -> SSAValue:
     op = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    rewriter.insert_op(op, at)
+    rewriter.insert(op, at)
     return op.result
 
 
@@ -251,7 +285,7 @@ def rewrite_copies_as_tma(
         assert isinstance(g_t, MemRefType)
         unranked = UnrankedMemRefType.from_type(g_t.element_type, g_t.memory_space)
         cast = CastOp.build(operands=[g], result_types=[unranked])
-        rewriter.insert_op(cast, before_launch)
+        rewriter.insert(cast, before_launch)
         sizes = [_const(rewriter, d, before_launch) for d in c.box.get_shape()]
         box_t = MemRefType(
             c.box.element_type, c.box.get_shape(), memory_space=AddressSpaceAttr.workgroup()
@@ -259,7 +293,7 @@ def rewrite_copies_as_tma(
         desc = ng.TmaCreateDescriptorOp(
             cast.results[0], sizes, ng.TensorMapDescriptorType(box_t, swizzle=swizzle)
         )
-        rewriter.insert_op(desc, before_launch)
+        rewriter.insert(desc, before_launch)
         descriptors.append(desc)
 
     # 2. The barrier: at the first copy, or once at the start of the launch body.
@@ -267,7 +301,7 @@ def rewrite_copies_as_tma(
     setup_at = InsertPoint.at_start(body) if loop is not None else InsertPoint.before(first)
     group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup())
     create = ng.MBarrierCreateOp(group)
-    rewriter.insert_op(create, setup_at)
+    rewriter.insert(create, setup_at)
     zero_setup = _const(rewriter, 0, setup_at)
     block_x, block_y, block_z = launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ
     sizes_known = [constant_index(v) for v in (block_x, block_y, block_z)]
@@ -277,20 +311,20 @@ def rewrite_copies_as_tma(
         # The launch's sizes are block arguments of its body as well as operands.
         xy = arith.MuliOp(body.args[9], body.args[10])
         xyz = arith.MuliOp(xy, body.args[11])
-        rewriter.insert_op([xy, xyz], setup_at)
+        rewriter.insert([xy, xyz], setup_at)
         threads = xyz.result
-    rewriter.insert_op(ng.MBarrierInitOp(create.barriers, threads, zero_setup), setup_at)
-    rewriter.insert_op(gpu.BarrierOp(), setup_at)
+    rewriter.insert(ng.MBarrierInitOp(create.barriers, threads, zero_setup), setup_at)
+    rewriter.insert(gpu.BarrierOp(), setup_at)
 
     # 3. Thread 0 issues the loads and arms the barrier with their bytes.
     at = InsertPoint.before(first)
     if loop is not None:
         # Nobody may still read the tiles of the previous iteration.
-        rewriter.insert_op(gpu.BarrierOp(), at)
+        rewriter.insert(gpu.BarrierOp(), at)
     zero = _const(rewriter, 0, at)
     tid = gpu.ThreadIdOp("x")
     is_leader = CmpiOp(tid, zero, "eq")
-    rewriter.insert_op([tid, is_leader], at)
+    rewriter.insert([tid, is_leader], at)
     total_bytes = sum(
         prod(c.box.get_shape()) * (element_bit_width(c.box.element_type) or 0) // 8 for c in checked
     )
@@ -302,19 +336,19 @@ def rewrite_copies_as_tma(
             v if isinstance(v, SSAValue) else _const(rewriter, v, then_at) for v in c.offsets
         ]
         load = ng.TmaAsyncLoadOp(c.dst, create.barriers, desc.tensor_map, coordinates, zero)
-        rewriter.insert_op(load, then_at)
+        rewriter.insert(load, then_at)
         loads.append(load)
     tx = _const(rewriter, total_bytes, then_at)
-    rewriter.insert_op(ng.MBarrierArriveExpectTxOp(create.barriers, tx, zero), then_at)
-    rewriter.insert_op(scf.YieldOp(), then_at)
-    rewriter.insert_op(ng.MBarrierArriveExpectTxOp(create.barriers, zero, zero), else_at)
-    rewriter.insert_op(scf.YieldOp(), else_at)
-    rewriter.insert_op(scf.IfOp(is_leader, [], Region(then_block), Region(else_block)), at)
+    rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, tx, zero), then_at)
+    rewriter.insert(scf.YieldOp(), then_at)
+    rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, zero, zero), else_at)
+    rewriter.insert(scf.YieldOp(), else_at)
+    rewriter.insert(scf.IfOp(is_leader, [], Region(then_block), Region(else_block)), at)
 
     # 4. Everybody waits for the phase this step completes.
     parity = _phase_parity(rewriter, loop, at)
     ticks = _const(rewriter, TRY_WAIT_TICKS, at)
-    rewriter.insert_op(ng.MBarrierTryWaitParityOp(create.barriers, parity, ticks, zero), at)
+    rewriter.insert(ng.MBarrierTryWaitParityOp(create.barriers, parity, ticks, zero), at)
     for op in copies:
         rewriter.erase_op(op)
     return TmaCopies(tuple(loads), create, tuple(descriptors))
@@ -325,7 +359,7 @@ def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertP
     the iteration's number inside one."""
     if loop is None:
         false = arith.ConstantOp(IntegerAttr(0, i1))
-        rewriter.insert_op(false, at)
+        rewriter.insert(false, at)
         return false.result
     one = _const(rewriter, 1, at)
     zero = _const(rewriter, 0, at)
@@ -333,7 +367,7 @@ def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertP
     number = arith.DivUIOp(distance, loop.step)
     low_bit = arith.AndIOp(number, one)
     odd = CmpiOp(low_bit, zero, "ne")
-    rewriter.insert_op([distance, number, low_bit, odd], at)
+    rewriter.insert([distance, number, low_bit, odd], at)
     return odd.result
 
 

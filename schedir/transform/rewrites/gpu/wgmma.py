@@ -184,15 +184,15 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
 
     acc_t = ng.WarpgroupAccumulatorType(VectorType(Float32Type(), [m, n]))
     init = ng.WarpgroupMmaInitAccumulatorOp(acc_t)
-    rewriter.insert_op(init, InsertPoint.before(anchor))
+    rewriter.insert(init, InsertPoint.before(anchor))
     rewriter.erase_op(fill)
     gen_a = ng.WarpgroupGenerateDescriptorOp(a, desc_a, ng.WarpgroupMatrixDescriptorType(a_t))
     gen_b = ng.WarpgroupGenerateDescriptorOp(b, desc_b, ng.WarpgroupMatrixDescriptorType(b_t))
-    rewriter.insert_op([gen_a, gen_b], InsertPoint.before(op))
+    rewriter.insert([gen_a, gen_b], InsertPoint.before(op))
     if not in_loop or not isinstance(loop, scf.ForOp):
         mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, init.matrix_c, wait_group=0)
         store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
-        rewriter.insert_op([mma, store], InsertPoint.before(op))
+        rewriter.insert([mma, store], InsertPoint.before(op))
         rewriter.erase_op(op)
         return WgmmaMatmul(mma, init, store)
 
@@ -201,7 +201,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     new_body = Block(arg_types=[*old_body.arg_types, acc_t])
     carried = new_body.args[-1]
     mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, carried, wait_group=0)
-    rewriter.insert_op(mma, InsertPoint.before(op))
+    rewriter.insert(mma, InsertPoint.before(op))
     rewriter.erase_op(op)
     yield_op = old_body.last_op
     assert isinstance(yield_op, scf.YieldOp)
@@ -212,10 +212,10 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         body_op.detach()
         new_body.add_op(body_op)
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, init.matrix_c], new_body)
-    rewriter.insert_op(new_loop, InsertPoint.before(loop))
+    rewriter.insert(new_loop, InsertPoint.before(loop))
     rewriter.replace_op(loop, [], new_loop.results[: len(loop.results)])
     store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
-    rewriter.insert_op(store, InsertPoint.after(new_loop))
+    rewriter.insert(store, InsertPoint.after(new_loop))
     return WgmmaMatmul(mma, init, store)
 
 
