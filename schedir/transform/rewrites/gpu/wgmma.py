@@ -115,8 +115,8 @@ def _check_tile(t: MemRefType, op: Operation, what: str) -> None:
 
 
 def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
-    """The `linalg.fill` of 0 into `c` that directly precedes `anchor` (other ops in
-    between may not touch `c`)."""
+    """The `linalg.fill` of 0 into `c` that precedes `anchor` in its block, with no op in
+    between (nested ops included) that takes `c` as an operand."""
     prev = anchor.prev_op
     while prev is not None:
         if isinstance(prev, linalg.FillOp) and prev.outputs[0] is c:
@@ -124,7 +124,8 @@ def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
             if isinstance(value, arith.ConstantOp) and isinstance(value.value, FloatAttr):
                 return prev if value.value.value.data == 0.0 else None
             return None
-        if c in prev.operands or prev.regions:
+        # (the TMA loads' scf.if and the barrier wait may sit in between)
+        if any(c in nested.operands for nested in prev.walk()):
             return None
         prev = prev.prev_op
     return None
