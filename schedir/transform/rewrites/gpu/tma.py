@@ -350,7 +350,7 @@ def rewrite_copies_as_tma(
     ticks = _const(rewriter, TRY_WAIT_TICKS, at)
     rewriter.insert(ng.MBarrierTryWaitParityOp(create.barriers, parity, ticks, zero), at)
     for op in copies:
-        rewriter.erase_op(op)
+        rewriter.erase(op)
     return TmaCopies(tuple(loads), create, tuple(descriptors))
 
 

@@ -186,7 +186,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     acc_t = ng.WarpgroupAccumulatorType(VectorType(Float32Type(), [m, n]))
     init = ng.WarpgroupMmaInitAccumulatorOp(acc_t)
     rewriter.insert(init, InsertPoint.before(anchor))
-    rewriter.erase_op(fill)
+    rewriter.erase(fill)
     gen_a = ng.WarpgroupGenerateDescriptorOp(a, desc_a, ng.WarpgroupMatrixDescriptorType(a_t))
     gen_b = ng.WarpgroupGenerateDescriptorOp(b, desc_b, ng.WarpgroupMatrixDescriptorType(b_t))
     rewriter.insert([gen_a, gen_b], InsertPoint.before(op))
@@ -194,7 +194,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, init.matrix_c, wait_group=0)
         store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
         rewriter.insert([mma, store], InsertPoint.before(op))
-        rewriter.erase_op(op)
+        rewriter.erase(op)
         return WgmmaMatmul(mma, init, store)
 
     # Carry the accumulator through the loop: a new scf.for with one more iter_arg.
@@ -203,10 +203,10 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     carried = new_body.args[-1]
     mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, carried, wait_group=0)
     rewriter.insert(mma, InsertPoint.before(op))
-    rewriter.erase_op(op)
+    rewriter.erase(op)
     yield_op = old_body.last_op
     assert isinstance(yield_op, scf.YieldOp)
-    rewriter.replace_op(yield_op, scf.YieldOp(*yield_op.operands, mma.matrix_d))
+    rewriter.replace(yield_op, scf.YieldOp(*yield_op.operands, mma.matrix_d))
     for old_arg, new_arg in zip(old_body.args, new_body.args, strict=False):
         old_arg.replace_all_uses_with(new_arg)
     for body_op in list(old_body.ops):
@@ -214,7 +214,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         new_body.add_op(body_op)
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, init.matrix_c], new_body)
     rewriter.insert(new_loop, InsertPoint.before(loop))
-    rewriter.replace_op(loop, [], new_loop.results[: len(loop.results)])
+    rewriter.replace(loop, [], new_loop.results[: len(loop.results)])
     store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
     rewriter.insert(store, InsertPoint.after(new_loop))
     return WgmmaMatmul(mma, init, store)

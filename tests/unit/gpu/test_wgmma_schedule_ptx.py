@@ -1,0 +1,69 @@
+"""schedules/matmul_f16_cuda.mlir without a GPU: its example compiles to sm_90a PTX with
+TMA loads, mbarrier waits and wgmma MMAs, which ptxas assembles without serializing the
+wgmma instructions (C751x) and without spills, at every block_m the knob offers, and
+names no intrinsic LLVM does not know (tests/unit/gpu/test_wgmma_ptx.py shows that a
+misspelled one is an error)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import schedir
+from schedir.gpu import assemble
+from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
+
+REPO = Path(__file__).parents[3]
+SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
+PAYLOAD = REPO / "examples" / "matmul_f16_cuda.mlir"
+SELECTED = '"block_m"> = 128 from'
+
+
+def _compile(block_m: int) -> schedir.Kernel:
+    text = SCHEDULE.read_text()
+    assert SELECTED in text
+    schedule = text.replace(SELECTED, f'"block_m"> = {block_m} from')
+    return schedir.compile(PAYLOAD, schedule=schedule, target="cuda")
+
+
+@pytest.fixture(scope="module", params=[64, 128], ids=lambda m: f"block_m={m}")
+def kernel(request: pytest.FixtureRequest) -> tuple[int, schedir.Kernel]:
+    return request.param, _compile(request.param)
+
+
+def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel]) -> None:
+    block_m, compiled = kernel
+    ptx = compiled.stages["ptx"]
+    assert re.search(r"^\.target sm_90a\b", ptx, flags=re.M)
+    # K = 384 in steps of 64 (the loop is unrolled or not), block_m / 64 x 4 per step.
+    mma = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16", ptx)
+    assert mma and len(mma) % (block_m // 64 * 4) == 0
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "mbarrier.arrive.expect_tx.shared.b64" in ptx
+    assert "mbarrier.try_wait.parity.shared.b64" in ptx
+    assert "wgmma.wait_group.sync.aligned 0" in ptx
+    assert not unknown_intrinsics(ptx)
+
+
+def test_ptx_assembles_without_serialization_or_spills(
+    kernel: tuple[int, schedir.Kernel], ptxas: Path
+) -> None:
+    ptx = kernel[1].stages["ptx"]
+    cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings
+    assert cubin[:4] == b"\x7fELF"
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "k.ptx"
+        source.write_text(ptx)
+        log = subprocess.run(
+            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stderr
+    assert not serialization_warnings(log), log
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
