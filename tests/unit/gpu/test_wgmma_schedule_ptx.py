@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import schedir
+from schedir.diagnostics import TransformError
 from schedir.gpu import assemble
 from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
 
@@ -67,3 +68,14 @@ def test_ptx_assembles_without_serialization_or_spills(
     assert not serialization_warnings(log), log
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
+
+
+@pytest.mark.parametrize(("m", "n", "k"), [(1000, 1032, 1016), (4095, 4097, 4096), (512, 256, 100)])
+def test_sizes_the_tiles_do_not_divide_are_a_diagnostic(m: int, n: int, k: int) -> None:
+    """Never a silent wrong answer: the edge tiles are dynamic, and the TMA rewrite says
+    so at the copy (a schedule error, not a crash)."""
+    text = PAYLOAD.read_text()
+    for old, new in (("512", str(m)), ("384", str(k)), ("256", str(n))):
+        text = text.replace(old, new)
+    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads"):
+        schedir.compile(text, schedule=SCHEDULE, target="cuda")
