@@ -1,4 +1,4 @@
-"""schedules/matmul_f16_cuda.mlir without a GPU: its example compiles to sm_90a PTX with
+"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir without a GPU: each example compiles to sm_90a PTX with
 TMA loads, mbarrier waits and wgmma MMAs, which ptxas assembles without serializing the
 wgmma instructions (C751x) and without spills, at every block_m the knob offers, and
 names no intrinsic LLVM does not know (tests/unit/gpu/test_wgmma_ptx.py shows that a
@@ -24,24 +24,31 @@ PAYLOAD = REPO / "examples" / "matmul_f16_cuda.mlir"
 SELECTED = '"block_m"> = 128 from'
 
 
-def _compile(block_m: int) -> schedir.Kernel:
-    text = SCHEDULE.read_text()
+def _compile(name: str, block_m: int) -> schedir.Kernel:
+    text = (REPO / "schedules" / name).read_text()
     assert SELECTED in text
     schedule = text.replace(SELECTED, f'"block_m"> = {block_m} from')
-    return schedir.compile(PAYLOAD, schedule=schedule, target="cuda")
+    return schedir.compile(REPO / "examples" / name, schedule=schedule, target="cuda")
 
 
-@pytest.fixture(scope="module", params=[64, 128], ids=lambda m: f"block_m={m}")
-def kernel(request: pytest.FixtureRequest) -> tuple[int, schedir.Kernel]:
-    return request.param, _compile(request.param)
+CASES = [(name, m) for name in ("matmul_f16_cuda.mlir", "matmul_bf16_cuda.mlir") for m in (64, 128)]
 
 
-def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel]) -> None:
-    block_m, compiled = kernel
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]}-block_m={c[1]}")
+def kernel(request: pytest.FixtureRequest) -> tuple[int, schedir.Kernel, str]:
+    name, block_m = request.param
+    element = "bf16" if "bf16" in name else "f16"
+    return block_m, _compile(name, block_m), element
+
+
+def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel, str]) -> None:
+    block_m, compiled, element = kernel
     ptx = compiled.stages["ptx"]
     assert re.search(r"^\.target sm_90a\b", ptx, flags=re.M)
     # K = 384 in steps of 64 (the loop is unrolled or not), block_m / 64 x 4 per step.
-    mma = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16", ptx)
+    mma = re.findall(
+        rf"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.{element}\.{element}\b", ptx
+    )
     assert mma and len(mma) % (block_m // 64 * 4) == 0
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
     assert "mbarrier.arrive.expect_tx.shared.b64" in ptx
@@ -51,7 +58,7 @@ def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel]) -> N
 
 
 def test_ptx_assembles_without_serialization_or_spills(
-    kernel: tuple[int, schedir.Kernel], ptxas: Path
+    kernel: tuple[int, schedir.Kernel, str], ptxas: Path
 ) -> None:
     ptx = kernel[1].stages["ptx"]
     cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings

@@ -1,4 +1,4 @@
-"""schedules/matmul_f16_cuda.mlir on the device: f16 x f16 -> f32 matmuls through TMA,
+"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir on the device: f16/bf16 -> f32 matmuls through TMA,
 mbarriers and wgmma, at 4096^3 and at other sizes the tiles divide (K loops of one,
 several and an odd number of steps, so both barrier phases are waited on), for both
 block_m the knob offers; outputs pre-filled with NaN, inputs unchanged, compared with
@@ -22,33 +22,37 @@ from tests.helpers import check_results
 pytestmark = pytest.mark.gpu
 
 REPO = Path(__file__).parents[2]
-SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
 SELECTED = '"block_m"> = 128 from'
 
 
-def payload(m: int, n: int, k: int) -> str:
-    """The example's f16 matmul at M x N x K."""
+def payload(m: int, n: int, k: int, element: str = "f16") -> str:
+    """The examples' matmul of `element` (f16 or bf16) at M x N x K."""
     return f"""
-func.func @matmul(%A: tensor<{m}x{k}xf16>, %B: tensor<{k}x{n}xf16>) -> tensor<{m}x{n}xf32> {{
+func.func @matmul(%A: tensor<{m}x{k}x{element}>, %B: tensor<{k}x{n}x{element}>) -> tensor<{m}x{n}xf32> {{
   %zero = arith.constant 0.0 : f32
   %init = tensor.empty() : tensor<{m}x{n}xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %c = linalg.matmul ins(%A, %B : tensor<{m}x{k}xf16>, tensor<{k}x{n}xf16>)
+  %c = linalg.matmul ins(%A, %B : tensor<{m}x{k}x{element}>, tensor<{k}x{n}x{element}>)
                      outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
   return %c : tensor<{m}x{n}xf32>
 }}
 """
 
 
+@pytest.mark.parametrize("element", ["f16", "bf16"])
 @pytest.mark.parametrize("block_m", [64, 128])
 @pytest.mark.parametrize(
     ("m", "n", "k"),
     [(128, 64, 64), (256, 192, 320), (640, 320, 1088), (4096, 4096, 4096)],
     ids=lambda v: str(v),
 )
-def test_matmul_f16_matches_the_reference(block_m: int, m: int, n: int, k: int) -> None:
-    text = payload(m, n, k)
-    schedule = SCHEDULE.read_text().replace(SELECTED, f'"block_m"> = {block_m} from')
+def test_matmul_matches_the_reference(element: str, block_m: int, m: int, n: int, k: int) -> None:
+    text = payload(m, n, k, element)
+    schedule = (
+        (REPO / "schedules" / f"matmul_{element}_cuda.mlir")
+        .read_text()
+        .replace(SELECTED, f'"block_m"> = {block_m} from')
+    )
     kernel = schedir.compile(text, schedule=schedule, target="cuda")
     assert "wgmma.mma_async" in kernel.stages["ptx"]
     module = parse_module(text, "<payload>", ctx=get_context())
