@@ -123,7 +123,7 @@ def _numpy_dtype(name: str) -> np.dtype[Any]:
     if name != "bfloat16":
         return np.dtype(name)
     try:
-        import ml_dtypes  # pyright: ignore[reportMissingImports] -- optional: only bf16 TMA needs it
+        import ml_dtypes
     except ImportError:
         raise InputError("a bf16 TMA descriptor needs the ml_dtypes package") from None
     return np.dtype(ml_dtypes.bfloat16)
