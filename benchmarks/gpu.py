@@ -4,7 +4,11 @@
                              [--variant matmul=my_schedule.mlir ...]
 
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
-rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec (all by default). Triton
+rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
+matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
+accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type) (all
+by default). The tensor-core schedules take sizes their tiles divide only: no odd case
+yet. Triton
 peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
 row, the column sums chunks of 256 rows x 256 columns added with atomics.
 
@@ -51,7 +55,7 @@ def resized(example: str, dims: dict[int, int]) -> str:
         shape = "x".join(str(dims.get(int(d), int(d))) for d in parts)
         return f"tensor<{shape}x{match.group(2)}>"
 
-    text = re.sub(r"tensor<((?:\d+x)*\d+)x(f32|f16)>", one, text)
+    text = re.sub(r"tensor<((?:\d+x)*\d+)x(f32|f16|bf16)>", one, text)
     for old, new in dims.items():
         text = text.replace(f"arith.constant {old}.0 : f32", f"arith.constant {new}.0 : f32")
     return text
@@ -69,6 +73,8 @@ class Case:
     triton_fn: Callable[..., Any] | None = None
     half: bool = False
     """f16 inputs (the others are f32)."""
+    bfloat16: bool = False
+    """bf16 inputs."""
     bandwidth_bound: bool = False
     """Compare schedir's rate with the device's copy bandwidth."""
     knob_variants: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -226,7 +232,63 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         )  # fmt: skip
         return y
 
+    # Triton's tutorial matmul (03-matrix-multiplication: grouped tile order, autotuned
+    # over its configurations for f16), f32 accumulators written as f32 as schedir does.
+    @triton.autotune(
+        configs=[
+            triton.Config({"BM": 128, "BN": 256, "BK": 64, "G": 8}, num_stages=3, num_warps=8),
+            triton.Config({"BM": 64, "BN": 256, "BK": 32, "G": 8}, num_stages=4, num_warps=4),
+            triton.Config({"BM": 128, "BN": 128, "BK": 32, "G": 8}, num_stages=4, num_warps=4),
+            triton.Config({"BM": 128, "BN": 64, "BK": 32, "G": 8}, num_stages=4, num_warps=4),
+            triton.Config({"BM": 128, "BN": 128, "BK": 64, "G": 8}, num_stages=4, num_warps=8),
+        ],
+        key=["M", "N", "K"],
+    )
+    @triton.jit
+    def tc_matmul_kernel(
+        a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, G: tl.constexpr,
+    ):  # fmt: skip
+        pid = tl.program_id(0)
+        num_m, num_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
+        group = pid // (G * num_n)
+        first_m = group * G
+        size_m = min(num_m - first_m, G)
+        pid_m = first_m + (pid % (G * num_n)) % size_m
+        pid_n = (pid % (G * num_n)) // size_m
+        offs_m = (pid_m * BM + tl.arange(0, BM)) % M
+        offs_n = (pid_n * BN + tl.arange(0, BN)) % N
+        offs_k = tl.arange(0, BK)
+        a_ptrs = a_ptr + offs_m[:, None] * sam + offs_k[None, :] * sak
+        b_ptrs = b_ptr + offs_k[:, None] * sbk + offs_n[None, :] * sbn
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+            acc = tl.dot(a, b, acc)
+            a_ptrs += BK * sak
+            b_ptrs += BK * sbk
+        cm = pid_m * BM + tl.arange(0, BM)
+        cn = pid_n * BN + tl.arange(0, BN)
+        c_ptrs = c_ptr + cm[:, None] * scm + cn[None, :] * scn
+        tl.store(c_ptrs, acc, mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+    def tc_matmul(a: Any, b: Any) -> Any:
+        m, k = a.shape
+        n = b.shape[1]
+        c = torch.empty((m, n), device=a.device, dtype=torch.float32)
+        grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)  # noqa: E731
+        tc_matmul_kernel[grid](
+            a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+            c.stride(0), c.stride(1),
+        )  # fmt: skip
+        return c
+
     return {
+        "mm_f16": tc_matmul,
+        "mm_f16_8k": tc_matmul,
+        "mm_bf16": tc_matmul,
+        "mm_bf16_8k": tc_matmul,
         "rowsum": rowsum,
         "rowsum_odd": rowsum,
         "colsum": colsum,
@@ -258,7 +320,24 @@ def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
     ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
     odd_rows, odd_cols = 8191, 1000
+    tensor_core = [
+        Case(
+            f"mm_{element}{suffix}",
+            f"matmul_{element}_cuda.mlir",
+            {512: n, 384: n, 256: n},
+            [(n, n), (n, n)],
+            # cuBLAS through torch: f32 accumulation, output in the input type
+            lambda a, b: a @ b,
+            2 * 2 * n * n + 4 * n * n,
+            2.0 * n**3,
+            half=element == "f16",
+            bfloat16=element == "bf16",
+        )
+        for element in ("f16", "bf16")
+        for n, suffix in ((4096, ""), (8192, "_8k"))
+    ]
     return [
+        *tensor_core,
         Case(
             "ew",
             "elementwise_cuda.mlir",
@@ -443,7 +522,7 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
-        "colsum,colsum_odd,matvec",
+        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k",
     )
     parser.add_argument(
         "--variant",
@@ -492,6 +571,8 @@ def main() -> None:
             inputs[0] = inputs[0] - 1.0
         if case.half:
             inputs = [t.half() for t in inputs]
+        if case.bfloat16:
+            inputs = [t.bfloat16() for t in inputs]
         want = case.torch_fn(*[t.double() for t in inputs]).double()
         kernels = {"schedir": kernel}
         for label, knobs in case.knob_variants.items():

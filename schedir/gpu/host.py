@@ -54,6 +54,7 @@ from schedir.gpu.function import convert_scalar
 from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import GpuModule, Kernel
 from schedir.gpu.target import ARGUMENT_ALIGNMENT
+from schedir.gpu.tma import DESCRIPTOR_BYTES, FIELDS_HEADER, encode_tiled, layout_of_fields
 
 _VOIDP = ctypes.c_void_p
 _SIZE = ctypes.c_size_t
@@ -85,6 +86,7 @@ SIGNATURES: dict[str, Any] = {
     "mgpuMemcpy": ctypes.CFUNCTYPE(None, _VOIDP, _VOIDP, _SIZE, _VOIDP),
     "mgpuMemset32": ctypes.CFUNCTYPE(None, _VOIDP, ctypes.c_uint32, _SIZE, _VOIDP),
     "mgpuMemset16": ctypes.CFUNCTYPE(None, _VOIDP, ctypes.c_uint16, _SIZE, _VOIDP),
+    "schedirTensorMapEncodeTiled": ctypes.CFUNCTYPE(_VOIDP, ctypes.c_int64),
 }
 """The C signatures of the runtime-wrapper functions (upstream's, `bool` as a byte)."""
 
@@ -110,6 +112,8 @@ class HostRuntime:
         self._free_blocks: dict[tuple[int, int], list[int]] = {}
         """Freed buffers by (stream, size), reused by later allocations on that stream."""
         self._last_launch: str | None = None
+        self._tensor_maps: dict[bytes, int] = {}
+        """Device copies of the TMA descriptors compiled code asked for, by their bytes."""
         self._callbacks = {name: SIGNATURES[name](self._guard(name)) for name in SIGNATURES}
 
     # -- plumbing ------------------------------------------------------------------------
@@ -264,6 +268,30 @@ class HostRuntime:
     def _mgpuMemset16(self, dst: int | None, value: int, count: int, stream: int | None) -> None:
         self._memset("cuMemsetD16Async", dst, value, count, stream)
 
+    # -- TMA descriptors -----------------------------------------------------------------
+
+    def _schedirTensorMapEncodeTiled(self, fields_address: int) -> int:
+        """The device address of the descriptor that the i64 fields at `fields_address`
+        describe (schedir/lowering/lower_tma_descriptors.py packs them); descriptors
+        are encoded once per distinct content and live until `close()`."""
+        rank = ctypes.c_int64.from_address(fields_address + 8).value
+        count = FIELDS_HEADER + 3 * max(rank, 0)
+        fields = list((ctypes.c_int64 * count).from_address(fields_address))
+        address, layout = layout_of_fields(fields)
+        encoded = encode_tiled(self.context, address, layout)
+        pointer = self._tensor_maps.get(encoded)
+        if pointer is None:
+            pointer = self.context.alloc(DESCRIPTOR_BYTES)
+            self._tensor_maps[encoded] = pointer
+            self.context.call(
+                "cuMemcpyHtoD",
+                self.context.driver.CUdeviceptr(pointer),
+                encoded,
+                DESCRIPTOR_BYTES,
+                during="copying a TMA descriptor to the device",
+            )
+        return pointer
+
     @property
     def live_allocations(self) -> int:
         """Bytes allocated by compiled code and not freed yet."""
@@ -278,6 +306,9 @@ class HostRuntime:
             for pointer in pointers:
                 self.context.free(pointer)
         self._free_blocks.clear()
+        for pointer in self._tensor_maps.values():
+            self.context.free(pointer)
+        self._tensor_maps.clear()
         for module in self._images.values():
             module.unload()
         self._images.clear()

@@ -69,6 +69,66 @@ _DTYPE_ENUMS = {
 moves as uint8 (a copy does not interpret the bits)."""
 
 
+DTYPE_CODES: tuple[str, ...] = tuple(_DTYPE_ENUMS)
+"""The element types by code, as compiled host code passes them (see `layout_of_fields`)."""
+SWIZZLE_CODES: tuple[str, ...] = tuple(_SWIZZLE_ENUMS)
+L2PROMO_CODES: tuple[str, ...] = tuple(_L2_ENUMS)
+OOB_CODES: tuple[str, ...] = tuple(_OOB_ENUMS)
+INTERLEAVE_CODES: tuple[str, ...] = tuple(_INTERLEAVE_ENUMS)
+FIELDS_HEADER = 7
+"""Fields before the sizes: address, rank, dtype, swizzle, L2 promotion, OOB fill, interleave."""
+
+
+def dtype_name(element_type: object) -> str | None:
+    """The numpy dtype name of an MLIR float/integer element type (its printed form)."""
+    return {
+        "f16": "float16",
+        "bf16": "bfloat16",
+        "f32": "float32",
+        "f64": "float64",
+        "i8": "int8",
+        "i32": "int32",
+        "i64": "int64",
+    }.get(str(element_type))
+
+
+def layout_of_fields(fields: list[int]) -> tuple[int, TensorMapLayout]:
+    """The global address and layout that compiled host code packed as i64 fields:
+    address, rank, the codes of dtype, swizzle, L2 promotion, OOB fill and interleave,
+    then rank sizes, rank byte strides and rank box sizes (outermost first)."""
+    address, rank = fields[0], fields[1]
+    if not 1 <= rank <= MAX_RANK or len(fields) != FIELDS_HEADER + 3 * rank:
+        raise InputError(f"malformed TMA descriptor fields {fields}")
+    codes = fields[2:FIELDS_HEADER]
+    tables = (DTYPE_CODES, SWIZZLE_CODES, L2PROMO_CODES, OOB_CODES, INTERLEAVE_CODES)
+    if any(not 0 <= c < len(t) for c, t in zip(codes, tables, strict=True)):
+        raise InputError(f"malformed TMA descriptor codes {codes}")
+    dtype, swizzle, l2promo, oob, interleave = (t[c] for c, t in zip(codes, tables, strict=True))
+    rest = fields[FIELDS_HEADER:]
+    shape, strides, box = rest[:rank], rest[rank : 2 * rank], rest[2 * rank :]
+    layout = TensorMapLayout(
+        _numpy_dtype(dtype),
+        tuple(shape),
+        tuple(strides),
+        tuple(box),
+        swizzle,
+        l2promo,
+        oob,
+        interleave,
+    )
+    return address, layout
+
+
+def _numpy_dtype(name: str) -> np.dtype[Any]:
+    if name != "bfloat16":
+        return np.dtype(name)
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise InputError("a bf16 TMA descriptor needs the ml_dtypes package") from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
 def _choice(what: str, value: str, table: dict[str, str]) -> None:
     if value not in table:
         raise InputError(f"TMA {what} '{value}' is not one of {', '.join(table)}")
@@ -207,9 +267,17 @@ def encode_tiled(context: GpuContext, address: int, layout: TensorMapLayout) -> 
 
 __all__ = [
     "DESCRIPTOR_BYTES",
+    "DTYPE_CODES",
+    "FIELDS_HEADER",
+    "INTERLEAVE_CODES",
+    "L2PROMO_CODES",
     "MAX_BOX",
     "MAX_RANK",
+    "OOB_CODES",
     "SWIZZLE_BYTES",
+    "SWIZZLE_CODES",
     "TensorMapLayout",
+    "dtype_name",
     "encode_tiled",
+    "layout_of_fields",
 ]

@@ -32,6 +32,7 @@ from schedir.dialects import gpu
 from schedir.dialects.nvvm import TargetAttr
 from schedir.dialects.syntax import op_location
 from schedir.lowering.gpu import gpu_modules
+from schedir.lowering.nvvm.nvgpu_ops import kernel_arch
 
 FORMATS = {"isa": "assembly", "assembly": "assembly", "bin": "bin", "binary": "bin"}
 
@@ -51,13 +52,15 @@ def compile_module(device: gpu.ModuleOp, target: TargetAttr, fmt: str = "isa") -
     kind = FORMATS.get(fmt)
     if kind is None:
         raise InputError(f"gpu-module-to-binary: unknown format '{fmt}' (expected isa or bin)")
-    chip = target.chip.data
+    llvm_ir = module_llvm_ir(device)
+    # wgmma kernels need the arch-specific target (sm_90a) of the requested chip.
+    chip = kernel_arch(target.chip.data, llvm_ir)
     feature = target.features.data.removeprefix("+") or "ptx80"
     try:
         gpu_target = GpuTarget(arch=chip, ptx_feature=feature)
     except ValueError as err:
         raise LoweringError(f"gpu-module-to-binary: {err}", op_location(device)) from None
-    ptx = compile_ptx(module_llvm_ir(device), gpu_target, opt_level=target.opt_level.data)
+    ptx = compile_ptx(llvm_ir, gpu_target, opt_level=target.opt_level.data)
     if kind == "assembly":
         return gpu.ObjectAttr(target, "assembly", ptx)
     cubin = assemble(ptx, gpu_target)

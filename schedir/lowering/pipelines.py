@@ -61,7 +61,9 @@ def cuda_to_llvm(
         "convert-gpu-to-nvvm",
         f'nvvm-attach-target{{chip={arch} features="+{ptx_feature}" O={opt_level}}}',
         f"gpu-module-to-binary{{format={binary_format}}}",
-        # host code: as on the CPU, plus the runtime calls of gpu-to-llvm
+        # host code: as on the CPU, plus the runtime calls of gpu-to-llvm (and of the
+        # TMA descriptors, which need the ranked memrefs finalize-memref-to-llvm lowers)
+        "lower-tma-descriptors",
         "lower-affine",
         "scf-forall-to-for",
         "convert-scf-to-cf",

@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.nvgpu.syntax import (
+    optional_operand,
     parse_keyword_props,
     parse_operand_list,
     print_keyword_props,
@@ -88,7 +89,7 @@ class DeviceAsyncCopyOp(IRDLOperation):
                 dst_indices,
                 src,
                 src_indices,
-                [] if src_elements is None else [src_elements],
+                optional_operand(src_elements),
             ],
             result_types=[DeviceAsyncTokenType()],
             properties={

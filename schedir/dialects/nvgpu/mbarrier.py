@@ -26,7 +26,13 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
-from schedir.dialects.nvgpu.syntax import parse_nvgpu_type, print_nvgpu_type
+from schedir.dialects.nvgpu.syntax import (
+    optional_operand,
+    parse_nvgpu_type,
+    parse_predicate,
+    print_nvgpu_type,
+    print_predicate,
+)
 from schedir.dialects.nvgpu.types import MBarrierGroupType, MBarrierTokenType
 
 
@@ -45,21 +51,6 @@ def _print_ref(printer: Printer, barriers: SSAValue, mbar_id: SSAValue) -> None:
     printer.print_string("[")
     printer.print_ssa_value(mbar_id)
     printer.print_string("]")
-
-
-def _parse_predicate(parser: Parser) -> UnresolvedOperand | None:
-    """`, predicate = %p` (optional)."""
-    if parser.parse_optional_punctuation(",") is None:
-        return None
-    parser.parse_keyword("predicate")
-    parser.parse_punctuation("=")
-    return parser.parse_unresolved_operand()
-
-
-def _print_predicate(printer: Printer, predicate: SSAValue | None) -> None:
-    if predicate is not None:
-        printer.print_string(", predicate = ")
-        printer.print_ssa_value(predicate)
 
 
 def barrier_group(value: SSAValue) -> MBarrierGroupType:
@@ -124,7 +115,7 @@ class _CountOp(IRDLOperation):
         barriers, mbar_id = _parse_ref(parser)
         parser.parse_punctuation(",")
         value = parser.parse_unresolved_operand()
-        predicate = _parse_predicate(parser)
+        predicate = parse_predicate(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         group = parse_nvgpu_type(parser, MBarrierGroupType)
@@ -141,7 +132,7 @@ class _CountOp(IRDLOperation):
         _print_ref(printer, self.barriers, self._id())
         printer.print_string(", ")
         printer.print_ssa_value(self._value())
-        _print_predicate(printer, self.predicate)
+        print_predicate(printer, self.predicate)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_nvgpu_type(printer, self.barriers.type)
@@ -166,9 +157,7 @@ class MBarrierInitOp(_CountOp):
         mbar_id: SSAValue,
         predicate: SSAValue | None = None,
     ) -> None:
-        super().__init__(
-            operands=[barriers, count, mbar_id, [] if predicate is None else [predicate]]
-        )
+        super().__init__(operands=[barriers, count, mbar_id, optional_operand(predicate)])
 
     def _value(self) -> SSAValue:
         return self.count
@@ -202,9 +191,7 @@ class MBarrierArriveExpectTxOp(_CountOp):
         mbar_id: SSAValue,
         predicate: SSAValue | None = None,
     ) -> None:
-        super().__init__(
-            operands=[barriers, txcount, mbar_id, [] if predicate is None else [predicate]]
-        )
+        super().__init__(operands=[barriers, txcount, mbar_id, optional_operand(predicate)])
 
     def _value(self) -> SSAValue:
         return self.txcount

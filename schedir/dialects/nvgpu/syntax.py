@@ -1,6 +1,7 @@
 """What the nvgpu ops' custom syntax shares: nvgpu types in full or stripped spelling,
-and properties as keywords (`numTiles = 4 transpose = false`, `transposeB`) as upstream
-prints them today, also read in the legacy attr-dict spelling (`{numTiles = 4 : i32}`)."""
+properties as keywords (`numTiles = 4 transpose = false`, `transposeB`) as upstream
+prints them today, also read in the legacy attr-dict spelling (`{numTiles = 4 : i32}`),
+the optional `, predicate = %p` clause, memref types, and optional operands."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     UnitAttr,
     i32,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
@@ -146,3 +148,33 @@ __all__ = [
     "print_keyword_props",
     "print_nvgpu_type",
 ]
+
+
+def parse_predicate(parser: Parser) -> UnresolvedOperand | None:
+    """`, predicate = %p` (optional)."""
+    if parser.parse_optional_punctuation(",") is None:
+        return None
+    parser.parse_keyword("predicate")
+    parser.parse_punctuation("=")
+    return parser.parse_unresolved_operand()
+
+
+def print_predicate(printer: Printer, predicate: SSAValue | None) -> None:
+    """The inverse of `parse_predicate`."""
+    if predicate is not None:
+        printer.print_string(", predicate = ")
+        printer.print_ssa_value(predicate)
+
+
+def parse_memref_type(parser: Parser) -> MemRefType:
+    """A ranked memref type, or an error spanning what was parsed instead."""
+    pos = parser.pos
+    t = parser.parse_type()
+    if not isinstance(t, MemRefType):
+        parser.raise_error(f"expected a memref type, got {t}", pos, parser.pos)
+    return t
+
+
+def optional_operand(value: SSAValue | None) -> list[SSAValue]:
+    """An optional operand as IRDL's operand list takes it."""
+    return [] if value is None else [value]

@@ -35,10 +35,18 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from schedir.dialects.nvgpu.syntax import parse_nvgpu_type, parse_operand_list, print_nvgpu_type
+from schedir.dialects.nvgpu.syntax import (
+    optional_operand,
+    parse_memref_type,
+    parse_nvgpu_type,
+    parse_operand_list,
+    parse_predicate,
+    print_nvgpu_type,
+    print_predicate,
+)
 from schedir.dialects.nvgpu.types import (
     MBarrierGroupType,
     TensorMapDescriptorType,
@@ -118,37 +126,10 @@ def _memref(value: SSAValue) -> MemRefType:
     return t
 
 
-def _parse_predicate(parser: Parser) -> UnresolvedOperand | None:
-    """`, predicate = %p` (optional)."""
-    if parser.parse_optional_punctuation(",") is None:
-        return None
-    parser.parse_keyword("predicate")
-    parser.parse_punctuation("=")
-    return parser.parse_unresolved_operand()
-
-
-def _print_predicate(printer: Printer, predicate: SSAValue | None) -> None:
-    if predicate is not None:
-        printer.print_string(", predicate = ")
-        printer.print_ssa_value(predicate)
-
-
-def _opt(value: SSAValue | None) -> list[SSAValue]:
-    return [] if value is None else [value]
-
-
 def _print_indices(printer: Printer, values: tuple[SSAValue, ...] | list[SSAValue]) -> None:
     printer.print_string("[")
     printer.print_list(values, printer.print_ssa_value)
     printer.print_string("]")
-
-
-def _parse_memref_type(parser: Parser) -> MemRefType:
-    pos = parser.pos
-    t = parser.parse_type()
-    if not isinstance(t, MemRefType):
-        parser.raise_error(f"expected a memref type, got {t}", pos, parser.pos)
-    return t
 
 
 @irdl_op_definition
@@ -186,8 +167,8 @@ class TmaAsyncLoadOp(IRDLOperation):
                 descriptor,
                 coordinates,
                 mbar_id,
-                _opt(multicast_mask),
-                _opt(predicate),
+                optional_operand(multicast_mask),
+                optional_operand(predicate),
             ]
         )
 
@@ -206,14 +187,14 @@ class TmaAsyncLoadOp(IRDLOperation):
         if parser.parse_optional_keyword("multicast_mask") is not None:
             parser.parse_punctuation("=")
             mask = parser.parse_unresolved_operand()
-        predicate = _parse_predicate(parser)
+        predicate = parse_predicate(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         desc_type = parse_nvgpu_type(parser, TensorMapDescriptorType)
         parser.parse_punctuation(",")
         group = parse_nvgpu_type(parser, MBarrierGroupType)
         parser.parse_punctuation("->")
-        dst_type = _parse_memref_type(parser)
+        dst_type = parse_memref_type(parser)
         index = IndexType()
         op = cls(
             parser.resolve_operand(dst, dst_type),
@@ -239,7 +220,7 @@ class TmaAsyncLoadOp(IRDLOperation):
         if self.multicast_mask is not None:
             printer.print_string(" multicast_mask = ")
             printer.print_ssa_value(self.multicast_mask)
-        _print_predicate(printer, self.predicate)
+        print_predicate(printer, self.predicate)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_nvgpu_type(printer, self.tensor_map_descriptor.type)
@@ -275,7 +256,7 @@ class TmaAsyncStoreOp(IRDLOperation):
         coordinates: list[SSAValue],
         predicate: SSAValue | None = None,
     ) -> None:
-        super().__init__(operands=[src, descriptor, coordinates, _opt(predicate)])
+        super().__init__(operands=[src, descriptor, coordinates, optional_operand(predicate)])
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -283,10 +264,10 @@ class TmaAsyncStoreOp(IRDLOperation):
         parser.parse_keyword("to")
         desc = parser.parse_unresolved_operand()
         coords = parse_operand_list(parser)
-        predicate = _parse_predicate(parser)
+        predicate = parse_predicate(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        src_type = _parse_memref_type(parser)
+        src_type = parse_memref_type(parser)
         parser.parse_punctuation("->")
         desc_type = parse_nvgpu_type(parser, TensorMapDescriptorType)
         op = cls(
@@ -304,7 +285,7 @@ class TmaAsyncStoreOp(IRDLOperation):
         printer.print_string(" to ")
         printer.print_ssa_value(self.tensor_map_descriptor)
         _print_indices(printer, self.coordinates)
-        _print_predicate(printer, self.predicate)
+        print_predicate(printer, self.predicate)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.src.type)
@@ -328,12 +309,12 @@ class TmaPrefetchOp(IRDLOperation):
     predicate = opt_operand_def(i1)
 
     def __init__(self, descriptor: SSAValue, predicate: SSAValue | None = None) -> None:
-        super().__init__(operands=[descriptor, _opt(predicate)])
+        super().__init__(operands=[descriptor, optional_operand(predicate)])
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         desc = parser.parse_unresolved_operand()
-        predicate = _parse_predicate(parser)
+        predicate = parse_predicate(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         desc_type = parse_nvgpu_type(parser, TensorMapDescriptorType)
@@ -347,7 +328,7 @@ class TmaPrefetchOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.tensor_map_descriptor)
-        _print_predicate(printer, self.predicate)
+        print_predicate(printer, self.predicate)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_nvgpu_type(printer, self.tensor_map_descriptor.type)

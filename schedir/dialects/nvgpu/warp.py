@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.nvgpu.syntax import (
     parse_keyword_props,
+    parse_memref_type,
     parse_operand_list,
     print_keyword_props,
 )
@@ -105,10 +106,7 @@ class LdMatrixOp(IRDLOperation):
             if key not in props:
                 parser.raise_error(f"expected '{key}'")
         parser.parse_punctuation(":")
-        pos = parser.pos
-        src_type = parser.parse_type()
-        if not isinstance(src_type, MemRefType):
-            parser.raise_error(f"expected a memref type, got {src_type}", pos, parser.pos)
+        src_type = parse_memref_type(parser)
         parser.parse_punctuation("->")
         pos = parser.pos
         result = parser.parse_type()

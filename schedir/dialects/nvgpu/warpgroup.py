@@ -42,6 +42,7 @@ from xdsl.utils.exceptions import VerifyException
 from schedir.dialects.nvgpu.syntax import (
     PropKind,
     parse_keyword_props,
+    parse_memref_type,
     parse_nvgpu_type,
     print_keyword_props,
     print_nvgpu_type,
@@ -118,10 +119,7 @@ class WarpgroupGenerateDescriptorOp(IRDLOperation):
         tmap = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        pos = parser.pos
-        tensor_type = parser.parse_type()
-        if not isinstance(tensor_type, MemRefType):
-            parser.raise_error(f"expected a memref type, got {tensor_type}", pos, parser.pos)
+        tensor_type = parse_memref_type(parser)
         parser.parse_punctuation(",")
         tmap_type = parse_nvgpu_type(parser, TensorMapDescriptorType)
         parser.parse_punctuation("->")
@@ -302,10 +300,7 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         parser.parse_punctuation(":")
         d_type = parse_nvgpu_type(parser, WarpgroupAccumulatorType)
         parser.parse_keyword("to")
-        pos = parser.pos
-        dst_type = parser.parse_type()
-        if not isinstance(dst_type, MemRefType):
-            parser.raise_error(f"expected a memref type, got {dst_type}", pos, parser.pos)
+        dst_type = parse_memref_type(parser)
         op = cls(parser.resolve_operand(d, d_type), parser.resolve_operand(dst, dst_type))
         op.attributes |= attrs
         return op

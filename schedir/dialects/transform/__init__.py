@@ -53,6 +53,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "tune",
     "smt",
     "schedir_gpu",
+    "nvgpu",
 )
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
 

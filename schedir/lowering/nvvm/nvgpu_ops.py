@@ -557,4 +557,18 @@ NVGPU_LOWERINGS: dict[type[Operation], Handler] = {
 """The nvgpu ops of device code and their lowerings, by class (ldmatrix and mma.sync are
 not lowered yet: a diagnostic at the op)."""
 
-__all__ = ["NVGPU_LOWERINGS"]
+ARCH_SPECIFIC_MARKERS = ("wgmma.", "llvm.nvvm.wgmma", "setmaxnreg")
+"""Text of the sm_90a-only instructions (inline PTX or intrinsic names) in a kernel's LLVM
+IR: wgmma and setmaxnreg assemble only for the arch-specific target."""
+
+
+def kernel_arch(chip: str, llvm_ir: str) -> str:
+    """The arch a kernel compiles for: `chip`, or its arch-specific variant (`sm_90` ->
+    `sm_90a`) when the kernel uses instructions that only exist there (the variant runs
+    on the same devices; without it ptxas rejects them)."""
+    if chip.endswith("a") or not any(marker in llvm_ir for marker in ARCH_SPECIFIC_MARKERS):
+        return chip
+    return f"{chip}a" if chip == "sm_90" else chip
+
+
+__all__ = ["ARCH_SPECIFIC_MARKERS", "NVGPU_LOWERINGS", "kernel_arch"]

@@ -32,6 +32,7 @@ from schedir.transform.ops import (
     match_structured,
     math,
     memref,
+    nvgpu,
     schedir_gpu,
     smt,
     structured,
@@ -55,6 +56,7 @@ MODULES: tuple[ModuleType, ...] = (
     tune,
     smt,
     schedir_gpu,
+    nvgpu,
 )
 """The modules of this package that apply ops or give descriptors their pattern sets."""
 

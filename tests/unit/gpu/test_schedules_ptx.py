@@ -37,7 +37,10 @@ def test_schedule_compiles_to_ptx_ptxas_accepts(schedule: Path, ptxas: Path) -> 
         assert names == [f"{kernel.name}_kernel"], names
         # The launch bound of known_block_size reaches the PTX.
         assert re.search(r"\.maxntid \d+, \d+, \d+", module)
-        cubin = assemble(module, "sm_90", ptxas=ptxas)
+        # Tensor-core kernels are compiled for the arch-specific sm_90a.
+        arch = re.search(r"^\.target (sm_90a?)\b", module, flags=re.M)
+        assert arch, "no .target sm_90 or sm_90a"
+        cubin = assemble(module, arch.group(1), ptxas=ptxas)
         assert cubin[:4] == b"\x7fELF"
     for stage in ("payload", "scheduled", "llvm-dialect", "llvm-ir", "ptx"):
         assert kernel.stages[stage], stage

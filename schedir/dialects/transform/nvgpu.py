@@ -1,0 +1,109 @@
+"""The nvgpu transform ops (upstream's NVGPUTransformOps.td) and schedir's nvgpu extension
+(`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite).
+
+Applied by `schedir.transform.ops.nvgpu`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.transform import TransformOpHandleType
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, result_def
+from xdsl.utils.exceptions import VerifyException
+
+from schedir.dialects.transform._syntax import irdl_transform_op
+
+SWIZZLES = ("none", "swizzle_32b", "swizzle_64b", "swizzle_128b")
+"""The TMA swizzle modes (`!nvgpu.tensormap.descriptor`'s `swizzle`)."""
+
+
+@irdl_transform_op
+class RewriteCopyAsTmaOp(IRDLOperation):
+    """Rewrites global-to-shared `linalg.copy`s on memrefs inside one `gpu.launch` into
+    TMA loads that complete on one mbarrier, waited on by every thread.
+
+    ```mlir
+    transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
+    // linalg.copy ins(%a : memref<64x8xf32>) outs(%s : memref<64x8xf32, #gpu.address_space<workgroup>>)
+    // -> (host) %d = nvgpu.tma.create.descriptor %unranked box[%c64, %c8]
+    //    (device) mbarrier.create/init; scf.if tid.x == 0 { tma.async.load %d[..], %b[%c0]
+    //    to %s; mbarrier.arrive.expect_tx %b[%c0], %c2048 } else { ...expect_tx 0 };
+    //    mbarrier.try_wait.parity %b[%c0], %parity, %c10000000
+    ```
+
+    Matches `linalg.copy`s whose destination is a static, contiguous workgroup-memory
+    memref and whose source has the same static shape (each size 1..256, rows a multiple of
+    16 bytes) and is a memref defined above the launch or a unit-stride, rank-preserving
+    `memref.subview` of one (its offsets become the load's coordinates; upstream only takes
+    the former, at coordinates 0). Copies inside one `scf.for` of the launch get a barrier
+    initialized once, a block barrier before each iteration's loads, and the iteration's
+    phase parity (upstream re-initializes the barrier in every iteration). The optional
+    `swizzle` property (a schedir extension, default `"none"` as upstream) sets the
+    descriptors' swizzle mode: `"swizzle_128b"` is the layout wgmma reads.
+
+    Return modes: consumes the target; produces no handle. Silenceable failure (the reason
+    at the payload op) when a target is not such a copy, the targets are not under one
+    `gpu.launch` or in one block, or they sit in more than one loop; nothing is rewritten
+    then. The verifier rejects an unknown swizzle mode.
+    """
+
+    name = "transform.nvgpu.rewrite_copy_as_tma"
+
+    target = operand_def(TransformOpHandleType)
+    swizzle = opt_prop_def(StringAttr)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target attr-dict `:` `(` type($target) `)` `->` `(` `)`"
+
+    def verify_(self) -> None:
+        if self.swizzle is not None and self.swizzle.data not in SWIZZLES:
+            raise VerifyException(
+                f'swizzle must be one of {", ".join(SWIZZLES)}, got "{self.swizzle.data}"'
+            )
+
+
+@irdl_transform_op
+class RewriteMatmulAsWgmmaOp(IRDLOperation):
+    """Rewrites a block's `linalg.matmul` on TMA-loaded shared-memory tiles into warpgroup
+    MMAs (wgmma, sm_90a) whose f32 accumulator stays in registers across the matmul's
+    `scf.for` and is stored to C after it (schedir's extension: upstream has no wgmma
+    transform op).
+
+    ```mlir
+    %mma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm
+        : (!transform.any_op) -> !transform.any_op
+    // linalg.fill 0 into %c; scf.for { tma loads into %sa, %sb; wait;
+    //   linalg.matmul ins(%sa, %sb : memref<128x64xf16, 3>, memref<64x64xf16, 3>) outs(%c) }
+    // -> %acc0 = nvgpu.warpgroup.mma.init.accumulator
+    //    %acc = scf.for iter_args(%a = %acc0) { ...; %dA/%dB = generate.descriptor;
+    //      %d = nvgpu.warpgroup.mma %dA, %dB, %a {waitGroup = 0}; scf.yield %d }
+    //    nvgpu.warpgroup.mma.store %acc, %c
+    ```
+
+    Matches a memref `linalg.matmul` inside a `gpu.launch` of one warpgroup (a static
+    block of 128 threads) whose A (M x K) and B (K x N) are static shared-memory tiles of a
+    16-bit type with 128-byte rows (K = N = 64 for f16/bf16, the shapes the wgmma lowering
+    takes), each written by exactly one `nvgpu.tma.async.load` through a `swizzle_128b`
+    descriptor (`transform.nvgpu.rewrite_copy_as_tma {swizzle = "swizzle_128b"}`), with M
+    a multiple of 64, and whose C is a static f32 memref, invariant in the matmul's
+    `scf.for` (if any) and set to 0 by a `linalg.fill` right before that loop (or the
+    matmul); the fill is erased. The MMAs wait for themselves (`waitGroup = 0`) so that the
+    next iteration's loads may overwrite the tiles.
+
+    Return modes: consumes the target; returns the `nvgpu.warpgroup.mma` op (one per
+    target). Silenceable failure (the reason at the payload op) when a target does not
+    match; nothing is rewritten then.
+    """
+
+    name = "transform.schedir.nvgpu.rewrite_matmul_as_wgmma"
+
+    target = operand_def(TransformOpHandleType)
+    mma = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target attr-dict `:` functional-type(operands, results)"
+
+
+OPS: tuple[type[IRDLOperation], ...] = (RewriteCopyAsTmaOp, RewriteMatmulAsWgmmaOp)
+
+__all__ = ["OPS", "SWIZZLES", "RewriteCopyAsTmaOp", "RewriteMatmulAsWgmmaOp"]

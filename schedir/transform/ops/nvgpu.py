@@ -1,0 +1,52 @@
+"""Apply functions of the nvgpu transform ops (`schedir.dialects.transform.nvgpu`): thin
+adapters over `schedir.transform.rewrites.gpu.tma` and `.wgmma`.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from schedir.diagnostics import TransformError
+from schedir.dialects.syntax import op_location
+from schedir.dialects.transform.nvgpu import RewriteCopyAsTmaOp, RewriteMatmulAsWgmmaOp
+from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
+from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
+from schedir.transform.state import MultipleTransformErrors, silenceable
+
+
+@applies(RewriteCopyAsTmaOp)
+def apply_rewrite_copy_as_tma(op: RewriteCopyAsTmaOp, interp: Interpreter) -> None:
+    """Rewrite the target copies (of one launch) into TMA loads on one mbarrier."""
+    copies = interp.state.payload_ops(op.target)
+    if not copies:
+        return
+    swizzle = op.swizzle.data if op.swizzle is not None else "none"
+    try:
+        rewrite_copies_as_tma(interp.state.rewriter(copies[0]), copies, swizzle)
+    except TmaRewriteError as error:
+        reason = TransformError(
+            f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+        )
+        raise MultipleTransformErrors(
+            [reason, silenceable(op, "could not rewrite the copies as TMA loads")]
+        ) from None
+
+
+@applies(RewriteMatmulAsWgmmaOp)
+def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interpreter) -> None:
+    """Rewrite each target matmul into warpgroup MMAs with a register accumulator."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = rewrite_matmul_as_wgmma(interp.state.rewriter(payload), payload)
+        except WgmmaRewriteError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not rewrite the matmul as wgmma")]
+            ) from None
+        return [result.mma]
+
+    interp.apply_to_each(op, op.target, one)

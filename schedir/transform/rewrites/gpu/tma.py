@@ -1,0 +1,374 @@
+"""Rewriting global-to-shared copies inside a `gpu.launch` as TMA loads (upstream
+NVGPU/TransformOps/NVGPUTransformOps.cpp, `CopyBuilder`).
+
+For the copies of one launch, as upstream builds them:
+
+* before the launch, per copy: `memref.cast` of the global memref to an unranked memref and
+  `nvgpu.tma.create.descriptor` with the copy's shape as the box (`swizzle` as given;
+  upstream always uses `none`);
+* at the first copy: `nvgpu.mbarrier.create`, `nvgpu.mbarrier.init` with the block's thread
+  count, `gpu.barrier`;
+* `scf.if` thread x == 0: every `nvgpu.tma.async.load` and one
+  `nvgpu.mbarrier.arrive.expect_tx` with the bytes of all boxes; else an arrive with 0
+  bytes;
+* `nvgpu.mbarrier.try_wait.parity` (10,000,000 ticks per try), then the copies are erased.
+
+schedir's generalizations, where upstream would compute wrong addresses or hang:
+
+* the source may be a unit-stride `memref.subview` of a memref defined above the launch:
+  the descriptor is built on that memref and the subview's offsets are the load's
+  coordinates (upstream takes the source itself, at coordinates 0);
+* copies inside one `scf.for` of the launch: the barrier is created and initialized once at
+  the start of the launch body, every iteration first synchronizes the block (nobody still
+  reads the tiles the loads overwrite) and waits on phase parity
+  `((iv - lb) / step) mod 2` (each iteration completes one phase); upstream re-initializes
+  the barrier in every iteration.
+
+    linalg.copy ins(%sv : memref<64x64xf16, strided<[K, 1], offset: ?>>)
+                outs(%smem : memref<64x64xf16, #gpu.address_space<workgroup>>)
+    // ->
+    %d = nvgpu.tma.create.descriptor %unranked box[%c64, %c64] (before gpu.launch)
+    scf.if %tid_is_0 {
+      nvgpu.tma.async.load %d[%i, %k], %bar[%c0] to %smem
+      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %c8192
+    } else { nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %c0 }
+    nvgpu.mbarrier.try_wait.parity %bar[%c0], %parity, %c10000000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    UnrankedMemRefType,
+    i1,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from schedir.dialects import gpu, linalg
+from schedir.dialects import nvgpu as ng
+from schedir.dialects.arith import CmpiOp
+from schedir.dialects.gpu.attributes import AddressSpaceAttr
+from schedir.dialects.memref import CastOp
+from schedir.dialects.nvgpu.tma import MAX_TMA_DIMENSION, MAX_TMA_RANK
+from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
+from schedir.dialects.utils import constant_index, mixed_values
+
+TRY_WAIT_TICKS = 10_000_000
+"""Upstream's ticks before a `try_wait.parity` retries ("not too small, not too big")."""
+
+
+class TmaRewriteError(Exception):
+    """A copy that cannot become a TMA load, with the reason and the op to blame."""
+
+    def __init__(self, message: str, op: Operation) -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+@dataclass(frozen=True)
+class TmaCopies:
+    """What the rewrite made: the loads (one per copy, in order) and the barrier group."""
+
+    loads: tuple[ng.TmaAsyncLoadOp, ...]
+    barrier: ng.MBarrierCreateOp
+    descriptors: tuple[ng.TmaCreateDescriptorOp, ...]
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """One checked copy: the global memref, the coordinates and the shared destination."""
+
+    op: linalg.CopyOp
+    global_memref: SSAValue
+    offsets: tuple[int | SSAValue, ...]
+    box: MemRefType
+    dst: SSAValue
+
+
+def _launch_of(op: Operation) -> gpu.LaunchOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, gpu.LaunchOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _defined_above(value: SSAValue, launch: gpu.LaunchOp) -> bool:
+    """Whether `value` is defined outside `launch` (so the host can describe it)."""
+    owner = value.owner
+    op = owner if isinstance(owner, Operation) else owner.parent_op()
+    while op is not None:
+        if op is launch:
+            return False
+        op = op.parent_op()
+    return True
+
+
+def _is_contiguous(t: MemRefType) -> bool:
+    """Row-major with no gaps: what a TMA box in shared memory is filled as."""
+    layout = t.layout
+    if isinstance(layout, NoneAttr):
+        return True
+    if isinstance(layout, StridedLayoutAttr):
+        strides = layout.get_strides()
+        expected = 1
+        for size, stride in reversed(list(zip(t.get_shape(), strides, strict=True))):
+            if stride != expected:
+                return False
+            expected *= size
+        return layout.get_offset() == 0
+    return False
+
+
+def _is_contiguous_value(value: SSAValue) -> bool:
+    """Whether `value` is a contiguous buffer: by its type, or as the whole of a view of
+    one (what `structured.promote` makes: a subview at 0 with the sizes of a
+    `memref.view` of a byte buffer, whose strides the type leaves dynamic)."""
+    t = value.type
+    if not isinstance(t, MemRefType):
+        return False
+    if _is_contiguous(t):
+        return True
+    view = value.owner
+    if not isinstance(view, memref.SubviewOp):
+        return False
+    offsets = mixed_values(view.static_offsets, view.offsets)
+    sizes = mixed_values(view.static_sizes, view.sizes)
+    strides = mixed_values(view.static_strides, view.strides)
+    if any(constant_index(v) != 0 for v in offsets) or any(constant_index(v) != 1 for v in strides):
+        return False
+    source = view.source
+    whole = source.owner
+    if isinstance(whole, memref.ViewOp):
+        # A view of a byte buffer is row-major with the view's sizes.
+        result_t = whole.result.type
+        assert isinstance(result_t, MemRefType)
+        dynamic = iter(whole.sizes)
+        full = [d if d >= 0 else constant_index(next(dynamic)) for d in result_t.get_shape()]
+        return constant_index(whole.byte_shift) == 0 and [constant_index(v) for v in sizes] == full
+    source_t = source.type
+    return (
+        isinstance(source_t, MemRefType)
+        and list(source_t.get_shape()) == [constant_index(v) for v in sizes]
+        and _is_contiguous_value(source)
+    )
+
+
+def _check_copy(op: Operation, launch: gpu.LaunchOp) -> _Copy:
+    """The copy's global memref, coordinates and box, or why it cannot be a TMA load."""
+    if not isinstance(op, linalg.CopyOp):
+        raise TmaRewriteError("target is not a linalg.copy", op)
+    src, dst = op.inputs[0], op.outputs[0]
+    src_t, dst_t = src.type, dst.type
+    if not isinstance(src_t, MemRefType) or not isinstance(dst_t, MemRefType):
+        raise TmaRewriteError("copy is not on memrefs (bufferize first)", op)
+    if not is_shared_memory_space(dst_t.memory_space):
+        raise TmaRewriteError("copy destination is not in shared (workgroup) memory", op)
+    if is_shared_memory_space(src_t.memory_space):
+        raise TmaRewriteError("copy source is already in shared memory", op)
+    if not src_t.has_static_shape() or not dst_t.has_static_shape():
+        raise TmaRewriteError(f"copy of a dynamic shape ({src_t} to {dst_t})", op)
+    shape = tuple(src_t.get_shape())
+    if not 1 <= len(shape) <= MAX_TMA_RANK:
+        raise TmaRewriteError(f"copy of rank {len(shape)} (TMA takes 1 to {MAX_TMA_RANK})", op)
+    if any(not 1 <= d <= MAX_TMA_DIMENSION for d in shape):
+        raise TmaRewriteError(f"box {list(shape)} has a size outside 1..{MAX_TMA_DIMENSION}", op)
+    if not _is_contiguous_value(dst):
+        raise TmaRewriteError(f"copy destination {dst_t} is not a contiguous buffer", op)
+    width = element_bit_width(src_t.element_type)
+    if width is None or shape[-1] * width % 128:
+        raise TmaRewriteError(
+            f"box rows of {shape[-1]} x {src_t.element_type} are not a multiple of 16 bytes",
+            op,
+        )
+    if _defined_above(src, launch):
+        return _Copy(op, src, (0,) * len(shape), dst_t, dst)
+    view = src.owner
+    if (
+        isinstance(view, memref.SubviewOp)
+        and _defined_above(view.source, launch)
+        and all(s == 1 for s in view.static_strides.get_values())
+        and isinstance(view.source.type, MemRefType)
+        and view.source.type.get_num_dims() == len(shape)
+    ):
+        offsets = mixed_values(view.static_offsets, view.offsets)
+        return _Copy(op, view.source, tuple(offsets), dst_t, dst)
+    raise TmaRewriteError(
+        "copy source is neither a memref defined above the gpu.launch nor a unit-stride, "
+        "rank-preserving memref.subview of one",
+        op,
+    )
+
+
+def _enclosing_loop(op: Operation, launch: gpu.LaunchOp) -> scf.ForOp | None:
+    """The one `scf.for` between `op` and `launch`; more than one is an error."""
+    loops: list[scf.ForOp] = []
+    parent = op.parent_op()
+    while parent is not None and parent is not launch:
+        if isinstance(parent, scf.ForOp):
+            loops.append(parent)
+        elif not isinstance(parent, scf.IfOp):
+            raise TmaRewriteError(
+                f"copy nested in '{parent.name}' inside the gpu.launch (only one scf.for "
+                "is supported)",
+                op,
+            )
+        parent = parent.parent_op()
+    if len(loops) > 1:
+        raise TmaRewriteError(
+            f"copy nested in {len(loops)} scf.for loops inside the gpu.launch (one is "
+            "supported: the barrier phase is the iteration's parity)",
+            op,
+        )
+    return loops[0] if loops else None
+
+
+def _const(rewriter: PatternRewriter, value: int, at: InsertPoint) -> SSAValue:
+    op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    rewriter.insert(op, at)
+    return op.result
+
+
+def rewrite_copies_as_tma(
+    rewriter: PatternRewriter, copies: Sequence[Operation], swizzle: str = "none"
+) -> TmaCopies:
+    """Rewrite `copies` (global-to-shared `linalg.copy`s of one `gpu.launch`, waited on
+    together) into TMA loads completing on one mbarrier (see the module docstring);
+    raises `TmaRewriteError` before changing anything when a copy does not qualify."""
+    if not copies:
+        raise ValueError("no copies to rewrite")
+    launch = _launch_of(copies[0])
+    for op in copies:
+        other = _launch_of(op)
+        if launch is None or other is not launch:
+            raise TmaRewriteError(
+                "target ops must be linalg.copy nested under a common gpu.launch (the TMA "
+                "descriptors are created on the host)",
+                op,
+            )
+    assert launch is not None
+    checked = [_check_copy(op, launch) for op in copies]
+    first = copies[0]
+    loop = _enclosing_loop(first, launch)
+    for op in copies[1:]:
+        if op.parent_block() is not first.parent_block():
+            raise TmaRewriteError("copies waited on together must be in one block", op)
+    for c in checked:
+        g_type = c.global_memref.type
+        if not isinstance(g_type, MemRefType) or c.box.element_type != g_type.element_type:
+            raise TmaRewriteError("copy converts the element type", c.op)
+        if swizzle != "none":
+            row_bytes = c.box.get_shape()[-1] * (element_bit_width(c.box.element_type) or 0) // 8
+            expected = {"swizzle_32b": 32, "swizzle_64b": 64, "swizzle_128b": 128}[swizzle]
+            if row_bytes != expected:
+                raise TmaRewriteError(
+                    f"{swizzle} needs box rows of {expected} bytes, got {row_bytes}", c.op
+                )
+
+    # 1. Host: the descriptors, before the launch.
+    before_launch = InsertPoint.before(launch)
+    descriptors: list[ng.TmaCreateDescriptorOp] = []
+    for c in checked:
+        g = c.global_memref
+        g_t = g.type
+        assert isinstance(g_t, MemRefType)
+        unranked = UnrankedMemRefType.from_type(g_t.element_type, g_t.memory_space)
+        cast = CastOp.build(operands=[g], result_types=[unranked])
+        rewriter.insert(cast, before_launch)
+        sizes = [_const(rewriter, d, before_launch) for d in c.box.get_shape()]
+        box_t = MemRefType(
+            c.box.element_type, c.box.get_shape(), memory_space=AddressSpaceAttr.workgroup()
+        )
+        desc = ng.TmaCreateDescriptorOp(
+            cast.results[0], sizes, ng.TensorMapDescriptorType(box_t, swizzle=swizzle)
+        )
+        rewriter.insert(desc, before_launch)
+        descriptors.append(desc)
+
+    # 2. The barrier: at the first copy, or once at the start of the launch body.
+    body = launch.body.block
+    setup_at = InsertPoint.at_start(body) if loop is not None else InsertPoint.before(first)
+    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup())
+    create = ng.MBarrierCreateOp(group)
+    rewriter.insert(create, setup_at)
+    zero_setup = _const(rewriter, 0, setup_at)
+    block_x, block_y, block_z = launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ
+    sizes_known = [constant_index(v) for v in (block_x, block_y, block_z)]
+    if all(s is not None for s in sizes_known):
+        threads = _const(rewriter, prod(s for s in sizes_known if s is not None), setup_at)
+    else:
+        # The launch's sizes are block arguments of its body as well as operands.
+        xy = arith.MuliOp(body.args[9], body.args[10])
+        xyz = arith.MuliOp(xy, body.args[11])
+        rewriter.insert([xy, xyz], setup_at)
+        threads = xyz.result
+    rewriter.insert(ng.MBarrierInitOp(create.barriers, threads, zero_setup), setup_at)
+    rewriter.insert(gpu.BarrierOp(), setup_at)
+
+    # 3. Thread 0 issues the loads and arms the barrier with their bytes.
+    at = InsertPoint.before(first)
+    if loop is not None:
+        # Nobody may still read the tiles of the previous iteration.
+        rewriter.insert(gpu.BarrierOp(), at)
+    zero = _const(rewriter, 0, at)
+    tid = gpu.ThreadIdOp("x")
+    is_leader = CmpiOp(tid, zero, "eq")
+    rewriter.insert([tid, is_leader], at)
+    total_bytes = sum(
+        prod(c.box.get_shape()) * (element_bit_width(c.box.element_type) or 0) // 8 for c in checked
+    )
+    then_block, else_block = Block(), Block()
+    then_at, else_at = InsertPoint.at_end(then_block), InsertPoint.at_end(else_block)
+    loads: list[ng.TmaAsyncLoadOp] = []
+    for c, desc in zip(checked, descriptors, strict=True):
+        coordinates = [
+            v if isinstance(v, SSAValue) else _const(rewriter, v, then_at) for v in c.offsets
+        ]
+        load = ng.TmaAsyncLoadOp(c.dst, create.barriers, desc.tensor_map, coordinates, zero)
+        rewriter.insert(load, then_at)
+        loads.append(load)
+    tx = _const(rewriter, total_bytes, then_at)
+    rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, tx, zero), then_at)
+    rewriter.insert(scf.YieldOp(), then_at)
+    rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, zero, zero), else_at)
+    rewriter.insert(scf.YieldOp(), else_at)
+    rewriter.insert(scf.IfOp(is_leader, [], Region(then_block), Region(else_block)), at)
+
+    # 4. Everybody waits for the phase this step completes.
+    parity = _phase_parity(rewriter, loop, at)
+    ticks = _const(rewriter, TRY_WAIT_TICKS, at)
+    rewriter.insert(ng.MBarrierTryWaitParityOp(create.barriers, parity, ticks, zero), at)
+    for op in copies:
+        rewriter.erase(op)
+    return TmaCopies(tuple(loads), create, tuple(descriptors))
+
+
+def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertPoint) -> SSAValue:
+    """The parity of the barrier phase this step waits for: 0 outside a loop, the parity of
+    the iteration's number inside one."""
+    if loop is None:
+        false = arith.ConstantOp(IntegerAttr(0, i1))
+        rewriter.insert(false, at)
+        return false.result
+    one = _const(rewriter, 1, at)
+    zero = _const(rewriter, 0, at)
+    distance = arith.SubiOp(loop.body.block.args[0], loop.lb)
+    number = arith.DivUIOp(distance, loop.step)
+    low_bit = arith.AndIOp(number, one)
+    odd = CmpiOp(low_bit, zero, "ne")
+    rewriter.insert([distance, number, low_bit, odd], at)
+    return odd.result
+
+
+__all__ = ["TRY_WAIT_TICKS", "TmaCopies", "TmaRewriteError", "rewrite_copies_as_tma"]

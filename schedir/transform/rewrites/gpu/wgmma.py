@@ -1,0 +1,233 @@
+"""Rewriting a block's matmul on shared-memory tiles into warpgroup MMAs (wgmma, sm_90a)
+whose accumulator stays in registers across the k loop (schedir's extension; upstream has
+no transform for `nvgpu.warpgroup.mma`).
+
+The target is a memref `linalg.matmul` C += A * B inside a `gpu.launch` of one warpgroup
+(128 threads) where A (M x K) and B (K x N) are shared-memory tiles each written by one
+`nvgpu.tma.async.load` through a 128B-swizzled descriptor (what
+`transform.nvgpu.rewrite_copy_as_tma {swizzle = "swizzle_128b"}` makes), and C is a static
+f32 memref that a `linalg.fill` of 0 initializes just before (the matmul's loop, or the
+matmul). The fill is erased; the accumulator starts from `mma.init.accumulator`, is
+carried through the loop as an iter_arg, and is stored to C after it:
+
+    linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32, ...>)
+    scf.for %k = ... {
+      ... tma loads into %sa, %sb; mbarrier wait ...
+      linalg.matmul ins(%sa, %sb : memref<128x64xf16, 3>, memref<64x64xf16, 3>) outs(%c)
+    }
+    // ->
+    %acc0 = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x64xf32>>
+    %acc = scf.for %k = ... iter_args(%a = %acc0) {
+      ... tma loads into %sa, %sb; mbarrier wait ...
+      %dA = nvgpu.warpgroup.generate.descriptor %sa, %tmapA
+      %dB = nvgpu.warpgroup.generate.descriptor %sb, %tmapB
+      %d = nvgpu.warpgroup.mma %dA, %dB, %a {waitGroup = 0}
+      scf.yield %d
+    }
+    nvgpu.warpgroup.mma.store %acc, %c
+
+`waitGroup = 0`: the MMAs finish within their iteration, so the next iteration's loads
+may overwrite the tiles (single-stage). The tile shapes are those the wgmma lowering
+takes: 16-bit A and B with 128-byte rows (K = 64, N = 64), M a multiple of 64.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    Float32Type,
+    FloatAttr,
+    MemRefType,
+    VectorType,
+)
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from schedir.dialects import gpu, linalg
+from schedir.dialects import nvgpu as ng
+from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
+from schedir.dialects.utils import constant_index
+
+WARPGROUP_THREADS = 128
+"""Threads of a warpgroup: the block of a single-warpgroup kernel."""
+WGMMA_M = 64
+"""Rows of one wgmma instruction."""
+SWIZZLE_ROW_BYTES = 128
+"""Row bytes of a 128B-swizzled tile: what the wgmma descriptors are generated for."""
+
+
+class WgmmaRewriteError(Exception):
+    """A matmul that cannot become warpgroup MMAs, with the reason and the op to blame."""
+
+    def __init__(self, message: str, op: Operation) -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+@dataclass(frozen=True)
+class WgmmaMatmul:
+    """What the rewrite made: the warpgroup MMA, the accumulator's init and its store."""
+
+    mma: ng.WarpgroupMmaOp
+    init: ng.WarpgroupMmaInitAccumulatorOp
+    store: ng.WarpgroupMmaStoreOp
+
+
+def _launch_of(op: Operation) -> gpu.LaunchOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, gpu.LaunchOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _tma_descriptor(tile: SSAValue, launch: gpu.LaunchOp, op: Operation, what: str) -> SSAValue:
+    """The 128B-swizzled descriptor of the one TMA load that writes `tile`."""
+    loads = [o for o in launch.walk() if isinstance(o, ng.TmaAsyncLoadOp) and o.dst is tile]
+    if len(loads) != 1:
+        raise WgmmaRewriteError(
+            f"{what} is written by {len(loads)} TMA loads (expected one: "
+            "transform.nvgpu.rewrite_copy_as_tma first)",
+            op,
+        )
+    desc = ng.tma.descriptor_of(loads[0])
+    if desc.swizzle.data != "swizzle_128b":
+        raise WgmmaRewriteError(
+            f"{what} is loaded with swizzle {desc.swizzle.data} (wgmma descriptors need "
+            "swizzle_128b)",
+            op,
+        )
+    return loads[0].tensor_map_descriptor
+
+
+def _check_tile(t: MemRefType, op: Operation, what: str) -> None:
+    if not is_shared_memory_space(t.memory_space) or not t.has_static_shape():
+        raise WgmmaRewriteError(f"{what} {t} is not a static shared-memory tile", op)
+    width = element_bit_width(t.element_type)
+    if width != 16 or t.get_shape()[-1] * width // 8 != SWIZZLE_ROW_BYTES:
+        raise WgmmaRewriteError(
+            f"{what} {t} does not have 128-byte rows of a 16-bit type (f16/bf16)", op
+        )
+
+
+def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
+    """The `linalg.fill` of 0 into `c` that precedes `anchor` in its block, with no op in
+    between (nested ops included) that takes `c` as an operand."""
+    prev = anchor.prev_op
+    while prev is not None:
+        if isinstance(prev, linalg.FillOp) and prev.outputs[0] is c:
+            value = prev.inputs[0].owner
+            if isinstance(value, arith.ConstantOp) and isinstance(value.value, FloatAttr):
+                return prev if value.value.value.data == 0.0 else None
+            return None
+        # (the TMA loads' scf.if and the barrier wait may sit in between)
+        if any(c in nested.operands for nested in prev.walk()):
+            return None
+        prev = prev.prev_op
+    return None
+
+
+def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMatmul:
+    """Rewrite `op` (see the module docstring) into warpgroup MMAs with a register
+    accumulator; raises `WgmmaRewriteError` before changing anything when it does not
+    qualify."""
+    if not isinstance(op, linalg.MatmulOp):
+        raise WgmmaRewriteError("target is not a linalg.matmul", op)
+    launch = _launch_of(op)
+    if launch is None:
+        raise WgmmaRewriteError("matmul is not inside a gpu.launch", op)
+    sizes = [constant_index(v) for v in (launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ)]
+    if any(s is None for s in sizes) or prod(s or 0 for s in sizes) != WARPGROUP_THREADS:
+        raise WgmmaRewriteError(
+            f"the gpu.launch must have one warpgroup ({WARPGROUP_THREADS} threads, static)",
+            op,
+        )
+    a, b = op.inputs
+    c = op.outputs[0]
+    a_t, b_t, c_t = a.type, b.type, c.type
+    if not all(isinstance(t, MemRefType) for t in (a_t, b_t, c_t)):
+        raise WgmmaRewriteError("matmul is not on memrefs (bufferize first)", op)
+    assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
+    assert isinstance(c_t, MemRefType)
+    _check_tile(a_t, op, "A")
+    _check_tile(b_t, op, "B")
+    if a_t.element_type != b_t.element_type:
+        raise WgmmaRewriteError("A and B have different element types", op)
+    (m, _), (_, n) = a_t.get_shape(), b_t.get_shape()
+    if m % WGMMA_M:
+        raise WgmmaRewriteError(f"M = {m} is not a multiple of {WGMMA_M}", op)
+    if not c_t.has_static_shape() or not isinstance(c_t.element_type, Float32Type):
+        raise WgmmaRewriteError(f"C {c_t} is not a static f32 memref", op)
+    desc_a = _tma_descriptor(a, launch, op, "A")
+    desc_b = _tma_descriptor(b, launch, op, "B")
+    loop = op.parent_op()
+    in_loop = isinstance(loop, scf.ForOp) and loop is not launch
+    anchor = loop if in_loop and loop is not None else op
+    if in_loop and isinstance(loop, scf.ForOp):
+        if _defined_in(c, loop):
+            raise WgmmaRewriteError("C is not invariant in the matmul's loop", op)
+        if any(
+            isinstance(user.operation, linalg.MatmulOp) and user.operation is not op
+            for user in c.uses
+        ):
+            raise WgmmaRewriteError("C is accumulated by another matmul too", op)
+    fill = _zero_fill_before(anchor, c)
+    if fill is None:
+        raise WgmmaRewriteError(
+            "C must be initialized to 0 by a linalg.fill right before the matmul's loop "
+            "(the accumulator starts at zero in registers)",
+            op,
+        )
+
+    acc_t = ng.WarpgroupAccumulatorType(VectorType(Float32Type(), [m, n]))
+    init = ng.WarpgroupMmaInitAccumulatorOp(acc_t)
+    rewriter.insert(init, InsertPoint.before(anchor))
+    rewriter.erase(fill)
+    gen_a = ng.WarpgroupGenerateDescriptorOp(a, desc_a, ng.WarpgroupMatrixDescriptorType(a_t))
+    gen_b = ng.WarpgroupGenerateDescriptorOp(b, desc_b, ng.WarpgroupMatrixDescriptorType(b_t))
+    rewriter.insert([gen_a, gen_b], InsertPoint.before(op))
+    if not in_loop or not isinstance(loop, scf.ForOp):
+        mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, init.matrix_c, wait_group=0)
+        store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
+        rewriter.insert([mma, store], InsertPoint.before(op))
+        rewriter.erase(op)
+        return WgmmaMatmul(mma, init, store)
+
+    # Carry the accumulator through the loop: a new scf.for with one more iter_arg.
+    old_body = loop.body.block
+    new_body = Block(arg_types=[*old_body.arg_types, acc_t])
+    carried = new_body.args[-1]
+    mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, carried, wait_group=0)
+    rewriter.insert(mma, InsertPoint.before(op))
+    rewriter.erase(op)
+    yield_op = old_body.last_op
+    assert isinstance(yield_op, scf.YieldOp)
+    rewriter.replace(yield_op, scf.YieldOp(*yield_op.operands, mma.matrix_d))
+    for old_arg, new_arg in zip(old_body.args, new_body.args, strict=False):
+        old_arg.replace_all_uses_with(new_arg)
+    for body_op in list(old_body.ops):
+        body_op.detach()
+        new_body.add_op(body_op)
+    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, init.matrix_c], new_body)
+    rewriter.insert(new_loop, InsertPoint.before(loop))
+    rewriter.replace(loop, [], new_loop.results[: len(loop.results)])
+    store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
+    rewriter.insert(store, InsertPoint.after(new_loop))
+    return WgmmaMatmul(mma, init, store)
+
+
+def _defined_in(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    current = owner if isinstance(owner, Operation) else owner.parent_op()
+    while current is not None:
+        if current is op:
+            return True
+        current = current.parent_op()
+    return False
+
+
+__all__ = ["WgmmaMatmul", "WgmmaRewriteError", "rewrite_matmul_as_wgmma"]

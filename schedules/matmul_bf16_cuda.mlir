@@ -1,0 +1,50 @@
+// bf16 x bf16 -> f32 matmul on Hopper's tensor cores (sm_90a), single-stage: the same
+// schedule as matmul_f16_cuda.mlir (see there for the steps): per 64-wide k step thread 0
+// loads the A (block_m x 64) and B (64 x 64) bf16 tiles with TMA (128B-swizzled: 64 bf16
+// = one 128-byte row), every thread waits on the mbarrier, and one warpgroup runs wgmma
+// m64n64k16 .bf16 into f32 accumulators kept in registers across the k loop, stored to C
+// after it.
+// Limits of this first rung: M, N and K multiples of block_m, 64 and 64; one stage.
+// Knob: block_m, the rows of C per block (block_m / 64 m64 MMAs per warpgroup).
+// Payload: examples/matmul_bf16_cuda.mlir (linalg.fill + linalg.matmul).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
+    %bn = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, 64]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func : !transform.any_op
+    %root_b = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %root
+        <{bufferize_function_boundaries = true}> : (!transform.any_op) -> !transform.any_op
+    %mm_kb = transform.structured.match ops{["linalg.matmul"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %mm_p = transform.structured.promote %mm_kb <{operands_to_promote = [0, 1],
+        memory_space = #gpu.address_space<workgroup>}> : (!transform.any_op) -> !transform.any_op
+    %func_p = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_p {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_p : !transform.any_op
+    %launch = transform.gpu.map_forall_to_blocks %func_p generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [128, 1, 1] : (!transform.any_op) -> !transform.any_op
+    %func_m = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_m {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %copies = transform.structured.match ops{["linalg.copy"]} in %func_m : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
+    %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

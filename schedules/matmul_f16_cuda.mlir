@@ -1,0 +1,64 @@
+// f16 x f16 -> f32 matmul on Hopper's tensor cores (sm_90a), single-stage: each block
+// computes a block_m x 64 tile of C with one warpgroup (128 threads); per 64-wide k step,
+// thread 0 loads the A (block_m x 64) and B (64 x 64) tiles into shared memory with TMA
+// (128B-swizzled boxes, completing on an mbarrier every thread waits on), and the
+// warpgroup multiplies them with wgmma (m64n64k16, block_m / 64 x 4 instructions per
+// step) into f32 accumulators that stay in registers across the k loop; after the loop
+// each thread stores its accumulators to C.
+// Steps: tile the matmul to blocks (#gpu.block<y>, #gpu.block<x>) with the fill fused,
+// tile the block's reduction by 64, bufferize, promote the A and B tiles into
+// #gpu.address_space<workgroup> buffers (linalg.copy from global memory), map the blocks
+// to a gpu.launch of 128 threads, fold the subviews of subviews (the copies then read
+// subviews of the arguments, whose offsets become TMA coordinates), rewrite the copies
+// as TMA loads (transform.nvgpu.rewrite_copy_as_tma, 128B swizzle: 64 f16 = one 128-byte
+// row) and the matmul as wgmma (transform.schedir.nvgpu.rewrite_matmul_as_wgmma, which
+// erases the zero fill: the accumulators start at zero). Kernels that use wgmma compile
+// for sm_90a. The TMA descriptors are built on the host at each call
+// (cuTensorMapEncodeTiled) and passed to the kernel in global memory.
+// Limits of this first rung: M, N and K must be multiples of block_m, 64 and 64 (the
+// rewrites reject the dynamic edge tiles of other sizes, and TMA needs 16-byte row
+// strides); one stage (the loads of step k+1 wait for the MMAs of step k); the
+// accumulators go to C straight from registers (8-byte stores).
+// Knob: block_m, the rows of C per block (one warpgroup runs block_m / 64 m64 MMAs).
+// Payload: examples/matmul_f16_cuda.mlir (linalg.fill + linalg.matmul).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
+    %bn = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, 64]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func : !transform.any_op
+    %root_b = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %root
+        <{bufferize_function_boundaries = true}> : (!transform.any_op) -> !transform.any_op
+    %mm_kb = transform.structured.match ops{["linalg.matmul"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %mm_p = transform.structured.promote %mm_kb <{operands_to_promote = [0, 1],
+        memory_space = #gpu.address_space<workgroup>}> : (!transform.any_op) -> !transform.any_op
+    %func_p = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_p {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_p : !transform.any_op
+    %launch = transform.gpu.map_forall_to_blocks %func_p generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [128, 1, 1] : (!transform.any_op) -> !transform.any_op
+    %func_m = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_m {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %copies = transform.structured.match ops{["linalg.copy"]} in %func_m : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
+    %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -1,0 +1,237 @@
+// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// UPSTREAM-LACKS: the swizzle property, subview sources and copies in loops are schedir's generalizations.
+
+// Upstream's case: whole global memrefs copied into shared memory. The descriptors are
+// built before the launch (box = the copy's shape); thread 0 issues both loads and arms
+// the barrier with all their bytes (64x8 + 8x128 f32 = 6144); every thread waits on
+// phase 0.
+// CHECK-LABEL: func.func @whole
+// CHECK:       %[[UA:.*]] = memref.cast %{{.*}} : memref<64x8xf32> to memref<*xf32>
+// CHECK:       %[[DA:.*]] = nvgpu.tma.create.descriptor %[[UA]] box[%{{.*}}, %{{.*}}] : memref<*xf32> -> <tensor = memref<64x8xf32, #gpu.address_space<workgroup>>, swizzle = none
+// CHECK:       %[[DB:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf32> -> <tensor = memref<8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:       gpu.launch
+// CHECK:         %[[SA:.*]] = memref.alloc()
+// CHECK:         %[[SB:.*]] = memref.alloc()
+// CHECK:         %[[BAR:.*]] = nvgpu.mbarrier.create
+// CHECK:         %[[C128:.*]] = arith.constant 128 : index
+// CHECK:         nvgpu.mbarrier.init %[[BAR]][%{{.*}}], %[[C128]]
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK-NEXT:    %[[LEADER:.*]] = arith.cmpi eq, %[[TID]]
+// CHECK-NEXT:    scf.if %[[LEADER]] {
+// CHECK:           nvgpu.tma.async.load %[[DA]][%{{.*}}, %{{.*}}], %[[BAR]][%{{.*}}] to %[[SA]]
+// CHECK:           nvgpu.tma.async.load %[[DB]][%{{.*}}, %{{.*}}], %[[BAR]][%{{.*}}] to %[[SB]]
+// CHECK:           %[[TX:.*]] = arith.constant 6144 : index
+// CHECK-NEXT:      nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%{{.*}}], %[[TX]]
+// CHECK:         } else {
+// CHECK-NEXT:      nvgpu.mbarrier.arrive.expect_tx %[[BAR]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[PHASE:.*]] = arith.constant false
+// CHECK-NEXT:    %[[TICKS:.*]] = arith.constant 10000000 : index
+// CHECK-NEXT:    nvgpu.mbarrier.try_wait.parity %[[BAR]][%{{.*}}], %[[PHASE]], %[[TICKS]]
+// CHECK-NOT:     linalg.copy
+// CHECK:         gpu.terminator
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @whole(%a: memref<64x8xf32>, %b: memref<8x128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<64x8xf32, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<8x128xf32, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<64x8xf32>) outs(%sa : memref<64x8xf32, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<8x128xf32>) outs(%sb : memref<8x128xf32, #gpu.address_space<workgroup>>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Tiles of a k loop: the descriptors describe the whole operands, the subviews' offsets
+// are the coordinates; the barrier is initialized once (with the dynamic block size),
+// each iteration syncs the block before thread 0 overwrites the tiles, and waits on the
+// parity of its iteration number. swizzle_128b: 64 f16 = 128-byte rows.
+// CHECK-LABEL: func.func @k_loop
+// CHECK:       %[[DA:.*]] = nvgpu.tma.create.descriptor %{{.*}} : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:       %[[DB:.*]] = nvgpu.tma.create.descriptor
+// CHECK:       gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%[[SX:.*]] = %{{.*}}, %[[SY:.*]] = %{{.*}}, %[[SZ:.*]] = %{{.*}})
+// CHECK-NEXT:    %[[BAR:.*]] = nvgpu.mbarrier.create
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[XY:.*]] = arith.muli %[[SX]], %[[SY]]
+// CHECK-NEXT:    %[[XYZ:.*]] = arith.muli %[[XY]], %[[SZ]]
+// CHECK-NEXT:    nvgpu.mbarrier.init %[[BAR]][%[[C0]]], %[[XYZ]]
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         %[[M0:.*]] = arith.muli
+// CHECK:         scf.for %[[K:.*]] = %[[LB:.*]] to %{{.*}} step %[[STEP:.*]] {
+// CHECK-NOT:       mbarrier.init
+// CHECK:           gpu.barrier
+// CHECK:           scf.if
+// CHECK-NEXT:        nvgpu.tma.async.load %[[DA]][%[[M0]], %[[K]]]
+// CHECK:             nvgpu.tma.async.load %[[DB]][%[[K]], %{{.*}}]
+// CHECK:             arith.constant 16384 : index
+// CHECK:           %[[D:.*]] = arith.subi %[[K]], %[[LB]]
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[D]], %[[STEP]]
+// CHECK-NEXT:      %[[BIT:.*]] = arith.andi %[[N]]
+// CHECK-NEXT:      %[[ODD:.*]] = arith.cmpi ne, %[[BIT]]
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[BAR]][%{{.*}}], %[[ODD]]
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @k_loop(%a: memref<256x512xf16>, %b: memref<512x256xf16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c512 = arith.constant 512 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %n, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+      %m0 = arith.muli %by, %c64 : index
+      scf.for %k = %c0 to %c512 step %c64 {
+        %va = memref.subview %a[%m0, %k] [64, 64] [1, 1] : memref<256x512xf16> to memref<64x64xf16, strided<[512, 1], offset: ?>>
+        %vb = memref.subview %b[%k, 0] [64, 64] [1, 1] : memref<512x256xf16> to memref<64x64xf16, strided<[256, 1], offset: ?>>
+        linalg.copy ins(%va : memref<64x64xf16, strided<[512, 1], offset: ?>>) outs(%sa : memref<64x64xf16, #gpu.address_space<workgroup>>)
+        linalg.copy ins(%vb : memref<64x64xf16, strided<[256, 1], offset: ?>>) outs(%sb : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      }
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// A copy outside any gpu.launch: the descriptor must be built on the host for a launch.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the copies as TMA loads}}
+    transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @host(%a: memref<64x8xf32>, %s: memref<64x8xf32, #gpu.address_space<workgroup>>) {
+    // expected-error @below {{'linalg.copy' op target ops must be linalg.copy nested under a common gpu.launch (the TMA descriptors are created on the host)}}
+    linalg.copy ins(%a : memref<64x8xf32>) outs(%s : memref<64x8xf32, #gpu.address_space<workgroup>>)
+    return
+  }
+}
+
+// -----
+
+// Rows of 6 f16 (12 bytes): TMA boxes move rows in 16-byte units.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the copies as TMA loads}}
+    transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @narrow(%a: memref<64x6xf16>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<64x6xf16, #gpu.address_space<workgroup>>
+      // expected-error @below {{'linalg.copy' op box rows of 6 x f16 are not a multiple of 16 bytes}}
+      linalg.copy ins(%a : memref<64x6xf16>) outs(%s : memref<64x6xf16, #gpu.address_space<workgroup>>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// A dynamic tile (a partial tile at the edge): the box must be static.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the copies as TMA loads}}
+    transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @dynamic(%a: memref<100x64xf16>, %m: index) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+      %v = memref.subview %a[0, 0] [%m, 64] [1, 1] : memref<100x64xf16> to memref<?x64xf16, strided<[64, 1]>>
+      %sv = memref.subview %s[0, 0] [%m, 64] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<?x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
+      // expected-error @below {{'linalg.copy' op copy of a dynamic shape}}
+      linalg.copy ins(%v : memref<?x64xf16, strided<[64, 1]>>) outs(%sv : memref<?x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Two loops around the copy: the phase would be the linearized iteration number.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the copies as TMA loads}}
+    transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @nested(%a: memref<64x64xf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+      scf.for %i = %c0 to %c4 step %c1 {
+        scf.for %j = %c0 to %c4 step %c1 {
+          // expected-error @below {{'linalg.copy' op copy nested in 2 scf.for loops inside the gpu.launch (one is supported: the barrier phase is the iteration's parity)}}
+          linalg.copy ins(%a : memref<64x64xf16>) outs(%s : memref<64x64xf16, #gpu.address_space<workgroup>>)
+        }
+      }
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// A swizzle whose span is not the box row: 64 f32 = 256 bytes.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the copies as TMA loads}}
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @wide(%a: memref<8x64xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<8x64xf32, #gpu.address_space<workgroup>>
+      // expected-error @below {{'linalg.copy' op swizzle_128b needs box rows of 128 bytes, got 256}}
+      linalg.copy ins(%a : memref<8x64xf32>) outs(%s : memref<8x64xf32, #gpu.address_space<workgroup>>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{swizzle must be one of none, swizzle_32b, swizzle_64b, swizzle_128b, got "swizzle_16b"}}
+    transform.nvgpu.rewrite_copy_as_tma %root {swizzle = "swizzle_16b"} : (!transform.any_op) -> ()
+    transform.yield
+  }
+}
