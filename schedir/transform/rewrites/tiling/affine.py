@@ -241,8 +241,9 @@ class IndexBuilder:
     def constant(self, value: int) -> SSAValue:
         """A new `arith.constant` of index type (upstream does not reuse constants), named
         as upstream's printer names it (`%c4`: tests match names by prefix)."""
-        result = self.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
-        result.name_hint = constant_name(result.op.value)
+        attr = IntegerAttr(value, IndexType())
+        result = self.insert(arith.ConstantOp(attr)).results[0]
+        result.name_hint = constant_name(attr)
         return result
 
     def value(self, ofr: Ofr) -> SSAValue:
