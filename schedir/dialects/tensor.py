@@ -320,6 +320,52 @@ class ExpandShapeOp(xtensor.ExpandShapeOp):
         )
 
 
+class PadOp(xtensor.PadOp):
+    """Pads a tensor with the value its region yields, `low` / `high` elements per dim.
+
+    %p = tensor.pad %t low[0, %l] high[%h, 2] {
+    ^bb0(%i: index, %j: index):
+      tensor.yield %zero : f32
+    } : tensor<4x?xf32> to tensor<?x?xf32>
+
+    Upstream's verifier: a result dim is inferred as `source + low + high` when all three
+    are static and as dynamic otherwise, and the declared result type must agree with the
+    inferred one where the latter is static. A dynamic pad amount may thus still give a
+    static result dim (`high[%h]` with `%h = 7 - n` padding `tensor<?xf32>` to
+    `tensor<7xf32>`), which xDSL's verifier rejects.
+    """
+
+    def verify_(self) -> None:
+        low, high = self.static_low.get_values(), self.static_high.get_values()
+        if len(low) != len(high):
+            raise VerifyException(
+                f"pad sizes low ({len(low)}) and high ({len(high)}) must have an equal "
+                "number of dimensions"
+            )
+        source_type = cast(TensorType[Attribute], self.source.type)
+        source_shape = source_type.get_shape()
+        if len(low) != len(source_shape):
+            raise VerifyException(
+                f"number of pad sizes ({len(low)}) must equal number of dimensions in "
+                f"source tensor ({len(source_shape)})"
+            )
+        result_type = cast(TensorType[Attribute], self.result.type)
+        inferred = [
+            DYNAMIC_INDEX if DYNAMIC_INDEX in (s, lo, hi) else s + lo + hi
+            for s, lo, hi in zip(source_shape, low, high, strict=True)
+        ]
+        result_shape = result_type.get_shape()
+        if len(result_shape) != len(inferred) or any(
+            r != i and i != DYNAMIC_INDEX for r, i in zip(result_shape, inferred, strict=False)
+        ):
+            expected = TensorType(result_type.element_type, inferred)
+            raise VerifyException(
+                f"specified type {result_type} does not match the inferred type {expected}"
+            )
+        if len(self.region.block.args) != len(low):
+            raise VerifyException(f"expected the block to have {len(low)} arguments")
+
+
 # xDSL's tensor ops schedir keeps as they are, named here so that every tensor op class
 # is imported from this module.
 CastOp = xtensor.CastOp
@@ -329,7 +375,6 @@ EmptyOp = xtensor.EmptyOp
 ExtractOp = xtensor.ExtractOp
 FromElementsOp = xtensor.FromElementsOp
 InsertOp = xtensor.InsertOp
-PadOp = xtensor.PadOp
 ReshapeOp = xtensor.ReshapeOp
 SplatOp = xtensor.SplatOp
 YieldOp = xtensor.YieldOp
@@ -352,7 +397,7 @@ Tensor = Dialect(
         ParallelInsertSliceOp,
         xtensor.ReshapeOp,
         xtensor.SplatOp,
-        xtensor.PadOp,
+        PadOp,
         xtensor.YieldOp,
     ],
     [],

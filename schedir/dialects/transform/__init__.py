@@ -43,6 +43,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "structured",
     "match_structured",
     "loop",
+    "affine",
     "bufferization",
     "memref",
     "tensor",

@@ -73,13 +73,26 @@ class LoopUnrollOp(IRDLOperation):
 
 @irdl_transform_op
 class LoopUnrollAndJamOp(IRDLOperation):
-    """Unrolls each loop by `factor` and jams the copies of its inner loop.
+    """Unrolls each `scf.for` by `factor` and jams the copies into its inner loops: the step
+    is multiplied by `factor` and each run of non-loop ops, in the loop and in the `scf.for`
+    nests inside it, is repeated in place (copy `i` at `iv + i * step`); inner loops carrying
+    values get one set of iter_args per copy.
 
     ```mlir
-    transform.loop.unroll_and_jam %loop factor = 4 : !transform.any_op
+    scf.for %i = 0 to 8 step 1 {             // factor = 2 ->
+      "a"(%i)                                scf.for %i = 0 to 8 step 2 {
+      scf.for %j ... { "b"(%i, %j) }           "a"(%i)  "a"(%i + 1)
+    }                                          scf.for %j ... { "b"(%i, %j)  "b"(%i + 1, %j) }
+                                             }
+    transform.loop.unroll_and_jam %loop factor = 2 : !transform.any_op
     ```
 
-    Return modes: consumes the target. Definite failure if a loop cannot be transformed.
+    Return modes: consumes the target, produces nothing. Silenceable failure "failed to
+    unroll and jam, incorrect type of payload" for a payload that is not an `scf.for`
+    (upstream also takes `affine.for`), and "failed to unroll and jam" (nothing changed)
+    when the trip count is not constant or not a multiple of the factor (a factor above
+    the trip count is clamped to it), when the loop has results, or when an inner loop's
+    bounds are defined inside it.
     """
 
     name = "transform.loop.unroll_and_jam"
@@ -96,13 +109,16 @@ class LoopUnrollAndJamOp(IRDLOperation):
 
 @irdl_transform_op
 class LoopUnrollFullOp(IRDLOperation):
-    """Fully unrolls each loop with a constant trip count.
+    """Fully unrolls each `scf.for` with a constant trip count (one copy of the body per
+    iteration, chained through the iter_args; the loop disappears).
 
     ```mlir
     transform.loop.unroll_full %loop : !transform.any_op
     ```
 
-    Return modes: consumes the target. Definite failure if a loop cannot be unrolled.
+    Return modes: consumes the target, produces nothing. Silenceable failure "failed to
+    fully unroll, incorrect type of payload" for a payload that is not an `scf.for`, and
+    "failed to fully unroll" when its trip count is not a constant.
     """
 
     name = "transform.loop.unroll_full"

@@ -24,6 +24,7 @@ from schedir.dialects.transform import Transform
 from schedir.dialects.transform.core.sequence import NamedSequenceOp, YieldOp
 from schedir.transform.interface import Apply, Populate
 from schedir.transform.ops import (
+    affine,
     bufferization,
     core,
     debug,
@@ -46,6 +47,7 @@ MODULES: tuple[ModuleType, ...] = (
     *structured.MODULES,
     match_structured,
     loop,
+    affine,
     bufferization,
     memref,
     tensor,

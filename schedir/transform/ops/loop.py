@@ -1,9 +1,9 @@
 """Apply functions of the loop transform ops (upstream SCFTransformOps.cpp):
-`loop.unroll`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`,
+`loop.unroll`, `loop.unroll_full`, `loop.unroll_and_jam`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`,
 and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
-`schedir.transform.rewrites.loops` (`unroll_and_peel`, `forall_to_for`, `licm`).
+`schedir.transform.rewrites.loops` (`unroll_and_peel`, `unroll_and_jam`, `forall_to_for`, `licm`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from schedir.dialects.transform.loop import (
     LoopHoistLoopInvariantSubsetsOp,
     LoopParallelForToNestedForsOp,
     LoopPeelOp,
+    LoopUnrollAndJamOp,
+    LoopUnrollFullOp,
     LoopUnrollOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies, populates
@@ -33,6 +35,12 @@ from schedir.transform.rewrites.loops.parallel import (
     LoopConversionFailure,
     forall_to_parallel,
     parallel_to_nested_fors,
+)
+from schedir.transform.rewrites.loops.unroll_and_jam import (
+    UnrollAndJamFailure,
+    UnrollFullFailure,
+    unroll_and_jam,
+    unroll_full,
 )
 from schedir.transform.rewrites.loops.unroll_and_peel import (
     UnrollTooLarge,
@@ -54,6 +62,42 @@ def apply_unroll(op: LoopUnrollOp, interp: Interpreter) -> None:
             raise silenceable(op, "failed to unroll, incorrect type of payload")
         try:
             unroll_by_factor(payload, factor)
+        except UnrollTooLarge as err:
+            raise silenceable(op, str(err), payload) from None
+        return []
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(LoopUnrollAndJamOp)
+def apply_unroll_and_jam(op: LoopUnrollAndJamOp, interp: Interpreter) -> None:
+    """Unroll each `scf.for` by `factor` and jam the copies into its inner loops."""
+    factor = op.factor.value.data
+
+    def one(payload: Operation) -> list[Mapped | None]:
+        if not isinstance(payload, scf.ForOp):
+            # Upstream also unrolls-and-jams `affine.for`; schedir's payloads have none.
+            raise silenceable(op, "failed to unroll and jam, incorrect type of payload")
+        try:
+            unroll_and_jam(payload, factor, interp.state.tracking_listener())
+        except UnrollAndJamFailure:
+            raise silenceable(op, "failed to unroll and jam") from None
+        return []
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(LoopUnrollFullOp)
+def apply_unroll_full(op: LoopUnrollFullOp, interp: Interpreter) -> None:
+    """Fully unroll each `scf.for` of constant trip count."""
+
+    def one(payload: Operation) -> list[Mapped | None]:
+        if not isinstance(payload, scf.ForOp):
+            raise silenceable(op, "failed to fully unroll, incorrect type of payload")
+        try:
+            unroll_full(payload, interp.state.tracking_listener())
+        except UnrollFullFailure:
+            raise silenceable(op, "failed to fully unroll") from None
         except UnrollTooLarge as err:
             raise silenceable(op, str(err), payload) from None
         return []

@@ -172,6 +172,8 @@ def _pad(rw: PatternRewriter, b: IndexBuilder, op: xtensor.PadOp) -> Operation:
         return copy
     empty = b.insert(xtensor.EmptyOp(dynamic, type_)).results[0]
     fill = _fill_or_generic(rw, b, op, empty)
+    # As upstream, the pad's discardable attributes move to the op that writes the padding.
+    fill.attributes.update(op.attributes)
     sizes = [dim_of(b, op.source, d) for d in range(len(type_.get_shape()))]
     insert = b.insert(insert_slice(op.source, fill.results[0], low, sizes))
     rw.replace(op, [], list(insert.results))

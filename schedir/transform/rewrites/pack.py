@@ -60,7 +60,7 @@ from schedir.dialects.linalg.relayout import (
     static_tiles,
 )
 from schedir.dialects.syntax import print_op
-from schedir.dialects.tensor import CollapseShapeOp, ExpandShapeOp, ExtractSliceOp
+from schedir.dialects.tensor import CollapseShapeOp, ExpandShapeOp, ExtractSliceOp, PadOp
 from schedir.dialects.utils import reassociation_attr
 from schedir.transform.rewrites.destination_style import insert_slice
 from schedir.transform.rewrites.padding import zero_attr
@@ -276,7 +276,7 @@ def _pad(
     static = [h if isinstance(h, int) else DYNAMIC_INDEX for h in highs]
     dynamic = [h for h in highs if not isinstance(h, int)]
     return b.insert(
-        xtensor.PadOp(source, [], dynamic, Region(block), [0] * len(highs), static, result_type)
+        PadOp(source, [], dynamic, Region(block), [0] * len(highs), static, result_type)
     )
 
 

@@ -46,7 +46,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects import affine, linalg
 from schedir.dialects.linalg.interface import dps_inits, dps_inputs, indexing_maps, is_structured
-from schedir.dialects.tensor import ExtractSliceOp
+from schedir.dialects.tensor import ExtractSliceOp, PadOp
 from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 
@@ -325,7 +325,7 @@ def _pad_high(
         block.add_op(xtensor.YieldOp(padding))
         return Region(block)
 
-    pad = xtensor.PadOp(
+    pad = PadOp(
         source,
         [],
         high_dynamic,
@@ -350,7 +350,7 @@ def _pad_high(
                 )
             ],
         )
-        pad = xtensor.PadOp(
+        pad = PadOp(
             source,
             [],
             high_dynamic,

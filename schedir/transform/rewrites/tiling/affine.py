@@ -36,6 +36,7 @@ from xdsl.ir.affine import (
 from xdsl.pattern_rewriter import PatternRewriter
 
 from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.transform.rewrites.rewriter import constant_name
 
 Ofr = int | SSAValue
 """An index that is a constant or a value (upstream's `OpFoldResult`)."""
@@ -238,8 +239,12 @@ class IndexBuilder:
         return op
 
     def constant(self, value: int) -> SSAValue:
-        """A new `arith.constant` of index type (upstream does not reuse constants)."""
-        return self.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+        """A new `arith.constant` of index type (upstream does not reuse constants), named
+        as upstream's printer names it (`%c4`: tests match names by prefix)."""
+        attr = IntegerAttr(value, IndexType())
+        result = self.insert(arith.ConstantOp(attr)).results[0]
+        result.name_hint = constant_name(attr)
+        return result
 
     def value(self, ofr: Ofr) -> SSAValue:
         """`ofr` as a value: constants materialize as `arith.constant`."""

@@ -1,0 +1,202 @@
+"""Simplify `affine.min` / `affine.max` under known value ranges (upstream
+Affine/Analysis/Utils.cpp `simplifyConstrainedMinMaxOp`, as driven by
+`transform.affine.simplify_bounded_affine_ops`).
+
+Each bounded value lies in a closed interval; constants are their own interval; other
+operands are unbounded. A result `e_k` of a min's map that is provably never above any
+other result `e_j` (the maximum of `e_k - e_j` over the box is <= 0) is the min's value,
+and symmetrically for max. Each difference is flattened into a linear form over the
+operands (equal operands merged) and `floordiv` / `ceildiv` / `mod` sub-terms (opaque
+atoms whose intervals come from their operand's), whose extremes over a box are exact
+for the linear part:
+
+    %v in [0, 19]
+    %m = affine.min affine_map<()[s0] -> (50, 100 - s0)>()[%v]
+      50 - (100 - s0) = s0 - 50 <= 19 - 50 < 0  ->  %m = arith.constant 50 : index
+
+The op is then replaced by the chosen result: a constant, the operand itself, or an
+`affine.apply` of the one-result map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.pattern_rewriter import PatternRewriterListener
+from xdsl.rewriter import InsertPoint
+
+from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.rewriter import CanonRewriter
+
+Interval = tuple[int | None, int | None]
+"""Closed bounds; None is unbounded."""
+
+
+@dataclass(frozen=True)
+class _Atom:
+    """An opaque `floordiv` / `ceildiv` / `mod` term of one op's map, and its range."""
+
+    text: str
+    interval: Interval
+
+
+_Key = SSAValue | _Atom
+
+
+def _div_interval(iv: Interval, c: int, ceil: bool) -> Interval:
+    def div(v: int | None) -> int | None:
+        if v is None:
+            return None
+        return -(-v // c) if ceil else v // c
+
+    lo, hi = iv
+    return (div(lo), div(hi)) if c > 0 else (div(hi), div(lo))
+
+
+class _Flattener:
+    """Linear forms of affine expressions over the ops' operands."""
+
+    def __init__(
+        self, operands: Sequence[SSAValue], num_dims: int, bounds: Mapping[SSAValue, Interval]
+    ):
+        self.operands = operands
+        self.num_dims = num_dims
+        self.bounds = bounds
+
+    def interval_of(self, key: _Key) -> Interval:
+        if isinstance(key, _Atom):
+            return key.interval
+        assert isinstance(key, SSAValue)
+        constant = constant_int(key)
+        if constant is not None:
+            return (constant, constant)
+        return self.bounds.get(key, (None, None))
+
+    def extremes(self, form: dict[_Key, int], const: int) -> Interval:
+        lo: int | None = const
+        hi: int | None = const
+        for key, coeff in form.items():
+            if coeff == 0:
+                continue
+            a, b = self.interval_of(key)
+            low, high = (a, b) if coeff > 0 else (b, a)
+            lo = None if lo is None or low is None else lo + coeff * low
+            hi = None if hi is None or high is None else hi + coeff * high
+        return lo, hi
+
+    def flatten(self, expr: AffineExpr) -> tuple[dict[_Key, int], int]:
+        if isinstance(expr, AffineConstantExpr):
+            return {}, expr.value
+        if isinstance(expr, AffineDimExpr):
+            return {self.operands[expr.position]: 1}, 0
+        if isinstance(expr, AffineSymExpr):
+            return {self.operands[self.num_dims + expr.position]: 1}, 0
+        assert isinstance(expr, AffineBinaryOpExpr)
+        lhs, lc = self.flatten(expr.lhs)
+        rhs, rc = self.flatten(expr.rhs)
+        if expr.kind == AffineBinaryOpKind.Add:
+            merged = dict(lhs)
+            for k, v in rhs.items():
+                merged[k] = merged.get(k, 0) + v
+            return merged, lc + rc
+        if expr.kind == AffineBinaryOpKind.Mul:
+            if not rhs:
+                return {k: v * rc for k, v in lhs.items()}, lc * rc
+            if not lhs:
+                return {k: v * lc for k, v in rhs.items()}, lc * rc
+        inner = self.extremes(lhs, lc)
+        if not rhs and rc > 0:
+            if expr.kind == AffineBinaryOpKind.FloorDiv:
+                interval = _div_interval(inner, rc, ceil=False)
+            elif expr.kind == AffineBinaryOpKind.CeilDiv:
+                interval = _div_interval(inner, rc, ceil=True)
+            else:
+                lo, hi = inner
+                same_period = lo is not None and hi is not None and lo // rc == hi // rc
+                interval = (
+                    (lo % rc, hi % rc)
+                    if same_period and lo is not None and hi is not None
+                    else (0, rc - 1)
+                )
+        else:
+            interval = (None, None)
+        # Within one op's map, equal sub-expressions are the same term.
+        return {_Atom(str(expr), interval): 1}, 0
+
+
+def _chosen(op: MinOp | MaxOp, bounds: Mapping[SSAValue, Interval]) -> int | None:
+    """The index of a result that is the op's value under `bounds`, if one is provable."""
+    amap = op.map.data
+    flattener = _Flattener(list(op.operands), amap.num_dims, bounds)
+    forms = [flattener.flatten(e) for e in amap.results]
+    is_min = isinstance(op, MinOp)
+    for k, (form_k, const_k) in enumerate(forms):
+        ok = True
+        for j, (form_j, const_j) in enumerate(forms):
+            if j == k:
+                continue
+            diff = dict(form_k)
+            for key, v in form_j.items():
+                diff[key] = diff.get(key, 0) - v
+            lo, hi = flattener.extremes(diff, const_k - const_j)
+            if is_min and (hi is None or hi > 0):
+                ok = False
+                break
+            if not is_min and (lo is None or lo < 0):
+                ok = False
+                break
+        if ok:
+            return k
+    return None
+
+
+def simplify_bounded_min_max(
+    targets: Sequence[MinOp | MaxOp],
+    bounds: Mapping[SSAValue, Interval],
+    listener: PatternRewriterListener | None = None,
+) -> None:
+    """Replace each target whose value is provably one of its map's results by it."""
+    for op in targets:
+        if op.parent is None:
+            continue
+        k = _chosen(op, bounds)
+        if k is None:
+            continue
+        amap = op.map.data
+        expr = amap.results[k]
+        rw = CanonRewriter(InsertPoint.before(op), listener)
+        operands = list(op.operands)
+        if isinstance(expr, AffineConstantExpr):
+            new: SSAValue = rw.create(
+                arith.ConstantOp(IntegerAttr(expr.value, IndexType())), op
+            ).results[0]
+        elif isinstance(expr, AffineDimExpr):
+            new = operands[expr.position]
+        elif isinstance(expr, AffineSymExpr):
+            new = operands[amap.num_dims + expr.position]
+        else:
+            single = AffineMap(amap.num_dims, amap.num_symbols, (expr,))
+            new = rw.create(ApplyOp(operands, AffineMapAttr(single)), op).results[0]
+        rw.replace_values(op, [new])
+
+
+def is_min_max(op: Operation) -> bool:
+    """Whether `op` is an `affine.min` or `affine.max`."""
+    return isinstance(op, MinOp | MaxOp)
+
+
+__all__ = ["Interval", "is_min_max", "simplify_bounded_min_max"]
