@@ -45,6 +45,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "loop",
     "bufferization",
     "memref",
+    "func",
     "tensor",
     "math",
     "debug",
