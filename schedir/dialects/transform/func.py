@@ -1,5 +1,6 @@
 """Func transform extension (upstream FuncTransformOps.td): `func.cast_and_call`,
-`func.replace_func_signature` and `func.deduplicate_func_args`.
+`func.replace_func_signature`, `func.deduplicate_func_args` and the
+`apply_conversion_patterns.func.func_to_llvm` conversion descriptor.
 
 Applied by `schedir.transform.ops.func`.
 """
@@ -30,8 +31,26 @@ from schedir.dialects.transform._syntax_helpers import (
     print_functional_type,
     print_prop_and_attr_dict,
 )
+from schedir.dialects.transform.core.conversion import ConversionPatternDescriptorOpInterface
 
 _FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
+
+
+@irdl_transform_op
+class ApplyFuncToLLVMConversionPatternsOp(IRDLOperation, ConversionPatternDescriptorOpInterface):
+    """Conversion patterns: func ops (`func.func`, `func.call`, `func.return`) to the LLVM
+    dialect; they need an LLVM type converter.
+
+    ```mlir
+    transform.apply_conversion_patterns.func.func_to_llvm
+    ```
+
+    Return modes: a descriptor inside `apply_conversion_patterns`; no handles.
+    """
+
+    name = "transform.apply_conversion_patterns.func.func_to_llvm"
+
+    assembly_format = "attr-dict"
 
 
 @irdl_transform_op
@@ -222,9 +241,16 @@ class DeduplicateFuncArgsOp(IRDLOperation):
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
+    ApplyFuncToLLVMConversionPatternsOp,
     CastAndCallOp,
     DeduplicateFuncArgsOp,
     ReplaceFuncSignatureOp,
 )
 
-__all__ = ["OPS", "CastAndCallOp", "DeduplicateFuncArgsOp", "ReplaceFuncSignatureOp"]
+__all__ = [
+    "OPS",
+    "ApplyFuncToLLVMConversionPatternsOp",
+    "CastAndCallOp",
+    "DeduplicateFuncArgsOp",
+    "ReplaceFuncSignatureOp",
+]
