@@ -86,8 +86,8 @@ def replace_func_with_new_mapping(
         res_attrs=_permuted_attrs(function.res_attrs, res_sources),
     )
     new_function.attributes.update(function.attributes)
-    rewriter.insert_op(new_function, InsertPoint.before(function))
-    rewriter.erase_op(function)
+    rewriter.insert(new_function, InsertPoint.before(function))
+    rewriter.erase(function)
     return new_function
 
 
@@ -104,10 +104,10 @@ def replace_call_with_new_mapping(
     new_call.attributes.update(call.attributes)
     for name, value in call.properties.items():
         new_call.properties.setdefault(name, value)
-    rewriter.insert_op(new_call, InsertPoint.before(call))
+    rewriter.insert(new_call, InsertPoint.before(call))
     for old_index, new_index in enumerate(old_res_to_new):
         rewriter.replace_all_uses_with(call.res[old_index], new_call.res[new_index])
-    rewriter.erase_op(call)
+    rewriter.erase(call)
     return new_call
 
 
@@ -218,7 +218,7 @@ def cast_and_call(
     where = (
         InsertPoint.after(insertion_point) if insert_after else InsertPoint.before(insertion_point)
     )
-    rewriter.insert_op(call, where)
+    rewriter.insert(call, where)
     for output, result in zip(outputs, call.res, strict=True):
         output.replace_uses_with_if(result, lambda use: use.operation is not call)
     return call

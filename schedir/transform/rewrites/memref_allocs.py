@@ -87,7 +87,7 @@ def erase_dead_alloc_and_stores(rewriter: PatternRewriter, root: Operation) -> i
     for op in doomed:
         if op not in erased:
             erased.add(op)
-            rewriter.erase_op(op)
+            rewriter.erase(op)
     return count
 
 
@@ -163,12 +163,12 @@ def alloc_like_to_global(
         }
     )
     body = table.regions[0].block
-    rewriter.insert_op(global_op, InsertPoint.at_start(body))
+    rewriter.insert(global_op, InsertPoint.at_start(body))
     for use in list(alloc.memref.uses):
         if isinstance(use.operation, xmemref.DeallocOp):
-            rewriter.erase_op(use.operation)
+            rewriter.erase(use.operation)
     get_global = GetGlobalOp(name, memref_type)
-    rewriter.replace_op(alloc, get_global)
+    rewriter.replace(alloc, get_global)
     return Globalized(global_op, get_global)
 
 

@@ -22,11 +22,11 @@ def take_branch(rewriter: PatternRewriter, if_op: scf.IfOp, *, else_branch: bool
     terminator = block.last_op
     yielded = list(terminator.operands) if isinstance(terminator, scf.YieldOp) else []
     if isinstance(terminator, scf.YieldOp):
-        rewriter.erase_op(terminator)
+        rewriter.erase(terminator)
     for op in list(block.ops):
         op.detach()
-        rewriter.insert_op(op, InsertPoint.before(if_op))
-    rewriter.replace_op(if_op, [], yielded)
+        rewriter.insert(op, InsertPoint.before(if_op))
+    rewriter.replace(if_op, [], yielded)
     return True
 
 
