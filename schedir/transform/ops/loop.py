@@ -1,6 +1,6 @@
 """Apply functions of the loop transform ops (upstream SCFTransformOps.cpp):
 `loop.unroll`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`,
-`scf.take_assumed_branch`, and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
+`loop.unroll_full`, `loop.unroll_and_jam`, `scf.take_assumed_branch`, and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
 `schedir.transform.rewrites.loops` (`unroll_and_peel`, `forall_to_for`, `licm`).
@@ -22,6 +22,8 @@ from schedir.dialects.transform.loop import (
     LoopHoistLoopInvariantSubsetsOp,
     LoopParallelForToNestedForsOp,
     LoopPeelOp,
+    LoopUnrollAndJamOp,
+    LoopUnrollFullOp,
     LoopUnrollOp,
     TakeAssumedBranchOp,
 )
@@ -40,6 +42,11 @@ from schedir.transform.rewrites.loops.unroll_and_peel import (
     peel_first_iteration,
     peel_last_iteration,
     unroll_by_factor,
+)
+from schedir.transform.rewrites.loops.unroll_jam import (
+    UnrollJamFailure,
+    unroll_and_jam,
+    unroll_full,
 )
 from schedir.transform.rewrites.take_branch import take_branch
 from schedir.transform.state import definite, silenceable
@@ -80,6 +87,40 @@ def apply_peel(op: LoopPeelOp, interp: Interpreter) -> None:
             if result is None:
                 raise silenceable(op, "failed to peel the last iteration")
         return [result.main, result.peeled]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(LoopUnrollFullOp)
+def apply_unroll_full(op: LoopUnrollFullOp, interp: Interpreter) -> None:
+    """Fully unroll each `scf.for` with a constant trip count."""
+
+    def one(payload: Operation) -> list[Mapped | None]:
+        if not isinstance(payload, scf.ForOp):
+            raise silenceable(op, "failed to fully unroll, incorrect type of payload")
+        try:
+            unroll_full(payload)
+        except (UnrollJamFailure, UnrollTooLarge) as err:
+            raise silenceable(op, f"failed to fully unroll: {err}") from None
+        return []
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(LoopUnrollAndJamOp)
+def apply_unroll_and_jam(op: LoopUnrollAndJamOp, interp: Interpreter) -> None:
+    """Unroll each `scf.for` by `factor` and jam the copies of its inner loops' bodies."""
+    factor = op.factor.value.data
+
+    def one(payload: Operation) -> list[Mapped | None]:
+        if not isinstance(payload, scf.ForOp):
+            raise silenceable(op, "failed to unroll and jam, incorrect type of payload", payload)
+        try:
+            unroll_and_jam(payload, factor)
+        except UnrollJamFailure as err:
+            # Upstream says only "failed to unroll and jam"; the reason is schedir's.
+            raise silenceable(op, f"failed to unroll and jam: {err}") from None
+        return []
 
     interp.apply_to_each(op, op.target, one)
 
