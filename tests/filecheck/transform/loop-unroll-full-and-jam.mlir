@@ -49,8 +49,8 @@ module attributes {transform.with_named_sequence} {
 // unroll_full: three iterations become three copies, the loop gone.
 // CHECK-LABEL: func.func @full
 // CHECK-NOT:     scf.for
-// CHECK-COUNT-3: memref.store
-// CHECK-NOT:     memref.store
+// CHECK-COUNT-3: memref.store %
+// CHECK-NOT:     memref.store %
 func.func @full(%m: memref<9xf32>, %x: f32) {
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
