@@ -3,19 +3,23 @@
 `func.replace_func_signature` (every permutation of three arguments and two results,
 calls adjusted), `func.deduplicate_func_args` (drawn duplicate patterns),
 `func.cast_and_call` (a slice replaced by a call computing the same), `scf.take_assumed_branch`
-(the branch a constant condition takes) and `memref.erase_dead_alloc_and_stores` (dead
-buffers next to live code) are applied, the result compiled for the CPU, and compared
-with `schedir.reference` on the untransformed payload, on odd sizes.
+(the branch a constant condition takes), `memref.erase_dead_alloc_and_stores` (dead
+buffers next to live code), `loop.unroll_full` and `loop.unroll_and_jam` (drawn bounds,
+steps and factors) are applied, the result compiled for the CPU, and compared with
+`schedir.reference` on the untransformed payload (numpy for the memref loop nests), on
+odd sizes.
 """
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import schedir
 from tests.helpers import ANY, run_and_check, schedule_module
 
 SIZES = (1, 3, 7, 13)
@@ -199,3 +203,84 @@ def test_erase_dead_alloc_keeps_results(n: int) -> None:
     schedule = FUNCS + f"    transform.memref.erase_dead_alloc_and_stores %f : ({ANY}) -> ()\n"
     scheduled = run_and_check(schedule_module(payload, schedule))
     assert "memref.alloc" not in scheduled and "memref.store" not in scheduled
+
+
+def _nest(m: int, n: int, lb: int = 0, step: int = 1) -> str:
+    """`o[i, j] = in[i, j] + v[i]^2` as an scf.for nest over memrefs (outer i from `lb`
+    by `step`, rows before `lb` copied as they are by a first loop)."""
+    mt, vt = f"memref<{m}x{n}xf32>", f"memref<{m}xf32>"
+    return f"""
+  func.func @nest(%in: {mt}, %v: {vt}) -> {mt} {{
+    %o = memref.alloc() : {mt}
+    memref.copy %in, %o : {mt} to {mt}
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %lb = arith.constant {lb} : index
+    %step = arith.constant {step} : index
+    %m = arith.constant {m} : index
+    %n = arith.constant {n} : index
+    scf.for %i = %lb to %m step %step {{
+      %s = memref.load %v[%i] : {vt}
+      %s2 = arith.mulf %s, %s : f32
+      scf.for %j = %c0 to %n step %c1 {{
+        %a = memref.load %in[%i, %j] : {mt}
+        %b = arith.addf %a, %s2 : f32
+        memref.store %b, %o[%i, %j] : {mt}
+      }}
+    }}
+    return %o : {mt}
+  }}"""
+
+
+def _expected(x: np.ndarray, v: np.ndarray, lb: int, step: int) -> np.ndarray:
+    out = x.copy()
+    rows = np.arange(lb, x.shape[0], step)
+    out[rows] = x[rows] + (v[rows] ** 2)[:, None]
+    return out
+
+
+def _run_nest(m: int, n: int, lb: int, step: int, schedule: str) -> str:
+    kernel = schedir.compile(schedule_module(_nest(m, n, lb, step), schedule))
+    rng = np.random.default_rng(m * 31 + n)
+    x = rng.uniform(-2.0, 2.0, (m, n)).astype(np.float32)
+    v = rng.uniform(-2.0, 2.0, m).astype(np.float32)
+    (out,) = kernel.run(x, v, prefill_nan=True)
+    np.testing.assert_allclose(out, _expected(x, v, lb, step), rtol=1e-6)
+    return kernel.stages["scheduled"]
+
+
+OUTER = (
+    f'    %st = transform.structured.match ops{{["memref.store"]}} in %root : ({ANY}) -> {ANY}\n'
+    f'    %inner = transform.get_parent_op %st <op_name = "scf.for"> : ({ANY}) -> {ANY}\n'
+    f'    %outer = transform.get_parent_op %inner <op_name = "scf.for"> : ({ANY}) -> {ANY}\n'
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    m=st.integers(min_value=1, max_value=13),
+    n=st.sampled_from(SIZES),
+    lb=st.integers(min_value=0, max_value=2),
+    step=st.integers(min_value=1, max_value=3),
+    factor=st.integers(min_value=1, max_value=7),
+)
+def test_unroll_and_jam_keeps_results(m: int, n: int, lb: int, step: int, factor: int) -> None:
+    """Factors dividing the trip count (or above it) jam; others fail silenceably and
+    leave the payload as it was, which then still computes the same."""
+    count = max(0, -(-(m - lb) // step))
+    schedule = OUTER + f"    transform.loop.unroll_and_jam %outer factor = {factor} : {ANY}\n"
+    jams = factor == 1 or count == 0 or factor >= count or count % factor == 0
+    if not jams:
+        with pytest.raises(schedir.SchedirError, match="failed to unroll and jam"):
+            schedir.compile(schedule_module(_nest(m, n, lb, step), schedule))
+        return
+    _run_nest(m, n, lb, step, schedule)
+
+
+@pytest.mark.parametrize("m", (1, 2, 5, 7))
+@pytest.mark.parametrize("step", (1, 2, 3))
+def test_unroll_full_keeps_results(m: int, step: int) -> None:
+    schedule = OUTER + f"    transform.loop.unroll_full %outer : {ANY}\n"
+    scheduled = _run_nest(m, 3, 0, step, schedule)
+    # The outer loop is gone: one inner loop per former iteration.
+    assert scheduled.count("scf.for") == -(-m // step)
