@@ -79,7 +79,9 @@ class LoopUnrollAndJamOp(IRDLOperation):
     transform.loop.unroll_and_jam %loop factor = 4 : !transform.any_op
     ```
 
-    Return modes: consumes the target. Definite failure if a loop cannot be transformed.
+    Return modes: consumes the target. Silenceable failure "failed to unroll and jam" if
+    the payload is not an `scf.for`, its trip count is not constant or not a multiple of
+    the factor, it has results, or an inner loop's bounds depend on it.
     """
 
     name = "transform.loop.unroll_and_jam"
@@ -102,7 +104,8 @@ class LoopUnrollFullOp(IRDLOperation):
     transform.loop.unroll_full %loop : !transform.any_op
     ```
 
-    Return modes: consumes the target. Definite failure if a loop cannot be unrolled.
+    Return modes: consumes the target. Silenceable failure "failed to fully unroll" if
+    the payload is not an `scf.for` or its trip count is not constant.
     """
 
     name = "transform.loop.unroll_full"
@@ -361,7 +364,9 @@ class TakeAssumedBranchOp(IRDLOperation):
     transform.scf.take_assumed_branch %if take_else_branch : (!transform.any_op) -> ()
     ```
 
-    Return modes: only reads the target; silenceable failure if it is not an `scf.if`.
+    Return modes: only reads the target (handles to ops of the taken branch stay valid);
+    silenceable failure if it is not an `scf.if`, definite failure if the branch to take
+    is not a single block (an `scf.if` without `else`, with `take_else_branch`).
     """
 
     name = "transform.scf.take_assumed_branch"

@@ -8,7 +8,7 @@ Messages, handle effects and failure modes are upstream's; the payload algorithm
 
 from __future__ import annotations
 
-from xdsl.dialects import scf
+from xdsl.dialects import affine, scf
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note
@@ -96,6 +96,8 @@ def apply_unroll_full(op: LoopUnrollFullOp, interp: Interpreter) -> None:
     """Fully unroll each `scf.for` with a constant trip count."""
 
     def one(payload: Operation) -> list[Mapped | None]:
+        if isinstance(payload, affine.ForOp):
+            raise silenceable(op, "failed to fully unroll: affine.for is not supported yet")
         if not isinstance(payload, scf.ForOp):
             raise silenceable(op, "failed to fully unroll, incorrect type of payload")
         try:
@@ -113,8 +115,10 @@ def apply_unroll_and_jam(op: LoopUnrollAndJamOp, interp: Interpreter) -> None:
     factor = op.factor.value.data
 
     def one(payload: Operation) -> list[Mapped | None]:
+        if isinstance(payload, affine.ForOp):
+            raise silenceable(op, "failed to unroll and jam: affine.for is not supported yet")
         if not isinstance(payload, scf.ForOp):
-            raise silenceable(op, "failed to unroll and jam, incorrect type of payload", payload)
+            raise silenceable(op, "failed to unroll and jam, incorrect type of payload")
         try:
             unroll_and_jam(payload, factor)
         except UnrollJamFailure as err:
