@@ -140,7 +140,7 @@ class LocatedParser(Parser):
         )
 
     @dataclass
-    class _TensorLiteralElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage] -- xDSL builds dense elements through this class attribute; rounding must happen before it packs them
+    class _TensorLiteralElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]  # xDSL builds dense elements through this class attribute: round before it packs them
         """A dense literal element, rounded into its float type as a scalar literal is."""
 
         def to_type(

@@ -46,6 +46,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "affine",
     "bufferization",
     "memref",
+    "func",
     "tensor",
     "math",
     "debug",

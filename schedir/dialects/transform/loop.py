@@ -377,7 +377,9 @@ class TakeAssumedBranchOp(IRDLOperation):
     transform.scf.take_assumed_branch %if take_else_branch : (!transform.any_op) -> ()
     ```
 
-    Return modes: only reads the target; silenceable failure if it is not an `scf.if`.
+    Return modes: only reads the target (handles to ops of the taken branch stay valid);
+    silenceable failure if it is not an `scf.if`, definite failure if the branch to take
+    is not a single block (an `scf.if` without `else`, with `take_else_branch`).
     """
 
     name = "transform.scf.take_assumed_branch"

@@ -1,5 +1,5 @@
 """Apply functions of the loop transform ops (upstream SCFTransformOps.cpp):
-`loop.unroll`, `loop.unroll_full`, `loop.unroll_and_jam`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`,
+`loop.unroll`, `loop.unroll_full`, `loop.unroll_and_jam`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`, `scf.take_assumed_branch`,
 and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
@@ -25,6 +25,7 @@ from schedir.dialects.transform.loop import (
     LoopUnrollAndJamOp,
     LoopUnrollFullOp,
     LoopUnrollOp,
+    TakeAssumedBranchOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies, populates
 from schedir.transform.rewrites.canonicalize.driver import pattern_set
@@ -48,7 +49,8 @@ from schedir.transform.rewrites.loops.unroll_and_peel import (
     peel_last_iteration,
     unroll_by_factor,
 )
-from schedir.transform.state import silenceable
+from schedir.transform.rewrites.take_branch import take_branch
+from schedir.transform.state import definite, silenceable
 from schedir.transform.tracking import PayloadTracker
 
 
@@ -122,6 +124,22 @@ def apply_peel(op: LoopPeelOp, interp: Interpreter) -> None:
             if result is None:
                 raise silenceable(op, "failed to peel the last iteration")
         return [result.main, result.peeled]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(TakeAssumedBranchOp)
+def apply_take_assumed_branch(op: TakeAssumedBranchOp, interp: Interpreter) -> None:
+    """Replace each `scf.if` by its then (or else) branch."""
+    else_branch = op.take_else_branch is not None
+
+    def one(payload: Operation) -> list[Mapped | None]:
+        if not isinstance(payload, scf.IfOp):
+            raise silenceable(op, "transform applied to the wrong op kind", payload)
+        if not take_branch(interp.state.rewriter(payload), payload, else_branch=else_branch):
+            branch = "`else`" if else_branch else "`then`"
+            raise definite(op, f"requires an scf.if op with a single-block {branch} region")
+        return []
 
     interp.apply_to_each(op, op.target, one)
 

@@ -156,3 +156,22 @@ func.func @others(%a: index, %b: index, %x: f32, %y: i32, %cond: i1) -> f32 {
   }
   return %f : f32
 }
+
+// scf.while without loop-carried values: upstream writes no `()` assignment list.
+// CHECK-LABEL: func.func @while_no_values
+// CHECK:         scf.while : () -> () {
+// CHECK-NEXT:      %{{.*}} = func.call @keep_going() : () -> i1
+// CHECK-NEXT:      scf.condition(%{{.*}})
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+func.func private @keep_going() -> i1
+func.func @while_no_values() {
+  scf.while : () -> () {
+    %c = func.call @keep_going() : () -> i1
+    scf.condition(%c)
+  } do {
+    scf.yield
+  }
+  return
+}

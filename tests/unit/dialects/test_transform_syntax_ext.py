@@ -87,6 +87,29 @@ EXT_CASES = [
     ),
     Case(f"transform.memref.erase_dead_alloc_and_stores %a : ({ANY}) -> ()"),
     Case(f"%r = transform.memref.make_loop_independent %a num_loops = 1 : {FT1}"),
+    Case(
+        # iree-opt loads no ConvertToLLVMPatternInterface, so no `dialect_to_llvm` here.
+        "transform.apply_conversion_patterns to %a {\n"
+        "} with type_converter {\n"
+        "  transform.apply_conversion_patterns.memref.memref_to_llvm_type_converter "
+        "use_aligned_alloc = false index_bitwidth = 64\n"
+        f'}} <legal_dialects = ["func", "llvm"], partial_conversion> : {ANY}',
+        legacy="transform.apply_conversion_patterns to %a {\n"
+        "} with type_converter {\n"
+        "  transform.apply_conversion_patterns.memref.memref_to_llvm_type_converter "
+        "index_bitwidth = 64 use_aligned_alloc = false\n"
+        f'}} {{legal_dialects = ["func", "llvm"], partial_conversion}} : {ANY}',
+    ),
+    # func
+    Case(f"%r = transform.func.cast_and_call @f before %a : {FT1}"),
+    Case(
+        f"%r = transform.func.cast_and_call %b(%v) -> %v after %a : ({ANY}, !transform.any_value, !transform.any_value, {ANY}) -> {ANY}"
+    ),
+    Case(
+        "%m, %g = transform.func.replace_func_signature @f args_interchange = [1, 0] "
+        f"results_interchange = [] at %a : {FT2}"
+    ),
+    Case(f"%m, %g = transform.func.deduplicate_func_args @f at %a : {FT2}"),
     Case(f"%r = transform.tensor.make_loop_independent %a num_loops = 2 : {FT1}"),
     # gpu
     Case(

@@ -7,7 +7,8 @@ on handles.
 - `handles`: splitting, merging, navigating, casting and annotating handles, and params;
 - `match`: the core matcher predicates (`match.operation_name`, ...);
 - `apply`: `apply_patterns`, `apply_cse`, `apply_dce`, `apply_licm`,
-  `apply_registered_pass` and the `apply_patterns.canonicalization` descriptor.
+  `apply_registered_pass` and the `apply_patterns.canonicalization` descriptor;
+- `conversion`: `apply_conversion_patterns` and `apply_conversion_patterns.dialect_to_llvm`.
 
 Each module is applied by the module of the same name in `schedir.transform.ops.core`.
 The handle types are xDSL's (`!transform.any_op`, `!transform.op<"...">`,
@@ -30,7 +31,7 @@ from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation
 
 from schedir.dialects.transform._syntax_helpers import FailurePropagationMode
-from schedir.dialects.transform.core import apply, control, handles, match, sequence
+from schedir.dialects.transform.core import apply, control, conversion, handles, match, sequence
 from schedir.dialects.transform.core.sequence import (
     NamedSequenceOp,
     SequenceOp,
@@ -46,6 +47,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     *handles.OPS,
     *match.OPS,
     *apply.OPS,
+    *conversion.OPS,
 )
 ATTRS: tuple[type[Attribute], ...] = (
     AffineMapType,

@@ -1,14 +1,14 @@
 """Apply functions of the core transform ops (upstream's TransformOps.cpp), one module
 per module of `schedir.dialects.transform.core`: `sequence`, `control`, `handles`,
-`match` and `apply`."""
+`match`, `apply` and `conversion`."""
 
 from __future__ import annotations
 
 from types import ModuleType
 
-from schedir.transform.ops.core import apply, control, handles, match, sequence
+from schedir.transform.ops.core import apply, control, conversion, handles, match, sequence
 
-MODULES: tuple[ModuleType, ...] = (sequence, control, handles, match, apply)
+MODULES: tuple[ModuleType, ...] = (sequence, control, handles, match, apply, conversion)
 """The apply modules of this package."""
 
 __all__ = ["MODULES"]

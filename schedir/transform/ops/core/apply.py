@@ -217,7 +217,7 @@ def apply_registered_pass(op: ApplyRegisteredPassOp, interp: Interpreter) -> Non
 
 
 def _run_on(
-    op: ApplyRegisteredPassOp, interp: Interpreter, pass_: ModulePass, target: Operation
+    op: Operation, interp: Interpreter, pass_: ModulePass, target: Operation
 ) -> list[Operation]:
     """Run a module pass on `target`, moving a non-module target into a scratch module."""
     try:
