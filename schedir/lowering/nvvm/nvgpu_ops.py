@@ -129,10 +129,26 @@ SWIZZLE_ALIGNMENT = 1024
 swizzle pattern repeats every 8 rows of 128 bytes)."""
 
 
+_VIEWS = (
+    memref.SubviewOp,
+    memref.ViewOp,
+    memref.CastOp,
+    memref.ReinterpretCastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+)
+"""View-like ops whose result starts in the buffer of their first operand."""
+
+
 def _align_shared(op: Operation, value: SSAValue, alignment: int) -> None:
     """Raise the alignment of the shared-memory global `value` reads to `alignment` (a
     tile allocated by `memref.alloc` in workgroup memory is such a global by now)."""
     owner = value.owner
+    # Promoted tiles reach the TMA copy or descriptor through views of the allocation
+    # (`memref.view` of an i8 buffer, a zero-offset `subview`, casts): raise the base's
+    # alignment (raising it is always safe; an offset view is checked by ptxas/the GPU).
+    while isinstance(owner, _VIEWS):
+        owner = owner.operands[0].owner
     if not isinstance(owner, memref.GetGlobalOp):
         return
     module = _module_of(op)

@@ -55,6 +55,11 @@ def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel, str])
     assert "mbarrier.try_wait.parity.shared.b64" in ptx
     assert "wgmma.wait_group.sync.aligned 0" in ptx
     assert not unknown_intrinsics(ptx)
+    # 128B-swizzled TMA boxes and wgmma tiles need 1024-byte aligned shared memory (the
+    # promoted tiles are reached through views of their buffer); 16 was a misaligned
+    # address on the H200.
+    tiles = re.findall(r"^\s*\.shared \.align (\d+) \.b8 __wg_\w+\[\d+\];", ptx, flags=re.M)
+    assert len(tiles) == 2 and all(int(a) >= 1024 for a in tiles), tiles
 
 
 def test_ptx_assembles_without_serialization_or_spills(
