@@ -291,6 +291,7 @@ _HANDLERS: dict[str, Callable[[FunctionRewriter, Operation], None]] = {
     "new": FunctionRewriter._new,
     "constant": FunctionRewriter._constant,
     "for": FunctionRewriter._for,
+    "while": FunctionRewriter._while,
     "forall": FunctionRewriter._forall,
     "if": FunctionRewriter._if,
     "call": FunctionRewriter._call,
