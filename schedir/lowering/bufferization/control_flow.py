@@ -89,9 +89,7 @@ class ControlFlowRules(RewriterBase):
         condition = before.last_op
         assert isinstance(condition, scf.ConditionOp)
         self._copy_yields(condition, [1 + k for k in positions], buffers)
-        new_condition = scf.ConditionOp(
-            condition.condition, *[condition.args[k] for k in kept]
-        )
+        new_condition = scf.ConditionOp(condition.condition, *[condition.args[k] for k in kept])
         self.insert(new_condition, condition)
         Rewriter.erase_op(condition)
         self._bind_args(after, [after.args[k] for k in positions], buffers)
