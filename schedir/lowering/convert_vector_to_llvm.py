@@ -66,7 +66,7 @@ from xdsl.passes import ModulePass
 from schedir.dialects import llvm, vector
 from schedir.dialects.arith import Arith
 from schedir.dialects.llvm import vector as llvm_vector
-from schedir.dialects.vector.attributes import kind_name
+from schedir.dialects.vector.attributes import dense_ints, kind_name
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.lowering.llvm import vector as lv
 from schedir.lowering.llvm import vector_memory as lvm
@@ -130,8 +130,8 @@ def _positions(op: vector.ExtractOp | vector.InsertOp) -> list[int | SSAValue]:
     """The static / dynamic position of a vector.extract / insert, in order."""
     dynamic = list(op.dynamic_position)
     result: list[int | SSAValue] = []
-    for p in op.static_position.get_values():
-        result.append(dynamic.pop(0) if p == DYNAMIC_INDEX else int(p))
+    for p in dense_ints(op.static_position):
+        result.append(dynamic.pop(0) if p == DYNAMIC_INDEX else p)
     return result
 
 

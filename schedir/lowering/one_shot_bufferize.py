@@ -421,16 +421,18 @@ def _plan(model: OpModel, decisions: Decisions) -> RewritePlan:
     seen_loops: set[Operation] = set()
     for key in model.analyzed():
         op = key[0]
-        if not isinstance(op, scf.ForOp) or op in seen_loops:
+        if not isinstance(op, scf.ForOp | scf.WhileOp) or op in seen_loops:
             continue
         seen_loops.add(op)
-        roots = {aliases.find(v) for v in op.body.block.args[1:] if is_tensor(v)}
+        blocks = [r.block for r in op.regions]
+        roots = {aliases.find(v) for b in blocks for v in b.args if is_tensor(v)}
         roots |= {aliases.find(r) for r in op.results if is_tensor(r)}
-        terminator = op.body.block.last_op
-        assert terminator is not None
-        for position, value in enumerate(terminator.operands):
-            if is_tensor(value) and aliases.find(value) in roots:
-                yield_via_temp.add((terminator, position))
+        for block in blocks:
+            terminator = block.last_op
+            assert terminator is not None
+            for position, value in enumerate(terminator.operands):
+                if is_tensor(value) and aliases.find(value) in roots:
+                    yield_via_temp.add((terminator, position))
     return RewritePlan(set(decisions.in_place), copy_contents, yield_via_temp)
 
 

@@ -54,6 +54,10 @@ class WindowedOp(NamedStructuredOp, ABC):
                     f"attribute '{name_}' failed to satisfy constraint: 64-bit signless "
                     f"int elements attribute of shape [{self.SPATIAL}]"
                 )
+        if 0 in (v for values in self._window_params() for v in values):
+            # A zero stride or dilation drops a loop from the input's indexing map; upstream's
+            # convolution interface rejects the op with this message.
+            raise VerifyException("unexpected loop dimension for convolution op")
         super().verify_()
 
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
@@ -240,10 +241,18 @@ def i64_array(values: Sequence[int]) -> ArrayAttr[IntegerAttr]:
     return ArrayAttr(IntegerAttr(v, i64) for v in values)
 
 
+@lru_cache(maxsize=8192)
+def dense_ints(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
+    """The integers of a dense i64 array (positions, shapes), unpacked once per distinct
+    array: the vector folds read the same few positions hundreds of thousands of times,
+    and xDSL unpacks the bytes on every `get_values`."""
+    return tuple(int(v) for v in attr.get_values())
+
+
 def int_values(attr: Attribute) -> list[int]:
     """Integers of an ArrayAttr of IntegerAttr or of a dense i64 array."""
     if isinstance(attr, DenseArrayBase):
-        return [int(v) for v in attr.get_values()]
+        return list(dense_ints(attr))
     assert isinstance(attr, ArrayAttr)
     return [a.value.data for a in attr.data]
 
@@ -353,6 +362,7 @@ __all__ = [
     "bool_array",
     "broadcast_dims",
     "compress_unused_dims",
+    "dense_ints",
     "element_type",
     "i64_array",
     "in_bounds_values",

@@ -39,6 +39,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.vector.attributes import (
+    dense_ints,
     int_values,
     parse_attrs_and_types,
     parse_int_list,
@@ -344,7 +345,7 @@ class ExtractOp(xvector.ExtractOp):
 
     def print(self, printer: Printer) -> None:
         print_operands(printer, self.vector)
-        print_positions(printer, self.static_position.get_values(), self.dynamic_position)
+        print_positions(printer, dense_ints(self.static_position), self.dynamic_position)
         print_attrs_and_types(printer, self, self.result.type, "from", self.vector.type)
 
     def verify_(self) -> None:
@@ -352,7 +353,7 @@ class ExtractOp(xvector.ExtractOp):
         if isinstance(res, VectorType) and res.get_num_dims() == 0:
             raise VerifyException("expected a scalar instead of a 0-d vector as the result type")
         vtype = cast(VectorType, self.vector.type)
-        static = list(self.static_position.get_values())
+        static = list(dense_ints(self.static_position))
         _verify_positions(static, self.dynamic_position, vtype, dest=False)
         if len(static) > vtype.get_num_dims():
             raise VerifyException("expected position attribute of rank no greater than vector rank")
@@ -394,7 +395,7 @@ class InsertOp(xvector.InsertOp):
     def print(self, printer: Printer) -> None:
         print_operands(printer, self.source, self.dest)
         printer.print_string(" ")
-        print_positions(printer, self.static_position.get_values(), self.dynamic_position)
+        print_positions(printer, dense_ints(self.static_position), self.dynamic_position)
         print_attrs_and_types(printer, self, self.source.type, "into", self.dest.type)
 
     def verify_(self) -> None:
@@ -402,7 +403,7 @@ class InsertOp(xvector.InsertOp):
         if isinstance(src, VectorType) and src.get_num_dims() == 0:
             raise VerifyException("expected a scalar instead of a 0-d vector as the source operand")
         dest = cast(VectorType, self.dest.type)
-        static = list(self.static_position.get_values())
+        static = list(dense_ints(self.static_position))
         if self.result.type != dest:
             raise VerifyException("failed to verify that all of {dest, result} have same type")
         if len(static) > dest.get_num_dims():

@@ -74,6 +74,47 @@ class ControlFlowRules(RewriterBase):
             ],
         )
 
+    def _while(self, op: Operation) -> None:
+        """An `scf.while` whose tensors keep their positions (`while_carries_tensors_in_place`):
+        position k is carried by the buffer of init k in both regions; what the condition
+        forwards and what the after region yields is copied into it when it is another
+        buffer, as an `scf.for` yield."""
+        assert isinstance(op, scf.WhileOp)
+        positions = [k for k, v in enumerate(op.arguments) if is_tensor(v)]
+        buffers = self._loop_buffers(op, 0, len(op.arguments))
+        kept = [k for k in range(len(op.arguments)) if k not in positions]
+        before, after = op.before_region.block, op.after_region.block
+        self._bind_args(before, [before.args[k] for k in positions], buffers)
+        self.rewrite_block(before)
+        condition = before.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        self._copy_yields(condition, [1 + k for k in positions], buffers)
+        new_condition = scf.ConditionOp(condition.condition, *[condition.args[k] for k in kept])
+        self.insert(new_condition, condition)
+        Rewriter.erase_op(condition)
+        self._bind_args(after, [after.args[k] for k in positions], buffers)
+        self.rewrite_block(after)
+        terminator = after.last_op
+        assert isinstance(terminator, scf.YieldOp)
+        self._copy_yields(terminator, positions, buffers)
+        new_yield = scf.YieldOp(*[terminator.operands[k] for k in kept])
+        self.insert(new_yield, terminator)
+        Rewriter.erase_op(terminator)
+        regions = [op.detach_region(r) for r in list(op.regions)]  # before, after
+        new_while = scf.WhileOp(
+            [op.arguments[k] for k in kept], [op.results[k].type for k in kept], *regions
+        )
+        self.insert(new_while, op)
+        for position, k in enumerate(kept):
+            op.results[k].replace_all_uses_with(new_while.results[position])
+        self.finish(
+            op,
+            [
+                buffers[positions.index(k)] if k in positions else None
+                for k in range(len(op.results))
+            ],
+        )
+
     def _copy_yields(
         self, terminator: Operation, positions: Sequence[int], buffers: Sequence[SSAValue]
     ) -> None:

@@ -132,6 +132,10 @@ def kind(op: Operation) -> str:
             return "constant"
         case scf.ForOp():
             return "for"
+        case scf.WhileOp() if while_carries_tensors_in_place(op):
+            return "while"
+        case scf.ConditionOp():
+            return "condition"
         case scf.IfOp():
             return "if"
         case ForallOp():
@@ -159,6 +163,32 @@ def kind(op: Operation) -> str:
         case _:
             pass
     return "unknown" if has_tensor_semantics(op) else "none"
+
+
+def while_carries_tensors_in_place(op: scf.WhileOp) -> bool:
+    """Whether every tensor of an `scf.while` keeps its position and type through the loop
+    (init k, before-region argument k, condition argument k, after-region argument k and
+    result k): then one buffer per position carries it, as an `scf.for` iteration argument.
+    Other loops (a tensor moving to another position) are not supported."""
+    before, after = op.before_region.block, op.after_region.block
+    condition = before.last_op
+    if not isinstance(condition, scf.ConditionOp):
+        return False
+    init_types = [v.type for v in op.arguments]
+    chains = (
+        [a.type for a in before.args],
+        [v.type for v in condition.args],
+        [a.type for a in after.args],
+        [r.type for r in op.results],
+    )
+    if any(len(types) != len(init_types) for types in chains):
+        return False
+    return all(
+        types[k] == t
+        for types in chains
+        for k, t in enumerate(init_types)
+        if isinstance(t, TensorType) or isinstance(types[k], TensorType)
+    )
 
 
 def enclosing_loop_trip_nonzero(op: scf.ForOp | ForallOp) -> bool:
@@ -257,6 +287,12 @@ class OpModel:
                 arg = op.body.block.args[1 + pos]
                 read = self.value_read(arg) or not enclosing_loop_trip_nonzero(op)
                 return OperandInfo(read=read, write=True, aliases=((op.results[pos], True),))
+            case "while":
+                # The before region runs at least once; the loop writes the buffer of
+                # its init in place (or of a copy), as an scf.for does.
+                return OperandInfo(read=True, write=True, aliases=((op.results[index], True),))
+            case "condition":
+                return OperandInfo(read=True, write=False)
             case "forall":
                 assert isinstance(op, ForallOp)
                 outputs = list(op.outputs)
@@ -363,6 +399,8 @@ class OpModel:
                 return keys
             case "for":
                 return [((op, 3 + value.index), True)]
+            case "while":
+                return [((op, value.index), True)]
             case "forall":
                 assert isinstance(op, ForallOp)
                 first = len(op.operands) - len(op.outputs)
@@ -414,7 +452,7 @@ class OpModel:
             owner = value.block.parent_op()
             if isinstance(owner, func.FuncOp):
                 return self.function_boundaries and func_arg_writable(owner, value.index)
-            return isinstance(owner, scf.ForOp | ForallOp)
+            return isinstance(owner, scf.ForOp | ForallOp | scf.WhileOp)
         assert isinstance(value, OpResult)
         op = value.op
         match kind(op):

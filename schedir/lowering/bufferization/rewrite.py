@@ -99,6 +99,11 @@ class FunctionRewriter(TensorRules, ControlFlowRules):
             regions=regions,
         )
         self.insert(new_op, op)
+        # The payload may read tensors defined outside (`tensor.extract` of a function
+        # argument, analyzed as reads of the op): they become loads of those buffers.
+        for region in new_op.regions:
+            for block in region.blocks:
+                self.rewrite_block(block)
         tensor_results = [r for r in op.results if is_tensor(r)]
         self.finish(
             op,
@@ -286,6 +291,7 @@ _HANDLERS: dict[str, Callable[[FunctionRewriter, Operation], None]] = {
     "new": FunctionRewriter._new,
     "constant": FunctionRewriter._constant,
     "for": FunctionRewriter._for,
+    "while": FunctionRewriter._while,
     "forall": FunctionRewriter._forall,
     "if": FunctionRewriter._if,
     "call": FunctionRewriter._call,

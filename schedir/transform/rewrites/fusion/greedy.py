@@ -194,7 +194,7 @@ def _fuse_producer_of_slice(
     producer = producer_result.op
     if not is_tileable(producer) or any(s != 1 for s in _static_strides(candidate)):
         # Upstream clones the producer and the slice before finding out; the clones stay
-        # behind unused. schedir does not create them.
+        # behind unused. schedir does not create them for ops that are not tileable.
         return None
     result_number = producer_result.index
     b = IndexBuilder(rewriter, producer.location)
@@ -210,7 +210,12 @@ def _fuse_producer_of_slice(
             b, clone, result_number, candidate.mixed_offsets, candidate.mixed_sizes
         )
     except TilingError:
-        rewriter.erase(clone)
+        # Upstream slices the clone before asking it for the tile and keeps both when the
+        # producer cannot give one (`linalg.softmax`): a later match counts that clone.
+        rewriter.insert(
+            candidate.clone({candidate.source: clone.results[result_number]}),
+            InsertPoint.before(candidate),
+        )
         return None
     rewriter.insertion_point = InsertPoint.before(candidate)
     shape = cast(TensorType[Attribute], candidate.result.type).get_shape()

@@ -241,17 +241,23 @@ def _tile_and_fuse_first_extract_use(
     inits = list(destinations(producer))
     tied = dict((id(init), arg) for init, arg in _loop_inits(containing))
     mapped = [tied.get(id(init), init) for init in inits]
+    # Upstream clones the producer in front of a slice inside a loop before tiling; the
+    # clone is erased once tiled and stays (unused) when the producer gives no tile.
+    in_loop = isinstance(slice_op.parent_op(), xscf.ForOp | ForallOp)
     tiled_from = producer
-    if any(new is not old for new, old in zip(mapped, inits, strict=True)):
+    if in_loop or any(new is not old for new, old in zip(mapped, inits, strict=True)):
         rewriter.insertion_point = InsertPoint.before(slice_op)
         tiled_from = clone_with_destinations(
             IndexBuilder(rewriter, producer.location), producer, mapped
         )
     try:
         tiled = _tile_into_slice(rewriter, notes, producer, tiled_from, slice_op, result_number)
-    finally:
+    except BaseException:
         if tiled_from is not producer:
             rewriter.erase(tiled_from)
+        raise
+    if tiled_from is not producer and (tiled is not None or not in_loop):
+        rewriter.erase(tiled_from)
     if tiled is None:
         return [], None
     new_containing = _add_shared_output_for_outside_users(

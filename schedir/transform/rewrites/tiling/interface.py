@@ -382,12 +382,9 @@ def iteration_domain_tile_from_result_tile(
     """The iteration-space tile computing a given tile of result `result_number`; loops the
     result does not index take their whole range."""
     if isinstance(op, linalg.SoftmaxOp):
-        # The whole softmax dimension is computed, whatever part of it the tile asks for.
-        domain = iteration_domain(b, op)
-        tile_offsets, tile_sizes = list(offsets), list(sizes)
-        for d in whole_dims(op):
-            tile_offsets[d], tile_sizes[d] = domain[d].offset, domain[d].size
-        return tile_offsets, tile_sizes
+        # Upstream's softmax implements neither this nor `generateResultTileValue`: a
+        # softmax is never tiled into a consumer's loop (fusion falls back as upstream's).
+        raise TilingError("'linalg.softmax' op does not generate a tile of its result")
     map_ = indexing_maps(op)[len(dps_inputs(op)) + result_number]
     if not map_.is_projected_permutation():
         raise TilingError(
@@ -404,12 +401,6 @@ def iteration_domain_tile_from_result_tile(
     return tile_offsets, tile_sizes
 
 
-def _is_whole(offset: Ofr, size: Ofr, whole: Ofr) -> bool:
-    """Whether the asked-for `offset`/`size` is statically the whole range `[0, whole)`."""
-    extent = constant_of(whole)
-    return is_zero(offset) and extent is not None and constant_of(size) == extent
-
-
 def generate_result_tile_value(
     b: IndexBuilder, op: Operation, result_number: int, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
 ) -> TiledValues:
@@ -420,14 +411,9 @@ def generate_result_tile_value(
     tiled = tiled_implementation(b, op, tile_offsets, tile_sizes)
     if len(tiled.tiled_ops) != 1:
         raise TilingError(f"'{op.name}' op failed to generate tiled implementation")
-    value = tiled.tiled_values[result_number]
-    widened = [d for d in whole_dims(op) if not _is_whole(offsets[d], sizes[d], tile_sizes[d])]
-    if widened:
-        # The tile computed the whole dimension: take the part that was asked for, as
-        # upstream's softmax does (it computes the full reduction and slices it).
-        inner = [offsets[d] if d in widened else 0 for d in range(len(offsets))]
-        value = extract_slice(b, value, inner, list(sizes)).result
-    return TiledValues(tiled.tiled_ops, (value,), tiled.generated_slices)
+    return TiledValues(
+        tiled.tiled_ops, (tiled.tiled_values[result_number],), tiled.generated_slices
+    )
 
 
 __all__ = [

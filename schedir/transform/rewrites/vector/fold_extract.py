@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.dialects import vector
-from schedir.dialects.vector.attributes import int_values
+from schedir.dialects.vector.attributes import dense_ints, int_values
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.transform.rewrites.constants import constant_attr, constant_int
 from schedir.transform.rewrites.greedy import FoldResult
@@ -62,11 +62,11 @@ def _set_position(op: Positioned, positions: Sequence[int]) -> None:
 
 
 def _static_pos(op: Positioned) -> list[int]:
-    return [int(v) for v in op.static_position.get_values()]
+    return list(dense_ints(op.static_position))
 
 
 def _has_dynamic(op: Positioned) -> bool:
-    return DYNAMIC_INDEX in _static_pos(op)
+    return DYNAMIC_INDEX in dense_ints(op.static_position)
 
 
 def _is_broadcast_like(op: Operation) -> bool:

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, VectorType, i64
 from xdsl.ir import SSAValue
 
 from schedir.dialects import vector
+from schedir.dialects.vector.attributes import dense_ints
 from schedir.dialects.vector.shape import POISON_INDEX
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -48,7 +49,7 @@ Position = tuple[int, ...]
 
 def static_position(op: vector.ExtractOp | vector.InsertOp) -> Position | None:
     """The position of `op` when it is static (None if a part is dynamic or poison)."""
-    values = tuple(int(v) for v in op.static_position.get_values())
+    values = dense_ints(op.static_position)
     if DYNAMIC_INDEX in values or POISON_INDEX in values:
         return None
     return values
