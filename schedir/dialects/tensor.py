@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Self, cast
 
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     IndexType,
