@@ -1,4 +1,5 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// UPSTREAM-LACKS: iree-opt does not load the memref ConvertToLLVMPatternInterface extension.
 // (iree-opt 3.13 does not load the memref ConvertToLLVMPatternInterface extension, so it
 // rejects `dialect_to_llvm "memref"`; schedir runs its finalize-memref-to-llvm conversion.)
 

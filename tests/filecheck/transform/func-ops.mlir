@@ -1,4 +1,5 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// UPSTREAM-LACKS: iree-opt (LLVM 24) rejects `{adjust_func_calls}` in the attr-dict (strict properties) and its format has no other spelling for it.
 
 // replace_func_signature moves the arguments and results of @callee (interchange[i] is
 // the old position of new i) and, with adjust_func_calls, the operands and results of
