@@ -182,9 +182,9 @@ class LocatedParser(Parser):
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         if self._current_token.kind == MLIRTokenKind.EOF:
             # An input holding nothing (or only comments) is an empty module, as in MLIR.
-            return ModuleOp([])
+            return self._at_start(ModuleOp([]))
         try:
-            return super().parse_module(allow_implicit_module)
+            return self._at_start(super().parse_module(allow_implicit_module))
         except XdslParseError:
             undefined = [n for n in self.forward_ssa_references if n in self._forward_uses]
             if not undefined:
@@ -193,6 +193,15 @@ class LocatedParser(Parser):
             raise XdslParseError(
                 self._forward_uses[first], f"use of undeclared SSA value name %{first}"
             ) from None
+
+    def _at_start(self, module: ModuleOp) -> ModuleOp:
+        """An implicit module is located at the start of its text, as MLIR locates it."""
+        if isinstance(module.location, UnknownLoc):
+            loc = self._sources.location_of_offset(self._file, self._offset)
+            module.location = FileLineColLoc(
+                StringAttr(self._file), IntAttr(loc.line), IntAttr(loc.col)
+            )
+        return module
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
         # A dimension is an int64 in MLIR: a larger literal is an error at the literal,

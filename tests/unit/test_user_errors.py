@@ -133,3 +133,16 @@ def test_wrong_scalar_inputs_name_the_argument(
     err = capsys.readouterr().err
     _plain_error(err)
     assert "argument 1 (%s: i32)" in err and words in err, err
+
+
+def test_a_payload_without_functions_is_located_at_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A mutant that deletes the function: the error names file:1:1, as MLIR locates an
+    # implicit module (it had no location at all before).
+    path = tmp_path / "empty.mlir"
+    for text in ("", "// only a comment\n", "module {\n}\n"):
+        path.write_text(text)
+        assert run_main([str(path)]) == 1
+        err = capsys.readouterr().err
+        assert f"{path}:1:1: error: the payload has no public function to run" in err, err
