@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
 
 import pytest
 
@@ -33,3 +35,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def in_ci() -> bool:
     return os.environ.get("CI") == "true"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _temporary_files_in_basetemp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Temporary files of the code under test (compile repros kept by failing-on-purpose
+    tests, folders of killed tuning runs) go into pytest's base folder, which pytest prunes
+    to the last runs, not into the user's /tmp for good; subprocesses inherit TMPDIR."""
+    folder = tmp_path_factory.mktemp("tmp", numbered=False)
+    saved_env, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = str(folder)
+    yield
+    tempfile.tempdir = saved_tempdir
+    if saved_env is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = saved_env
