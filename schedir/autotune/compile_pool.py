@@ -332,6 +332,16 @@ def warm_up(target: str | None) -> None:
         default_worker().start()  # its start-up (~0.3 s) overlaps the tuner's set-up
 
 
+def warm_imports() -> None:
+    """The zygote's warm-up (`schedir.autotune.worker.Zygote`): what compiling and
+    measuring import, but no LLVM worker (each forked worker starts its own)."""
+    import importlib
+
+    warm_up(None)
+    for name in ("schedir.cpu", "schedir.autotune.measure", "schedir.reference"):
+        importlib.import_module(name)
+
+
 __all__ = [
     "MAX_STATIC_SHARED_BYTES",
     "MAX_THREADS_PER_BLOCK",
@@ -343,5 +353,6 @@ __all__ = [
     "compile_handler",
     "launch_limits",
     "ptx_limits",
+    "warm_imports",
     "warm_up",
 ]
