@@ -6,7 +6,9 @@ never reuses an old time):
 1. Build: the candidate's LLVM IR is JIT-compiled in the worker (on cuda, loaded on the
    worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts). On cuda the
    kernels come as the cubins `ptxas -v` made in the compile worker (version 2; version 1
-   loaded PTX through the driver's JIT), as PTX only where no ptxas is installed.
+   loaded PTX through the driver's JIT), as PTX only where no ptxas is installed. On the
+   CPU the compile worker optimizes and compiles the LLVM IR to object code (the same
+   code the JIT would make from it here), and the build only loads it.
 2. Verify: one call on the study's inputs (seeded random, non-trivial, of the payload's
    odd sizes) into fresh output buffers pre-filled with NaN (integers: a sentinel), so an
    element the kernel never writes cannot pass. Every result is compared with
@@ -94,6 +96,9 @@ class MeasureJob:
     options: CompileOptions
     remeasure: bool = False
     handshake: bool = False
+    object_code: Any = None
+    """cpu: the candidate's object code (`schedir.cpu.jit.ObjectCode`), made by the
+    compile worker: the build only loads it."""
     """Wait for the runner's go before timing (it stops the compile workers first)."""
 
 
@@ -441,7 +446,7 @@ def _build(job: MeasureJob) -> Any:
         return CudaExecutable.build(job.llvm_ir, job.signature, job.options, job.written)
     from schedir.cpu import CpuExecutable
 
-    return CpuExecutable.build(job.llvm_ir, job.signature, job.options)
+    return CpuExecutable.build(job.llvm_ir, job.signature, job.options, code=job.object_code)
 
 
 def _start_cuda() -> None:

@@ -129,20 +129,12 @@ class ReferenceJob:
 
 
 def reference_cache(storage: object, study_name: str, seed: int) -> Path | None:
-    """Where the reference results of a study are kept beside its storage (a journal's
-    folder, else the user's cache folder), so that a resumed or repeated study loads them;
-    None for an in-memory storage."""
-    if storage is None:
+    """Where the reference results of a study are kept beside its storage (the journal's
+    folder), so that a resumed or repeated study loads them; None for an in-memory or a
+    database storage (whose hosts share no folder: each computes them once per run)."""
+    if storage is None or "://" in str(storage):
         return None
-    text = str(storage)
-    if "://" in text:
-        import os
-
-        cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        folder = Path(cache) / "schedir" / "references"
-    else:
-        folder = Path(text).expanduser().parent / "references"
-    return folder / f"{study_name}-seed{seed}.npz"
+    return Path(str(storage)).expanduser().parent / "references" / f"{study_name}-seed{seed}.npz"
 
 
 def compute_reference(job: ReferenceJob) -> str | None:

@@ -493,6 +493,7 @@ class Loop:
             self.problem.options,
             remeasure=remeasure,
             handshake=self.problem.options.target == "cpu",
+            object_code=compiled.object_code,
         )
         cand.measure_started = time.monotonic()
         w.submit(job, self.settings.compile_timeout)
