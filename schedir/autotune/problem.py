@@ -158,6 +158,10 @@ def compute_reference(job: ReferenceJob) -> str | None:
         expected = reference.evaluate_with_bounds(module, job.entry, inputs)
     except SchedirError as err:
         return err.render(sources)
+    except RecursionError:
+        return "error: the reference cannot evaluate the payload: IR nests too deeply"
+    except Exception as err:  # an internal error of the reference: the run ends with it
+        return f"error: internal error of the reference: {type(err).__name__}: {err}"
     arrays: dict[str, np.ndarray] = {}
     for i, e in enumerate(expected):
         arrays[f"out_{i}"] = e.value

@@ -115,7 +115,8 @@ def handshake_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
     return handle
 
 
-LATE_REFERENCE_S = 4.0
+LATE_REFERENCE_S = 12.0
+"""Long enough for the first candidates to compile and be timed on a loaded machine."""
 
 
 def late_reference_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
@@ -130,3 +131,12 @@ def late_reference_handler(setup: Any) -> Callable[[Any, Callable[..., None]], A
         return handle(job, progress)
 
     return late
+
+
+def failing_reference_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """A reference worker whose reference cannot evaluate the payload (its diagnostic)."""
+
+    def fail(job: Any, progress: Callable[..., None]) -> Any:
+        return "<payload>:1:1: error: the reference cannot evaluate this op"
+
+    return fail

@@ -12,6 +12,7 @@ import pytest
 
 from schedir.autotune import problem
 from schedir.autotune.runner import winner
+from schedir.diagnostics import InputError
 from tests.unit.autotune import faults
 from tests.unit.autotune.conftest import tune_small
 
@@ -87,3 +88,12 @@ def test_order_and_verdicts_as_with_the_reference_first_which_is_cached(tmp_path
     # tile_m=4 leaves an element unwritten: wrong in both runs, never the winner.
     assert all(s == "wrong-result" for (m, _), s in _status(late).items() if m == 4)
     assert late.knobs["tile_m"] != 4 and first.knobs["tile_m"] != 4
+
+
+def test_a_reference_that_cannot_be_computed_ends_the_run_with_its_diagnostic(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(problem, "reference_handler", faults.failing_reference_handler)
+    with pytest.raises(InputError, match="the reference cannot evaluate this op"):
+        tune_small(budget=3, storage=str(tmp_path / "s.journal"))
+    assert not list(tmp_path.glob("references/*.npz"))  # nothing cached
