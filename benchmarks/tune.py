@@ -11,7 +11,9 @@
 (a) Search quality. `record` runs the whole valid space of a shipped schedule once
 (strategy exhaustive, resumable: its journal sits beside the output; run the same command
 again after an interruption) and writes every candidate's median time (None: failed or pruned)
-as JSON under `benchmarks/data/`. `replay` then runs every strategy for 10 seeds on the
+as JSON under `benchmarks/data/`. The candidates compile in parallel (one compile worker
+per core, LLVM's optimization and code generation included) and are measured one at a
+time; the CPU sweep's ~900 points take minutes on 16 cores. `replay` then runs every strategy for 10 seeds on the
 recorded table, with the tuner's own samplers, encodings and rules (the default first,
 repeats answered from the table and not counted, invalid points free), and prints the
 median over seeds of (exhaustive best / best found) after 16, 32 and 64 candidates.

@@ -122,6 +122,24 @@ def match(name: str, op: str, *, root: str = "%root", attributes: str = "") -> s
     )
 
 
+def matmul_payload(m: int, n: int, k: int) -> str:
+    """A static f32 `linalg.matmul` payload C = A B (C zero-filled) of sizes M, N, K."""
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    return f"""func.func @matmul(%A: {a}, %B: {b}) -> {c} {{
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : {c}
+  %acc = linalg.fill ins(%zero : f32) outs(%init : {c}) -> {c}
+  %r = linalg.matmul ins(%A, %B : {a}, {b}) outs(%acc : {c}) -> {c}
+  return %r : {c}
+}}
+"""
+
+
+def payload_part(ir: str) -> str:
+    """The payload part of scheduled IR (what comes before the schedule's transform ops)."""
+    return ir[: ir.find("transform.") if "transform." in ir else len(ir)]
+
+
 def _describe(payload: Payload) -> str:
     """The payload, for a failure message: its path or its text."""
     if isinstance(payload, ModuleOp):

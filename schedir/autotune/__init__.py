@@ -117,8 +117,10 @@ def tune(
     from schedir.autotune import problem as problems
     from schedir.autotune import store as stores
     from schedir.autotune import strategies
+    from schedir.autotune.compile_pool import warm_imports
     from schedir.autotune.peer import peer_time
     from schedir.autotune.runner import Loop, default_record, start_compilers, winner
+    from schedir.autotune.worker import start_zygote
 
     if effort not in EFFORTS:
         raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
@@ -137,6 +139,8 @@ def tune(
     sources = sources or SourceManager()
     breakdown = Breakdown()
     lap = _Lap(breakdown)
+    # The workers' zygote imports what they need while this process prepares the problem.
+    start_zygote(warm_imports)
     prepared = prepare(payload, schedule, entry, options, devices, study, sources)
     lap("prepare (parse, space, study key)")
     loaded, parts, name, device_list = (
@@ -168,12 +172,14 @@ def tune(
         if not from_store:
             # At least two candidates per device compile ahead of measurement.
             workers = compile_workers or max(os.cpu_count() or 1, 2 * len(device_list))
-            # The compile workers warm up while the reference results are computed.
             compilers = start_compilers(workers, options.target, compile_timeout)
-            lap("spawn the compile workers")
+            lap("spawn the compile workers (zygote)")
             try:
-                data, reduction = problems.write_reference_data(loaded, Path(folder), seed)
-                lap("reference results (once per run)")
+                data, reduction = problems.write_inputs(loaded, Path(folder), seed)
+                cached = problems.reference_cache(storage, name, seed)
+                reference = cached or Path(folder) / "reference.npz"
+                job = problems.ReferenceJob(loaded.canonical_payload, loaded.entry, data, reference)
+                lap("inputs")
                 settings = Settings(
                     budget,
                     time_budget,
@@ -186,10 +192,17 @@ def tune(
                     min_time=min_time,
                 )
                 setup = MeasureSetup(
-                    target, device_list[0], data, reduction, min_time, hook=measure_hook
+                    target, device_list[0], data, reference, reduction, min_time, hook=measure_hook
                 )
                 Loop(
-                    loaded.problem, settings, the_study, setup, progress, compilers, breakdown
+                    loaded.problem,
+                    settings,
+                    the_study,
+                    setup,
+                    progress,
+                    compilers,
+                    breakdown,
+                    reference=(problems.reference_handler, job),
                 ).run()
                 lap.mark()
             finally:

@@ -5,8 +5,12 @@ run; `TuneResult.breakdown` holds it and `benchmarks/tune.py throughput` prints 
 (`Breakdown.render`). It has three parts:
 
 - start-up, paid once per run: preparing the problem (parsing payload and schedule, the
-  study key), opening the study, computing the reference results, and how long the
-  compile and measurement workers took from spawn to ready;
+  study key), opening the study, writing the inputs, and how long the compile and
+  measurement workers took from spawn to ready (forked from the warmed-up zygote: the
+  first waits for its imports; the measurement worker's includes its CUDA context);
+- the reference results: computed by their own worker while the loop runs (nothing waits
+  for them but the verdicts of the candidates timed before they exist), or loaded from
+  the study's cache;
 - per candidate: the compile worker's wall and CPU seconds by stage (`ptxas` apart), and
   the measurement worker's host-code JIT (`build`), verification call (on cuda the module
   load, the copies and one run), comparison with the reference, and timing;
@@ -52,6 +56,11 @@ class Breakdown:
     """Monotonic time at which each counted candidate finished."""
     loop_started: float | None = None
     loop_ended: float | None = None
+    reference_s: float | None = None
+    """Seconds from the loop's start until the reference results were written by their
+    worker (overlapping compilation and measurement); None: loaded from the cache."""
+    verify_waits: list[float] = field(default_factory=list)
+    """Seconds each candidate timed before the reference existed waited for it."""
 
     # -- recording
 
@@ -138,6 +147,14 @@ class Breakdown:
             if name in self.measure:
                 lines.append(f"  {label:40} {_spread(self.measure[name])}")
         lines.append(f"  new bests timed again: {self.remeasures}")
+        if self.reference_s is None:
+            lines.append("reference results: loaded from the study's cache")
+        else:
+            lines.append(
+                f"reference results: written {self.reference_s:.2f} s after the loop started "
+                f"(in their own worker); {len(self.verify_waits)} candidates timed before, "
+                f"waiting for them {_spread(self.verify_waits)}"
+            )
         if self.loop_started is not None:
             loop_end = self.loop_ended if self.loop_ended is not None else end
             loop = loop_end - self.loop_started

@@ -2,7 +2,8 @@
 
 A candidate is the payload and the schedule with its knobs selected. A worker runs the
 target's compile stages up to LLVM IR (the executable is built where it runs: JIT code
-cannot cross processes) and classifies the outcome:
+cannot cross processes; on the CPU the worker also optimizes and compiles the IR to object
+code, which the measurement worker only loads) and classifies the outcome:
 
 - `ok`: the LLVM IR, the entry's signature and (cuda) the arguments it writes;
 - `pruned`: the schedule failed *silenceably* (a precondition of a transform op, such as a
@@ -39,6 +40,8 @@ from schedir.options import CompileOptions
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
+
+    from schedir.cpu.jit import ObjectCode
 
 MAX_THREADS_PER_BLOCK = 1024
 MAX_STATIC_SHARED_BYTES = 48 * 1024
@@ -78,6 +81,8 @@ class CompileResult:
     ptxas_s: float = 0.0
     cubin: bool = False
     """The kernels are embedded as cubins (ptxas ran), not as PTX."""
+    object_code: ObjectCode | None = None
+    """cpu: the optimized object code of `llvm_ir` (the measurement worker only loads it)."""
 
 
 def compile_candidate(job: CompileJob) -> CompileResult:
@@ -91,6 +96,7 @@ def compile_candidate(job: CompileJob) -> CompileResult:
     clock = _StageClock()
     try:
         ir, signature, written, module_limits = _run_stages(job, sources, clock)
+        code = _object_code(ir, job.options, clock) if ir and not module_limits else None
     except TransformError as err:
         status = "pruned" if err.silenceable else "compile-error"
         return result(status, error_class=type(err).__name__, message=err.render(sources))
@@ -113,8 +119,29 @@ def compile_candidate(job: CompileJob) -> CompileResult:
         signature=signature,
         written=written,
         cubin=clock.cubin,
+        object_code=code,
         **times,
     )
+
+
+def _object_code(ir: str, options: CompileOptions, clock: _StageClock) -> ObjectCode | None:
+    """cpu: optimize and compile the LLVM IR to object code here, in parallel with the
+    other candidates, instead of in the (one, serial) measurement worker."""
+    if options.target != "cpu":
+        return None
+    from schedir.cpu.jit import object_code
+    from schedir.cpu.llvm_worker import default_worker
+
+    code = object_code(
+        ir,
+        opt_level=options.opt_level,
+        cpu_name=options.cpu_name,
+        cpu_features=options.cpu_features,
+        worker=default_worker() if options.isolate_llvm else None,
+        on_diagnostic=lambda d: None,  # a retry without a crashed pass: not the user's business
+    )
+    clock.lap("object code")
+    return code
 
 
 class _StageClock:
@@ -332,6 +359,16 @@ def warm_up(target: str | None) -> None:
         default_worker().start()  # its start-up (~0.3 s) overlaps the tuner's set-up
 
 
+def warm_imports() -> None:
+    """The zygote's warm-up (`schedir.autotune.worker.Zygote`): what compiling and
+    measuring import, but no LLVM worker (each forked worker starts its own)."""
+    import importlib
+
+    warm_up(None)
+    for name in ("schedir.cpu", "schedir.autotune.measure", "schedir.reference"):
+        importlib.import_module(name)
+
+
 __all__ = [
     "MAX_STATIC_SHARED_BYTES",
     "MAX_THREADS_PER_BLOCK",
@@ -343,5 +380,6 @@ __all__ = [
     "compile_handler",
     "launch_limits",
     "ptx_limits",
+    "warm_imports",
     "warm_up",
 ]

@@ -6,7 +6,9 @@ never reuses an old time):
 1. Build: the candidate's LLVM IR is JIT-compiled in the worker (on cuda, loaded on the
    worker's device; `CUDA_VISIBLE_DEVICES` is set to it before CUDA starts). On cuda the
    kernels come as the cubins `ptxas -v` made in the compile worker (version 2; version 1
-   loaded PTX through the driver's JIT), as PTX only where no ptxas is installed.
+   loaded PTX through the driver's JIT), as PTX only where no ptxas is installed. On the
+   CPU the compile worker optimizes and compiles the LLVM IR to object code (the same
+   code the JIT would make from it here), and the build only loads it.
 2. Verify: one call on the study's inputs (seeded random, non-trivial, of the payload's
    odd sizes) into fresh output buffers pre-filled with NaN (integers: a sentinel), so an
    element the kernel never writes cannot pass. Every result is compared with
@@ -14,6 +16,10 @@ never reuses an old time):
    every input is compared bit for bit with its copy taken before the call. A failure is
    a `wrong-result`: it is never timed and can never win. (`Screen` decides quickly where
    every element is well inside compare's tolerance; any other result goes to compare.)
+   The reference results are computed by their own worker while the first candidates
+   compile and run; a candidate verified before they exist keeps its results in the
+   measurement worker (the inputs are checked at once), is timed, and is compared when
+   they are written (`VerifyJob`): it is recorded, and can win, only after that.
 3. Time: warm-up, then repeats. CPU: the compile workers are stopped first (the worker
    waits for the runner's go), then one warm-up call, then calls until `min_time`
    seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
@@ -64,9 +70,13 @@ class MeasureSetup:
     target: str
     device: int | None
     data: Path
-    """An .npz file holding `in_<i>` (the inputs), `out_<i>` (the reference results) and,
-    for float results, `err_<i>` (their forward error bounds) and `floor_<i>` (the
-    smallest normal number of the result's dtype, compare's absolute tolerance)."""
+    """An .npz file holding `in_<i>` (the inputs)."""
+    reference: Path
+    """An .npz file holding `out_<i>` (the reference results) and, for float results,
+    `err_<i>` (their forward error bounds) and `floor_<i>` (the smallest normal number of
+    the result's dtype, compare's absolute tolerance). It may not exist yet when the
+    worker starts (it is computed while the first candidates compile and run): then
+    results wait in the worker until a `VerifyJob` says it is there."""
     reduction_length: int
     min_time: float
     min_runs: int = 5
@@ -86,14 +96,36 @@ class MeasureJob:
     options: CompileOptions
     remeasure: bool = False
     handshake: bool = False
+    object_code: Any = None
+    """cpu: the candidate's object code (`schedir.cpu.jit.ObjectCode`), made by the
+    compile worker: the build only loads it."""
     """Wait for the runner's go before timing (it stops the compile workers first)."""
 
 
 @dataclass(frozen=True)
+class VerifyJob:
+    """The reference results are written: compare the held results of `candidates`."""
+
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """For each candidate of a `VerifyJob`: None (verified), why it is wrong, or `LOST`
+    (this worker holds no results of it: it was restarted since)."""
+
+    failures: dict[int, str | None]
+
+
+LOST = "lost"
+
+
+@dataclass(frozen=True)
 class Measurement:
-    """The outcome: `status` "verified", "wrong-result", "error" (the kernel raised) or
-    "crashed" (an error that poisons the worker's CUDA context, or out of memory: the
-    runner replaces the worker)."""
+    """The outcome: `status` "verified", "unverified" (timed, its results held until
+    the reference results exist: a `VerifyJob` decides), "wrong-result", "error" (the
+    kernel raised) or "crashed" (an error that poisons the worker's CUDA context, or out
+    of memory: the runner replaces the worker)."""
 
     candidate: int
     status: str
@@ -138,12 +170,23 @@ class Measurer:
             os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
         self.setup = setup
         self._last: tuple[int, Any] | None = None
-        """The last verified candidate and its executable (kept for a `remeasure`)."""
+        """The last timed candidate and its executable (kept for a `remeasure`)."""
+        self._held: dict[int, tuple[MeasureJob, list[np.ndarray]]] = {}
+        """Results of candidates timed before the reference results existed."""
         with np.load(setup.data, allow_pickle=False) as data:
             count = sum(1 for k in data.files if k.startswith("in_"))
             self.inputs = [np.array(data[f"in_{i}"]) for i in range(count)]
+        self.expected: list[tuple[np.ndarray, np.ndarray | None]] | None = None
+        """(value, forward error bound or None) of each reference result, once loaded."""
+        self._screens: dict[int, Screen | None] = {}
+        if setup.reference.is_file():
+            self._load_reference()
+        if setup.target == "cuda":
+            _start_cuda()  # the context starts while the first candidates compile
+
+    def _load_reference(self) -> None:
+        with np.load(self.setup.reference, allow_pickle=False) as data:
             results = sum(1 for k in data.files if k.startswith("out_"))
-            # (value, forward error bound or None) of each result
             self.expected = [
                 (
                     np.array(data[f"out_{i}"]),
@@ -151,15 +194,37 @@ class Measurer:
                 )
                 for i in range(results)
             ]
-            # Built now, while the first candidates compile (`floor_<i>`: tiny of the
-            # result's declared dtype), else on first use.
-            self._screens: dict[int, Screen | None] = {
+            # Built now, not for the first candidate (`floor_<i>`: tiny of the result's
+            # declared dtype), else on first use.
+            self._screens = {
                 i: Screen.of(*self.expected[i], float(data[f"floor_{i}"]))
                 for i in range(results)
                 if f"floor_{i}" in data.files
             }
 
-    def __call__(self, job: MeasureJob, progress: Callable[..., None]) -> Measurement:
+    def verify_held(self, job: VerifyJob) -> Verdicts:
+        """Compare the held results of `job.candidates` with the (now written) reference."""
+        if self.expected is None:
+            self._load_reference()
+        failures: dict[int, str | None] = {}
+        for candidate in job.candidates:
+            held = self._held.pop(candidate, None)
+            if held is None:
+                failures[candidate] = LOST
+                continue
+            measure_job, results = held
+            failures[candidate] = self._compare(measure_job, results)
+        return Verdicts(failures)
+
+    def __call__(
+        self, job: MeasureJob | VerifyJob, progress: Callable[..., None]
+    ) -> Measurement | Verdicts:
+        if isinstance(job, VerifyJob):
+            return self.verify_held(job)
+        return self.measure(job, progress)
+
+    def measure(self, job: MeasureJob, progress: Callable[..., None]) -> Measurement:
+        """Build, verify (or hold the results) and time one candidate."""
         start = time.perf_counter()
         last = self._last
         self._last = None
@@ -188,6 +253,7 @@ class Measurer:
             )
 
         progress("built")
+        verified = "verified"
         if not job.remeasure:
             try:
                 failure = self._verify(job, executable, spent)
@@ -195,6 +261,8 @@ class Measurer:
                 return outcome("crashed", err)
             if failure is not None:
                 return outcome("wrong-result", error_class="WrongResult", message=failure)
+            if job.candidate in self._held:
+                verified = "unverified"
         progress("timing", job.handshake)
         start = time.perf_counter()
         try:
@@ -204,7 +272,7 @@ class Measurer:
             return outcome("crashed" if poisons_context(err) else "error", err)
         spent["time_s"] = time.perf_counter() - start
         self._last = (job.candidate, executable)  # a new best is timed again next
-        return outcome("verified", times_ms=tuple(times))
+        return outcome(verified, times_ms=tuple(times))
 
     def _verify(self, job: MeasureJob, executable: Any, spent: dict[str, float]) -> str | None:
         """None when every result matches the reference and no input changed, else why not
@@ -228,14 +296,24 @@ class Measurer:
             spent["call_s"] = time.perf_counter() - start
         start = time.perf_counter()
         try:
-            return self._check(job, args, results)
+            for index, (before, after) in enumerate(zip(self.inputs, args, strict=True)):
+                if not same_bits(before, np.asarray(after)):
+                    return f"input {index} was modified by the kernel"
+            if self.expected is None:
+                # No reference results yet: hold these until a VerifyJob (the candidate
+                # is timed meanwhile; it cannot be accepted before it is verified).
+                self._held[job.candidate] = (job, list(results))
+                return None
+            return self._compare(job, results)
         finally:
             spent["check_s"] = time.perf_counter() - start
 
-    def _check(self, job: MeasureJob, args: list[Any], results: list[np.ndarray]) -> str | None:
+    def _compare(self, job: MeasureJob, results: list[np.ndarray]) -> str | None:
+        """None when every result matches the reference (`self.expected`), else why not."""
         from schedir.reference import Expected, compare
         from schedir.reference.bounds import tiny
 
+        assert self.expected is not None
         if len(results) != len(self.expected):
             return f"{len(results)} result(s), the reference has {len(self.expected)}"
         for index, (spec, got, want) in enumerate(
@@ -250,9 +328,6 @@ class Measurer:
             check = compare(got, Expected(*want, np.dtype(spec.dtype)), spec.dtype)
             if not check.ok:
                 return f"result {index}: {check.message}"
-        for index, (before, after) in enumerate(zip(self.inputs, args, strict=True)):
-            if not same_bits(before, np.asarray(after)):
-                return f"input {index} was modified by the kernel"
         return None
 
     def _time(self, job: MeasureJob, executable: Any) -> list[float]:
@@ -371,7 +446,18 @@ def _build(job: MeasureJob) -> Any:
         return CudaExecutable.build(job.llvm_ir, job.signature, job.options, job.written)
     from schedir.cpu import CpuExecutable
 
-    return CpuExecutable.build(job.llvm_ir, job.signature, job.options)
+    return CpuExecutable.build(job.llvm_ir, job.signature, job.options, code=job.object_code)
+
+
+def _start_cuda() -> None:
+    """Initialize this worker's CUDA context now (best effort: without a device, the
+    first candidate's build reports why)."""
+    try:
+        from schedir.gpu import default_context
+
+        default_context(0).ensure()
+    except Exception:  # reported by the first build, with the candidate
+        return
 
 
 def measure_handler(setup: MeasureSetup) -> Measurer:
@@ -380,6 +466,7 @@ def measure_handler(setup: MeasureSetup) -> Measurer:
 
 
 __all__ = [
+    "LOST",
     "NOISE_BAND",
     "PROTOCOL_VERSION",
     "MeasureHook",
@@ -388,6 +475,8 @@ __all__ = [
     "Measurement",
     "Measurer",
     "Screen",
+    "Verdicts",
+    "VerifyJob",
     "measure_handler",
     "poisons_context",
     "relative_spread",

@@ -4,8 +4,10 @@ the reference data every candidate is checked against, and the study key's parts
 The schedule is a separate library (`schedule=`) or the one embedded in the payload; its
 knobs make the space (`schedir.transform.knobs`), its `transform.smt.constrain_params`
 ops the static constraints (`schedir.transform.constraints`). The reference data are
-seeded random inputs of the payload's sizes and `schedir.reference`'s float64 results,
-written once to an .npz file that every measurement worker loads.
+seeded random inputs of the payload's sizes (an .npz file every measurement worker loads)
+and `schedir.reference`'s float64 results, computed by a worker of their own while the
+first candidates compile and run, and kept beside the study's storage
+(`reference_cache`) so that a resumed or repeated study loads them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,26 +104,85 @@ def _schedule_part(module: ModuleOp) -> str:
     return "\n".join(print_op(op) for op in module.ops if op.name.startswith("transform."))
 
 
-def write_reference_data(loaded: Loaded, folder: Path, seed: int) -> tuple[Path, int]:
-    """The inputs and the reference's results (values `out_i` and, for floats, forward
-    error bounds `err_i`) in an .npz under `folder`, and the payload's reduction length."""
+def write_inputs(loaded: Loaded, folder: Path, seed: int) -> tuple[Path, int]:
+    """The seeded random inputs (`in_<i>`) in an .npz under `folder`, and the payload's
+    reduction length."""
     from schedir import reference
     from schedir.dialects.types import entry_signature, find_entry
-    from schedir.reference.bounds import tiny
 
     sig = entry_signature(find_entry(loaded.payload, loaded.entry))
     inputs = reference.random_inputs(sig, seed)
-    expected = reference.evaluate_with_bounds(loaded.payload, loaded.entry, inputs)
-    arrays = {f"in_{i}": np.asarray(a) for i, a in enumerate(inputs)}
+    path = folder / "inputs.npz"
+    np.savez(path, **{f"in_{i}": np.asarray(a) for i, a in enumerate(inputs)})  # pyright: ignore[reportArgumentType]  # numpy's stub types **kwds loosely
+    return path, reference.reduction_length(loaded.payload, loaded.entry)
+
+
+@dataclass(frozen=True)
+class ReferenceJob:
+    """Compute the reference results of `payload` (printed, without schedule) on the
+    inputs in `inputs` and write them to `out`."""
+
+    payload: str
+    entry: str
+    inputs: Path
+    out: Path
+
+
+def reference_cache(storage: object, study_name: str, seed: int) -> Path | None:
+    """Where the reference results of a study are kept beside its storage (the journal's
+    folder), so that a resumed or repeated study loads them; None for an in-memory or a
+    database storage (whose hosts share no folder: each computes them once per run)."""
+    if storage is None or "://" in str(storage):
+        return None
+    return Path(str(storage)).expanduser().parent / "references" / f"{study_name}-seed{seed}.npz"
+
+
+def compute_reference(job: ReferenceJob) -> str | None:
+    """Write the reference results (values `out_i` and, for floats, forward error bounds
+    `err_i` and the dtype's tiny `floor_i`) atomically to `job.out`; None, or the
+    diagnostic when the reference cannot evaluate the payload."""
+    import os
+
+    from schedir import reference
+    from schedir.diagnostics import SchedirError
+    from schedir.dialects import get_context
+    from schedir.dialects.syntax import parse_module
+    from schedir.reference.bounds import tiny
+
+    sources = SourceManager()
+    try:
+        module = parse_module(job.payload, "<payload>", ctx=get_context(), sources=sources)
+        with np.load(job.inputs, allow_pickle=False) as data:
+            count = sum(1 for k in data.files if k.startswith("in_"))
+            inputs = [np.array(data[f"in_{i}"]) for i in range(count)]
+        expected = reference.evaluate_with_bounds(module, job.entry, inputs)
+    except SchedirError as err:
+        return err.render(sources)
+    except RecursionError:
+        return "error: the reference cannot evaluate the payload: IR nests too deeply"
+    except Exception as err:  # an internal error of the reference: the run ends with it
+        return f"error: internal error of the reference: {type(err).__name__}: {err}"
+    arrays: dict[str, np.ndarray] = {}
     for i, e in enumerate(expected):
         arrays[f"out_{i}"] = e.value
         if e.error is not None:
             arrays[f"err_{i}"] = e.error
             if np.dtype(e.dtype).kind == "f":
                 arrays[f"floor_{i}"] = np.array(tiny(e.dtype), np.float64)
-    path = folder / "reference.npz"
-    np.savez(path, **arrays)  # pyright: ignore[reportArgumentType]  # numpy's stub types **kwds loosely
-    return path, reference.reduction_length(loaded.payload, loaded.entry)
+    job.out.parent.mkdir(parents=True, exist_ok=True)
+    partial = job.out.with_name(f"{job.out.stem}.{os.getpid()}.partial.npz")
+    np.savez(partial, **arrays)  # pyright: ignore[reportArgumentType]  # numpy's stub types **kwds loosely
+    os.replace(partial, job.out)  # readers see the whole file or none
+    return None
+
+
+def reference_handler(_setup: object) -> Callable[[ReferenceJob, Callable[..., None]], str | None]:
+    """The reference worker's handler (`schedir.autotune.worker.serve`)."""
+
+    def handle(job: ReferenceJob, _progress: Callable[..., None]) -> str | None:
+        return compute_reference(job)
+
+    return handle
 
 
 def device_description(options: CompileOptions, device: int | None) -> tuple[str, dict[str, str]]:
@@ -167,4 +228,14 @@ def options_text(options: CompileOptions) -> str:
     return json.dumps(fields, sort_keys=True)
 
 
-__all__ = ["Loaded", "device_description", "load", "options_text", "write_reference_data"]
+__all__ = [
+    "Loaded",
+    "ReferenceJob",
+    "compute_reference",
+    "device_description",
+    "load",
+    "options_text",
+    "reference_cache",
+    "reference_handler",
+    "write_inputs",
+]

@@ -18,6 +18,13 @@ Pipelining: every compile worker takes a new candidate as soon as it is idle, so
 `compile_workers` candidates (at least twice the devices) compile ahead of measurement;
 compiled candidates wait in a queue for the first free measurement worker.
 
+Reference results. The loop does not wait for them: a worker of their own computes them
+(paused with the compile workers on the CPU target) while the first candidates compile and
+are timed. Until they are written, a measurement worker checks a candidate's inputs, keeps
+its results and times it; the candidate stays in flight (neither told to the study nor
+able to win) until the worker compares the kept results (`VerifyJob`). A measurement worker
+restarted meanwhile lost what it kept: those candidates are measured again.
+
 Every run fills a `schedir.autotune.breakdown.Breakdown` (where the time went).
 """
 
@@ -34,10 +41,13 @@ from schedir.autotune import strategies
 from schedir.autotune.breakdown import Breakdown
 from schedir.autotune.compile_pool import CompileJob, CompileResult, compile_handler
 from schedir.autotune.measure import (
+    LOST,
     NOISE_BAND,
     MeasureJob,
     Measurement,
     MeasureSetup,
+    Verdicts,
+    VerifyJob,
     measure_handler,
     relative_spread,
 )
@@ -52,7 +62,8 @@ from schedir.autotune.store import (
     record_of,
     records,
 )
-from schedir.autotune.worker import Died, Worker, wait_any
+from schedir.autotune.worker import Died, HandlerFactory, Worker, wait_any
+from schedir.diagnostics import InputError
 from schedir.options import CompileOptions
 
 if TYPE_CHECKING:
@@ -116,6 +127,12 @@ class _Candidate:
     compiled: CompileResult | None = None
     first: Measurement | None = None
     measure_started: float = 0.0
+    holder: Worker | None = None
+    """The measurement worker holding its results until the reference exists."""
+    held_times: tuple[float, ...] = ()
+    """Its times, while it waits for its verdict."""
+    held_since: float = 0.0
+    build_s: float = 0.0
 
 
 class Loop:
@@ -130,8 +147,15 @@ class Loop:
         progress: Progress | None = None,
         compilers: list[Worker] | None = None,
         breakdown: Breakdown | None = None,
+        reference: tuple[HandlerFactory, Any] | None = None,
     ) -> None:
         self.problem = problem
+        self.reference = reference
+        """The reference worker's handler factory and job, which writes the reference
+        results to `measure.reference` (None: they are there)."""
+        self.reference_ready = reference is None or measure.reference.is_file()
+        self.to_verify: list[Worker] = []
+        """Measurement workers to send a `VerifyJob` (the reference results exist now)."""
         self.breakdown = breakdown if breakdown is not None else Breakdown()
         self.compilers = compilers
         """Compile workers started (and warming up) before the loop (`start_compilers`)."""
@@ -315,6 +339,8 @@ class Loop:
         for cid, c in list(self.in_flight.items()):
             if c is cand:
                 del self.in_flight[cid]
+        if cand in self.to_measure:
+            self.to_measure.remove(cand)  # re-queued when its holder died, then finished
 
     # -- the loop
 
@@ -338,15 +364,29 @@ class Loop:
             )
             for d in s.devices
         ]
-        workers = compilers + measurers
         for w in measurers:
             w.start()
+        reference: list[Worker] = []
+        if not self.reference_ready and self.reference is not None:
+            reference.append(
+                Worker(self.reference[0], None, "reference", max(600.0, s.compile_timeout))
+            )
+            reference[0].start()
+        self._reference_worker = reference[0] if reference else None
+        background = compilers + reference
+        """Paused while a CPU candidate is timed."""
+        workers = compilers + measurers + reference
         started = time.monotonic()
         self.breakdown.loop_started = started
         cpu = self.problem.options.target == "cpu"
         idle_since: dict[str, float] = {}
+        reference_sent = False
         try:
             while True:
+                if reference and not reference_sent and reference[0].idle:
+                    assert self.reference is not None
+                    reference[0].submit(self.reference[1], reference[0].start_timeout)
+                    reference_sent = True
                 for w in compilers:
                     if w.idle and self._can_ask(started):
                         cand = self._ask()
@@ -354,13 +394,17 @@ class Loop:
                             break
                         self._submit_compile(w, cand)
                 for w in measurers:
-                    if w.idle and self.to_measure:
+                    if w.idle and w in self.to_verify:
+                        self.to_verify.remove(w)
+                        held = tuple(i for i, c in self.in_flight.items() if c.holder is w)
+                        w.submit(VerifyJob(held), s.compile_timeout)
+                    elif w.idle and self.to_measure:
                         cand = self.to_measure.popleft()
                         self._submit_measure(w, cand)
                 self._account_idle(workers, idle_since)
                 if cpu:
                     timing = any(w.job is not None and w.phase == "timing" for w in measurers)
-                    for w in compilers:
+                    for w in background:
                         (w.pause if timing else w.resume)()
                     for w in measurers:
                         if w.job is not None and w.phase == "timing" and w.waiting:
@@ -375,7 +419,9 @@ class Loop:
                 for w in wait_any(workers, min(timeout, 1.0)):
                     job = w.job
                     message = w.receive()
-                    if isinstance(message, Died):
+                    if w in reference:
+                        self._on_reference(message, measurers)
+                    elif isinstance(message, Died):
                         if job is not None:
                             self._on_died(w, job, message, measurers)
                     else:
@@ -385,7 +431,9 @@ class Loop:
                     if w.expired(now):
                         job = w.job
                         died = w.kill_for_timeout()
-                        if job is not None:
+                        if w in reference:
+                            self._on_reference(died, measurers)
+                        elif job is not None:
                             self._on_died(w, job, died, measurers)
         finally:
             self._account_idle(workers, idle_since)
@@ -445,6 +493,7 @@ class Loop:
             self.problem.options,
             remeasure=remeasure,
             handshake=self.problem.options.target == "cpu",
+            object_code=compiled.object_code,
         )
         cand.measure_started = time.monotonic()
         w.submit(job, self.settings.compile_timeout)
@@ -467,8 +516,62 @@ class Loop:
             self._on_compiled(result)
         elif isinstance(result, Measurement):
             self._on_measured(w, result, measurers)
+        elif isinstance(result, Verdicts):
+            self._on_verdicts(result)
+
+    def _on_verdicts(self, verdicts: Verdicts) -> None:
+        now = time.monotonic()
+        for cid, failure in verdicts.failures.items():
+            cand = self.in_flight.get(cid)
+            if cand is None:
+                continue
+            if failure == LOST:
+                cand.holder, cand.first, cand.held_times = None, None, ()
+                self.to_measure.append(cand)
+                continue
+            self.breakdown.verify_waits.append(now - cand.held_since)
+            if failure is not None:
+                self._finish(
+                    cand,
+                    "wrong-result",
+                    error_class="WrongResult",
+                    message=failure,
+                    build_s=cand.build_s,
+                )
+            else:
+                self._accept(cand, cand.held_times, cand.build_s)
+
+    def _on_reference(self, message: Any, measurers: list[Worker]) -> None:
+        """The reference worker's answer: the results are written (the measurement workers
+        verify what they hold), or why they cannot be computed (the run ends)."""
+        if message is None or (isinstance(message, tuple) and message[0] == "phase"):
+            return
+        if isinstance(message, Died):
+            raise InputError(f"the reference results could not be computed: {message.message}")
+        if message[1] is not None:
+            raise InputError(str(message[1]))
+        self.reference_ready = True
+        loop_started = self.breakdown.loop_started
+        if loop_started is not None:
+            self.breakdown.reference_s = time.monotonic() - loop_started
+        self.to_verify = list(measurers)
+        if self._reference_worker is not None:
+            self._reference_worker.stop()
+
+    def _requeue_held(self, w: Worker) -> None:
+        """The candidates whose results `w` held before it was restarted: measured again."""
+        for cand in self.in_flight.values():
+            if cand.holder is w:
+                cand.holder, cand.first, cand.held_times = None, None, ()
+                self.to_measure.append(cand)
 
     def _on_died(self, w: Worker, job: Any, died: Died, measurers: list[Worker]) -> None:
+        if w in measurers:
+            self._requeue_held(w)
+        if isinstance(job, VerifyJob):
+            if self.reference_ready:
+                self.to_verify.append(w)
+            return
         cand = self.in_flight.get(job.candidate)
         if cand is None:
             return
@@ -511,13 +614,16 @@ class Loop:
         )
         if m.status == "crashed":
             w.replace(m.message)
-        if m.status != "verified":
+            self._requeue_held(w)
+        if m.status not in ("verified", "unverified"):
             self._finish(
                 cand, m.status, error_class=m.error_class, message=m.message, build_s=m.build_s
             )
             return
+        if m.status == "unverified":
+            cand.holder = w
         if cand.first is None:
-            best = self.stats.best_ms
+            best = self._best_timed()
             if best is not None and m.median_ms < best * (1 - NOISE_BAND):
                 # A new best is timed again before it is accepted.
                 cand.first = m
@@ -527,6 +633,14 @@ class Loop:
             times = m.times_ms
         else:
             times = cand.first.times_ms + m.times_ms
+        if cand.holder is not None:
+            # Timed before the reference existed: it waits for its verdict (in flight,
+            # so it is neither told to the study nor a possible winner until then).
+            cand.held_times, cand.held_since, cand.build_s = times, time.monotonic(), m.build_s
+            return
+        self._accept(cand, times, m.build_s)
+
+    def _accept(self, cand: _Candidate, times: tuple[float, ...], build_s: float) -> None:
         import statistics
 
         self._finish(
@@ -535,8 +649,18 @@ class Loop:
             median_ms=statistics.median(times),
             times_ms=list(times[:200]),
             spread=relative_spread(times),
-            build_s=m.build_s,
+            build_s=build_s,
         )
+
+    def _best_timed(self) -> float | None:
+        """The best median so far, of verified candidates and of those waiting for their
+        verdict (a new best of either is timed again while its executable is loaded)."""
+        import statistics
+
+        found = [statistics.median(c.held_times) for c in self.in_flight.values() if c.held_times]
+        if self.stats.best_ms is not None:
+            found.append(self.stats.best_ms)
+        return min(found) if found else None
 
     def _abandon(self) -> None:
         """Candidates left in flight (an interrupted run): failed as interrupted."""

@@ -1,8 +1,10 @@
 """Isolated worker processes: a child that serves jobs over a pipe, with a deadline per job,
 killed and restarted when it crashes or runs past its deadline.
 
-A child is a plain `python -c` subprocess (as `schedir.cpu.llvm_worker`), not a
-multiprocessing child: multiprocessing's spawn and forkserver start methods re-run the
+A child is forked from this process's zygote when one runs (`start_zygote`: a plain
+`python -c` process that has imported what the workers need, so a child is ready in
+milliseconds instead of seconds), else a plain `python -c` subprocess (as
+`schedir.cpu.llvm_worker`); never a multiprocessing child: multiprocessing's spawn and forkserver start methods re-run the
 user's main script in the child, so a script without an `if __name__ == "__main__"` guard
 that calls `schedir.tune` would tune again in every worker. Nor is the tuning process
 forked: it runs threads (the progress display, storage locks) that a fork would copy in an
@@ -69,15 +71,15 @@ def die_with_parent(parent: int) -> None:
     arrange(parent)
 
 
-def serve(reply_fd: int, parent: int | None = None) -> None:
-    """The child's main loop: build the handler from the first message on stdin, then
-    answer jobs until stdin ends or a None job arrives. `parent`: the pid of the process
-    that started it (the child ends when that one dies)."""
+def serve(reply_fd: int, parent: int | None = None, request_fd: int = 0) -> None:
+    """The child's main loop: build the handler from the first message on `request_fd`
+    (stdin), then answer jobs until that input ends or a None job arrives. `parent`: the
+    pid of the process that started it (the child ends when that one dies)."""
     if parent is not None:
         die_with_parent(parent)
     replies = os.fdopen(reply_fd, "wb", buffering=0)
     os.dup2(2, 1)  # whatever the compiler prints goes to stderr, never into a reply
-    requests = sys.stdin.buffer
+    requests = os.fdopen(request_fd, "rb", closefd=False)
 
     def send(message: tuple[Any, ...]) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -152,19 +154,22 @@ class Worker:
         label: str,
         start_timeout: float,
         python: str | None = None,
+        zygote: bool = True,
     ) -> None:
         self.factory = factory
         self.setup = setup
         self.label = label
         self.start_timeout = start_timeout
         self.python = python or sys.executable
+        self.zygote = zygote
+        """Fork the child from this process's zygote when one runs (`start_zygote`)."""
         self.job: Any = None
         self.deadline: float | None = None
         self.timeout = start_timeout
         """The seconds the current deadline was set to (for the message of a hang)."""
         self.restarts = 0
         self._paused_at: float | None = None
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[bytes] | Forked | None = None
         self._reply_fd: int | None = None
         self._buffer = bytearray()
         self._ready = False
@@ -180,21 +185,8 @@ class Worker:
 
     def start(self) -> None:
         read_fd, write_fd = os.pipe()
-        code = (
-            "import sys;"
-            f"sys.path[:] = {list(sys.path)!r};"
-            "from schedir.autotune.worker import serve;"
-            f"serve({write_fd}, {os.getpid()})"
-        )
         try:
-            process = subprocess.Popen(
-                [self.python, "-c", code],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                pass_fds=(write_fd,),
-                close_fds=True,
-                start_new_session=True,  # a Ctrl-C in a terminal goes to the parent only
-            )
+            process = self._spawn(write_fd)
         except BaseException:
             os.close(read_fd)
             raise
@@ -210,6 +202,29 @@ class Worker:
         self.deadline = time.monotonic() + self.start_timeout
         if not self._send((self.factory, self.setup)):
             self.deadline = time.monotonic()  # it died at once: seen at the next receive
+
+    def _spawn(self, reply_fd: int) -> subprocess.Popen[bytes] | Forked:
+        """A new child answering on `reply_fd`: forked by the zygote when one runs (and
+        this worker uses this interpreter), else a fresh `python -c` process."""
+        zygote = _ZYGOTE[0] if _ZYGOTE else None
+        if zygote is not None and self.zygote and self.python == sys.executable:
+            forked = zygote.fork(reply_fd)
+            if forked is not None:
+                return forked
+        code = (
+            "import sys;"
+            f"sys.path[:] = {list(sys.path)!r};"
+            "from schedir.autotune.worker import serve;"
+            f"serve({reply_fd}, {os.getpid()})"
+        )
+        return subprocess.Popen(
+            [self.python, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            pass_fds=(reply_fd,),
+            close_fds=True,
+            start_new_session=True,  # a Ctrl-C in a terminal goes to the parent only
+        )
 
     def _send(self, message: Any) -> bool:
         """Write one message to the child; False when its stdin is closed (it died)."""
@@ -403,6 +418,226 @@ class Worker:
             self._paused_at = None
 
 
+# -- the zygote: children forked from a warmed-up process
+
+
+_STATUS = struct.Struct("<q")
+
+
+class Forked:
+    """A child the zygote forked, seen through the part of `subprocess.Popen` that `Worker`
+    uses: its exit status comes on a pipe from the zygote (its parent, which reaps it)."""
+
+    def __init__(self, pid: int, stdin: IO[bytes], status_fd: int) -> None:
+        self.pid = pid
+        self.stdin: IO[bytes] | None = stdin
+        self.returncode: int | None = None
+        self._status_fd: int | None = status_fd
+
+    def _read_status(self, timeout: float | None) -> None:
+        fd = self._status_fd
+        if fd is None:
+            return
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return
+        data = os.read(fd, _STATUS.size)
+        # The zygote writes the status when it reaps the child; the end of the pipe
+        # without one means the zygote died, and its children with it (their parent-death
+        # signal).
+        self.returncode = _STATUS.unpack(data)[0] if len(data) == _STATUS.size else -9
+        os.close(fd)
+        self._status_fd = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self._read_status(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self._read_status(timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(f"forked worker {self.pid}", timeout or 0.0)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+
+
+class Zygote:
+    """A `python -c` process that imports what the workers need once (`warm`), then forks
+    a worker child per request in a few milliseconds (a `Worker` started while it runs is
+    forked from it, instead of starting and importing a fresh interpreter for seconds).
+
+    It never runs threads of the tuner, CUDA or the user's script: it is a fresh
+    interpreter that only imports (and has its parent watchdog), so its forks inherit
+    nothing in an unknown state. Requests come on a Unix socket with the child's three
+    pipe ends (its requests, its replies, its exit status); the zygote answers the pid and
+    writes the child's exit status when it reaps it. It ends when its parent process ends
+    (its watchdog) or closes the socket; its children end with it (their parent-death
+    signal)."""
+
+    def __init__(self, warm: Callable[[], None] | None) -> None:
+        import socket
+
+        ours, theirs = socket.socketpair()
+        code = (
+            "import sys;"
+            f"sys.path[:] = {list(sys.path)!r};"
+            "from schedir.autotune.worker import zygote_main;"
+            f"zygote_main({theirs.fileno()}, {os.getpid()})"
+        )
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", code],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                close_fds=True,
+                start_new_session=True,
+            )
+        finally:
+            theirs.close()
+        self._socket = ours
+        assert self._process.stdin is not None
+        self._process.stdin.write(pickle.dumps(warm, protocol=pickle.HIGHEST_PROTOCOL))
+        self._process.stdin.close()
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    def alive(self) -> bool:
+        return self._process.poll() is None
+
+    def fork(self, reply_fd: int) -> Forked | None:
+        """A new child answering on `reply_fd` (waits until the zygote has warmed up);
+        None when the zygote is gone."""
+        import socket
+
+        if not self.alive():
+            return None
+        request_r, request_w = os.pipe()
+        status_r, status_w = os.pipe()
+        try:
+            path = pickle.dumps(list(sys.path), protocol=pickle.HIGHEST_PROTOCOL)
+            socket.send_fds(self._socket, [path], [request_r, reply_fd, status_w])
+            answer = b""
+            while len(answer) < _STATUS.size:
+                chunk = self._socket.recv(_STATUS.size - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            answer = b""
+        finally:
+            os.close(request_r)
+            os.close(status_w)
+        if len(answer) < _STATUS.size:
+            os.close(request_w)
+            os.close(status_r)
+            return None
+        return Forked(_STATUS.unpack(answer)[0], os.fdopen(request_w, "wb"), status_r)
+
+    def stop(self) -> None:
+        self._socket.close()  # the zygote ends at the end of its requests
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(timeout=5)
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+
+
+_ZYGOTE: list[Zygote] = []
+"""The zygote of this process, once started (`start_zygote`)."""
+
+
+def start_zygote(warm: Callable[[], None] | None = None) -> Zygote:
+    """Start this process's zygote (once; again if it died), warming up with `warm` (a
+    module-level function: it is pickled by reference). It imports while the caller goes
+    on; the first `Worker.start` after it waits until it is ready."""
+    if _ZYGOTE and _ZYGOTE[0].alive():
+        return _ZYGOTE[0]
+    if _ZYGOTE:
+        _ZYGOTE.pop().stop()
+    _ZYGOTE.append(Zygote(warm))
+    return _ZYGOTE[0]
+
+
+def stop_zygote() -> None:
+    """Stop this process's zygote (workers it forked end with it)."""
+    if _ZYGOTE:
+        _ZYGOTE.pop().stop()
+
+
+def zygote_main(control_fd: int, parent: int) -> None:
+    """The zygote's loop (see `Zygote`): warm up, then fork a child per request."""
+    import socket
+
+    from schedir.cpu.llvm_worker import die_with_parent as arrange
+
+    # Only the watchdog: the kernel's parent-death signal follows the parent's thread
+    # that started the zygote, which may end before the parent (a tuner in a thread).
+    arrange(parent, signal_too=False)
+    control = socket.socket(fileno=control_fd)
+    warm = pickle.load(sys.stdin.buffer)
+    if warm is not None:
+        warm()
+    me = os.getpid()
+    status: dict[int, int] = {}
+    """The status pipe of each live child."""
+    while True:
+        ready, _, _ = select.select([control], [], [], 0.05 if status else None)
+        while status:
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            fd = status.pop(pid, None)
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.write(fd, _STATUS.pack(os.waitstatus_to_exitcode(code)))
+                os.close(fd)
+        if not ready:
+            continue
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 1 << 20, 3)
+        except OSError:
+            return
+        if not message or len(fds) != 3:
+            return  # the parent closed the socket
+        request_fd, reply_fd, status_fd = fds
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                os.setsid()  # a Ctrl-C in a terminal goes to the tuner only
+                control.close()
+                for fd in (*status.values(), status_fd):
+                    os.close(fd)
+                sys.path[:] = pickle.loads(message)
+                serve(reply_fd, me, request_fd)
+            except SystemExit as exit:
+                code = exit.code if isinstance(exit.code, int) else 1
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            finally:
+                sys.stderr.flush()
+                os._exit(code)  # never back into the zygote's loop
+        os.close(request_fd)
+        os.close(reply_fd)
+        status[pid] = status_fd
+        control.sendall(_STATUS.pack(pid))
+
+
 def wait_any(workers: list[Worker], timeout: float | None) -> list[Worker]:
     """The workers with a complete message buffered, else those whose pipes become
     readable within `timeout` seconds."""
@@ -420,11 +655,16 @@ def wait_any(workers: list[Worker], timeout: float | None) -> list[Worker]:
 
 __all__ = [
     "Died",
+    "Forked",
     "Handler",
     "HandlerFactory",
     "Worker",
+    "Zygote",
     "death_cause",
     "die_with_parent",
     "serve",
+    "start_zygote",
+    "stop_zygote",
     "wait_any",
+    "zygote_main",
 ]

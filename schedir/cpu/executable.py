@@ -34,7 +34,7 @@ from schedir.abi import (
     is_out_param,
     scalar_value,
 )
-from schedir.cpu.jit import CIFACE_PREFIX, JitModule
+from schedir.cpu.jit import CIFACE_PREFIX, JitModule, ObjectCode
 from schedir.cpu.runtime import CpuFunction
 from schedir.diagnostics import Diagnostic, InputError
 from schedir.options import CompileOptions
@@ -62,10 +62,13 @@ class CpuExecutable:
         options: CompileOptions,
         on_diagnostic: Callable[[Diagnostic], None] | None = None,
         written: Collection[int] | None = None,
+        code: ObjectCode | None = None,
     ) -> CpuExecutable:
         """JIT-compile `llvm_ir` and bind its `_mlir_ciface_` wrapper of the entry (warnings
         of the JIT go to `on_diagnostic`); `written` are the indices of the arguments the
-        function may write (None: unknown, every memref argument is copied on each call)."""
+        function may write (None: unknown, every memref argument is copied on each call);
+        `code`: its object code compiled already (`schedir.cpu.jit.object_code`), only
+        loaded here."""
         params = [*signature.args, *signature.out_params]
         results = [r for r in signature.results if not is_out_param(r)]
         jit = JitModule(
@@ -75,6 +78,7 @@ class CpuExecutable:
             cpu_features=options.cpu_features,
             isolated=options.isolate_llvm,
             on_diagnostic=on_diagnostic,
+            code=code,
         )
         function = CpuFunction(jit, f"{CIFACE_PREFIX}{signature.name}", params, results)
         return CpuExecutable(signature, function, None if written is None else frozenset(written))

@@ -337,6 +337,47 @@ def compile_object(
     return ObjectCode(obj, str(module), functions, triple, data_layout, runtime_checks)
 
 
+def object_code(
+    llvm_ir: str,
+    *,
+    opt_level: int = 3,
+    cpu_name: str | None = None,
+    cpu_features: str | None = None,
+    worker: LlvmWorker | None = None,
+    on_diagnostic: Callable[[Diagnostic], None] | None = None,
+) -> ObjectCode:
+    """Optimize and compile `llvm_ir` to object code for a CPU (the host's unless given)
+    in the LLVM `worker` (None: in this process), once more without a pass that crashed
+    (a warning to `on_diagnostic`, stderr without one). `JitModule(code=...)` loads it."""
+    _initialize()
+    name = cpu_name if cpu_name is not None else llvm.get_host_cpu_name()
+    features = cpu_features if cpu_features is not None else llvm.get_host_cpu_features().flatten()
+    args = (llvm_ir, opt_level, name, features)
+    if worker is None:
+        return compile_object(*args)
+
+    def warn(warning: Diagnostic) -> None:
+        if on_diagnostic is not None:
+            on_diagnostic(warning)
+        else:
+            print(warning.render(), file=sys.stderr)
+
+    def repro() -> list[Note]:
+        path = _write_repro(llvm_ir)
+        return [
+            Note(f"the LLVM IR given to the JIT is in {path}"),
+            Note(
+                f"repro: opt -O{opt_level} {path} | llc -O{opt_level} "
+                f"-mcpu={name} -filetype=obj -o /dev/null"
+            ),
+        ]
+
+    def attempt(disabled: tuple[str, ...]) -> ObjectCode:
+        return worker.call(compile_object, *args, disabled, stage=STAGE, repro=repro)
+
+    return avoiding_crashed_passes(attempt, warn)
+
+
 def emit_assembly(optimized_ir: str, opt_level: int, cpu_name: str, cpu_features: str) -> str:
     """Host assembly of an already optimized module (code generation only)."""
     machine, _ = _target_machine(cpu_name, cpu_features, opt_level)
@@ -365,7 +406,10 @@ class JitModule:
         isolated: bool = True,
         worker: LlvmWorker | None = None,
         on_diagnostic: Callable[[Diagnostic], None] | None = None,
+        code: ObjectCode | None = None,
     ) -> None:
+        """`code`: the object code of `llvm_ir` compiled elsewhere (`object_code`) for the
+        same options and CPU (the tuner's compile workers): then it is only loaded here."""
         if not 0 <= opt_level <= 3:
             raise ValueError(f"opt_level must be 0..3, got {opt_level}")
         _initialize()
@@ -378,7 +422,7 @@ class JitModule:
         self._isolated = isolated
         self._worker = worker if worker is not None or not isolated else default_worker()
         self._on_diagnostic = on_diagnostic
-        code = self._compile()
+        code = code if code is not None else self._compile()
         self._code = code
         self._assembly: str | None = None
         self._target_machine, _ = _target_machine(self.cpu_name, self.cpu_features, opt_level)
@@ -399,31 +443,14 @@ class JitModule:
 
     def _compile(self) -> ObjectCode:
         """The object code, from the worker; once more without a pass that crashed."""
-        args = (self.source_ir, self.opt_level, self.cpu_name, self.cpu_features)
-        worker = self._worker
-        if worker is None:
-            return compile_object(*args)
-
-        def attempt(disabled: tuple[str, ...]) -> ObjectCode:
-            return worker.call(compile_object, *args, disabled, stage=STAGE, repro=self._repro)
-
-        return avoiding_crashed_passes(attempt, self._warn)
-
-    def _warn(self, warning: Diagnostic) -> None:
-        if self._on_diagnostic is not None:
-            self._on_diagnostic(warning)
-        else:
-            print(warning.render(), file=sys.stderr)
-
-    def _repro(self) -> list[Note]:
-        path = _write_repro(self.source_ir)
-        return [
-            Note(f"the LLVM IR given to the JIT is in {path}"),
-            Note(
-                f"repro: opt -O{self.opt_level} {path} | llc -O{self.opt_level} "
-                f"-mcpu={self.cpu_name} -filetype=obj -o /dev/null"
-            ),
-        ]
+        return object_code(
+            self.source_ir,
+            opt_level=self.opt_level,
+            cpu_name=self.cpu_name,
+            cpu_features=self.cpu_features,
+            worker=self._worker,
+            on_diagnostic=self._on_diagnostic,
+        )
 
     def _resolve(self, names: Iterable[str], llvm_ir: str) -> list[bytes]:
         """Register every external symbol of the object; the object code of the fallbacks
@@ -531,6 +558,7 @@ __all__ = [
     "ObjectCode",
     "compile_object",
     "emit_assembly",
+    "object_code",
     "runtime_check_error",
     "undefined_symbols",
 ]

@@ -30,6 +30,18 @@ def segfault_hang_wrong(
     return results
 
 
+def segfault_wrong(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
+    """`segfault_hang_wrong` without the hang: tile_n=7 segfaults, tile_m=16 is wrong."""
+    if knobs.get("tile_n") == 7:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    results = run()
+    if knobs.get("tile_m") == 16:
+        results[0][1, 2] += 1.0
+    return results
+
+
 def null_pointer_read(
     knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
 ) -> list[np.ndarray]:
@@ -101,3 +113,30 @@ def handshake_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
         return time.monotonic()
 
     return handle
+
+
+LATE_REFERENCE_S = 12.0
+"""Long enough for the first candidates to compile and be timed on a loaded machine."""
+
+
+def late_reference_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """The reference worker's handler, LATE_REFERENCE_S late: the first candidates are
+    timed before the reference results exist."""
+    from schedir.autotune.problem import reference_handler
+
+    handle = reference_handler(setup)
+
+    def late(job: Any, progress: Callable[..., None]) -> Any:
+        time.sleep(LATE_REFERENCE_S)
+        return handle(job, progress)
+
+    return late
+
+
+def failing_reference_handler(setup: Any) -> Callable[[Any, Callable[..., None]], Any]:
+    """A reference worker whose reference cannot evaluate the payload (its diagnostic)."""
+
+    def fail(job: Any, progress: Callable[..., None]) -> Any:
+        return "<payload>:1:1: error: the reference cannot evaluate this op"
+
+    return fail

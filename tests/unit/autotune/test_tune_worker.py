@@ -3,12 +3,15 @@ child's stdout, crashes, exits and hangs, all without harm to the parent."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from typing import Any
 
 import pytest
 
-from schedir.autotune.worker import Died, Worker, wait_any
+from schedir.autotune.compile_pool import compile_handler, warm_imports
+from schedir.autotune.worker import Died, Forked, Worker, start_zygote, stop_zygote, wait_any
 from tests.unit.autotune.faults import worker_handler
 
 
@@ -33,13 +36,54 @@ def _wait_ready(w: Worker) -> None:
     assert w.idle
 
 
-@pytest.fixture
-def worker() -> Any:
+@pytest.fixture(params=["zygote", "fresh"])
+def worker(request: pytest.FixtureRequest) -> Any:
+    """A worker forked from the zygote, or started as a fresh interpreter."""
+    forked = request.param == "zygote"
+    if forked:
+        start_zygote(warm_imports)
+    w = Worker(worker_handler, "setup-value", "test", start_timeout=60.0, zygote=forked)
+    w.start()
+    _wait_ready(w)
+    assert isinstance(w._process, Forked) == forked  # pyright: ignore[reportPrivateUsage]  # how it was started
+    yield w
+    w.stop()
+
+
+def test_a_compile_worker_forked_from_the_zygote_is_ready_at_once() -> None:
+    start_zygote(warm_imports)
+    first = Worker(compile_handler, "cpu", "compile-first", start_timeout=60.0)
+    first.start()  # waits until the zygote has warmed up
+    _wait_ready(first)
+    try:
+        for i in range(3):
+            w = Worker(compile_handler, "cpu", f"compile-{i}", start_timeout=60.0)
+            w.start()
+            _wait_ready(w)
+            assert w.ready_s is not None and w.ready_s < 0.5, w.ready_s
+            w.stop()
+    finally:
+        first.stop()
+
+
+def test_a_killed_zygote_leaves_workers_that_start_fresh() -> None:
+    zygote = start_zygote(warm_imports)
     w = Worker(worker_handler, "setup-value", "test", start_timeout=60.0)
     w.start()
     _wait_ready(w)
-    yield w
-    w.stop()
+    forked = w.pid
+    assert forked is not None
+    os.kill(zygote.pid, signal.SIGKILL)
+    try:
+        died = _next(w)  # its child ends with it (the parent-death signal)
+        assert isinstance(died, Died) and died.kind == "crashed"
+        _wait_ready(w)  # restarted as a fresh interpreter
+        assert not isinstance(w._process, Forked)  # pyright: ignore[reportPrivateUsage]  # how it was restarted
+        w.submit(("echo", 2), timeout=30)
+        assert [_next(w) for _ in range(3)][-1] == ("done", ("setup-value", 2))
+    finally:
+        w.stop()
+        stop_zygote()
 
 
 def test_phases_then_the_result(worker: Worker) -> None:

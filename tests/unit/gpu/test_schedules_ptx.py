@@ -4,14 +4,13 @@ ptxas accepts that PTX for sm_90 (a missing ptxas fails under CI=true, see conft
 from __future__ import annotations
 
 import re
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
 import schedir
 from schedir.gpu import assemble, kernel_names
+from tests.unit.gpu.ptxas_report import ptxas_log
 
 REPO = Path(__file__).parents[3]
 SCHEDULES = sorted((REPO / "schedules").glob("*_cuda.mlir"))
@@ -151,22 +150,8 @@ def test_matmul_smem_stages_tiles_in_shared_memory(ptxas: Path) -> None:
     assert len(re.findall(r"st\.global\.v4\.(?:b|f)32", ptx)) == 2 * 16  # fill and result
     assert not re.search(r"(ld|st)\.global\.(b|f)32", ptx)
     assert ".minnctapersm 2" in ptx
-    log = _ptxas_log(ptx, ptxas)
+    log = ptxas_log(ptx, ptxas)
     assert "0 bytes spill stores" in log, log
     used = re.search(r"Used (\d+) registers", log)
     assert used and int(used.group(1)) <= 128, log
     assert "16384 bytes smem" in log, log
-
-
-def _ptxas_log(ptx: str, ptxas: Path) -> str:
-    """ptxas -v's resource report for `ptx` (sm_90)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "kernel.ptx"
-        source.write_text(ptx)
-        done = subprocess.run(
-            [str(ptxas), "-arch=sm_90", "-v", str(source), "-o", str(source.with_suffix(".o"))],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    return done.stdout + done.stderr

@@ -18,20 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_and_check
+from tests.helpers import matmul_payload, payload_part, run_and_check
 
 SCHEDULES = Path(__file__).parents[3] / "schedules"
-
-
-def matmul(m: int, n: int, k: int) -> str:
-    return f"""func.func @matmul(%A: tensor<{m}x{k}xf32>, %B: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
-  %zero = arith.constant 0.0 : f32
-  %init = tensor.empty() : tensor<{m}x{n}xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %c = linalg.matmul ins(%A, %B : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>)
-                     outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %c : tensor<{m}x{n}xf32>
-}}"""
 
 
 def matmul_bias_relu(m: int, n: int, k: int) -> str:
@@ -70,13 +59,8 @@ def example_resized(name: str, sizes: dict[str, str]) -> str:
     return text
 
 
-def body(ir: str) -> str:
-    """The payload part of scheduled IR (the schedule is gone after it ran)."""
-    return ir[: ir.find("transform.") if "transform." in ir else len(ir)]
-
-
 def assert_no_linalg(ir: str) -> None:
-    left = sorted(set(re.findall(r"linalg\.[a-z_]+", body(ir))))
+    left = sorted(set(re.findall(r"linalg\.[a-z_]+", payload_part(ir))))
     assert not left, f"linalg ops left: {left}"
 
 
@@ -85,9 +69,9 @@ def assert_no_linalg(ir: str) -> None:
 
 @pytest.mark.parametrize(("m", "n", "k"), [(128, 192, 64), (64, 64, 256)])
 def test_matmul_cpu(m: int, n: int, k: int) -> None:
-    ir = run_and_check(matmul(m, n, k), SCHEDULES / "matmul_cpu.mlir", reduction=k)
+    ir = run_and_check(matmul_payload(m, n, k), SCHEDULES / "matmul_cpu.mlir", reduction=k)
     assert_no_linalg(ir)
-    text = body(ir)
+    text = payload_part(ir)
     assert "vector.fma" in text and "vector<16xf32>" in text
     assert "vector.contract" not in text and "vector.outerproduct" not in text
     assert "memref.copy" not in text
@@ -104,7 +88,7 @@ def test_matmul_bias_relu_cpu() -> None:
         matmul_bias_relu(128, 64, 192), SCHEDULES / "matmul_bias_relu_cpu.mlir", reduction=192
     )
     assert_no_linalg(ir)
-    text = body(ir)
+    text = payload_part(ir)
     assert "vector.fma" in text and "arith.maximumf" in text
     assert re.search(r"scf\.for .* iter_args\(.*\) -> \(vector<8x32xf32>\)", text)
     assert "memref.copy" not in text
@@ -119,7 +103,7 @@ def test_matmul_bias_relu_cpu() -> None:
 def test_softmax_cpu(m: int, n: int) -> None:
     ir = run_and_check(softmax(m, n), SCHEDULES / "softmax_cpu.mlir", reduction=n)
     assert_no_linalg(ir)
-    text = body(ir)
+    text = payload_part(ir)
     assert text.count("scf.forall") == 1, "max, exp, sum and div fused into one row loop"
     assert text.count("-> (vector<1x64xf32>)") == 2, "64-wide partial max and sum"
     assert "math.exp" not in text, "exp is a polynomial"
@@ -133,7 +117,7 @@ def test_layernorm_cpu() -> None:
     )
     ir = run_and_check(payload, SCHEDULES / "layernorm_cpu.mlir", reduction=128)
     assert_no_linalg(ir)
-    text = body(ir)
+    text = payload_part(ir)
     assert text.count("scf.forall") == 1, "both reductions and the epilogue in one row loop"
     assert text.count("-> (vector<1x64xf32>)") == 2, "64-wide partial sums"
     assert "memref.copy" not in text and "memref.alloc()" in text
@@ -149,7 +133,7 @@ def test_elementwise_cpu(shape: str) -> None:
         SCHEDULES / "elementwise_cpu.mlir",
     )
     assert_no_linalg(ir)
-    text = body(ir)
+    text = payload_part(ir)
     assert text.count("scf.forall") == 1 and "scf.for " not in text, "one fused loop nest"
     assert "math.exp" not in text and "math.fma" in text
     assert "memref.copy" not in text

@@ -21,31 +21,16 @@ from hypothesis import strategies as st
 
 import schedir
 from schedir.cpu.jit import JitModule
-from tests.helpers import check_kernel
+from tests.helpers import check_kernel, matmul_payload, payload_part
 
 ROOT = Path(__file__).parents[3]
 SCHEDULE = ROOT / "schedules" / "matmul_cpu.mlir"
 
 
-def matmul(m: int, n: int, k: int) -> str:
-    return f"""func.func @matmul(%A: tensor<{m}x{k}xf32>, %B: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
-  %zero = arith.constant 0.0 : f32
-  %init = tensor.empty() : tensor<{m}x{n}xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  %c = linalg.matmul ins(%A, %B : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>)
-                     outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %c : tensor<{m}x{n}xf32>
-}}"""
-
-
-def _payload_part(ir: str) -> str:
-    return ir[: ir.find("transform.") if "transform." in ir else len(ir)]
-
-
 def _check_structure(ir: str, reg: tuple[int, int] | None) -> None:
     """No linalg op, no scalar load/store loop, no unlowered contraction; with `reg`, the
     reg_m x reg_n accumulator is carried by a k loop."""
-    text = _payload_part(ir)
+    text = payload_part(ir)
     assert not re.findall(r"linalg\.[a-z_]+", text), "linalg ops left"
     assert "memref.load" not in text and "memref.store" not in text, "scalar loop left"
     assert "vector.contract" not in text and "vector.outerproduct" not in text
@@ -56,7 +41,7 @@ def _check_structure(ir: str, reg: tuple[int, int] | None) -> None:
 
 
 def _compile_and_check(m: int, n: int, k: int, knobs: dict[str, int] | None = None) -> str:
-    payload = matmul(m, n, k)
+    payload = matmul_payload(m, n, k)
     kernel = schedir.compile(payload, SCHEDULE, knobs=knobs)
     check_kernel(kernel, payload, seed=m * 7 + n * 3 + k)
     return kernel.stages["scheduled"]
