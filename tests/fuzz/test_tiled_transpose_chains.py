@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedir.testing.fuzz import FINDINGS, Case, Runner, find_iree_opt
+from schedir.testing.fuzz import FINDINGS, Case, Runner
+from tests.fuzz.helpers import ANY, op_counts, run_upstream, transform_main
 
-_ANY = "!transform.any_op"
 _KIND = {"transpose": "linalg.transpose", "broadcast": "linalg.broadcast", "ew": "linalg.generic"}
 
 
@@ -110,12 +110,12 @@ def schedule(c: Chain) -> str:
     for kind in counts:
         body.append(
             f'%all_{kind} = transform.structured.match ops{{["{_KIND[kind]}"]}} in %root '
-            f": ({_ANY}) -> {_ANY}"
+            f": ({ANY}) -> {ANY}"
         )
         if counts[kind] > 1:
             names = ", ".join(f"%{kind}{j}" for j in range(counts[kind]))
-            types = ", ".join([_ANY] * counts[kind])
-            body.append(f"{names} = transform.split_handle %all_{kind} : ({_ANY}) -> ({types})")
+            types = ", ".join([ANY] * counts[kind])
+            body.append(f"{names} = transform.split_handle %all_{kind} : ({ANY}) -> ({types})")
     for step in c.steps:
         kind = step.kind
         handles.append(f"%{kind}{seen[kind]}" if counts[kind] > 1 else f"%all_{kind}")
@@ -123,41 +123,36 @@ def schedule(c: Chain) -> str:
     loops = sum(1 for t in c.tiles if t)
     sizes = f"[{', '.join(map(str, c.tiles))}]"
     loop_names = ", ".join(f"%l{j}" for j in range(loops))
-    types = ", ".join([_ANY] * (loops + 1))
+    types = ", ".join([ANY] * (loops + 1))
     if c.fusion == "fuse":
         body.append(
             f"%t, {loop_names} = transform.structured.fuse {handles[-1]} tile_sizes {sizes} "
-            f": ({_ANY}) -> ({types})"
+            f": ({ANY}) -> ({types})"
         )
     else:
         body.append(
             f"%t, {loop_names} = transform.structured.tile_using_for {handles[-1]} "
-            f"tile_sizes {sizes} : ({_ANY}) -> ({types})"
+            f"tile_sizes {sizes} : ({ANY}) -> ({types})"
         )
         loop = "%l0"
         for j, handle in reversed(list(enumerate(handles[:-1]))):
             body.append(
                 f"%fused{j}, %loop{j} = transform.structured.fuse_into_containing_op {handle} "
-                f"into {loop} : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+                f"into {loop} : ({ANY}, {ANY}) -> ({ANY}, {ANY})"
             )
             loop = f"%loop{j}"
     body += [
-        f'%func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}',
+        f'%func = transform.structured.match ops{{["func.func"]}} in %root : ({ANY}) -> {ANY}',
         "transform.apply_patterns to %func { transform.apply_patterns.canonicalization } "
-        f": {_ANY}",
+        f": {ANY}",
     ]
     if c.vectorize is not None:
         body += [
             f'%vec = transform.structured.match ops{{["{c.vectorize}"]}} in %root '
-            f": ({_ANY}) -> {_ANY}",
-            f"transform.structured.vectorize %vec : {_ANY}",
+            f": ({ANY}) -> {ANY}",
+            f"transform.structured.vectorize %vec : {ANY}",
         ]
-    inner = "\n".join(f"    {line}" for line in [*body, "transform.yield"])
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        "  transform.named_sequence @__transform_main("
-        f"%root: {_ANY} {{transform.readonly}}) {{\n{inner}\n  }}\n}}\n"
-    )
+    return transform_main(body)
 
 
 @st.composite
@@ -185,12 +180,6 @@ def chains(draw: st.DrawFn) -> Chain:
     )
 
 
-def op_counts(ir: str) -> Counter[str]:
-    """How many of each linalg op the payload holds (the schedule module cut off)."""
-    payload_ir = ir.split("transform.with_named_sequence", 1)[0]
-    return Counter(re.findall(r"\blinalg\.(\w+)", payload_ir))
-
-
 _ERROR = re.compile(r":\d+:\d+: error: (.*)$", re.M)
 
 
@@ -199,23 +188,11 @@ def _error(stderr: str) -> str | None:
     return found.group(1) if found else None
 
 
-@pytest.fixture(scope="module")
-def iree_opt() -> str:
-    found = find_iree_opt()
-    assert found is not None, "iree-opt (iree-base-compiler, a dev dependency) is the oracle"
-    return found
-
-
 def _compare_with_upstream(iree_opt: str, folder: Path, chain: Chain) -> bool:
     """Assert schedir decides and folds as iree-opt does; whether both accepted."""
     source = folder / "case.mlir"
     source.write_text(payload(chain) + schedule(chain))
-    upstream = subprocess.run(
-        [iree_opt, "--transform-interpreter", str(source)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    upstream = run_upstream(iree_opt, source)
     out = folder / "out.mlir"
     run = subprocess.run(
         ["schedir-opt", str(source), "-o", str(out)], capture_output=True, text=True, timeout=120
