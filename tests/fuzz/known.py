@@ -30,9 +30,20 @@ OPEN: dict[str, OpenFinding] = {
         "defect 9 (vector lowering): a whole-op vectorized (batch_)matmul still takes "
         "minutes on main (3x96x105: 138 s, most of it LLVM compiling B transposed element "
         "by element); branch s13-vecscale lowers the product through vector.contract "
-        "(11 s), so a large contraction can still pass a campaign's time limit until its "
-        "scaling tests hold",
+        "(11 s), so a large contraction, or a whole-op vectorized 4-d broadcast "
+        "(16x17x5 -> 16x17x5x5: 78 s, mutant 1795855668/1095), can still pass a "
+        "campaign's time limit until its scaling tests hold",
         lambda c, o: o.kind == "hang" and "vectorize" in c.text,
+    ),
+    "transposed_broadcast_read_after_interchange": OpenFinding(
+        "vector lowering (s13-vecscale's area): a generalized i32 matmul with k = 1, "
+        "interchanged [2, 0, 1] and vectorized, reads A and B through transposed "
+        "broadcasting transfer_reads (permutation maps (d0, d1) -> (d1, d0, 0) and "
+        "(d0, 0, d1)); the vectorized IR is upstream's, yet 4 of 24 elements come out "
+        "wrong (mutant 1795855668/951)",
+        lambda c, o: (
+            o.kind == "wrong" and "iterator_interchange" in c.text and "vectorize" in c.text
+        ),
     ),
 }
 
