@@ -140,6 +140,15 @@ def payload_part(ir: str) -> str:
     return ir[: ir.find("transform.") if "transform." in ir else len(ir)]
 
 
+def one_shot_bufferize(*, boundaries: bool, root: str = "%root") -> str:
+    """A schedule line: `%b` = one-shot bufferization of `root` (with function boundaries
+    when `boundaries`)."""
+    option = " <{bufferize_function_boundaries = true}>" if boundaries else ""
+    return (
+        f"    %b = transform.bufferization.one_shot_bufferize {root}{option} : ({ANY}) -> {ANY}\n"
+    )
+
+
 def _describe(payload: Payload) -> str:
     """The payload, for a failure message: its path or its text."""
     if isinstance(payload, ModuleOp):

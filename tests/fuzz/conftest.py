@@ -1,4 +1,4 @@
-"""Fixtures of the fuzz tests: a runner (one worker process)."""
+"""Fixtures of the fuzz tests: a runner (one worker process) and the upstream oracle."""
 
 from __future__ import annotations
 
@@ -18,3 +18,11 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runner]:
     runner = Runner(scratch, iree_opt, timeout=60)
     yield runner
     runner.close()
+
+
+@pytest.fixture(scope="module")
+def iree_opt() -> str:
+    """The path of iree-opt, upstream's transform interpreter."""
+    found = find_iree_opt()
+    assert found is not None, "iree-opt (iree-base-compiler, a dev dependency) is the oracle"
+    return found

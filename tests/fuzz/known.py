@@ -27,10 +27,23 @@ def _line_edit(case: Case) -> bool:
 
 OPEN: dict[str, OpenFinding] = {
     "vectorize_contraction_scaling": OpenFinding(
-        "defect 9 (vector lowering): vectorizing a whole (batch_)matmul made IR the size of "
-        "the iteration space; lower-vector now lowers it in IR the size of the operands "
-        "(3x96x105: 30 s of Python stages), still slow on a loaded machine",
+        "defect 9 (vector lowering): a whole-op vectorized (batch_)matmul still takes "
+        "minutes on main (3x96x105: 138 s, most of it LLVM compiling B transposed element "
+        "by element); branch s13-vecscale lowers the product through vector.contract "
+        "(11 s), so a large contraction, or a whole-op vectorized 4-d broadcast "
+        "(16x17x5 -> 16x17x5x5: 78 s, mutant 1795855668/1095), can still pass a "
+        "campaign's time limit until its scaling tests hold",
         lambda c, o: o.kind == "hang" and "vectorize" in c.text,
+    ),
+    "transposed_broadcast_read_after_interchange": OpenFinding(
+        "vector lowering (s13-vecscale's area): a generalized i32 matmul with k = 1, "
+        "interchanged [2, 0, 1] and vectorized, reads A and B through transposed "
+        "broadcasting transfer_reads (permutation maps (d0, d1) -> (d1, d0, 0) and "
+        "(d0, 0, d1)); the vectorized IR is upstream's, yet 4 of 24 elements come out "
+        "wrong (mutant 1795855668/951)",
+        lambda c, o: (
+            o.kind == "wrong" and "iterator_interchange" in c.text and "vectorize" in c.text
+        ),
     ),
 }
 
@@ -55,6 +68,12 @@ FIXED: dict[str, str] = {
     "producers unfused, with upstream's unused clone, so later matches count as upstream's",
     "vectorize_fill_behind_softmax": "the same class: a fill fused through a softmax got a "
     "dynamic tile that vectorize (no vector sizes) cannot take; upstream fuses nothing there",
+    "transposes_cancel_in_fused_tile": "a transpose of a transpose composes, to nothing "
+    "when the permutations cancel (upstream's FoldTransposeWithTranspose and the transpose "
+    "folder): a fused tile of the pair no longer keeps dynamic transposes that vectorize "
+    "(no vector sizes) rejects",
+    "fill_of_cancelled_transposes": "the same class: the fill init of the cancelled "
+    "transposes is dead after canonicalization, so vectorize matches none, as upstream",
     "missing_entry_point_unlocated": "a missing entry point is reported at the module of the "
     "named sequences",
 }

@@ -12,9 +12,6 @@ op after the schedule equals iree-opt's, and the compiled result matches the ref
 
 from __future__ import annotations
 
-import re
-import subprocess
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedir.cli import opt_main
-from schedir.testing.fuzz import FINDINGS, Case, Runner, find_iree_opt
+from schedir.testing.fuzz import FINDINGS, Case, Runner
+from tests.fuzz.helpers import op_counts, run_upstream, transform_main
 
 
 @dataclass(frozen=True)
@@ -113,12 +111,7 @@ def schedule(c: Chain) -> str:
             f"%fs, %l2 = transform.structured.fuse_into_containing_op %sm into %l "
             f": ({any_op}, {any_op}) -> ({any_op}, {any_op})",
         ]
-    inner = "\n".join(f"    {line}" for line in [*body, "transform.yield"])
-    return (
-        "module attributes {transform.with_named_sequence} {\n"
-        "  transform.named_sequence @__transform_main("
-        f"%root: {any_op} {{transform.readonly}}) {{\n{inner}\n  }}\n}}\n"
-    )
+    return transform_main(body)
 
 
 @st.composite
@@ -136,19 +129,6 @@ def chains(draw: st.DrawFn) -> Chain:
     )
 
 
-def op_counts(ir: str) -> Counter[str]:
-    """How many of each linalg op the payload holds (the schedule module cut off)."""
-    payload_ir = ir.split("transform.with_named_sequence", 1)[0]
-    return Counter(re.findall(r"= linalg\.(\w+)", payload_ir))
-
-
-@pytest.fixture(scope="module")
-def iree_opt() -> str:
-    found = find_iree_opt()
-    assert found is not None, "iree-opt (iree-base-compiler, a dev dependency) is the oracle"
-    return found
-
-
 @settings(max_examples=30, deadline=None, database=None)
 @given(chains())
 def test_linalg_ops_after_fusion_are_upstreams(
@@ -159,12 +139,7 @@ def test_linalg_ops_after_fusion_are_upstreams(
     folder = tmp_path_factory.mktemp("fusion")
     source = folder / "case.mlir"
     source.write_text(payload(chain) + schedule(chain))
-    upstream = subprocess.run(
-        [iree_opt, "--transform-interpreter", str(source)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    upstream = run_upstream(iree_opt, source)
     assert upstream.returncode == 0, upstream.stderr
     out = folder / "out.mlir"
     assert opt_main([str(source), "-o", str(out)]) == 0

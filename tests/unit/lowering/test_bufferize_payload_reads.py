@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import ANY, run_and_check, schedule_module
+from tests.helpers import one_shot_bufferize, run_and_check, schedule_module
 
 _BODY = """
   ^bb0(%x: f32, %y: f32):
@@ -74,18 +74,15 @@ def payload(n: int, shift: int, source: str, nested: bool) -> str:
     return "\n".join(lines)
 
 
-def _bufferize(boundaries: bool) -> str:
-    option = " <{bufferize_function_boundaries = true}>" if boundaries else ""
-    return f"    %b = transform.bufferization.one_shot_bufferize %root{option} : ({ANY}) -> {ANY}\n"
-
-
 @pytest.mark.parametrize("source", ["arg", "computed", "overwritten"])
 @pytest.mark.parametrize("boundaries", [True, False])
 @pytest.mark.parametrize(("n", "shift", "nested"), [(5, 2, False), (13, 1, True), (1, 6, False)])
 def test_extract_in_payload_reads_the_right_buffer(
     source: str, boundaries: bool, n: int, shift: int, nested: bool
 ) -> None:
-    text = schedule_module(payload(n, shift, source, nested), _bufferize(boundaries), consumed=True)
+    text = schedule_module(
+        payload(n, shift, source, nested), one_shot_bufferize(boundaries=boundaries), consumed=True
+    )
     ir = run_and_check(text)
     assert "tensor.extract " not in ir, ir
     if boundaries:  # without them, to_tensor marks the function boundary, as upstream's

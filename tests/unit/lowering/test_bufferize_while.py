@@ -17,42 +17,39 @@ import pytest
 
 import schedir
 from schedir.diagnostics import SchedirError
-from tests.helpers import ANY, run_and_check, schedule_module
-
-_EW = (
-    "{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], "
-    'iterator_types = ["parallel"]}'
-)
+from tests.helpers import one_shot_bufferize, run_and_check, schedule_module
 
 
-def _step(t: str, src: str, dst: str, out: str, op: str) -> list[str]:
-    """`dst = op(src, src)` elementwise into `out`."""
+def _elementwise(
+    t: str, ins: list[str], dst: str, out: str, args: str, body: list[str], result: str
+) -> list[str]:
+    """`dst = linalg.generic` over 1-d `t`: identity maps, `body` (lines) yielding `result`."""
+    maps = ", ".join(["affine_map<(d0) -> (d0)>"] * (len(ins) + 1))
     return [
-        f"      {dst} = linalg.generic {_EW} ins({src} : {t}) outs({out} : {t}) {{",
-        "      ^bb0(%p: f32, %q: f32):",
-        f"        %p2 = {op} %p, %p : f32",
-        "        %h = arith.constant 0.5 : f32",
-        "        %p3 = arith.mulf %p2, %h : f32",
-        "        linalg.yield %p3 : f32",
+        f"      {dst} = linalg.generic {{indexing_maps = [{maps}], "
+        f'iterator_types = ["parallel"]}} ins({", ".join(ins)} : {", ".join([t] * len(ins))}) '
+        f"outs({out} : {t}) {{",
+        f"      ^bb0({args}):",
+        *(f"        {line}" for line in body),
+        f"        linalg.yield {result} : f32",
         f"      }} -> {t}",
     ]
 
 
-_EW2 = (
-    "{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, "
-    'affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}'
-)
+def _step(t: str, src: str, dst: str, out: str, op: str) -> list[str]:
+    """`dst = op(src, src) * 0.5` elementwise into `out`."""
+    body = [
+        f"%p2 = {op} %p, %p : f32",
+        "%h = arith.constant 0.5 : f32",
+        "%p3 = arith.mulf %p2, %h : f32",
+    ]
+    return _elementwise(t, [src], dst, out, "%p: f32, %q: f32", body, "%p3")
 
 
 def _binary(t: str, lhs: str, rhs: str, dst: str, op: str) -> list[str]:
     """`dst = op(lhs, rhs)` elementwise, written into `rhs` (its destination)."""
-    return [
-        f"      {dst} = linalg.generic {_EW2} ins({lhs}, {rhs} : {t}, {t}) outs({rhs} : {t}) {{",
-        "      ^bb0(%l: f32, %r0: f32, %o: f32):",
-        f"        %v = {op} %l, %r0 : f32",
-        "        linalg.yield %v : f32",
-        f"      }} -> {t}",
-    ]
+    body = [f"%v = {op} %l, %r0 : f32"]
+    return _elementwise(t, [lhs, rhs], dst, rhs, "%l: f32, %r0: f32, %o: f32", body, "%v")
 
 
 def payload(n: int, trips: int, body: str, condition: str, read_after: bool, swap: bool) -> str:
@@ -108,11 +105,6 @@ def payload(n: int, trips: int, body: str, condition: str, read_after: bool, swa
     return "\n".join(lines)
 
 
-def _bufferize(boundaries: bool) -> str:
-    option = " <{bufferize_function_boundaries = true}>" if boundaries else ""
-    return f"    %b = transform.bufferization.one_shot_bufferize %root{option} : ({ANY}) -> {ANY}\n"
-
-
 @pytest.mark.parametrize("body", ["in_place", "new", "dest"])
 @pytest.mark.parametrize("condition", ["counter", "contents"])
 @pytest.mark.parametrize(
@@ -130,7 +122,7 @@ def test_while_on_tensors_bufferizes_and_computes_the_reference(
 ) -> None:
     text = schedule_module(
         payload(n, trips, body, condition, read_after, swap),
-        _bufferize(boundaries),
+        one_shot_bufferize(boundaries=boundaries),
         consumed=True,
     )
     ir = run_and_check(text)
@@ -153,6 +145,6 @@ def test_a_while_moving_a_tensor_to_another_type_is_a_diagnostic() -> None:
     return %r : tensor<?xf32>
   }"""
     with pytest.raises(SchedirError) as info:
-        schedir.compile(schedule_module(loop, _bufferize(True), consumed=True))
+        schedir.compile(schedule_module(loop, one_shot_bufferize(boundaries=True), consumed=True))
     assert "'scf.while' on tensors is not supported" in info.value.message
     assert info.value.location is not None and info.value.location.line == 4

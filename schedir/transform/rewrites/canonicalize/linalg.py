@@ -12,8 +12,15 @@ groups: the linalg and tensor dialects' patterns on linalg ops, and the linalg o
   of the copy's destination, a transpose of a fill is a fill of the transpose's init, a
   collapse/expand_shape of a fill is a fill of the reshaped init, and a pad of a fill with
   the fill's value is a fill of an empty tensor of the padded size.
-* `linalg.copy` of a value into itself disappears (EraseSelfCopy); a `linalg.generic`
-  that only forwards its inputs is replaced by them (EraseIdentityLinalgOp).
+* `linalg.copy` of a value into itself disappears (EraseSelfCopy); a `linalg.generic` or
+  `linalg.broadcast` that only forwards an operand (all maps equal, a lone yield of a block
+  argument) is replaced by it, cast to the result type where that is more static
+  (EraseIdentityLinalgOp).
+* Transposes: an identity (or rank-0) transpose on tensors folds to its input, a transpose
+  of a transpose is one transpose of the composed permutation (FoldTransposeWithTranspose),
+  and a transpose of a single-use broadcast becomes a broadcast of a transposed input
+  (SwapTransposeWithBroadcast); a broadcast of a broadcast is one broadcast (FoldBroadcasts).
+  Fused tiles of transpose chains so lose their dynamic-size ops as upstream's do.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from collections.abc import Callable
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
 from xdsl.dialects.tensor import CastOp, DimOp, EmptyOp
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
@@ -35,7 +42,6 @@ from schedir.dialects.linalg.interface import (
     dps_inputs,
     indexing_maps,
     is_structured,
-    iterator_types,
 )
 from schedir.dialects.utils import mixed_values
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
@@ -81,7 +87,26 @@ _LINALG_OPS: tuple[type[Operation], ...] = tuple(
 )
 """Every linalg op but the body terminator and linalg.index."""
 
-FOLDERS: dict[type[Operation], Folder] = dict.fromkeys(_LINALG_OPS, _fold_linalg)
+
+def _fold_transpose(op: Operation) -> list[Attribute | SSAValue] | bool | None:
+    """Upstream's TransposeOp::fold: an identity permutation on tensors is its input; else
+    the linalg folder."""
+    assert isinstance(op, linalg.TransposeOp)
+    source = op.inputs[0]
+    perm = op.permutation.get_values()
+    if (
+        isinstance(source.type, TensorType)
+        and list(perm) == list(range(len(perm)))
+        and op.results
+        and op.results[0].type == source.type
+    ):
+        return [source]
+    return _fold_linalg(op)
+
+
+FOLDERS: dict[type[Operation], Folder] = dict.fromkeys(_LINALG_OPS, _fold_linalg) | {
+    linalg.TransposeOp: _fold_transpose
+}
 
 
 # --- patterns ---------------------------------------------------------------------------------
@@ -407,9 +432,24 @@ def erase_self_copy(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
-def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's EraseIdentityLinalgOp: a generic with identity maps and all-parallel
-    loops whose body yields its input arguments in order."""
+def _cast_compatible(source: Attribute, target: Attribute) -> bool:
+    """`tensor.cast`'s areCastCompatible on ranked tensors: same element type and rank,
+    sizes equal where both are static."""
+    if not isinstance(source, TensorType) or not isinstance(target, TensorType):
+        return False
+    a, b = source.get_shape(), target.get_shape()
+    return (
+        source.get_element_type() == target.get_element_type()
+        and len(a) == len(b)
+        and all(x == y or DYNAMIC_INDEX in (x, y) for x, y in zip(a, b, strict=True))
+    )
+
+
+def erase_identity_linalg_op(op: Operation, rw: CanonRewriter) -> bool:
+    """Upstream's EraseIdentityLinalgOp (generic, broadcast): all indexing maps equal and
+    a body that yields block arguments; on tensors each result is replaced by the operand
+    its yield forwards (cast to the result type when they differ), on buffers an op
+    copying a buffer into itself is erased."""
     if not _structured(op):
         return False
     # The body (a lone yield) is the cheapest test, so it goes first.
@@ -418,35 +458,100 @@ def erase_identity_generic(op: Operation, rw: CanonRewriter) -> bool:
     if yielded is None or block.first_op is not yielded:
         return False
     maps = indexing_maps(op)
-    if any(m != type(m).identity(m.num_dims) for m in maps):
-        return False
-    if any(it != "parallel" for it in iterator_types(op)):
+    if any(m != maps[0] for m in maps):
         return False
     inputs, inits = _inputs_inits(op)
-    if not op.results:
-        if (
-            all(isinstance(v.type, MemRefType) for v in op.operands)
-            and len(inputs) == len(inits)
-            and all(arg is block.args[i] for i, arg in enumerate(yielded.operands))
-            and all(a is b for a, b in zip(inputs, inits, strict=True))
-        ):
-            rw.erase(op)
-            return True
-        return False
+    if all(isinstance(v.type, MemRefType) for v in op.operands):
+        if len(inputs) != 1 or len(inits) != 1 or inputs[0] is not inits[0]:
+            return False
+        if not yielded.operands or not _own_argument(yielded.operands[0], block):
+            return False
+        rw.erase(op)
+        return True
+    if not all(isinstance(v.type, TensorType) for v in op.operands):
+        return False  # mixed semantics, as upstream
+    operands = [*inputs, *inits]
     replacements: list[SSAValue] = []
+    rw.set_insertion_point(op)
     for value, result in zip(yielded.operands, op.results, strict=True):
-        if not isinstance(value, BlockArgument) or value.block is not block:
+        if not _own_argument(value, block):
             return False
-        index = value.index
-        if index >= len(inputs):
-            return False
-        source = inputs[index]
-        if not isinstance(source.type, TensorType):
-            return False
+        assert isinstance(value, BlockArgument)
+        source = operands[value.index]
         if source.type != result.type:
-            return False
+            if not _cast_compatible(source.type, result.type):
+                return False
+            source = rw.create(CastOp(source, result.type), op).results[0]  # type: ignore[arg-type]  # both are ranked tensor types (checked above)
         replacements.append(source)
+    if len(replacements) != len(op.results):
+        return False
     rw.replace_values(op, replacements)
+    return True
+
+
+def _own_argument(value: SSAValue, block: Block) -> bool:
+    return isinstance(value, BlockArgument) and value.block is block
+
+
+def transpose_of_transpose(op: linalg.TransposeOp, rw: CanonRewriter) -> bool:
+    """Upstream's FoldTransposeWithTranspose: one transpose of the composed permutation
+    from the first transpose's input into the second's init."""
+    producer = op.inputs[0].owner
+    if not isinstance(producer, linalg.TransposeOp):
+        return False
+    inner = producer.permutation.get_values()
+    folded = [inner[p] for p in op.permutation.get_values()]
+    new = rw.create(linalg.TransposeOp(producer.inputs[0], op.outputs[0], folded), op)
+    rw.replace_values(op, list(new.results))
+    return True
+
+
+def transpose_of_broadcast(op: linalg.TransposeOp, rw: CanonRewriter) -> bool:
+    """Upstream's SwapTransposeWithBroadcast: transpose(broadcast(x)) becomes
+    broadcast(transpose(x)) when the broadcast has no other use."""
+    value = op.inputs[0]
+    broadcast = value.owner
+    if not isinstance(broadcast, linalg.BroadcastOp) or not value.has_one_use():
+        return False
+    source = broadcast.inputs[0]
+    source_type = source.type
+    if not isinstance(source_type, TensorType):
+        return False
+    added = list(broadcast.dimensions.get_values())
+    perm = list(op.permutation.get_values())
+    # The permutation without the added dims, renumbered over the input's dims.
+    kept = [p - sum(1 for d in added if d < p) for p in perm if p not in added]
+    inverse = [0] * len(perm)
+    for position, p in enumerate(perm):
+        inverse[p] = position
+    new_dims = [inverse[d] for d in added]
+    rw.set_insertion_point(op)
+    shape = list(source_type.get_shape())
+    sizes: list[SSAValue] = []
+    for i in kept:
+        if shape[i] == DYNAMIC_INDEX:
+            sizes.append(rw.create(DimOp(source, rw.constant_index(i, op)), op).results[0])
+    empty_type = TensorType(source_type.get_element_type(), [shape[i] for i in kept])
+    empty = rw.create(EmptyOp(sizes, empty_type), op)  # type: ignore[arg-type]  # the result type is a ranked tensor type
+    transposed = rw.create(linalg.TransposeOp(source, empty.results[0], kept), op)
+    new = rw.create(linalg.BroadcastOp(transposed.results[0], op.outputs[0], new_dims), op)
+    rw.replace_values(op, list(new.results))
+    return True
+
+
+def broadcast_of_broadcast(op: linalg.BroadcastOp, rw: CanonRewriter) -> bool:
+    """Upstream's FoldBroadcasts: one broadcast adding both ops' dims."""
+    producer = op.inputs[0].owner
+    if not isinstance(producer, linalg.BroadcastOp):
+        return False
+    added = list(op.dimensions.get_values())
+    init_type = op.outputs[0].type
+    assert isinstance(init_type, TensorType | MemRefType)
+    rank = len(init_type.get_shape())
+    kept = [d for d in range(rank) if d not in added]
+    folded = sorted([*added, *(kept[d] for d in producer.dimensions.get_values())])
+    new = rw.create(linalg.BroadcastOp(producer.inputs[0], op.outputs[0], folded), op)
+    rw.replace_values(op, list(new.results))
     return True
 
 
@@ -471,7 +576,8 @@ def tensor_dialect_patterns() -> PatternSet:
 
 
 def op_patterns() -> PatternSet:
-    """The linalg ops' own canonicalization patterns (copy, fill, generic)."""
+    """The linalg ops' own canonicalization patterns (broadcast, copy, fill, generic,
+    transpose)."""
     return (
         PatternSet()
         .add(linalg.CopyOp, erase_self_copy, copy_of_fill)
@@ -479,8 +585,9 @@ def op_patterns() -> PatternSet:
         .add(tensor.PadOp, pad_of_fill)
         .add(tensor.CollapseShapeOp, reshape_of_fill)
         .add(tensor.ExpandShapeOp, reshape_of_fill)
-        .add(linalg.TransposeOp, transpose_of_fill)
-        .add(linalg.GenericOp, erase_identity_generic)
+        .add(linalg.BroadcastOp, erase_identity_linalg_op, broadcast_of_broadcast)
+        .add(linalg.TransposeOp, transpose_of_fill, transpose_of_transpose, transpose_of_broadcast)
+        .add(linalg.GenericOp, erase_identity_linalg_op)
     )
 
 
