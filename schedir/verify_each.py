@@ -11,8 +11,9 @@ the results. Otherwise a copy is lowered, JIT-compiled and run on the same input
 caller's arrays are never written: the executable copies the arguments it may write, and
 every output starts as NaN, so an element nobody writes cannot pass). The first op after
 which the results differ gets a definite error at its line with the size of the difference.
-Steps whose IR the CPU pipeline cannot run (yet) are skipped and said so, never silently
-passed; when such steps precede a failing one, the error names them as candidates too.
+Steps whose IR the CPU pipeline cannot run (yet), and steps whose kernel crashes or runs
+past `STEP_TIMEOUT` (each step runs in a child process), are skipped and said so, never
+silently passed; when such steps precede a failing one, the error names them as candidates too.
 
 Each step reports a line as it goes (`progress`), and `summary()` says how many steps
 were checked and which were skipped, and why.
@@ -37,7 +38,8 @@ from xdsl.ir import Operation
 from schedir import reference
 from schedir.abi import EntrySignature
 from schedir.cpu import CpuExecutable
-from schedir.diagnostics import LoweringError, Note, TransformError, UnsupportedError
+from schedir.cpu.isolated import run_executable
+from schedir.diagnostics import KernelFault, LoweringError, Note, TransformError, UnsupportedError
 from schedir.dialects.syntax import op_location, print_op
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.options import CompileOptions
@@ -47,6 +49,10 @@ CHECK_OPT_LEVEL = 1
 """The LLVM optimization level of the per-step builds: enough to run loop nests at a
 reasonable speed, far cheaper to compile than -O3 (the steps check the schedule, not
 LLVM)."""
+
+STEP_TIMEOUT = 300.0
+"""Seconds a step's kernel may run before it is killed and the step counted as one that
+cannot run (an intermediate payload may be far slower than the scheduled one)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +158,14 @@ class StepChecker:
             self._record(transform_op, "cannot run", err.message, start)
             return
         outputs = [reference.nan_filled(spec) for spec in self.signature.out_params]
-        results = executable.run(self.inputs, outputs=outputs)
+        try:
+            # In a child process: an intermediate payload may fault where the scheduled
+            # one does not (matmul_cpu's packing buffer, allocated on the stack in every
+            # iteration until buffer_loop_hoisting moves it out, overflows the stack).
+            results = run_executable(executable, self.inputs, outputs=outputs, timeout=STEP_TIMEOUT)
+        except KernelFault as err:
+            self._record(transform_op, "cannot run", err.message, start)
+            return
         for index, (spec, got, want) in enumerate(
             zip(self.signature.results, results, self.expected, strict=True)
         ):
@@ -208,4 +221,4 @@ def _list(steps: list[Step]) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["CHECK_OPT_LEVEL", "Step", "StepChecker"]
+__all__ = ["CHECK_OPT_LEVEL", "STEP_TIMEOUT", "Step", "StepChecker"]

@@ -138,3 +138,31 @@ def test_steps_without_payload_effects_are_skipped_whatever_their_kind(
     ):
         assert name in summary
     assert "'transform.structured.tile_using_for'" not in summary
+
+
+def test_a_step_whose_kernel_crashes_is_skipped_and_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An intermediate payload may fault where the scheduled one does not (matmul_cpu's
+    # packing buffer on the stack in every iteration, before buffer_loop_hoisting): the
+    # step's kernel runs in a child, and its crash makes the step one that cannot run
+    # (named with the signal), never the end of the process.
+    import schedir.verify_each as verify_each
+    from schedir.diagnostics import KernelCrash
+
+    original = verify_each.run_executable
+    calls = [0]
+
+    def crashing_once(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        if calls[0] == 1:
+            raise KernelCrash("the kernel @f crashed with SIGSEGV (segmentation fault)")
+        return original(*args, **kwargs)  # pyright: ignore[reportArgumentType]  # forwarded as received
+
+    monkeypatch.setattr(verify_each, "run_executable", crashing_once)
+    schedir.compile(PAYLOAD_AND_SCHEDULE.replace("readonly", "consumed"), verify_each=True)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "verify-each:" in line]
+    assert "step 2 'transform.annotate'" in lines[1]
+    assert "skipped: cannot run this step (the kernel @f crashed with SIGSEGV" in lines[1]
+    assert "step 3 'transform.annotate'" in lines[2] and "results match" in lines[2]
+    assert lines[3].endswith("skipped (cannot run): 2 'transform.annotate' (line 16)")
