@@ -26,8 +26,9 @@ with are `schedir.reference`'s (`random_inputs`, `evaluate_with_bounds`, `compar
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -38,7 +39,7 @@ from xdsl.ir import Operation
 from schedir import reference
 from schedir.abi import EntrySignature
 from schedir.cpu import CpuExecutable
-from schedir.cpu.isolated import run_executable
+from schedir.cpu.isolated import run_isolated, shared_array
 from schedir.diagnostics import KernelFault, LoweringError, Note, TransformError, UnsupportedError
 from schedir.dialects.syntax import op_location, print_op
 from schedir.dialects.types import entry_signature, find_entry
@@ -49,6 +50,12 @@ CHECK_OPT_LEVEL = 1
 """The LLVM optimization level of the per-step builds: enough to run loop nests at a
 reasonable speed, far cheaper to compile than -O3 (the steps check the schedule, not
 LLVM)."""
+
+STEP_STACK_BYTES = 1 << 30
+"""The stack a step's kernel runs on: an intermediate payload may allocate on the stack in
+every iteration of a loop nest what the finished schedule allocates once (matmul_cpu's
+packing buffer before `buffer_loop_hoisting`: 32 KiB a panel, 32 MiB in all at 1024^3,
+past the 8 MiB of a process's main thread)."""
 
 STEP_TIMEOUT = 300.0
 """Seconds a step's kernel may run before it is killed and the step counted as one that
@@ -159,10 +166,9 @@ class StepChecker:
             return
         outputs = [reference.nan_filled(spec) for spec in self.signature.out_params]
         try:
-            # In a child process: an intermediate payload may fault where the scheduled
-            # one does not (matmul_cpu's packing buffer, allocated on the stack in every
-            # iteration until buffer_loop_hoisting moves it out, overflows the stack).
-            results = run_executable(executable, self.inputs, outputs=outputs, timeout=STEP_TIMEOUT)
+            # In a child process, on a large stack (see `STEP_STACK_BYTES`): an
+            # intermediate payload may fault where the scheduled one does not.
+            results = run_step(executable, self.inputs, outputs)
         except KernelFault as err:
             self._record(transform_op, "cannot run", err.message, start)
             return
@@ -212,6 +218,41 @@ class StepChecker:
         )
 
 
+def run_step(
+    executable: CpuExecutable, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray]
+) -> list[np.ndarray]:
+    """`executable.run(inputs, outputs=outputs)` in a forked child, on a thread with a
+    `STEP_STACK_BYTES` stack, killed after `STEP_TIMEOUT` s (a crash or the timeout raise
+    `KernelFault`)."""
+    specs = executable.signature.out_params
+    shared = [shared_array(spec.shape, spec.dtype) for spec in specs]
+    for target, source in zip(shared, outputs, strict=True):
+        target[...] = source
+
+    def child() -> list[np.ndarray | None]:
+        box: list[list[np.ndarray] | BaseException] = []
+
+        def call() -> None:
+            try:
+                box.append(executable.run(inputs, outputs=shared))
+            except BaseException as err:  # re-raised in the child's main thread
+                box.append(err)
+
+        threading.stack_size(STEP_STACK_BYTES)
+        thread = threading.Thread(target=call)
+        thread.start()
+        thread.join()
+        outcome = box[0]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return [None if any(r is s for s in shared) else r for r in outcome]
+
+    name = executable.signature.name
+    returned = run_isolated(child, timeout=STEP_TIMEOUT, what=f"@{name}")
+    outs = iter(shared)
+    return [next(outs) if value is None else value for value in returned]
+
+
 def _list(steps: list[Step]) -> str:
     """`3 'transform.structured.match' (line 12), ...` for a summary."""
     parts = []
@@ -221,4 +262,4 @@ def _list(steps: list[Step]) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["CHECK_OPT_LEVEL", "STEP_TIMEOUT", "Step", "StepChecker"]
+__all__ = ["CHECK_OPT_LEVEL", "STEP_STACK_BYTES", "STEP_TIMEOUT", "Step", "StepChecker", "run_step"]
