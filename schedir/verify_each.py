@@ -11,8 +11,9 @@ the results. Otherwise a copy is lowered, JIT-compiled and run on the same input
 caller's arrays are never written: the executable copies the arguments it may write, and
 every output starts as NaN, so an element nobody writes cannot pass). The first op after
 which the results differ gets a definite error at its line with the size of the difference.
-Steps whose IR the CPU pipeline cannot run (yet) are skipped and said so, never silently
-passed; when such steps precede a failing one, the error names them as candidates too.
+Steps whose IR the CPU pipeline cannot run (yet), and steps whose kernel crashes or runs
+past `STEP_TIMEOUT` (each step runs in a child process), are skipped and said so, never
+silently passed; when such steps precede a failing one, the error names them as candidates too.
 
 Each step reports a line as it goes (`progress`), and `summary()` says how many steps
 were checked and which were skipped, and why.
@@ -25,8 +26,9 @@ with are `schedir.reference`'s (`random_inputs`, `evaluate_with_bounds`, `compar
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -37,7 +39,8 @@ from xdsl.ir import Operation
 from schedir import reference
 from schedir.abi import EntrySignature
 from schedir.cpu import CpuExecutable
-from schedir.diagnostics import LoweringError, Note, TransformError, UnsupportedError
+from schedir.cpu.isolated import run_isolated, shared_array
+from schedir.diagnostics import KernelFault, LoweringError, Note, TransformError, UnsupportedError
 from schedir.dialects.syntax import op_location, print_op
 from schedir.dialects.types import entry_signature, find_entry
 from schedir.options import CompileOptions
@@ -47,6 +50,16 @@ CHECK_OPT_LEVEL = 1
 """The LLVM optimization level of the per-step builds: enough to run loop nests at a
 reasonable speed, far cheaper to compile than -O3 (the steps check the schedule, not
 LLVM)."""
+
+STEP_STACK_BYTES = 1 << 30
+"""The stack a step's kernel runs on: an intermediate payload may allocate on the stack in
+every iteration of a loop nest what the finished schedule allocates once (matmul_cpu's
+packing buffer before `buffer_loop_hoisting`: 32 KiB a panel, 32 MiB in all at 1024^3,
+past the 8 MiB of a process's main thread)."""
+
+STEP_TIMEOUT = 300.0
+"""Seconds a step's kernel may run before it is killed and the step counted as one that
+cannot run (an intermediate payload may be far slower than the scheduled one)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +165,13 @@ class StepChecker:
             self._record(transform_op, "cannot run", err.message, start)
             return
         outputs = [reference.nan_filled(spec) for spec in self.signature.out_params]
-        results = executable.run(self.inputs, outputs=outputs)
+        try:
+            # In a child process, on a large stack (see `STEP_STACK_BYTES`): an
+            # intermediate payload may fault where the scheduled one does not.
+            results = run_step(executable, self.inputs, outputs)
+        except KernelFault as err:
+            self._record(transform_op, "cannot run", err.message, start)
+            return
         for index, (spec, got, want) in enumerate(
             zip(self.signature.results, results, self.expected, strict=True)
         ):
@@ -199,6 +218,41 @@ class StepChecker:
         )
 
 
+def run_step(
+    executable: CpuExecutable, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray]
+) -> list[np.ndarray]:
+    """`executable.run(inputs, outputs=outputs)` in a forked child, on a thread with a
+    `STEP_STACK_BYTES` stack, killed after `STEP_TIMEOUT` s (a crash or the timeout raise
+    `KernelFault`)."""
+    specs = executable.signature.out_params
+    shared = [shared_array(spec.shape, spec.dtype) for spec in specs]
+    for target, source in zip(shared, outputs, strict=True):
+        target[...] = source
+
+    def child() -> list[np.ndarray | None]:
+        box: list[list[np.ndarray] | BaseException] = []
+
+        def call() -> None:
+            try:
+                box.append(executable.run(inputs, outputs=shared))
+            except BaseException as err:  # re-raised in the child's main thread
+                box.append(err)
+
+        threading.stack_size(STEP_STACK_BYTES)
+        thread = threading.Thread(target=call)
+        thread.start()
+        thread.join()
+        outcome = box[0]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return [None if any(r is s for s in shared) else r for r in outcome]
+
+    name = executable.signature.name
+    returned = run_isolated(child, timeout=STEP_TIMEOUT, what=f"@{name}")
+    outs = iter(shared)
+    return [next(outs) if value is None else value for value in returned]
+
+
 def _list(steps: list[Step]) -> str:
     """`3 'transform.structured.match' (line 12), ...` for a summary."""
     parts = []
@@ -208,4 +262,4 @@ def _list(steps: list[Step]) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["CHECK_OPT_LEVEL", "Step", "StepChecker"]
+__all__ = ["CHECK_OPT_LEVEL", "STEP_STACK_BYTES", "STEP_TIMEOUT", "Step", "StepChecker", "run_step"]

@@ -161,9 +161,13 @@ def _stage_zero() -> PatternSet:
     lowers the broadcasts (after that, the transpose sees only a chain of inserts)."""
     from schedir.transform.rewrites.vector import with_folds
     from schedir.transform.rewrites.vector.transfer import permutation_patterns
+    from schedir.transform.rewrites.vectorization.contract import reduction_to_contract_patterns
 
     return with_folds(
-        PatternSet().add(vector.TransposeOp, _transpose_of_broadcast).update(permutation_patterns())
+        PatternSet()
+        .add(vector.TransposeOp, _transpose_of_broadcast)
+        .update(permutation_patterns())
+        .update(reduction_to_contract_patterns())
     )
 
 

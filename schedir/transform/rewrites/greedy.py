@@ -210,7 +210,9 @@ class ConstantFolder:
     def __init__(self, rewriter: CanonRewriter) -> None:
         self._rewriter = rewriter
         self._scopes: dict[Region, dict[tuple[Attribute, Attribute], Operation]] = {}
-        self._owned: set[Operation] = set()
+        self._owned: dict[Operation, tuple[Region, tuple[Attribute, Attribute]]] = {}
+        """Each uniqued constant -> its scope and key (`forget` in O(1), not a scan of
+        every scope per erased constant)."""
 
     def insert_known_constant(self, op: Operation, value: Attribute) -> bool:
         """Record `op`; if an equal constant exists, replace `op` by it and return False."""
@@ -224,7 +226,7 @@ class ConstantFolder:
         scope = self._scopes.setdefault(region, {})
         existing = scope.get(key)
         if existing is not None and existing is not op:
-            self._owned.discard(op)
+            self.forget(op)
             self._rewriter.replace_values(op, list(existing.results))
             return False
         entry = region.blocks.first
@@ -235,19 +237,20 @@ class ConstantFolder:
                 entry.add_op(op)
             else:
                 entry.insert_op_before(op, first)
+        self.forget(op)  # recorded before under another value, if ever
         scope[key] = op
-        self._owned.add(op)
+        self._owned[op] = (region, key)
         return True
 
     def forget(self, op: Operation) -> None:
         """`op` is being erased: drop it from the uniqued constants."""
-        if op not in self._owned:
+        entry = self._owned.pop(op, None)
+        if entry is None:
             return
-        self._owned.discard(op)
-        for scope in self._scopes.values():
-            for key, known in list(scope.items()):
-                if known is op:
-                    del scope[key]
+        region, key = entry
+        scope = self._scopes.get(region)
+        if scope is not None and scope.get(key) is op:
+            del scope[key]
 
 
 # --- the driver ----------------------------------------------------------------------------

@@ -6,12 +6,11 @@ from types import MappingProxyType
 
 import pytest
 from xdsl.dialects import arith
-from xdsl.ir import Operation
 
 import schedir
 from schedir.dialects.transform.core.handles import AnnotateOp
 from schedir.transform import ops as transform_ops
-from schedir.transform.interpreter import TransformInterpreter
+from schedir.transform.interface import Apply, Interpreter
 
 PAYLOAD_AND_SCHEDULE = """\
 module attributes {transform.with_named_sequence} {
@@ -37,11 +36,11 @@ module attributes {transform.with_named_sequence} {
 """
 
 
-def _breaking_annotate(op: Operation, interp: TransformInterpreter) -> None:
+def _breaking_annotate(op: AnnotateOp, interp: Interpreter) -> None:
     """An 'annotate' that also turns addf into subf when it writes the name "second"."""
-    name = op.properties["name"].data  # type: ignore[union-attr]
-    for payload in interp.state.payload_ops(op.operands[0]):
-        payload.attributes[name] = op.properties["name"]
+    name = op.name_.data
+    for payload in interp.state.payload_ops(op.target):
+        payload.attributes[name] = op.name_
         if name != "second":
             continue
         for inner in list(payload.walk()):
@@ -57,7 +56,7 @@ def test_correct_schedule_passes_every_step() -> None:
 
 def test_first_changing_op_is_reported_at_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
     table = dict(transform_ops.APPLY)
-    table[AnnotateOp] = _breaking_annotate
+    table[AnnotateOp] = Apply(AnnotateOp, _breaking_annotate)
     monkeypatch.setattr(transform_ops, "APPLY", MappingProxyType(table))
     with pytest.raises(schedir.TransformError) as info:
         schedir.compile(PAYLOAD_AND_SCHEDULE, verify_each=True)
@@ -69,7 +68,7 @@ def test_first_changing_op_is_reported_at_its_line(monkeypatch: pytest.MonkeyPat
 
 def test_without_verify_each_the_wrong_step_goes_unnoticed(monkeypatch: pytest.MonkeyPatch) -> None:
     table = dict(transform_ops.APPLY)
-    table[AnnotateOp] = _breaking_annotate
+    table[AnnotateOp] = Apply(AnnotateOp, _breaking_annotate)
     monkeypatch.setattr(transform_ops, "APPLY", MappingProxyType(table))
     schedir.compile(PAYLOAD_AND_SCHEDULE)
 
@@ -138,3 +137,84 @@ def test_steps_without_payload_effects_are_skipped_whatever_their_kind(
     ):
         assert name in summary
     assert "'transform.structured.tile_using_for'" not in summary
+
+
+def test_a_step_whose_kernel_crashes_is_skipped_and_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An intermediate payload may fault where the scheduled one does not (matmul_cpu's
+    # packing buffer on the stack in every iteration, before buffer_loop_hoisting): the
+    # step's kernel runs in a child, and its crash makes the step one that cannot run
+    # (named with the signal), never the end of the process.
+    import schedir.verify_each as verify_each
+    from schedir.diagnostics import KernelCrash
+
+    original = verify_each.run_step
+    calls = [0]
+
+    def crashing_once(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        if calls[0] == 1:
+            raise KernelCrash("the kernel @f crashed with SIGSEGV (segmentation fault)")
+        return original(*args, **kwargs)  # pyright: ignore[reportArgumentType]  # forwarded as received
+
+    monkeypatch.setattr(verify_each, "run_step", crashing_once)
+    schedir.compile(PAYLOAD_AND_SCHEDULE.replace("readonly", "consumed"), verify_each=True)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "verify-each:" in line]
+    assert "step 2 'transform.annotate'" in lines[1]
+    assert "skipped: cannot run this step (the kernel @f crashed with SIGSEGV" in lines[1]
+    assert "step 3 'transform.annotate'" in lines[2] and "results match" in lines[2]
+    assert lines[3].endswith("skipped (cannot run): 2 'transform.annotate' (line 16)")
+
+
+def _copy_loop(alloca: bool) -> str:
+    """`f(a) = a` by a loop of 3001 steps; with `alloca`, each step goes through a 32 KiB
+    buffer allocated on the stack in the loop and filled (96 MiB of stack in all, as an intermediate
+    payload of matmul_cpu allocates its packing buffer before it is hoisted)."""
+    through = (
+        """
+      %buf = memref.alloca() : memref<8192xf32>
+      scf.for %j = %c0 to %c8192 step %c1 {
+        memref.store %x, %buf[%j] : memref<8192xf32>
+      }
+      %y = memref.load %buf[%i] : memref<8192xf32>"""
+        if alloca
+        else """
+      %y = arith.addf %x, %z : f32"""
+    )
+    return f"""func.func @f(%a: tensor<3001xf32>) -> tensor<3001xf32> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 3001 : index
+  %c8192 = arith.constant 8192 : index
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3001xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %e) -> (tensor<3001xf32>) {{
+      %x = tensor.extract %a[%i] : tensor<3001xf32>{through}
+      %u = tensor.insert %y into %t[%i] : tensor<3001xf32>
+      scf.yield %u : tensor<3001xf32>
+  }}
+  return %r : tensor<3001xf32>
+}}"""
+
+
+@pytest.mark.parametrize("stack", ["default", "main thread's"])
+def test_a_step_runs_on_a_stack_larger_than_the_main_threads(
+    stack: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import schedir.verify_each as verify_each
+    from schedir.dialects.context import get_context
+    from schedir.options import CompileOptions
+
+    if stack != "default":
+        monkeypatch.setattr(verify_each, "STEP_STACK_BYTES", 8 << 20)
+    checker = verify_each.StepChecker.for_module(
+        get_context(), schedir.parse(_copy_loop(False)), None, CompileOptions()
+    )
+    step = schedir.parse(_copy_loop(True))
+    checker(next(op for op in step.walk() if op.name == "memref.alloca"), step)
+    (result,) = checker.steps
+    if stack == "default":
+        assert result.status == "checked", result.line()
+    else:
+        assert result.status == "cannot run" and "SIGSEGV" in result.detail, result.line()
