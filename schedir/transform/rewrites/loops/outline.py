@@ -5,12 +5,17 @@ The loop moves into a new function placed before the function holding it; the va
 uses from above become the function's arguments (index constants are also re-created
 inside, as upstream does), its results the function's results; a `func.call` replaces it:
 
-    func.func @f(%A: memref<7xf32>, %n: index) {      func.func @body(%arg0: index, %arg1: memref<7xf32>) {
-      %c1 = arith.constant 1 : index            =>      %c1 = arith.constant 1 : index
-      scf.for %i = %c1 to %n step %c1 {                 scf.for %i = %c1 to %arg0 step %c1 { ... %arg1 ... }
-        ... %A ...                                      return
-                                                      }
-                                                      func.func @f(...) { %c1 = ...; func.call @body(%c1, %n, %A) ...
+    func.func @f(%A: memref<7xf32>, %n: index) {
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c1 to %n step %c1 {
+        ... %A ...
+  becomes
+    func.func @body(%arg0: memref<7xf32>, %arg1: index, %arg2: index) {
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c1 to %arg2 step %c1 { ... %arg0 ... }
+      return
+    }
+    func.func @f(...) { %c1 = ...; func.call @body(%A, %c1, %n) ... }
 
 The new name is made unique in the nearest symbol table (`name_0`, `name_1`, ... as
 upstream's SymbolTable::insert renames).
@@ -82,10 +87,10 @@ def outline_loop(loop: Operation, name: str) -> Outlined:
 
 
 def _captured_values(loop: Operation) -> list[SSAValue]:
-    """The values used in `loop`'s region and defined outside it, in order of use
-    (upstream's `getUsedValuesDefinedAbove`)."""
+    """The values `loop` uses from above, nested ops first (post-order, as
+    upstream's `getUsedValuesDefinedAbove` walks)."""
     seen: list[SSAValue] = []
-    for op in loop.walk():
+    for op in loop.walk(region_first=True):
         for operand in op.operands:
             if operand not in seen and not _defined_inside(operand, loop):
                 seen.append(operand)
