@@ -64,6 +64,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.traits import Pure
 
+from schedir.dialects import arith as shaped_arith
 from schedir.dialects.affine import ApplyOp, MinOp
 from schedir.dialects.vector import (
     BroadcastOp,
@@ -618,7 +619,7 @@ class _Vectorizer:
                 new_loop = self.new_loops[id(loop)]
                 carried = new_loop.body.block.args[1:]
                 operands = [
-                    self._emit(arith.SelectOp(mask, v, acc), block)
+                    self._emit(shaped_arith.SelectOp(mask, v, acc), block)
                     for v, acc in zip(operands, carried, strict=True)
                 ]
         block.add_op(xaffine.YieldOp.get(*operands))
