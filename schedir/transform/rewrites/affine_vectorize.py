@@ -632,7 +632,7 @@ class _Vectorizer:
         entered = sorted(self.vector_ivs.items(), key=lambda item: item[1])
         if len(entered) != len(self.sizes):
             raise VectorizeFailure  # a store or yield above the innermost vector loop
-        counts: list[SSAValue] = []
+        counts: list[SSAValue | Operation] = []
         for old_iv, k in entered:
             loop = self.loops[k]
             if _divisible(loop, self.sizes[k]):
