@@ -272,25 +272,9 @@ class PackOp(IRDLOperation):
             padding = (value, parser.parse_type())
             parser.parse_punctuation(")")
         outer, inner, dynamic, static = _parse_perm_and_tiles(parser)
-        parser.parse_keyword("into")
-        dest = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        dest_type = parser.parse_type()
-        index = IndexType()
-        op = cls(
-            parser.resolve_operand(source, source_type),
-            parser.resolve_operand(dest, dest_type),
-            inner,
-            [
-                s if d is None else parser.resolve_operand(d, index)
-                for s, d in _align(static, dynamic)
-            ],
-            parser.resolve_operand(*padding) if padding else None,
-            outer or (),
-        )
+        source_value, dest, tiles, attrs = _parse_into_tail(parser, source, static, dynamic)
+        padding_value = parser.resolve_operand(*padding) if padding else None
+        op = cls(source_value, dest, inner, tiles, padding_value, outer or ())
         op.attributes |= attrs
         return op
 
@@ -379,24 +363,8 @@ class UnPackOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         source = parser.parse_unresolved_operand()
         outer, inner, dynamic, static = _parse_perm_and_tiles(parser)
-        parser.parse_keyword("into")
-        dest = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        dest_type = parser.parse_type()
-        index = IndexType()
-        op = cls(
-            parser.resolve_operand(source, source_type),
-            parser.resolve_operand(dest, dest_type),
-            inner,
-            [
-                s if d is None else parser.resolve_operand(d, index)
-                for s, d in _align(static, dynamic)
-            ],
-            outer or (),
-        )
+        source_value, dest, tiles, attrs = _parse_into_tail(parser, source, static, dynamic)
+        op = cls(source_value, dest, inner, tiles, outer or ())
         op.attributes |= attrs
         return op
 
@@ -412,6 +380,33 @@ class UnPackOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_common(self)
+
+
+def _parse_into_tail(
+    parser: Parser,
+    source: UnresolvedOperand,
+    static: Sequence[int],
+    dynamic: Sequence[UnresolvedOperand],
+) -> tuple[SSAValue, SSAValue, list[Mixed], dict[str, Attribute]]:
+    """`into %dest {attrs} : source-type -> dest-type` of pack and unpack: the resolved
+    source and dest, the mixed inner tiles and the attributes."""
+    parser.parse_keyword("into")
+    dest = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    source_type = parser.parse_type()
+    parser.parse_punctuation("->")
+    dest_type = parser.parse_type()
+    index = IndexType()
+    tiles: list[Mixed] = [
+        s if d is None else parser.resolve_operand(d, index) for s, d in _align(static, dynamic)
+    ]
+    return (
+        parser.resolve_operand(source, source_type),
+        parser.resolve_operand(dest, dest_type),
+        tiles,
+        attrs,
+    )
 
 
 def _align(

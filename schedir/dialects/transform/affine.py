@@ -1,5 +1,5 @@
 """Affine transform extension (upstream AffineTransformOps.td):
-`transform.affine.simplify_bounded_affine_ops`.
+`transform.affine.simplify_bounded_affine_ops` and `transform.affine.super_vectorize`.
 
 Applied by `schedir.transform.ops.affine`.
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, i64
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, i64
 from xdsl.dialects.transform import TransformHandleType
-from xdsl.ir import SSAValue
-from xdsl.irdl import IRDLOperation, operand_def, prop_def, var_operand_def
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -138,6 +138,102 @@ class SimplifyBoundedAffineOpsOp(IRDLOperation):
             )
 
 
-OPS: tuple[type[IRDLOperation], ...] = (SimplifyBoundedAffineOpsOp,)
+@irdl_transform_op
+class SuperVectorizeOp(IRDLOperation):
+    """Vectorizes the `affine.for` nests under each target with upstream's affine
+    super-vectorizer: one loop per entry of `vector_sizes` (outermost first), each loop
+    parallel (or a reduction, with `vectorize_reductions`) and, with
+    `fastest_varying_pattern`, varying along that memref dimension (counted from the
+    innermost); loads and stores become `vector.transfer_read` / `transfer_write`.
 
-__all__ = ["OPS", "SimplifyBoundedAffineOpsOp"]
+    ```mlir
+    transform.affine.super_vectorize %loops [4, 8] : !transform.any_op
+    transform.affine.super_vectorize %loops [128] vectorize_reductions=true : !transform.any_op
+    ```
+
+    Return modes: only reads the target handle (the payload changes in place); never
+    fails: a nest that cannot be vectorized is left unchanged. The verifier checks the
+    pattern has as many entries as there are vector sizes, and at most 3 of them.
+    """
+
+    name = "transform.affine.super_vectorize"
+
+    target = operand_def(TransformHandleType)
+    vector_sizes = prop_def(DenseArrayBase)
+    fastest_varying_pattern = opt_prop_def(DenseArrayBase)
+    vectorize_reductions = opt_prop_def(BoolAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SuperVectorizeOp:
+        target = parser.parse_unresolved_operand()
+        sizes = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        properties: dict[str, Attribute] = {"vector_sizes": DenseArrayBase.from_list(i64, sizes)}
+        if parser.parse_optional_keyword("fastest_varying_pattern") is not None:
+            parser.parse_punctuation("=")
+            pattern = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+            properties["fastest_varying_pattern"] = DenseArrayBase.from_list(i64, pattern)
+        if parser.parse_optional_keyword("vectorize_reductions") is not None:
+            parser.parse_punctuation("=")
+            properties["vectorize_reductions"] = BoolAttr.from_bool(parser.parse_boolean())
+        props, attrs = parse_prop_and_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        op = cls.build(
+            operands=[parser.resolve_operand(target, parser.parse_type())],
+            properties={**properties, **props},
+            attributes=attrs,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.target)
+        printer.print_string(" [")
+        printer.print_list(dense_values(self.vector_sizes), printer.print_int)
+        printer.print_string("]")
+        if self.fastest_varying_pattern is not None:
+            printer.print_string(" fastest_varying_pattern=[")
+            printer.print_list(dense_values(self.fastest_varying_pattern), printer.print_int)
+            printer.print_string("]")
+        if self.vectorize_reductions is not None:
+            value = "true" if self.vectorize_reductions.value.data else "false"
+            printer.print_string(f" vectorize_reductions={value}")
+        print_prop_and_attr_dict(
+            printer,
+            self,
+            elided=("vector_sizes", "fastest_varying_pattern", "vectorize_reductions"),
+        )
+        printer.print_string(" : ")
+        printer.print_attribute(self.target.type)
+
+    def sizes(self) -> list[int]:
+        """The vector size of each vectorized loop, outermost first."""
+        return list(dense_values(self.vector_sizes))
+
+    def pattern(self) -> list[int]:
+        """The fastest-varying memref dimension of each loop (empty: any)."""
+        return list(dense_values(self.fastest_varying_pattern))
+
+    def reductions(self) -> bool:
+        """Whether reduction loops may be vectorized."""
+        flag = self.vectorize_reductions
+        return flag is not None and bool(flag.value.data)
+
+    def verify_(self) -> None:
+        sizes, pattern = self.sizes(), self.pattern()
+        if pattern and len(pattern) != len(sizes):
+            raise VerifyException(
+                "Fastest varying pattern specified with different size than the vector size."
+            )
+        if len(sizes) > 3:
+            raise VerifyException("Vectorization of more than 3 dimensions is not supported yet")
+        if any(size <= 0 for size in sizes):
+            raise VerifyException("vector sizes must be positive")
+
+
+OPS: tuple[type[IRDLOperation], ...] = (SimplifyBoundedAffineOpsOp, SuperVectorizeOp)
+
+__all__ = ["OPS", "SimplifyBoundedAffineOpsOp", "SuperVectorizeOp"]

@@ -1,20 +1,21 @@
 """Apply functions of the affine transform ops (upstream AffineTransformOps.cpp):
-`affine.simplify_bounded_affine_ops`.
+`affine.simplify_bounded_affine_ops` and `affine.super_vectorize`.
 
-Messages and failure modes are upstream's; the payload algorithm is
-`schedir.transform.rewrites.bounded_min_max`.
+Messages and failure modes are upstream's; the payload algorithms are
+`schedir.transform.rewrites.bounded_min_max` and `schedir.transform.rewrites.affine_vectorize`.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
 from schedir.diagnostics import Note
 from schedir.dialects.affine import MaxOp, MinOp
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.affine import SimplifyBoundedAffineOpsOp
+from schedir.dialects.transform.affine import SimplifyBoundedAffineOpsOp, SuperVectorizeOp
 from schedir.transform.interface import Interpreter, applies
+from schedir.transform.rewrites.affine_vectorize import vectorize_affine_loops
 from schedir.transform.rewrites.bounded_min_max import Interval, simplify_bounded_min_max
 from schedir.transform.state import definite
 
@@ -58,3 +59,20 @@ def apply_simplify_bounded_affine_ops(op: SimplifyBoundedAffineOpsOp, interp: In
             )
         targets.append(target)
     simplify_bounded_min_max(targets, bounds, interp.state.tracking_listener())
+
+
+@applies(SuperVectorizeOp)
+def apply_super_vectorize(op: SuperVectorizeOp, interp: Interpreter) -> None:
+    """Vectorize the affine loop nests under each target still in the payload (a nest
+    vectorized from an outer target erases the loops inner targets pointed to)."""
+    for target in interp.state.payload_ops(op.target):
+        if not _attached(target):
+            continue
+        vectorize_affine_loops(target, op.sizes(), op.pattern(), op.reductions())
+
+
+def _attached(op: Operation) -> bool:
+    top = op
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    return isinstance(top, ModuleOp)

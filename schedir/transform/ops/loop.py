@@ -1,14 +1,16 @@
 """Apply functions of the loop transform ops (upstream SCFTransformOps.cpp):
-`loop.unroll`, `loop.unroll_full`, `loop.unroll_and_jam`, `loop.peel`, `loop.forall_to_for`, `loop.hoist_loop_invariant_subsets`, `scf.take_assumed_branch`,
+`loop.unroll`, `loop.unroll_full`, `loop.unroll_and_jam`, `loop.peel`, `loop.forall_to_for`,
+`loop.hoist_loop_invariant_subsets`, `loop.coalesce`, `loop.outline`, `scf.take_assumed_branch`,
 and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
-`schedir.transform.rewrites.loops` (`unroll_and_peel`, `unroll_and_jam`, `forall_to_for`, `licm`).
+`schedir.transform.rewrites.loops` (`unroll_and_peel`, `unroll_and_jam`, `forall_to_for`, `licm`,
+`coalesce`, `outline`).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import scf
+from xdsl.dialects import affine, scf
 from xdsl.ir import Operation
 
 from schedir.diagnostics import Note
@@ -17,9 +19,11 @@ from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.descriptors import Descriptor
 from schedir.dialects.transform.loop import (
     ApplyScfForLoopCanonicalizationOp,
+    LoopCoalesceOp,
     LoopForallToForOp,
     LoopForallToParallelOp,
     LoopHoistLoopInvariantSubsetsOp,
+    LoopOutlineOp,
     LoopParallelForToNestedForsOp,
     LoopPeelOp,
     LoopUnrollAndJamOp,
@@ -30,8 +34,10 @@ from schedir.dialects.transform.loop import (
 from schedir.transform.interface import Interpreter, Mapped, applies, populates
 from schedir.transform.rewrites.canonicalize.driver import pattern_set
 from schedir.transform.rewrites.greedy import PatternSet
+from schedir.transform.rewrites.loops.coalesce import coalesce_perfect_nest
 from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
 from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
+from schedir.transform.rewrites.loops.outline import OutlineFailure, outline_loop
 from schedir.transform.rewrites.loops.parallel import (
     LoopConversionFailure,
     forall_to_parallel,
@@ -236,6 +242,36 @@ def apply_hoist_loop_invariant_subsets(
     for target in interp.state.payload_ops(op.target):
         hoist_loop_invariant_subsets(target, tracker.listener())
     tracker.check()
+
+
+@applies(LoopCoalesceOp)
+def apply_coalesce(op: LoopCoalesceOp, interp: Interpreter) -> None:
+    """Coalesce the perfect loop nest rooted at each `scf.for` / `affine.for`."""
+
+    def one(payload: Operation) -> list[Mapped | None]:
+        changed = isinstance(payload, scf.ForOp | affine.ForOp) and coalesce_perfect_nest(payload)
+        if not changed:
+            raise silenceable(op, "failed to coalesce")
+        return [payload]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(LoopOutlineOp)
+def apply_outline(op: LoopOutlineOp, interp: Interpreter) -> None:
+    """Outline each target loop into a function `func_name` and call it."""
+    functions: list[Operation] = []
+    calls: list[Operation] = []
+    for target in interp.state.payload_ops(op.target):
+        try:
+            outlined = outline_loop(target, op.func_name.data)
+        except OutlineFailure:
+            raise silenceable(
+                op, "failed to outline", notes=[Note("target op", op_location(target))]
+            ) from None
+        functions.append(outlined.function)
+        calls.append(outlined.call)
+    interp.set_results(op, [functions, calls])
 
 
 @populates(ApplyScfForLoopCanonicalizationOp)

@@ -13,12 +13,15 @@ mlir/lib/Dialect/Linalg/Transforms/SplitReduction.cpp).
 With `inner_parallel` the parallel chunk is the inner one (k = k0 * ratio + k1, k1
 parallel). The scaling algorithm keeps the inputs and reindexes them
 (k -> k0 * factor + k1) with a shape-only `tensor<(K/factor) x factor x i1>` operand.
-The partial accumulators start at the combiner's neutral element
+Dynamic parallel sizes come from the operands (`tensor.dim`); a `linalg.index` of the
+body is recomputed from the new loops (`k0 * scale + k1` for the split one). The partial
+accumulators start at the combiner's neutral element
 (`arith::getNeutralElement`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, bufferization
@@ -38,11 +41,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import linalg
+from schedir.dialects.affine import ApplyOp
 from schedir.dialects.linalg import interface as structured
 from schedir.dialects.tensor import ExpandShapeOp
 from schedir.transform.rewrites.structured_misc import RewriteFailure
@@ -234,18 +238,58 @@ def _partials_init(
     element: Attribute,
     neutral: Attribute,
     use_alloc: bool,
+    init: SSAValue,
+    init_positions: list[int | None],
 ) -> tuple[Operation, Operation, list[Operation]]:
-    """The partials' tensor (empty or alloc_tensor) filled with the neutral element."""
-    if DYNAMIC_INDEX in shape:
-        raise RewriteFailure("dynamic sizes of the partial results are not supported")
+    """The partials' tensor (empty or alloc_tensor) filled with the neutral element; a
+    dynamic size is `tensor.dim` of the init's dimension `init_positions[d]`."""
+    ops: list[Operation] = []
+    dynamic: list[SSAValue] = []
+    for size, position in zip(shape, init_positions, strict=True):
+        if size != DYNAMIC_INDEX:
+            continue
+        assert position is not None  # the split dim is static (its size is the factor)
+        index = arith.ConstantOp(IntegerAttr.from_index_int_value(position))
+        dim = xtensor.DimOp(init, index.result)
+        ops += [index, dim]
+        dynamic.append(dim.results[0])
     type_ = TensorType(element, shape)
     if use_alloc:
-        empty: Operation = bufferization.AllocTensorOp(type_)
+        empty: Operation = bufferization.AllocTensorOp(type_, dynamic)
     else:
-        empty = xtensor.EmptyOp([], type_)
+        empty = xtensor.EmptyOp(dynamic, type_)
     constant = arith.ConstantOp(neutral)  # type: ignore[arg-type]  # xDSL's ConstantOp wants a narrower attribute type than the typed attribute built here
     fill = linalg.FillOp([constant.result], [empty.results[0]])
-    return empty, fill, [empty, constant, fill]
+    return empty, fill, [*ops, empty, constant, fill]
+
+
+def _remap_indices(split: Operation, index_of: Callable[[int], list[Operation]]) -> None:
+    """Replace each `linalg.index d` of the split op's body (not those of nested
+    structured ops) by the ops `index_of(d)` computing the old loop index."""
+    for op in list(split.regions[0].walk()):
+        if not isinstance(op, linalg.IndexOp) or _enclosing_structured(op) is not split:
+            continue
+        new_ops = index_of(op.dim.value.data)
+        block = op.parent_block()
+        assert block is not None
+        block.insert_ops_before(new_ops, op)
+        op.results[0].replace_all_uses_with(new_ops[-1].results[0])
+        block.erase_op(op)
+
+
+def _enclosing_structured(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not structured.is_structured(parent):
+        parent = parent.parent_op()
+    return parent
+
+
+def _linear_index(outer: int, inner: int, scale: int) -> list[Operation]:
+    """`outer * scale + inner` of two loop indices, as upstream builds it."""
+    outer_op, inner_op = linalg.IndexOp(outer), linalg.IndexOp(inner)
+    map_ = AffineMap(0, 2, (AffineSymExpr(0) * scale + AffineSymExpr(1),))
+    apply = ApplyOp([outer_op.results[0], inner_op.results[0]], AffineMapAttr(map_))
+    return [outer_op, inner_op, apply]
 
 
 def _new_generic(
@@ -292,7 +336,7 @@ def split_reduction(
     """Upstream's `splitReduction`: expand the reduced dim of the inputs into
     (ratio, size / ratio) (or (size / ratio, ratio) with `inner_parallel`), reduce into
     partials with a new parallel dim, then combine the partials."""
-    reduction_dim, _, combiner, neutral = _check(op, ratio)
+    reduction_dim, size, combiner, neutral = _check(op, ratio)
     insert_dim = reduction_dim + 1 if inner_parallel else insert_index
     init = structured.dps_inits(op)[0]
     init_shape = list(_shape(init))
@@ -314,6 +358,7 @@ def split_reduction(
         new_shape: list[int] = []
         exprs: list[AffineExpr] = []
         groups: list[list[int]] = []
+        dynamic_positions: list[int] = []
         index = 0
         for position, dim in enumerate(_dims(map_.results)):
             if dim == reduction_dim:
@@ -327,6 +372,8 @@ def split_reduction(
                 index += 2
                 continue
             new_shape.append(shape[position])
+            if shape[position] == DYNAMIC_INDEX:
+                dynamic_positions.append(position)
             exprs.append(shift(dim))
             groups.append([index])
             index += 1
@@ -335,8 +382,14 @@ def split_reduction(
             new_inputs.append(operand)
             continue
         expanded_type = TensorType(operand.type.get_element_type(), new_shape)  # type: ignore[union-attr]  # the value is shaped (the op verifies it); xDSL declares the element type on each shaped class only
+        dynamic: list[SSAValue] = []
+        for position in dynamic_positions:
+            constant = arith.ConstantOp(IntegerAttr.from_index_int_value(position))
+            dim_op = xtensor.DimOp(operand, constant.result)
+            new_ops += [constant, dim_op]
+            dynamic.append(dim_op.results[0])
         expand = ExpandShapeOp.build(
-            operands=[operand, []],
+            operands=[operand, dynamic],
             result_types=[expanded_type],
             properties={
                 "reassociation": _reassociation(groups),
@@ -348,16 +401,21 @@ def split_reduction(
     out_map = maps[len(structured.dps_inputs(op))]
     out_dims = _dims(out_map.results)
     partial_shape: list[int] = []
+    init_positions: list[int | None] = []
     out_exprs: list[AffineExpr] = []
     for index in range(len(init_shape) + 1):
         if index == insert_index:
             partial_shape.append(ratio)
+            init_positions.append(None)
             out_exprs.append(AffineDimExpr(insert_dim))
         if index < len(init_shape):
             partial_shape.append(init_shape[index])
+            init_positions.append(index)
             out_exprs.append(shift(out_dims[index]))
     element = op.regions[0].block.args[len(structured.dps_inputs(op))].type
-    empty, fill, init_ops = _partials_init(partial_shape, element, neutral, use_alloc)
+    empty, fill, init_ops = _partials_init(
+        partial_shape, element, neutral, use_alloc, init, init_positions
+    )
     new_ops += init_ops
     new_maps.append(AffineMap(num_loops + 1, 0, tuple(out_exprs)))
     iterators = list(structured.iterator_types(op))
@@ -369,6 +427,15 @@ def split_reduction(
     if insert_dim == len(iterators):
         new_iterators.append("parallel")
     split = _new_generic(op, new_inputs, fill, new_maps, new_iterators)
+
+    def index_of(dim: int) -> list[Operation]:
+        if dim != reduction_dim:
+            return [linalg.IndexOp(shift(dim).position)]
+        if inner_parallel:  # k = k0 * ratio + k1, k1 the new parallel loop
+            return _linear_index(shift(dim).position, insert_dim, ratio)
+        return _linear_index(insert_dim, shift(dim).position, size // ratio)
+
+    _remap_indices(split, index_of)
     combining = _combining_op(
         split.results[0], init, op.result_types[0], len(partial_shape), insert_index, combiner
     )
@@ -402,8 +469,12 @@ def split_reduction_by_scaling(
     init = structured.dps_inits(op)[0]
     init_shape = list(_shape(init))
     partial_shape = [*init_shape[:insert_dim], chunks, *init_shape[insert_dim:]]
+    positions = list(range(len(init_shape)))
+    init_positions = [*positions[:insert_dim], None, *positions[insert_dim:]]
     element = op.regions[0].block.args[len(structured.dps_inputs(op))].type
-    empty, fill, new_ops = _partials_init(partial_shape, element, neutral, use_alloc)
+    empty, fill, new_ops = _partials_init(
+        partial_shape, element, neutral, use_alloc, init, init_positions
+    )
     # Old loop d (d > k) becomes d + 1; k becomes k0 * factor + k1 with k0 = k, k1 = k + 1.
     reindex = AffineMap(
         num_loops + 1,
@@ -440,6 +511,13 @@ def split_reduction_by_scaling(
     body = split.regions[0].block
     # The shape-only operand's block argument follows the inputs.
     body.insert_arg(i1, len(inputs))
+
+    def index_of(dim: int) -> list[Operation]:
+        if dim == reduction_dim:  # k = k0 * factor + k1
+            return _linear_index(dim, dim + 1, factor)
+        return [linalg.IndexOp(dim if dim < reduction_dim else dim + 1)]
+
+    _remap_indices(split, index_of)
     combining = _combining_op(
         split.results[0], init, op.result_types[0], len(partial_shape), insert_dim, combiner
     )

@@ -134,3 +134,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Scaling with a dynamic parallel size: the partials take it from the init; the reduced
+// loop's `linalg.index` becomes `k0 * 5 + k1` and the later loop's index shifts by one.
+// CHECK-LABEL: func.func @scaling_dynamic_indexed
+// CHECK:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK:       %[[D:.*]] = tensor.dim %{{.*}}, %[[C0]] : tensor<?x3xi32>
+// CHECK:       tensor.empty(%[[D]]) : tensor<?x2x3xi32>
+// CHECK:       tensor.empty() : tensor<2x5xi1>
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK:       %[[P:.*]] = linalg.index 1 : index
+// CHECK:       %[[R:.*]] = linalg.index 2 : index
+// CHECK:       affine.apply affine_map<()[s0, s1] -> (s0 * 5 + s1)>()[%[[P]], %[[R]]]
+// CHECK:       linalg.index 3 : index
+// CHECK:       linalg.generic
+// CHECK-SAME:    iterator_types = ["parallel", "reduction", "parallel"]
+module attributes {transform.with_named_sequence} {
+  func.func @scaling_dynamic_indexed(%A: tensor<?x10x3xi32>, %O: tensor<?x3xi32>) -> tensor<?x3xi32> {
+    %r = linalg.generic {indexing_maps = [affine_map<(i, k, l) -> (i, k, l)>, affine_map<(i, k, l) -> (i, l)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%A : tensor<?x10x3xi32>) outs(%O : tensor<?x3xi32>) {
+    ^bb0(%a: i32, %acc: i32):
+      %k = linalg.index 1 : index
+      %l = linalg.index 2 : index
+      %kl = arith.addi %k, %l : index
+      %c = arith.index_cast %kl : index to i32
+      %x = arith.addi %a, %c : i32
+      %s = arith.addi %acc, %x : i32
+      linalg.yield %s : i32
+    } -> tensor<?x3xi32>
+    return %r : tensor<?x3xi32>
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %1:4 = transform.structured.split_reduction %m <{split_factor = 5, insert_split_dimension = 1, use_scaling_algorithm}> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

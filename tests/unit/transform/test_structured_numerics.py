@@ -273,6 +273,55 @@ def test_split_reduction_property(
     run_and_check(schedule_module(row_reduction(m, n, combiner), schedule), reduction=n)
 
 
+def indexed_reduction(m: int | str, n: int | str, combiner: str) -> str:
+    """`out[i] = combiner(out[i], in[i, j] + 3 * i + j)` over j: the body reads both loop
+    indices (`linalg.index`), which a split must recompute from the new loops."""
+    t_in, t_out = f"tensor<{m}x{n}xf32>", f"tensor<{m}xf32>"
+    return f"""  func.func @red(%I: {t_in}, %O: {t_out}) -> {t_out} {{
+    %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}}
+        ins(%I : {t_in}) outs(%O : {t_out}) {{
+    ^bb0(%in: f32, %acc: f32):
+      %i = linalg.index 0 : index
+      %j = linalg.index 1 : index
+      %c3 = arith.constant 3 : index
+      %i3 = arith.muli %i, %c3 : index
+      %ij = arith.addi %i3, %j : index
+      %w = arith.index_cast %ij : index to i32
+      %f = arith.sitofp %w : i32 to f32
+      %x = arith.addf %in, %f : f32
+      %v = {combiner} %acc, %x : f32
+      linalg.yield %v : f32
+    }} -> {t_out}
+    return %r : {t_out}
+  }}"""
+
+
+@pytest.mark.parametrize("variant", ["", "inner_parallel", "use_scaling_algorithm"])
+@pytest.mark.parametrize("combiner", ["arith.addf", "arith.maximumf"])
+def test_split_reduction_index_semantics(variant: str, combiner: str) -> None:
+    """`linalg.index` of the reduced loop becomes `outer * scale + inner` of the two new
+    loops and later loops shift by one; each variant at odd parallel sizes."""
+    schedule = match("%g", "linalg.generic") + split("%g", 3, 1, *([variant] if variant else []))
+    ir = run_and_check(schedule_module(indexed_reduction(7, 15, combiner), schedule), reduction=15)
+    assert "affine.apply" in ir
+
+
+@pytest.mark.parametrize(
+    "insert, flags",
+    [(1, ()), (2, ("use_scaling_algorithm",)), (2, ("use_scaling_algorithm", "use_alloc"))],
+)
+def test_split_reduction_dynamic_parallel_dims(insert: int, flags: tuple[str, ...]) -> None:
+    """A dynamic parallel size: the partials' tensor takes it from the init (`tensor.dim`),
+    as do the expanded inputs; run at an odd size."""
+    schedule = match("%m", "linalg.matmul") + split("%m", 4, insert, *flags)
+    payload = """  func.func @mm(%A: tensor<?x36xf32>, %B: tensor<36x5xf32>, %C: tensor<?x5xf32>) -> tensor<?x5xf32> {
+    %r = linalg.matmul ins(%A, %B : tensor<?x36xf32>, tensor<36x5xf32>) outs(%C : tensor<?x5xf32>) -> tensor<?x5xf32>
+    return %r : tensor<?x5xf32>
+  }"""
+    ir = run_and_check(schedule_module(payload, schedule), dynamic=7, reduction=36)
+    assert "tensor.dim %C" in ir
+
+
 # --- tile_reduction_using_for / _forall ----------------------------------------------------
 
 
