@@ -63,7 +63,7 @@ from schedir.diagnostics import (
 )
 from schedir.dialects.context import get_context
 from schedir.dialects.dominance import DominanceInfo, dominance_failure
-from schedir.dialects.mlir_style import restyle
+from schedir.dialects.mlir_style import MlirPrinter, restyle
 from schedir.dialects.utils import LocatedVerifyException
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
@@ -503,10 +503,12 @@ def print_op(
     With `mlir_style`, the text is what MLIR's printer writes (`mlir_style.restyle`):
     affine expressions with MLIR's parentheses, the builtin module in its short form, and
     (unless `aliases` is off, as `--mlir-print-local-scope` asks) affine maps as `#map`
-    aliases defined at the top.
+    aliases defined at the top, and ops of a region's default dialect without their prefix
+    (`return` in a `func.func`).
     """
     stream = io.StringIO()
-    printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer_class = MlirPrinter if mlir_style else Printer
+    printer = printer_class(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(op)
     stream.write("\n")
     text = stream.getvalue()
