@@ -123,11 +123,11 @@ func.func @reductions(%v: vector<2x3x4xf32>, %acc: vector<3xf32>, %w: vector<16x
 // CHECK-NEXT:    %15 = vector.interleave %w, %w : vector<4xi32> -> vector<8xi32>
 // CHECK-NEXT:    %16, %17 = vector.deinterleave %15 : vector<8xi32> -> vector<4xi32>
 // CHECK-NEXT:    %18 = vector.from_elements %s, %s, %s : vector<3xf32>
-// CHECK-NEXT:    %19, %20, %21 = vector.to_elements %18 : vector<3xf32>
-// CHECK-NEXT:    %22 = vector.step : vector<4xindex>
-// CHECK-NEXT:    %23 = vector.extract %q[] : f32 from vector<f32>
-// CHECK-NEXT:    %24 = vector.broadcast %p : vector<4xi8> to vector<2x4xi8>
-// CHECK-NEXT:    %25 = vector.extract %v[%i, %i, %i] : f32 from vector<2x3x4xf32>
+// CHECK-NEXT:    %19:3 = vector.to_elements %18 : vector<3xf32>
+// CHECK-NEXT:    %20 = vector.step : vector<4xindex>
+// CHECK-NEXT:    %21 = vector.extract %q[] : f32 from vector<f32>
+// CHECK-NEXT:    %22 = vector.broadcast %p : vector<4xi8> to vector<2x4xi8>
+// CHECK-NEXT:    %23 = vector.extract %v[%i, %i, %i] : f32 from vector<2x3x4xf32>
 // CHECK-NEXT:    return %0 : vector<4x6xf32>
 func.func @shapes(%v: vector<2x3x4xf32>, %s: f32, %i: index, %w: vector<4xi32>, %u: vector<3x4xf32>, %p: vector<4xi8>, %q: vector<f32>) -> vector<4x6xf32> {
   %0 = vector.shape_cast %v : vector<2x3x4xf32> to vector<4x6xf32>
