@@ -1,0 +1,94 @@
+"""Semi-affine expressions: products of symbolic terms, and `floordiv`, `ceildiv`, `mod` by
+a symbolic term, as upstream MLIR allows them in affine maps.
+
+xDSL's `AffineExpr` stores any binary expression but its operators refuse a product or a
+division whose operands are not constants (`NotImplementedError`), so its parser rejects
+`affine_map<()[s0, s1] -> (s0 * s1)>` and `(d0 mod s0)`, which upstream parses. Upstream's
+rules (mlir/lib/AsmParser/AffineParser.cpp): one factor of a product must be symbolic (no
+dimensions) or constant; the divisor of `floordiv`, `ceildiv` and `mod` must be symbolic or
+constant. `binary` builds such an expression as upstream's `AffineExpr` operators do: a
+constant folds, and the symbolic factor of a product goes to the right (`s0 * (d0
+floordiv s0)` is `(d0 floordiv s0) * s0`). `SemiAffineParser` is xDSL's affine parser
+with those rules.
+
+Semantics (MLIR's, for a positive divisor): `floordiv` rounds toward negative infinity,
+`ceildiv` toward positive infinity, `mod` is non-negative (Python's `//`, `-(-a // b)`,
+`%`), which is how `AffineExpr.eval` and the lower-affine pass compute them. Code that
+cannot reason about a semi-affine expression (xDSL's `simplify`, its composition through
+the operators) raises `NotImplementedError`, and schedir's folders then leave the op alone.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
+from xdsl.parser.affine_parser import AffineParser
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRToken
+
+_KINDS = {
+    "*": AffineBinaryOpKind.Mul,
+    "floordiv": AffineBinaryOpKind.FloorDiv,
+    "ceildiv": AffineBinaryOpKind.CeilDiv,
+    "mod": AffineBinaryOpKind.Mod,
+}
+
+
+class SemiAffineError(ValueError):
+    """An expression that is not even semi-affine (upstream's parser message)."""
+
+
+def is_symbolic_or_constant(expr: AffineExpr) -> bool:
+    """Upstream's `isSymbolicOrConstant`: no dimension occurs in `expr`."""
+    return not expr.used_dims()
+
+
+def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """`lhs <kind> rhs`, semi-affine where needed (see the module docstring)."""
+    try:
+        match kind:
+            case AffineBinaryOpKind.Add:
+                return lhs + rhs
+            case AffineBinaryOpKind.Mul:
+                return lhs * rhs
+            case AffineBinaryOpKind.FloorDiv:
+                return lhs // rhs
+            case AffineBinaryOpKind.CeilDiv:
+                return lhs.ceil_div(rhs)
+            case AffineBinaryOpKind.Mod:
+                return lhs % rhs
+    except NotImplementedError:
+        pass
+    if kind == AffineBinaryOpKind.Mul:
+        if is_symbolic_or_constant(lhs) and not is_symbolic_or_constant(rhs):
+            lhs, rhs = rhs, lhs
+        if not is_symbolic_or_constant(rhs):
+            raise SemiAffineError(
+                "non-affine expression: at least one of the multiply operands has to be "
+                "either a constant or symbolic"
+            )
+    elif not is_symbolic_or_constant(rhs):
+        raise SemiAffineError(
+            f"non-affine expression: right operand of {_token(kind)} has to be either a "
+            "constant or symbolic"
+        )
+    return AffineBinaryOpExpr(kind, lhs, rhs)
+
+
+def _token(kind: AffineBinaryOpKind) -> str:
+    return kind.get_token()
+
+
+class SemiAffineParser(AffineParser):
+    """xDSL's affine parser, accepting semi-affine expressions as upstream's does."""
+
+    def _create_binop_expr(self, lhs: AffineExpr, rhs: AffineExpr, binop: MLIRToken) -> AffineExpr:
+        kind = _KINDS.get(binop.text)
+        if kind is None:
+            return super()._create_binop_expr(lhs, rhs, binop)
+        try:
+            return binary(kind, lhs, rhs)
+        except SemiAffineError as err:
+            raise ParseError(binop.span, str(err)) from None
+
+
+__all__ = ["SemiAffineError", "SemiAffineParser", "binary", "is_symbolic_or_constant"]
