@@ -8,14 +8,16 @@ other result `e_j` (the maximum of `e_k - e_j` over the box is <= 0) is the min'
 and symmetrically for max. Each difference is flattened into a linear form over the
 operands (equal operands merged) and `floordiv` / `ceildiv` / `mod` sub-terms (opaque
 atoms whose intervals come from their operand's), whose extremes over a box are exact
-for the linear part:
+for the linear part. A semi-affine product or division whose symbolic factor or divisor
+has one value under the bounds uses that constant; otherwise it is an atom whose interval
+is the product's (or the quotient's, for a positive divisor) over the boxes:
 
     %v in [0, 19]
     %m = affine.min affine_map<()[s0] -> (50, 100 - s0)>()[%v]
       50 - (100 - s0) = s0 - 50 <= 19 - 50 < 0  ->  %m = arith.constant 50 : index
 
 The op is then replaced by the chosen result: a constant, the operand itself, or an
-`affine.apply` of the one-result map.
+`affine.apply` of the one-result map (folded with its constant operands).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -38,7 +40,8 @@ from xdsl.ir.affine import (
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.dialects.affine import MaxOp, MinOp
+from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -55,6 +58,28 @@ class _Atom:
 
 
 _Key = SSAValue | _Atom
+
+
+def _product(a: Interval, b: Interval) -> Interval:
+    """The range of `x * y` for `x` in `a` and `y` in `b` (unbounded unless both are)."""
+    if None in a or None in b:
+        return (None, None)
+    corners = [x * y for x in a for y in b if x is not None and y is not None]
+    return (min(corners), max(corners))
+
+
+def _semi_affine_division(kind: AffineBinaryOpKind, x: Interval, y: Interval) -> Interval:
+    """The range of `x floordiv y`, `x ceildiv y` or `x mod y` for a positive divisor in
+    `y`: the quotient is monotone in each argument, so its extremes are at the corners."""
+    low, high = y
+    assert low is not None and low > 0  # the caller checks it
+    if kind == AffineBinaryOpKind.Mod:
+        return (0, None if high is None else high - 1)
+    if None in x or high is None:
+        return (None, None)
+    ceil = kind == AffineBinaryOpKind.CeilDiv
+    corners = [(-(-a // b) if ceil else a // b) for a in x for b in (low, high) if a is not None]
+    return (min(corners), max(corners))
 
 
 def _div_interval(iv: Interval, c: int, ceil: bool) -> Interval:
@@ -113,13 +138,23 @@ class _Flattener:
             for k, v in rhs.items():
                 merged[k] = merged.get(k, 0) + v
             return merged, lc + rc
+        # A semi-affine factor or divisor (a symbolic term) whose range is one value
+        # under the bounds is that constant; other semi-affine terms are opaque atoms
+        # with the range interval arithmetic gives them.
+        divisor = self.extremes(rhs, rc)
         if expr.kind == AffineBinaryOpKind.Mul:
-            if not rhs:
-                return {k: v * rc for k, v in lhs.items()}, lc * rc
-            if not lhs:
-                return {k: v * lc for k, v in rhs.items()}, lc * rc
+            factor = self.extremes(lhs, lc)
+            if divisor[0] is not None and divisor[0] == divisor[1]:
+                return {k: v * divisor[0] for k, v in lhs.items()}, lc * divisor[0]
+            if factor[0] is not None and factor[0] == factor[1]:
+                return {k: v * factor[0] for k, v in rhs.items()}, rc * factor[0]
+            return {_Atom(str(expr), _product(factor, divisor)): 1}, 0
         inner = self.extremes(lhs, lc)
-        if not rhs and rc > 0:
+        if rhs and divisor[0] is not None and divisor[0] == divisor[1]:
+            rhs, rc = {}, divisor[0]
+        if rhs and divisor[0] is not None and divisor[0] > 0:
+            interval = _semi_affine_division(expr.kind, inner, divisor)
+        elif not rhs and rc > 0:
             if expr.kind == AffineBinaryOpKind.FloorDiv:
                 interval = _div_interval(inner, rc, ceil=False)
             elif expr.kind == AffineBinaryOpKind.CeilDiv:
@@ -189,8 +224,9 @@ def simplify_bounded_min_max(
         elif isinstance(expr, AffineSymExpr):
             new = operands[amap.num_dims + expr.position]
         else:
+            # Upstream canonicalizes the new apply (constant operands fold into it).
             single = AffineMap(amap.num_dims, amap.num_symbols, (expr,))
-            new = rw.create(ApplyOp(operands, AffineMapAttr(single)), op).results[0]
+            new = composed_folded_apply(rw, single, operands, op)
         rw.replace_values(op, [new])
 
 
