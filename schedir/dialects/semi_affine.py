@@ -20,7 +20,16 @@ the operators) raises `NotImplementedError`, and schedir's folders then leave th
 
 from __future__ import annotations
 
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
+from collections.abc import Sequence
+
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSymExpr,
+)
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRToken
@@ -74,8 +83,84 @@ def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> Affine
     return AffineBinaryOpExpr(kind, lhs, rhs)
 
 
+def substitute(
+    expr: AffineExpr, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr]
+) -> AffineExpr:
+    """`expr` with its dimensions and symbols replaced (composition), semi-affine results
+    kept (xDSL's `replace_dims_and_symbols` refuses them)."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return symbols[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs = substitute(expr.lhs, dims, symbols)
+        return binary(expr.kind, lhs, substitute(expr.rhs, dims, symbols))
+    return expr
+
+
 def _token(kind: AffineBinaryOpKind) -> str:
     return kind.get_token()
+
+
+_Monomial = tuple[object, ...]
+"""A product of atoms (sorted by text): `("s", 1)`, `("d", 0)`, or a quotient atom."""
+
+
+def _polynomial(expr: AffineExpr) -> dict[_Monomial, int]:
+    """`expr` as a polynomial over its symbols, dimensions and quotients, with every
+    `a mod b` written as `a - b * (a floordiv b)` (MLIR's definition of mod)."""
+    if isinstance(expr, AffineConstantExpr):
+        return {(): expr.value} if expr.value else {}
+    if isinstance(expr, AffineSymExpr):
+        return {(("s", expr.position),): 1}
+    if isinstance(expr, AffineDimExpr):
+        return {(("d", expr.position),): 1}
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = _polynomial(expr.lhs), _polynomial(expr.rhs)
+    match expr.kind:
+        case AffineBinaryOpKind.Add:
+            return _sum(lhs, rhs, 1)
+        case AffineBinaryOpKind.Mul:
+            return _product(lhs, rhs)
+        case AffineBinaryOpKind.Mod:
+            quotient = {(("floordiv", _key(lhs), _key(rhs)),): 1}
+            return _sum(lhs, _product(rhs, quotient), -1)
+        case AffineBinaryOpKind.FloorDiv | AffineBinaryOpKind.CeilDiv:
+            return {((expr.kind.get_token(), _key(lhs), _key(rhs)),): 1}
+
+
+def _key(poly: dict[_Monomial, int]) -> tuple[object, ...]:
+    return tuple(sorted(poly.items(), key=repr))
+
+
+def _sum(a: dict[_Monomial, int], b: dict[_Monomial, int], sign: int) -> dict[_Monomial, int]:
+    out = dict(a)
+    for monomial, coefficient in b.items():
+        out[monomial] = out.get(monomial, 0) + sign * coefficient
+    return {m: c for m, c in out.items() if c}
+
+
+def _product(a: dict[_Monomial, int], b: dict[_Monomial, int]) -> dict[_Monomial, int]:
+    out: dict[_Monomial, int] = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            monomial = tuple(sorted((*ma, *mb), key=repr))
+            out[monomial] = out.get(monomial, 0) + ca * cb
+    return {m: c for m, c in out.items() if c}
+
+
+def is_multiple_of(expr: AffineExpr, divisor: AffineExpr) -> bool:
+    """Whether `expr` is provably a multiple of `divisor` (a constant or one symbol, taken
+    positive) for every value of its operands: each term of its polynomial (`mod`
+    expanded) is a multiple of the constant, or has the symbol as a factor. `False` means
+    not proven, as upstream's simplification of `(ub - lb) mod step` to 0 fails."""
+    poly = _polynomial(expr)
+    if isinstance(divisor, AffineConstantExpr):
+        return divisor.value > 0 and all(c % divisor.value == 0 for c in poly.values())
+    if isinstance(divisor, AffineSymExpr):
+        factor = ("s", divisor.position)
+        return all(factor in monomial for monomial in poly)
+    return False
 
 
 class SemiAffineParser(AffineParser):
@@ -91,4 +176,11 @@ class SemiAffineParser(AffineParser):
             raise ParseError(binop.span, str(err)) from None
 
 
-__all__ = ["SemiAffineError", "SemiAffineParser", "binary", "is_symbolic_or_constant"]
+__all__ = [
+    "SemiAffineError",
+    "SemiAffineParser",
+    "binary",
+    "is_multiple_of",
+    "is_symbolic_or_constant",
+    "substitute",
+]

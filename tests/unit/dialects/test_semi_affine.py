@@ -12,7 +12,7 @@ from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr, AffineMap
 
 import schedir
 from schedir.diagnostics import ParseError
-from schedir.dialects.semi_affine import SemiAffineError, binary
+from schedir.dialects.semi_affine import SemiAffineError, binary, is_multiple_of
 from schedir.dialects.syntax import parse_module, print_op
 from tests.helpers import check_kernel
 
@@ -182,3 +182,33 @@ def test_semi_affine_apply_lowers_to_mlir_semantics(s: int, t: int) -> None:
     x = [int(v) for v in a]
     want = [_mod(v, s) + _floordiv(v, t) * s - _ceildiv(v, s + t) + s * t for v in x]
     assert [int(v) for v in got] == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    case=_expressions(),
+    s0=st.integers(1, 9),
+    s1=st.integers(1, 9),
+    d0=st.integers(-30, 30),
+    d1=st.integers(-30, 30),
+)
+def test_is_multiple_of_is_sound(
+    case: tuple[AffineExpr, object], s0: int, s1: int, d0: int, d1: int
+) -> None:
+    # `expr - expr mod s1` is a multiple of s1; a random expression only when proven.
+    expr, _ = case
+    s1_expr = AffineExpr.symbol(1)
+    peeled = expr - binary(AffineBinaryOpKind.Mod, expr, s1_expr)
+    assert is_multiple_of(peeled, s1_expr)
+    for candidate in (expr, peeled):
+        if is_multiple_of(candidate, s1_expr):
+            assert candidate.eval([d0, d1], [s0, s1]) % s1 == 0
+
+
+def test_is_multiple_of_refuses_what_it_cannot_prove() -> None:
+    s0, s1 = AffineExpr.symbol(0), AffineExpr.symbol(1)
+    assert not is_multiple_of(s0 + 1, s1)
+    assert not is_multiple_of(binary(AffineBinaryOpKind.FloorDiv, s0, s1), s1)
+    assert is_multiple_of(binary(AffineBinaryOpKind.Mul, s0 + 2, s1), s1)
+    assert is_multiple_of(s0 * 6 + 12, AffineExpr.constant(3))
+    assert not is_multiple_of(s0 * 6 + 13, AffineExpr.constant(3))

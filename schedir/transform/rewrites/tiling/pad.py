@@ -105,7 +105,8 @@ def bubble_up_pad_slice(
     """The tile `offsets`/`sizes` of `op`'s result, built at `b` (see the module docstring)."""
     padding = pad_value(op)
     if padding is None:
-        raise PadTilingError(f"'{op.name}' op has a padding value computed in its body")
+        # Upstream's bubbleUpPadSlice fails, and tiling reports it with this message.
+        raise PadTilingError(f"'{op.name}' op failed to tile operation")
     lows, highs = pad_low(op), pad_high(op)
     new_offsets: list[Ofr] = []
     new_lengths: list[Ofr] = []
