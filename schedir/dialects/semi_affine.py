@@ -123,7 +123,7 @@ def _polynomial(expr: AffineExpr) -> dict[_Monomial, int]:
         case AffineBinaryOpKind.Mul:
             return _product(lhs, rhs)
         case AffineBinaryOpKind.Mod:
-            quotient = {(("floordiv", _key(lhs), _key(rhs)),): 1}
+            quotient: dict[_Monomial, int] = {(("floordiv", _key(lhs), _key(rhs)),): 1}
             return _sum(lhs, _product(rhs, quotient), -1)
         case AffineBinaryOpKind.FloorDiv | AffineBinaryOpKind.CeilDiv:
             return {((expr.kind.get_token(), _key(lhs), _key(rhs)),): 1}

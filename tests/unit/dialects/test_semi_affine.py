@@ -3,6 +3,8 @@ and lowered with MLIR's floordiv / ceildiv / mod (positive divisors, any dividen
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -69,6 +71,10 @@ def test_non_affine_expressions_are_upstreams_parse_errors(text: str, message: s
         parse_module(_holder(f"affine_map<{text}>"))
 
 
+Eval = Callable[[dict[str, int]], int]
+"""A Python evaluator of an expression, given d0, d1, s0, s1."""
+
+
 def _floordiv(a: int, b: int) -> int:
     return a // b
 
@@ -84,7 +90,7 @@ def _mod(a: int, b: int) -> int:
 
 
 @st.composite
-def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, object]:
+def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, Eval]:
     """A random semi-affine expression over d0, d1, s0, s1 and a Python evaluator of it;
     divisors are symbolic and positive (s0, s1 and the constants are drawn positive)."""
     if depth == 0 or draw(st.booleans()):
@@ -99,7 +105,7 @@ def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, object]:
     lhs, lhs_eval = draw(_expressions(depth - 1))
     if kind == AffineBinaryOpKind.Add:
         rhs, rhs_eval = draw(_expressions(depth - 1))
-        return binary(kind, lhs, rhs), lambda env: lhs_eval(env) + rhs_eval(env)  # type: ignore[operator]  # the evaluators are callables of env
+        return binary(kind, lhs, rhs), lambda env: lhs_eval(env) + rhs_eval(env)
     # A symbolic divisor or factor that is positive for positive symbols.
     sym = draw(st.sampled_from(["s0", "s1", "s0+s1", "s1*2", "s0*s1"]))
     rhs = {
@@ -110,7 +116,7 @@ def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, object]:
         "s0*s1": binary(AffineBinaryOpKind.Mul, AffineExpr.symbol(0), AffineExpr.symbol(1)),
     }[sym]
 
-    def rhs_eval(env: dict[str, int]) -> int:
+    def divisor_eval(env: dict[str, int]) -> int:
         return {
             "s0": env["s0"],
             "s1": env["s1"],
@@ -125,7 +131,7 @@ def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, object]:
         AffineBinaryOpKind.CeilDiv: _ceildiv,
         AffineBinaryOpKind.Mod: _mod,
     }[kind]
-    return binary(kind, lhs, rhs), lambda env: op(lhs_eval(env), rhs_eval(env))  # type: ignore[operator]  # as above
+    return binary(kind, lhs, rhs), lambda env: op(lhs_eval(env), divisor_eval(env))
 
 
 @settings(max_examples=100, deadline=None)
@@ -137,11 +143,11 @@ def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, object]:
     s1=st.integers(1, 9),
 )
 def test_semi_affine_expressions_evaluate_as_mlir_defines_them(
-    case: tuple[AffineExpr, object], d0: int, d1: int, s0: int, s1: int
+    case: tuple[AffineExpr, Eval], d0: int, d1: int, s0: int, s1: int
 ) -> None:
     expr, evaluate = case
     env = {"d0": d0, "d1": d1, "s0": s0, "s1": s1}
-    want = evaluate(env)  # type: ignore[operator]  # a callable of env
+    want = evaluate(env)
     assert expr.eval([d0, d1], [s0, s1]) == want
     # Printed in upstream's style and parsed again, it computes the same ...
     text = f"affine_map<(d0, d1)[s0, s1] -> ({expr})>"
@@ -193,7 +199,7 @@ def test_semi_affine_apply_lowers_to_mlir_semantics(s: int, t: int) -> None:
     d1=st.integers(-30, 30),
 )
 def test_is_multiple_of_is_sound(
-    case: tuple[AffineExpr, object], s0: int, s1: int, d0: int, d1: int
+    case: tuple[AffineExpr, Eval], s0: int, s1: int, d0: int, d1: int
 ) -> None:
     # `expr - expr mod s1` is a multiple of s1; a random expression only when proven.
     expr, _ = case
