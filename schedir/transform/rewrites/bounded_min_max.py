@@ -17,16 +17,17 @@ is the product's (or the quotient's, for a positive divisor) over the boxes:
       50 - (100 - s0) = s0 - 50 <= 19 - 50 < 0  ->  %m = arith.constant 50 : index
 
 The op is then replaced by the chosen result: a constant, the operand itself, or an
-`affine.apply` of the one-result map (folded with its constant operands).
+`affine.apply` of the one-result map (a constant when all the operands it uses are).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -40,8 +41,7 @@ from xdsl.ir.affine import (
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects.affine import MaxOp, MinOp
-from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
+from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -224,10 +224,29 @@ def simplify_bounded_min_max(
         elif isinstance(expr, AffineSymExpr):
             new = operands[amap.num_dims + expr.position]
         else:
-            # Upstream canonicalizes the new apply (constant operands fold into it).
-            single = AffineMap(amap.num_dims, amap.num_symbols, (expr,))
-            new = composed_folded_apply(rw, single, operands, op)
+            new = _folded_apply(rw, op, expr, operands)
         rw.replace_values(op, [new])
+
+
+def _folded_apply(
+    rw: CanonRewriter, op: MinOp | MaxOp, expr: AffineExpr, operands: Sequence[SSAValue]
+) -> SSAValue:
+    """An `affine.apply` of the chosen result, or the constant it folds to when every
+    operand it uses is a constant (upstream's canonicalization folds that apply)."""
+    amap = op.map.data
+    values = [constant_int(v) for v in operands]
+    used = [*expr.used_dims(), *(amap.num_dims + s for s in _used_symbols(expr))]
+    if all(values[i] is not None for i in used):
+        known = [v if v is not None else 0 for v in values]
+        with suppress(ZeroDivisionError):
+            folded = expr.eval(known[: amap.num_dims], known[amap.num_dims :])
+            return rw.create(arith.ConstantOp(IntegerAttr(folded, IndexType())), op).results[0]
+    single = AffineMap(amap.num_dims, amap.num_symbols, (expr,))
+    return rw.create(ApplyOp(list(operands), AffineMapAttr(single)), op).results[0]
+
+
+def _used_symbols(expr: AffineExpr) -> set[int]:
+    return {e.position for e in expr.dfs() if isinstance(e, AffineSymExpr)}
 
 
 def is_min_max(op: Operation) -> bool:
