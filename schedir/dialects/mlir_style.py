@@ -6,12 +6,26 @@ MLIR prints `d0 * 8 + d1` (and `d0 - d1`, `-(d0 * s1)`), `module`, and by defaul
 each affine map once at the top (`#map = affine_map<...>`, `#map1`, ...) in the order of
 first use, referring to it by name. FileCheck lines of upstream tests match that text, so
 `schedir-opt` prints it the same way (`restyle`).
+
+MLIR also drops the dialect prefix of an op whose dialect is the default dialect of the op
+holding its region (`OpAsmOpInterface::getDefaultDialect`): in the body of a `func.func`,
+`func.call` and `func.return` print as `call` and `return`, but only directly in that body
+(an op with regions of its own starts a new, usually empty, default dialect, so a
+`func.call` inside an `scf.for` keeps its prefix). `MlirPrinter` prints that way; xDSL's
+parser reads both forms. Several results that share a name (or have none) print as one
+group, `%0:2 = ...` used as `%0#0` and `%0#1`, as MLIR prints them; the results of ops
+whose upstream `getAsmResultNames` names them apart (`%shuffleResult, %valid =
+gpu.shuffle`) print one by one.
 """
 
 from __future__ import annotations
 
 import re
 
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.memref import ExtractStridedMetaDataOp
+from xdsl.ir import Operation
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -19,6 +33,12 @@ from xdsl.ir.affine import (
     AffineExpr,
     AffineMap,
 )
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
+
+from schedir.dialects.gpu.ids import ShuffleOp
+from schedir.dialects.gpu.memory import AllocOp
+from schedir.dialects.vector.slices import DeinterleaveOp
 
 _BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)
 _ALIASED = (("affine_map<", "map"), ("affine_set<", "set"))
@@ -36,6 +56,14 @@ _KIND = {
     AffineBinaryOpKind.FloorDiv: "floordiv",
     AffineBinaryOpKind.CeilDiv: "ceildiv",
 }
+
+_NAMED_APART: tuple[type[Operation], ...] = (
+    ShuffleOp,
+    DeinterleaveOp,
+    AllocOp,
+    ExtractStridedMetaDataOp,
+)
+"""Multi-result ops whose results upstream names one by one (`getAsmResultNames`)."""
 
 _Tree = str | int | tuple[str, "_Tree", "_Tree"]
 """An affine expression: `d0`/`s1`, a constant, or (operator, lhs, rhs)."""
@@ -88,6 +116,78 @@ def format_affine_map(affine_map: AffineMap) -> str:
     results = ", ".join(format_affine_expr(e) for e in affine_map.results)
     head = f"({dims})" + (f"[{symbols}]" if affine_map.num_symbols else "")
     return f"{head} -> ({results})"
+
+
+def default_dialect(op: Operation | None) -> str:
+    """The dialect whose ops print without their prefix in `op`'s regions (upstream's
+    `getDefaultDialect`; among schedir's dialects only `func.func` declares one)."""
+    return "func" if isinstance(op, FuncOp) else ""
+
+
+def printed_name(op: Operation) -> str:
+    """`op`'s name as MLIR prints it in custom form: without the prefix of the default
+    dialect of its parent, when the name has exactly one dot (so no ambiguity arises)."""
+    dialect, _, short = op.name.partition(".")
+    if op.name.count(".") == 1 and dialect == default_dialect(op.parent_op()):
+        return short
+    return op.name
+
+
+class MlirPrinter(Printer):
+    """xDSL's printer with MLIR's default-dialect elision of op names (`printed_name`) and
+    result groups (`%0:2`)."""
+
+    def _print_results(self, op: Operation) -> None:
+        results = op.results
+        hints = {r.name_hint for r in results}
+        known = self._ssa_values  # pyright: ignore[reportPrivateUsage]  # xDSL's table of printed names; a group's results are entered as `name#i`
+        if (
+            len(results) < 2
+            or len(hints) != 1
+            or isinstance(op, _NAMED_APART)
+            or any(r in known for r in results)
+        ):
+            # Differently named results print one by one, as MLIR does for results its
+            # `getAsmResultNames` names apart; a result used before its definition (graph
+            # regions) already has its own name.
+            super()._print_results(op)  # pyright: ignore[reportPrivateUsage]  # the xDSL step this override refines
+            return
+        hint = results[0].name_hint
+        if hint is None:
+            base = self._get_new_valid_name_id()  # pyright: ignore[reportPrivateUsage]  # xDSL's numbering of unnamed values
+        else:
+            count = self.ssa_names.get(hint, 0)
+            base = f"{hint}_{count}" if count else hint
+            self.ssa_names[hint] = count + 1
+        for i, result in enumerate(results):
+            known[result] = f"{base}#{i}"
+        self.print_string(f"%{base}:{len(results)} = ")
+
+    def print_op(self, op: Operation) -> None:
+        """As `Printer.print_op`, with the op's name in custom form as MLIR prints it."""
+        custom = not (
+            isinstance(op, UnregisteredOp)
+            or self.print_generic_format
+            or Operation.print is type(op).print
+        )
+        if not custom or printed_name(op) == op.name:
+            super().print_op(op)
+            return
+        scope = bool(op.get_traits_of_type(IsolatedFromAbove))
+        begin = self._current_column  # pyright: ignore[reportPrivateUsage]  # xDSL's print_op marks diagnostics by column; this override keeps that
+        self._print_results(op)  # pyright: ignore[reportPrivateUsage]  # the one step of xDSL's print_op before the op name
+        if scope:
+            self.enter_scope()
+        self.print_string(printed_name(op))
+        end = self._current_column  # pyright: ignore[reportPrivateUsage]  # as above
+        for message in self.diagnostic.op_messages.get(op, ()):
+            self._add_message_on_next_line(message, begin, end)  # pyright: ignore[reportPrivateUsage]  # as in xDSL's print_op
+        op.print(self)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
+        if scope:
+            self.exit_scope()
 
 
 def restyle(text: str, *, aliases: bool = True) -> str:

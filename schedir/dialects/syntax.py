@@ -14,8 +14,9 @@ import re
 import struct
 import warnings
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import ml_dtypes
 import numpy as np
@@ -44,6 +45,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -63,7 +65,8 @@ from schedir.diagnostics import (
 )
 from schedir.dialects.context import get_context
 from schedir.dialects.dominance import DominanceInfo, dominance_failure
-from schedir.dialects.mlir_style import restyle
+from schedir.dialects.mlir_style import MlirPrinter, restyle
+from schedir.dialects.semi_affine import SemiAffineParser
 from schedir.dialects.utils import LocatedVerifyException
 
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
@@ -152,6 +155,20 @@ class LocatedParser(Parser):
             if isinstance(type, AnyFloat) and isinstance(value, int | float):
                 return round_to_float_type(float(value), type)
             return value
+
+    def parse_affine_map(self) -> AffineMap:
+        """An affine map, semi-affine expressions included (`semi_affine`)."""
+        return SemiAffineParser(self._parser_state).parse_affine_map()
+
+    def parse_affine_set(self) -> AffineSet:
+        """An integer set, semi-affine expressions included."""
+        return SemiAffineParser(self._parser_state).parse_affine_set()
+
+    def parse_affine_map_of_ssa_ids(self) -> tuple[AffineMap, Sequence[SSAValue[IndexType]]]:
+        """`[%i0, %i1 * %s]` (memory access indices), semi-affine expressions included."""
+        affine_map, spans = SemiAffineParser(self._parser_state).parse_affine_map_of_ssa_ids()
+        operands = [self.resolve_operand(UnresolvedOperand(span, 0), IndexType()) for span in spans]
+        return affine_map, cast("list[SSAValue[IndexType]]", operands)
 
     def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
         """xDSL's, except that a decimal float literal is rounded into its float type.
@@ -503,10 +520,12 @@ def print_op(
     With `mlir_style`, the text is what MLIR's printer writes (`mlir_style.restyle`):
     affine expressions with MLIR's parentheses, the builtin module in its short form, and
     (unless `aliases` is off, as `--mlir-print-local-scope` asks) affine maps as `#map`
-    aliases defined at the top.
+    aliases defined at the top, and ops of a region's default dialect without their prefix
+    (`return` in a `func.func`).
     """
     stream = io.StringIO()
-    printer = Printer(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer_class = MlirPrinter if mlir_style else Printer
+    printer = printer_class(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.print_op(op)
     stream.write("\n")
     text = stream.getvalue()

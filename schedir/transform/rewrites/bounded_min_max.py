@@ -8,19 +8,22 @@ other result `e_j` (the maximum of `e_k - e_j` over the box is <= 0) is the min'
 and symmetrically for max. Each difference is flattened into a linear form over the
 operands (equal operands merged) and `floordiv` / `ceildiv` / `mod` sub-terms (opaque
 atoms whose intervals come from their operand's), whose extremes over a box are exact
-for the linear part:
+for the linear part. A semi-affine product or division whose symbolic factor or divisor
+has one value under the bounds uses that constant; otherwise it is an atom whose interval
+is the product's (or the quotient's, for a positive divisor) over the boxes:
 
     %v in [0, 19]
     %m = affine.min affine_map<()[s0] -> (50, 100 - s0)>()[%v]
       50 - (100 - s0) = s0 - 50 <= 19 - 50 < 0  ->  %m = arith.constant 50 : index
 
 The op is then replaced by the chosen result: a constant, the operand itself, or an
-`affine.apply` of the one-result map.
+`affine.apply` of the one-result map (a constant when all the operands it uses are).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -55,6 +58,28 @@ class _Atom:
 
 
 _Key = SSAValue | _Atom
+
+
+def _product(a: Interval, b: Interval) -> Interval:
+    """The range of `x * y` for `x` in `a` and `y` in `b` (unbounded unless both are)."""
+    if None in a or None in b:
+        return (None, None)
+    corners = [x * y for x in a for y in b if x is not None and y is not None]
+    return (min(corners), max(corners))
+
+
+def _semi_affine_division(kind: AffineBinaryOpKind, x: Interval, y: Interval) -> Interval:
+    """The range of `x floordiv y`, `x ceildiv y` or `x mod y` for a positive divisor in
+    `y`: the quotient is monotone in each argument, so its extremes are at the corners."""
+    low, high = y
+    assert low is not None and low > 0  # the caller checks it
+    if kind == AffineBinaryOpKind.Mod:
+        return (0, None if high is None else high - 1)
+    if None in x or high is None:
+        return (None, None)
+    ceil = kind == AffineBinaryOpKind.CeilDiv
+    corners = [(-(-a // b) if ceil else a // b) for a in x for b in (low, high) if a is not None]
+    return (min(corners), max(corners))
 
 
 def _div_interval(iv: Interval, c: int, ceil: bool) -> Interval:
@@ -113,13 +138,23 @@ class _Flattener:
             for k, v in rhs.items():
                 merged[k] = merged.get(k, 0) + v
             return merged, lc + rc
+        # A semi-affine factor or divisor (a symbolic term) whose range is one value
+        # under the bounds is that constant; other semi-affine terms are opaque atoms
+        # with the range interval arithmetic gives them.
+        divisor = self.extremes(rhs, rc)
         if expr.kind == AffineBinaryOpKind.Mul:
-            if not rhs:
-                return {k: v * rc for k, v in lhs.items()}, lc * rc
-            if not lhs:
-                return {k: v * lc for k, v in rhs.items()}, lc * rc
+            factor = self.extremes(lhs, lc)
+            if divisor[0] is not None and divisor[0] == divisor[1]:
+                return {k: v * divisor[0] for k, v in lhs.items()}, lc * divisor[0]
+            if factor[0] is not None and factor[0] == factor[1]:
+                return {k: v * factor[0] for k, v in rhs.items()}, rc * factor[0]
+            return {_Atom(str(expr), _product(factor, divisor)): 1}, 0
         inner = self.extremes(lhs, lc)
-        if not rhs and rc > 0:
+        if rhs and divisor[0] is not None and divisor[0] == divisor[1]:
+            rhs, rc = {}, divisor[0]
+        if rhs and divisor[0] is not None and divisor[0] > 0:
+            interval = _semi_affine_division(expr.kind, inner, divisor)
+        elif not rhs and rc > 0:
             if expr.kind == AffineBinaryOpKind.FloorDiv:
                 interval = _div_interval(inner, rc, ceil=False)
             elif expr.kind == AffineBinaryOpKind.CeilDiv:
@@ -189,9 +224,29 @@ def simplify_bounded_min_max(
         elif isinstance(expr, AffineSymExpr):
             new = operands[amap.num_dims + expr.position]
         else:
-            single = AffineMap(amap.num_dims, amap.num_symbols, (expr,))
-            new = rw.create(ApplyOp(operands, AffineMapAttr(single)), op).results[0]
+            new = _folded_apply(rw, op, expr, operands)
         rw.replace_values(op, [new])
+
+
+def _folded_apply(
+    rw: CanonRewriter, op: MinOp | MaxOp, expr: AffineExpr, operands: Sequence[SSAValue]
+) -> SSAValue:
+    """An `affine.apply` of the chosen result, or the constant it folds to when every
+    operand it uses is a constant (upstream's canonicalization folds that apply)."""
+    amap = op.map.data
+    values = [constant_int(v) for v in operands]
+    used = [*expr.used_dims(), *(amap.num_dims + s for s in _used_symbols(expr))]
+    if all(values[i] is not None for i in used):
+        known = [v if v is not None else 0 for v in values]
+        with suppress(ZeroDivisionError):
+            folded = expr.eval(known[: amap.num_dims], known[amap.num_dims :])
+            return rw.create(arith.ConstantOp(IntegerAttr(folded, IndexType())), op).results[0]
+    single = AffineMap(amap.num_dims, amap.num_symbols, (expr,))
+    return rw.create(ApplyOp(list(operands), AffineMapAttr(single)), op).results[0]
+
+
+def _used_symbols(expr: AffineExpr) -> set[int]:
+    return {e.position for e in expr.dfs() if isinstance(e, AffineSymExpr)}
 
 
 def is_min_max(op: Operation) -> bool:

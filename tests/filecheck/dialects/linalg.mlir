@@ -100,7 +100,7 @@ func.func @generic(%a: tensor<4x8xf32>, %r: tensor<4xf32>, %d: tensor<?x?xf32>) 
     linalg.yield %z : f32
   } -> tensor<4xf32>
   // Two results, printed as a parenthesized list.
-  // CHECK: %{{.*}}, %{{.*}} = linalg.generic
+  // CHECK: %{{.*}}:2 = linalg.generic
   // CHECK: } -> (tensor<4x8xf32>, tensor<4x8xf32>)
   %2:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%a, %a : tensor<4x8xf32>, tensor<4x8xf32>) {
   ^bb0(%x: f32, %y: f32, %w: f32):

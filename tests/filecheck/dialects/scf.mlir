@@ -49,7 +49,7 @@ func.func @forall_bounds(%lb: index, %ub: index, %s: index, %m: memref<?xf32>, %
 
 // CHECK-LABEL: func.func @forall_two_outputs
 func.func @forall_two_outputs(%x: tensor<64xf32>, %y: tensor<64xi32>) -> (tensor<64xf32>, tensor<64xi32>) {
-  // CHECK: %r, %r_1 = scf.forall (%i) in (8) shared_outs(%o = %x, %p = %y) -> (tensor<64xf32>, tensor<64xi32>) {
+  // CHECK: %r:2 = scf.forall (%i) in (8) shared_outs(%o = %x, %p = %y) -> (tensor<64xf32>, tensor<64xi32>) {
   %r:2 = scf.forall (%i) in (8) shared_outs(%o = %x, %p = %y) -> (tensor<64xf32>, tensor<64xi32>) {
     %s = tensor.extract_slice %o[%i] [8] [1] : tensor<64xf32> to tensor<8xf32>
     %t = tensor.extract_slice %p[%i] [8] [1] : tensor<64xi32> to tensor<8xi32>
@@ -68,7 +68,7 @@ func.func @forall_two_outputs(%x: tensor<64xf32>, %y: tensor<64xi32>) -> (tensor
 
 // CHECK-LABEL: func.func @parallel
 func.func @parallel(%a: index, %b: index, %c: index, %x: f32, %y: i32, %m: memref<?x?xf32>) -> (f32, i32) {
-  // CHECK:      %r, %r_1 = scf.parallel (%i, %j) = (%a, %b) to (%c, %c) step (%a, %b) init (%x, %y) -> (f32, i32) {
+  // CHECK:      %r:2 = scf.parallel (%i, %j) = (%a, %b) to (%c, %c) step (%a, %b) init (%x, %y) -> (f32, i32) {
   // CHECK:        scf.reduce(%v, %w : f32, i32) {
   // CHECK-NEXT:   ^bb0(%lhs: f32, %rhs: f32):
   // CHECK-NEXT:     %s = arith.addf %lhs, %rhs : f32
@@ -116,7 +116,7 @@ func.func @others(%a: index, %b: index, %x: f32, %y: i32, %cond: i1) -> f32 {
   %e = scf.execute_region -> i32 {
     scf.yield %y : i32
   }
-  // CHECK: %e2, %e2_1 = scf.execute_region -> (i32, f32) {
+  // CHECK: %e2:2 = scf.execute_region -> (i32, f32) {
   %e2:2 = scf.execute_region -> (i32, f32) {
     scf.yield %y, %x : i32, f32
   }
@@ -127,7 +127,7 @@ func.func @others(%a: index, %b: index, %x: f32, %y: i32, %cond: i1) -> f32 {
   } else {
     scf.yield %x : f32
   }
-  // CHECK: %w, %w_1 = scf.while (%q = %x) : (f32) -> (f32, f32) {
+  // CHECK: %w:2 = scf.while (%q = %x) : (f32) -> (f32, f32) {
   // CHECK-NEXT: scf.condition(%cond) %q, %q : f32, f32
   // CHECK-NEXT: } do {
   %w:2 = scf.while (%q = %x) : (f32) -> (f32, f32) {

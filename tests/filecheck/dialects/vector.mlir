@@ -17,7 +17,7 @@
 // CHECK-NEXT:    vector.transfer_write %v, %m[%i, %i], %mask : vector<4xf32>, memref<8x8xf32>
 // CHECK-NEXT:    vector.transfer_write %v2, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : vector<2x4xf32>, memref<8x8xf32>
 // CHECK-NEXT:    %w = vector.transfer_write %v2, %t[%i, %i] : vector<2x4xf32>, tensor<8x8xf32>
-// CHECK-NEXT:    func.return %r0, %w : vector<4xf32>, tensor<8x8xf32>
+// CHECK-NEXT:    return %r0, %w : vector<4xf32>, tensor<8x8xf32>
 func.func @transfers(%m: memref<8x8xf32>, %t: tensor<8x8xf32>, %i: index, %pad: f32, %mask: vector<4xi1>, %mask2: vector<2x4xi1>, %v: vector<4xf32>, %v2: vector<2x4xf32>) -> (vector<4xf32>, tensor<8x8xf32>) {
   %r0 = vector.transfer_read %m[%i, %i], %pad : memref<8x8xf32>, vector<4xf32>
   %r1 = vector.transfer_read %m[%i, %i], %pad {in_bounds = [true, false]} : memref<8x8xf32>, vector<2x4xf32>
@@ -44,7 +44,7 @@ func.func @transfers(%m: memref<8x8xf32>, %t: tensor<8x8xf32>, %i: index, %pad: 
 // CHECK-NEXT:    %ml = vector.maskedload %m[%i, %i], %mask, %pt : memref<?x8xf16>, vector<8xi1>, vector<8xf16> into vector<8xf16>
 // CHECK-NEXT:    vector.maskedstore %m[%i, %i], %mask, %ml : memref<?x8xf16>, vector<8xi1>, vector<8xf16>
 // CHECK-NEXT:    %vl = memref.load %vm[%i] : memref<4xvector<8xf16>>
-// CHECK-NEXT:    func.return %l0 : vector<8xf16>
+// CHECK-NEXT:    return %l0 : vector<8xf16>
 func.func @memory(%m: memref<?x8xf16>, %i: index, %mask: vector<8xi1>, %pt: vector<8xf16>, %v: vector<8xf16>, %vm: memref<4xvector<8xf16>>) -> vector<8xf16> {
   %l0 = vector.load %m[%i, %i] : memref<?x8xf16>, vector<8xf16>
   %l1 = vector.load %m[%i, %i] alignment = 16 : memref<?x8xf16>, vector<8xf16>
@@ -69,7 +69,7 @@ func.func @memory(%m: memref<?x8xf16>, %i: index, %mask: vector<8xi1>, %pt: vect
 // CHECK-NEXT:    %v4 = vector.broadcast %s : f32 to vector<4xf32>
 // CHECK-NEXT:    %o2 = vector.outerproduct %v4, %s : vector<4xf32>, f32
 // CHECK-NEXT:    %f = vector.fma %v4, %v4, %o2 : vector<4xf32>
-// CHECK-NEXT:    func.return %0 : vector<2x4xf32>
+// CHECK-NEXT:    return %0 : vector<2x4xf32>
 func.func @contractions(%a: vector<2x3xf32>, %b: vector<3x4xf32>, %c: vector<2x4xf32>, %x: vector<4xbf16>, %y: vector<4xbf16>, %s: f32, %ia: vector<2x3xi8>, %ib: vector<3x4xi8>, %ic: vector<2x4xi32>, %m: vector<2x4x3xi1>) -> vector<2x4xf32> {
   %0 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
   %1 = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<maxnumf>} %x, %y, %s : vector<4xbf16>, vector<4xbf16> into f32
@@ -92,7 +92,7 @@ func.func @contractions(%a: vector<2x3xf32>, %b: vector<3x4xf32>, %c: vector<2x4
 // CHECK-NEXT:    %3 = vector.reduction <minui>, %w, %wi : vector<16xi64> into i64
 // CHECK-NEXT:    %4 = vector.reduction <mul>, %f, %fa fastmath<reassoc,nnan> : vector<8xf64> into f64
 // CHECK-NEXT:    %5 = vector.mask %m { vector.reduction <add>, %f : vector<8xf64> into f64 } : vector<8xi1> -> f64
-// CHECK-NEXT:    func.return %0 : vector<3xf32>
+// CHECK-NEXT:    return %0 : vector<3xf32>
 func.func @reductions(%v: vector<2x3x4xf32>, %acc: vector<3xf32>, %w: vector<16xi64>, %wi: i64, %f: vector<8xf64>, %fa: f64, %m: vector<8xi1>) -> vector<3xf32> {
   %0 = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
   %s0 = vector.extract %v[0, 0, 0] : f32 from vector<2x3x4xf32>
@@ -123,12 +123,12 @@ func.func @reductions(%v: vector<2x3x4xf32>, %acc: vector<3xf32>, %w: vector<16x
 // CHECK-NEXT:    %15 = vector.interleave %w, %w : vector<4xi32> -> vector<8xi32>
 // CHECK-NEXT:    %16, %17 = vector.deinterleave %15 : vector<8xi32> -> vector<4xi32>
 // CHECK-NEXT:    %18 = vector.from_elements %s, %s, %s : vector<3xf32>
-// CHECK-NEXT:    %19, %20, %21 = vector.to_elements %18 : vector<3xf32>
-// CHECK-NEXT:    %22 = vector.step : vector<4xindex>
-// CHECK-NEXT:    %23 = vector.extract %q[] : f32 from vector<f32>
-// CHECK-NEXT:    %24 = vector.broadcast %p : vector<4xi8> to vector<2x4xi8>
-// CHECK-NEXT:    %25 = vector.extract %v[%i, %i, %i] : f32 from vector<2x3x4xf32>
-// CHECK-NEXT:    func.return %0 : vector<4x6xf32>
+// CHECK-NEXT:    %19:3 = vector.to_elements %18 : vector<3xf32>
+// CHECK-NEXT:    %20 = vector.step : vector<4xindex>
+// CHECK-NEXT:    %21 = vector.extract %q[] : f32 from vector<f32>
+// CHECK-NEXT:    %22 = vector.broadcast %p : vector<4xi8> to vector<2x4xi8>
+// CHECK-NEXT:    %23 = vector.extract %v[%i, %i, %i] : f32 from vector<2x3x4xf32>
+// CHECK-NEXT:    return %0 : vector<4x6xf32>
 func.func @shapes(%v: vector<2x3x4xf32>, %s: f32, %i: index, %w: vector<4xi32>, %u: vector<3x4xf32>, %p: vector<4xi8>, %q: vector<f32>) -> vector<4x6xf32> {
   %0 = vector.shape_cast %v : vector<2x3x4xf32> to vector<4x6xf32>
   %1 = vector.transpose %v, [2, 0, 1] : vector<2x3x4xf32> to vector<4x2x3xf32>
@@ -163,7 +163,7 @@ func.func @shapes(%v: vector<2x3x4xf32>, %s: f32, %i: index, %w: vector<4xi32>, 
 // CHECK-NEXT:    %3 = vector.mask %2, %v { vector.transfer_read %mem[%n], %pad : memref<?xf32>, vector<4xf32> } : vector<4xi1> -> vector<4xf32>
 // CHECK-NEXT:    vector.mask %mk { vector.transfer_write %3, %mem[%n] : vector<4xf32>, memref<?xf32> } : vector<4xi1>
 // CHECK-NEXT:    %4 = vector.constant_mask [0] : vector<4xi1>
-// CHECK-NEXT:    func.return %3 : vector<4xf32>
+// CHECK-NEXT:    return %3 : vector<4xf32>
 func.func @masks(%n: index, %m: index, %v: vector<4xf32>, %mem: memref<?xf32>, %pad: f32, %mk: vector<4xi1>) -> vector<4xf32> {
   %0 = vector.create_mask %n, %m : vector<2x4xi1>
   %1 = vector.constant_mask [1, 3] : vector<2x4xi1>
@@ -176,7 +176,7 @@ func.func @masks(%n: index, %m: index, %v: vector<4xf32>, %mem: memref<?xf32>, %
 
 // CHECK-LABEL: func.func @type_cast(
 // CHECK-NEXT:    %0 = vector.type_cast %m : memref<4x8xf32> to memref<vector<4x8xf32>>
-// CHECK-NEXT:    func.return %0 : memref<vector<4x8xf32>>
+// CHECK-NEXT:    return %0 : memref<vector<4x8xf32>>
 func.func @type_cast(%m: memref<4x8xf32>) -> memref<vector<4x8xf32>> {
   %0 = vector.type_cast %m : memref<4x8xf32> to memref<vector<4x8xf32>>
   return %0 : memref<vector<4x8xf32>>
@@ -192,7 +192,7 @@ func.func @type_cast(%m: memref<4x8xf32>) -> memref<vector<4x8xf32>> {
 // CHECK-NEXT:    %6 = vector.shuffle %g, %g [7, 0] : vector<4xi64>, vector<4xi64>
 // CHECK-NEXT:    %7 = vector.broadcast %5 : index to vector<4xindex>
 // CHECK-NEXT:    %8 = vector.extract %f[0] : i32 from vector<4xi32>
-// CHECK-NEXT:    func.return %7 : vector<4xindex>
+// CHECK-NEXT:    return %7 : vector<4xindex>
 func.func @element_types(%a: vector<4xf64>, %b: vector<4xf16>, %c: vector<4xbf16>, %d: vector<4xi1>, %e: vector<4xi8>, %f: vector<4xi32>, %g: vector<4xi64>, %h: vector<4xindex>) -> vector<4xindex> {
   %0 = vector.fma %a, %a, %a : vector<4xf64>
   %1 = vector.reduction <add>, %b : vector<4xf16> into f16

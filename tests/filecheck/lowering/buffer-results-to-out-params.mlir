@@ -9,12 +9,12 @@
 // CHECK-NEXT:    memref.copy %[[A]], %[[R]]
 // CHECK-NEXT:    memref.copy %[[R]], %[[OUT]] : memref<4xf32> to memref<4xf32>
 // CHECK-NEXT:    memref.dealloc %[[R]] : memref<4xf32>
-// CHECK-NEXT:    func.return{{$}}
+// CHECK-NEXT:    return{{$}}
 // With hoisting the allocation is the out-parameter: no copy.
 // HOIST-LABEL: func.func @static
 // HOIST-SAME:    (%[[A:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>) {
 // HOIST-NEXT:    memref.copy %[[A]], %[[OUT]]
-// HOIST-NEXT:    func.return{{$}}
+// HOIST-NEXT:    return{{$}}
 func.func @static(%a: memref<4xf32>) -> memref<4xf32> {
   %r = memref.alloc() : memref<4xf32>
   memref.copy %a, %r : memref<4xf32> to memref<4xf32>
@@ -24,7 +24,7 @@ func.func @static(%a: memref<4xf32>) -> memref<4xf32> {
 // Call sites allocate the out buffer; what freed the result now frees it.
 // CHECK-LABEL: func.func @caller
 // CHECK:         %[[BUF:.*]] = memref.alloc() alignment = 64 : memref<4xf32>
-// CHECK-NEXT:    func.call @static(%{{.*}}, %[[BUF]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT:    call @static(%{{.*}}, %[[BUF]]) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK:         memref.load %[[BUF]]
 // CHECK-NEXT:    memref.dealloc %[[BUF]]
 func.func @caller(%a: memref<4xf32>) -> f32 {
@@ -42,12 +42,12 @@ func.func @caller(%a: memref<4xf32>) -> f32 {
 // CHECK-SAME:    (%{{.*}}: memref<4xf32>, %{{.*}}: index, %[[OUT0:.*]]: memref<2x3xf32>, %[[OUT1:.*]]: memref<5xi32>) -> (f32, memref<?xf32>)
 // CHECK:         memref.copy %{{.*}}, %[[OUT0]] : memref<2x3xf32> to memref<2x3xf32>
 // CHECK:         memref.copy %{{.*}}, %[[OUT1]] : memref<5xi32> to memref<5xi32>
-// CHECK:         func.return %{{.*}}, %{{.*}} : f32, memref<?xf32>
+// CHECK:         return %{{.*}}, %{{.*}} : f32, memref<?xf32>
 // HOIST-LABEL: func.func @mixed
 // HOIST-NOT:     memref.alloc()
 // HOIST:         memref.alloc(%{{.*}}) : memref<?xf32>
 // HOIST-NOT:     memref.copy
-// HOIST:         func.return %{{.*}}, %{{.*}} : f32, memref<?xf32>
+// HOIST:         return %{{.*}}, %{{.*}} : f32, memref<?xf32>
 func.func @mixed(%a: memref<4xf32>, %n: index) -> (f32, memref<2x3xf32>, memref<?xf32>, memref<5xi32>) {
   %c0 = arith.constant 0 : index
   %x = memref.load %a[%c0] : memref<4xf32>
@@ -67,11 +67,11 @@ func.func @mixed(%a: memref<4xf32>, %n: index) -> (f32, memref<2x3xf32>, memref<
 // CHECK-NEXT:    memref.copy %[[A]], %[[OUT0]]
 // CHECK-NEXT:    memref.copy %[[V]], %[[OUT1]] : memref<4xf32, strided<[?], offset: ?>> to memref<4xf32>
 // CHECK-NOT:     memref.dealloc
-// CHECK:         func.return
+// CHECK:         return
 // CHECK-LABEL: func.func @view_caller
 // CHECK:         %[[B0:.*]] = memref.alloc() alignment = 64 : memref<8xf32>
 // CHECK-NEXT:    %[[B1:.*]] = memref.alloc() alignment = 64 : memref<4xf32>
-// CHECK-NEXT:    func.call @not_allocations(%{{.*}}, %{{.*}}, %[[B0]], %[[B1]])
+// CHECK-NEXT:    call @not_allocations(%{{.*}}, %{{.*}}, %[[B0]], %[[B1]])
 // CHECK-NEXT:    %[[C:.*]] = memref.cast %[[B1]] : memref<4xf32> to memref<4xf32, strided<[?], offset: ?>>
 // CHECK:         memref.load %[[C]]
 func.func @not_allocations(%a: memref<8xf32>, %n: index) -> (memref<8xf32>, memref<4xf32, strided<[?], offset: ?>>) {

@@ -8,7 +8,7 @@
 // CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : index
 // CHECK:         %[[A:.*]] = arith.addi %{{.*}}, %[[C5]] : index
 // CHECK-NEXT:    %[[M:.*]] = arith.muli %{{.*}}, %[[C6]] : index
-// CHECK-NEXT:    func.return %[[A]], %[[M]], %[[C12]]
+// CHECK-NEXT:    return %[[A]], %[[M]], %[[C12]]
 func.func @arith(%x: index) -> (index, index, index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -33,7 +33,7 @@ func.func @arith(%x: index) -> (index, index, index) {
 // CHECK:         %[[S:.*]] = tensor.extract_slice %[[D]][0, %[[N]]] [4, 8] [1, 1] : tensor<?x?xf32> to tensor<4x8xf32>
 // CHECK-NEXT:    %[[CAST:.*]] = tensor.cast %[[S]] : tensor<4x8xf32> to tensor<?x?xf32>
 // CHECK-NEXT:    %[[OFF:.*]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[N]]]
-// CHECK-NEXT:    func.return %[[T]], %[[CAST]], %[[C4]], %[[N]], %[[OFF]]
+// CHECK-NEXT:    return %[[T]], %[[CAST]], %[[C4]], %[[N]], %[[OFF]]
 func.func @tensor(%t: tensor<8x16xf32>, %d: tensor<?x?xf32>, %n: index) -> (tensor<8x16xf32>, tensor<?x?xf32>, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -59,7 +59,7 @@ func.func @tensor(%t: tensor<8x16xf32>, %d: tensor<?x?xf32>, %n: index) -> (tens
 // CHECK:         %[[F:.*]] = linalg.fill
 // CHECK-NEXT:    %[[I:.*]] = tensor.insert_slice %[[F]] into %{{.*}}[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
 // CHECK-NOT:     scf.
-// CHECK:         func.return %[[I]], %{{.*}}, %{{.*}} : tensor<8xf32>, f32, index
+// CHECK:         return %[[I]], %{{.*}}, %{{.*}} : tensor<8xf32>, f32, index
 func.func @scf(%t: tensor<8xf32>, %v: f32) -> (tensor<8xf32>, f32, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

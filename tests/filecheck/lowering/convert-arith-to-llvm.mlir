@@ -9,7 +9,7 @@
 // CHECK:         %[[C:.*]] = llvm.mlir.constant(3) : i64
 // CHECK:         %[[M:.*]] = llvm.mul %[[S]], %[[C]] overflow<nsw> : i64
 // CHECK:         %[[R:.*]] = builtin.unrealized_conversion_cast %[[M]] : i64 to index
-// CHECK:         func.return %[[R]] : index
+// CHECK:         return %[[R]] : index
 // FULL-LABEL:  llvm.func @index_math(%a: i64, %b: i64) -> i64
 // FULL-NOT:      unrealized_conversion_cast
 // FULL:          llvm.return
@@ -102,7 +102,7 @@ func.func @integers(%a: i32, %b: i32) -> i1 {
 // CHECK:         llvm.sext %i : i32 to i64
 // CHECK:         llvm.trunc %{{.*}} : i64 to i32
 // CHECK-NOT:     llvm.sext %l
-// CHECK:         func.return
+// CHECK:         return
 func.func @casts(%h: f16, %d: f64, %i: i32, %f: f32, %n: index, %l: i64) -> index {
   %0 = arith.extf %h : f16 to f32
   %1 = arith.truncf %d : f64 to bf16

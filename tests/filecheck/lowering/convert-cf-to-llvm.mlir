@@ -55,7 +55,7 @@ func.func @switch(%flag: index, %a: i32, %b: i32) -> i32 {
 // CHECK-LABEL: func.func @check
 // CHECK:         llvm.cond_br %c, ^[[OK:.*]], ^[[FAIL:.*]]
 // CHECK:       ^[[OK]]:
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 // CHECK:       ^[[FAIL]]:
 // CHECK-NEXT:    %[[MSG:.*]] = llvm.mlir.addressof @assert_msg_0 : !llvm.ptr
 // CHECK-NEXT:    llvm.call @puts(%[[MSG]]) : (!llvm.ptr) -> i32

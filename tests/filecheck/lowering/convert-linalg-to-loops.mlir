@@ -99,7 +99,7 @@ func.func @window(%in: memref<10xf32>, %w: memref<3xf32>, %out: memref<8xf32>) {
 // CHECK-NEXT:    %[[Y:.*]] = memref.load %{{.*}}[] : memref<f32>
 // CHECK-NEXT:    %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
 // CHECK-NEXT:    memref.store %[[S]], %{{.*}}[] : memref<f32>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 func.func @rank0(%a: memref<f32>, %o: memref<f32>) {
   linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%a : memref<f32>) outs(%o : memref<f32>) {
   ^bb0(%x: f32, %y: f32):

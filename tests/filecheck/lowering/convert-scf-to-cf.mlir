@@ -10,7 +10,7 @@
 // CHECK:         %[[NEXT:.*]] = arith.addi %[[B]], %{{.*}} : i32
 // CHECK-NEXT:    cf.br ^[[BEFORE]](%[[NEXT]] : i32)
 // CHECK-NEXT:  ^[[CONT]]:
-// CHECK-NEXT:    func.return %[[A]] : i32
+// CHECK-NEXT:    return %[[A]] : i32
 func.func @while(%init: i32, %n: i32) -> i32 {
   %r = scf.while (%a = %init) : (i32) -> i32 {
     %c = arith.cmpi slt, %a, %n : i32
@@ -32,7 +32,7 @@ func.func @while(%init: i32, %n: i32) -> i32 {
 // CHECK-NEXT:    %[[X:.*]] = arith.addi
 // CHECK-NEXT:    cf.br ^[[CONT:.*]](%[[X]] : i32)
 // CHECK-NEXT:  ^[[CONT]](%[[E:.*]]: i32):
-// CHECK-NEXT:    func.return %[[E]] : i32
+// CHECK-NEXT:    return %[[E]] : i32
 func.func @execute_region(%a: i32) -> i32 {
   %e = scf.execute_region -> i32 {
     %x = arith.addi %a, %a : i32

@@ -18,7 +18,7 @@
 // CHECK-NEXT:  %[[V_9:.*]] = "llvm.intr.vector.reduce.smax"(%iv) : (vector<16xi32>) -> i32
 // CHECK-NEXT:  %[[V_10:.*]] = llvm.icmp "sge" %iacc, %[[V_9]] : i32
 // CHECK-NEXT:  %[[V_11:.*]] = llvm.select %[[V_10]], %iacc, %[[V_9]] : i1, i32
-// CHECK-NEXT:  func.return %[[V_2]], %[[V_3]], %[[V_4]], %[[V_5]], %[[V_7]], %[[V_8]], %[[V_11]] : f32, f32, f32, f32, f32, i32, i32
+// CHECK-NEXT:  return %[[V_2]], %[[V_3]], %[[V_4]], %[[V_5]], %[[V_7]], %[[V_8]], %[[V_11]] : f32, f32, f32, f32, f32, i32, i32
 func.func @reductions(%v: vector<16xf32>, %acc: f32, %iv: vector<16xi32>, %iacc: i32) -> (f32, f32, f32, f32, f32, i32, i32) {
   %0 = vector.reduction <add>, %v, %acc : vector<16xf32> into f32
   %1 = vector.reduction <add>, %v fastmath<reassoc> : vector<16xf32> into f32
@@ -35,7 +35,7 @@ func.func @reductions(%v: vector<16xf32>, %acc: f32, %iv: vector<16xi32>, %iacc:
 // CHECK-NEXT:  %[[V_0:.*]] = llvm.mlir.constant(dense<0xff800000> : vector<4xf32>) : vector<4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = llvm.select %m, %v, %[[V_0]] : vector<4xi1>, vector<4xf32>
 // CHECK-NEXT:  %[[V_2:.*]] = llvm.intr.vector.reduce.fmax(%[[V_1]]) : (vector<4xf32>) -> f32
-// CHECK-NEXT:  func.return %[[V_2]] : f32
+// CHECK-NEXT:  return %[[V_2]] : f32
 func.func @masked_reduction(%v: vector<4xf32>, %m: vector<4xi1>) -> f32 {
   %0 = vector.mask %m { vector.reduction <maxnumf>, %v : vector<4xf32> into f32 } : vector<4xi1> -> f32
   return %0 : f32
@@ -64,7 +64,7 @@ func.func @masked_reduction(%v: vector<4xf32>, %m: vector<4xi1>) -> f32 {
 // CHECK-NEXT:  %[[V_16:.*]] = llvm.add %[[V_15]], %[[V_3]] : i64
 // CHECK-NEXT:  %[[V_17:.*]] = llvm.getelementptr %[[V_2]][%[[V_16]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:  llvm.intr.masked.store(%[[V_14]], %[[V_17]], %mk), alignment(4) : vector<8xf32>, vector<8xi1> into !llvm.ptr
-// CHECK-NEXT:  func.return %[[V_14]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_14]] : vector<8xf32>
 func.func @memory(%m: memref<?x?xf32>, %i: index, %mk: vector<8xi1>, %pt: vector<8xf32>) -> vector<8xf32> {
   %0 = vector.load %m[%i, %i] : memref<?x?xf32>, vector<8xf32>
   vector.store %0, %m[%i, %i] alignment = 32 : memref<?x?xf32>, vector<8xf32>
@@ -93,7 +93,7 @@ func.func @memory(%m: memref<?x?xf32>, %i: index, %mk: vector<8xi1>, %pt: vector
 // CHECK-NEXT:  %[[V_15:.*]] = llvm.insertvalue %[[V_8]], %[[V_14]][0] : !llvm.array<2 x vector<8xf32>>
 // CHECK-NEXT:  %[[V_16:.*]] = llvm.insertvalue %[[V_13]], %[[V_15]][1] : !llvm.array<2 x vector<8xf32>>
 // CHECK-NEXT:  %[[V_17:.*]] = builtin.unrealized_conversion_cast %[[V_16]] : !llvm.array<2 x vector<8xf32>> to vector<2x8xf32>
-// CHECK-NEXT:  func.return %[[V_17]] : vector<2x8xf32>
+// CHECK-NEXT:  return %[[V_17]] : vector<2x8xf32>
 func.func @load_2d(%m: memref<4x8xf32>, %i: index) -> vector<2x8xf32> {
   %0 = vector.load %m[%i, %i] : memref<4x8xf32>, vector<2x8xf32>
   return %0 : vector<2x8xf32>
@@ -118,7 +118,7 @@ func.func @load_2d(%m: memref<4x8xf32>, %i: index) -> vector<2x8xf32> {
 // CHECK-NEXT:  %[[V_12:.*]] = llvm.icmp "slt" %[[V_7]], %[[V_11]] : vector<8xi32>
 // CHECK-NEXT:  %[[V_13:.*]] = llvm.getelementptr %[[V_1]][%[[V_2]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:  %[[V_14:.*]] = llvm.intr.masked.load(%[[V_13]], %[[V_12]], %[[V_CST]]), alignment(4) : (!llvm.ptr, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_14]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_14]] : vector<8xf32>
 func.func @transfer_out_of_bounds(%m: memref<?xf32>, %i: index) -> vector<8xf32> {
   %p = arith.constant 0.0 : f32
   %0 = vector.transfer_read %m[%i], %p : memref<?xf32>, vector<8xf32>
@@ -134,7 +134,7 @@ func.func @transfer_out_of_bounds(%m: memref<?xf32>, %i: index) -> vector<8xf32>
 // CHECK-NEXT:  %[[V_5:.*]] = llvm.insertelement %[[V_3]], %[[V_4]][%[[V_0]] : i32] : vector<8xi32>
 // CHECK-NEXT:  %[[V_6:.*]] = llvm.shufflevector %[[V_5]], %[[V_4]] [0, 0, 0, 0, 0, 0, 0, 0] : vector<8xi32>
 // CHECK-NEXT:  %[[V_7:.*]] = llvm.icmp "slt" %[[V_2]], %[[V_6]] : vector<8xi32>
-// CHECK-NEXT:  func.return %[[V_7]] : vector<8xi1>
+// CHECK-NEXT:  return %[[V_7]] : vector<8xi1>
 func.func @create_mask(%n: index) -> vector<8xi1> {
   %0 = vector.create_mask %n : vector<8xi1>
   return %0 : vector<8xi1>
@@ -156,7 +156,7 @@ func.func @create_mask(%n: index) -> vector<8xi1> {
 // CHECK-NEXT:  %[[V_12:.*]] = llvm.insertvalue %v, %[[V_1]][0] : !llvm.array<2 x vector<4xf32>>
 // CHECK-NEXT:  %[[V_13:.*]] = llvm.insertvalue %v, %[[V_12]][1] : !llvm.array<2 x vector<4xf32>>
 // CHECK-NEXT:  %[[V_14:.*]] = builtin.unrealized_conversion_cast %[[V_13]] : !llvm.array<2 x vector<4xf32>> to vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_4]], %[[V_11]], %[[V_14]] : vector<4xf32>, vector<2x4xf32>, vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_4]], %[[V_11]], %[[V_14]] : vector<4xf32>, vector<2x4xf32>, vector<2x4xf32>
 func.func @broadcasts(%s: f32, %v: vector<4xf32>) -> (vector<4xf32>, vector<2x4xf32>, vector<2x4xf32>) {
   %0 = vector.broadcast %s : f32 to vector<4xf32>
   %1 = vector.broadcast %s : f32 to vector<2x4xf32>
@@ -177,7 +177,7 @@ func.func @broadcasts(%s: f32, %v: vector<4xf32>) -> (vector<4xf32>, vector<2x4x
 // CHECK-NEXT:  %[[V_9:.*]] = llvm.insertelement %s, %[[V_8]][%[[V_2]] : i64] : vector<4xf32>
 // CHECK-NEXT:  %[[V_10:.*]] = llvm.insertvalue %[[V_9]], %[[V_1]][1] : !llvm.array<2 x vector<4xf32>>
 // CHECK-NEXT:  %[[V_11:.*]] = builtin.unrealized_conversion_cast %[[V_10]] : !llvm.array<2 x vector<4xf32>> to vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_4]], %[[V_6]], %[[V_7]], %[[V_11]] : f32, f32, vector<4xf32>, vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_4]], %[[V_6]], %[[V_7]], %[[V_11]] : f32, f32, vector<4xf32>, vector<2x4xf32>
 func.func @extract_insert(%v: vector<2x4xf32>, %i: index, %s: f32) -> (f32, f32, vector<4xf32>, vector<2x4xf32>) {
   %0 = vector.extract %v[1, 2] : f32 from vector<2x4xf32>
   %1 = vector.extract %v[0, %i] : f32 from vector<2x4xf32>
@@ -191,7 +191,7 @@ func.func @extract_insert(%v: vector<2x4xf32>, %i: index, %s: f32) -> (f32, f32,
 // CHECK-NEXT:  %[[V_1:.*]] = llvm.shufflevector %c, %c [0, 2, 1, 3] : vector<2xf32>
 // CHECK-NEXT:  %[[V_2:.*]] = llvm.shufflevector %a, %a [0, 2] : vector<4xf32>
 // CHECK-NEXT:  %[[V_3:.*]] = llvm.shufflevector %a, %a [1, 3] : vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_1]], %[[V_2]], %[[V_3]] : vector<8xf32>, vector<4xf32>, vector<2xf32>, vector<2xf32>
+// CHECK-NEXT:  return %[[V_0]], %[[V_1]], %[[V_2]], %[[V_3]] : vector<8xf32>, vector<4xf32>, vector<2xf32>, vector<2xf32>
 func.func @shuffles(%a: vector<4xf32>, %b: vector<4xf32>, %c: vector<2xf32>) -> (vector<8xf32>, vector<4xf32>, vector<2xf32>, vector<2xf32>) {
   %0 = vector.shuffle %a, %b [0, 4, 1, 5, 2, 6, 3, 7] : vector<4xf32>, vector<4xf32>
   %1 = vector.interleave %c, %c : vector<2xf32> -> vector<4xf32>
@@ -200,7 +200,7 @@ func.func @shuffles(%a: vector<4xf32>, %b: vector<4xf32>, %c: vector<2xf32>) -> 
 }
 
 // CHECK-LABEL: func.func @elements(
-// CHECK-NEXT:  func.return %x, %y : f32, f32
+// CHECK-NEXT:  return %x, %y : f32, f32
 func.func @elements(%x: f32, %y: f32) -> (f32, f32) {
   %0 = vector.from_elements %x, %y : vector<2xf32>
   %1:2 = vector.to_elements %0 : vector<2xf32>
@@ -232,7 +232,7 @@ func.func @elements(%x: f32, %y: f32) -> (f32, f32) {
 // CHECK-NEXT:  %[[V_18:.*]] = arith.addf %[[V_16]], %[[V_17]] : vector<4xf32>
 // CHECK-NEXT:  %[[V_19:.*]] = llvm.insertvalue %[[V_18]], %[[V_15]][1] : !llvm.array<2 x vector<4xf32>>
 // CHECK-NEXT:  %[[V_20:.*]] = builtin.unrealized_conversion_cast %[[V_19]] : !llvm.array<2 x vector<4xf32>> to vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_20]] : vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_20]] : vector<2x4xf32>
 func.func @rows(%a: vector<2x4xf32>, %b: vector<2x4xf32>) -> vector<2x4xf32> {
   %c = arith.constant dense<1.0> : vector<2x4xf32>
   %0 = vector.fma %a, %b, %c : vector<2x4xf32>
@@ -246,7 +246,7 @@ func.func @rows(%a: vector<2x4xf32>, %b: vector<2x4xf32>) -> vector<2x4xf32> {
 // CHECK-NEXT:  %[[V_0:.*]] = llvm.shufflevector %v, %v [2, 3, 4, 5] : vector<8xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = llvm.shufflevector %u, %u [0, 1, 0, 0, 0, 0, 0, 0] : vector<2xf32>
 // CHECK-NEXT:  %[[V_2:.*]] = llvm.shufflevector %[[V_1]], %v [8, 9, 10, 0, 1, 13, 14, 15] : vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_2]], %[[V_CST]] : vector<4xf32>, vector<8xf32>, vector<4xindex>
+// CHECK-NEXT:  return %[[V_0]], %[[V_2]], %[[V_CST]] : vector<4xf32>, vector<8xf32>, vector<4xindex>
 func.func @slices(%v: vector<8xf32>, %u: vector<2xf32>) -> (vector<4xf32>, vector<8xf32>, vector<4xindex>) {
   %0 = vector.extract_strided_slice %v offsets = [2], sizes = [4], strides = [1] : vector<8xf32> to vector<4xf32>
   %1 = vector.insert_strided_slice %u, %v offsets = [3], strides = [1] : vector<2xf32> into vector<8xf32>
@@ -265,7 +265,7 @@ func.func @slices(%v: vector<8xf32>, %u: vector<2xf32>) -> (vector<4xf32>, vecto
 // CHECK-NEXT:  %[[V_7:.*]] = llvm.insertvalue %[[V_3]], %[[V_6]][1] : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64)>
 // CHECK-NEXT:  %[[V_8:.*]] = llvm.insertvalue %[[V_0]], %[[V_7]][2] : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64)>
 // CHECK-NEXT:  %[[V_9:.*]] = builtin.unrealized_conversion_cast %[[V_8]] : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64)> to memref<vector<4x8xf32>>
-// CHECK-NEXT:  func.return %[[V_4]], %[[V_9]] : vector<16xi8>, memref<vector<4x8xf32>>
+// CHECK-NEXT:  return %[[V_4]], %[[V_9]] : vector<16xi8>, memref<vector<4x8xf32>>
 func.func @bitcast_and_cast(%v: vector<4xf32>, %m: memref<4x8xf32>) -> (vector<16xi8>, memref<vector<4x8xf32>>) {
   %0 = vector.bitcast %v : vector<4xf32> to vector<16xi8>
   %1 = vector.type_cast %m : memref<4x8xf32> to memref<vector<4x8xf32>>
@@ -339,7 +339,7 @@ func.func @bitcast_and_cast(%v: vector<4xf32>, %m: memref<4x8xf32>) -> (vector<1
 // CHECK-NEXT:  %[[V_62:.*]] = arith.addf %[[V_60]], %[[V_61]] : vector<2xf32>
 // CHECK-NEXT:  %[[V_63:.*]] = llvm.insertvalue %[[V_62]], %[[V_59]][1] : !llvm.array<2 x vector<2xf32>>
 // CHECK-NEXT:  %[[V_64:.*]] = builtin.unrealized_conversion_cast %[[V_63]] : !llvm.array<2 x vector<2xf32>> to vector<2x2xf32>
-// CHECK-NEXT:  func.return %[[V_64]] : vector<2x2xf32>
+// CHECK-NEXT:  return %[[V_64]] : vector<2x2xf32>
 func.func @contract(%a: vector<2x2xf32>, %b: vector<2x2xf32>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
   %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x2xf32>, vector<2x2xf32> into vector<2x2xf32>
   return %0 : vector<2x2xf32>

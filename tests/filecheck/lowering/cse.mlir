@@ -11,7 +11,7 @@
 // CHECK-NEXT:    %[[S0:.*]] = arith.addf %[[V0]], %[[V0]] : f32
 // CHECK-NEXT:    %[[S1:.*]] = arith.addf %[[V2]], %[[V2]] : f32
 // CHECK-NEXT:    %[[S:.*]] = arith.addf %[[S0]], %[[S1]] : f32
-// CHECK-NEXT:    func.return %[[S]], %[[X]], %[[X]]
+// CHECK-NEXT:    return %[[S]], %[[X]], %[[X]]
 func.func @reads_and_writes(%a: memref<8xf32>, %i: index, %j: index) -> (f32, index, index) {
   %c1 = arith.constant 1 : index
   %c1b = arith.constant 1 : index
@@ -38,7 +38,7 @@ func.func @reads_and_writes(%a: memref<8xf32>, %i: index, %j: index) -> (f32, in
 // CHECK:         %[[B:.*]] = memref.load
 // CHECK:         %[[S:.*]] = scf.for
 // CHECK:         }
-// CHECK-NEXT:    func.return %[[A]], %[[B]], %[[B]], %[[S]]
+// CHECK-NEXT:    return %[[A]], %[[B]], %[[B]], %[[S]]
 func.func @nested_effects(%m: memref<?xf32>, %o: memref<?xf32>, %n: index, %v: f32) -> (f32, f32, f32, f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -65,11 +65,11 @@ func.func @nested_effects(%m: memref<?xf32>, %o: memref<?xf32>, %n: index, %v: f
 // CHECK:       ^bb1:
 // CHECK-NEXT:    %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:    %[[Y:.*]] = arith.addi %[[P]], %[[X]] : index
-// CHECK-NEXT:    func.return %[[Y]]
+// CHECK-NEXT:    return %[[Y]]
 // CHECK:       ^bb2:
 // CHECK-NEXT:    %[[Q:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:    %[[Z:.*]] = arith.subi %[[Q]], %[[X]] : index
-// CHECK-NEXT:    func.return %[[Z]]
+// CHECK-NEXT:    return %[[Z]]
 func.func @dominance(%a: index, %b: index, %c: i1, %m: memref<index>) -> index {
   %x = arith.addi %a, %b : index
   memref.store %x, %m[] : memref<index>

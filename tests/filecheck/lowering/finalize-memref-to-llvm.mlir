@@ -98,7 +98,7 @@ func.func @subviews(%m: memref<?x?xf32>, %o: index, %s: index) {
 // CHECK-DAG:     %[[D1:.*]] = llvm.extractvalue %{{.*}}[3, 1]
 // CHECK-DAG:     %[[R0:.*]] = builtin.unrealized_conversion_cast %[[C4]] : i64 to index
 // CHECK-DAG:     %[[R1:.*]] = builtin.unrealized_conversion_cast %[[D1]] : i64 to index
-// CHECK:         func.return %[[R0]], %[[R1]] : index, index
+// CHECK:         return %[[R0]], %[[R1]] : index, index
 func.func @dims(%m: memref<4x?xf32>) -> (index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -10,7 +10,7 @@
 // CHECK-NEXT:    %[[C:.*]] = memref.cast %c : memref<5x7xf32> to memref<5x7xf32, strided<[?, ?], offset: ?>>
 // CHECK:         gpu.launch_func @k::@k {{.*}} args(%[[A]] : memref<5x7xf32, strided<[?, ?], offset: ?>>, %[[C]] : memref<5x7xf32, strided<[?, ?], offset: ?>>)
 // CHECK:         gpu.memcpy %out, %c : memref<5x7xf32>, memref<5x7xf32>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 module attributes {gpu.container_module} {
   func.func @entry(%a: memref<5x7xf32, strided<[?, ?], offset: ?>>, %c: memref<5x7xf32, strided<[?, ?], offset: ?>>, %n: index, %out: memref<5x7xf32>) {
     %c1 = arith.constant 1 : index

@@ -9,7 +9,7 @@
 // CHECK:         gpu.launch_func
 // CHECK:         gpu.dealloc %[[B]] : memref<?xf32>
 // CHECK:         gpu.dealloc %[[T]] : memref<16xf32>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 module attributes {gpu.container_module} {
   func.func @host(%a: memref<16xf32>, %n: index) {
     %c1 = arith.constant 1 : index

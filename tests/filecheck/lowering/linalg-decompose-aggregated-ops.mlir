@@ -16,7 +16,7 @@
 // CHECK:           arith.addf
 // CHECK:         %[[DIV:.*]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<33x65xf32>, tensor<33xf32>) outs(%[[INIT]] : tensor<33x65xf32>)
 // CHECK:           arith.divf
-// CHECK:         func.return %[[DIV]]
+// CHECK:         return %[[DIV]]
 // CHECK-NOT:     linalg.softmax
 func.func @softmax(%x: tensor<33x65xf32>) -> tensor<33x65xf32> {
   %init = tensor.empty() : tensor<33x65xf32>

@@ -7,7 +7,7 @@
 // CHECK:         %[[M:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8x5xf32>) outs(%[[F]] : tensor<4x5xf32>)
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
-// CHECK:         func.return %[[M]]
+// CHECK:         return %[[M]]
 // CHECK-NOT:     linalg.matmul
 // CHECK-NOT:     linalg.fill
 func.func @matmul_fill(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %v: f32) -> tensor<4x5xf32> {

@@ -12,7 +12,7 @@
 // CHECK-COUNT-13: memref.store %{{.*}}, %[[FIELDS]][%{{.*}}] : memref<13xi64>
 // CHECK:       %[[P:.*]] = "memref.extract_aligned_pointer_as_index"(%[[FIELDS]]) : (memref<13xi64>) -> index
 // CHECK-NEXT:  %[[P64:.*]] = arith.index_cast %[[P]] : index to i64
-// CHECK-NEXT:  %[[D:.*]] = func.call @schedirTensorMapEncodeTiled(%[[P64]]) : (i64) -> !llvm.ptr
+// CHECK-NEXT:  %[[D:.*]] = call @schedirTensorMapEncodeTiled(%[[P64]]) : (i64) -> !llvm.ptr
 // CHECK-NEXT:  gpu.launch_func @k::@k blocks in (%{{.*}}) threads in (%{{.*}}) args(%[[D]] : !llvm.ptr)
 !tmap = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 module attributes {gpu.container_module} {

@@ -25,7 +25,7 @@
 // CHECK-NEXT:  %[[V_15:.*]] = vector.broadcast %[[V_14]] : f32 to vector<3xf32>
 // CHECK-NEXT:  %[[V_16:.*]] = vector.fma %[[V_15]], %[[V_9]], %[[V_8]] : vector<3xf32>
 // CHECK-NEXT:  %[[V_17:.*]] = vector.insert %[[V_16]], %[[V_13]] [1] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_17]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_17]] : vector<2x3xf32>
 func.func @contract(%a: vector<2x2xf32>, %b: vector<2x3xf32>, %c: vector<2x3xf32>) -> vector<2x3xf32> {
   %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x2xf32>, vector<2x3xf32> into vector<2x3xf32>
   return %0 : vector<2x3xf32>
@@ -43,7 +43,7 @@ func.func @contract(%a: vector<2x2xf32>, %b: vector<2x3xf32>, %c: vector<2x3xf32
 // CHECK-NEXT:  %[[A1:.*]] = vector.extract %acc[1] : f32 from vector<2xf32>
 // CHECK-NEXT:  %[[S1:.*]] = vector.reduction <add>, %[[R1]], %[[A1]] : vector<4xf32> into f32
 // CHECK-NEXT:  %[[I1:.*]] = vector.insert %[[S1]], %[[I0]] [1] : f32 into vector<2xf32>
-// CHECK-NEXT:  func.return %[[I1]] : vector<2xf32>
+// CHECK-NEXT:  return %[[I1]] : vector<2xf32>
 func.func @multi_reduction(%v: vector<2x4xf32>, %acc: vector<2xf32>) -> vector<2xf32> {
   %0 = vector.multi_reduction <add>, %v, %acc [1] : vector<2x4xf32> to vector<2xf32>
   return %0 : vector<2xf32>
@@ -83,7 +83,7 @@ func.func @multi_reduction(%v: vector<2x4xf32>, %acc: vector<2xf32>) -> vector<2
 // CHECK-NEXT:  %[[V_17:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_18:.*]] = vector.extract %[[V_12]][1] : vector<4xf32> from vector<2x4xf32>
 // CHECK-NEXT:  vector.store %[[V_18]], %m[%[[V_17]], %i] : memref<?x?xf32>, vector<4xf32>
-// CHECK-NEXT:  func.return
+// CHECK-NEXT:  return
 func.func @transfer_2d(%m: memref<?x?xf32>, %i: index) {
   %p = arith.constant 0.0 : f32
   %0 = vector.transfer_read %m[%i, %i], %p : memref<?x?xf32>, vector<2x4xf32>
@@ -105,7 +105,7 @@ func.func @transfer_2d(%m: memref<?x?xf32>, %i: index) {
 // CHECK-NEXT:  %[[V_9:.*]] = vector.insert %[[V_8]], %[[V_7]] [0, 1] : f32 into vector<2x2xf32>
 // CHECK-NEXT:  %[[V_10:.*]] = vector.extract %[[V_3]][1] : f32 from vector<2xf32>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.insert %[[V_10]], %[[V_9]] [1, 1] : f32 into vector<2x2xf32>
-// CHECK-NEXT:  func.return %[[V_11]] : vector<2x2xf32>
+// CHECK-NEXT:  return %[[V_11]] : vector<2x2xf32>
 func.func @transposed_read(%m: memref<8x8xf32>, %i: index) -> vector<2x2xf32> {
   %p = arith.constant 0.0 : f32
   %0 = vector.transfer_read %m[%i, %i], %p {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<8x8xf32>, vector<2x2xf32>
@@ -116,7 +116,7 @@ func.func @transposed_read(%m: memref<8x8xf32>, %i: index) -> vector<2x2xf32> {
 // CHECK-LABEL: func.func @left_alone(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.reduction <add>, %[[V_0]], %s : vector<4xf32> into f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 func.func @left_alone(%m: memref<?xf32>, %i: index, %s: f32) -> f32 {
   %0 = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
   %1 = vector.reduction <add>, %0, %s : vector<4xf32> into f32

@@ -12,7 +12,7 @@
 // CHECK:         %[[COPY:.*]] = memref.alloc()
 // CHECK-NEXT:    memref.copy %[[M]], %[[COPY]]
 // CHECK-NEXT:    memref.store %{{.*}}, %[[COPY]]
-// CHECK-NEXT:    func.return %[[COPY]]
+// CHECK-NEXT:    return %[[COPY]]
 func.func @unknown(%a: tensor<4xf32>, %shape: tensor<1xindex>) -> tensor<4xf32> {
   %v = arith.constant 1.0 : f32
   %f = linalg.fill ins(%v : f32) outs(%a : tensor<4xf32>) -> tensor<4xf32>

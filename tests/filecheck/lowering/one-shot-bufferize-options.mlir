@@ -26,7 +26,7 @@
 // NOFB-NEXT:    memref.copy %[[MC]], %[[BUF]]
 // NOFB-NEXT:    linalg.matmul ins(%[[MA]], %[[MB]] : {{.*}}) outs(%[[BUF]] : memref<4x5xf32>)
 // NOFB-NEXT:    %[[R:.*]] = bufferization.to_tensor %[[BUF]] : memref<4x5xf32> to tensor<4x5xf32>
-// NOFB-NEXT:    func.return %[[R]] : tensor<4x5xf32>
+// NOFB-NEXT:    return %[[R]] : tensor<4x5xf32>
 func.func @matmul_read_only_init(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: tensor<4x5xf32> {bufferization.writable = false}) -> tensor<4x5xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
   return %r : tensor<4x5xf32>

@@ -8,7 +8,7 @@
 // CHECK:         %[[BUF:.*]] = memref.alloc() alignment = 64 : memref<4x5xf32>
 // CHECK-NEXT:    linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : memref<4x5xf32>)
 // CHECK-NEXT:    linalg.matmul ins(%[[A]], %[[B]] : memref<4x8xf32>, memref<8x5xf32>) outs(%[[BUF]] : memref<4x5xf32>)
-// CHECK-NEXT:    func.return %[[BUF]] : memref<4x5xf32>
+// CHECK-NEXT:    return %[[BUF]] : memref<4x5xf32>
 // ANALYSIS-LABEL: func.func @matmul_fill_empty
 // ANALYSIS:       linalg.fill {__inplace_operands_attr__ = ["none", "true"]}
 // ANALYSIS:       linalg.matmul {__inplace_operands_attr__ = ["true", "true", "true"]}
@@ -45,7 +45,7 @@ func.func @read_only_init(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %c: tensor<4
 // CHECK:         %[[BUF:.*]] = memref.alloc() alignment = 64 : memref<8xf32>
 // CHECK-NEXT:    linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : memref<8xf32>)
 // CHECK-NEXT:    %[[X:.*]] = memref.load %[[T]][%[[I]]] : memref<8xf32>
-// CHECK-NEXT:    func.return %[[BUF]], %[[X]]
+// CHECK-NEXT:    return %[[BUF]], %[[X]]
 // ANALYSIS-LABEL: func.func @read_after_write
 // ANALYSIS:       linalg.fill {__inplace_operands_attr__ = ["none", "false"]}
 func.func @read_after_write(%t: tensor<8xf32>, %i: index) -> (tensor<8xf32>, f32) {
@@ -71,7 +71,7 @@ func.func @read_after_write(%t: tensor<8xf32>, %i: index) -> (tensor<8xf32>, f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[R:.*]] = memref.alloc() alignment = 64 : memref<50x31xf32>
 // CHECK-NEXT:    memref.copy %[[C]], %[[R]]
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 // ANALYSIS-LABEL: func.func @tiled
 // ANALYSIS:       tensor.extract_slice {{.*}}__inplace_operands_attr__ = ["true", "none", "none"]
 // ANALYSIS:       tensor.extract_slice {{.*}}__inplace_operands_attr__ = ["true", "none", "none"]
@@ -103,7 +103,7 @@ func.func @tiled(%A: tensor<50x23xf32>, %B: tensor<23x31xf32>, %C: tensor<50x31x
 // CHECK-NOT:       memref.copy
 // CHECK:           memref.subview %[[BUF]]
 // CHECK:         }
-// CHECK-NEXT:    func.return %[[BUF]]
+// CHECK-NEXT:    return %[[BUF]]
 func.func @tiled_read_only(%C: tensor<8x4xf32> {bufferization.writable = false}, %v: f32) -> tensor<8x4xf32> {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -312,9 +312,9 @@ func.func @generate(%n: index) -> tensor<?x3xf32> {
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[A]] : memref<4xf32>)
 // CHECK-LABEL: func.func @caller
 // CHECK:         %[[TMP:.*]] = memref.alloc()
-// CHECK-NEXT:    %[[R:.*]] = func.call @callee(%[[TMP]], %{{.*}}) : (memref<4xf32>, f32) -> memref<4xf32>
+// CHECK-NEXT:    %[[R:.*]] = call @callee(%[[TMP]], %{{.*}}) : (memref<4xf32>, f32) -> memref<4xf32>
 // CHECK-NEXT:    memref.dealloc %[[TMP]]
-// CHECK:         func.return %[[R]],
+// CHECK:         return %[[R]],
 func.func @callee(%a: tensor<4xf32>, %v: f32) -> tensor<4xf32> {
   %f = linalg.fill ins(%v : f32) outs(%a : tensor<4xf32>) -> tensor<4xf32>
   return %f : tensor<4xf32>
@@ -357,7 +357,7 @@ func.func @matmul_bias_relu(%A: tensor<61x47xf32>, %B: tensor<47x35xf32>, %bias:
 // CHECK:         %[[BUF:.*]] = memref.alloc() alignment = 64 : memref<8xf32>
 // CHECK-NEXT:    vector.transfer_write %[[X]], %[[BUF]][%{{.*}}] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
 // CHECK-NEXT:    %[[V:.*]] = vector.transfer_read %[[C]][%{{.*}}], %{{.*}} {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
-// CHECK-NEXT:    func.return %[[BUF]], %[[V]]
+// CHECK-NEXT:    return %[[BUF]], %[[V]]
 // ANALYSIS-LABEL: func.func @transfers
 // ANALYSIS:       vector.transfer_write {{.*}}__inplace_operands_attr__ = ["none", "false", "none"]
 func.func @transfers(%c: tensor<8xf32> {bufferization.writable = false}, %x: vector<8xf32>) -> (tensor<8xf32>, vector<8xf32>) {

@@ -66,7 +66,7 @@ func.func @nested(%m: memref<4x8xf32>, %v: f32) {
 // CHECK-NEXT:      }
 // CHECK-NEXT:      scf.yield %[[R2]] : f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[R]] : f32
+// CHECK-NEXT:    return %[[R]] : f32
 func.func @parallel_sum(%m: memref<8x4xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -10,7 +10,7 @@
 // CHECK-DAG:     %[[A:.*]] = affine.apply #[[PLUS8]]()[%[[V]]]
 // CHECK-DAG:     %[[M:.*]] = affine.apply #[[MOD4]]()[%[[V]]]
 // CHECK-DAG:     %[[K:.*]] = affine.min #{{.*}}()[%[[V]], %{{.*}}]
-// CHECK:         func.return %[[A]], %[[ZERO]], %[[M]], %[[K]]
+// CHECK:         return %[[A]], %[[ZERO]], %[[M]], %[[K]]
 module attributes {transform.with_named_sequence} {
   func.func @bounded(%x: i32, %w: index) -> (index, index, index, index) {
     %v = arith.index_cast %x : i32 to index

@@ -11,7 +11,7 @@
 // CHECK-NEXT:    %[[S0:.*]] = arith.addf %[[V0]], %[[V0]] : f32
 // CHECK-NEXT:    %[[S1:.*]] = arith.addf %[[V2]], %[[V2]] : f32
 // CHECK-NEXT:    %[[S:.*]] = arith.addf %[[S0]], %[[S1]] : f32
-// CHECK-NEXT:    func.return %[[S]], %[[X]], %[[X]]
+// CHECK-NEXT:    return %[[S]], %[[X]], %[[X]]
 module attributes {transform.with_named_sequence} {
   func.func @cse(%a: memref<8xf32>, %i: index, %j: index) -> (f32, index, index) {
     %c1 = arith.constant 1 : index
@@ -49,7 +49,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[W:.*]] = arith.addf %[[V:.*]], %[[V]] : f32
 // CHECK:         scf.for
 // CHECK-NEXT:      memref.store %[[W]]
-// CHECK:         func.return %[[R]], %[[R]]
+// CHECK:         return %[[R]], %[[R]]
 module attributes {transform.with_named_sequence} {
   func.func @regions(%t: tensor<8x16xf32>, %o: tensor<8xf32>, %m: memref<?xf32>, %n: index, %v: f32) -> (tensor<8xf32>, tensor<8xf32>) {
     %c0 = arith.constant 0 : index

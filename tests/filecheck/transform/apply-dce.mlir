@@ -7,7 +7,7 @@
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[A:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK-NEXT:    memref.store %{{.*}}, %[[A]][%[[C0]]] : memref<?xf32>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 module attributes {transform.with_named_sequence} {
   func.func @dce(%m: memref<?xf32>, %n: index, %x: f32) -> f32 {
     %c0 = arith.constant 0 : index
@@ -40,7 +40,7 @@ module attributes {transform.with_named_sequence} {
 // A forall whose results are unused is dead (its parallel inserts alone are not).
 // CHECK-LABEL: func.func @dead_forall
 // CHECK-NOT:     scf.forall
-// CHECK:         func.return
+// CHECK:         return
 module attributes {transform.with_named_sequence} {
   func.func @dead_forall(%t: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
     %r = scf.forall (%i) in (8) shared_outs(%o = %t) -> (tensor<8xf32>) {

@@ -13,23 +13,23 @@
 // CHECK-NEXT:  %[[V_4:.*]] = vector.extract %v[1] : vector<4xf32> from vector<2x4xf32>
 // CHECK-NEXT:  %[[V_5:.*]] = vector.bitcast %[[V_4]] : vector<4xf32> to vector<16xi8>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.insert %[[V_5]], %[[V_3]] [1] : vector<16xi8> into vector<2x16xi8>
-// CHECK-NEXT:  func.return %[[V_6]] : vector<2x16xi8>
+// CHECK-NEXT:  return %[[V_6]] : vector<2x16xi8>
 
 // CHECK-LABEL: func.func @il(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.interleave %a, %b : vector<2x4xf32> -> vector<2x8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x8xf32>
 
 // CHECK-LABEL: func.func @dl(
 // CHECK-NEXT:  %[[V_0:.*]], %[[V_1:.*]] = vector.deinterleave %a : vector<2x8xf32> -> vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_1]] : vector<2x4xf32>, vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_0]], %[[V_1]] : vector<2x4xf32>, vector<2x4xf32>
 
 // CHECK-LABEL: func.func @il1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.interleave %a, %b : vector<4xf32> -> vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @dl1(
 // CHECK-NEXT:  %[[V_0:.*]], %[[V_1:.*]] = vector.deinterleave %a : vector<8xf32> -> vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]], %[[V_1]] : vector<4xf32>, vector<4xf32>
 module attributes {transform.with_named_sequence} {
   func.func @bc(%v: vector<2x4xf32>) -> vector<2x16xi8> {
     %0 = vector.bitcast %v : vector<2x4xf32> to vector<2x16xi8>
@@ -65,7 +65,7 @@ module attributes {transform.with_named_sequence} {
 // lower_interleave: n-D interleave / deinterleave become 1-D ones on the rows.
 // CHECK-LABEL: func.func @bc(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.bitcast %v : vector<2x4xf32> to vector<2x16xi8>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x16xi8>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x16xi8>
 
 // CHECK-LABEL: func.func @il(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<0.000000e+00> : vector<2x8xf32>
@@ -77,7 +77,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_5:.*]] = vector.extract %b[1] : vector<4xf32> from vector<2x4xf32>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.interleave %[[V_4]], %[[V_5]] : vector<4xf32> -> vector<8xf32>
 // CHECK-NEXT:  %[[V_7:.*]] = vector.insert %[[V_6]], %[[V_3]] [1] : vector<8xf32> into vector<2x8xf32>
-// CHECK-NEXT:  func.return %[[V_7]] : vector<2x8xf32>
+// CHECK-NEXT:  return %[[V_7]] : vector<2x8xf32>
 
 // CHECK-LABEL: func.func @dl(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<0.000000e+00> : vector<2x4xf32>
@@ -89,15 +89,15 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_6:.*]], %[[V_7:.*]] = vector.deinterleave %[[V_5]] : vector<8xf32> -> vector<4xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = vector.insert %[[V_6]], %[[V_3]] [1] : vector<4xf32> into vector<2x4xf32>
 // CHECK-NEXT:  %[[V_9:.*]] = vector.insert %[[V_7]], %[[V_4]] [1] : vector<4xf32> into vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_8]], %[[V_9]] : vector<2x4xf32>, vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_8]], %[[V_9]] : vector<2x4xf32>, vector<2x4xf32>
 
 // CHECK-LABEL: func.func @il1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.interleave %a, %b : vector<4xf32> -> vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @dl1(
 // CHECK-NEXT:  %[[V_0:.*]], %[[V_1:.*]] = vector.deinterleave %a : vector<8xf32> -> vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]], %[[V_1]] : vector<4xf32>, vector<4xf32>
 module attributes {transform.with_named_sequence} {
   func.func @bc(%v: vector<2x4xf32>) -> vector<2x16xi8> {
     %0 = vector.bitcast %v : vector<2x4xf32> to vector<2x16xi8>
@@ -133,24 +133,24 @@ module attributes {transform.with_named_sequence} {
 // interleave_and_deinterleave_to_shuffle: 1-D ones become vector.shuffle.
 // CHECK-LABEL: func.func @bc(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.bitcast %v : vector<2x4xf32> to vector<2x16xi8>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x16xi8>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x16xi8>
 
 // CHECK-LABEL: func.func @il(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.interleave %a, %b : vector<2x4xf32> -> vector<2x8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x8xf32>
 
 // CHECK-LABEL: func.func @dl(
 // CHECK-NEXT:  %[[V_0:.*]], %[[V_1:.*]] = vector.deinterleave %a : vector<2x8xf32> -> vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_1]] : vector<2x4xf32>, vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_0]], %[[V_1]] : vector<2x4xf32>, vector<2x4xf32>
 
 // CHECK-LABEL: func.func @il1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shuffle %a, %b [0, 4, 1, 5, 2, 6, 3, 7] : vector<4xf32>, vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @dl1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shuffle %a, %a [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.shuffle %a, %a [1, 3, 5, 7] : vector<8xf32>, vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]], %[[V_1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]], %[[V_1]] : vector<4xf32>, vector<4xf32>
 module attributes {transform.with_named_sequence} {
   func.func @bc(%v: vector<2x4xf32>) -> vector<2x16xi8> {
     %0 = vector.bitcast %v : vector<2x4xf32> to vector<2x16xi8>

@@ -17,12 +17,12 @@
 // CHECK-NEXT:  %[[V_7:.*]] = vector.extract %[[V_0]][2] : vector<2xf32> from vector<3x2xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = vector.extract %b[2] : vector<4xf32> from vector<3x4xf32>
 // CHECK-NEXT:  %[[V_9:.*]] = vector.outerproduct %[[V_7]], %[[V_8]], %[[V_6]] {kind = #vector.kind<add>} : vector<2xf32>, vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_9]] : vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_9]] : vector<2x4xf32>
 
 // CHECK-LABEL: func.func @dot(
 // CHECK-NEXT:  %[[V_0:.*]] = arith.mulf %a, %b : vector<4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.reduction <add>, %[[V_0]], %c : vector<4xf32> into f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 
 // CHECK-LABEL: func.func @matvec(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %a, [1, 0] : vector<2x3xf32> to vector<3x2xf32>
@@ -35,7 +35,7 @@
 // CHECK-NEXT:  %[[V_7:.*]] = vector.extract %[[V_0]][2] : vector<2xf32> from vector<3x2xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = vector.extract %b[2] : f32 from vector<3xf32>
 // CHECK-NEXT:  %[[V_9:.*]] = vector.outerproduct %[[V_7]], %[[V_8]], %[[V_6]] {kind = #vector.kind<add>} : vector<2xf32>, f32
-// CHECK-NEXT:  func.return %[[V_9]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_9]] : vector<2xf32>
 
 // CHECK-LABEL: func.func @mixed_precision(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %a, [1, 0] : vector<2x2xf16> to vector<2x2xf16>
@@ -49,7 +49,7 @@
 // CHECK-NEXT:  %[[V_8:.*]] = arith.extf %[[V_6]] : vector<2xf16> to vector<2xf32>
 // CHECK-NEXT:  %[[V_9:.*]] = arith.extf %[[V_7]] : vector<2xf16> to vector<2xf32>
 // CHECK-NEXT:  %[[V_10:.*]] = vector.outerproduct %[[V_8]], %[[V_9]], %[[V_5]] {kind = #vector.kind<add>} : vector<2xf32>, vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_10]] : vector<2x2xf32>
+// CHECK-NEXT:  return %[[V_10]] : vector<2x2xf32>
 
 // CHECK-LABEL: func.func @int_matmul(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %a, [1, 0] : vector<2x2xi32> to vector<2x2xi32>
@@ -59,7 +59,7 @@
 // CHECK-NEXT:  %[[V_4:.*]] = vector.extract %[[V_0]][1] : vector<2xi32> from vector<2x2xi32>
 // CHECK-NEXT:  %[[V_5:.*]] = vector.extract %b[1] : vector<3xi32> from vector<2x3xi32>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.outerproduct %[[V_4]], %[[V_5]], %[[V_3]] {kind = #vector.kind<add>} : vector<2xi32>, vector<3xi32>
-// CHECK-NEXT:  func.return %[[V_6]] : vector<2x3xi32>
+// CHECK-NEXT:  return %[[V_6]] : vector<2x3xi32>
 module attributes {transform.with_named_sequence} {
   func.func @matmul(%a: vector<2x3xf32>, %b: vector<3x4xf32>, %c: vector<2x4xf32>) -> vector<2x4xf32> {
     %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
@@ -127,12 +127,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_29:.*]] = vector.reduction <add>, %[[V_28]] : vector<3xf32> into f32
 // CHECK-NEXT:  %[[V_30:.*]] = vector.insert %[[V_29]], %[[V_27]] [1, 3] : f32 into vector<2x4xf32>
 // CHECK-NEXT:  %[[V_31:.*]] = arith.addf %[[V_30]], %c : vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_31]] : vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_31]] : vector<2x4xf32>
 
 // CHECK-LABEL: func.func @dot(
 // CHECK-NEXT:  %[[V_0:.*]] = arith.mulf %a, %b : vector<4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.reduction <add>, %[[V_0]], %c : vector<4xf32> into f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 
 // CHECK-LABEL: func.func @matvec(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
@@ -145,7 +145,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_6:.*]] = vector.reduction <add>, %[[V_5]] : vector<3xf32> into f32
 // CHECK-NEXT:  %[[V_7:.*]] = vector.insert %[[V_6]], %[[V_3]] [1] : f32 into vector<2xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = arith.addf %[[V_7]], %c : vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_8]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_8]] : vector<2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @matmul(%a: vector<2x3xf32>, %b: vector<3x4xf32>, %c: vector<2x4xf32>) -> vector<2x4xf32> {
     %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
@@ -180,12 +180,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_4:.*]] = vector.extract %[[V_2]][0] : vector<2x4xf32> from vector<1x2x4xf32>
 // CHECK-NEXT:  %[[V_5:.*]] = vector.extract %[[V_3]][0] : vector<2x4xf32> from vector<1x2x4xf32>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.fma %[[V_4]], %[[V_5]], %c : vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_6]] : vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_6]] : vector<2x4xf32>
 
 // CHECK-LABEL: func.func @dot(
 // CHECK-NEXT:  %[[V_0:.*]] = arith.mulf %a, %b : vector<4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.reduction <add>, %[[V_0]], %c : vector<4xf32> into f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 module attributes {transform.with_named_sequence} {
   func.func @unit_reduction(%a: vector<2x1xf32>, %b: vector<1x4xf32>, %c: vector<2x4xf32>) -> vector<2x4xf32> {
     %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x1xf32>, vector<1x4xf32> into vector<2x4xf32>
@@ -219,12 +219,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_7:.*]] = vector.extract %c[1] : vector<3xf32> from vector<2x3xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = vector.fma %[[V_6]], %b, %[[V_7]] : vector<3xf32>
 // CHECK-NEXT:  %[[V_9:.*]] = vector.insert %[[V_8]], %[[V_4]] [1] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_9]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_9]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @axpy(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.broadcast %s : f32 to vector<4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.fma %a, %[[V_0]], %c : vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @outer_max(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<0.000000e+00> : vector<2x2xf32>
@@ -240,7 +240,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_9:.*]] = arith.mulf %[[V_7]], %b : vector<2xf32>
 // CHECK-NEXT:  %[[V_10:.*]] = arith.maxnumf %[[V_9]], %[[V_8]] : vector<2xf32>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.insert %[[V_10]], %[[V_5]] [1] : vector<2xf32> into vector<2x2xf32>
-// CHECK-NEXT:  func.return %[[V_11]] : vector<2x2xf32>
+// CHECK-NEXT:  return %[[V_11]] : vector<2x2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @outerproduct(%a: vector<2xf32>, %b: vector<3xf32>, %c: vector<2x3xf32>) -> vector<2x3xf32> {
     %0 = vector.outerproduct %a, %b, %c {kind = #vector.kind<add>} : vector<2xf32>, vector<3xf32>
@@ -268,12 +268,12 @@ module attributes {transform.with_named_sequence} {
 // fold_arith_extension: the contraction reads the narrow operands when both are extended.
 // CHECK-LABEL: func.func @extf_operands(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x3xf16>, vector<3x4xf16> into vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x4xf32>
 
 // CHECK-LABEL: func.func @one_extended(
 // CHECK-NEXT:  %[[V_EA:.*]] = arith.extf %a : vector<2x3xf16> to vector<2x3xf32>
 // CHECK-NEXT:  %[[V_0:.*]] = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %[[V_EA]], %b, %c : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x4xf32>
 module attributes {transform.with_named_sequence} {
   func.func @extf_operands(%a: vector<2x3xf16>, %b: vector<3x4xf16>, %c: vector<2x4xf32>) -> vector<2x4xf32> {
     %ea = arith.extf %a : vector<2x3xf16> to vector<2x3xf32>

@@ -4,7 +4,7 @@
 // order, float or integer, scalable dims kept) is an outer product; other products stay.
 // CHECK-LABEL: func.func @mulf
 // CHECK:         %[[R:.*]] = vector.outerproduct %[[L:.*]], %[[Rt:.*]] : vector<16xf32>, vector<8xf32>
-// CHECK-NEXT:    func.return %[[R]] : vector<16x8xf32>
+// CHECK-NEXT:    return %[[R]] : vector<16x8xf32>
 // CHECK-LABEL: func.func @muli_swapped_scalable
 // CHECK:         vector.outerproduct %{{.*}}, %{{.*}} : vector<[4]xi32>, vector<[4]xi32>
 // CHECK-LABEL: func.func @not_transposed

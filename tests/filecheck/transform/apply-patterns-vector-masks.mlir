@@ -8,7 +8,7 @@
 // constant_mask rows of its lower-rank mask, 1-D ones constants.
 // CHECK-LABEL: func.func @cm1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.create_mask %n : vector<4xi1>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xi1>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xi1>
 
 // CHECK-LABEL: func.func @cm2(
 // CHECK-NEXT:  %[[V_C1:.*]] = arith.constant 1 : index
@@ -22,15 +22,15 @@
 // CHECK-NEXT:  %[[V_4:.*]] = arith.cmpi sgt, %n, %[[V_C1]] : index
 // CHECK-NEXT:  %[[V_5:.*]] = arith.select %[[V_4]], %[[V_0]], %[[V_CST_1]] : vector<4xi1>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.insert %[[V_5]], %[[V_3]] [1] : vector<4xi1> into vector<2x4xi1>
-// CHECK-NEXT:  func.return %[[V_6]] : vector<2x4xi1>
+// CHECK-NEXT:  return %[[V_6]] : vector<2x4xi1>
 
 // CHECK-LABEL: func.func @cm3(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<{{\[\[}}true, true, true, false], [false, false, false, false{{\]\]}}> : vector<2x4xi1>
-// CHECK-NEXT:  func.return %[[V_CST]] : vector<2x4xi1>
+// CHECK-NEXT:  return %[[V_CST]] : vector<2x4xi1>
 
 // CHECK-LABEL: func.func @cm4(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<[true, true, true, false]> : vector<4xi1>
-// CHECK-NEXT:  func.return %[[V_CST]] : vector<4xi1>
+// CHECK-NEXT:  return %[[V_CST]] : vector<4xi1>
 
 // CHECK-LABEL: func.func @cm5(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<false> : vector<2x3x4xi1>
@@ -51,7 +51,7 @@
 // CHECK-NEXT:  %[[V_9:.*]] = vector.insert %[[V_8]], %[[V_6]] [2] : vector<4xi1> into vector<3x4xi1>
 // CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_CST]] [0] : vector<3x4xi1> into vector<2x3x4xi1>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.insert %[[V_9]], %[[V_10]] [1] : vector<3x4xi1> into vector<2x3x4xi1>
-// CHECK-NEXT:  func.return %[[V_11]] : vector<2x3x4xi1>
+// CHECK-NEXT:  return %[[V_11]] : vector<2x3x4xi1>
 module attributes {transform.with_named_sequence} {
   func.func @cm1(%n: index) -> vector<4xi1> {
     %0 = vector.create_mask %n : vector<4xi1>
@@ -88,7 +88,7 @@ module attributes {transform.with_named_sequence} {
 // lower_create_mask is the same set.
 // CHECK-LABEL: func.func @cm1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.create_mask %n : vector<4xi1>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xi1>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xi1>
 
 // CHECK-LABEL: func.func @cm2(
 // CHECK-NEXT:  %[[V_C1:.*]] = arith.constant 1 : index
@@ -102,15 +102,15 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_4:.*]] = arith.cmpi sgt, %n, %[[V_C1]] : index
 // CHECK-NEXT:  %[[V_5:.*]] = arith.select %[[V_4]], %[[V_0]], %[[V_CST_1]] : vector<4xi1>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.insert %[[V_5]], %[[V_3]] [1] : vector<4xi1> into vector<2x4xi1>
-// CHECK-NEXT:  func.return %[[V_6]] : vector<2x4xi1>
+// CHECK-NEXT:  return %[[V_6]] : vector<2x4xi1>
 
 // CHECK-LABEL: func.func @cm3(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<{{\[\[}}true, true, true, false], [false, false, false, false{{\]\]}}> : vector<2x4xi1>
-// CHECK-NEXT:  func.return %[[V_CST]] : vector<2x4xi1>
+// CHECK-NEXT:  return %[[V_CST]] : vector<2x4xi1>
 
 // CHECK-LABEL: func.func @cm4(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<[true, true, true, false]> : vector<4xi1>
-// CHECK-NEXT:  func.return %[[V_CST]] : vector<4xi1>
+// CHECK-NEXT:  return %[[V_CST]] : vector<4xi1>
 
 // CHECK-LABEL: func.func @cm5(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<false> : vector<2x3x4xi1>
@@ -131,7 +131,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_9:.*]] = vector.insert %[[V_8]], %[[V_6]] [2] : vector<4xi1> into vector<3x4xi1>
 // CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_CST]] [0] : vector<3x4xi1> into vector<2x3x4xi1>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.insert %[[V_9]], %[[V_10]] [1] : vector<3x4xi1> into vector<2x3x4xi1>
-// CHECK-NEXT:  func.return %[[V_11]] : vector<2x3x4xi1>
+// CHECK-NEXT:  return %[[V_11]] : vector<2x3x4xi1>
 module attributes {transform.with_named_sequence} {
   func.func @cm1(%n: index) -> vector<4xi1> {
     %0 = vector.create_mask %n : vector<4xi1>
@@ -170,29 +170,29 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @mt1(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transfer_read %m[%i], %[[V_P]], %mask : memref<?xf32>, vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @mt2(
 // CHECK-NEXT:  vector.transfer_write %v, %m[%i], %mask : vector<4xf32>, memref<?xf32>
-// CHECK-NEXT:  func.return
+// CHECK-NEXT:  return
 
 // CHECK-LABEL: func.func @mt3(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:  %[[V_0:.*]] = vector.mask %mask, %pt { vector.transfer_read %m[%i], %[[V_P]] : memref<?xf32>, vector<4xf32> } : vector<4xi1> -> vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @mt4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transfer_write %v, %t[%i], %mask : vector<4xf32>, tensor<?xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : tensor<?xf32>
+// CHECK-NEXT:  return %[[V_0]] : tensor<?xf32>
 
 // CHECK-LABEL: func.func @mt5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.mask %mask { vector.reduction <add>, %v : vector<4xf32> into f32 } : vector<4xi1> -> f32
-// CHECK-NEXT:  func.return %[[V_0]] : f32
+// CHECK-NEXT:  return %[[V_0]] : f32
 
 // CHECK-LABEL: func.func @mt6(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transfer_read %m[%i, %i], %[[V_P]], %mask {permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<?x?xf32>, vector<4x2xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4x2xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4x2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @mt1(%m: memref<?xf32>, %i: index, %mask: vector<4xi1>) -> vector<4xf32> {
     %p = arith.constant 0.0 : f32

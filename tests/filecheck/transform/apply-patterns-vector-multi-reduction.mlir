@@ -8,28 +8,28 @@
 // CHECK-LABEL: func.func @m1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [1, 0, 2] : vector<2x3x4xf32> to vector<3x2x4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [1, 2] : vector<3x2x4xf32> to vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<3xf32>
 
 // CHECK-LABEL: func.func @m2(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [1] : vector<8x4xf32> to vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <mul>, %v, %acc [0] : vector<8xi32> to i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0, 1] : vector<2x4xf32> to f32
-// CHECK-NEXT:  func.return %[[V_0]] : f32
+// CHECK-NEXT:  return %[[V_0]] : f32
 
 // CHECK-LABEL: func.func @m6(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [1, 2] : vector<2x3x4xf32> to vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @m1(%v: vector<2x3x4xf32>, %acc: vector<3xf32>) -> vector<3xf32> {
     %0 = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
@@ -70,29 +70,29 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @m1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [0, 2, 1] : vector<2x3x4xf32> to vector<2x4x3xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [0, 1] : vector<2x4x3xf32> to vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<3xf32>
 
 // CHECK-LABEL: func.func @m2(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <maxnumf>, %[[V_0]], %acc [0] : vector<8x4xf32> to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0] : vector<4x8xf32> to vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <mul>, %v, %acc [0] : vector<8xi32> to i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0, 1] : vector<2x4xf32> to f32
-// CHECK-NEXT:  func.return %[[V_0]] : f32
+// CHECK-NEXT:  return %[[V_0]] : f32
 
 // CHECK-LABEL: func.func @m6(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [1, 2, 0] : vector<2x3x4xf32> to vector<3x4x2xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [0, 1] : vector<3x4x2xf32> to vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @m1(%v: vector<2x3x4xf32>, %acc: vector<3xf32>) -> vector<3xf32> {
     %0 = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
@@ -132,29 +132,29 @@ module attributes {transform.with_named_sequence} {
 // flattening, innerreduction: to a 2-D parallel x reduction multi_reduction (shape_cast).
 // CHECK-LABEL: func.func @m1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<3xf32>
 
 // CHECK-LABEL: func.func @m2(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0] : vector<4x8xf32> to vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <mul>, %v, %acc [0] : vector<8xi32> to i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shape_cast %v : vector<2x4xf32> to vector<8xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [0] : vector<8xf32> to f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 
 // CHECK-LABEL: func.func @m6(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shape_cast %v : vector<2x3x4xf32> to vector<2x12xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [1] : vector<2x12xf32> to vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @m1(%v: vector<2x3x4xf32>, %acc: vector<3xf32>) -> vector<3xf32> {
     %0 = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
@@ -194,28 +194,28 @@ module attributes {transform.with_named_sequence} {
 // flattening, innerparallel: to a 2-D reduction x parallel multi_reduction.
 // CHECK-LABEL: func.func @m1(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<3xf32>
 
 // CHECK-LABEL: func.func @m2(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0] : vector<4x8xf32> to vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <mul>, %v, %acc [0] : vector<8xi32> to i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shape_cast %v : vector<2x4xf32> to vector<8xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.multi_reduction <add>, %[[V_0]], %acc [0] : vector<8xf32> to f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 
 // CHECK-LABEL: func.func @m6(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [1, 2] : vector<2x3x4xf32> to vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @m1(%v: vector<2x3x4xf32>, %acc: vector<3xf32>) -> vector<3xf32> {
     %0 = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
@@ -271,19 +271,19 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_13:.*]] = vector.extract %acc[3] : f32 from vector<4xf32>
 // CHECK-NEXT:  %[[V_14:.*]] = vector.reduction <maxnumf>, %[[V_12]], %[[V_13]] : vector<8xf32> into f32
 // CHECK-NEXT:  %[[V_15:.*]] = vector.insert %[[V_14]], %[[V_11]] [3] : f32 into vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_15]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_15]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0] : vector<4x8xf32> to vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.reduction <mul>, %v, %acc : vector<8xi32> into i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0, 1] : vector<2x4xf32> to f32
-// CHECK-NEXT:  func.return %[[V_0]] : f32
+// CHECK-NEXT:  return %[[V_0]] : f32
 module attributes {transform.with_named_sequence} {
   func.func @m2(%v: vector<4x8xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
     %0 = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
@@ -315,7 +315,7 @@ module attributes {transform.with_named_sequence} {
 // unrolling, innerparallel: elementwise combination of the rows.
 // CHECK-LABEL: func.func @m2(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.extract %v[0] : vector<8xf32> from vector<4x8xf32>
@@ -326,15 +326,15 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_5:.*]] = arith.addf %[[V_4]], %[[V_3]] : vector<8xf32>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.extract %v[3] : vector<8xf32> from vector<4x8xf32>
 // CHECK-NEXT:  %[[V_7:.*]] = arith.addf %[[V_6]], %[[V_5]] : vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_7]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_7]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.reduction <mul>, %v, %acc : vector<8xi32> into i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.multi_reduction <add>, %v, %acc [0, 1] : vector<2x4xf32> to f32
-// CHECK-NEXT:  func.return %[[V_0]] : f32
+// CHECK-NEXT:  return %[[V_0]] : f32
 module attributes {transform.with_named_sequence} {
   func.func @m2(%v: vector<4x8xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
     %0 = vector.multi_reduction <maxnumf>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>
@@ -382,7 +382,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_14:.*]] = arith.addf %[[V_13]], %[[V_12]] : vector<3xf32>
 // CHECK-NEXT:  %[[V_15:.*]] = vector.extract %[[V_0]][1, 3] : vector<3xf32> from vector<2x4x3xf32>
 // CHECK-NEXT:  %[[V_16:.*]] = arith.addf %[[V_15]], %[[V_14]] : vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_16]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_16]] : vector<3xf32>
 
 // CHECK-LABEL: func.func @m2(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
@@ -402,7 +402,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_14:.*]] = arith.maxnumf %[[V_13]], %[[V_12]] : vector<4xf32>
 // CHECK-NEXT:  %[[V_15:.*]] = vector.extract %[[V_0]][7] : vector<4xf32> from vector<8x4xf32>
 // CHECK-NEXT:  %[[V_16:.*]] = arith.maxnumf %[[V_15]], %[[V_14]] : vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_16]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_16]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @m3(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.extract %v[0] : vector<8xf32> from vector<4x8xf32>
@@ -413,16 +413,16 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_5:.*]] = arith.addf %[[V_4]], %[[V_3]] : vector<8xf32>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.extract %v[3] : vector<8xf32> from vector<4x8xf32>
 // CHECK-NEXT:  %[[V_7:.*]] = arith.addf %[[V_6]], %[[V_5]] : vector<8xf32>
-// CHECK-NEXT:  func.return %[[V_7]] : vector<8xf32>
+// CHECK-NEXT:  return %[[V_7]] : vector<8xf32>
 
 // CHECK-LABEL: func.func @m4(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.reduction <mul>, %v, %acc : vector<8xi32> into i32
-// CHECK-NEXT:  func.return %[[V_0]] : i32
+// CHECK-NEXT:  return %[[V_0]] : i32
 
 // CHECK-LABEL: func.func @m5(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shape_cast %v : vector<2x4xf32> to vector<8xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.reduction <add>, %[[V_0]], %acc : vector<8xf32> into f32
-// CHECK-NEXT:  func.return %[[V_1]] : f32
+// CHECK-NEXT:  return %[[V_1]] : f32
 
 // CHECK-LABEL: func.func @m6(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transpose %v, [1, 2, 0] : vector<2x3x4xf32> to vector<3x4x2xf32>
@@ -450,7 +450,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_22:.*]] = arith.addf %[[V_21]], %[[V_20]] : vector<2xf32>
 // CHECK-NEXT:  %[[V_23:.*]] = vector.extract %[[V_0]][2, 3] : vector<2xf32> from vector<3x4x2xf32>
 // CHECK-NEXT:  %[[V_24:.*]] = arith.addf %[[V_23]], %[[V_22]] : vector<2xf32>
-// CHECK-NEXT:  func.return %[[V_24]] : vector<2xf32>
+// CHECK-NEXT:  return %[[V_24]] : vector<2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @m1(%v: vector<2x3x4xf32>, %acc: vector<3xf32>) -> vector<3xf32> {
     %0 = vector.multi_reduction <add>, %v, %acc [0, 2] : vector<2x3x4xf32> to vector<3xf32>

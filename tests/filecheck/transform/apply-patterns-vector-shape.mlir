@@ -8,17 +8,17 @@
 // poison vector), stretched dims extract and re-broadcast; scalar -> 1-D stays.
 // CHECK-LABEL: func.func @scalar_to_1d(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.broadcast %s : f32 to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @scalar_to_2d(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.broadcast %s : f32 to vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @add_leading_dim(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<2x3xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.insert %v, %[[V_0]] [0] : vector<3xf32> into vector<2x3xf32>
 // CHECK-NEXT:  %[[V_2:.*]] = vector.insert %v, %[[V_1]] [1] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_2]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_2]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @stretch_inner(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<2x3xf32>
@@ -28,7 +28,7 @@
 // CHECK-NEXT:  %[[V_4:.*]] = vector.extract %v[1, 0] : f32 from vector<2x1xf32>
 // CHECK-NEXT:  %[[V_5:.*]] = vector.broadcast %[[V_4]] : f32 to vector<3xf32>
 // CHECK-NEXT:  %[[V_6:.*]] = vector.insert %[[V_5]], %[[V_3]] [1] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_6]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_6]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @stretch_middle(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<2x2x3xf32>
@@ -41,12 +41,12 @@
 // CHECK-NEXT:  %[[V_7:.*]] = vector.insert %[[V_6]], %[[V_1]] [0] : vector<3xf32> into vector<2x3xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = vector.insert %[[V_6]], %[[V_7]] [1] : vector<3xf32> into vector<2x3xf32>
 // CHECK-NEXT:  %[[V_9:.*]] = vector.insert %[[V_8]], %[[V_5]] [1] : vector<2x3xf32> into vector<2x2x3xf32>
-// CHECK-NEXT:  func.return %[[V_9]] : vector<2x2x3xf32>
+// CHECK-NEXT:  return %[[V_9]] : vector<2x2x3xf32>
 
 // CHECK-LABEL: func.func @one_lane(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.extract %v[0] : f32 from vector<1xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.broadcast %[[V_0]] : f32 to vector<4xf32>
-// CHECK-NEXT:  func.return %[[V_1]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_1]] : vector<4xf32>
 module attributes {transform.with_named_sequence} {
   func.func @scalar_to_1d(%s: f32) -> vector<4xf32> {
     %0 = vector.broadcast %s : f32 to vector<4xf32>
@@ -91,7 +91,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_2:.*]] = vector.insert_strided_slice %[[V_1]], %[[V_0]] offsets = [0], strides = [1] : vector<3xf32> into vector<6xf32>
 // CHECK-NEXT:  %[[V_3:.*]] = vector.extract %v[1] : vector<3xf32> from vector<2x3xf32>
 // CHECK-NEXT:  %[[V_4:.*]] = vector.insert_strided_slice %[[V_3]], %[[V_2]] offsets = [3], strides = [1] : vector<3xf32> into vector<6xf32>
-// CHECK-NEXT:  func.return %[[V_4]] : vector<6xf32>
+// CHECK-NEXT:  return %[[V_4]] : vector<6xf32>
 
 // CHECK-LABEL: func.func @unflatten(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<2x3xf32>
@@ -99,7 +99,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_2:.*]] = vector.insert %[[V_1]], %[[V_0]] [0] : vector<3xf32> into vector<2x3xf32>
 // CHECK-NEXT:  %[[V_3:.*]] = vector.extract_strided_slice %v offsets = [3], sizes = [3], strides = [1] : vector<6xf32> to vector<3xf32>
 // CHECK-NEXT:  %[[V_4:.*]] = vector.insert %[[V_3]], %[[V_2]] [1] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_4]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_4]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @collapse_leading(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<4x4xf32>
@@ -107,11 +107,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_2:.*]] = vector.insert_strided_slice %[[V_1]], %[[V_0]] offsets = [0, 0], strides = [1, 1] : vector<2x4xf32> into vector<4x4xf32>
 // CHECK-NEXT:  %[[V_3:.*]] = vector.extract %v[1] : vector<2x4xf32> from vector<2x2x4xf32>
 // CHECK-NEXT:  %[[V_4:.*]] = vector.insert_strided_slice %[[V_3]], %[[V_2]] offsets = [2, 0], strides = [1, 1] : vector<2x4xf32> into vector<4x4xf32>
-// CHECK-NEXT:  func.return %[[V_4]] : vector<4x4xf32>
+// CHECK-NEXT:  return %[[V_4]] : vector<4x4xf32>
 
 // CHECK-LABEL: func.func @drop_unit(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.extract %v[0] : vector<4xf32> from vector<1x4xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4xf32>
 
 // CHECK-LABEL: func.func @add_trailing_unit(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<4x1xf32>
@@ -123,7 +123,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_6:.*]] = vector.insert %[[V_5]], %[[V_4]] [2, 0] : f32 into vector<4x1xf32>
 // CHECK-NEXT:  %[[V_7:.*]] = vector.extract %v[3] : f32 from vector<4xf32>
 // CHECK-NEXT:  %[[V_8:.*]] = vector.insert %[[V_7]], %[[V_6]] [3, 0] : f32 into vector<4x1xf32>
-// CHECK-NEXT:  func.return %[[V_8]] : vector<4x1xf32>
+// CHECK-NEXT:  return %[[V_8]] : vector<4x1xf32>
 
 // CHECK-LABEL: func.func @regroup(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<3x2xi8>
@@ -139,7 +139,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_8]] [2, 0] : i8 into vector<3x2xi8>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.extract %v[1, 2] : i8 from vector<2x3xi8>
 // CHECK-NEXT:  %[[V_12:.*]] = vector.insert %[[V_11]], %[[V_10]] [2, 1] : i8 into vector<3x2xi8>
-// CHECK-NEXT:  func.return %[[V_12]] : vector<3x2xi8>
+// CHECK-NEXT:  return %[[V_12]] : vector<3x2xi8>
 module attributes {transform.with_named_sequence} {
   func.func @flatten(%v: vector<2x3xf32>) -> vector<6xf32> {
     %0 = vector.shape_cast %v : vector<2x3xf32> to vector<6xf32>
@@ -191,7 +191,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_8]] [1, 1] : f32 into vector<3x2xf32>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.extract %v[1, 2] : f32 from vector<2x3xf32>
 // CHECK-NEXT:  %[[V_12:.*]] = vector.insert %[[V_11]], %[[V_10]] [2, 1] : f32 into vector<3x2xf32>
-// CHECK-NEXT:  func.return %[[V_12]] : vector<3x2xf32>
+// CHECK-NEXT:  return %[[V_12]] : vector<3x2xf32>
 
 // CHECK-LABEL: func.func @transpose_leading(
 // CHECK-NEXT:  %[[V_0:.*]] = ub.poison : vector<3x2x4xf32>
@@ -207,11 +207,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_8]] [1, 1] : vector<4xf32> into vector<3x2x4xf32>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.extract %v[1, 2] : vector<4xf32> from vector<2x3x4xf32>
 // CHECK-NEXT:  %[[V_12:.*]] = vector.insert %[[V_11]], %[[V_10]] [2, 1] : vector<4xf32> into vector<3x2x4xf32>
-// CHECK-NEXT:  func.return %[[V_12]] : vector<3x2x4xf32>
+// CHECK-NEXT:  return %[[V_12]] : vector<3x2x4xf32>
 
 // CHECK-LABEL: func.func @unit_dim(
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shape_cast %v : vector<1x4xf32> to vector<4x1xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<4x1xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<4x1xf32>
 module attributes {transform.with_named_sequence} {
   func.func @transpose_2d(%v: vector<2x3xf32>) -> vector<3x2xf32> {
     %0 = vector.transpose %v, [1, 0] : vector<2x3xf32> to vector<3x2xf32>
@@ -241,7 +241,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_0:.*]] = vector.shape_cast %v : vector<2x3xf32> to vector<6xf32>
 // CHECK-NEXT:  %[[V_1:.*]] = vector.shuffle %[[V_0]], %[[V_0]] [0, 3, 1, 4, 2, 5] : vector<6xf32>, vector<6xf32>
 // CHECK-NEXT:  %[[V_2:.*]] = vector.shape_cast %[[V_1]] : vector<6xf32> to vector<3x2xf32>
-// CHECK-NEXT:  func.return %[[V_2]] : vector<3x2xf32>
+// CHECK-NEXT:  return %[[V_2]] : vector<3x2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @transpose_2d(%v: vector<2x3xf32>) -> vector<3x2xf32> {
     %0 = vector.transpose %v, [1, 0] : vector<2x3xf32> to vector<3x2xf32>
@@ -274,7 +274,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[V_10:.*]] = vector.insert %[[V_9]], %[[V_8]] [1, 1] : f32 into vector<3x2xf32>
 // CHECK-NEXT:  %[[V_11:.*]] = vector.extract %v[1, 2] : f32 from vector<2x3xf32>
 // CHECK-NEXT:  %[[V_12:.*]] = vector.insert %[[V_11]], %[[V_10]] [2, 1] : f32 into vector<3x2xf32>
-// CHECK-NEXT:  func.return %[[V_12]] : vector<3x2xf32>
+// CHECK-NEXT:  return %[[V_12]] : vector<3x2xf32>
 module attributes {transform.with_named_sequence} {
   func.func @transpose_2d(%v: vector<2x3xf32>) -> vector<3x2xf32> {
     %0 = vector.transpose %v, [1, 0] : vector<2x3xf32> to vector<3x2xf32>

@@ -34,7 +34,7 @@
 // CHECK-NEXT:  } else {
 // CHECK-NEXT:  scf.yield %[[V_4]] : vector<2x3xf32>
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %[[V_12]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_12]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @r2ib(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
@@ -44,7 +44,7 @@
 // CHECK-NEXT:  %[[V_2:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%i]
 // CHECK-NEXT:  %[[V_3:.*]] = vector.transfer_read %m[%[[V_2]], %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
 // CHECK-NEXT:  %[[V_4:.*]] = vector.insert %[[V_3]], %[[V_1]] [1] : vector<3xf32> into vector<2x3xf32>
-// CHECK-NEXT:  func.return %[[V_4]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_4]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @w2(
 // CHECK-NEXT:  %[[V_C0:.*]] = arith.constant 0 : index
@@ -68,7 +68,7 @@
 // CHECK-NEXT:  vector.transfer_write %[[V_11]], %m[%[[V_10]], %i] : vector<3xf32>, memref<?x?xf32>
 // CHECK-NEXT:  } else {
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return
+// CHECK-NEXT:  return
 
 // CHECK-LABEL: func.func @r2m(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
@@ -100,12 +100,12 @@
 // CHECK-NEXT:  } else {
 // CHECK-NEXT:  scf.yield %[[V_4]] : vector<2x3xf32>
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return %[[V_13]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_13]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @r1(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transfer_read %m[%i, %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<3xf32>
 module attributes {transform.with_named_sequence} {
   func.func @r2(%m: memref<?x?xf32>, %i: index) -> vector<2x3xf32> {
     %p = arith.constant 0.0 : f32
@@ -167,7 +167,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  }
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_10:.*]] = memref.load %[[V_0]][] : memref<vector<2x3xf32>>
-// CHECK-NEXT:  func.return %[[V_10]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_10]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @r2ib(
 // CHECK-NEXT:  %[[V_C1:.*]] = arith.constant 1 : index
@@ -182,7 +182,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  memref.store %[[V_4]], %[[V_1]][%[[V_2]]] : memref<2xvector<3xf32>>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_5:.*]] = memref.load %[[V_0]][] : memref<vector<2x3xf32>>
-// CHECK-NEXT:  func.return %[[V_5]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_5]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @w2(
 // CHECK-NEXT:  %[[V_C1:.*]] = arith.constant 1 : index
@@ -204,7 +204,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  } else {
 // CHECK-NEXT:  }
 // CHECK-NEXT:  }
-// CHECK-NEXT:  func.return
+// CHECK-NEXT:  return
 
 // CHECK-LABEL: func.func @r2m(
 // CHECK-NEXT:  %[[V_CST:.*]] = arith.constant dense<0.000000e+00> : vector<3xf32>
@@ -233,12 +233,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  }
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[V_13:.*]] = memref.load %[[V_0]][] : memref<vector<2x3xf32>>
-// CHECK-NEXT:  func.return %[[V_13]] : vector<2x3xf32>
+// CHECK-NEXT:  return %[[V_13]] : vector<2x3xf32>
 
 // CHECK-LABEL: func.func @r1(
 // CHECK-NEXT:  %[[V_P:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:  %[[V_0:.*]] = vector.transfer_read %m[%i, %i], %[[V_P]] : memref<?x?xf32>, vector<3xf32>
-// CHECK-NEXT:  func.return %[[V_0]] : vector<3xf32>
+// CHECK-NEXT:  return %[[V_0]] : vector<3xf32>
 module attributes {transform.with_named_sequence} {
   func.func @r2(%m: memref<?x?xf32>, %i: index) -> vector<2x3xf32> {
     %p = arith.constant 0.0 : f32

@@ -170,7 +170,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @canonicalization_and_cse
 // CHECK-NOT:     memref.subview
 // CHECK-NOT:     memref.copy
-// CHECK:         func.return
+// CHECK:         return
 module attributes {transform.with_named_sequence} {
   func.func @canonicalization_and_cse(%m: memref<5xf32>) {
     %c2 = arith.constant 2 : index
@@ -238,7 +238,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @fold_subset_ops
 // CHECK-NOT:     tensor.empty
 // CHECK:         %[[R:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}] [1, 4] [1, 1] : tensor<4xf32> into tensor<8x16xf32>
-// CHECK:         func.return %[[R]]
+// CHECK:         return %[[R]]
 module attributes {transform.with_named_sequence} {
   func.func @fold_subset_ops(%v: tensor<4xf32>, %t: tensor<8x16xf32>, %j: index) -> tensor<8x16xf32> {
     %e = tensor.empty() : tensor<1x4xf32>
@@ -262,7 +262,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[OUT:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK:         scf.for
 // CHECK-NOT:       arith.addi
-// CHECK:         func.return %[[OUT]]
+// CHECK:         return %[[OUT]]
 module attributes {transform.with_named_sequence} {
   func.func @not_isolated(%n: index, %m: memref<?xindex>) -> index {
     %c0 = arith.constant 0 : index

@@ -11,7 +11,7 @@
 // CHECK:       memref.copy %[[M]], %[[ALLOC]]
 // CHECK:       vector.transfer_write %[[V]], %[[ALLOC]]
 // CHECK:       %[[R:.*]] = bufferization.to_tensor %[[ALLOC]]
-// CHECK:       func.return %[[R]]
+// CHECK:       return %[[R]]
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%arg1: !transform.any_op {transform.readonly}) {
     %0 = transform.structured.match ops{["func.func"]} in %arg1 : (!transform.any_op) -> !transform.any_op

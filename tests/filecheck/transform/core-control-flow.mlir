@@ -4,7 +4,7 @@
 // CHECK-LABEL: func.func @foreach
 // CHECK: arith.addf {{.*}} {visited}
 // CHECK: arith.mulf {{.*}} {visited}
-// CHECK: func.return {collected}
+// CHECK: return {collected}
 module attributes {transform.with_named_sequence} {
   func.func @foreach(%x: f32) -> f32 {
     %0 = arith.addf %x, %x : f32
@@ -30,7 +30,7 @@ module attributes {transform.with_named_sequence} {
 // alternatives: the first alternative that succeeds is kept, failed ones are rolled back.
 // CHECK-LABEL: func.func @alternatives
 // CHECK-NOT: {first}
-// CHECK: func.return {second}
+// CHECK: return {second}
 module attributes {transform.with_named_sequence} {
   func.func @alternatives() {
     return
@@ -80,7 +80,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @matchers
 // CHECK: arith.addf {{.*}} {is_add}
 // CHECK: arith.mulf {{.*}} {other}
-// CHECK: func.return {other}
+// CHECK: return {other}
 module attributes {transform.with_named_sequence} {
   func.func @matchers(%x: f32) -> f32 {
     %0 = arith.addf %x, %x : f32

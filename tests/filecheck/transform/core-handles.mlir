@@ -62,7 +62,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @chain
 // CHECK: arith.addf {{.*}} {producer}
 // CHECK: arith.mulf {{.*}} {defining}
-// CHECK: func.return {consumer}
+// CHECK: return {consumer}
 module attributes {transform.with_named_sequence} {
   func.func @chain(%x: f32) -> f32 {
     %0 = arith.addf %x, %x : f32

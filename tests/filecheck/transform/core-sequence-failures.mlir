@@ -2,7 +2,7 @@
 
 // A silenceable failure in a failures(suppress) sequence is dropped; the rest runs.
 // CHECK-LABEL: func.func @suppressed
-// CHECK: func.return {after}
+// CHECK: return {after}
 module attributes {transform.with_named_sequence} {
   func.func @suppressed() {
     return
@@ -43,7 +43,7 @@ module attributes {transform.with_named_sequence} {
 
 // An included sequence runs with the include's failure mode; its results are forwarded.
 // CHECK-LABEL: func.func @included
-// CHECK: func.return {from_callee}
+// CHECK: return {from_callee}
 module attributes {transform.with_named_sequence} {
   func.func @included() {
     return

@@ -13,7 +13,7 @@
 // CHECK-NEXT:    } {kept}
 // CHECK-NEXT:    %[[I0:.*]] = tensor.insert_slice %[[R2]] into %[[R0]][8] [4] [1] : tensor<4xf32> into tensor<16xf32>
 // CHECK-NEXT:    %[[I1:.*]] = tensor.insert_slice %[[R1]] into %[[I0]][0] [4] [1] : tensor<4xf32> into tensor<16xf32>
-// CHECK-NEXT:    func.return %[[I1]]
+// CHECK-NEXT:    return %[[I1]]
 module attributes {transform.with_named_sequence} {
   func.func @slices(%t: tensor<16xf32>, %n: index, %v: f32) -> tensor<16xf32> {
     %c0 = arith.constant 0 : index

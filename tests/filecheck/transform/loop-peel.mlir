@@ -166,3 +166,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A semi-affine upper bound `ub - (ub - lb) mod step` is already divisible by the step
+// (upstream's slow path proves `(ub - lb) mod step == 0`): nothing to peel.
+module attributes {transform.with_named_sequence} {
+  func.func @already_peeled(%lb: index, %ub: index, %step: index, %m: memref<?xindex>) {
+    %new_ub = affine.apply affine_map<()[s0, s1, s2] -> (s1 - (s1 - s0) mod s2)>()[%lb, %ub, %step]
+    scf.for %i = %lb to %new_ub step %step {
+      memref.store %i, %m[%i] : memref<?xindex>
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.op<"scf.for">
+    // expected-error @below {{failed to peel the last iteration}}
+    %main, %partial = transform.loop.peel %l fail_if_already_divisible = true : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// One more than that bound is not divisible: the loop is peeled.
+// CHECK-LABEL: func.func @not_yet_peeled
+// CHECK:         %[[UB:.*]] = affine.apply affine_map<()[s0, s1, s2] -> (s1 - (s1 - s0) mod s2 + 1)>
+// CHECK:         scf.for
+// CHECK:         scf.for
+module attributes {transform.with_named_sequence} {
+  func.func @not_yet_peeled(%lb: index, %ub: index, %step: index, %m: memref<?xindex>) {
+    %new_ub = affine.apply affine_map<()[s0, s1, s2] -> (s1 - (s1 - s0) mod s2 + 1)>()[%lb, %ub, %step]
+    scf.for %i = %lb to %new_ub step %step {
+      memref.store %i, %m[%i] : memref<?xindex>
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.op<"scf.for">
+    %main, %partial = transform.loop.peel %l : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

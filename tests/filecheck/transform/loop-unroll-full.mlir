@@ -6,7 +6,7 @@
 // CHECK:         %[[A:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK:         %[[B:.*]] = arith.addf %[[A]], %{{.*}} : f32
 // CHECK:         %[[C:.*]] = arith.addf %[[B]], %{{.*}} : f32
-// CHECK:         func.return %[[C]] : f32
+// CHECK:         return %[[C]] : f32
 module attributes {transform.with_named_sequence} {
   func.func @full(%A: memref<3xf32>, %v: f32) -> f32 {
     %c0 = arith.constant 0 : index

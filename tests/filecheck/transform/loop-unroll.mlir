@@ -22,7 +22,7 @@
 // CHECK-NEXT:      scf.yield %[[S3]] : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[REM:.*]] = scf.for %{{.*}} = %[[C8]] to %[[C10]] step %[[C1]] iter_args(%{{.*}} = %[[MAIN]]) -> (f32) {
-// CHECK:         func.return %[[REM]] : f32
+// CHECK:         return %[[REM]] : f32
 module attributes {transform.with_named_sequence} {
   func.func @static_remainder(%m: memref<?xf32>, %v: f32) -> f32 {
     %c0 = arith.constant 0 : index
@@ -81,7 +81,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NOT:     scf.for
 // CHECK-COUNT-6: memref.store
 // CHECK-NOT:     scf.for
-// CHECK:         func.return
+// CHECK:         return
 module attributes {transform.with_named_sequence} {
   func.func @divisible_and_full(%m: memref<?xf32>, %v: f32) {
     %c0 = arith.constant 0 : index

@@ -65,7 +65,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK: linalg.generic
 // CHECK-SAME: attrs = {other, structured}
 // CHECK: linalg.yield {other}
-// CHECK: func.return {other}
+// CHECK: return {other}
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @tag(%arg0: !transform.any_op {transform.readonly},
                                 %arg1: !transform.any_op {transform.readonly}) {

@@ -115,7 +115,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:       arith.addf %[[A]], %[[A]]
 // CHECK-LABEL: func.func @unknown
 // CHECK:       memref.load
-// CHECK:       func.call @opaque
+// CHECK:       call @opaque
 // CHECK:       memref.load
 module attributes {transform.with_named_sequence} {
   func.func @branch(%x: memref<16xf32>, %c: i1, %i: index) -> f32 {

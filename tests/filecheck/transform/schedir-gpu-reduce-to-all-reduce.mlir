@@ -20,7 +20,7 @@
 // CHECK:       %[[FIRST:.*]] = tensor.extract_slice %[[F]][0, 0] [1, 1] [1, 1] : tensor<1x256xf32> to tensor<1x1xf32>
 // CHECK:       %[[R:.*]] = linalg.reduce ins(%[[FIRST]] : tensor<1x1xf32>) outs(%[[I]] : tensor<1xf32>) dimensions = [1] {merge}
 // CHECK:         arith.maxnumf
-// CHECK:       func.return %[[R]]
+// CHECK:       return %[[R]]
 module attributes {transform.with_named_sequence} {
   func.func @merge_max(%p: tensor<1x256xf32>, %init: tensor<1xf32>) -> tensor<1xf32> {
     %r = linalg.reduce ins(%p : tensor<1x256xf32>) outs(%init : tensor<1xf32>) dimensions = [1]

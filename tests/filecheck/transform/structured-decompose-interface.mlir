@@ -17,7 +17,7 @@
 // CHECK:        arith.addf
 // CHECK:      %[[DIV:.*]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<4x?xf32>, tensor<4xf32>) {{.*}} attrs = {decomposed}
 // CHECK:        arith.divf
-// CHECK:      func.return %[[DIV]]
+// CHECK:      return %[[DIV]]
 // CHECK-NOT:  linalg.softmax
 module attributes {transform.with_named_sequence} {
   func.func @softmax(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {

@@ -123,7 +123,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:        tensor.parallel_insert_slice %[[N2]] into %[[OD]]
 // CHECK-NEXT:        tensor.parallel_insert_slice %[[M]] into %[[O]]
 // CHECK:         } {fused_ops = 2 : i64, old_handle}
-// CHECK:         func.return %[[R]], %[[R2]]
+// CHECK:         return %[[R]], %[[R2]]
 #id1 = affine_map<(d0) -> (d0)>
 module attributes {transform.with_named_sequence} {
   func.func @two_uses_inside_one_after(%A: tensor<64xf32>, %D: tensor<64xf32>, %C: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {

@@ -14,7 +14,7 @@
 // CHECK:       %[[MM:.*]] = linalg.matmul {padded} ins(%[[PA]], %[[PB]] : tensor<32x16xf32>, tensor<16x32xf32>) outs(%[[PC]] : tensor<32x32xf32>) -> tensor<32x32xf32>
 // CHECK:       %[[S:.*]] = tensor.extract_slice %[[MM]][0, 0] [24, 25] [1, 1] : tensor<32x32xf32> to tensor<24x25xf32>
 // CHECK:       %[[R:.*]] = bufferization.materialize_in_destination %[[S]] in %[[C]] {copied} : (tensor<24x25xf32>, tensor<24x25xf32>) -> tensor<24x25xf32>
-// CHECK:       func.return %[[R]]
+// CHECK:       return %[[R]]
 module attributes {transform.with_named_sequence} {
   func.func @multiple_of(%a: tensor<24x12xf32>, %b: tensor<12x25xf32>, %c: tensor<24x25xf32>) -> tensor<24x25xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<24x12xf32>, tensor<12x25xf32>) outs(%c : tensor<24x25xf32>) -> tensor<24x25xf32>

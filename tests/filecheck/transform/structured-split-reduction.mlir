@@ -17,7 +17,7 @@
 // CHECK-NEXT:  ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
 // CHECK-NEXT:    %[[S:.*]] = arith.addf %[[IN]], %[[OUT]] : f32
 // CHECK-NEXT:    linalg.yield %[[S]] : f32
-// CHECK:       func.return %[[R]]
+// CHECK:       return %[[R]]
 module attributes {transform.with_named_sequence} {
   func.func @matmul(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<16x24xf32>) -> tensor<16x24xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x24xf32>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>

@@ -19,7 +19,7 @@
 // CHECK:       } {loop}
 // CHECK:       %[[R:.*]] = linalg.reduce ins(%[[L]] : tensor<?x5xf32>) outs(%[[OUT]] : tensor<?xf32>) dimensions = [1] {combining}
 // CHECK:         arith.addf
-// CHECK:       func.return %[[R]]
+// CHECK:       return %[[R]]
 module attributes {transform.with_named_sequence} {
   func.func @for_dynamic(%arg0: tensor<?x?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
     %red = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<?x?xf32>) outs(%out : tensor<?xf32>) {

@@ -256,7 +256,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:        linalg.matmul {tiled} ins(%[[TA]], %[[TB]] : {{.*}}) outs(%[[TC]] : memref<?x?xf32, strided<[?, 1], offset: ?>>)
 // CHECK-NEXT:      } {inner}
 // CHECK-NEXT:    } {outer}
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 module attributes {transform.with_named_sequence} {
   func.func @buffers_dynamic(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
     linalg.matmul ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)

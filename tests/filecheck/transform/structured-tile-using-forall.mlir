@@ -217,7 +217,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:           %[[TC:[0-9a-zA-Z_]+]] = memref.subview %[[C]][%[[OI]], %[[OJ]]] [%[[SI]], %[[SJ]]] [1, 1] : memref<37x53xf32> to memref<?x?xf32, strided<[53, 1], offset: ?>>
 // CHECK-NEXT:      linalg.matmul {tiled} ins(%[[TA]], %[[TB]] : memref<?x29xf32, strided<[29, 1], offset: ?>>, memref<29x?xf32, strided<[53, 1], offset: ?>>) outs(%[[TC]] : memref<?x?xf32, strided<[53, 1], offset: ?>>)
 // CHECK-NEXT:    } {mapping = [#gpu.block<y>, #gpu.block<x>], loop}
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 module attributes {transform.with_named_sequence} {
   func.func @buffers_tile_sizes(%A: memref<37x29xf32>, %B: memref<29x53xf32>, %C: memref<37x53xf32>) {
     linalg.matmul ins(%A, %B : memref<37x29xf32>, memref<29x53xf32>) outs(%C : memref<37x53xf32>)

@@ -53,7 +53,7 @@ module attributes {transform.with_named_sequence} {
 
 // The unresolved knob's failure is silenceable: failures(suppress) goes on.
 // CHECK-LABEL: func.func @suppressed
-// CHECK: func.return {after}
+// CHECK: return {after}
 module attributes {transform.with_named_sequence} {
   func.func @suppressed() {
     return
@@ -74,7 +74,7 @@ module attributes {transform.with_named_sequence} {
 
 // The selected region's yields become the results (params here).
 // CHECK-LABEL: func.func @four_way
-// CHECK: func.return {chosen = "moe"}
+// CHECK: return {chosen = "moe"}
 module attributes {transform.with_named_sequence} {
   func.func @four_way() {
     return
@@ -153,7 +153,7 @@ module attributes {transform.with_named_sequence} {
 // Even a definite failure of an unselected region's op never happens: only the
 // selected region runs.
 // CHECK-LABEL: func.func @only_selected_runs
-// CHECK: func.return {second}
+// CHECK: return {second}
 module attributes {transform.with_named_sequence} {
   func.func @only_selected_runs() {
     return

@@ -1,7 +1,7 @@
 """`simplify_bounded_min_max` (`transform.affine.simplify_bounded_affine_ops`) is sound.
 
 Hypothesis draws `affine.min` / `affine.max` maps (linear terms with floordiv, ceildiv and
-mod sub-terms, repeated operands) over bounded and constant operands; whenever the op is
+mod sub-terms, semi-affine products and divisions by symbolic terms, repeated operands) over bounded and constant operands; whenever the op is
 replaced, the replacement must equal the op at every point of the bounds' box. A few fixed
 cases check that the provable simplifications do happen.
 """
@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from xdsl.dialects import arith, test
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr, AffineMap
 
 from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.dialects.semi_affine import binary
 from schedir.transform.rewrites.bounded_min_max import simplify_bounded_min_max
 
 BOUNDS: list[tuple[int, int]] = [(0, 4), (-3, 2)]
@@ -31,12 +32,29 @@ def exprs(draw: st.DrawFn, depth: int = 2) -> AffineExpr:
     )
     if depth == 0:
         return draw(leaf)
-    kind = draw(st.sampled_from(["leaf", "add", "mul", "floordiv", "ceildiv", "mod"]))
+    kinds = ["leaf", "add", "mul", "floordiv", "ceildiv", "mod", "semi-mul", "semi-div"]
+    kind = draw(st.sampled_from(kinds))
     if kind == "leaf":
         return draw(leaf)
     sub = draw(exprs(depth - 1))
     if kind == "add":
         return sub + draw(exprs(depth - 1))
+    s0, s1, s2 = (AffineExpr.symbol(i) for i in range(3))
+    if kind == "semi-mul":
+        # A product of symbolic terms (semi-affine).
+        factor = draw(st.sampled_from([s1, s2, s0 // 2, s0 + s1]))
+        return binary(AffineBinaryOpKind.Mul, sub, factor)
+    if kind == "semi-div":
+        # floordiv / ceildiv / mod by a symbolic term that is positive on the box.
+        divisor = draw(
+            st.sampled_from([s0 + 1, s1 + 4, binary(AffineBinaryOpKind.Mul, s2, s2) + 1])
+        )
+        div_kind = draw(
+            st.sampled_from(
+                [AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod]
+            )
+        )
+        return binary(div_kind, sub, divisor)
     c = draw(st.integers(-3, 3).filter(lambda v: v != 0))
     if kind == "mul":
         return sub * c
@@ -119,6 +137,22 @@ def test_unbounded_operand_is_left_alone() -> None:
     module, _, user = build(True, [AffineExpr.constant(50), s0 * -1 + 100], 0)
     simplify_bounded_min_max([op for op in module.walk() if isinstance(op, MinOp)], {})
     assert isinstance(user.operands[0].owner, MinOp)
+
+
+def test_semi_affine_factor_of_one_value_is_that_constant() -> None:
+    # s1 in [0, 30], s0 = 32: min(s0 - s1 * (s0 ceildiv 32), s0 ceildiv 32) is 1.
+    s0, s1 = AffineExpr.symbol(0), AffineExpr.symbol(1)
+    ceil = binary(AffineBinaryOpKind.CeilDiv, s0, AffineExpr.constant(32))
+    first = s0 - binary(AffineBinaryOpKind.Mul, s1, ceil)
+    module, operands, user = build(True, [first, ceil], 0)
+    simplify_bounded_min_max(
+        [op for op in module.walk() if isinstance(op, MinOp)],
+        {operands[0]: (32, 32), operands[1]: (0, 30)},
+    )
+    (value,) = user.operands
+    assert not isinstance(value.owner, MinOp)
+    a, b, _ = operands
+    assert all(value_at(value, {a: 32, b: y}) == 1 for y in range(31))
 
 
 def test_floordiv_term_is_bounded() -> None:

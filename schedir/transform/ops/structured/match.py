@@ -16,10 +16,10 @@ from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.syntax import op_name
 from schedir.dialects.transform.structured.match import MATCH_INTERFACES, StructuredMatchOp
 from schedir.transform.interface import Interpreter, applies
+from schedir.transform.rewrites.tiling.interface import is_tileable
 from schedir.transform.state import definite
 
 _LOOP_LIKE = frozenset({"scf.for", "scf.forall", "scf.parallel", "scf.while", "affine.for"})
-_TILING_INTERFACE_EXTRA = frozenset({"linalg.softmax", "tensor.pad"})
 
 
 def implements(op: Operation, interface: str) -> bool:
@@ -27,7 +27,7 @@ def implements(op: Operation, interface: str) -> bool:
     if interface == "LinalgOp":
         return is_structured(op)
     if interface == "TilingInterface":
-        return is_structured(op) or op.name in _TILING_INTERFACE_EXTRA
+        return is_tileable(op)
     return op.name in _LOOP_LIKE
 
 

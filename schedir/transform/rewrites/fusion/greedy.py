@@ -201,6 +201,10 @@ def _fuse_producer_of_slice(
     rewriter.insertion_point = InsertPoint.before(candidate)
     original_dests = list(destinations(producer))
     clone_dests = list(original_dests)
+    if not original_dests:
+        # Not in destination-passing style (`tensor.pad`): upstream leaves the loop's
+        # iteration argument alone.
+        destination = None
     if destination is not None:
         # Keep destination passing: the tile is computed in the loop's iteration argument.
         clone_dests[result_number] = candidate.source

@@ -381,6 +381,14 @@ def _tile_and_fuse_through_block_argument(
         return []
     result_number = cast(OpResult, use.operation.operands[use.index]).index
     inits = list(destinations(producer))
+    if not inits:
+        # Upstream needs a destination to map to the block argument (`tensor.pad` has none).
+        notes.append(
+            FusionNote(
+                producer, f"producer is not a DestinationStyleOpInterface: {describe(producer)}"
+            )
+        )
+        return []
     # Upstream clones the producer with its destination mapped to the block argument.
     rewriter.insertion_point = InsertPoint.before(slice_op)
     clone = producer.clone({inits[result_number]: block_arg})

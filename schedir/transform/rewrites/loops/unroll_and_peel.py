@@ -42,6 +42,7 @@ from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
+from schedir.dialects.semi_affine import SemiAffineError, binary, is_multiple_of, substitute
 from schedir.transform.rewrites.canonicalize.affine import (
     ValueMap,
     op_value_map,
@@ -252,6 +253,8 @@ def peel_last_iteration(
     composed = simplify_value_map(bounds)
     if composed is not None and composed.map.results == (AffineExpr.constant(0),):
         return None
+    if _span_is_multiple_of_step(loop):
+        return None
     previous_ub = loop.ub
     rw.set_insertion_point(loop)
     split_map = AffineMap(0, 3, (s1 - remainder, s0))
@@ -265,6 +268,37 @@ def peel_last_iteration(
     rw.modified(loop)
     _rewrite_min_max_after_peeling(rw, loop, partial, previous_ub)
     return PeelResult(loop, partial)
+
+
+def _span_is_multiple_of_step(loop: scf.ForOp) -> bool:
+    """Upstream's slow path: `(ub - lb) mod step` composed through the `affine.apply`s
+    defining the bounds folds to 0, semi-affine expressions included (an upper bound
+    `ub - (ub - lb) mod step` is already peeled)."""
+    leaves: list[SSAValue] = []
+
+    def leaf(value: SSAValue) -> AffineExpr:
+        for index, seen in enumerate(leaves):
+            if seen is value:
+                return AffineExpr.symbol(index)
+        leaves.append(value)
+        return AffineExpr.symbol(len(leaves) - 1)
+
+    def expr_of(value: SSAValue, depth: int = 0) -> AffineExpr:
+        constant = constant_int(value)
+        if constant is not None:
+            return AffineExpr.constant(constant)
+        owner = value.owner
+        if isinstance(owner, ApplyOp | affine.ApplyOp) and depth < 8:
+            amap = owner.map.data
+            args = [expr_of(o, depth + 1) for o in owner.operands]
+            return substitute(amap.results[0], args[: amap.num_dims], args[amap.num_dims :])
+        return leaf(value)
+
+    try:
+        span = binary(AffineBinaryOpKind.Add, expr_of(loop.ub), expr_of(loop.lb) * -1)
+        return is_multiple_of(span, expr_of(loop.step))
+    except (SemiAffineError, NotImplementedError, ZeroDivisionError):
+        return False
 
 
 def _create_or_fold(

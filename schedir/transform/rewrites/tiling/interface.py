@@ -2,7 +2,8 @@
 
 Upstream implements `TilingInterface` for every structured linalg op in
 mlir/lib/Dialect/Linalg/Transforms/TilingInterfaceImpl.cpp (and for `linalg.softmax` in
-LinalgOps.cpp). For a tile of the iteration space, given by one offset and one size per
+LinalgOps.cpp), and for `tensor.pad` in TensorTilingInterfaceImpl.cpp (`tiling.pad`: a
+tile of a pad is a pad of a slice of its source). For a tile of the iteration space, given by one offset and one size per
 loop, an op is tiled by slicing each operand through its indexing map
 (`computeSliceParameters`: offset `m(offsets) - m(0)`, size `m(sizes - 1) + 1`, so a
 convolution window `d1 + d4` gets `s1 + s4 - 1`) and cloning the op on the slices:
@@ -65,6 +66,12 @@ from schedir.transform.rewrites.tiling.affine import (
     is_zero,
     substitute,
 )
+from schedir.transform.rewrites.tiling.pad import (
+    PadTilingError,
+    bubble_up_pad_slice,
+    pad_destination,
+    pad_result_sizes,
+)
 
 
 class TilingError(Exception):
@@ -93,12 +100,15 @@ class TiledValues:
 
 
 def is_tileable(op: Operation) -> bool:
-    """Whether `op` implements the TilingInterface (structured ops and `linalg.softmax`)."""
-    return is_structured(op) or isinstance(op, linalg.SoftmaxOp)
+    """Whether `op` implements the TilingInterface: upstream gives it to the structured ops,
+    `linalg.softmax` and `tensor.pad` (`linalg.pack`/`unpack` are not tiled by schedir)."""
+    return is_structured(op) or isinstance(op, linalg.SoftmaxOp | xtensor.PadOp)
 
 
 def loop_iterator_types(op: Operation) -> tuple[str, ...]:
     """Each loop's iterator type: "parallel", "reduction" or "window"."""
+    if isinstance(op, xtensor.PadOp):
+        return ("parallel",) * len(cast(ShapedType, op.result.type).get_shape())
     if isinstance(op, linalg.SoftmaxOp):
         rank = len(cast(ShapedType, op.output.type).get_shape())
         dim = op.dimension.value.data
@@ -125,10 +135,21 @@ def covers_whole_loop(tile_size: Ofr, loop: Range) -> bool:
 
 
 def destinations(op: Operation) -> tuple[SSAValue, ...]:
-    """The destination (init) operands, one per result."""
+    """The destination (init) operands, one per result; none for a `tensor.pad`, which is
+    not in destination-passing style (`create_destinations` makes one)."""
     if isinstance(op, linalg.SoftmaxOp):
         return (op.output,)
+    if isinstance(op, xtensor.PadOp):
+        return ()
     return dps_inits(op)
+
+
+def create_destinations(b: IndexBuilder, op: Operation) -> tuple[SSAValue, ...]:
+    """Upstream's `getOrCreateDestinations`: the destination operands, or for an op
+    without them a new `tensor.empty` of each result's shape (before `op`)."""
+    if isinstance(op, xtensor.PadOp):
+        return (pad_destination(b, op),)
+    return destinations(op)
 
 
 def _operands_and_maps(op: Operation) -> tuple[list[SSAValue], tuple[AffineMap, ...], int]:
@@ -233,9 +254,9 @@ def clone_with_destinations(b: IndexBuilder, op: Operation, inits: Sequence[SSAV
     """A copy of `op` whose init operands are `inits` (upstream's
     `cloneOpAndUpdateDestinationArgs`); result types follow the new inits. No inits (an
     op with buffer semantics has no destinations) is a plain clone."""
-    if not inits:
-        return clone_with_operands(b, op, list(op.operands), [r.type for r in op.results])
     old_inits = destinations(op)
+    if not inits or not old_inits:
+        return clone_with_operands(b, op, list(op.operands), [r.type for r in op.results])
     operands = list(op.operands)
     first = len(operands) - len(old_inits)
     operands[first:] = inits
@@ -310,6 +331,8 @@ def iteration_domain(b: IndexBuilder, op: Operation) -> list[Range]:
     """The loop ranges of `op` (offset 0, stride 1); dynamic sizes become `tensor.dim` ops
     created before `op`, as upstream's `getIterationDomain`."""
     with insertion_point(b, InsertPoint.before(op)):
+        if isinstance(op, xtensor.PadOp):
+            return [Range(0, size) for size in pad_result_sizes(b, op)]
         if isinstance(op, linalg.SoftmaxOp):
             rank = len(cast(ShapedType, op.input.type).get_shape())
             return [Range(0, dim_of(b, op.input, d)) for d in range(rank)]
@@ -332,6 +355,12 @@ def tiled_implementation(
     b: IndexBuilder, op: Operation, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
 ) -> TiledValues:
     """`op` computed on the iteration-space tile `offsets`/`sizes`, inserted at `b`."""
+    if isinstance(op, xtensor.PadOp):
+        try:
+            tile = bubble_up_pad_slice(b, op, offsets, sizes)
+        except PadTilingError as err:
+            raise TilingError(str(err)) from None
+        return TiledValues((tile.tiled_op,), (tile.value,), tile.slices)
     if isinstance(op, linalg.SoftmaxOp):
         in_slice = extract_slice(b, op.input, offsets, sizes)
         out_slice = extract_slice(b, op.output, offsets, sizes)
@@ -369,7 +398,7 @@ def result_tile_position(
     b: IndexBuilder, op: Operation, result_number: int, offsets: Sequence[Ofr], sizes: Sequence[Ofr]
 ) -> tuple[list[Ofr], list[Ofr]]:
     """Where the tile of result `result_number` computed by the tiled op lies in the result."""
-    if isinstance(op, linalg.SoftmaxOp):
+    if isinstance(op, linalg.SoftmaxOp | xtensor.PadOp):
         return list(offsets), list(sizes)
     init = dps_inits(op)[result_number]
     map_ = indexing_maps(op)[len(dps_inputs(op)) + result_number]
@@ -385,6 +414,9 @@ def iteration_domain_tile_from_result_tile(
         # Upstream's softmax implements neither this nor `generateResultTileValue`: a
         # softmax is never tiled into a consumer's loop (fusion falls back as upstream's).
         raise TilingError("'linalg.softmax' op does not generate a tile of its result")
+    if isinstance(op, xtensor.PadOp):
+        # The iteration space is the result: a result tile is an iteration-space tile.
+        return list(offsets), list(sizes)
     map_ = indexing_maps(op)[len(dps_inputs(op)) + result_number]
     if not map_.is_projected_permutation():
         raise TilingError(
@@ -423,6 +455,7 @@ __all__ = [
     "clone_with_destinations",
     "clone_with_operands",
     "covers_whole_loop",
+    "create_destinations",
     "destinations",
     "dim_of",
     "extract_slice",

@@ -50,7 +50,7 @@ from schedir.transform.rewrites.tiling.interface import (
     TilingError,
     clone_with_destinations,
     covers_whole_loop,
-    destinations,
+    create_destinations,
     is_tileable,
     iteration_domain,
     result_tile_position,
@@ -145,7 +145,7 @@ def tile_using_scf(
     state = _Tiling(b, op, domain, tile_sizes, num_threads, interchange)
     # Upstream's `getOrCreateDestinations` gives one per result: none for buffer semantics,
     # whose loops then carry no iter_args / shared_outs.
-    dests = list(destinations(op)) if op.results else []
+    dests = list(create_destinations(b, op)) if op.results else []
 
     if all(is_zero(t) for t in tile_sizes):
         # Upstream clones the op unchanged: the original cannot replace itself.
