@@ -25,7 +25,8 @@ TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (
 the time of the peer over schedir's (above 1: schedir is faster). The row schedules
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
-rowsum and matvec their region of vectorized pieces ("pieces").
+rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
+per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block.
 """
 
 from __future__ import annotations
@@ -315,6 +316,18 @@ _THREADS_VARIANTS = {
 _PIECES_VARIANT = {"pieces": {"threads": 3}}
 """rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
 
+_ROWSUM_VARIANTS = {
+    "threads=512": {"threads": 1},
+    "pieces": {"threads": 3},
+    "warps x4": {"threads": 5},
+    "warps x8": {"threads": 6},
+}
+"""rowsum's other regions: a row per 512-thread block (chunks, or vectorized pieces), a row
+per warp with 4 or 8 rows per block; the default row is a row per warp, one per block."""
+
+_ROWSUM_ODD_VARIANTS = {"threads=512": {"threads": 1}, "pieces": {"threads": 3}}
+"""At 8191 rows only one row per block divides the rows (the warp regions' R must)."""
+
 
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
@@ -413,7 +426,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * red * red + 4 * red,
             bandwidth_bound=True,
-            knob_variants=_PIECES_VARIANT,
+            knob_variants=_ROWSUM_VARIANTS,
         ),
         Case(
             "rowsum_odd",
@@ -423,7 +436,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * odd_rows * odd_cols + 4 * odd_rows,
             bandwidth_bound=True,
-            knob_variants=_PIECES_VARIANT,
+            knob_variants=_ROWSUM_ODD_VARIANTS,
         ),
         Case(
             "colsum",

@@ -63,6 +63,27 @@ def test_pieces_region(name: str, rows: int, cols: int) -> None:
     check_kernel(kernel, text, seed=rows, reduction=None)
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols", "threads"),
+    [
+        (8191, 1000, 4),
+        (3, 100003, 4),
+        (8192, 8192, 4),
+        (8192, 8192, 6),
+        (8200, 1001, 5),
+        (8200, 1000, 6),
+        (8, 33, 6),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("name", ["rowsum"])
+def test_warp_rows(name: str, rows: int, cols: int, threads: int) -> None:
+    """The warp-per-row regions (4: one row per block, 5: 4 rows, 6: 8 rows): 16-byte
+    loads with a peeled last chunk, one subgroup reduction per row, no barrier."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": threads})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (100003, 3), (5, 33)])
 def test_column_sums_at_odd_sizes(rows: int, cols: int) -> None:
     kernel, text = _compile("colsum", {999: rows, 1000: cols})
@@ -91,6 +112,8 @@ print("ran")
         ("softmax", 2048, 1),
         ("layernorm", 2048, 1),
         ("softmax_f16", 4096, 0),
+        ("rowsum", 1000, 4),
+        ("rowsum", 1001, 5),
     ],
     ids=str,
 )
