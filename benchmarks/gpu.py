@@ -26,7 +26,8 @@ the time of the peer over schedir's (above 1: schedir is faster). The row schedu
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
-per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block.
+per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
+softmax_odd's main row is softmax's region of a row per warp ("threads" = 4).
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ class Case:
     """Compare schedir's rate with the device's copy bandwidth."""
     knob_variants: dict[str, dict[str, int]] = field(default_factory=dict)
     """Further rows of schedir: the same schedule with these knobs (name -> knobs)."""
+    knobs: dict[str, int] | None = None
+    """The knobs of the main schedir row (None: the schedule's selected values)."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -309,9 +312,13 @@ _THREADS_VARIANTS = {
     "threads=1024": {"threads": 2},
     "chunks": {"threads": 3},
 }
+_SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
 """The other regions of the row schedules' "threads" knob (rows in registers with 256 or
 1024 threads, the chunked schedule); the default row is 512 threads in registers."""
 
+
+_WARPS = {"threads": 4}
+"""softmax's region of a row per warp (short rows: softmax_odd's main row)."""
 
 _PIECES_VARIANT = {"pieces": {"threads": 3}}
 """rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
@@ -367,7 +374,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * sm * sm,
             bandwidth_bound=True,
-            knob_variants=_THREADS_VARIANTS,
+            knob_variants=_SOFTMAX_VARIANTS,
         ),
         Case(
             "matmul",
@@ -405,7 +412,8 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * odd_rows * odd_cols,
             bandwidth_bound=True,
-            knob_variants=_THREADS_VARIANTS,
+            knob_variants={**_THREADS_VARIANTS, "threads=512": {"threads": 1}},
+            knobs=_WARPS,
         ),
         Case(
             "softmax_f16",
@@ -577,7 +585,7 @@ def main() -> None:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
             f.write(resized(case.example, case.dims))
         schedule = ROOT / "schedules" / case.example
-        kernel = schedir.compile(f.name, schedule=schedule, target="cuda")
+        kernel = schedir.compile(f.name, schedule=schedule, target="cuda", knobs=case.knobs)
         # non-zero inputs in [0.5, 1.5) with random signs for the matmuls' operands
         inputs = [torch.rand(s, device="cuda", generator=gen) + 0.5 for s in case.shapes]
         if "matmul" in case.example:

@@ -77,10 +77,20 @@ def test_pieces_region(name: str, rows: int, cols: int) -> None:
     ids=str,
 )
 @pytest.mark.parametrize("name", ["rowsum"])
-def test_warp_rows(name: str, rows: int, cols: int, threads: int) -> None:
+def test_warp_rows_rowsum(name: str, rows: int, cols: int, threads: int) -> None:
     """The warp-per-row regions (4: one row per block, 5: 4 rows, 6: 8 rows): 16-byte
     loads with a peeled last chunk, one subgroup reduction per row, no barrier."""
     kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": threads})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8191, 1000), (3, 100003), (8192, 8192), (37, 1001), (5, 33)], ids=str
+)
+def test_warp_rows_softmax(rows: int, cols: int) -> None:
+    """softmax's region 4 (a row per warp, chunks of 128 with a peeled last chunk, two
+    subgroup reductions, accumulators in registers)."""
+    kernel, text = _compile("softmax", {1000: rows, 999: cols}, {"threads": 4})
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
@@ -114,6 +124,8 @@ print("ran")
         ("softmax_f16", 4096, 0),
         ("rowsum", 1000, 4),
         ("rowsum", 1001, 5),
+        ("softmax", 1000, 4),
+        ("softmax", 1001, 4),
     ],
     ids=str,
 )
