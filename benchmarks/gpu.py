@@ -27,7 +27,8 @@ the time of the peer over schedir's (above 1: schedir is faster). The row schedu
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
-softmax_odd's main row is softmax's region of a row per warp ("threads" = 4).
+softmax_odd's main row is softmax's region of a row per warp ("threads" = 4); colsum also
+times its other "blocks" and "row_step" values.
 """
 
 from __future__ import annotations
@@ -317,6 +318,15 @@ _SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
 1024 threads, the chunked schedule); the default row is 512 threads in registers."""
 
 
+_COLSUM_VARIANTS = {
+    "blocks=64": {"blocks": 0},
+    "blocks=256": {"blocks": 2},
+    "row_step=16": {"row_step": 16},
+    "blocks=256 row_step=16": {"blocks": 2, "row_step": 16},
+}
+"""colsum's other knob values: row chunks (blocks of 512 threads; 128 selected) and rows
+per vector step (8 selected)."""
+
 _WARPS = {"threads": 4}
 """softmax's region of a row per warp (short rows: softmax_odd's main row)."""
 
@@ -454,6 +464,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=0),
             4 * red * red + 4 * red,
             bandwidth_bound=True,
+            knob_variants=_COLSUM_VARIANTS,
         ),
         Case(
             "colsum_odd",
@@ -463,6 +474,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=0),
             4 * odd_rows * odd_cols + 4 * odd_cols,
             bandwidth_bound=True,
+            knob_variants=_COLSUM_VARIANTS,
         ),
         Case(
             "matvec",

@@ -1,5 +1,8 @@
 """A reduction over the threads of a block as one `gpu.all_reduce` per thread: the payload
-algorithm of `transform.schedir.gpu.reduce_to_all_reduce`.
+algorithm of `transform.schedir.gpu.reduce_to_all_reduce`; and its per-warp form, one
+`gpu.subgroup_reduce` per lane and row (`reduce_to_subgroup_reduce`, of
+`transform.schedir.gpu.reduce_to_subgroup_reduce`: several rows, each reduced by its own
+cluster of lanes, each lane first combining its adjacent partials in order).
 
 The target is the merge of per-thread partial results that `tile_reduction_using_for` /
 `tile_reduction_using_forall` leave (a `linalg.reduce` of a `1x...xN` partial tensor into a
