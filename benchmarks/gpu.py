@@ -412,7 +412,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x, g, b: f.layer_norm(x, (x.shape[1],), g, b, eps=1e-5),
             2 * 4 * ln * ln + 2 * 4 * ln,
             bandwidth_bound=True,
-            knob_variants=_THREADS_VARIANTS,
+            knob_variants=_SOFTMAX_VARIANTS,
         ),
         Case(
             "softmax_odd",

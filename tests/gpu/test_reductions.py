@@ -87,10 +87,11 @@ def test_warp_rows_rowsum(name: str, rows: int, cols: int, threads: int) -> None
 @pytest.mark.parametrize(
     ("rows", "cols"), [(8191, 1000), (3, 100003), (8192, 8192), (37, 1001), (5, 33)], ids=str
 )
-def test_warp_rows_softmax(rows: int, cols: int) -> None:
-    """softmax's region 4 (a row per warp, chunks of 128 with a peeled last chunk, two
-    subgroup reductions, accumulators in registers)."""
-    kernel, text = _compile("softmax", {1000: rows, 999: cols}, {"threads": 4})
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
+    """softmax's and layernorm's region 4 (a row per warp, chunks of 128 with a peeled
+    last chunk, two subgroup reductions, accumulators in registers)."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": 4})
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
@@ -126,6 +127,7 @@ print("ran")
         ("rowsum", 1001, 5),
         ("softmax", 1000, 4),
         ("softmax", 1001, 4),
+        ("layernorm", 1000, 4),
     ],
     ids=str,
 )

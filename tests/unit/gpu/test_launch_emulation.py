@@ -125,12 +125,15 @@ def test_warp_rows_match_the_reference(name: str, threads: int, rows: int, cols:
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(3, 33), (2, 128), (4, 5)], ids=str)
-def test_softmax_warp_rows_in_one_chunk_match_the_reference(rows: int, cols: int) -> None:
-    """softmax's region 4 with rows of at most one chunk (longer rows keep the lanes'
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_softmax_warp_rows_in_one_chunk_match_the_reference(
+    name: str, rows: int, cols: int
+) -> None:
+    """softmax's and layernorm's region 4 with rows of at most one chunk (longer rows keep the lanes'
     accumulators in registers across a barrier, which the emulation does not model: the
     GPU tests cover them)."""
-    payload = resized_example("softmax_cuda.mlir", {1000: rows, 999: cols})
-    schedule = REPO / "schedules" / "softmax_cuda.mlir"
+    payload = resized_example(f"{name}_cuda.mlir", {1000: rows, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
     host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 4}))
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=rows + cols)
 

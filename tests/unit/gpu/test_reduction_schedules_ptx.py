@@ -230,12 +230,13 @@ def test_warp_rows_default_at_odd_rows(ptxas: Path) -> None:
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (64, 8192), (8, 1001), (3, 100003)])
-def test_softmax_warp_rows(rows: int, cols: int, ptxas: Path, tmp_path: Path) -> None:
-    """softmax's region 4 (a row per 32-thread block): two subgroup reductions (10
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_softmax_warp_rows(name: str, rows: int, cols: int, ptxas: Path, tmp_path: Path) -> None:
+    """softmax's and layernorm's region 4 (a row per 32-thread block): two subgroup reductions (10
     shfl.sync.bfly), no barrier inside a chunk loop, the row read as 16-byte loads and
     written as 16-byte stores where aligned (scalar otherwise); no local memory where
     aligned, no spills."""
-    ptx = _compile("softmax", rows, cols, 4).stages["ptx"]
+    ptx = _compile(name, rows, cols, 4).stages["ptx"]
     assert ".maxntid 32, 1, 1" in ptx
     assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 10
     for loop in re.findall(r"(\$L__BB\d+_\d+):\n(.*?)@%p\d+ bra \s*\1;", ptx, flags=re.S):
@@ -247,8 +248,10 @@ def test_softmax_warp_rows(rows: int, cols: int, ptxas: Path, tmp_path: Path) ->
         assert ".local" not in ptx
     else:
         # a lane's last tile of fewer than 4 elements is dynamic: its exp stays in a
-        # 16-byte private buffer
-        assert v4_loads == 0 and v4_stores == 0
+        # 16-byte private buffer; only layernorm's gamma and beta (1-D) are aligned, in
+        # the full chunks
+        assert v4_stores == 0
+        assert (v4_loads == 0) if name == "softmax" else (v4_loads >= 2), v4_loads
     usage = _ptxas_usage(ptx, ptxas, tmp_path)
     assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
