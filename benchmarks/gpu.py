@@ -25,7 +25,10 @@ TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (
 the time of the peer over schedir's (above 1: schedir is faster). The row schedules
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
-rowsum and matvec their region of vectorized pieces ("pieces").
+rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
+per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
+softmax_odd's main row is softmax's region of a row per warp ("threads" = 4); colsum also
+times its other "blocks" and "row_step" values.
 """
 
 from __future__ import annotations
@@ -79,6 +82,8 @@ class Case:
     """Compare schedir's rate with the device's copy bandwidth."""
     knob_variants: dict[str, dict[str, int]] = field(default_factory=dict)
     """Further rows of schedir: the same schedule with these knobs (name -> knobs)."""
+    knobs: dict[str, int] | None = None
+    """The knobs of the main schedir row (None: the schedule's selected values)."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -308,12 +313,37 @@ _THREADS_VARIANTS = {
     "threads=1024": {"threads": 2},
     "chunks": {"threads": 3},
 }
+_SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
 """The other regions of the row schedules' "threads" knob (rows in registers with 256 or
 1024 threads, the chunked schedule); the default row is 512 threads in registers."""
 
 
+_COLSUM_VARIANTS = {
+    "blocks=64": {"blocks": 0},
+    "blocks=256": {"blocks": 2},
+    "row_step=16": {"row_step": 16},
+    "blocks=256 row_step=16": {"blocks": 2, "row_step": 16},
+}
+"""colsum's other knob values: row chunks (blocks of 512 threads; 128 selected) and rows
+per vector step (8 selected)."""
+
+_WARPS = {"threads": 4}
+"""softmax's region of a row per warp (short rows: softmax_odd's main row)."""
+
 _PIECES_VARIANT = {"pieces": {"threads": 3}}
 """rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
+
+_ROWSUM_VARIANTS = {
+    "threads=512": {"threads": 1},
+    "pieces": {"threads": 3},
+    "warps x4": {"threads": 5},
+    "warps x8": {"threads": 6},
+}
+"""rowsum's other regions: a row per 512-thread block (chunks, or vectorized pieces), a row
+per warp with 4 or 8 rows per block; the default row is a row per warp, one per block."""
+
+_ROWSUM_ODD_VARIANTS = {"threads=512": {"threads": 1}, "pieces": {"threads": 3}}
+"""At 8191 rows only one row per block divides the rows (the warp regions' R must)."""
 
 
 def cases(torch: Any) -> list[Case]:
@@ -354,7 +384,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * sm * sm,
             bandwidth_bound=True,
-            knob_variants=_THREADS_VARIANTS,
+            knob_variants=_SOFTMAX_VARIANTS,
         ),
         Case(
             "matmul",
@@ -382,7 +412,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x, g, b: f.layer_norm(x, (x.shape[1],), g, b, eps=1e-5),
             2 * 4 * ln * ln + 2 * 4 * ln,
             bandwidth_bound=True,
-            knob_variants=_THREADS_VARIANTS,
+            knob_variants=_SOFTMAX_VARIANTS,
         ),
         Case(
             "softmax_odd",
@@ -392,7 +422,8 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * odd_rows * odd_cols,
             bandwidth_bound=True,
-            knob_variants=_THREADS_VARIANTS,
+            knob_variants={**_THREADS_VARIANTS, "threads=512": {"threads": 1}},
+            knobs=_WARPS,
         ),
         Case(
             "softmax_f16",
@@ -413,7 +444,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * red * red + 4 * red,
             bandwidth_bound=True,
-            knob_variants=_PIECES_VARIANT,
+            knob_variants=_ROWSUM_VARIANTS,
         ),
         Case(
             "rowsum_odd",
@@ -423,7 +454,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=1),
             4 * odd_rows * odd_cols + 4 * odd_rows,
             bandwidth_bound=True,
-            knob_variants=_PIECES_VARIANT,
+            knob_variants=_ROWSUM_ODD_VARIANTS,
         ),
         Case(
             "colsum",
@@ -433,6 +464,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=0),
             4 * red * red + 4 * red,
             bandwidth_bound=True,
+            knob_variants=_COLSUM_VARIANTS,
         ),
         Case(
             "colsum_odd",
@@ -442,6 +474,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=0),
             4 * odd_rows * odd_cols + 4 * odd_cols,
             bandwidth_bound=True,
+            knob_variants=_COLSUM_VARIANTS,
         ),
         Case(
             "matvec",
@@ -564,7 +597,7 @@ def main() -> None:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
             f.write(resized(case.example, case.dims))
         schedule = ROOT / "schedules" / case.example
-        kernel = schedir.compile(f.name, schedule=schedule, target="cuda")
+        kernel = schedir.compile(f.name, schedule=schedule, target="cuda", knobs=case.knobs)
         # non-zero inputs in [0.5, 1.5) with random signs for the matmuls' operands
         inputs = [torch.rand(s, device="cuda", generator=gen) + 0.5 for s in case.shapes]
         if "matmul" in case.example:

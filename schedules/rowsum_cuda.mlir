@@ -15,22 +15,33 @@
 // static pieces (N a multiple of 512) are vectorized: at 8192 columns four
 // ld.global.v4 per thread, all in flight before the thread's sum; the
 // partials are reduced as in the other regions.
+// Regions 4-6 (warps, R = 1, 4, 8 rows per block, blocks of 32 x R threads; region 4
+// selected): for short rows (8191x1000: one row per 512-thread block was overhead-bound,
+// 0.33x copy). Row y of the block is warp y; lane l adds the 4 adjacent elements
+// 4l..4l+3 of each chunk of 128 (one ld.global.v4 when the rows are 16-byte aligned, a
+// peeled last chunk in scalar code) into a vector<4xf32> kept in registers across the
+// chunks (hoist_redundant_vector_transfers); then transform.schedir.gpu.
+// reduce_to_subgroup_reduce combines the lane's 4 partials and the warp's 32 lanes with
+// one gpu.subgroup_reduce (5 shfl.sync.bfly): no shared exchange, no barrier
+// (sync_after_distribute = false: every thread reads only the partials it wrote).
+// R must divide the rows (the blocks are static); R = 1 fits every payload.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %fill, %red = transform.split_handle %ops
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Blocks: one row each.
-    %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
-        (mapping = [#gpu.block<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Knob: threads per block (256, 512, 1024), one region each.
-    transform.tune.alternatives<"threads"> selected_region = 1 {
+    // Knob: threads per block (256, 512, 1024; pieces of 512; warps with 1, 4, 8 rows),
+    // one region each.
+    transform.tune.alternatives<"threads"> selected_region = 4 {
       // 256 threads: per-thread partials over chunks of 256 (one slot per thread, in
       // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
+      // Blocks: one row each.
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
           by tile_sizes = [0, 256]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
@@ -76,6 +87,12 @@ module attributes {transform.with_named_sequence} {
     }, {
       // 512 threads: per-thread partials over chunks of 512 (one slot per thread, in
       // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
+      // Blocks: one row each.
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
           by tile_sizes = [0, 512]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
@@ -121,6 +138,12 @@ module attributes {transform.with_named_sequence} {
     }, {
       // 1024 threads: per-thread partials over chunks of 1024 (one slot per thread, in
       // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
+      // Blocks: one row each.
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
           by tile_sizes = [0, 1024]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
@@ -167,6 +190,12 @@ module attributes {transform.with_named_sequence} {
       // Pieces, 512 threads: thread t reduces the contiguous piece t of the row (N/512
       // elements, tile_reduction_using_forall num_threads) into its partial; static
       // pieces are vectorized (16-byte loads, all in flight before the reduction).
+      // Blocks: one row each.
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill, %part, %comb, %red_forall = transform.structured.tile_reduction_using_forall %red_b
           by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
@@ -207,6 +236,288 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Warps, 1 row(s) per block (block 32 x 1): row y of the block is warp y; the
+      // row runs in chunks of 128 (a peeled last chunk), lane l adding the 4 adjacent
+      // elements 4l..4l+3 of each chunk (one 16-byte load when the rows are 16-byte
+      // aligned) into a vector<4xf32> in registers; the lane's 4 partials, then the
+      // warp's 32, are combined by gpu.subgroup_reduce (shuffles only): no shared
+      // exchange, no barrier. The rows must be a multiple of 1 (a static block).
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %loop_for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %loop_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb0(%l: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %l
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %func0 = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func0 {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // Lane l owns partials 4l..4l+3 in every chunk (tile sizes, not a number of
+      // threads: a short last chunk keeps the same owners, its lanes past the end idle).
+      %parts = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %part_t, %part_f = transform.structured.tile_using_forall %parts tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %comb lanes = 32
+          mapping = [#gpu.thread<y>, #gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Only the lanes' static tiles become vectors (the tail stays scalar): a vectorized
+      // copy of the whole block's partials would run in every thread.
+      %tiles = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      // Every thread reads only the partials it wrote (and lane 0 its row's): no barrier.
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 1, 1]
+          sync_after_distribute = false
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      // The lane's accumulator into registers across the chunks (the partials' reads and
+      // writes made direct, then hoisted out of the chunk loop).
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.memref.fold_memref_alias_ops
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      %func_h = transform.structured.hoist_redundant_vector_transfers %func_g
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      // Warps, 4 row(s) per block (block 32 x 4): row y of the block is warp y; the
+      // row runs in chunks of 128 (a peeled last chunk), lane l adding the 4 adjacent
+      // elements 4l..4l+3 of each chunk (one 16-byte load when the rows are 16-byte
+      // aligned) into a vector<4xf32> in registers; the lane's 4 partials, then the
+      // warp's 32, are combined by gpu.subgroup_reduce (shuffles only): no shared
+      // exchange, no barrier. The rows must be a multiple of 4 (a static block).
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [4]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %loop_for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %loop_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb0(%l: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %l
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %func0 = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func0 {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // Lane l owns partials 4l..4l+3 in every chunk (tile sizes, not a number of
+      // threads: a short last chunk keeps the same owners, its lanes past the end idle).
+      %parts = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %part_t, %part_f = transform.structured.tile_using_forall %parts tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [4]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %comb lanes = 32
+          mapping = [#gpu.thread<y>, #gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [4]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Only the lanes' static tiles become vectors (the tail stays scalar): a vectorized
+      // copy of the whole block's partials would run in every thread.
+      %tiles = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      // Every thread reads only the partials it wrote (and lane 0 its row's): no barrier.
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 4, 1]
+          sync_after_distribute = false
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      // The lane's accumulator into registers across the chunks (the partials' reads and
+      // writes made direct, then hoisted out of the chunk loop).
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.memref.fold_memref_alias_ops
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      %func_h = transform.structured.hoist_redundant_vector_transfers %func_g
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      // Warps, 8 row(s) per block (block 32 x 8): row y of the block is warp y; the
+      // row runs in chunks of 128 (a peeled last chunk), lane l adding the 4 adjacent
+      // elements 4l..4l+3 of each chunk (one 16-byte load when the rows are 16-byte
+      // aligned) into a vector<4xf32> in registers; the lane's 4 partials, then the
+      // warp's 32, are combined by gpu.subgroup_reduce (shuffles only): no shared
+      // exchange, no barrier. The rows must be a multiple of 8 (a static block).
+      %red_b, %forall = transform.structured.tile_using_forall %red tile_sizes [8]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %loop_for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %loop_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb0(%l: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %l
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %func0 = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func0 {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // Lane l owns partials 4l..4l+3 in every chunk (tile sizes, not a number of
+      // threads: a short last chunk keeps the same owners, its lanes past the end idle).
+      %parts = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %part_t, %part_f = transform.structured.tile_using_forall %parts tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [8]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %comb lanes = 32
+          mapping = [#gpu.thread<y>, #gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [8]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Only the lanes' static tiles become vectors (the tail stays scalar): a vectorized
+      // copy of the whole block's partials would run in every thread.
+      %tiles = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      // Every thread reads only the partials it wrote (and lane 0 its row's): no barrier.
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 8, 1]
+          sync_after_distribute = false
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      // The lane's accumulator into registers across the chunks (the partials' reads and
+      // writes made direct, then hoisted out of the chunk loop).
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.memref.fold_memref_alias_ops
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      %func_h = transform.structured.hoist_redundant_vector_transfers %func_g
+        : (!transform.any_op) -> !transform.any_op
       transform.yield
     }
     transform.yield

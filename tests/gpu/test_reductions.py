@@ -63,6 +63,38 @@ def test_pieces_region(name: str, rows: int, cols: int) -> None:
     check_kernel(kernel, text, seed=rows, reduction=None)
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols", "threads"),
+    [
+        (8191, 1000, 4),
+        (3, 100003, 4),
+        (8192, 8192, 4),
+        (8192, 8192, 6),
+        (8200, 1001, 5),
+        (8200, 1000, 6),
+        (8, 33, 6),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("name", ["rowsum"])
+def test_warp_rows_rowsum(name: str, rows: int, cols: int, threads: int) -> None:
+    """The warp-per-row regions (4: one row per block, 5: 4 rows, 6: 8 rows): 16-byte
+    loads with a peeled last chunk, one subgroup reduction per row, no barrier."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": threads})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8191, 1000), (3, 100003), (8192, 8192), (37, 1001), (5, 33)], ids=str
+)
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
+    """softmax's and layernorm's region 4 (a row per warp, chunks of 128 with a peeled
+    last chunk, two subgroup reductions, accumulators in registers)."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": 4})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (100003, 3), (5, 33)])
 def test_column_sums_at_odd_sizes(rows: int, cols: int) -> None:
     kernel, text = _compile("colsum", {999: rows, 1000: cols})
@@ -91,6 +123,11 @@ print("ran")
         ("softmax", 2048, 1),
         ("layernorm", 2048, 1),
         ("softmax_f16", 4096, 0),
+        ("rowsum", 1000, 4),
+        ("rowsum", 1001, 5),
+        ("softmax", 1000, 4),
+        ("softmax", 1001, 4),
+        ("layernorm", 1000, 4),
     ],
     ids=str,
 )

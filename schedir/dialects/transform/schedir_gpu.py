@@ -7,6 +7,10 @@ only). `reduce_to_all_reduce` is the schedule-level step that does it: the merge
 per-thread partials that `tile_reduction_using_for` / `_forall` leave becomes one
 `gpu.all_reduce` per thread, lowered to shuffle butterflies by convert-gpu-to-nvvm.
 
+`reduce_to_subgroup_reduce` is its warp-level form for short rows: one warp (or cluster
+of lanes) per row, several rows per block, the lanes' partials combined by one
+`gpu.subgroup_reduce` (shuffles only, no shared memory, no barrier).
+
 `forward_reads` keeps rows in registers across the passes of a kernel (softmax's max, sum
 and normalization): once the passes are mapped onto the same threads, a later pass's read
 of memory nothing writes is the first pass's read, and takes its value.
@@ -16,7 +20,7 @@ Applied by `schedir.transform.ops.schedir_gpu`.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.dialects.transform import TransformOpHandleType
 from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
@@ -81,6 +85,75 @@ class ReduceToAllReduceOp(IRDLOperation):
 
 
 @irdl_transform_op
+class ReduceToSubgroupReduceOp(IRDLOperation):
+    """Rewrites a reduction of per-lane partials (the merge that `tile_reduction_using_for`
+    leaves, P rows x N partials) into an `scf.forall` over (P, `lanes`) with `mapping`
+    in which iteration (p, l) combines its k = N / `lanes` contiguous partials
+    l*k .. l*k+k-1 in order, reduces the result over its cluster of `lanes` lanes with
+    `gpu.subgroup_reduce` (a `shfl.sync` butterfly: no shared memory, no barrier) and
+    writes it into partial l*k; the target then merges partial 0 of each row into its
+    init. Rows map to warps (`#gpu.thread<y>` with `lanes` = 32 threads in x), each row
+    reduced by its own warp, several rows per block.
+
+    ```mlir
+    %pfill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %red
+        by tile_sizes = [0, 128] : (!transform.any_op) -> (...)
+    %forall, %m = transform.schedir.gpu.reduce_to_subgroup_reduce %merge lanes = 32
+        mapping = [#gpu.thread<y>, #gpu.thread<x>]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // linalg.reduce ins(%p : tensor<8x128xf32>) outs(%i : tensor<8xf32>) dimensions = [1]
+    // -> scf.forall (%r, %l) in (8, 32) shared_outs(%o = %p) {
+    //      %c = arith.muli %l, %c4        // the lane's 4 partials, combined in order
+    //      ... %v = arith.addf ...
+    //      %a = gpu.subgroup_reduce add %v uniform : (f32) -> f32
+    //      ... fill %o[%r, %c] with %a
+    //    } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+    //    linalg.reduce ins(%o[0, 0] [8, 1] : tensor<8x1xf32>) outs(%i) dimensions = [1]
+    ```
+
+    The target is a linalg op on static tensors with one input and one init, exactly one
+    reduction dim whose extent is a multiple of `lanes`, and a body that combines the
+    input with the init in one op (as `reduce_to_all_reduce`). `lanes` is a power of two
+    of at most 32; `mapping` has one attribute per parallel dim, then one for the lanes.
+    Map the lanes onto the x threads of the block with `lanes` threads in x (with fewer
+    than 32, each cluster of `lanes` consecutive lanes of a warp is one row's). Every lane
+    of a row's cluster writes the same (bit-identical) value.
+
+    Return modes: consumes the target; returns the new `scf.forall` and the target (now
+    the merge of the first partial of each row), one each per target. Silenceable failure
+    (with the reason at the payload op) when a target is not such a reduction. The
+    verifier rejects `lanes` that is not a power of two of at most 32 and a mapping of
+    other than `#gpu.thread`/`#gpu.warp` attributes.
+    """
+
+    name = "transform.schedir.gpu.reduce_to_subgroup_reduce"
+
+    target = operand_def(TransformOpHandleType)
+    lanes = prop_def(IntegerAttr)
+    mapping = prop_def(ArrayAttr)
+    forall = result_def(TransformOpHandleType)
+    merge = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target `lanes` `=` $lanes `mapping` `=` $mapping attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        lanes = self.lanes.value.data
+        if lanes <= 0 or lanes & (lanes - 1) or lanes > 32:
+            raise VerifyException(f"expects lanes to be a power of two <= 32, got {lanes}")
+        entries = self.mapping.data
+        if not entries or not all(
+            isinstance(e, ThreadMappingAttr | WarpMappingAttr) for e in entries
+        ):
+            raise VerifyException(
+                f"expects mapping to be #gpu.thread or #gpu.warp attributes, got {self.mapping}"
+            )
+
+
+@irdl_transform_op
 class ForwardReadsOp(IRDLOperation):
     """Replaces, in the body of each target op, every read of read-only memory by an
     equivalent read that properly dominates it in the same kernel, so that a value read
@@ -122,6 +195,10 @@ class ForwardReadsOp(IRDLOperation):
     assembly_format = "`in` $target attr-dict `:` type($target)"
 
 
-OPS: tuple[type[IRDLOperation], ...] = (ReduceToAllReduceOp, ForwardReadsOp)
+OPS: tuple[type[IRDLOperation], ...] = (
+    ReduceToAllReduceOp,
+    ReduceToSubgroupReduceOp,
+    ForwardReadsOp,
+)
 
-__all__ = ["OPS", "ForwardReadsOp", "ReduceToAllReduceOp"]
+__all__ = ["OPS", "ForwardReadsOp", "ReduceToAllReduceOp", "ReduceToSubgroupReduceOp"]

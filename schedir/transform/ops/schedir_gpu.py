@@ -1,6 +1,7 @@
 """Apply functions of schedir's GPU transform extension (`transform.schedir.gpu.*`,
 defined in `schedir.dialects.transform.schedir_gpu`): thin adapters over
-`schedir.transform.rewrites.gpu.all_reduce` and `.forward_reads`.
+`schedir.transform.rewrites.gpu.all_reduce` (block and subgroup reductions) and
+`.forward_reads`.
 """
 
 from __future__ import annotations
@@ -9,9 +10,17 @@ from xdsl.ir import Operation
 
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.schedir_gpu import ForwardReadsOp, ReduceToAllReduceOp
+from schedir.dialects.transform.schedir_gpu import (
+    ForwardReadsOp,
+    ReduceToAllReduceOp,
+    ReduceToSubgroupReduceOp,
+)
 from schedir.transform.interface import Interpreter, Mapped, applies
-from schedir.transform.rewrites.gpu.all_reduce import AllReduceRewriteError, reduce_to_all_reduce
+from schedir.transform.rewrites.gpu.all_reduce import (
+    AllReduceRewriteError,
+    reduce_to_all_reduce,
+    reduce_to_subgroup_reduce,
+)
 from schedir.transform.rewrites.gpu.forward_reads import forward_reads
 from schedir.transform.state import MultipleTransformErrors, definite, is_ancestor, silenceable
 from schedir.transform.tracking import PayloadTracker
@@ -31,6 +40,32 @@ def apply_reduce_to_all_reduce(op: ReduceToAllReduceOp, interp: Interpreter) -> 
             )
             raise MultipleTransformErrors(
                 [reason, silenceable(op, "could not rewrite the reduction into gpu.all_reduce")]
+            ) from None
+        return [result.forall, result.merge]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(ReduceToSubgroupReduceOp)
+def apply_reduce_to_subgroup_reduce(op: ReduceToSubgroupReduceOp, interp: Interpreter) -> None:
+    """Rewrite each target reduction into a forall of per-lane `gpu.subgroup_reduce`s."""
+    mapping = list(op.mapping.data)
+    lanes = op.lanes.value.data
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = reduce_to_subgroup_reduce(
+                interp.state.rewriter(payload), payload, lanes, mapping
+            )
+        except AllReduceRewriteError as error:
+            reason = TransformError(
+                f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [
+                    reason,
+                    silenceable(op, "could not rewrite the reduction into gpu.subgroup_reduce"),
+                ]
             ) from None
         return [result.forall, result.merge]
 

@@ -2,8 +2,9 @@
 other: every `gpu.launch` becomes a loop nest over its blocks and threads (z, y, x, one
 thread after the other), the ids and dims become the loop variables and the launch sizes,
 and the result compiles for the CPU without a schedule. Sequential execution is a valid
-schedule of a kernel without barriers, shuffles or cross-thread reductions (those are
-refused), so a wrong index, a missed tile or a lost partial shows up as a numeric mismatch
+schedule of a kernel without barriers, shuffles or cross-thread reductions; barriers,
+`gpu.all_reduce` and `gpu.subgroup_reduce` at the kernel's top level split it into phases
+(a shuffle, or a collective inside control flow, is refused), so a wrong index, a missed tile or a lost partial shows up as a numeric mismatch
 without a GPU."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from xdsl.dialects import arith, scf
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -93,8 +94,12 @@ def _check(launch: LaunchOp) -> None:
             continue
         if op.parent is not body:
             raise NotEmulable(f"'{op.name}' nested in the kernel's control flow")
-        if isinstance(op, ShuffleOp | SubgroupReduceOp):
+        if isinstance(op, ShuffleOp):
             raise NotEmulable(f"'{op.name}' in a kernel")
+        if isinstance(op, SubgroupReduceOp) and (
+            op.stride != 1 or isinstance(op.value.type, VectorType)
+        ):
+            raise NotEmulable("'gpu.subgroup_reduce' with a stride or of a vector")
         if isinstance(op, AllReduceOp) and op.op is None:
             raise NotEmulable("'gpu.all_reduce' with a region")
 
@@ -106,7 +111,9 @@ def _emulate(launch: LaunchOp) -> None:
     are allocated once, before the loops (their contents do not outlive a block). An
     all-reduce stores every thread's value into a buffer of the block's size; the first
     thread of the next phase combines them in thread order and every thread reads the
-    result."""
+    result. A subgroup reduction likewise, except that every thread of the next phase
+    combines the values of its own cluster (`size` consecutive threads, a warp by default)
+    in thread order into its own result slot."""
     _check(launch)
     body = launch.body.block
     repeatable = {op for op in body.walk() if reads_readonly_memory(op, launch)}
@@ -144,31 +151,32 @@ def _emulate(launch: LaunchOp) -> None:
             op.erase()
     # The phases: the body split at its top-level barriers and all-reduces.
     phases: list[list[Operation]] = [[]]
-    reductions: list[AllReduceOp] = []
+    reductions: list[AllReduceOp | SubgroupReduceOp] = []
     for op in list(body.ops):
         if isinstance(op, BarrierOp):
             phases.append([])
-        elif isinstance(op, AllReduceOp):
+        elif isinstance(op, AllReduceOp | SubgroupReduceOp):
             phases[-1].append(op)
             reductions.append(op)
             phases.append([])
         elif not isinstance(op, TerminatorOp):
             phases[-1].append(op)
     # Per all-reduce: the threads' values and the combined one.
-    buffers: dict[AllReduceOp, tuple[SSAValue, SSAValue]] = {}
+    buffers: dict[AllReduceOp | SubgroupReduceOp, tuple[SSAValue, SSAValue]] = {}
     for reduction in reductions:
         element = reduction.value.type
         values = xmemref.AllocOp.get(element, shape=[threads])
-        result = xmemref.AllocOp.get(element, shape=[1])
+        per_thread = isinstance(reduction, SubgroupReduceOp)
+        result = xmemref.AllocOp.get(element, shape=[threads if per_thread else 1])
         rw.insert_op([values, result], point)
         buffers[reduction] = (values.results[0], result.results[0])
     block_ivs: dict[str, SSAValue] = {}
     for dim, size in reversed(list(zip("xyz", grid, strict=True))):
         point, block_ivs[dim] = _nest(rw, point, zero.result, size, one.result)
     earlier: dict[SSAValue, Operation] = {}
-    reloads: dict[SSAValue, SSAValue] = {}
+    reloads: dict[SSAValue, tuple[SSAValue, bool]] = {}
     previous_ivs: list[dict[str, SSAValue]] = []
-    pending: AllReduceOp | None = None
+    pending: AllReduceOp | SubgroupReduceOp | None = None
     for phase in phases:
         thread_point = point
         thread_ivs: dict[str, SSAValue] = {}
@@ -187,15 +195,15 @@ def _emulate(launch: LaunchOp) -> None:
         for op in phase:
             for operand in _used_values(op):
                 _clone_from_earlier(
-                    operand, earlier, reloads, mapping, rw, thread_point, repeatable
+                    operand, earlier, reloads, mapping, rw, thread_point, repeatable, linear
                 )
             op.detach()
             op.operands = [mapping.get(operand, operand) for operand in op.operands]
             _remap_nested(op, mapping)
-            if isinstance(op, AllReduceOp):
+            if isinstance(op, AllReduceOp | SubgroupReduceOp):
                 values, result = buffers[op]
                 rw.insert_op(xmemref.StoreOp.get(op.operands[0], values, [linear]), thread_point)
-                reloads[op.results[0]] = result
+                reloads[op.results[0]] = (result, isinstance(op, SubgroupReduceOp))
                 pending = op
                 continue
             rw.insert_op(op, thread_point)
@@ -250,19 +258,36 @@ def _linear(
 def _combine(
     rw: Rewriter,
     point: InsertPoint,
-    reduction: AllReduceOp,
+    reduction: AllReduceOp | SubgroupReduceOp,
     buffers: tuple[SSAValue, SSAValue],
     linear: SSAValue,
     threads: int,
     zero: ConstantOp,
     one: ConstantOp,
 ) -> None:
-    """In the first thread: the values combined in thread order, into the result buffer."""
+    """In the first thread: the values combined in thread order, into the result buffer
+    (a subgroup reduction: in every thread, its cluster's values, into its slot)."""
     values, result = buffers
     element = reduction.value.type
     assert reduction.op is not None
     operation = reduction.op.data
     table = _FLOAT if isinstance(element, AnyFloat) else _INTEGER
+    if isinstance(reduction, SubgroupReduceOp):
+        size = reduction.size or 32
+        width = ConstantOp.from_int_and_width(size, IndexType())
+        group = arith.DivUIOp(linear, width.result)
+        base = arith.MuliOp(group.result, width.result)
+        end = arith.AddiOp(base.result, width.result)
+        start = arith.AddiOp(base.result, one.result)
+        init = xmemref.LoadOp.get(values, [base.result])
+        rw.insert_op([width, group, base, end, start, init], point)
+        body = Block(arg_types=[IndexType(), element])
+        loop = scf.ForOp(start.result, end.result, one.result, [init.res], Region(body))
+        load = xmemref.LoadOp.get(values, [body.args[0]])
+        combined = table[operation](body.args[1], load.res)
+        body.add_ops([load, combined, scf.YieldOp(combined.results[0])])
+        rw.insert_op([loop, xmemref.StoreOp.get(loop.results[0], result, [linear])], point)
+        return
     first = arith.CmpiOp(linear, zero.result, "eq")
     rw.insert_op(first, point)
     then = Block()
@@ -299,11 +324,12 @@ def _used_values(op: Operation) -> list[SSAValue]:
 def _clone_from_earlier(
     value: SSAValue,
     earlier: dict[SSAValue, Operation],
-    reloads: dict[SSAValue, SSAValue],
+    reloads: dict[SSAValue, tuple[SSAValue, bool]],
     mapping: dict[SSAValue, SSAValue],
     rw: Rewriter,
     point: InsertPoint,
     repeatable: set[Operation],
+    linear: SSAValue,
 ) -> None:
     """Make `value` of an earlier phase available in this one: an all-reduce result is
     loaded from its buffer, side-effect-free ops are cloned (a value an earlier phase
@@ -312,8 +338,9 @@ def _clone_from_earlier(
     if value in mapping:
         return
     if value in reloads:
+        buffer, per_thread = reloads[value]
         zero = ConstantOp.from_int_and_width(0, IndexType())
-        load = xmemref.LoadOp.get(reloads[value], [zero.result])
+        load = xmemref.LoadOp.get(buffer, [linear if per_thread else zero.result])
         rw.insert_op([zero, load], point)
         mapping[value] = load.res
         # An op moved into this phase takes the load as its operand: a later phase that
@@ -326,7 +353,7 @@ def _clone_from_earlier(
     if op.regions or not (is_side_effect_free(op) or isinstance(op, _PURE) or op in repeatable):
         raise NotEmulable(f"'{op.name}' result used across a barrier")
     for operand in op.operands:
-        _clone_from_earlier(operand, earlier, reloads, mapping, rw, point, repeatable)
+        _clone_from_earlier(operand, earlier, reloads, mapping, rw, point, repeatable, linear)
     clone = op.clone(value_mapper=dict(mapping))
     rw.insert_op(clone, point)
     for old, new in zip(op.results, clone.results, strict=True):

@@ -21,6 +21,10 @@ REPO = Path(__file__).parents[3]
 ALL_REDUCES = {"softmax": 2, "layernorm": 2, "rowsum": 1, "matvec": 1, "softmax_f16": 2}
 """The gpu.all_reduce ops of each schedule (one per row reduction)."""
 
+BLOCK_REDUCTIONS = {name: count for name, count in ALL_REDUCES.items() if name != "rowsum"}
+"""The schedules whose default region reduces across the block (rowsum's reduces a row
+per warp: `test_warp_rows_are_one_butterfly`)."""
+
 
 def _payload(name: str, rows: int = 1000, cols: int = 999) -> str:
     """The example of `name` (rows x cols 1000x999), resized."""
@@ -40,7 +44,7 @@ def _ptx(name: str, payload: str) -> str:
     return schedir.compile(payload, schedule=schedule, target="cuda").stages["ptx"]
 
 
-@pytest.mark.parametrize("name", sorted(ALL_REDUCES))
+@pytest.mark.parametrize("name", sorted(BLOCK_REDUCTIONS))
 def test_reductions_are_shuffle_butterflies(name: str, ptxas: Path) -> None:
     ptx = _ptx(name, _payload(name))
     shuffles = _shuffles_per_all_reduce(ptx)
@@ -184,3 +188,70 @@ def test_colsum_kernels_read_16_bytes_per_load(rows: int, cols: int, ptxas: Path
         assert "shfl" not in module and ".shared" not in module
         assert ".local" not in module and "__local_depot" not in module
         assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+WARP_ROWS = {("rowsum", 4): 1, ("rowsum", 5): 4, ("rowsum", 6): 8}
+"""(schedule, region of the "threads" knob) -> rows per block of its warp-per-row region."""
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8192, 1000), (8192, 8192), (8200, 1001), (8, 33)])
+@pytest.mark.parametrize(("name", "threads"), sorted(WARP_ROWS), ids=str)
+def test_warp_rows_are_one_butterfly(
+    name: str, threads: int, rows: int, cols: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """A row per warp (blocks of 32 x R threads): one gpu.subgroup_reduce per row, 5
+    shfl.sync.bfly and no barrier; the row read as 16-byte loads where the rows are
+    16-byte aligned (columns a multiple of 4: one per 128 columns, the peeled last chunk
+    too), scalar loads otherwise; no local memory, no spills."""
+    per_block = WARP_ROWS[name, threads]
+    ptx = _compile(name, rows, cols, threads).stages["ptx"]
+    assert f".maxntid 32, {per_block}, 1" in ptx
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 5
+    assert "bar.sync" not in ptx and ".local" not in ptx
+    v4_loads = len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx))
+    if cols % 4 == 0:
+        assert v4_loads >= min(8, -(-cols // 128)), v4_loads
+    else:
+        assert v4_loads == 0
+    usage = _ptxas_usage(ptx, ptxas, tmp_path)
+    assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
+    assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+def test_warp_rows_default_at_odd_rows(ptxas: Path) -> None:
+    """rowsum's default (a row per warp, one per block) at 8191 rows of 1000: the seven
+    full chunks and the last (104 columns, 26 lanes) are eight ld.global.v4 per lane."""
+    ptx = _compile("rowsum", 8191, 1000).stages["ptx"]
+    assert ".maxntid 32, 1, 1" in ptx
+    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx)) == 8
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 5
+    assert "bar.sync" not in ptx
+    assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (64, 8192), (8, 1001), (3, 100003)])
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_softmax_warp_rows(name: str, rows: int, cols: int, ptxas: Path, tmp_path: Path) -> None:
+    """softmax's and layernorm's region 4 (a row per 32-thread block): two subgroup reductions (10
+    shfl.sync.bfly), no barrier inside a chunk loop, the row read as 16-byte loads and
+    written as 16-byte stores where aligned (scalar otherwise); no local memory where
+    aligned, no spills."""
+    ptx = _compile(name, rows, cols, 4).stages["ptx"]
+    assert ".maxntid 32, 1, 1" in ptx
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 10
+    for loop in re.findall(r"(\$L__BB\d+_\d+):\n(.*?)@%p\d+ bra \s*\1;", ptx, flags=re.S):
+        assert "bar.sync" not in loop[1], loop[0]
+    v4_loads = len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx))
+    v4_stores = len(re.findall(r"st\.global\.v4\.\w+", ptx))
+    if cols % 4 == 0:
+        assert v4_loads >= 3 and v4_stores >= 1, (v4_loads, v4_stores)
+        assert ".local" not in ptx
+    else:
+        # a lane's last tile of fewer than 4 elements is dynamic: its exp stays in a
+        # 16-byte private buffer; only layernorm's gamma and beta (1-D) are aligned, in
+        # the full chunks
+        assert v4_stores == 0
+        assert (v4_loads == 0) if name == "softmax" else (v4_loads >= 2), v4_loads
+    usage = _ptxas_usage(ptx, ptxas, tmp_path)
+    assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
+    assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"

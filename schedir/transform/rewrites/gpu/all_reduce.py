@@ -1,5 +1,8 @@
 """A reduction over the threads of a block as one `gpu.all_reduce` per thread: the payload
-algorithm of `transform.schedir.gpu.reduce_to_all_reduce`.
+algorithm of `transform.schedir.gpu.reduce_to_all_reduce`; and its per-warp form, one
+`gpu.subgroup_reduce` per lane and row (`reduce_to_subgroup_reduce`, of
+`transform.schedir.gpu.reduce_to_subgroup_reduce`: several rows, each reduced by its own
+cluster of lanes, each lane first combining its adjacent partials in order).
 
 The target is the merge of per-thread partial results that `tile_reduction_using_for` /
 `tile_reduction_using_forall` leave (a `linalg.reduce` of a `1x...xN` partial tensor into a
@@ -102,8 +105,9 @@ def _kind(combiner: Operation) -> AllReduceOperation | None:
     return next((kind for cls, kind in _KINDS if isinstance(combiner, cls)), None)
 
 
-def _check(op: Operation) -> tuple[int, int, Operation, AllReduceOperation]:
-    """The reduction dim, its extent, the combiner and its operation, or an error."""
+def _check(op: Operation, *, rows: bool = False) -> tuple[int, int, Operation, AllReduceOperation]:
+    """The reduction dim, its extent, the combiner and its operation, or an error; with
+    `rows`, the parallel dims may have any static extent."""
     if not is_structured(op):
         raise AllReduceRewriteError("expected a linalg operation")
     inputs, inits = dps_inputs(op), dps_inits(op)
@@ -130,7 +134,7 @@ def _check(op: Operation) -> tuple[int, int, Operation, AllReduceOperation]:
     for expr, size in zip(in_map.results, shapes[0], strict=True):
         extents[cast(AffineDimExpr, expr).position] = size
     parallel = [extents[d] for d in range(len(iterators)) if d != dim]
-    if any(size != 1 for size in parallel):
+    if not rows and any(size != 1 for size in parallel):
         raise AllReduceRewriteError(
             f"expected parallel dims of extent 1 (one reduction per block), got {parallel}"
         )
@@ -187,4 +191,101 @@ def reduce_to_all_reduce(
     return AllReduceRewrite(forall, all_reduce, op)
 
 
-__all__ = ["AllReduceRewrite", "AllReduceRewriteError", "reduce_to_all_reduce"]
+@dataclass(frozen=True)
+class SubgroupReduceRewrite:
+    """What `reduce_to_subgroup_reduce` built: the forall, its `gpu.subgroup_reduce`, and
+    the target now merging only the first partial of each lane group."""
+
+    forall: ForallOp
+    subgroup_reduce: gpu.SubgroupReduceOp
+    merge: Operation
+
+
+WARP_LANES = 32
+"""The lanes of an NVIDIA warp (the widest cluster a subgroup reduction has)."""
+
+
+def reduce_to_subgroup_reduce(
+    rewriter: PatternRewriter, op: Operation, lanes: int, mapping: Sequence[Attribute]
+) -> SubgroupReduceRewrite:
+    """Reduce the partials of `op` (P x N, the reduction dim last-mapped or not) over
+    clusters of `lanes` lanes: iteration (p..., l) of a forall over (P..., lanes) combines
+    its k = N / lanes contiguous partials l*k .. l*k+k-1 in order, reduces that over its
+    cluster with `gpu.subgroup_reduce` (shuffles only) and writes the result into partial
+    l*k; `op` then merges partial 0 of each row (see `ReduceToSubgroupReduceOp`)."""
+    if lanes <= 0 or lanes & (lanes - 1) or lanes > WARP_LANES:
+        raise AllReduceRewriteError(f"expected lanes to be a power of two <= 32, got {lanes}")
+    dim, extent, combiner, kind = _check(op, rows=True)
+    if extent % lanes:
+        raise AllReduceRewriteError(
+            f"expected the reduced extent ({extent}) to be a multiple of the lanes ({lanes})"
+        )
+    (source,) = dps_inputs(op)
+    in_map = indexing_maps(op)[0]
+    rank = len(in_map.results)
+    positions = [cast(AffineDimExpr, e).position for e in in_map.results]
+    shape = cast(TensorType[Attribute], source.type).get_shape()
+    rows = [(i, size) for i, (d, size) in enumerate(zip(positions, shape, strict=True)) if d != dim]
+    (red,) = [i for i, d in enumerate(positions) if d == dim]
+    if len(mapping) != len(rows) + 1:
+        raise AllReduceRewriteError(
+            f"expected {len(rows) + 1} mapping attributes (one per parallel dim, then the "
+            f"lanes), got {len(mapping)}"
+        )
+    per_lane = extent // lanes
+    rewriter.insertion_point = InsertPoint.before(op)
+    bounds = [size for _, size in rows] + [lanes]
+    forall = ForallOp([0] * len(bounds), bounds, [1] * len(bounds), [source], list(mapping))
+    rewriter.insert(forall)
+    ivs = list(forall.induction_vars)
+    (slots,) = forall.region_iter_args
+    rewriter.insertion_point = InsertPoint.before(forall.terminator)
+    row_index = {i: ivs[n] for n, (i, _) in enumerate(rows)}
+    lane = ivs[-1]
+    first: SSAValue = lane
+    if per_lane > 1:
+        k = rewriter.insert(arith.ConstantOp(IntegerAttr(per_lane, IndexType()))).results[0]
+        first = rewriter.insert(arith.MuliOp(lane, k)).results[0]
+    element_type = cast(TensorType[Attribute], source.type).get_element_type()
+
+    def at(column: SSAValue) -> list[SSAValue]:
+        return [column if i == red else row_index[i] for i in range(rank)]
+
+    value = rewriter.insert(ExtractOp(slots, at(first), element_type)).results[0]
+    for j in range(1, per_lane):
+        offset = rewriter.insert(arith.ConstantOp(IntegerAttr(j, IndexType()))).results[0]
+        column = rewriter.insert(arith.AddiOp(first, offset)).results[0]
+        other = rewriter.insert(ExtractOp(slots, at(column), element_type)).results[0]
+        # in order, as the target's body combines the next partial into the accumulator
+        in_arg, out_arg = op.regions[0].block.args
+        mapped: dict[SSAValue, SSAValue] = {in_arg: other, out_arg: value}
+        clone = combiner.clone(value_mapper=mapped)
+        value = rewriter.insert(clone).results[0]
+    reduce = gpu.SubgroupReduceOp(
+        value, kind, uniform=True, cluster_size=None if lanes == WARP_LANES else lanes
+    )
+    rewriter.insert(reduce)
+    one_type = TensorType(element_type, [1] * rank)
+    offsets: list[SSAValue | int] = list(at(first))
+    slot = rewriter.insert(ExtractSliceOp(slots, offsets, [1] * rank, [1] * rank, one_type))
+    filled = rewriter.insert(linalg.FillOp([reduce.result], [slot.results[0]], [one_type]))
+    rewriter.insertion_point = InsertPoint.at_end(forall.terminator.region.block)
+    rewriter.insert(ParallelInsertSliceOp(filled.results[0], slots, offsets, [1] * rank))
+    rewriter.insertion_point = InsertPoint.before(op)
+    sizes = [1 if i == red else shape[i] for i in range(rank)]
+    first_type = TensorType(element_type, sizes)
+    head = rewriter.insert(
+        ExtractSliceOp(forall.results[0], [0] * rank, sizes, [1] * rank, first_type)
+    )
+    op.operands[0] = head.results[0]
+    return SubgroupReduceRewrite(forall, reduce, op)
+
+
+__all__ = [
+    "WARP_LANES",
+    "AllReduceRewrite",
+    "AllReduceRewriteError",
+    "SubgroupReduceRewrite",
+    "reduce_to_all_reduce",
+    "reduce_to_subgroup_reduce",
+]
