@@ -1,18 +1,31 @@
 // bf16 x bf16 -> f32 matmul on Hopper's tensor cores (sm_90a), single-stage: the same
 // schedule as matmul_f16_cuda.mlir (see there for the steps): per 64-wide k step thread 0
-// loads the A (block_m x 64) and B (64 x 64) bf16 tiles with TMA (128B-swizzled: 64 bf16
-// = one 128-byte row), every thread waits on the mbarrier, and one warpgroup runs wgmma
-// m64n64k16 .bf16 into f32 accumulators kept in registers across the k loop, stored to C
-// after it.
-// Limits of this first rung: M, N and K multiples of block_m, 64 and 64; one stage.
-// Knob: block_m, the rows of C per block (block_m / 64 m64 MMAs per warpgroup).
+// loads the A (block_m x 64) and B (64 x block_n, in 64-column chunks) bf16 tiles with
+// TMA (128B-swizzled: 64 bf16 = one 128-byte row), every thread waits on the mbarrier,
+// and one warpgroup runs wgmma m64n<block_n>k16 .bf16 into f32 accumulators kept in
+// registers across the k loop, stored to C after it.
+// Limits of this rung: M, N and K multiples of block_m, block_n and 64; one stage.
+// Knobs: block_m and block_n, with block_m * block_n / 128 <= 128 accumulator registers
+// per thread.
 // Payload: examples/matmul_bf16_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
-    %bn = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
+    // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
+    // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
+    transform.smt.constrain_params(%bm, %bn)
+        : (!transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int):
+      %threads = smt.int.constant 128
+      %max_acc = smt.int.constant 128
+      %tile = smt.int.mul %m, %n
+      %acc = smt.int.div %tile, %threads
+      %fits = smt.int.cmp le %acc, %max_acc
+      smt.assert %fits
+    }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b

@@ -1,6 +1,7 @@
-"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir without a GPU: each example compiles to sm_90a PTX with
-TMA loads, mbarrier waits and wgmma MMAs, which ptxas assembles without serializing the
-wgmma instructions (C751x) and without spills, at every block_m the knob offers, and
+"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir without a GPU: each example
+compiles to sm_90a PTX with TMA loads, mbarrier waits and wgmma MMAs (m64n<block_n>k16),
+which ptxas assembles without serializing the wgmma instructions (C751x) and without
+spills, at every tile shape (block_m, block_n) the knobs and their constraint allow, and
 names no intrinsic LLVM does not know (tests/unit/gpu/test_wgmma_ptx.py shows that a
 misspelled one is an error)."""
 
@@ -21,36 +22,51 @@ from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
 PAYLOAD = REPO / "examples" / "matmul_f16_cuda.mlir"
-SELECTED = '"block_m"> = 128 from'
+SELECTED_M = '"block_m"> = 128 from'
+SELECTED_N = '"block_n"> = 128 from'
 
 
-def _compile(name: str, block_m: int) -> schedir.Kernel:
+def _schedule(name: str, block_m: int, block_n: int) -> str:
     text = (REPO / "schedules" / name).read_text()
-    assert SELECTED in text
-    schedule = text.replace(SELECTED, f'"block_m"> = {block_m} from')
+    assert SELECTED_M in text and SELECTED_N in text
+    return text.replace(SELECTED_M, f'"block_m"> = {block_m} from').replace(
+        SELECTED_N, f'"block_n"> = {block_n} from'
+    )
+
+
+def _compile(name: str, block_m: int, block_n: int) -> schedir.Kernel:
+    schedule = _schedule(name, block_m, block_n)
     return schedir.compile(REPO / "examples" / name, schedule=schedule, target="cuda")
 
 
-CASES = [(name, m) for name in ("matmul_f16_cuda.mlir", "matmul_bf16_cuda.mlir") for m in (64, 128)]
+SHAPES = [(64, 64), (64, 128), (64, 256), (128, 64), (128, 128)]
+"""Every (block_m, block_n) the knobs offer whose accumulators fit one warpgroup."""
+CASES = [("matmul_f16_cuda.mlir", m, n) for m, n in SHAPES] + [
+    ("matmul_bf16_cuda.mlir", m, n) for m, n in ((128, 128), (64, 256))
+]
 
 
-@pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]}-block_m={c[1]}")
-def kernel(request: pytest.FixtureRequest) -> tuple[int, schedir.Kernel, str]:
-    name, block_m = request.param
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]}-{c[1]}x{c[2]}")
+def kernel(request: pytest.FixtureRequest) -> tuple[int, int, schedir.Kernel, str]:
+    name, block_m, block_n = request.param
     element = "bf16" if "bf16" in name else "f16"
-    return block_m, _compile(name, block_m), element
+    return block_m, block_n, _compile(name, block_m, block_n), element
 
 
-def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel, str]) -> None:
-    block_m, compiled, element = kernel
+def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, int, schedir.Kernel, str]) -> None:
+    block_m, block_n, compiled, element = kernel
     ptx = compiled.stages["ptx"]
     assert re.search(r"^\.target sm_90a\b", ptx, flags=re.M)
-    # K = 384 in steps of 64 (the loop is unrolled or not), block_m / 64 x 4 per step.
+    # K = 384 in steps of 64 (the loop is unrolled or not), block_m / 64 x 4 per step,
+    # each as wide as the block.
     mma = re.findall(
-        rf"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.{element}\.{element}\b", ptx
+        rf"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.{element}\.{element}\b", ptx
     )
     assert mma and len(mma) % (block_m // 64 * 4) == 0
-    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert set(mma) == {str(block_n)}
+    # One TMA load for A and one per 64-column chunk of B.
+    loads = re.findall(r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global", ptx)
+    assert len(loads) % (1 + block_n // 64) == 0 and loads
     assert "mbarrier.arrive.expect_tx.shared.b64" in ptx
     assert "mbarrier.try_wait.parity.shared.b64" in ptx
     assert "wgmma.wait_group.sync.aligned 0" in ptx
@@ -62,10 +78,20 @@ def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel, str])
     assert len(tiles) == 2 and all(int(a) >= 1024 for a in tiles), tiles
 
 
+def test_accumulators_beyond_one_warpgroup_are_pruned() -> None:
+    """128 x 256 needs 256 accumulator registers per thread of one warpgroup: the knobs'
+    constraint rejects it (the autotuner prunes it) instead of a spilling kernel."""
+    schedule = _schedule("matmul_f16_cuda.mlir", 128, 256)
+    with pytest.raises(TransformError, match=r"constraint violated for params \(128, 256\)"):
+        schedir.compile(
+            REPO / "examples" / "matmul_f16_cuda.mlir", schedule=schedule, target="cuda"
+        )
+
+
 def test_ptx_assembles_without_serialization_or_spills(
-    kernel: tuple[int, schedir.Kernel, str], ptxas: Path
+    kernel: tuple[int, int, schedir.Kernel, str], ptxas: Path
 ) -> None:
-    ptx = kernel[1].stages["ptx"]
+    ptx = kernel[2].stages["ptx"]
     cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings
     assert cubin[:4] == b"\x7fELF"
     with tempfile.TemporaryDirectory() as tmp:
