@@ -31,17 +31,27 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
+    %stages = transform.tune.knob<"stages"> = 4 from options = [1, 2, 3, 4] -> !transform.param<i64>
     // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
     // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
-    transform.smt.constrain_params(%bm, %bn)
-        : (!transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int):
+    // The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of
+    // dynamic shared memory a block may have (less 2 KiB for barriers and alignment).
+    transform.smt.constrain_params(%bm, %bn, %stages)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int):
       %threads = smt.int.constant 128
       %max_acc = smt.int.constant 128
       %tile = smt.int.mul %m, %n
       %acc = smt.int.div %tile, %threads
       %fits = smt.int.cmp le %acc, %max_acc
       smt.assert %fits
+      %stage_bytes = smt.int.constant 128
+      %max_ring = smt.int.constant 230400
+      %rows = smt.int.add %m, %n
+      %per_stage = smt.int.mul %rows, %stage_bytes
+      %ring = smt.int.mul %per_stage, %s
+      %ring_fits = smt.int.cmp le %ring, %max_ring
+      smt.assert %ring_fits
     }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -75,6 +85,8 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
     %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s : (!transform.any_op) -> !transform.any_op
+    %ring = transform.schedir.nvgpu.pipeline_tma_ring %wgmma stages = %stages
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.yield
   }
 }

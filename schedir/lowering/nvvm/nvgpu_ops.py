@@ -23,7 +23,8 @@ upstream's NVVM-to-LLVM lowering and Triton emit it:
   registers tied to the results, `llvm.nvvm.wgmma.commit_group.sync.aligned` and an
   inline-PTX `wgmma.wait_group.sync.aligned <waitGroup>` that ties the accumulators
   through (so nothing reads them before the wait and ptxas does not serialize);
-  `warpgroup.mma.init.accumulator` -> zeros; `warpgroup.mma.store` -> per-thread stores in
+  `warpgroup.mma.init.accumulator` -> zeros (inline PTX movs); `warpgroup.mma.store` -> a tied
+  `wgmma.wait_group 0` (a pipelined loop leaves its last group in flight), per-thread stores in
   the D-fragment layout (warp w owns rows 16w..16w+15 of each 64; lane l holds, for each
   8 columns j, row l/4 (+8) and columns 8j + 2(l%4) + {0, 1});
 * cp.async: `device_async_copy` -> `llvm.nvvm.cp.async.{ca,cg}.shared.global.<bytes>[.s]`,
@@ -398,7 +399,20 @@ def _init_accumulator(lw: Lowering, op: Operation) -> None:
     acc = op.matrix_c.type
     assert isinstance(acc, ng.WarpgroupAccumulatorType)
     struct = accumulator_struct(acc.fragmented)
-    lw.replace(op, [lw.emit(op)(llvm.ZeroOp.create(result_types=[struct]))])
+    inner = struct.types.data[0]
+    assert isinstance(inner, llvm.LLVMStructType)
+    # Zeros from inline PTX where the op is, not constants: LLVM would sink constant
+    # zeros into the loop's first MMAs (peeling it), and ptxas then injects
+    # warpgroup.arrive/wait around them (C7517/C7519).
+    count = len(inner.types.data)
+    text = "\n".join(f"mov.b32 ${i}, 0;" for i in range(count))
+    emit = lw.emit(op)
+    result = emit(llvm.UndefOp(struct))
+    for block in range(len(struct.types.data)):
+        zeros = _asm(lw, op, text, ",".join(["=f"] * count), [], inner)
+        assert zeros is not None
+        result = emit(llvm.InsertValueOp(_positions(block), result, zeros))
+    lw.replace(op, [result])
 
 
 def _tied_asm(
@@ -480,12 +494,26 @@ def _mma(lw: Lowering, op: Operation) -> None:
             tile = _tied_asm(lw, op, instruction, inner, tile, [("l", da), ("l", db)])
         result = emit(llvm.InsertValueOp(_positions(block), result, tile))
     _intrinsic(lw, op, "llvm.nvvm.wgmma.commit_group.sync.aligned", [])
-    wait = f"// wait for the accumulators\nwgmma.wait_group.sync.aligned {op.wait_group};"
-    for block in range(m // WGMMA_ROWS):
+    lw.replace(op, [_wait_for_accumulators(lw, op, result, outer, inner, op.wait_group)])
+
+
+def _wait_for_accumulators(
+    lw: Lowering,
+    op: Operation,
+    result: SSAValue,
+    outer: llvm.LLVMStructType,
+    inner: llvm.LLVMStructType,
+    pending: int,
+) -> SSAValue:
+    """`wgmma.wait_group <pending>` with every accumulator register tied through it, so
+    that nothing reads them before the wait (and ptxas does not serialize the wgmma)."""
+    emit = lw.emit(op)
+    wait = f"// wait for the accumulators\nwgmma.wait_group.sync.aligned {pending};"
+    for block in range(len(outer.types.data)):
         tile = emit(llvm.ExtractValueOp(_positions(block), result, inner))
         tile = _tied_asm(lw, op, wait, inner, tile, [])
         result = emit(llvm.InsertValueOp(_positions(block), result, tile))
-    lw.replace(op, [result])
+    return result
 
 
 def _mma_store(lw: Lowering, op: Operation) -> None:
@@ -499,7 +527,7 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     outer = accumulator_struct(acc.fragmented)
     inner = outer.types.data[0]
     assert isinstance(inner, llvm.LLVMStructType)
-    values = lw.value(op.matrix_d, op)
+    values = _wait_for_accumulators(lw, op, lw.value(op.matrix_d, op), outer, inner, 0)
     tid = emit(llvm.ZExtOp(emit(nvvm.SREG_OPS["tid.x"]()), i64))
 
     def c(v: int) -> SSAValue:

@@ -96,7 +96,9 @@ gpu.module @copies {
 // CHECK:           %[[LOW:.*]] = llvm.and %[[ADDR]], %{{.*}} : i64
 // CHECK:           %[[START:.*]] = llvm.lshr %[[LOW]], %{{.*}} : i64
 // CHECK:           %[[DA:.*]] = llvm.or %[[START]], %{{.*}} : i64
-// CHECK:           llvm.mlir.zero : !llvm.struct<(!llvm.struct<(f32, {{.*}})>, !llvm.struct<(f32, {{.*}})>)>
+// The zero accumulators are inline PTX movs (constants would be sunk between the MMAs).
+// CHECK:           llvm.mlir.undef : !llvm.struct<(!llvm.struct<(f32, {{.*}})>, !llvm.struct<(f32, {{.*}})>)>
+// CHECK-COUNT-2:   llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0Amov.b32 $1, 0;{{.*}}mov.b32 $31, 0;", "=f,
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"() : () -> ()
 // CHECK-COUNT-8:   llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1,
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"() : () -> ()
@@ -104,6 +106,8 @@ gpu.module @copies {
 // The second mma reads the first one's accumulators while that group may be in flight
 // (waitGroup 1, a pipelined loop's pattern); it waits for everything before the store.
 // CHECK-COUNT-8:   llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1,
+// CHECK-COUNT-2:   llvm.inline_asm has_side_effects "// wait for the accumulators\0Awgmma.wait_group.sync.aligned 0;", "=f,=f,
+// The store waits for every group too (a pipelined loop leaves one in flight).
 // CHECK-COUNT-2:   llvm.inline_asm has_side_effects "// wait for the accumulators\0Awgmma.wait_group.sync.aligned 0;", "=f,=f,
 // CHECK:           nvvm.read.ptx.sreg.tid.x
 // CHECK-COUNT-64:  llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
