@@ -25,7 +25,8 @@ TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (
 the time of the peer over schedir's (above 1: schedir is faster). The row schedules
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
-rowsum and matvec their region of vectorized pieces ("pieces").
+rowsum and matvec their region of vectorized pieces ("pieces"); the tensor-core matmuls
+time their other stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...).
 """
 
 from __future__ import annotations
@@ -312,6 +313,14 @@ _THREADS_VARIANTS = {
 1024 threads, the chunked schedule); the default row is 512 threads in registers."""
 
 
+_WGMMA_VARIANTS = {
+    "1 stage": {"stages": 1},
+    "3 stages": {"stages": 3},
+    "64x256": {"block_m": 64, "block_n": 256},
+    "64x256 3 stages": {"block_m": 64, "block_n": 256, "stages": 3},
+}
+"""The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 4
+stages): the ring against one stage, and the widest wgmma (m64n256)."""
 _PIECES_VARIANT = {"pieces": {"threads": 3}}
 """rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
 
@@ -332,6 +341,7 @@ def cases(torch: Any) -> list[Case]:
             2.0 * n**3,
             half=element == "f16",
             bfloat16=element == "bf16",
+            knob_variants=_WGMMA_VARIANTS,
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
