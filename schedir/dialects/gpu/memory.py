@@ -33,6 +33,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.gpu.syntax import INDEX, AsyncTokenType, parse_async, print_async
 
 
@@ -316,5 +317,10 @@ class DynamicSharedMemoryOp(IRDLOperation):
         assert isinstance(t, MemRefType)
         width = getattr(t.element_type, "width", None)
         shape = t.get_shape()
-        if len(shape) != 1 or shape[0] >= 0 or getattr(width, "data", None) != 8:
-            raise VerifyException(f"result must be a memref<?xi8> of workgroup memory, got {t}")
+        space = t.memory_space
+        workgroup = isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.WORKGROUP
+        if len(shape) != 1 or shape[0] >= 0 or getattr(width, "data", None) != 8 or not workgroup:
+            # upstream's message (GPUOps.cpp, DynamicSharedMemoryOp::verify)
+            raise VerifyException(
+                "result memref type must be memref<?xi8, #gpu.address_space<workgroup>>"
+            )

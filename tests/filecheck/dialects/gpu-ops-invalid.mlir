@@ -107,7 +107,7 @@ module attributes {gpu.container_module} {
 
 gpu.module @dyn {
   gpu.func @dyn() kernel {
-    // expected-error @below {{'gpu.dynamic_shared_memory' op result must be a memref<?xi8> of workgroup memory, got memref<16xi8, #gpu.address_space<workgroup>>}}
+    // expected-error @below {{'gpu.dynamic_shared_memory' op result memref type must be memref<?xi8, #gpu.address_space<workgroup>>}}
     %m = gpu.dynamic_shared_memory : memref<16xi8, #gpu.address_space<workgroup>>
     gpu.return
   }
