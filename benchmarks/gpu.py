@@ -28,7 +28,8 @@ the time of the peer over schedir's (above 1: schedir is faster). The row schedu
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
 softmax_odd's main row is softmax's region of a row per warp ("threads" = 4); colsum also
-times its other "blocks" and "row_step" values.
+times its other "blocks" and "row_step" values; the tensor-core matmuls time their other
+stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...).
 """
 
 from __future__ import annotations
@@ -330,6 +331,15 @@ per vector step (8 selected)."""
 _WARPS = {"threads": 4}
 """softmax's region of a row per warp (short rows: softmax_odd's main row)."""
 
+_WGMMA_VARIANTS = {
+    "1 stage": {"stages": 1},
+    "3 stages": {"stages": 3},
+    "64x256": {"block_m": 64, "block_n": 256},
+    "64x256 3 stages": {"block_m": 64, "block_n": 256, "stages": 3},
+}
+"""The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 4
+stages): the ring against one stage, and the widest wgmma (m64n256)."""
+
 _PIECES_VARIANT = {"pieces": {"threads": 3}}
 """rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
 
@@ -362,6 +372,7 @@ def cases(torch: Any) -> list[Case]:
             2.0 * n**3,
             half=element == "f16",
             bfloat16=element == "bf16",
+            knob_variants=_WGMMA_VARIANTS,
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))

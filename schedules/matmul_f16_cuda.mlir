@@ -1,32 +1,58 @@
 // f16 x f16 -> f32 matmul on Hopper's tensor cores (sm_90a), single-stage: each block
-// computes a block_m x 64 tile of C with one warpgroup (128 threads); per 64-wide k step,
-// thread 0 loads the A (block_m x 64) and B (64 x 64) tiles into shared memory with TMA
-// (128B-swizzled boxes, completing on an mbarrier every thread waits on), and the
-// warpgroup multiplies them with wgmma (m64n64k16, block_m / 64 x 4 instructions per
-// step) into f32 accumulators that stay in registers across the k loop; after the loop
-// each thread stores its accumulators to C.
+// computes a block_m x block_n tile of C with one warpgroup (128 threads); per 64-wide k
+// step, thread 0 loads the A (block_m x 64) and B (64 x block_n) tiles into shared memory
+// with TMA (128B-swizzled boxes: A in one, B in one 64 x 64 box per 64 columns, the boxes
+// one after another; completing on an mbarrier every thread waits on), and the warpgroup
+// multiplies them with wgmma (m64n<block_n>k16, block_m / 64 x 4 instructions per step)
+// into f32 accumulators that stay in registers across the k loop; after the loop each
+// thread stores its accumulators to C.
 // Steps: tile the matmul to blocks (#gpu.block<y>, #gpu.block<x>) with the fill fused,
 // tile the block's reduction by 64, bufferize, promote the A and B tiles into
 // #gpu.address_space<workgroup> buffers (linalg.copy from global memory), map the blocks
 // to a gpu.launch of 128 threads, fold the subviews of subviews (the copies then read
 // subviews of the arguments, whose offsets become TMA coordinates), rewrite the copies
 // as TMA loads (transform.nvgpu.rewrite_copy_as_tma, 128B swizzle: 64 f16 = one 128-byte
-// row) and the matmul as wgmma (transform.schedir.nvgpu.rewrite_matmul_as_wgmma, which
-// erases the zero fill: the accumulators start at zero). Kernels that use wgmma compile
-// for sm_90a. The TMA descriptors are built on the host at each call
-// (cuTensorMapEncodeTiled) and passed to the kernel in global memory.
-// Limits of this first rung: M, N and K must be multiples of block_m, 64 and 64 (the
+// row, wider rows in 64-column chunks) and the matmul as wgmma
+// (transform.schedir.nvgpu.rewrite_matmul_as_wgmma, which erases the zero fill: the
+// accumulators start at zero). Kernels that use wgmma compile for sm_90a. The TMA
+// descriptors are built on the host at each call (cuTensorMapEncodeTiled) and passed to
+// the kernel in global memory.
+// Limits of this rung: M, N and K must be multiples of block_m, block_n and 64 (the
 // rewrites reject the dynamic edge tiles of other sizes, and TMA needs 16-byte row
 // strides); one stage (the loads of step k+1 wait for the MMAs of step k); the
 // accumulators go to C straight from registers (8-byte stores).
-// Knob: block_m, the rows of C per block (one warpgroup runs block_m / 64 m64 MMAs).
+// Knobs: block_m (rows of C per block: block_m / 64 m64 MMAs per k16) and block_n
+// (columns: the wgmma's N), with block_m * block_n / 128 <= 128 accumulator registers per
+// thread (64x256 and 128x128 at most).
 // Payload: examples/matmul_f16_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
-    %bn = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
+    %stages = transform.tune.knob<"stages"> = 4 from options = [1, 2, 3, 4] -> !transform.param<i64>
+    // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
+    // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
+    // The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of
+    // dynamic shared memory a block may have (less 2 KiB for barriers and alignment).
+    transform.smt.constrain_params(%bm, %bn, %stages)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int):
+      %threads = smt.int.constant 128
+      %max_acc = smt.int.constant 128
+      %tile = smt.int.mul %m, %n
+      %acc = smt.int.div %tile, %threads
+      %fits = smt.int.cmp le %acc, %max_acc
+      smt.assert %fits
+      %stage_bytes = smt.int.constant 128
+      %max_ring = smt.int.constant 230400
+      %rows = smt.int.add %m, %n
+      %per_stage = smt.int.mul %rows, %stage_bytes
+      %ring = smt.int.mul %per_stage, %s
+      %ring_fits = smt.int.cmp le %ring, %max_ring
+      smt.assert %ring_fits
+    }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
@@ -59,6 +85,8 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
     %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s : (!transform.any_op) -> !transform.any_op
+    %ring = transform.schedir.nvgpu.pipeline_tma_ring %wgmma stages = %stages
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.yield
   }
 }

@@ -1,7 +1,9 @@
 """schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir on the device: f16/bf16 -> f32 matmuls through TMA,
 mbarriers and wgmma, at 4096^3 and at other sizes the tiles divide (K loops of one,
-several and an odd number of steps, so both barrier phases are waited on), for both
-block_m the knob offers; outputs pre-filled with NaN, inputs unchanged, compared with
+several and an odd number of steps, so both barrier phases are waited on), for every
+tile shape (block_m, block_n) the knobs allow (wgmma m64n64/n128/n256, B loaded in 64-column
+chunks) and every number of stages (1: no ring; 2-4: a TMA ring in dynamic shared
+memory); outputs pre-filled with NaN, inputs unchanged, compared with
 `schedir.reference`. Sizes the tiles do not divide are rejected at compile time (see
 tests/unit/gpu/test_wgmma_schedule_ptx.py)."""
 
@@ -22,7 +24,20 @@ from tests.helpers import check_results
 pytestmark = pytest.mark.gpu
 
 REPO = Path(__file__).parents[2]
-SELECTED = '"block_m"> = 128 from'
+SELECTED = {"block_m": 128, "block_n": 128, "stages": 4}
+"""The knobs' selected values in the schedules."""
+SHAPES = [(64, 64), (64, 128), (64, 256), (128, 64), (128, 128)]
+"""Every (block_m, block_n) the knobs and their constraint allow."""
+
+
+def schedule_text(element: str, **knobs: int) -> str:
+    """The schedule for `element` with the knobs set to the given values."""
+    text = (REPO / "schedules" / f"matmul_{element}_cuda.mlir").read_text()
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in text
+        text = text.replace(selected, f'"{knob}"> = {value} from')
+    return text
 
 
 def payload(m: int, n: int, k: int, element: str = "f16") -> str:
@@ -39,30 +54,44 @@ func.func @matmul(%A: tensor<{m}x{k}x{element}>, %B: tensor<{k}x{n}x{element}>) 
 """
 
 
-@pytest.mark.parametrize("element", ["f16", "bf16"])
-@pytest.mark.parametrize("block_m", [64, 128])
+SIZES = [(128, 256, 64), (256, 512, 320), (640, 768, 1088)]
+"""K loops of 1, 5 and 17 steps: shorter than the ring, not a multiple of it, and long
+enough for every barrier to wrap its phase several times."""
+CASES = [
+    (element, shape, stages, size)
+    for element, shapes in (("f16", SHAPES), ("bf16", [(128, 128), (64, 256)]))
+    for shape in shapes
+    for size, stage_options in [*((s, (1, 2, 3, 4)) for s in SIZES), ((4096, 4096, 4096), (1, 4))]
+    for stages in stage_options
+]
+"""(element, (block_m, block_n), stages, (m, n, k)): every tile shape and stage count at
+the small sizes, 1 and 4 stages at 4096^3; bf16 at the two widest shapes."""
+
+
 @pytest.mark.parametrize(
-    ("m", "n", "k"),
-    [(128, 64, 64), (256, 192, 320), (640, 320, 1088), (4096, 4096, 4096)],
-    ids=lambda v: str(v),
+    ("element", "shape", "stages", "size"),
+    CASES,
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
 )
-def test_matmul_matches_the_reference(element: str, block_m: int, m: int, n: int, k: int) -> None:
+def test_matmul_matches_the_reference(
+    element: str, shape: tuple[int, int], stages: int, size: tuple[int, int, int]
+) -> None:
+    (block_m, block_n), (m, n, k) = shape, size
     text = payload(m, n, k, element)
-    schedule = (
-        (REPO / "schedules" / f"matmul_{element}_cuda.mlir")
-        .read_text()
-        .replace(SELECTED, f'"block_m"> = {block_m} from')
-    )
+    schedule = schedule_text(element, block_m=block_m, block_n=block_n, stages=stages)
     kernel = schedir.compile(text, schedule=schedule, target="cuda")
     assert "wgmma.mma_async" in kernel.stages["ptx"]
     module = parse_module(text, "<payload>", ctx=get_context())
     signature = entry_signature(find_entry(module, None))
-    inputs = reference.random_inputs(signature, seed=m + n + k + block_m)
+    inputs = reference.random_inputs(signature, seed=m + n + k + block_m + block_n + stages)
     before = [a.copy() for a in inputs]
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
     results = kernel.run(*inputs, prefill_nan=True)
     check_results(
-        results, expected, [np.dtype(np.float32)], where=f" ({m}x{n}x{k}, block_m {block_m})"
+        results,
+        expected,
+        [np.dtype(np.float32)],
+        where=f" ({m}x{n}x{k}, block {block_m}x{block_n}, {stages} stages)",
     )
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b)

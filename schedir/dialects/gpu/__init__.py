@@ -67,7 +67,15 @@ from schedir.dialects.gpu.ids import (
 )
 from schedir.dialects.gpu.launch import LaunchOp, TerminatorOp
 from schedir.dialects.gpu.launch_func import LaunchFuncOp
-from schedir.dialects.gpu.memory import AllocOp, DeallocOp, MemcpyOp, MemsetOp, PrintfOp, WaitOp
+from schedir.dialects.gpu.memory import (
+    AllocOp,
+    DeallocOp,
+    DynamicSharedMemoryOp,
+    MemcpyOp,
+    MemsetOp,
+    PrintfOp,
+    WaitOp,
+)
 from schedir.dialects.gpu.module import (
     BinaryOp,
     FuncOp,
@@ -115,6 +123,7 @@ _OPS: tuple[type[IRDLOperation], ...] = (
     MemsetOp,
     WaitOp,
     PrintfOp,
+    DynamicSharedMemoryOp,
 )
 """The gpu ops schedir defines; they replace xDSL's of the same names."""
 
@@ -172,6 +181,7 @@ __all__ = [
     "DeviceMappingAttr",
     "DimensionAttr",
     "DimensionOp",
+    "DynamicSharedMemoryOp",
     "FuncOp",
     "GlobalIdOp",
     "GridDimOp",

@@ -1,4 +1,5 @@
-"""Host-side gpu memory and synchronization: alloc, dealloc, memcpy, memset, wait, printf."""
+"""Host-side gpu memory and synchronization: alloc, dealloc, memcpy, memset, wait, printf;
+and the kernel's dynamic shared memory (`gpu.dynamic_shared_memory`)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from schedir.dialects.gpu.attributes import AddressSpace, AddressSpaceAttr
 from schedir.dialects.gpu.syntax import INDEX, AsyncTokenType, parse_async, print_async
 
 
@@ -295,3 +297,30 @@ class PrintfOp(IRDLOperation):
         if self.args:
             printer.print_string(" : ")
             printer.print_list([a.type for a in self.args], printer.print_attribute)
+
+
+@irdl_op_definition
+class DynamicSharedMemoryOp(IRDLOperation):
+    """`%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>`: the
+    block's dynamic shared memory (the launch's `dynamic_shared_memory_size` bytes), as
+    upstream's op; buffers are `memref.view`s of it."""
+
+    name = "gpu.dynamic_shared_memory"
+    resultMemref = result_def(MemRefType)
+    assembly_format = "attr-dict `:` type($resultMemref)"
+
+    def __init__(self, result_type: MemRefType) -> None:
+        super().__init__(result_types=[result_type])
+
+    def verify_(self) -> None:
+        t = self.resultMemref.type
+        assert isinstance(t, MemRefType)
+        width = getattr(t.element_type, "width", None)
+        shape = t.get_shape()
+        space = t.memory_space
+        workgroup = isinstance(space, AddressSpaceAttr) and space.data == AddressSpace.WORKGROUP
+        if len(shape) != 1 or shape[0] >= 0 or getattr(width, "data", None) != 8 or not workgroup:
+            # upstream's message (GPUOps.cpp, DynamicSharedMemoryOp::verify)
+            raise VerifyException(
+                "result memref type must be memref<?xi8, #gpu.address_space<workgroup>>"
+            )

@@ -1,5 +1,6 @@
 """The nvgpu transform ops (upstream's NVGPUTransformOps.td) and schedir's nvgpu extension
-(`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite).
+(`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite and the TMA
+ring).
 
 Applied by `schedir.transform.ops.nvgpu`.
 """
@@ -7,7 +8,7 @@ Applied by `schedir.transform.ops.nvgpu`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.dialects.transform import TransformOpHandleType
+from xdsl.dialects.transform import TransformOpHandleType, TransformParamHandleType
 from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -104,6 +105,66 @@ class RewriteMatmulAsWgmmaOp(IRDLOperation):
     assembly_format = "$target attr-dict `:` functional-type(operands, results)"
 
 
-OPS: tuple[type[IRDLOperation], ...] = (RewriteCopyAsTmaOp, RewriteMatmulAsWgmmaOp)
+@irdl_transform_op
+class PipelineTmaRingOp(IRDLOperation):
+    """Pipelines the k loop of a warpgroup MMA fed by TMA into a ring of `stages`
+    shared-memory buffers with a `full` and an `empty` mbarrier per stage, so that the
+    loads of step k + stages - 1 run while the warpgroup multiplies step k (schedir's
+    extension: upstream's `pipeline_shared_memory_copies` pipelines cp.async copies, and
+    upstream has no op for a TMA ring).
 
-__all__ = ["OPS", "SWIZZLES", "RewriteCopyAsTmaOp", "RewriteMatmulAsWgmmaOp"]
+    ```mlir
+    %loop = transform.schedir.nvgpu.pipeline_tma_ring %mma stages = %s
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    // scf.for %k { gpu.barrier; scf.if %tid0 { tma loads; expect_tx %bar[0] };
+    //   try_wait.parity %bar[0]; %d = nvgpu.warpgroup.mma ... {waitGroup = 0} }
+    // -> (stages = 3) init full[0..2], empty[0..2]; thread 0 loads steps 0, 1;
+    //    scf.for %k { try_wait.parity full[i % 3], (i / 3) % 2;
+    //      %d = nvgpu.warpgroup.mma (stage i % 3) {waitGroup = 1};
+    //      i > 0: mbarrier.arrive empty[(i - 1) % 3];
+    //      thread 0, if step i + 2 exists: wait empty (i > 0); expect_tx; loads into stage (i + 2) % 3 }
+    ```
+
+    The target is an `nvgpu.warpgroup.mma` of `transform.schedir.nvgpu.rewrite_matmul_as_wgmma`
+    (`waitGroup = 0`) directly in an `scf.for` that carries only its accumulator, whose A
+    and B tiles the loop loads with `transform.nvgpu.rewrite_copy_as_tma` (one `scf.if` of
+    TMA loads armed by one `arrive.expect_tx`, one `try_wait.parity`, on a barrier group
+    used by nothing else). Each tile becomes a workgroup buffer of `stages` tiles; the MMA
+    keeps one wgmma group in flight (`waitGroup = 1`) and each thread releases a stage on
+    its `empty` barrier once the MMAs that read it have retired; thread 0 waits on it
+    before the TMA overwrites the stage. Loops of fewer than `stages` steps are correct
+    (the loads of missing steps are skipped). `stages` is a param (a `transform.tune.knob`)
+    holding one value in 1..8; 1 leaves the loop unchanged. The shared memory is `stages`
+    times the tiles'.
+
+    Return modes: consumes the target; returns the pipelined `scf.for` (one per target).
+    Silenceable failure (the reason at the payload op) when a target is not such an MMA
+    or `stages` is out of range; nothing is rewritten then. Definite failure when `stages`
+    is not one integer.
+    """
+
+    name = "transform.schedir.nvgpu.pipeline_tma_ring"
+
+    target = operand_def(TransformOpHandleType)
+    stages = operand_def(TransformParamHandleType)
+    loop = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target `stages` `=` $stages attr-dict `:` functional-type(operands, results)"
+    )
+
+
+OPS: tuple[type[IRDLOperation], ...] = (
+    RewriteCopyAsTmaOp,
+    RewriteMatmulAsWgmmaOp,
+    PipelineTmaRingOp,
+)
+
+__all__ = [
+    "OPS",
+    "SWIZZLES",
+    "PipelineTmaRingOp",
+    "RewriteCopyAsTmaOp",
+    "RewriteMatmulAsWgmmaOp",
+]

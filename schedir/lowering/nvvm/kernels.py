@@ -101,6 +101,41 @@ class Globals:
         return space_cast.results[0]
 
 
+DYNAMIC_SHARED_GLOBAL = "__dynamic_shmem__"
+"""The external, unsized shared-memory array the dynamic shared memory is (PTX
+`.extern .shared .align 1024 .b8 __dynamic_shmem__[]`)."""
+DYNAMIC_SHARED_ALIGNMENT = 1024
+"""Alignment of the dynamic shared memory: what 128B-swizzled TMA boxes need."""
+
+
+def dynamic_shared_memory(module: ModuleOp, op: gpu.DynamicSharedMemoryOp) -> SSAValue:
+    """`gpu.dynamic_shared_memory` as a view of the module's external shared array (a
+    declaration: its size is the launch's)."""
+    byte = MemRefType(i8, [0], memory_space=AddressSpaceAttr.workgroup())
+    if not any(
+        isinstance(o, xmemref.GlobalOp) and o.sym_name.data == DYNAMIC_SHARED_GLOBAL
+        for o in module.ops
+    ):
+        glob = xmemref.GlobalOp.get(
+            StringAttr(DYNAMIC_SHARED_GLOBAL),
+            byte,
+            UnitAttr(),
+            sym_visibility=StringAttr("public"),
+            alignment=DYNAMIC_SHARED_ALIGNMENT,
+        )
+        del glob.properties["initial_value"]
+        glob.location = op.location
+        insert_at_top(module, glob)
+    get = memref.GetGlobalOp(DYNAMIC_SHARED_GLOBAL, byte)
+    cast_op = xmemref.CastOp.get(get.results[0], op.resultMemref.type)
+    for new in (get, cast_op):
+        new.location = op.location
+        block = op.parent
+        assert block is not None
+        block.insert_op_before(new, op)
+    return cast_op.results[0]
+
+
 def insert_at_top(module: ModuleOp, op: Operation) -> None:
     first = module.body.block.first_op
     if first is None:
@@ -130,6 +165,11 @@ def prepare_memory(fn: gpu.FuncOp, globals_: Globals) -> None:
         entry.erase_arg(arg)
     fn.workgroup_attributions = None
     replaced: set[SSAValue] = set()
+    for op in list(fn.walk()):
+        if isinstance(op, gpu.DynamicSharedMemoryOp):
+            op.results[0].replace_all_uses_with(dynamic_shared_memory(globals_.module, op))
+            op.detach()
+            op.erase()
     for op in list(fn.walk()):
         if not isinstance(op, xmemref.AllocOp | xmemref.AllocaOp):
             continue

@@ -15,20 +15,23 @@ upstream's NVVM-to-LLVM lowering and Triton emit it:
   `+ptx80`); the descriptor is a pointer to its 128
   bytes (a kernel argument pointing to device memory);
 * wgmma: `warpgroup.generate.descriptor` -> the 64-bit matrix descriptor of a
-  128B-swizzled tile (start address >> 4, stride 1024 B, swizzle bit 62);
+  128B-swizzled tile (start address >> 4, stride 1024 B, swizzle bit 62; a tile wider
+  than 128 bytes is loaded in column chunks of one box each, and the leading byte offset
+  is the chunk's size, box rows x 128 B, as upstream computes it);
   `warpgroup.mma` -> `llvm.nvvm.wgmma.fence.sync.aligned`, one inline-PTX
   `wgmma.mma_async.sync.aligned.m64n<N>k16` per 64 rows and 16 of K with the accumulator
   registers tied to the results, `llvm.nvvm.wgmma.commit_group.sync.aligned` and an
   inline-PTX `wgmma.wait_group.sync.aligned <waitGroup>` that ties the accumulators
   through (so nothing reads them before the wait and ptxas does not serialize);
-  `warpgroup.mma.init.accumulator` -> zeros; `warpgroup.mma.store` -> per-thread stores in
+  `warpgroup.mma.init.accumulator` -> zeros (inline PTX movs); `warpgroup.mma.store` -> a tied
+  `wgmma.wait_group 0` (a pipelined loop leaves its last group in flight), per-thread stores in
   the D-fragment layout (warp w owns rows 16w..16w+15 of each 64; lane l holds, for each
   8 columns j, row l/4 (+8) and columns 8j + 2(l%4) + {0, 1});
 * cp.async: `device_async_copy` -> `llvm.nvvm.cp.async.{ca,cg}.shared.global.<bytes>[.s]`,
   `device_async_create_group` -> `...commit.group`, `device_async_wait` -> `...wait.group`.
 
-Limits (diagnostics, not wrong code): wgmma operands must be 128B-swizzled tiles whose
-rows are 128 bytes (A: M x 64 f16/bf16, K-major; B: 64-column N-major), f32
+Limits (diagnostics, not wrong code): wgmma operands must be 128B-swizzled tiles (A: M x 64
+f16/bf16, K-major; B: K x N N-major, N a multiple of 64 up to 256, in 64-column chunks), f32
 accumulators, no `transposeA`/`transposeB`; TMA copies without `predicate`.
 """
 
@@ -65,9 +68,11 @@ PTR_SHARED_CLUSTER = llvm.LLVMPointerType(IntAttr(7))
 PTR_GLOBAL = llvm.LLVMPointerType(IntAttr(1))
 SWIZZLE_ROW_BYTES = 128
 """Bytes of one row of a 128B-swizzled wgmma operand tile."""
-_DESCRIPTOR_BITS = (1 << 16) | ((8 * SWIZZLE_ROW_BYTES >> 4) << 32) | (1 << 62)
-"""Leading byte offset 16 (unused by swizzled K-major tiles), stride byte offset 1024 (8
-rows of 128 B), 128B swizzle."""
+MAX_WGMMA_N = 256
+"""Widest N of one wgmma instruction."""
+_DESCRIPTOR_BITS = ((8 * SWIZZLE_ROW_BYTES >> 4) << 32) | (1 << 62)
+"""Stride byte offset 1024 (8 rows of 128 B), 128B swizzle; the leading byte offset (bits
+16-29) is set per tile."""
 
 
 def _intrinsic(
@@ -359,9 +364,22 @@ def _row_bytes(t: MemRefType) -> int | None:
 def _generate_descriptor(lw: Lowering, op: Operation) -> None:
     assert isinstance(op, ng.WarpgroupGenerateDescriptorOp)
     tile = _memref(op.tensor)
-    if _row_bytes(tile) != SWIZZLE_ROW_BYTES:
+    tmap = op.tensor_map.type
+    assert isinstance(tmap, ng.TensorMapDescriptorType)
+    box = tmap.tensor.get_shape()
+    row_bytes = _row_bytes(tile)
+    if (
+        row_bytes is None
+        or row_bytes % SWIZZLE_ROW_BYTES
+        or len(box) != 2
+        or _row_bytes(tmap.tensor) != SWIZZLE_ROW_BYTES
+        or tuple(tile.get_shape()[:-1]) != tuple(box[:-1])
+    ):
         raise unsupported(
-            PASS, op, f"wgmma descriptors of tiles with 128-byte rows of f16/bf16 only, not {tile}"
+            PASS,
+            op,
+            "wgmma descriptors of tiles with rows of a multiple of 128 bytes of f16/bf16, "
+            f"loaded in boxes of 128-byte rows, only, not {tile} from boxes {tmap.tensor}",
         )
     emit = lw.emit(op)
     _align_shared(op, op.tensor, SWIZZLE_ALIGNMENT)
@@ -369,7 +387,11 @@ def _generate_descriptor(lw: Lowering, op: Operation) -> None:
     # The shared-window offset (18 bits), in 16-byte units.
     low = emit(llvm.AndOp(address, lw.constant(0x3FFFF, i64, op)))
     start = emit(llvm.LShrOp(low, lw.constant(4, i64, op)))
-    lw.replace(op, [emit(llvm.OrOp(start, lw.constant(_DESCRIPTOR_BITS, i64, op)))])
+    # A tile wider than 128 bytes lies in column chunks of one box each: the leading byte
+    # offset steps from one chunk to the next along N (upstream: box rows x swizzle bytes).
+    leading = box[0] * SWIZZLE_ROW_BYTES >> 4 if row_bytes > SWIZZLE_ROW_BYTES else 1
+    bits = _DESCRIPTOR_BITS | (leading << 16)
+    lw.replace(op, [emit(llvm.OrOp(start, lw.constant(bits, i64, op)))])
 
 
 def _init_accumulator(lw: Lowering, op: Operation) -> None:
@@ -377,7 +399,20 @@ def _init_accumulator(lw: Lowering, op: Operation) -> None:
     acc = op.matrix_c.type
     assert isinstance(acc, ng.WarpgroupAccumulatorType)
     struct = accumulator_struct(acc.fragmented)
-    lw.replace(op, [lw.emit(op)(llvm.ZeroOp.create(result_types=[struct]))])
+    inner = struct.types.data[0]
+    assert isinstance(inner, llvm.LLVMStructType)
+    # Zeros from inline PTX where the op is, not constants: LLVM would sink constant
+    # zeros into the loop's first MMAs (peeling it), and ptxas then injects
+    # warpgroup.arrive/wait around them (C7517/C7519).
+    count = len(inner.types.data)
+    text = "\n".join(f"mov.b32 ${i}, 0;" for i in range(count))
+    emit = lw.emit(op)
+    result = emit(llvm.UndefOp(struct))
+    for block in range(len(struct.types.data)):
+        zeros = _asm(lw, op, text, ",".join(["=f"] * count), [], inner)
+        assert zeros is not None
+        result = emit(llvm.InsertValueOp(_positions(block), result, zeros))
+    lw.replace(op, [result])
 
 
 def _tied_asm(
@@ -412,18 +447,22 @@ def _mma(lw: Lowering, op: Operation) -> None:
     assert isinstance(acc, ng.WarpgroupAccumulatorType)
     (m, k), (_, n) = a.tensor.get_shape(), b.tensor.get_shape()
     ab = _element_name(a.tensor.element_type)
+    b_row = _row_bytes(b.tensor)
     if (
         ab is None
         or _row_bytes(a.tensor) != SWIZZLE_ROW_BYTES
-        or _row_bytes(b.tensor) != SWIZZLE_ROW_BYTES
+        or b_row is None
+        or b_row % SWIZZLE_ROW_BYTES
+        or n > MAX_WGMMA_N
         or m % WGMMA_ROWS
         or not isinstance(acc.fragmented.get_element_type(), Float32Type)
     ):
         raise unsupported(
             PASS,
             op,
-            "wgmma is lowered for f32 += f16/bf16 tiles of 128-byte rows (A: Mx64 with M a "
-            f"multiple of 64, B: Kx64) only, not {a.tensor} x {b.tensor}",
+            "wgmma is lowered for f32 += f16/bf16 tiles (A: Mx64 with M a multiple of 64, "
+            f"B: KxN with N a multiple of 64 up to {MAX_WGMMA_N}) only, not {a.tensor} x "
+            f"{b.tensor}",
         )
     emit = lw.emit(op)
     desc_a, desc_b = lw.value(op.descriptor_a, op), lw.value(op.descriptor_b, op)
@@ -455,12 +494,26 @@ def _mma(lw: Lowering, op: Operation) -> None:
             tile = _tied_asm(lw, op, instruction, inner, tile, [("l", da), ("l", db)])
         result = emit(llvm.InsertValueOp(_positions(block), result, tile))
     _intrinsic(lw, op, "llvm.nvvm.wgmma.commit_group.sync.aligned", [])
-    wait = f"// wait for the accumulators\nwgmma.wait_group.sync.aligned {op.wait_group};"
-    for block in range(m // WGMMA_ROWS):
+    lw.replace(op, [_wait_for_accumulators(lw, op, result, outer, inner, op.wait_group)])
+
+
+def _wait_for_accumulators(
+    lw: Lowering,
+    op: Operation,
+    result: SSAValue,
+    outer: llvm.LLVMStructType,
+    inner: llvm.LLVMStructType,
+    pending: int,
+) -> SSAValue:
+    """`wgmma.wait_group <pending>` with every accumulator register tied through it, so
+    that nothing reads them before the wait (and ptxas does not serialize the wgmma)."""
+    emit = lw.emit(op)
+    wait = f"// wait for the accumulators\nwgmma.wait_group.sync.aligned {pending};"
+    for block in range(len(outer.types.data)):
         tile = emit(llvm.ExtractValueOp(_positions(block), result, inner))
         tile = _tied_asm(lw, op, wait, inner, tile, [])
         result = emit(llvm.InsertValueOp(_positions(block), result, tile))
-    lw.replace(op, [result])
+    return result
 
 
 def _mma_store(lw: Lowering, op: Operation) -> None:
@@ -474,7 +527,7 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     outer = accumulator_struct(acc.fragmented)
     inner = outer.types.data[0]
     assert isinstance(inner, llvm.LLVMStructType)
-    values = lw.value(op.matrix_d, op)
+    values = _wait_for_accumulators(lw, op, lw.value(op.matrix_d, op), outer, inner, 0)
     tid = emit(llvm.ZExtOp(emit(nvvm.SREG_OPS["tid.x"]()), i64))
 
     def c(v: int) -> SSAValue:

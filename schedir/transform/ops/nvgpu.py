@@ -1,18 +1,24 @@
 """Apply functions of the nvgpu transform ops (`schedir.dialects.transform.nvgpu`): thin
-adapters over `schedir.transform.rewrites.gpu.tma` and `.wgmma`.
+adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma` and `.tma_ring`.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.nvgpu import RewriteCopyAsTmaOp, RewriteMatmulAsWgmmaOp
+from schedir.dialects.transform.nvgpu import (
+    PipelineTmaRingOp,
+    RewriteCopyAsTmaOp,
+    RewriteMatmulAsWgmmaOp,
+)
 from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
+from schedir.transform.rewrites.gpu.tma_ring import RingRewriteError, pipeline_tma_ring
 from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
-from schedir.transform.state import MultipleTransformErrors, silenceable
+from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 
 @applies(RewriteCopyAsTmaOp)
@@ -48,5 +54,28 @@ def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interprete
                 [reason, silenceable(op, "could not rewrite the matmul as wgmma")]
             ) from None
         return [result.mma]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(PipelineTmaRingOp)
+def apply_pipeline_tma_ring(op: PipelineTmaRingOp, interp: Interpreter) -> None:
+    """Pipeline each target MMA's loop into a TMA ring of `stages` buffers."""
+    values = interp.state.params(op.stages)
+    if len(values) != 1 or not isinstance(values[0], IntegerAttr):
+        raise definite(op, f"expected stages to be one integer param, got {len(values)} values")
+    stages = values[0].value.data
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = pipeline_tma_ring(interp.state.rewriter(payload), payload, stages)
+        except RingRewriteError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not pipeline the loop into a TMA ring")]
+            ) from None
+        return [result.loop]
 
     interp.apply_to_each(op, op.target, one)

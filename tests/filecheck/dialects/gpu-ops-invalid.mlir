@@ -102,3 +102,13 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+gpu.module @dyn {
+  gpu.func @dyn() kernel {
+    // expected-error @below {{'gpu.dynamic_shared_memory' op result memref type must be memref<?xi8, #gpu.address_space<workgroup>>}}
+    %m = gpu.dynamic_shared_memory : memref<16xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

@@ -62,12 +62,14 @@ module attributes {gpu.container_module} {
   // CHECK-LABEL: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] {
   // CHECK:         gpu.func @kern(%{{.*}}: memref<16xf32>, %[[X:.*]]: f32) workgroup(%{{.*}} : memref<32xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
   // CHECK:           gpu.printf "x = %f\0A", %[[X]] : f32
+  // CHECK:           gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
   // CHECK:           gpu.return
   // CHECK:         gpu.func @helper(%[[Y:.*]]: f32) -> f32 {
   // CHECK:           gpu.return %[[Y]] : f32
   gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] {
     gpu.func @kern(%a: memref<16xf32>, %x: f32) workgroup(%w : memref<32xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
       gpu.printf "x = %f\n", %x : f32
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
       gpu.return
     }
     gpu.func @helper(%y: f32) -> f32 {

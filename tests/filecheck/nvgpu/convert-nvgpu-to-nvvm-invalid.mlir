@@ -14,12 +14,12 @@ gpu.module @k {
 
 // -----
 
-!a = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
-!b = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!a = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!b = !nvgpu.warpgroup.descriptor<tensor = memref<128x128xf16, 3>>
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
 gpu.module @k {
   gpu.func @k(%a: !a, %b: !b, %c: !acc) kernel {
-    // expected-error @below {{wgmma is lowered for f32 += f16/bf16 tiles of 128-byte rows (A: Mx64 with M a multiple of 64, B: Kx64) only, not memref<64x64xf16, 3 : i64> x memref<64x128xf16, 3 : i64>}}
+    // expected-error @below {{wgmma is lowered for f32 += f16/bf16 tiles (A: Mx64 with M a multiple of 64, B: KxN with N a multiple of 64 up to 256) only, not memref<64x128xf16, 3 : i64> x memref<128x128xf16, 3 : i64>}}
     %d = nvgpu.warpgroup.mma %a, %b, %c : !a, !b, !acc -> !acc
     gpu.return
   }
@@ -43,8 +43,22 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @k(%t: !tmap) kernel {
     %s = memref.alloc() : memref<64x32xf32, 3>
-    // expected-error @below {{wgmma descriptors of tiles with 128-byte rows of f16/bf16 only, not memref<64x32xf32, 3 : i64>}}
+    // expected-error @below {{wgmma descriptors of tiles with rows of a multiple of 128 bytes of f16/bf16, loaded in boxes of 128-byte rows, only, not memref<64x32xf32, 3 : i64> from boxes memref<64x32xf32, 3 : i64>}}
     %d = nvgpu.warpgroup.generate.descriptor %s, %t : memref<64x32xf32, 3>, !tmap -> !nvgpu.warpgroup.descriptor<tensor = memref<64x32xf32, 3>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A 64 x 128 tile from boxes of 32 rows: not the layout of column chunks of the tile's
+// rows that the descriptor describes.
+!tmap = !nvgpu.tensormap.descriptor<tensor = memref<32x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+gpu.module @k {
+  gpu.func @k(%t: !tmap) kernel {
+    %s = memref.alloc() : memref<64x128xf16, 3>
+    // expected-error @below {{loaded in boxes of 128-byte rows, only, not memref<64x128xf16, 3 : i64> from boxes memref<32x64xf16, 3 : i64>}}
+    %d = nvgpu.warpgroup.generate.descriptor %s, %t : memref<64x128xf16, 3>, !tmap -> !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
     gpu.return
   }
 }

@@ -96,7 +96,9 @@ gpu.module @copies {
 // CHECK:           %[[LOW:.*]] = llvm.and %[[ADDR]], %{{.*}} : i64
 // CHECK:           %[[START:.*]] = llvm.lshr %[[LOW]], %{{.*}} : i64
 // CHECK:           %[[DA:.*]] = llvm.or %[[START]], %{{.*}} : i64
-// CHECK:           llvm.mlir.zero : !llvm.struct<(!llvm.struct<(f32, {{.*}})>, !llvm.struct<(f32, {{.*}})>)>
+// The zero accumulators are inline PTX movs (constants would be sunk between the MMAs).
+// CHECK:           llvm.mlir.undef : !llvm.struct<(!llvm.struct<(f32, {{.*}})>, !llvm.struct<(f32, {{.*}})>)>
+// CHECK-COUNT-2:   llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0Amov.b32 $1, 0;{{.*}}mov.b32 $31, 0;", "=f,
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"() : () -> ()
 // CHECK-COUNT-8:   llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1,
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"() : () -> ()
@@ -104,6 +106,8 @@ gpu.module @copies {
 // The second mma reads the first one's accumulators while that group may be in flight
 // (waitGroup 1, a pipelined loop's pattern); it waits for everything before the store.
 // CHECK-COUNT-8:   llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1,
+// CHECK-COUNT-2:   llvm.inline_asm has_side_effects "// wait for the accumulators\0Awgmma.wait_group.sync.aligned 0;", "=f,=f,
+// The store waits for every group too (a pipelined loop leaves one in flight).
 // CHECK-COUNT-2:   llvm.inline_asm has_side_effects "// wait for the accumulators\0Awgmma.wait_group.sync.aligned 0;", "=f,=f,
 // CHECK:           nvvm.read.ptx.sreg.tid.x
 // CHECK-COUNT-64:  llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
@@ -119,6 +123,39 @@ gpu.module @wgmma {
     %d = nvgpu.warpgroup.mma %da, %db, %acc : !nvgpu.warpgroup.descriptor<tensor = memref<128x64xbf16, 3>>, !nvgpu.warpgroup.descriptor<tensor = memref<64x64xbf16, 3>>, !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
     %e = nvgpu.warpgroup.mma %da, %db, %d waitGroup = 0 : !nvgpu.warpgroup.descriptor<tensor = memref<128x64xbf16, 3>>, !nvgpu.warpgroup.descriptor<tensor = memref<64x64xbf16, 3>>, !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>>
     nvgpu.warpgroup.mma.store %e, %out : !nvgpu.warpgroup.accumulator<fragmented = vector<128x64xf32>> to memref<128x64xf32, 3>
+    gpu.return
+  }
+}
+
+// A 64 x 256 B tile loaded in four 64 x 64 column chunks (box 64 x 64): its descriptor's
+// leading byte offset is one chunk, 64 rows x 128 B = 8192 B (512 in 16-byte units, bits
+// 16-29), A's is the unused 1; one m64n256k16 per 16 of K with 128 tied accumulators,
+// the K steps advancing A by 32 B and B by 16 rows (2048 B) within each chunk.
+// CHECK-LABEL: gpu.module @wgmma_wide
+// CHECK:         llvm.func @wgmma_wide
+// CHECK-DAG:       %[[BITS_A:.*]] = llvm.mlir.constant(4611686293305360384) : i64
+// CHECK-DAG:       %[[BITS_B:.*]] = llvm.mlir.constant(4611686293338849280) : i64
+// CHECK-DAG:       %[[B1:.*]] = llvm.mlir.constant(128) : i64
+// CHECK:           %{{.*}} = llvm.or %{{.*}}, %[[BITS_A]] : i64
+// CHECK:           %[[DB:.*]] = llvm.or %{{.*}}, %[[BITS_B]] : i64
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.fence.sync.aligned"() : () -> ()
+// CHECK:           wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {$0, {{.*}}, $127}, $256, $257, p, 1, 1, 0, 1;
+// CHECK:           llvm.add %[[DB]], %[[B1]] : i64
+// CHECK-COUNT-3:   wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// CHECK-NOT:       wgmma.mma_async
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"() : () -> ()
+// CHECK-COUNT-128: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+gpu.module @wgmma_wide {
+  gpu.func @wgmma_wide(%ta: !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>,
+                       %tb: !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>) kernel {
+    %a = memref.alloc() : memref<64x64xf16, 3>
+    %b = memref.alloc() : memref<64x256xf16, 3>
+    %out = memref.alloc() : memref<64x256xf32, 3>
+    %da = nvgpu.warpgroup.generate.descriptor %a, %ta : memref<64x64xf16, 3>, !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> -> !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+    %db = nvgpu.warpgroup.generate.descriptor %b, %tb : memref<64x256xf16, 3>, !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> -> !nvgpu.warpgroup.descriptor<tensor = memref<64x256xf16, 3>>
+    %acc = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
+    %d = nvgpu.warpgroup.mma %da, %db, %acc waitGroup = 0 : !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>, !nvgpu.warpgroup.descriptor<tensor = memref<64x256xf16, 3>>, !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
+    nvgpu.warpgroup.mma.store %d, %out : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf32, 3>
     gpu.return
   }
 }

@@ -205,7 +205,7 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A swizzle whose span is not the box row: 64 f32 = 256 bytes.
+// A box row that is not a whole number of swizzle spans: 24 f32 = 96 bytes.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
@@ -213,13 +213,65 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     transform.yield
   }
-  func.func @wide(%a: memref<8x64xf32>) {
+  func.func @ragged(%a: memref<8x24xf32>) {
     %c1 = arith.constant 1 : index
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-      %s = memref.alloc() : memref<8x64xf32, #gpu.address_space<workgroup>>
-      // expected-error @below {{'linalg.copy' op swizzle_128b needs box rows of 128 bytes, got 256}}
-      linalg.copy ins(%a : memref<8x64xf32>) outs(%s : memref<8x64xf32, #gpu.address_space<workgroup>>)
+      %s = memref.alloc() : memref<8x24xf32, #gpu.address_space<workgroup>>
+      // expected-error @below {{'linalg.copy' op swizzle_128b needs box rows of a multiple of 128 bytes, got 96}}
+      linalg.copy ins(%a : memref<8x24xf32>) outs(%s : memref<8x24xf32, #gpu.address_space<workgroup>>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Rows wider than the swizzle span (a 64 x 192 f16 tile of B: 384 bytes under 128B
+// swizzle) load in column chunks of one span: the descriptor's box is 64 x 64, chunk j
+// goes to the j-th 64 x 64 box of the tile (a reinterpret_cast at j x 4096 elements) from
+// column offset + 64 j; the barrier expects the bytes of the whole tile.
+// CHECK-LABEL: func.func @chunks
+// CHECK:       %[[D:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:       scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:         scf.if
+// CHECK:           %[[V0:.*]] = memref.reinterpret_cast %[[S:.*]] to offset: [0], sizes: [64, 64], strides: [64, 1] : memref<64x192xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
+// CHECK:           %[[N0:.*]] = arith.addi %[[N:.*]], %{{.*}} : index
+// CHECK-NEXT:      nvgpu.tma.async.load %[[D]][%[[K]], %[[N0]]], %{{.*}}[%{{.*}}] to %[[V0]]
+// CHECK:           %[[V1:.*]] = memref.reinterpret_cast %[[S]] to offset: [4096], sizes: [64, 64], strides: [64, 1] : {{.*}} to memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+// CHECK:           %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:      %[[N1:.*]] = arith.addi %[[N]], %[[C64]] : index
+// CHECK-NEXT:      nvgpu.tma.async.load %[[D]][%[[K]], %[[N1]]], %{{.*}}[%{{.*}}] to %[[V1]]
+// CHECK:           %[[V2:.*]] = memref.reinterpret_cast %[[S]] to offset: [8192]
+// CHECK:           %[[C128:.*]] = arith.constant 128 : index
+// CHECK-NEXT:      %[[N2:.*]] = arith.addi %[[N]], %[[C128]] : index
+// CHECK-NEXT:      nvgpu.tma.async.load %[[D]][%[[K]], %[[N2]]], %{{.*}}[%{{.*}}] to %[[V2]]
+// CHECK-NEXT:      arith.constant 24576 : index
+// CHECK-NOT:       nvgpu.tma.async.load
+// CHECK:         nvgpu.mbarrier.try_wait.parity
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @chunks(%b: memref<512x384xf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c192 = arith.constant 192 : index
+    %c512 = arith.constant 512 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<64x192xf16, #gpu.address_space<workgroup>>
+      %n0 = arith.muli %bx, %c192 : index
+      scf.for %k = %c0 to %c512 step %c64 {
+        %vb = memref.subview %b[%k, %n0] [64, 192] [1, 1] : memref<512x384xf16> to memref<64x192xf16, strided<[384, 1], offset: ?>>
+        linalg.copy ins(%vb : memref<64x192xf16, strided<[384, 1], offset: ?>>) outs(%s : memref<64x192xf16, #gpu.address_space<workgroup>>)
+      }
       gpu.terminator
     }
     return

@@ -208,3 +208,72 @@ module attributes {transform.with_named_sequence} {
     return
   }
 }
+
+// -----
+
+// A 64 x 256 B tile (four 64-column chunks, one TMA load each through one descriptor):
+// one m64n256 accumulator.
+// CHECK-LABEL: func.func @wide_b
+// CHECK:         %[[INIT:.*]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:         nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x256xf16, #gpu.address_space<workgroup>>, <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:         nvgpu.warpgroup.mma
+// CHECK-SAME:      -> <fragmented = vector<64x256xf32>>
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+  func.func @wide_b(%a: memref<64x64xf16>, %b: memref<64x256xf16>, %c: memref<64x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<64x64xf16>) outs(%sa : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<64x256xf16>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+      linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+      linalg.matmul ins(%sa, %sb : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                    outs(%c : memref<64x256xf32>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// 128 x 256 accumulators are 256 f32 registers per thread of one warpgroup: rejected
+// before anything is rewritten (they would spill or serialize the wgmma).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the matmul as wgmma}}
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+  func.func @too_many_registers(%a: memref<128x64xf16>, %b: memref<64x256xf16>, %c: memref<128x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<128x64xf16>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<64x256xf16>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+      linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+      // expected-error @below {{'linalg.matmul' op the 128x256 f32 accumulator needs 256 registers per thread of one warpgroup (at most 128: more spill or serialize wgmma)}}
+      linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                    outs(%c : memref<128x256xf32>)
+      gpu.terminator
+    }
+    return
+  }
+}

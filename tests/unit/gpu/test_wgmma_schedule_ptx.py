@@ -1,6 +1,8 @@
-"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir without a GPU: each example compiles to sm_90a PTX with
-TMA loads, mbarrier waits and wgmma MMAs, which ptxas assembles without serializing the
-wgmma instructions (C751x) and without spills, at every block_m the knob offers, and
+"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir without a GPU: each example
+compiles to sm_90a PTX with TMA loads, mbarrier waits and wgmma MMAs (m64n<block_n>k16),
+in one stage or a ring of 2-4 (dynamic shared memory, full/empty mbarriers, one wgmma
+group in flight), which ptxas assembles without serializing the wgmma instructions (C751x) and without
+spills, at every tile shape (block_m, block_n) the knobs and their constraint allow, and
 names no intrinsic LLVM does not know (tests/unit/gpu/test_wgmma_ptx.py shows that a
 misspelled one is an error)."""
 
@@ -21,51 +23,105 @@ from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
 PAYLOAD = REPO / "examples" / "matmul_f16_cuda.mlir"
-SELECTED = '"block_m"> = 128 from'
+SELECTED = {"block_m": 128, "block_n": 128, "stages": 4}
+"""The knobs' selected values in the schedules."""
 
 
-def _compile(name: str, block_m: int) -> schedir.Kernel:
+def _schedule(name: str, **knobs: int) -> str:
     text = (REPO / "schedules" / name).read_text()
-    assert SELECTED in text
-    schedule = text.replace(SELECTED, f'"block_m"> = {block_m} from')
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in text
+        text = text.replace(selected, f'"{knob}"> = {value} from')
+    return text
+
+
+def _compile(name: str, block_m: int, block_n: int, stages: int) -> schedir.Kernel:
+    schedule = _schedule(name, block_m=block_m, block_n=block_n, stages=stages)
     return schedir.compile(REPO / "examples" / name, schedule=schedule, target="cuda")
 
 
-CASES = [(name, m) for name in ("matmul_f16_cuda.mlir", "matmul_bf16_cuda.mlir") for m in (64, 128)]
+CASES = [
+    ("matmul_f16_cuda.mlir", 64, 64, 2),
+    ("matmul_f16_cuda.mlir", 64, 128, 4),
+    ("matmul_f16_cuda.mlir", 64, 256, 4),
+    ("matmul_f16_cuda.mlir", 128, 64, 3),
+    ("matmul_f16_cuda.mlir", 128, 128, 4),
+    ("matmul_f16_cuda.mlir", 128, 128, 1),
+    ("matmul_bf16_cuda.mlir", 128, 128, 4),
+    ("matmul_bf16_cuda.mlir", 64, 256, 3),
+]
+"""(schedule, block_m, block_n, stages): every tile shape the knobs and their constraint
+allow, with one stage (no ring) and rings of 2 to 4 stages."""
 
 
-@pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]}-block_m={c[1]}")
-def kernel(request: pytest.FixtureRequest) -> tuple[int, schedir.Kernel, str]:
-    name, block_m = request.param
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]}-{c[1]}x{c[2]}-s{c[3]}")
+def kernel(request: pytest.FixtureRequest) -> tuple[int, int, int, schedir.Kernel, str]:
+    name, block_m, block_n, stages = request.param
     element = "bf16" if "bf16" in name else "f16"
-    return block_m, _compile(name, block_m), element
+    return block_m, block_n, stages, _compile(name, block_m, block_n, stages), element
 
 
-def test_ptx_has_tma_mbarrier_and_wgmma(kernel: tuple[int, schedir.Kernel, str]) -> None:
-    block_m, compiled, element = kernel
+def test_ptx_has_tma_mbarrier_and_wgmma(
+    kernel: tuple[int, int, int, schedir.Kernel, str],
+) -> None:
+    block_m, block_n, stages, compiled, element = kernel
     ptx = compiled.stages["ptx"]
     assert re.search(r"^\.target sm_90a\b", ptx, flags=re.M)
-    # K = 384 in steps of 64 (the loop is unrolled or not), block_m / 64 x 4 per step.
+    # K = 384 in steps of 64 (the loop is unrolled or not), block_m / 64 x 4 per step,
+    # each as wide as the block.
     mma = re.findall(
-        rf"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.{element}\.{element}\b", ptx
+        rf"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.{element}\.{element}\b", ptx
     )
     assert mma and len(mma) % (block_m // 64 * 4) == 0
-    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert set(mma) == {str(block_n)}
+    # One TMA load for A and one per 64-column chunk of B, per step (the ring's
+    # prologue loads stages - 1 steps before the loop).
+    loads = re.findall(r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global", ptx)
+    assert loads and len(loads) % (1 + block_n // 64) == 0
+    assert len(loads) >= stages * (1 + block_n // 64)
     assert "mbarrier.arrive.expect_tx.shared.b64" in ptx
     assert "mbarrier.try_wait.parity.shared.b64" in ptx
+    # The store waits for every MMA; a ring keeps one group in flight in the loop and
+    # releases stages on their empty barriers.
     assert "wgmma.wait_group.sync.aligned 0" in ptx
+    assert ("wgmma.wait_group.sync.aligned 1" in ptx) == (stages > 1)
+    assert ("mbarrier.arrive.shared.b64" in ptx) == (stages > 1)
     assert not unknown_intrinsics(ptx)
     # 128B-swizzled TMA boxes and wgmma tiles need 1024-byte aligned shared memory (the
     # promoted tiles are reached through views of their buffer); 16 was a misaligned
-    # address on the H200.
+    # address on the H200. A ring lives in dynamic shared memory (over 48 KiB).
     tiles = re.findall(r"^\s*\.shared \.align (\d+) \.b8 __wg_\w+\[\d+\];", ptx, flags=re.M)
-    assert len(tiles) == 2 and all(int(a) >= 1024 for a in tiles), tiles
+    dynamic = re.findall(
+        r"^\s*\.extern \.shared \.align (\d+) \.b8 __dynamic_shmem__\[\];", ptx, flags=re.M
+    )
+    if stages == 1:
+        assert len(tiles) == 2 and all(int(a) >= 1024 for a in tiles), tiles
+        assert not dynamic
+    else:
+        assert not tiles and dynamic == ["1024"], (tiles, dynamic)
+
+
+def test_ring_reserves_its_dynamic_shared_memory() -> None:
+    """The launch asks for the ring's bytes: 4 stages of 128 x 64 and 64 x 128 f16 tiles."""
+    compiled = _compile("matmul_f16_cuda.mlir", 128, 128, 4)
+    assert re.search(r"@mgpuLaunchKernel\(.*, i32 131072, ", compiled.stages["llvm-ir"])
+
+
+def test_knob_points_beyond_one_warpgroup_are_pruned() -> None:
+    """128 x 256 needs 256 accumulator registers per thread of one warpgroup: the knobs'
+    constraint rejects it (the autotuner prunes it) instead of a spilling kernel."""
+    schedule = _schedule("matmul_f16_cuda.mlir", block_m=128, block_n=256)
+    with pytest.raises(TransformError, match=r"constraint violated for params \(128, 256, 4\)"):
+        schedir.compile(
+            REPO / "examples" / "matmul_f16_cuda.mlir", schedule=schedule, target="cuda"
+        )
 
 
 def test_ptx_assembles_without_serialization_or_spills(
-    kernel: tuple[int, schedir.Kernel, str], ptxas: Path
+    kernel: tuple[int, int, int, schedir.Kernel, str], ptxas: Path
 ) -> None:
-    ptx = kernel[1].stages["ptx"]
+    ptx = kernel[3].stages["ptx"]
     cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings
     assert cubin[:4] == b"\x7fELF"
     with tempfile.TemporaryDirectory() as tmp:

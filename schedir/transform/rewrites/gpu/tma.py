@@ -64,6 +64,8 @@ from schedir.dialects.nvgpu.tma import MAX_TMA_DIMENSION, MAX_TMA_RANK
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import constant_index, mixed_values
 
+SWIZZLE_SPAN = {"swizzle_32b": 32, "swizzle_64b": 64, "swizzle_128b": 128}
+"""Bytes of one row of each TMA swizzle pattern: the widest box row it takes."""
 TRY_WAIT_TICKS = 10_000_000
 """Upstream's ticks before a `try_wait.parity` retries ("not too small, not too big")."""
 
@@ -270,10 +272,11 @@ def rewrite_copies_as_tma(
             raise TmaRewriteError("copy converts the element type", c.op)
         if swizzle != "none":
             row_bytes = c.box.get_shape()[-1] * (element_bit_width(c.box.element_type) or 0) // 8
-            expected = {"swizzle_32b": 32, "swizzle_64b": 64, "swizzle_128b": 128}[swizzle]
-            if row_bytes != expected:
+            span = SWIZZLE_SPAN[swizzle]
+            if row_bytes % span:
                 raise TmaRewriteError(
-                    f"{swizzle} needs box rows of {expected} bytes, got {row_bytes}", c.op
+                    f"{swizzle} needs box rows of a multiple of {span} bytes, got {row_bytes}",
+                    c.op,
                 )
 
     # 1. Host: the descriptors, before the launch.
@@ -286,10 +289,9 @@ def rewrite_copies_as_tma(
         unranked = UnrankedMemRefType.from_type(g_t.element_type, g_t.memory_space)
         cast = CastOp.build(operands=[g], result_types=[unranked])
         rewriter.insert(cast, before_launch)
-        sizes = [_const(rewriter, d, before_launch) for d in c.box.get_shape()]
-        box_t = MemRefType(
-            c.box.element_type, c.box.get_shape(), memory_space=AddressSpaceAttr.workgroup()
-        )
+        box_shape = chunk_box(c.box, swizzle)
+        sizes = [_const(rewriter, d, before_launch) for d in box_shape]
+        box_t = MemRefType(c.box.element_type, box_shape, memory_space=AddressSpaceAttr.workgroup())
         desc = ng.TmaCreateDescriptorOp(
             cast.results[0], sizes, ng.TensorMapDescriptorType(box_t, swizzle=swizzle)
         )
@@ -332,12 +334,22 @@ def rewrite_copies_as_tma(
     then_at, else_at = InsertPoint.at_end(then_block), InsertPoint.at_end(else_block)
     loads: list[ng.TmaAsyncLoadOp] = []
     for c, desc in zip(checked, descriptors, strict=True):
-        coordinates = [
-            v if isinstance(v, SSAValue) else _const(rewriter, v, then_at) for v in c.offsets
-        ]
-        load = ng.TmaAsyncLoadOp(c.dst, create.barriers, desc.tensor_map, coordinates, zero)
-        rewriter.insert(load, then_at)
-        loads.append(load)
+        box_shape = chunk_box(c.box, swizzle)
+        chunks = c.box.get_shape()[-1] // box_shape[-1]
+        for j in range(chunks):
+            coordinates = [
+                v if isinstance(v, SSAValue) else _const(rewriter, v, then_at) for v in c.offsets
+            ]
+            dst = c.dst
+            if chunks > 1:
+                dst = _chunk_view(rewriter, c.dst, box_shape, j, then_at)
+                shift = _const(rewriter, j * box_shape[-1], then_at)
+                inner = arith.AddiOp(coordinates[-1], shift)
+                rewriter.insert(inner, then_at)
+                coordinates[-1] = inner.result
+            load = ng.TmaAsyncLoadOp(dst, create.barriers, desc.tensor_map, coordinates, zero)
+            rewriter.insert(load, then_at)
+            loads.append(load)
     tx = _const(rewriter, total_bytes, then_at)
     rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, tx, zero), then_at)
     rewriter.insert(scf.YieldOp(), then_at)
@@ -352,6 +364,40 @@ def rewrite_copies_as_tma(
     for op in copies:
         rewriter.erase(op)
     return TmaCopies(tuple(loads), create, tuple(descriptors))
+
+
+def chunk_box(tile: MemRefType, swizzle: str) -> tuple[int, ...]:
+    """The TMA box that loads `tile`: the tile itself, or, when its rows are wider than the
+    swizzle span (a 64 x 256 f16 tile of B under 128B swizzle), the column chunk one
+    swizzle span wide; the chunks lie one after another in shared memory."""
+    shape = tuple(tile.get_shape())
+    if swizzle == "none":
+        return shape
+    width = element_bit_width(tile.element_type) or 0
+    row_bytes = shape[-1] * width // 8
+    if row_bytes <= SWIZZLE_SPAN[swizzle]:
+        return shape
+    return (*shape[:-1], SWIZZLE_SPAN[swizzle] * 8 // width)
+
+
+def _chunk_view(
+    rewriter: PatternRewriter, tile: SSAValue, box: tuple[int, ...], j: int, at: InsertPoint
+) -> SSAValue:
+    """Chunk `j` of a tile loaded in column chunks: a contiguous box at `j` boxes from the
+    tile's start (the tile is contiguous at offset 0, `_is_contiguous_value`)."""
+    tile_t = tile.type
+    assert isinstance(tile_t, MemRefType)
+    strides = [prod(box[i + 1 :]) for i in range(len(box))]
+    offset = j * prod(box)
+    view_t = MemRefType(
+        tile_t.element_type,
+        box,
+        StridedLayoutAttr(strides, offset),
+        tile_t.memory_space,
+    )
+    view = memref.ReinterpretCastOp(tile, [], [], [], [offset], list(box), strides, view_t)
+    rewriter.insert(view, at)
+    return view.result
 
 
 def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertPoint) -> SSAValue:
@@ -371,4 +417,11 @@ def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertP
     return odd.result
 
 
-__all__ = ["TRY_WAIT_TICKS", "TmaCopies", "TmaRewriteError", "rewrite_copies_as_tma"]
+__all__ = [
+    "SWIZZLE_SPAN",
+    "TRY_WAIT_TICKS",
+    "TmaCopies",
+    "TmaRewriteError",
+    "chunk_box",
+    "rewrite_copies_as_tma",
+]

@@ -28,7 +28,10 @@ carried through the loop as an iter_arg, and is stored to C after it:
 
 `waitGroup = 0`: the MMAs finish within their iteration, so the next iteration's loads
 may overwrite the tiles (single-stage). The tile shapes are those the wgmma lowering
-takes: 16-bit A and B with 128-byte rows (K = 64, N = 64), M a multiple of 64.
+takes: 16-bit A with 128-byte rows (K = 64) and M a multiple of 64; 16-bit B with rows of
+64, 128, 192 or 256 elements, loaded in 128-byte column chunks (64 x 64 boxes one after
+another in shared memory: the descriptor's leading byte offset steps between them); the
+accumulator at most 128 f32 registers per thread (64x256 or 128x128).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     Float32Type,
     FloatAttr,
@@ -58,6 +61,11 @@ WGMMA_M = 64
 """Rows of one wgmma instruction."""
 SWIZZLE_ROW_BYTES = 128
 """Row bytes of a 128B-swizzled tile: what the wgmma descriptors are generated for."""
+MAX_WGMMA_N = 256
+"""Widest N of one wgmma instruction (B tiles of up to four 128-byte column chunks)."""
+MAX_ACCUMULATOR_REGISTERS = 128
+"""f32 accumulator registers per thread one warpgroup may hold (a 64x256 or 128x128 tile):
+with the descriptors, addresses and loop state it stays under the 255-register limit."""
 
 
 class WgmmaRewriteError(Exception):
@@ -86,14 +94,25 @@ def _launch_of(op: Operation) -> gpu.LaunchOp | None:
 
 
 def _tma_descriptor(tile: SSAValue, launch: gpu.LaunchOp, op: Operation, what: str) -> SSAValue:
-    """The 128B-swizzled descriptor of the one TMA load that writes `tile`."""
-    loads = [o for o in launch.walk() if isinstance(o, ng.TmaAsyncLoadOp) and o.dst is tile]
-    if len(loads) != 1:
-        raise WgmmaRewriteError(
-            f"{what} is written by {len(loads)} TMA loads (expected one: "
-            "transform.nvgpu.rewrite_copy_as_tma first)",
-            op,
+    """The 128B-swizzled descriptor of the TMA loads that write `tile`: one load, or one
+    per 128-byte column chunk of a wider tile (each into a view of the tile,
+    `transform.nvgpu.rewrite_copy_as_tma`), all through the same descriptor."""
+    loads = [
+        o
+        for o in launch.walk()
+        if isinstance(o, ng.TmaAsyncLoadOp)
+        and (
+            o.dst is tile
+            or (isinstance(o.dst.owner, memref.ReinterpretCastOp) and o.dst.owner.source is tile)
         )
+    ]
+    if not loads:
+        raise WgmmaRewriteError(
+            f"{what} is written by no TMA load (transform.nvgpu.rewrite_copy_as_tma first)", op
+        )
+    descriptors = {load.tensor_map_descriptor for load in loads}
+    if len(descriptors) != 1:
+        raise WgmmaRewriteError(f"{what} is written through {len(descriptors)} descriptors", op)
     desc = ng.tma.descriptor_of(loads[0])
     if desc.swizzle.data != "swizzle_128b":
         raise WgmmaRewriteError(
@@ -101,17 +120,30 @@ def _tma_descriptor(tile: SSAValue, launch: gpu.LaunchOp, op: Operation, what: s
             "swizzle_128b)",
             op,
         )
+    tile_t = tile.type
+    assert isinstance(tile_t, MemRefType)
+    chunks = tile_t.get_shape()[-1] // desc.tensor.get_shape()[-1]
+    if len(loads) != chunks:
+        raise WgmmaRewriteError(
+            f"{what} is written by {len(loads)} TMA loads (expected {chunks}: one per "
+            "128-byte column chunk)",
+            op,
+        )
     return loads[0].tensor_map_descriptor
 
 
-def _check_tile(t: MemRefType, op: Operation, what: str) -> None:
+def _check_tile(t: MemRefType, op: Operation, what: str, max_row_bytes: int) -> None:
     if not is_shared_memory_space(t.memory_space) or not t.has_static_shape():
         raise WgmmaRewriteError(f"{what} {t} is not a static shared-memory tile", op)
     width = element_bit_width(t.element_type)
-    if width != 16 or t.get_shape()[-1] * width // 8 != SWIZZLE_ROW_BYTES:
-        raise WgmmaRewriteError(
-            f"{what} {t} does not have 128-byte rows of a 16-bit type (f16/bf16)", op
+    row_bytes = t.get_shape()[-1] * (width or 0) // 8
+    if width != 16 or row_bytes % SWIZZLE_ROW_BYTES or row_bytes > max_row_bytes:
+        rows = (
+            "128-byte rows"
+            if max_row_bytes == SWIZZLE_ROW_BYTES
+            else f"rows of a multiple of 128 bytes up to {max_row_bytes}"
         )
+        raise WgmmaRewriteError(f"{what} {t} does not have {rows} of a 16-bit type (f16/bf16)", op)
 
 
 def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
@@ -153,8 +185,8 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         raise WgmmaRewriteError("matmul is not on memrefs (bufferize first)", op)
     assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
     assert isinstance(c_t, MemRefType)
-    _check_tile(a_t, op, "A")
-    _check_tile(b_t, op, "B")
+    _check_tile(a_t, op, "A", SWIZZLE_ROW_BYTES)
+    _check_tile(b_t, op, "B", MAX_WGMMA_N * 2)
     if a_t.element_type != b_t.element_type:
         raise WgmmaRewriteError("A and B have different element types", op)
     (m, _), (_, n) = a_t.get_shape(), b_t.get_shape()
@@ -162,6 +194,13 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         raise WgmmaRewriteError(f"M = {m} is not a multiple of {WGMMA_M}", op)
     if not c_t.has_static_shape() or not isinstance(c_t.element_type, Float32Type):
         raise WgmmaRewriteError(f"C {c_t} is not a static f32 memref", op)
+    registers = m * n // WARPGROUP_THREADS
+    if registers > MAX_ACCUMULATOR_REGISTERS:
+        raise WgmmaRewriteError(
+            f"the {m}x{n} f32 accumulator needs {registers} registers per thread of one "
+            f"warpgroup (at most {MAX_ACCUMULATOR_REGISTERS}: more spill or serialize wgmma)",
+            op,
+        )
     desc_a = _tma_descriptor(a, launch, op, "A")
     desc_b = _tma_descriptor(b, launch, op, "B")
     loop = op.parent_op()
