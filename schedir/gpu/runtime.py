@@ -16,7 +16,7 @@ sizes; `args` are the kernel's parameters in order, each one of
 
 Plain Python numbers are refused: their width is not known, and a wrong width shifts every
 later parameter. The launch is checked against the target's limits first, and dynamic
-shared memory above 48 KiB is opted in to (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_
+shared memory that takes the kernel above 48 KiB (static included) is opted in to (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_
 BYTES`). A launch is asynchronous: errors inside the kernel surface at the next
 synchronization, and the context then names this launch (see `GpuContext.last_launch`).
 """
@@ -252,7 +252,9 @@ class Kernel:
         self.module = module
         self.name = name
         self.handle = handle
-        self._shared_opt_in = _DEFAULT_SHARED_LIMIT
+        # The dynamic bytes a launch may use without opting in: the 48 KiB default limit
+        # counts the kernel's static shared memory too (mbarriers, ...); None: not yet asked.
+        self._shared_opt_in: int | None = None
 
     @property
     def context(self) -> GpuContext:
@@ -324,7 +326,9 @@ class Kernel:
         problem = context.target.check_launch(grid3, block3, shared_bytes)
         if problem is not None:
             raise LaunchConfigError(f"cannot launch {what}: {problem}")
-        if shared_bytes > self._shared_opt_in:
+        if self._shared_opt_in is None and shared_bytes > 0:
+            self._shared_opt_in = _DEFAULT_SHARED_LIMIT - self.attribute("shared_size_bytes")
+        if self._shared_opt_in is not None and shared_bytes > self._shared_opt_in:
             driver = context.driver
             context.call(
                 "cuFuncSetAttribute",

@@ -137,7 +137,11 @@ class PipelineTmaRingOp(IRDLOperation):
     holding one value in 1..8; 1 leaves the loop unchanged. The shared memory is `stages`
     times the tiles'.
 
-    Return modes: consumes the target; returns the pipelined `scf.for` (one per target).
+    An MMA in no loop (K of one step: canonicalization folded its loop away) is left as it
+    is: there is nothing to overlap.
+
+    Return modes: consumes the target; returns the pipelined `scf.for` (one per target; for
+    an MMA in no loop, the op whose body holds it).
     Silenceable failure (the reason at the payload op) when a target is not such an MMA
     or `stages` is out of range; nothing is rewritten then. Definite failure when `stages`
     is not one integer.

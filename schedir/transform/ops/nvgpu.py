@@ -76,6 +76,10 @@ def apply_pipeline_tma_ring(op: PipelineTmaRingOp, interp: Interpreter) -> None:
             raise MultipleTransformErrors(
                 [reason, silenceable(op, "could not pipeline the loop into a TMA ring")]
             ) from None
+        if result is None:  # in no loop: the op whose body holds the MMA
+            parent = payload.parent_op()
+            assert parent is not None
+            return [parent]
         return [result.loop]
 
     interp.apply_to_each(op, op.target, one)

@@ -108,6 +108,26 @@ def test_ring_reserves_its_dynamic_shared_memory() -> None:
     assert re.search(r"@mgpuLaunchKernel\(.*, i32 131072, ", compiled.stages["llvm-ir"])
 
 
+@pytest.mark.parametrize("stages", [1, 4])
+def test_a_single_k_step_has_no_ring_to_build(stages: int) -> None:
+    """K = 64 is one k step: canonicalization folds the k loop away, and the ring op leaves
+    the straight-line step as it is (the device ran such a payload as a silenceable
+    failure at every stage count before), with no dynamic shared memory."""
+    a, b, c = "tensor<128x64xf16>", "tensor<64x256xf16>", "tensor<128x256xf32>"
+    payload = f"""func.func @matmul(%A: {a}, %B: {b}) -> {c} {{
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : {c}
+  %acc = linalg.fill ins(%zero : f32) outs(%init : {c}) -> {c}
+  %r = linalg.matmul ins(%A, %B : {a}, {b}) outs(%acc : {c}) -> {c}
+  return %r : {c}
+}}
+"""
+    schedule = _schedule("matmul_f16_cuda.mlir", stages=stages)
+    compiled = schedir.compile(payload, schedule=schedule, target="cuda")
+    assert "wgmma.mma_async" in compiled.stages["ptx"]
+    assert re.search(r"@mgpuLaunchKernel\(.*, i32 0, ", compiled.stages["llvm-ir"])
+
+
 def test_knob_points_beyond_one_warpgroup_are_pruned() -> None:
     """128 x 256 needs 256 accumulator registers per thread of one warpgroup: the knobs'
     constraint rejects it (the autotuner prunes it) instead of a spilling kernel."""

@@ -62,6 +62,7 @@ from schedir.dialects import nvgpu as ng
 from schedir.dialects.arith import CmpiOp
 from schedir.dialects.gpu.attributes import AddressSpaceAttr
 from schedir.dialects.nvgpu.types import element_bit_width
+from schedir.dialects.scf.forall import ForallOp
 from schedir.dialects.utils import DYNAMIC_INDEX
 from schedir.transform.rewrites.gpu.tma import TRY_WAIT_TICKS
 
@@ -124,6 +125,16 @@ def _tile_of(load: ng.TmaAsyncLoadOp) -> tuple[SSAValue, int]:
         offsets = view.static_offsets.get_values()
         return view.source, int(offsets[0])
     return load.dst, 0
+
+
+def _in_no_loop(op: Operation) -> bool:
+    """True when no loop between `op` and its gpu.launch (or function) repeats it."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, gpu.LaunchOp):
+        if isinstance(parent, (scf.ForOp, scf.WhileOp, scf.ParallelOp, ForallOp)):
+            return False
+        parent = parent.parent_op()
+    return True
 
 
 def _find_parts(mma: Operation) -> _Parts:
@@ -328,12 +339,15 @@ def _erase_dead_chain(rewriter: PatternRewriter, value: SSAValue) -> None:
         owner = sources[0].owner if sources else None
 
 
-def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) -> TmaRing:
+def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) -> TmaRing | None:
     """Pipeline the single-stage TMA + wgmma loop of `mma` into a ring of `stages` buffers
     (see the module docstring); raises `RingRewriteError` before changing anything when it
-    does not qualify. One stage leaves the loop as it is."""
+    does not qualify. One stage leaves the loop as it is. None: the MMA runs once, in no
+    loop (a K of one step, whose loop canonicalization folded away): nothing to overlap."""
     if not 1 <= stages <= MAX_STAGES:
         raise RingRewriteError(f"stages must be in 1..{MAX_STAGES}, got {stages}", mma)
+    if isinstance(mma, ng.WarpgroupMmaOp) and _in_no_loop(mma):
+        return None
     parts = _find_parts(mma)
     assert isinstance(mma, ng.WarpgroupMmaOp)
     if stages == 1:
