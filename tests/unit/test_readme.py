@@ -41,6 +41,10 @@ EXPENSIVE = {
     "python -m pytest -q tests/unit/test_layering.py tests/unit/test_source_rules.py": (
         "part of the suite"
     ),
+    "python tools/upstream_conformance.py /path/to/upstream-tests --jobs 2 --json out.json": (
+        "needs upstream's test files, which stay outside the repository "
+        "(tests/unit/test_upstream_conformance.py runs the harness on files of its own)"
+    ),
 }
 
 

@@ -110,8 +110,8 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{Fastest varying pattern specified with different size than the vector size.}}
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // expected-error @below {{varying pattern specified with different size than the vector size}}
     transform.affine.super_vectorize %root [8, 4] fastest_varying_pattern=[0] : !transform.any_op
     transform.yield
   }

@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func @sum(
 // CHECK-SAME:    %[[MM:.*]]: memref<?xf32>, %[[N:.*]]: index, %[[X:.*]]: f32)
 // CHECK:         %[[CC:.*]] = arith.constant 1 : index
-// CHECK:         %[[S:.*]] = func.call @body_0(%[[MM]], %[[CC]], %[[N]], %[[X]]) : (memref<?xf32>, index, index, f32) -> f32
+// CHECK:         %[[S:.*]] = call @body_0(%[[MM]], %[[CC]], %[[N]], %[[X]]) : (memref<?xf32>, index, index, f32) -> f32
 // CHECK:         return %[[S]] : f32
 func.func private @body()
 func.func @sum(%A: memref<?xf32>, %n: index, %x: f32) -> f32 {

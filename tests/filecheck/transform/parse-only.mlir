@@ -17,8 +17,8 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %l = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{'transform.loop.coalesce' is not implemented yet in schedir's transform interpreter}}
-    %c = transform.loop.coalesce %l : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{'transform.loop.promote_if_one_iteration' is not implemented yet in schedir's transform interpreter}}
+    transform.loop.promote_if_one_iteration %l : !transform.any_op
     transform.yield
   }
 }

@@ -28,7 +28,7 @@
 // CHECK:       %[[FIRST:.*]] = tensor.extract_slice %[[F]][0, 0] [8, 1] [1, 1] : tensor<8x128xf32> to tensor<8x1xf32>
 // CHECK:       %[[M:.*]] = linalg.reduce ins(%[[FIRST]] : tensor<8x1xf32>) outs(%[[I]] : tensor<8xf32>) dimensions = [1] {merge}
 // CHECK:         arith.addf
-// CHECK:       func.return %[[M]]
+// CHECK:       return %[[M]]
 module attributes {transform.with_named_sequence} {
   func.func @rows(%p: tensor<8x128xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
     %r = linalg.reduce ins(%p : tensor<8x128xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
