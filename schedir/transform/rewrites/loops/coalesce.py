@@ -29,8 +29,15 @@ from collections.abc import Sequence
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, IntegerAttr, i32
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineExpr,
+    AffineMap,
+)
 
+from schedir.dialects import semi_affine
 from schedir.dialects.affine import ApplyOp, MaxOp, MinOp
 from schedir.transform.rewrites.constants import constant_int
 
@@ -126,7 +133,9 @@ class _Emitter:
         """`lhs kind rhs`; `lhs` is a dimension of the map when `dim` (a loop-varying
         value), every other value a symbol (defined above the band)."""
         if isinstance(lhs, int) and isinstance(rhs, int):
-            return _evaluate(kind, lhs, rhs)
+            folded = semi_affine.binary(kind, AffineExpr.constant(lhs), AffineExpr.constant(rhs))
+            assert isinstance(folded, AffineConstantExpr)
+            return folded.value
         if rhs == 1 and kind in (AffineBinaryOpKind.Mul, AffineBinaryOpKind.FloorDiv):
             return lhs
         if rhs == 1 and kind is AffineBinaryOpKind.Mod:
@@ -154,20 +163,6 @@ class _Emitter:
 
     def value(self, term: _Term) -> SSAValue:
         return self.constant(term) if isinstance(term, int) else term
-
-
-def _evaluate(kind: AffineBinaryOpKind, lhs: int, rhs: int) -> int:
-    match kind:
-        case AffineBinaryOpKind.Add:
-            return lhs + rhs
-        case AffineBinaryOpKind.Mul:
-            return lhs * rhs
-        case AffineBinaryOpKind.FloorDiv:
-            return lhs // rhs
-        case AffineBinaryOpKind.CeilDiv:
-            return -(-lhs // rhs)
-        case AffineBinaryOpKind.Mod:
-            return lhs % rhs
 
 
 def _term(value: SSAValue) -> _Term:
