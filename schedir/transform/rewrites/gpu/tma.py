@@ -99,7 +99,8 @@ class _Copy:
     dst: SSAValue
 
 
-def _launch_of(op: Operation) -> gpu.LaunchOp | None:
+def enclosing_launch(op: Operation) -> gpu.LaunchOp | None:
+    """The gpu.launch around `op`, or None."""
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, gpu.LaunchOp):
         parent = parent.parent_op()
@@ -250,9 +251,9 @@ def rewrite_copies_as_tma(
     raises `TmaRewriteError` before changing anything when a copy does not qualify."""
     if not copies:
         raise ValueError("no copies to rewrite")
-    launch = _launch_of(copies[0])
+    launch = enclosing_launch(copies[0])
     for op in copies:
-        other = _launch_of(op)
+        other = enclosing_launch(op)
         if launch is None or other is not launch:
             raise TmaRewriteError(
                 "target ops must be linalg.copy nested under a common gpu.launch (the TMA "

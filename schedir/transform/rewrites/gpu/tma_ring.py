@@ -64,7 +64,7 @@ from schedir.dialects.gpu.attributes import AddressSpaceAttr
 from schedir.dialects.nvgpu.types import element_bit_width
 from schedir.dialects.scf.forall import ForallOp
 from schedir.dialects.utils import DYNAMIC_INDEX
-from schedir.transform.rewrites.gpu.tma import TRY_WAIT_TICKS
+from schedir.transform.rewrites.gpu.tma import TRY_WAIT_TICKS, enclosing_launch
 
 SWIZZLE_ALIGNMENT = 1024
 """Bytes each ring is aligned to in shared memory (128B-swizzled TMA boxes need it)."""
@@ -353,9 +353,7 @@ def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) ->
     if stages == 1:
         return TmaRing(parts.loop, mma)
     loop = parts.loop
-    launch = loop.parent_op()
-    while launch is not None and not isinstance(launch, gpu.LaunchOp):
-        launch = launch.parent_op()
+    launch = enclosing_launch(loop)
     if launch is None:
         raise RingRewriteError("the loop is not inside a gpu.launch", loop)
     threads = parts.init.count

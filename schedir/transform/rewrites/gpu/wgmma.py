@@ -54,6 +54,7 @@ from schedir.dialects import gpu, linalg
 from schedir.dialects import nvgpu as ng
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import constant_index
+from schedir.transform.rewrites.gpu.tma import enclosing_launch
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup: the block of a single-warpgroup kernel."""
@@ -84,13 +85,6 @@ class WgmmaMatmul:
     mma: ng.WarpgroupMmaOp
     init: ng.WarpgroupMmaInitAccumulatorOp
     store: ng.WarpgroupMmaStoreOp
-
-
-def _launch_of(op: Operation) -> gpu.LaunchOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, gpu.LaunchOp):
-        parent = parent.parent_op()
-    return parent
 
 
 def _tma_descriptor(tile: SSAValue, launch: gpu.LaunchOp, op: Operation, what: str) -> SSAValue:
@@ -169,7 +163,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     qualify."""
     if not isinstance(op, linalg.MatmulOp):
         raise WgmmaRewriteError("target is not a linalg.matmul", op)
-    launch = _launch_of(op)
+    launch = enclosing_launch(op)
     if launch is None:
         raise WgmmaRewriteError("matmul is not inside a gpu.launch", op)
     sizes = [constant_index(v) for v in (launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ)]
