@@ -13,6 +13,8 @@
 - `memory`: `promote`, `bufferize_to_allocation`, `insert_slice_to_copy`;
 - `bufferization`: `eliminate_empty_tensors`;
 - `gpu`: `gpu.map_copy_to_threads`;
+- `padding`: `hoist_pad`, `hoist_pad.build_packing_loop_nest`, `pad_tiling_interface`,
+  `promote_tensor`;
 - `patterns`: the `apply_patterns.linalg.*` descriptors.
 
 Each module is applied by the module of the same name in `schedir.transform.ops.structured`.
@@ -30,6 +32,7 @@ from schedir.dialects.transform.structured import (
     match,
     memory,
     pack,
+    padding,
     partition,
     patterns,
     rewrite,
@@ -45,6 +48,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     *pack.OPS,
     *rewrite.OPS,
     *vectorize.OPS,
+    *padding.OPS,
     *memory.OPS,
     *bufferization.OPS,
     *gpu.OPS,
