@@ -177,10 +177,9 @@ def _drop_non_index_dependencies(
             add_index_operands(op)
             continue
         has_index_result = any(r in edges for r in op.results)
-        if isinstance(op, scf.ForOp):
-            if not has_index_result and op.body.block.args[0] in edges:
-                add_index_operands(op)
-                continue
+        if isinstance(op, scf.ForOp) and not has_index_result and op.body.block.args[0] in edges:
+            add_index_operands(op)
+            continue
         if has_index_result:
             add_index_operands(op)
             if any(not isinstance(v.type, IndexType) for v in op.operands):

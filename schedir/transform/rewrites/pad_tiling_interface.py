@@ -48,6 +48,7 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects import affine
 from schedir.dialects.linalg.interface import dps_inits, dps_inputs, indexing_maps
 from schedir.dialects.tensor import ExtractSliceOp, PadOp
+from schedir.transform.rewrites.rewriter import constant_name
 
 
 class PadTilingInterfaceFailure(Exception):
@@ -86,6 +87,8 @@ class _Builder:
 
     def add(self, op: Operation) -> Operation:
         op.location = self.location
+        if isinstance(op, arith.ConstantOp):
+            op.results[0].name_hint = constant_name(op.value)
         self.rewriter.insert(op, InsertPoint.after(self.anchor))
         self.anchor = op
         return op
@@ -108,7 +111,7 @@ class _Builder:
         """A constant, or an `affine.apply` of the expression (its used symbols only)."""
         if isinstance(size, int):
             return size
-        expr = size.simplify() if hasattr(size, "simplify") else size
+        expr = size
         if isinstance(expr, AffineConstantExpr):
             return expr.value
         if isinstance(expr, AffineSymExpr):
@@ -295,7 +298,7 @@ def pad_tiling_interface(rewriter: PatternRewriter, op: Operation, options: Opti
         )
         slice_op = ExtractSliceOp(result, [0] * rank, sizes, [1] * rank, slice_type)
         slices.append(b.add(slice_op).results[0])
-    rewriter.replace_op(op, [], slices)
+    rewriter.replace(op, [], slices)
     return Result(padded, tuple(pads))
 
 

@@ -47,7 +47,7 @@ def apply_hoist_pad(op: HoistPadOp, interp: Interpreter) -> None:
         except hoist_padding.HoistPaddingFailure:
             raise silenceable(op, f"{op.name} failed to apply", payload) from None
         assert result.replacement is not None
-        interp.state.rewriter(payload).replace_op(payload, [], [result.replacement])
+        interp.state.rewriter(payload).replace(payload, [], [result.replacement])
         return [result.hoisted_pad]
 
     interp.apply_to_each(op, op.target, one)

@@ -1,0 +1,89 @@
+// RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// The LHS tile of a matmul tiled by 4 along M, padded to 4x7, is hoisted above the tile
+// loop: a packing loop fills a 4x4x7 tensor (ceil(13 / 4) tiles), the tile loop reads
+// the tile of its iteration.
+
+// CHECK: #[[$CEIL:.*]] = affine_map<(d0) -> (d0 ceildiv 4)>
+// CHECK-LABEL: func.func @hoist_lhs
+// CHECK:       %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x4x7xf32>
+// CHECK:       %[[PACKED:.*]] = scf.for %[[I:[0-9a-z_]+]] = {{.*}} iter_args(%[[T:[0-9a-z_]+]] = %[[E]]) -> (tensor<?x4x7xf32>)
+// CHECK:         %[[K:.*]] = affine.apply #{{.*}}(%[[I]])
+// CHECK:         %[[P:.*]] = tensor.pad
+// CHECK:         tensor.insert_slice %[[P]] into %[[T]][%[[K]], 0, 0] [1, 4, 7] [1, 1, 1] : tensor<4x7xf32> into tensor<?x4x7xf32>
+// CHECK:       scf.for %[[J:[0-9a-z_]+]] =
+// CHECK:         %[[K2:.*]] = affine.apply #{{.*}}(%[[J]])
+// CHECK:         %[[TILE:.*]] = tensor.extract_slice %[[PACKED]][%[[K2]], 0, 0] [1, 4, 7] [1, 1, 1] : tensor<?x4x7xf32> to tensor<4x7xf32>
+// CHECK:         linalg.matmul ins(%[[TILE]], %{{.*}} : tensor<4x7xf32>, tensor<7x5xf32>)
+func.func @hoist_lhs(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %mm tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p, %pads, %copy = transform.structured.pad %t <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2], copy_back_op = "none"> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %lhs = transform.get_producer_of_operand %p[0] : (!transform.any_op) -> !transform.any_op
+    %h = transform.structured.hoist_pad %lhs by 1 loops : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// With a transpose the packed tiles are stored 7x4 and transposed back in the loop.
+
+// CHECK-LABEL: func.func @hoist_lhs_transposed
+// CHECK:       scf.for
+// CHECK:         linalg.transpose ins(%{{.*}} : tensor<4x7xf32>) outs(%{{.*}} : tensor<7x4xf32>) permutation = [1, 0]
+// CHECK:         tensor.insert_slice {{.*}} : tensor<7x4xf32> into tensor<?x7x4xf32>
+// CHECK:       scf.for
+// CHECK:         tensor.extract_slice {{.*}} : tensor<?x7x4xf32> to tensor<7x4xf32>
+// CHECK:         %[[BACK:.*]] = linalg.transpose ins(%{{.*}} : tensor<7x4xf32>) outs(%{{.*}} : tensor<4x7xf32>) permutation = [1, 0]
+// CHECK:         linalg.matmul ins(%[[BACK]], %{{.*}} : tensor<4x7xf32>, tensor<7x5xf32>)
+func.func @hoist_lhs_transposed(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %mm tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p, %pads, %copy = transform.structured.pad %t <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2], copy_back_op = "none"> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %lhs = transform.get_producer_of_operand %p[0] : (!transform.any_op) -> !transform.any_op
+    %h = transform.structured.hoist_pad %lhs by 1 loops, transpose by [1, 0] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The init's pad reads the loop's iter_arg: not hoisted, as upstream.
+func.func @init_not_hoisted(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  // expected-note @below {{when applied to this op}}
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %mm tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p, %pads, %copy = transform.structured.pad %t <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2], copy_back_op = "none"> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %init = transform.get_producer_of_operand %p[2] : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.structured.hoist_pad failed to apply}}
+    %h = transform.structured.hoist_pad %init by 1 loops : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %pad = transform.structured.match ops{["tensor.pad"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects transpose to be a permutation, found [1, 1]}}
+    %h = transform.structured.hoist_pad %pad by 1 loops, transpose by [1, 1] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
