@@ -16,7 +16,6 @@ from xdsl.ir import Attribute, Operation, TypedAttribute
 from schedir.dialects.linalg.interface import is_structured
 from schedir.dialects.syntax import op_note
 from schedir.dialects.tensor import PadOp
-from schedir.dialects.transform._syntax import dense_values
 from schedir.dialects.transform.structured.padding import (
     HoistPadBuildPackingLoopNestOp,
     HoistPadOp,
@@ -36,7 +35,7 @@ from schedir.transform.state import definite, silenceable
 @applies(HoistPadOp)
 def apply_hoist_pad(op: HoistPadOp, interp: Interpreter) -> None:
     """Hoist each `tensor.pad` above `num_loops` loops, building its packing loop nest."""
-    transpose = [int(v) for v in dense_values(op.transpose)]
+    transpose = [int(v) for v in op.transpose.get_values()]
     num_loops = op.num_loops.value.data
 
     def one(payload: Operation) -> list[Mapped]:
@@ -67,7 +66,7 @@ def apply_build_packing_loop_nest(op: HoistPadBuildPackingLoopNestOp, interp: In
     pad, loop = targets[0], loops[0]
     if not isinstance(pad, PadOp) or not isinstance(loop, scf.ForOp):
         raise definite(op, "requires exactly 2 non-null handles")
-    transpose = [int(v) for v in dense_values(op.transpose)]
+    transpose = [int(v) for v in op.transpose.get_values()]
     try:
         result = hoist_padding.build_packing_loop_nest(pad, loop, transpose)
     except hoist_padding.HoistPaddingFailure:
@@ -84,7 +83,7 @@ def apply_build_packing_loop_nest(op: HoistPadBuildPackingLoopNestOp, interp: In
 @applies(PadTilingInterfaceOp)
 def apply_pad_tiling_interface(op: PadTilingInterfaceOp, interp: Interpreter) -> None:
     """Pad structured ops to (multiples of) sizes of their iteration domain."""
-    static_sizes = [int(v) for v in dense_values(op.static_padding_sizes)]
+    static_sizes = [int(v) for v in op.static_padding_sizes.get_values()]
     padded_ops: list[Mapped] = []
     pad_ops: list[Mapped] = []
     for payload in interp.state.payload_ops(op.target):
