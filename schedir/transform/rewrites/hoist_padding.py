@@ -47,16 +47,19 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpKind, AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
+from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import affine, linalg
+from schedir.dialects.linalg.interface import dps_inits, is_structured
 from schedir.dialects.semi_affine import binary
 from schedir.dialects.tensor import ExtractSliceOp, PadOp
 from schedir.dialects.utils import Mixed
 from schedir.transform.rewrites.canonicalize.tensor import build_extract_slice, build_insert_slice
 from schedir.transform.rewrites.effects import is_memory_effect_free
+from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
 from schedir.transform.rewrites.padding import index_upper_bound
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -199,23 +202,33 @@ class _Analysis:
     outer: scf.ForOp
     slice_ops: list[Operation]
     packing_loops: list[scf.ForOp]
+    consuming_loop: scf.ForOp | None = None
 
 
-def _analyze(pad: PadOp, loops: list[scf.ForOp]) -> _Analysis:
-    """Upstream's `HoistPaddingAnalysis` (without `enableHoistPadding`'s subset hoisting)."""
+def _analyze(
+    pad: PadOp, loops: list[scf.ForOp], listener: PatternRewriterListener | None
+) -> _Analysis:
+    """Upstream's `HoistPaddingAnalysis`, with `enableHoistPadding`: when the sliced
+    tensor is defined in the outermost loop, the loop's invariant subset pairs are
+    hoisted first (which rebuilds that loop)."""
     if not loops:
         raise HoistPaddingFailure("no immediately enclosing loop")
-    outer = loops[-1]
     source = pad.source
     if not isinstance(source, OpResult) or not isinstance(source.op, ExtractSliceOp):
         raise HoistPaddingFailure("cannot find the extract slice op")
     slice_op = source.op
+    if not _defined_outside(loops[-1], slice_op.source):
+        hoisted = hoist_loop_invariant_subsets(loops[-1], listener)
+        assert isinstance(hoisted, scf.ForOp)
+        loops[-1] = hoisted
+    outer = loops[-1]
     if not _defined_outside(outer, slice_op.source):
         raise HoistPaddingFailure("source not defined outside of loops")
+    consuming: scf.ForOp | None = None
     if slice_op.result.has_one_use():
         user = slice_op.result.get_user_of_unique_use()
         if isinstance(user, scf.ForOp):
-            raise HoistPaddingFailure("hoisting through loop iter_args is not supported")
+            consuming = user
     if _constant_padding_value(pad) is None:
         raise HoistPaddingFailure("cannot find constant padding value")
     ops = _backward_slice(pad, outer)
@@ -225,7 +238,40 @@ def _analyze(pad: PadOp, loops: list[scf.ForOp]) -> _Analysis:
     if kept is None:
         raise HoistPaddingFailure("unsupported op in the index computation")
     packing = [loop for loop in reversed(loops) if loop in kept]
-    return _Analysis(pad, slice_op, outer, kept, packing)
+    if consuming is not None:
+        # Upstream downgrades to one packing loop here and then builds an iter_arg of
+        # the packed type; only the unpacked case is well-typed.
+        if packing:
+            raise HoistPaddingFailure("cannot hoist through loop iter_args with packing loops")
+        if _yielding_slice(pad, slice_op, consuming) is None:
+            raise HoistPaddingFailure("the loop does not yield a slice of the padded value")
+    return _Analysis(pad, slice_op, outer, kept, packing, consuming)
+
+
+def _iter_arg_number(slice_op: ExtractSliceOp, loop: scf.ForOp) -> int:
+    return next(i for i, v in enumerate(loop.iter_args) if v is slice_op.result)
+
+
+def _traces_back(value: SSAValue, expected: SSAValue) -> bool:
+    """Upstream's `tracesBackToExpectedValue`: `value` reaches `expected` through the
+    inits of destination-style ops."""
+    current: SSAValue | None = value
+    while current is not None and current is not expected:
+        if not isinstance(current, OpResult) or not is_structured(current.op):
+            return False
+        current = dps_inits(current.op)[current.index]
+    return current is expected
+
+
+def _yielding_slice(pad: PadOp, slice_op: ExtractSliceOp, loop: scf.ForOp) -> ExtractSliceOp | None:
+    """The `tensor.extract_slice` the loop yields for the iter_arg the slice initializes,
+    when it slices a value computed in place of the pad."""
+    terminator = loop.body.block.last_op
+    assert terminator is not None
+    yielded = terminator.operands[_iter_arg_number(slice_op, loop)]
+    if not isinstance(yielded, OpResult) or not isinstance(yielded.op, ExtractSliceOp):
+        return None
+    return yielded.op if _traces_back(yielded.op.source, pad.result) else None
 
 
 # --- building -----------------------------------------------------------------------------
@@ -357,6 +403,15 @@ def _build_packing_loop_nest(
     empty = rewriter.create(xtensor.EmptyOp(sizes_dynamic, packed_type), pad)
     packed: SSAValue = empty.results[0]
     mapping: dict[SSAValue, SSAValue] = {}
+    # The pad reads a loop's iter_arg: read the loop's init instead (upstream's step 0).
+    source = pad.source
+    while isinstance(source, BlockArgument):
+        loop = source.block.parent_op()
+        if not isinstance(loop, scf.ForOp) or not _is_ancestor(outer, loop) or source.index == 0:
+            break
+        init = loop.iter_args[source.index - 1]
+        mapping[source] = init
+        source = init
     loops: list[scf.ForOp] = []
     counts: list[SSAValue] = []
     for op in analysis.slice_ops:
@@ -397,25 +452,38 @@ def _build_packing_loop_nest(
 
 
 def hoist_padding(
-    pad: PadOp, num_loops: int, transpose: Sequence[int], replace: bool = True
+    pad: PadOp,
+    num_loops: int,
+    transpose: Sequence[int],
+    listener: PatternRewriterListener | None = None,
 ) -> HoistResult:
     """Hoist `pad` above at most `num_loops` enclosing loops (upstream's
-    `hoistPaddingOnTensors`); with `replace`, the pad's uses read the packed tensor and
-    the returned replacement value is for the caller to replace the pad with."""
-    analysis = _analyze(pad, _enclosing_loops(pad, num_loops, None))
-    return _hoist(analysis, transpose, replace)
+    `hoistPaddingOnTensors`); the returned replacement value is for the caller to
+    replace the pad with. `listener` hears of the loops rebuilt."""
+    analysis = _analyze(pad, _enclosing_loops(pad, num_loops, None), listener)
+    return _hoist(analysis, transpose, listener, replace=True)
 
 
-def build_packing_loop_nest(pad: PadOp, outer: scf.ForOp, transpose: Sequence[int]) -> HoistResult:
+def build_packing_loop_nest(
+    pad: PadOp,
+    outer: scf.ForOp,
+    transpose: Sequence[int],
+    listener: PatternRewriterListener | None = None,
+) -> HoistResult:
     """Upstream's `buildPackingLoopNest`: the packing nest of `pad` before `outer`,
     leaving the pad in place."""
     loops = _enclosing_loops(pad, None, outer)
     if not loops or loops[-1] is not outer:
         raise HoistPaddingFailure("unexpected outermost enclosing loop")
-    return _hoist(_analyze(pad, loops), transpose, replace=False)
+    return _hoist(_analyze(pad, loops, listener), transpose, listener, replace=False)
 
 
-def _hoist(analysis: _Analysis, transpose: Sequence[int], replace: bool) -> HoistResult:
+def _hoist(
+    analysis: _Analysis,
+    transpose: Sequence[int],
+    listener: PatternRewriterListener | None,
+    replace: bool,
+) -> HoistResult:
     pad = analysis.pad
     mapping, loops, _counts, sizes, transpose_op = _build_packing_loop_nest(analysis, transpose)
     hoisted = mapping[pad.result].owner
@@ -439,6 +507,8 @@ def _hoist(analysis: _Analysis, transpose: Sequence[int], replace: bool) -> Hois
         result = rewriter.create(
             build_extract_slice(packed, (offsets, sizes, strides), transposed), pad
         ).results[0]
+    elif analysis.consuming_loop is not None:
+        result = _pad_through_iter_arg(analysis, mapping[pad.result], listener)
     else:
         result = mapping[pad.result]
     if transpose:
@@ -449,6 +519,56 @@ def _hoist(analysis: _Analysis, transpose: Sequence[int], replace: bool) -> Hois
         transposes.append(back)
         result = back.results[0]
     return HoistResult(result, hoisted, loops[0] if loops else None, tuple(transposes))
+
+
+def _pad_through_iter_arg(
+    analysis: _Analysis, hoisted: SSAValue, listener: PatternRewriterListener | None
+) -> SSAValue:
+    """Upstream's `padThroughLoopIterArg`: the loop the slice initializes carries the
+    hoisted pad instead, and the slice of its result is taken after the loop. Returns
+    the iter_arg that replaces the pad.
+
+    Upstream slices the loop's result at the offsets of the original slice; the padded
+    tile holds the slice's data at its origin, so the offsets here are zeros."""
+    loop = analysis.consuming_loop
+    assert loop is not None
+    number = _iter_arg_number(analysis.slice_op, loop)
+    yielding = _yielding_slice(analysis.pad, analysis.slice_op, loop)
+    assert yielding is not None
+    old_block = loop.body.block
+    types = [a.type for a in old_block.args]
+    types[1 + number] = hoisted.type
+    block = Block(arg_types=types)
+    inits = list(loop.iter_args)
+    inits[number] = hoisted
+    new = scf.ForOp(loop.lb, loop.ub, loop.step, inits, block)
+    new.attributes.update(loop.attributes)
+    rewriter = CanonRewriter(InsertPoint.before(loop), listener)
+    rewriter.create(new, loop)
+    for old_arg, new_arg in zip(old_block.args, block.args, strict=True):
+        old_arg.replace_all_uses_with(new_arg)
+    for op in list(old_block.ops):
+        rewriter.move_op(op, InsertPoint.at_end(block))
+    terminator = block.last_op
+    assert terminator is not None
+    operands = list(terminator.operands)
+    operands[number] = yielding.source
+    terminator.operands = operands
+    sizes = analysis.slice_op.mixed_sizes
+    rank = len(sizes)
+    rewriter.set_insertion_point(InsertPoint.after(new))
+    extracted = rewriter.create(
+        build_extract_slice(
+            new.results[number],
+            ([0] * rank, list(sizes), [1] * rank),
+            analysis.slice_op.result.type,
+        ),
+        loop,
+    )
+    values = list(new.results)
+    values[number] = extracted.results[0]
+    rewriter.replace_values(loop, values)
+    return block.args[1 + number]
 
 
 __all__ = ["HoistPaddingFailure", "HoistResult", "build_packing_loop_nest", "hoist_padding"]

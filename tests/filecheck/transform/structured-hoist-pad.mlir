@@ -82,8 +82,41 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %pad = transform.structured.match ops{["tensor.pad"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expects transpose to be a permutation, found [1, 1]}}
+    // expected-error @below {{expects transpose to be a permutation, found 1, 1}}
     %h = transform.structured.hoist_pad %pad by 1 loops, transpose by [1, 1] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Tiled along M and K, the init's pad reads a slice the K loop only carries: the
+// slice is hoisted out of the K loop, padded before it, and the K loop carries the padded
+// tile; the valid part is sliced back at offset 0 after the loop (upstream takes the
+// original slice's offsets here, outside the 4x5 tile).
+
+// CHECK-LABEL: func.func @hoist_init
+// CHECK:       scf.for %[[I:[0-9a-z_]+]] =
+// CHECK:         %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [%[[SZ:.*]], 5] [1, 1]
+// CHECK:         %[[PAD:.*]] = tensor.pad %[[SLICE]]
+// CHECK:         } : tensor<?x5xf32> to tensor<4x5xf32>
+// CHECK:         %[[K:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[PAD]]) -> (tensor<13x5xf32>, tensor<4x5xf32>)
+// CHECK:           %[[MM:.*]] = linalg.matmul {{.*}} outs(%[[ACC]] : tensor<4x5xf32>)
+// CHECK:           scf.yield %{{.*}}, %[[MM]] : tensor<13x5xf32>, tensor<4x5xf32>
+// CHECK:         %[[BACK:.*]] = tensor.extract_slice %[[K]]#1[0, 0] [%[[SZ]], 5] [1, 1] : tensor<4x5xf32> to tensor<?x5xf32>
+// CHECK:         tensor.insert_slice %[[BACK]] into %{{.*}}[%[[I]], 0] [%[[SZ]], 5] [1, 1]
+func.func @hoist_init(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %lm, %lk = transform.structured.tile_using_for %mm tile_sizes [4, 0, 3] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %p, %pads, %copy = transform.structured.pad %t <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2], copy_back_op = "none"> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %init = transform.get_producer_of_operand %p[2] : (!transform.any_op) -> !transform.op<"tensor.pad">
+    transform.apply_licm to %lk : !transform.any_op
+    %h = transform.structured.hoist_pad %init by 1 loops : (!transform.op<"tensor.pad">) -> !transform.any_op
     transform.yield
   }
 }

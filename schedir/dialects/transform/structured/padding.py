@@ -142,7 +142,7 @@ class PadTilingInterfaceOp(IRDLOperation):
     ```mlir
     %padded, %pad = transform.structured.pad_tiling_interface %op
         to padding_sizes [8, 0, 14] pad_to_multiple_of
-        <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32]>
+        padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     ```
 
@@ -178,6 +178,11 @@ class PadTilingInterfaceOp(IRDLOperation):
             props["static_padding_sizes"] = DenseArrayBase.from_list(i64, static)
         if parser.parse_optional_keyword("pad_to_multiple_of") is not None:
             props["pad_to_multiple_of"] = UnitAttr()
+        if parser.parse_optional_keyword("padding_values") is not None:
+            parser.parse_punctuation("=")
+            props["padding_values"] = parser.parse_attribute()
+            if not isinstance(props["padding_values"], ArrayAttr):
+                parser.raise_error("expected an array of padding values")
         extra, attrs = parse_prop_and_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         inputs, outputs = parse_functional_type(parser)
@@ -200,8 +205,11 @@ class PadTilingInterfaceOp(IRDLOperation):
             )
         if self.pad_to_multiple_of is not None:
             printer.print_string(" pad_to_multiple_of")
+        if self.padding_values.data:
+            printer.print_string(" padding_values = ")
+            printer.print_attribute(self.padding_values)
         print_prop_and_attr_dict(
-            printer, self, elided=("static_padding_sizes", "pad_to_multiple_of")
+            printer, self, elided=("static_padding_sizes", "pad_to_multiple_of", "padding_values")
         )
         printer.print_string(" : ")
         print_functional_type(printer, self.operand_types, self.result_types)

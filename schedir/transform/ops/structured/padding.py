@@ -28,6 +28,7 @@ from schedir.transform.rewrites import hoist_padding, pad_tiling_interface, prom
 from schedir.transform.rewrites.padding import zero_attr
 from schedir.transform.rewrites.structured_misc import RewriteFailure
 from schedir.transform.state import definite, silenceable
+from schedir.transform.tracking import PayloadTracker
 
 # --- hoist_pad ------------------------------------------------------------------------
 
@@ -38,11 +39,13 @@ def apply_hoist_pad(op: HoistPadOp, interp: Interpreter) -> None:
     transpose = [int(v) for v in op.transpose.get_values()]
     num_loops = op.num_loops.value.data
 
+    tracker = PayloadTracker(interp.state, op)
+
     def one(payload: Operation) -> list[Mapped]:
         if not isinstance(payload, PadOp):
             raise silenceable(op, "transform applied to the wrong op kind", payload)
         try:
-            result = hoist_padding.hoist_padding(payload, num_loops, transpose)
+            result = hoist_padding.hoist_padding(payload, num_loops, transpose, tracker.listener())
         except hoist_padding.HoistPaddingFailure:
             raise silenceable(op, f"{op.name} failed to apply", payload) from None
         assert result.replacement is not None
@@ -50,6 +53,7 @@ def apply_hoist_pad(op: HoistPadOp, interp: Interpreter) -> None:
         return [result.hoisted_pad]
 
     interp.apply_to_each(op, op.target, one)
+    tracker.check()
 
 
 @applies(HoistPadBuildPackingLoopNestOp)
@@ -67,10 +71,12 @@ def apply_build_packing_loop_nest(op: HoistPadBuildPackingLoopNestOp, interp: In
     if not isinstance(pad, PadOp) or not isinstance(loop, scf.ForOp):
         raise definite(op, "requires exactly 2 non-null handles")
     transpose = [int(v) for v in op.transpose.get_values()]
+    tracker = PayloadTracker(interp.state, op)
     try:
-        result = hoist_padding.build_packing_loop_nest(pad, loop, transpose)
+        result = hoist_padding.build_packing_loop_nest(pad, loop, transpose, tracker.listener())
     except hoist_padding.HoistPaddingFailure:
         raise definite(op, "could not build packing loop nest") from None
+    tracker.check()
     packing: Operation = (
         result.packing_loop if result.packing_loop is not None else result.hoisted_pad
     )
