@@ -57,11 +57,9 @@ _EMPTY = DenseArrayBase.from_list(i64, ())
 def _verify_permutation(op: IRDLOperation, transpose: DenseArrayBase) -> None:
     values = list(dense_values(transpose))
     if sorted(values) != list(range(len(values))):
-        raise VerifyException(f"expects transpose to be a permutation, found {_print_list(values)}")
-
-
-def _print_list(values: list[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
+        # Upstream streams the ArrayRef: the values without brackets.
+        found = ", ".join(str(v) for v in values)
+        raise VerifyException(f"expects transpose to be a permutation, found {found}")
 
 
 @irdl_transform_op
