@@ -48,6 +48,7 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects import affine
 from schedir.dialects.linalg.interface import dps_inits, dps_inputs, indexing_maps
 from schedir.dialects.tensor import ExtractSliceOp, PadOp
+from schedir.transform.rewrites.padding import dynamic_size
 from schedir.transform.rewrites.rewriter import constant_name
 
 
@@ -102,10 +103,14 @@ class _Builder:
         size = value.type.get_shape()[position]
         if size != DYNAMIC_INDEX:
             return size
-        index = self.index(position)
-        dim = self.add(xtensor.DimOp(value, index)).results[0]
-        self.symbols.append(dim)
-        return AffineSymExpr(len(self.symbols) - 1)
+        # `tensor.dim` folds to the size a slice or an empty tensor was made with.
+        dim = dynamic_size(value, position)
+        if dim is None:
+            index = self.index(position)
+            dim = self.add(xtensor.DimOp(value, index)).results[0]
+        if dim not in self.symbols:
+            self.symbols.append(dim)
+        return AffineSymExpr(self.symbols.index(dim))
 
     def value(self, size: _Size) -> SSAValue | int:
         """A constant, or an `affine.apply` of the expression (its used symbols only)."""

@@ -45,6 +45,15 @@ def _use_may_read(use: Use) -> bool:
     return bool(args[use.index].uses)
 
 
+def value_text(value: SSAValue) -> str:
+    """A value as upstream's `Value::print` streams it in a diagnostic: a block argument
+    by type and index, a result by its defining op."""
+    if isinstance(value, BlockArgument):
+        return f"<block argument> of type '{value.type}' at index: {value.index}"
+    assert isinstance(value, OpResult)
+    return str(value.op).strip()
+
+
 def may_be_read(value: SSAValue) -> bool:
     """Upstream's `mayBeRead(Value)`: whether any use of the tensor may read it."""
     return any(_use_may_read(use) for use in value.uses)
@@ -55,7 +64,7 @@ def promote_tensor(value: SSAValue, memory_space: Attribute | None) -> SSAValue:
     to it; returns the promoted value."""
     type_ = value.type
     if not isinstance(type_, TensorType):
-        raise PromoteTensorFailure(f"non-tensor type: {value}")
+        raise PromoteTensorFailure(f"non-tensor type: {value_text(value)}")
     if isinstance(value, OpResult):
         point = InsertPoint.after(value.op)
         loc = value.op
@@ -92,4 +101,4 @@ def promote_tensor(value: SSAValue, memory_space: Attribute | None) -> SSAValue:
     return promoted
 
 
-__all__ = ["PromoteTensorFailure", "may_be_read", "promote_tensor"]
+__all__ = ["PromoteTensorFailure", "may_be_read", "promote_tensor", "value_text"]

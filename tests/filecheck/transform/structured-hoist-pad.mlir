@@ -120,3 +120,62 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// build_packing_loop_nest builds the packing loop only; the pad stays where it is.
+
+// CHECK-LABEL: func.func @packing_nest
+// CHECK:       %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x4x7xf32>
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[E]]) -> (tensor<?x4x7xf32>)
+// CHECK:         tensor.insert_slice {{.*}} : tensor<4x7xf32> into tensor<?x4x7xf32>
+// CHECK:       scf.for
+// CHECK:         tensor.pad
+// CHECK:         } : tensor<?x7xf32> to tensor<4x7xf32>
+func.func @packing_nest(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %mm tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p, %pads, %copy = transform.structured.pad %t <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2], copy_back_op = "none"> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %lhs = transform.get_producer_of_operand %p[0] : (!transform.any_op) -> !transform.any_op
+    %nest = transform.structured.hoist_pad.build_packing_loop_nest %lhs above %l : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @packing_nest_two_pads(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %mm tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p, %pads, %copy = transform.structured.pad %t <padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2], copy_back_op = "none"> : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // expected-error @below {{requires exactly one target and one loop handle (got 2 and 1)}}
+    %nest = transform.structured.hoist_pad.build_packing_loop_nest %pads above %l : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @packing_nest_not_a_pad(%a: tensor<13x7xf32>, %b: tensor<7x5xf32>, %c: tensor<13x5xf32>) -> tensor<13x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x5xf32>) outs(%c : tensor<13x5xf32>) -> tensor<13x5xf32>
+  return %0 : tensor<13x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %mm tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{requires exactly 2 non-null handles}}
+    %nest = transform.structured.hoist_pad.build_packing_loop_nest %t above %l : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
