@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import DenseArrayBase, IndexType
 from xdsl.ir import Operation, SSAValue
 
-from schedir.diagnostics import Diagnostic, Note
+from schedir.diagnostics import Diagnostic, Note, TransformError
 from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.transform.structured.tile import TileUsingForallOp, TileUsingForOp
 from schedir.transform.interface import Interpreter, applies
@@ -26,14 +26,25 @@ from schedir.transform.ops.structured._sizes import (
     unpack_single,
 )
 from schedir.transform.rewrites.tiling.affine import Ofr, constant_of
-from schedir.transform.rewrites.tiling.interface import is_tileable, loop_iterator_types
+from schedir.transform.rewrites.tiling.interface import (
+    OpTilingError,
+    is_tileable,
+    loop_iterator_types,
+)
 from schedir.transform.rewrites.tiling.tile_using_scf import (
     PartialTileError,
     TilingError,
     TilingOptions,
     tile_using_scf,
 )
-from schedir.transform.state import definite, handle_kind, silenceable, value_location
+from schedir.transform.state import (
+    MultipleTransformErrors,
+    definite,
+    handle_kind,
+    payload_location,
+    silenceable,
+    value_location,
+)
 
 # --- tile_using_for ----------------------------------------------------------------------
 
@@ -96,6 +107,19 @@ def _interchange(interp: Interpreter, op: TileUsingForOp) -> list[int]:
     return [v for v in values if isinstance(v, int)]
 
 
+def _payload_tiling_errors(err: OpTilingError, *, silenceable: bool) -> list[TransformError]:
+    """The errors upstream's tiler emits at the payload op it failed on. Under
+    `failures(suppress)` schedir drops them with the failure; upstream keeps the two
+    already emitted."""
+    at = payload_location(err.op)
+    return [
+        TransformError(str(err), at, silenceable=silenceable),
+        TransformError(
+            f"'{err.op.name}' op failed to generate tiling loops", at, silenceable=silenceable
+        ),
+    ]
+
+
 @applies(TileUsingForOp)
 def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
     """Tile each target into an `scf.for` nest (one loop per non-zero size)."""
@@ -143,6 +167,9 @@ def apply_tile_using_for(op: TileUsingForOp, interp: Interpreter) -> None:
             )
         except PartialTileError as err:
             raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
+        except OpTilingError as err:
+            # Upstream: the errors at the payload op, a definite failure without a word.
+            raise MultipleTransformErrors(_payload_tiling_errors(err, silenceable=False)) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         rewriter.replace(target, [], list(result.replacements))
@@ -216,6 +243,11 @@ def apply_tile_using_forall(op: TileUsingForallOp, interp: Interpreter) -> None:
             result = tile_using_scf(rewriter, target, options)
         except PartialTileError as err:
             raise silenceable(op, str(err), notes=[op_note(target, "target op")]) from None
+        except OpTilingError as err:
+            # Upstream: the errors at the payload op, then its default silenceable failure.
+            errors = _payload_tiling_errors(err, silenceable=True)
+            errors.append(silenceable(op, f"{op.name} failed to apply", target))
+            raise MultipleTransformErrors(errors) from None
         except TilingError as err:
             raise definite(op, str(err), target) from None
         rewriter.replace(target, [], list(result.replacements))

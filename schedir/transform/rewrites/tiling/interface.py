@@ -78,6 +78,15 @@ class TilingError(Exception):
     """An op cannot be tiled as asked (the message is upstream's, when it has one)."""
 
 
+class OpTilingError(TilingError):
+    """The tiled implementation of payload op `op` failed; upstream reports the message
+    at that op, followed by "failed to generate tiling loops" there."""
+
+    def __init__(self, message: str, op: Operation) -> None:
+        super().__init__(message)
+        self.op = op
+
+
 @dataclass(frozen=True)
 class Range:
     """One loop of an iteration space: `offset`, `size` (trip extent) and `stride`."""
@@ -359,7 +368,7 @@ def tiled_implementation(
         try:
             tile = bubble_up_pad_slice(b, op, offsets, sizes)
         except PadTilingError as err:
-            raise TilingError(str(err)) from None
+            raise OpTilingError(str(err), op) from None
         return TiledValues((tile.tiled_op,), (tile.value,), tile.slices)
     if isinstance(op, linalg.SoftmaxOp):
         in_slice = extract_slice(b, op.input, offsets, sizes)
