@@ -276,6 +276,21 @@ def pad_tiling_interface(rewriter: PatternRewriter, op: Operation, options: Opti
         pads.append(pad)
         new_operands.append(pad.results[0])
     num_inputs = len(dps_inputs(op))
+    # Upstream reifies the result shapes (with dims of their own) before the clone.
+    result_loop_sizes = _loop_sizes(b, operands, maps)
+    result_sizes: list[list[SSAValue | int]] = []
+    for init, map_ in zip(dps_inits(op), maps[num_inputs:], strict=True):
+        assert isinstance(init.type, TensorType)
+        sizes: list[SSAValue | int] = []
+        for position, size in enumerate(init.type.get_shape()):
+            if size != DYNAMIC_INDEX:
+                sizes.append(size)
+                continue
+            expr = map_.results[position].replace_dims_and_symbols(
+                [_expr(s) for s in result_loop_sizes], []
+            )
+            sizes.append(b.value(_fold(expr)))
+        result_sizes.append(sizes)
     padded = type(op).create(
         operands=new_operands,
         result_types=[v.type for v in new_operands[num_inputs:]],
@@ -285,17 +300,8 @@ def pad_tiling_interface(rewriter: PatternRewriter, op: Operation, options: Opti
     )
     b.add(padded)
     slices: list[SSAValue] = []
-    for result, init, map_ in zip(padded.results, dps_inits(op), maps[num_inputs:], strict=True):
-        assert isinstance(init.type, TensorType) and isinstance(result.type, TensorType)
-        sizes: list[SSAValue | int] = []
-        for position, size in enumerate(init.type.get_shape()):
-            if size != DYNAMIC_INDEX:
-                sizes.append(size)
-                continue
-            expr = map_.results[position].replace_dims_and_symbols(
-                [_expr(s) for s in loop_sizes], []
-            )
-            sizes.append(b.value(_fold(expr)))
+    for result, sizes in zip(padded.results, result_sizes, strict=True):
+        assert isinstance(result.type, TensorType)
         rank = len(sizes)
         slice_type = TensorType(
             result.type.get_element_type(),

@@ -33,7 +33,7 @@ module attributes {transform.with_named_sequence} {
 
 // To multiples of 8 along d0 and 1 along d1: the output dim `d0 + d1` reaches
 // `(ceil8(M) - 1) + (5 - 1)`, so it is padded to `ceil8(M) + 4`; its slice back has
-// `M + 5` (the map at the loop sizes).
+// `M + 5` (the map at the loop sizes, reified from dims of its own before the clone).
 
 // CHECK-DAG:   #[[$H2:.*]] = affine_map<()[s0, s1] -> ((s0 ceildiv 8) * 8 + 4 - s1)>
 // CHECK-DAG:   #[[$SZ:.*]] = affine_map<()[s0] -> (s0 + 5)>
@@ -44,8 +44,10 @@ module attributes {transform.with_named_sequence} {
 // CHECK:       %[[D2:.*]] = tensor.dim %[[C]], %c2 : tensor<?x3x?xf32>
 // CHECK:       %[[HI2:.*]] = affine.apply #[[$H2]]()[%[[M]], %[[D2]]]
 // CHECK:       tensor.pad %[[C]] low[0, 0, 0] high[%{{.*}}, 0, %[[HI2]]]
-// CHECK:       %[[N:.*]] = affine.apply #[[$SZ]]()[%[[M]]]
-// CHECK:       tensor.extract_slice %{{.*}}[0, 0, 0] [%[[M]], 3, %[[N]]] [1, 1, 1] : tensor<?x3x?xf32> to tensor<?x3x?xf32>
+// CHECK:       %[[M2:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x5xf32>
+// CHECK:       %[[N:.*]] = affine.apply #[[$SZ]]()[%[[M2]]]
+// CHECK:       %[[G:.*]] = linalg.generic
+// CHECK:       tensor.extract_slice %[[G]][0, 0, 0] [%[[M2]], 3, %[[N]]] [1, 1, 1] : tensor<?x3x?xf32> to tensor<?x3x?xf32>
 #in = affine_map<(d0, d1, d2) -> (d0, d1)>
 #out = affine_map<(d0, d1, d2) -> (d0, d2, d0 + d1)>
 func.func @multiple_of(%a: tensor<?x5xf32>, %c: tensor<?x3x?xf32>) -> tensor<?x3x?xf32> {
