@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -48,6 +48,7 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects import affine
 from schedir.dialects.linalg.interface import dps_inits, dps_inputs, indexing_maps
 from schedir.dialects.tensor import ExtractSliceOp, PadOp
+from schedir.transform.rewrites.canonicalize.affine import is_valid_symbol
 from schedir.transform.rewrites.padding import dynamic_size
 from schedir.transform.rewrites.rewriter import constant_name
 
@@ -122,13 +123,136 @@ class _Builder:
         if isinstance(expr, AffineSymExpr):
             return self.symbols[expr.position]
         used = sorted(_symbols(expr))
-        renumber = {old: AffineSymExpr(new) for new, old in enumerate(used)}
-        compact = expr.replace_dims_and_symbols(
-            [], [renumber.get(i, AffineConstantExpr(0)) for i in range(len(self.symbols))]
-        )
-        map_ = AffineMap(0, len(used), (compact,))
-        apply = self.add(affine.ApplyOp([self.symbols[i] for i in used], AffineMapAttr(map_)))
+        # As upstream's builders, operands that are not valid symbols (values defined
+        # in loops) are dims; canonicalization then keeps the others as symbols.
+        dims = [i for i in used if not is_valid_symbol(self.symbols[i])]
+        syms = [i for i in used if is_valid_symbol(self.symbols[i])]
+        renumber: dict[int, AffineExpr] = {}
+        for position, index in enumerate(dims):
+            renumber[index] = AffineDimExpr(position)
+        for position, index in enumerate(syms):
+            renumber[index] = AffineSymExpr(position)
+        replacements = [renumber.get(i, AffineConstantExpr(0)) for i in range(len(self.symbols))]
+        compact = expr.replace_dims_and_symbols([], replacements)
+        map_ = AffineMap(len(dims), len(syms), (compact,))
+        operands = [self.symbols[i] for i in (*dims, *syms)]
+        apply = self.add(affine.ApplyOp(operands, AffineMapAttr(map_)))
         return apply.results[0]
+
+
+# --- bounds (the part of ValueBoundsOpInterface that tile sizes need) ---------------------
+
+_Range = tuple[int | None, int | None]
+
+
+def _linear(expr: AffineExpr, n: int, num_dims: int) -> tuple[list[int], int] | None:
+    """`expr` as coefficients of its `n` operands (dims first) and a constant."""
+    if isinstance(expr, AffineConstantExpr):
+        return [0] * n, expr.value
+    if isinstance(expr, AffineDimExpr | AffineSymExpr):
+        coefficients = [0] * n
+        offset = num_dims if isinstance(expr, AffineSymExpr) else 0
+        coefficients[offset + expr.position] = 1
+        return coefficients, 0
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        lhs, rhs = _linear(expr.lhs, n, num_dims), _linear(expr.rhs, n, num_dims)
+        if lhs is None or rhs is None:
+            return None
+        return [a + b for a, b in zip(lhs[0], rhs[0], strict=True)], lhs[1] + rhs[1]
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        for term, factor in ((expr.lhs, expr.rhs), (expr.rhs, expr.lhs)):
+            if isinstance(factor, AffineConstantExpr) and (inner := _linear(term, n, num_dims)):
+                return [c * factor.value for c in inner[0]], inner[1] * factor.value
+    return None
+
+
+def _trip_remainder(coefficients: list[int], operands: Sequence[SSAValue]) -> bool:
+    """`ub - iv` of an `scf.for` with a positive step: at least 1 inside the loop."""
+    terms = [(c, v) for c, v in zip(coefficients, operands, strict=True) if c]
+    if len(terms) != 2 or sorted(c for c, _ in terms) != [-1, 1]:
+        return False
+    ub = next(v for c, v in terms if c == 1)
+    iv = next(v for c, v in terms if c == -1)
+    loop = iv.block.parent_op() if isinstance(iv, BlockArgument) else None
+    if not isinstance(loop, scf.ForOp) or iv is not loop.body.block.args[0]:
+        return False
+    step = _value_range(loop.step)[0]
+    return loop.ub is ub and step is not None and step > 0
+
+
+def _value_range(value: SSAValue, depth: int = 0) -> _Range:
+    """Closed integer bounds of an index value (None: unbounded that way)."""
+    if depth > 16:
+        return None, None
+    if isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp):
+        attr = value.op.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data, attr.value.data
+    if isinstance(value, BlockArgument):
+        loop = value.block.parent_op()
+        if isinstance(loop, scf.ForOp) and value is loop.body.block.args[0]:
+            lb = _value_range(loop.lb, depth + 1)[0]
+            ub = _value_range(loop.ub, depth + 1)[1]
+            return lb, None if ub is None else ub - 1
+        return None, None
+    return None, None
+
+
+def min_ceil_div_is_one(value: SSAValue, divisor: int) -> bool:
+    """Upstream's `composeAffineMin` rule: `%m ceildiv c` is 1 when `%m` is an
+    `affine.min` with a result `c` and every result is positive (`0 < %m <= c`)."""
+    if not isinstance(value, OpResult) or not isinstance(value.op, affine.MinOp):
+        return False
+    map_ = value.op.properties["map"]
+    assert isinstance(map_, AffineMapAttr)
+    if AffineConstantExpr(divisor) not in map_.data.results:
+        return False
+    operands = list(value.op.operands)
+    ranges = [_value_range(v) for v in operands]
+    for result in map_.data.results:
+        lo = _expr_range(result, ranges, map_.data.num_dims)[0]
+        flat = _linear(result, len(operands), map_.data.num_dims)
+        if flat is not None and _trip_remainder(flat[0], operands):
+            lo = 1 + flat[1] if lo is None else max(lo, 1 + flat[1])
+        if lo is None or lo < 1:
+            return False
+    return True
+
+
+def _expr_range(expr: AffineExpr, ranges: Sequence[_Range], num_dims: int = 0) -> _Range:
+    """Interval bounds of `expr` over operand `ranges` (dims first, then symbols)."""
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value, expr.value
+    if isinstance(expr, AffineDimExpr):
+        return ranges[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return ranges[num_dims + expr.position]
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None, None
+    lhs = _expr_range(expr.lhs, ranges, num_dims)
+    rhs = _expr_range(expr.rhs, ranges, num_dims)
+    if expr.kind == AffineBinaryOpKind.Add:
+        lo = None if lhs[0] is None or rhs[0] is None else lhs[0] + rhs[0]
+        hi = None if lhs[1] is None or rhs[1] is None else lhs[1] + rhs[1]
+        return lo, hi
+    if rhs[0] is None or rhs[0] != rhs[1]:
+        return None, None
+    c = rhs[0]
+    if expr.kind == AffineBinaryOpKind.Mul:
+        bounds = [None if b is None else b * c for b in lhs]
+        return (bounds[0], bounds[1]) if c >= 0 else (bounds[1], bounds[0])
+    if c <= 0:
+        return None, None
+    if expr.kind in (AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.FloorDiv):
+        ceil = expr.kind == AffineBinaryOpKind.CeilDiv
+
+        def divide(b: int | None) -> int | None:
+            if b is None:
+                return None
+            return -(-b // c) if ceil else b // c
+
+        return divide(lhs[0]), divide(lhs[1])
+    return 0, c - 1
 
 
 def _symbols(expr: AffineExpr) -> set[int]:
@@ -212,6 +336,10 @@ def padded_shape(
                 step = padding[dim]
                 assert isinstance(step, int)
                 total = size.ceil_div(step) * step
+                if isinstance(size, AffineSymExpr) and min_ceil_div_is_one(
+                    b.symbols[size.position], step
+                ):
+                    total = AffineConstantExpr(step)
             else:
                 total = _expr(padding[dim])
             reached = projected.replace_dims_and_symbols([total], [])

@@ -3,11 +3,11 @@
 // A matmul tiled by 3 along M is padded to 4 rows: every operand M indexes is padded to
 // 4 rows (`4 - size` at the high end), the result is sliced back to the tile's size.
 
-// CHECK-DAG:   #[[$HIGH:.*]] = affine_map<()[s0] -> (-s0 + 4)>
+// CHECK-DAG:   #[[$HIGH:.*]] = affine_map<(d0) -> (-d0 + 4)>
 // CHECK-LABEL: func.func @pad_m
 // CHECK:       scf.for
 // CHECK:         %[[SZ:.*]] = affine.min
-// CHECK:         %[[H:.*]] = affine.apply #[[$HIGH]]()[%[[SZ]]]
+// CHECK:         %[[H:.*]] = affine.apply #[[$HIGH]](%[[SZ]])
 // CHECK:         tensor.pad %{{.*}} low[0, 0] high[%[[H]], 0]
 // CHECK:         } : tensor<?x6xf32> to tensor<4x6xf32>
 // CHECK:         tensor.pad
@@ -61,6 +61,37 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
     %p, %pads = transform.structured.pad_tiling_interface %g to padding_sizes [8, 0, 0] pad_to_multiple_of padding_values = [0.0 : f32, 0.0 : f32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Tiled by 4 along M, padded to a multiple of 4: the tile size `min(11 - i, 4)` is
+// positive and at most 4, so the padded tile is statically 4 rows (upstream's
+// composeAffineMin); to a multiple of 3 it stays dynamic.
+
+// CHECK-LABEL: func.func @multiple_of_tile
+// CHECK:         } : tensor<?x6xf32> to tensor<4x6xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x6xf32>, tensor<6x5xf32>) outs(%{{.*}} : tensor<4x5xf32>)
+// CHECK-LABEL: func.func @multiple_of_other
+// CHECK:         } : tensor<?x6xf32> to tensor<?x6xf32>
+func.func @multiple_of_tile(%a: tensor<11x6xf32>, %b: tensor<6x5xf32>, %c: tensor<11x5xf32>) -> tensor<11x5xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<11x6xf32>, tensor<6x5xf32>) outs(%c : tensor<11x5xf32>) -> tensor<11x5xf32>
+  return %0 : tensor<11x5xf32>
+}
+func.func @multiple_of_other(%a: tensor<11x6xf32>, %b: tensor<6x5xf32>, %c: tensor<11x5xf32>) -> tensor<11x5xf32> {
+  %0 = linalg.matmul {other} ins(%a, %b : tensor<11x6xf32>, tensor<6x5xf32>) outs(%c : tensor<11x5xf32>) -> tensor<11x5xf32>
+  return %0 : tensor<11x5xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %one, %other = transform.split_handle %mm : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t, %l = transform.structured.tile_using_for %one tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p, %pads = transform.structured.pad_tiling_interface %t to padding_sizes [4] pad_to_multiple_of padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2 = transform.structured.tile_using_for %other tile_sizes [4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %p2, %pads2 = transform.structured.pad_tiling_interface %t2 to padding_sizes [3] pad_to_multiple_of padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

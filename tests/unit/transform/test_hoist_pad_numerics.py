@@ -45,7 +45,7 @@ def matmuls(draw: st.DrawFn) -> tuple[int, int, int, list[int]]:
 
 
 _SETTINGS = settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 
 
@@ -86,11 +86,14 @@ def test_hoisted_init_pad_matches_reference(case: tuple[int, int, int, list[int]
 
 
 @_SETTINGS
-@given(case=matmuls(), multiple=st.booleans(), size=st.integers(1, 9))
+@given(case=matmuls(), multiple=st.booleans(), size=st.integers(1, 9), of_tile=st.booleans())
 def test_pad_tiling_interface_matches_reference(
-    case: tuple[int, int, int, list[int]], multiple: bool, size: int
+    case: tuple[int, int, int, list[int]], multiple: bool, size: int, of_tile: bool
 ) -> None:
+    """Also to multiples of the tile size itself, where the padded tile is static."""
     m, n, k, tiles = case
+    if of_tile:
+        size = tiles[0]
     sizes = f"padding_sizes [{size}, 0, {size}]" + (" pad_to_multiple_of" if multiple else "")
     if not multiple:
         # Padding to a size below the tile's would cut it: pad to at least the tile.
