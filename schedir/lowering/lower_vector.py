@@ -10,8 +10,8 @@ compiles:
 
 1. `lower_masked_transfers`, `transfer_permutation_patterns`, `lower_contraction
    lowering_strategy = outerproduct`, `lower_outerproduct`, the multi-reduction stages
-   (`reorder_multi_reduction_dims`, `multi_reduction_flattening`,
-   `multi_reduction_unrolling`, `innerparallel`), `lower_broadcast`, `lower_transpose`
+   (`reorder_multi_reduction_dims`, then schedir's unrolling on the n-D parallel dims
+   instead of `multi_reduction_flattening` and `multi_reduction_unrolling`), `lower_broadcast`, `lower_transpose`
    (`eltwise`), `lower_shape_cast`, `lower_masks`;
 2. `transfer_to_scf max_transfer_rank = 1 full_unroll = true` (n-D transfers to rows of
    1-D ones, guarded by `scf.if` where a row may be out of bounds), with
