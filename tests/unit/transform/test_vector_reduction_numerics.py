@@ -11,6 +11,17 @@ multi-reduction lowering flattened the parallel dims into one 1-D vector (vector
 to vector<24xi32>) and cut it back into rows; LLVM 22's x86 backend merges the adjacent
 stores of two 128-bit rows taken at the middle of such a vector (lanes 12..19 of a
 <24 x i32>) into one 256-bit store of lanes 8..15 (see `schedir.lowering.lower_vector`).
+The smallest module that miscompiles at llc -O1 and above (-mcpu=znver3, LLVM 22.1; LLVM
+14 is right) stores in[8..15] at out[12..19]:
+
+    %c = load <24 x i32>, ptr %in
+    %lo = shufflevector <24 x i32> %c, <24 x i32> poison, <4 x i32> <12, 13, 14, 15>
+    %hi = shufflevector <24 x i32> %c, <24 x i32> poison, <4 x i32> <16, 17, 18, 19>
+    store <4 x i32> %lo, ptr %out12
+    store <4 x i32> %hi, ptr %out16
+
+(every miscompiling case of i16/i32/i64 vectors of 4..40 lanes: two adjacent 128-bit
+stores of the subvectors at lane N/2 when N/2 is not a multiple of 256 bits.)
 """
 
 from __future__ import annotations
