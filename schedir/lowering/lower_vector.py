@@ -10,8 +10,8 @@ compiles:
 
 1. `lower_masked_transfers`, `transfer_permutation_patterns`, `lower_contraction
    lowering_strategy = outerproduct`, `lower_outerproduct`, the multi-reduction stages
-   (`reorder_multi_reduction_dims`, `multi_reduction_flattening`,
-   `multi_reduction_unrolling`, `innerparallel`), `lower_broadcast`, `lower_transpose`
+   (`reorder_multi_reduction_dims`, then schedir's unrolling on the n-D parallel dims
+   instead of `multi_reduction_flattening` and `multi_reduction_unrolling`), `lower_broadcast`, `lower_transpose`
    (`eltwise`), `lower_shape_cast`, `lower_masks`;
 2. `transfer_to_scf max_transfer_rank = 1 full_unroll = true` (n-D transfers to rows of
    1-D ones, guarded by `scf.if` where a row may be out of bounds), with
@@ -136,21 +136,14 @@ def _adaptive(strategies: dict[str, Pattern]) -> Pattern:
 def _multi_reduction_patterns() -> PatternSet:
     """The multi-reduction stages with the strategy chosen per op (`_reduction_layout`):
     a reduction over the innermost dims (a vectorized matmul's) becomes one
-    `vector.reduction` per row instead of a transpose element by element."""
-    from schedir.transform.rewrites.vector.reduction import (
-        flattening_patterns,
-        reorder_patterns,
-        unrolling_patterns,
-    )
+    `vector.reduction` per row instead of a transpose element by element. After the
+    reorder, the parallel dims are not flattened (`reduction.unrolled_in_place`: LLVM
+    22's x86 backend miscompiles the shuffles that cut a flattened vector<24xi32> back
+    into rows)."""
+    from schedir.transform.rewrites.vector.reduction import in_place_patterns, reorder_patterns
 
-    patterns = PatternSet()
-    for make in (reorder_patterns, flattening_patterns):
-        by = {s: make(s).patterns_of(vector.MultiDimReductionOp)[0] for s in _STRATEGIES}
-        patterns.add(vector.MultiDimReductionOp, _adaptive(by))
-    # The unrolling patterns match disjoint masks: both strategies' apply.
-    for strategy in _STRATEGIES:
-        patterns.update(unrolling_patterns(strategy))
-    return patterns
+    by = {s: reorder_patterns(s).patterns_of(vector.MultiDimReductionOp)[0] for s in _STRATEGIES}
+    return PatternSet().add(vector.MultiDimReductionOp, _adaptive(by)).update(in_place_patterns())
 
 
 _STRATEGIES = ("innerreduction", "innerparallel")

@@ -25,6 +25,7 @@ After:
 
 from __future__ import annotations
 
+from itertools import product
 from math import prod
 from typing import cast
 
@@ -203,6 +204,66 @@ def two_dim_to_elementwise(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+def unrolled_in_place(op: Operation, rw: CanonRewriter) -> bool:
+    """schedir's unrolling of a multi_reduction whose reduced dims are all outermost or
+    all innermost (after `reorder_patterns`), without `_flatten`'s shape_casts of the
+    parallel dims: reduced dims outermost, the n-D parallel slices are combined
+    elementwise into the accumulator; innermost, each parallel position gets one
+    `vector.reduction` of its (1-D cast) reduced slice. Nothing else reduces.
+
+    Upstream flattens the parallel dims first (vector<6x4xi32> to vector<24xi32>) and
+    cuts the result back into rows with shuffles; LLVM 22's x86 backend merges the
+    stores of two adjacent 128-bit rows cut at the middle of such a vector (lanes 12..19
+    of a <24 x i32>) into one 256-bit store of the wrong lanes (8..15), so the default
+    lowering (`schedir.lowering.lower_vector`) keeps the parallel dims as they are. A
+    reduction of every dim still goes through `_flatten` (one 1-D `vector.reduction`).
+    """
+    assert isinstance(op, vector.MultiDimReductionOp)
+    mask = op.reduction_mask()
+    n_red = sum(mask)
+    rank = len(mask)
+    if n_red in (0, rank):
+        return False
+    outer = all(mask[:n_red])
+    if not outer and not all(mask[rank - n_red :]):
+        return False
+    shape = cast(VectorType, op.source.type).get_shape()
+    root, vector_mask = _root(op, rw)
+    if outer:
+        result = op.acc
+        for pos in product(*(range(n) for n in shape[:n_red])):
+            slice_mask = extract(rw, vector_mask, pos, op) if vector_mask is not None else None
+            slice_ = extract(rw, op.source, pos, op)
+            result = arith_reduction(rw, op.kind, slice_, result, op, mask=slice_mask)
+        rw.replace_values(root, [result])
+        return True
+    red_shape = shape[rank - n_red :]
+    elem = cast(VectorType, op.source.type).get_element_type()
+    result = zero(rw, op.dest.type, op)
+    for pos in product(*(range(n) for n in shape[: rank - n_red])):
+        row = extract(rw, op.source, pos, op)
+        if n_red > 1:
+            row = shape_cast(rw, row, vec([prod(red_shape)], elem), op)
+        reduction = rw.create(vector.ReductionOp(row, op.kind, extract(rw, op.acc, pos, op)), op)
+        if vector_mask is not None:
+            row_mask = extract(rw, vector_mask, pos, op)
+            if n_red > 1:
+                mask_elem = cast(VectorType, row_mask.type).get_element_type()
+                row_mask = shape_cast(rw, row_mask, vec([prod(red_shape)], mask_elem), op)
+            reduction = mask_operation(rw, reduction, row_mask)
+        result = insert(rw, reduction.results[0], result, pos, op)
+    rw.replace_values(root, [result])
+    return True
+
+
+def full_flattening(op: Operation, rw: CanonRewriter) -> bool:
+    """`_flatten` of a multi_reduction of every dim (to one 1-D `vector.reduction`)."""
+    assert isinstance(op, vector.MultiDimReductionOp)
+    if not all(op.reduction_mask()):
+        return False
+    return _flatten("innerreduction")(op, rw)
+
+
 def reorder_patterns(strategy: str) -> PatternSet:
     return PatternSet().add(vector.MultiDimReductionOp, _reorder(strategy))
 
@@ -216,11 +277,22 @@ def unrolling_patterns(strategy: str) -> PatternSet:
     return PatternSet().add(vector.MultiDimReductionOp, one_dim_to_reduction, two_dim)
 
 
+def in_place_patterns() -> PatternSet:
+    """The default lowering's multi-reduction unrolling (`unrolled_in_place`, a full
+    reduction flattened, 1-D to `vector.reduction`); run with `reorder_patterns`."""
+    return PatternSet().add(
+        vector.MultiDimReductionOp, unrolled_in_place, full_flattening, one_dim_to_reduction
+    )
+
+
 __all__ = [
     "flattening_patterns",
+    "full_flattening",
+    "in_place_patterns",
     "one_dim_to_reduction",
     "reorder_patterns",
     "two_dim_to_elementwise",
     "two_dim_to_reduction",
+    "unrolled_in_place",
     "unrolling_patterns",
 ]
