@@ -30,12 +30,6 @@ module attributes {transform.with_named_sequence} {
     %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 1
         -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
       %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
-          by num_threads = [64, 0], tile_sizes = [], mapping = [#gpu.block<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.yield %f, %p, %c, %l
-        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
-    }, {
-      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
           by num_threads = [128, 0], tile_sizes = [], mapping = [#gpu.block<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       transform.yield %f, %p, %c, %l
@@ -43,6 +37,12 @@ module attributes {transform.with_named_sequence} {
     }, {
       %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
           by num_threads = [256, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.yield %f, %p, %c, %l
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }, {
+      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [512, 0], tile_sizes = [], mapping = [#gpu.block<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       transform.yield %f, %p, %c, %l
         : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
@@ -93,20 +93,33 @@ module attributes {transform.with_named_sequence} {
     %pfill_t, %pfill_threads = transform.structured.tile_using_forall %pfill_b
         num_threads [0, 512] (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Kernel 3: the merge, 128 columns per block, one per thread, 32 partials per step.
-    %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [128]
+    // Kernel 3: the merge, a warp per column (blocks of 32 threads: any column count),
+    // its G partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3
+    // of each chunk (one 16-byte load) into a vector<4xf32> in registers; the lane's 4
+    // and the warp's 32 sums combined by one gpu.subgroup_reduce (shuffles only).
+    %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [1]
         (mapping = [#gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_b, %mg = transform.structured.fuse_into_containing_op %fill into %merge_grid
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %comb_t, %merge_threads = transform.structured.tile_using_forall %comb_b num_threads [128]
-        (mapping = [#gpu.thread<x>])
+    %mpfill, %mpart, %mcomb, %mloop = transform.structured.tile_reduction_using_for %comb_b
+        by tile_sizes = [0, 128]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %mpart_t, %mpart_f = transform.structured.tile_using_forall %mpart tile_sizes [1, 4]
+        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_t, %mt = transform.structured.fuse_into_containing_op %fill_b into %merge_threads
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %comb_r, %merge_cols, %merge_steps = transform.structured.tile_using_for %comb_t
-        tile_sizes [1, 32]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %mpfill_t, %mpfill_f = transform.structured.tile_using_forall %mpfill tile_sizes [1, 4]
+        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
+        (mapping = [#gpu.thread<y>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %mcomb lanes = 32
+        mapping = [#gpu.thread<y>, #gpu.thread<x>]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+        (mapping = [#gpu.thread<y>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
@@ -119,7 +132,9 @@ module attributes {transform.with_named_sequence} {
     // peeled rows, a column count that is not a multiple of 4) stays scalar.
     %steps2 = transform.structured.match ops{["linalg.generic"]} in %forall
       : (!transform.any_op) -> !transform.any_op
-    %tiles = transform.merge_handles %steps2, %comb_r : !transform.any_op
+    %steps3 = transform.structured.match ops{["linalg.generic"]} in %merge_grid
+      : (!transform.any_op) -> !transform.any_op
+    %tiles = transform.merge_handles %steps2, %steps3 : !transform.any_op
     transform.foreach %tiles : !transform.any_op {
     ^bb0(%tile: !transform.any_op):
       transform.sequence %tile : !transform.any_op failures(suppress) {
@@ -159,7 +174,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %launch3 = transform.gpu.map_forall_to_blocks %grid3 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [128, 1, 1]
+    %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [32, 1, 1]
+        sync_after_distribute = false
       : (!transform.any_op) -> !transform.any_op
     %func_g = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
@@ -168,6 +184,13 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.gpu.eliminate_barriers
     } : !transform.any_op
     transform.apply_cse to %func_g : !transform.any_op
+    transform.apply_patterns to %func_g {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_g : !transform.any_op
+    %func_h = transform.structured.hoist_redundant_vector_transfers %func_g
+      : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
