@@ -320,12 +320,14 @@ _SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
 
 
 _COLSUM_VARIANTS = {
-    "blocks=64": {"blocks": 0},
-    "blocks=256": {"blocks": 2},
+    "blocks=128": {"blocks": 0},
+    "blocks=512": {"blocks": 2},
+    "row_step=4": {"row_step": 4},
     "row_step=16": {"row_step": 16},
-    "blocks=256 row_step=16": {"blocks": 2, "row_step": 16},
+    "blocks=512 row_step=16": {"blocks": 2, "row_step": 16},
+    "blocks=128 row_step=16": {"blocks": 0, "row_step": 16},
 }
-"""colsum's other knob values: row chunks (blocks of 512 threads; 128 selected) and rows
+"""colsum's other knob values: row chunks (blocks of 512 threads; 256 selected) and rows
 per vector step (8 selected)."""
 
 _WARPS = {"threads": 4}
@@ -340,8 +342,13 @@ _WGMMA_VARIANTS = {
 """The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 4
 stages): the ring against one stage, and the widest wgmma (m64n256)."""
 
-_PIECES_VARIANT = {"pieces": {"threads": 3}}
-"""rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
+_MATVEC_VARIANTS = {
+    "threads=256": {"threads": 0},
+    "threads=1024": {"threads": 2},
+    "pieces": {"threads": 3},
+}
+"""matvec's other regions: a row per block of 256 or 1024 threads, and contiguous vectorized
+pieces per thread (512 threads); the default row is a row per 512-thread block."""
 
 _ROWSUM_VARIANTS = {
     "threads=512": {"threads": 1},
@@ -495,7 +502,7 @@ def cases(torch: Any) -> list[Case]:
             lambda a, x: a @ x,
             4 * red * red + 8 * red,
             bandwidth_bound=True,
-            knob_variants=_PIECES_VARIANT,
+            knob_variants=_MATVEC_VARIANTS,
         ),
     ]
 

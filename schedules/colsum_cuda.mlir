@@ -3,20 +3,27 @@
 // 1. the partials of (2), N x G, are set to zero (64 rows of them per block, a lane per
 //    partial column, so each row is written coalesced);
 // 2. the rows are split into G chunks, one block each (tile_reduction_using_forall over
-//    #gpu.block<x>; knob "blocks", G = 128 selected): each of its 512 threads owns 4
-//    adjacent columns of a chunk of 2048 (tile_using_for over the columns, then
-//    tile_using_forall tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous
-//    bytes of a row per load) and walks down the block's rows in steps of R (knob
-//    "row_step", R = 8): each step is one vector<Rx4xf32> read, R 16-byte loads in flight,
-//    added into a vector<4xf32> accumulator that hoist_loop_invariant_subsets keeps in
-//    registers across the steps; the last partial step (rows not a multiple of R) is
-//    peeled off and stays scalar; the accumulator is written once per column chunk;
-// 3. the G partials of each column are added (upstream's merge op: a row reduction of the
-//    N x G partials, one thread per column, 32 partials per 16-byte-load step).
-// Nothing crosses lanes, so there is no shuffle and no shared memory. Each forall of
-// blocks is mapped on its own (map_forall_to_blocks on the forall).
-// Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 64, 128,
-// 256 row chunks), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
+//    #gpu.block<x>; knob "blocks", G = 256 selected: two or more blocks of 512 threads
+//    per SM, where 128 left one block per SM and too few loads in flight): each of its
+//    512 threads owns 4 adjacent columns of a chunk of 2048 (tile_using_for over the
+//    columns, then tile_using_forall tile_sizes 4 over #gpu.thread<x>, so a warp reads
+//    512 contiguous bytes of a row per load) and walks down the block's rows in steps of
+//    R (knob "row_step", R = 8): each step is one vector<Rx4xf32> read, R 16-byte loads
+//    in flight, added into a vector<4xf32> accumulator that hoist_loop_invariant_subsets
+//    keeps in registers across the steps; the last partial step (rows not a multiple of
+//    R) is peeled off and stays scalar; the accumulator is written once per column chunk;
+// 3. the G partials of each column are added by a warp (upstream's merge op, tiled as
+//    rowsum's warp region: a column per block of 32 threads, any column count; the G
+//    partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3 of each
+//    chunk with one 16-byte load into a vector<4xf32> in registers, then
+//    transform.schedir.gpu.reduce_to_subgroup_reduce: one gpu.subgroup_reduce, 5
+//    shfl.sync.bfly, no barrier). The previous merge (a thread per column, 128 per block)
+//    put 64 blocks of 128 threads on the 132 SMs at 8192 columns, 8 at 1000.
+// Kernels 1 and 2 cross no lanes: no shuffle and no shared memory. Each forall of blocks
+// is mapped on its own (map_forall_to_blocks on the forall).
+// Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 128, 256,
+// 512 row chunks; G must be a multiple of 128, the merge's chunk), "row_step" (tune.knob:
+// rows per vector step, 4, 8 or 16).
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {

@@ -170,23 +170,43 @@ def _modules(ptx: str) -> list[str]:
     return [part for part in parts if ".entry" in part]
 
 
+COLSUM_BLOCKS = {0: 128, 1: 256, 2: 512}
+"""colsum's "blocks" regions -> row chunks G (the partials of a column, merged by a warp)."""
+
+
+@pytest.mark.parametrize("blocks", sorted(COLSUM_BLOCKS))
 @pytest.mark.parametrize(("rows", "cols"), [(8192, 8192), (8191, 1000), (999, 1000)])
-def test_colsum_kernels_read_16_bytes_per_load(rows: int, cols: int, ptxas: Path) -> None:
+def test_colsum_kernels_read_16_bytes_per_load(
+    rows: int, cols: int, blocks: int, ptxas: Path, tmp_path: Path
+) -> None:
     """colsum: three kernels (partials zeroed, row chunks reduced, partials merged), each
-    assembling for sm_90 without local memory; the row-chunk kernel reads a step of 8
-    rows as 16-byte loads (ld.global.v4) and the merge 32 partials as 8 of them; no lane
-    reads another's sum, so no shuffle and no shared memory."""
+    assembling for sm_90 without local memory or spills; the row-chunk kernel reads a
+    step of 8 rows (where its chunks have 8 rows) as 16-byte loads (ld.global.v4) with no lane reading another's sum (no
+    shuffle, no shared memory); the merge is a warp per column (blocks of 32 threads),
+    its G partials one ld.global.v4 per lane and chunk of 128, combined by one
+    subgroup reduction (5 shfl.sync.bfly, no barrier)."""
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
-    modules = _modules(_ptx("colsum", payload))
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(
+        payload, schedule=schedule, target="cuda", knobs={"blocks": blocks}
+    ).stages["ptx"]
+    modules = _modules(ptx)
     assert len(modules) == 3
     fill, chunks, merge = modules
-    assert ".maxntid 512, 1, 1" in chunks and ".maxntid 128, 1, 1" in merge
-    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", chunks)) >= 8
-    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", merge)) >= 8
+    assert ".maxntid 512, 1, 1" in chunks and ".maxntid 32, 1, 1" in merge
+    if rows // COLSUM_BLOCKS[blocks] >= 8:  # a whole step of 8 rows in each chunk
+        assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", chunks)) >= 8
+    assert (
+        len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", merge)) == COLSUM_BLOCKS[blocks] // 128
+    )
     assert "ld.global" not in fill
-    for module in modules:
+    for module in (fill, chunks):
         assert "shfl" not in module and ".shared" not in module
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", merge)) == 5
+    assert "bar.sync" not in merge
+    for module in modules:
         assert ".local" not in module and "__local_depot" not in module
+        assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
         assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
