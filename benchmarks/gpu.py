@@ -322,13 +322,17 @@ _SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
 _COLSUM_VARIANTS = {
     "blocks=128": {"blocks": 0},
     "blocks=512": {"blocks": 2},
+    "threads=256": {"threads": 0},
+    "threads=1024": {"threads": 2},
+    "blocks=128 threads=1024": {"blocks": 0, "threads": 2},
+    "blocks=512 threads=256": {"blocks": 2, "threads": 0},
     "row_step=4": {"row_step": 4},
     "row_step=16": {"row_step": 16},
-    "blocks=512 row_step=16": {"blocks": 2, "row_step": 16},
-    "blocks=128 row_step=16": {"blocks": 0, "row_step": 16},
+    "blocks=512 threads=256 row_step=16": {"blocks": 2, "threads": 0, "row_step": 16},
 }
-"""colsum's other knob values: row chunks (blocks of 512 threads; 256 selected) and rows
-per vector step (8 selected)."""
+"""colsum's other knob values: row chunks G ("blocks": 128, 256 selected, 512), threads per
+block of the row-chunk kernel ("threads": 256, 512 selected, 1024) and rows per vector
+step ("row_step": 8 selected)."""
 
 _WARPS = {"threads": 4}
 """softmax's region of a row per warp (short rows: softmax_odd's main row)."""

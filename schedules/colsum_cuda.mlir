@@ -56,8 +56,21 @@ module attributes {transform.with_named_sequence} {
     }
     // Kernel 2's block: column chunks of 2048 (a partial last chunk peeled, so that every
     // chunk has a static width), 4 columns per thread, R rows per step.
-    %part_c, %chunks = transform.structured.tile_using_for %part tile_sizes [0, 2048]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
+      -> !transform.param<i64>
+    %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
+        : !transform.param<i64> -> !transform.param<i64> {
+      %c = transform.param.constant 1024 -> !transform.param<i64>
+      transform.yield %c : !transform.param<i64>
+    }, {
+      %c = transform.param.constant 2048 -> !transform.param<i64>
+      transform.yield %c : !transform.param<i64>
+    }, {
+      %c = transform.param.constant 4096 -> !transform.param<i64>
+      transform.yield %c : !transform.param<i64>
+    }
+    %part_c, %chunks = transform.structured.tile_using_for %part tile_sizes [0, %chunk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
     transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
     ^bb0(%loop: !transform.op<"scf.for">):
@@ -73,7 +86,7 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall
       : (!transform.any_op) -> !transform.any_op
-    %part_t, %threads = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
+    %part_t, %thread_foralls = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
@@ -177,8 +190,20 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped2 = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
-      : (!transform.any_op) -> !transform.any_op
+    transform.tune.alternatives<"threads_block"> selected_region = %threads
+        : !transform.param<i64> {
+      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }
     %launch3 = transform.gpu.map_forall_to_blocks %grid3 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
     %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [32, 1, 1]

@@ -102,12 +102,16 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
 )
 @pytest.mark.parametrize(
     "knobs",
-    [None, {"blocks": 0, "row_step": 16}, {"blocks": 2, "row_step": 4}],
-    ids=["default", "128x16", "512x4"],
+    [
+        None,
+        {"blocks": 0, "row_step": 16, "threads": 2},
+        {"blocks": 2, "row_step": 4, "threads": 0},
+    ],
+    ids=["default", "128x1024x16", "512x256x4"],
 )
 def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | None) -> None:
     """Every "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count
-    where they do not divide the rows) and row step, columns in and out of 16-byte
+    where they do not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and out of 16-byte
     alignment, a column count past a whole chunk of 2048 and the warp-per-column merge."""
     kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
     check_kernel(kernel, text, seed=rows + cols, reduction=None)

@@ -40,6 +40,9 @@ def _colsum(rows: int, cols: int) -> str:
         (5, 33, None),
         (130, 2052, {"blocks": 2, "row_step": 16}),
         (999, 1000, {"row_step": 4}),
+        (37, 1001, {"threads": 0, "blocks": 2}),
+        (300, 4100, {"threads": 2, "row_step": 16}),
+        (3, 100003, {"threads": 0}),
     ],
     ids=str,
 )
