@@ -1,29 +1,38 @@
-// Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in three
+// Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in two
 // kernels:
-// 1. the partials of (2), N x G, are set to zero (64 rows of them per block, a lane per
-//    partial column, so each row is written coalesced);
-// 2. the rows are split into G chunks, one block each (tile_reduction_using_forall over
+// 1. the rows are split into G chunks, one block each (tile_reduction_using_forall over
 //    #gpu.block<x>; knob "blocks", G = 256 selected: two or more blocks of 512 threads
 //    per SM, where 128 left one block per SM and too few loads in flight): each of its
-//    512 threads owns 4 adjacent columns of a chunk of 2048 (tile_using_for over the
-//    columns, then tile_using_forall tile_sizes 4 over #gpu.thread<x>, so a warp reads
-//    512 contiguous bytes of a row per load) and walks down the block's rows in steps of
-//    R (knob "row_step", R = 8): each step is one vector<Rx4xf32> read, R 16-byte loads
-//    in flight, added into a vector<4xf32> accumulator that hoist_loop_invariant_subsets
-//    keeps in registers across the steps; the last partial step (rows not a multiple of
-//    R) is peeled off and stays scalar; the accumulator is written once per column chunk;
-// 3. the G partials of each column are added by a warp (upstream's merge op, tiled as
+//    T threads (knob "threads": 256, 512 selected, 1024) owns 4 adjacent columns of a
+//    chunk of 4T (transform.structured.fuse over the columns, then tile_using_forall
+//    tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous bytes of a row per
+//    load) and walks down the block's rows in steps of R (knob "row_step", R = 8): each
+//    step is one vector<Rx4xf32> read, R 16-byte loads in flight, added into a
+//    vector<4xf32> accumulator that hoist_loop_invariant_subsets keeps in registers
+//    across the steps; the last partial step (rows not a multiple of R) is peeled off
+//    and stays scalar; the accumulator is written once per column chunk. The partials'
+//    zeros are fused down to each thread's 4 columns (fuse_into_containing_op into the
+//    block through its shared output, linalg.swap_extract_slice_with_fill and
+//    tensor.merge_consecutive_insert_extract_slice so that the block's slice of the
+//    partials is one rank-reducing slice, which bufferizes in place; transform.structured.
+//    fuse through the chunk loop's iter_args; fuse_into_containing_op into the thread's
+//    forall), vectorized, and folded into the accumulator's first value: no kernel
+//    zeroes the partials and none reads them back (the previous schedule's first kernel
+//    wrote N x G zeros that the second read again);
+// 2. the G partials of each column are added by a warp (upstream's merge op, tiled as
 //    rowsum's warp region: a column per block of 32 threads, any column count; the G
 //    partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3 of each
 //    chunk with one 16-byte load into a vector<4xf32> in registers, then
 //    transform.schedir.gpu.reduce_to_subgroup_reduce: one gpu.subgroup_reduce, 5
 //    shfl.sync.bfly, no barrier). The previous merge (a thread per column, 128 per block)
 //    put 64 blocks of 128 threads on the 132 SMs at 8192 columns, 8 at 1000.
-// Kernels 1 and 2 cross no lanes: no shuffle and no shared memory. Each forall of blocks
+// Kernel 1 crosses no lanes: no shuffle and no shared memory. Each forall of blocks
 // is mapped on its own (map_forall_to_blocks on the forall).
 // Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 128, 256,
-// 512 row chunks; G must be a multiple of 128, the merge's chunk), "row_step" (tune.knob:
-// rows per vector step, 4, 8 or 16).
+// 512 row chunks; G must be a multiple of 128, the merge's chunk), "threads" (a
+// tune.knob of region indices 0, 1, 2 for T = 256, 512, 1024: one param selects both the
+// chunk of 4T columns and the block size, which map_nested_forall_to_threads takes
+// statically), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
@@ -32,8 +41,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %fill, %red = transform.split_handle %ops
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Kernel 2's grid: G row chunks, each reduced into its own column of the N x G
-    // partials (%pfill sets them to zero), merged by %comb.
+    // Kernel 1's grid: G row chunks, each reduced into its own column of the N x G
+    // partials (%pfill, their zeros, is fused into the threads below), merged by %comb.
     %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 1
         -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
       %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
@@ -54,8 +63,20 @@ module attributes {transform.with_named_sequence} {
       transform.yield %f, %p, %c, %l
         : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     }
-    // Kernel 2's block: column chunks of 2048 (a partial last chunk peeled, so that every
-    // chunk has a static width), 4 columns per thread, R rows per step.
+    // Kernel 1's block: the partials' zeros fused into the block, then into each column
+    // chunk and each thread's 4 columns (the accumulator starts as zeros in registers:
+    // no kernel zeroes the partials, none reads them back); column chunks of 4T (a
+    // partial last chunk peeled, so that every chunk has a static width), 4 columns per
+    // thread, R rows per step.
+    %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func_s = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_s {
+      transform.apply_patterns.linalg.swap_extract_slice_with_fill
+      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
       -> !transform.param<i64>
     %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
@@ -69,7 +90,7 @@ module attributes {transform.with_named_sequence} {
       %c = transform.param.constant 4096 -> !transform.param<i64>
       transform.yield %c : !transform.param<i64>
     }
-    %part_c, %chunks = transform.structured.tile_using_for %part tile_sizes [0, %chunk]
+    %part_c, %chunks = transform.structured.fuse %part tile_sizes [0, %chunk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
     transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
@@ -86,9 +107,17 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall
       : (!transform.any_op) -> !transform.any_op
+    %chunk_fills = transform.structured.match ops{["linalg.fill"]} in %forall
+      : (!transform.any_op) -> !transform.any_op
     %part_t, %thread_foralls = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.foreach %chunk_fills, %thread_foralls : !transform.any_op, !transform.any_op {
+    ^bb0(%f: !transform.any_op, %t: !transform.any_op):
+      %f_t, %t2 = transform.structured.fuse_into_containing_op %f into %t
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.yield
+    }
     %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
       -> !transform.param<i64>
     // Per chunk (the main chunks, the peeled one): R rows per step, a partial last step
@@ -106,14 +135,7 @@ module attributes {transform.with_named_sequence} {
       }
       transform.yield
     }
-    // Kernel 1: the partials set to zero, 64 rows per block, a lane per partial column.
-    %pfill_b, %pfill_grid = transform.structured.tile_using_forall %pfill tile_sizes [64]
-        (mapping = [#gpu.block<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pfill_t, %pfill_threads = transform.structured.tile_using_forall %pfill_b
-        num_threads [0, 512] (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Kernel 3: the merge, a warp per column (blocks of 32 threads: any column count),
+    // Kernel 2: the merge, a warp per column (blocks of 32 threads: any column count),
     // its G partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3
     // of each chunk (one 16-byte load) into a vector<4xf32> in registers; the lane's 4
     // and the warp's 32 sums combined by one gpu.subgroup_reduce (shuffles only).
@@ -148,9 +170,9 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.tiling_canonicalization
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
-    // Vectorize every static tile (the steps of kernels 2 and 3); a dynamic one (the
-    // peeled rows, a column count that is not a multiple of 4) stays scalar.
-    %steps2 = transform.structured.match ops{["linalg.generic"]} in %forall
+    // Vectorize every static tile (the fills and steps of kernel 1, the merge's steps);
+    // a dynamic one (the peeled rows, a column count not a multiple of 4) stays scalar.
+    %steps2 = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %forall
       : (!transform.any_op) -> !transform.any_op
     %steps3 = transform.structured.match ops{["linalg.generic"]} in %merge_grid
       : (!transform.any_op) -> !transform.any_op
@@ -182,12 +204,8 @@ module attributes {transform.with_named_sequence} {
     %grids = transform.structured.match ops{["scf.forall"]}
         attributes {mapping = [#gpu.block<x>]} in %func_b
       : (!transform.any_op) -> !transform.any_op
-    %grid1, %grid2, %grid3 = transform.split_handle %grids
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %launch1 = transform.gpu.map_forall_to_blocks %grid1 generate_gpu_launch
-      : (!transform.any_op) -> !transform.any_op
-    %mapped1 = transform.gpu.map_nested_forall_to_threads %launch1 block_dims = [512, 1, 1]
-      : (!transform.any_op) -> !transform.any_op
+    %grid2, %grid3 = transform.split_handle %grids
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
     transform.tune.alternatives<"threads_block"> selected_region = %threads

@@ -24,6 +24,20 @@ become a `tensor.empty` of their result (upstream's EmptyOpPatterns.cpp):
 
 With `fold_single_use_only`, the reshape and slice folds require the `tensor.empty` to
 have no other use.
+
+`tensor.merge_consecutive_insert_extract_slice` (upstream's
+MergeConsecutiveInsertExtractSlicePatterns.cpp), its extract half: a slice of a slice
+that keeps every dim (not rank-reducing) becomes one slice of the first's source, with
+the second's sizes and result type (so it may reduce the rank):
+
+    %a = tensor.extract_slice %t[0, %g] [8192, 1] [1, 1] : tensor<8192x256xf32> to tensor<8192x1xf32>
+    %b = tensor.extract_slice %a[0, 0] [8192, 1] [1, 1] : tensor<8192x1xf32> to tensor<8192xf32>
+    // ->
+    %b = tensor.extract_slice %t[0, %g] [8192, 1] [1, 1] : tensor<8192x256xf32> to tensor<8192xf32>
+
+schedir merges unit-stride slices whose offsets add up without arithmetic (one of each
+pair of offsets a static 0, or both static); other pairs, and consecutive insert_slices,
+are left alone.
 """
 
 from __future__ import annotations
@@ -41,7 +55,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from schedir.dialects.tensor import GenerateOp
+from schedir.dialects.tensor import ExtractSliceOp, GenerateOp
+from schedir.dialects.utils import Mixed
 from schedir.transform.rewrites.constants import constant_attr
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
@@ -116,8 +131,51 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
     )
 
 
+# --- tensor.merge_consecutive_insert_extract_slice ----------------------------------------
+
+
+def _sum_without_arithmetic(a: Mixed, b: Mixed) -> Mixed | None:
+    """a + b when it needs no new op (one is a static 0, or both are static)."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    if a == 0:
+        return b
+    if b == 0:
+        return a
+    return None
+
+
+def _merge_extract_of_extract(op: ExtractSliceOp, rw: CanonRewriter) -> bool:
+    producer = op.source.owner if isinstance(op.source, OpResult) else None
+    if not isinstance(producer, ExtractSliceOp):
+        return False
+    source_rank = len(cast(TensorType[Attribute], producer.source.type).get_shape())
+    if len(cast(TensorType[Attribute], producer.result.type).get_shape()) != source_rank:
+        return False  # a rank-reducing first slice: its dims no longer line up
+    if any(s != 1 for s in (*producer.mixed_strides, *op.mixed_strides)):
+        return False
+    offsets: list[Mixed] = []
+    for outer, inner in zip(producer.mixed_offsets, op.mixed_offsets, strict=True):
+        total = _sum_without_arithmetic(outer, inner)
+        if total is None:
+            return False
+        offsets.append(total)
+    rw.set_insertion_point(op)
+    merged = ExtractSliceOp(
+        producer.source, offsets, op.mixed_sizes, [1] * source_rank, op.result.type
+    )
+    rw.replace_with_op(op, merged)
+    return True
+
+
+def merge_consecutive_insert_extract_slice_patterns() -> PatternSet:
+    """The patterns of `tensor.merge_consecutive_insert_extract_slice` (its extract half)."""
+    return PatternSet().add(ExtractSliceOp, _merge_extract_of_extract)
+
+
 __all__ = [
     "fold_tensor_empty_patterns",
+    "merge_consecutive_insert_extract_slice_patterns",
     "rewrite_as_constant_patterns",
 ]
 
