@@ -144,13 +144,15 @@ print("ran")
         ("softmax", 1000, 4),
         ("softmax", 1001, 4),
         ("layernorm", 1000, 4),
+        ("colsum", 1001, 0),
     ],
     ids=str,
 )
 def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
     """The shared partials, the all-reduce's warp slots and the row values: no hazard in
     the chunked region, in the register regions with static pieces (the forwarded reads of
-    x) or with dynamic ones."""
+    x) or with dynamic ones; colsum's merge (its lanes' partials in shared memory; the
+    example resized to 1001 rows of 4 columns, 256 threads in the row-chunk kernel)."""
     sanitizer = shutil.which("compute-sanitizer") or next(
         (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
     )
