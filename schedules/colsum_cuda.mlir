@@ -18,7 +18,8 @@
 //    fuse through the chunk loop's iter_args; fuse_into_containing_op into the thread's
 //    forall), vectorized, and folded into the accumulator's first value: no kernel
 //    zeroes the partials and none reads them back (the previous schedule's first kernel
-//    wrote N x G zeros that the second read again);
+//    wrote N x G zeros that the second read again); each thread still stores its 4 zeros
+//    before its sums (no fold of a transfer_write under another yet);
 // 2. the G partials of each column are added by a warp (upstream's merge op, tiled as
 //    rowsum's warp region: a column per block of 32 threads, any column count; the G
 //    partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3 of each
@@ -194,6 +195,12 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.apply_licm to %loops : !transform.any_op
     transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    // The accumulator's first value: the zeros written before the step loop (their read
+    // folds to the constant; their write stays, four stores per thread and chunk, until
+    // the canonicalization folds a transfer_write under another, as upstream's foldWAW).
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
 
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
