@@ -27,8 +27,9 @@ the time of the peer over schedir's (above 1: schedir is faster). The row schedu
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
-softmax_odd's main row is softmax's region of a row per warp ("threads" = 4); colsum also
-times its other "blocks" and "row_step" values; the tensor-core matmuls time their other
+matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
+of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
+"row_step" values; the tensor-core matmuls time their other
 stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...).
 """
 
