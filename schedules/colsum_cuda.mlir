@@ -1,8 +1,8 @@
 // Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in two
 // kernels:
 // 1. the rows are split into G chunks, one block each (tile_reduction_using_forall over
-//    #gpu.block<x>; knob "blocks", G = 256 selected: two or more blocks of 512 threads
-//    per SM, where 128 left one block per SM and too few loads in flight): each of its
+//    #gpu.block<x>; knob "blocks", G = 128 selected, the fastest measured, see below):
+//    each of its
 //    T threads (knob "threads": 256, 512 selected, 1024) owns 4 adjacent columns of a
 //    chunk of 4T (transform.structured.fuse over the columns, then tile_using_forall
 //    tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous bytes of a row per
@@ -34,6 +34,13 @@
 // tune.knob of region indices 0, 1, 2 for T = 256, 512, 1024: one param selects both the
 // chunk of 4T columns and the block size, which map_nested_forall_to_threads takes
 // statically), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
+// Measured on the H200 (benchmarks/gpu.py, one run, copy 4.08 TB/s), 8192^2: G = 128
+// 0.095 ms (0.69x copy; with 1024 threads 0.097), G = 256 0.110 (0.60x), G = 512 0.159;
+// row_step 4, 8, 16 alike (0.108 at G = 256); torch eager 0.083, torch.compile and Triton
+// 0.095 (the three-kernel schedule before: 0.41x). 8191x1000: G = 256 0.030 ms (0.27x;
+// eager 0.034, torch.compile 0.037, Triton 0.035; before: 0.09x), but the same run timed
+// the same G = 256 kernel with other row steps at 0.063-0.065 ms, so the odd-size
+// ranking of the regions (0.051-0.066 ms) is not settled by that run.
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
@@ -44,7 +51,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Kernel 1's grid: G row chunks, each reduced into its own column of the N x G
     // partials (%pfill, their zeros, is fused into the threads below), merged by %comb.
-    %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 1
+    %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 0
         -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
       %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
           by num_threads = [128, 0], tile_sizes = [], mapping = [#gpu.block<x>]

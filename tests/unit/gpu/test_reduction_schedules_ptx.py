@@ -21,9 +21,9 @@ REPO = Path(__file__).parents[3]
 ALL_REDUCES = {"softmax": 2, "layernorm": 2, "rowsum": 1, "matvec": 1, "softmax_f16": 2}
 """The gpu.all_reduce ops of each schedule (one per row reduction)."""
 
-BLOCK_REDUCTIONS = {name: count for name, count in ALL_REDUCES.items() if name != "rowsum"}
-"""The schedules whose default region reduces across the block (rowsum's reduces a row
-per warp: `test_warp_rows_are_one_butterfly`)."""
+BLOCK_REDUCTIONS = dict(ALL_REDUCES)
+"""The schedules whose default region reduces across the block (all of them; rowsum's
+region of a row per warp: `test_warp_rows_are_one_butterfly`)."""
 
 
 def _payload(name: str, rows: int = 1000, cols: int = 999) -> str:
@@ -240,10 +240,11 @@ def test_warp_rows_are_one_butterfly(
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
-def test_warp_rows_default_at_odd_rows(ptxas: Path) -> None:
-    """rowsum's default (a row per warp, one per block) at 8191 rows of 1000: the seven
-    full chunks and the last (104 columns, 26 lanes) are eight ld.global.v4 per lane."""
-    ptx = _compile("rowsum", 8191, 1000).stages["ptx"]
+def test_warp_rows_at_odd_rows(ptxas: Path) -> None:
+    """rowsum's region of a row per warp, one per block (short rows' region) at 8191 rows
+    of 1000: the seven full chunks and the last (104 columns, 26 lanes) are eight
+    ld.global.v4 per lane."""
+    ptx = _compile("rowsum", 8191, 1000, 4).stages["ptx"]
     assert ".maxntid 32, 1, 1" in ptx
     assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx)) == 8
     assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 5
