@@ -26,9 +26,11 @@ the time of the peer over schedir's (above 1: schedir is faster). The row schedu
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
 (rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
-per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
-softmax_odd's main row is softmax's region of a row per warp ("threads" = 4); colsum also
-times its other "blocks" and "row_step" values; the tensor-core matmuls time their other
+per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rowsum_odd's
+main row is the warp region with one row per block);
+matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
+of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
+"row_step" values; the tensor-core matmuls time their other
 stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...).
 """
 
@@ -320,16 +322,21 @@ _SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
 
 
 _COLSUM_VARIANTS = {
-    "blocks=64": {"blocks": 0},
-    "blocks=256": {"blocks": 2},
+    "blocks=256": {"blocks": 1},
+    "blocks=512": {"blocks": 2},
+    "threads=256": {"threads": 0},
+    "threads=1024": {"threads": 2},
+    "blocks=256 threads=256": {"blocks": 1, "threads": 0},
+    "row_step=4": {"row_step": 4},
     "row_step=16": {"row_step": 16},
-    "blocks=256 row_step=16": {"blocks": 2, "row_step": 16},
 }
-"""colsum's other knob values: row chunks (blocks of 512 threads; 128 selected) and rows
-per vector step (8 selected)."""
+"""colsum's other knob values: row chunks G ("blocks": 128 selected, 256, 512), threads per
+block of the row-chunk kernel ("threads": 256, 512 selected, 1024) and rows per vector
+step ("row_step": 8 selected)."""
 
 _WARPS = {"threads": 4}
-"""softmax's region of a row per warp (short rows: softmax_odd's main row)."""
+"""softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
+main row)."""
 
 _WGMMA_VARIANTS = {
     "1 stage": {"stages": 1},
@@ -340,20 +347,26 @@ _WGMMA_VARIANTS = {
 """The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 4
 stages): the ring against one stage, and the widest wgmma (m64n256)."""
 
-_PIECES_VARIANT = {"pieces": {"threads": 3}}
-"""rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
+_MATVEC_VARIANTS = {
+    "threads=256": {"threads": 0},
+    "threads=1024": {"threads": 2},
+    "pieces": {"threads": 3},
+}
+"""matvec's other regions: a row per block of 256 or 1024 threads, and contiguous vectorized
+pieces per thread (512 threads); the default row is a row per 512-thread block."""
 
 _ROWSUM_VARIANTS = {
-    "threads=512": {"threads": 1},
+    "warps": {"threads": 4},
     "pieces": {"threads": 3},
     "warps x4": {"threads": 5},
     "warps x8": {"threads": 6},
 }
-"""rowsum's other regions: a row per 512-thread block (chunks, or vectorized pieces), a row
-per warp with 4 or 8 rows per block; the default row is a row per warp, one per block."""
+"""rowsum's other regions: a row per warp with 1, 4 or 8 rows per block, vectorized pieces
+per thread; the default row is a row per 512-thread block (chunks)."""
 
 _ROWSUM_ODD_VARIANTS = {"threads=512": {"threads": 1}, "pieces": {"threads": 3}}
-"""At 8191 rows only one row per block divides the rows (the warp regions' R must)."""
+"""At 8191 rows only one row per block divides the rows (the warp regions' R must); the
+main row of rowsum_odd is the region of a row per warp (`_WARPS`), the short rows' one."""
 
 
 def cases(torch: Any) -> list[Case]:
@@ -466,6 +479,7 @@ def cases(torch: Any) -> list[Case]:
             4 * odd_rows * odd_cols + 4 * odd_rows,
             bandwidth_bound=True,
             knob_variants=_ROWSUM_ODD_VARIANTS,
+            knobs=_WARPS,
         ),
         Case(
             "colsum",
@@ -495,7 +509,7 @@ def cases(torch: Any) -> list[Case]:
             lambda a, x: a @ x,
             4 * red * red + 8 * red,
             bandwidth_bound=True,
-            knob_variants=_PIECES_VARIANT,
+            knob_variants=_MATVEC_VARIANTS,
         ),
     ]
 

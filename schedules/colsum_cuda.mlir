@@ -1,22 +1,46 @@
-// Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in three
+// Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in two
 // kernels:
-// 1. the partials of (2), N x G, are set to zero (64 rows of them per block, a lane per
-//    partial column, so each row is written coalesced);
-// 2. the rows are split into G chunks, one block each (tile_reduction_using_forall over
-//    #gpu.block<x>; knob "blocks", G = 128 selected): each of its 512 threads owns 4
-//    adjacent columns of a chunk of 2048 (tile_using_for over the columns, then
-//    tile_using_forall tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous
-//    bytes of a row per load) and walks down the block's rows in steps of R (knob
-//    "row_step", R = 8): each step is one vector<Rx4xf32> read, R 16-byte loads in flight,
-//    added into a vector<4xf32> accumulator that hoist_loop_invariant_subsets keeps in
-//    registers across the steps; the last partial step (rows not a multiple of R) is
-//    peeled off and stays scalar; the accumulator is written once per column chunk;
-// 3. the G partials of each column are added (upstream's merge op: a row reduction of the
-//    N x G partials, one thread per column, 32 partials per 16-byte-load step).
-// Nothing crosses lanes, so there is no shuffle and no shared memory. Each forall of
-// blocks is mapped on its own (map_forall_to_blocks on the forall).
-// Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 64, 128,
-// 256 row chunks), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
+// 1. the rows are split into G chunks, one block each (tile_reduction_using_forall over
+//    #gpu.block<x>; knob "blocks", G = 128 selected, the fastest measured, see below):
+//    each of its
+//    T threads (knob "threads": 256, 512 selected, 1024) owns 4 adjacent columns of a
+//    chunk of 4T (transform.structured.fuse over the columns, then tile_using_forall
+//    tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous bytes of a row per
+//    load) and walks down the block's rows in steps of R (knob "row_step", R = 8): each
+//    step is one vector<Rx4xf32> read, R 16-byte loads in flight, added into a
+//    vector<4xf32> accumulator that hoist_loop_invariant_subsets keeps in registers
+//    across the steps; the last partial step (rows not a multiple of R) is peeled off
+//    and stays scalar; the accumulator is written once per column chunk. The partials'
+//    zeros are fused down to each thread's 4 columns (fuse_into_containing_op into the
+//    block through its shared output, linalg.swap_extract_slice_with_fill and
+//    tensor.merge_consecutive_insert_extract_slice so that the block's slice of the
+//    partials is one rank-reducing slice, which bufferizes in place; transform.structured.
+//    fuse through the chunk loop's iter_args; fuse_into_containing_op into the thread's
+//    forall), vectorized, and folded into the accumulator's first value: no kernel
+//    zeroes the partials and none reads them back (the previous schedule's first kernel
+//    wrote N x G zeros that the second read again); each thread still stores its 4 zeros
+//    before its sums (no fold of a transfer_write under another yet);
+// 2. the G partials of each column are added by a warp (upstream's merge op, tiled as
+//    rowsum's warp region: a column per block of 32 threads, any column count; the G
+//    partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3 of each
+//    chunk with one 16-byte load into a vector<4xf32> in registers, then
+//    transform.schedir.gpu.reduce_to_subgroup_reduce: one gpu.subgroup_reduce, 5
+//    shfl.sync.bfly, no barrier). The previous merge (a thread per column, 128 per block)
+//    put 64 blocks of 128 threads on the 132 SMs at 8192 columns, 8 at 1000.
+// Kernel 1 crosses no lanes: no shuffle and no shared memory. Each forall of blocks
+// is mapped on its own (map_forall_to_blocks on the forall).
+// Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 128, 256,
+// 512 row chunks; G must be a multiple of 128, the merge's chunk), "threads" (a
+// tune.knob of region indices 0, 1, 2 for T = 256, 512, 1024: one param selects both the
+// chunk of 4T columns and the block size, which map_nested_forall_to_threads takes
+// statically), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
+// Measured on the H200 (benchmarks/gpu.py, one run, copy 4.08 TB/s), 8192^2: G = 128
+// 0.095 ms (0.69x copy; with 1024 threads 0.097), G = 256 0.110 (0.60x), G = 512 0.159;
+// row_step 4, 8, 16 alike (0.108 at G = 256); torch eager 0.083, torch.compile and Triton
+// 0.095 (the three-kernel schedule before: 0.41x). 8191x1000: G = 256 0.030 ms (0.27x;
+// eager 0.034, torch.compile 0.037, Triton 0.035; before: 0.09x), but the same run timed
+// the same G = 256 kernel with other row steps at 0.063-0.065 ms, so the odd-size
+// ranking of the regions (0.051-0.066 ms) is not settled by that run.
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
@@ -25,16 +49,10 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %fill, %red = transform.split_handle %ops
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Kernel 2's grid: G row chunks, each reduced into its own column of the N x G
-    // partials (%pfill sets them to zero), merged by %comb.
-    %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 1
+    // Kernel 1's grid: G row chunks, each reduced into its own column of the N x G
+    // partials (%pfill, their zeros, is fused into the threads below), merged by %comb.
+    %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 0
         -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
-      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
-          by num_threads = [64, 0], tile_sizes = [], mapping = [#gpu.block<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.yield %f, %p, %c, %l
-        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
-    }, {
       %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
           by num_threads = [128, 0], tile_sizes = [], mapping = [#gpu.block<x>]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
@@ -46,11 +64,42 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       transform.yield %f, %p, %c, %l
         : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+    }, {
+      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+          by num_threads = [512, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.yield %f, %p, %c, %l
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
     }
-    // Kernel 2's block: column chunks of 2048 (a partial last chunk peeled, so that every
-    // chunk has a static width), 4 columns per thread, R rows per step.
-    %part_c, %chunks = transform.structured.tile_using_for %part tile_sizes [0, 2048]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Kernel 1's block: the partials' zeros fused into the block, then into each column
+    // chunk and each thread's 4 columns (the accumulator starts as zeros in registers:
+    // no kernel zeroes the partials, none reads them back); column chunks of 4T (a
+    // partial last chunk peeled, so that every chunk has a static width), 4 columns per
+    // thread, R rows per step.
+    %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func_s = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_s {
+      transform.apply_patterns.linalg.swap_extract_slice_with_fill
+      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
+      -> !transform.param<i64>
+    %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
+        : !transform.param<i64> -> !transform.param<i64> {
+      %c = transform.param.constant 1024 -> !transform.param<i64>
+      transform.yield %c : !transform.param<i64>
+    }, {
+      %c = transform.param.constant 2048 -> !transform.param<i64>
+      transform.yield %c : !transform.param<i64>
+    }, {
+      %c = transform.param.constant 4096 -> !transform.param<i64>
+      transform.yield %c : !transform.param<i64>
+    }
+    %part_c, %chunks = transform.structured.fuse %part tile_sizes [0, %chunk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
     transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
     ^bb0(%loop: !transform.op<"scf.for">):
@@ -66,9 +115,17 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall
       : (!transform.any_op) -> !transform.any_op
-    %part_t, %threads = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
+    %chunk_fills = transform.structured.match ops{["linalg.fill"]} in %forall
+      : (!transform.any_op) -> !transform.any_op
+    %part_t, %thread_foralls = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
         (mapping = [#gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.foreach %chunk_fills, %thread_foralls : !transform.any_op, !transform.any_op {
+    ^bb0(%f: !transform.any_op, %t: !transform.any_op):
+      %f_t, %t2 = transform.structured.fuse_into_containing_op %f into %t
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.yield
+    }
     %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
       -> !transform.param<i64>
     // Per chunk (the main chunks, the peeled one): R rows per step, a partial last step
@@ -86,27 +143,33 @@ module attributes {transform.with_named_sequence} {
       }
       transform.yield
     }
-    // Kernel 1: the partials set to zero, 64 rows per block, a lane per partial column.
-    %pfill_b, %pfill_grid = transform.structured.tile_using_forall %pfill tile_sizes [64]
-        (mapping = [#gpu.block<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pfill_t, %pfill_threads = transform.structured.tile_using_forall %pfill_b
-        num_threads [0, 512] (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Kernel 3: the merge, 128 columns per block, one per thread, 32 partials per step.
-    %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [128]
+    // Kernel 2: the merge, a warp per column (blocks of 32 threads: any column count),
+    // its G partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3
+    // of each chunk (one 16-byte load) into a vector<4xf32> in registers; the lane's 4
+    // and the warp's 32 sums combined by one gpu.subgroup_reduce (shuffles only).
+    %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [1]
         (mapping = [#gpu.block<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_b, %mg = transform.structured.fuse_into_containing_op %fill into %merge_grid
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %comb_t, %merge_threads = transform.structured.tile_using_forall %comb_b num_threads [128]
-        (mapping = [#gpu.thread<x>])
+    %mpfill, %mpart, %mcomb, %mloop = transform.structured.tile_reduction_using_for %comb_b
+        by tile_sizes = [0, 128]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %mpart_t, %mpart_f = transform.structured.tile_using_forall %mpart tile_sizes [1, 4]
+        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_t, %mt = transform.structured.fuse_into_containing_op %fill_b into %merge_threads
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %comb_r, %merge_cols, %merge_steps = transform.structured.tile_using_for %comb_t
-        tile_sizes [1, 32]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %mpfill_t, %mpfill_f = transform.structured.tile_using_forall %mpfill tile_sizes [1, 4]
+        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
+        (mapping = [#gpu.thread<y>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %mcomb lanes = 32
+        mapping = [#gpu.thread<y>, #gpu.thread<x>]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+        (mapping = [#gpu.thread<y>])
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     %func = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
@@ -115,11 +178,13 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.tiling_canonicalization
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
-    // Vectorize every static tile (the steps of kernels 2 and 3); a dynamic one (the
-    // peeled rows, a column count that is not a multiple of 4) stays scalar.
-    %steps2 = transform.structured.match ops{["linalg.generic"]} in %forall
+    // Vectorize every static tile (the fills and steps of kernel 1, the merge's steps);
+    // a dynamic one (the peeled rows, a column count not a multiple of 4) stays scalar.
+    %steps2 = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %forall
       : (!transform.any_op) -> !transform.any_op
-    %tiles = transform.merge_handles %steps2, %comb_r : !transform.any_op
+    %steps3 = transform.structured.match ops{["linalg.generic"]} in %merge_grid
+      : (!transform.any_op) -> !transform.any_op
+    %tiles = transform.merge_handles %steps2, %steps3 : !transform.any_op
     transform.foreach %tiles : !transform.any_op {
     ^bb0(%tile: !transform.any_op):
       transform.sequence %tile : !transform.any_op failures(suppress) {
@@ -137,6 +202,12 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.apply_licm to %loops : !transform.any_op
     transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    // The accumulator's first value: the zeros written before the step loop (their read
+    // folds to the constant; their write stays, four stores per thread and chunk, until
+    // the canonicalization folds a transfer_write under another, as upstream's foldWAW).
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
 
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
@@ -147,19 +218,28 @@ module attributes {transform.with_named_sequence} {
     %grids = transform.structured.match ops{["scf.forall"]}
         attributes {mapping = [#gpu.block<x>]} in %func_b
       : (!transform.any_op) -> !transform.any_op
-    %grid1, %grid2, %grid3 = transform.split_handle %grids
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %launch1 = transform.gpu.map_forall_to_blocks %grid1 generate_gpu_launch
-      : (!transform.any_op) -> !transform.any_op
-    %mapped1 = transform.gpu.map_nested_forall_to_threads %launch1 block_dims = [512, 1, 1]
-      : (!transform.any_op) -> !transform.any_op
+    %grid2, %grid3 = transform.split_handle %grids
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped2 = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
-      : (!transform.any_op) -> !transform.any_op
+    transform.tune.alternatives<"threads_block"> selected_region = %threads
+        : !transform.param<i64> {
+      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }
     %launch3 = transform.gpu.map_forall_to_blocks %grid3 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
-    %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [128, 1, 1]
+    %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [32, 1, 1]
+        sync_after_distribute = false
       : (!transform.any_op) -> !transform.any_op
     %func_g = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
@@ -168,6 +248,13 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.gpu.eliminate_barriers
     } : !transform.any_op
     transform.apply_cse to %func_g : !transform.any_op
+    transform.apply_patterns to %func_g {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_g : !transform.any_op
+    %func_h = transform.structured.hoist_redundant_vector_transfers %func_g
+      : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -6,17 +6,21 @@
 // gpu.all_reduce per thread (shfl.sync butterflies in each warp, the T/32 warp results
 // exchanged through shared memory), and thread 0 adds it to the row's init. Knob
 // "threads" (tune.alternatives, a region per block size, since block_dims is static):
-// T = 512 selected. Measured on the H200 (same run, copy 4.08 TB/s): at 8192^2 512
-// threads 0.070 ms (0.94x copy), 256 0.073, 1024 0.078, torch.compile 0.069; at 8191x1000
-// 256 threads are faster (0.024 ms against 0.030).
+// T = 512 selected (region 1). Measured on the H200 (same run, copy 4.08 TB/s): at
+// 8192^2 512 threads 0.070 ms (0.94x copy), 256 0.073, 1024 0.078, torch.compile 0.069;
+// at 8191x1000 256 threads are faster (0.024 ms against 0.030). Again on 2026-11-28
+// (one run, copy 4.08 TB/s) at 8192^2: 512 threads 0.071 ms (0.92x), pieces, warps x4
+// and x8 0.074 (0.89x), a row per warp 0.075 (0.87x, the default until then); Triton
+// 0.073, torch eager 0.086. Short rows (8191x1000) take the warp region (4): 0.43x copy
+// there in the previous session's run, one 512-thread block per row 0.33x.
 // Payload: examples/rowsum_cuda.mlir (fill + row reduction, any 2-D size).
 // Region 3 of the knob (pieces, not measured yet): 512 threads, thread t reducing the
 // contiguous piece t of the row (tile_reduction_using_forall num_threads [0, 512]);
 // static pieces (N a multiple of 512) are vectorized: at 8192 columns four
 // ld.global.v4 per thread, all in flight before the thread's sum; the
 // partials are reduced as in the other regions.
-// Regions 4-6 (warps, R = 1, 4, 8 rows per block, blocks of 32 x R threads; region 4
-// selected): for short rows (8191x1000: one row per 512-thread block was overhead-bound,
+// Regions 4-6 (warps, R = 1, 4, 8 rows per block, blocks of 32 x R threads): for short
+// rows (8191x1000: one row per 512-thread block was overhead-bound,
 // 0.33x copy). Row y of the block is warp y; lane l adds the 4 adjacent elements
 // 4l..4l+3 of each chunk of 128 (one ld.global.v4 when the rows are 16-byte aligned, a
 // peeled last chunk in scalar code) into a vector<4xf32> kept in registers across the
@@ -33,7 +37,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Knob: threads per block (256, 512, 1024; pieces of 512; warps with 1, 4, 8 rows),
     // one region each.
-    transform.tune.alternatives<"threads"> selected_region = 4 {
+    transform.tune.alternatives<"threads"> selected_region = 1 {
       // 256 threads: per-thread partials over chunks of 256 (one slot per thread, in
       // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
       // Blocks: one row each.

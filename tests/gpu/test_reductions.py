@@ -95,10 +95,26 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (100003, 3), (5, 33)])
-def test_column_sums_at_odd_sizes(rows: int, cols: int) -> None:
-    kernel, text = _compile("colsum", {999: rows, 1000: cols})
-    check_kernel(kernel, text, seed=12, reduction=None)
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [(8191, 1000), (100003, 3), (3, 100003), (37, 1001), (5, 33), (8192, 8192)],
+    ids=str,
+)
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        None,
+        {"blocks": 0, "row_step": 16, "threads": 2},
+        {"blocks": 2, "row_step": 4, "threads": 0},
+    ],
+    ids=["default", "128x1024x16", "512x256x4"],
+)
+def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | None) -> None:
+    """Every "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count
+    where they do not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and out of 16-byte
+    alignment, a column count past a whole chunk of 2048 and the warp-per-column merge."""
+    kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
 _RACECHECK_SCRIPT = """
@@ -128,13 +144,15 @@ print("ran")
         ("softmax", 1000, 4),
         ("softmax", 1001, 4),
         ("layernorm", 1000, 4),
+        ("colsum", 1001, 0),
     ],
     ids=str,
 )
 def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
     """The shared partials, the all-reduce's warp slots and the row values: no hazard in
     the chunked region, in the register regions with static pieces (the forwarded reads of
-    x) or with dynamic ones."""
+    x) or with dynamic ones; colsum's merge (its lanes' partials in shared memory; the
+    example resized to 1001 rows of 4 columns, 256 threads in the row-chunk kernel)."""
     sanitizer = shutil.which("compute-sanitizer") or next(
         (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
     )

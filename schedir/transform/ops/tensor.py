@@ -1,6 +1,7 @@
 """The pattern sets of the tensor descriptors (upstream's TensorTransformOps.cpp
 `populatePatterns`): `fold_tensor_subset_ops` (from the canonicalization driver's sets),
-`fold_tensor_subset_ops_into_vector_transfers` and `fold_tensor_empty`.
+`fold_tensor_subset_ops_into_vector_transfers`, `fold_tensor_empty` and
+`merge_consecutive_insert_extract_slice` (its extract half).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from schedir.dialects.transform.tensor import (
     ApplyTensorFoldTensorEmptyOp,
     ApplyTensorFoldTensorSubsetOpsIntoVectorTransfersOp,
     ApplyTensorFoldTensorSubsetOpsOp,
+    ApplyTensorMergeConsecutiveInsertExtractSliceOp,
     ApplyTensorRewriteAsConstantOp,
 )
 from schedir.transform.interface import populates
@@ -17,6 +19,7 @@ from schedir.transform.rewrites.canonicalize.driver import pattern_set
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.patterns.tensor import (
     fold_tensor_empty_patterns,
+    merge_consecutive_insert_extract_slice_patterns,
     rewrite_as_constant_patterns,
 )
 from schedir.transform.rewrites.vectorization.subset_folds import (
@@ -46,3 +49,9 @@ def rewrite_as_constant(op: Descriptor) -> PatternSet:
 def fold_tensor_empty(op: Descriptor) -> PatternSet:
     """Fold reshapes and slices of tensor.empty into tensor.empty."""
     return fold_tensor_empty_patterns(bool(op.option("fold_single_use_only")))
+
+
+@populates(ApplyTensorMergeConsecutiveInsertExtractSliceOp)
+def merge_consecutive_insert_extract_slice(op: Descriptor) -> PatternSet:
+    """Merge an extract_slice of an extract_slice into one slice."""
+    return merge_consecutive_insert_extract_slice_patterns()

@@ -40,6 +40,9 @@ def _colsum(rows: int, cols: int) -> str:
         (5, 33, None),
         (130, 2052, {"blocks": 2, "row_step": 16}),
         (999, 1000, {"row_step": 4}),
+        (37, 1001, {"threads": 0, "blocks": 2}),
+        (300, 4100, {"threads": 2, "row_step": 16}),
+        (3, 100003, {"threads": 0}),
     ],
     ids=str,
 )
@@ -154,7 +157,7 @@ def test_a_kernel_that_skips_blocks_is_caught() -> None:
     payload = _colsum(256, 64)
     module = scheduled_module(payload, COLSUM)
     launches = [op for op in module.walk() if isinstance(op, LaunchOp)]
-    chunks = launches[1]
+    chunks = launches[0]
     half = ConstantOp.from_int_and_width(64, IndexType())
     chunks.parent_block().insert_op_before(half, chunks)  # type: ignore[union-attr]  # a launch sits in a block
     chunks.operands = [half.result, *chunks.operands[1:]]

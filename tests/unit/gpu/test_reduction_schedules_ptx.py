@@ -21,9 +21,9 @@ REPO = Path(__file__).parents[3]
 ALL_REDUCES = {"softmax": 2, "layernorm": 2, "rowsum": 1, "matvec": 1, "softmax_f16": 2}
 """The gpu.all_reduce ops of each schedule (one per row reduction)."""
 
-BLOCK_REDUCTIONS = {name: count for name, count in ALL_REDUCES.items() if name != "rowsum"}
-"""The schedules whose default region reduces across the block (rowsum's reduces a row
-per warp: `test_warp_rows_are_one_butterfly`)."""
+BLOCK_REDUCTIONS = dict(ALL_REDUCES)
+"""The schedules whose default region reduces across the block (all of them; rowsum's
+region of a row per warp: `test_warp_rows_are_one_butterfly`)."""
 
 
 def _payload(name: str, rows: int = 1000, cols: int = 999) -> str:
@@ -170,23 +170,45 @@ def _modules(ptx: str) -> list[str]:
     return [part for part in parts if ".entry" in part]
 
 
+COLSUM_BLOCKS = {0: 128, 1: 256, 2: 512}
+"""colsum's "blocks" regions -> row chunks G (the partials of a column, merged by a warp)."""
+
+
+@pytest.mark.parametrize("blocks", sorted(COLSUM_BLOCKS))
 @pytest.mark.parametrize(("rows", "cols"), [(8192, 8192), (8191, 1000), (999, 1000)])
-def test_colsum_kernels_read_16_bytes_per_load(rows: int, cols: int, ptxas: Path) -> None:
-    """colsum: three kernels (partials zeroed, row chunks reduced, partials merged), each
-    assembling for sm_90 without local memory; the row-chunk kernel reads a step of 8
-    rows as 16-byte loads (ld.global.v4) and the merge 32 partials as 8 of them; no lane
-    reads another's sum, so no shuffle and no shared memory."""
+def test_colsum_kernels_read_16_bytes_per_load(
+    rows: int, cols: int, blocks: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """colsum: two kernels (row chunks reduced into the partials, partials merged), each
+    assembling for sm_90 without local memory or spills; the row-chunk kernel reads a
+    step of 8 rows (where its chunks have 8 rows) as 16-byte loads (ld.global.v4) and
+    nothing else (its accumulators start as zeros in registers: no partial is read back)
+    with no lane reading another's sum (no shuffle, no shared memory, no barrier); the
+    merge is a warp per column (blocks of 32 threads), its G partials one ld.global.v4
+    per lane and chunk of 128, combined by one subgroup reduction (5 shfl.sync.bfly, no
+    barrier)."""
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
-    modules = _modules(_ptx("colsum", payload))
-    assert len(modules) == 3
-    fill, chunks, merge = modules
-    assert ".maxntid 512, 1, 1" in chunks and ".maxntid 128, 1, 1" in merge
-    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", chunks)) >= 8
-    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", merge)) >= 8
-    assert "ld.global" not in fill
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(
+        payload, schedule=schedule, target="cuda", knobs={"blocks": blocks}
+    ).stages["ptx"]
+    modules = _modules(ptx)
+    assert len(modules) == 2
+    chunks, merge = modules
+    assert ".maxntid 512, 1, 1" in chunks and ".maxntid 32, 1, 1" in merge
+    v4_loads = len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", chunks))
+    if rows // COLSUM_BLOCKS[blocks] >= 8:  # a whole step of 8 rows in each chunk
+        assert v4_loads >= 8
+    if rows % COLSUM_BLOCKS[blocks] == 0 and cols % 4 == 0:  # no scalar tail
+        assert len(re.findall(r"ld\.global", chunks)) == v4_loads
+    merge_loads = re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", merge)
+    assert len(merge_loads) == COLSUM_BLOCKS[blocks] // 128
+    assert "shfl" not in chunks and ".shared" not in chunks and "bar.sync" not in chunks
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", merge)) == 5
+    assert "bar.sync" not in merge
     for module in modules:
-        assert "shfl" not in module and ".shared" not in module
         assert ".local" not in module and "__local_depot" not in module
+        assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
         assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
@@ -218,10 +240,11 @@ def test_warp_rows_are_one_butterfly(
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
-def test_warp_rows_default_at_odd_rows(ptxas: Path) -> None:
-    """rowsum's default (a row per warp, one per block) at 8191 rows of 1000: the seven
-    full chunks and the last (104 columns, 26 lanes) are eight ld.global.v4 per lane."""
-    ptx = _compile("rowsum", 8191, 1000).stages["ptx"]
+def test_warp_rows_at_odd_rows(ptxas: Path) -> None:
+    """rowsum's region of a row per warp, one per block (short rows' region) at 8191 rows
+    of 1000: the seven full chunks and the last (104 columns, 26 lanes) are eight
+    ld.global.v4 per lane."""
+    ptx = _compile("rowsum", 8191, 1000, 4).stages["ptx"]
     assert ".maxntid 32, 1, 1" in ptx
     assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx)) == 8
     assert len(re.findall(r"shfl\.sync\.bfly\.b32", ptx)) == 5

@@ -24,6 +24,21 @@ become a `tensor.empty` of their result (upstream's EmptyOpPatterns.cpp):
 
 With `fold_single_use_only`, the reshape and slice folds require the `tensor.empty` to
 have no other use.
+
+`tensor.merge_consecutive_insert_extract_slice` (upstream's
+MergeConsecutiveInsertExtractSlicePatterns.cpp), its extract half: a slice of a slice
+becomes one slice of the first's source, with the second's sizes and result type:
+
+    %a = tensor.extract_slice %t[0, %g] [8192, 1] [1, 1] : tensor<8192x256xf32> to tensor<8192x1xf32>
+    %b = tensor.extract_slice %a[0, 0] [8192, 1] [1, 1] : tensor<8192x1xf32> to tensor<8192xf32>
+    // ->
+    %b = tensor.extract_slice %t[0, %g] [8192, 1] [1, 1] : tensor<8192x256xf32> to tensor<8192xf32>
+
+The offsets combine as upstream's `mergeOffsetsSizesAndStrides` (first + second * first's
+stride, an `affine.apply` where not static), the strides multiply, a dim the first slice
+dropped keeps its offset; where that needs a product of two dynamic values (strides,
+or an offset and a stride: upstream's semi-affine `s0 * s1`) the pair is left alone, as are
+consecutive insert_slices (their half of upstream's set is not implemented).
 """
 
 from __future__ import annotations
@@ -34,14 +49,18 @@ from xdsl.dialects import arith
 from xdsl.dialects import tensor as xtensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 
-from schedir.dialects.tensor import GenerateOp
+from schedir.dialects.affine import ApplyOp
+from schedir.dialects.tensor import ExtractSliceOp, GenerateOp
+from schedir.dialects.utils import Mixed
 from schedir.transform.rewrites.constants import constant_attr
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
@@ -116,8 +135,104 @@ def fold_tensor_empty_patterns(single_use_only: bool = False) -> PatternSet:
     )
 
 
+# --- tensor.merge_consecutive_insert_extract_slice ----------------------------------------
+
+
+def _kept_dims(sizes: list[Mixed], result: TensorType[Attribute]) -> list[bool] | None:
+    """Which dims of a slice its result keeps (unit dims of the sizes that the result
+    lacks are dropped; which of two equal unit dims is dropped does not matter here)."""
+    shape = result.get_shape()
+    kept: list[bool] = []
+    j = 0
+    for size in sizes:
+        static = size if isinstance(size, int) else DYNAMIC_INDEX
+        if j < len(shape) and shape[j] == static:
+            kept.append(True)
+            j += 1
+        elif size == 1:
+            kept.append(False)
+        else:
+            return None
+    return kept if j == len(shape) else None
+
+
+def _offset(rw: CanonRewriter, op: Operation, outer: Mixed, inner: Mixed, stride: Mixed) -> Mixed:
+    """outer + inner * stride, folded where static (an affine.apply of symbols otherwise)."""
+    if isinstance(outer, int) and isinstance(inner, int) and isinstance(stride, int):
+        return outer + inner * stride
+    if inner == 0:
+        return outer
+    symbols: list[SSAValue] = []
+
+    def term(value: Mixed) -> AffineExpr:
+        if isinstance(value, int):
+            return AffineExpr.constant(value)
+        symbols.append(value)
+        return AffineExpr.symbol(len(symbols) - 1)
+
+    expr = term(outer) + term(inner) * term(stride)
+    map_ = AffineMap(0, len(symbols), (expr,))
+    return rw.create(ApplyOp(symbols, AffineMapAttr(map_)), op).results[0]
+
+
+def _stride(outer: Mixed, inner: Mixed) -> Mixed | None:
+    """outer * inner (None for two dynamic strides: left to upstream)."""
+    if isinstance(outer, int) and isinstance(inner, int):
+        return outer * inner
+    if outer == 1:
+        return inner
+    if inner == 1:
+        return outer
+    return None
+
+
+def _merge_extract_of_extract(op: ExtractSliceOp, rw: CanonRewriter) -> bool:
+    producer = op.source.owner if isinstance(op.source, OpResult) else None
+    if not isinstance(producer, ExtractSliceOp):
+        return False
+    kept = _kept_dims(producer.mixed_sizes, cast(TensorType[Attribute], producer.result.type))
+    if kept is None:
+        return False
+    # Per dim of the first slice's source: (first offset, stride; second offset, size,
+    # stride), the second's entries None where the first slice dropped the dim.
+    consumer = iter(zip(op.mixed_offsets, op.mixed_sizes, op.mixed_strides, strict=True))
+    dims = [
+        (p_off, p_stride, next(consumer) if keep else None)
+        for keep, p_off, p_stride in zip(
+            kept, producer.mixed_offsets, producer.mixed_strides, strict=True
+        )
+    ]
+    strides: list[Mixed] = []
+    for _, p_stride, second in dims:
+        stride = p_stride if second is None else _stride(p_stride, second[2])
+        if stride is None:
+            return False
+        if second is not None and not isinstance(second[0], int) and not isinstance(p_stride, int):
+            return False  # a product of two symbols: semi-affine, left alone
+        strides.append(stride)
+    rw.set_insertion_point(op)
+    offsets: list[Mixed] = []
+    sizes: list[Mixed] = []
+    for p_off, p_stride, second in dims:
+        if second is None:  # dropped by the first slice: its one index
+            offsets.append(p_off)
+            sizes.append(1)
+            continue
+        offsets.append(_offset(rw, op, p_off, second[0], p_stride))
+        sizes.append(second[1])
+    merged = ExtractSliceOp(producer.source, offsets, sizes, strides, op.result.type)
+    rw.replace_with_op(op, merged)
+    return True
+
+
+def merge_consecutive_insert_extract_slice_patterns() -> PatternSet:
+    """The patterns of `tensor.merge_consecutive_insert_extract_slice` (its extract half)."""
+    return PatternSet().add(ExtractSliceOp, _merge_extract_of_extract)
+
+
 __all__ = [
     "fold_tensor_empty_patterns",
+    "merge_consecutive_insert_extract_slice_patterns",
     "rewrite_as_constant_patterns",
 ]
 
