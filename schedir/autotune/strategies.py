@@ -28,6 +28,7 @@ Exhaustive search enqueues the valid points in order (`study.enqueue_trial` with
 
 from __future__ import annotations
 
+import itertools
 import random
 import warnings
 from collections.abc import Mapping, Sequence
@@ -98,6 +99,9 @@ def decode(space: Space, params: Mapping[str, object]) -> Point:
 LOCAL_SHARE = 0.5
 """Probability that a proposal after the first is a local step (when the incumbent has an
 unvisited neighbour): half local refinement, half TPE exploration."""
+RANDOM_ENUMERATION_LIMIT = 100_000
+"""Raw space size up to which a random proposal, when draws keep hitting visited points,
+is chosen among every unvisited one (so no repeat while one is left)."""
 TPE_RETRIES = 8
 """TPE proposals tried before a repeat or an invalid point falls back to a random one."""
 
@@ -247,11 +251,21 @@ def _make_local_tpe_class() -> type:
             return {name: int(value) for name, value in params.items()}
 
         def _random_fresh(self, fresh: Any, rng: random.Random) -> dict[str, int] | None:
+            """A random unvisited valid point: drawn, or (few left) chosen among all."""
             for _ in range(64):
                 params = {k.name: rng.randrange(len(k.options)) for k in self._space.knobs}
                 if fresh(params):
                     return params
-            return None
+            if self._space.raw_size > RANDOM_ENUMERATION_LIMIT:
+                return None
+            names = self._space.names
+            ranges = (range(len(k.options)) for k in self._space.knobs)
+            left = [
+                params
+                for values in itertools.product(*ranges)
+                if fresh(params := dict(zip(names, values, strict=True)))
+            ]
+            return rng.choice(left) if left else None
 
         def sample_independent(
             self,
