@@ -4,6 +4,8 @@
     python benchmarks/tune.py record gpu [--size 4096]          # exhaustive matmul_smem_cuda sweep
     python benchmarks/tune.py table cpu|gpu [--size N]          # the table of a stopped sweep
     python benchmarks/tune.py replay [benchmarks/data/tune_sweep_cpu.json ...]
+    python benchmarks/tune.py replay --synthetic 12 [--seeds 5]  # held-out synthetic spaces
+    python benchmarks/tune.py recheck cpu [--top 12]            # time the recorded best again
     python benchmarks/tune.py throughput cpu|gpu [--budget 64] [--devices 0,1] [--size N]
                                      [--compile-workers N]
     python benchmarks/tune.py results cpu|gpu [--budget 64] [--size N]
@@ -48,7 +50,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data"
 SEEDS = range(10)
 CHECKPOINTS = (16, 32, 64)
-STRATEGIES = ("random", "tpe", "cmaes")
 MAX_REPEATS = 64
 """Repeats in a row after which a search stops (`runner.Settings.max_duplicates`)."""
 
@@ -161,8 +162,29 @@ def write_table(case: str, size: int, out: Path, seconds: float | None = None) -
     print(f"recorded {len(table)} of {len(valid)} valid candidates of {case} ({size}^3): {out}")
 
 
-def replay_one(sweep: Mapping[str, object], strategy: str, seed: int, budget: int) -> list[float]:
-    """The best time after each counted candidate of one simulated search."""
+class _Recorded:
+    """The static constraints of a recorded sweep: a point is valid when it was recorded."""
+
+    description = "recorded in the sweep"
+
+    def __init__(self, times: Mapping[str, object]) -> None:
+        self.times = times
+
+    def violation(self, point: Mapping[str, Any]) -> str | None:
+        from schedir.autotune.space import key
+
+        return None if key(point) in self.times else "not a valid point of the sweep"
+
+
+def replay_one(
+    sweep: Mapping[str, object],
+    strategy: str,
+    seed: int,
+    budget: int,
+    local_share: float | None = None,
+) -> list[float]:
+    """The best time after each counted candidate of one simulated search (`local_share`:
+    the `tpe` sampler's share of local steps, None: the tuner's)."""
     import optuna
     from optuna.trial import TrialState
 
@@ -173,11 +195,14 @@ def replay_one(sweep: Mapping[str, object], strategy: str, seed: int, budget: in
     knobs = tuple(Knob(n, tuple(o), None) for n, o in sweep["knobs"].items())  # pyright: ignore[reportAttributeAccessIssue]
     default = json.loads(str(sweep["default"]))
     knobs = tuple(Knob(k.name, k.options, default.get(k.name)) for k in knobs)
-    space = Space(knobs)
     times: Mapping[str, float | None] = sweep["times_ms"]  # pyright: ignore[reportAssignmentType]
+    # The recorded points are the valid ones: the replayed space knows the schedule's
+    # static constraints as the tuner's does.
+    space = Space(knobs, (_Recorded(times),))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    share = strategies.LOCAL_SHARE if local_share is None else local_share
     study = optuna.create_study(
-        sampler=strategies.sampler(strategy, seed, budget), direction="minimize"
+        sampler=strategies.sampler(strategy, seed, budget, space, share), direction="minimize"
     )
     dists = strategies.distributions(space)
     best: list[float] = []
@@ -216,27 +241,154 @@ def replay_one(sweep: Mapping[str, object], strategy: str, seed: int, budget: in
     return best
 
 
+VARIANTS: dict[str, tuple[str, float | None]] = {
+    "random": ("random", None),
+    "tpe (Optuna's alone)": ("tpe", 0.0),
+    "tpe": ("tpe", None),
+    "cmaes": ("cmaes", None),
+}
+"""The replayed searches: each strategy, plus Optuna's multivariate TPE without the local
+steps of the tuner's `tpe` (`schedir.autotune.strategies`), the ablation."""
+
+
+def replay_rows(sweep: Mapping[str, Any], seeds: range = SEEDS) -> dict[str, list[float]]:
+    """Median over seeds of % of the optimum after each checkpoint, per variant."""
+    from schedir.autotune import strategies
+
+    measured = [t for t in sweep["times_ms"].values() if t is not None]
+    optimum = min(measured)
+    rows: dict[str, list[float]] = {}
+    for name, (strategy, share) in VARIANTS.items():
+        runs = [replay_one(sweep, strategy, seed, max(CHECKPOINTS), share) for seed in seeds]
+        rows[name] = [
+            statistics.median(100 * optimum / best[checkpoint - 1] for best in runs)
+            for checkpoint in CHECKPOINTS
+        ]
+    auto = strategies.resolve("auto", len(sweep["times_ms"]), max(CHECKPOINTS))
+    rows[f"auto (= {auto})"] = rows[auto] if auto in rows else rows["random"]
+    return rows
+
+
+def _print_rows(rows: Mapping[str, list[float]]) -> None:
+    print(f"{'strategy':22}" + "".join(f"{'@' + str(c):>10}" for c in CHECKPOINTS))
+    for name, row in rows.items():
+        print(f"{name:22}" + "".join(f"{s:9.1f}%" for s in row), flush=True)
+
+
 def replay(paths: list[Path]) -> None:
     for path in paths:
         sweep = json.loads(path.read_text())
         measured = [t for t in sweep["times_ms"].values() if t is not None]
-        optimum = min(measured)
         print(
-            f"\n{path.name}: {len(sweep['times_ms'])} candidates, exhaustive best {optimum:.4g} ms"
+            f"\n{path.name}: {len(sweep['times_ms'])} candidates, "
+            f"exhaustive best {min(measured):.4g} ms"
         )
         if not sweep.get("complete", True):
             print(
                 f"(a partial sweep: {len(sweep['times_ms'])} of {sweep['valid_points']} valid "
                 "points; the replayed space is restricted to them)"
             )
-        print(f"{'strategy':10}" + "".join(f"{'@' + str(c):>10}" for c in CHECKPOINTS))
-        for strategy in STRATEGIES:
-            runs = [replay_one(sweep, strategy, seed, max(CHECKPOINTS)) for seed in SEEDS]
-            row = [
-                statistics.median(100 * optimum / best[checkpoint - 1] for best in runs)
-                for checkpoint in CHECKPOINTS
-            ]
-            print(f"{strategy:10}" + "".join(f"{s:9.1f}%" for s in row), flush=True)
+        _print_rows(replay_rows(sweep))
+
+
+def synthetic(index: int) -> dict[str, Any]:
+    """A held-out sweep (not tuned on): a space shaped like the shipped ones (5 or 6 ordered
+    knobs of 3 to 5 options), a time that is the lower of two random, coupled quadratic
+    basins over the options' positions (a global and a local optimum), 3% log-normal
+    noise, 5% failing points clustered at the large end of one knob, and a default
+    drawn at random among the valid points (no better than the median, on average)."""
+    import random
+
+    rng = random.Random(1000 + index)
+    n = rng.choice((5, 6))
+    sizes = [rng.choice((3, 4, 5)) for _ in range(n)]
+    knobs = {f"k{i}": [2**j for j in range(size)] for i, size in enumerate(sizes)}
+
+    def basin() -> tuple[list[float], list[float], list[list[float]]]:
+        centre = [rng.uniform(0, size - 1) for size in sizes]
+        scale = [rng.uniform(0.05, 0.6) for _ in sizes]
+        coupling = [[rng.uniform(-0.15, 0.15) for _ in sizes] for _ in sizes]
+        return centre, scale, coupling
+
+    basins = [basin(), basin()]
+    depth = [1.0, rng.uniform(1.05, 1.3)]
+    failing = rng.randrange(n)
+    times: dict[str, float | None] = {}
+    import itertools
+
+    for position in itertools.product(*(range(size) for size in sizes)):
+        point = {f"k{i}": 2 ** position[i] for i in range(n)}
+        text = json.dumps(point, sort_keys=True, separators=(",", ":"))
+        if position[failing] == sizes[failing] - 1 and rng.random() < 0.5:
+            times[text] = None
+            continue
+        values = []
+        for (centre, scale, coupling), d in zip(basins, depth, strict=True):
+            delta = [position[i] - centre[i] for i in range(n)]
+            q = sum(scale[i] * delta[i] ** 2 for i in range(n))
+            q += sum(coupling[i][j] * delta[i] * delta[j] for i in range(n) for j in range(i))
+            values.append(d * (1 + max(q, -0.5)))
+        times[text] = min(values) * rng.lognormvariate(0, 0.03)
+    default = rng.choice([k for k, v in times.items() if v is not None])
+    return {"knobs": knobs, "default": default, "times_ms": times, "complete": True}
+
+
+def replay_synthetic(count: int, seeds: int) -> None:
+    """The median, over `count` synthetic sweeps, of each variant's median over seeds."""
+    per: dict[str, list[list[float]]] = {}
+    for index in range(count):
+        rows = replay_rows(synthetic(index), range(seeds))
+        for name, row in rows.items():
+            per.setdefault(name, []).append(row)
+        print(
+            f"synthetic {index}: " + ", ".join(f"{n} {r[1]:.1f}%" for n, r in rows.items()),
+            flush=True,
+        )
+    print(f"\n{count} synthetic spaces (held out), {seeds} seeds each:")
+    _print_rows(
+        {
+            name: [statistics.median(r[i] for r in rows) for i in range(len(CHECKPOINTS))]
+            for name, rows in per.items()
+        }
+    )
+
+
+def recheck(case: str, top: int, rounds: int) -> None:
+    """Time the recorded sweep's `top` best points again, interleaved (round-robin over
+    the points, `rounds` rounds, so drift and load hit them alike): whether the recorded
+    best is a real optimum or one lucky timing."""
+    import numpy as np
+
+    import schedir
+
+    sweep = json.loads((DATA / f"tune_sweep_{case}.json").read_text())
+    ranked = sorted((t, k) for k, t in sweep["times_ms"].items() if t is not None)[:top]
+    size = int(sweep["size"])
+    schedule, target, _ = CASES[case]
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((size, size), dtype=np.float32)
+    b = rng.standard_normal((size, size), dtype=np.float32)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"matmul_{size}.mlir"
+        path.write_text(payload(size))
+        kernels = [
+            schedir.compile(str(path), str(ROOT / schedule), target, knobs=json.loads(k))
+            for _, k in ranked
+        ]
+    times: list[list[float]] = [[] for _ in kernels]
+    for kernel in kernels:
+        kernel(a, b)  # warm-up
+    for _ in range(rounds):
+        for i, kernel in enumerate(kernels):
+            t0 = time.perf_counter()
+            for _ in range(5):
+                kernel(a, b)
+            times[i].append((time.perf_counter() - t0) * 1e3 / 5)
+    medians = [statistics.median(t) for t in times]
+    best = min(medians)
+    print(f"{'recorded ms':>12} {'again ms':>10} {'% of best':>10}  knobs")
+    for (recorded, k), again in zip(ranked, medians, strict=True):
+        print(f"{recorded:12.4g} {again:10.4g} {100 * best / again:9.1f}%  {k}")
 
 
 def throughput(
@@ -283,11 +435,13 @@ def throughput(
 
 
 def results(case: str, budget: int, size: int) -> None:
+    from schedir.autotune.report import default_reason
+
     result = _tune(case, size, budget=budget, effort="full")
     peer = result.peer
-    print(
-        f"{case} matmul {size}^3: tuned {result.best_ms:.4g} ms, default {result.default_ms or float('nan'):.4g} ms"
-    )
+    why = default_reason(result)
+    default = f"{result.default_ms:.4g} ms" if why is None else f"none ({why})"
+    print(f"{case} matmul {size}^3: tuned {result.best_ms:.4g} ms, default {default}")
     if peer is not None:
         print(f"  {peer.name}: {peer.ms:.4g} ms; tuned is {peer.ms / result.best_ms:.2f}x the peer")
     else:
@@ -305,6 +459,14 @@ def main(argv: list[str] | None = None) -> int:
         r.add_argument("--out", type=Path)
     rp = sub.add_parser("replay")
     rp.add_argument("sweeps", nargs="*", type=Path)
+    rp.add_argument(
+        "--synthetic", type=int, metavar="N", help="replay N held-out synthetic spaces instead"
+    )
+    rp.add_argument("--seeds", type=int, default=len(SEEDS), help="seeds per synthetic space")
+    rc = sub.add_parser("recheck")
+    rc.add_argument("case", choices=sorted(CASES))
+    rc.add_argument("--top", type=int, default=12)
+    rc.add_argument("--rounds", type=int, default=30)
     for name in ("throughput", "results"):
         q = sub.add_parser(name)
         q.add_argument("case", choices=sorted(CASES))
@@ -317,8 +479,13 @@ def main(argv: list[str] | None = None) -> int:
         size = args.size or RECORD_SIZE[args.case]
         out = args.out or DATA / f"tune_sweep_{args.case}.json"
         (record if args.command == "record" else write_table)(args.case, size, out)
+    elif args.command == "recheck":
+        recheck(args.case, args.top, args.rounds)
     elif args.command == "replay":
-        replay(args.sweeps or sorted(DATA.glob("tune_sweep_*.json")))
+        if args.synthetic:
+            replay_synthetic(args.synthetic, args.seeds)
+        else:
+            replay(args.sweeps or sorted(DATA.glob("tune_sweep_*.json")))
     else:
         size = args.size or CASES[args.case][2]
         devices = tuple(int(d) for d in args.devices.split(",")) if args.devices else None

@@ -15,6 +15,7 @@ time goes: `TuneResult.breakdown`), `problem` (payload and schedule to a problem
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import time
@@ -45,7 +46,8 @@ class TuneResult:
     """The outcome of a tuning run.
 
     `knobs` the winner's selections, `best_ms` its median time, `default_ms` that of the
-    schedule as written (None if not measured or failed), `trials` every candidate's
+    schedule as written (None if not measured or failed: `schedir.autotune.report.
+    default_reason` says why), `trials` every candidate's
     record, `schedule_text` the schedule with the winner selected (the whole payload when
     the schedule is embedded), `kernel` the winner compiled (on first use).
     """
@@ -153,7 +155,7 @@ def tune(
     valid = space.valid_points()
     resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
     the_study = stores.open_study(
-        stores.open_storage(storage), name, strategies.sampler(resolved, seed, budget)
+        stores.open_storage(storage), name, strategies.sampler(resolved, seed, budget, space)
     )
     if not the_study.user_attrs.get("key"):
         the_study.set_user_attr("key", parts)
@@ -230,7 +232,10 @@ def tune(
         point,
         best.median_ms,
         default_rec.median_ms
-        if default_rec is not None and default_rec.status == "verified"
+        if default_rec is not None
+        and default_rec.status == "verified"
+        and default_rec.median_ms is not None
+        and math.isfinite(default_rec.median_ms)
         else None,
         found,
         loaded.problem.render(point),

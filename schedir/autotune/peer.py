@@ -7,6 +7,7 @@ repeats after a warm-up); None when the payload has no peer or the library is mi
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -104,7 +105,9 @@ def peer_time(
         )
         if out.returncode != 0:
             return None
-        return PeerTime(name, float(json.loads(out.stdout.strip().splitlines()[-1])))
+        ms = float(json.loads(out.stdout.strip().splitlines()[-1]))
+        # No time rather than a non-finite one (the table prints numbers or reasons).
+        return PeerTime(name, ms) if math.isfinite(ms) and ms > 0 else None
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         return None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -99,6 +100,41 @@ def failures(found: Sequence[Record]) -> dict[str, list[Record]]:
     return grouped
 
 
+def milliseconds(value: float | None, why: str) -> str:
+    """`value` to 4 significant digits, or `why` when it is not a finite time (a printed
+    time is a number or the reason there is none, never `nan` or `inf`)."""
+    if value is None or not math.isfinite(value):
+        return why
+    return f"{value:.4g}"
+
+
+def default_reason(result: TuneResult) -> str | None:
+    """Why the schedule as written has no time (None when it has one): its knobs are not
+    all selected, it never ran, or how it failed (status and the first line of the
+    error)."""
+    from schedir.autotune.runner import default_record
+    from schedir.autotune.space import key
+
+    point = result.space.default()
+    if point is None:
+        return "n/a: a knob has no selected value"
+    if result.default_ms is not None and math.isfinite(result.default_ms):
+        return None
+    record = default_record(result.trials, key(point))
+    if record is None:
+        return "not measured: the search ended before it ran"
+    if record.status == "verified":
+        return "no finite time was measured"
+    return f"{record.status}: {_cause(record)}"
+
+
+def _speedup(result: TuneResult) -> str:
+    """`1.23x` (the default's time over the best), or `n/a` (the table says why)."""
+    if default_reason(result) is not None or result.default_ms is None:
+        return "n/a"
+    return f"{result.default_ms / result.best_ms:.2f}x"
+
+
 def print_summary(result: TuneResult, console: Console) -> None:
     """The final table and the failure summary."""
     from rich.table import Table
@@ -111,24 +147,33 @@ def print_summary(result: TuneResult, console: Console) -> None:
         ("knobs", "left"),
     ):
         table.add_column(column, justify=justify)  # pyright: ignore[reportArgumentType]  # rich's justify literal
-    default = result.default_ms
+    why = default_reason(result)
+    default = result.default_ms if why is None else None
     names = result.space.names
 
-    def ratio(ms: float | None) -> str:
-        return f"{default / ms:.2f}x" if ms and default else "-"
+    def ratio(ms: float) -> str:
+        return f"{default / ms:.2f}x" if default and ms > 0 and math.isfinite(ms) else "-"
 
     default_knobs = result.space.default()
     table.add_row(
         "default (as written)",
-        f"{default:.4g}" if default is not None else "failed" if default_knobs else "n/a",
+        milliseconds(default, why or "n/a"),
         "1.00x" if default is not None else "-",
         describe(default_knobs, names) if default_knobs else "(unresolved knobs)",
     )
     table.add_row(
-        "best found", f"{result.best_ms:.4g}", ratio(result.best_ms), describe(result.knobs, names)
+        "best found",
+        milliseconds(result.best_ms, "n/a"),
+        ratio(result.best_ms),
+        describe(result.knobs, names),
     )
     if result.peer is not None:
-        table.add_row(result.peer.name, f"{result.peer.ms:.4g}", ratio(result.peer.ms), "")
+        table.add_row(
+            result.peer.name,
+            milliseconds(result.peer.ms, "no finite time"),
+            ratio(result.peer.ms),
+            "",
+        )
     console.print(table)
     grouped = failures(result.trials)
     if grouped:
@@ -151,9 +196,8 @@ def _cause(record: Record) -> str:
 
 def best_line(result: TuneResult) -> str:
     """The last line of stdout: `best: <ms> ms (<x>x the default) knobs: <name>=<value>,...`."""
-    speedup = f"{result.default_ms / result.best_ms:.2f}x" if result.default_ms else "n/a"
     return (
-        f"best: {result.best_ms:.4g} ms ({speedup} the default) knobs: "
+        f"best: {result.best_ms:.4g} ms ({_speedup(result)} the default) knobs: "
         f"{describe(result.knobs, result.space.names)}"
     )
 
@@ -165,24 +209,33 @@ def write_report(result: TuneResult, folder: Path) -> None:
         folder / "trials.jsonl", "".join(json.dumps(r.as_json()) + "\n" for r in result.trials)
     )
     _plots(result, folder)
+    write_output(folder / "report.md", report_markdown(result))
+
+
+def report_markdown(result: TuneResult) -> str:
+    """The text of `report.md`."""
     lines = [
         "# schedir-tune report",
         "",
         f"- study: `{result.study_name}`, strategy {result.strategy}, {result.candidates} candidates",
         f"- best: {result.best_ms:.4g} ms, knobs `{describe(result.knobs, result.space.names)}`",
-        f"- default: {result.default_ms:.4g} ms"
-        if result.default_ms
-        else "- default: not measured",
+        f"- default: {_with_unit(result.default_ms, default_reason(result))}",
     ]
     if result.peer is not None:
-        lines.append(f"- {result.peer.name}: {result.peer.ms:.4g} ms")
+        lines.append(f"- {result.peer.name}: {_with_unit(result.peer.ms, 'no finite time')}")
     grouped = failures(result.trials)
     if grouped:
         lines += ["", "## Failures", ""]
         for status, group in sorted(grouped.items()):
             lines.append(f"- {status}: {len(group)} (e.g. {_cause(group[0])})")
     lines += ["", "![history](history.png)", "", "![knobs](knobs.png)", ""]
-    write_output(folder / "report.md", "\n".join(lines))
+    return "\n".join(lines)
+
+
+def _with_unit(value: float | None, why: str | None) -> str:
+    """`1.234 ms`, or the reason there is no time."""
+    text = milliseconds(value, why or "no finite time")
+    return f"{text} ms" if value is not None and math.isfinite(value) and why is None else text
 
 
 def _save_figure(fig: Figure, path: Path) -> None:
@@ -238,8 +291,11 @@ def _plots(result: TuneResult, folder: Path) -> None:
 __all__ = [
     "LiveProgress",
     "best_line",
+    "default_reason",
     "failures",
+    "milliseconds",
     "print_summary",
     "progress_line",
+    "report_markdown",
     "write_report",
 ]

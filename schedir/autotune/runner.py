@@ -641,12 +641,25 @@ class Loop:
         self._accept(cand, times, m.build_s)
 
     def _accept(self, cand: _Candidate, times: tuple[float, ...], build_s: float) -> None:
+        import math
         import statistics
 
+        median = statistics.median(times)
+        if not math.isfinite(median) or median < 0:
+            # A timer that gave no usable time: the candidate cannot win, and no table
+            # prints a `nan` for it.
+            self._finish(
+                cand,
+                "error",
+                error_class="NoTime",
+                message=f"the timing gave no finite time (median {median} ms)",
+                build_s=build_s,
+            )
+            return
         self._finish(
             cand,
             "verified",
-            median_ms=statistics.median(times),
+            median_ms=median,
             times_ms=list(times[:200]),
             spread=relative_spread(times),
             build_s=build_s,

@@ -140,3 +140,13 @@ def failing_reference_handler(setup: Any) -> Callable[[Any, Callable[..., None]]
         return "<payload>:1:1: error: the reference cannot evaluate this op"
 
     return fail
+
+
+def wrong_default(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
+    """The schedule as written (tile_m=8, tile_n=4) returns one wrong number."""
+    results = run()
+    if (knobs.get("tile_m"), knobs.get("tile_n")) == (8, 4):
+        results[0][1, 2] += 1.0
+    return results
