@@ -361,6 +361,17 @@ def _row_bytes(t: MemRefType) -> int | None:
     return None if name is None else t.get_shape()[-1] * 2
 
 
+def _rows_fit_box(tile: MemRefType, box: tuple[int, ...], row_bytes: int) -> bool:
+    """Whether a tile's rows are those the descriptor can step through: the box's rows
+    for a tile of several column chunks (the leading byte offset is the box's size), or
+    whole 8-row swizzle atoms of one box for a one-chunk tile (a consumer warpgroup's rows
+    of a warp-specialized block's A tile)."""
+    rows = tile.get_shape()[:-1]
+    if row_bytes == SWIZZLE_ROW_BYTES and len(rows) == 1 and len(box) == 2:
+        return rows[0] % 8 == 0 and rows[0] <= box[0]
+    return tuple(rows) == tuple(box[:-1])
+
+
 def _generate_descriptor(lw: Lowering, op: Operation) -> None:
     assert isinstance(op, ng.WarpgroupGenerateDescriptorOp)
     tile = _memref(op.tensor)
@@ -373,7 +384,7 @@ def _generate_descriptor(lw: Lowering, op: Operation) -> None:
         or row_bytes % SWIZZLE_ROW_BYTES
         or len(box) != 2
         or _row_bytes(tmap.tensor) != SWIZZLE_ROW_BYTES
-        or tuple(tile.get_shape()[:-1]) != tuple(box[:-1])
+        or not _rows_fit_box(tile, box, row_bytes)
     ):
         raise unsupported(
             PASS,

@@ -157,10 +157,13 @@ def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
     return None
 
 
-def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMatmul:
+def rewrite_matmul_as_wgmma(
+    rewriter: PatternRewriter, op: Operation, warpgroups: int = 1
+) -> WgmmaMatmul:
     """Rewrite `op` (see the module docstring) into warpgroup MMAs with a register
     accumulator; raises `WgmmaRewriteError` before changing anything when it does not
-    qualify."""
+    qualify. `warpgroups`: how many warpgroups will share the accumulator by rows
+    (`warp_specialize_tma_ring`'s consumers), which bounds its registers per thread."""
     if not isinstance(op, linalg.MatmulOp):
         raise WgmmaRewriteError("target is not a linalg.matmul", op)
     launch = enclosing_launch(op)
@@ -184,15 +187,20 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     if a_t.element_type != b_t.element_type:
         raise WgmmaRewriteError("A and B have different element types", op)
     (m, _), (_, n) = a_t.get_shape(), b_t.get_shape()
-    if m % WGMMA_M:
-        raise WgmmaRewriteError(f"M = {m} is not a multiple of {WGMMA_M}", op)
+    if m % (WGMMA_M * warpgroups):
+        raise WgmmaRewriteError(
+            f"M = {m} is not a multiple of {WGMMA_M * warpgroups} ({WGMMA_M} rows for each "
+            f"of {warpgroups} warpgroups)",
+            op,
+        )
     if not c_t.has_static_shape() or not isinstance(c_t.element_type, Float32Type):
         raise WgmmaRewriteError(f"C {c_t} is not a static f32 memref", op)
-    registers = m * n // WARPGROUP_THREADS
+    registers = m * n // (WARPGROUP_THREADS * warpgroups)
     if registers > MAX_ACCUMULATOR_REGISTERS:
         raise WgmmaRewriteError(
-            f"the {m}x{n} f32 accumulator needs {registers} registers per thread of one "
-            f"warpgroup (at most {MAX_ACCUMULATOR_REGISTERS}: more spill or serialize wgmma)",
+            f"the {m}x{n} f32 accumulator needs {registers} registers per thread of "
+            f"{'one warpgroup' if warpgroups == 1 else f'{warpgroups} warpgroups'} (at most "
+            f"{MAX_ACCUMULATOR_REGISTERS}: more spill or serialize wgmma)",
             op,
         )
     desc_a = _tma_descriptor(a, launch, op, "A")
