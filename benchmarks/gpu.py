@@ -29,7 +29,9 @@ rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default:
 per warp) also its 512-thread region and its warp regions with 4 and 8 rows per block;
 softmax_odd's main row is softmax's region of a row per warp ("threads" = 4); colsum also
 times its other "blocks" and "row_step" values; the tensor-core matmuls time their other
-stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...).
+stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...) and the
+warp-specialized schedule (schedules/matmul_f16_ws_cuda.mlir: "ws 2x64x256 4st" is two
+consumer warpgroups of 64x256 rows each, 4 stages; "ws 1x128x128 ..." one consumer).
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class Case:
     """Further rows of schedir: the same schedule with these knobs (name -> knobs)."""
     knobs: dict[str, int] | None = None
     """The knobs of the main schedir row (None: the schedule's selected values)."""
+    schedule_variants: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
+    """Further rows of schedir: another schedule of schedules/ with these knobs (name ->
+    (schedule, knobs))."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -340,6 +345,19 @@ _WGMMA_VARIANTS = {
 """The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 4
 stages): the ring against one stage, and the widest wgmma (m64n256)."""
 
+_WS = "matmul_f16_ws_cuda.mlir"
+_WS_VARIANTS = {
+    "ws 2x64x256 4st": (_WS, {}),
+    "ws 2x64x256 3st": (_WS, {"stages": 3}),
+    "ws 2x128x128 3st": (_WS, {"block_m": 256, "block_n": 128, "stages": 3}),
+    "ws 2x128x128 4st": (_WS, {"block_m": 256, "block_n": 128, "stages": 4}),
+    "ws 1x128x128 4st": (_WS, {"consumers": 1, "block_n": 128}),
+    "ws 1x128x128 6st": (_WS, {"consumers": 1, "block_n": 128, "stages": 6}),
+}
+"""The warp-specialized rungs (schedules/matmul_f16_ws_cuda.mlir, f16 and bf16 alike: a
+producer warpgroup and `consumers` consumer warpgroups of block_m / consumers rows each):
+two consumers on a 128x256 or 256x128 block, one consumer on 128x128."""
+
 _PIECES_VARIANT = {"pieces": {"threads": 3}}
 """rowsum's and matvec's region of contiguous vectorized pieces per thread (512 threads)."""
 
@@ -373,6 +391,7 @@ def cases(torch: Any) -> list[Case]:
             half=element == "f16",
             bfloat16=element == "bf16",
             knob_variants=_WGMMA_VARIANTS,
+            schedule_variants=_WS_VARIANTS,
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
@@ -621,6 +640,10 @@ def main() -> None:
         kernels = {"schedir": kernel}
         for label, knobs in case.knob_variants.items():
             kernels[label] = schedir.compile(f.name, schedule=schedule, target="cuda", knobs=knobs)
+        for label, (other, knobs) in case.schedule_variants.items():
+            kernels[label] = schedir.compile(
+                f.name, schedule=ROOT / "schedules" / other, target="cuda", knobs=knobs
+            )
         for path in variants.get(case.name, []):
             kernels[path.stem] = schedir.compile(f.name, schedule=path, target="cuda")
         impls = _implementations(torch, case, kernels, triton)

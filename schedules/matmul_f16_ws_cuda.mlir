@@ -8,8 +8,9 @@
 // its block_m / consumers rows of A's stage by B's with wgmma (m64n<block_n>k16) into its
 // own f32 accumulators, one wgmma group in flight, releasing each stage once the MMAs that
 // read it have retired; after the k loop each stores its rows of C from registers.
-// Two consumers make the 128x256 tile (each a 64x256 half: 128 accumulator registers per
-// thread) that one warpgroup cannot hold.
+// Two consumers make the 128x256 and 256x128 tiles (each a 64x256 or 128x128 half: 128
+// accumulator registers per thread) that one warpgroup cannot hold. bf16 payloads
+// (examples/matmul_bf16_cuda.mlir) take the same schedule.
 // Steps: as schedules/matmul_f16_cuda.mlir up to the TMA loads, then
 // transform.schedir.nvgpu.rewrite_matmul_as_wgmma with warpgroups = consumers (the
 // accumulator is split among them) and transform.schedir.nvgpu.warp_specialize_tma_ring
@@ -27,7 +28,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 256 from options = [64, 128, 256] -> !transform.param<i64>
     %stages = transform.tune.knob<"stages"> = 4 from options = [2, 3, 4, 5, 6] -> !transform.param<i64>
     %consumers = transform.tune.knob<"consumers"> = 2 from options = [1, 2] -> !transform.param<i64>
