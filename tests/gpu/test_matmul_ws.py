@@ -101,8 +101,10 @@ def test_sanitizer_clean(tool: str, shape: str) -> None:
         pytest.skip("compute-sanitizer is not installed")
     path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     done = subprocess.run(
-        [sanitizer, "--tool", tool, "--error-exitcode", "3", sys.executable, "-c", _SANITIZED]
-        + ["f16", shape, "3", "256x512x320"],
+        [
+            *(sanitizer, "--tool", tool, "--error-exitcode", "3"),
+            *(sys.executable, "-c", _SANITIZED, "f16", shape, "3", "256x512x320"),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
