@@ -91,8 +91,9 @@ def test_ptx_has_the_producer_and_the_consumers(
     per_step = block_m // consumers // 64 * 4
     assert mma and len(mma) % per_step == 0 and set(mma) == {str(block_n)}
     loads = re.findall(r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global", ptx)
-    # One load loop of the producer: A and each 64-column chunk of B, once.
-    assert len(loads) == 1 + block_n // 64
+    # The producer's loads of A and of each 64-column chunk of B per step (LLVM may
+    # unroll its 6 steps).
+    assert loads and len(loads) % (1 + block_n // 64) == 0
     assert "mbarrier.arrive.expect_tx.shared.b64" in ptx
     assert "mbarrier.try_wait.parity.shared.b64" in ptx
     assert "mbarrier.arrive.shared.b64" in ptx
