@@ -23,7 +23,7 @@
 // producer_registers and consumer_registers (multiples of 8; the block's registers
 // 128 x (producer + consumers x consumer) <= 65536); the ring fits the 227 KiB of shared
 // memory.
-// Payload: examples/matmul_f16_cuda.mlir (linalg.fill + linalg.matmul).
+// Payload: examples/matmul_f16_ws_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
