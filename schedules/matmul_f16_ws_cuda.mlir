@@ -16,13 +16,16 @@
 // accumulator is split among them) and transform.schedir.nvgpu.warp_specialize_tma_ring
 // (which grows the launch to 128 x (1 + consumers) threads with nvvm.minctasm = 1: a fixed
 // register budget, which setmaxnreg needs).
+// The blocks run in groups of raster_group rows of tiles, column by column
+// (transform.schedir.nvgpu.raster_blocks: the blocks resident together share A and B
+// tiles in L2).
 // Limits: as matmul_f16_cuda.mlir (M, N and K multiples of block_m, block_n and 64); at
 // least 2 stages.
 // Knobs: block_m, block_n, stages, consumers (block_m / consumers a multiple of 64, each
 // consumer's block_m / consumers x block_n accumulator at most 128 registers per thread),
 // producer_registers and consumer_registers (multiples of 8; the block's registers
 // 128 x (producer + consumers x consumer) <= 65536); the ring fits the 227 KiB of shared
-// memory.
+// memory; raster_group (rows of tiles per group; 1: the launch's order).
 // Payload: examples/matmul_f16_ws_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -34,6 +37,7 @@ module attributes {transform.with_named_sequence} {
     %consumers = transform.tune.knob<"consumers"> = 2 from options = [1, 2] -> !transform.param<i64>
     %producer_regs = transform.tune.knob<"producer_registers"> = 40 from options = [24, 40, 56] -> !transform.param<i64>
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
+    %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -109,6 +113,8 @@ module attributes {transform.with_named_sequence} {
         consumers = %consumers producer_registers = %producer_regs
         consumer_registers = %consumer_regs
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
+    transform.schedir.nvgpu.raster_blocks %launch_ws group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

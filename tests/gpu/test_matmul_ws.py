@@ -3,7 +3,8 @@ matmuls (a producer warpgroup issues the TMA ring's loads, one or two consumer
 warpgroups multiply their rows of the block with wgmma), for one consumer on 128x128
 blocks and two on 128x256 and 256x128 blocks, 2 to 4 stages, K loops of 1 (no loop:
 canonicalization folds it), 5 and 17 steps (shorter than the ring, not a multiple of it,
-wrapping every barrier's phase several times), and 1024^3 and 4096^3; outputs pre-filled
+wrapping every barrier's phase several times), and 1024^3 and 4096^3, in raster groups of
+1, 3, 4, 8 and 16 rows of tiles (full and partial groups); outputs pre-filled
 with NaN, inputs unchanged, compared with `schedir.reference`; compute-sanitizer's
 memcheck and racecheck clean on one run of each consumer count (skipped where
 compute-sanitizer is not installed)."""
@@ -46,9 +47,21 @@ CASES = [
 """(element, (consumers, block_m, block_n), stages, (m, n, k))."""
 
 
-def _run(element: str, shape: tuple[int, int, int], stages: int, size: tuple[int, ...]) -> None:
+def _run(
+    element: str,
+    shape: tuple[int, int, int],
+    stages: int,
+    size: tuple[int, ...],
+    raster_group: int = 8,
+) -> None:
     (consumers, block_m, block_n), (m, n, k) = shape, size
-    knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n, "stages": stages}
+    knobs = {
+        "consumers": consumers,
+        "block_m": block_m,
+        "block_n": block_n,
+        "stages": stages,
+        "raster_group": raster_group,
+    }
     text = payload(m, n, k, element)
     kernel = schedir.compile(text, schedule=SCHEDULE, target="cuda", knobs=knobs)
     ptx = kernel.stages["ptx"]
@@ -58,7 +71,10 @@ def _run(element: str, shape: tuple[int, int, int], stages: int, size: tuple[int
     inputs = reference.random_inputs(signature, seed=m + n + k + block_m + block_n + stages)
     before = [a.copy() for a in inputs]
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
-    where = f" ({m}x{n}x{k}, {consumers} consumers of {block_m}x{block_n}, {stages} stages)"
+    where = (
+        f" ({m}x{n}x{k}, {consumers} consumers of {block_m}x{block_n}, {stages} stages, "
+        f"raster groups of {raster_group})"
+    )
     results = kernel.run(*inputs, prefill_nan=True)
     check_results(results, expected, [np.dtype(np.float32)], where=where)
     for a, b in zip(inputs, before, strict=True):
@@ -75,7 +91,20 @@ def _run(element: str, shape: tuple[int, int, int], stages: int, size: tuple[int
 def test_warp_specialized_matmul_matches_the_reference(
     element: str, shape: tuple[int, int, int], stages: int, size: tuple[int, int, int]
 ) -> None:
-    _run(element, shape, stages, size)
+    _run(element, shape, stages, size)  # raster groups of 8 (the schedule's)
+
+
+@pytest.mark.parametrize("raster_group", [1, 3, 4, 16])
+@pytest.mark.parametrize(
+    "shape", [(2, 128, 256), (1, 128, 128)], ids=lambda s: "x".join(map(str, s))
+)
+def test_every_raster_order_computes_every_tile_once(
+    shape: tuple[int, int, int], raster_group: int
+) -> None:
+    """Groups of 1 (the launch's order), 3 and 4 rows of tiles (the last group partial:
+    10 rows of tiles) and 16 (one group, partial) over a grid of 10 x 3 or 10 x 6 blocks:
+    every block computes a distinct tile, whatever the order."""
+    _run("f16", shape, 3, (1280, 768, 320), raster_group)
 
 
 _SANITIZED = """

@@ -1,6 +1,6 @@
 """The nvgpu transform ops (upstream's NVGPUTransformOps.td) and schedir's nvgpu extension
 (`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite, the TMA
-ring and its warp specialization).
+ring, its warp specialization and the blocks' raster order).
 
 Applied by `schedir.transform.ops.nvgpu`.
 """
@@ -236,17 +236,55 @@ class WarpSpecializeTmaRingOp(IRDLOperation):
     )
 
 
+@irdl_transform_op
+class RasterBlocksOp(IRDLOperation):
+    """Reorders the blocks of a `gpu.launch` in groups of `group` rows (an L2-aware raster:
+    the blocks that run together share tiles of A and B; Triton's `GROUP_SIZE_M`; schedir's
+    extension, upstream has no such op).
+
+    ```mlir
+    transform.schedir.nvgpu.raster_blocks %launch group = %g
+        : (!transform.any_op, !transform.param<i64>) -> ()
+    // gpu.launch blocks(%bx, %by, %bz) ... { ... uses of %bx, %by, gpu.block_id x/y ... }
+    // -> p = by * gx + bx; width = g * gx; first = (p / width) * g;
+    //    rows = min(gy - first, g); y' = first + (p mod width) mod rows;
+    //    x' = (p mod width) / rows; every use of the block's x and y ids reads x', y'
+    ```
+
+    The target is a `gpu.launch` without clusters; its blocks keep their work, in another
+    order ((x', y') is a permutation of the grid; `group` = 1 is the launch's own order).
+    `group` is a param (a `transform.tune.knob`) holding one integer in 1..65536.
+
+    Return modes: only reads the target (the launch is modified in place); returns nothing.
+    Silenceable failure (the reason at the payload op) when a target is not such a launch
+    or `group` is out of range; nothing is rewritten then. Definite failure when `group` is
+    not one integer.
+    """
+
+    name = "transform.schedir.nvgpu.raster_blocks"
+
+    target = operand_def(TransformOpHandleType)
+    group = operand_def(TransformParamHandleType)
+
+    assembly_format = (
+        "$target `group` `=` $group attr-dict `:` `(` type($target) `,` type($group) `)` `->` "
+        "`(` `)`"
+    )
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
     PipelineTmaRingOp,
     WarpSpecializeTmaRingOp,
+    RasterBlocksOp,
 )
 
 __all__ = [
     "OPS",
     "SWIZZLES",
     "PipelineTmaRingOp",
+    "RasterBlocksOp",
     "RewriteCopyAsTmaOp",
     "RewriteMatmulAsWgmmaOp",
     "WarpSpecializeTmaRingOp",

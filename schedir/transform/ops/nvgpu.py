@@ -1,6 +1,6 @@
 """Apply functions of the nvgpu transform ops (`schedir.dialects.transform.nvgpu`): thin
 adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma`, `.tma_ring` and
-`.warp_specialize`.
+`.warp_specialize` and `.raster`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu import (
     PipelineTmaRingOp,
+    RasterBlocksOp,
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
     WarpSpecializeTmaRingOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.rewrites.gpu.raster import RasterRewriteError, raster_blocks
 from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
 from schedir.transform.rewrites.gpu.tma_ring import RingRewriteError, pipeline_tma_ring
 from schedir.transform.rewrites.gpu.warp_specialize import warp_specialize_tma_ring
@@ -122,3 +124,19 @@ def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpre
         return [result.loop]
 
     interp.apply_to_each(op, op.target, one)
+
+
+@applies(RasterBlocksOp)
+def apply_raster_blocks(op: RasterBlocksOp, interp: Interpreter) -> None:
+    """Reorder each target launch's blocks in groups of `group` rows."""
+    group = _one_int(op, interp, op.group, "group")
+    for payload in interp.state.payload_ops(op.target):
+        try:
+            raster_blocks(interp.state.rewriter(payload), payload, group)
+        except RasterRewriteError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not reorder the blocks")]
+            ) from None
