@@ -356,7 +356,7 @@ def _is_leader_test(op: Operation) -> bool:
     )
 
 
-def _check_rest_of_launch(launch: gpu.LaunchOp, parts: _Parts, store: Operation) -> None:
+def _check_rest_of_launch(launch: gpu.LaunchOp, parts: _Parts) -> None:
     """Nothing else in the launch may assume one warpgroup: no other block barrier (the
     producer's other threads leave early) and no other thread-dependent code."""
     own = {parts.init.next_op}
@@ -377,7 +377,6 @@ def _check_rest_of_launch(launch: gpu.LaunchOp, parts: _Parts, store: Operation)
                 "assumes one warpgroup)",
                 op,
             )
-    del store
 
 
 def warp_specialize_tma_ring(
@@ -446,7 +445,7 @@ def warp_specialize_tma_ring(
     loop = parts.loop
     store = _the_store(loop)
     _check_ring_bytes(parts, stages, loop)
-    _check_rest_of_launch(launch, parts, store)
+    _check_rest_of_launch(launch, parts)
     dst_t = store.dst_memref.type
     assert isinstance(dst_t, MemRefType)
 
