@@ -404,3 +404,53 @@ module attributes {transform.with_named_sequence} {
     return
   }
 }
+
+// -----
+
+// Thread-dependent code outside the MMA's loop: it assumed one warpgroup.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.param.constant 2 : i64 -> !transform.param<i64>
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm warpgroups = %c : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %s = transform.param.constant 3 : i64 -> !transform.param<i64>
+    %p = transform.param.constant 40 : i64 -> !transform.param<i64>
+    %q = transform.param.constant 232 : i64 -> !transform.param<i64>
+    // expected-error @below {{could not warp-specialize the TMA ring}}
+    %l = transform.schedir.nvgpu.warp_specialize_tma_ring %w stages = %s consumers = %c producer_registers = %p consumer_registers = %q
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+  func.func @thread_ids(%a: memref<256x512xf16>, %b: memref<512x256xf16>, %c: memref<256x256xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      %m0 = arith.muli %by, %c128 : index
+      %vc = memref.subview %c[%m0, 0] [128, 256] [1, 1] : memref<256x256xf32> to memref<128x256xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%zero : f32) outs(%vc : memref<128x256xf32, strided<[256, 1], offset: ?>>)
+      scf.for %k = %c0 to %c512 step %c64 {
+        %va = memref.subview %a[%m0, %k] [128, 64] [1, 1] : memref<256x512xf16> to memref<128x64xf16, strided<[512, 1], offset: ?>>
+        %vb = memref.subview %b[%k, 0] [64, 256] [1, 1] : memref<512x256xf16> to memref<64x256xf16, strided<[256, 1], offset: ?>>
+        linalg.copy ins(%va : memref<128x64xf16, strided<[512, 1], offset: ?>>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+        linalg.copy ins(%vb : memref<64x256xf16, strided<[256, 1], offset: ?>>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+        linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                      outs(%vc : memref<128x256xf32, strided<[256, 1], offset: ?>>)
+      }
+      // expected-error @below {{'gpu.thread_id' op the gpu.launch computes with thread ids outside the MMA's loop (code that assumes one warpgroup)}}
+      %t = gpu.thread_id x
+      memref.store %zero, %c[%t, %t] : memref<256x256xf32>
+      gpu.terminator
+    }
+    return
+  }
+}
