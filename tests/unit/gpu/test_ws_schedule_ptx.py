@@ -118,7 +118,7 @@ def test_ptx_assembles_without_serialization_or_spills(
             check=True,
         ).stderr
     assert not serialization_warnings(log), log
-    assert "C75" not in log, log
+    assert "C75" not in log, log  # C7508: setmaxnreg ignored without launch bounds
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
 

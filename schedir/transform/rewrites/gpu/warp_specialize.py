@@ -37,8 +37,11 @@ what changes is who runs what:
     }
 
 A K of one step (its loop folded away by canonicalization) is made a loop of one step
-first. The kernel gets the launch bound `nvvm.minctasm = 1` (ptxas needs a fixed register
-budget per thread to honour `setmaxnreg`).
+first. ptxas honours `setmaxnreg` only when the kernel's register count at entry is fixed
+by launch bounds (otherwise: "C7508 ... 'setmaxnreg' ignored; unable to determine register
+count at entry"): the kernel's `.maxntid` (the launch's static block size) does, 65536 /
+threads registers at most (168 for 384 threads); the launch also gets `nvvm.minctasm = 1`
+(`.minnctapersm 1`: one block per SM is what the budget is planned for).
 """
 
 from __future__ import annotations
