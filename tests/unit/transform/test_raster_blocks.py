@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xdsl.dialects import arith
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
@@ -56,7 +56,7 @@ def _order(gx: int, gy: int, group: int) -> list[tuple[int, int]]:
     module = parse_module(_SCHEDULE.format(gx=gx, gy=gy, group=group), "<test>", ctx=ctx)
     assert apply_schedule(ctx, module, None)
     launch = next(op for op in module.walk() if isinstance(op, gpu.LaunchOp))
-    store = next(op for op in launch.walk() if op.name == "memref.store")
+    store = next(op for op in launch.walk() if isinstance(op, memref.StoreOp))
     new_x, new_y = store.operands[0], store.operands[2]
     result: list[tuple[int, int]] = []
     for y in range(gy):
