@@ -31,7 +31,7 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
-    %stages = transform.tune.knob<"stages"> = 4 from options = [1, 2, 3, 4] -> !transform.param<i64>
+    %stages = transform.tune.knob<"stages"> = 3 from options = [1, 2, 3, 4] -> !transform.param<i64>
     // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
     // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
     // The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of
