@@ -4,8 +4,10 @@ several and an odd number of steps, so both barrier phases are waited on), for e
 tile shape (block_m, block_n) the knobs allow (wgmma m64n64/n128/n256, B loaded in 64-column
 chunks) and every number of stages (1: no ring; 2-4: a TMA ring in dynamic shared
 memory); outputs pre-filled with NaN, inputs unchanged, compared with
-`schedir.reference`. Sizes the tiles do not divide are rejected at compile time (see
-tests/unit/gpu/test_wgmma_schedule_ptx.py)."""
+`schedir.reference`. Sizes the tiles do not divide (edge tiles: TMA zero-fills the boxes
+past the tensors, the store is bounded) at every tile shape, odd M and edge tiles in all
+three dimensions; K or N not a multiple of 8 are a compile-time diagnostic (TMA's 16-byte
+row strides: tests/unit/gpu/test_wgmma_schedule_ptx.py)."""
 
 from __future__ import annotations
 
@@ -98,3 +100,37 @@ def test_matmul_matches_the_reference(
     # A second call (descriptors of the same buffers come from the runtime's cache).
     again = kernel.run(*inputs, prefill_nan=True)
     check_results(again, expected, [np.dtype(np.float32)], where=f" ({m}x{n}x{k}, second call)")
+
+
+EDGE_SIZES = [(1000, 1032, 1016), (65, 136, 72), (4095, 4104, 4096), (129, 72, 1000), (1, 8, 72)]
+"""Sizes the tiles do not divide: edge tiles in M, N and K (1032 = 8 x 128 + 8: B's last
+64-column box lies wholly past N), a single partial tile, a K loop of 64 steps with a
+tail, odd M, and one row of 8 columns."""
+EDGE_CASES = [
+    (element, shape, stages, size)
+    for size in EDGE_SIZES
+    for element, shape, stages in (
+        ("f16", (128, 128), 3),
+        ("f16", (64, 256), 4),
+        ("f16", (128, 64), 1),
+        ("f16", (64, 64), 2),
+        ("bf16", (128, 128), 3),
+        ("bf16", (64, 128), 1),
+    )
+]
+"""(element, (block_m, block_n), stages, (m, n, k)): every edge size at four tile shapes of
+f16 (ring and single stage) and two of bf16."""
+
+
+@pytest.mark.parametrize(
+    ("element", "shape", "stages", "size"),
+    EDGE_CASES,
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_edge_tiles_match_the_reference(
+    element: str, shape: tuple[int, int], stages: int, size: tuple[int, int, int]
+) -> None:
+    """Sizes the tiles do not divide: the edge tiles load whole boxes (zeros past the
+    tensors) and store only their part of C; the NaN prefill shows an element not stored,
+    a wrong k tail shows as an error."""
+    test_matmul_matches_the_reference(element, shape, stages, size)

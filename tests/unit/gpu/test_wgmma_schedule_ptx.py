@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import schedir
 from schedir.diagnostics import TransformError
@@ -158,12 +160,82 @@ def test_ptx_assembles_without_serialization_or_spills(
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
-@pytest.mark.parametrize(("m", "n", "k"), [(1000, 1032, 1016), (4095, 4097, 4096), (512, 256, 100)])
-def test_sizes_the_tiles_do_not_divide_are_a_diagnostic(m: int, n: int, k: int) -> None:
-    """Never a silent wrong answer: the edge tiles are dynamic, and the TMA rewrite says
-    so at the copy (a schedule error, not a crash)."""
-    text = PAYLOAD.read_text()
+def _odd_payload(m: int, n: int, k: int, element: str = "f16") -> str:
+    text = PAYLOAD.read_text().replace("f16", element)
     for old, new in (("512", str(m)), ("384", str(k)), ("256", str(n))):
         text = text.replace(old, new)
-    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads"):
+    return text
+
+
+EDGE_CASES = [
+    ("f16", 1000, 1032, 1016, 128, 128, 3),
+    ("f16", 65, 136, 72, 64, 256, 4),
+    ("f16", 4095, 4104, 4096, 128, 64, 1),
+    ("bf16", 129, 72, 1000, 64, 64, 2),
+    ("f16", 1, 8, 72, 128, 128, 3),
+]
+"""(element, m, n, k, block_m, block_n, stages): sizes the tiles do not divide (edge
+tiles in M, N and K, one partial tile, a single row and N below one column chunk)."""
+
+
+@pytest.mark.parametrize(
+    ("element", "m", "n", "k", "block_m", "block_n", "stages"),
+    EDGE_CASES,
+    ids=lambda v: str(v),
+)
+def test_edge_tiles_compile_to_bounded_stores(
+    element: str, m: int, n: int, k: int, block_m: int, block_n: int, stages: int, ptxas: Path
+) -> None:
+    """Edge tiles load whole TMA boxes (zero-filled past the tensors) and store C under
+    bounds: the PTX has the wgmma and TMA of the divisible case, predicated stores, and
+    assembles without serialization warnings or spills."""
+    schedule = _schedule(
+        f"matmul_{element}_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages
+    )
+    compiled = schedir.compile(_odd_payload(m, n, k, element), schedule=schedule, target="cuda")
+    scheduled = compiled.stages["scheduled"]
+    assert "linalg.matmul" not in scheduled and "linalg.copy" not in scheduled
+    ptx = compiled.stages["ptx"]
+    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n{block_n}k16", ptx)
+    assert "cp.async.bulk.tensor.2d" in ptx
+    # Every store of C is behind a bounds check (a predicated branch around it).
+    stores = re.findall(r"^\s*(@%p\d+ )?st\.global", ptx, flags=re.M)
+    assert stores
+    assert re.search(r"@%p\d+ bra", ptx)
+    _assemble_clean(ptx, ptxas)
+
+
+def _assemble_clean(ptx: str, ptxas: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "k.ptx"
+        source.write_text(ptx)
+        log = subprocess.run(
+            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stderr
+    assert not serialization_warnings(log), log
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    m=st.integers(1, 300),
+    n=st.integers(1, 300),
+    k=st.integers(1, 300),
+    element=st.sampled_from(["f16", "bf16"]),
+)
+def test_rows_not_a_multiple_of_16_bytes_are_a_diagnostic(
+    m: int, n: int, k: int, element: str
+) -> None:
+    """TMA describes A and B by row strides that are multiples of 16 bytes: a K or N that
+    is not a multiple of 8 is an error at the copy (never a wrong answer or a driver
+    error at the call); multiples of 8 pass the TMA rewrite at any M."""
+    text = _odd_payload(m, n, k, element)
+    if k % 8 == 0 and n % 8 == 0:
+        return
+    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads") as e:
         schedir.compile(text, schedule=SCHEDULE, target="cuda")
+    assert "row stride to be a multiple of 16 bytes" in str(e.value)

@@ -53,8 +53,8 @@ from xdsl.rewriter import InsertPoint
 from schedir.dialects import gpu, linalg
 from schedir.dialects import nvgpu as ng
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
-from schedir.dialects.utils import constant_index
-from schedir.transform.rewrites.gpu.tma import enclosing_launch
+from schedir.dialects.utils import DYNAMIC_INDEX, constant_index, mixed_values
+from schedir.transform.rewrites.gpu.tma import enclosing_launch, reaches_bound
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup: the block of a single-warpgroup kernel."""
@@ -172,11 +172,12 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
             f"the gpu.launch must have one warpgroup ({WARPGROUP_THREADS} threads, static)",
             op,
         )
-    a, b = op.inputs
+    a_in, b_in = op.inputs
     c = op.outputs[0]
-    a_t, b_t, c_t = a.type, b.type, c.type
-    if not all(isinstance(t, MemRefType) for t in (a_t, b_t, c_t)):
+    if not all(isinstance(v.type, MemRefType) for v in (a_in, b_in, c)):
         raise WgmmaRewriteError("matmul is not on memrefs (bufferize first)", op)
+    a, b = _operand_tile(a_in, op, "A"), _operand_tile(b_in, op, "B")
+    a_t, b_t, c_t = a.type, b.type, c.type
     assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
     assert isinstance(c_t, MemRefType)
     _check_tile(a_t, op, "A", SWIZZLE_ROW_BYTES)
@@ -186,8 +187,10 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     (m, _), (_, n) = a_t.get_shape(), b_t.get_shape()
     if m % WGMMA_M:
         raise WgmmaRewriteError(f"M = {m} is not a multiple of {WGMMA_M}", op)
-    if not c_t.has_static_shape() or not isinstance(c_t.element_type, Float32Type):
-        raise WgmmaRewriteError(f"C {c_t} is not a static f32 memref", op)
+    if c_t.get_num_dims() != 2 or not isinstance(c_t.element_type, Float32Type):
+        raise WgmmaRewriteError(f"C {c_t} is not an f32 matrix", op)
+    if any(d not in (DYNAMIC_INDEX, full) for d, full in zip(c_t.get_shape(), (m, n), strict=True)):
+        raise WgmmaRewriteError(f"C {c_t} is not {m}x{n} (or an edge tile of it)", op)
     registers = m * n // WARPGROUP_THREADS
     if registers > MAX_ACCUMULATOR_REGISTERS:
         raise WgmmaRewriteError(
@@ -197,6 +200,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         )
     desc_a = _tma_descriptor(a, launch, op, "A")
     desc_b = _tma_descriptor(b, launch, op, "B")
+    _check_k_tail(a_in, a, launch, op)
     loop = op.parent_op()
     in_loop = isinstance(loop, scf.ForOp) and loop is not launch
     anchor = loop if in_loop and loop is not None else op
@@ -228,6 +232,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
         rewriter.insert([mma, store], InsertPoint.before(op))
         rewriter.erase(op)
+        _erase_edge_views(rewriter, (a_in, b_in), (a, b))
         return WgmmaMatmul(mma, init, store)
 
     # Carry the accumulator through the loop: a new scf.for with one more iter_arg.
@@ -237,6 +242,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, carried, wait_group=0)
     rewriter.insert(mma, InsertPoint.before(op))
     rewriter.erase(op)
+    _erase_edge_views(rewriter, (a_in, b_in), (a, b))
     yield_op = old_body.last_op
     assert isinstance(yield_op, scf.YieldOp)
     rewriter.replace(yield_op, scf.YieldOp(*yield_op.operands, mma.matrix_d))
@@ -251,6 +257,67 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
     rewriter.insert(store, InsertPoint.after(new_loop))
     return WgmmaMatmul(mma, init, store)
+
+
+def _operand_tile(value: SSAValue, op: Operation, what: str) -> SSAValue:
+    """The static tile an operand reads: the operand, or, for an edge tile (dynamic
+    sizes), the static buffer it is a unit-stride subview at 0 of (which its TMA load
+    fills whole, zeros past the tensor's bounds: `rewrite_copy_as_tma`)."""
+    t = value.type
+    assert isinstance(t, MemRefType)
+    if t.has_static_shape():
+        return value
+    view = value.owner
+    if (
+        isinstance(view, memref.SubviewOp)
+        and all(constant_index(v) == 0 for v in mixed_values(view.static_offsets, view.offsets))
+        and all(constant_index(v) == 1 for v in mixed_values(view.static_strides, view.strides))
+        and isinstance(view.source.type, MemRefType)
+        and view.source.type.has_static_shape()
+    ):
+        return view.source
+    raise WgmmaRewriteError(
+        f"{what} {t} is neither a static tile nor a unit-stride subview at 0 of one", op
+    )
+
+
+def _check_k_tail(a_in: SSAValue, a: SSAValue, launch: gpu.LaunchOp, op: Operation) -> None:
+    """The MMAs run over the whole k of the tile: an edge tile's k beyond the matmul's
+    must be zeros, i.e. A's k size is min(tile k, K - k offset) of its TMA load, whose
+    box past K is zero-filled (the zeros of A make B's rows there contribute nothing)."""
+    if a_in is a:
+        return
+    view = a_in.owner
+    a_t = a.type
+    assert isinstance(view, memref.SubviewOp) and isinstance(a_t, MemRefType)
+    k_size = mixed_values(view.static_sizes, view.sizes)[1]
+    tile_k = a_t.get_shape()[1]
+    if constant_index(k_size) == tile_k:
+        return
+    load = next(o for o in launch.walk() if isinstance(o, ng.TmaAsyncLoadOp) and o.dst is a)
+    create = load.tensor_map_descriptor.owner
+    source = create.operands[0].owner if isinstance(create, ng.TmaCreateDescriptorOp) else None
+    global_t = source.operands[0].type if isinstance(source, Operation) else None
+    if (
+        not isinstance(global_t, MemRefType)
+        or not global_t.has_static_shape()
+        or not reaches_bound(k_size, load.coordinates[-1], tile_k, global_t.get_shape()[-1])
+    ):
+        raise WgmmaRewriteError(
+            f"A's k size is not min({tile_k}, K - k offset) of its TMA load: the MMAs over "
+            f"the whole {tile_k}-wide k of the tile would add elements past the matmul's",
+            op,
+        )
+
+
+def _erase_edge_views(
+    rewriter: PatternRewriter, operands: tuple[SSAValue, ...], tiles: tuple[SSAValue, ...]
+) -> None:
+    """Erase the edge subviews the matmul read, now unused."""
+    for value, tile in zip(operands, tiles, strict=True):
+        owner = value.owner
+        if value is not tile and isinstance(owner, Operation) and not value.uses:
+            rewriter.erase(owner)
 
 
 def _defined_in(value: SSAValue, op: Operation) -> bool:
