@@ -134,3 +134,41 @@ def test_edge_tiles_match_the_reference(
     tensors) and store only their part of C; the NaN prefill shows an element not stored,
     a wrong k tail shows as an error."""
     test_matmul_matches_the_reference(element, shape, stages, size)
+
+
+F16_OUT_SIZES = [(512, 256, 384), (4096, 4096, 4096), (1000, 1032, 1016), (65, 136, 72)]
+"""Sizes the tiles divide (one at 4096^3) and edge sizes, for the f16-out schedule."""
+
+
+def f16_out_payload(m: int, n: int, k: int) -> str:
+    """examples/matmul_f16_f16out_cuda.mlir at M x N x K."""
+    text = (REPO / "examples" / "matmul_f16_f16out_cuda.mlir").read_text()
+    for old, new in (("1000", str(m)), ("1016", str(k)), ("1032", str(n))):
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize("size", F16_OUT_SIZES, ids=lambda v: "x".join(map(str, v)))
+@pytest.mark.parametrize("stages", [1, 3])
+def test_f16_out_matches_the_reference(size: tuple[int, int, int], stages: int) -> None:
+    """f16 in, f32 accumulation, f16 out: the conversion is fused into the store of the
+    accumulator registers (rounded to nearest even, as the reference's truncf)."""
+    m, n, k = size
+    text = f16_out_payload(m, n, k)
+    schedule = (REPO / "schedules" / "matmul_f16_f16out_cuda.mlir").read_text()
+    selected = f'"stages"> = {SELECTED["stages"]} from'
+    assert selected in schedule
+    schedule = schedule.replace(selected, f'"stages"> = {stages} from')
+    kernel = schedir.compile(text, schedule=schedule, target="cuda")
+    assert "cvt.rn.f16.f32" in kernel.stages["ptx"]
+    module = parse_module(text, "<payload>", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, seed=m + n + k + stages)
+    before = [a.copy() for a in inputs]
+    expected = reference.evaluate_with_bounds(module, signature.name, inputs)
+    results = kernel.run(*inputs, prefill_nan=True)
+    check_results(
+        results, expected, [np.dtype(np.float16)], where=f" ({m}x{n}x{k} f16 out, {stages} stages)"
+    )
+    for a, b in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -41,12 +41,16 @@ from math import prod
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
     Float32Type,
     FloatAttr,
     MemRefType,
     VectorType,
 )
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
@@ -173,7 +177,8 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
             op,
         )
     a_in, b_in = op.inputs
-    c = op.outputs[0]
+    c_in = op.outputs[0]
+    c = _whole_buffer(c_in)
     if not all(isinstance(v.type, MemRefType) for v in (a_in, b_in, c)):
         raise WgmmaRewriteError("matmul is not on memrefs (bufferize first)", op)
     a, b = _operand_tile(a_in, op, "A"), _operand_tile(b_in, op, "B")
@@ -232,8 +237,8 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
         rewriter.insert([mma, store], InsertPoint.before(op))
         rewriter.erase(op)
-        _erase_edge_views(rewriter, (a_in, b_in), (a, b))
-        return WgmmaMatmul(mma, init, store)
+        _erase_edge_views(rewriter, (a_in, b_in, c_in), (a, b, c))
+        return WgmmaMatmul(mma, init, _fuse_conversion(rewriter, store))
 
     # Carry the accumulator through the loop: a new scf.for with one more iter_arg.
     old_body = loop.body.block
@@ -242,7 +247,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, carried, wait_group=0)
     rewriter.insert(mma, InsertPoint.before(op))
     rewriter.erase(op)
-    _erase_edge_views(rewriter, (a_in, b_in), (a, b))
+    _erase_edge_views(rewriter, (a_in, b_in, c_in), (a, b, c))
     yield_op = old_body.last_op
     assert isinstance(yield_op, scf.YieldOp)
     rewriter.replace(yield_op, scf.YieldOp(*yield_op.operands, mma.matrix_d))
@@ -256,7 +261,107 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     rewriter.replace(loop, [], new_loop.results[: len(loop.results)])
     store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
     rewriter.insert(store, InsertPoint.after(new_loop))
-    return WgmmaMatmul(mma, init, store)
+    return WgmmaMatmul(mma, init, _fuse_conversion(rewriter, store))
+
+
+def _whole_buffer(c: SSAValue) -> SSAValue:
+    """C itself, or the buffer C is the whole of (a unit-stride subview at 0 with the
+    buffer's sizes: what bufferization makes of a fused matmul's temporary)."""
+    view = c.owner
+    if not isinstance(view, memref.SubviewOp):
+        return c
+    source = view.source
+    source_t = source.type
+    if not isinstance(source_t, MemRefType):
+        return c
+    alloc = source.owner
+    dynamic = iter(alloc.dynamic_sizes if isinstance(alloc, memref.AllocOp) else ())
+    dims = [d if d != DYNAMIC_INDEX else next(dynamic, None) for d in source_t.get_shape()]
+    sizes = mixed_values(view.static_sizes, view.sizes)
+    whole = all(
+        d is not None and (d is s or constant_index(s) == d)
+        for d, s in zip(dims, sizes, strict=True)
+    )
+    at_zero = all(
+        constant_index(v) == 0 for v in mixed_values(view.static_offsets, view.offsets)
+    ) and all(constant_index(v) == 1 for v in mixed_values(view.static_strides, view.strides))
+    return source if whole and at_zero else c
+
+
+def _fuse_conversion(
+    rewriter: PatternRewriter, store: ng.WarpgroupMmaStoreOp
+) -> ng.WarpgroupMmaStoreOp:
+    """The f16/bf16-out epilogue in registers: when C is a temporary (a `memref.alloc`)
+    that only an elementwise `linalg.generic` of `arith.truncf` reads after the store,
+    into an output of C's sizes, the accumulators are stored rounded into that output and
+    the generic and the temporary go; otherwise `store` as it is."""
+    c = store.dst_memref
+    alloc = c.owner
+    if not isinstance(alloc, memref.AllocOp):
+        return store
+    users = [u.operation for u in c.uses if u.operation is not store]
+    generics = [u for u in users if isinstance(u, linalg.GenericOp)]
+    deallocs = [u for u in users if isinstance(u, memref.DeallocOp)]
+    if len(generics) != 1 or len(users) != 1 + len(deallocs):
+        return store
+    generic = generics[0]
+    if not _is_conversion(generic, c) or generic.parent_block() is not store.parent_block():
+        return store
+    out = generic.outputs[0]
+    out_t, c_t = out.type, c.type
+    assert isinstance(c_t, MemRefType)
+    if not isinstance(out_t, MemRefType) or not _same_sizes(out, out_t, alloc, c_t):
+        return store
+    fused = ng.WarpgroupMmaStoreOp(store.matrix_d, out)
+    rewriter.insert(fused, InsertPoint.before(generic))
+    for dead in (store, generic, *deallocs, alloc):
+        rewriter.erase(dead)
+    return fused
+
+
+def _is_conversion(generic: linalg.GenericOp, c: SSAValue) -> bool:
+    """Whether `generic` is out = truncf(c) elementwise (identity maps, parallel loops)
+    into an f16 or bf16 matrix."""
+    if tuple(generic.inputs) != (c,) or len(generic.outputs) != 1:
+        return False
+    maps = [m.data for m in generic.indexing_maps.data]
+    if any(m != AffineMap.identity(2) for m in maps):
+        return False
+    if any(it.data != IteratorType.PARALLEL for it in generic.iterator_types.data):
+        return False
+    body = generic.body.block
+    ops = list(body.ops)
+    if len(ops) != 2:
+        return False
+    trunc, done = ops
+    if not isinstance(trunc, arith.TruncFOp):
+        return False
+    out_t = generic.outputs[0].type
+    return (
+        trunc.input is body.args[0]
+        and isinstance(done, linalg.YieldOp)
+        and tuple(done.operands) == (trunc.result,)
+        and isinstance(out_t, MemRefType)
+        and isinstance(out_t.element_type, Float16Type | BFloat16Type)
+        and trunc.result.type == out_t.element_type
+    )
+
+
+def _same_sizes(out: SSAValue, out_t: MemRefType, alloc: memref.AllocOp, c_t: MemRefType) -> bool:
+    """Whether `out` (a buffer or a subview of one) has the sizes `alloc` was made with."""
+    dynamic = iter(alloc.dynamic_sizes)
+    want = [d if d != DYNAMIC_INDEX else next(dynamic) for d in c_t.get_shape()]
+    view = out.owner
+    if isinstance(view, memref.SubviewOp):
+        have: list[int | SSAValue] = list(mixed_values(view.static_sizes, view.sizes))
+    elif out_t.has_static_shape():
+        have = list(out_t.get_shape())
+    else:
+        return False
+    return all(
+        w is h or (constant_index(w) is not None and constant_index(w) == constant_index(h))
+        for w, h in zip(want, have, strict=True)
+    )
 
 
 def _operand_tile(value: SSAValue, op: Operation, what: str) -> SSAValue:
