@@ -6,9 +6,10 @@
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
 rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
-accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type) (all
-by default). The tensor-core schedules take sizes their tiles divide only: no odd case
-yet. Triton
+accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type),
+mm_f16_odd (4095x4104x4096: edge tiles) and mm_f16_f16out (4096^3, f16 out: the
+conversion fused into the accumulators' store, beside cuBLAS and torch.compile, which
+write f16 too) (all by default). Triton
 peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
 row, the column sums chunks of 256 rows x 256 columns added with atomics.
 
@@ -295,6 +296,7 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         "mm_f16_8k": tc_matmul,
         "mm_bf16": tc_matmul,
         "mm_bf16_8k": tc_matmul,
+        "mm_f16_odd": tc_matmul,
         "rowsum": rowsum,
         "rowsum_odd": rowsum,
         "colsum": colsum,
@@ -377,6 +379,34 @@ def cases(torch: Any) -> list[Case]:
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
+    ]
+    odd_m, odd_n, odd_k = 4095, 4104, 4096
+    tensor_core += [
+        # Edge tiles in M and N (TMA's zero fill, bounded stores); N a multiple of 8 (TMA's
+        # 16-byte row strides).
+        Case(
+            "mm_f16_odd",
+            "matmul_f16_cuda.mlir",
+            {512: odd_m, 384: odd_k, 256: odd_n},
+            [(odd_m, odd_k), (odd_k, odd_n)],
+            lambda a, b: a @ b,
+            2 * (odd_m * odd_k + odd_k * odd_n) + 4 * odd_m * odd_n,
+            2.0 * odd_m * odd_n * odd_k,
+            half=True,
+        ),
+        # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
+        # torch.compile write f16 too).
+        Case(
+            "mm_f16_f16out",
+            "matmul_f16_f16out_cuda.mlir",
+            {1000: mm, 1016: mm, 1032: mm},
+            [(mm, mm), (mm, mm)],
+            lambda a, b: a @ b,
+            3 * 2 * mm * mm,
+            2.0 * mm**3,
+            half=True,
+            knob_variants={"1 stage": {"stages": 1}, "4 stages": {"stages": 4}},
+        ),
     ]
     return [
         *tensor_core,
@@ -567,7 +597,7 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
-        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k",
+        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k,mm_f16_odd,mm_f16_f16out",
     )
     parser.add_argument(
         "--variant",
