@@ -540,8 +540,9 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     row0 = emit(llvm.AddOp(emit(llvm.MulOp(warp, c(16))), emit(llvm.UDivOp(lane, c(4)))))
     col0 = emit(llvm.MulOp(emit(llvm.URemOp(lane, c(4))), c(2)))
     out = dst.element_type
-    # An edge tile (dynamic sizes) stores only what lies inside them.
-    bounds = None if dst.has_static_shape() else (desc.size(0), desc.size(1))
+    # An edge tile (dynamic or smaller sizes) stores only what lies inside them.
+    whole = tuple(dst.get_shape()) == (m, n)
+    bounds = None if whole else (desc.size(0), desc.size(1))
     for block in range(m // WGMMA_ROWS):
         for j in range(n // 8):
             for half in range(2):

@@ -239,3 +239,32 @@ def test_rows_not_a_multiple_of_16_bytes_are_a_diagnostic(
     with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads") as e:
         schedir.compile(text, schedule=SCHEDULE, target="cuda")
     assert "row stride to be a multiple of 16 bytes" in str(e.value)
+
+
+F16_OUT = REPO / "schedules" / "matmul_f16_f16out_cuda.mlir"
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "k", "stages"), [(1000, 1032, 1016, 3), (512, 256, 384, 1), (65, 40, 72, 2)]
+)
+def test_f16_out_converts_in_the_store(m: int, n: int, k: int, stages: int, ptxas: Path) -> None:
+    """matmul_f16_f16out_cuda.mlir: the truncf generic is fused into the store of the
+    accumulators (no f32 temporary, no generic left; cvt to f16, no f32 stores), at
+    sizes the tiles divide and edge sizes, and the PTX assembles clean."""
+    text = (REPO / "examples" / "matmul_f16_f16out_cuda.mlir").read_text()
+    for old, new in (("1000", str(m)), ("1016", str(k)), ("1032", str(n))):
+        text = text.replace(old, new)
+    schedule = F16_OUT.read_text().replace(
+        f'"stages"> = {SELECTED["stages"]} from', f'"stages"> = {stages} from'
+    )
+    compiled = schedir.compile(text, schedule=schedule, target="cuda")
+    scheduled = compiled.stages["scheduled"]
+    assert "linalg." not in scheduled
+    kernel = scheduled.split("gpu.launch", 1)[1]
+    assert not re.search(r"memref\.alloc\([^)]*\)[^\n]*xf32>", kernel)
+    assert re.search(r"nvgpu\.warpgroup\.mma\.store .* to memref<[^>]*xf16", scheduled)
+    ptx = compiled.stages["ptx"]
+    # Rounded to f16 (pairs packed into one 32-bit store where the tile is whole).
+    assert re.search(r"cvt\.rn\.f16(x2)?\.f32", ptx)
+    assert not re.search(r"st\.global\.(f32|b64|v2)", ptx)
+    _assemble_clean(ptx, ptxas)

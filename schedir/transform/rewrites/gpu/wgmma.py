@@ -56,6 +56,7 @@ from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import gpu, linalg
 from schedir.dialects import nvgpu as ng
+from schedir.dialects.memref import CastOp
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import DYNAMIC_INDEX, constant_index, mixed_values
 from schedir.transform.rewrites.gpu.tma import enclosing_launch, reaches_bound
@@ -194,8 +195,10 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
         raise WgmmaRewriteError(f"M = {m} is not a multiple of {WGMMA_M}", op)
     if c_t.get_num_dims() != 2 or not isinstance(c_t.element_type, Float32Type):
         raise WgmmaRewriteError(f"C {c_t} is not an f32 matrix", op)
-    if any(d not in (DYNAMIC_INDEX, full) for d, full in zip(c_t.get_shape(), (m, n), strict=True)):
-        raise WgmmaRewriteError(f"C {c_t} is not {m}x{n} (or an edge tile of it)", op)
+    if any(
+        d != DYNAMIC_INDEX and d > full for d, full in zip(c_t.get_shape(), (m, n), strict=True)
+    ):
+        raise WgmmaRewriteError(f"C {c_t} is larger than the {m}x{n} tiles", op)
     registers = m * n // WARPGROUP_THREADS
     if registers > MAX_ACCUMULATOR_REGISTERS:
         raise WgmmaRewriteError(
@@ -234,8 +237,8 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     rewriter.insert([gen_a, gen_b], InsertPoint.before(op))
     if not in_loop or not isinstance(loop, scf.ForOp):
         mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, init.matrix_c, wait_group=0)
-        store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
-        rewriter.insert([mma, store], InsertPoint.before(op))
+        rewriter.insert(mma, InsertPoint.before(op))
+        store = _store(rewriter, mma.matrix_d, c, InsertPoint.before(op))
         rewriter.erase(op)
         _erase_edge_views(rewriter, (a_in, b_in, c_in), (a, b, c))
         return WgmmaMatmul(mma, init, _fuse_conversion(rewriter, store))
@@ -259,9 +262,33 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, init.matrix_c], new_body)
     rewriter.insert(new_loop, InsertPoint.before(loop))
     rewriter.replace(loop, [], new_loop.results[: len(loop.results)])
-    store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
-    rewriter.insert(store, InsertPoint.after(new_loop))
+    store = _store(rewriter, new_loop.results[-1], c, InsertPoint.after(new_loop))
     return WgmmaMatmul(mma, init, _fuse_conversion(rewriter, store))
+
+
+def _store(
+    rewriter: PatternRewriter, acc: SSAValue, dst: SSAValue, at: InsertPoint
+) -> ng.WarpgroupMmaStoreOp:
+    """`warpgroup.mma.store` of `acc` into `dst`; a `dst` with static sizes smaller than
+    the accumulator (an edge tile of a dimension smaller than the tile) is cast to
+    dynamic sizes first, which bound the store."""
+    dst_t = dst.type
+    acc_t = acc.type
+    assert isinstance(dst_t, MemRefType) and isinstance(acc_t, ng.WarpgroupAccumulatorType)
+    if tuple(dst_t.get_shape()) != tuple(acc_t.fragmented.get_shape()):
+        dynamic_t = MemRefType(
+            dst_t.element_type,
+            [DYNAMIC_INDEX] * dst_t.get_num_dims(),
+            dst_t.layout,
+            dst_t.memory_space,
+        )
+        if dynamic_t != dst_t:
+            cast = CastOp.build(operands=[dst], result_types=[dynamic_t])
+            rewriter.insert(cast, at)
+            dst = cast.results[0]
+    store = ng.WarpgroupMmaStoreOp(acc, dst)
+    rewriter.insert(store, at)
+    return store
 
 
 def _whole_buffer(c: SSAValue) -> SSAValue:
@@ -296,10 +323,13 @@ def _fuse_conversion(
     into an output of C's sizes, the accumulators are stored rounded into that output and
     the generic and the temporary go; otherwise `store` as it is."""
     c = store.dst_memref
+    cast = c.owner if isinstance(c.owner, CastOp) else None
+    if cast is not None:
+        c = cast.operands[0]
     alloc = c.owner
     if not isinstance(alloc, memref.AllocOp):
         return store
-    users = [u.operation for u in c.uses if u.operation is not store]
+    users = [u.operation for u in c.uses if u.operation not in (store, cast)]
     generics = [u for u in users if isinstance(u, linalg.GenericOp)]
     deallocs = [u for u in users if isinstance(u, memref.DeallocOp)]
     if len(generics) != 1 or len(users) != 1 + len(deallocs):
@@ -312,10 +342,10 @@ def _fuse_conversion(
     assert isinstance(c_t, MemRefType)
     if not isinstance(out_t, MemRefType) or not _same_sizes(out, out_t, alloc, c_t):
         return store
-    fused = ng.WarpgroupMmaStoreOp(store.matrix_d, out)
-    rewriter.insert(fused, InsertPoint.before(generic))
-    for dead in (store, generic, *deallocs, alloc):
-        rewriter.erase(dead)
+    fused = _store(rewriter, store.matrix_d, out, InsertPoint.before(generic))
+    for dead in (store, cast, generic, *deallocs, alloc):
+        if dead is not None:
+            rewriter.erase(dead)
     return fused
 
 
