@@ -19,8 +19,11 @@ from hypothesis import strategies as st
 
 import schedir
 from schedir.diagnostics import TransformError
+from schedir.dialects import get_context
+from schedir.dialects.syntax import parse_module, print_op
 from schedir.gpu import assemble
 from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
+from schedir.pipeline import apply_schedule
 
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
@@ -268,3 +271,32 @@ def test_f16_out_converts_in_the_store(m: int, n: int, k: int, stages: int, ptxa
     assert re.search(r"cvt\.rn\.f16(x2)?\.f32", ptx)
     assert not re.search(r"st\.global\.(f32|b64|v2)", ptx)
     _assemble_clean(ptx, ptxas)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    m=st.integers(1, 700),
+    n8=st.integers(1, 90),
+    k8=st.integers(8, 90),
+    shape=st.sampled_from([(64, 64), (64, 128), (64, 256), (128, 64), (128, 128)]),
+    stages=st.integers(1, 4),
+)
+def test_any_size_with_aligned_rows_becomes_tma_and_wgmma(
+    m: int, n8: int, k8: int, shape: tuple[int, int], stages: int
+) -> None:
+    """Every M, every N and K >= 64 that are multiples of 8, at every tile shape and stage
+    count: the schedule rewrites all copies into TMA loads and the matmul into wgmma (no
+    linalg op left), and C's store is bounded exactly when the tiles do not divide M or N
+    (its destination then has dynamic sizes)."""
+    n, k = 8 * n8, 8 * k8
+    block_m, block_n = shape
+    schedule = _schedule("matmul_f16_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages)
+    ctx = get_context()
+    module = parse_module(_odd_payload(m, n, k), "<payload>", ctx=ctx)
+    assert apply_schedule(ctx, module, parse_module(schedule, "<schedule>", ctx=ctx))
+    scheduled = print_op(module)
+    assert "linalg." not in scheduled
+    stores = re.findall(r"nvgpu\.warpgroup\.mma\.store .* to memref<([^>]*)>", scheduled)
+    assert len(stores) == 1
+    bounded = m % block_m != 0 or n % block_n != 0
+    assert stores[0].startswith("?x?xf32") == bounded, stores
