@@ -32,6 +32,18 @@ takes: 16-bit A with 128-byte rows (K = 64) and M a multiple of 64; 16-bit B wit
 64, 128, 192 or 256 elements, loaded in 128-byte column chunks (64 x 64 boxes one after
 another in shared memory: the descriptor's leading byte offset steps between them); the
 accumulator at most 128 f32 registers per thread (64x256 or 128x128).
+
+Edge tiles (sizes the tiles do not divide): an operand may be a unit-stride subview at 0
+of such a tile, which its TMA load fills whole with zeros past the tensor
+(`rewrite_copy_as_tma`); the MMAs run on the whole tiles, which is exact when A's k size
+is `min(tile k, K - k)` (checked: the k past it are zeros of A). C may then be smaller
+than the accumulator or dynamic: `warpgroup.mma.store` is bounded by its sizes (cast to
+dynamic ones where static but smaller).
+
+f16/bf16 out: when C is the whole of a temporary `memref.alloc` (a fused matmul's
+output, reached through its whole-buffer subview) that afterwards only an elementwise
+`linalg.generic` of `arith.truncf` reads, the store goes to the generic's output instead
+(the accumulators rounded in registers) and the temporary and the generic are erased.
 """
 
 from __future__ import annotations
