@@ -41,6 +41,12 @@ class RewriteCopyAsTmaOp(IRDLOperation):
     phase parity (upstream re-initializes the barrier in every iteration). The optional
     `swizzle` property (a schedir extension, default `"none"` as upstream) sets the
     descriptors' swizzle mode: `"swizzle_128b"` is the layout wgmma reads.
+    Edge tiles (schedir's extension, for sizes the tiles do not divide): a copy of sizes
+    `min(box, dim - offset)` (proven on their affine forms, or constants) into a
+    unit-stride subview at 0 of a buffer of static sizes loads the whole buffer as the
+    box: TMA zero-fills what lies past the tensor, and the copy's destination becomes a
+    subview of the whole-buffer subview the load writes. The global tensor's row strides
+    must be multiples of 16 bytes (TMA's rule), else the copy is an error.
 
     Return modes: consumes the target; produces no handle. Silenceable failure (the reason
     at the payload op) when a target is not such a copy, the targets are not under one
@@ -86,10 +92,18 @@ class RewriteMatmulAsWgmmaOp(IRDLOperation):
     16-bit type with 128-byte rows (K = N = 64 for f16/bf16, the shapes the wgmma lowering
     takes), each written by exactly one `nvgpu.tma.async.load` through a `swizzle_128b`
     descriptor (`transform.nvgpu.rewrite_copy_as_tma {swizzle = "swizzle_128b"}`), with M
-    a multiple of 64, and whose C is a static f32 memref, invariant in the matmul's
+    a multiple of 64, and whose C is an f32 memref, invariant in the matmul's
     `scf.for` (if any) and set to 0 by a `linalg.fill` right before that loop (or the
     matmul); the fill is erased. The MMAs wait for themselves (`waitGroup = 0`) so that the
     next iteration's loads may overwrite the tiles.
+    Edge tiles: A and B may be unit-stride subviews at 0 of such tiles (what
+    `rewrite_copy_as_tma` makes of edge copies), the MMAs then run on the whole tiles (A's
+    k size must be `min(tile k, K - k)` of its TMA load: zeros past K), and C may be
+    smaller or dynamic: the store is bounded by C's sizes. A C that is the whole of a
+    temporary `memref.alloc` read afterwards only by an elementwise `linalg.generic` of
+    `arith.truncf` into f16/bf16 is replaced by that output: the accumulators are stored
+    rounded, and the temporary and the generic are erased (an f16-out epilogue in
+    registers).
 
     The optional `warpgroups` param (one integer >= 1, default 1; a `transform.tune.knob`)
     says how many warpgroups will split the accumulator by rows
