@@ -19,8 +19,9 @@
 // The blocks run in groups of raster_group rows of tiles, column by column
 // (transform.schedir.nvgpu.raster_blocks: the blocks resident together share A and B
 // tiles in L2).
-// Limits: as matmul_f16_cuda.mlir (M, N and K multiples of block_m, block_n and 64); at
-// least 2 stages.
+// Sizes the tiles do not divide: as matmul_f16_cuda.mlir (TMA zero-fills the edge tiles'
+// loads; each consumer's store is bounded to the rows of its part of the edge tile that
+// exist); K and N multiples of 8 and K >= 64. At least 2 stages.
 // Knobs: block_m, block_n, stages, consumers (block_m / consumers a multiple of 64, each
 // consumer's block_m / consumers x block_n accumulator at most 128 registers per thread),
 // producer_registers and consumer_registers (multiples of 8; the block's registers

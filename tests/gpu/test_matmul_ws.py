@@ -3,7 +3,9 @@ matmuls (a producer warpgroup issues the TMA ring's loads, one or two consumer
 warpgroups multiply their rows of the block with wgmma), for one consumer on 128x128
 blocks and two on 128x256 and 256x128 blocks, 2 to 4 stages, K loops of 1 (no loop:
 canonicalization folds it), 5 and 17 steps (shorter than the ring, not a multiple of it,
-wrapping every barrier's phase several times), and 1024^3 and 4096^3, in raster groups of
+wrapping every barrier's phase several times), 1024^3 and 4096^3, and sizes the blocks do
+not divide (1000x1032x1016, 4095x4104x4096: TMA zero-fills the edge tiles' loads, each
+consumer's store is bounded to its rows of C that exist), in raster groups of
 1, 3, 4, 8 and 16 rows of tiles (full and partial groups); outputs pre-filled
 with NaN, inputs unchanged, compared with `schedir.reference`; compute-sanitizer's
 memcheck and racecheck clean on one run of each consumer count (skipped where
@@ -41,6 +43,9 @@ SMALL = [(256, 512, 64), (256, 512, 320), (512, 768, 1088)]
 CASES = [
     *(("f16", shape, stages, size) for shape in SHAPES for size in SMALL for stages in (2, 3, 4)),
     *(("f16", shape, 4, size) for shape in SHAPES for size in ((1024,) * 3, (4096,) * 3)),
+    *(("f16", shape, 3, (1000, 1032, 1016)) for shape in SHAPES),
+    ("f16", SHAPES[1], 4, (4095, 4104, 4096)),
+    ("bf16", SHAPES[1], 4, (1000, 1032, 1016)),
     *(("bf16", shape, stages, size) for shape in SHAPES[:2] for size in SMALL for stages in (2, 4)),
     *(("bf16", shape, 3, (4096,) * 3) for shape in SHAPES[1:]),
 ]

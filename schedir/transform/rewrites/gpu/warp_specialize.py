@@ -19,7 +19,8 @@ what changes is who runs what:
   [c M / consumers, (c + 1) M / consumers) of A's stage (a 64-row-aligned view) by all of
   B's into its own accumulator (M / consumers x N), waiting on `full[s]` with parity
   (i / S) mod 2, keeping one wgmma group in flight and releasing stage (i - 1) mod S on
-  `empty` once the MMAs that read it have retired; after the loop it stores its rows of C.
+  `empty` once the MMAs that read it have retired; after the loop it stores its rows of C
+  (of an edge tile of C, of dynamic sizes: those of its rows that exist, a bounded store).
 
     %acc = scf.for %k ... { scf.if %tid0 { tma loads; expect_tx }; try_wait; %d = mma }
     nvgpu.warpgroup.mma.store %acc, %c
@@ -449,8 +450,6 @@ def warp_specialize_tma_ring(
     store = _the_store(loop)
     _check_ring_bytes(parts, stages, loop)
     _check_rest_of_launch(launch, parts)
-    dst_t = store.dst_memref.type
-    assert isinstance(dst_t, MemRefType)
 
     outside = _outside_tiles(parts)
     tiles, size_op = _rings(rewriter, launch, parts, stages)
@@ -492,22 +491,8 @@ def warp_specialize_tma_ring(
     new_loop, new_mma = _consumer_loop(
         rewriter, parts, mma, tiles, bars, stages, row0, rows, init.matrix_c, consume
     )
-    zero = _const(rewriter, 0, consume)
-    sub_t = MemRefType(
-        dst_t.element_type, [rows, n], StridedLayoutAttr(_strides(dst_t), None), dst_t.memory_space
-    )
-    sub = memref.SubviewOp(
-        store.dst_memref,
-        [row0, zero],
-        [],
-        [],
-        [DYNAMIC_INDEX, DYNAMIC_INDEX],
-        [rows, n],
-        [1, 1],
-        sub_t,
-    )
-    rewriter.insert(sub, consume)
-    rewriter.insert(ng.WarpgroupMmaStoreOp(new_loop.results[0], sub.result), consume)
+    sub = _rows_of(rewriter, store.dst_memref, row0, rows, n, consume)
+    rewriter.insert(ng.WarpgroupMmaStoreOp(new_loop.results[0], sub), consume)
 
     # The old loop, its store and accumulator go; the launch grows and keeps the rings.
     old_init = loop.iter_args[0].owner
@@ -521,6 +506,50 @@ def warp_specialize_tma_ring(
     new_launch.attributes[MIN_CTAS_ATTR] = IntegerAttr(1, i32)
     _erase_single_stage(rewriter, parts, old_sync, outside)
     return WarpSpecialized(new_loop, new_mma, producer_loop)
+
+
+def _rows_of(
+    rewriter: PatternRewriter, dst: SSAValue, row0: SSAValue, rows: int, n: int, at: InsertPoint
+) -> SSAValue:
+    """A consumer's rows [row0, row0 + rows) of the block's C: static when C is the whole
+    tile; for an edge tile of C (dynamic sizes) the rows of it that exist, none past its
+    end (the store is bounded by the view's sizes)."""
+    dst_t = dst.type
+    assert isinstance(dst_t, MemRefType)
+    zero = _const(rewriter, 0, at)
+    layout = StridedLayoutAttr(_strides(dst_t), None)
+    if dst_t.has_static_shape():
+        sub_t = MemRefType(dst_t.element_type, [rows, n], layout, dst_t.memory_space)
+        sub = memref.SubviewOp(
+            dst, [row0, zero], [], [], [DYNAMIC_INDEX] * 2, [rows, n], [1, 1], sub_t
+        )
+        rewriter.insert(sub, at)
+        return sub.result
+    sizes: list[SSAValue] = []
+    for axis in (0, 1):
+        extent = dst_t.get_shape()[axis]
+        if extent == DYNAMIC_INDEX:
+            dim = memref.DimOp(dst, _const(rewriter, axis, at))
+            rewriter.insert(dim, at)
+            sizes.append(dim.result)
+        else:
+            sizes.append(_const(rewriter, extent, at))
+    left = _emit(rewriter, at, arith.SubiOp(sizes[0], row0))
+    left = _emit(rewriter, at, arith.MaxSIOp(left, zero))
+    mine = _emit(rewriter, at, arith.MinSIOp(left, _const(rewriter, rows, at)))
+    sub_t = MemRefType(dst_t.element_type, [DYNAMIC_INDEX] * 2, layout, dst_t.memory_space)
+    sub = memref.SubviewOp(
+        dst,
+        [row0, zero],
+        [mine, sizes[1]],
+        [],
+        [DYNAMIC_INDEX] * 2,
+        [DYNAMIC_INDEX] * 2,
+        [1, 1],
+        sub_t,
+    )
+    rewriter.insert(sub, at)
+    return sub.result
 
 
 def _strides(t: MemRefType) -> list[int]:
