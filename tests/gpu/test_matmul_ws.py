@@ -28,7 +28,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
-from tests.gpu.test_matmul_wgmma import payload
+from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
 from tests.helpers import check_results
 
 pytestmark = pytest.mark.gpu
@@ -111,6 +111,35 @@ def test_every_raster_order_computes_every_tile_once(
     partial group there: the other tests):
     every block computes a distinct tile, whatever the order."""
     _run("f16", shape, 3, (1280, 768, 320), raster_group)
+
+
+@pytest.mark.parametrize(
+    "size", [(1000, 1032, 1016), (4096, 4096, 4096)], ids=lambda v: "x".join(map(str, v))
+)
+@pytest.mark.parametrize(
+    "shape", [(2, 128, 256), (1, 128, 128)], ids=lambda s: "x".join(map(str, s))
+)
+def test_f16_out_matches_the_reference(
+    shape: tuple[int, int, int], size: tuple[int, int, int]
+) -> None:
+    """schedules/matmul_f16_f16out_ws_cuda.mlir: each consumer stores its rows rounded to
+    f16 (as the reference's truncf), bounded at the edge tiles."""
+    (consumers, block_m, block_n), (m, n, k) = shape, size
+    text = f16_out_payload(m, n, k)
+    knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n}
+    schedule = REPO / "schedules" / "matmul_f16_f16out_ws_cuda.mlir"
+    kernel = schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
+    assert "setmaxnreg.inc.sync.aligned.u32" in kernel.stages["ptx"]
+    module = parse_module(text, "<payload>", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, seed=m + n + k + consumers)
+    before = [a.copy() for a in inputs]
+    expected = reference.evaluate_with_bounds(module, signature.name, inputs)
+    where = f" ({m}x{n}x{k} f16 out, {consumers} consumers of {block_m}x{block_n})"
+    results = kernel.run(*inputs, prefill_nan=True)
+    check_results(results, expected, [np.dtype(np.float16)], where=where)
+    for a, b in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 _SANITIZED = """

@@ -233,3 +233,20 @@ def test_edge_tiles_assemble_without_serialization_or_spills(
     assert stores == [("?", "?")], stores
     assert "setmaxnreg.inc.sync.aligned.u32" in kernel.stages["ptx"]
     assemble(kernel.stages["ptx"], "sm_90a", ptxas=ptxas)  # raises on C751x warnings
+
+
+def test_f16_out_stores_rounded_rows(ptxas: Path) -> None:
+    """schedules/matmul_f16_f16out_ws_cuda.mlir on its example (edge tiles; C's f16 view is
+    made after the k loop): each consumer stores its rows of the f16 output, rounded, and
+    the kernel assembles clean."""
+    example = REPO / "examples" / "matmul_f16_f16out_ws_cuda.mlir"
+    schedule = REPO / "schedules" / "matmul_f16_f16out_ws_cuda.mlir"
+    kernel = schedir.compile(example, schedule=schedule, target="cuda")
+    scheduled = str(kernel.stages["scheduled"])
+    assert "linalg." not in scheduled
+    stores = re.findall(r"nvgpu\.warpgroup\.mma\.store .* to memref<\?x\?xf16", scheduled)
+    assert len(stores) == 1
+    ptx = kernel.stages["ptx"]
+    assert re.search(r"cvt\.rn\.f16(x2)?\.f32", ptx)
+    assert "setmaxnreg.dec.sync.aligned.u32" in ptx
+    assemble(ptx, "sm_90a", ptxas=ptxas)

@@ -458,8 +458,9 @@ def warp_specialize_tma_ring(
     empty_count = _const(rewriter, WARPGROUP_THREADS * consumers, at)
     bars, leader = _barriers(rewriter, parts, stages, empty_count)
 
-    # The roles, where the loop was: warpgroup 0 produces, the others consume.
-    at = InsertPoint.before(loop)
+    # The roles, where the store was (what it stores into may be computed after the loop):
+    # warpgroup 0 produces, the others consume.
+    at = InsertPoint.before(store)
     tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
     warpgroup = _emit(rewriter, at, arith.DivUIOp(tid, _const(rewriter, WARPGROUP_THREADS, at)))
     is_producer = _emit(rewriter, at, CmpiOp(warpgroup, _const(rewriter, 0, at), "eq"))
