@@ -159,39 +159,3 @@ gpu.module @wgmma_wide {
     gpu.return
   }
 }
-
-// A consumer warpgroup's rows of a 128-row A box (warp_specialize_tma_ring): rows 64..127
-// of the tile, 8 KiB further, one chunk (leading byte offset 1).
-// CHECK-LABEL: llvm.func @rows_of_a_box
-// CHECK:         %[[ROWS:.*]] = llvm.getelementptr
-// CHECK:         %[[ADDR:.*]] = llvm.ptrtoint
-// CHECK:         llvm.or %{{.*}}, %{{.*}} : i64
-gpu.module @rows_of_a_box {
-  gpu.func @rows_of_a_box(%ta: !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>) kernel {
-    %a = memref.alloc() : memref<8192xf16, 3>
-    %c4096 = arith.constant 4096 : index
-    %rows = memref.reinterpret_cast %a to offset: [%c4096], sizes: [64, 64], strides: [64, 1] : memref<8192xf16, 3> to memref<64x64xf16, strided<[64, 1], offset: ?>, 3>
-    %da = nvgpu.warpgroup.generate.descriptor %rows, %ta : memref<64x64xf16, strided<[64, 1], offset: ?>, 3>, !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> -> !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
-    gpu.return
-  }
-}
-
-// schedir's edge-tile store: a destination of dynamic sizes (an edge tile of C) stores
-// each thread's pairs of adjacent accumulators with a masked store, a lane enabled only
-// inside the sizes (row < rows, column < columns), the address taken at (0, 0) when the
-// pair starts outside; an f16 destination takes them rounded (fptrunc).
-// CHECK-LABEL: gpu.module @store_edge
-// CHECK:         llvm.func @store_edge
-// CHECK:           nvvm.read.ptx.sreg.tid.x
-// CHECK:           llvm.fptrunc %{{.*}} : f32 to f16
-// CHECK:           llvm.icmp "slt" %{{.*}}, %{{.*}} : i64
-// CHECK:           llvm.select
-// CHECK:           llvm.intr.masked.store(%{{.*}}, %{{.*}}, %{{.*}}), alignment(2) : vector<2xf16>, vector<2xi1> into !llvm.ptr
-// CHECK-COUNT-15:  llvm.intr.masked.store
-// CHECK-NOT:       llvm.store
-gpu.module @store_edge {
-  gpu.func @store_edge(%acc: !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>, %out: memref<?x?xf16, strided<[?, 1], offset: ?>>) kernel {
-    nvgpu.warpgroup.mma.store %acc, %out : !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>> to memref<?x?xf16, strided<[?, 1], offset: ?>>
-    gpu.return
-  }
-}
