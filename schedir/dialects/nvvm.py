@@ -411,7 +411,14 @@ class SetMaxRegisterOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        action = parser.parse_str_enum(SetMaxRegisterAction)
+        word = parser.parse_optional_identifier()
+        actions = {a.value: a for a in SetMaxRegisterAction}
+        action = actions.get(word) if word is not None else None
+        if action is None:
+            parser.raise_error(
+                "custom op 'nvvm.setmaxregister' expected string or keyword containing one of "
+                "the following enum values for attribute 'action' [decrease, increase]"
+            )
         count = parser.parse_integer(allow_boolean=False, allow_negative=False)
         op = cls(action, count)
         op.attributes.update(parser.parse_optional_attr_dict())
@@ -427,11 +434,13 @@ class SetMaxRegisterOp(IRDLOperation):
                 f"'nvvm.setmaxregister' op action must be increase or decrease, got "
                 f"{self.action.data}"
             )
+        # Upstream's messages (NVVMDialect.cpp).
         count = self.regCount.value.data
-        if count % 8 or not MIN_MAX_REGISTERS <= count <= MAX_MAX_REGISTERS:
+        if count % 8:
+            raise VerifyException("new register size must be multiple of 8")
+        if not MIN_MAX_REGISTERS <= count <= MAX_MAX_REGISTERS:
             raise VerifyException(
-                f"'nvvm.setmaxregister' op {count} is not a multiple of 8 in "
-                f"{MIN_MAX_REGISTERS}..{MAX_MAX_REGISTERS}"
+                f"new register size must be in between {MIN_MAX_REGISTERS} to {MAX_MAX_REGISTERS}"
             )
 
 

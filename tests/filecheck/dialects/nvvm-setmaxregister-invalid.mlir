@@ -1,7 +1,7 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics
 
 llvm.func @not_a_multiple_of_8() {
-  // expected-error @below {{'nvvm.setmaxregister' op 100 is not a multiple of 8 in 24..256}}
+  // expected-error @below {{'nvvm.setmaxregister' op new register size must be multiple of 8}}
   nvvm.setmaxregister increase 100
   llvm.return
 }
@@ -9,7 +9,7 @@ llvm.func @not_a_multiple_of_8() {
 // -----
 
 llvm.func @below_24() {
-  // expected-error @below {{'nvvm.setmaxregister' op 16 is not a multiple of 8 in 24..256}}
+  // expected-error @below {{'nvvm.setmaxregister' op new register size must be in between 24 to 256}}
   nvvm.setmaxregister decrease 16
   llvm.return
 }
@@ -17,7 +17,7 @@ llvm.func @below_24() {
 // -----
 
 llvm.func @above_256() {
-  // expected-error @below {{'nvvm.setmaxregister' op 264 is not a multiple of 8 in 24..256}}
+  // expected-error @below {{'nvvm.setmaxregister' op new register size must be in between 24 to 256}}
   nvvm.setmaxregister increase 264
   llvm.return
 }
@@ -25,7 +25,7 @@ llvm.func @above_256() {
 // -----
 
 llvm.func @unknown_action() {
-  // expected-error @below {{expected `decrease`, or `increase`}}
+  // expected-error @below {{custom op 'nvvm.setmaxregister' expected string or keyword containing one of the following enum values for attribute 'action' [decrease, increase]}}
   nvvm.setmaxregister raise 232
   llvm.return
 }
