@@ -6,9 +6,10 @@
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
 rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
-accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type) (all
-by default). The tensor-core schedules take sizes their tiles divide only: no odd case
-yet. Triton
+accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type),
+mm_f16_odd (4095x4104x4096: edge tiles) and mm_f16_f16out (4096^3, f16 out: the
+conversion fused into the accumulators' store, beside cuBLAS and torch.compile, which
+write f16 too) (all by default). Triton
 peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
 row, the column sums chunks of 256 rows x 256 columns added with atomics.
 
@@ -31,7 +32,9 @@ main row is the warp region with one row per block);
 matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
 "row_step" values; the tensor-core matmuls time their other
-stage counts and the 64x256 tile ("1 stage", "3 stages", "64x256", ...).
+stage counts and the 64x256 tile ("1 stage", "4 stages", "64x256", ...) and the
+warp-specialized schedule (schedules/matmul_f16_ws_cuda.mlir: "ws 2x64x256 4st" is two
+consumer warpgroups of 64x256 rows each, 4 stages; "ws 1x128x128 ..." one consumer).
 """
 
 from __future__ import annotations
@@ -87,6 +90,9 @@ class Case:
     """Further rows of schedir: the same schedule with these knobs (name -> knobs)."""
     knobs: dict[str, int] | None = None
     """The knobs of the main schedir row (None: the schedule's selected values)."""
+    schedule_variants: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
+    """Further rows of schedir: another schedule of schedules/ with these knobs (name ->
+    (schedule, knobs))."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -297,6 +303,7 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         "mm_f16_8k": tc_matmul,
         "mm_bf16": tc_matmul,
         "mm_bf16_8k": tc_matmul,
+        "mm_f16_odd": tc_matmul,
         "rowsum": rowsum,
         "rowsum_odd": rowsum,
         "colsum": colsum,
@@ -340,12 +347,31 @@ main row)."""
 
 _WGMMA_VARIANTS = {
     "1 stage": {"stages": 1},
-    "3 stages": {"stages": 3},
+    "4 stages": {"stages": 4},
     "64x256": {"block_m": 64, "block_n": 256},
-    "64x256 3 stages": {"block_m": 64, "block_n": 256, "stages": 3},
+    "64x256 4 stages": {"block_m": 64, "block_n": 256, "stages": 4},
 }
-"""The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 4
-stages): the ring against one stage, and the widest wgmma (m64n256)."""
+"""The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 3
+stages: fastest on the H200 at 4096^3 and 8192^3): the ring against one stage and a
+deeper one, and the widest wgmma (m64n256)."""
+
+_WS = "matmul_f16_ws_cuda.mlir"
+_WS_VARIANTS = {
+    "ws 2x64x256 4st": (_WS, {}),
+    "ws 2x64x256 4st raster 1": (_WS, {"raster_group": 1}),
+    "ws 2x64x256 4st raster 8": (_WS, {"raster_group": 8}),
+    "ws 2x64x256 3st": (_WS, {"stages": 3}),
+    "ws 2x128x128 3st": (_WS, {"block_m": 256, "block_n": 128, "stages": 3}),
+    "ws 2x128x128 4st": (_WS, {"block_m": 256, "block_n": 128, "stages": 4}),
+    "ws 1x128x128 4st": (_WS, {"consumers": 1, "block_n": 128}),
+    "ws 1x128x128 6st": (_WS, {"consumers": 1, "block_n": 128, "stages": 6}),
+}
+"""The warp-specialized rungs (schedules/matmul_f16_ws_cuda.mlir, f16 and bf16 alike: a
+producer warpgroup and `consumers` consumer warpgroups of block_m / consumers rows each):
+two consumers on a 128x256 or 256x128 block, one consumer on 128x128; blocks in raster
+groups of 16 rows of tiles (the schedule's), 1 (the launch's order) or 8. On the H200
+(4096^3 f16): 0.190 ms with groups of 16 = 0.95x cuBLAS, 1.01x Triton; 0.261 ms in the
+launch's order."""
 
 _MATVEC_VARIANTS = {
     "threads=256": {"threads": 0},
@@ -386,9 +412,38 @@ def cases(torch: Any) -> list[Case]:
             half=element == "f16",
             bfloat16=element == "bf16",
             knob_variants=_WGMMA_VARIANTS,
+            schedule_variants=_WS_VARIANTS,
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
+    ]
+    odd_m, odd_n, odd_k = 4095, 4104, 4096
+    tensor_core += [
+        # Edge tiles in M and N (TMA's zero fill, bounded stores); N a multiple of 8 (TMA's
+        # 16-byte row strides).
+        Case(
+            "mm_f16_odd",
+            "matmul_f16_cuda.mlir",
+            {512: odd_m, 384: odd_k, 256: odd_n},
+            [(odd_m, odd_k), (odd_k, odd_n)],
+            lambda a, b: a @ b,
+            2 * (odd_m * odd_k + odd_k * odd_n) + 4 * odd_m * odd_n,
+            2.0 * odd_m * odd_n * odd_k,
+            half=True,
+        ),
+        # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
+        # torch.compile write f16 too).
+        Case(
+            "mm_f16_f16out",
+            "matmul_f16_f16out_cuda.mlir",
+            {1000: mm, 1016: mm, 1032: mm},
+            [(mm, mm), (mm, mm)],
+            lambda a, b: a @ b,
+            3 * 2 * mm * mm,
+            2.0 * mm**3,
+            half=True,
+            knob_variants={"1 stage": {"stages": 1}, "4 stages": {"stages": 4}},
+        ),
     ]
     return [
         *tensor_core,
@@ -580,7 +635,7 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
-        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k",
+        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k,mm_f16_odd,mm_f16_f16out",
     )
     parser.add_argument(
         "--variant",
@@ -635,6 +690,10 @@ def main() -> None:
         kernels = {"schedir": kernel}
         for label, knobs in case.knob_variants.items():
             kernels[label] = schedir.compile(f.name, schedule=schedule, target="cuda", knobs=knobs)
+        for label, (other, knobs) in case.schedule_variants.items():
+            kernels[label] = schedir.compile(
+                f.name, schedule=ROOT / "schedules" / other, target="cuda", knobs=knobs
+            )
         for path in variants.get(case.name, []):
             kernels[path.stem] = schedir.compile(f.name, schedule=path, target="cuda")
         impls = _implementations(torch, case, kernels, triton)

@@ -1,5 +1,5 @@
 // An f16 matmul with f32 accumulation, C = A * B, on the tensor cores of an sm_90 GPU
-// (wgmma fed by TMA: the sizes are multiples of the 128x64x64 tiles).
+// (wgmma fed by TMA; sizes the tiles do not divide work too: edge tiles).
 // Run: schedir-run examples/matmul_f16_cuda.mlir --schedule schedules/matmul_f16_cuda.mlir
 //          --target cuda --check
 func.func @matmul(%A: tensor<512x384xf16>, %B: tensor<384x256xf16>) -> tensor<512x256xf32> {

@@ -1,12 +1,13 @@
-// bf16 x bf16 -> f32 matmul on Hopper's tensor cores (sm_90a), single-stage: the same
-// schedule as matmul_f16_cuda.mlir (see there for the steps): per 64-wide k step thread 0
-// loads the A (block_m x 64) and B (64 x block_n, in 64-column chunks) bf16 tiles with
-// TMA (128B-swizzled: 64 bf16 = one 128-byte row), every thread waits on the mbarrier,
-// and one warpgroup runs wgmma m64n<block_n>k16 .bf16 into f32 accumulators kept in
-// registers across the k loop, stored to C after it.
-// Limits of this rung: M, N and K multiples of block_m, block_n and 64; one stage.
-// Knobs: block_m and block_n, with block_m * block_n / 128 <= 128 accumulator registers
-// per thread.
+// bf16 x bf16 -> f32 matmul on Hopper's tensor cores (sm_90a): the same schedule as
+// matmul_f16_cuda.mlir (see there for the steps): per 64-wide k step thread 0 loads the
+// A (block_m x 64) and B (64 x block_n, in 64-column chunks) bf16 tiles with TMA
+// (128B-swizzled: 64 bf16 = one 128-byte row) into a ring of `stages` buffers with
+// full/empty mbarriers, and one warpgroup runs wgmma m64n<block_n>k16 .bf16 into f32
+// accumulators kept in registers across the k loop, stored to C after it.
+// Sizes the tiles do not divide: TMA's zero fill and a bounded store (K and N multiples
+// of 8, K >= 64; see matmul_f16_cuda.mlir).
+// Knobs: block_m, block_n and stages (3 selected), with block_m * block_n / 128 <= 128
+// accumulator registers per thread.
 // Payload: examples/matmul_bf16_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -14,7 +15,7 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
-    %stages = transform.tune.knob<"stages"> = 4 from options = [1, 2, 3, 4] -> !transform.param<i64>
+    %stages = transform.tune.knob<"stages"> = 3 from options = [1, 2, 3, 4] -> !transform.param<i64>
     // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
     // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
     // The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of

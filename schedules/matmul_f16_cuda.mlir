@@ -1,37 +1,42 @@
-// f16 x f16 -> f32 matmul on Hopper's tensor cores (sm_90a), single-stage: each block
-// computes a block_m x block_n tile of C with one warpgroup (128 threads); per 64-wide k
-// step, thread 0 loads the A (block_m x 64) and B (64 x block_n) tiles into shared memory
-// with TMA (128B-swizzled boxes: A in one, B in one 64 x 64 box per 64 columns, the boxes
-// one after another; completing on an mbarrier every thread waits on), and the warpgroup
-// multiplies them with wgmma (m64n<block_n>k16, block_m / 64 x 4 instructions per step)
-// into f32 accumulators that stay in registers across the k loop; after the loop each
-// thread stores its accumulators to C.
+// f16 x f16 -> f32 matmul on Hopper's tensor cores (sm_90a): each block computes a
+// block_m x block_n tile of C with one warpgroup (128 threads); per 64-wide k step,
+// thread 0 loads the A (block_m x 64) and B (64 x block_n) tiles into shared memory with
+// TMA (128B-swizzled boxes: A in one, B in one 64 x 64 box per 64 columns, the boxes one
+// after another), and the warpgroup multiplies them with wgmma (m64n<block_n>k16,
+// block_m / 64 x 4 instructions per step) into f32 accumulators that stay in registers
+// across the k loop; a ring of `stages` tile buffers in dynamic shared memory with
+// full/empty mbarriers keeps the loads stages - 1 steps ahead of the MMAs; after the loop
+// each thread stores its accumulators to C.
 // Steps: tile the matmul to blocks (#gpu.block<y>, #gpu.block<x>) with the fill fused,
 // tile the block's reduction by 64, bufferize, promote the A and B tiles into
 // #gpu.address_space<workgroup> buffers (linalg.copy from global memory), map the blocks
 // to a gpu.launch of 128 threads, fold the subviews of subviews (the copies then read
 // subviews of the arguments, whose offsets become TMA coordinates), rewrite the copies
 // as TMA loads (transform.nvgpu.rewrite_copy_as_tma, 128B swizzle: 64 f16 = one 128-byte
-// row, wider rows in 64-column chunks) and the matmul as wgmma
+// row, wider rows in 64-column chunks), the matmul as wgmma
 // (transform.schedir.nvgpu.rewrite_matmul_as_wgmma, which erases the zero fill: the
-// accumulators start at zero). Kernels that use wgmma compile for sm_90a. The TMA
-// descriptors are built on the host at each call (cuTensorMapEncodeTiled) and passed to
-// the kernel in global memory.
-// Limits of this rung: M, N and K must be multiples of block_m, block_n and 64 (the
-// rewrites reject the dynamic edge tiles of other sizes, and TMA needs 16-byte row
-// strides); one stage (the loads of step k+1 wait for the MMAs of step k); the
-// accumulators go to C straight from registers (8-byte stores).
-// Knobs: block_m (rows of C per block: block_m / 64 m64 MMAs per k16) and block_n
-// (columns: the wgmma's N), with block_m * block_n / 128 <= 128 accumulator registers per
-// thread (64x256 and 128x128 at most).
-// Payload: examples/matmul_f16_cuda.mlir (linalg.fill + linalg.matmul).
+// accumulators start at zero) and pipeline the k loop into the ring
+// (transform.schedir.nvgpu.pipeline_tma_ring). Kernels that use wgmma compile for
+// sm_90a. The TMA descriptors are built on the host at each call
+// (cuTensorMapEncodeTiled) and passed to the kernel in global memory.
+// Sizes the tiles do not divide: the edge tiles' copies load whole boxes (TMA zero-fills
+// what lies past the tensors, so an edge k adds zeros) and the store of C is bounded
+// (masked stores: only the rows and columns inside C). TMA needs 16-byte global row
+// strides: K and N must be multiples of 8 (else a diagnostic at the copy), and K >= 64
+// (a smaller K makes promotion allocate tiles narrower than the 128-byte rows).
+// Knobs: block_m (rows of C per block: block_m / 64 m64 MMAs per k16), block_n (columns:
+// the wgmma's N) and stages (1: no ring; 3 measured fastest on the H200 at 4096^3 and
+// 8192^3), with block_m * block_n / 128 <= 128 accumulator registers per thread (64x256
+// and 128x128 at most) and the ring within the block's shared memory.
+// Payload: examples/matmul_f16_cuda.mlir (linalg.fill + linalg.matmul); for an f16
+// result see matmul_f16_f16out_cuda.mlir.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
-    %stages = transform.tune.knob<"stages"> = 4 from options = [1, 2, 3, 4] -> !transform.param<i64>
+    %stages = transform.tune.knob<"stages"> = 3 from options = [1, 2, 3, 4] -> !transform.param<i64>
     // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
     // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
     // The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of

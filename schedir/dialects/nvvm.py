@@ -9,6 +9,7 @@ upstream's syntax, and the NVPTX target attribute of `gpu.module`s and `gpu.obje
     %s = nvvm.shfl.sync bfly %mask, %v, %offset, %clamp : f32 -> f32
     %p = nvvm.shfl.sync down %mask, %v, %offset, %clamp return_value_and_is_valid
         : f32 -> !llvm.struct<(f32, i1)>
+    nvvm.setmaxregister increase 232
     gpu.module @k [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] { ... }
 
 `nvvm.barrier0` (LLVM 21 and older) is still read, as an `nvvm.barrier`; `to_llvm_ir` translates every op here to
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects.builtin import IntAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import I32, IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
 from xdsl.dialects.llvm import LLVMStructType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
@@ -140,6 +141,11 @@ class TargetAttr(ParametrizedAttribute):
             parts.append(f'triple = "{self.triple.data}"')
         if parts:
             printer.print_string("<" + ", ".join(parts) + ">")
+
+
+class SetMaxRegisterAction(StrEnum):
+    DECREASE = "decrease"
+    INCREASE = "increase"
 
 
 class ShflKind(StrEnum):
@@ -381,7 +387,70 @@ class ShflSyncOp(IRDLOperation):
             )
 
 
-OPS: tuple[type[IRDLOperation], ...] = (*SREG_OPS.values(), BarrierOp, Barrier0Op, ShflSyncOp)
+MIN_MAX_REGISTERS = 24
+"""Fewest registers per thread `setmaxnreg` may set (PTX ISA 8.0)."""
+MAX_MAX_REGISTERS = 256
+"""Most registers per thread `setmaxnreg` may set."""
+
+
+@irdl_op_definition
+class SetMaxRegisterOp(IRDLOperation):
+    """`nvvm.setmaxregister increase 232`: `setmaxnreg.{inc,dec}.sync.aligned.u32 232`,
+    every thread of the warpgroup executing it raises (waiting for free registers) or
+    lowers its register budget to `regCount` (sm_90a; a multiple of 8 in 24..256)."""
+
+    name = "nvvm.setmaxregister"
+
+    regCount = prop_def(IntegerAttr[I32])
+    action = prop_def(StringAttr)
+
+    def __init__(self, action: SetMaxRegisterAction, count: int) -> None:
+        super().__init__(
+            properties={"regCount": IntegerAttr(count, i32), "action": StringAttr(action.value)}
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        word = parser.parse_optional_identifier()
+        actions = {a.value: a for a in SetMaxRegisterAction}
+        action = actions.get(word) if word is not None else None
+        if action is None:
+            parser.raise_error(
+                "custom op 'nvvm.setmaxregister' expected string or keyword containing one of "
+                "the following enum values for attribute 'action' [decrease, increase]"
+            )
+        count = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        op = cls(action, count)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.action.data} {self.regCount.value.data}")
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if self.action.data not in {a.value for a in SetMaxRegisterAction}:
+            raise VerifyException(
+                f"'nvvm.setmaxregister' op action must be increase or decrease, got "
+                f"{self.action.data}"
+            )
+        # Upstream's messages (NVVMDialect.cpp).
+        count = self.regCount.value.data
+        if count % 8:
+            raise VerifyException("new register size must be multiple of 8")
+        if not MIN_MAX_REGISTERS <= count <= MAX_MAX_REGISTERS:
+            raise VerifyException(
+                f"new register size must be in between {MIN_MAX_REGISTERS} to {MAX_MAX_REGISTERS}"
+            )
+
+
+OPS: tuple[type[IRDLOperation], ...] = (
+    *SREG_OPS.values(),
+    BarrierOp,
+    Barrier0Op,
+    ShflSyncOp,
+    SetMaxRegisterOp,
+)
 
 NVVM = Dialect("nvvm", list(OPS), [TargetAttr, ShflKindAttr])
 """The nvvm dialect (the `#llvm.constant_range` attribute lives with the llvm dialect)."""
@@ -394,6 +463,8 @@ __all__ = [
     "Barrier0Op",
     "BarrierOp",
     "ConstantRangeAttr",
+    "SetMaxRegisterAction",
+    "SetMaxRegisterOp",
     "ShflKindAttr",
     "ShflSyncOp",
     "TargetAttr",

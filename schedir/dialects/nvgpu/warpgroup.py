@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Self
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -281,7 +282,13 @@ class WarpgroupMmaOp(IRDLOperation):
 @irdl_op_definition
 class WarpgroupMmaStoreOp(IRDLOperation):
     """`nvgpu.warpgroup.mma.store %d, %mem : !acc to memref<MxNxf32, ...>`: each thread
-    writes its accumulator registers to their places in `%mem`."""
+    writes its accumulator registers to their places in `%mem`.
+
+    schedir's generalizations of upstream (which takes an f32 memref of the accumulator's
+    static shape): a dynamic size of `%mem` bounds the store (an edge tile: the elements
+    of rows or columns past it are not written; it must be at most the accumulator's),
+    and an f16 or bf16 `%mem` takes the f32 accumulators rounded to it (to nearest even,
+    `arith.truncf`'s rounding): the epilogue of an f16-out matmul in registers."""
 
     name = "nvgpu.warpgroup.mma.store"
 
@@ -320,8 +327,16 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         assert isinstance(dst, MemRefType)
         if not isinstance(v.element_type, Float32Type):
             raise VerifyException("hit a limitation: only f32 results for the time being")
+        if not isinstance(dst.element_type, Float32Type | Float16Type | BFloat16Type):
+            raise VerifyException(
+                f"destination element type {dst.element_type} is not f32, f16 or bf16"
+            )
         vs, ds = v.get_shape(), dst.get_shape()
-        if len(vs) != 2 or len(ds) != 2 or vs[0] != ds[0] or vs[1] != ds[1]:
+        if (
+            len(vs) != 2
+            or len(ds) != 2
+            or any(d not in (DYNAMIC_INDEX, r) for r, d in zip(vs, ds, strict=True))
+        ):
             d0 = ds[0] if ds else "?"
             d1 = ds[1] if len(ds) > 1 else "?"
             raise VerifyException(

@@ -1,6 +1,6 @@
 """The nvgpu transform ops (upstream's NVGPUTransformOps.td) and schedir's nvgpu extension
-(`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite and the TMA
-ring).
+(`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite, the TMA
+ring, its warp specialization and the blocks' raster order).
 
 Applied by `schedir.transform.ops.nvgpu`.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.transform import TransformOpHandleType, TransformParamHandleType
-from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_operand_def, opt_prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
@@ -41,6 +41,12 @@ class RewriteCopyAsTmaOp(IRDLOperation):
     phase parity (upstream re-initializes the barrier in every iteration). The optional
     `swizzle` property (a schedir extension, default `"none"` as upstream) sets the
     descriptors' swizzle mode: `"swizzle_128b"` is the layout wgmma reads.
+    Edge tiles (schedir's extension, for sizes the tiles do not divide): a copy of sizes
+    `min(box, dim - offset)` (proven on their affine forms, or constants) into a
+    unit-stride subview at 0 of a buffer of static sizes loads the whole buffer as the
+    box: TMA zero-fills what lies past the tensor, and the copy's destination becomes a
+    subview of the whole-buffer subview the load writes. The global tensor's row strides
+    must be multiples of 16 bytes (TMA's rule), else the copy is an error.
 
     Return modes: consumes the target; produces no handle. Silenceable failure (the reason
     at the payload op) when a target is not such a copy, the targets are not under one
@@ -86,23 +92,41 @@ class RewriteMatmulAsWgmmaOp(IRDLOperation):
     16-bit type with 128-byte rows (K = N = 64 for f16/bf16, the shapes the wgmma lowering
     takes), each written by exactly one `nvgpu.tma.async.load` through a `swizzle_128b`
     descriptor (`transform.nvgpu.rewrite_copy_as_tma {swizzle = "swizzle_128b"}`), with M
-    a multiple of 64, and whose C is a static f32 memref, invariant in the matmul's
+    a multiple of 64, and whose C is an f32 memref, invariant in the matmul's
     `scf.for` (if any) and set to 0 by a `linalg.fill` right before that loop (or the
     matmul); the fill is erased. The MMAs wait for themselves (`waitGroup = 0`) so that the
     next iteration's loads may overwrite the tiles.
+    Edge tiles: A and B may be unit-stride subviews at 0 of such tiles (what
+    `rewrite_copy_as_tma` makes of edge copies), the MMAs then run on the whole tiles (A's
+    k size must be `min(tile k, K - k)` of its TMA load: zeros past K), and C may be
+    smaller or dynamic: the store is bounded by C's sizes. A C that is the whole of a
+    temporary `memref.alloc` read afterwards only by an elementwise `linalg.generic` of
+    `arith.truncf` into f16/bf16 is replaced by that output: the accumulators are stored
+    rounded, and the temporary and the generic are erased (an f16-out epilogue in
+    registers).
+
+    The optional `warpgroups` param (one integer >= 1, default 1; a `transform.tune.knob`)
+    says how many warpgroups will split the accumulator by rows
+    (`transform.schedir.nvgpu.warp_specialize_tma_ring`'s consumers): M must be a multiple
+    of 64 per warpgroup and each thread's share of the f32 accumulator at most 128
+    registers (M x N / (128 x warpgroups)).
 
     Return modes: consumes the target; returns the `nvgpu.warpgroup.mma` op (one per
     target). Silenceable failure (the reason at the payload op) when a target does not
-    match; nothing is rewritten then.
+    match; nothing is rewritten then. Definite failure when `warpgroups` is not one
+    positive integer.
     """
 
     name = "transform.schedir.nvgpu.rewrite_matmul_as_wgmma"
 
     target = operand_def(TransformOpHandleType)
+    warpgroups = opt_operand_def(TransformParamHandleType)
     mma = result_def(TransformOpHandleType)
 
     consumed_operands = ("target",)
-    assembly_format = "$target attr-dict `:` functional-type(operands, results)"
+    assembly_format = (
+        "$target (`warpgroups` `=` $warpgroups^)? attr-dict `:` functional-type(operands, results)"
+    )
 
 
 @irdl_transform_op
@@ -159,16 +183,123 @@ class PipelineTmaRingOp(IRDLOperation):
     )
 
 
+@irdl_transform_op
+class WarpSpecializeTmaRingOp(IRDLOperation):
+    """Pipelines a wgmma k loop fed by TMA into a ring of `stages` shared-memory buffers
+    run by specialized warpgroups: one producer warpgroup whose thread 0 issues every TMA
+    load, and `consumers` warpgroups that each multiply their rows of the block (schedir's
+    extension: upstream has no warp-specialization transform op).
+
+    ```mlir
+    %loop = transform.schedir.nvgpu.warp_specialize_tma_ring %mma stages = %s
+        consumers = %c producer_registers = %p consumer_registers = %q
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    // scf.for %k { scf.if %tid0 { tma loads; expect_tx }; try_wait; %d = mma {waitGroup = 0} }
+    // mma.store %acc, %c
+    // -> (stages = 3, consumers = 2: 384 threads) init full[0..2] (1), empty[0..2] (256);
+    //    scf.if %tid / 128 == 0 { nvvm.setmaxregister decrease %p;
+    //      thread 0: scf.for %k { i >= 3: wait empty[i % 3]; expect_tx full[i % 3]; loads } }
+    //    else { nvvm.setmaxregister increase %q; c = %tid / 128 - 1;
+    //      %acc = scf.for %k { try_wait full[i % 3];
+    //        %d = mma (A rows [64c, 64c + 64) of stage i % 3, B) {waitGroup = 1};
+    //        i > 0: mbarrier.arrive empty[(i - 1) % 3] }
+    //      mma.store %acc, (rows [64c, 64c + 64) of %c) }
+    ```
+
+    The target is what `transform.schedir.nvgpu.pipeline_tma_ring` takes (an
+    `nvgpu.warpgroup.mma` of `rewrite_matmul_as_wgmma` with `waitGroup = 0` in the
+    `scf.for` that loads its tiles with TMA, or with no loop for a K of one step), in a
+    `gpu.launch` of one warpgroup (128 x 1 x 1 threads) with no dynamic shared memory,
+    whose accumulator one `nvgpu.warpgroup.mma.store` writes after the loop, and where no
+    other code depends on the thread id or synchronizes the block. The launch grows to
+    128 x (1 + `consumers`) threads and gets `nvvm.minctasm = 1` (a fixed register budget,
+    which `setmaxnreg` needs); the A tile's M rows split evenly among the consumers (M /
+    consumers a multiple of 64, its f32 accumulator at most 128 registers per thread;
+    `rewrite_matmul_as_wgmma warpgroups = consumers` admits such tiles). Each tile becomes a
+    workgroup ring of `stages` tiles (as `pipeline_tma_ring`); the producer waits on a
+    stage's `empty` barrier (one arrival per consumer thread) before loading it, the
+    consumers on its `full` barrier before multiplying.
+
+    Params (each one integer; `transform.tune.knob`s): `stages` in 2..8 (one stage is
+    being multiplied while the producer fills another), `consumers` in 1..4,
+    `producer_registers` and `consumer_registers` multiples of 8 in 24..256 with the
+    producer's at most the consumers' and 128 x (producer + consumers x consumer) at most
+    the SM's 65536 registers.
+
+    Return modes: consumes the target; returns the consumers' `scf.for` (one per target).
+    Silenceable failure (the reason at the payload op) when a target does not match or a
+    param is out of range; nothing is rewritten then (a straight-line K step may be left
+    in a loop of one step). Definite failure when a param is not one integer.
+    """
+
+    name = "transform.schedir.nvgpu.warp_specialize_tma_ring"
+
+    target = operand_def(TransformOpHandleType)
+    stages = operand_def(TransformParamHandleType)
+    consumers = operand_def(TransformParamHandleType)
+    producer_registers = operand_def(TransformParamHandleType)
+    consumer_registers = operand_def(TransformParamHandleType)
+    loop = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target `stages` `=` $stages `consumers` `=` $consumers `producer_registers` `=` "
+        "$producer_registers `consumer_registers` `=` $consumer_registers attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+
+@irdl_transform_op
+class RasterBlocksOp(IRDLOperation):
+    """Reorders the blocks of a `gpu.launch` in groups of `group` rows (an L2-aware raster:
+    the blocks that run together share tiles of A and B; Triton's `GROUP_SIZE_M`; schedir's
+    extension, upstream has no such op).
+
+    ```mlir
+    transform.schedir.nvgpu.raster_blocks %launch group = %g
+        : (!transform.any_op, !transform.param<i64>) -> ()
+    // gpu.launch blocks(%bx, %by, %bz) ... { ... uses of %bx, %by, gpu.block_id x/y ... }
+    // -> p = by * gx + bx; width = g * gx; first = (p / width) * g;
+    //    rows = min(gy - first, g); y' = first + (p mod width) mod rows;
+    //    x' = (p mod width) / rows; every use of the block's x and y ids reads x', y'
+    ```
+
+    The target is a `gpu.launch` without clusters; its blocks keep their work, in another
+    order ((x', y') is a permutation of the grid; `group` = 1 is the launch's own order).
+    `group` is a param (a `transform.tune.knob`) holding one integer in 1..65536.
+
+    Return modes: only reads the target (the launch is modified in place); returns nothing.
+    Silenceable failure (the reason at the payload op) when a target is not such a launch
+    or `group` is out of range; nothing is rewritten then. Definite failure when `group` is
+    not one integer.
+    """
+
+    name = "transform.schedir.nvgpu.raster_blocks"
+
+    target = operand_def(TransformOpHandleType)
+    group = operand_def(TransformParamHandleType)
+
+    assembly_format = (
+        "$target `group` `=` $group attr-dict `:` `(` type($target) `,` type($group) `)` `->` "
+        "`(` `)`"
+    )
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
     PipelineTmaRingOp,
+    WarpSpecializeTmaRingOp,
+    RasterBlocksOp,
 )
 
 __all__ = [
     "OPS",
     "SWIZZLES",
     "PipelineTmaRingOp",
+    "RasterBlocksOp",
     "RewriteCopyAsTmaOp",
     "RewriteMatmulAsWgmmaOp",
+    "WarpSpecializeTmaRingOp",
 ]

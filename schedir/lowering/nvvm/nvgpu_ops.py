@@ -48,6 +48,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     SymbolRefAttr,
+    VectorType,
     i1,
     i16,
     i32,
@@ -361,6 +362,17 @@ def _row_bytes(t: MemRefType) -> int | None:
     return None if name is None else t.get_shape()[-1] * 2
 
 
+def _rows_fit_box(tile: MemRefType, box: tuple[int, ...], row_bytes: int) -> bool:
+    """Whether a tile's rows are those the descriptor can step through: the box's rows
+    for a tile of several column chunks (the leading byte offset is the box's size), or
+    whole 8-row swizzle atoms of one box for a one-chunk tile (a consumer warpgroup's rows
+    of a warp-specialized block's A tile)."""
+    rows = tile.get_shape()[:-1]
+    if row_bytes == SWIZZLE_ROW_BYTES and len(rows) == 1 and len(box) == 2:
+        return rows[0] % 8 == 0 and rows[0] <= box[0]
+    return tuple(rows) == tuple(box[:-1])
+
+
 def _generate_descriptor(lw: Lowering, op: Operation) -> None:
     assert isinstance(op, ng.WarpgroupGenerateDescriptorOp)
     tile = _memref(op.tensor)
@@ -373,7 +385,7 @@ def _generate_descriptor(lw: Lowering, op: Operation) -> None:
         or row_bytes % SWIZZLE_ROW_BYTES
         or len(box) != 2
         or _row_bytes(tmap.tensor) != SWIZZLE_ROW_BYTES
-        or tuple(tile.get_shape()[:-1]) != tuple(box[:-1])
+        or not _rows_fit_box(tile, box, row_bytes)
     ):
         raise unsupported(
             PASS,
@@ -538,20 +550,67 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     lane = emit(llvm.URemOp(thread, c(32)))
     row0 = emit(llvm.AddOp(emit(llvm.MulOp(warp, c(16))), emit(llvm.UDivOp(lane, c(4)))))
     col0 = emit(llvm.MulOp(emit(llvm.URemOp(lane, c(4))), c(2)))
+    out = dst.element_type
+    # An edge tile (dynamic or smaller sizes) stores only what lies inside them.
+    whole = tuple(dst.get_shape()) == (m, n)
+    bounds = None if whole else (desc.size(0), desc.size(1))
     for block in range(m // WGMMA_ROWS):
         for j in range(n // 8):
             for half in range(2):
                 row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
-                for e in range(2):
-                    col = emit(llvm.AddOp(col0, c(8 * j + e)))
-                    value = emit(
+                col = emit(llvm.AddOp(col0, c(8 * j)))
+                pair = [
+                    emit(
                         llvm.ExtractValueOp(
                             _positions(block, 4 * j + 2 * half + e), values, Float32Type()
                         )
                     )
-                    pointer = element_pointer(lw, emit, desc, [row, col], op)
-                    lw.insert(llvm.StoreOp(value, pointer), op)
+                    for e in range(2)
+                ]
+                if not isinstance(out, Float32Type):
+                    # f16 / bf16 out: arith.truncf's round to nearest even.
+                    pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
+                if bounds is None:
+                    for e, value in enumerate(pair):
+                        at = [row, col if e == 0 else emit(llvm.AddOp(col, c(1)))]
+                        pointer = element_pointer(lw, emit, desc, at, op)
+                        lw.insert(llvm.StoreOp(value, pointer), op)
+                else:
+                    _bounded_pair_store(lw, op, desc, bounds, row, col, pair)
     lw.replace(op, [])
+
+
+def _bounded_pair_store(
+    lw: Lowering,
+    op: Operation,
+    desc: Descriptor,
+    bounds: tuple[SSAValue, SSAValue],
+    row: SSAValue,
+    col: SSAValue,
+    pair: list[SSAValue],
+) -> None:
+    """Store the two adjacent elements `pair` at (row, col) and (row, col + 1) with a
+    masked store, each only if it lies inside `bounds` (rows, columns); the address is
+    taken at (0, 0) when the first is outside, so that it stays inside the memref."""
+    emit = lw.emit(op)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = lw.constant(0, i64, op)
+    row_in = emit(llvm.ICmpOp(row, bounds[0], slt))
+    next_col = emit(llvm.AddOp(col, lw.constant(1, i64, op)))
+    inside = [
+        emit(llvm.AndOp(row_in, emit(llvm.ICmpOp(at, bounds[1], slt)))) for at in (col, next_col)
+    ]
+    at = [emit(llvm.SelectOp(inside[0], row, zero)), emit(llvm.SelectOp(inside[0], col, zero))]
+    pointer = element_pointer(lw, emit, desc, at, op)
+    element = pair[0].type
+    vector = emit(llvm.PoisonOp(VectorType(element, [2])))
+    mask = emit(llvm.PoisonOp(VectorType(i1, [2])))
+    for e in range(2):
+        lane = lw.constant(e, i64, op)
+        vector = emit(llvm.InsertElementOp(vector, pair[e], lane))
+        mask = emit(llvm.InsertElementOp(mask, inside[e], lane))
+    width = 2 if isinstance(element, Float16Type | BFloat16Type) else 4
+    lw.insert(llvm.MaskedStoreOp(vector, pointer, mask, alignment=width), op)
 
 
 # ---------------------------------------------------------------------------------------

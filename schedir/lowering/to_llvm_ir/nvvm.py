@@ -1,7 +1,8 @@
 """LLVM IR translation of the nvvm dialect to NVPTX intrinsics: special registers
 (`nvvm.read.ptx.sreg.tid.x` -> `llvm.nvvm.read.ptx.sreg.tid.x`), barriers (`nvvm.barrier`
 -> `llvm.nvvm.barrier.cta.sync.aligned.all(0)`) and warp shuffles (`nvvm.shfl.sync bfly`
--> `llvm.nvvm.shfl.sync.bfly.f32`, `...f32p` with the validity bit)."""
+-> `llvm.nvvm.shfl.sync.bfly.f32`, `...f32p` with the validity bit) and register budgets
+(`nvvm.setmaxregister increase 232` -> `llvm.nvvm.setmaxnreg.inc.sync.aligned.u32(232)`)."""
 
 from __future__ import annotations
 
@@ -41,11 +42,21 @@ def _shuffle(t: Translation, op: nvvm.ShflSyncOp) -> None:
     t.set(op, t.builder.call(fn, args))
 
 
+def _set_max_register(t: Translation, op: nvvm.SetMaxRegisterOp) -> None:
+    i32 = ir.IntType(32)
+    kind = "inc" if op.action.data == nvvm.SetMaxRegisterAction.INCREASE else "dec"
+    fn = t.function(
+        f"llvm.nvvm.setmaxnreg.{kind}.sync.aligned.u32", ir.FunctionType(ir.VoidType(), [i32])
+    )
+    t.builder.call(fn, [ir.Constant(i32, op.regCount.value.data)])
+
+
 TRANSLATIONS: Mapping[type[Operation], Translate] = {
     **dict.fromkeys(nvvm.SREG_OPS.values(), _special_register),
     nvvm.BarrierOp: _barrier,
     nvvm.Barrier0Op: _barrier,
     nvvm.ShflSyncOp: _shuffle,
+    nvvm.SetMaxRegisterOp: _set_max_register,
 }
 """The ops of this family and their translations."""
 

@@ -1,24 +1,37 @@
 """Apply functions of the nvgpu transform ops (`schedir.dialects.transform.nvgpu`): thin
-adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma` and `.tma_ring`.
+adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma`, `.tma_ring` and
+`.warp_specialize` and `.raster`.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu import (
     PipelineTmaRingOp,
+    RasterBlocksOp,
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
+    WarpSpecializeTmaRingOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.rewrites.gpu.raster import RasterRewriteError, raster_blocks
 from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
 from schedir.transform.rewrites.gpu.tma_ring import RingRewriteError, pipeline_tma_ring
+from schedir.transform.rewrites.gpu.warp_specialize import warp_specialize_tma_ring
 from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
 from schedir.transform.state import MultipleTransformErrors, definite, silenceable
+
+
+def _one_int(op: Operation, interp: Interpreter, param: SSAValue, what: str) -> int:
+    """The one integer a param handle holds (a definite failure otherwise)."""
+    values = interp.state.params(param)
+    if len(values) != 1 or not isinstance(values[0], IntegerAttr):
+        raise definite(op, f"expected {what} to be one integer param, got {len(values)} values")
+    return values[0].value.data
 
 
 @applies(RewriteCopyAsTmaOp)
@@ -42,10 +55,13 @@ def apply_rewrite_copy_as_tma(op: RewriteCopyAsTmaOp, interp: Interpreter) -> No
 @applies(RewriteMatmulAsWgmmaOp)
 def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interpreter) -> None:
     """Rewrite each target matmul into warpgroup MMAs with a register accumulator."""
+    warpgroups = 1 if op.warpgroups is None else _one_int(op, interp, op.warpgroups, "warpgroups")
+    if warpgroups < 1:
+        raise definite(op, f"expected warpgroups to be positive, got {warpgroups}")
 
     def one(payload: Operation) -> list[Mapped]:
         try:
-            result = rewrite_matmul_as_wgmma(interp.state.rewriter(payload), payload)
+            result = rewrite_matmul_as_wgmma(interp.state.rewriter(payload), payload, warpgroups)
         except WgmmaRewriteError as error:
             reason = TransformError(
                 f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
@@ -83,3 +99,44 @@ def apply_pipeline_tma_ring(op: PipelineTmaRingOp, interp: Interpreter) -> None:
         return [result.loop]
 
     interp.apply_to_each(op, op.target, one)
+
+
+@applies(WarpSpecializeTmaRingOp)
+def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpreter) -> None:
+    """Warp-specialize each target MMA's loop into producer and consumer warpgroups."""
+    stages = _one_int(op, interp, op.stages, "stages")
+    consumers = _one_int(op, interp, op.consumers, "consumers")
+    producer = _one_int(op, interp, op.producer_registers, "producer_registers")
+    consumer = _one_int(op, interp, op.consumer_registers, "consumer_registers")
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = warp_specialize_tma_ring(
+                interp.state.rewriter(payload), payload, stages, consumers, producer, consumer
+            )
+        except RingRewriteError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not warp-specialize the TMA ring")]
+            ) from None
+        return [result.loop]
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(RasterBlocksOp)
+def apply_raster_blocks(op: RasterBlocksOp, interp: Interpreter) -> None:
+    """Reorder each target launch's blocks in groups of `group` rows."""
+    group = _one_int(op, interp, op.group, "group")
+    for payload in interp.state.payload_ops(op.target):
+        try:
+            raster_blocks(interp.state.rewriter(payload), payload, group)
+        except RasterRewriteError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not reorder the blocks")]
+            ) from None

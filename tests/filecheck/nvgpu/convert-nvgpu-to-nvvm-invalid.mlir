@@ -87,3 +87,29 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// One 128-byte column chunk: rows of the box must be whole 8-row swizzle atoms.
+!tmap = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+gpu.module @k {
+  gpu.func @k(%t: !tmap) kernel {
+    %s = memref.alloc() : memref<12x64xf16, 3>
+    // expected-error @below {{loaded in boxes of 128-byte rows, only, not memref<12x64xf16, 3 : i64> from boxes memref<128x64xf16, 3 : i64>}}
+    %d = nvgpu.warpgroup.generate.descriptor %s, %t : memref<12x64xf16, 3>, !tmap -> !nvgpu.warpgroup.descriptor<tensor = memref<12x64xf16, 3>>
+    gpu.return
+  }
+}
+
+// -----
+
+// One 128-byte column chunk of more rows than the box loads.
+!tmap = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+gpu.module @k {
+  gpu.func @k(%t: !tmap) kernel {
+    %s = memref.alloc() : memref<128x64xf16, 3>
+    // expected-error @below {{loaded in boxes of 128-byte rows, only, not memref<128x64xf16, 3 : i64> from boxes memref<64x64xf16, 3 : i64>}}
+    %d = nvgpu.warpgroup.generate.descriptor %s, %t : memref<128x64xf16, 3>, !tmap -> !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+    gpu.return
+  }
+}

@@ -231,6 +231,15 @@ func.func @store_shape(%d: !nvgpu.warpgroup.accumulator<fragmented = vector<64x6
 
 // -----
 
+// schedir stores f32 accumulators into f32, f16 or bf16 memrefs, not others.
+func.func @store_i32(%d: !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>, %m: memref<64x?xi32, 3>) {
+  // expected-error @below {{'nvgpu.warpgroup.mma.store' op destination element type i32 is not f32, f16 or bf16}}
+  nvgpu.warpgroup.mma.store %d, %m : !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>> to memref<64x?xi32, 3>
+  return
+}
+
+// -----
+
 func.func @store_f16(%d: !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf16>>, %m: memref<64x64xf16, 3>) {
   // expected-error @below {{'nvgpu.warpgroup.mma.store' op hit a limitation: only f32 results for the time being}}
   nvgpu.warpgroup.mma.store %d, %m : !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf16>> to memref<64x64xf16, 3>

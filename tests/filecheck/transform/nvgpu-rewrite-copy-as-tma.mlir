@@ -1,5 +1,5 @@
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics | filecheck %s
-// UPSTREAM-LACKS: the swizzle property, subview sources and copies in loops are schedir's generalizations.
+// UPSTREAM-LACKS: the swizzle property, subview sources, copies in loops and edge tiles are schedir's generalizations.
 
 // Upstream's case: whole global memrefs copied into shared memory. The descriptors are
 // built before the launch (box = the copy's shape); thread 0 issues both loads and arms
@@ -136,13 +136,14 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_copy_as_tma %copies : (!transform.any_op) -> ()
     transform.yield
   }
-  func.func @narrow(%a: memref<64x6xf16>) {
+  func.func @narrow(%a: memref<64x64xf16>) {
     %c1 = arith.constant 1 : index
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
       %s = memref.alloc() : memref<64x6xf16, #gpu.address_space<workgroup>>
+      %v = memref.subview %a[0, 0] [64, 6] [1, 1] : memref<64x64xf16> to memref<64x6xf16, strided<[64, 1]>>
       // expected-error @below {{'linalg.copy' op box rows of 6 x f16 are not a multiple of 16 bytes}}
-      linalg.copy ins(%a : memref<64x6xf16>) outs(%s : memref<64x6xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%v : memref<64x6xf16, strided<[64, 1]>>) outs(%s : memref<64x6xf16, #gpu.address_space<workgroup>>)
       gpu.terminator
     }
     return
@@ -151,7 +152,8 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A dynamic tile (a partial tile at the edge): the box must be static.
+// A dynamic tile whose size is not the edge of the tensor (min(64, 100 - offset)): a
+// whole 64-row box would load rows past the copy that TMA does not zero-fill.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
@@ -166,7 +168,7 @@ module attributes {transform.with_named_sequence} {
       %s = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
       %v = memref.subview %a[0, 0] [%m, 64] [1, 1] : memref<100x64xf16> to memref<?x64xf16, strided<[64, 1]>>
       %sv = memref.subview %s[0, 0] [%m, 64] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<?x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
-      // expected-error @below {{'linalg.copy' op copy of a dynamic shape}}
+      // expected-error @below {{'linalg.copy' op copy of an edge tile (memref<?x64xf16, strided<[64, 1]>> to memref<?x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>): the size of dimension 0 is not min(64, 100 - offset)}}
       linalg.copy ins(%v : memref<?x64xf16, strided<[64, 1]>>) outs(%sv : memref<?x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>>)
       gpu.terminator
     }
@@ -285,5 +287,89 @@ module attributes {transform.with_named_sequence} {
     // expected-error @below {{swizzle must be one of none, swizzle_32b, swizzle_64b, swizzle_128b, got "swizzle_16b"}}
     transform.nvgpu.rewrite_copy_as_tma %root {swizzle = "swizzle_16b"} : (!transform.any_op) -> ()
     transform.yield
+  }
+}
+
+// -----
+
+// Edge tiles (what tile_using_forall / tile_using_for make of sizes the tiles do not
+// divide, after promotion): sizes min(tile, dim - offset) into subviews at 0 of static
+// buffers. Each load takes its whole buffer as the box (TMA zero-fills what lies past
+// the tensor), through a new subview of the whole buffer that the copy's destination
+// becomes a subview of; the barrier expects the whole boxes' bytes (128x64 + 64x64 f16).
+// CHECK-LABEL: func.func @edge
+// CHECK:       nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK:       nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK:       scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:         %[[WA:.*]] = memref.subview %[[VA:.*]][0, 0] [128, 64] [1, 1] : memref<?x?xf16, #gpu.address_space<workgroup>> to memref<128x64xf16, strided<[?, 1]>, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[EA:.*]] = memref.subview %[[WA]][0, 0] [%{{.*}}, %{{.*}}] [1, 1] : memref<128x64xf16, strided<[?, 1]>, #gpu.address_space<workgroup>> to memref<?x?xf16
+// CHECK:         %[[WB:.*]] = memref.subview %{{.*}}[0, 0] [64, 64] [1, 1]
+// CHECK:         scf.if
+// CHECK-NEXT:      nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K]]], %{{.*}}[%{{.*}}] to %[[WA]]
+// CHECK:           nvgpu.tma.async.load %{{.*}}[%[[K]], %{{.*}}], %{{.*}}[%{{.*}}] to %[[WB]]
+// CHECK:           arith.constant 24576 : index
+// CHECK:         linalg.fill ins(%{{.*}}) outs(%[[EA]]
+// CHECK-NOT:     linalg.copy
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @edge(%a: memref<1000x1016xf16>, %b: memref<1016x40xf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c1016 = arith.constant 1016 : index
+    %one = arith.constant 1.0 : f16
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c8, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %m0 = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+      %ms = affine.min affine_map<()[s0] -> (s0 * -128 + 1000, 128)>()[%by]
+      scf.for %k = %c0 to %c1016 step %c64 {
+        %ks = affine.min affine_map<(d0) -> (-d0 + 1016, 64)>(%k)
+        %va = memref.subview %a[%m0, %k] [%ms, %ks] [1, 1] : memref<1000x1016xf16> to memref<?x?xf16, strided<[1016, 1], offset: ?>>
+        %vb = memref.subview %b[%k, 0] [%ks, 40] [1, 1] : memref<1016x40xf16> to memref<?x40xf16, strided<[40, 1], offset: ?>>
+        %ra = memref.alloc() : memref<16384xi8, #gpu.address_space<workgroup>>
+        %wa = memref.view %ra[%c0][%c128, %c64] : memref<16384xi8, #gpu.address_space<workgroup>> to memref<?x?xf16, #gpu.address_space<workgroup>>
+        %sa = memref.subview %wa[0, 0] [%ms, %ks] [1, 1] : memref<?x?xf16, #gpu.address_space<workgroup>> to memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<workgroup>>
+        %rb = memref.alloc() : memref<8192xi8, #gpu.address_space<workgroup>>
+        %wb = memref.view %rb[%c0][%c64, %c64] : memref<8192xi8, #gpu.address_space<workgroup>> to memref<?x?xf16, #gpu.address_space<workgroup>>
+        %sb = memref.subview %wb[0, 0] [%ks, 40] [1, 1] : memref<?x?xf16, #gpu.address_space<workgroup>> to memref<?x40xf16, strided<[?, 1]>, #gpu.address_space<workgroup>>
+        linalg.copy ins(%va : memref<?x?xf16, strided<[1016, 1], offset: ?>>) outs(%sa : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<workgroup>>)
+        linalg.copy ins(%vb : memref<?x40xf16, strided<[40, 1], offset: ?>>) outs(%sb : memref<?x40xf16, strided<[?, 1]>, #gpu.address_space<workgroup>>)
+        linalg.fill ins(%one : f16) outs(%sa : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<workgroup>>)
+      }
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Rows of the global tensor that are not a multiple of 16 bytes (K = 1012 f16: 2024
+// bytes): TMA cannot describe the tensor, at any tile.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not rewrite the copies as TMA loads}}
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @unaligned_rows(%a: memref<128x1012xf16>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %v = memref.subview %a[0, 0] [128, 64] [1, 1] : memref<128x1012xf16> to memref<128x64xf16, strided<[1012, 1]>>
+      // expected-error @below {{'linalg.copy' op TMA needs the global tensor's row stride to be a multiple of 16 bytes: rows of 1012 x f16 are 2024 bytes (pad the rows, or use a schedule without TMA)}}
+      linalg.copy ins(%v : memref<128x64xf16, strided<[1012, 1]>>) outs(%s : memref<128x64xf16, #gpu.address_space<workgroup>>)
+      gpu.terminator
+    }
+    return
   }
 }

@@ -277,3 +277,136 @@ module attributes {transform.with_named_sequence} {
     return
   }
 }
+
+// -----
+
+// Shared by three warpgroups, 128 rows do not split into 64 each.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.param.constant 3 : i64 -> !transform.param<i64>
+    // expected-error @below {{could not rewrite the matmul as wgmma}}
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm warpgroups = %g : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+  func.func @three_warpgroups(%a: memref<128x64xf16>, %b: memref<64x256xf16>, %c: memref<128x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<128x64xf16>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<64x256xf16>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+      linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+      // expected-error @below {{'linalg.matmul' op M = 128 is not a multiple of 192 (64 rows for each of 3 warpgroups)}}
+      linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                    outs(%c : memref<128x256xf32>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Shared by four warpgroups, 128 rows do not split into 64 each.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.param.constant 4 : i64 -> !transform.param<i64>
+    // expected-error @below {{could not rewrite the matmul as wgmma}}
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm warpgroups = %g : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+  func.func @four_warpgroups(%a: memref<128x64xf16>, %b: memref<64x256xf16>, %c: memref<128x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<128x64xf16>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<64x256xf16>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+      linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+      // expected-error @below {{'linalg.matmul' op M = 128 is not a multiple of 256 (64 rows for each of 4 warpgroups)}}
+      linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                    outs(%c : memref<128x256xf32>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// No warpgroup at all.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.param.constant 0 : i64 -> !transform.param<i64>
+    // expected-error @below {{expected warpgroups to be positive, got 0}}
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm warpgroups = %g : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+  func.func @no_warpgroups(%a: memref<128x64xf16>, %b: memref<64x256xf16>, %c: memref<128x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<128x64xf16>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<64x256xf16>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+      linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+      linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                    outs(%c : memref<128x256xf32>)
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Shared by two warpgroups (warp_specialize_tma_ring's consumers), the 128x256 accumulator
+// is 128 registers per thread: rewritten.
+// CHECK-LABEL: func.func @two_warpgroups
+// CHECK:         nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x256xf32>>
+// CHECK:         nvgpu.warpgroup.mma {{.*}} -> <fragmented = vector<128x256xf32>>
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.param.constant 2 : i64 -> !transform.param<i64>
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm warpgroups = %g : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+  func.func @two_warpgroups(%a: memref<128x64xf16>, %b: memref<64x256xf16>, %c: memref<128x256xf32>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x256xf16, #gpu.address_space<workgroup>>
+      linalg.copy ins(%a : memref<128x64xf16>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+      linalg.copy ins(%b : memref<64x256xf16>) outs(%sb : memref<64x256xf16, #gpu.address_space<workgroup>>)
+      linalg.fill ins(%zero : f32) outs(%c : memref<128x256xf32>)
+      linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>)
+                    outs(%c : memref<128x256xf32>)
+      gpu.terminator
+    }
+    return
+  }
+}

@@ -14,16 +14,21 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import schedir
 from schedir.diagnostics import TransformError
+from schedir.dialects import get_context
+from schedir.dialects.syntax import parse_module, print_op
 from schedir.gpu import assemble
 from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
+from schedir.pipeline import apply_schedule
 
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
 PAYLOAD = REPO / "examples" / "matmul_f16_cuda.mlir"
-SELECTED = {"block_m": 128, "block_n": 128, "stages": 4}
+SELECTED = {"block_m": 128, "block_n": 128, "stages": 3}
 """The knobs' selected values in the schedules."""
 
 
@@ -132,7 +137,7 @@ def test_knob_points_beyond_one_warpgroup_are_pruned() -> None:
     """128 x 256 needs 256 accumulator registers per thread of one warpgroup: the knobs'
     constraint rejects it (the autotuner prunes it) instead of a spilling kernel."""
     schedule = _schedule("matmul_f16_cuda.mlir", block_m=128, block_n=256)
-    with pytest.raises(TransformError, match=r"constraint violated for params \(128, 256, 4\)"):
+    with pytest.raises(TransformError, match=r"constraint violated for params \(128, 256, 3\)"):
         schedir.compile(
             REPO / "examples" / "matmul_f16_cuda.mlir", schedule=schedule, target="cuda"
         )
@@ -158,12 +163,140 @@ def test_ptx_assembles_without_serialization_or_spills(
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
-@pytest.mark.parametrize(("m", "n", "k"), [(1000, 1032, 1016), (4095, 4097, 4096), (512, 256, 100)])
-def test_sizes_the_tiles_do_not_divide_are_a_diagnostic(m: int, n: int, k: int) -> None:
-    """Never a silent wrong answer: the edge tiles are dynamic, and the TMA rewrite says
-    so at the copy (a schedule error, not a crash)."""
-    text = PAYLOAD.read_text()
+def _odd_payload(m: int, n: int, k: int, element: str = "f16") -> str:
+    text = PAYLOAD.read_text().replace("f16", element)
     for old, new in (("512", str(m)), ("384", str(k)), ("256", str(n))):
         text = text.replace(old, new)
-    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads"):
+    return text
+
+
+EDGE_CASES = [
+    ("f16", 1000, 1032, 1016, 128, 128, 3),
+    ("f16", 65, 136, 72, 64, 256, 4),
+    ("f16", 4095, 4104, 4096, 128, 64, 1),
+    ("bf16", 129, 72, 1000, 64, 64, 2),
+    ("f16", 1, 8, 72, 128, 128, 3),
+]
+"""(element, m, n, k, block_m, block_n, stages): sizes the tiles do not divide (edge
+tiles in M, N and K, one partial tile, a single row and N below one column chunk)."""
+
+
+@pytest.mark.parametrize(
+    ("element", "m", "n", "k", "block_m", "block_n", "stages"),
+    EDGE_CASES,
+    ids=lambda v: str(v),
+)
+def test_edge_tiles_compile_to_bounded_stores(
+    element: str, m: int, n: int, k: int, block_m: int, block_n: int, stages: int, ptxas: Path
+) -> None:
+    """Edge tiles load whole TMA boxes (zero-filled past the tensors) and store C under
+    bounds: the PTX has the wgmma and TMA of the divisible case, predicated stores, and
+    assembles without serialization warnings or spills."""
+    schedule = _schedule(
+        f"matmul_{element}_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages
+    )
+    compiled = schedir.compile(_odd_payload(m, n, k, element), schedule=schedule, target="cuda")
+    scheduled = compiled.stages["scheduled"]
+    assert "linalg.matmul" not in scheduled and "linalg.copy" not in scheduled
+    ptx = compiled.stages["ptx"]
+    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n{block_n}k16", ptx)
+    assert "cp.async.bulk.tensor.2d" in ptx
+    # Every store of C is behind a bounds check (a predicated branch around it).
+    stores = re.findall(r"^\s*(@%p\d+ )?st\.global", ptx, flags=re.M)
+    assert stores
+    assert re.search(r"@%p\d+ bra", ptx)
+    _assemble_clean(ptx, ptxas)
+
+
+def _assemble_clean(ptx: str, ptxas: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "k.ptx"
+        source.write_text(ptx)
+        log = subprocess.run(
+            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stderr
+    assert not serialization_warnings(log), log
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    m=st.integers(1, 300),
+    n=st.integers(1, 300),
+    k=st.integers(1, 300),
+    element=st.sampled_from(["f16", "bf16"]),
+)
+def test_rows_not_a_multiple_of_16_bytes_are_a_diagnostic(
+    m: int, n: int, k: int, element: str
+) -> None:
+    """TMA describes A and B by row strides that are multiples of 16 bytes: a K or N that
+    is not a multiple of 8 is an error at the copy (never a wrong answer or a driver
+    error at the call); multiples of 8 pass the TMA rewrite at any M."""
+    text = _odd_payload(m, n, k, element)
+    if k % 8 == 0 and n % 8 == 0:
+        return
+    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads") as e:
         schedir.compile(text, schedule=SCHEDULE, target="cuda")
+    assert "row stride to be a multiple of 16 bytes" in str(e.value)
+
+
+F16_OUT = REPO / "schedules" / "matmul_f16_f16out_cuda.mlir"
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "k", "stages"), [(1000, 1032, 1016, 3), (512, 256, 384, 1), (65, 40, 72, 2)]
+)
+def test_f16_out_converts_in_the_store(m: int, n: int, k: int, stages: int, ptxas: Path) -> None:
+    """matmul_f16_f16out_cuda.mlir: the truncf generic is fused into the store of the
+    accumulators (no f32 temporary, no generic left; cvt to f16, no f32 stores), at
+    sizes the tiles divide and edge sizes, and the PTX assembles clean."""
+    text = (REPO / "examples" / "matmul_f16_f16out_cuda.mlir").read_text()
+    for old, new in (("1000", str(m)), ("1016", str(k)), ("1032", str(n))):
+        text = text.replace(old, new)
+    schedule = F16_OUT.read_text().replace(
+        f'"stages"> = {SELECTED["stages"]} from', f'"stages"> = {stages} from'
+    )
+    compiled = schedir.compile(text, schedule=schedule, target="cuda")
+    scheduled = compiled.stages["scheduled"]
+    assert "linalg." not in scheduled
+    kernel = scheduled.split("gpu.launch", 1)[1]
+    assert not re.search(r"memref\.alloc\([^)]*\)[^\n]*xf32>", kernel)
+    assert re.search(r"nvgpu\.warpgroup\.mma\.store .* to memref<[^>]*xf16", scheduled)
+    ptx = compiled.stages["ptx"]
+    # Rounded to f16 (pairs packed into one 32-bit store where the tile is whole).
+    assert re.search(r"cvt\.rn\.f16(x2)?\.f32", ptx)
+    assert not re.search(r"st\.global\.(f32|b64|v2)", ptx)
+    _assemble_clean(ptx, ptxas)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    m=st.integers(1, 700),
+    n8=st.integers(1, 90),
+    k8=st.integers(8, 90),
+    shape=st.sampled_from([(64, 64), (64, 128), (64, 256), (128, 64), (128, 128)]),
+    stages=st.integers(1, 4),
+)
+def test_any_size_with_aligned_rows_becomes_tma_and_wgmma(
+    m: int, n8: int, k8: int, shape: tuple[int, int], stages: int
+) -> None:
+    """Every M, every N and K >= 64 that are multiples of 8, at every tile shape and stage
+    count: the schedule rewrites all copies into TMA loads and the matmul into wgmma (no
+    linalg op left), and C's store is bounded exactly when the tiles do not divide M or N
+    (its destination then has dynamic sizes)."""
+    n, k = 8 * n8, 8 * k8
+    block_m, block_n = shape
+    schedule = _schedule("matmul_f16_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages)
+    ctx = get_context()
+    module = parse_module(_odd_payload(m, n, k), "<payload>", ctx=ctx)
+    assert apply_schedule(ctx, module, parse_module(schedule, "<schedule>", ctx=ctx))
+    scheduled = print_op(module)
+    assert "linalg." not in scheduled
+    stores = re.findall(r"nvgpu\.warpgroup\.mma\.store .* to memref<([^>]*)>", scheduled)
+    assert len(stores) == 1
+    bounded = m % block_m != 0 or n % block_n != 0
+    assert stores[0].startswith("?x?xf32") == bounded, stores

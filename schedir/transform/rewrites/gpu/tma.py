@@ -18,11 +18,21 @@ schedir's generalizations, where upstream would compute wrong addresses or hang:
 * the source may be a unit-stride `memref.subview` of a memref defined above the launch:
   the descriptor is built on that memref and the subview's offsets are the load's
   coordinates (upstream takes the source itself, at coordinates 0);
+* edge tiles (`tile_using_forall` / `tile_using_for` of sizes the tiles do not divide):
+  a copy of dynamic sizes `min(box, dim - offset)` from a subview of the global memref
+  into a subview at 0 of a static buffer (what `structured.promote` makes) loads the whole
+  buffer as the box: TMA zero-fills what lies past the global tensor's bounds (the
+  descriptor carries its true sizes), so the buffer holds the copy with zeros around it
+  (`reaches_bound` proves each dynamic size is that minimum). The copy's destination
+  becomes a subview of the whole buffer, which later rewrites (wgmma) read;
 * copies inside one `scf.for` of the launch: the barrier is created and initialized once at
   the start of the launch body, every iteration first synchronizes the block (nobody still
   reads the tiles the loads overwrite) and waits on phase parity
   `((iv - lb) / step) mod 2` (each iteration completes one phase); upstream re-initializes
   the barrier in every iteration.
+
+TMA needs the global tensor's row strides to be multiples of 16 bytes (a K or N of f16
+that is not a multiple of 8 cannot be described): such copies are an error at the copy.
 
     linalg.copy ins(%sv : memref<64x64xf16, strided<[K, 1], offset: ?>>)
                 outs(%smem : memref<64x64xf16, #gpu.address_space<workgroup>>)
@@ -38,10 +48,11 @@ schedir's generalizations, where upstream would compute wrong addresses or hang:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
+from typing import cast
 
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -51,7 +62,15 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
     i1,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSymExpr,
+)
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
@@ -63,11 +82,15 @@ from schedir.dialects.memref import CastOp
 from schedir.dialects.nvgpu.tma import MAX_TMA_DIMENSION, MAX_TMA_RANK
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import constant_index, mixed_values
+from schedir.transform.rewrites.constants import constant_int
 
 SWIZZLE_SPAN = {"swizzle_32b": 32, "swizzle_64b": 64, "swizzle_128b": 128}
 """Bytes of one row of each TMA swizzle pattern: the widest box row it takes."""
 TRY_WAIT_TICKS = 10_000_000
 """Upstream's ticks before a `try_wait.parity` retries ("not too small, not too big")."""
+GLOBAL_STRIDE_ALIGNMENT = 16
+"""Bytes every global row stride of a TMA tensor must be a multiple of (the driver's rule
+for cuTensorMapEncodeTiled's globalStrides)."""
 
 
 class TmaRewriteError(Exception):
@@ -90,13 +113,16 @@ class TmaCopies:
 
 @dataclass(frozen=True)
 class _Copy:
-    """One checked copy: the global memref, the coordinates and the shared destination."""
+    """One checked copy: the global memref, the coordinates and the shared destination
+    (for an edge copy, `edge` is its dynamic destination subview, and `dst` its buffer
+    until the rewrite makes the whole-box subview)."""
 
     op: linalg.CopyOp
     global_memref: SSAValue
     offsets: tuple[int | SSAValue, ...]
     box: MemRefType
     dst: SSAValue
+    edge: memref.SubviewOp | None = None
 
 
 def enclosing_launch(op: Operation) -> gpu.LaunchOp | None:
@@ -180,38 +206,241 @@ def _check_copy(op: Operation, launch: gpu.LaunchOp) -> _Copy:
         raise TmaRewriteError("copy destination is not in shared (workgroup) memory", op)
     if is_shared_memory_space(src_t.memory_space):
         raise TmaRewriteError("copy source is already in shared memory", op)
-    if not src_t.has_static_shape() or not dst_t.has_static_shape():
-        raise TmaRewriteError(f"copy of a dynamic shape ({src_t} to {dst_t})", op)
+    source = src.owner if isinstance(src.owner, memref.SubviewOp) else None
+    _check_global_strides(op, src if source is None else source.source)
+    if not src_t.has_static_shape() or not dst_t.has_static_shape() or _in_larger_buffer(dst):
+        return _check_edge_copy(op, launch)
     shape = tuple(src_t.get_shape())
+    _check_box(op, shape, dst)
+    if _defined_above(src, launch):
+        _check_global_strides(op, src)
+        return _Copy(op, src, (0,) * len(shape), dst_t, dst)
+    view = _global_subview(op, src, launch, len(shape))
+    _check_global_strides(op, view.source)
+    offsets = mixed_values(view.static_offsets, view.offsets)
+    return _Copy(op, view.source, tuple(offsets), dst_t, dst)
+
+
+def _check_box(op: Operation, shape: tuple[int, ...], dst: SSAValue) -> None:
+    """The box's rank, sizes and row bytes are TMA's, and `dst` is contiguous."""
     if not 1 <= len(shape) <= MAX_TMA_RANK:
         raise TmaRewriteError(f"copy of rank {len(shape)} (TMA takes 1 to {MAX_TMA_RANK})", op)
     if any(not 1 <= d <= MAX_TMA_DIMENSION for d in shape):
         raise TmaRewriteError(f"box {list(shape)} has a size outside 1..{MAX_TMA_DIMENSION}", op)
     if not _is_contiguous_value(dst):
-        raise TmaRewriteError(f"copy destination {dst_t} is not a contiguous buffer", op)
-    width = element_bit_width(src_t.element_type)
+        raise TmaRewriteError(f"copy destination {dst.type} is not a contiguous buffer", op)
+    element = cast(MemRefType, dst.type).element_type
+    width = element_bit_width(element)
     if width is None or shape[-1] * width % 128:
         raise TmaRewriteError(
-            f"box rows of {shape[-1]} x {src_t.element_type} are not a multiple of 16 bytes",
-            op,
+            f"box rows of {shape[-1]} x {element} are not a multiple of 16 bytes", op
         )
-    if _defined_above(src, launch):
-        return _Copy(op, src, (0,) * len(shape), dst_t, dst)
+
+
+def _global_subview(
+    op: Operation, src: SSAValue, launch: gpu.LaunchOp, rank: int
+) -> memref.SubviewOp:
+    """The unit-stride, rank-preserving subview of a memref defined above `launch` that
+    `src` is, or why the copy cannot read it through a descriptor."""
     view = src.owner
     if (
         isinstance(view, memref.SubviewOp)
         and _defined_above(view.source, launch)
         and all(s == 1 for s in view.static_strides.get_values())
         and isinstance(view.source.type, MemRefType)
-        and view.source.type.get_num_dims() == len(shape)
+        and view.source.type.get_num_dims() == rank
     ):
-        offsets = mixed_values(view.static_offsets, view.offsets)
-        return _Copy(op, view.source, tuple(offsets), dst_t, dst)
+        return view
     raise TmaRewriteError(
         "copy source is neither a memref defined above the gpu.launch nor a unit-stride, "
         "rank-preserving memref.subview of one",
         op,
     )
+
+
+def _check_global_strides(op: Operation, global_memref: SSAValue) -> None:
+    """TMA describes the global tensor by byte strides that are multiples of 16: rows of
+    a static identity-layout memref must be (runtime layouts are checked at the call)."""
+    t = global_memref.type
+    assert isinstance(t, MemRefType)
+    width = element_bit_width(t.element_type) or 0
+    shape = t.get_shape()
+    if not isinstance(t.layout, NoneAttr) or len(shape) < 2 or any(d < 0 for d in shape[1:]):
+        return
+    row = prod(shape[1:]) * width // 8
+    if row % GLOBAL_STRIDE_ALIGNMENT:
+        raise TmaRewriteError(
+            f"TMA needs the global tensor's row stride to be a multiple of "
+            f"{GLOBAL_STRIDE_ALIGNMENT} bytes: rows of {prod(shape[1:])} x {t.element_type} "
+            f"are {row} bytes (pad the rows, or use a schedule without TMA)",
+            op,
+        )
+
+
+def _static_extent(value: SSAValue) -> tuple[int, ...] | None:
+    """The static sizes of a buffer: its type's, or the constant sizes of the
+    `memref.view` that makes it (what `structured.promote` makes)."""
+    t = value.type
+    if not isinstance(t, MemRefType):
+        return None
+    if t.has_static_shape():
+        return tuple(t.get_shape())
+    view = value.owner
+    if not isinstance(view, memref.ViewOp):
+        return None
+    dynamic = iter(view.sizes)
+    sizes = [d if d >= 0 else constant_index(next(dynamic)) for d in t.get_shape()]
+    if any(d is None for d in sizes):
+        return None
+    return tuple(d for d in sizes if d is not None)
+
+
+def _in_larger_buffer(dst: SSAValue) -> bool:
+    """Whether `dst` is a static part of a larger static buffer: the edge tile of a
+    dimension smaller than the tile (whose sizes fold to constants)."""
+    view = dst.owner
+    if not isinstance(view, memref.SubviewOp):
+        return False
+    extent = _static_extent(view.source)
+    return extent is not None and extent != tuple(cast(MemRefType, dst.type).get_shape())
+
+
+def _check_edge_copy(op: linalg.CopyOp, launch: gpu.LaunchOp) -> _Copy:
+    """An edge copy (see the module docstring): a dynamic subview of the global memref
+    into a subview at 0 of a static buffer, each dynamic size `min(box, dim - offset)`."""
+    src, dst = op.inputs[0], op.outputs[0]
+    src_t, dst_t = src.type, dst.type
+    assert isinstance(src_t, MemRefType) and isinstance(dst_t, MemRefType)
+    dynamic = f"copy of an edge tile ({src_t} to {dst_t})"
+    edge = dst.owner
+    if not isinstance(edge, memref.SubviewOp):
+        raise TmaRewriteError(f"{dynamic} into no memref.subview of a static buffer", op)
+    edge_offsets = mixed_values(edge.static_offsets, edge.offsets)
+    edge_strides = mixed_values(edge.static_strides, edge.strides)
+    box = _static_extent(edge.source)
+    if (
+        any(constant_index(v) != 0 for v in edge_offsets)
+        or any(constant_index(v) != 1 for v in edge_strides)
+        or box is None
+        or len(box) != dst_t.get_num_dims()
+    ):
+        raise TmaRewriteError(
+            f"{dynamic}: the destination is not a unit-stride subview at 0 of a buffer of "
+            "static sizes (the box TMA loads whole)",
+            op,
+        )
+    _check_box(op, box, edge.source)
+    view = _global_subview(op, src, launch, len(box))
+    _check_global_strides(op, view.source)
+    g_t = view.source.type
+    assert isinstance(g_t, MemRefType)
+    if not g_t.has_static_shape():
+        raise TmaRewriteError(
+            f"{dynamic} from {g_t}: edge tiles need the global sizes to be static", op
+        )
+    offsets = mixed_values(view.static_offsets, view.offsets)
+    src_sizes = mixed_values(view.static_sizes, view.sizes)
+    dst_sizes = mixed_values(edge.static_sizes, edge.sizes)
+    for d, (o, s, t, b, bound) in enumerate(
+        zip(offsets, src_sizes, dst_sizes, box, g_t.get_shape(), strict=True)
+    ):
+        same = s is t or (constant_int(s) is not None and constant_int(s) == constant_int(t))
+        if not same:
+            raise TmaRewriteError(
+                f"{dynamic}: source and destination sizes of dimension {d} differ", op
+            )
+        if not reaches_bound(s, o, b, bound):
+            raise TmaRewriteError(
+                f"{dynamic}: the size of dimension {d} is not min({b}, {bound} - offset) (a "
+                f"box of {b} would load elements past the copy that TMA does not zero-fill)",
+                op,
+            )
+    full_t = MemRefType(dst_t.element_type, box, dst_t.layout, dst_t.memory_space)
+    return _Copy(op, view.source, tuple(offsets), full_t, edge.source, edge)
+
+
+def reaches_bound(size: int | SSAValue, offset: int | SSAValue, box: int, bound: int) -> bool:
+    """Whether `size` is `min(box, bound - offset)` (the size `tile_using_for` and
+    `tile_using_forall` give an edge tile): then a box of `box` elements at `offset`
+    holds the `size` elements and beyond them only elements at or past `bound`."""
+    if constant_int(size) == box:
+        return True
+    o_terms, o_const = _linear(offset)
+    if constant_int(size) is not None:
+        return not o_terms and constant_int(size) == min(box, bound - o_const)
+    assert isinstance(size, SSAValue)
+    owner = size.owner
+    if not isinstance(owner, affine.MinOp):
+        return False
+    amap = owner.map.data
+    forms = [_affine_linear(r, list(owner.operands), amap.num_dims) for r in amap.results]
+    edge: _Linear = ({k: -v for k, v in o_terms.items()}, bound - o_const)
+    whole: _Linear = ({}, box)
+    return forms in ([edge, whole], [whole, edge])
+
+
+_Linear = tuple[dict[SSAValue, int], int]
+
+
+def _linear(value: int | SSAValue, depth: int = 0) -> _Linear:
+    """`value` as integer multiples of opaque values plus a constant, through constants,
+    `arith.addi` / `subi` / `muli` by a constant and linear `affine.apply`."""
+    const = constant_int(value)
+    if const is not None:
+        return {}, const
+    assert isinstance(value, SSAValue)
+    if depth < 16 and isinstance(value, OpResult):
+        op = value.op
+        if isinstance(op, arith.AddiOp | arith.SubiOp):
+            sign = 1 if isinstance(op, arith.AddiOp) else -1
+            return _combine(
+                _linear(op.operands[0], depth + 1), _linear(op.operands[1], depth + 1), sign
+            )
+        if isinstance(op, arith.MuliOp):
+            for a, b in ((0, 1), (1, 0)):
+                factor = constant_int(op.operands[b])
+                if factor is not None:
+                    return _scale(_linear(op.operands[a], depth + 1), factor)
+        if isinstance(op, affine.ApplyOp):
+            m = op.map.data
+            form = _affine_linear(m.results[0], list(op.mapOperands), m.num_dims, depth)
+            if form is not None:
+                return form
+    return {value: 1}, 0
+
+
+def _combine(a: _Linear, b: _Linear, sign: int) -> _Linear:
+    terms = dict(a[0])
+    for k, v in b[0].items():
+        terms[k] = terms.get(k, 0) + sign * v
+    return {k: v for k, v in terms.items() if v}, a[1] + sign * b[1]
+
+
+def _scale(a: _Linear, factor: int) -> _Linear:
+    return {k: v * factor for k, v in a[0].items() if v * factor}, a[1] * factor
+
+
+def _affine_linear(
+    expr: AffineExpr, operands: Sequence[SSAValue], num_dims: int, depth: int = 0
+) -> _Linear | None:
+    """A linear affine expression over `operands` (dims, then symbols), or None."""
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if isinstance(expr, AffineDimExpr | AffineSymExpr):
+        position = expr.position if isinstance(expr, AffineDimExpr) else num_dims + expr.position
+        return _linear(operands[position], depth + 1)
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        lhs = _affine_linear(expr.lhs, operands, num_dims, depth)
+        rhs = _affine_linear(expr.rhs, operands, num_dims, depth)
+        return None if lhs is None or rhs is None else _combine(lhs, rhs, 1)
+    if (
+        isinstance(expr, AffineBinaryOpExpr)
+        and expr.kind == AffineBinaryOpKind.Mul
+        and isinstance(expr.rhs, AffineConstantExpr)
+    ):
+        inner = _affine_linear(expr.lhs, operands, num_dims, depth)
+        return None if inner is None else _scale(inner, expr.rhs.value)
+    return None
 
 
 def _enclosing_loop(op: Operation, launch: gpu.LaunchOp) -> scf.ForOp | None:
@@ -279,6 +508,9 @@ def rewrite_copies_as_tma(
                     f"{swizzle} needs box rows of a multiple of {span} bytes, got {row_bytes}",
                     c.op,
                 )
+
+    # 0. Edge copies load their whole buffer: their destination becomes a subview of it.
+    checked = [_whole_box(rewriter, c) for c in checked]
 
     # 1. Host: the descriptors, before the launch.
     before_launch = InsertPoint.before(launch)
@@ -367,6 +599,18 @@ def rewrite_copies_as_tma(
     return TmaCopies(tuple(loads), create, tuple(descriptors))
 
 
+def _whole_box(rewriter: PatternRewriter, c: _Copy) -> _Copy:
+    """For an edge copy, the subview of its whole buffer (what the load writes) and the
+    copy's destination re-made as a subview of that; other copies as they are."""
+    if c.edge is None:
+        return c
+    box = c.box.get_shape()
+    whole = memref.SubviewOp(c.dst, [], [], [], [0] * len(box), list(box), [1] * len(box), c.box)
+    rewriter.insert(whole, InsertPoint.before(c.edge))
+    c.edge.operands = [whole.result, *c.edge.operands[1:]]
+    return replace(c, dst=whole.result)
+
+
 def chunk_box(tile: MemRefType, swizzle: str) -> tuple[int, ...]:
     """The TMA box that loads `tile`: the tile itself, or, when its rows are wider than the
     swizzle span (a 64 x 256 f16 tile of B under 128B swizzle), the column chunk one
@@ -419,10 +663,12 @@ def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertP
 
 
 __all__ = [
+    "GLOBAL_STRIDE_ALIGNMENT",
     "SWIZZLE_SPAN",
     "TRY_WAIT_TICKS",
     "TmaCopies",
     "TmaRewriteError",
     "chunk_box",
+    "reaches_bound",
     "rewrite_copies_as_tma",
 ]

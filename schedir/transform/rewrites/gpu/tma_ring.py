@@ -339,6 +339,133 @@ def _erase_dead_chain(rewriter: PatternRewriter, value: SSAValue) -> None:
         owner = sources[0].owner if sources else None
 
 
+def _outside_tiles(parts: _Parts) -> list[SSAValue]:
+    """The tiles allocated outside the loop (erased after it; those inside go with it)."""
+    return [
+        gen.tensor
+        for gen in (parts.gen_a, parts.gen_b)
+        if not (
+            isinstance(gen.tensor.owner, Operation) and parts.loop.is_ancestor(gen.tensor.owner)
+        )
+    ]
+
+
+def _check_launch(launch: gpu.LaunchOp, loop: Operation) -> None:
+    if (
+        launch.dynamicSharedMemorySize is not None
+        or launch.asyncDependencies
+        or (launch.has_clusters or launch.asyncObject is not None or launch.asyncToken is not None)
+    ):
+        raise RingRewriteError(
+            "the gpu.launch already has dynamic shared memory, clusters or is asynchronous "
+            "(the ring takes the block's dynamic shared memory)",
+            loop,
+        )
+
+
+def _ring_bytes(parts: _Parts, stages: int) -> list[int]:
+    return [
+        stages * prod(_memref(gen.tensor).get_shape()) * _element_bytes(gen.tensor)
+        for gen in (parts.gen_a, parts.gen_b)
+    ]
+
+
+def _check_ring_bytes(parts: _Parts, stages: int, loop: scf.ForOp) -> None:
+    total = sum(_ring_bytes(parts, stages))
+    if total > MAX_RING_BYTES:
+        raise RingRewriteError(
+            f"{stages} stages take {total} bytes of shared memory (at most {MAX_RING_BYTES})",
+            loop,
+        )
+
+
+def _rings(
+    rewriter: PatternRewriter, launch: gpu.LaunchOp, parts: _Parts, stages: int
+) -> tuple[dict[SSAValue, _Tile], arith.ConstantOp]:
+    """The rings: views of the block's dynamic shared memory, one after the other (each a
+    multiple of 1024 bytes: what 128B-swizzled boxes are aligned to); and the constant of
+    their bytes, before the launch."""
+    start = InsertPoint.at_start(launch.body.block)
+    dynamic = gpu.DynamicSharedMemoryOp(
+        MemRefType(i8, [DYNAMIC_INDEX], memory_space=AddressSpaceAttr.workgroup())
+    )
+    rewriter.insert(dynamic, start)
+    tiles: dict[SSAValue, _Tile] = {}
+    offset = 0
+    for gen, size in zip((parts.gen_a, parts.gen_b), _ring_bytes(parts, stages), strict=True):
+        t = _memref(gen.tensor)
+        elements = prod(t.get_shape())
+        ring_t = MemRefType(
+            t.element_type, [stages * elements], memory_space=AddressSpaceAttr.workgroup()
+        )
+        view = memref.ViewOp(dynamic.resultMemref, _const(rewriter, offset, start), [], ring_t)
+        rewriter.insert(view, start)
+        tiles[gen.tensor] = _Tile(gen.tensor, view.result, t, elements)
+        offset += -(-size // SWIZZLE_ALIGNMENT) * SWIZZLE_ALIGNMENT
+    size_op = arith.ConstantOp(IntegerAttr(offset, i32))
+    rewriter.insert(size_op, InsertPoint.before(launch))
+    return tiles, size_op
+
+
+def _barriers(
+    rewriter: PatternRewriter, parts: _Parts, stages: int, empty_count: SSAValue
+) -> tuple[SSAValue, SSAValue]:
+    """The barrier group: full[s] = s (one arrival), empty[s] = stages + s (`empty_count`
+    arrivals), set up by thread 0 before a block barrier; the group and the `thread 0`
+    condition. (The old barrier's block barrier goes with it: the new setup has its own.)"""
+    at = InsertPoint.before(parts.barrier)
+    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup(), 2 * stages)
+    create = ng.MBarrierCreateOp(group)
+    rewriter.insert(create, at)
+    bars = create.barriers
+    at = InsertPoint.after(parts.init)
+    zero = _const(rewriter, 0, at)
+    one = _const(rewriter, 1, at)
+    tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
+    leader = _emit(rewriter, at, CmpiOp(tid, zero, "eq"))
+    inside = _if(rewriter, leader, at)
+    for s in range(stages):
+        rewriter.insert(ng.MBarrierInitOp(bars, one, _const(rewriter, s, inside)), inside)
+        rewriter.insert(
+            ng.MBarrierInitOp(bars, empty_count, _const(rewriter, stages + s, inside)), inside
+        )
+    rewriter.insert(gpu.BarrierOp(), at)
+    return bars, leader
+
+
+def _relaunch(
+    rewriter: PatternRewriter,
+    launch: gpu.LaunchOp,
+    size_op: arith.ConstantOp,
+    block_x: SSAValue | None = None,
+) -> gpu.LaunchOp:
+    """The launch again, reserving the rings' dynamic shared memory (and with `block_x`
+    threads along x if given)."""
+    sizes = [launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ]
+    block_sizes = [block_x or launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ]
+    new_launch = gpu.LaunchOp(
+        sizes, block_sizes, launch.detach_region(launch.body), dynamic_shared_memory_size=size_op
+    )
+    for name in ("workgroup_attributions", "module", "function"):
+        if name in launch.properties:
+            new_launch.properties[name] = launch.properties[name]
+    new_launch.attributes.update(launch.attributes)
+    rewriter.replace(launch, new_launch)
+    return new_launch
+
+
+def _erase_single_stage(
+    rewriter: PatternRewriter, parts: _Parts, old_sync: Operation | None, outside: list[SSAValue]
+) -> None:
+    """Erase the single-stage barrier, its block barrier and the tiles outside the loop."""
+    if isinstance(old_sync, gpu.BarrierOp):
+        rewriter.erase(old_sync)
+    rewriter.erase(parts.init)
+    rewriter.erase(parts.barrier)
+    for tile in outside:
+        _erase_dead_chain(rewriter, tile)
+
+
 def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) -> TmaRing | None:
     """Pipeline the single-stage TMA + wgmma loop of `mma` into a ring of `stages` buffers
     (see the module docstring); raises `RingRewriteError` before changing anything when it
@@ -360,76 +487,12 @@ def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) ->
     if isinstance(threads.owner, Operation) and loop.is_ancestor(threads.owner):
         raise RingRewriteError("the barrier's thread count is computed in the loop", loop)
 
-    # Tiles allocated outside the loop are erased after it (those inside go with it).
-    outside = [
-        gen.tensor
-        for gen in (parts.gen_a, parts.gen_b)
-        if not (isinstance(gen.tensor.owner, Operation) and loop.is_ancestor(gen.tensor.owner))
-    ]
-
-    if (
-        launch.dynamicSharedMemorySize is not None
-        or launch.asyncDependencies
-        or (launch.has_clusters or launch.asyncObject is not None or launch.asyncToken is not None)
-    ):
-        raise RingRewriteError(
-            "the gpu.launch already has dynamic shared memory, clusters or is asynchronous "
-            "(the ring takes the block's dynamic shared memory)",
-            loop,
-        )
-    ring_bytes = [
-        stages * prod(_memref(gen.tensor).get_shape()) * _element_bytes(gen.tensor)
-        for gen in (parts.gen_a, parts.gen_b)
-    ]
-    if sum(ring_bytes) > MAX_RING_BYTES:
-        raise RingRewriteError(
-            f"{stages} stages take {sum(ring_bytes)} bytes of shared memory (at most "
-            f"{MAX_RING_BYTES})",
-            loop,
-        )
-
-    # 1. The rings: views of the block's dynamic shared memory, one after the other (each
-    # a multiple of 1024 bytes: what 128B-swizzled boxes are aligned to).
-    start = InsertPoint.at_start(launch.body.block)
-    dynamic = gpu.DynamicSharedMemoryOp(
-        MemRefType(i8, [DYNAMIC_INDEX], memory_space=AddressSpaceAttr.workgroup())
-    )
-    rewriter.insert(dynamic, start)
-    tiles: dict[SSAValue, _Tile] = {}
-    offset = 0
-    for gen, size in zip((parts.gen_a, parts.gen_b), ring_bytes, strict=True):
-        t = _memref(gen.tensor)
-        elements = prod(t.get_shape())
-        ring_t = MemRefType(
-            t.element_type, [stages * elements], memory_space=AddressSpaceAttr.workgroup()
-        )
-        view = memref.ViewOp(dynamic.resultMemref, _const(rewriter, offset, start), [], ring_t)
-        rewriter.insert(view, start)
-        tiles[gen.tensor] = _Tile(gen.tensor, view.result, t, elements)
-        offset += -(-size // SWIZZLE_ALIGNMENT) * SWIZZLE_ALIGNMENT
-    size_op = arith.ConstantOp(IntegerAttr(offset, i32))
-    rewriter.insert(size_op, InsertPoint.before(launch))
-
-    # 2. The barriers: full[s] = s, empty[s] = stages + s, set up by thread 0 (the old
-    # barrier's block barrier goes: the new setup has its own).
+    outside = _outside_tiles(parts)
+    _check_launch(launch, loop)
+    _check_ring_bytes(parts, stages, loop)
+    tiles, size_op = _rings(rewriter, launch, parts, stages)
     old_sync = parts.init.next_op
-    at = InsertPoint.before(parts.barrier)
-    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup(), 2 * stages)
-    create = ng.MBarrierCreateOp(group)
-    rewriter.insert(create, at)
-    bars = create.barriers
-    at = InsertPoint.after(parts.init)
-    zero = _const(rewriter, 0, at)
-    one = _const(rewriter, 1, at)
-    tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
-    leader = _emit(rewriter, at, CmpiOp(tid, zero, "eq"))
-    inside = _if(rewriter, leader, at)
-    for s in range(stages):
-        rewriter.insert(ng.MBarrierInitOp(bars, one, _const(rewriter, s, inside)), inside)
-        rewriter.insert(
-            ng.MBarrierInitOp(bars, threads, _const(rewriter, stages + s, inside)), inside
-        )
-    rewriter.insert(gpu.BarrierOp(), at)
+    bars, leader = _barriers(rewriter, parts, stages, threads)
 
     # 3. Prologue: thread 0 loads steps 0 .. stages - 2 (those the loop has).
     at = InsertPoint.before(loop)
@@ -508,25 +571,9 @@ def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) ->
     rewriter.insert(new_loop, InsertPoint.before(loop))
     rewriter.replace(loop, [], list(new_loop.results))
 
-    # 5. The single-stage barrier and buffers are gone.
-    # The launch reserves the rings' dynamic shared memory.
-    sizes = [launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ]
-    block_sizes = [launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ]
-    new_launch = gpu.LaunchOp(
-        sizes, block_sizes, launch.detach_region(launch.body), dynamic_shared_memory_size=size_op
-    )
-    for name in ("workgroup_attributions", "module", "function"):
-        if name in launch.properties:
-            new_launch.properties[name] = launch.properties[name]
-    new_launch.attributes.update(launch.attributes)
-    rewriter.replace(launch, new_launch)
-
-    if isinstance(old_sync, gpu.BarrierOp):
-        rewriter.erase(old_sync)
-    rewriter.erase(parts.init)
-    rewriter.erase(parts.barrier)
-    for tile in outside:
-        _erase_dead_chain(rewriter, tile)
+    # 5. The launch reserves the rings; the single-stage barrier and buffers are gone.
+    _relaunch(rewriter, launch, size_op)
+    _erase_single_stage(rewriter, parts, old_sync, outside)
     return TmaRing(new_loop, new_mma)
 
 

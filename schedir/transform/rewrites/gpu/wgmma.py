@@ -32,6 +32,18 @@ takes: 16-bit A with 128-byte rows (K = 64) and M a multiple of 64; 16-bit B wit
 64, 128, 192 or 256 elements, loaded in 128-byte column chunks (64 x 64 boxes one after
 another in shared memory: the descriptor's leading byte offset steps between them); the
 accumulator at most 128 f32 registers per thread (64x256 or 128x128).
+
+Edge tiles (sizes the tiles do not divide): an operand may be a unit-stride subview at 0
+of such a tile, which its TMA load fills whole with zeros past the tensor
+(`rewrite_copy_as_tma`); the MMAs run on the whole tiles, which is exact when A's k size
+is `min(tile k, K - k)` (checked: the k past it are zeros of A). C may then be smaller
+than the accumulator or dynamic: `warpgroup.mma.store` is bounded by its sizes (cast to
+dynamic ones where static but smaller).
+
+f16/bf16 out: when C is the whole of a temporary `memref.alloc` (a fused matmul's
+output, reached through its whole-buffer subview) that afterwards only an elementwise
+`linalg.generic` of `arith.truncf` reads, the store goes to the generic's output instead
+(the accumulators rounded in registers) and the temporary and the generic are erased.
 """
 
 from __future__ import annotations
@@ -41,20 +53,25 @@ from math import prod
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
     Float32Type,
     FloatAttr,
     MemRefType,
     VectorType,
 )
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import gpu, linalg
 from schedir.dialects import nvgpu as ng
+from schedir.dialects.memref import CastOp
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
-from schedir.dialects.utils import constant_index
-from schedir.transform.rewrites.gpu.tma import enclosing_launch
+from schedir.dialects.utils import DYNAMIC_INDEX, constant_index, mixed_values
+from schedir.transform.rewrites.gpu.tma import enclosing_launch, reaches_bound
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup: the block of a single-warpgroup kernel."""
@@ -157,10 +174,13 @@ def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
     return None
 
 
-def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMatmul:
+def rewrite_matmul_as_wgmma(
+    rewriter: PatternRewriter, op: Operation, warpgroups: int = 1
+) -> WgmmaMatmul:
     """Rewrite `op` (see the module docstring) into warpgroup MMAs with a register
     accumulator; raises `WgmmaRewriteError` before changing anything when it does not
-    qualify."""
+    qualify. `warpgroups`: how many warpgroups will share the accumulator by rows
+    (`warp_specialize_tma_ring`'s consumers), which bounds its registers per thread."""
     if not isinstance(op, linalg.MatmulOp):
         raise WgmmaRewriteError("target is not a linalg.matmul", op)
     launch = enclosing_launch(op)
@@ -172,11 +192,13 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
             f"the gpu.launch must have one warpgroup ({WARPGROUP_THREADS} threads, static)",
             op,
         )
-    a, b = op.inputs
-    c = op.outputs[0]
-    a_t, b_t, c_t = a.type, b.type, c.type
-    if not all(isinstance(t, MemRefType) for t in (a_t, b_t, c_t)):
+    a_in, b_in = op.inputs
+    c_in = op.outputs[0]
+    c = _whole_buffer(c_in)
+    if not all(isinstance(v.type, MemRefType) for v in (a_in, b_in, c)):
         raise WgmmaRewriteError("matmul is not on memrefs (bufferize first)", op)
+    a, b = _operand_tile(a_in, op, "A"), _operand_tile(b_in, op, "B")
+    a_t, b_t, c_t = a.type, b.type, c.type
     assert isinstance(a_t, MemRefType) and isinstance(b_t, MemRefType)
     assert isinstance(c_t, MemRefType)
     _check_tile(a_t, op, "A", SWIZZLE_ROW_BYTES)
@@ -184,19 +206,29 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     if a_t.element_type != b_t.element_type:
         raise WgmmaRewriteError("A and B have different element types", op)
     (m, _), (_, n) = a_t.get_shape(), b_t.get_shape()
-    if m % WGMMA_M:
-        raise WgmmaRewriteError(f"M = {m} is not a multiple of {WGMMA_M}", op)
-    if not c_t.has_static_shape() or not isinstance(c_t.element_type, Float32Type):
-        raise WgmmaRewriteError(f"C {c_t} is not a static f32 memref", op)
-    registers = m * n // WARPGROUP_THREADS
+    if m % (WGMMA_M * warpgroups):
+        raise WgmmaRewriteError(
+            f"M = {m} is not a multiple of {WGMMA_M * warpgroups} ({WGMMA_M} rows for each "
+            f"of {warpgroups} warpgroups)",
+            op,
+        )
+    if c_t.get_num_dims() != 2 or not isinstance(c_t.element_type, Float32Type):
+        raise WgmmaRewriteError(f"C {c_t} is not an f32 matrix", op)
+    if any(
+        d != DYNAMIC_INDEX and d > full for d, full in zip(c_t.get_shape(), (m, n), strict=True)
+    ):
+        raise WgmmaRewriteError(f"C {c_t} is larger than the {m}x{n} tiles", op)
+    registers = m * n // (WARPGROUP_THREADS * warpgroups)
     if registers > MAX_ACCUMULATOR_REGISTERS:
         raise WgmmaRewriteError(
-            f"the {m}x{n} f32 accumulator needs {registers} registers per thread of one "
-            f"warpgroup (at most {MAX_ACCUMULATOR_REGISTERS}: more spill or serialize wgmma)",
+            f"the {m}x{n} f32 accumulator needs {registers} registers per thread of "
+            f"{'one warpgroup' if warpgroups == 1 else f'{warpgroups} warpgroups'} (at most "
+            f"{MAX_ACCUMULATOR_REGISTERS}: more spill or serialize wgmma)",
             op,
         )
     desc_a = _tma_descriptor(a, launch, op, "A")
     desc_b = _tma_descriptor(b, launch, op, "B")
+    _check_k_tail(a_in, a, launch, op)
     loop = op.parent_op()
     in_loop = isinstance(loop, scf.ForOp) and loop is not launch
     anchor = loop if in_loop and loop is not None else op
@@ -225,10 +257,11 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     rewriter.insert([gen_a, gen_b], InsertPoint.before(op))
     if not in_loop or not isinstance(loop, scf.ForOp):
         mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, init.matrix_c, wait_group=0)
-        store = ng.WarpgroupMmaStoreOp(mma.matrix_d, c)
-        rewriter.insert([mma, store], InsertPoint.before(op))
+        rewriter.insert(mma, InsertPoint.before(op))
+        store = _store(rewriter, mma.matrix_d, c, InsertPoint.before(op))
         rewriter.erase(op)
-        return WgmmaMatmul(mma, init, store)
+        _erase_edge_views(rewriter, (a_in, b_in, c_in), (a, b, c))
+        return WgmmaMatmul(mma, init, _fuse_conversion(rewriter, store))
 
     # Carry the accumulator through the loop: a new scf.for with one more iter_arg.
     old_body = loop.body.block
@@ -237,6 +270,7 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     mma = ng.WarpgroupMmaOp(gen_a.descriptor, gen_b.descriptor, carried, wait_group=0)
     rewriter.insert(mma, InsertPoint.before(op))
     rewriter.erase(op)
+    _erase_edge_views(rewriter, (a_in, b_in, c_in), (a, b, c))
     yield_op = old_body.last_op
     assert isinstance(yield_op, scf.YieldOp)
     rewriter.replace(yield_op, scf.YieldOp(*yield_op.operands, mma.matrix_d))
@@ -248,9 +282,197 @@ def rewrite_matmul_as_wgmma(rewriter: PatternRewriter, op: Operation) -> WgmmaMa
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, init.matrix_c], new_body)
     rewriter.insert(new_loop, InsertPoint.before(loop))
     rewriter.replace(loop, [], new_loop.results[: len(loop.results)])
-    store = ng.WarpgroupMmaStoreOp(new_loop.results[-1], c)
-    rewriter.insert(store, InsertPoint.after(new_loop))
-    return WgmmaMatmul(mma, init, store)
+    store = _store(rewriter, new_loop.results[-1], c, InsertPoint.after(new_loop))
+    return WgmmaMatmul(mma, init, _fuse_conversion(rewriter, store))
+
+
+def _store(
+    rewriter: PatternRewriter, acc: SSAValue, dst: SSAValue, at: InsertPoint
+) -> ng.WarpgroupMmaStoreOp:
+    """`warpgroup.mma.store` of `acc` into `dst`; a `dst` with static sizes smaller than
+    the accumulator (an edge tile of a dimension smaller than the tile) is cast to
+    dynamic sizes first, which bound the store."""
+    dst_t = dst.type
+    acc_t = acc.type
+    assert isinstance(dst_t, MemRefType) and isinstance(acc_t, ng.WarpgroupAccumulatorType)
+    if tuple(dst_t.get_shape()) != tuple(acc_t.fragmented.get_shape()):
+        dynamic_t = MemRefType(
+            dst_t.element_type,
+            [DYNAMIC_INDEX] * dst_t.get_num_dims(),
+            dst_t.layout,
+            dst_t.memory_space,
+        )
+        if dynamic_t != dst_t:
+            cast = CastOp.build(operands=[dst], result_types=[dynamic_t])
+            rewriter.insert(cast, at)
+            dst = cast.results[0]
+    store = ng.WarpgroupMmaStoreOp(acc, dst)
+    rewriter.insert(store, at)
+    return store
+
+
+def _whole_buffer(c: SSAValue) -> SSAValue:
+    """C itself, or the buffer C is the whole of (a unit-stride subview at 0 with the
+    buffer's sizes: what bufferization makes of a fused matmul's temporary)."""
+    view = c.owner
+    if not isinstance(view, memref.SubviewOp):
+        return c
+    source = view.source
+    source_t = source.type
+    if not isinstance(source_t, MemRefType):
+        return c
+    alloc = source.owner
+    dynamic = iter(alloc.dynamic_sizes if isinstance(alloc, memref.AllocOp) else ())
+    dims = [d if d != DYNAMIC_INDEX else next(dynamic, None) for d in source_t.get_shape()]
+    sizes = mixed_values(view.static_sizes, view.sizes)
+    whole = all(
+        d is not None and (d is s or constant_index(s) == d)
+        for d, s in zip(dims, sizes, strict=True)
+    )
+    at_zero = all(
+        constant_index(v) == 0 for v in mixed_values(view.static_offsets, view.offsets)
+    ) and all(constant_index(v) == 1 for v in mixed_values(view.static_strides, view.strides))
+    return source if whole and at_zero else c
+
+
+def _fuse_conversion(
+    rewriter: PatternRewriter, store: ng.WarpgroupMmaStoreOp
+) -> ng.WarpgroupMmaStoreOp:
+    """The f16/bf16-out epilogue in registers: when C is a temporary (a `memref.alloc`)
+    that only an elementwise `linalg.generic` of `arith.truncf` reads after the store,
+    into an output of C's sizes, the accumulators are stored rounded into that output and
+    the generic and the temporary go; otherwise `store` as it is."""
+    c = store.dst_memref
+    cast = c.owner if isinstance(c.owner, CastOp) else None
+    if cast is not None:
+        c = cast.operands[0]
+    alloc = c.owner
+    if not isinstance(alloc, memref.AllocOp):
+        return store
+    users = [u.operation for u in c.uses if u.operation not in (store, cast)]
+    generics = [u for u in users if isinstance(u, linalg.GenericOp)]
+    deallocs = [u for u in users if isinstance(u, memref.DeallocOp)]
+    if len(generics) != 1 or len(users) != 1 + len(deallocs):
+        return store
+    generic = generics[0]
+    if not _is_conversion(generic, c) or generic.parent_block() is not store.parent_block():
+        return store
+    out = generic.outputs[0]
+    out_t, c_t = out.type, c.type
+    assert isinstance(c_t, MemRefType)
+    if not isinstance(out_t, MemRefType) or not _same_sizes(out, out_t, alloc, c_t):
+        return store
+    fused = _store(rewriter, store.matrix_d, out, InsertPoint.before(generic))
+    for dead in (store, cast, generic, *deallocs, alloc):
+        if dead is not None:
+            rewriter.erase(dead)
+    return fused
+
+
+def _is_conversion(generic: linalg.GenericOp, c: SSAValue) -> bool:
+    """Whether `generic` is out = truncf(c) elementwise (identity maps, parallel loops)
+    into an f16 or bf16 matrix."""
+    if tuple(generic.inputs) != (c,) or len(generic.outputs) != 1:
+        return False
+    maps = [m.data for m in generic.indexing_maps.data]
+    if any(m != AffineMap.identity(2) for m in maps):
+        return False
+    if any(it.data != IteratorType.PARALLEL for it in generic.iterator_types.data):
+        return False
+    body = generic.body.block
+    ops = list(body.ops)
+    if len(ops) != 2:
+        return False
+    trunc, done = ops
+    if not isinstance(trunc, arith.TruncFOp):
+        return False
+    out_t = generic.outputs[0].type
+    return (
+        trunc.input is body.args[0]
+        and isinstance(done, linalg.YieldOp)
+        and tuple(done.operands) == (trunc.result,)
+        and isinstance(out_t, MemRefType)
+        and isinstance(out_t.element_type, Float16Type | BFloat16Type)
+        and trunc.result.type == out_t.element_type
+    )
+
+
+def _same_sizes(out: SSAValue, out_t: MemRefType, alloc: memref.AllocOp, c_t: MemRefType) -> bool:
+    """Whether `out` (a buffer or a subview of one) has the sizes `alloc` was made with."""
+    dynamic = iter(alloc.dynamic_sizes)
+    want = [d if d != DYNAMIC_INDEX else next(dynamic) for d in c_t.get_shape()]
+    view = out.owner
+    if isinstance(view, memref.SubviewOp):
+        have: list[int | SSAValue] = list(mixed_values(view.static_sizes, view.sizes))
+    elif out_t.has_static_shape():
+        have = list(out_t.get_shape())
+    else:
+        return False
+    return all(
+        w is h or (constant_index(w) is not None and constant_index(w) == constant_index(h))
+        for w, h in zip(want, have, strict=True)
+    )
+
+
+def _operand_tile(value: SSAValue, op: Operation, what: str) -> SSAValue:
+    """The static tile an operand reads: the operand, or, for an edge tile (dynamic
+    sizes), the static buffer it is a unit-stride subview at 0 of (which its TMA load
+    fills whole, zeros past the tensor's bounds: `rewrite_copy_as_tma`)."""
+    t = value.type
+    assert isinstance(t, MemRefType)
+    if t.has_static_shape():
+        return value
+    view = value.owner
+    if (
+        isinstance(view, memref.SubviewOp)
+        and all(constant_index(v) == 0 for v in mixed_values(view.static_offsets, view.offsets))
+        and all(constant_index(v) == 1 for v in mixed_values(view.static_strides, view.strides))
+        and isinstance(view.source.type, MemRefType)
+        and view.source.type.has_static_shape()
+    ):
+        return view.source
+    raise WgmmaRewriteError(
+        f"{what} {t} is neither a static tile nor a unit-stride subview at 0 of one", op
+    )
+
+
+def _check_k_tail(a_in: SSAValue, a: SSAValue, launch: gpu.LaunchOp, op: Operation) -> None:
+    """The MMAs run over the whole k of the tile: an edge tile's k beyond the matmul's
+    must be zeros, i.e. A's k size is min(tile k, K - k offset) of its TMA load, whose
+    box past K is zero-filled (the zeros of A make B's rows there contribute nothing)."""
+    if a_in is a:
+        return
+    view = a_in.owner
+    a_t = a.type
+    assert isinstance(view, memref.SubviewOp) and isinstance(a_t, MemRefType)
+    k_size = mixed_values(view.static_sizes, view.sizes)[1]
+    tile_k = a_t.get_shape()[1]
+    if constant_index(k_size) == tile_k:
+        return
+    load = next(o for o in launch.walk() if isinstance(o, ng.TmaAsyncLoadOp) and o.dst is a)
+    create = load.tensor_map_descriptor.owner
+    source = create.operands[0].owner if isinstance(create, ng.TmaCreateDescriptorOp) else None
+    global_t = source.operands[0].type if isinstance(source, Operation) else None
+    if (
+        not isinstance(global_t, MemRefType)
+        or not global_t.has_static_shape()
+        or not reaches_bound(k_size, load.coordinates[-1], tile_k, global_t.get_shape()[-1])
+    ):
+        raise WgmmaRewriteError(
+            f"A's k size is not min({tile_k}, K - k offset) of its TMA load: the MMAs over "
+            f"the whole {tile_k}-wide k of the tile would add elements past the matmul's",
+            op,
+        )
+
+
+def _erase_edge_views(
+    rewriter: PatternRewriter, operands: tuple[SSAValue, ...], tiles: tuple[SSAValue, ...]
+) -> None:
+    """Erase the edge subviews the matmul read, now unused."""
+    for value, tile in zip(operands, tiles, strict=True):
+        owner = value.owner
+        if value is not tile and isinstance(owner, Operation) and not value.uses:
+            rewriter.erase(owner)
 
 
 def _defined_in(value: SSAValue, op: Operation) -> bool:

@@ -1,0 +1,13 @@
+// An f16 matmul with f32 accumulation, C = A * B, on the tensor cores of an sm_90 GPU
+// through warp-specialized warpgroups (a producer issuing TMA loads, two consumers of
+// 64 rows each running wgmma: the sizes are multiples of the 128x256x64 tiles).
+// Run: schedir-run examples/matmul_f16_ws_cuda.mlir --schedule schedules/matmul_f16_ws_cuda.mlir
+//          --target cuda --check
+func.func @matmul(%A: tensor<512x384xf16>, %B: tensor<384x512xf16>) -> tensor<512x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<512x512xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %c = linalg.matmul ins(%A, %B : tensor<512x384xf16>, tensor<384x512xf16>)
+                     outs(%acc : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %c : tensor<512x512xf32>
+}
