@@ -1,13 +1,18 @@
 """The pattern sets of the linalg descriptors (upstream's LinalgTransformOps.cpp
-`populatePatterns`): `tiling_canonicalization`, from the canonicalization driver's sets.
+`populatePatterns`): `tiling_canonicalization`, from the canonicalization driver's sets, and
+`fold_add_into_dest` (`schedir.transform.rewrites.fold_add_into_dest`).
 """
 
 from __future__ import annotations
 
 from schedir.dialects.transform.descriptors import Descriptor
-from schedir.dialects.transform.structured.patterns import ApplyLinalgTilingCanonicalizationOp
+from schedir.dialects.transform.structured.patterns import (
+    ApplyLinalgFoldAddIntoDestOp,
+    ApplyLinalgTilingCanonicalizationOp,
+)
 from schedir.transform.interface import populates
 from schedir.transform.rewrites.canonicalize.driver import pattern_set
+from schedir.transform.rewrites.fold_add_into_dest import fold_add_into_dest_patterns
 from schedir.transform.rewrites.greedy import PatternSet
 
 
@@ -15,3 +20,9 @@ from schedir.transform.rewrites.greedy import PatternSet
 def tiling_canonicalization(op: Descriptor) -> PatternSet:
     """Canonicalizations of tiled code: affine.min/max of tile sizes, loop bounds, slices."""
     return pattern_set(["linalg.tiling_canonicalization"])
+
+
+@populates(ApplyLinalgFoldAddIntoDestOp)
+def fold_add_into_dest(op: Descriptor) -> PatternSet:
+    """Fold a `linalg.add` of a zero-initialized contraction into its destination."""
+    return fold_add_into_dest_patterns()
