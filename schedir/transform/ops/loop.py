@@ -1,11 +1,11 @@
 """Apply functions of the loop transform ops (upstream SCFTransformOps.cpp):
 `loop.unroll`, `loop.unroll_full`, `loop.unroll_and_jam`, `loop.peel`, `loop.forall_to_for`,
-`loop.hoist_loop_invariant_subsets`, `loop.coalesce`, `loop.outline`, `scf.take_assumed_branch`,
-and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
+`loop.hoist_loop_invariant_subsets`, `loop.coalesce`, `loop.outline`, `loop.fuse_sibling`,
+`scf.take_assumed_branch`, and the pattern set of the `apply_patterns.scf.for_loop_canonicalization` descriptor.
 
 Messages, handle effects and failure modes are upstream's; the payload algorithms are in
 `schedir.transform.rewrites.loops` (`unroll_and_peel`, `unroll_and_jam`, `forall_to_for`, `licm`,
-`coalesce`, `outline`).
+`coalesce`, `outline`, `fuse_sibling`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from xdsl.dialects import affine, scf
 from xdsl.ir import Operation
 
-from schedir.diagnostics import Note
+from schedir.diagnostics import Note, TransformError
 from schedir.dialects.scf import ForallOp
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.descriptors import Descriptor
@@ -22,6 +22,7 @@ from schedir.dialects.transform.loop import (
     LoopCoalesceOp,
     LoopForallToForOp,
     LoopForallToParallelOp,
+    LoopFuseSiblingOp,
     LoopHoistLoopInvariantSubsetsOp,
     LoopOutlineOp,
     LoopParallelForToNestedForsOp,
@@ -36,6 +37,7 @@ from schedir.transform.rewrites.canonicalize.driver import pattern_set
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.loops.coalesce import coalesce_perfect_nest
 from schedir.transform.rewrites.loops.forall_to_for import SharedOutputsError, forall_to_for
+from schedir.transform.rewrites.loops.fuse_sibling import FusionFailure, fuse_sibling_loops
 from schedir.transform.rewrites.loops.licm import hoist_loop_invariant_subsets
 from schedir.transform.rewrites.loops.outline import OutlineFailure, outline_loop
 from schedir.transform.rewrites.loops.parallel import (
@@ -56,7 +58,7 @@ from schedir.transform.rewrites.loops.unroll_and_peel import (
     unroll_by_factor,
 )
 from schedir.transform.rewrites.take_branch import take_branch
-from schedir.transform.state import definite, silenceable
+from schedir.transform.state import definite, payload_location, silenceable
 from schedir.transform.tracking import PayloadTracker
 
 
@@ -272,6 +274,25 @@ def apply_outline(op: LoopOutlineOp, interp: Interpreter) -> None:
         functions.append(outlined.function)
         calls.append(outlined.call)
     interp.set_results(op, [functions, calls])
+
+
+@applies(LoopFuseSiblingOp)
+def apply_fuse_sibling(op: LoopFuseSiblingOp, interp: Interpreter) -> None:
+    """Fuse the one `target` loop into the one `source` loop (upstream's
+    `LoopFuseSiblingOp::apply`); failures are reported at the payload op upstream names."""
+    targets = interp.state.payload_ops(op.target)
+    sources = interp.state.payload_ops(op.source)
+    if len(targets) != 1 or len(sources) != 1:
+        raise definite(
+            op,
+            f"requires exactly one target handle (got {len(targets)}) and exactly one "
+            f"source handle (got {len(sources)})",
+        )
+    try:
+        fused = fuse_sibling_loops(targets[0], sources[0], interp.state.tracking_listener())
+    except FusionFailure as err:
+        raise TransformError(err.message, payload_location(err.at), silenceable=True) from None
+    interp.set_results(op, [[fused]])
 
 
 @populates(ApplyScfForLoopCanonicalizationOp)

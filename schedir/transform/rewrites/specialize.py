@@ -355,7 +355,7 @@ def _forward_slice(op: Operation) -> list[Operation]:
     return seen
 
 
-def _contraction_dims(maps: Sequence[AffineMap], iterators: Sequence[str]) -> dict[str, list[int]]:
+def contraction_dims(maps: Sequence[AffineMap], iterators: Sequence[str]) -> dict[str, list[int]]:
     """Upstream's `inferContractionDims`: batch, m, n and k loop dims, each sorted."""
 
     def perms(map_: AffineMap, kind: str) -> set[int]:
@@ -394,7 +394,7 @@ def _match_operand_map(map_: AffineMap, row_index: int, row_dim: int, col_dim: i
 def _named_contraction(generic: linalg.GenericOp, cast_kind: str) -> Operation | None:
     """`linalg.matmul` / `linalg.batch_matmul` equivalent to the generic, or None."""
     maps = indexing_maps(generic)
-    dims = _contraction_dims(maps, iterator_types(generic))
+    dims = contraction_dims(maps, iterator_types(generic))
     if len(dims["m"]) != 1 or len(dims["n"]) != 1 or len(dims["k"]) != 1:
         return None
     batch = len(dims["batch"])
@@ -588,6 +588,7 @@ __all__ = [
     "SpecializeResult",
     "UnsupportedSpecialization",
     "broadcast_dims",
+    "contraction_dims",
     "equivalent_bodies",
     "fill_value",
     "is_contraction",

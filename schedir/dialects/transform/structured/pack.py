@@ -201,6 +201,84 @@ class LowerUnPackOp(IRDLOperation):
         )
 
 
-OPS: tuple[type[IRDLOperation], ...] = (LowerPackOp, LowerUnPackOp, PackOp, PackTransposeOp)
+def _require_count(name: str, values: tuple[int, ...], counts: tuple[int, ...]) -> None:
+    """Upstream's `DenseArrayCount` constraint on a property."""
+    if len(values) not in counts:
+        expected = " or ".join(str(c) for c in counts)
+        exactly = "exactly " if len(counts) == 1 else ""
+        raise VerifyException(
+            f"attribute '{name}' failed to satisfy constraint: i64 dense array attribute "
+            f"with {exactly}{expected} elements"
+        )
 
-__all__ = ["OPS", "LowerPackOp", "LowerUnPackOp", "PackOp", "PackTransposeOp"]
+
+@irdl_transform_op
+class PackGreedilyOp(IRDLOperation):
+    """Packs each structured op that contains a matmul (m, n, k loops found by
+    `inferContractionDims`, the most minor of each kind) as upstream's
+    `linalg::packMatmulGreedily`: the op becomes a `linalg.generic` whose m, n and k loops
+    are interchanged to be the last three in `matmul_inner_dims_order` (a permutation
+    giving the position of m, n, k among them), then packed by `matmul_packed_sizes` (m, n,
+    k; 0 = not packed) or, where `matmul_padded_sizes_next_multiple_of` is not 0, by the
+    loop's size rounded up to that multiple (a single padded tile).
+
+    ```mlir
+    %packed = transform.structured.pack_greedily %matmul
+        matmul_packed_sizes = [8, 16, 32] matmul_inner_dims_order = [1, 2, 0]
+        : (!transform.any_op) -> !transform.op<"linalg.generic">
+    ```
+
+    Return modes: consumes the target; returns the packed generic of each op, or the op
+    itself when it is not packed (not structured, fewer than three loops, no m, n or k
+    loop): failing to pack is not an error, as upstream. Verifier: three packed sizes,
+    a permutation of three for the order, zero or three multiples, and at most one of a
+    size and its multiple non-zero.
+    """
+
+    name = "transform.structured.pack_greedily"
+
+    target = operand_def(TransformOpHandleType)
+    matmul_packed_sizes = var_operand_def(TransformHandleType)
+    static_matmul_packed_sizes = prop_def(DenseArrayBase.constr(i64), default_value=_EMPTY)
+    matmul_padded_sizes_next_multiple_of = prop_def(
+        DenseArrayBase.constr(i64), default_value=_EMPTY
+    )
+    matmul_inner_dims_order = prop_def(DenseArrayBase.constr(i64), default_value=_EMPTY)
+    packed_op = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target `matmul_packed_sizes` `=` custom<DynamicIndexList>($matmul_packed_sizes, "
+        "$static_matmul_packed_sizes) "
+        "(`matmul_padded_sizes_next_multiple_of` `=` $matmul_padded_sizes_next_multiple_of^)? "
+        "`matmul_inner_dims_order` `=` $matmul_inner_dims_order " + _FUNCTIONAL
+    )
+    custom_directives = (DynamicIndexList,)
+
+    def verify_(self) -> None:
+        sizes = dense_values(self.static_matmul_packed_sizes)
+        multiples = dense_values(self.matmul_padded_sizes_next_multiple_of)
+        order = dense_values(self.matmul_inner_dims_order)
+        _require_count("static_matmul_packed_sizes", sizes, (3,))
+        _require_count("matmul_padded_sizes_next_multiple_of", multiples, (0, 3))
+        _require_count("matmul_inner_dims_order", order, (3,))
+        if sorted(order) != [0, 1, 2]:
+            raise VerifyException('"matmul_inner_dims_order" is not a valid permutation')
+        for size, multiple in zip(sizes, multiples, strict=False):
+            # A dynamic size (a handle) counts as non-zero.
+            if multiple != 0 and size != 0:
+                raise VerifyException(
+                    "at most one of the packed_size and the padded_sizes_next_multiple_of "
+                    "can be nonzero for the matmul strategy"
+                )
+
+
+OPS: tuple[type[IRDLOperation], ...] = (
+    LowerPackOp,
+    LowerUnPackOp,
+    PackGreedilyOp,
+    PackOp,
+    PackTransposeOp,
+)
+
+__all__ = ["OPS", "LowerPackOp", "LowerUnPackOp", "PackGreedilyOp", "PackOp", "PackTransposeOp"]

@@ -1,7 +1,7 @@
 """Apply functions of the data-tiling ops: `structured.pack`, `structured.pack_transpose`,
-`structured.lower_pack` and `structured.lower_unpack`, with upstream's messages and
-failure modes (LinalgTransformOps.cpp). The payload algorithms are in
-`schedir.transform.rewrites.pack`.
+`structured.lower_pack`, `structured.lower_unpack` and `structured.pack_greedily`, with
+upstream's messages and failure modes (LinalgTransformOps.cpp). The payload algorithms are
+in `schedir.transform.rewrites.pack` and `schedir.transform.rewrites.pack_greedily`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from schedir.dialects.linalg.relayout import UnPackOp as PayloadUnPackOp
 from schedir.dialects.transform.structured.pack import (
     LowerPackOp,
     LowerUnPackOp,
+    PackGreedilyOp,
     PackOp,
     PackTransposeOp,
 )
@@ -26,6 +27,7 @@ from schedir.transform.rewrites.pack import (
     pack_op,
     pack_transpose,
 )
+from schedir.transform.rewrites.pack_greedily import pack_matmul_greedily
 from schedir.transform.state import definite, silenceable
 
 
@@ -122,3 +124,27 @@ def apply_lower_unpack(op: LowerUnPackOp, interp: Interpreter) -> None:
         ]
 
     interp.apply_to_each(op, op.target, one)
+
+
+@applies(PackGreedilyOp)
+def apply_pack_greedily(op: PackGreedilyOp, interp: Interpreter) -> None:
+    """Pack the matmul of each structured op of the target; an op without one is returned
+    as it is, and an op that is not structured is dropped from the result (upstream)."""
+    entries = mixed(list(op.static_matmul_packed_sizes.get_values()), list(op.matmul_packed_sizes))
+    sizes = unpack_single(interp, op, entries)
+    multiples = list(op.matmul_padded_sizes_next_multiple_of.get_values())
+    order = list(op.matmul_inner_dims_order.get_values())
+    packed: list[Mapped] = []
+    for target in interp.state.payload_ops(op.target):
+        if not is_structured(target):
+            continue
+        try:
+            result = pack_matmul_greedily(
+                interp.state.rewriter(target), target, sizes, multiples, order
+            )
+        except PackFailure:
+            # Failing to pack greedily is fine (upstream): the op stays as it is.
+            packed.append(target)
+            continue
+        packed.append(result.packed)
+    interp.set_results(op, [packed])
