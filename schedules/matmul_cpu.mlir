@@ -23,7 +23,7 @@
 // - both packing copies run one row at a time: a whole block_k x reg_n copy as one
 //   vector does not fit the registers and goes through the stack.
 // Any static linalg.matmul with its fill: where a tile size does not divide its
-// dimension (128 = 21 * 6 + 2 rows in a 128-row block), the last, partial tile of that
+// dimension (256 = 42 * 6 + 4 rows in a 256-row block), the last, partial tile of that
 // loop is peeled into a static tile of its own, vectorized like the others.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
 // Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3 with
@@ -75,15 +75,15 @@ module attributes {transform.with_named_sequence} {
 
     %bn = transform.tune.knob<"block_n"> = 512 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256, 512, 1024]
+    %bm = transform.tune.knob<"block_m"> = 256 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bk = transform.tune.knob<"block_k"> = 512 from options = [64, 128, 256, 512]
+    %bk = transform.tune.knob<"block_k"> = 256 from options = [64, 128, 256, 512]
       -> !transform.param<i64>
     %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12, 14]
       -> !transform.param<i64>
     %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32, 64]
       -> !transform.param<i64>
-    %uk = transform.tune.knob<"unroll_k"> = 1 from options = [1, 2, 4, 8]
+    %uk = transform.tune.knob<"unroll_k"> = 4 from options = [1, 2, 4, 8]
       -> !transform.param<i64>
 
     // Column blocks of C, then row blocks of block_m; the fill joins each block, so the
