@@ -1,6 +1,7 @@
 """The CPU schedules of schedules/ against numpy on the same machine, in the same run.
 
     python benchmarks/cpu.py [--min-time SECONDS] [--only NAME[,NAME...]] [--clock wall|thread]
+                             [--knobs JSON ...]
 
 Both run on one thread: OpenBLAS/MKL/OpenMP are limited to one thread before numpy is
 imported, and schedir's kernels are single-threaded (their scf.forall loops run as loops on
@@ -11,6 +12,12 @@ version of the same computation are called alternately until `--min-time` has pa
 both; the table gives the median milliseconds, GFLOP/s for the matmuls and GB/s
 (inputs read once, outputs written once) for the others, and schedir's speed relative to
 numpy's (numpy time / schedir time) next to the target of each case.
+
+Knob selections: a schedule is compiled with its `selected` knobs, except where the host's
+instruction set has its own (`ISA_KNOBS`: matmul's register tile on AVX-512, whose 32
+registers of 16 floats hold a 14x32 tile that AVX2's 16 registers of 8 floats cannot).
+`--knobs '{"reg_m": 6}'` (repeatable) measures the given selections instead, one row each,
+every row against numpy in the same run.
 """
 
 from __future__ import annotations
@@ -21,12 +28,14 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"  # before numpy loads its BLAS
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Mapping  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import llvmlite.binding as llvm  # noqa: E402
 import numpy as np  # noqa: E402
 
 import schedir  # noqa: E402
@@ -71,6 +80,26 @@ CASES: tuple[Case, ...] = (
 )
 
 
+ISA_KNOBS: dict[str, dict[str, dict[str, int]]] = {
+    "avx512f": {"matmul": {"reg_m": 14, "reg_n": 32}},
+}
+"""Knob selections per host CPU feature (LLVM's name), for the cases named: the first
+feature the host has wins; without one, the schedule's `selected` values."""
+
+
+def host_knobs(case: str, features: str | None = None) -> dict[str, int]:
+    """The knob selection for `case` on a host with LLVM feature string `features` (this
+    host's when None)."""
+    if features is None:
+        llvm.initialize_native_target()
+        features = llvm.get_host_cpu_features().flatten()
+    have = set(features.split(","))
+    for feature, cases in ISA_KNOBS.items():
+        if f"+{feature}" in have and case in cases:
+            return dict(cases[case])
+    return {}
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -110,29 +139,37 @@ def _alternate(
     return statistics.median(a), statistics.median(b)
 
 
-def run_case(case: Case, min_time: float, clock: Callable[[], float] = time.perf_counter) -> Row:
+def run_case(
+    case: Case,
+    min_time: float,
+    clock: Callable[[], float] = time.perf_counter,
+    knobs: Mapping[str, int] | None = None,
+) -> Row:
+    """`knobs`: the selection to compile with (None: `host_knobs`)."""
     payload = ROOT / "examples" / f"{case.name}_cpu.mlir"
     schedule = ROOT / "schedules" / f"{case.name}_cpu.mlir"
+    chosen = dict(knobs) if knobs is not None else host_knobs(case.name)
+    label = case.name
+    if chosen:
+        label += "[" + ",".join(f"{k}={v}" for k, v in sorted(chosen.items())) + "]"
     t0 = time.perf_counter()
-    kernel = schedir.compile(payload, schedule=schedule, target="cpu")
+    kernel = schedir.compile(payload, schedule=schedule, target="cpu", knobs=chosen or None)
     compile_s = time.perf_counter() - t0
     inputs = reference.random_inputs(kernel.signature, seed=0)
     expected = reference.evaluate_with_bounds(payload.read_text(), kernel.signature.name, inputs)
     (got,) = kernel.run(*inputs, prefill_nan=True)
     check = reference.compare(got, expected[0], np.float32)
     if not check.ok:
-        raise SystemExit(f"{case.name}: schedir result differs from the reference: {check.message}")
+        raise SystemExit(f"{label}: schedir result differs from the reference: {check.message}")
     ours = kernel.bind(*inputs)
     theirs = lambda: case.numpy(*inputs)  # noqa: E731
     schedir_s, numpy_s = _alternate(ours, theirs, min_time, clock)
     if case.matmul:
         m, k = inputs[0].shape
         n = inputs[1].shape[1]
-        return Row(
-            case.name, compile_s, schedir_s, numpy_s, "GFLOP/s", 2.0 * m * n * k, case.target
-        )
+        return Row(label, compile_s, schedir_s, numpy_s, "GFLOP/s", 2.0 * m * n * k, case.target)
     moved = sum(a.nbytes for a in inputs) + got.nbytes
-    return Row(case.name, compile_s, schedir_s, numpy_s, "GB/s", float(moved), case.target)
+    return Row(label, compile_s, schedir_s, numpy_s, "GB/s", float(moved), case.target)
 
 
 def main() -> None:
@@ -142,19 +179,33 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=sorted(CLOCKS), default="wall", help="what a call's time is"
     )
+    parser.add_argument(
+        "--knobs",
+        action="append",
+        type=json.loads,
+        default=[],
+        help="a JSON object of knob values to compile with (repeatable: one row each)",
+    )
     args = parser.parse_args()
     wanted = {n for n in args.only.split(",") if n}
     clock = CLOCKS[args.clock]
-    rows = [run_case(c, args.min_time, clock) for c in CASES if not wanted or c.name in wanted]
+    selections: list[dict[str, int] | None] = args.knobs or [None]
+    rows = [
+        run_case(c, args.min_time, clock, knobs)
+        for c in CASES
+        if not wanted or c.name in wanted
+        for knobs in selections
+    ]
+    width = max(18, *(len(r.name) + 2 for r in rows))
     print(
-        f"{'case':<18}{'schedir ms':>11}{'numpy ms':>10}{'schedir':>10}{'numpy':>10}"
+        f"{'case':<{width}}{'schedir ms':>11}{'numpy ms':>10}{'schedir':>10}{'numpy':>10}"
         f"{'':<9}{'ratio':>7}{'target':>8}{'compile s':>11}"
     )
     for r in rows:
         ours, theirs = r.work / r.schedir_s / 1e9, r.work / r.numpy_s / 1e9
         verdict = "" if r.ratio >= r.target else "  MISS"
         print(
-            f"{r.name:<18}{r.schedir_s * 1e3:>11.3f}{r.numpy_s * 1e3:>10.3f}{ours:>10.1f}"
+            f"{r.name:<{width}}{r.schedir_s * 1e3:>11.3f}{r.numpy_s * 1e3:>10.3f}{ours:>10.1f}"
             f"{theirs:>10.1f} {r.rate_unit:<8}{r.ratio:>7.2f}{r.target:>8.2f}"
             f"{r.compile_s:>11.2f}{verdict}"
         )

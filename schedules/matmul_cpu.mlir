@@ -23,13 +23,15 @@
 // - both packing copies run one row at a time: a whole block_k x reg_n copy as one
 //   vector does not fit the registers and goes through the stack.
 // Any static linalg.matmul with its fill: where a tile size does not divide its
-// dimension (128 = 21 * 6 + 2 rows in a 128-row block), the last, partial tile of that
+// dimension (256 = 42 * 6 + 4 rows in a 256-row block), the last, partial tile of that
 // loop is peeled into a static tile of its own, vectorized like the others.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
-// Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3,
-// see benchmarks/cpu.py): the cache blocks (block_n, block_m, block_k), and the register
-// tile (reg_m x reg_n), whose reg_n is also the width of the packed B panel; the
-// constraint at the end keeps the register tiles whose accumulators fit the registers.
+// Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3 with
+// AVX2, see benchmarks/cpu.py, which takes 14x32 on AVX-512): the cache blocks (block_n,
+// block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is also the width of
+// the packed B panel, and the k steps per iteration of the micro-kernel's loop (unroll_k);
+// the constraint at the end keeps the register tiles whose accumulators fit AVX-512's
+// registers.
 module attributes {transform.with_named_sequence} {
   // Peels the last iteration of each loop whose step does not divide its trip; a loop
   // with nothing to peel fails silenceably, and that failure is suppressed.
@@ -73,13 +75,15 @@ module attributes {transform.with_named_sequence} {
 
     %bn = transform.tune.knob<"block_n"> = 512 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256, 512, 1024]
+    %bm = transform.tune.knob<"block_m"> = 256 from options = [64, 128, 256, 512, 1024]
       -> !transform.param<i64>
-    %bk = transform.tune.knob<"block_k"> = 512 from options = [64, 128, 256, 512]
+    %bk = transform.tune.knob<"block_k"> = 256 from options = [64, 128, 256, 512]
       -> !transform.param<i64>
-    %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12]
+    %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12, 14]
       -> !transform.param<i64>
-    %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32]
+    %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32, 64]
+      -> !transform.param<i64>
+    %uk = transform.tune.knob<"unroll_k"> = 4 from options = [1, 2, 4, 8]
       -> !transform.param<i64>
 
     // Column blocks of C, then row blocks of block_m; the fill joins each block, so the
@@ -169,8 +173,16 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %tiles = transform.structured.match ops{["linalg.matmul"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
-    %mm_1, %k_loop = transform.structured.tile_using_for %tiles tile_sizes [0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // The k loop of the micro-kernel, unroll_k k steps per iteration (a k tile of
+    // unroll_k: its contraction lowers to unroll_k outer products in a row); a k block
+    // that unroll_k does not divide gets a peeled tail.
+    %k_loop = transform.foreach %tiles : !transform.any_op -> !transform.any_op {
+    ^bb0(%t: !transform.any_op):
+      %mm_1, %k1 = transform.structured.tile_using_for %t tile_sizes [0, 0, %uk]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.yield %k1 : !transform.any_op
+    }
+    transform.include @peel_each failures(propagate) (%k_loop) : (!transform.any_op) -> ()
     transform.apply_patterns to %func_b {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
@@ -202,20 +214,25 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
 
-    // The register tile must fit AVX2's 16 vector registers (8 floats each): reg_m * reg_n / 8
-    // accumulators, reg_n / 8 for the row of B and one for the broadcast of A. A larger
-    // tile spills its accumulators to the stack on every k step (8x16: 19 registers).
+    // The register tile must fit the vector registers: reg_m * reg_n / W accumulators,
+    // reg_n / W for the row of B and one for the broadcast of A, where W is the floats
+    // per register. The bound is AVX-512's (32 registers of 16 floats; 12x32 and 14x32
+    // are its tiles with enough independent accumulators for two FMA pipes); on AVX2
+    // (16 registers of 8 floats) only tiles with reg_m * reg_n / 8 + reg_n / 8 + 1 <= 16
+    // (6x16 and smaller) keep their accumulators in registers, and a larger one spills
+    // on every k step and loses when measured (benchmarks/cpu.py picks per instruction
+    // set). A tile beyond the bound (8x64 and taller) spills on both and is never built.
     transform.smt.constrain_params(%rm, %rn)
         : (!transform.param<i64>, !transform.param<i64>) -> () {
     ^bb0(%r_m: !smt.int, %r_n: !smt.int):
       %c1 = smt.int.constant 1
-      %c8 = smt.int.constant 8
       %c16 = smt.int.constant 16
+      %c32 = smt.int.constant 32
       %tile = smt.int.mul %r_m, %r_n
-      %acc = smt.int.div %tile, %c8
-      %row = smt.int.div %r_n, %c8
+      %acc = smt.int.div %tile, %c16
+      %row = smt.int.div %r_n, %c16
       %used = smt.int.add %acc, %row, %c1
-      %fits = smt.int.cmp le %used, %c16
+      %fits = smt.int.cmp le %used, %c32
       smt.assert %fits
     }
     transform.yield

@@ -165,10 +165,11 @@ def test_dry_run_counts_the_valid_space_of_the_cpu_matmul(
         "--schedule",
         str(ROOT / "schedules/matmul_cpu.mlir"),
     )
-    raw = 5 * 5 * 4 * 5 * 3
-    # (reg_m, reg_n) whose accumulators + B row + A broadcast exceed 16 registers:
-    # 4x32, 6x32, 8x32, 12x32, 8x16 and 12x16 (6 of the 15 register tiles).
-    valid = raw // 15 * 9
+    raw = 5 * 5 * 4 * 6 * 4 * 4
+    # (reg_m, reg_n) whose accumulators + B row + A broadcast, in registers of 16 floats,
+    # exceed AVX-512's 32: 8x64, 12x64 and 14x64 (3 of the 24 register tiles; 14x32
+    # takes 28 + 2 + 1, 6x64 24 + 4 + 1).
+    valid = raw // 24 * 21
     assert f"raw space: {raw} points" in out
     assert f"valid space: {valid} points" in out
     assert "constraint: transform.smt.constrain_params(reg_m, reg_n)" in out
@@ -215,13 +216,14 @@ def test_run_fails_with_a_diagnostic_when_the_selection_breaks_a_constraint(
     from schedir.cli import run_main
 
     text = (ROOT / "schedules/matmul_cpu.mlir").read_text()
-    bad = text.replace('transform.tune.knob<"reg_m"> = 6', 'transform.tune.knob<"reg_m"> = 8')
+    bad = text.replace('knob<"reg_m"> = 6', 'knob<"reg_m"> = 8')
+    bad = bad.replace('knob<"reg_n"> = 16', 'knob<"reg_n"> = 64')
     assert bad != text
     schedule = tmp_path / "bad.mlir"
     schedule.write_text(bad)
     code = run_main([str(ROOT / "examples/matmul_cpu.mlir"), "--schedule", str(schedule)])
     err = capsys.readouterr().err
     assert code == 1
-    assert "error: constraint violated for params (8, 16)" in err
+    assert "error: constraint violated for params (8, 64)" in err
     assert "note: the false assertion" in err and "smt.assert %fits" in err
     assert "Traceback" not in err

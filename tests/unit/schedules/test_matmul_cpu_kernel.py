@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import schedir
-from schedir.cpu.jit import JitModule
+from schedir.cpu.jit import JitModule, emit_assembly, object_code
 from tests.helpers import check_kernel, matmul_payload, payload_part
 
 ROOT = Path(__file__).parents[3]
@@ -68,11 +68,15 @@ def test_odd_shapes_match_the_reference_fully_vectorized(m: int, n: int, k: int)
         {"reg_m": 4, "reg_n": 8},  # reg_m divides M: nothing to peel in M
         {"reg_m": 2, "reg_n": 32, "block_k": 64, "block_n": 64},
         {"reg_m": 2, "block_k": 512, "block_n": 256},
+        {"reg_m": 12, "reg_n": 32},  # the AVX-512 tile (spills on AVX2, still right)
+        {"reg_m": 14, "reg_n": 32, "unroll_k": 8, "block_k": 64},  # 520 = 8 * 64 + 8
+        {"reg_m": 6, "reg_n": 64, "unroll_k": 4, "block_k": 128},  # 520 = 4 * 128 + 8
+        {"unroll_k": 8},  # 520 = 512 + 8
     ],
 )
 def test_knob_points_match_the_reference(knobs: dict[str, int]) -> None:
     ir = _compile_and_check(37, 256, 520, knobs)
-    _check_structure(ir, (knobs["reg_m"], knobs.get("reg_n", 16)))
+    _check_structure(ir, (knobs.get("reg_m", 6), knobs.get("reg_n", 16)))
 
 
 @settings(
@@ -88,6 +92,21 @@ def test_knob_points_match_the_reference(knobs: dict[str, int]) -> None:
 )
 def test_generated_shapes_match_the_reference(m: int, n: int, k: int) -> None:
     _check_structure(_compile_and_check(m, n, k), None)
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+@given(st.integers(1, 30), st.integers(1, 40), st.integers(1, 70), st.sampled_from([2, 4, 8]))
+def test_unrolled_k_loops_match_the_reference_at_generated_shapes(
+    m: int, n: int, k: int, unroll: int
+) -> None:
+    """An unroll_k that does not divide the k block leaves a peeled k tail of its own."""
+    knobs = {"unroll_k": unroll, "block_k": 64}
+    _check_structure(_compile_and_check(m, n, k, knobs), None)
 
 
 def _innermost_fma_loops(asm: str) -> list[list[str]]:
@@ -109,6 +128,37 @@ def _innermost_fma_loops(asm: str) -> list[list[str]]:
                 loops.append(lines)
             label = None
     return loops
+
+
+def _kernel_loop(asm: str) -> list[str]:
+    loops = _innermost_fma_loops(asm)
+    assert loops, "no FMA loop in the assembly"
+    return max(loops, key=lambda body: sum(s.startswith("vfmadd") for s in body))
+
+
+@pytest.mark.parametrize(
+    ("cpu", "knobs", "register", "fmas_per_k"),
+    [
+        ("haswell", {}, "ymm", 12),  # 6x16 in 12 of AVX2's 16 registers
+        ("znver3", {"unroll_k": 1}, "ymm", 12),
+        ("skylake-avx512", {"reg_m": 12, "reg_n": 32}, "zmm", 24),  # 24 of 32 registers
+        ("sapphirerapids", {"reg_m": 14, "reg_n": 32}, "zmm", 28),
+        ("znver4", {"reg_m": 6, "reg_n": 64}, "zmm", 24),
+    ],
+)
+def test_the_micro_kernel_keeps_its_accumulators_in_registers_on_each_isa(
+    cpu: str, knobs: dict[str, int], register: str, fmas_per_k: int
+) -> None:
+    """Cross-compiled for the CPU (LLVM's defaults for it: AVX-512 registers on the
+    AVX-512 ones), the micro-kernel of the tile meant for that instruction set is one
+    full-width FMA per accumulator and k step, and no stack traffic."""
+    kernel = schedir.compile(ROOT / "examples" / "matmul_cpu.mlir", SCHEDULE, knobs=knobs)
+    code = object_code(kernel.stages["llvm-ir"], cpu_name=cpu, cpu_features="")
+    body = _kernel_loop(emit_assembly(code.optimized_ir, 3, cpu, ""))
+    fmas = [s for s in body if s.startswith("vfmadd")]
+    assert len(fmas) == fmas_per_k * knobs.get("unroll_k", 4), body  # 4: the selected
+    assert all(f"%{register}" in s for s in fmas), fmas
+    assert not [s for s in body if re.search(r"\(%r[sb]p\)", s)], body
 
 
 def test_the_example_micro_kernel_is_full_width_fmas_without_spills() -> None:
