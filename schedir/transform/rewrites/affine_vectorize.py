@@ -97,19 +97,10 @@ def _depends_on(value: SSAValue, iv: SSAValue, scope: Operation) -> bool:
         if current is iv:
             return True
         owner = current.owner
-        if id(current) in seen or not isinstance(owner, Operation) or not _inside(owner, scope):
+        if id(current) in seen or not isinstance(owner, Operation) or not scope.is_ancestor(owner):
             continue
         seen.add(id(current))
         work.extend(owner.operands)
-    return False
-
-
-def _inside(op: Operation, scope: Operation) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current is scope:
-            return True
-        current = current.parent_op()
     return False
 
 
@@ -251,7 +242,7 @@ def _owned_by_iteration(
 def _defined_in(value: SSAValue, loop: Operation) -> bool:
     owner = value.owner
     op = owner if isinstance(owner, Operation) else owner.parent_op()
-    return op is not None and _inside(op, loop)
+    return op is not None and loop.is_ancestor(op)
 
 
 def _coefficient(expr: AffineExpr, positions: set[int], num_dims: int) -> int | None:

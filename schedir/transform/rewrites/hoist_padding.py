@@ -97,20 +97,11 @@ def _enclosing_loops(pad: PadOp, limit: int | None, until: scf.ForOp | None) -> 
     return loops
 
 
-def _is_ancestor(ancestor: Operation, op: Operation) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = current.parent_op()
-    return False
-
-
 def _defined_outside(loop: Operation, value: SSAValue) -> bool:
     """`isDefinedOutsideOfLoop`: the value's definition is not nested in `loop`."""
     owner = value.owner
     op = owner.parent_op() if isinstance(owner, Block) else owner
-    return op is None or not _is_ancestor(loop, op)
+    return op is None or not loop.is_ancestor(op)
 
 
 def _constant_padding_value(pad: PadOp) -> SSAValue | None:
@@ -132,7 +123,7 @@ def _backward_slice(pad: PadOp, outer: scf.ForOp) -> list[Operation]:
     seen: set[Operation] = set()
 
     def keep(op: Operation) -> bool:
-        return _is_ancestor(outer, op) and not (_is_ancestor(pad, op) and op is not pad)
+        return outer.is_ancestor(op) and not (pad.is_ancestor(op) and op is not pad)
 
     def visit_value(value: SSAValue) -> None:
         owner = value.owner
@@ -150,7 +141,7 @@ def _backward_slice(pad: PadOp, outer: scf.ForOp) -> list[Operation]:
             # Values the padding region uses from above.
             for inner in op.walk():
                 for operand in inner.operands:
-                    if not _is_ancestor(pad, _owner_op(operand) or pad):
+                    if not pad.is_ancestor(_owner_op(operand) or pad):
                         visit_value(operand)
         order.append(op)
 
@@ -407,7 +398,7 @@ def _build_packing_loop_nest(
     source = pad.source
     while isinstance(source, BlockArgument):
         loop = source.block.parent_op()
-        if not isinstance(loop, scf.ForOp) or not _is_ancestor(outer, loop) or source.index == 0:
+        if not isinstance(loop, scf.ForOp) or not outer.is_ancestor(loop) or source.index == 0:
             break
         init = loop.iter_args[source.index - 1]
         mapping[source] = init

@@ -78,7 +78,7 @@ def outline_loop(loop: Operation, name: str) -> Outlined:
             body.insert_op_before(constant, loop)
             replacement = constant.results[0]
         for use in list(value.uses):
-            if _inside(use.operation, callee):
+            if callee.is_ancestor(use.operation):
                 use.operation.operands[use.index] = replacement
     enclosing_block = enclosing.parent_block()
     assert enclosing_block is not None
@@ -104,15 +104,6 @@ def _defined_inside(value: SSAValue, loop: Operation) -> bool:
         if op is loop:
             return True
         op = op.parent_op()
-    return False
-
-
-def _inside(op: Operation, ancestor: Operation) -> bool:
-    current: Operation | None = op
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = current.parent_op()
     return False
 
 
