@@ -170,6 +170,21 @@ class ShflKindAttr(EnumAttribute[ShflKind]):
         printer.print_string(f"<{self.data.value}>")
 
 
+@irdl_attr_definition
+class SetMaxRegisterActionAttr(EnumAttribute[SetMaxRegisterAction]):
+    """`#nvvm.action<decrease>`: whether `nvvm.setmaxregister` lowers or raises the budget."""
+
+    name = "nvvm.action"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> SetMaxRegisterAction:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(SetMaxRegisterAction)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+
 # ---------------------------------------------------------------------------------------
 # special registers
 
@@ -402,11 +417,14 @@ class SetMaxRegisterOp(IRDLOperation):
     name = "nvvm.setmaxregister"
 
     regCount = prop_def(IntegerAttr[I32])
-    action = prop_def(StringAttr)
+    action = prop_def(SetMaxRegisterActionAttr)
 
     def __init__(self, action: SetMaxRegisterAction, count: int) -> None:
         super().__init__(
-            properties={"regCount": IntegerAttr(count, i32), "action": StringAttr(action.value)}
+            properties={
+                "regCount": IntegerAttr(count, i32),
+                "action": SetMaxRegisterActionAttr(action),
+            }
         )
 
     @classmethod
@@ -425,15 +443,10 @@ class SetMaxRegisterOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.action.data} {self.regCount.value.data}")
+        printer.print_string(f" {self.action.data.value} {self.regCount.value.data}")
         printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
-        if self.action.data not in {a.value for a in SetMaxRegisterAction}:
-            raise VerifyException(
-                f"'nvvm.setmaxregister' op action must be increase or decrease, got "
-                f"{self.action.data}"
-            )
         # Upstream's messages (NVVMDialect.cpp).
         count = self.regCount.value.data
         if count % 8:
@@ -452,7 +465,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     SetMaxRegisterOp,
 )
 
-NVVM = Dialect("nvvm", list(OPS), [TargetAttr, ShflKindAttr])
+NVVM = Dialect("nvvm", list(OPS), [TargetAttr, ShflKindAttr, SetMaxRegisterActionAttr])
 """The nvvm dialect (the `#llvm.constant_range` attribute lives with the llvm dialect)."""
 
 __all__ = [
@@ -464,6 +477,7 @@ __all__ = [
     "BarrierOp",
     "ConstantRangeAttr",
     "SetMaxRegisterAction",
+    "SetMaxRegisterActionAttr",
     "SetMaxRegisterOp",
     "ShflKindAttr",
     "ShflSyncOp",
