@@ -341,6 +341,15 @@ _COLSUM_VARIANTS = {
 block of the row-chunk kernel ("threads": 256, 512 selected, 1024) and rows per vector
 step ("row_step": 8 selected)."""
 
+_COLSUM_ODD_VARIANTS = {
+    **_COLSUM_VARIANTS,
+    "blocks=512 threads=256": {"blocks": 2, "threads": 0},
+    "blocks=512 threads=256 row_step=4": {"blocks": 2, "threads": 0, "row_step": 4},
+}
+"""At 8191x1000 the default's one chunk of 2048 columns leaves 250 of its 512 threads busy in
+each of G = 128 blocks (under one block per SM); 256 threads (250 busy) in 512 row chunks put
+about 4 blocks on every SM, for 2 MB of partials against the 32 MB read."""
+
 _WARPS = {"threads": 4}
 """softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
 main row)."""
@@ -554,7 +563,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x: x.sum(dim=0),
             4 * odd_rows * odd_cols + 4 * odd_cols,
             bandwidth_bound=True,
-            knob_variants=_COLSUM_VARIANTS,
+            knob_variants=_COLSUM_ODD_VARIANTS,
         ),
         Case(
             "matvec",

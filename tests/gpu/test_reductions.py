@@ -117,6 +117,30 @@ def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | 
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
+# --- s15-col: colsum, rowsum and matvec at the issue's shapes, every region that the
+# benchmark times (1x1: single-row chunks, empty row chunks and a one-lane merge).
+
+BRIEF_SHAPES = ((8192, 8192), (8191, 1000), (3, 100003), (100003, 3), (1, 1))
+"""(rows, columns) of the matrix: aligned, odd, short and wide, tall and thin, a scalar."""
+
+REDUCTION_KNOBS = {
+    "colsum": (None, {"blocks": 2, "threads": 0}, {"blocks": 2, "threads": 0, "row_step": 4}),
+    "rowsum": (None, {"threads": 4}, {"threads": 3}),
+    "matvec": (None, {"threads": 0}, {"threads": 3}),
+}
+"""Each schedule's default and the regions that benchmarks/gpu.py times at the odd size."""
+
+
+@pytest.mark.parametrize("knob_index", [0, 1, 2], ids=["default", "odd-a", "odd-b"])
+@pytest.mark.parametrize(("rows", "cols"), BRIEF_SHAPES, ids=str)
+@pytest.mark.parametrize("name", sorted(REDUCTION_KNOBS))
+def test_reductions_one_by_one_to_8192(name: str, rows: int, cols: int, knob_index: int) -> None:
+    """colsum (dims 999 x 1000), rowsum and matvec (1000 x 999) against the reference."""
+    dims = {999: rows, 1000: cols} if name == "colsum" else {1000: rows, 999: cols}
+    kernel, text = _compile(name, dims, REDUCTION_KNOBS[name][knob_index])
+    check_kernel(kernel, text, seed=rows * 7 + cols, reduction=None)
+
+
 _RACECHECK_SCRIPT = """
 import sys
 import schedir
