@@ -41,6 +41,15 @@
 // eager 0.034, torch.compile 0.037, Triton 0.035; before: 0.09x), but the same run timed
 // the same G = 256 kernel with other row steps at 0.063-0.065 ms, so the odd-size
 // ranking of the regions (0.051-0.066 ms) is not settled by that run.
+// The PTX at 8192^2 (ptxas sm_90: 0 bytes local memory): kernel 1's row loop is unrolled
+// into 8 groups of 8 ld.global.v4 (8 loads in flight per thread), but the N x G partials
+// (tile_reduction_using_forall appends the G dimension last) make each thread's 4 zero
+// stores and 4 sum stores scalar st.global.b32 512 bytes apart: 2M single-sector stores
+// against 8M load sectors. Next: G x N partials (split_reduction insert_split_dimension = 0,
+// the G dimension over the blocks) for one coalesced 16-byte store per thread, the merge a
+// thread per column walking G rows (coalesced across lanes). At 8191x1000 the default's
+// one chunk of 2048 columns keeps 250 of 512 threads busy in 128 blocks: benchmarks/gpu.py
+// times 512 row chunks of 256 threads ("blocks" = 2, "threads" = 0) as well.
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
