@@ -7,7 +7,8 @@ Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm
 rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
 accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type),
-mm_f16_odd (4095x4104x4096: edge tiles) and mm_f16_f16out (4096^3, f16 out: the
+mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA) and
+mm_f16_f16out (4096^3, f16 out: the
 conversion fused into the accumulators' store, beside cuBLAS and torch.compile, which
 write f16 too) (all by default). Triton
 peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
@@ -427,10 +428,10 @@ def cases(torch: Any) -> list[Case]:
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
     ]
-    odd_m, odd_n, odd_k = 4095, 4104, 4096
+    odd_m, odd_n, odd_k = 4095, 4097, 4096
     tensor_core += [
-        # Edge tiles in M and N (TMA's zero fill, bounded stores); N a multiple of 8 (TMA's
-        # 16-byte row strides).
+        # Edge tiles in M and N (TMA's zero fill, bounded stores); N odd: B's rows are no
+        # multiple of 16 bytes, so the host stages B into padded rows for TMA.
         Case(
             "mm_f16_odd",
             "matmul_f16_cuda.mlir",

@@ -16,6 +16,7 @@ resolves the `mgpu*` symbols to `runtime.symbols()`:
 | `mgpuStreamSynchronize(stream)` | waits, naming the last launch if a kernel faulted (skipped while `defer_sync`) |
 | `mgpuMemAlloc(bytes, stream, shared)` / `mgpuMemFree` | `cuMemAlloc` / `cuMemFree`, freed blocks kept for reuse (below) |
 | `mgpuMemcpy(dst, src, bytes, stream)`, `mgpuMemset32/16` | `cuMemcpyAsync`, `cuMemsetD32/D16Async` |
+| `schedirTensorMapEncodeTiled(fields)` | a TMA descriptor (`cuTensorMapEncodeTiled`), cached by content; a tensor whose address or row strides are not multiples of 16 bytes (f16 N = 4097) is first staged into rows of a 16-byte pitch (`cuMemcpy2DAsync`, pad zero-filled), a buffer returned to the pool after the call |
 
 A buffer the compiled code frees (a temporary between kernels, e.g. colsum's partials) is
 kept and handed out again to an allocation of the same size, on the runtime's one stream,
@@ -54,7 +55,13 @@ from schedir.gpu.function import convert_scalar
 from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import GpuModule, Kernel
 from schedir.gpu.target import ARGUMENT_ALIGNMENT
-from schedir.gpu.tma import DESCRIPTOR_BYTES, FIELDS_HEADER, encode_tiled, layout_of_fields
+from schedir.gpu.tma import (
+    DESCRIPTOR_BYTES,
+    FIELDS_HEADER,
+    Staging,
+    encode_tiled,
+    layout_of_fields,
+)
 
 _VOIDP = ctypes.c_void_p
 _SIZE = ctypes.c_size_t
@@ -114,6 +121,8 @@ class HostRuntime:
         self._last_launch: str | None = None
         self._tensor_maps: dict[bytes, int] = {}
         """Device copies of the TMA descriptors compiled code asked for, by their bytes."""
+        self._staged: list[tuple[int, int, int]] = []
+        """(stream, bytes, buffer) of this call's staged TMA tensors (see `release_staging`)."""
         self._callbacks = {name: SIGNATURES[name](self._guard(name)) for name in SIGNATURES}
 
     # -- plumbing ------------------------------------------------------------------------
@@ -277,7 +286,9 @@ class HostRuntime:
         rank = ctypes.c_int64.from_address(fields_address + 8).value
         count = FIELDS_HEADER + 3 * max(rank, 0)
         fields = list((ctypes.c_int64 * count).from_address(fields_address))
-        address, layout = layout_of_fields(fields)
+        address, layout, staging = layout_of_fields(fields)
+        if staging is not None:
+            address = self._stage(staging)
         encoded = encode_tiled(self.context, address, layout)
         pointer = self._tensor_maps.get(encoded)
         if pointer is None:
@@ -292,6 +303,51 @@ class HostRuntime:
             )
         return pointer
 
+    def _stage(self, staging: Staging) -> int:
+        """A buffer of 16-byte-pitched rows holding the tensor `staging` describes,
+        copied on the runtime's stream (so after what wrote the tensor, before the
+        launch that reads it), its pad zero-filled; returned to the pool after the call."""
+        stream = self._stream(None)
+        key = (stream, staging.nbytes)
+        cached = self._free_blocks.get(key)
+        pointer = cached.pop() if cached else self.context.alloc(staging.nbytes)
+        self._staged.append((stream, staging.nbytes, pointer))
+        driver = self.context.driver
+        copy = driver.CUDA_MEMCPY2D()
+        copy.srcMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
+        copy.srcDevice = driver.CUdeviceptr(staging.source)
+        copy.srcPitch = staging.source_pitch
+        copy.dstMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
+        copy.dstDevice = driver.CUdeviceptr(pointer)
+        copy.dstPitch = staging.pitch
+        copy.WidthInBytes = staging.row_bytes
+        copy.Height = staging.rows
+        self.context.call(
+            "cuMemcpy2DAsync",
+            copy,
+            driver.CUstream(stream),
+            during=f"staging {staging.rows} rows of {staging.row_bytes} bytes for TMA",
+        )
+        if staging.pitch > staging.row_bytes:
+            self.context.call(
+                "cuMemsetD2D8Async",
+                driver.CUdeviceptr(pointer + staging.row_bytes),
+                staging.pitch,
+                0,
+                staging.pitch - staging.row_bytes,
+                staging.rows,
+                driver.CUstream(stream),
+                during="zero-filling the pad of a staged TMA tensor",
+            )
+        return pointer
+
+    def release_staging(self) -> None:
+        """Return this call's staged TMA tensors to the pool (stream-ordered reuse: the
+        next call's copies into them run after this call's kernels)."""
+        for stream, nbytes, pointer in self._staged:
+            self._free_blocks.setdefault((stream, nbytes), []).append(pointer)
+        self._staged.clear()
+
     @property
     def live_allocations(self) -> int:
         """Bytes allocated by compiled code and not freed yet."""
@@ -302,6 +358,7 @@ class HostRuntime:
         for pointer in list(self._allocations):
             self.context.free(pointer)
         self._allocations.clear()
+        self.release_staging()
         for pointers in self._free_blocks.values():
             for pointer in pointers:
                 self.context.free(pointer)
@@ -487,7 +544,10 @@ class HostFunction:
 
     def _invoke(self, call: _Call) -> None:
         self.runtime.check()  # an error left over from an earlier call is not ours
-        self._call(call.packed)
+        try:
+            self._call(call.packed)
+        finally:
+            self.runtime.release_staging()
         self.runtime.check()
 
     def _output_arrays(self, call: _Call) -> list[DeviceArray]:

@@ -92,10 +92,12 @@ def dtype_name(element_type: object) -> str | None:
     }.get(str(element_type))
 
 
-def layout_of_fields(fields: list[int]) -> tuple[int, TensorMapLayout]:
+def layout_of_fields(fields: list[int]) -> tuple[int, TensorMapLayout, Staging | None]:
     """The global address and layout that compiled host code packed as i64 fields:
     address, rank, the codes of dtype, swizzle, L2 promotion, OOB fill and interleave,
-    then rank sizes, rank byte strides and rank box sizes (outermost first)."""
+    then rank sizes, rank byte strides and rank box sizes (outermost first); where TMA
+    cannot describe the tensor where it lies, the layout is that of its staged copy and
+    the `Staging` says how to make it (see `plan_staging`)."""
     address, rank = fields[0], fields[1]
     if not 1 <= rank <= MAX_RANK or len(fields) != FIELDS_HEADER + 3 * rank:
         raise InputError(f"malformed TMA descriptor fields {fields}")
@@ -106,8 +108,12 @@ def layout_of_fields(fields: list[int]) -> tuple[int, TensorMapLayout]:
     dtype, swizzle, l2promo, oob, interleave = (t[c] for c, t in zip(codes, tables, strict=True))
     rest = fields[FIELDS_HEADER:]
     shape, strides, box = rest[:rank], rest[rank : 2 * rank], rest[2 * rank :]
+    numpy_dtype = _numpy_dtype(dtype)
+    staging = plan_staging(address, numpy_dtype.itemsize, tuple(shape), tuple(strides))
+    if staging is not None:
+        strides = list(staging.strides(tuple(shape), numpy_dtype.itemsize))
     layout = TensorMapLayout(
-        _numpy_dtype(dtype),
+        numpy_dtype,
         tuple(shape),
         tuple(strides),
         tuple(box),
@@ -116,7 +122,99 @@ def layout_of_fields(fields: list[int]) -> tuple[int, TensorMapLayout]:
         oob,
         interleave,
     )
-    return address, layout
+    return address, layout, staging
+
+
+STRIDE_ALIGNMENT = 16
+"""Bytes a TMA tensor's address and every row stride must be a multiple of (the driver's
+rule for cuTensorMapEncodeTiled's globalAddress and globalStrides)."""
+
+
+def round_up(value: int, multiple: int) -> int:
+    """`value` rounded up to a multiple of `multiple`."""
+    return -(-value // multiple) * multiple
+
+
+@dataclass(frozen=True)
+class Staging:
+    """A copy of a tensor TMA cannot describe where it lies into a buffer it can.
+
+    An f16 matrix of N = 4097 columns has rows of 8194 bytes, not a multiple of 16:
+    cuTensorMapEncodeTiled refuses it. The host copies the `rows` rows of `row_bytes`
+    bytes (`source_pitch` bytes apart at device address `source`) to a fresh buffer at
+    `pitch` bytes apart (`row_bytes` rounded up to 16) with `cuMemcpy2DAsync` on the
+    launch stream, zero-fills the pad, and describes that buffer with the tensor's real
+    sizes: TMA fills what lies past them itself, so the pad is never read as data. The
+    source is only read (inputs are never modified).
+
+    Attributes:
+        source: device address of the first row.
+        source_pitch: bytes between rows there.
+        rows: number of rows (the product of every dimension but the innermost).
+        row_bytes: bytes of one row (innermost size x element size).
+        pitch: bytes between rows of the staged buffer.
+    """
+
+    source: int
+    source_pitch: int
+    rows: int
+    row_bytes: int
+    pitch: int
+
+    @property
+    def nbytes(self) -> int:
+        """Size of the staged buffer."""
+        return self.rows * self.pitch
+
+    def strides(self, shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+        """The staged buffer's byte strides (numpy order): rows `pitch` apart, outer
+        dimensions packed."""
+        strides = [itemsize]
+        if len(shape) > 1:
+            strides.append(self.pitch)
+        for size in reversed(shape[1:-1]):
+            strides.append(strides[-1] * size)
+        return tuple(reversed(strides))
+
+
+def plan_staging(
+    address: int, itemsize: int, shape: tuple[int, ...], strides: tuple[int, ...]
+) -> Staging | None:
+    """None where TMA can describe the tensor where it lies (16-byte aligned address and
+    row strides), else the `Staging` that copies it to rows of a 16-byte pitch; an
+    InputError where the rows are not evenly spaced (a view a 2-D copy cannot gather)."""
+    outer = strides[:-1]
+    if address % STRIDE_ALIGNMENT == 0 and all(s > 0 and s % STRIDE_ALIGNMENT == 0 for s in outer):
+        return None
+    if not shape or len(strides) != len(shape) or strides[-1] != itemsize:
+        return None  # not a row-major tensor: TensorMapLayout.check says why
+    row_bytes = shape[-1] * itemsize
+    rows = 1
+    for size in shape[:-1]:
+        rows *= size
+    # The rows must lie one pitch apart: each outer dimension of more than one index
+    # steps over the whole of the ones inside it (a dimension of size 1 never steps).
+    source_pitch: int | None = None
+    expected = 0
+    for size, stride in zip(reversed(shape[:-1]), reversed(outer), strict=True):
+        if size == 1:
+            continue
+        if source_pitch is None:
+            source_pitch = stride
+        elif stride != expected:
+            source_pitch = -1
+            break
+        expected = stride * size
+    if source_pitch is None:
+        source_pitch = row_bytes  # a single row
+    if source_pitch < row_bytes:
+        raise InputError(
+            f"TMA cannot describe a tensor of shape {shape} with byte strides {strides} at "
+            f"{address:#x} (its address and row strides must be multiples of "
+            f"{STRIDE_ALIGNMENT} bytes), and its rows are not evenly spaced without overlap "
+            "to stage it into one that it can: pass a C-contiguous array"
+        )
+    return Staging(address, source_pitch, rows, row_bytes, round_up(row_bytes, STRIDE_ALIGNMENT))
 
 
 def _numpy_dtype(name: str) -> np.dtype[Any]:
@@ -274,10 +372,14 @@ __all__ = [
     "MAX_BOX",
     "MAX_RANK",
     "OOB_CODES",
+    "STRIDE_ALIGNMENT",
     "SWIZZLE_BYTES",
     "SWIZZLE_CODES",
+    "Staging",
     "TensorMapLayout",
     "dtype_name",
     "encode_tiled",
     "layout_of_fields",
+    "plan_staging",
+    "round_up",
 ]

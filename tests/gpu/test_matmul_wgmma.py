@@ -6,8 +6,8 @@ chunks) and every number of stages (1: no ring; 2-4: a TMA ring in dynamic share
 memory); outputs pre-filled with NaN, inputs unchanged, compared with
 `schedir.reference`. Sizes the tiles do not divide (edge tiles: TMA zero-fills the boxes
 past the tensors, the store is bounded) at every tile shape, odd M and edge tiles in all
-three dimensions; K or N not a multiple of 8 are a compile-time diagnostic (TMA's 16-byte
-row strides: tests/unit/gpu/test_wgmma_schedule_ptx.py)."""
+three dimensions; K or N not a multiple of 8 (rows TMA cannot describe, staged by the
+host): tests/gpu/test_matmul_unaligned_rows.py."""
 
 from __future__ import annotations
 

@@ -45,8 +45,9 @@ class RewriteCopyAsTmaOp(IRDLOperation):
     `min(box, dim - offset)` (proven on their affine forms, or constants) into a
     unit-stride subview at 0 of a buffer of static sizes loads the whole buffer as the
     box: TMA zero-fills what lies past the tensor, and the copy's destination becomes a
-    subview of the whole-buffer subview the load writes. The global tensor's row strides
-    must be multiples of 16 bytes (TMA's rule), else the copy is an error.
+    subview of the whole-buffer subview the load writes. A global tensor whose row strides
+    are not multiples of 16 bytes (TMA's rule) is rewritten too: the host stages it into
+    16-byte-pitched rows when it builds the descriptor (schedir/gpu/tma.py).
 
     Return modes: consumes the target; produces no handle. Silenceable failure (the reason
     at the payload op) when a target is not such a copy, the targets are not under one

@@ -351,11 +351,15 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Rows of the global tensor that are not a multiple of 16 bytes (K = 1012 f16: 2024
-// bytes): TMA cannot describe the tensor, at any tile.
+// bytes): the copy still becomes a TMA load of the real 128x1012 tensor (the host stages
+// it into 16-byte-pitched rows when it builds the descriptor: schedir/gpu/tma.py).
+// CHECK-LABEL: func.func @unaligned_rows
+// CHECK:       memref.cast %{{.*}} : memref<128x1012xf16> to memref<*xf16>
+// CHECK:       nvgpu.tma.create.descriptor
+// CHECK:       nvgpu.tma.async.load
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{could not rewrite the copies as TMA loads}}
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     transform.yield
   }
@@ -366,7 +370,6 @@ module attributes {transform.with_named_sequence} {
                threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
       %s = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
       %v = memref.subview %a[0, 0] [128, 64] [1, 1] : memref<128x1012xf16> to memref<128x64xf16, strided<[1012, 1]>>
-      // expected-error @below {{'linalg.copy' op TMA needs the global tensor's row stride to be a multiple of 16 bytes: rows of 1012 x f16 are 2024 bytes (pad the rows, or use a schedule without TMA)}}
       linalg.copy ins(%v : memref<128x64xf16, strided<[1012, 1]>>) outs(%s : memref<128x64xf16, #gpu.address_space<workgroup>>)
       gpu.terminator
     }

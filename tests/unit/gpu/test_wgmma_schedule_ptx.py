@@ -223,25 +223,35 @@ def _assemble_clean(ptx: str, ptxas: Path) -> None:
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(
     m=st.integers(1, 300),
-    n=st.integers(1, 300),
-    k=st.integers(1, 300),
+    n=st.integers(64, 300),
+    k=st.integers(64, 300),
     element=st.sampled_from(["f16", "bf16"]),
 )
-def test_rows_not_a_multiple_of_16_bytes_are_a_diagnostic(
+def test_rows_not_a_multiple_of_16_bytes_compile_to_tma_loads(
     m: int, n: int, k: int, element: str
 ) -> None:
-    """TMA describes A and B by row strides that are multiples of 16 bytes: a K or N that
-    is not a multiple of 8 is an error at the copy (never a wrong answer or a driver
-    error at the call); multiples of 8 pass the TMA rewrite at any M."""
-    text = _odd_payload(m, n, k, element)
-    if k % 8 == 0 and n % 8 == 0:
-        return
-    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads") as e:
-        schedir.compile(text, schedule=SCHEDULE, target="cuda")
-    assert "row stride to be a multiple of 16 bytes" in str(e.value)
+    """A K or N that is not a multiple of 8 (rows TMA cannot describe where they lie) is
+    no error at compile time: the copies still become TMA loads, the host stages such an
+    operand into 16-byte-pitched rows when it builds the descriptor (schedir/gpu/tma.py),
+    and every store of C is a bounded scalar store (no vector store an odd row would
+    misalign)."""
+    compiled = schedir.compile(_odd_payload(m, n, k, element), schedule=SCHEDULE, target="cuda")
+    ptx = compiled.stages["ptx"]
+    assert "cp.async.bulk.tensor.2d" in ptx and "wgmma.mma_async" in ptx
+    assert not re.search(r"st\.global\.v\d", ptx) or n % 8 == 0
+
+
+@pytest.mark.parametrize(("m", "n", "k"), [(1, 1, 1), (17, 9, 33), (64, 4097, 8)])
+def test_tiles_folded_below_16_byte_rows_are_a_diagnostic(m: int, n: int, k: int) -> None:
+    """An N or K below the tile folds the tile's buffer to that static width: a box row
+    under 16 bytes (or a K below one 64-element swizzled row) that TMA cannot load is an
+    error at the copy, never a wrong answer (the schedule would need to keep the tile's
+    full width: not done yet)."""
+    with pytest.raises(TransformError, match="could not rewrite the copies as TMA loads"):
+        schedir.compile(_odd_payload(m, n, k, "f16"), schedule=SCHEDULE, target="cuda")
 
 
 F16_OUT = REPO / "schedules" / "matmul_f16_f16out_cuda.mlir"

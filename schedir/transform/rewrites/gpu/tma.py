@@ -32,7 +32,9 @@ schedir's generalizations, where upstream would compute wrong addresses or hang:
   the barrier in every iteration.
 
 TMA needs the global tensor's row strides to be multiples of 16 bytes (a K or N of f16
-that is not a multiple of 8 cannot be described): such copies are an error at the copy.
+that is not a multiple of 8 cannot be described as it lies): the host stages such a tensor
+into a buffer of padded rows when it builds the descriptor (schedir/gpu/tma.py,
+`staged_layout`), so the copy is rewritten at any row length.
 
     linalg.copy ins(%sv : memref<64x64xf16, strided<[K, 1], offset: ?>>)
                 outs(%smem : memref<64x64xf16, #gpu.address_space<workgroup>>)
@@ -88,9 +90,6 @@ SWIZZLE_SPAN = {"swizzle_32b": 32, "swizzle_64b": 64, "swizzle_128b": 128}
 """Bytes of one row of each TMA swizzle pattern: the widest box row it takes."""
 TRY_WAIT_TICKS = 10_000_000
 """Upstream's ticks before a `try_wait.parity` retries ("not too small, not too big")."""
-GLOBAL_STRIDE_ALIGNMENT = 16
-"""Bytes every global row stride of a TMA tensor must be a multiple of (the driver's rule
-for cuTensorMapEncodeTiled's globalStrides)."""
 
 
 class TmaRewriteError(Exception):
@@ -206,17 +205,13 @@ def _check_copy(op: Operation, launch: gpu.LaunchOp) -> _Copy:
         raise TmaRewriteError("copy destination is not in shared (workgroup) memory", op)
     if is_shared_memory_space(src_t.memory_space):
         raise TmaRewriteError("copy source is already in shared memory", op)
-    source = src.owner if isinstance(src.owner, memref.SubviewOp) else None
-    _check_global_strides(op, src if source is None else source.source)
     if not src_t.has_static_shape() or not dst_t.has_static_shape() or _in_larger_buffer(dst):
         return _check_edge_copy(op, launch)
     shape = tuple(src_t.get_shape())
     _check_box(op, shape, dst)
     if _defined_above(src, launch):
-        _check_global_strides(op, src)
         return _Copy(op, src, (0,) * len(shape), dst_t, dst)
     view = _global_subview(op, src, launch, len(shape))
-    _check_global_strides(op, view.source)
     offsets = mixed_values(view.static_offsets, view.offsets)
     return _Copy(op, view.source, tuple(offsets), dst_t, dst)
 
@@ -256,25 +251,6 @@ def _global_subview(
         "rank-preserving memref.subview of one",
         op,
     )
-
-
-def _check_global_strides(op: Operation, global_memref: SSAValue) -> None:
-    """TMA describes the global tensor by byte strides that are multiples of 16: rows of
-    a static identity-layout memref must be (runtime layouts are checked at the call)."""
-    t = global_memref.type
-    assert isinstance(t, MemRefType)
-    width = element_bit_width(t.element_type) or 0
-    shape = t.get_shape()
-    if not isinstance(t.layout, NoneAttr) or len(shape) < 2 or any(d < 0 for d in shape[1:]):
-        return
-    row = prod(shape[1:]) * width // 8
-    if row % GLOBAL_STRIDE_ALIGNMENT:
-        raise TmaRewriteError(
-            f"TMA needs the global tensor's row stride to be a multiple of "
-            f"{GLOBAL_STRIDE_ALIGNMENT} bytes: rows of {prod(shape[1:])} x {t.element_type} "
-            f"are {row} bytes (pad the rows, or use a schedule without TMA)",
-            op,
-        )
 
 
 def _static_extent(value: SSAValue) -> tuple[int, ...] | None:
@@ -331,7 +307,6 @@ def _check_edge_copy(op: linalg.CopyOp, launch: gpu.LaunchOp) -> _Copy:
         )
     _check_box(op, box, edge.source)
     view = _global_subview(op, src, launch, len(box))
-    _check_global_strides(op, view.source)
     g_t = view.source.type
     assert isinstance(g_t, MemRefType)
     if not g_t.has_static_shape():
@@ -663,7 +638,6 @@ def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertP
 
 
 __all__ = [
-    "GLOBAL_STRIDE_ALIGNMENT",
     "SWIZZLE_SPAN",
     "TRY_WAIT_TICKS",
     "TmaCopies",
