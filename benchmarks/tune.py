@@ -6,6 +6,7 @@
     python benchmarks/tune.py replay [benchmarks/data/tune_sweep_cpu.json ...]
     python benchmarks/tune.py replay --synthetic 12 [--seeds 5]  # held-out synthetic spaces
     python benchmarks/tune.py recheck cpu [--top 12]            # time the recorded best again
+    python benchmarks/tune.py twins cpu [--pool 64]             # the best points grouped by their code
     python benchmarks/tune.py throughput cpu|gpu [--budget 64] [--devices 0,1] [--size N]
                                      [--compile-workers N]
     python benchmarks/tune.py results cpu|gpu [--budget 64] [--size N]
@@ -391,6 +392,57 @@ def recheck(case: str, top: int, rounds: int) -> None:
         print(f"{recorded:12.4g} {again:10.4g} {100 * best / again:9.1f}%  {k}")
 
 
+def twins(case: str, pool: int) -> None:
+    """Group the recorded sweep's `pool` best points by the LLVM IR they compile to (a
+    block past the problem's size changes nothing) and print each group's recorded
+    times: the spread within a group is the sweep's measurement noise, which bounds what
+    a replay's "% of the exhaustive best" can mean."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    sweep = json.loads((DATA / f"tune_sweep_{case}.json").read_text())
+    size = int(sweep["size"])
+    problem = _problem(case, size).loaded.problem
+    target = CASES[case][1]
+    ranked = sorted((t, k) for k, t in sweep["times_ms"].items() if t is not None)[:pool]
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "payload.mlir"
+        source.write_text(payload(size))
+
+        def digest(index: int) -> str:
+            path = Path(folder) / f"schedule_{index}.mlir"
+            path.write_text(problem.render(json.loads(ranked[index][1])))
+            return _ir_digest(source, path, target)
+
+        with ThreadPoolExecutor(os.cpu_count() or 1) as workers:
+            digests = list(workers.map(digest, range(len(ranked))))
+    groups: dict[str, list[tuple[float, str]]] = {}
+    for point, key in zip(ranked, digests, strict=True):
+        groups.setdefault(key, []).append(point)
+    best = ranked[0][0]
+    print(f"{'points':>6} {'min ms':>8} {'max ms':>8} {'max/min':>8} {'median %':>9}  fastest")
+    for members in sorted(groups.values()):
+        lo, hi = members[0][0], members[-1][0]
+        median = statistics.median(t for t, _ in members)
+        print(
+            f"{len(members):6d} {lo:8.4g} {hi:8.4g} {hi / lo:8.2f} "
+            f"{100 * best / median:8.1f}%  {members[0][1]}"
+        )
+
+
+def _ir_digest(source: Path, schedule: Path, target: str) -> str:
+    """Hash of the LLVM IR `source` compiles to under `schedule` (comment lines off)."""
+    import hashlib
+    import re
+    import subprocess
+
+    tool = Path(sys.executable).with_name("schedir-opt")
+    command = [str(tool), str(source), "--schedule", str(schedule), "--emit", "llvm-ir"]
+    command += ["--target", target]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return hashlib.sha256(re.sub(r"^;.*$", "", out, flags=re.M).encode()).hexdigest()
+
+
 def throughput(
     case: str,
     budget: int,
@@ -467,6 +519,9 @@ def main(argv: list[str] | None = None) -> int:
     rc.add_argument("case", choices=sorted(CASES))
     rc.add_argument("--top", type=int, default=12)
     rc.add_argument("--rounds", type=int, default=30)
+    tw = sub.add_parser("twins")
+    tw.add_argument("case", choices=sorted(CASES))
+    tw.add_argument("--pool", type=int, default=64)
     for name in ("throughput", "results"):
         q = sub.add_parser(name)
         q.add_argument("case", choices=sorted(CASES))
@@ -481,6 +536,8 @@ def main(argv: list[str] | None = None) -> int:
         (record if args.command == "record" else write_table)(args.case, size, out)
     elif args.command == "recheck":
         recheck(args.case, args.top, args.rounds)
+    elif args.command == "twins":
+        twins(args.case, args.pool)
     elif args.command == "replay":
         if args.synthetic:
             replay_synthetic(args.synthetic, args.seeds)
