@@ -14,7 +14,7 @@
 // stays in registers. A dynamic piece (N not a multiple of T) stays a scalar loop,
 // correct but read per pass (region 3, chunks, may then be faster).
 // Selected: chunks (region 3). On the H200 at 8192^2 (benchmarks/gpu.py, one run): layernorm 0.154 ms with chunks, 0.215 with 512 threads in registers, 0.178 with 1024; torch.compile 0.131, Triton 0.135:
-// the register regions are correct but slower so far (13 barriers, one row per block).
+// the register regions are correct but slower so far (11 barriers: 5 per block reduction, one row per block).
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on

@@ -18,7 +18,7 @@
 // loop, correct but read three times, its exp kept in a per-thread local buffer (32
 // bytes of stack at 8191x1000): for such rows region 3 (chunks) has no local memory.
 // Selected: chunks (region 3). On the H200 at 8192^2 (benchmarks/gpu.py, one run): softmax 0.155 ms with chunks, 0.196 with 512 threads in registers, 0.187 with 1024; torch.compile 0.151, Triton 0.133:
-// the register regions are correct but slower so far (13 barriers, one row per block).
+// the register regions are correct but slower so far (11 barriers: 5 per block reduction, one row per block).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the

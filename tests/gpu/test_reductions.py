@@ -207,3 +207,26 @@ def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
     assert done.returncode == 0, log
     assert "ran" in done.stdout, log
     assert re.search(r"RACECHECK SUMMARY: 0 hazards", log), log
+
+
+# --- s15-smx: softmax / layernorm at the benchmark's and the issue's sizes, every region ---
+
+BENCH_SHAPES = ((8192, 8192), (8191, 1000), (3, 100003), (1, 1))
+"""The benchmark's aligned size, the issue's odd sizes, and a single element."""
+
+THREAD_REGIONS = {0: "256", 1: "512", 2: "1024", 3: "chunks", 4: "warps", None: "default"}
+"""The regions of softmax's and layernorm's "threads" knob (None: the selected one)."""
+
+
+@pytest.mark.parametrize(("rows", "cols"), BENCH_SHAPES, ids=str)
+@pytest.mark.parametrize("threads", list(THREAD_REGIONS), ids=list(THREAD_REGIONS.values()))
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_row_regions_at_benchmark_sizes(
+    name: str, threads: int | None, rows: int, cols: int
+) -> None:
+    """Every region of the "threads" knob at 8192x8192 (static 16-byte pieces), 8191x1000
+    and 3x100003 (dynamic pieces, masked tails) and 1x1 (a row shorter than a warp):
+    NaN-prefilled outputs, compared with the reference."""
+    knobs = None if threads is None else {"threads": threads}
+    kernel, text = _compile(name, {1000: rows, 999: cols}, knobs)
+    check_kernel(kernel, text, seed=rows + cols + (threads or 0), reduction=None)

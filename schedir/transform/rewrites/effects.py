@@ -17,7 +17,7 @@ LICM and subset hoisting need upstream's answers, so this module keeps them by o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from xdsl.dialects import (
@@ -55,10 +55,12 @@ FREE = "free"
 
 @dataclass(frozen=True)
 class Effect:
-    """One memory effect: its kind and the value it is on (None: any memory)."""
+    """One memory effect: its kind and the value it is on (None: any memory); `op`, the
+    load, store or transfer that has it (its indices say which elements it touches)."""
 
     kind: str
     value: SSAValue | None = None
+    op: Operation | None = field(default=None, compare=False, hash=False)
 
 
 OpClasses = tuple[type[Operation], ...]
@@ -190,11 +192,11 @@ def _linalg_effects(op: Operation) -> list[Effect] | None:
 
 
 def _reads_operand(index: int) -> EffectsOf:
-    return lambda op: [Effect(READ, op.operands[index])]
+    return lambda op: [Effect(READ, op.operands[index], op)]
 
 
 def _writes_operand(index: int) -> EffectsOf:
-    return lambda op: [Effect(WRITE, op.operands[index])]
+    return lambda op: [Effect(WRITE, op.operands[index], op)]
 
 
 def _allocates(op: Operation) -> list[Effect] | None:
@@ -225,12 +227,12 @@ def _clone(op: Operation) -> list[Effect] | None:
 
 def _transfer_read(op: Operation) -> list[Effect] | None:
     source = op.operands[0]
-    return [Effect(READ, source)] if _is_memref(source) else []
+    return [Effect(READ, source, op)] if _is_memref(source) else []
 
 
 def _transfer_write(op: Operation) -> list[Effect] | None:
     dest = op.operands[1]
-    return [Effect(WRITE, dest)] if _is_memref(dest) else []
+    return [Effect(WRITE, dest, op)] if _is_memref(dest) else []
 
 
 _KIND = {

@@ -391,3 +391,55 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The access's own indices name the thread's slot (the partials of
+// tile_reduction_using_forall after vectorization: a store or transfer at [0, tid], one
+// element wide along the thread's dimension): no other thread touches it, so the barrier
+// between the thread's write and its read goes. A read at [tid, 0] is another thread's
+// slot, and a transfer four elements wide along the thread's dimension reaches the next
+// threads' slots: both keep their barrier.
+// CHECK-LABEL: func.func @access_index_slot
+// CHECK:         vector.transfer_write %{{.*}}, %[[S:.*]][%c0, %[[T:.*]]] {{.*}} : vector<1xf32>
+// CHECK-NEXT:    memref.load %[[S]][%c0, %[[T]]]
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    memref.load %[[S]][%[[T]], %c0]
+// CHECK-NEXT:    vector.transfer_write {{.*}} : vector<4xf32>
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    vector.transfer_read %[[S]][%c0, %[[T]]]
+module attributes {transform.with_named_sequence} {
+  func.func @access_index_slot(%v: vector<1xf32>, %w: vector<4xf32>, %out: memref<2xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %pad = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<1x260xf32>
+      %t = gpu.thread_id x
+      vector.transfer_write %v, %s[%c0, %t] {in_bounds = [true]} : vector<1xf32>, memref<1x260xf32>
+      gpu.barrier
+      %a = memref.load %s[%c0, %t] : memref<1x260xf32>
+      memref.store %a, %s[%c0, %t] : memref<1x260xf32>
+      gpu.barrier
+      %c = memref.load %s[%t, %c0] : memref<1x260xf32>
+      vector.transfer_write %w, %s[%c0, %t] {in_bounds = [true]} : vector<4xf32>, memref<1x260xf32>
+      gpu.barrier
+      %b = vector.transfer_read %s[%c0, %t], %pad {in_bounds = [true]} : memref<1x260xf32>, vector<1xf32>
+      %e = vector.extract %b[0] : f32 from vector<1xf32>
+      %r = arith.addf %c, %e : f32
+      memref.store %r, %out[%c0] : memref<2xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}

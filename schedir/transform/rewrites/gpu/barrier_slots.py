@@ -15,15 +15,21 @@ the same base, map and thread-id positions touch distinct elements in distinct t
     %k = affine.apply affine_map<(d0) -> (d0 ceildiv 256)>(%n)   // 1 when 1 <= %n
     %o = arith.muli %tid, %k : index
     %slot = memref.subview %s[0, %o] [1, %z] [1, 1]        // %z <= 1: thread tid's slot
+
+A load, store or vector transfer whose own indices hold the thread ids (and whose vector
+spans one element along those dimensions) has the same slot as a view would:
+
+    vector.transfer_write %v, %buf[%c0, %tid] : vector<1xf32>, memref<1x1024xf32, 3>
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import affine, arith, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr
+from xdsl.dialects import vector as xvector
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr, VectorType
 from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from schedir.dialects import gpu
 from schedir.dialects.affine import MaxOp
@@ -217,4 +223,55 @@ def thread_slot(value: SSAValue) -> Slot | None:
     return None
 
 
-__all__ = ["block_dims", "kernel_of", "thread_slot", "value_range"]
+def _vector_extents(op: Operation, rank: int) -> list[int] | None:
+    """A transfer's extent along each memref dimension (1 where the vector does not
+    span it); None when unknown."""
+    if not isinstance(op, xvector.TransferReadOp | xvector.TransferWriteOp):
+        return [1] * rank
+    vector_type = op.result.type if isinstance(op, xvector.TransferReadOp) else op.vector.type
+    if not isinstance(vector_type, VectorType):
+        return None
+    permutation = op.permutation_map.data
+    extents = [1] * rank
+    for result, size in zip(permutation.results, vector_type.get_shape(), strict=True):
+        if isinstance(result, AffineDimExpr) and result.position < rank:
+            extents[result.position] = size
+        elif not (isinstance(result, AffineConstantExpr) and result.value == 0):
+            return None  # neither a memref dimension nor a broadcast
+    return extents
+
+
+def access_slot(op: Operation | None) -> Slot | None:
+    """The per-thread slot of a memref.load/store or vector transfer through its own
+    indices (a thread id at each of the block's dimensions, one element wide there)."""
+    if isinstance(op, memref.LoadOp | xvector.TransferReadOp):
+        memref_value, indices = op.operands[0], op.indices
+    elif isinstance(op, memref.StoreOp):
+        memref_value, indices = op.memref, op.indices
+    elif isinstance(op, xvector.TransferWriteOp):
+        memref_value, indices = op.source, op.indices
+    else:
+        return None
+    kernel = kernel_of(op)
+    memref_type = memref_value.type
+    if kernel is None or not isinstance(memref_type, MemRefType):
+        return None
+    rank = len(memref_type.shape)
+    extents = _vector_extents(op, rank)
+    if extents is None or len(indices) != rank:
+        return None
+    positions: dict[str, int] = {}
+    for position, index in enumerate(indices):
+        dim = _offset_thread_dim(index)
+        if dim is not None and dim not in positions and extents[position] <= 1:
+            positions[dim] = position
+    needed = [d for d, size in zip("xyz", block_dims(kernel), strict=True) if size != 1]
+    if not needed or not all(d in positions for d in needed):
+        return None  # (a one-thread block: the indices alone decide, as upstream)
+    fixed = _fixed_map(memref_value)
+    if fixed is None:
+        return None
+    return (*fixed, tuple(positions[d] for d in needed))
+
+
+__all__ = ["access_slot", "block_dims", "kernel_of", "thread_slot", "value_range"]

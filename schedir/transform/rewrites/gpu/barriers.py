@@ -59,7 +59,7 @@ from schedir.transform.rewrites.effects import (
     has_recursive_effects,
     op_effects,
 )
-from schedir.transform.rewrites.gpu.barrier_slots import kernel_of, thread_slot
+from schedir.transform.rewrites.gpu.barrier_slots import access_slot, kernel_of, thread_slot
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -270,8 +270,9 @@ def _effects_may_alias(a: Effect, b: Effect) -> bool:
     if a.value is not None and b.value is not None:
         if _is_private_allocation(_base(a.value)) or _is_private_allocation(_base(b.value)):
             return False  # other threads never see a thread's own buffer
-        slot = thread_slot(a.value)
-        if slot is not None and slot == thread_slot(b.value):
+        slots_a = {thread_slot(a.value), access_slot(a.op)} - {None}
+        slots_b = {thread_slot(b.value), access_slot(b.op)} - {None}
+        if slots_a & slots_b:
             return False  # distinct threads touch distinct elements
         return may_alias(a.value, b.value)
     return True
