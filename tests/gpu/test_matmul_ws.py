@@ -28,6 +28,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
+from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
 from tests.helpers import check_results
 
@@ -138,6 +139,47 @@ def test_f16_out_matches_the_reference(
     where = f" ({m}x{n}x{k} f16 out, {consumers} consumers of {block_m}x{block_n})"
     results = kernel.run(*inputs, prefill_nan=True)
     check_results(results, expected, [np.dtype(np.float16)], where=where)
+    for a, b in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    ("size", "bias", "by"),
+    [
+        ((1000, 1032, 1016), "f16", "column"),
+        ((1000, 1032, 1016), "f32", "column"),
+        ((1000, 1032, 1016), "f16", "row"),
+        ((4095, 4104, 4096), "f16", "column"),
+        ((4096, 4096, 4096), "f16", "column"),
+        ((4096, 4096, 4096), "f32", "row"),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+@pytest.mark.parametrize(
+    "shape", [(2, 128, 256), (1, 128, 128)], ids=lambda s: "x".join(map(str, s))
+)
+def test_bias_relu_f16_matches_the_reference(
+    shape: tuple[int, int, int], size: tuple[int, int, int], bias: str, by: str
+) -> None:
+    """schedules/matmul_bias_relu_f16_cuda.mlir: each consumer adds the bias (by column, or
+    by row: the consumer's rows offset), takes the relu and rounds to f16 in registers
+    before its bounded store; one kernel."""
+    (consumers, block_m, block_n), (m, n, k) = shape, size
+    text = bias_relu_payload(m, n, k, bias, by)
+    knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n}
+    schedule = REPO / "schedules" / "matmul_bias_relu_f16_cuda.mlir"
+    kernel = schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
+    ptx = kernel.stages["ptx"]
+    assert "setmaxnreg.inc.sync.aligned.u32" in ptx and ptx.count(".entry") == 1
+    module = parse_module(text, "<payload>", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, seed=m + n + k + consumers + len(by))
+    before = [a.copy() for a in inputs]
+    expected = reference.evaluate_with_bounds(module, signature.name, inputs)
+    where = f" ({m}x{n}x{k} bias {bias} by {by}, {consumers} consumers of {block_m}x{block_n})"
+    results = kernel.run(*inputs, prefill_nan=True)
+    check_results(results, expected, [np.dtype(np.float16)], where=where)
+    assert (results[0] == 0).any() and (results[0] > 0).any(), "relu: both signs expected"
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b)
 
