@@ -9,7 +9,10 @@ matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in,
 accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type),
 mm_f16_odd (4095x4104x4096: edge tiles) and mm_f16_f16out (4096^3, f16 out: the
 conversion fused into the accumulators' store, beside cuBLAS and torch.compile, which
-write f16 too) (all by default). Triton
+write f16 too) and mbr_f16 (4096^3 relu(A * B + bias), f16 bias and out: the epilogue
+fused into the warp-specialized kernel's store, beside torch eager, torch.compile, its
+max-autotune-no-cudagraphs mode ("compile-mat") and Triton's tutorial matmul with the
+epilogue fused) (all by default). Triton
 peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
 row, the column sums chunks of 256 rows x 256 columns added with atomics.
 
@@ -93,6 +96,8 @@ class Case:
     schedule_variants: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
     """Further rows of schedir: another schedule of schedules/ with these knobs (name ->
     (schedule, knobs))."""
+    max_autotune: bool = False
+    """Also time torch.compile(mode="max-autotune-no-cudagraphs") (a row "compile-mat")."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -256,12 +261,13 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
             triton.Config({"BM": 128, "BN": 64, "BK": 32, "G": 8}, num_stages=4, num_warps=4),
             triton.Config({"BM": 128, "BN": 128, "BK": 64, "G": 8}, num_stages=4, num_warps=8),
         ],
-        key=["M", "N", "K"],
+        key=["M", "N", "K", "EPILOGUE"],
     )
     @triton.jit
     def tc_matmul_kernel(
-        a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+        a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, G: tl.constexpr,
+        EPILOGUE: tl.constexpr,
     ):  # fmt: skip
         pid = tl.program_id(0)
         num_m, num_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
@@ -285,16 +291,21 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         cm = pid_m * BM + tl.arange(0, BM)
         cn = pid_n * BN + tl.arange(0, BN)
         c_ptrs = c_ptr + cm[:, None] * scm + cn[None, :] * scn
-        tl.store(c_ptrs, acc, mask=(cm[:, None] < M) & (cn[None, :] < N))
+        if EPILOGUE:
+            # mbr_f16: bias (by column) and relu on the accumulators, stored as f16
+            bias = tl.load(bias_ptr + cn, mask=cn < N, other=0.0).to(tl.float32)
+            acc = tl.maximum(acc + bias[None, :], 0.0)
+        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(cm[:, None] < M) & (cn[None, :] < N))
 
-    def tc_matmul(a: Any, b: Any) -> Any:
+    def tc_matmul(a: Any, b: Any, bias: Any = None) -> Any:
         m, k = a.shape
         n = b.shape[1]
-        c = torch.empty((m, n), device=a.device, dtype=torch.float32)
+        out = torch.float32 if bias is None else a.dtype
+        c = torch.empty((m, n), device=a.device, dtype=out)
         grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)  # noqa: E731
         tc_matmul_kernel[grid](
-            a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-            c.stride(0), c.stride(1),
+            a, b, c, a if bias is None else bias, m, n, k, a.stride(0), a.stride(1),
+            b.stride(0), b.stride(1), c.stride(0), c.stride(1), EPILOGUE=bias is not None,
         )  # fmt: skip
         return c
 
@@ -304,6 +315,7 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         "mm_bf16": tc_matmul,
         "mm_bf16_8k": tc_matmul,
         "mm_f16_odd": tc_matmul,
+        "mbr_f16": tc_matmul,
         "rowsum": rowsum,
         "rowsum_odd": rowsum,
         "colsum": colsum,
@@ -443,6 +455,20 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={"1 stage": {"stages": 1}, "4 stages": {"stages": 4}},
+        ),
+        # relu(A * B + bias), f16 in and out, the f16 bias by column: the epilogue fused
+        # into the warp-specialized kernel's accumulator store; Triton's tutorial matmul
+        # with the same epilogue in its registers.
+        Case(
+            "mbr_f16",
+            "matmul_bias_relu_f16_cuda.mlir",
+            {1000: mm, 1016: mm, 1032: mm},
+            [(mm, mm), (mm, mm), (mm,)],
+            lambda a, b, bias: torch.relu(a @ b + bias),
+            3 * 2 * mm * mm + 2 * mm,
+            2.0 * mm**3,
+            half=True,
+            max_autotune=True,
         ),
     ]
     return [
@@ -590,6 +616,8 @@ def _implementations(
     }
     impls["eager"] = case.torch_fn
     impls["compile"] = torch.compile(case.torch_fn)
+    if case.max_autotune:
+        impls["compile-mat"] = torch.compile(case.torch_fn, mode="max-autotune-no-cudagraphs")
     if case.name in triton:
         impls["triton"] = triton[case.name]
     return impls
@@ -615,7 +643,7 @@ def _row(case: Case, name: str, times: dict[str, float], err: float, copy_rate: 
     if case.flops:
         rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
     ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
-    if name not in ("eager", "compile", "triton") and case.bandwidth_bound:
+    if name not in ("eager", "compile", "compile-mat", "triton") and case.bandwidth_bound:
         ratio = f"  {case.nbytes / ms / 1e9 / copy_rate:.2f}x copy"
     return f"{case.name:11s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
 
@@ -635,7 +663,8 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
-        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k,mm_f16_odd,mm_f16_f16out",
+        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k,mm_f16_odd,mm_f16_f16out,"
+        "mbr_f16",
     )
     parser.add_argument(
         "--variant",
