@@ -8,8 +8,6 @@ ones; the store's epilogue region round-trips and is verified."""
 from __future__ import annotations
 
 import re
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,8 +16,9 @@ import schedir
 from schedir.diagnostics import VerifyError
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
-from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
+from schedir.gpu.ptx import unknown_intrinsics
 from tests.gpu.mbr_payloads import bias_relu_payload
+from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_bias_relu_f16_cuda.mlir"
@@ -58,19 +57,7 @@ def test_the_epilogue_is_in_the_one_kernel(compiled: tuple[str, str, str]) -> No
 def test_ptx_assembles_without_serialization_or_spills(
     compiled: tuple[str, str, str], ptxas: Path
 ) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "k.ptx"
-        source.write_text(compiled[2])
-        log = subprocess.run(
-            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stderr
-    assert not serialization_warnings(log), log
-    assert "C75" not in log, log
-    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
-    assert spills and all(s == ("0", "0") for s in spills), log
+    assert_assembles_cleanly(compiled[2], ptxas)
 
 
 _STORE = """func.func @f(%acc: !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>,

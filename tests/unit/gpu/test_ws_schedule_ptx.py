@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +19,8 @@ import pytest
 import schedir
 from schedir.diagnostics import TransformError
 from schedir.gpu import assemble
-from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
+from schedir.gpu.ptx import unknown_intrinsics
+from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_f16_ws_cuda.mlir"
@@ -106,21 +105,7 @@ def test_ptx_assembles_without_serialization_or_spills(
     compiled: tuple[str, tuple[int, int, int], str], ptxas: Path
 ) -> None:
     ptx = compiled[2]
-    cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings
-    assert cubin[:4] == b"\x7fELF"
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "k.ptx"
-        source.write_text(ptx)
-        log = subprocess.run(
-            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stderr
-    assert not serialization_warnings(log), log
-    assert "C75" not in log, log  # C7508: setmaxnreg ignored without launch bounds
-    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
-    assert spills and all(s == ("0", "0") for s in spills), log
+    assert_assembles_cleanly(ptx, ptxas)
 
 
 @pytest.mark.parametrize("consumers", [1, 2])
