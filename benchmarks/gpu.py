@@ -6,10 +6,10 @@
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
 rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
-accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type),
-mm_f16_odd (4095x4104x4096: edge tiles) and mm_f16_f16out (4096^3, f16 out: the
-conversion fused into the accumulators' store, beside cuBLAS and torch.compile, which
-write f16 too) and mbr_f16 (4096^3 relu(A * B + bias), f16 bias and out: the epilogue
+accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
+into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
+too), mm_f16_odd (4095x4104x4096: edge tiles), mm_f16_f16out (4096^3, the one-warpgroup
+ring schedule with the f16-out store) and mbr_f16 (4096^3 relu(A * B + bias), f16 bias and out: the epilogue
 fused into the warp-specialized kernel's store, beside torch eager, torch.compile, its
 max-autotune-no-cudagraphs mode ("compile-mat") and Triton's tutorial matmul with the
 epilogue fused) (all by default). Triton
@@ -34,10 +34,9 @@ per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rows
 main row is the warp region with one row per block);
 matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
-"row_step" values; the tensor-core matmuls time their other
-stage counts and the 64x256 tile ("1 stage", "4 stages", "64x256", ...) and the
-warp-specialized schedule (schedules/matmul_f16_ws_cuda.mlir: "ws 2x64x256 4st" is two
-consumer warpgroups of 64x256 rows each, 4 stages; "ws 1x128x128 ..." one consumer).
+"row_step" values; the default tensor-core matmuls time their other knob values (raster
+groups of 1 and 16, 3 stages, 256x128 blocks, one consumer: "raster 1", ...) and the
+one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -297,10 +296,10 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
             acc = tl.maximum(acc + bias[None, :], 0.0)
         tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(cm[:, None] < M) & (cn[None, :] < N))
 
-    def tc_matmul(a: Any, b: Any, bias: Any = None) -> Any:
+    def tc_matmul(a: Any, b: Any, bias: Any = None, out: Any = None) -> Any:
         m, k = a.shape
         n = b.shape[1]
-        out = torch.float32 if bias is None else a.dtype
+        out = out or (torch.float32 if bias is None else a.dtype)
         c = torch.empty((m, n), device=a.device, dtype=out)
         grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)  # noqa: E731
         tc_matmul_kernel[grid](
@@ -310,11 +309,12 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         return c
 
     return {
-        "mm_f16": tc_matmul,
-        "mm_f16_8k": tc_matmul,
-        "mm_bf16": tc_matmul,
-        "mm_bf16_8k": tc_matmul,
-        "mm_f16_odd": tc_matmul,
+        # the default schedules write the input type, as cuBLAS does
+        "mm_f16": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_f16_8k": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_bf16": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_bf16_8k": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_f16_odd": lambda a, b: tc_matmul(a, b, out=a.dtype),
         "mbr_f16": tc_matmul,
         "rowsum": rowsum,
         "rowsum_odd": rowsum,
@@ -357,33 +357,27 @@ _WARPS = {"threads": 4}
 """softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
 main row)."""
 
-_WGMMA_VARIANTS = {
-    "1 stage": {"stages": 1},
-    "4 stages": {"stages": 4},
-    "64x256": {"block_m": 64, "block_n": 256},
-    "64x256 4 stages": {"block_m": 64, "block_n": 256, "stages": 4},
+_DEFAULT_VARIANTS = {
+    "raster 1": {"raster_group": 1},
+    "raster 16": {"raster_group": 16},
+    "3 stages": {"stages": 3},
+    "2x128x128 4st": {"block_m": 256, "block_n": 128},
+    "1x128x128 4st": {"consumers": 1, "block_n": 128},
 }
-"""The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 3
-stages: fastest on the H200 at 4096^3 and 8192^3): the ring against one stage and a
-deeper one, and the widest wgmma (m64n256)."""
+"""The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
+warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
+rows of tiles, f16/bf16 out) other knob values: raster groups of 1 (the launch's order)
+and 16, 3 stages, 256x128 blocks, one consumer on 128x128."""
 
-_WS = "matmul_f16_ws_cuda.mlir"
-_WS_VARIANTS = {
-    "ws 2x64x256 4st": (_WS, {}),
-    "ws 2x64x256 4st raster 1": (_WS, {"raster_group": 1}),
-    "ws 2x64x256 4st raster 8": (_WS, {"raster_group": 8}),
-    "ws 2x64x256 3st": (_WS, {"stages": 3}),
-    "ws 2x128x128 3st": (_WS, {"block_m": 256, "block_n": 128, "stages": 3}),
-    "ws 2x128x128 4st": (_WS, {"block_m": 256, "block_n": 128, "stages": 4}),
-    "ws 1x128x128 4st": (_WS, {"consumers": 1, "block_n": 128}),
-    "ws 1x128x128 6st": (_WS, {"consumers": 1, "block_n": 128, "stages": 6}),
+_RING_VARIANTS = {
+    "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
+    "ring 64x256 4st": (
+        "matmul_f16_f16out_cuda.mlir",
+        {"block_m": 64, "block_n": 256, "stages": 4},
+    ),
 }
-"""The warp-specialized rungs (schedules/matmul_f16_ws_cuda.mlir, f16 and bf16 alike: a
-producer warpgroup and `consumers` consumer warpgroups of block_m / consumers rows each):
-two consumers on a 128x256 or 256x128 block, one consumer on 128x128; blocks in raster
-groups of 16 rows of tiles (the schedule's), 1 (the launch's order) or 8. On the H200
-(4096^3 f16): 0.190 ms with groups of 16 = 0.95x cuBLAS, 1.01x Triton; 0.261 ms in the
-launch's order."""
+"""The one-warpgroup TMA-ring schedule with the same f16/bf16-out epilogue (the earlier
+rungs; schedules/matmul_f16_ring_cuda.mlir writes f32)."""
 
 _MATVEC_VARIANTS = {
     "threads=256": {"threads": 0},
@@ -415,16 +409,16 @@ def cases(torch: Any) -> list[Case]:
         Case(
             f"mm_{element}{suffix}",
             f"matmul_{element}_cuda.mlir",
-            {512: n, 384: n, 256: n},
+            {1000: n, 1016: n, 1032: n},
             [(n, n), (n, n)],
             # cuBLAS through torch: f32 accumulation, output in the input type
             lambda a, b: a @ b,
-            2 * 2 * n * n + 4 * n * n,
+            3 * 2 * n * n,
             2.0 * n**3,
             half=element == "f16",
             bfloat16=element == "bf16",
-            knob_variants=_WGMMA_VARIANTS,
-            schedule_variants=_WS_VARIANTS,
+            knob_variants=_DEFAULT_VARIANTS,
+            schedule_variants=_RING_VARIANTS,
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
@@ -436,10 +430,10 @@ def cases(torch: Any) -> list[Case]:
         Case(
             "mm_f16_odd",
             "matmul_f16_cuda.mlir",
-            {512: odd_m, 384: odd_k, 256: odd_n},
+            {1000: odd_m, 1016: odd_k, 1032: odd_n},
             [(odd_m, odd_k), (odd_k, odd_n)],
             lambda a, b: a @ b,
-            2 * (odd_m * odd_k + odd_k * odd_n) + 4 * odd_m * odd_n,
+            2 * (odd_m * odd_k + odd_k * odd_n + odd_m * odd_n),
             2.0 * odd_m * odd_n * odd_k,
             half=True,
         ),

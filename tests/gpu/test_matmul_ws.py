@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -114,21 +115,25 @@ def test_every_raster_order_computes_every_tile_once(
     _run("f16", shape, 3, (1280, 768, 320), raster_group)
 
 
+@pytest.mark.parametrize("element", ["f16", "bf16"])
 @pytest.mark.parametrize(
-    "size", [(1000, 1032, 1016), (4096, 4096, 4096)], ids=lambda v: "x".join(map(str, v))
+    "size",
+    [(1000, 1032, 1016), (4095, 4104, 4096), (4096, 4096, 4096)],
+    ids=lambda v: "x".join(map(str, v)),
 )
 @pytest.mark.parametrize(
     "shape", [(2, 128, 256), (1, 128, 128)], ids=lambda s: "x".join(map(str, s))
 )
 def test_f16_out_matches_the_reference(
-    shape: tuple[int, int, int], size: tuple[int, int, int]
+    shape: tuple[int, int, int], size: tuple[int, int, int], element: str
 ) -> None:
-    """schedules/matmul_f16_f16out_ws_cuda.mlir: each consumer stores its rows rounded to
-    f16 (as the reference's truncf), bounded at the edge tiles."""
+    """schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir (the default schedules):
+    each consumer stores its rows rounded to f16/bf16 (as the reference's truncf), bounded
+    at the edge tiles."""
     (consumers, block_m, block_n), (m, n, k) = shape, size
-    text = f16_out_payload(m, n, k)
+    text = f16_out_payload(m, n, k).replace("f16", element)
     knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n}
-    schedule = REPO / "schedules" / "matmul_f16_f16out_ws_cuda.mlir"
+    schedule = REPO / "schedules" / f"matmul_{element}_cuda.mlir"
     kernel = schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
     assert "setmaxnreg.inc.sync.aligned.u32" in kernel.stages["ptx"]
     module = parse_module(text, "<payload>", ctx=get_context())
@@ -136,9 +141,10 @@ def test_f16_out_matches_the_reference(
     inputs = reference.random_inputs(signature, seed=m + n + k + consumers)
     before = [a.copy() for a in inputs]
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
-    where = f" ({m}x{n}x{k} f16 out, {consumers} consumers of {block_m}x{block_n})"
+    where = f" ({m}x{n}x{k} {element} out, {consumers} consumers of {block_m}x{block_n})"
     results = kernel.run(*inputs, prefill_nan=True)
-    check_results(results, expected, [np.dtype(np.float16)], where=where)
+    out = np.dtype(np.float16) if element == "f16" else np.dtype(ml_dtypes.bfloat16)
+    check_results(results, expected, [out], where=where)
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b)
 

@@ -220,18 +220,22 @@ def test_edge_tiles_assemble_without_serialization_or_spills(
     assemble(kernel.stages["ptx"], "sm_90a", ptxas=ptxas)  # raises on C751x warnings
 
 
-def test_f16_out_stores_rounded_rows(ptxas: Path) -> None:
-    """schedules/matmul_f16_f16out_ws_cuda.mlir on its example (edge tiles; C's f16 view is
-    made after the k loop): each consumer stores its rows of the f16 output, rounded, and
-    the kernel assembles clean."""
-    example = REPO / "examples" / "matmul_f16_f16out_ws_cuda.mlir"
-    schedule = REPO / "schedules" / "matmul_f16_f16out_ws_cuda.mlir"
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_the_default_schedules_store_rounded_rows(element: str, ptxas: Path) -> None:
+    """schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir (the default tensor-core
+    schedules: warp-specialized, f16/bf16 out) on their examples (edge tiles; C's view is
+    made after the k loop): each consumer stores its rows of the output, rounded in
+    registers (adjacent pairs packed by one cvt where LLVM pairs them), and the kernel
+    assembles clean."""
+    example = REPO / "examples" / f"matmul_{element}_cuda.mlir"
+    schedule = REPO / "schedules" / f"matmul_{element}_cuda.mlir"
+    assert '"raster_group"> = 8 from' in schedule.read_text()
     kernel = schedir.compile(example, schedule=schedule, target="cuda")
     scheduled = str(kernel.stages["scheduled"])
     assert "linalg." not in scheduled
-    stores = re.findall(r"nvgpu\.warpgroup\.mma\.store .* to memref<\?x\?xf16", scheduled)
+    stores = re.findall(rf"nvgpu\.warpgroup\.mma\.store .* to memref<\?x\?x{element}", scheduled)
     assert len(stores) == 1
     ptx = kernel.stages["ptx"]
-    assert re.search(r"cvt\.rn\.f16(x2)?\.f32", ptx)
+    assert re.search(rf"cvt\.rn\.{element}(x2)?\.f32", ptx)
     assert "setmaxnreg.dec.sync.aligned.u32" in ptx
-    assemble(ptx, "sm_90a", ptxas=ptxas)
+    assert_assembles_cleanly(ptx, ptxas)
