@@ -48,6 +48,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import schedir
@@ -596,6 +597,18 @@ def _rel_err(got: Any, want: Any) -> float:
     return float((got - want).norm() / want.norm())
 
 
+def _as_torch(torch: Any, array: Any) -> Any:
+    """A torch tensor on schedir's device array (no copy); bf16 through its 16-bit integer
+    view (torch reads no bfloat16 typestr from __cuda_array_interface__)."""
+    if array.dtype.name != "bfloat16":
+        return torch.as_tensor(array, device="cuda")
+    view = SimpleNamespace(
+        __cuda_array_interface__={**array.__cuda_array_interface__, "typestr": "<i2"},
+        array=array,  # keeps the device memory alive with the tensor
+    )
+    return torch.as_tensor(view, device="cuda").view(torch.bfloat16)
+
+
 def _implementations(
     torch: Any,
     case: Case,
@@ -605,8 +618,7 @@ def _implementations(
     """schedir's kernels (results as device tensors), then the peers: torch eager,
     torch.compile and, where the case has one, Triton."""
     impls: dict[str, Callable[..., Any]] = {
-        name: lambda *xs, k=k: torch.as_tensor(k.run_device(*xs)[0], device="cuda")
-        for name, k in kernels.items()
+        name: lambda *xs, k=k: _as_torch(torch, k.run_device(*xs)[0]) for name, k in kernels.items()
     }
     impls["eager"] = case.torch_fn
     impls["compile"] = torch.compile(case.torch_fn)
