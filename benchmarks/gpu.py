@@ -6,11 +6,13 @@
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
 rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
-accumulation; schedir and Triton's tutorial matmul write f32, cuBLAS the input type),
-mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA) and
-mm_f16_f16out (4096^3, f16 out: the
-conversion fused into the accumulators' store, beside cuBLAS and torch.compile, which
-write f16 too) (all by default). Triton
+accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
+into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
+too), mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA),
+mm_f16_f16out (4096^3, the one-warpgroup ring schedule with the f16-out store) and mbr_f16
+(4096^3 relu(A * B + bias), f16 bias and out: the epilogue fused into the warp-specialized
+kernel's store, beside torch eager, torch.compile, its max-autotune-no-cudagraphs mode
+("compile-mat") and Triton's tutorial matmul with the epilogue fused) (all by default). Triton
 peers (tutorial style) for all but softmax_f16: the row sums and matvec one program per
 row, the column sums chunks of 256 rows x 256 columns added with atomics.
 
@@ -32,10 +34,9 @@ per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rows
 main row is the warp region with one row per block);
 matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
-"row_step" values; the tensor-core matmuls time their other
-stage counts and the 64x256 tile ("1 stage", "4 stages", "64x256", ...) and the
-warp-specialized schedule (schedules/matmul_f16_ws_cuda.mlir: "ws 2x64x256 4st" is two
-consumer warpgroups of 64x256 rows each, 4 stages; "ws 1x128x128 ..." one consumer).
+"row_step" values; the default tensor-core matmuls time their other knob values (raster
+groups of 1 and 16, 3 stages, 256x128 blocks, one consumer: "raster 1", ...) and the
+one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import schedir
@@ -94,6 +96,8 @@ class Case:
     schedule_variants: dict[str, tuple[str, dict[str, int]]] = field(default_factory=dict)
     """Further rows of schedir: another schedule of schedules/ with these knobs (name ->
     (schedule, knobs))."""
+    max_autotune: bool = False
+    """Also time torch.compile(mode="max-autotune-no-cudagraphs") (a row "compile-mat")."""
 
 
 def _triton_kernels() -> dict[str, Callable[..., Any]]:
@@ -257,12 +261,13 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
             triton.Config({"BM": 128, "BN": 64, "BK": 32, "G": 8}, num_stages=4, num_warps=4),
             triton.Config({"BM": 128, "BN": 128, "BK": 64, "G": 8}, num_stages=4, num_warps=8),
         ],
-        key=["M", "N", "K"],
+        key=["M", "N", "K", "EPILOGUE"],
     )
     @triton.jit
     def tc_matmul_kernel(
-        a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+        a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, G: tl.constexpr,
+        EPILOGUE: tl.constexpr,
     ):  # fmt: skip
         pid = tl.program_id(0)
         num_m, num_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
@@ -286,25 +291,32 @@ def _triton_kernels() -> dict[str, Callable[..., Any]]:
         cm = pid_m * BM + tl.arange(0, BM)
         cn = pid_n * BN + tl.arange(0, BN)
         c_ptrs = c_ptr + cm[:, None] * scm + cn[None, :] * scn
-        tl.store(c_ptrs, acc, mask=(cm[:, None] < M) & (cn[None, :] < N))
+        if EPILOGUE:
+            # mbr_f16: bias (by column) and relu on the accumulators, stored as f16
+            bias = tl.load(bias_ptr + cn, mask=cn < N, other=0.0).to(tl.float32)
+            acc = tl.maximum(acc + bias[None, :], 0.0)
+        tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(cm[:, None] < M) & (cn[None, :] < N))
 
-    def tc_matmul(a: Any, b: Any) -> Any:
+    def tc_matmul(a: Any, b: Any, bias: Any = None, out: Any = None) -> Any:
         m, k = a.shape
         n = b.shape[1]
-        c = torch.empty((m, n), device=a.device, dtype=torch.float32)
+        out = out or (torch.float32 if bias is None else a.dtype)
+        c = torch.empty((m, n), device=a.device, dtype=out)
         grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)  # noqa: E731
         tc_matmul_kernel[grid](
-            a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-            c.stride(0), c.stride(1),
+            a, b, c, a if bias is None else bias, m, n, k, a.stride(0), a.stride(1),
+            b.stride(0), b.stride(1), c.stride(0), c.stride(1), EPILOGUE=bias is not None,
         )  # fmt: skip
         return c
 
     return {
-        "mm_f16": tc_matmul,
-        "mm_f16_8k": tc_matmul,
-        "mm_bf16": tc_matmul,
-        "mm_bf16_8k": tc_matmul,
-        "mm_f16_odd": tc_matmul,
+        # the default schedules write the input type, as cuBLAS does
+        "mm_f16": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_f16_8k": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_bf16": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_bf16_8k": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mm_f16_odd": lambda a, b: tc_matmul(a, b, out=a.dtype),
+        "mbr_f16": tc_matmul,
         "rowsum": rowsum,
         "rowsum_odd": rowsum,
         "colsum": colsum,
@@ -356,33 +368,27 @@ _WARPS = {"threads": 4}
 """softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
 main row)."""
 
-_WGMMA_VARIANTS = {
-    "1 stage": {"stages": 1},
-    "4 stages": {"stages": 4},
-    "64x256": {"block_m": 64, "block_n": 256},
-    "64x256 4 stages": {"block_m": 64, "block_n": 256, "stages": 4},
+_DEFAULT_VARIANTS = {
+    "raster 1": {"raster_group": 1},
+    "raster 16": {"raster_group": 16},
+    "3 stages": {"stages": 3},
+    "2x128x128 4st": {"block_m": 256, "block_n": 128},
+    "1x128x128 4st": {"consumers": 1, "block_n": 128},
 }
-"""The tensor-core matmuls' other rungs and tile shapes (the schedule selects 128x128, 3
-stages: fastest on the H200 at 4096^3 and 8192^3): the ring against one stage and a
-deeper one, and the widest wgmma (m64n256)."""
+"""The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
+warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
+rows of tiles, f16/bf16 out) other knob values: raster groups of 1 (the launch's order)
+and 16, 3 stages, 256x128 blocks, one consumer on 128x128."""
 
-_WS = "matmul_f16_ws_cuda.mlir"
-_WS_VARIANTS = {
-    "ws 2x64x256 4st": (_WS, {}),
-    "ws 2x64x256 4st raster 1": (_WS, {"raster_group": 1}),
-    "ws 2x64x256 4st raster 8": (_WS, {"raster_group": 8}),
-    "ws 2x64x256 3st": (_WS, {"stages": 3}),
-    "ws 2x128x128 3st": (_WS, {"block_m": 256, "block_n": 128, "stages": 3}),
-    "ws 2x128x128 4st": (_WS, {"block_m": 256, "block_n": 128, "stages": 4}),
-    "ws 1x128x128 4st": (_WS, {"consumers": 1, "block_n": 128}),
-    "ws 1x128x128 6st": (_WS, {"consumers": 1, "block_n": 128, "stages": 6}),
+_RING_VARIANTS = {
+    "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
+    "ring 64x256 4st": (
+        "matmul_f16_f16out_cuda.mlir",
+        {"block_m": 64, "block_n": 256, "stages": 4},
+    ),
 }
-"""The warp-specialized rungs (schedules/matmul_f16_ws_cuda.mlir, f16 and bf16 alike: a
-producer warpgroup and `consumers` consumer warpgroups of block_m / consumers rows each):
-two consumers on a 128x256 or 256x128 block, one consumer on 128x128; blocks in raster
-groups of 16 rows of tiles (the schedule's), 1 (the launch's order) or 8. On the H200
-(4096^3 f16): 0.190 ms with groups of 16 = 0.95x cuBLAS, 1.01x Triton; 0.261 ms in the
-launch's order."""
+"""The one-warpgroup TMA-ring schedule with the same f16/bf16-out epilogue (the earlier
+rungs; schedules/matmul_f16_ring_cuda.mlir writes f32)."""
 
 _MATVEC_VARIANTS = {
     "threads=256": {"threads": 0},
@@ -414,16 +420,16 @@ def cases(torch: Any) -> list[Case]:
         Case(
             f"mm_{element}{suffix}",
             f"matmul_{element}_cuda.mlir",
-            {512: n, 384: n, 256: n},
+            {1000: n, 1016: n, 1032: n},
             [(n, n), (n, n)],
             # cuBLAS through torch: f32 accumulation, output in the input type
             lambda a, b: a @ b,
-            2 * 2 * n * n + 4 * n * n,
+            3 * 2 * n * n,
             2.0 * n**3,
             half=element == "f16",
             bfloat16=element == "bf16",
-            knob_variants=_WGMMA_VARIANTS,
-            schedule_variants=_WS_VARIANTS,
+            knob_variants=_DEFAULT_VARIANTS,
+            schedule_variants=_RING_VARIANTS,
         )
         for element in ("f16", "bf16")
         for n, suffix in ((4096, ""), (8192, "_8k"))
@@ -435,10 +441,10 @@ def cases(torch: Any) -> list[Case]:
         Case(
             "mm_f16_odd",
             "matmul_f16_cuda.mlir",
-            {512: odd_m, 384: odd_k, 256: odd_n},
+            {1000: odd_m, 1016: odd_k, 1032: odd_n},
             [(odd_m, odd_k), (odd_k, odd_n)],
             lambda a, b: a @ b,
-            2 * (odd_m * odd_k + odd_k * odd_n) + 4 * odd_m * odd_n,
+            2 * (odd_m * odd_k + odd_k * odd_n + odd_m * odd_n),
             2.0 * odd_m * odd_n * odd_k,
             half=True,
         ),
@@ -454,6 +460,20 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={"1 stage": {"stages": 1}, "4 stages": {"stages": 4}},
+        ),
+        # relu(A * B + bias), f16 in and out, the f16 bias by column: the epilogue fused
+        # into the warp-specialized kernel's accumulator store; Triton's tutorial matmul
+        # with the same epilogue in its registers.
+        Case(
+            "mbr_f16",
+            "matmul_bias_relu_f16_cuda.mlir",
+            {1000: mm, 1016: mm, 1032: mm},
+            [(mm, mm), (mm, mm), (mm,)],
+            lambda a, b, bias: torch.relu(a @ b + bias),
+            3 * 2 * mm * mm + 2 * mm,
+            2.0 * mm**3,
+            half=True,
+            max_autotune=True,
         ),
     ]
     return [
@@ -587,6 +607,18 @@ def _rel_err(got: Any, want: Any) -> float:
     return float((got - want).norm() / want.norm())
 
 
+def _as_torch(torch: Any, array: Any) -> Any:
+    """A torch tensor on schedir's device array (no copy); bf16 through its 16-bit integer
+    view (torch reads no bfloat16 typestr from __cuda_array_interface__)."""
+    if array.dtype.name != "bfloat16":
+        return torch.as_tensor(array, device="cuda")
+    view = SimpleNamespace(
+        __cuda_array_interface__={**array.__cuda_array_interface__, "typestr": "<i2"},
+        array=array,  # keeps the device memory alive with the tensor
+    )
+    return torch.as_tensor(view, device="cuda").view(torch.bfloat16)
+
+
 def _implementations(
     torch: Any,
     case: Case,
@@ -596,11 +628,12 @@ def _implementations(
     """schedir's kernels (results as device tensors), then the peers: torch eager,
     torch.compile and, where the case has one, Triton."""
     impls: dict[str, Callable[..., Any]] = {
-        name: lambda *xs, k=k: torch.as_tensor(k.run_device(*xs)[0], device="cuda")
-        for name, k in kernels.items()
+        name: lambda *xs, k=k: _as_torch(torch, k.run_device(*xs)[0]) for name, k in kernels.items()
     }
     impls["eager"] = case.torch_fn
     impls["compile"] = torch.compile(case.torch_fn)
+    if case.max_autotune:
+        impls["compile-mat"] = torch.compile(case.torch_fn, mode="max-autotune-no-cudagraphs")
     if case.name in triton:
         impls["triton"] = triton[case.name]
     return impls
@@ -626,7 +659,7 @@ def _row(case: Case, name: str, times: dict[str, float], err: float, copy_rate: 
     if case.flops:
         rate += f" {case.flops / ms / 1e9:6.1f} TFLOP/s"
     ratio = "" if name == "schedir" else f"  peer/schedir time {ms / times['schedir']:.2f}"
-    if name not in ("eager", "compile", "triton") and case.bandwidth_bound:
+    if name not in ("eager", "compile", "compile-mat", "triton") and case.bandwidth_bound:
         ratio = f"  {case.nbytes / ms / 1e9 / copy_rate:.2f}x copy"
     return f"{case.name:11s} {name:14s} {ms:9.3f} ms  {rate}  rel_err {err:.1e}{ratio}"
 
@@ -646,7 +679,8 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
-        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k,mm_f16_odd,mm_f16_f16out",
+        "colsum,colsum_odd,matvec,mm_f16,mm_f16_8k,mm_bf16,mm_bf16_8k,mm_f16_odd,mm_f16_f16out,"
+        "mbr_f16",
     )
     parser.add_argument(
         "--variant",

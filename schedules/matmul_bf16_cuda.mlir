@@ -1,45 +1,73 @@
-// bf16 x bf16 -> f32 matmul on Hopper's tensor cores (sm_90a): the same schedule as
-// matmul_f16_cuda.mlir (see there for the steps): per 64-wide k step thread 0 loads the
-// A (block_m x 64) and B (64 x block_n, in 64-column chunks) bf16 tiles with TMA
-// (128B-swizzled: 64 bf16 = one 128-byte row) into a ring of `stages` buffers with
-// full/empty mbarriers, and one warpgroup runs wgmma m64n<block_n>k16 .bf16 into f32
-// accumulators kept in registers across the k loop, stored to C after it.
-// Sizes the tiles do not divide: TMA's zero fill and a bounded store (K and N multiples
-// of 8, K >= 64; see matmul_f16_cuda.mlir).
-// Knobs: block_m, block_n and stages (3 selected), with block_m * block_n / 128 <= 128
-// accumulator registers per thread.
-// Payload: examples/matmul_bf16_cuda.mlir (linalg.fill + linalg.matmul).
+// bf16 x bf16 -> bf16 matmul with f32 accumulation on Hopper's tensor cores (sm_90a), the
+// default bf16 tensor-core schedule (matmul_f16_cuda.mlir's): warp-specialized as
+// matmul_f16_ws_cuda.mlir (see there: a producer warpgroup issues the TMA ring's loads, `consumers` warpgroups run wgmma on
+// their rows of the block, blocks in raster groups) for the payload of an f32 matmul
+// followed by an elementwise linalg.generic of arith.truncf into the bf16 result: the
+// conversion is tiled to the blocks with the matmul and its fill fused in, and each
+// consumer stores its accumulators rounded to bf16 (as arith.truncf) straight from the
+// registers into its rows of the bf16 output, bounded at the edge tiles. The
+// one-warpgroup ring schedule (f32 out) is matmul_bf16_ring_cuda.mlir.
+// Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
+// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected.
+// Payload: examples/matmul_bf16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
-    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
-    %stages = transform.tune.knob<"stages"> = 3 from options = [1, 2, 3, 4] -> !transform.param<i64>
-    // One warpgroup holds the block's f32 accumulators: block_m * block_n / 128 registers
-    // per thread, at most 128 (64x256 or 128x128; 128x256 needs two consumer warpgroups).
-    // The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of
-    // dynamic shared memory a block may have (less 2 KiB for barriers and alignment).
-    transform.smt.constrain_params(%bm, %bn, %stages)
-        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int):
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 256 from options = [64, 128, 256] -> !transform.param<i64>
+    %stages = transform.tune.knob<"stages"> = 4 from options = [2, 3, 4, 5, 6] -> !transform.param<i64>
+    %consumers = transform.tune.knob<"consumers"> = 2 from options = [1, 2] -> !transform.param<i64>
+    %producer_regs = transform.tune.knob<"producer_registers"> = 40 from options = [24, 40, 56] -> !transform.param<i64>
+    %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
+    %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
+    // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
+    // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
+    // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
+    // the 227 KiB of dynamic shared memory a block may have (less 2 KiB for barriers and
+    // alignment). The warpgroups' registers fit the SM's 65536.
+    transform.smt.constrain_params(%bm, %bn, %stages, %consumers, %producer_regs, %consumer_regs)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %c: !smt.int, %p: !smt.int, %q: !smt.int):
       %threads = smt.int.constant 128
       %max_acc = smt.int.constant 128
+      %wgmma_m = smt.int.constant 64
+      %zero = smt.int.constant 0
       %tile = smt.int.mul %m, %n
-      %acc = smt.int.div %tile, %threads
+      %consumer_threads = smt.int.mul %threads, %c
+      %acc = smt.int.div %tile, %consumer_threads
       %fits = smt.int.cmp le %acc, %max_acc
       smt.assert %fits
+      %rows = smt.int.div %m, %c
+      %rows_left = smt.int.mod %m, %c
+      %even = smt.eq %rows_left, %zero : !smt.int
+      smt.assert %even
+      %row_blocks = smt.int.mod %rows, %wgmma_m
+      %whole = smt.eq %row_blocks, %zero : !smt.int
+      smt.assert %whole
       %stage_bytes = smt.int.constant 128
       %max_ring = smt.int.constant 230400
-      %rows = smt.int.add %m, %n
-      %per_stage = smt.int.mul %rows, %stage_bytes
+      %ab_rows = smt.int.add %m, %n
+      %per_stage = smt.int.mul %ab_rows, %stage_bytes
       %ring = smt.int.mul %per_stage, %s
       %ring_fits = smt.int.cmp le %ring, %max_ring
       smt.assert %ring_fits
+      %register_file = smt.int.constant 65536
+      %consumer_budget = smt.int.mul %c, %q
+      %budget = smt.int.add %p, %consumer_budget
+      %registers = smt.int.mul %budget, %threads
+      %registers_fit = smt.int.cmp le %registers, %register_file
+      smt.assert %registers_fit
     }
-    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+    // The conversion to f16 is tiled to the blocks, the matmul and its fill fused in:
+    // the block's f32 accumulator tile becomes a temporary the wgmma rewrite stores
+    // through (rounded) into the f16 output instead.
+    %cvt = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %cvt_b, %forall_b = transform.structured.tile_using_forall %cvt tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
+    %mm_b, %forall_b0 = transform.structured.fuse_into_containing_op %mm into %forall_b
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b0
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, 64]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -68,9 +96,14 @@ module attributes {transform.with_named_sequence} {
     %copies = transform.structured.match ops{["linalg.copy"]} in %func_m : (!transform.any_op) -> !transform.any_op
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
-    %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s : (!transform.any_op) -> !transform.any_op
-    %ring = transform.schedir.nvgpu.pipeline_tma_ring %wgmma stages = %stages
+    %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s warpgroups = %consumers
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %ws = transform.schedir.nvgpu.warp_specialize_tma_ring %wgmma stages = %stages
+        consumers = %consumers producer_registers = %producer_regs
+        consumer_registers = %consumer_regs
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
+    transform.schedir.nvgpu.raster_blocks %launch_ws group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

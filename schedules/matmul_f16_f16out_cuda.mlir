@@ -1,5 +1,5 @@
 // f16 x f16 -> f16 matmul with f32 accumulation on Hopper's tensor cores (sm_90a): the
-// schedule of matmul_f16_cuda.mlir (see there: TMA ring of `stages` buffers, one
+// schedule of matmul_f16_ring_cuda.mlir (see there: TMA ring of `stages` buffers, one
 // warpgroup of wgmma m64n<block_n>k16 into f32 accumulators in registers, edge tiles of
 // sizes the tiles do not divide loaded whole with TMA's zero fill and stored under
 // bounds), for the payload's f32 matmul followed by an elementwise linalg.generic of
@@ -10,7 +10,7 @@
 // accumulators rounded to f16 (round to nearest even, as arith.truncf) straight from the
 // registers into the f16 output, and the block's f32 temporary and the generic are gone.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides) and K >= 64.
-// Knobs: block_m, block_n, stages (as matmul_f16_cuda.mlir).
+// Knobs: block_m, block_n, stages (as matmul_f16_ring_cuda.mlir).
 // Payload: examples/matmul_f16_f16out_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {

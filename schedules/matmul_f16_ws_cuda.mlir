@@ -10,8 +10,8 @@
 // read it have retired; after the k loop each stores its rows of C from registers.
 // Two consumers make the 128x256 and 256x128 tiles (each a 64x256 or 128x128 half: 128
 // accumulator registers per thread) that one warpgroup cannot hold. bf16 payloads
-// (examples/matmul_bf16_cuda.mlir) take the same schedule.
-// Steps: as schedules/matmul_f16_cuda.mlir up to the TMA loads, then
+// (examples/matmul_bf16_ring_cuda.mlir) take the same schedule.
+// Steps: as schedules/matmul_f16_ring_cuda.mlir up to the TMA loads, then
 // transform.schedir.nvgpu.rewrite_matmul_as_wgmma with warpgroups = consumers (the
 // accumulator is split among them) and transform.schedir.nvgpu.warp_specialize_tma_ring
 // (which grows the launch to 128 x (1 + consumers) threads with nvvm.minctasm = 1: a fixed
@@ -19,7 +19,7 @@
 // The blocks run in groups of raster_group rows of tiles, column by column
 // (transform.schedir.nvgpu.raster_blocks: the blocks resident together share A and B
 // tiles in L2).
-// Sizes the tiles do not divide: as matmul_f16_cuda.mlir (TMA zero-fills the edge tiles'
+// Sizes the tiles do not divide: as matmul_f16_ring_cuda.mlir (TMA zero-fills the edge tiles'
 // loads; each consumer's store is bounded to the rows of its part of the edge tile that
 // exist); K and N multiples of 8 and K >= 64. At least 2 stages.
 // Knobs: block_m, block_n, stages, consumers (block_m / consumers a multiple of 64, each

@@ -1,4 +1,4 @@
-"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir on the device: f16/bf16 -> f32 matmuls through TMA,
+"""schedules/matmul_f16_ring_cuda.mlir and matmul_bf16_ring_cuda.mlir on the device: f16/bf16 -> f32 matmuls through TMA,
 mbarriers and wgmma, at 4096^3 and at other sizes the tiles divide (K loops of one,
 several and an odd number of steps, so both barrier phases are waited on), for every
 tile shape (block_m, block_n) the knobs allow (wgmma m64n64/n128/n256, B loaded in 64-column
@@ -35,7 +35,7 @@ SHAPES = [(64, 64), (64, 128), (64, 256), (128, 64), (128, 128)]
 
 def schedule_text(element: str, **knobs: int) -> str:
     """The schedule for `element` with the knobs set to the given values."""
-    text = (REPO / "schedules" / f"matmul_{element}_cuda.mlir").read_text()
+    text = (REPO / "schedules" / f"matmul_{element}_ring_cuda.mlir").read_text()
     for knob, value in knobs.items():
         selected = f'"{knob}"> = {SELECTED[knob]} from'
         assert selected in text

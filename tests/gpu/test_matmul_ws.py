@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -28,6 +29,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
+from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
 from tests.helpers import check_results
 
@@ -113,21 +115,25 @@ def test_every_raster_order_computes_every_tile_once(
     _run("f16", shape, 3, (1280, 768, 320), raster_group)
 
 
+@pytest.mark.parametrize("element", ["f16", "bf16"])
 @pytest.mark.parametrize(
-    "size", [(1000, 1032, 1016), (4096, 4096, 4096)], ids=lambda v: "x".join(map(str, v))
+    "size",
+    [(1000, 1032, 1016), (4095, 4104, 4096), (4096, 4096, 4096)],
+    ids=lambda v: "x".join(map(str, v)),
 )
 @pytest.mark.parametrize(
     "shape", [(2, 128, 256), (1, 128, 128)], ids=lambda s: "x".join(map(str, s))
 )
 def test_f16_out_matches_the_reference(
-    shape: tuple[int, int, int], size: tuple[int, int, int]
+    shape: tuple[int, int, int], size: tuple[int, int, int], element: str
 ) -> None:
-    """schedules/matmul_f16_f16out_ws_cuda.mlir: each consumer stores its rows rounded to
-    f16 (as the reference's truncf), bounded at the edge tiles."""
+    """schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir (the default schedules):
+    each consumer stores its rows rounded to f16/bf16 (as the reference's truncf), bounded
+    at the edge tiles."""
     (consumers, block_m, block_n), (m, n, k) = shape, size
-    text = f16_out_payload(m, n, k)
+    text = f16_out_payload(m, n, k).replace("f16", element)
     knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n}
-    schedule = REPO / "schedules" / "matmul_f16_f16out_ws_cuda.mlir"
+    schedule = REPO / "schedules" / f"matmul_{element}_cuda.mlir"
     kernel = schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
     assert "setmaxnreg.inc.sync.aligned.u32" in kernel.stages["ptx"]
     module = parse_module(text, "<payload>", ctx=get_context())
@@ -135,9 +141,51 @@ def test_f16_out_matches_the_reference(
     inputs = reference.random_inputs(signature, seed=m + n + k + consumers)
     before = [a.copy() for a in inputs]
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
-    where = f" ({m}x{n}x{k} f16 out, {consumers} consumers of {block_m}x{block_n})"
+    where = f" ({m}x{n}x{k} {element} out, {consumers} consumers of {block_m}x{block_n})"
+    results = kernel.run(*inputs, prefill_nan=True)
+    out = np.dtype(np.float16) if element == "f16" else np.dtype(ml_dtypes.bfloat16)
+    check_results(results, expected, [out], where=where)
+    for a, b in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    ("size", "bias", "by"),
+    [
+        ((1000, 1032, 1016), "f16", "column"),
+        ((1000, 1032, 1016), "f32", "column"),
+        ((1000, 1032, 1016), "f16", "row"),
+        ((4095, 4104, 4096), "f16", "column"),
+        ((4096, 4096, 4096), "f16", "column"),
+        ((4096, 4096, 4096), "f32", "row"),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+@pytest.mark.parametrize(
+    "shape", [(2, 128, 256), (1, 128, 128)], ids=lambda s: "x".join(map(str, s))
+)
+def test_bias_relu_f16_matches_the_reference(
+    shape: tuple[int, int, int], size: tuple[int, int, int], bias: str, by: str
+) -> None:
+    """schedules/matmul_bias_relu_f16_cuda.mlir: each consumer adds the bias (by column, or
+    by row: the consumer's rows offset), takes the relu and rounds to f16 in registers
+    before its bounded store; one kernel."""
+    (consumers, block_m, block_n), (m, n, k) = shape, size
+    text = bias_relu_payload(m, n, k, bias, by)
+    knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n}
+    schedule = REPO / "schedules" / "matmul_bias_relu_f16_cuda.mlir"
+    kernel = schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
+    ptx = kernel.stages["ptx"]
+    assert "setmaxnreg.inc.sync.aligned.u32" in ptx and ptx.count(".entry") == 1
+    module = parse_module(text, "<payload>", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, seed=m + n + k + consumers + len(by))
+    before = [a.copy() for a in inputs]
+    expected = reference.evaluate_with_bounds(module, signature.name, inputs)
+    where = f" ({m}x{n}x{k} bias {bias} by {by}, {consumers} consumers of {block_m}x{block_n})"
     results = kernel.run(*inputs, prefill_nan=True)
     check_results(results, expected, [np.dtype(np.float16)], where=where)
+    assert (results[0] == 0).any() and (results[0] > 0).any(), "relu: both signs expected"
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b)
 

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
+    IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -28,12 +29,13 @@ from xdsl.dialects.builtin import (
     VectorType,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    opt_region_def,
     result_def,
 )
 from xdsl.parser import Parser
@@ -288,33 +290,54 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     static shape): a dynamic size of `%mem` bounds the store (an edge tile: the elements
     of rows or columns past it are not written; it must be at most the accumulator's),
     and an f16 or bf16 `%mem` takes the f32 accumulators rounded to it (to nearest even,
-    `arith.truncf`'s rounding): the epilogue of an f16-out matmul in registers."""
+    `arith.truncf`'s rounding): the epilogue of an f16-out matmul in registers.
+
+    An optional `epilogue` region computes each stored element in registers (a fused
+    elementwise consumer: bias, activation, conversion): its block takes the f32
+    accumulator and the element's row and column in `%mem`, and its `linalg.yield`
+    gives the value stored, of `%mem`'s element type. Its ops are arith/math ops and
+    `memref.load`s of values defined above (no nested regions):
+
+        nvgpu.warpgroup.mma.store %d, %out epilogue {
+        ^bb0(%x: f32, %i: index, %j: index):
+          %b = memref.load %bias[%j] : memref<256xf32, 1>
+          ...
+          linalg.yield %h : f16
+        } : !acc to memref<128x256xf16, 1>
+    """
 
     name = "nvgpu.warpgroup.mma.store"
 
     matrix_d = operand_def(WarpgroupAccumulatorType)
     dst_memref = operand_def(MemRefType)
+    epilogue = opt_region_def()
 
-    def __init__(self, matrix_d: SSAValue, dst: SSAValue) -> None:
-        super().__init__(operands=[matrix_d, dst])
+    def __init__(self, matrix_d: SSAValue, dst: SSAValue, epilogue: Region | None = None) -> None:
+        super().__init__(operands=[matrix_d, dst], regions=[epilogue])
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         d = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
+        epilogue = None
+        if parser.parse_optional_keyword("epilogue") is not None:
+            epilogue = parser.parse_region()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         d_type = parse_nvgpu_type(parser, WarpgroupAccumulatorType)
         parser.parse_keyword("to")
         dst_type = parse_memref_type(parser)
-        op = cls(parser.resolve_operand(d, d_type), parser.resolve_operand(dst, dst_type))
+        op = cls(parser.resolve_operand(d, d_type), parser.resolve_operand(dst, dst_type), epilogue)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
+        if self.epilogue is not None:
+            printer.print_string(" epilogue ")
+            printer.print_region(self.epilogue, print_entry_block_args=True)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_nvgpu_type(printer, self.matrix_d.type)
@@ -342,6 +365,24 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             raise VerifyException(
                 f"results ['{v}'][{vs[1] if len(vs) > 1 else '?'}] values. However, destination memref[{d0}][{d1}]  does not have same size as results"
             )
+        if self.epilogue is not None:
+            _verify_epilogue(self.epilogue, dst.element_type)
+
+
+def _verify_epilogue(region: Region, stored: Attribute) -> None:
+    """The epilogue region of `mma.store`: one block of (f32, index, index) ending in a
+    yield of one `stored` value, with no nested regions."""
+    block = region.block
+    if tuple(block.arg_types) != (Float32Type(), IndexType(), IndexType()):
+        raise VerifyException(
+            "the epilogue's block takes (f32, index, index): the accumulator and the "
+            f"element's row and column, not ({', '.join(map(str, block.arg_types))})"
+        )
+    last = block.last_op
+    if last is None or len(last.operands) != 1 or last.operands[0].type != stored:
+        raise VerifyException(f"the epilogue does not end in a yield of one {stored} value")
+    if any(op.regions for op in block.ops):
+        raise VerifyException("the epilogue's ops may not have regions")
 
 
 @irdl_op_definition

@@ -43,11 +43,13 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     Float16Type,
     Float32Type,
+    IndexType,
     IntAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     SymbolRefAttr,
+    UnrealizedConversionCastOp,
     VectorType,
     i1,
     i16,
@@ -567,7 +569,9 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                     )
                     for e in range(2)
                 ]
-                if not isinstance(out, Float32Type):
+                if op.epilogue is not None:
+                    pair = _apply_epilogue(lw, op, op.epilogue, pair, row, col, bounds)
+                elif not isinstance(out, Float32Type):
                     # f16 / bf16 out: arith.truncf's round to nearest even.
                     pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
                 if bounds is None:
@@ -578,6 +582,45 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                 else:
                     _bounded_pair_store(lw, op, desc, bounds, row, col, pair)
     lw.replace(op, [])
+
+
+def _apply_epilogue(
+    lw: Lowering,
+    op: Operation,
+    epilogue: Region,
+    pair: list[SSAValue],
+    row: SSAValue,
+    col: SSAValue,
+    bounds: tuple[SSAValue, SSAValue] | None,
+) -> list[SSAValue]:
+    """The stored values of the accumulators `pair` at (row, col) and (row, col + 1): the
+    epilogue's ops cloned for each (still arith/math and memref.load: the passes after this
+    one lower them). At an edge tile an element outside `bounds` reads at (0, 0) instead
+    (its value is not stored; the loads stay inside the epilogue's operands)."""
+    emit = lw.emit(op)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = lw.constant(0, i64, op)
+    block = epilogue.block
+    results: list[SSAValue] = []
+    for e, value in enumerate(pair):
+        at = [row, col if e == 0 else emit(llvm.AddOp(col, lw.constant(1, i64, op)))]
+        if bounds is not None:
+            inside = emit(
+                llvm.AndOp(
+                    emit(llvm.ICmpOp(at[0], bounds[0], slt)),
+                    emit(llvm.ICmpOp(at[1], bounds[1], slt)),
+                )
+            )
+            at = [emit(llvm.SelectOp(inside, a, zero)) for a in at]
+        index = [emit(UnrealizedConversionCastOp.get([a], [IndexType()])) for a in at]
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, [value, *index], strict=True))
+        *body, done = block.ops
+        for body_op in body:
+            clone = body_op.clone(value_mapper=mapping)
+            lw.insert(clone, op)
+            mapping.update(zip(body_op.results, clone.results, strict=True))
+        results.append(mapping.get(done.operands[0], done.operands[0]))
+    return results
 
 
 def _bounded_pair_store(

@@ -5,6 +5,9 @@ adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma`, `.tma_ring` and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
@@ -25,6 +28,22 @@ from schedir.transform.rewrites.gpu.warp_specialize import warp_specialize_tma_r
 from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
 from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
+_REWRITE_ERRORS = (TmaRewriteError, WgmmaRewriteError, RingRewriteError, RasterRewriteError)
+"""What the rewrites raise when their payload does not fit them."""
+
+
+@contextmanager
+def _silenceable(op: Operation, failure: str) -> Iterator[None]:
+    """A rewrite's error inside as a silenceable failure of `op`: the reason at the payload
+    op it names, then `failure` at the transform op."""
+    try:
+        yield
+    except _REWRITE_ERRORS as error:
+        reason = TransformError(
+            f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+        )
+        raise MultipleTransformErrors([reason, silenceable(op, failure)]) from None
+
 
 def _one_int(op: Operation, interp: Interpreter, param: SSAValue, what: str) -> int:
     """The one integer a param handle holds (a definite failure otherwise)."""
@@ -41,15 +60,8 @@ def apply_rewrite_copy_as_tma(op: RewriteCopyAsTmaOp, interp: Interpreter) -> No
     if not copies:
         return
     swizzle = op.swizzle.data if op.swizzle is not None else "none"
-    try:
+    with _silenceable(op, "could not rewrite the copies as TMA loads"):
         rewrite_copies_as_tma(interp.state.rewriter(copies[0]), copies, swizzle)
-    except TmaRewriteError as error:
-        reason = TransformError(
-            f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-        )
-        raise MultipleTransformErrors(
-            [reason, silenceable(op, "could not rewrite the copies as TMA loads")]
-        ) from None
 
 
 @applies(RewriteMatmulAsWgmmaOp)
@@ -60,15 +72,8 @@ def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interprete
         raise definite(op, f"expected warpgroups to be positive, got {warpgroups}")
 
     def one(payload: Operation) -> list[Mapped]:
-        try:
+        with _silenceable(op, "could not rewrite the matmul as wgmma"):
             result = rewrite_matmul_as_wgmma(interp.state.rewriter(payload), payload, warpgroups)
-        except WgmmaRewriteError as error:
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not rewrite the matmul as wgmma")]
-            ) from None
         return [result.mma]
 
     interp.apply_to_each(op, op.target, one)
@@ -77,21 +82,11 @@ def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interprete
 @applies(PipelineTmaRingOp)
 def apply_pipeline_tma_ring(op: PipelineTmaRingOp, interp: Interpreter) -> None:
     """Pipeline each target MMA's loop into a TMA ring of `stages` buffers."""
-    values = interp.state.params(op.stages)
-    if len(values) != 1 or not isinstance(values[0], IntegerAttr):
-        raise definite(op, f"expected stages to be one integer param, got {len(values)} values")
-    stages = values[0].value.data
+    stages = _one_int(op, interp, op.stages, "stages")
 
     def one(payload: Operation) -> list[Mapped]:
-        try:
+        with _silenceable(op, "could not pipeline the loop into a TMA ring"):
             result = pipeline_tma_ring(interp.state.rewriter(payload), payload, stages)
-        except RingRewriteError as error:
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not pipeline the loop into a TMA ring")]
-            ) from None
         if result is None:  # in no loop: the op whose body holds the MMA
             parent = payload.parent_op()
             assert parent is not None
@@ -110,17 +105,10 @@ def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpre
     consumer = _one_int(op, interp, op.consumer_registers, "consumer_registers")
 
     def one(payload: Operation) -> list[Mapped]:
-        try:
+        with _silenceable(op, "could not warp-specialize the TMA ring"):
             result = warp_specialize_tma_ring(
                 interp.state.rewriter(payload), payload, stages, consumers, producer, consumer
             )
-        except RingRewriteError as error:
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not warp-specialize the TMA ring")]
-            ) from None
         return [result.loop]
 
     interp.apply_to_each(op, op.target, one)
@@ -131,12 +119,5 @@ def apply_raster_blocks(op: RasterBlocksOp, interp: Interpreter) -> None:
     """Reorder each target launch's blocks in groups of `group` rows."""
     group = _one_int(op, interp, op.group, "group")
     for payload in interp.state.payload_ops(op.target):
-        try:
+        with _silenceable(op, "could not reorder the blocks"):
             raster_blocks(interp.state.rewriter(payload), payload, group)
-        except RasterRewriteError as error:
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not reorder the blocks")]
-            ) from None

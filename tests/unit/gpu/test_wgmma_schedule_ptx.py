@@ -1,4 +1,4 @@
-"""schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir without a GPU: each example
+"""schedules/matmul_f16_ring_cuda.mlir and matmul_bf16_ring_cuda.mlir without a GPU: each example
 compiles to sm_90a PTX with TMA loads, mbarrier waits and wgmma MMAs (m64n<block_n>k16),
 in one stage or a ring of 2-4 (dynamic shared memory, full/empty mbarriers, one wgmma
 group in flight), which ptxas assembles without serializing the wgmma instructions (C751x) and without
@@ -21,13 +21,13 @@ import schedir
 from schedir.diagnostics import TransformError
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module, print_op
-from schedir.gpu import assemble
 from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
 from schedir.pipeline import apply_schedule
+from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 
 REPO = Path(__file__).parents[3]
-SCHEDULE = REPO / "schedules" / "matmul_f16_cuda.mlir"
-PAYLOAD = REPO / "examples" / "matmul_f16_cuda.mlir"
+SCHEDULE = REPO / "schedules" / "matmul_f16_ring_cuda.mlir"
+PAYLOAD = REPO / "examples" / "matmul_f16_ring_cuda.mlir"
 SELECTED = {"block_m": 128, "block_n": 128, "stages": 3}
 """The knobs' selected values in the schedules."""
 
@@ -47,14 +47,14 @@ def _compile(name: str, block_m: int, block_n: int, stages: int) -> schedir.Kern
 
 
 CASES = [
-    ("matmul_f16_cuda.mlir", 64, 64, 2),
-    ("matmul_f16_cuda.mlir", 64, 128, 4),
-    ("matmul_f16_cuda.mlir", 64, 256, 4),
-    ("matmul_f16_cuda.mlir", 128, 64, 3),
-    ("matmul_f16_cuda.mlir", 128, 128, 4),
-    ("matmul_f16_cuda.mlir", 128, 128, 1),
-    ("matmul_bf16_cuda.mlir", 128, 128, 4),
-    ("matmul_bf16_cuda.mlir", 64, 256, 3),
+    ("matmul_f16_ring_cuda.mlir", 64, 64, 2),
+    ("matmul_f16_ring_cuda.mlir", 64, 128, 4),
+    ("matmul_f16_ring_cuda.mlir", 64, 256, 4),
+    ("matmul_f16_ring_cuda.mlir", 128, 64, 3),
+    ("matmul_f16_ring_cuda.mlir", 128, 128, 4),
+    ("matmul_f16_ring_cuda.mlir", 128, 128, 1),
+    ("matmul_bf16_ring_cuda.mlir", 128, 128, 4),
+    ("matmul_bf16_ring_cuda.mlir", 64, 256, 3),
 ]
 """(schedule, block_m, block_n, stages): every tile shape the knobs and their constraint
 allow, with one stage (no ring) and rings of 2 to 4 stages."""
@@ -109,7 +109,7 @@ def test_ptx_has_tma_mbarrier_and_wgmma(
 
 def test_ring_reserves_its_dynamic_shared_memory() -> None:
     """The launch asks for the ring's bytes: 4 stages of 128 x 64 and 64 x 128 f16 tiles."""
-    compiled = _compile("matmul_f16_cuda.mlir", 128, 128, 4)
+    compiled = _compile("matmul_f16_ring_cuda.mlir", 128, 128, 4)
     assert re.search(r"@mgpuLaunchKernel\(.*, i32 131072, ", compiled.stages["llvm-ir"])
 
 
@@ -127,7 +127,7 @@ def test_a_single_k_step_has_no_ring_to_build(stages: int) -> None:
   return %r : {c}
 }}
 """
-    schedule = _schedule("matmul_f16_cuda.mlir", stages=stages)
+    schedule = _schedule("matmul_f16_ring_cuda.mlir", stages=stages)
     compiled = schedir.compile(payload, schedule=schedule, target="cuda")
     assert "wgmma.mma_async" in compiled.stages["ptx"]
     assert re.search(r"@mgpuLaunchKernel\(.*, i32 0, ", compiled.stages["llvm-ir"])
@@ -136,10 +136,10 @@ def test_a_single_k_step_has_no_ring_to_build(stages: int) -> None:
 def test_knob_points_beyond_one_warpgroup_are_pruned() -> None:
     """128 x 256 needs 256 accumulator registers per thread of one warpgroup: the knobs'
     constraint rejects it (the autotuner prunes it) instead of a spilling kernel."""
-    schedule = _schedule("matmul_f16_cuda.mlir", block_m=128, block_n=256)
+    schedule = _schedule("matmul_f16_ring_cuda.mlir", block_m=128, block_n=256)
     with pytest.raises(TransformError, match=r"constraint violated for params \(128, 256, 3\)"):
         schedir.compile(
-            REPO / "examples" / "matmul_f16_cuda.mlir", schedule=schedule, target="cuda"
+            REPO / "examples" / "matmul_f16_ring_cuda.mlir", schedule=schedule, target="cuda"
         )
 
 
@@ -147,20 +147,7 @@ def test_ptx_assembles_without_serialization_or_spills(
     kernel: tuple[int, int, int, schedir.Kernel, str], ptxas: Path
 ) -> None:
     ptx = kernel[3].stages["ptx"]
-    cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings
-    assert cubin[:4] == b"\x7fELF"
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "k.ptx"
-        source.write_text(ptx)
-        log = subprocess.run(
-            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stderr
-    assert not serialization_warnings(log), log
-    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
-    assert spills and all(s == ("0", "0") for s in spills), log
+    assert_assembles_cleanly(ptx, ptxas)
 
 
 def _odd_payload(m: int, n: int, k: int, element: str = "f16") -> str:
@@ -193,7 +180,7 @@ def test_edge_tiles_compile_to_bounded_stores(
     bounds: the PTX has the wgmma and TMA of the divisible case, predicated stores, and
     assembles without serialization warnings or spills."""
     schedule = _schedule(
-        f"matmul_{element}_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages
+        f"matmul_{element}_ring_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages
     )
     compiled = schedir.compile(_odd_payload(m, n, k, element), schedule=schedule, target="cuda")
     scheduled = compiled.stages["scheduled"]
@@ -300,7 +287,9 @@ def test_any_size_with_aligned_rows_becomes_tma_and_wgmma(
     (its destination then has dynamic sizes)."""
     n, k = 8 * n8, 8 * k8
     block_m, block_n = shape
-    schedule = _schedule("matmul_f16_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages)
+    schedule = _schedule(
+        "matmul_f16_ring_cuda.mlir", block_m=block_m, block_n=block_n, stages=stages
+    )
     ctx = get_context()
     module = parse_module(_odd_payload(m, n, k), "<payload>", ctx=ctx)
     assert apply_schedule(ctx, module, parse_module(schedule, "<schedule>", ctx=ctx))

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +19,8 @@ import pytest
 import schedir
 from schedir.diagnostics import TransformError
 from schedir.gpu import assemble
-from schedir.gpu.ptx import serialization_warnings, unknown_intrinsics
+from schedir.gpu.ptx import unknown_intrinsics
+from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 
 REPO = Path(__file__).parents[3]
 SCHEDULE = REPO / "schedules" / "matmul_f16_ws_cuda.mlir"
@@ -106,21 +105,7 @@ def test_ptx_assembles_without_serialization_or_spills(
     compiled: tuple[str, tuple[int, int, int], str], ptxas: Path
 ) -> None:
     ptx = compiled[2]
-    cubin = assemble(ptx, "sm_90a", ptxas=ptxas)  # raises on C751x warnings
-    assert cubin[:4] == b"\x7fELF"
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "k.ptx"
-        source.write_text(ptx)
-        log = subprocess.run(
-            [str(ptxas), "-arch=sm_90a", "-v", str(source), "-o", str(Path(tmp) / "k.cubin")],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stderr
-    assert not serialization_warnings(log), log
-    assert "C75" not in log, log  # C7508: setmaxnreg ignored without launch bounds
-    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
-    assert spills and all(s == ("0", "0") for s in spills), log
+    assert_assembles_cleanly(ptx, ptxas)
 
 
 @pytest.mark.parametrize("consumers", [1, 2])
@@ -235,18 +220,22 @@ def test_edge_tiles_assemble_without_serialization_or_spills(
     assemble(kernel.stages["ptx"], "sm_90a", ptxas=ptxas)  # raises on C751x warnings
 
 
-def test_f16_out_stores_rounded_rows(ptxas: Path) -> None:
-    """schedules/matmul_f16_f16out_ws_cuda.mlir on its example (edge tiles; C's f16 view is
-    made after the k loop): each consumer stores its rows of the f16 output, rounded, and
-    the kernel assembles clean."""
-    example = REPO / "examples" / "matmul_f16_f16out_ws_cuda.mlir"
-    schedule = REPO / "schedules" / "matmul_f16_f16out_ws_cuda.mlir"
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_the_default_schedules_store_rounded_rows(element: str, ptxas: Path) -> None:
+    """schedules/matmul_f16_cuda.mlir and matmul_bf16_cuda.mlir (the default tensor-core
+    schedules: warp-specialized, f16/bf16 out) on their examples (edge tiles; C's view is
+    made after the k loop): each consumer stores its rows of the output, rounded in
+    registers (adjacent pairs packed by one cvt where LLVM pairs them), and the kernel
+    assembles clean."""
+    example = REPO / "examples" / f"matmul_{element}_cuda.mlir"
+    schedule = REPO / "schedules" / f"matmul_{element}_cuda.mlir"
+    assert '"raster_group"> = 8 from' in schedule.read_text()
     kernel = schedir.compile(example, schedule=schedule, target="cuda")
     scheduled = str(kernel.stages["scheduled"])
     assert "linalg." not in scheduled
-    stores = re.findall(r"nvgpu\.warpgroup\.mma\.store .* to memref<\?x\?xf16", scheduled)
+    stores = re.findall(rf"nvgpu\.warpgroup\.mma\.store .* to memref<\?x\?x{element}", scheduled)
     assert len(stores) == 1
     ptx = kernel.stages["ptx"]
-    assert re.search(r"cvt\.rn\.f16(x2)?\.f32", ptx)
+    assert re.search(rf"cvt\.rn\.{element}(x2)?\.f32", ptx)
     assert "setmaxnreg.dec.sync.aligned.u32" in ptx
-    assemble(ptx, "sm_90a", ptxas=ptxas)
+    assert_assembles_cleanly(ptx, ptxas)

@@ -59,7 +59,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i32,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
@@ -493,7 +493,8 @@ def warp_specialize_tma_ring(
         rewriter, parts, mma, tiles, bars, stages, row0, rows, init.matrix_c, consume
     )
     sub = _rows_of(rewriter, store.dst_memref, row0, rows, n, consume)
-    rewriter.insert(ng.WarpgroupMmaStoreOp(new_loop.results[0], sub), consume)
+    epilogue = _rows_epilogue(store.epilogue, row0)
+    rewriter.insert(ng.WarpgroupMmaStoreOp(new_loop.results[0], sub, epilogue), consume)
 
     # The old loop, its store and accumulator go; the launch grows and keeps the rings.
     old_init = loop.iter_args[0].owner
@@ -507,6 +508,23 @@ def warp_specialize_tma_ring(
     new_launch.attributes[MIN_CTAS_ATTR] = IntegerAttr(1, i32)
     _erase_single_stage(rewriter, parts, old_sync, outside)
     return WarpSpecialized(new_loop, new_mma, producer_loop)
+
+
+def _rows_epilogue(epilogue: Region | None, row0: SSAValue) -> Region | None:
+    """The store's epilogue for a consumer's rows from `row0`: its row argument is relative
+    to them, so the body sees the block's row (row0 + its own)."""
+    if epilogue is None:
+        return None
+    region = epilogue.clone()
+    block = region.block
+    first = block.first_op
+    assert first is not None
+    row = arith.AddiOp(block.args[1], row0)
+    block.insert_op_before(row, first)
+    for use in list(block.args[1].uses):
+        if use.operation is not row:
+            use.operation.operands[use.index] = row.result
+    return region
 
 
 def _rows_of(

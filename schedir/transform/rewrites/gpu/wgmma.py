@@ -40,16 +40,21 @@ is `min(tile k, K - k)` (checked: the k past it are zeros of A). C may then be s
 than the accumulator or dynamic: `warpgroup.mma.store` is bounded by its sizes (cast to
 dynamic ones where static but smaller).
 
-f16/bf16 out: when C is the whole of a temporary `memref.alloc` (a fused matmul's
-output, reached through its whole-buffer subview) that afterwards only an elementwise
-`linalg.generic` of `arith.truncf` reads, the store goes to the generic's output instead
-(the accumulators rounded in registers) and the temporary and the generic are erased.
+Epilogue in registers: when C is the whole of a temporary `memref.alloc` (a fused
+matmul's output, reached through its whole-buffer subview) that afterwards only an
+elementwise `linalg.generic` reads, the store goes to the generic's output instead and the
+temporary and the generic are erased. A generic of `arith.truncf` alone (f16/bf16 out)
+becomes the store's own rounding; any other elementwise body of side-effect-free ops
+(bias add, relu, conversion) becomes the store's epilogue region, applied to each
+accumulator in registers, its other inputs loaded through their indexing maps at the
+element's row and column (a bias broadcast over rows: `(i, j) -> (j)`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
+from typing import Literal
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
@@ -57,14 +62,16 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     FloatAttr,
+    IndexType,
     MemRefType,
     VectorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import is_side_effect_free
 
 from schedir.dialects import gpu, linalg
 from schedir.dialects import nvgpu as ng
@@ -287,11 +294,15 @@ def rewrite_matmul_as_wgmma(
 
 
 def _store(
-    rewriter: PatternRewriter, acc: SSAValue, dst: SSAValue, at: InsertPoint
+    rewriter: PatternRewriter,
+    acc: SSAValue,
+    dst: SSAValue,
+    at: InsertPoint,
+    epilogue: Region | None = None,
 ) -> ng.WarpgroupMmaStoreOp:
-    """`warpgroup.mma.store` of `acc` into `dst`; a `dst` with static sizes smaller than
-    the accumulator (an edge tile of a dimension smaller than the tile) is cast to
-    dynamic sizes first, which bound the store."""
+    """`warpgroup.mma.store` of `acc` into `dst` (through `epilogue`); a `dst` with static
+    sizes smaller than the accumulator (an edge tile of a dimension smaller than the tile)
+    is cast to dynamic sizes first, which bound the store."""
     dst_t = dst.type
     acc_t = acc.type
     assert isinstance(dst_t, MemRefType) and isinstance(acc_t, ng.WarpgroupAccumulatorType)
@@ -306,7 +317,7 @@ def _store(
             cast = CastOp.build(operands=[dst], result_types=[dynamic_t])
             rewriter.insert(cast, at)
             dst = cast.results[0]
-    store = ng.WarpgroupMmaStoreOp(acc, dst)
+    store = ng.WarpgroupMmaStoreOp(acc, dst, epilogue)
     rewriter.insert(store, at)
     return store
 
@@ -338,10 +349,11 @@ def _whole_buffer(c: SSAValue) -> SSAValue:
 def _fuse_conversion(
     rewriter: PatternRewriter, store: ng.WarpgroupMmaStoreOp
 ) -> ng.WarpgroupMmaStoreOp:
-    """The f16/bf16-out epilogue in registers: when C is a temporary (a `memref.alloc`)
-    that only an elementwise `linalg.generic` of `arith.truncf` reads after the store,
-    into an output of C's sizes, the accumulators are stored rounded into that output and
-    the generic and the temporary go; otherwise `store` as it is."""
+    """The epilogue in registers: when C is a temporary (a `memref.alloc`) that only an
+    elementwise `linalg.generic` reads after the store, into an output of C's sizes, the
+    accumulators are stored into that output through the generic's body (an `arith.truncf`
+    alone: the store's own rounding; otherwise an epilogue region) and the generic and
+    the temporary go; otherwise `store` as it is."""
     c = store.dst_memref
     cast = c.owner if isinstance(c.owner, CastOp) else None
     if cast is not None:
@@ -355,18 +367,78 @@ def _fuse_conversion(
     if len(generics) != 1 or len(users) != 1 + len(deallocs):
         return store
     generic = generics[0]
-    if not _is_conversion(generic, c) or generic.parent_block() is not store.parent_block():
+    if generic.parent_block() is not store.parent_block():
+        return store
+    epilogue = None if _is_conversion(generic, c) else _epilogue(generic, c)
+    if epilogue is False:
         return store
     out = generic.outputs[0]
     out_t, c_t = out.type, c.type
     assert isinstance(c_t, MemRefType)
     if not isinstance(out_t, MemRefType) or not _same_sizes(out, out_t, alloc, c_t):
         return store
-    fused = _store(rewriter, store.matrix_d, out, InsertPoint.before(generic))
+    fused = _store(rewriter, store.matrix_d, out, InsertPoint.before(generic), epilogue)
     for dead in (store, cast, generic, *deallocs, alloc):
         if dead is not None:
             rewriter.erase(dead)
     return fused
+
+
+def _epilogue(generic: linalg.GenericOp, c: SSAValue) -> Region | Literal[False]:
+    """The epilogue region of `generic` as `mma.store` takes it (the generic's body applied
+    to the accumulator, the other inputs loaded at the element's row and column through
+    their indexing maps), or False when it is not an elementwise consumer of C: C read
+    through the identity map, every other input through a projection of (i, j), the output
+    f32, f16 or bf16 through the identity map and not read, parallel loops, a body of
+    region-free side-effect-free ops."""
+    inputs, outputs = tuple(generic.inputs), tuple(generic.outputs)
+    if len(outputs) != 1 or inputs.count(c) != 1:
+        return False
+    if any(it.data != IteratorType.PARALLEL for it in generic.iterator_types.data):
+        return False
+    maps = [m.data for m in generic.indexing_maps.data]
+    identity = AffineMap.identity(2)
+    if maps[inputs.index(c)] != identity or maps[-1] != identity:
+        return False
+    out_t = outputs[0].type
+    if not isinstance(out_t, MemRefType) or not isinstance(
+        out_t.element_type, Float32Type | Float16Type | BFloat16Type
+    ):
+        return False
+    body = generic.body.block
+    if body.args[-1].uses:
+        return False
+    *ops, done = body.ops
+    if not isinstance(done, linalg.YieldOp) or any(
+        op.regions or not is_side_effect_free(op) for op in ops
+    ):
+        return False
+    dims: list[list[int]] = []
+    for value, m in zip(inputs, maps, strict=False):
+        t = value.type
+        results = [r for r in m.results if isinstance(r, AffineDimExpr)]
+        if value is c:
+            dims.append([])
+        elif not isinstance(t, MemRefType) or len(results) != len(m.results):
+            return False
+        else:
+            dims.append([r.position for r in results])
+    block = Block(arg_types=[Float32Type(), IndexType(), IndexType()])
+    x, i, j = block.args
+    mapping: dict[SSAValue, SSAValue] = {}
+    for value, arg, positions in zip(inputs, body.args, dims, strict=False):
+        if value is c:
+            mapping[arg] = x
+            continue
+        load = memref.LoadOp.get(value, [(i, j)[p] for p in positions])
+        block.add_op(load)
+        mapping[arg] = load.res
+    for op in ops:
+        clone = op.clone(value_mapper=mapping)
+        block.add_op(clone)
+        mapping.update(zip(op.results, clone.results, strict=True))
+    block.add_op(linalg.YieldOp(*(mapping.get(v, v) for v in done.operands)))
+    return Region(block)
 
 
 def _is_conversion(generic: linalg.GenericOp, c: SSAValue) -> bool:

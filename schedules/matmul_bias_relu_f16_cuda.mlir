@@ -1,14 +1,15 @@
-// f16 x f16 -> f16 matmul with f32 accumulation on Hopper's tensor cores (sm_90a),
-// warp-specialized: the schedule of matmul_f16_ws_cuda.mlir (see there: a producer
+// relu(A * B + bias), f16 in and out with f32 accumulation, on Hopper's tensor cores
+// (sm_90a), warp-specialized: the schedule of matmul_f16_ws_cuda.mlir (a producer
 // warpgroup issues the TMA ring's loads, `consumers` warpgroups run wgmma on their rows of
-// the block, blocks in raster groups) for the payload of matmul_f16_f16out_cuda.mlir (an
-// f32 matmul followed by an elementwise linalg.generic of arith.truncf into the f16
-// result): the conversion is tiled to the blocks with the matmul and its fill fused in,
-// and each consumer stores its accumulators rounded to f16 (as arith.truncf) straight
-// from the registers into its rows of the f16 output, bounded at the edge tiles.
+// the block, blocks in raster groups) for the payload of matmul_bias_relu_f16_cuda.mlir (an
+// f32 matmul followed by one elementwise linalg.generic: bias add, relu, arith.truncf).
+// The generic is tiled to the blocks with the matmul and its fill fused in; the wgmma
+// rewrite makes its body the accumulator store's epilogue: each consumer adds the bias
+// (loaded by column), takes the max with 0 and rounds to f16 in registers, then stores
+// into its rows of the output, bounded at the edge tiles. One kernel, no f32 temporary.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
 // Knobs: as matmul_f16_ws_cuda.mlir.
-// Payload: examples/matmul_f16_f16out_ws_cuda.mlir (fill + matmul into f32 + truncf generic).
+// Payload: examples/matmul_bias_relu_f16_cuda.mlir (fill + matmul into f32 + epilogue generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
@@ -19,7 +20,7 @@ module attributes {transform.with_named_sequence} {
     %consumers = transform.tune.knob<"consumers"> = 2 from options = [1, 2] -> !transform.param<i64>
     %producer_regs = transform.tune.knob<"producer_registers"> = 40 from options = [24, 40, 56] -> !transform.param<i64>
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
-    %raster = transform.tune.knob<"raster_group"> = 16 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
+    %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -58,9 +59,9 @@ module attributes {transform.with_named_sequence} {
       %registers_fit = smt.int.cmp le %registers, %register_file
       smt.assert %registers_fit
     }
-    // The conversion to f16 is tiled to the blocks, the matmul and its fill fused in:
-    // the block's f32 accumulator tile becomes a temporary the wgmma rewrite stores
-    // through (rounded) into the f16 output instead.
+    // The epilogue is tiled to the blocks, the matmul and its fill fused in: the block's
+    // f32 accumulator tile becomes a temporary the wgmma rewrite stores through the
+    // epilogue's body into the f16 output instead.
     %cvt = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
     %cvt_b, %forall_b = transform.structured.tile_using_forall %cvt tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
