@@ -5,8 +5,8 @@ bytes: cuTensorMapEncodeTiled refuses such a tensor, so the host stages it into 
 16-byte-pitched rows and describes that with the real sizes (schedir/gpu/tma.py,
 `Staging`); the stores of C are bounded scalar stores. 4095x4097x4096 (N odd),
 1000x1032x1016 (aligned, edge tiles), 17x4097x1001 and 1x4097x1001 (odd K and N, M below
-one wgmma), through matmul_f16_cuda, matmul_bf16_cuda, matmul_f16_ws_cuda (f16 and bf16) and the two
-f16-out schedules; outputs pre-filled with NaN, inputs unchanged, two calls (the second
+one wgmma), through matmul_f16_cuda, matmul_bf16_cuda (the warp-specialized defaults, f16/bf16 out),
+the ring schedules, matmul_f16_ws_cuda (f16 and bf16) and matmul_f16_f16out_cuda; outputs pre-filled with NaN, inputs unchanged, two calls (the second
 reuses the staging buffers), compared with `schedir.reference`; compute-sanitizer's memcheck
 clean on one unaligned case (skipped where compute-sanitizer is not installed)."""
 
@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -39,12 +40,15 @@ LARGE = (4095, 4097, 4096)
 ROUTES = [
     ("matmul_f16_cuda.mlir", "f16"),
     ("matmul_bf16_cuda.mlir", "bf16"),
+    ("matmul_f16_ring_cuda.mlir", "f16"),
+    ("matmul_bf16_ring_cuda.mlir", "bf16"),
     ("matmul_f16_ws_cuda.mlir", "f16"),
     ("matmul_f16_ws_cuda.mlir", "bf16"),
     ("matmul_f16_f16out_cuda.mlir", "f16"),
-    ("matmul_f16_f16out_ws_cuda.mlir", "f16"),
 ]
-"""(schedule, element): the f16-out schedules take the f16 example only."""
+"""(schedule, element). matmul_f16_cuda / matmul_bf16_cuda (the warp-specialized defaults)
+and matmul_f16_f16out_cuda write the input type; the ring and ws schedules write f32."""
+NARROW_OUT = {"matmul_f16_cuda.mlir", "matmul_bf16_cuda.mlir", "matmul_f16_f16out_cuda.mlir"}
 CASES = [
     *((route, size) for route in ROUTES for size in ODD),
     *((route, LARGE) for route in ROUTES[:3]),
@@ -54,8 +58,12 @@ CASES = [
 def run_case(schedule: str, element: str, size: tuple[int, int, int]) -> None:
     """Compile `schedule` for the M x N x K matmul of `element`, run it twice, compare."""
     m, n, k = size
-    f16_out = "f16out" in schedule
-    text = f16_out_payload(m, n, k) if f16_out else payload(m, n, k, element)
+    narrow_out = schedule in NARROW_OUT
+    text = (
+        f16_out_payload(m, n, k).replace("f16", element)
+        if narrow_out
+        else payload(m, n, k, element)
+    )
     kernel = schedir.compile(text, schedule=REPO / "schedules" / schedule, target="cuda")
     ptx = kernel.stages["ptx"]
     assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor" in ptx
@@ -67,7 +75,9 @@ def run_case(schedule: str, element: str, size: tuple[int, int, int]) -> None:
     assert all(np.any(a != 0) for a in inputs)
     before = [a.copy() for a in inputs]
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
-    out = np.dtype(np.float16 if f16_out else np.float32)
+    out = np.dtype(np.float32)
+    if narrow_out:
+        out = np.dtype(np.float16) if element == "f16" else np.dtype(ml_dtypes.bfloat16)
     where = f" ({schedule}, {element}, {m}x{n}x{k})"
     for attempt in ("", " (second call)"):
         results = kernel.run(*inputs, prefill_nan=True)
