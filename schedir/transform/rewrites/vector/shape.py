@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
-from math import gcd, prod
+from math import gcd, log2, prod
 from typing import cast
 
 from xdsl.dialects.builtin import VectorType
@@ -139,10 +139,11 @@ def lower_shape_cast(op: Operation, rw: CanonRewriter) -> bool:
     src_rank, res_rank = len(src_shape), len(res_shape)
     num_elements = prod(src_shape)
     source = op.source
-    if res_rank == 1 and src_rank >= 2 and prod(src_shape[:-1]) > 1:
-        # Flattening: concatenate the source rows pairwise. Upstream inserts each row into the
+    if res_rank == 1 and src_rank >= 2 and prod(src_shape[:-1]) > log2(num_elements) + 1:
+        # Flattening many rows: concatenate them pairwise. Upstream inserts each row into the
         # whole result (one result-wide shuffle per row: quadratic, minutes for a few thousand
-        # lanes in Python); the tree's masks add up to about n * log2(rows).
+        # lanes in Python); the tree's masks add up to about n * log2(rows). Few rows keep
+        # upstream's form (no more mask entries than the tree).
         rows = [extract(rw, source, list(i), op) for i in product(*map(range, src_shape[:-1]))]
         rw.replace_values(op, [_concat(rw, rows, op)])
         return True
