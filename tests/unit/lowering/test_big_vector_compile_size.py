@@ -37,17 +37,17 @@ def assert_near_linear(kernel: schedir.Kernel, elements: int) -> None:
     assert ops <= 40 * elements + 400, f"{ops} LLVM ops for {elements} elements"
 
 
-def dims(shape: list[int]) -> str:
-    return "x".join(map(str, shape))
+def tensor(shape: list[int]) -> str:
+    return f"tensor<{''.join(f'{d}x' for d in shape)}f32>"
 
 
 def payload(kind: str, shape: list[int], picked: list[int]) -> str:
     """`kind` of a `shape` tensor: transpose by permutation `picked`, broadcast along dims
     `picked`, or a sum over dims `picked`."""
     rank = len(shape)
-    full = f"tensor<{dims(shape)}xf32>"
+    full = tensor(shape)
     if kind == "transpose":
-        out = f"tensor<{dims([shape[p] for p in picked])}xf32>"
+        out = tensor([shape[p] for p in picked])
         body = (
             f"    %e = tensor.empty() : {out}\n"
             f"    %r = linalg.transpose ins(%A : {full}) outs(%e : {out}) "
@@ -55,7 +55,7 @@ def payload(kind: str, shape: list[int], picked: list[int]) -> str:
         )
         return f"  func.func @k(%A: {full}) -> {out} {{\n{body}    return %r : {out}\n  }}"
     kept = [d for d in range(rank) if d not in picked]
-    small = f"tensor<{dims([shape[d] for d in kept])}xf32>"
+    small = tensor([shape[d] for d in kept])
     if kind == "broadcast":
         body = (
             f"    %r = linalg.broadcast ins(%A : {small}) outs(%B : {full}) "
