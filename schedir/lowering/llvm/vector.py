@@ -18,6 +18,7 @@ from xdsl.dialects import arith, ub
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BytesAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -52,7 +53,7 @@ def extract_value(emit: Emit, aggregate: SSAValue, position: Sequence[int]) -> S
     for _ in position:
         assert isinstance(t, llvm.LLVMArrayType)
         t = t.type
-    return emit(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, list(position)), aggregate, t))
+    return emit(llvm.ExtractValueOp(int_array(i64, position), aggregate, t))
 
 
 def insert_value(
@@ -61,7 +62,7 @@ def insert_value(
     """`llvm.insertvalue value, aggregate[position]` (`value` itself for no position)."""
     if not position:
         return value
-    return emit(llvm.InsertValueOp(DenseArrayBase.from_list(i64, list(position)), aggregate, value))
+    return emit(llvm.InsertValueOp(int_array(i64, position), aggregate, value))
 
 
 def poison(emit: Emit, t: Attribute) -> SSAValue:
@@ -85,7 +86,13 @@ def shuffle(emit: Emit, a: SSAValue, b: SSAValue, mask: Sequence[int]) -> SSAVal
     t = a.type
     assert isinstance(t, VectorType)
     result = VectorType(t.get_element_type(), [len(mask)])
-    return emit(llvm.ShuffleVectorOp(a, b, DenseArrayBase.from_list(i32, list(mask)), result))
+    return emit(llvm.ShuffleVectorOp(a, b, int_array(i32, mask), result))
+
+
+def int_array(t: IntegerType, values: Sequence[int]) -> DenseArrayBase:
+    """`array<t: values>` packed in one call (xDSL's `from_list` normalizes each value through
+    Python attribute code: minutes for the masks of a few thousand-lane shuffles)."""
+    return DenseArrayBase(t, BytesAttr(t.pack(tuple(values))))
 
 
 def llvm_element(t: Attribute) -> Attribute:

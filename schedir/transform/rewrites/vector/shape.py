@@ -25,7 +25,8 @@ After:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import gcd, prod
+from itertools import product
+from math import gcd, log2, prod
 from typing import cast
 
 from xdsl.dialects.builtin import VectorType
@@ -108,6 +109,25 @@ def _inplace_add(lhs: int, base: Sequence[int], rhs: list[int]) -> None:
             break
 
 
+def _concat(rw: CanonRewriter, parts: list[SSAValue], op: Operation) -> SSAValue:
+    """The 1-D concatenation of the 1-D `parts`, by a balanced tree of `vector.shuffle`s."""
+    while len(parts) > 1:
+        joined: list[SSAValue] = []
+        for a, b in zip(parts[0::2], parts[1::2], strict=False):
+            na, nb = (cast(VectorType, v.type).get_shape()[0] for v in (a, b))
+            # The LLVM conversion shuffles two operands of one type: widen the shorter one.
+            if na < nb:
+                a = shuffle(rw, a, a, [*range(na), *[0] * (nb - na)], op)
+            elif nb < na:
+                b = shuffle(rw, b, b, [*range(nb), *[0] * (na - nb)], op)
+            n = max(na, nb)
+            joined.append(shuffle(rw, a, b, [*range(na), *range(n, n + nb)], op))
+        if len(parts) % 2:
+            joined.append(parts[-1])
+        parts = joined
+    return parts[0]
+
+
 def lower_shape_cast(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `ShapeCastOpRewritePattern`."""
     assert isinstance(op, vector.ShapeCastOp)
@@ -119,6 +139,14 @@ def lower_shape_cast(op: Operation, rw: CanonRewriter) -> bool:
     src_rank, res_rank = len(src_shape), len(res_shape)
     num_elements = prod(src_shape)
     source = op.source
+    if res_rank == 1 and src_rank >= 2 and prod(src_shape[:-1]) > log2(num_elements) + 1:
+        # Flattening many rows: concatenate them pairwise. Upstream inserts each row into the
+        # whole result (one result-wide shuffle per row: quadratic, minutes for a few thousand
+        # lanes in Python); the tree's masks add up to about n * log2(rows). Few rows keep
+        # upstream's form (no more mask entries than the tree).
+        rows = [extract(rw, source, list(i), op) for i in product(*map(range, src_shape[:-1]))]
+        rw.replace_values(op, [_concat(rw, rows, op)])
+        return True
     src_start, res_start = src_rank - 1, res_rank - 1
     while src_start >= 0 and res_start >= 0 and src_shape[src_start] == res_shape[res_start]:
         src_start -= 1

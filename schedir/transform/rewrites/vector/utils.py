@@ -18,6 +18,7 @@ from xdsl.dialects.arith import Arith as XdslArith
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BytesAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -148,7 +149,10 @@ def shuffle(rw: CanonRewriter, a: SSAValue, b: SSAValue, mask: Sequence[int], lo
     """`vector.shuffle %a, %b [mask]`: the rows of `a` then `b` picked by `mask`."""
     t = cast(VectorType, a.type)
     result = vec([len(mask), *t.get_shape()[1:]], t.get_element_type())
-    new = vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, list(mask)), result_type=result)
+    # Packed in one call: xDSL's `from_list` normalizes each value through Python attribute
+    # code, minutes for the masks of a few thousand-lane shuffles.
+    mask_attr = DenseArrayBase(i64, BytesAttr(i64.pack(tuple(mask))))
+    new = vector.ShuffleOp(a, b, mask_attr, result_type=result)
     return rw.create(new, loc).results[0]
 
 
