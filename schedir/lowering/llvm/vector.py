@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from schedir.dialects import llvm
 from schedir.dialects.llvm import vector as llvm_vector
 from schedir.dialects.vector import Vector
+from schedir.dialects.vector.attributes import dense_array
 from schedir.lowering.llvm.common import INDEX, Lowering, unsupported
 
 PASS = "convert-vector-to-llvm"
@@ -85,7 +86,7 @@ def shuffle(emit: Emit, a: SSAValue, b: SSAValue, mask: Sequence[int]) -> SSAVal
     t = a.type
     assert isinstance(t, VectorType)
     result = VectorType(t.get_element_type(), [len(mask)])
-    return emit(llvm.ShuffleVectorOp(a, b, DenseArrayBase.from_list(i32, list(mask)), result))
+    return emit(llvm.ShuffleVectorOp(a, b, dense_array(i32, mask), result))
 
 
 def llvm_element(t: Attribute) -> Attribute:

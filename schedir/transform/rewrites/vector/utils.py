@@ -18,7 +18,6 @@ from xdsl.dialects.arith import Arith as XdslArith
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -38,7 +37,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
-from schedir.dialects.vector.attributes import element_type, kind_name, vec
+from schedir.dialects.vector.attributes import dense_array, element_type, kind_name, vec
 from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -148,7 +147,7 @@ def shuffle(rw: CanonRewriter, a: SSAValue, b: SSAValue, mask: Sequence[int], lo
     """`vector.shuffle %a, %b [mask]`: the rows of `a` then `b` picked by `mask`."""
     t = cast(VectorType, a.type)
     result = vec([len(mask), *t.get_shape()[1:]], t.get_element_type())
-    new = vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, list(mask)), result_type=result)
+    new = vector.ShuffleOp(a, b, dense_array(i64, mask), result_type=result)
     return rw.create(new, loc).results[0]
 
 
