@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     BoolAttr,
+    BytesAttr,
     DenseArrayBase,
     IndexType,
     IntegerAttr,
@@ -233,12 +235,22 @@ def broadcast_dims(m: AffineMap) -> list[int]:
     return [i for i, e in enumerate(m.results) if is_zero(e)]
 
 
+_Int = TypeVar("_Int", bound=IntegerType)
+
 # --- syntax ------------------------------------------------------------------------------------
 
 
 def i64_array(values: Sequence[int]) -> ArrayAttr[IntegerAttr]:
     """An `ArrayAttr` of i64 (`[0, 2]`), what strided-slice offsets are."""
     return ArrayAttr(IntegerAttr(v, i64) for v in values)
+
+
+def dense_array(t: _Int, values: Sequence[int]) -> DenseArrayBase[_Int]:
+    """A dense integer array (`array<i64: 0, 2>`) packed in one step: xDSL's `from_list`
+    normalizes every value through the attribute machinery, which made the shuffle masks
+    of wide vectors (thousands of lanes, one mask per shuffle) most of the compile time.
+    The values must fit `t` (positions and masks do)."""
+    return DenseArrayBase(t, BytesAttr(t.pack(values)))
 
 
 @lru_cache(maxsize=8192)

@@ -18,8 +18,6 @@ from xdsl.dialects import arith, ub
 from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BytesAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -33,6 +31,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from schedir.dialects import llvm
 from schedir.dialects.llvm import vector as llvm_vector
 from schedir.dialects.vector import Vector
+from schedir.dialects.vector.attributes import dense_array
 from schedir.lowering.llvm.common import INDEX, Lowering, unsupported
 
 PASS = "convert-vector-to-llvm"
@@ -53,7 +52,7 @@ def extract_value(emit: Emit, aggregate: SSAValue, position: Sequence[int]) -> S
     for _ in position:
         assert isinstance(t, llvm.LLVMArrayType)
         t = t.type
-    return emit(llvm.ExtractValueOp(int_array(i64, position), aggregate, t))
+    return emit(llvm.ExtractValueOp(dense_array(i64, position), aggregate, t))
 
 
 def insert_value(
@@ -62,7 +61,7 @@ def insert_value(
     """`llvm.insertvalue value, aggregate[position]` (`value` itself for no position)."""
     if not position:
         return value
-    return emit(llvm.InsertValueOp(int_array(i64, position), aggregate, value))
+    return emit(llvm.InsertValueOp(dense_array(i64, position), aggregate, value))
 
 
 def poison(emit: Emit, t: Attribute) -> SSAValue:
@@ -86,13 +85,7 @@ def shuffle(emit: Emit, a: SSAValue, b: SSAValue, mask: Sequence[int]) -> SSAVal
     t = a.type
     assert isinstance(t, VectorType)
     result = VectorType(t.get_element_type(), [len(mask)])
-    return emit(llvm.ShuffleVectorOp(a, b, int_array(i32, mask), result))
-
-
-def int_array(t: IntegerType, values: Sequence[int]) -> DenseArrayBase:
-    """`array<t: values>` packed in one call (xDSL's `from_list` normalizes each value through
-    Python attribute code: minutes for the masks of a few thousand-lane shuffles)."""
-    return DenseArrayBase(t, BytesAttr(t.pack(tuple(values))))
+    return emit(llvm.ShuffleVectorOp(a, b, dense_array(i32, mask), result))
 
 
 def llvm_element(t: Attribute) -> Attribute:

@@ -164,6 +164,11 @@ def extract_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
     return True
 
 
+_WIDE = 64
+"""Dest widths above which a 1-D insert_strided_slice of a quarter or less of the lanes
+inserts lane by lane instead of shuffling the whole dest."""
+
+
 def insert_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
     """Upstream's `DecomposeDifferentRankInsertStridedSlice`,
     `ConvertSameRankInsertStridedSliceIntoShuffle` (1-D) and its n-D row loop."""
@@ -186,6 +191,17 @@ def insert_strided_slice(op: Operation, rw: CanonRewriter) -> bool:
         return True
     offset, stride = offsets[0], strides[0]
     n_src, n_dst = src.get_shape()[0], dst.get_shape()[0]
+    if src.get_num_dims() == 1 and n_dst > _WIDE and n_src * 4 <= n_dst:
+        # A few lanes into a wide vector: one insert per lane. The shuffle pair below
+        # costs two masks of the dest's width per slice, quadratic when a wide vector is
+        # assembled from its rows (a shape_cast of a 5x11x16x4 vector to 3,520 lanes:
+        # 1,760 masks of 3,520 lanes).
+        result = op.dest
+        for i in range(n_src):
+            lane = extract(rw, op.source, [i], op)
+            result = insert(rw, lane, result, [offset + i * stride], op)
+        rw.replace_values(op, [result])
+        return True
     if src.get_num_dims() == 1:
         # Widen the source to the dest length, then pick lanes from it or from dest.
         widened = shuffle(rw, op.source, op.source, [*range(n_src), *[0] * (n_dst - n_src)], op)

@@ -18,8 +18,6 @@ from xdsl.dialects.arith import Arith as XdslArith
 from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BytesAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -39,7 +37,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from schedir.dialects import arith as shaped_arith
 from schedir.dialects import vector
-from schedir.dialects.vector.attributes import element_type, kind_name, vec
+from schedir.dialects.vector.attributes import dense_array, element_type, kind_name, vec
 from schedir.transform.rewrites.constants import constant_attr, constant_int, materialize_constant
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -149,10 +147,7 @@ def shuffle(rw: CanonRewriter, a: SSAValue, b: SSAValue, mask: Sequence[int], lo
     """`vector.shuffle %a, %b [mask]`: the rows of `a` then `b` picked by `mask`."""
     t = cast(VectorType, a.type)
     result = vec([len(mask), *t.get_shape()[1:]], t.get_element_type())
-    # Packed in one call: xDSL's `from_list` normalizes each value through Python attribute
-    # code, minutes for the masks of a few thousand-lane shuffles.
-    mask_attr = DenseArrayBase(i64, BytesAttr(i64.pack(tuple(mask))))
-    new = vector.ShuffleOp(a, b, mask_attr, result_type=result)
+    new = vector.ShuffleOp(a, b, dense_array(i64, mask), result_type=result)
     return rw.create(new, loc).results[0]
 
 
