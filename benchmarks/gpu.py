@@ -612,8 +612,18 @@ def _as_torch(torch: Any, array: Any) -> Any:
     view (torch reads no bfloat16 typestr from __cuda_array_interface__)."""
     if array.dtype.name != "bfloat16":
         return torch.as_tensor(array, device="cuda")
+    # schedir's DeviceArray refuses to describe bfloat16 (no typestr for it): describe
+    # the same memory as 16-bit integers here.
+    interface = {
+        "shape": tuple(array.shape),
+        "typestr": "<i2",
+        "data": (array.ptr, False),
+        "strides": None if array.is_c_contiguous else tuple(array.strides),
+        "version": 3,
+        "stream": None,
+    }
     view = SimpleNamespace(
-        __cuda_array_interface__={**array.__cuda_array_interface__, "typestr": "<i2"},
+        __cuda_array_interface__=interface,
         array=array,  # keeps the device memory alive with the tensor
     )
     return torch.as_tensor(view, device="cuda").view(torch.bfloat16)
