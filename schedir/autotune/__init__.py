@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from schedir.autotune.breakdown import Breakdown
+from schedir.autotune.interrupts import interrupt_safe
 from schedir.autotune.measure import PROTOCOL_VERSION, MeasureHook, MeasureSetup
 from schedir.autotune.peer import PeerTime
 from schedir.autotune.runner import Progress, Settings
@@ -83,6 +84,7 @@ class TuneResult:
         return self._kernel[0]
 
 
+@interrupt_safe
 def tune(
     payload: str | os.PathLike[str],
     schedule: str | os.PathLike[str] | None = None,
