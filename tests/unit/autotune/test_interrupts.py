@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from schedir.autotune.interrupts import deferred, interrupt_safe, interruptible, interrupted_by
+from schedir.autotune.interrupts import deferred, interrupt_safe, interrupted_by, interruptible
 
 ROOT = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
