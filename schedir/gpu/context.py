@@ -110,7 +110,7 @@ class GpuContext:
         self._target: GpuTarget | None = None
         self._lost: CudaContextLostError | None = None
         self._closed = False
-        self.last_launch: str | None = None
+        self._last_launch: tuple[str, tuple[int, ...], tuple[int, ...], int] | None = None
         """The last launch on this context, named in errors that surface after it."""
 
     # -- initialization ----------------------------------------------------------------
@@ -125,6 +125,18 @@ class GpuContext:
     @property
     def initialized(self) -> bool:
         return self._handle is not None
+
+    @property
+    def last_launch(self) -> str | None:
+        """The last kernel launched on this context, described (see `describe_launch`)."""
+        return describe_launch(*self._last_launch) if self._last_launch is not None else None
+
+    def note_launch(
+        self, kernel: str, grid: tuple[int, ...], block: tuple[int, ...], shared_bytes: int
+    ) -> None:
+        """Remember a launch for later error messages (formatted only when one needs it: a
+        launch is on the path of every call of a compiled program)."""
+        self._last_launch = (kernel, grid, block, shared_bytes)
 
     def ensure(self) -> None:
         """Initialize on first use, and make this context current on the calling thread."""
@@ -192,6 +204,11 @@ class GpuContext:
         self._raise_if_lost(name)
         self.ensure()
         return self._check(name, getattr(self._driver, name)(*args), during=during)
+
+    def call_failed(self, name: str, result: tuple[Any, ...], *, during: str = "") -> None:
+        """Raise the CudaError of a failed `driver.<name>` call made directly (a hot path
+        that checks the status itself and describes what it did only on failure)."""
+        self._check(name, result, during=during)
 
     def _check(
         self, name: str, result: tuple[Any, ...], *, during: str = "", no_device: bool = False

@@ -255,6 +255,8 @@ class Kernel:
         # The dynamic bytes a launch may use without opting in: the 48 KiB default limit
         # counts the kernel's static shared memory too (mbarriers, ...); None: not yet asked.
         self._shared_opt_in: int | None = None
+        self._checked: set[tuple[tuple[int, int, int], tuple[int, int, int], int]] = set()
+        """Launch configurations already checked (and opted in to their shared memory)."""
 
     @property
     def context(self) -> GpuContext:
@@ -322,6 +324,33 @@ class Kernel:
         grid3 = dims3(grid, "grid")
         block3 = dims3(block, "block")
         context = self.context
+        config = (grid3, block3, shared_bytes)
+        if config not in self._checked:
+            self._check_config(grid3, block3, shared_bytes)
+            if len(self._checked) < 64:  # a program launches few shapes; bound the cache anyway
+                self._checked.add(config)
+        context.note_launch(self.name, grid3, block3, shared_bytes)
+        driver = context.driver
+        context.ensure()
+        result = driver.cuLaunchKernel(
+            self.handle,
+            *grid3,
+            *block3,
+            shared_bytes,
+            driver.CUstream(stream_handle(stream)),
+            params_address,
+            extra_address,
+        )
+        if int(result[0]) != 0:  # the message is built only on failure (this is the hot path)
+            what = describe_launch(self.name, grid3, block3, shared_bytes)
+            context.call_failed("cuLaunchKernel", result, during=f"launching {what}")
+
+    def _check_config(
+        self, grid3: tuple[int, int, int], block3: tuple[int, int, int], shared_bytes: int
+    ) -> None:
+        """Refuse a launch configuration the target cannot run; opt in to the dynamic
+        shared memory above the default limit. Once per configuration."""
+        context = self.context
         what = describe_launch(self.name, grid3, block3, shared_bytes)
         problem = context.target.check_launch(grid3, block3, shared_bytes)
         if problem is not None:
@@ -338,19 +367,6 @@ class Kernel:
                 during=f"opting {what} in to {shared_bytes} bytes of shared memory",
             )
             self._shared_opt_in = shared_bytes
-        driver = context.driver
-        context.last_launch = what
-        context.call(
-            "cuLaunchKernel",
-            self.handle,
-            *grid3,
-            *block3,
-            shared_bytes,
-            driver.CUstream(stream_handle(stream)),
-            params_address,
-            extra_address,
-            during=f"launching {what}",
-        )
 
     def __repr__(self) -> str:
         return f"Kernel('{self.name}', module='{self.module.name}')"

@@ -340,3 +340,62 @@ def test_freed_temporaries_are_reused_per_stream_and_size() -> None:
     assert elsewhere not in (first, other) and context.allocated == [4096, 2048, 2048]
     runtime.close()
     assert sorted(context.freed) == sorted([first, other, elsewhere])
+
+
+def test_compiled_code_finds_its_image_by_address_without_copying_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Compiled host code loads its kernel image on every call: a repeated load of the same
+    bytes at the same address neither copies them (ctypes.string_at) nor loads a module;
+    other bytes at that address (a JIT module freed and another placed there) load their
+    own module; the same bytes elsewhere share the first one. Function handles likewise."""
+    import ctypes
+
+    from schedir.gpu import host
+
+    made: list[bytes] = []
+    asked: list[str] = []
+
+    class FakeModule:
+        def __init__(self, context: object, image: bytes, name: str) -> None:
+            made.append(image)
+
+        def kernel(self, name: str) -> object:
+            asked.append(name)
+            return (id(self), name)
+
+        def unload(self) -> None:
+            pass
+
+    copies: list[int] = []
+    real_string_at = ctypes.string_at
+
+    def counting_string_at(address: int, size: int) -> bytes:
+        copies.append(size)
+        return real_string_at(address, size)
+
+    monkeypatch.setattr(host, "GpuModule", FakeModule)
+    monkeypatch.setattr(ctypes, "string_at", counting_string_at)
+    runtime = host.HostRuntime(_CountingContext())  # type: ignore[arg-type]  # no device needed
+    load = runtime._mgpuModuleLoad  # pyright: ignore[reportPrivateUsage]  # what compiled code calls
+    function = runtime._mgpuModuleGetFunction  # pyright: ignore[reportPrivateUsage]  # as above
+
+    image_a, image_b = b"PTX image A" * 100, b"PTX image B" * 100
+    buffer = ctypes.create_string_buffer(image_a, len(image_a))
+    address = ctypes.addressof(buffer)
+    first = load(address, len(image_a))
+    assert [load(address, len(image_a)) for _ in range(5)] == [first] * 5
+    assert made == [image_a] and copies == [len(image_a)]
+
+    ctypes.memmove(address, image_b, len(image_b))
+    other = load(address, len(image_b))
+    assert other != first and made == [image_a, image_b]
+
+    elsewhere = ctypes.create_string_buffer(image_a, len(image_a))
+    assert load(ctypes.addressof(elsewhere), len(image_a)) == first
+    assert made == [image_a, image_b]
+
+    kernels = [function(first, b"k0") for _ in range(3)] + [function(other, b"k0")]
+    assert kernels[0] == kernels[1] == kernels[2] != kernels[3]
+    assert asked == ["k0", "k0"]
+    runtime.close()
