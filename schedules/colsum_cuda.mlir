@@ -57,170 +57,335 @@
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
-    %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
+    %func_a = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
-    %fill, %red = transform.split_handle %ops
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Kernel 1's grid: G row chunks, each reduced into its own column of the N x G
-    // partials (%pfill, their zeros, is fused into the threads below), merged by %comb.
-    %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 0
-        -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
-      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
-          by num_threads = [128, 0], tile_sizes = [], mapping = [#gpu.block<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.yield %f, %p, %c, %l
-        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
-    }, {
-      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
-          by num_threads = [256, 0], tile_sizes = [], mapping = [#gpu.block<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.yield %f, %p, %c, %l
-        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
-    }, {
-      %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
-          by num_threads = [512, 0], tile_sizes = [], mapping = [#gpu.block<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.yield %f, %p, %c, %l
-        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
-    }
-    // Kernel 1's block: the partials' zeros fused into the block, then into each column
-    // chunk and each thread's 4 columns (the accumulator starts as zeros in registers:
-    // no kernel zeroes the partials, none reads them back); column chunks of 4T (a
-    // partial last chunk peeled, so that every chunk has a static width), 4 columns per
-    // thread, R rows per step.
-    %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %func_s = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func_s {
-      transform.apply_patterns.linalg.swap_extract_slice_with_fill
-      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
-      -> !transform.param<i64>
-    %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
-        : !transform.param<i64> -> !transform.param<i64> {
-      %c = transform.param.constant 1024 -> !transform.param<i64>
-      transform.yield %c : !transform.param<i64>
-    }, {
-      %c = transform.param.constant 2048 -> !transform.param<i64>
-      transform.yield %c : !transform.param<i64>
-    }, {
-      %c = transform.param.constant 4096 -> !transform.param<i64>
-      transform.yield %c : !transform.param<i64>
-    }
-    %part_c, %chunks = transform.structured.fuse %part tile_sizes [0, %chunk]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
-    transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
-    ^bb0(%loop: !transform.op<"scf.for">):
-      %main, %rest = transform.loop.peel %loop
-        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-      transform.yield
-    }
-    %func0 = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func0 {
-      transform.apply_patterns.canonicalization
-      transform.apply_patterns.linalg.tiling_canonicalization
-    } : !transform.any_op
-    %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall
-      : (!transform.any_op) -> !transform.any_op
-    %chunk_fills = transform.structured.match ops{["linalg.fill"]} in %forall
-      : (!transform.any_op) -> !transform.any_op
-    %part_t, %thread_foralls = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
-        (mapping = [#gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.foreach %chunk_fills, %thread_foralls : !transform.any_op, !transform.any_op {
-    ^bb0(%f: !transform.any_op, %t: !transform.any_op):
-      %f_t, %t2 = transform.structured.fuse_into_containing_op %f into %t
+    transform.alternatives %func_a : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %fill, %red = transform.split_handle %ops
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill, %part, %comb = transform.tune.alternatives<"blocks"> selected_region = 0
+          -> !transform.any_op, !transform.any_op, !transform.any_op {
+        // Only where G divides the rows (upstream's split fails definitely otherwise):
+        // the silenceable check moves transform.alternatives on to the next region.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 128 divisor = 128 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 128, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c : !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        // Only where G divides the rows (upstream's split fails definitely otherwise):
+        // the silenceable check moves transform.alternatives on to the next region.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 256 divisor = 256 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 256, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c : !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        // Only where G divides the rows (upstream's split fails definitely otherwise):
+        // the silenceable check moves transform.alternatives on to the next region.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 512 divisor = 512 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 512, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c : !transform.any_op, !transform.any_op, !transform.any_op
+      }
+      %part_b, %forall = transform.structured.tile_using_forall %part tile_sizes [1, 0, 0]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      transform.yield
-    }
-    %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
-      -> !transform.param<i64>
-    // Per chunk (the main chunks, the peeled one): R rows per step, a partial last step
-    // peeled (nothing to peel when R divides the rows).
-    transform.foreach %part_t : !transform.any_op {
-    ^bb0(%tile: !transform.any_op):
-      %part_r, %rows = transform.structured.tile_using_for %tile tile_sizes [%step, 0]
+      %func_s = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.linalg.swap_extract_slice_with_fill
+        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
+        -> !transform.param<i64>
+      %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
+          : !transform.param<i64> -> !transform.param<i64> {
+        %c = transform.param.constant 1024 -> !transform.param<i64>
+        transform.yield %c : !transform.param<i64>
+      }, {
+        %c = transform.param.constant 2048 -> !transform.param<i64>
+        transform.yield %c : !transform.param<i64>
+      }, {
+        %c = transform.param.constant 4096 -> !transform.param<i64>
+        transform.yield %c : !transform.param<i64>
+      }
+      %part_c, %chunks = transform.structured.fuse %part_b tile_sizes [0, 0, %chunk]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %rows_for = transform.cast %rows : !transform.any_op to !transform.op<"scf.for">
-      transform.sequence %rows_for : !transform.op<"scf.for"> failures(suppress) {
-      ^bb1(%loop: !transform.op<"scf.for">):
+      %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb0(%loop: !transform.op<"scf.for">):
         %main, %rest = transform.loop.peel %loop
           : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
         transform.yield
       }
-      transform.yield
-    }
-    // Kernel 2: the merge, a warp per column (blocks of 32 threads: any column count),
-    // its G partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3
-    // of each chunk (one 16-byte load) into a vector<4xf32> in registers; the lane's 4
-    // and the warp's 32 sums combined by one gpu.subgroup_reduce (shuffles only).
-    %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [1]
-        (mapping = [#gpu.block<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_b, %mg = transform.structured.fuse_into_containing_op %fill into %merge_grid
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mpfill, %mpart, %mcomb, %mloop = transform.structured.tile_reduction_using_for %comb_b
-        by tile_sizes = [0, 128]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %mpart_t, %mpart_f = transform.structured.tile_using_forall %mpart tile_sizes [1, 4]
-        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mpfill_t, %mpfill_f = transform.structured.tile_using_forall %mpfill tile_sizes [1, 4]
-        (mapping = [#gpu.thread<y>, #gpu.thread<x>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]
-        (mapping = [#gpu.thread<y>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %mcomb lanes = 32
-        mapping = [#gpu.thread<y>, #gpu.thread<x>]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-        (mapping = [#gpu.thread<y>])
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
-    %func = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.canonicalization
-      transform.apply_patterns.linalg.tiling_canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %func : !transform.any_op
-    // Vectorize every static tile (the fills and steps of kernel 1, the merge's steps);
-    // a dynamic one (the peeled rows, a column count not a multiple of 4) stays scalar.
-    %steps2 = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %forall
-      : (!transform.any_op) -> !transform.any_op
-    %steps3 = transform.structured.match ops{["linalg.generic"]} in %merge_grid
-      : (!transform.any_op) -> !transform.any_op
-    %tiles = transform.merge_handles %steps2, %steps3 : !transform.any_op
-    transform.foreach %tiles : !transform.any_op {
-    ^bb0(%tile: !transform.any_op):
-      transform.sequence %tile : !transform.any_op failures(suppress) {
-      ^bb1(%t: !transform.any_op):
-        transform.structured.vectorize %t : !transform.any_op
+      %func0 = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func0 {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall_g
+        : (!transform.any_op) -> !transform.any_op
+      %chunk_fills = transform.structured.match ops{["linalg.fill"]} in %forall_g
+        : (!transform.any_op) -> !transform.any_op
+      %part_t, %thread_foralls = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 0, 4]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.foreach %chunk_fills, %thread_foralls : !transform.any_op, !transform.any_op {
+      ^bb0(%f: !transform.any_op, %t: !transform.any_op):
+        %f_t, %t2 = transform.structured.fuse_into_containing_op %f into %t
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
         transform.yield
       }
+      %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
+        -> !transform.param<i64>
+      transform.foreach %part_t : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        %part_r, %rows = transform.structured.tile_using_for %tile tile_sizes [0, %step, 0]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        %rows_for = transform.cast %rows : !transform.any_op to !transform.op<"scf.for">
+        transform.sequence %rows_for : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%loop: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %loop
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        transform.yield
+      }
+      // Kernel 2: C columns per block, a warp per column.
+      %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [0, 1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %mg = transform.structured.fuse_into_containing_op %fill into %merge_grid
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mpfill, %mpart, %mcomb, %mloop = transform.structured.tile_reduction_using_for %comb_b
+          by tile_sizes = [128, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %mpart_t, %mpart_f = transform.structured.tile_using_forall %mpart tile_sizes [4, 1]
+          (mapping = [#gpu.thread<x>, #gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mpfill_t, %mpfill_f = transform.structured.tile_using_forall %mpfill tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b tile_sizes [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %mcomb lanes = 32
+          mapping = [#gpu.thread<y>, #gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge tile_sizes [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      %steps2 = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %forall_g
+        : (!transform.any_op) -> !transform.any_op
+      %steps3 = transform.structured.match ops{["linalg.generic"]} in %merge_grid
+        : (!transform.any_op) -> !transform.any_op
+      %tiles = transform.merge_handles %steps2, %steps3 : !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %loops = transform.structured.match ops{["scf.for"]} in %func
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_licm to %loops : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.yield
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %fill, %red = transform.split_handle %ops
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Kernel 1's grid: G row chunks, each reduced into its own column of the N x G
+      // partials (%pfill, their zeros, is fused into the threads below), merged by %comb.
+      %pfill, %part, %comb, %forall = transform.tune.alternatives<"blocks"> selected_region = 0
+          -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
+        %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+            by num_threads = [128, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c, %l
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+            by num_threads = [256, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c, %l
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        %f, %p, %c, %l = transform.structured.tile_reduction_using_forall %red
+            by num_threads = [512, 0], tile_sizes = [], mapping = [#gpu.block<x>]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c, %l
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }
+      // Kernel 1's block: the partials' zeros fused into the block, then into each column
+      // chunk and each thread's 4 columns (the accumulator starts as zeros in registers:
+      // no kernel zeroes the partials, none reads them back); column chunks of 4T (a
+      // partial last chunk peeled, so that every chunk has a static width), 4 columns per
+      // thread, R rows per step.
+      %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func_s = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.linalg.swap_extract_slice_with_fill
+        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
+        -> !transform.param<i64>
+      %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
+          : !transform.param<i64> -> !transform.param<i64> {
+        %c = transform.param.constant 1024 -> !transform.param<i64>
+        transform.yield %c : !transform.param<i64>
+      }, {
+        %c = transform.param.constant 2048 -> !transform.param<i64>
+        transform.yield %c : !transform.param<i64>
+      }, {
+        %c = transform.param.constant 4096 -> !transform.param<i64>
+        transform.yield %c : !transform.param<i64>
+      }
+      %part_c, %chunks = transform.structured.fuse %part tile_sizes [0, %chunk]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb0(%loop: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %loop
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %func0 = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func0 {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %chunk_fills = transform.structured.match ops{["linalg.fill"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %part_t, %thread_foralls = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.foreach %chunk_fills, %thread_foralls : !transform.any_op, !transform.any_op {
+      ^bb0(%f: !transform.any_op, %t: !transform.any_op):
+        %f_t, %t2 = transform.structured.fuse_into_containing_op %f into %t
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
+        -> !transform.param<i64>
+      // Per chunk (the main chunks, the peeled one): R rows per step, a partial last step
+      // peeled (nothing to peel when R divides the rows).
+      transform.foreach %part_t : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        %part_r, %rows = transform.structured.tile_using_for %tile tile_sizes [%step, 0]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        %rows_for = transform.cast %rows : !transform.any_op to !transform.op<"scf.for">
+        transform.sequence %rows_for : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%loop: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %loop
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        transform.yield
+      }
+      // Kernel 2: the merge, a warp per column (blocks of 32 threads: any column count),
+      // its G partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3
+      // of each chunk (one 16-byte load) into a vector<4xf32> in registers; the lane's 4
+      // and the warp's 32 sums combined by one gpu.subgroup_reduce (shuffles only).
+      %comb_b, %merge_grid = transform.structured.tile_using_forall %comb tile_sizes [1]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %mg = transform.structured.fuse_into_containing_op %fill into %merge_grid
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mpfill, %mpart, %mcomb, %mloop = transform.structured.tile_reduction_using_for %comb_b
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %mpart_t, %mpart_f = transform.structured.tile_using_forall %mpart tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mpfill_t, %mpfill_f = transform.structured.tile_using_forall %mpfill tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b tile_sizes [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %mcomb lanes = 32
+          mapping = [#gpu.thread<y>, #gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge tile_sizes [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+      %func = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Vectorize every static tile (the fills and steps of kernel 1, the merge's steps);
+      // a dynamic one (the peeled rows, a column count not a multiple of 4) stays scalar.
+      %steps2 = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %steps3 = transform.structured.match ops{["linalg.generic"]} in %merge_grid
+        : (!transform.any_op) -> !transform.any_op
+      %tiles = transform.merge_handles %steps2, %steps3 : !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      // The accumulators: out of the step loops into registers.
+      %loops = transform.structured.match ops{["scf.for"]} in %func
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_licm to %loops : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+      // The accumulator's first value: the zeros written before the step loop (their read
+      // folds to the constant; their write stays, four stores per thread and chunk, until
+      // the canonicalization folds a transfer_write under another, as upstream's foldWAW).
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+
       transform.yield
     }
-    transform.apply_patterns to %func {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    // The accumulators: out of the step loops into registers.
-    %loops = transform.structured.match ops{["scf.for"]} in %func
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_licm to %loops : !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
-    // The accumulator's first value: the zeros written before the step loop (their read
-    // folds to the constant; their write stays, four stores per thread and chunk, until
-    // the canonicalization folds a transfer_write under another, as upstream's foldWAW).
-    transform.apply_patterns to %func {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-
     %root_b = transform.apply_registered_pass "one-shot-bufferize"
         with options = {"bufferize-function-boundaries" = true,
                         "function-boundary-type-conversion" = "identity-layout-map"} to %root
@@ -234,6 +399,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
       : (!transform.any_op) -> !transform.any_op
+    %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
+      -> !transform.param<i64>
     transform.tune.alternatives<"threads_block"> selected_region = %threads
         : !transform.param<i64> {
       %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [256, 1, 1]

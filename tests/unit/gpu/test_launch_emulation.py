@@ -43,6 +43,13 @@ def _colsum(rows: int, cols: int) -> str:
         (37, 1001, {"threads": 0, "blocks": 2}),
         (300, 4100, {"threads": 2, "row_step": 16}),
         (3, 100003, {"threads": 0}),
+        # Rows a multiple of G: the split region (G x N partials, a warp per column's G).
+        (256, 64, None),
+        (128, 1, None),
+        (384, 1001, {"row_step": 16}),
+        (512, 37, {"blocks": 2, "threads": 0}),
+        (768, 2052, {"blocks": 1, "row_step": 4}),
+        (1024, 4100, {"threads": 2}),
     ],
     ids=str,
 )
