@@ -94,18 +94,6 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
         transform.yield %f, %p, %c : !transform.any_op, !transform.any_op, !transform.any_op
       }
-      %part_b, %forall = transform.structured.tile_using_forall %part tile_sizes [1, 0, 0]
-          (mapping = [#gpu.block<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %func_s = transform.structured.match ops{["func.func"]} in %s
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func_s {
-        transform.apply_patterns.linalg.swap_extract_slice_with_fill
-        transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
-        transform.apply_patterns.canonicalization
-      } : !transform.any_op
       %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
         -> !transform.param<i64>
       %chunk = transform.tune.alternatives<"threads_chunk"> selected_region = %threads
@@ -119,21 +107,70 @@ module attributes {transform.with_named_sequence} {
         %c = transform.param.constant 4096 -> !transform.param<i64>
         transform.yield %c : !transform.param<i64>
       }
-      %part_c, %chunks = transform.structured.fuse %part_b tile_sizes [0, 0, %chunk]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
-      transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
-      ^bb0(%loop: !transform.op<"scf.for">):
-        %main, %rest = transform.loop.peel %loop
-          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-        transform.yield
+      // Kernel 1's grid: G blocks walking the column chunks in turn (region 0), or a block
+      // per row chunk and column chunk (region 1: G x ceil(N / 4T) blocks in y, x).
+      %grid = transform.tune.knob<"grid"> = 0 from options = [0, 1] -> !transform.param<i64>
+      %forall_g = transform.tune.alternatives<"grid_shape"> selected_region = %grid
+          : !transform.param<i64> -> !transform.any_op {
+        %part_b, %forall = transform.structured.tile_using_forall %part tile_sizes [1, 0, 0]
+            (mapping = [#gpu.block<x>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+        %func_s = transform.structured.match ops{["func.func"]} in %s
+          : (!transform.any_op) -> !transform.any_op
+        transform.apply_patterns to %func_s {
+          transform.apply_patterns.linalg.swap_extract_slice_with_fill
+          transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice
+          transform.apply_patterns.canonicalization
+        } : !transform.any_op
+        %part_c, %chunks = transform.structured.fuse %part_b tile_sizes [0, 0, %chunk]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        %chunks_for = transform.cast %chunks : !transform.any_op to !transform.op<"scf.for">
+        transform.sequence %chunks_for : !transform.op<"scf.for"> failures(suppress) {
+        ^bb0(%loop: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %loop
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        %func0 = transform.structured.match ops{["func.func"]} in %s
+          : (!transform.any_op) -> !transform.any_op
+        transform.apply_patterns to %func0 {
+          transform.apply_patterns.canonicalization
+          transform.apply_patterns.linalg.tiling_canonicalization
+        } : !transform.any_op
+        transform.yield %forall_g : !transform.any_op
+      }, {
+        // Whole column chunks only (the threads of a block are static): where 4T does not
+        // divide the columns, transform.alternatives moves on to the N x G schedule.
+        transform.tune.alternatives<"grid_guard"> selected_region = %threads
+            : !transform.param<i64> {
+          %lo, %hi, %at = transform.structured.multitile_sizes %part dimension = 2
+              target_size = 1024 divisor = 1024 : (!transform.any_op) -> !transform.param<i64>
+          transform.yield
+        }, {
+          %lo, %hi, %at = transform.structured.multitile_sizes %part dimension = 2
+              target_size = 2048 divisor = 2048 : (!transform.any_op) -> !transform.param<i64>
+          transform.yield
+        }, {
+          %lo, %hi, %at = transform.structured.multitile_sizes %part dimension = 2
+              target_size = 4096 divisor = 4096 : (!transform.any_op) -> !transform.param<i64>
+          transform.yield
+        }
+        %part_b, %forall = transform.structured.tile_using_forall %part tile_sizes [1, 0, %chunk]
+            (mapping = [#gpu.block<y>, #gpu.block<x>])
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        %pfill_g, %forall_g = transform.structured.fuse_into_containing_op %pfill into %forall
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+        %func_s = transform.structured.match ops{["func.func"]} in %s
+          : (!transform.any_op) -> !transform.any_op
+        transform.apply_patterns to %func_s {
+          transform.apply_patterns.linalg.swap_extract_slice_with_fill
+          transform.apply_patterns.canonicalization
+          transform.apply_patterns.linalg.tiling_canonicalization
+        } : !transform.any_op
+        transform.yield %forall_g : !transform.any_op
       }
-      %func0 = transform.structured.match ops{["func.func"]} in %s
-        : (!transform.any_op) -> !transform.any_op
-      transform.apply_patterns to %func0 {
-        transform.apply_patterns.canonicalization
-        transform.apply_patterns.linalg.tiling_canonicalization
-      } : !transform.any_op
       %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %forall_g
         : (!transform.any_op) -> !transform.any_op
       %chunk_fills = transform.structured.match ops{["linalg.fill"]} in %forall_g
@@ -392,9 +429,14 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %func_b = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
-    %grids = transform.structured.match ops{["scf.forall"]}
+    // Kernel 1's grid (2-D in the split region's "grid" = 1), then the merge's.
+    %grids_2d = transform.structured.match ops{["scf.forall"]}
+        attributes {mapping = [#gpu.block<y>, #gpu.block<x>]} in %func_b
+      : (!transform.any_op) -> !transform.any_op
+    %grids_1d = transform.structured.match ops{["scf.forall"]}
         attributes {mapping = [#gpu.block<x>]} in %func_b
       : (!transform.any_op) -> !transform.any_op
+    %grids = transform.merge_handles %grids_2d, %grids_1d : !transform.any_op
     %grid2, %grid3 = transform.split_handle %grids
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch

@@ -50,6 +50,13 @@ def _colsum(rows: int, cols: int) -> str:
         (512, 37, {"blocks": 2, "threads": 0}),
         (768, 2052, {"blocks": 1, "row_step": 4}),
         (1024, 4100, {"threads": 2}),
+        # ... with a block per row chunk and column chunk (where 4T divides the columns;
+        # the N x G schedule otherwise)
+        (256, 4096, {"grid": 1}),
+        (384, 1024, {"grid": 1, "threads": 0, "row_step": 16}),
+        (256, 4100, {"grid": 1}),
+        (1024, 2049, {"grid": 1, "blocks": 1}),
+        (8191, 1000, {"grid": 1}),
     ],
     ids=str,
 )
