@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ContainerType, IntegerAttr, ShapedType, StringAttr, i64
+from xdsl.dialects.transform import TransformParamHandleType
 from xdsl.ir import Attribute, Operation, TypedAttribute
 from xdsl.parser import Parser
 
@@ -143,13 +144,18 @@ def static_multitile_sizes(
 @applies(MultiTileSizesOp)
 def apply_multitile_sizes(op: MultiTileSizesOp, interp: Interpreter) -> None:
     """Two tile sizes and a split point that tile `dimension` of each target exactly, as
-    params (static shapes only: a dynamic dimension is a silenceable failure here, where
-    upstream would build the index computation)."""
+    params, as upstream's for param results: a silenceable failure where the dimension is
+    dynamic or not a multiple of `divisor`. Op-handle results (upstream builds the index
+    computation for dynamic sizes) are not supported: a definite failure."""
     dimension = op.dimension.value.data
     target_size = op.target_size.value.data
     divisor = op.divisor.value.data
     if target_size <= 0 or divisor <= 0:
         raise definite(op, "expects target_size and divisor to be positive")
+    if not isinstance(op.low_size.type, TransformParamHandleType):
+        raise definite(
+            op, "only !transform.param results are supported (the sizes of static shapes)"
+        )
 
     def one(payload: Operation) -> list[Mapped]:
         if not is_structured(payload):
@@ -158,7 +164,11 @@ def apply_multitile_sizes(op: MultiTileSizesOp, interp: Interpreter) -> None:
             raise silenceable(op, "dimension overflow", payload)
         trip_count = static_loop_ranges(payload)[dimension]
         if trip_count < 0:
-            raise silenceable(op, "expected static shape for the target dimension", payload)
+            raise silenceable(
+                op,
+                "cannot compute parametric tile sizes for dynamically shaped payload op",
+                payload,
+            )
         sizes = static_multitile_sizes(trip_count, target_size, divisor)
         if sizes is None:
             raise silenceable(op, "failed to compute multi-size tiling sizes", payload)
