@@ -1,58 +1,50 @@
 // Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in two
-// kernels:
-// 1. the rows are split into G chunks, one block each (tile_reduction_using_forall over
-//    #gpu.block<x>; knob "blocks", G = 128 selected, the fastest measured, see below):
-//    each of its
-//    T threads (knob "threads": 256, 512 selected, 1024) owns 4 adjacent columns of a
-//    chunk of 4T (transform.structured.fuse over the columns, then tile_using_forall
-//    tile_sizes 4 over #gpu.thread<x>, so a warp reads 512 contiguous bytes of a row per
-//    load) and walks down the block's rows in steps of R (knob "row_step", R = 8): each
-//    step is one vector<Rx4xf32> read, R 16-byte loads in flight, added into a
-//    vector<4xf32> accumulator that hoist_loop_invariant_subsets keeps in registers
-//    across the steps; the last partial step (rows not a multiple of R) is peeled off
-//    and stays scalar; the accumulator is written once per column chunk. The partials'
-//    zeros are fused down to each thread's 4 columns (fuse_into_containing_op into the
-//    block through its shared output, linalg.swap_extract_slice_with_fill and
+// kernels: G row chunks reduced into G partials per column, then the partials merged. Two
+// schedules, tried in order by transform.alternatives on the function:
+//
+// A. The split region, where G divides the rows (transform.structured.multitile_sizes
+//    with divisor G as the silenceable guard: upstream's split_reduction fails
+//    definitely on a ragged split): split_reduction with insert_split_dimension = 0
+//    makes the partials G x N (row chunk g, column n), so
+//    1. kernel 1, G blocks (tile_using_forall over the chunk dim, #gpu.block<x>; knob
+//       "blocks": G = 128 selected, 256, 512), each of its T threads (knob "threads":
+//       256, 512 selected, 1024) owning 4 adjacent columns of a chunk of 4T (the chunks in
+//       an scf.for, a partial last one peeled so that every chunk has a static width) and
+//       walking down the block's M / G rows in steps of R (knob "row_step": 4, 8
+//       selected, 16): one vector<1xRx4xf32> read per step (R 16-byte loads in flight)
+//       added into a vector<1x4xf32> accumulator kept in registers, then stored as one
+//       st.global.v4: a warp writes 512 contiguous bytes of partial row g (full
+//       sectors). With knob "grid" = 1 the column chunks are blocks too (a 2-D grid,
+//       #gpu.block<y> over g and #gpu.block<x> over the chunks, G x N / 4T blocks and no
+//       chunk loop) where 4T divides the columns; otherwise the region fails and B runs.
+//    2. kernel 2, a warp per column (blocks of 32 threads): the combining op tiled as in
+//       B but its lane l reads the partials 4l..4l+3 of its column (4-byte loads N x 4
+//       bytes apart, from L2: the 4 MB of partials at 8192^2 were just written), one
+//       gpu.subgroup_reduce (5 shfl.sync.bfly).
+// B. Otherwise (8191 rows, 999, 100003), the N x G schedule: tile_reduction_using_forall
+//    over #gpu.block<x> (it appends the G dimension last), kernel 1 as in A.1 but each
+//    thread's 4 sums 4G bytes apart (st.global.b32 each), kernel 2 a warp per column
+//    whose lane l reads its 4 adjacent partials 4l..4l+3 as one ld.global.v4 per chunk of
+//    128. In both, the partials' zeros are fused into the thread's forall
+//    (fuse_into_containing_op, linalg.swap_extract_slice_with_fill and
 //    tensor.merge_consecutive_insert_extract_slice so that the block's slice of the
-//    partials is one rank-reducing slice, which bufferizes in place; transform.structured.
-//    fuse through the chunk loop's iter_args; fuse_into_containing_op into the thread's
-//    forall), vectorized, and folded into the accumulator's first value: no kernel
-//    zeroes the partials and none reads them back (the previous schedule's first kernel
-//    wrote N x G zeros that the second read again); each thread still stores its 4 zeros
-//    before its sums (no fold of a transfer_write under another yet);
-// 2. the G partials of each column are added by a warp (upstream's merge op, tiled as
-//    rowsum's warp region: a column per block of 32 threads, any column count; the G
-//    partials in chunks of 128, lane l adding the 4 adjacent partials 4l..4l+3 of each
-//    chunk with one 16-byte load into a vector<4xf32> in registers, then
-//    transform.schedir.gpu.reduce_to_subgroup_reduce: one gpu.subgroup_reduce, 5
-//    shfl.sync.bfly, no barrier). The previous merge (a thread per column, 128 per block)
-//    put 64 blocks of 128 threads on the 132 SMs at 8192 columns, 8 at 1000.
-// Kernel 1 crosses no lanes: no shuffle and no shared memory. Each forall of blocks
-// is mapped on its own (map_forall_to_blocks on the forall).
-// Knobs: "blocks" (tune.alternatives, since num_threads is static upstream: G = 128, 256,
-// 512 row chunks; G must be a multiple of 128, the merge's chunk), "threads" (a
-// tune.knob of region indices 0, 1, 2 for T = 256, 512, 1024: one param selects both the
-// chunk of 4T columns and the block size, which map_nested_forall_to_threads takes
-// statically), "row_step" (tune.knob: rows per vector step, 4, 8 or 16).
-// Measured on the H200 (benchmarks/gpu.py, one run, copy 4.08 TB/s), 8192^2: G = 128
-// 0.095 ms (0.69x copy; with 1024 threads 0.097), G = 256 0.110 (0.60x), G = 512 0.159;
-// row_step 4, 8, 16 alike (0.108 at G = 256); torch eager 0.083, torch.compile and Triton
-// 0.095 (the three-kernel schedule before: 0.41x). 8191x1000: G = 256 0.030 ms (0.27x;
-// eager 0.034, torch.compile 0.037, Triton 0.035; before: 0.09x), but the same run timed
-// the same G = 256 kernel with other row steps at 0.063-0.065 ms, so the odd-size
-// ranking of the regions (0.051-0.066 ms) is not settled by that run.
-// The PTX at 8192^2 (ptxas sm_90: 0 bytes local memory): kernel 1's row loop is unrolled
-// into 8 groups of 8 ld.global.v4 (8 loads in flight per thread), but the N x G partials
-// (tile_reduction_using_forall appends the G dimension last) make each thread's 4 zero
-// stores and 4 sum stores scalar st.global.b32 512 bytes apart: 2M single-sector stores
-// against 8M load sectors. Next: G x N partials (split_reduction insert_split_dimension = 0,
-// the G dimension over the blocks) for one coalesced 16-byte store per thread, the merge a
-// thread per column walking G rows (coalesced across lanes). At 8191x1000 the default's
-// one chunk of 2048 columns keeps 250 of 512 threads busy in 128 blocks; measured (H200,
-// 15:20 run): default 0.066 ms, threads = 256 0.052, 512 row chunks of 256 threads 0.067,
-// with row step 4 0.063 (eager 0.034): more blocks alone do not help, so the odd size is
-// not limited by the grid's width (next: the per-row-step latency chain, 8 dependent
-// iterations of 8 loads per thread, and the two launches).
+//    partials is one slice that bufferizes in place) and folded into the accumulator's
+//    first value; each thread still stores its 4 zeros before its sums (no fold of a
+//    transfer_write under another yet). Kernel 1 crosses no lanes: no shuffle, no shared
+//    memory. The same knobs select B's regions ("grid" does not apply).
+// Why A (PTX analysis, before measuring it): B's N x G partials cost 2M scalar stores at
+// 8192^2 (G = 128: 4 zeros and 4 sums per thread and chunk), each a partial 32-byte
+// sector written by 8 blocks at different times; the 256 MB stream through the 50 MB L2
+// evicts them in between, so each costs a DRAM read-modify-write: ~128 MB of extra
+// traffic on 256 MB read, which fits the measured 0.69x of copy (and G = 256 slower,
+// 0.110 ms, G = 512 0.159: stores double with G). A's stores are whole sectors.
+// Measured before A (H200, benchmarks/gpu.py, copy 4.08 TB/s), 8192^2: G = 128 0.095 ms
+// (0.69x copy), G = 256 0.110, G = 512 0.159; row_step 4, 8, 16 alike; torch eager 0.083,
+// torch.compile and Triton 0.095. 8191x1000 (B): default 0.066 ms, threads = 256 0.052,
+// eager 0.034, Triton 0.035: 32 MB is ~8 us at copy rate, so the event interval around
+// one call is mostly the host's time to queue the two launches (the JIT host code calls
+// back into Python for the module, each cuLaunchKernel and the partials' buffer);
+// benchmarks/launch_overhead.py measures it beside the event time.
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
