@@ -120,8 +120,9 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
         {"blocks": 2, "row_step": 4, "threads": 0},
         {"grid": 1, "threads": 0},
         {"grid": 1, "blocks": 1, "row_step": 16},
+        {"partials": 1, "threads": 2},
     ],
-    ids=["default", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16"],
+    ids=["default", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16", "nxg-1024"],
 )
 def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | None) -> None:
     """Every "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count

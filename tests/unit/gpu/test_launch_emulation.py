@@ -57,6 +57,9 @@ def _colsum(rows: int, cols: int) -> str:
         (256, 4100, {"grid": 1}),
         (1024, 2049, {"grid": 1, "blocks": 1}),
         (8191, 1000, {"grid": 1}),
+        # rows a multiple of G, the N x G schedule chosen ("partials" = 1)
+        (256, 64, {"partials": 1}),
+        (1024, 4100, {"partials": 1, "threads": 2, "blocks": 2}),
     ],
     ids=str,
 )
