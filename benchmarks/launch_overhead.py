@@ -27,12 +27,14 @@ from schedir.gpu import time_function
 ROOT = Path(__file__).resolve().parents[1]
 
 CASES = (
-    ("colsum_odd", "colsum_cuda.mlir", {999: 8191, 1000: 1000}, (8191, 1000), 2),
-    ("colsum", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2),
-    ("rowsum_odd", "rowsum_cuda.mlir", {1000: 8191, 999: 1000}, (8191, 1000), 1),
+    ("colsum_odd", "colsum_cuda.mlir", {999: 8191, 1000: 1000}, (8191, 1000), 2, None),
+    ("colsum", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, None),
+    ("colsum nxg", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, {"partials": 1}),
+    ("colsum 1024", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, {"threads": 2}),
+    ("rowsum_odd", "rowsum_cuda.mlir", {1000: 8191, 999: 1000}, (8191, 1000), 1, {"threads": 4}),
 )
 """(name, example and schedule file, example dims -> benchmark dims, input shape,
-kernels launched per call)."""
+kernels launched per call, knobs)."""
 
 
 def resized(text: str, dims: dict[int, int]) -> str:
@@ -51,11 +53,10 @@ def main() -> None:
     args = parser.parse_args()
     import torch  # pyright: ignore[reportMissingImports]  # PyTorch is on the device machine only
 
-    for name, example, dims, shape, launches in CASES:
+    for name, example, dims, shape, launches, knobs in CASES:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
             f.write(resized((ROOT / "examples" / example).read_text(), dims))
             f.flush()
-            knobs = {"threads": 4} if name == "rowsum_odd" else None
             kernel = schedir.compile(
                 f.name,
                 schedule=ROOT / "schedules" / example,
