@@ -350,13 +350,28 @@ _COLSUM_VARIANTS = {
     "blocks=256 threads=256": {"blocks": 1, "threads": 0},
     "row_step=4": {"row_step": 4},
     "row_step=16": {"row_step": 16},
+    "blocks=256 row_step=16": {"blocks": 1, "row_step": 16},
+    "2d": {"grid": 1},
+    "2d threads=256": {"grid": 1, "threads": 0},
+    "2d blocks=256": {"grid": 1, "blocks": 1},
+    "2d row_step=16": {"grid": 1, "row_step": 16},
+    "nxg": {"partials": 1},
+    "nxg threads=1024": {"partials": 1, "threads": 2},
 }
 """colsum's other knob values: row chunks G ("blocks": 128 selected, 256, 512), threads per
-block of the row-chunk kernel ("threads": 256, 512 selected, 1024) and rows per vector
-step ("row_step": 8 selected)."""
+block of the row-chunk kernel ("threads": 256, 512 selected, 1024), rows per vector step
+("row_step": 8 selected) and, where G divides the rows (G x N partials), the row-chunk
+kernel's grid ("grid": 0 selected, G blocks walking the column chunks; 1 ("2d"), a block
+per row chunk and column chunk of 4T, where 4T divides the columns); "nxg" ("partials" = 1) is
+the N x G schedule at the same size (the one odd row counts get), for the comparison in one
+run."""
 
 _COLSUM_ODD_VARIANTS = {
-    **_COLSUM_VARIANTS,
+    **{
+        name: knobs
+        for name, knobs in _COLSUM_VARIANTS.items()
+        if not {"grid", "partials"} & knobs.keys()
+    },
     "blocks=512 threads=256": {"blocks": 2, "threads": 0},
     "blocks=512 threads=256 row_step=4": {"blocks": 2, "threads": 0, "row_step": 4},
 }

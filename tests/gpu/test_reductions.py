@@ -97,7 +97,19 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
 
 @pytest.mark.parametrize(
     ("rows", "cols"),
-    [(8191, 1000), (100003, 3), (3, 100003), (37, 1001), (5, 33), (8192, 8192)],
+    [
+        (8191, 1000),
+        (100003, 3),
+        (3, 100003),
+        (37, 1001),
+        (5, 33),
+        (8192, 8192),
+        # rows a multiple of every G: the split region (G x N partials)
+        (1024, 1001),
+        (1536, 37),
+        (512, 4100),
+        (8192, 1000),
+    ],
     ids=str,
 )
 @pytest.mark.parametrize(
@@ -106,13 +118,18 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
         None,
         {"blocks": 0, "row_step": 16, "threads": 2},
         {"blocks": 2, "row_step": 4, "threads": 0},
+        {"grid": 1, "threads": 0},
+        {"grid": 1, "blocks": 1, "row_step": 16},
+        {"partials": 1, "threads": 2},
     ],
-    ids=["default", "128x1024x16", "512x256x4"],
+    ids=["default", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16", "nxg-1024"],
 )
 def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | None) -> None:
     """Every "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count
     where they do not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and out of 16-byte
-    alignment, a column count past a whole chunk of 2048 and the warp-per-column merge."""
+    alignment, a column count past a whole chunk of 2048 and the warp-per-column merge;
+    rows that G divides take the split region (G x N partials), the others the N x G
+    one."""
     kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
@@ -169,6 +186,7 @@ print("ran")
         ("softmax", 1001, 4),
         ("layernorm", 1000, 4),
         ("colsum", 1001, 0),
+        ("colsum", 1024, 0),
     ],
     ids=str,
 )
@@ -176,7 +194,8 @@ def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
     """The shared partials, the all-reduce's warp slots and the row values: no hazard in
     the chunked region, in the register regions with static pieces (the forwarded reads of
     x) or with dynamic ones; colsum's merge (its lanes' partials in shared memory; the
-    example resized to 1001 rows of 4 columns, 256 threads in the row-chunk kernel)."""
+    example resized to 1001 rows of 4 columns, 256 threads in the row-chunk kernel; 1024
+    rows take the split region)."""
     sanitizer = shutil.which("compute-sanitizer") or next(
         (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
     )

@@ -43,6 +43,23 @@ def _colsum(rows: int, cols: int) -> str:
         (37, 1001, {"threads": 0, "blocks": 2}),
         (300, 4100, {"threads": 2, "row_step": 16}),
         (3, 100003, {"threads": 0}),
+        # Rows a multiple of G: the split region (G x N partials, a warp per column's G).
+        (256, 64, None),
+        (128, 1, None),
+        (384, 1001, {"row_step": 16}),
+        (512, 37, {"blocks": 2, "threads": 0}),
+        (768, 2052, {"blocks": 1, "row_step": 4}),
+        (1024, 4100, {"threads": 2}),
+        # ... with a block per row chunk and column chunk (where 4T divides the columns;
+        # the N x G schedule otherwise)
+        (256, 4096, {"grid": 1}),
+        (384, 1024, {"grid": 1, "threads": 0, "row_step": 16}),
+        (256, 4100, {"grid": 1}),
+        (1024, 2049, {"grid": 1, "blocks": 1}),
+        (8191, 1000, {"grid": 1}),
+        # rows a multiple of G, the N x G schedule chosen ("partials" = 1)
+        (256, 64, {"partials": 1}),
+        (1024, 4100, {"partials": 1, "threads": 2, "blocks": 2}),
     ],
     ids=str,
 )

@@ -184,9 +184,12 @@ def test_colsum_kernels_read_16_bytes_per_load(
     step of 8 rows (where its chunks have 8 rows) as 16-byte loads (ld.global.v4) and
     nothing else (its accumulators start as zeros in registers: no partial is read back)
     with no lane reading another's sum (no shuffle, no shared memory, no barrier); the
-    merge is a warp per column (blocks of 32 threads), its G partials one ld.global.v4
-    per lane and chunk of 128, combined by one subgroup reduction (5 shfl.sync.bfly, no
-    barrier)."""
+    merge is a warp per column (blocks of 32 threads) combining by one subgroup
+    reduction (5 shfl.sync.bfly, no barrier). Where G divides the rows (the split
+    region), the partials are G x N: each thread stores its 4 sums as one
+    st.global.v4 (no 4-byte store 4G bytes from the next), and a merge lane reads 4
+    partials of its column per chunk of 128 (4-byte loads down the column); otherwise
+    (N x G) a merge lane reads 4 adjacent partials as one ld.global.v4 per chunk."""
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
     schedule = REPO / "schedules" / "colsum_cuda.mlir"
     ptx = schedir.compile(
@@ -202,7 +205,14 @@ def test_colsum_kernels_read_16_bytes_per_load(
     if rows % COLSUM_BLOCKS[blocks] == 0 and cols % 4 == 0:  # no scalar tail
         assert len(re.findall(r"ld\.global", chunks)) == v4_loads
     merge_loads = re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", merge)
-    assert len(merge_loads) == COLSUM_BLOCKS[blocks] // 128
+    if rows % COLSUM_BLOCKS[blocks] == 0:  # the split region: G x N partials
+        assert not merge_loads
+        assert len(re.findall(r"ld\.global(?:\.nc)?\.[bf]32", merge)) >= 4
+        if cols % 4 == 0:
+            stores = re.findall(r"st\.global\.(v4\.)?[bf]32", chunks)
+            assert stores and all(stores), stores  # every partial store 16 bytes
+    else:
+        assert len(merge_loads) == COLSUM_BLOCKS[blocks] // 128
     assert "shfl" not in chunks and ".shared" not in chunks and "bar.sync" not in chunks
     assert len(re.findall(r"shfl\.sync\.bfly\.b32", merge)) == 5
     assert "bar.sync" not in merge

@@ -253,9 +253,11 @@ class MultiTileSizesOp(IRDLOperation):
         target_size = 3 : (!transform.any_op) -> !transform.param<i64>
     ```
 
-    Return modes: only reads the target; results are params (or handles to the
-    computing ops for dynamic sizes). Silenceable failure if the dimension cannot be
-    tiled so.
+    Return modes: only reads the target; results are params (upstream's op-handle
+    results, the index computation for dynamic sizes, are a definite failure here).
+    Silenceable failure if the dimension is dynamic or cannot be tiled so (not a multiple
+    of `divisor`): schedules use it as a divisibility guard inside
+    `transform.alternatives`.
     """
 
     name = "transform.structured.multitile_sizes"

@@ -1,20 +1,23 @@
 """Apply functions of the structured ops that partition an op's work: `pad`,
-`split_reduction`, `tile_reduction_using_for` and `tile_reduction_using_forall`
+`multitile_sizes` (static sizes), `split_reduction`, `tile_reduction_using_for` and
+`tile_reduction_using_forall`
 (upstream's LinalgTransformOps.cpp), over `schedir.transform.rewrites` (`padding`,
 `split_reduction`, `tiling.reduction`), with upstream's messages and failure modes.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ContainerType, ShapedType, StringAttr
+from xdsl.dialects.builtin import ContainerType, IntegerAttr, ShapedType, StringAttr, i64
+from xdsl.dialects.transform import TransformParamHandleType
 from xdsl.ir import Attribute, Operation, TypedAttribute
 from xdsl.parser import Parser
 
 from schedir.diagnostics import TransformError
 from schedir.dialects import get_context
-from schedir.dialects.linalg.interface import is_structured
+from schedir.dialects.linalg.interface import is_structured, num_loops, static_loop_ranges
 from schedir.dialects.syntax import op_location, op_note
 from schedir.dialects.transform.structured.partition import (
+    MultiTileSizesOp,
     PadOp,
     SplitReductionOp,
     TileReductionUsingForallOp,
@@ -112,6 +115,66 @@ def apply_pad(op: PadOp, interp: Interpreter) -> None:
         pad_ops.extend(result.pads)
         copy_ops.extend(c for c in result.copy_backs if c not in copy_ops)
     interp.set_results(op, [padded_ops, pad_ops, copy_ops])
+
+
+# --- multitile_sizes -------------------------------------------------------------------
+
+
+def static_multitile_sizes(
+    trip_count: int, target_size: int, divisor: int
+) -> tuple[int, int, int] | None:
+    """(low size, high size, split point) tiling `trip_count` exactly with low and high
+    tiles, multiples of `divisor` near `target_size` (upstream's
+    `computeStaticMultiTileSizes`); None where none does (`trip_count` not a multiple of
+    `divisor`)."""
+    a = trip_count // divisor
+    t = -(-target_size // divisor)
+    total = -(-a // t)
+    if total == 0:
+        return None
+    low = (a // total) * divisor
+    high = low + divisor
+    low_trips = total - a % total
+    high_trips = a % total
+    if low * low_trips + high * high_trips != trip_count:
+        return None
+    return low, high, low * low_trips
+
+
+@applies(MultiTileSizesOp)
+def apply_multitile_sizes(op: MultiTileSizesOp, interp: Interpreter) -> None:
+    """Two tile sizes and a split point that tile `dimension` of each target exactly, as
+    params, as upstream's for param results: a silenceable failure where the dimension is
+    dynamic or not a multiple of `divisor`. Op-handle results (upstream builds the index
+    computation for dynamic sizes) are not supported: a definite failure."""
+    dimension = op.dimension.value.data
+    target_size = op.target_size.value.data
+    divisor = op.divisor.value.data
+    if target_size <= 0 or divisor <= 0:
+        raise definite(op, "expects target_size and divisor to be positive")
+    if not isinstance(op.low_size.type, TransformParamHandleType):
+        raise definite(
+            op, "only !transform.param results are supported (the sizes of static shapes)"
+        )
+
+    def one(payload: Operation) -> list[Mapped]:
+        if not is_structured(payload):
+            raise silenceable(op, "only applies to structured ops", payload)
+        if dimension >= num_loops(payload):
+            raise silenceable(op, "dimension overflow", payload)
+        trip_count = static_loop_ranges(payload)[dimension]
+        if trip_count < 0:
+            raise silenceable(
+                op,
+                "cannot compute parametric tile sizes for dynamically shaped payload op",
+                payload,
+            )
+        sizes = static_multitile_sizes(trip_count, target_size, divisor)
+        if sizes is None:
+            raise silenceable(op, "failed to compute multi-size tiling sizes", payload)
+        return [IntegerAttr(size, i64) for size in sizes]
+
+    interp.apply_to_each(op, op.target, one)
 
 
 # --- split_reduction --------------------------------------------------------------------
