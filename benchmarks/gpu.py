@@ -28,7 +28,8 @@ TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (
 `allow_tf32 = False`; Triton: `tl.dot(..., input_precision="ieee")`). The last column is
 the time of the peer over schedir's (above 1: schedir is faster). The row schedules
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
-(rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
+(rows in registers, the chunked schedule, softmax's and layernorm's unrolled chunks with 256
+or 1024 threads) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rowsum_odd's
 main row is the warp region with one row per block);
@@ -337,9 +338,17 @@ _THREADS_VARIANTS = {
     "threads=1024": {"threads": 2},
     "chunks": {"threads": 3},
 }
-_SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
-"""The other regions of the row schedules' "threads" knob (rows in registers with 256 or
-1024 threads, the chunked schedule); the default row is 512 threads in registers."""
+_SOFTMAX_VARIANTS = {
+    **_THREADS_VARIANTS,
+    "threads=512": {"threads": 1},
+    "warps": {"threads": 4},
+    "regs 256": {"threads": 6},
+    "regs 1024": {"threads": 7},
+}
+"""softmax's and layernorm's other regions of the "threads" knob: contiguous pieces in registers
+with 256, 512 or 1024 threads, the chunked schedule, a row per warp, and the chunks in
+registers with 256 or 1024 threads; the default row is the chunks in registers with 512
+threads (region 5: the chunk loops unrolled, the row read once, coalesced)."""
 
 
 _COLSUM_VARIANTS = {
@@ -533,7 +542,11 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * odd_rows * odd_cols,
             bandwidth_bound=True,
-            knob_variants={**_THREADS_VARIANTS, "threads=512": {"threads": 1}},
+            knob_variants={
+                **_THREADS_VARIANTS,
+                "threads=512": {"threads": 1},
+                "regs 512": {"threads": 5},
+            },
             knobs=_WARPS,
         ),
         Case(
