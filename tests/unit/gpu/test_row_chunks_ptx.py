@@ -25,10 +25,11 @@ REGIONS = {5: 512, 6: 256, 7: 1024}
 ROW_READS = {"softmax": 1, "layernorm": 3}
 """Row-long arrays each thread reads: softmax x; layernorm x, gamma and beta."""
 
-BARRIERS = 11
-"""bar.sync per row: five per block reduction (the partials' slot, the all-reduce's warp
-exchange and its reuse, the merge by thread 0 and its publication) and the fill of the
-first reduction's init."""
+BARRIERS = 6
+"""bar.sync per row: three per block reduction: the all-reduce's warp exchange, the merge by
+thread 0 of slot 0 (written by the all-reduce's result) and its publication to the block.
+The all-reduce itself orders the partials' slots (no barrier before it), it runs once (no
+barrier after its reads), and the shared buffers' deallocs at the end need none."""
 
 
 def _ptx(name: str, region: int) -> str:
