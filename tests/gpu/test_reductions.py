@@ -169,6 +169,10 @@ print("ran")
         ("softmax", 1001, 4),
         ("layernorm", 1000, 4),
         ("colsum", 1001, 0),
+        ("softmax", 8192, 5),
+        ("layernorm", 8192, 5),
+        ("softmax", 8192, 6),
+        ("layernorm", 1001, 7),
     ],
     ids=str,
 )
