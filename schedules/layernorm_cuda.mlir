@@ -22,7 +22,8 @@
 // each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
 // reduction's and the epilogue's reads of x the first's (the row read once, in registers),
 // gamma and beta are read once each. Longer rows run groups of 8192 / T chunks (x re-read
-// per pass), a row no multiple of T ends in a partial chunk. Still 11 barriers per row.
+// per pass), a row no multiple of T ends in a partial chunk. 6 barriers
+// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on

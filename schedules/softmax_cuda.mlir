@@ -28,7 +28,8 @@
 // div's reads of x the max's (the row read once, kept in registers; exp of it computed
 // again per pass) and LLVM keeps the partials in registers across the unrolled chunks. A
 // longer row runs groups of 8192 / T chunks (a remainder loop, x re-read per pass); a row
-// that is no multiple of T ends in a partial (scalar) chunk. Still 11 barriers per row.
+// that is no multiple of T ends in a partial (scalar) chunk. 6 barriers
+// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
