@@ -278,3 +278,12 @@ def test_chunks_in_registers_at_unroll_boundaries(name: str, region: int, cols: 
     outputs compared with the reference."""
     kernel, text = _compile(name, {1000: 5, 999: cols}, {"threads": region})
     check_kernel(kernel, text, seed=cols + region, reduction=None)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8192, 8192), (5, 1000), (3, 8192 + 129)], ids=str)
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_chunks_in_registers_of_128_threads(name: str, rows: int, cols: int) -> None:
+    """Region 8 (chunks of 128, unrolled by 64): the benchmark's size, rows shorter than a
+    group of chunks, and a group and a partial chunk."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": 8})
+    check_kernel(kernel, text, seed=cols + 8, reduction=None)
