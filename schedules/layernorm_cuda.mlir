@@ -24,8 +24,9 @@
 // gamma and beta are read once each. Longer rows run groups of 8192 / T chunks (x re-read
 // per pass), a row no multiple of T ends in a partial chunk. 6 barriers
 // per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
-// Measured on the H200 at 8192^2 (one run, 11 barriers then): 0.141 ms with 512 threads,
-// 0.145 with 256, 0.141 with 1024; chunks 0.156, torch.compile 0.132, Triton 0.136.
+// Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.142 ms with
+// 512 threads, 0.147 with 256, 0.140 with 1024; chunks 0.156, torch.compile 0.133, Triton
+// 0.137.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on

@@ -30,8 +30,10 @@
 // longer row runs groups of 8192 / T chunks (a remainder loop, x re-read per pass); a row
 // that is no multiple of T ends in a partial (scalar) chunk. 6 barriers
 // per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
-// Measured on the H200 at 8192^2 (one run, 11 barriers then): 0.138 ms with 256 threads,
-// 0.174 with 512, 0.153 with 1024; chunks 0.158, torch.compile 0.151, Triton 0.135.
+// Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.138 ms with
+// 512 threads, 0.139 with 256, 0.150 with 1024 (with 11 barriers: 0.174, 0.138, 0.153);
+// chunks 0.158, torch.compile 0.153, Triton 0.135. 256 selected (the same time with fewer
+// threads per barrier).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
