@@ -28,7 +28,8 @@ TFLOP/s is given for the matmuls. The f32 matmuls run with TF32 off everywhere (
 `allow_tf32 = False`; Triton: `tl.dot(..., input_precision="ieee")`). The last column is
 the time of the peer over schedir's (above 1: schedir is faster). The row schedules
 (softmax, softmax_f16, layernorm) also time the other regions of their "threads" knob
-(rows in registers with 256 or 1024 threads, the chunked schedule) as further rows, and
+(rows in registers, the chunked schedule, softmax's and layernorm's other unrolled chunks
+in registers) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rowsum_odd's
 main row is the warp region with one row per block);
@@ -337,9 +338,20 @@ _THREADS_VARIANTS = {
     "threads=1024": {"threads": 2},
     "chunks": {"threads": 3},
 }
-_SOFTMAX_VARIANTS = {**_THREADS_VARIANTS, "warps": {"threads": 4}}
-"""The other regions of the row schedules' "threads" knob (rows in registers with 256 or
-1024 threads, the chunked schedule); the default row is 512 threads in registers."""
+_ROW_VARIANTS = {
+    **_THREADS_VARIANTS,
+    "threads=512": {"threads": 1},
+    "warps": {"threads": 4},
+    "regs 1024": {"threads": 7},
+    "regs 128": {"threads": 8},
+}
+_SOFTMAX_VARIANTS = {**_ROW_VARIANTS, "regs 512": {"threads": 5}}
+_LAYERNORM_VARIANTS = {**_ROW_VARIANTS, "regs 256": {"threads": 6}}
+"""softmax's and layernorm's other regions of the "threads" knob: contiguous pieces in registers
+with 256, 512 or 1024 threads, the chunked schedule, a row per warp, and the chunks in
+registers (the chunk loops unrolled, the row read once, coalesced) with 128, 256, 512 or 1024
+threads; the default rows are softmax's chunks in registers with 256 threads (region 6) and
+layernorm's with 512 (region 5)."""
 
 
 _COLSUM_VARIANTS = {
@@ -538,7 +550,7 @@ def cases(torch: Any) -> list[Case]:
             lambda x, g, b: f.layer_norm(x, (x.shape[1],), g, b, eps=1e-5),
             2 * 4 * ln * ln + 2 * 4 * ln,
             bandwidth_bound=True,
-            knob_variants=_SOFTMAX_VARIANTS,
+            knob_variants=_LAYERNORM_VARIANTS,
         ),
         Case(
             "softmax_odd",
@@ -548,7 +560,11 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * odd_rows * odd_cols,
             bandwidth_bound=True,
-            knob_variants={**_THREADS_VARIANTS, "threads=512": {"threads": 1}},
+            knob_variants={
+                **_THREADS_VARIANTS,
+                "threads=512": {"threads": 1},
+                "regs 512": {"threads": 5},
+            },
             knobs=_WARPS,
         ),
         Case(

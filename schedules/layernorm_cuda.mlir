@@ -13,8 +13,20 @@
 // later passes' reads of x (never written) the first pass's: the row is read once and
 // stays in registers. A dynamic piece (N not a multiple of T) stays a scalar loop,
 // correct but read per pass (region 3, chunks, may then be faster).
-// Selected: chunks (region 3). On the H200 at 8192^2 (benchmarks/gpu.py, one run): layernorm 0.154 ms with chunks, 0.215 with 512 threads in registers, 0.178 with 1024; torch.compile 0.131, Triton 0.135:
-// the register regions are correct but slower so far (11 barriers: 5 per block reduction, one row per block).
+// Contiguous pieces are not coalesced: on the H200 at 8192^2 (benchmarks/gpu.py, one run)
+// layernorm took 0.215 ms with 512 threads in registers, 0.178 with 1024, 0.154 with chunks;
+// torch.compile 0.131, Triton 0.135.
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 5): region 3's
+// chunks (thread t owns float t of each chunk of T: coalesced) with each thread's static
+// tiles vectorized and, once mapped, the chunk loops unrolled by 8192 / T: at 8192 columns
+// each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
+// reduction's and the epilogue's reads of x the first's (the row read once, in registers),
+// gamma and beta are read once each. Longer rows run groups of 8192 / T chunks (x re-read
+// per pass), a row no multiple of T ends in a partial chunk. 6 barriers
+// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
+// Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.142 ms with
+// 512 threads, 0.147 with 256, 0.140 with 1024; chunks 0.156, torch.compile 0.133, Triton
+// 0.137.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -60,9 +72,10 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                 !transform.any_op, !transform.any_op)
 
-    // Knob: rows in registers with 256, 512 or 1024 threads per block, chunks of 512, or
-    // a row per warp (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 3 {
+    // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
+    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
+    // region each: block_dims is static).
+    transform.tune.alternatives<"threads"> selected_region = 5 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
       // tile_reduction_using_forall.
@@ -395,6 +408,389 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %func_h {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 512 threads (region 5): region 3 with chunks of 512, its
+      // static tiles vectorized and its chunk loops unrolled (see above).
+      // Chunks of 512 (see above). Epilogue: chunks of 512, one element per thread.
+      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Reductions: partials 1x512 accumulated over chunks.
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's sum / sum of squares.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 16} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 256 threads (region 6): region 3 with chunks of 256, its
+      // static tiles vectorized and its chunk loops unrolled (see above).
+      // Chunks of 256 (see above). Epilogue: chunks of 256, one element per thread.
+      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Reductions: partials 1x256 accumulated over chunks.
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's sum / sum of squares.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 32} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 1024 threads (region 7): region 3 with chunks of 1024, its
+      // static tiles vectorized and its chunk loops unrolled (see above).
+      // Chunks of 1024 (see above). Epilogue: chunks of 1024, one element per thread.
+      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Reductions: partials 1x1024 accumulated over chunks.
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's sum / sum of squares.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 8} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 128 threads (region 8): region 5 with chunks of 128.
+      // Chunks of 128 (see above). Epilogue: chunks of 128, one element per thread.
+      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 128]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Reductions: partials 1x128 accumulated over chunks.
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 128]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 128]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's sum / sum of squares.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [128, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 64} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
       transform.yield
     }
     transform.yield

@@ -17,8 +17,23 @@
 // registers each); a dynamic piece (N not a multiple of T, e.g. 1000) stays a scalar
 // loop, correct but read three times, its exp kept in a per-thread local buffer (32
 // bytes of stack at 8191x1000): for such rows region 3 (chunks) has no local memory.
-// Selected: chunks (region 3). On the H200 at 8192^2 (benchmarks/gpu.py, one run): softmax 0.155 ms with chunks, 0.196 with 512 threads in registers, 0.187 with 1024; torch.compile 0.151, Triton 0.133:
-// the register regions are correct but slower so far (11 barriers: 5 per block reduction, one row per block).
+// Contiguous pieces are not coalesced (a warp's ld.global.v4 spans 2 KB, 16 bytes in 64):
+// on the H200 at 8192^2 (benchmarks/gpu.py, one run) softmax took 0.196 ms with 512
+// threads in registers, 0.187 with 1024, 0.155 with chunks; torch.compile 0.151, Triton 0.133.
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 6): the chunks
+// of region 3 (thread t owns float t of each chunk of T: a warp's load is 128 contiguous
+// bytes) with each thread's static tiles vectorized and, once mapped, the chunk loops
+// unrolled by 8192 / T (transform.loop.unroll): at 8192 columns each thread issues its
+// 8192 / T loads of x back to back (all in flight), forward_reads makes the sum's and the
+// div's reads of x the max's (the row read once, kept in registers; exp of it computed
+// again per pass) and LLVM keeps the partials in registers across the unrolled chunks. A
+// longer row runs groups of 8192 / T chunks (a remainder loop, x re-read per pass); a row
+// that is no multiple of T ends in a partial (scalar) chunk. 6 barriers
+// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
+// Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.138 ms with
+// 512 threads, 0.139 with 256, 0.150 with 1024 (with 11 barriers: 0.174, 0.138, 0.153);
+// chunks 0.158, torch.compile 0.153, Triton 0.135. 256 selected (the same time with fewer
+// threads per barrier).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
@@ -62,9 +77,10 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Knob: rows in registers with 256, 512 or 1024 threads per block, chunks of 512, or
-    // a row per warp (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 3 {
+    // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
+    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
+    // region each: block_dims is static).
+    transform.tune.alternatives<"threads"> selected_region = 6 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
       %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]
@@ -424,6 +440,438 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %func_h {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers (region 5): region 3 with its chunk loops unrolled (see above).
+      // Chunks of 512 (see above). div: chunks of 512, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x512 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 512]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 16} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 256 threads (region 6): region 5 with chunks of 256.
+      // Chunks of 256 (see above). div: chunks of 256, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x256 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 32} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 1024 threads (region 7): region 5 with chunks of 1024.
+      // Chunks of 1024 (see above). div: chunks of 1024, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x1024 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 1024]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 8} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 128 threads (region 8): region 5 with chunks of 128.
+      // Chunks of 128 (see above). div: chunks of 128, one element per thread; exp cloned into it.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 128]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x128 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 128]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 128]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
+      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
+      // merges the reduced value into the row's max / sum.
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [128, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 64} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
       transform.yield
     }
     transform.yield

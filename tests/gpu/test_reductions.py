@@ -187,6 +187,10 @@ print("ran")
         ("layernorm", 1000, 4),
         ("colsum", 1001, 0),
         ("colsum", 1024, 0),
+        ("softmax", 8192, 5),
+        ("layernorm", 8192, 5),
+        ("softmax", 8192, 6),
+        ("layernorm", 1001, 7),
     ],
     ids=str,
 )
@@ -233,7 +237,17 @@ def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
 BENCH_SHAPES = ((8192, 8192), (8191, 1000), (3, 100003), (1, 1))
 """The benchmark's aligned size, the issue's odd sizes, and a single element."""
 
-THREAD_REGIONS = {0: "256", 1: "512", 2: "1024", 3: "chunks", 4: "warps", None: "default"}
+THREAD_REGIONS = {
+    0: "256",
+    1: "512",
+    2: "1024",
+    3: "chunks",
+    4: "warps",
+    5: "regs512",
+    6: "regs256",
+    7: "regs1024",
+    None: "default",
+}
 """The regions of softmax's and layernorm's "threads" knob (None: the selected one)."""
 
 
@@ -249,3 +263,46 @@ def test_row_regions_at_benchmark_sizes(
     knobs = None if threads is None else {"threads": threads}
     kernel, text = _compile(name, {1000: rows, 999: cols}, knobs)
     check_kernel(kernel, text, seed=rows + cols + (threads or 0), reduction=None)
+
+
+# --- s16-smx: the chunks in registers (regions 5-7) around their chunk and unroll boundaries ---
+
+CHUNK_REGIONS = {5: 512, 6: 256, 7: 1024}
+"""softmax's and layernorm's regions of chunks in registers: threads per block (and chunk)."""
+
+
+def _boundary_columns(threads: int) -> list[int]:
+    """Row lengths at the edges of a chunk of T and of an unrolled group of 8192 / T chunks,
+    where the unrolled loop gets a remainder or a partial last chunk."""
+    group = 8192
+    return [
+        threads - 1,
+        threads + 1,
+        3 * threads + 5,
+        group - 1,
+        group + 1,
+        2 * group + threads + 3,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("region", "cols"),
+    [(r, c) for r, t in CHUNK_REGIONS.items() for c in _boundary_columns(t)],
+    ids=str,
+)
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_chunks_in_registers_at_unroll_boundaries(name: str, region: int, cols: int) -> None:
+    """Regions 5-7 unroll their chunk loops by 8192 / T: row lengths one short of and one past
+    a chunk and a group of chunks (a partial chunk, a remainder loop), 5 rows, NaN-prefilled
+    outputs compared with the reference."""
+    kernel, text = _compile(name, {1000: 5, 999: cols}, {"threads": region})
+    check_kernel(kernel, text, seed=cols + region, reduction=None)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8192, 8192), (5, 1000), (3, 8192 + 129)], ids=str)
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_chunks_in_registers_of_128_threads(name: str, rows: int, cols: int) -> None:
+    """Region 8 (chunks of 128, unrolled by 64): the benchmark's size, rows shorter than a
+    group of chunks, and a group and a partial chunk."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": 8})
+    check_kernel(kernel, text, seed=cols + 8, reduction=None)

@@ -18,7 +18,9 @@ the rest of the pass lowers what comes out (`gpu.shuffle` -> `nvvm.shfl.sync`):
   buffer of W elements, `gpu.barrier`, every warp reads the W values back (lane l reads
   element l mod W) and reduces them with a cluster of W lanes (W a power of two), or every
   thread combines them in order (otherwise); a second `gpu.barrier` keeps the buffer from
-  being overwritten by a later execution of the same op before every warp has read it.
+  being overwritten by a later execution of the same op before every warp has read it
+  (none when the op runs once per thread: no loop around it in a single-block kernel; each
+  all-reduce has a buffer of its own, so only its own next execution could overwrite it).
   The region form inlines the region as the combiner.
 
 Before:
@@ -278,6 +280,22 @@ def _check_reached_by_all(op: gpu.AllReduceOp) -> None:
         current = current.parent_op()
 
 
+def _runs_once(op: gpu.AllReduceOp) -> bool:
+    """Whether `op` runs at most once per thread of a launch: only `scf.if`s (single-block
+    regions) lie between it and a kernel `gpu.func` of one block, so its buffer (its own) is
+    written once and needs no barrier after the reads."""
+    current = op.parent_op()
+    while current is not None and not isinstance(current, gpu.FuncOp):
+        if not isinstance(current, scf.IfOp):
+            return False
+        current = current.parent_op()
+    return (
+        current is not None
+        and current.kernel is not None
+        and all(len(region.blocks) == 1 for region in current.regions)
+    )
+
+
 def _linear_thread_id(emit: Emit, sizes: tuple[int, int, int]) -> SSAValue:
     x, y, _ = sizes
     tid = emit(gpu.ThreadIdOp("x"))
@@ -333,7 +351,8 @@ def lower_all_reduce(op: gpu.AllReduceOp) -> None:
             result = emit(memref.LoadOp.get(buffer, [_index(emit, 0)]))
             for w in range(1, warps):
                 result = combine(emit, result, emit(memref.LoadOp.get(buffer, [_index(emit, w)])))
-        emit.put(gpu.BarrierOp())
+        if not _runs_once(op):
+            emit.put(gpu.BarrierOp())
     op.result.replace_all_uses_with(result)
     Rewriter.erase_op(op)
 

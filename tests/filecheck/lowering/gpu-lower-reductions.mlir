@@ -5,7 +5,7 @@
 // stride, 2*stride, ... below size*stride); gpu.all_reduce a full-warp butterfly, lane 0
 // of each warp storing to a workgroup buffer of one element per warp, a barrier, every
 // lane reading element lane mod W and a butterfly over W lanes, and a barrier before the
-// buffer can be reused. convert-gpu-to-nvvm does the same first, so its output has
+// buffer can be reused (only where the op may run again: in a loop). convert-gpu-to-nvvm does the same first, so its output has
 // nvvm.shfl.sync bfly and no gpu collective left.
 
 // CHECK-LABEL: gpu.func @cluster
@@ -82,8 +82,7 @@ gpu.module @k {
 // CHECK:         %[[SLOT:.*]] = arith.remui %[[LANE]]
 // CHECK:         memref.load %[[BUF]][%[[SLOT]]]
 // CHECK-COUNT-2: gpu.shuffle xor
-// CHECK:         gpu.barrier
-// CHECK-NOT:     gpu.shuffle
+// CHECK-NOT:     gpu.barrier
 // CHECK:         gpu.return
 // NVVM-LABEL:  llvm.func @block
 // NVVM-COUNT-7:  nvvm.shfl.sync bfly
@@ -94,6 +93,43 @@ gpu.module @k {
     %v = memref.load %a[%t] : memref<128xf32>
     %s = gpu.all_reduce add %v uniform {} : (f32) -> f32
     memref.store %s, %a[%t] : memref<128xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// An all-reduce that may run again (in a loop, or under an scf.if inside one) keeps the
+// barrier after its reads: the next execution's stores would overwrite the buffer.
+// CHECK-LABEL: gpu.func @in_loop
+// CHECK:         scf.for
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-2: gpu.shuffle xor
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         scf.if
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %{{.*}} : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-2: gpu.shuffle xor
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         gpu.return
+gpu.module @k {
+  gpu.func @in_loop(%a: memref<128xf32>, %n: index, %c: i1) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = gpu.thread_id x
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %a[%t] : memref<128xf32>
+      %s = gpu.all_reduce add %v uniform {} : (f32) -> f32
+      memref.store %s, %a[%t] : memref<128xf32>
+      scf.if %c {
+        %w = memref.load %a[%t] : memref<128xf32>
+        %r = gpu.all_reduce add %w uniform {} : (f32) -> f32
+        memref.store %r, %a[%t] : memref<128xf32>
+      }
+    }
     gpu.return
   }
 }
@@ -111,7 +147,8 @@ gpu.module @k {
 // CHECK:         %[[AB:.*]] = arith.muli %[[A]], %[[B]] : i32
 // CHECK:         %[[C:.*]] = memref.load
 // CHECK:         arith.muli %[[AB]], %[[C]] : i32
-// CHECK:         gpu.barrier
+// CHECK-NOT:     gpu.barrier
+// CHECK:         gpu.return
 gpu.module @k {
   gpu.func @three_warps(%a: memref<96xi32>) kernel attributes {known_block_size = array<i32: 32, 3, 1>} {
     %t = gpu.thread_id x

@@ -443,3 +443,79 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A gpu.all_reduce of a block of more than one warp synchronizes the block (its lowering
+// exchanges the warp results behind a barrier): the shared store before it and the load
+// after it are ordered by it, so the barrier before it goes. With one warp (32 threads)
+// the all-reduce is shuffles only, and the barrier stays. A dealloc of a shared buffer
+// frees nothing (the buffer becomes a static shared array), so a barrier before the
+// kernel's end with only such deallocs after it goes too.
+// CHECK-LABEL: func.func @all_reduce_synchronizes
+// CHECK:         memref.store %{{.*}}, %[[S:.*]][%{{.*}}] : memref<256xf32>
+// CHECK-NEXT:    gpu.all_reduce add
+// CHECK:         memref.load %[[S]]
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:    memref.dealloc
+// CHECK-NEXT:    gpu.terminator
+// CHECK:         memref.store %{{.*}}, %[[W:.*]][%{{.*}}] : memref<32xf32>
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    gpu.all_reduce add
+// CHECK:         memref.load %[[W]]
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    memref.dealloc %{{.*}} : memref<4xf32>
+// CHECK-NEXT:    gpu.terminator
+module attributes {transform.with_named_sequence} {
+  func.func @all_reduce_synchronizes(%x: memref<256xf32>, %out: memref<256xf32>, %g: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c256 = arith.constant 256 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<256xf32>
+      %t = gpu.thread_id x
+      %v = memref.load %x[%t] : memref<256xf32>
+      memref.store %v, %s[%t] : memref<256xf32>
+      gpu.barrier
+      %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
+      %n = arith.subi %c256, %t : index
+      %m = arith.subi %n, %c1 : index
+      %w = memref.load %s[%m] : memref<256xf32>
+      %p = arith.addf %w, %r : f32
+      memref.store %p, %out[%t] : memref<256xf32>
+      gpu.barrier
+      memref.dealloc %s : memref<256xf32>
+      gpu.terminator
+    }
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<32xf32>
+      %t = gpu.thread_id x
+      %v = memref.load %x[%t] : memref<256xf32>
+      memref.store %v, %s[%t] : memref<32xf32>
+      gpu.barrier
+      %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
+      %n = arith.subi %c32, %t : index
+      %m = arith.subi %n, %c1 : index
+      %w = memref.load %s[%m] : memref<32xf32>
+      %p = arith.addf %w, %r : f32
+      memref.store %p, %out[%t] : memref<256xf32>
+      gpu.barrier
+      memref.dealloc %g : memref<4xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -193,3 +193,20 @@ def test_shuffles_are_refused() -> None:
     reduction.parent.insert_op_before(shuffle, reduction)
     with pytest.raises(NotEmulable, match=r"gpu\.shuffle"):
         launches_to_loops(module)
+
+
+@pytest.mark.parametrize(
+    ("region", "cols"),
+    [(5, 8192), (5, 8192 + 512 + 3), (6, 255), (7, 1025), (7, 2 * 8192 + 1)],
+    ids=str,
+)
+@pytest.mark.parametrize("name", ["softmax", "layernorm"])
+def test_chunks_in_registers_match_the_reference(name: str, region: int, cols: int) -> None:
+    """softmax's and layernorm's chunks in registers (regions 5-7: T = 512, 256, 1024), their
+    chunk loops unrolled by 8192 / T: a whole group (every read of x forwarded to the
+    first pass's), a group and a partial chunk (a remainder), rows shorter than a chunk and
+    one float past it."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: 2, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": region}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + region)

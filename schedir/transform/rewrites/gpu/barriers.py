@@ -10,9 +10,12 @@ past the end those at the start of the next; outside a region that runs at most 
 (`scf.if`), the whole parent op counts. Allocations never conflict; values from distinct
 allocations, globals or `llvm.noalias` arguments do not alias unless captured.
 
-Two refinements for kernels: a default-space allocation inside a kernel that is not a
-block's shared buffer (`schedir.workgroup_buffer`) is per-thread, so no other thread sees
-its accesses; and accesses through one single-element `memref.subview` of an allocation
+Kernel refinements: a `gpu.all_reduce` of a block of more than one warp ends the effects
+collected like a barrier (its lowering exchanges the warp results behind one, between
+everything before the op and everything after it); a `memref.dealloc` of a block's shared
+buffer has no effect (the buffer is a static shared array for the whole kernel); a
+default-space allocation inside a kernel that is not a block's shared buffer
+(`schedir.workgroup_buffer`) is per-thread, so no other thread sees its accesses; and accesses through one single-element `memref.subview` of an allocation
 whose offsets hold `gpu.thread_id` for every dimension of the block touch a different
 element in each thread (generalized in `barrier_slots`). A barrier that ends an
 `scf.for` body and orders nothing between one iteration and the next is moved after the
@@ -49,6 +52,7 @@ from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import gpu
+from schedir.dialects.nvgpu.warp import WARP_SIZE
 from schedir.dialects.utils import constant_index, mixed_values
 from schedir.transform.rewrites.effects import (
     ALLOC,
@@ -59,7 +63,13 @@ from schedir.transform.rewrites.effects import (
     has_recursive_effects,
     op_effects,
 )
-from schedir.transform.rewrites.gpu.barrier_slots import access_slot, kernel_of, thread_slot
+from schedir.transform.rewrites.gpu.barrier_slots import (
+    access_slot,
+    block_dims,
+    kernel_of,
+    thread_slot,
+)
+from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
 
@@ -83,12 +93,39 @@ _ALLOCATIONS = (memref.AllocOp, memref.AllocaOp)
 
 
 def _is_barrier(op: Operation) -> bool:
-    return isinstance(op, gpu.BarrierOp)
+    """A `gpu.barrier`, or a `gpu.all_reduce` of a block of more than one warp: its lowering
+    exchanges the warps' results through shared memory behind a `gpu.barrier` that every
+    thread reaches after everything before the op and before anything after it."""
+    if isinstance(op, gpu.BarrierOp):
+        return True
+    if not isinstance(op, gpu.AllReduceOp):
+        return False
+    kernel = kernel_of(op)
+    sizes = block_dims(kernel) if kernel is not None else [None]
+    threads = 1
+    for size in sizes:
+        if size is None:
+            return False
+        threads *= size
+    return threads > WARP_SIZE
+
+
+def _frees_shared_buffer(op: Operation) -> bool:
+    """A `memref.dealloc` of a block's shared buffer: it frees nothing (the buffer becomes a
+    static shared array, live for the whole kernel, and the dealloc is dropped)."""
+    if not isinstance(op, memref.DeallocOp):
+        return False
+    source = op.operands[0]
+    return (
+        isinstance(source, OpResult)
+        and isinstance(source.op, memref.AllocOp)
+        and WORKGROUP_BUFFER in source.op.attributes
+    )
 
 
 def _collect(op: Operation, effects: list[Effect]) -> bool:
     """Upstream's collectEffects: False (and every effect, on no value) when unknown."""
-    if _is_barrier(op) or isinstance(op, memref.AssumeAlignmentOp):
+    if _is_barrier(op) or isinstance(op, memref.AssumeAlignmentOp) or _frees_shared_buffer(op):
         return True
     own = op_effects(op)
     if own is None:
@@ -261,7 +298,7 @@ def _is_private_allocation(value: SSAValue) -> bool:
     return (
         isinstance(memref_type, MemRefType)
         and isinstance(memref_type.memory_space, NoneAttr)
-        and "schedir.workgroup_buffer" not in value.op.attributes
+        and WORKGROUP_BUFFER not in value.op.attributes
         and kernel_of(value.op) is not None
     )
 
