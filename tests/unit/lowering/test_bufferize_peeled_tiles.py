@@ -73,8 +73,7 @@ def _block(
         # A tile of the loop's result: inside the block, but not the block's own slice.
         f"  %{name}_t = tensor.extract_slice %{name}_l[0, 0] [{h}, {w}] [1, 1] "
         f": {carried} to {tile}",
-        f"  %{name}_x = tensor.extract_slice %x[{r0}, {c0}] [{h}, {w}] [1, 1] "
-        f": {full} to {tile}",
+        f"  %{name}_x = tensor.extract_slice %x[{r0}, {c0}] [{h}, {w}] [1, 1] : {full} to {tile}",
         f"  %{name}_a = linalg.generic {{indexing_maps = [{_ID}, {_ID}], "
         f'iterator_types = ["parallel", "parallel"]}} ins(%{name}_x : {tile}) '
         f"outs(%{name}_t : {tile}) {{",
