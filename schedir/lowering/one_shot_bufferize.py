@@ -89,6 +89,7 @@ from schedir.lowering.bufferization import (
     is_tensor,
     kind,
     memref_for_tensor,
+    strip_casts,
 )
 
 _LAYOUTS: dict[str, LayoutKind] = {
@@ -274,16 +275,22 @@ class OneShotBufferize(ModulePass):
         if isinstance(terminator, func.ReturnOp) and boundaries:
             returned: list[SSAValue] = []
             taken: set[SSAValue] = set()
-            for value in terminator.arguments:
+            for value, result_type in zip(terminator.arguments, outputs, strict=True):
                 if not is_tensor(value):
                     returned.append(value)
                     continue
                 buffer = rewriter.buffer_of(value)
-                if buffer not in state.owned or buffer in taken:
+                # A `memref.cast` of an owned buffer is that whole buffer (a tile loop
+                # leaves one: the loop carries the tensor with dynamic sizes), returned as
+                # is when the cast has the result's type.
+                root = strip_casts(buffer)
+                whole = buffer is root or buffer.type == result_type
+                if root not in state.owned or root in taken or not whole:
                     # Results are buffers the caller owns: never an argument, a constant,
                     # a view, or the same buffer twice.
                     buffer = rewriter.private_copy(buffer, True, terminator)
-                taken.add(buffer)
+                    root = buffer
+                taken.add(root)
                 returned.append(buffer)
             new_return = func.ReturnOp(*returned)
             Rewriter.insert_op(new_return, InsertPoint.before(terminator))

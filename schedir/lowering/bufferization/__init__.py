@@ -9,6 +9,7 @@ ops into memref ops following those decisions (the rules by family in `tensor_op
 """
 
 from schedir.lowering.bufferization.analysis import AnalysisOptions, Decisions, InPlaceAnalysis
+from schedir.lowering.bufferization.base import strip_casts
 from schedir.lowering.bufferization.deallocation import insert_deallocs
 from schedir.lowering.bufferization.model import (
     FuncSummary,
@@ -42,4 +43,5 @@ __all__ = [
     "is_tensor",
     "kind",
     "memref_for_tensor",
+    "strip_casts",
 ]

@@ -280,8 +280,9 @@ class RewriterBase:
     def _copy_into_slice(
         self, source: SSAValue, dest: SSAValue, slice_op: Operation, before: Operation
     ) -> None:
-        """Copy `source` into the slice of `dest`, unless it already is that very slice."""
-        if is_same_subview(source, dest, slice_op):
+        """Copy `source` into the slice of `dest`, unless it already is that very slice
+        (seen through `memref.cast`s: a tile loop carries its tile with dynamic sizes)."""
+        if is_same_subview(strip_casts(source), dest, slice_op):
             return
         slice_type = cast(TensorType[Attribute], slice_op.operands[0].type)
         view = self.subview(dest, slice_op, slice_type, before)

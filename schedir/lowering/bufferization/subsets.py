@@ -38,6 +38,7 @@ class SubsetRules:
         self._equivalences = equivalences
         self._reverse_chain = reverse_chain
         self._leaves: dict[SSAValue, tuple[SSAValue, ...]] = {}
+        self._matched: set[tuple[SSAValue, Operation]] = set()
 
     # -- subset insertion (extract_slice / insert_slice pairs) ---------------------------
 
@@ -110,12 +111,27 @@ class SubsetRules:
 
     def _matches_destination(self, use: Key, insert: Operation) -> bool:
         """Every reverse alias chain of `use`'s value reaches an extract_slice of a buffer
-        equivalent to `insert`'s destination at the same offsets, sizes and strides."""
-        leaves = self._slice_leaves(use[0].operands[use[1]])
-        return bool(leaves) and all(
-            isinstance(v.owner, xtensor.ExtractSliceOp) and self._same_subset(v.owner, insert)
-            for v in leaves
-        )
+        equivalent to `insert`'s destination at the same offsets, sizes and strides.
+
+        As upstream's matchesInsertDestination, the chains run on through slices that do
+        not match: a tile of a tile (`extract_slice` of the loop result that carries the
+        matching slice) lies inside the matching slice all the same. Equivalence sets only
+        grow, so a match found stays one and is cached."""
+        value = use[0].operands[use[1]]
+        key = (value, insert)
+        if key in self._matched:
+            return True
+
+        def matching(v: SSAValue) -> bool:
+            return isinstance(v.owner, xtensor.ExtractSliceOp) and self._same_subset(
+                v.owner, insert
+            )
+
+        found = list(self._reverse_chain(value, matching, include_leaves=True))
+        matched = bool(found) and all(matching(v) for v in found)
+        if matched:
+            self._matched.add(key)
+        return matched
 
     def _same_subset(self, extract: xtensor.ExtractSliceOp, insert: Operation) -> bool:
         dest = insert.operands[1]
