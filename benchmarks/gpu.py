@@ -413,6 +413,27 @@ _ROWSUM_ODD_VARIANTS = {"threads=512": {"threads": 1}, "pieces": {"threads": 3}}
 main row of rowsum_odd is the region of a row per warp (`_WARPS`), the short rows' one."""
 
 
+_SMEM_WIDE = {"block_m": 64, "block_n": 256, "block_k": 32, "thread_n": 32, "copy_a_k": 8}
+_SMEM_BIG = {"block_m": 128, "block_n": 256, "block_k": 16, "copy_b_n": 32, "min_blocks": 1}
+_SMEM_VARIANTS = {
+    "raster=4": {"raster_group": 4},
+    "raster=8": {"raster_group": 8},
+    "raster=16": {"raster_group": 16},
+    "64x256x32": {**_SMEM_WIDE, "copy_b_n": 64},
+    "64x256x32 r8": {**_SMEM_WIDE, "copy_b_n": 64, "raster_group": 8},
+    "64x256x32 mb1": {**_SMEM_WIDE, "copy_b_n": 64, "min_blocks": 1},
+    "128x128x32 tn16": {"block_k": 32, "copy_a_k": 8, "raster_group": 8},
+    "128x128x32 tn32 mb1": {"block_k": 32, "copy_a_k": 8, "thread_n": 32, "min_blocks": 1},
+    "128x256x16 tn16 mb1": {**_SMEM_BIG, "thread_n": 16},
+    "128x256x16 tn16 mb1 r8": {**_SMEM_BIG, "thread_n": 16, "raster_group": 8},
+    "128x256x16 tn32 mb1": {**_SMEM_BIG, "thread_n": 32},
+    "256x128x16 tn16 mb1": {**_SMEM_BIG, "block_m": 256, "block_n": 128, "thread_n": 16},
+    "128x128x16 mb1": {"min_blocks": 1},
+}
+"""matmul_smem_cuda.mlir's candidates beyond its selected knobs (the recorded sweep's best
+block shape, raster groups, one block per SM with 8x16 register tiles)."""
+
+
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
     ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
@@ -505,6 +526,16 @@ def cases(torch: Any) -> list[Case]:
             lambda a, b: a @ b,
             3 * 4 * mm * mm,
             2.0 * mm**3,
+        ),
+        Case(
+            "mm_smem",
+            "matmul_smem_cuda.mlir",
+            {999: mm, 1001: mm, 1003: mm},
+            [(mm, mm), (mm, mm)],
+            lambda a, b: a @ b,
+            3 * 4 * mm * mm,
+            2.0 * mm**3,
+            knob_variants=_SMEM_VARIANTS,
         ),
         Case(
             "mbr",

@@ -45,17 +45,20 @@ module attributes {transform.with_named_sequence} {
     %tn = transform.tune.knob<"thread_n"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
     %ak = transform.tune.knob<"copy_a_k"> = 4 from options = [2, 4, 8] -> !transform.param<i64>
     %bcn = transform.tune.knob<"copy_b_n"> = 32 from options = [16, 32, 64] -> !transform.param<i64>
+    %ctas = transform.tune.knob<"min_blocks"> = 2 from options = [1, 2, 3] -> !transform.param<i64>
+    %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     // The other side of each 256-thread split, and what every point must satisfy.
-    %tm, %am, %bck = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn)
+    %tm, %am, %bck = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn, %ctas)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>)
         -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
     ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %t_n: !smt.int, %a_k: !smt.int,
-         %b_n: !smt.int):
+         %b_n: !smt.int, %blocks: !smt.int):
       %c0 = smt.int.constant 0
       %threads = smt.int.constant 256
       %min_acc = smt.int.constant 16
-      %max_acc = smt.int.constant 64
+      %acc_budget = smt.int.constant 128
       %min_vec = smt.int.constant 4
       %max_vec = smt.int.constant 8
       %max_smem = smt.int.constant 49152
@@ -72,7 +75,9 @@ module attributes {transform.with_named_sequence} {
       %r5 = smt.int.mod %n, %b_n
       %even = smt.eq %c0, %r0, %r1, %r2, %r3, %r4, %r5 : !smt.int
       smt.assert %even
-      // Accumulators per thread: two blocks of 256 threads share an SM's registers.
+      // Accumulators per thread: `min_blocks` blocks of 256 threads share an SM's
+      // registers (65536: 255, 128 or 85 per thread), half of them for accumulators.
+      %max_acc = smt.int.div %acc_budget, %blocks
       %acc_m = smt.int.div %m, %t_m
       %acc_n = smt.int.div %n, %t_n
       %acc = smt.int.mul %acc_m, %acc_n
@@ -140,8 +145,8 @@ module attributes {transform.with_named_sequence} {
     transform.apply_cse to %func_v : !transform.any_op
     %launch = transform.gpu.map_forall_to_blocks %func_v generate_gpu_launch : (!transform.any_op) -> !transform.any_op
     %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [16, 16, 1] : (!transform.any_op) -> !transform.any_op
-    %ctas = transform.param.constant 2 : i32 -> !transform.param<i32>
-    transform.annotate %mapped "nvvm.minctasm" = %ctas : !transform.any_op, !transform.param<i32>
+    transform.annotate %mapped "nvvm.minctasm" = %ctas : !transform.any_op, !transform.param<i64>
+    transform.schedir.nvgpu.raster_blocks %mapped group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
     %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.memref.fold_memref_alias_ops
