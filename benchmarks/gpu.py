@@ -416,22 +416,28 @@ main row of rowsum_odd is the region of a row per warp (`_WARPS`), the short row
 _SMEM_WIDE = {"block_m": 64, "block_n": 256, "block_k": 32, "thread_n": 32, "copy_a_k": 8}
 _SMEM_BIG = {"block_m": 128, "block_n": 256, "block_k": 16, "copy_b_n": 32, "min_blocks": 1}
 _SMEM_VARIANTS = {
-    "raster=4": {"raster_group": 4},
+    "split2": {"split_n": 2},
+    "split2 r8": {"split_n": 2, "raster_group": 8},
+    "split2 k8": {"split_n": 2, "block_k": 8, "copy_a_k": 2},
+    "split2 k32": {"split_n": 2, "block_k": 32, "copy_a_k": 8},
+    "split2 k32 r8": {"split_n": 2, "block_k": 32, "copy_a_k": 8, "raster_group": 8},
     "raster=8": {"raster_group": 8},
-    "raster=16": {"raster_group": 16},
     "64x256x32": {**_SMEM_WIDE, "copy_b_n": 64},
-    "64x256x32 r8": {**_SMEM_WIDE, "copy_b_n": 64, "raster_group": 8},
-    "64x256x32 mb1": {**_SMEM_WIDE, "copy_b_n": 64, "min_blocks": 1},
-    "128x128x32 tn16": {"block_k": 32, "copy_a_k": 8, "raster_group": 8},
+    "64x256x32 split2": {**_SMEM_WIDE, "copy_b_n": 64, "split_n": 2},
     "128x128x32 tn32 mb1": {"block_k": 32, "copy_a_k": 8, "thread_n": 32, "min_blocks": 1},
     "128x256x16 tn16 mb1": {**_SMEM_BIG, "thread_n": 16},
-    "128x256x16 tn16 mb1 r8": {**_SMEM_BIG, "thread_n": 16, "raster_group": 8},
-    "128x256x16 tn32 mb1": {**_SMEM_BIG, "thread_n": 32},
-    "256x128x16 tn16 mb1": {**_SMEM_BIG, "block_m": 256, "block_n": 128, "thread_n": 16},
-    "128x128x16 mb1": {"min_blocks": 1},
+    "128x256x16 tn32 split2 mb1": {**_SMEM_BIG, "thread_n": 32, "split_n": 2},
+    "256x128x16 tn16 split2 mb1": {
+        **_SMEM_BIG,
+        "block_m": 256,
+        "block_n": 128,
+        "thread_n": 16,
+        "split_n": 2,
+    },
 }
-"""matmul_smem_cuda.mlir's candidates beyond its selected knobs (the recorded sweep's best
-block shape, raster groups, one block per SM with 8x16 register tiles)."""
+"""matmul_smem_cuda.mlir's candidates beyond its selected knobs: each thread's columns in
+two strided 4-wide pieces (split_n), k steps, raster groups, the recorded sweep's best
+block shape, one block per SM with 8x16 register tiles."""
 
 
 def cases(torch: Any) -> list[Case]:

@@ -46,15 +46,17 @@ module attributes {transform.with_named_sequence} {
     %ak = transform.tune.knob<"copy_a_k"> = 4 from options = [2, 4, 8] -> !transform.param<i64>
     %bcn = transform.tune.knob<"copy_b_n"> = 32 from options = [16, 32, 64] -> !transform.param<i64>
     %ctas = transform.tune.knob<"min_blocks"> = 2 from options = [1, 2, 3] -> !transform.param<i64>
+    %split = transform.tune.knob<"split_n"> = 1 from options = [1, 2] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     // The other side of each 256-thread split, and what every point must satisfy.
-    %tm, %am, %bck = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn, %ctas)
+    %tm, %am, %bck, %piece = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn, %ctas, %split)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>)
-        -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+           !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+            !transform.param<i64>) {
     ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %t_n: !smt.int, %a_k: !smt.int,
-         %b_n: !smt.int, %blocks: !smt.int):
+         %b_n: !smt.int, %blocks: !smt.int, %pieces: !smt.int):
       %c0 = smt.int.constant 0
       %threads = smt.int.constant 256
       %min_acc = smt.int.constant 16
@@ -100,7 +102,17 @@ module attributes {transform.with_named_sequence} {
       %smem = smt.int.mul %mn, %k, %f32
       %smem_ok = smt.int.cmp le %smem, %max_smem
       smt.assert %smem_ok
-      smt.yield %t_m, %a_m, %b_k : !smt.int, !smt.int, !smt.int
+      // Each thread's columns come in `split_n` strided pieces of at least 4 (one
+      // 16-byte shared load per k and piece).
+      %piece_n = smt.int.div %n, %pieces
+      %r6 = smt.int.mod %n, %pieces
+      %r7 = smt.int.mod %piece_n, %t_n
+      %piece_w = smt.int.div %piece_n, %t_n
+      %pieces_even = smt.eq %c0, %r6, %r7 : !smt.int
+      smt.assert %pieces_even
+      %piece_wide = smt.int.cmp ge %piece_w, %min_vec
+      smt.assert %piece_wide
+      smt.yield %t_m, %a_m, %b_k, %piece_n : !smt.int, !smt.int, !smt.int, !smt.int
     }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -134,7 +146,15 @@ module attributes {transform.with_named_sequence} {
     %cb, %fb = transform.structured.tile_using_forall %copy_b num_threads [%bck, %bcn]
         (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_t, %forall_t = transform.structured.tile_using_forall %mm_s num_threads [%tm, %tn]
+    %mm_pc, %loop_n = transform.structured.tile_using_for %mm_s tile_sizes [0, %piece]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.sequence %loop_n : !transform.any_op failures(suppress) {
+    ^bb1(%l: !transform.any_op):
+      transform.loop.unroll_full %l : !transform.any_op
+      transform.yield
+    }
+    %mm_pieces = transform.structured.match ops{["linalg.matmul"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %mm_t, %forall_t = transform.structured.tile_using_forall %mm_pieces num_threads [%tm, %tn]
         (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func_b = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
