@@ -46,7 +46,7 @@ module attributes {transform.with_named_sequence} {
     %ak = transform.tune.knob<"copy_a_k"> = 4 from options = [2, 4, 8] -> !transform.param<i64>
     %bcn = transform.tune.knob<"copy_b_n"> = 32 from options = [16, 32, 64] -> !transform.param<i64>
     %ctas = transform.tune.knob<"min_blocks"> = 2 from options = [1, 2, 3] -> !transform.param<i64>
-    %split = transform.tune.knob<"split_n"> = 1 from options = [1, 2] -> !transform.param<i64>
+    %split = transform.tune.knob<"split_n"> = 1 from options = [1, 2, 4] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     // The other side of each 256-thread split, and what every point must satisfy.
     %tm, %am, %bck, %piece = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn, %ctas, %split)
