@@ -32,7 +32,18 @@
 // thread split (256 / n, yielded as a param) and keeps only points where every split
 // divides its tile, a thread has 16 to 64 accumulators (at most: the register budget of
 // two blocks per SM), every copy row is one or two 16-byte vectors (4 to 8 floats), and
-// both shared tiles fit the 48 KiB a block may hold statically.
+// both shared tiles fit the 48 KiB a block may hold statically. Further knobs:
+// min_blocks, the blocks per SM that `nvvm.minctasm` asks ptxas to fit (255, 128 or 85
+// registers a thread; the accumulator bound is 128 / min_blocks, so 1 admits 8x16 thread
+// tiles); split_n, the strided pieces of each thread's columns: the block's matmul on the
+// shared tiles is tiled along N in split_n pieces (a loop fully unrolled where its trip
+// count is static; at partial tiles it stays a loop) before the thread split, so thread
+// t's columns are t*w + i*(block_n / split_n) for w = block_n / split_n / thread_n >= 4:
+// 16-byte shared loads of B that 8 consecutive threads take from 128 contiguous bytes
+// (no bank conflict; one 8-wide piece per thread is two-way conflicted), every piece's
+// accumulator hoisted into registers and A's row read once for all pieces; raster_group,
+// the rows of block tiles that run together (transform.schedir.nvgpu.raster_blocks: L2
+// reuse of B's tiles; 1 is the launch's order).
 // Registers that still spill are pruned by the tuner's target checks (`ptxas -v`).
 // Payload: examples/matmul_smem_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {

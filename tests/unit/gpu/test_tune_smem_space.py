@@ -86,7 +86,9 @@ def test_valid_points_assemble_within_their_limits(
 
 
 def _with_defaults(knobs: Point) -> Point:
-    return {**SPACE.default(), **knobs}  # pyright: ignore[reportReturnType]
+    default = SPACE.default()
+    assert default is not None
+    return {**default, **knobs}
 
 
 @pytest.mark.parametrize("split", [1, 2])
