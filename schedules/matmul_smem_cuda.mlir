@@ -33,7 +33,7 @@
 // divides its tile, a thread has 16 to 64 accumulators (at most: the register budget of
 // two blocks per SM), every copy row is one or two 16-byte vectors (4 to 8 floats), and
 // both shared tiles fit the 48 KiB a block may hold statically. Further knobs:
-// min_blocks, the blocks per SM that `nvvm.minctasm` asks ptxas to fit (255, 128 or 85
+// min_blocks, the blocks per SM that `nvvm.minctasm` asks ptxas to fit (255 or 128
 // registers a thread; the accumulator bound is 128 / min_blocks, so 1 admits 8x16 thread
 // tiles); split_n, the strided pieces of each thread's columns: the block's matmul on the
 // shared tiles is tiled along N in split_n pieces (a loop fully unrolled where its trip
@@ -56,7 +56,7 @@ module attributes {transform.with_named_sequence} {
     %tn = transform.tune.knob<"thread_n"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
     %ak = transform.tune.knob<"copy_a_k"> = 4 from options = [2, 4, 8] -> !transform.param<i64>
     %bcn = transform.tune.knob<"copy_b_n"> = 32 from options = [16, 32, 64] -> !transform.param<i64>
-    %ctas = transform.tune.knob<"min_blocks"> = 2 from options = [1, 2, 3] -> !transform.param<i64>
+    %ctas = transform.tune.knob<"min_blocks"> = 2 from options = [1, 2] -> !transform.param<i64>
     %split = transform.tune.knob<"split_n"> = 1 from options = [1, 2, 4] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     // The other side of each 256-thread split, and what every point must satisfy.
@@ -89,7 +89,7 @@ module attributes {transform.with_named_sequence} {
       %even = smt.eq %c0, %r0, %r1, %r2, %r3, %r4, %r5 : !smt.int
       smt.assert %even
       // Accumulators per thread: `min_blocks` blocks of 256 threads share an SM's
-      // registers (65536: 255, 128 or 85 per thread), half of them for accumulators.
+      // registers (65536: 255 or 128 per thread), half of them for accumulators.
       %max_acc = smt.int.div %acc_budget, %blocks
       %acc_m = smt.int.div %m, %t_m
       %acc_n = smt.int.div %n, %t_n

@@ -1,9 +1,9 @@
 """The knobs of schedules/matmul_smem_cuda.mlir beyond block sizes give correct kernels on
-the device: each thread's columns in two strided pieces (`split_n`, two accumulators hoisted
-across the k loop), one or three blocks per SM (`min_blocks`: 8x16 register tiles with one),
-raster groups that divide the grid's rows, do not, or exceed them (`raster_group`), at full
-tiles (the vectorized path), at odd sizes (partial tiles everywhere) and at a mix of both;
-inputs are left unmodified."""
+the device: each thread's columns in two or four strided pieces (`split_n`, every piece's
+accumulator hoisted across the k loop), one block per SM (`min_blocks`: 8x16 register
+tiles, or more registers), raster groups that divide the grid's rows, do not, or exceed
+them (`raster_group`), at full tiles (the vectorized path), at odd sizes (partial tiles
+everywhere) and at a mix of both; inputs are left unmodified."""
 
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ POINTS = [
      "min_blocks": 1, "split_n": 2},
     {"block_m": 256, "block_n": 128, "block_k": 16, "copy_b_n": 32, "thread_n": 16,
      "min_blocks": 1, "split_n": 2, "raster_group": 2},
-    {"block_m": 64, "block_n": 128, "block_k": 32, "thread_n": 32, "copy_a_k": 8,
-     "min_blocks": 3},
+    {"thread_n": 8, "split_n": 4, "min_blocks": 1},
 ]  # fmt: skip
 
 SIZES = [
