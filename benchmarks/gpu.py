@@ -4,7 +4,8 @@
                              [--variant matmul=my_schedule.mlir ...]
 
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
-rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
+rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, mm_smem (4096^3 f32 with
+matmul_smem_cuda.mlir and rows for its candidate knob points; only when named), and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
 accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
 into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
