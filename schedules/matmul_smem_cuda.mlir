@@ -1,23 +1,26 @@
 // f32 matmul on the GPU with A and B tiles staged in shared memory: 128x128 output tiles
 // per block (#gpu.block<y>, #gpu.block<x>) with the fill fused and spread over the block's
-// 16x16 threads; the block's reduction runs in 16-wide k steps. After bufferization, the
-// k step's A (128x16) and B (16x128) tiles of the block-level matmul are promoted into
-// #gpu.address_space<workgroup> buffers (structured.promote: a static 8 KiB shared buffer
+// 16x16 threads; the block's reduction runs in 32-wide k steps. After bufferization, the
+// k step's A (128x32) and B (32x128) tiles of the block-level matmul are promoted into
+// #gpu.address_space<workgroup> buffers (structured.promote: a static 16 KiB shared buffer
 // each, the copies are linalg.copy on memrefs), and every copy is tiled over the block's
 // 256 threads on buffers (tile_using_forall num_threads, #gpu.thread<linear_dim_*>): each
-// thread moves a 2x4 piece, one 16-byte global load and one 16-byte shared store per row
-// where the sizes make rows 16-byte aligned. The matmul on the shared tiles is tiled on
-// buffers over 16x16 threads (an 8x8 register tile each) and vectorized; once the foralls
-// are mapped to threads (map_nested_forall_to_threads syncs after each), the accumulator's
-// transfer_read/transfer_write sit at thread-invariant indices of C and
-// hoist_redundant_vector_transfers carries the 8x8 accumulator in registers across the k
-// loop. gpu.eliminate_barriers drops the barrier between the two copies; one barrier
-// after the copies (the tiles are complete) and one after the compute (nobody reads a
-// tile the next step overwrites) stay. `nvvm.minctasm` = 2 caps the kernel at 128
-// registers so that two blocks (2 x 16 KiB of shared memory) share an SM.
-// H200, 4096^3, same run: 37.3 TFLOP/s against 33.7 for matmul_cuda.mlir (no shared
-// memory), cuBLAS 51.2, Triton 43.4; 32-wide k steps (A copies over 32x8 threads) gave
-// 39.7 at 4096^3 but were not yet run at odd sizes on the device.
+// thread moves a 4x4 piece, one 16-byte global load and one 16-byte shared store per row
+// where the sizes make rows 16-byte aligned. The matmul on the shared tiles is split along
+// N in two 64-column pieces (tile_using_for, fully unrolled) and each piece is tiled on
+// buffers over 16x16 threads (an 8x4 register tile each: a thread's 8x8 tile is two
+// strided 4-wide pieces, so B's 16-byte shared loads are free of bank conflicts) and
+// vectorized; once the foralls are mapped to threads (map_nested_forall_to_threads syncs
+// after each), the accumulators' transfer_read/transfer_write sit at thread-invariant
+// indices of C (the pieces' at a constant distance, so provably disjoint) and
+// hoist_redundant_vector_transfers carries both 8x4 accumulators in registers across the
+// k loop. gpu.eliminate_barriers drops the barriers between the two copies and between
+// the pieces; one barrier after the copies (the tiles are complete) and one after the
+// compute (nobody reads a tile the next step overwrites) stay. `nvvm.minctasm` = 2 caps
+// the kernel at 128 registers so that two blocks (2 x 32 KiB of shared memory) share an SM.
+// H200, 4096^3, same run (benchmarks/gpu.py --cases mm_smem): 3.155 ms (43.6 TFLOP/s),
+// cuBLAS f32 (TF32 off) 2.675 ms: 0.85x; the earlier selection (16-wide k steps, one
+// 8-wide column piece) 3.682 ms, two pieces with 16-wide k steps 3.440 ms.
 // At sizes the tiles do not divide (the example's odd sizes) the partial tiles are copied
 // into the same static buffers and the thread tiles are dynamic: they stay scalar loops
 // and accumulate into C in global memory, still correct.
@@ -30,9 +33,9 @@
 // thread count stays 256 (block_dims is a static attribute upstream, and 16x16 is what
 // the fill is mapped on); the constraint at the top derives the other side of each
 // thread split (256 / n, yielded as a param) and keeps only points where every split
-// divides its tile, a thread has 16 to 64 accumulators (at most: the register budget of
-// two blocks per SM), every copy row is one or two 16-byte vectors (4 to 8 floats), and
-// both shared tiles fit the 48 KiB a block may hold statically. Further knobs:
+// divides its tile, a thread has 16 to 128 / min_blocks accumulators, every copy row is
+// one or two 16-byte vectors (4 to 8 floats), and both shared tiles fit the 48 KiB a
+// block may hold statically. Further knobs:
 // min_blocks, the blocks per SM that `nvvm.minctasm` asks ptxas to fit (255 or 128
 // registers a thread; the accumulator bound is 128 / min_blocks, so 1 admits 8x16 thread
 // tiles); split_n, the strided pieces of each thread's columns: the block's matmul on the
@@ -43,7 +46,7 @@
 // (no bank conflict; one 8-wide piece per thread is two-way conflicted), every piece's
 // accumulator hoisted into registers and A's row read once for all pieces; raster_group,
 // the rows of block tiles that run together (transform.schedir.nvgpu.raster_blocks: L2
-// reuse of B's tiles; 1 is the launch's order).
+// reuse of B's tiles; 1 is the launch's order: 8 measured 4% slower at 4096^3).
 // Registers that still spill are pruned by the tuner's target checks (`ptxas -v`).
 // Payload: examples/matmul_smem_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
@@ -52,12 +55,12 @@ module attributes {transform.with_named_sequence} {
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
     %bn = transform.tune.knob<"block_n"> = 128 from options = [32, 64, 128, 256] -> !transform.param<i64>
-    %bk = transform.tune.knob<"block_k"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
+    %bk = transform.tune.knob<"block_k"> = 32 from options = [8, 16, 32] -> !transform.param<i64>
     %tn = transform.tune.knob<"thread_n"> = 16 from options = [8, 16, 32] -> !transform.param<i64>
-    %ak = transform.tune.knob<"copy_a_k"> = 4 from options = [2, 4, 8] -> !transform.param<i64>
+    %ak = transform.tune.knob<"copy_a_k"> = 8 from options = [2, 4, 8] -> !transform.param<i64>
     %bcn = transform.tune.knob<"copy_b_n"> = 32 from options = [16, 32, 64] -> !transform.param<i64>
     %ctas = transform.tune.knob<"min_blocks"> = 2 from options = [1, 2] -> !transform.param<i64>
-    %split = transform.tune.knob<"split_n"> = 1 from options = [1, 2, 4] -> !transform.param<i64>
+    %split = transform.tune.knob<"split_n"> = 2 from options = [1, 2, 4] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     // The other side of each 256-thread split, and what every point must satisfy.
     %tm, %am, %bck, %piece = transform.smt.constrain_params(%bm, %bn, %bk, %tn, %ak, %bcn, %ctas, %split)
