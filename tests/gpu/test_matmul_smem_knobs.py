@@ -1,5 +1,5 @@
 """The knobs of schedules/matmul_smem_cuda.mlir beyond block sizes give correct kernels on
-the device: each thread's columns in two or four strided pieces (`split_n`, every piece's
+the device: each thread's columns in one, two or four strided pieces (`split_n`, every piece's
 accumulator hoisted across the k loop), one block per SM (`min_blocks`: 8x16 register
 tiles, or more registers), raster groups that divide the grid's rows, do not, or exceed
 them (`raster_group`), at full tiles (the vectorized path), at odd sizes (partial tiles
@@ -24,14 +24,15 @@ pytestmark = pytest.mark.gpu
 SCHEDULE = Path(__file__).parents[2] / "schedules" / "matmul_smem_cuda.mlir"
 
 POINTS = [
-    {"split_n": 2},
+    {"split_n": 2, "block_k": 16, "copy_a_k": 4},
+    {"split_n": 1, "raster_group": 4},
     {"split_n": 2, "block_k": 8, "copy_a_k": 2, "raster_group": 16},
     {"split_n": 2, "block_k": 32, "copy_a_k": 8, "raster_group": 8},
     {"block_m": 64, "block_n": 256, "block_k": 32, "thread_n": 32, "copy_a_k": 8,
      "copy_b_n": 64, "split_n": 2},
-    {"block_m": 128, "block_n": 256, "block_k": 16, "copy_b_n": 32, "thread_n": 32,
+    {"block_m": 128, "block_n": 256, "block_k": 16, "copy_a_k": 4, "copy_b_n": 32, "thread_n": 32,
      "min_blocks": 1, "split_n": 2},
-    {"block_m": 256, "block_n": 128, "block_k": 16, "copy_b_n": 32, "thread_n": 16,
+    {"block_m": 256, "block_n": 128, "block_k": 16, "copy_a_k": 4, "copy_b_n": 32, "thread_n": 16,
      "min_blocks": 1, "split_n": 2, "raster_group": 2},
     {"thread_n": 8, "split_n": 4, "min_blocks": 1},
 ]  # fmt: skip
