@@ -4,7 +4,8 @@
                              [--variant matmul=my_schedule.mlir ...]
 
 Cases: ew, softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr, layernorm, rowsum,
-rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the tensor-core
+rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, mm_smem (4096^3 f32 with
+matmul_smem_cuda.mlir and rows for its candidate knob points; only when named), and the tensor-core
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
 accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
 into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
@@ -440,6 +441,28 @@ _ROWSUM_ODD_VARIANTS = {"threads=512": {"threads": 1}, "pieces": {"threads": 3}}
 main row of rowsum_odd is the region of a row per warp (`_WARPS`), the short rows' one."""
 
 
+_SMEM_WIDE = {"block_m": 64, "block_n": 256, "block_k": 32, "thread_n": 32, "copy_a_k": 8}
+_SMEM_VARIANTS = {
+    "k16 one piece": {"block_k": 16, "copy_a_k": 4, "split_n": 1},
+    "k16": {"block_k": 16, "copy_a_k": 4},
+    "one piece": {"split_n": 1},
+    "raster=8": {"raster_group": 8},
+    "64x256x32": {**_SMEM_WIDE, "copy_b_n": 64},
+    "128x256x16 tn32 mb1": {
+        "block_n": 256,
+        "block_k": 16,
+        "copy_a_k": 4,
+        "thread_n": 32,
+        "min_blocks": 1,
+    },
+}
+"""matmul_smem_cuda.mlir's other candidates: the earlier selection (16-wide k steps, each
+thread's columns one 8-wide piece), either change alone, a raster group, the recorded
+sweep's best block shape in two pieces, one block per SM with 16x8 register tiles (H200,
+4096^3, 17:45: the selection 3.155 ms, cuBLAS 2.675; these 3.682, 3.440, -, 3.604,
+3.208, 3.716 ms)."""
+
+
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
     ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
@@ -532,6 +555,16 @@ def cases(torch: Any) -> list[Case]:
             lambda a, b: a @ b,
             3 * 4 * mm * mm,
             2.0 * mm**3,
+        ),
+        Case(
+            "mm_smem",
+            "matmul_smem_cuda.mlir",
+            {999: mm, 1001: mm, 1003: mm},
+            [(mm, mm), (mm, mm)],
+            lambda a, b: a @ b,
+            3 * 4 * mm * mm,
+            2.0 * mm**3,
+            knob_variants=_SMEM_VARIANTS,
         ),
         Case(
             "mbr",

@@ -261,10 +261,15 @@ def _disjoint_boxes(a: _Footprint, b: _Footprint) -> bool:
     )
 
 
-def _linear(value: SSAValue, depth: int = 0) -> tuple[dict[SSAValue, int], int]:
-    """`value` as a sum of integer multiples of opaque values plus a constant, looking
-    through constants, `arith.addi` / `subi` / `muli` by a constant and linear
-    `affine.apply` (upstream composes affine maps for the same purpose)."""
+_Term = SSAValue | tuple[AffineExpr, tuple[SSAValue, ...], int]
+"""An opaque summand: a value, or a non-linear affine sub-expression (floordiv, mod, ...)
+over an `affine.apply`'s operands (map dims first), equal wherever both are equal."""
+
+
+def _linear(value: SSAValue, depth: int = 0) -> tuple[dict[_Term, int], int]:
+    """`value` as a sum of integer multiples of opaque terms plus a constant, looking
+    through constants, `arith.addi` / `subi` / `muli` by a constant and `affine.apply`
+    (upstream composes affine maps for the same purpose)."""
     const = constant_int(value)
     if const is not None:
         return {}, const
@@ -296,8 +301,10 @@ def _linear(value: SSAValue, depth: int = 0) -> tuple[dict[SSAValue, int], int]:
 
 def _affine_linear(
     expr: AffineExpr, operands: Sequence[SSAValue], num_dims: int, depth: int
-) -> tuple[dict[SSAValue, int], int] | None:
-    """A linear affine expression over `operands`, expanded through `_linear`."""
+) -> tuple[dict[_Term, int], int] | None:
+    """An affine expression over `operands` as a linear form, expanded through `_linear`;
+    its non-linear sub-expressions are opaque terms (two clones of one map that differ by
+    a constant, as the pieces of a tiled loop unrolled, then have that delta)."""
     if isinstance(expr, AffineConstantExpr):
         return {}, expr.value
     if isinstance(expr, AffineDimExpr | AffineSymExpr):
@@ -322,7 +329,7 @@ def _affine_linear(
             return None
         factor = expr.rhs.value
         return {k: v * factor for k, v in inner[0].items() if v * factor}, inner[1] * factor
-    return None
+    return {(expr, tuple(operands), num_dims): 1}, 0
 
 
 def _constant_delta(a: SSAValue, b: SSAValue) -> int | None:
