@@ -358,7 +358,9 @@ def _hoistable(value: SSAValue, loop: scf.ForOp) -> list[Operation] | None:
             return True
         if not loop.is_ancestor(owner):
             return True
-        if owner.parent is not loop.body.block or not is_side_effect_free(owner):
+        # affine.min is pure too (schedir's op does not carry the trait yet).
+        pure = is_side_effect_free(owner) or isinstance(owner, affine.MinOp)
+        if owner.parent is not loop.body.block or not pure:
             return False
         if not all(visit(o) for o in owner.operands):
             return False
@@ -486,6 +488,10 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
     return mmas
 
 
+_VIEWS = (memref.SubviewOp, memref.CastOp, memref.ViewOp, memref.ReinterpretCastOp)
+"""Ops whose result is a view of their first operand's memory."""
+
+
 def _next_op(op: Operation) -> Operation:
     following = op.next_op
     assert following is not None, "an scf.for is followed by its block's terminator"
@@ -495,15 +501,16 @@ def _next_op(op: Operation) -> Operation:
 def _written_in(c: SSAValue, loop: scf.ForOp, matmul: Operation) -> bool:
     """Whether anything in `loop` other than `matmul` uses C's memory (then it cannot be
     carried in registers)."""
-    root = c
-    while isinstance(root.owner, memref.SubviewOp):
-        root = root.owner.source
-    for use in [*c.uses, *root.uses]:
-        user = use.operation
-        if user is matmul or user is c.owner:
-            continue
-        if loop.is_ancestor(user):
-            return True
+    views = [c]
+    while isinstance(views[-1].owner, _VIEWS):
+        views.append(views[-1].owner.operands[0])
+    for view in views:
+        for use in view.uses:
+            user = use.operation
+            if user is matmul or any(user is v.owner for v in views):
+                continue
+            if loop.is_ancestor(user):
+                return True
     return False
 
 
