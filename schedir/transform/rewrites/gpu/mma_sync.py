@@ -278,7 +278,7 @@ class _Builder:
         transposed: bool = False,
     ) -> SSAValue:
         """One fragment: element (i, e) from `source` at `offsets(i, e)` + the lane's
-        position; 0 outside the memref's sizes."""
+        position; 0 outside the memref's sizes (not loaded there)."""
         t = source.type
         assert isinstance(t, MemRefType)
         element = t.element_type
@@ -292,10 +292,15 @@ class _Builder:
                 if inside is None:
                     values.append(self.emit(memref.LoadOp.get(source, list(at))))
                     continue
-                c0 = self.index(0)
-                safe = [self.emit(arith.SelectOp(inside, x, c0)) for x in at]
-                loaded = self.emit(memref.LoadOp.get(source, safe))
-                values.append(self.emit(arith.SelectOp(inside, loaded, zero)))
+                # Loaded only inside: an empty edge view's base may lie past the buffer.
+                load = memref.LoadOp.get(source, list(at))
+                guarded = scf.IfOp(
+                    inside,
+                    [element],
+                    [load, scf.YieldOp(load.res)],
+                    [scf.YieldOp(zero)],
+                )
+                values.append(self.emit(guarded))
         return self.emit(vector.FromElementsOp(values, VectorType(element, shape)))
 
     def store(
