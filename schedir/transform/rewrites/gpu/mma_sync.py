@@ -23,7 +23,7 @@ registers across the k loop).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, memref, scf
@@ -222,7 +222,7 @@ class _Builder:
 
     def emit(self, op: Operation) -> SSAValue:
         op.location = self.at.location
-        self.rewriter.insert_op(op, InsertPoint.before(self.at))
+        self.rewriter.insert(op, InsertPoint.before(self.at))
         return op.results[0]
 
     def index(self, value: int) -> SSAValue:
@@ -323,11 +323,11 @@ class _Builder:
                 store = memref.StoreOp.get(value, target, list(at))
                 if inside is None:
                     store.location = self.at.location
-                    self.rewriter.insert_op(store, InsertPoint.before(self.at))
+                    self.rewriter.insert(store, InsertPoint.before(self.at))
                     continue
                 guarded = scf.IfOp(inside, [], [store, scf.YieldOp()])
                 guarded.location = self.at.location
-                self.rewriter.insert_op(guarded, InsertPoint.before(self.at))
+                self.rewriter.insert(guarded, InsertPoint.before(self.at))
 
 
 def _a_offsets(layout: _Layout, mi: int, ki: int) -> Callable[[int, int], tuple[int, int]]:
@@ -410,56 +410,92 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
             op,
         )
     loop = op.parent_op()
-    chain = _hoistable(c, loop) if isinstance(loop, scf.ForOp) else None
-    hoist = isinstance(loop, scf.ForOp) and chain is not None and not _written_in(c, loop, op)
+    carry_loop: scf.ForOp | None = None
+    if isinstance(loop, scf.ForOp) and not _written_in(c, loop, op):
+        chain = _hoistable(c, loop)
+        if chain is not None:
+            for moved in chain:
+                moved.detach()
+                rewriter.insert(moved, InsertPoint.before(loop))
+            carry_loop = loop
 
     def builder(at: Operation) -> _Builder:
         lane = gpu.LaneIdOp()
-        lane.location = op.location
-        rewriter.insert_op(lane, InsertPoint.before(at))
         four = arith.ConstantOp(IntegerAttr(4, IndexType()))
-        g, t = (
-            arith.DivUIOp(lane.results[0], four.result),
-            arith.RemUIOp(lane.results[0], four.result),
-        )
-        for new in (four, g, t):
+        g = arith.DivUIOp(lane.results[0], four.result)
+        t = arith.RemUIOp(lane.results[0], four.result)
+        for new in (lane, four, g, t):
             new.location = op.location
-        rewriter.insert_op([four, g, t], InsertPoint.before(at))
+        rewriter.insert([lane, four, g, t], InsertPoint.before(at))
         return _Builder(rewriter, at, g.result, t.result, pair=not layout.tf32)
 
-    c_bounds = (m, n)
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
-    if hoist and isinstance(loop, scf.ForOp) and chain is not None:
-        for moved in chain:
-            moved.detach()
-            rewriter.insert_op(moved, InsertPoint.before(loop))
-        before = builder(loop)
-        accumulators = [before.load(c, c_bounds, (2, 2), _c_offsets(mi, ni)) for mi, ni in tiles]
-    else:
-        before = builder(op)
-        accumulators = [before.load(c, c_bounds, (2, 2), _c_offsets(mi, ni)) for mi, ni in tiles]
-    inner = builder(op) if hoist else before
-    if hoist and isinstance(loop, scf.ForOp):
-        old_body = loop.body.block
-        new_body = Block(arg_types=[*old_body.arg_types, *(v.type for v in accumulators)])
-        carried: list[SSAValue] = list(new_body.args[len(old_body.args) :])
-    else:
-        carried = accumulators
-    a_bounds, b_bounds = (m, k), (k, n)
+    before = builder(op if carry_loop is None else carry_loop)
+    accumulators = [before.load(c, (m, n), (2, 2), _c_offsets(mi, ni)) for mi, ni in tiles]
+    if carry_loop is None:
+        results, mmas = _multiply(before, op, layout, (m, n, k), accumulators)
+        for (mi, ni), acc in zip(tiles, results, strict=True):
+            before.store(acc, c, (m, n), _c_offsets(mi, ni))
+        rewriter.erase(op)
+        return mmas
+
+    # Carry the accumulators through the loop: a new scf.for with more iter_args.
+    old_body = carry_loop.body.block
+    new_body = Block(arg_types=[*old_body.arg_types, *(v.type for v in accumulators)])
+    carried = list(new_body.args[len(old_body.args) :])
+    results, mmas = _multiply(builder(op), op, layout, (m, n, k), carried)
+    rewriter.erase(op)
+    yield_op = old_body.last_op
+    assert isinstance(yield_op, scf.YieldOp)
+    rewriter.replace(yield_op, scf.YieldOp(*yield_op.operands, *results))
+    for old_arg, new_arg in zip(old_body.args, new_body.args, strict=False):
+        old_arg.replace_all_uses_with(new_arg)
+    for body_op in list(old_body.ops):
+        body_op.detach()
+        new_body.add_op(body_op)
+    new_loop = scf.ForOp(
+        carry_loop.lb,
+        carry_loop.ub,
+        carry_loop.step,
+        [*carry_loop.iter_args, *accumulators],
+        new_body,
+    )
+    new_loop.location = carry_loop.location
+    rewriter.insert(new_loop, InsertPoint.before(carry_loop))
+    count_old = len(carry_loop.results)
+    rewriter.replace(carry_loop, [], list(new_loop.results[:count_old]))
+    after = _Builder(rewriter, _next_op(new_loop), before.lane_rows, before.lane_cols, before.pair)
+    for (mi, ni), acc in zip(tiles, new_loop.results[count_old:], strict=True):
+        after.store(acc, c, (m, n), _c_offsets(mi, ni))
+    return mmas
+
+
+def _multiply(
+    inner: _Builder,
+    op: linalg.MatmulOp,
+    layout: _Layout,
+    sizes: tuple[int, int, int],
+    accumulators: Sequence[SSAValue],
+) -> tuple[list[SSAValue], list[ng.MmaSyncOp]]:
+    """The A and B fragments and the mma.sync of every tile of C over every k tile, from
+    `accumulators` (one per tile of C, row-major): the results and the mma ops."""
+    m, n, k = sizes
+    tm, tn, tk = layout.shape
+    a, b = op.inputs
     a_frags = {
-        (mi, ki): inner.load(a, a_bounds, layout.a, _a_offsets(layout, mi, ki))
+        (mi, ki): inner.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki))
         for mi in range(m // tm)
         for ki in range(k // tk)
     }
     b_frags = {
-        (ki, ni): inner.load(b, b_bounds, layout.b, _b_offsets(layout, ki, ni), transposed=True)
+        (ki, ni): inner.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
         for ki in range(k // tk)
         for ni in range(n // tn)
     }
+    tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
     mmas: list[ng.MmaSyncOp] = []
     results: list[SSAValue] = []
-    for index, (mi, ni) in enumerate(tiles):
-        acc = carried[index]
+    for (mi, ni), acc in zip(tiles, accumulators, strict=True):
         for ki in range(k // tk):
             mma = ng.MmaSyncOp(
                 a_frags[mi, ki], b_frags[ki, ni], acc, layout.shape, tf32=layout.tf32
@@ -468,29 +504,7 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
             mmas.append(mma)
             acc = mma.res
         results.append(acc)
-    if not (hoist and isinstance(loop, scf.ForOp)):
-        for (mi, ni), acc in zip(tiles, results, strict=True):
-            inner.store(acc, c, c_bounds, _c_offsets(mi, ni))
-        rewriter.erase_op(op)
-        return mmas
-    rewriter.erase_op(op)
-    yield_op = old_body.last_op
-    assert isinstance(yield_op, scf.YieldOp)
-    rewriter.replace_op(yield_op, scf.YieldOp(*yield_op.operands, *results))
-    for old_arg, new_arg in zip(old_body.args, new_body.args, strict=False):
-        old_arg.replace_all_uses_with(new_arg)
-    for body_op in list(old_body.ops):
-        body_op.detach()
-        new_body.add_op(body_op)
-    new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, *accumulators], new_body)
-    new_loop.location = loop.location
-    rewriter.insert_op(new_loop, InsertPoint.before(loop))
-    count_old = len(loop.results)
-    rewriter.replace_op(loop, [], list(new_loop.results[:count_old]))
-    after = _Builder(rewriter, _next_op(new_loop), before.lane_rows, before.lane_cols, before.pair)
-    for (mi, ni), acc in zip(tiles, new_loop.results[count_old:], strict=True):
-        after.store(acc, c, c_bounds, _c_offsets(mi, ni))
-    return mmas
+    return results, mmas
 
 
 _VIEWS = (memref.SubviewOp, memref.CastOp, memref.ViewOp, memref.ReinterpretCastOp)
