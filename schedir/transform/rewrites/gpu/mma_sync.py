@@ -216,7 +216,7 @@ class _Builder:
     at: Operation
     lane_rows: SSAValue  # g = lane / 4
     lane_cols: SSAValue  # t = lane % 4
-    pair: bool  # whether the column is 2t (16-bit fragments) or t
+    pair: bool  # whether A's and B's columns are 2t (16-bit fragments) or t (tf32); C's are 2t
     _constants: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
     _columns: SSAValue | None = None
 
@@ -230,15 +230,16 @@ class _Builder:
             self._constants[value] = self.emit(arith.ConstantOp(IntegerAttr(value, IndexType())))
         return self._constants[value]
 
-    def position(self, row: int, col: int, transposed: bool) -> tuple[SSAValue, SSAValue]:
-        """(row + g, col + 2t) (or their transpose for B: (k + 2t, n + g))."""
-        if self._columns is None:
-            self._columns = (
-                self.emit(arith.MuliOp(self.lane_cols, self.index(2)))
-                if self.pair
-                else self.lane_cols
-            )
-        base_cols = self._columns
+    def position(
+        self, row: int, col: int, transposed: bool, pair: bool
+    ) -> tuple[SSAValue, SSAValue]:
+        """(row + g, col + 2t) (t without `pair`; or their transpose for B: (k + 2t, n + g))."""
+        if not pair:
+            base_cols = self.lane_cols
+        else:
+            if self._columns is None:
+                self._columns = self.emit(arith.MuliOp(self.lane_cols, self.index(2)))
+            base_cols = self._columns
         if transposed:
             return (
                 self.emit(arith.AddiOp(base_cols, self.index(row))),
@@ -276,6 +277,7 @@ class _Builder:
         shape: tuple[int, int],
         offsets: Callable[[int, int], tuple[int, int]],
         transposed: bool = False,
+        accumulator: bool = False,
     ) -> SSAValue:
         """One fragment: element (i, e) from `source` at `offsets(i, e)` + the lane's
         position; 0 outside the memref's sizes (not loaded there)."""
@@ -287,7 +289,7 @@ class _Builder:
         for i in range(shape[0]):
             for e in range(shape[1]):
                 row, col = offsets(i, e)
-                at = self.position(row, col, transposed)
+                at = self.position(row, col, transposed, self.pair or accumulator)
                 inside = self.inside(source, at, bounds)
                 if inside is None:
                     values.append(self.emit(memref.LoadOp.get(source, list(at))))
@@ -318,7 +320,7 @@ class _Builder:
             for e in range(width):
                 value = self.emit(vector.ExtractOp(fragment, [i, e]))
                 row, col = offsets(i, e)
-                at = self.position(row, col, False)
+                at = self.position(row, col, False, True)
                 inside = self.inside(target, at, bounds)
                 store = memref.StoreOp.get(value, target, list(at))
                 if inside is None:
@@ -431,7 +433,9 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
 
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
     before = builder(op if carry_loop is None else carry_loop)
-    accumulators = [before.load(c, (m, n), (2, 2), _c_offsets(mi, ni)) for mi, ni in tiles]
+    accumulators = [
+        before.load(c, (m, n), (2, 2), _c_offsets(mi, ni), accumulator=True) for mi, ni in tiles
+    ]
     if carry_loop is None:
         results, mmas = _multiply(before, op, layout, (m, n, k), accumulators)
         for (mi, ni), acc in zip(tiles, results, strict=True):
