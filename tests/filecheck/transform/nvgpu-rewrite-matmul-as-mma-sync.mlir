@@ -62,7 +62,9 @@ module attributes {transform.with_named_sequence} {
 // CHECK:       %[[LANE:.*]] = gpu.lane_id
 // CHECK:       %[[G:.*]] = arith.divui %[[LANE]]
 // CHECK:       %[[T:.*]] = arith.remui %[[LANE]]
-// CHECK:       memref.load %{{.*}}[%[[G]], %[[T]]] : memref<16x8xf32>
+// C's columns are 2t, A's and B's t.
+// CHECK:       %[[T2:.*]] = arith.muli %[[T]]
+// CHECK:       memref.load %{{.*}}[%[[G]], %[[T2]]] : memref<16x8xf32>
 // CHECK:       memref.load %{{.*}}[%[[G]], %[[T]]] : memref<16x4xf32>
 // CHECK:       vector.from_elements %{{.*}}, %{{.*}} : vector<2x1xf32>
 // CHECK:       memref.load %{{.*}}[%[[T]], %[[G]]] : memref<4x8xf32>
