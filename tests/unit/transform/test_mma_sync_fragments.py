@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from schedir.dialects import affine, get_context, gpu, vector
@@ -104,9 +104,8 @@ class _Warp:
 
     def _constant(self, op: arith.ConstantOp, active: np.ndarray) -> None:
         value = op.value
-        self.env[op.result] = (
-            value.value.data if isinstance(value, IntegerAttr) else float(value.value.data)
-        )  # pyright: ignore[reportAttributeAccessIssue] -- a float attr
+        assert isinstance(value, IntegerAttr | FloatAttr), "scalar constants only"
+        self.env[op.result] = value.value.data
 
     def _cmpi(self, op: arith.CmpiOp, active: np.ndarray) -> None:
         assert op.predicate.value.data == 6, "ult"
@@ -309,22 +308,22 @@ def test_edge_tiles_in_a_k_loop(
     tiles: tuple[int, int, int], cut: tuple[int, int, int], steps: int, seed: int
 ) -> None:
     """Views smaller than their bound (affine.min of the sizes), in a k loop whose
-    accumulators are carried in registers: C's part inside the views is C0 + A x B over
-    the k steps' parts, the rest of C is untouched, and no lane touches memory outside
-    a view (the buffers are only as large as the views' data)."""
+    accumulators are carried in registers: C is C0 + A x B over the k steps' parts, and no
+    lane touches memory outside a view (the buffers are only as large as the data, so the
+    fragment elements past them must be neither loaded nor stored)."""
     bm, bn, bk = 16 * tiles[0], 8 * tiles[1], 16 * tiles[2]
     m, n, kk = bm - cut[0], bn - cut[1], bk - cut[2]
     k = bk * (steps - 1) + kk
     function = _rewritten(f"""
-func.func @f(%a: memref<{m}x{k}xf16>, %b: memref<{k}x{n}xf16>, %c: memref<{m}x{n}xf32>) {{
+func.func @f(%a: memref<{m}x{k}xf16>, %b: memref<{k}x{n}xf16>, %c: memref<{m}x{n}xf32>,
+             %sm: index, %sn: index, %sk: index) {{
   %c0 = arith.constant 0 : index
-  %ck = arith.constant {k} : index
   %step = arith.constant {bk} : index
-  %m = affine.min affine_map<() -> ({bm}, {m})>()
-  %n = affine.min affine_map<() -> ({bn}, {n})>()
+  %m = affine.min affine_map<()[s0] -> ({bm}, s0)>()[%sm]
+  %n = affine.min affine_map<()[s0] -> ({bn}, s0)>()[%sn]
   %vc = memref.subview %c[0, 0] [%m, %n] [1, 1] : memref<{m}x{n}xf32> to memref<?x?xf32, strided<[{n}, 1]>>
-  scf.for %kv = %c0 to %ck step %step {{
-    %ks = affine.min affine_map<(d0) -> ({bk}, -d0 + {k})>(%kv)
+  scf.for %kv = %c0 to %sk step %step {{
+    %ks = affine.min affine_map<(d0)[s0] -> ({bk}, s0 - d0)>(%kv)[%sk]
     %va = memref.subview %a[0, %kv] [%m, %ks] [1, 1] : memref<{m}x{k}xf16> to memref<?x?xf16, strided<[{k}, 1], offset: ?>>
     %vb = memref.subview %b[%kv, 0] [%ks, %n] [1, 1] : memref<{k}x{n}xf16> to memref<?x?xf16, strided<[{n}, 1], offset: ?>>
     linalg.matmul ins(%va, %vb : memref<?x?xf16, strided<[{k}, 1], offset: ?>>, memref<?x?xf16, strided<[{n}, 1], offset: ?>>)
@@ -336,5 +335,5 @@ func.func @f(%a: memref<{m}x{k}xf16>, %b: memref<{k}x{n}xf16>, %c: memref<{m}x{n
     assert len(loops) == 1 and len(loops[0].iter_args) == tiles[0] * tiles[1]
     a, b, c = _operands(np.random.default_rng(seed), (m, k), (k, n), (m, n))
     expected = c + a @ b
-    _run(function, a, b, c)
+    _run(function, a, b, c, m, n, k)
     np.testing.assert_array_equal(c, expected)

@@ -261,7 +261,7 @@ class _Builder:
         for dim, (i, bound) in enumerate(zip(at, bounds, strict=True)):
             if t.get_shape()[dim] == bound:
                 continue
-            size = self.emit(memref.DimOp.from_source_and_index(memref_value, self.index(dim)))
+            size = self.emit(memref.DimOp(memref_value, self.index(dim)))
             conditions.append(self.emit(arith.CmpiOp(i, size, "ult")))
         if not conditions:
             return None
