@@ -33,10 +33,11 @@ class RewriteMatmulAsMmaSyncOp(IRDLOperation):
 
     Upstream rewrites exactly one 16x8x16 f16 (f16 accumulator) or 16x8x4 tf32 matmul and
     takes `thread_id x` as the lane (one warp). schedir's extensions: f32 accumulation of
-    f16 and bf16; any M x N x K made of mma tiles (up to 512 mma.sync per warp, fully
-    unrolled); the lane is `gpu.lane_id`, so the target may be one warp's tile of a block
-    (map it to warps first); dynamic sizes with a constant bound (an edge tile: elements
-    outside the operands' sizes load as 0 and are not stored); and a matmul directly in an
+    f16 and bf16; any M x N x K, rounded up to whole mma tiles (up to 512 mma.sync per
+    warp, fully unrolled); the lane is `gpu.lane_id`, so the target may be one warp's tile
+    of a block (map it to warps first); dynamic sizes with a constant bound (an edge
+    tile); elements past the operands' sizes are not loaded (they read as 0) and not
+    stored; and a matmul directly in an
     `scf.for` whose C (and what C is computed from) does not depend on the loop and is not
     used elsewhere in it gets its C fragments loaded before the loop, carried through it
     in registers and stored after it.
@@ -44,7 +45,8 @@ class RewriteMatmulAsMmaSyncOp(IRDLOperation):
     Return modes: consumes the target; produces no handle. Silenceable failure (the reason
     at the payload op, then "unsupported target op" at this op) when a target is not a
     plain `linalg.matmul` on 2-D memrefs with f16 x f16 -> f16/f32, bf16 x bf16 -> f32 or
-    f32 x f32 -> f32 elements and sizes of whole mma tiles; that target is then unchanged.
+    f32 x f32 -> f32 elements and static or bounded sizes, or needs more than 512
+    mma.sync; that target is then unchanged.
     """
 
     name = "transform.nvgpu.rewrite_matmul_as_mma_sync"

@@ -10,22 +10,6 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_matmul_as_mma_sync %mm : (!transform.any_op) -> ()
     transform.yield
   }
-  func.func @k8(%a: memref<16x8xf16>, %b: memref<8x8xf16>, %c: memref<16x8xf32>) {
-    // expected-error @below {{'linalg.matmul' op the 16x8x8 matmul is not made of m16n8k16 tiles}}
-    linalg.matmul ins(%a, %b : memref<16x8xf16>, memref<8x8xf16>) outs(%c : memref<16x8xf32>)
-    return
-  }
-}
-
-// -----
-
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{unsupported target op}}
-    transform.nvgpu.rewrite_matmul_as_mma_sync %mm : (!transform.any_op) -> ()
-    transform.yield
-  }
   func.func @bf16_acc(%a: memref<16x16xbf16>, %b: memref<16x8xbf16>, %c: memref<16x8xbf16>) {
     // expected-error @below {{'linalg.matmul' op no mma.sync for bf16 x bf16 -> bf16 (f16 x f16 -> f16/f32, bf16 x bf16 -> f32, f32 x f32 -> f32 as tf32)}}
     linalg.matmul ins(%a, %b : memref<16x16xbf16>, memref<16x8xbf16>) outs(%c : memref<16x8xbf16>)

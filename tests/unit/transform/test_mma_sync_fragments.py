@@ -279,13 +279,19 @@ def _operands(rng: np.random.Generator, *shapes: tuple[int, int]) -> list[np.nda
 @given(
     kind=st.sampled_from(sorted(ELEMENTS)),
     tiles=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)),
+    cut=st.tuples(st.integers(0, 15), st.integers(0, 7), st.integers(0, 15)),
     seed=st.integers(0, 2**16),
 )
-def test_warp_tile_is_c_plus_a_times_b(kind: str, tiles: tuple[int, int, int], seed: int) -> None:
-    """Whole tiles: every element of C is C0 + A x B."""
+def test_warp_tile_is_c_plus_a_times_b(
+    kind: str, tiles: tuple[int, int, int], cut: tuple[int, int, int], seed: int
+) -> None:
+    """Static sizes, whole mma tiles or not (rounded up, the excess masked): every element
+    of C is C0 + A x B."""
     ab, acc = ELEMENTS[kind]
     k_tile = 4 if kind == "tf32" else 16
-    m, n, k = 16 * tiles[0], 8 * tiles[1], k_tile * tiles[2]
+    m = 16 * tiles[0] - cut[0]
+    n = 8 * tiles[1] - cut[1]
+    k = k_tile * tiles[2] - cut[2] % k_tile
     function = _rewritten(f"""
 func.func @f(%a: memref<{m}x{k}x{ab}>, %b: memref<{k}x{n}x{ab}>, %c: memref<{m}x{n}x{acc}>) {{
   linalg.matmul ins(%a, %b : memref<{m}x{k}x{ab}>, memref<{k}x{n}x{ab}>) outs(%c : memref<{m}x{n}x{acc}>)

@@ -11,11 +11,11 @@ mma.sync fragment layout of the PTX ISA (groupID g = lane / 4, t = lane % 4):
   column g; C as above.
 
 Upstream takes one 16x8x16 (f16 += f16 x f16) or 16x8x4 (tf32) matmul and assumes one warp
-(its lane is `thread_id x`). Extensions: any M x N x K that is a multiple of the mma tile
+(its lane is `thread_id x`). Extensions: any M x N x K, rounded up to whole mma tiles
 (every tile of C accumulates over every k tile, fully unrolled), f32 accumulation of
 f16/bf16 (and bf16 inputs), the lane is `gpu.lane_id` (a warp of a larger block),
-sizes that are dynamic with a constant bound (a partial tile at the edge of the problem:
-loads outside the operand's sizes read 0, stores outside are skipped), and when the matmul
+sizes that are dynamic with a constant bound (a partial tile at the edge of the problem);
+elements past an operand's sizes are not loaded (they read as 0) and not stored, and when the matmul
 sits directly in an `scf.for` whose C is defined above it, the C fragments are loaded
 before the loop, carried through it as iter_args and stored after it (the accumulator in
 registers across the k loop).
@@ -187,6 +187,10 @@ def _interval(value: SSAValue, depth: int = 0) -> Interval:
             None if None in his else max(x for x in his if x is not None),
         )
     return _UNKNOWN
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
 
 
 def _bound(value: SSAValue, dim: int, op: Operation, what: str) -> int:
@@ -392,18 +396,12 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
         raise MmaSyncRewriteError("matmul is not on 2-D memrefs (bufferize first)", op)
     a_t, b_t, c_t = (t for t in types if isinstance(t, MemRefType))
     layout = _layout(a_t.element_type, b_t.element_type, c_t.element_type, op)
-    m, k = _bound(a, 0, op, "A"), _bound(a, 1, op, "A")
-    kb, n = _bound(b, 0, op, "B"), _bound(b, 1, op, "B")
-    cm, cn = _bound(c, 0, op, "C"), _bound(c, 1, op, "C")
-    if (kb, cm, cn) != (k, m, n):
-        raise MmaSyncRewriteError(
-            f"the operands' bounds {m}x{k}, {kb}x{n}, {cm}x{cn} do not form one matmul", op
-        )
+    # Each size's bound (the operands' bounds of one size may differ: each is only an upper
+    # bound), rounded up to whole mma tiles: the elements past a size are masked.
     tm, tn, tk = layout.shape
-    if m % tm or n % tn or k % tk:
-        raise MmaSyncRewriteError(
-            f"the {m}x{n}x{k} matmul is not made of m{tm}n{tn}k{tk} tiles", op
-        )
+    m = _round_up(max(_bound(a, 0, op, "A"), _bound(c, 0, op, "C")), tm)
+    n = _round_up(max(_bound(b, 1, op, "B"), _bound(c, 1, op, "C")), tn)
+    k = _round_up(max(_bound(a, 1, op, "A"), _bound(b, 0, op, "B")), tk)
     count = (m // tm) * (n // tn) * (k // tk)
     if count > MAX_MMA_OPS:
         raise MmaSyncRewriteError(
