@@ -288,7 +288,8 @@ class _Builder:
         t = source.type
         assert isinstance(t, MemRefType)
         element = t.element_type
-        zero = self.emit(arith.ConstantOp(FloatAttr(0.0, element)))  # pyright: ignore[reportArgumentType] -- the element is a float type (checked by _layout)
+        assert isinstance(element, Float16Type | BFloat16Type | Float32Type)  # by _layout
+        zero = self.emit(arith.ConstantOp(FloatAttr(0.0, element)))
         values: list[SSAValue] = []
         for i in range(shape[0]):
             for e in range(shape[1]):
