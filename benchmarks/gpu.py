@@ -526,6 +526,17 @@ def cases(torch: Any) -> list[Case]:
             half=True,
             max_autotune=True,
         ),
+        # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS.
+        Case(
+            "mm_f16_mma_sync",
+            "matmul_f16_mma_sync_cuda.mlir",
+            {1000: mm, 1016: mm, 1032: mm},
+            [(mm, mm), (mm, mm)],
+            lambda a, b: a @ b,
+            2 * 2 * mm * mm + 4 * mm * mm,
+            2.0 * mm**3,
+            half=True,
+        ),
     ]
     return [
         *tensor_core,

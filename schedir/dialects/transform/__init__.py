@@ -56,6 +56,7 @@ _EXTENSIONS: tuple[str, ...] = (
     "smt",
     "schedir_gpu",
     "nvgpu",
+    "nvgpu_mma",
 )
 """Modules contributing ops: each defines `OPS` (and optionally `ATTRS`)."""
 

@@ -65,6 +65,7 @@ from schedir.lowering.llvm.common import Handler, Lowering, const, unsupported
 from schedir.lowering.llvm.memref import Descriptor, element_pointer
 from schedir.lowering.llvm.nvgpu_types import WARPGROUP_THREADS, WGMMA_ROWS, accumulator_struct
 from schedir.lowering.nvvm.kernels import PASS, insert_at_top
+from schedir.lowering.nvvm.mma_sync import MMA_SYNC_LOWERINGS
 
 PTR_SHARED = llvm.LLVMPointerType(IntAttr(3))
 PTR_SHARED_CLUSTER = llvm.LLVMPointerType(IntAttr(7))
@@ -699,10 +700,6 @@ def _async_wait(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [])
 
 
-def _not_yet(lw: Lowering, op: Operation) -> None:
-    raise unsupported(PASS, op, "the mma.sync route (ldmatrix, mma.sync) is not lowered yet")
-
-
 NVGPU_LOWERINGS: dict[type[Operation], Handler] = {
     ng.MBarrierCreateOp: _create,
     ng.MBarrierInitOp: _init,
@@ -722,11 +719,10 @@ NVGPU_LOWERINGS: dict[type[Operation], Handler] = {
     ng.DeviceAsyncCopyOp: _async_copy,
     ng.DeviceAsyncCreateGroupOp: _create_group,
     ng.DeviceAsyncWaitOp: _async_wait,
-    ng.LdMatrixOp: _not_yet,
-    ng.MmaSyncOp: _not_yet,
+    **MMA_SYNC_LOWERINGS,
 }
-"""The nvgpu ops of device code and their lowerings, by class (ldmatrix and mma.sync are
-not lowered yet: a diagnostic at the op)."""
+"""The nvgpu ops of device code and their lowerings, by class (ldmatrix and mma.sync in
+`schedir.lowering.nvvm.mma_sync`)."""
 
 ARCH_SPECIFIC_MARKERS = ("wgmma.", "llvm.nvvm.wgmma", "setmaxnreg")
 """Text of the sm_90a-only instructions (inline PTX or intrinsic names) in a kernel's LLVM

@@ -35,6 +35,7 @@ from schedir.transform.ops import (
     math,
     memref,
     nvgpu,
+    nvgpu_mma,
     schedir_gpu,
     smt,
     structured,
@@ -61,6 +62,7 @@ MODULES: tuple[ModuleType, ...] = (
     smt,
     schedir_gpu,
     nvgpu,
+    nvgpu_mma,
 )
 """The modules of this package that apply ops or give descriptors their pattern sets."""
 

@@ -79,11 +79,22 @@ gpu.module @k {
 
 // -----
 
+// bf16 mma.sync accumulates in f32 only (PTX has no bf16 accumulator form).
 gpu.module @k {
-  gpu.func @k(%i: index) kernel {
-    %s = memref.alloc() : memref<64x32xf16, 3>
-    // expected-error @below {{convert-gpu-to-nvvm: 'nvgpu.ldmatrix' is not supported: the mma.sync route (ldmatrix, mma.sync) is not lowered yet}}
-    %a = nvgpu.ldmatrix %s[%i, %i] numTiles = 4 transpose = false : memref<64x32xf16, 3> -> vector<4x2xf16>
+  gpu.func @k(%a: vector<4x2xbf16>, %b: vector<2x2xbf16>, %c: vector<2x2xbf16>) kernel {
+    // expected-error @below {{convert-gpu-to-nvvm: 'nvgpu.mma.sync' is not supported: mma.sync m16n8k16 on bf16 with bf16 accumulators has no PTX instruction (f16 m16n8k16 with f16/f32, bf16 m16n8k16 with f32, tf32 m16n8k8/m16n8k4, i8 m16n8k32 with i32, f64 m8n8k4)}}
+    %d = nvgpu.mma.sync(%a, %b, %c) mmaShape = [16, 8, 16] : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xbf16>) -> vector<2x2xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// f32 operands without tf32Enabled: no f32 mma.sync shape exists.
+gpu.module @k {
+  gpu.func @k(%a: vector<4x1xf32>, %b: vector<2x1xf32>, %c: vector<2x2xf32>) kernel {
+    // expected-error @below {{convert-gpu-to-nvvm: 'nvgpu.mma.sync' is not supported: mma.sync m16n8k8 on f32 with f32 accumulators has no PTX instruction}}
+    %d = nvgpu.mma.sync(%a, %b, %c) mmaShape = [16, 8, 8] : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
     gpu.return
   }
 }

@@ -1,0 +1,125 @@
+// f16 (or bf16) matmul with f32 accumulation on the tensor cores through warp-level
+// mma.sync (sm_80+), upstream's route: 128x128 output tiles per block (#gpu.block<y>,
+// #gpu.block<x>), the fill fused and spread over the block's 256 threads, the reduction in
+// 32-wide k steps whose A (128x32) and B (32x128) tiles are promoted into
+// #gpu.address_space<workgroup> buffers (structured.promote; the copies tiled over the 256
+// threads, 16-byte rows each). The block's matmul on the shared tiles is split over its 8
+// warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x32 warp tile each); once the foralls are
+// mapped (map_nested_forall_to_threads) each warp's matmul sits directly in the k loop and
+// transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 4 x 2 m16n8k16 mma.sync per
+// k step on fragments the lanes load from shared memory, with the 64 f32 accumulators of a
+// lane loaded before the k loop, carried through it in registers and stored after it.
+// At sizes the tiles do not divide, the partial tiles are copied into the same static
+// buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
+// elements outside the operands' sizes as 0 and skips their stores.
+// Knobs: the block tile (block_m x block_n), the k step (block_k) and the warp split
+// (warps_n warps along N, 8 / warps_n along M); the constraint keeps warp tiles of whole
+// m16n8 tiles with at most 128 f32 accumulators per lane.
+// Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128] -> !transform.param<i64>
+    %bk = transform.tune.knob<"block_k"> = 32 from options = [16, 32] -> !transform.param<i64>
+    %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
+    %wm, %am, %ak, %bck, %bcn = transform.smt.constrain_params(%bm, %bn, %bk, %wn)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>) -> (!transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int):
+      %c0 = smt.int.constant 0
+      %warps = smt.int.constant 8
+      %c16 = smt.int.constant 16
+      %c8 = smt.int.constant 8
+      %c32 = smt.int.constant 32
+      %max_acc = smt.int.constant 128
+      %w_m = smt.int.div %warps, %w_n
+      %tile_m = smt.int.div %m, %w_m
+      %tile_n = smt.int.div %n, %w_n
+      // Whole warp tiles of whole m16n8 tiles.
+      %r0 = smt.int.mod %m, %w_m
+      %r1 = smt.int.mod %n, %w_n
+      %r2 = smt.int.mod %tile_m, %c16
+      %r3 = smt.int.mod %tile_n, %c8
+      %even = smt.eq %c0, %r0, %r1, %r2, %r3 : !smt.int
+      smt.assert %even
+      // f32 accumulators per lane: tile_m x tile_n / 32.
+      %tile = smt.int.mul %tile_m, %tile_n
+      %acc = smt.int.div %tile, %c32
+      %acc_ok = smt.int.cmp le %acc, %max_acc
+      smt.assert %acc_ok
+      // The copies: 256 threads, each a 16-byte row piece (8 f16) of whole rows.
+      %threads = smt.int.constant 256
+      %a_k = smt.int.div %k, %c8
+      %a_m = smt.int.div %threads, %a_k
+      %b_n = smt.int.div %n, %c8
+      %b_k = smt.int.div %threads, %b_n
+      %r4 = smt.int.mod %threads, %a_k
+      %r5 = smt.int.mod %threads, %b_n
+      %r6 = smt.int.mod %m, %a_m
+      %r7 = smt.int.mod %k, %b_k
+      %copies = smt.eq %c0, %r4, %r5, %r6, %r7 : !smt.int
+      smt.assert %copies
+      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
+    }
+    %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_t, %forall_f = transform.structured.tile_using_forall %fill_b num_threads [16, 16]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func : !transform.any_op
+    %root_b = transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %root
+        <{bufferize_function_boundaries = true}> : (!transform.any_op) -> !transform.any_op
+    %mm_kb = transform.structured.match ops{["linalg.matmul"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %mm_p = transform.structured.promote %mm_kb <{operands_to_promote = [0, 1],
+        memory_space = #gpu.address_space<workgroup>}> : (!transform.any_op) -> !transform.any_op
+    %func_p = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_p {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_p : !transform.any_op
+    %mm_s = transform.structured.match ops{["linalg.matmul"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %copy_a, %copy_b = transform.split_handle %copies : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // 16-byte rows: 8 f16 of A's k step per thread, 8 of B's columns.
+    %ca, %fa = transform.structured.tile_using_forall %copy_a num_threads [%am, %ak]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %cb, %fb = transform.structured.tile_using_forall %copy_b num_threads [%bck, %bcn]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %mm_w, %forall_w = transform.structured.tile_using_forall %mm_s num_threads [%wm, %wn]
+        (mapping = [#gpu.warp<linear_dim_1>, #gpu.warp<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %func_b = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
+    %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch : (!transform.any_op) -> !transform.any_op
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1] : (!transform.any_op) -> !transform.any_op
+    %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_g {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_g : !transform.any_op
+    %mm_warp = transform.structured.match ops{["linalg.matmul"]} in %func_g : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_matmul_as_mma_sync %mm_warp : (!transform.any_op) -> ()
+    %func_v = transform.structured.vectorize_children_and_apply_patterns %func_g : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func_v {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_v : !transform.any_op
+    transform.apply_patterns to %func_v {
+      transform.apply_patterns.gpu.eliminate_barriers
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -1,0 +1,83 @@
+"""schedules/matmul_f16_mma_sync_cuda.mlir on the device: f16/bf16 -> f32 matmuls through
+warp-level mma.sync (transform.nvgpu.rewrite_matmul_as_mma_sync) at sizes the tiles
+divide and at sizes they do not (edge tiles in M, N and K: the fragments outside the
+operands load as 0, their stores are skipped), at the selected knobs and at other tile
+shapes; outputs pre-filled with NaN, inputs unchanged, compared with `schedir.reference`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import schedir
+from schedir import reference
+from schedir.dialects import get_context
+from schedir.dialects.syntax import parse_module
+from schedir.dialects.types import entry_signature, find_entry
+from tests.helpers import check_results
+
+pytestmark = pytest.mark.gpu
+
+REPO = Path(__file__).parents[2]
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4}
+"""The knobs' selected values in the schedule."""
+
+
+def schedule_text(**knobs: int) -> str:
+    """The schedule with the knobs set to the given values."""
+    text = (REPO / "schedules" / "matmul_f16_mma_sync_cuda.mlir").read_text()
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in text
+        text = text.replace(selected, f'"{knob}"> = {value} from')
+    return text
+
+
+def payload(m: int, n: int, k: int, element: str) -> str:
+    """The example's matmul of `element` (f16 or bf16) at M x N x K."""
+    text = (REPO / "examples" / "matmul_f16_mma_sync_cuda.mlir").read_text()
+    text = text.replace("1000x1016xf16", f"{m}x{k}x{element}")
+    text = text.replace("1016x1032xf16", f"{k}x{n}x{element}")
+    return text.replace("1000x1032xf32", f"{m}x{n}xf32")
+
+
+CASES = [
+    ("f16", {}, (1000, 1032, 1016)),
+    ("f16", {}, (65, 136, 72)),
+    ("f16", {}, (512, 256, 384)),
+    ("f16", {}, (4096, 4096, 4096)),
+    ("f16", {}, (1, 8, 40)),
+    ("bf16", {}, (1000, 1032, 1016)),
+    ("bf16", {}, (65, 136, 72)),
+    ("f16", {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
+    ("f16", {"block_m": 64, "block_n": 128, "warps_n": 8}, (129, 72, 1000)),
+]
+"""(element, knobs, (m, n, k)): odd sizes (edge tiles in every dimension, one row, a
+single partial tile), sizes the tiles divide, 4096^3, bf16, and other tile shapes."""
+
+
+@pytest.mark.parametrize(
+    ("element", "knobs", "size"),
+    CASES,
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_mma_sync_matmul_matches_the_reference(
+    element: str, knobs: dict[str, int], size: tuple[int, int, int]
+) -> None:
+    m, n, k = size
+    text = payload(m, n, k, element)
+    kernel = schedir.compile(text, schedule=schedule_text(**knobs), target="cuda")
+    assert "mma.sync.aligned.m16n8k16.row.col.f32" in kernel.stages["ptx"]
+    module = parse_module(text, "<payload>", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, seed=m + n + k)
+    before = [a.copy() for a in inputs]
+    expected = reference.evaluate_with_bounds(module, signature.name, inputs)
+    results = kernel.run(*inputs, prefill_nan=True)
+    check_results(
+        results, expected, [np.dtype(np.float32)], where=f" ({element} {m}x{n}x{k} {knobs})"
+    )
+    for a, b in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(a, b)

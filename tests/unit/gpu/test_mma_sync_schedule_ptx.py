@@ -1,0 +1,73 @@
+"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: the example (edge tiles in every
+dimension) and a size the tiles divide compile to PTX for sm_80 and sm_90 with the warp
+tiles' mma.sync instructions (4 x 4 m16n8k16 tiles of a 64x32 warp tile, 2 k tiles per
+32-wide k step, f32 accumulators), f16 and bf16, which ptxas assembles for that arch
+without spills, naming no intrinsic LLVM does not know."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import schedir
+from schedir.gpu import assemble
+from schedir.gpu.ptx import unknown_intrinsics
+from schedir.options import CompileOptions
+from tests.unit.gpu.ptxas_report import ptxas_log
+
+REPO = Path(__file__).parents[3]
+SCHEDULE = REPO / "schedules" / "matmul_f16_mma_sync_cuda.mlir"
+EXAMPLE = REPO / "examples" / "matmul_f16_mma_sync_cuda.mlir"
+
+
+def _payload(m: int, n: int, k: int, element: str) -> str:
+    text = EXAMPLE.read_text()
+    text = text.replace("1000x1016xf16", f"{m}x{k}x{element}")
+    text = text.replace("1016x1032xf16", f"{k}x{n}x{element}")
+    return text.replace("1000x1032xf32", f"{m}x{n}xf32")
+
+
+CASES = [
+    ("sm_90", "f16", (1000, 1032, 1016)),
+    ("sm_90", "f16", (256, 256, 256)),
+    ("sm_80", "f16", (1000, 1032, 1016)),
+    ("sm_80", "bf16", (256, 256, 256)),
+]
+"""(arch, element, (m, n, k)): edge tiles (masked fragments) and whole tiles, on both
+archs, f16 and bf16."""
+
+
+@pytest.fixture(
+    scope="module",
+    params=CASES,
+    ids=lambda c: f"{c[0]}-{c[1]}-{'x'.join(map(str, c[2]))}",
+)
+def compiled(request: pytest.FixtureRequest) -> tuple[str, str, str]:
+    arch, element, (m, n, k) = request.param
+    kernel = schedir.compile(
+        _payload(m, n, k, element),
+        schedule=SCHEDULE,
+        options=CompileOptions(target="cuda", arch=arch),
+    )
+    return arch, element, kernel.stages["ptx"]
+
+
+def test_ptx_has_the_warp_tiles_mma_sync(compiled: tuple[str, str, str]) -> None:
+    arch, element, ptx = compiled
+    assert re.search(rf"^\.target {arch}\b", ptx, flags=re.M)
+    mma = re.findall(
+        rf"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.{element}\.{element}\.f32", ptx
+    )
+    assert len(mma) == 4 * 4 * 2, len(mma)
+    assert "mma.sync" not in ptx.replace("mma.sync.aligned.m16n8k16", "")
+    assert not unknown_intrinsics(ptx)
+
+
+def test_ptx_assembles_without_spills(compiled: tuple[str, str, str], ptxas: Path) -> None:
+    arch, _, ptx = compiled
+    assert assemble(ptx, arch, ptxas=ptxas)[:4] == b"\x7fELF"
+    log = ptxas_log(ptx, ptxas, arch)
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
