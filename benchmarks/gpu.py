@@ -375,11 +375,14 @@ _DEFAULT_VARIANTS = {
     "3 stages": {"stages": 3},
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
+    "persistent 132": {"persistent": 132},
+    "persistent 132 raster 16": {"persistent": 132, "raster_group": 16},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
 rows of tiles, f16/bf16 out) other knob values: raster groups of 1 (the launch's order)
-and 16, 3 stages, 256x128 blocks, one consumer on 128x128."""
+and 16, 3 stages, 256x128 blocks, one consumer on 128x128, and a persistent grid of 132
+blocks (one per SM of the H200) looping over the tiles in raster groups of 8 and 16."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -475,6 +478,10 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             max_autotune=True,
+            knob_variants={
+                "persistent 132": {"persistent": 132},
+                "persistent 132 raster 16": {"persistent": 132, "raster_group": 16},
+            },
         ),
     ]
     return [

@@ -101,9 +101,7 @@ def _tile_dependent(body: Block, ids: set[SSAValue]) -> list[Operation]:
     dependent: set[SSAValue] = set(ids)
     found: list[Operation] = []
     for op in body.ops:
-        uses_id = any(
-            operand in dependent for inner in op.walk() for operand in inner.operands
-        )
+        uses_id = any(operand in dependent for inner in op.walk() for operand in inner.operands)
         if not uses_id or not op.results:
             continue
         if not _pure(op):
@@ -201,7 +199,9 @@ class _Persist:
         inside = InsertPoint.before(yield_op)
         t = loop_body.args[0]
         x, y = grouped_tile(rewriter, inside, t, self.tiles_x, self.tiles_y, self.group)
-        n = _emit(rewriter, inside, arith.DivUIOp(_emit(rewriter, inside, arith.SubiOp(t, bid)), grid))
+        n = _emit(
+            rewriter, inside, arith.DivUIOp(_emit(rewriter, inside, arith.SubiOp(t, bid)), grid)
+        )
         mapping: dict[SSAValue, SSAValue] = {
             value: (x if dim == "x" else y) for value, dim in self.ids.items()
         }
@@ -386,9 +386,7 @@ def persistent_tiles(
     for value in ids:
         if value.uses:
             user = next(iter(value.uses)).operation
-            raise RasterRewriteError(
-                "the block id is still read outside the tile loop", user
-            )
+            raise RasterRewriteError("the block id is still read outside the tile loop", user)
     for value in ids:
         owner = value.owner
         if isinstance(owner, gpu.BlockIdOp):
