@@ -40,7 +40,8 @@ main row is the warp region with one row per block);
 matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
 "row_step" values; the default tensor-core matmuls time their other knob values (raster
-groups of 1 and 16, 3 stages, 256x128 blocks, one consumer: "raster 1", ...) and the
+groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, a persistent grid of 132
+blocks: "raster 1", ..., "persistent 132"; mbr_f16 the persistent grid too) and the
 one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 

@@ -8,7 +8,8 @@
 // registers into its rows of the bf16 output, bounded at the edge tiles. The
 // one-warpgroup ring schedule (f32 out) is matmul_bf16_ring_cuda.mlir.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
-// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected.
+// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected, no
+// persistent grid (persistent = 0: a block per tile).
 // Payload: examples/matmul_bf16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {

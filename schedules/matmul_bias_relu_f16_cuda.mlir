@@ -8,7 +8,7 @@
 // (loaded by column), takes the max with 0 and rounds to f16 in registers, then stores
 // into its rows of the output, bounded at the edge tiles. One kernel, no f32 temporary.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
-// Knobs: as matmul_f16_ws_cuda.mlir.
+// Knobs: as matmul_f16_ws_cuda.mlir (persistent = 0 selected).
 // Payload: examples/matmul_bias_relu_f16_cuda.mlir (fill + matmul into f32 + epilogue generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {

@@ -9,7 +9,8 @@
 // schedule serves bf16 (matmul_bf16_cuda.mlir). The one-warpgroup ring schedule (f32 out)
 // is matmul_f16_ring_cuda.mlir; its f16-out form matmul_f16_f16out_cuda.mlir.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
-// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected.
+// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected, no
+// persistent grid (persistent = 0: a block per tile).
 // Payload: examples/matmul_f16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {

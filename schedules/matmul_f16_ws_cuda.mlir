@@ -16,9 +16,12 @@
 // accumulator is split among them) and transform.schedir.nvgpu.warp_specialize_tma_ring
 // (which grows the launch to 128 x (1 + consumers) threads with nvvm.minctasm = 1: a fixed
 // register budget, which setmaxnreg needs).
-// The blocks run in groups of raster_group rows of tiles, column by column
-// (transform.schedir.nvgpu.raster_blocks: the blocks resident together share A and B
-// tiles in L2).
+// The blocks run in groups of raster_group rows of tiles, column by column (the blocks
+// resident together share A and B tiles in L2), through
+// transform.schedir.nvgpu.persistent_tiles: with persistent = 0 (selected) a block per
+// tile (as raster_blocks); with persistent = P a grid of min(tiles, P) blocks, each looping
+// over the tiles in that order, the producer running the ring on across tiles (it loads
+// the next tile's first stages while the consumers store this one).
 // Sizes the tiles do not divide: as matmul_f16_ring_cuda.mlir (TMA zero-fills the edge tiles'
 // loads; each consumer's store is bounded to the rows of its part of the edge tile that
 // exist); K and N multiples of 8 and K >= 64. At least 2 stages.
@@ -26,7 +29,8 @@
 // consumer's block_m / consumers x block_n accumulator at most 128 registers per thread),
 // producer_registers and consumer_registers (multiples of 8; the block's registers
 // 128 x (producer + consumers x consumer) <= 65536); the ring fits the 227 KiB of shared
-// memory; raster_group (rows of tiles per group; 1: the launch's order).
+// memory; raster_group (rows of tiles per group; 1: the launch's order); persistent (the
+// blocks of a persistent grid, 132 = the H200's SMs; 0: a block per tile).
 // Measured (H200, 4096^3 f16, the selected knobs: 2 consumers of 64x256, 4 stages, raster
 // groups of 16): 0.190 ms = 0.95x cuBLAS, 1.01x Triton's tutorial matmul; 0.261 ms in the
 // launch's block order (raster_group = 1).
