@@ -128,7 +128,6 @@ class _Persist:
         ids: dict[SSAValue, str],
         tiles_x: SSAValue,
         tiles_y: SSAValue,
-        total: SSAValue,
     ) -> None:
         self.rewriter = rewriter
         self.launch = launch
@@ -137,34 +136,35 @@ class _Persist:
         self.ids = ids
         self.tiles_x = tiles_x
         self.tiles_y = tiles_y
-        self.total = total
-        self.loops: list[scf.ForOp] = []
 
-    def place(self, block: Block, ops: list[Operation]) -> None:
-        """Put the loop around `ops` of `block` (the per-tile work), or inside the role
-        branch they make up (see the module docstring)."""
+    def place(self, ops: list[Operation]) -> list[list[Operation]]:
+        """Where the tile loops go: around the per-tile work `ops` of one block, or inside
+        the role branch they make up (see the module docstring); each range, from its
+        first per-tile op to its block's end. Changes nothing."""
         work = [op for op in ops if op not in self.dependent_set and not self._invariant(op)]
         if len(work) == 1 and isinstance(work[0], scf.IfOp) and work[0].cond not in self.tiled:
             branch = work[0]
+            ranges: list[list[Operation]] = []
             for region in branch.regions:
                 if not region.blocks:
                     continue
                 inner = region.block
-                body = [op for op in inner.ops if not isinstance(op, scf.YieldOp)]
                 if any(isinstance(op, scf.YieldOp) and op.operands for op in inner.ops):
                     raise RasterRewriteError(
                         "a role branch yields values (the tile loop cannot go inside it)", branch
                     )
-                head = _leading_setmaxregister(inner)
-                if head is not None:
+                body = [op for op in inner.ops if not isinstance(op, scf.YieldOp)]
+                if _leading_setmaxregister(inner) is not None:
                     body = body[1:]
-                if body:
-                    self.place(inner, body)
-            return
-        first = next((op for op in ops if op in work), None)
-        if first is None:
-            return
-        self._wrap(ops)
+                ranges += self.place(body)
+            return ranges
+        start = next(
+            (i for i, op in enumerate(ops) if not self._invariant(op) or self._uses_tile(op)),
+            None,
+        )
+        if start is None:
+            return []
+        return [[op for op in ops[start:] if op not in self.dependent_set]]
 
     @property
     def dependent_set(self) -> set[Operation]:
@@ -181,20 +181,16 @@ class _Persist:
         """A pure op of no tile and no region: it stays where it is."""
         return _pure(op)
 
-    def _wrap(self, ops: list[Operation]) -> None:
-        """The tile loop around the ops from the first per-tile one to the block's end."""
+    def wrap(self, moved: list[Operation], total: SSAValue) -> None:
+        """The tile loop over the `total` tiles around `moved` (a range of `place`)."""
         rewriter = self.rewriter
-        start = next(
-            i for i, op in enumerate(ops) if not self._invariant(op) or self._uses_tile(op)
-        )
-        moved = ops[start:]
         first = moved[0]
         at = InsertPoint.before(first)
         bid = _emit(rewriter, at, gpu.BlockIdOp("x"))
         grid = _emit(rewriter, at, gpu.GridDimOp("x"))
         loop_body = Block(arg_types=[IndexType()])
         loop_body.add_op(yield_op := scf.YieldOp())
-        loop = scf.ForOp(bid, self.total, grid, [], loop_body)
+        loop = scf.ForOp(bid, total, grid, [], loop_body)
         rewriter.insert(loop, at)
         inside = InsertPoint.before(yield_op)
         t = loop_body.args[0]
@@ -223,9 +219,8 @@ class _Persist:
                     if operand in mapping:
                         inner.operands[i] = mapping[operand]
         for inner in list(loop_body.walk()):
-            if isinstance(inner, scf.ForOp):
+            if isinstance(inner, scf.ForOp) and _in_ring(inner):
                 _continue_phases(rewriter, inner, n)
-        self.loops.append(loop)
 
     def _uses_tile(self, op: Operation) -> bool:
         tiled = self.tiled
@@ -260,19 +255,30 @@ def _step_index(loop: scf.ForOp) -> arith.DivUIOp | None:
     return None
 
 
+def _in_ring(loop: scf.ForOp) -> bool:
+    """Whether `loop` synchronizes on mbarriers (a k loop of the TMA ring)."""
+    ring_ops = (ng.MBarrierTryWaitParityOp, ng.MBarrierArriveOp, ng.MBarrierArriveExpectTxOp)
+    return any(isinstance(op, ring_ops) for op in loop.body.walk())
+
+
+def _check_ring_loops(ops: list[Operation]) -> None:
+    """Every ring loop in `ops` counts its steps as `_continue_phases` needs."""
+    for op in ops:
+        for inner in op.walk():
+            if isinstance(inner, scf.ForOp) and _in_ring(inner) and _step_index(inner) is None:
+                raise RasterRewriteError(
+                    "the loop synchronizes on mbarriers without counting its steps as (iv - lb) "
+                    "/ step (warp_specialize_tma_ring's ring): its phases cannot continue "
+                    "across tiles",
+                    inner,
+                )
+
+
 def _continue_phases(rewriter: PatternRewriter, loop: scf.ForOp, n: SSAValue) -> None:
     """Count the ring's steps in `loop` (a k loop with mbarrier waits or arrivals) from the
     tile loop's iteration `n`: step i becomes n * steps + i."""
-    ring_ops = (ng.MBarrierTryWaitParityOp, ng.MBarrierArriveOp, ng.MBarrierArriveExpectTxOp)
-    if not any(isinstance(op, ring_ops) for op in loop.body.walk()):
-        return
     index = _step_index(loop)
-    if index is None:
-        raise RasterRewriteError(
-            "the loop synchronizes on mbarriers without counting its steps as (iv - lb) / "
-            "step (warp_specialize_tma_ring's ring): its phases cannot continue across tiles",
-            loop,
-        )
+    assert index is not None  # _check_ring_loops
     at = InsertPoint.before(loop)
     span = _emit(rewriter, at, arith.SubiOp(loop.ub, loop.lb))
     rounded = _emit(
@@ -360,6 +366,12 @@ def persistent_tiles(
                     "the block ids are read outside the per-tile work after the block barrier",
                     use.operation,
                 )
+    state = _Persist(rewriter, launch, group, dependent, ids, launch.gridSizeX, launch.gridSizeY)
+    ranges = state.place(per_tile)
+    if not ranges:
+        raise RasterRewriteError("the gpu.launch has no per-tile work after its barrier", launch)
+    for moved in ranges:
+        _check_ring_loops(moved)
 
     # The grid: tiles_x x tiles_y tiles on min(T, ctas) blocks.
     outside = InsertPoint.before(launch)
@@ -376,17 +388,12 @@ def persistent_tiles(
     for index, dim in _GRID_ARGS.items():
         body.args[index].replace_all_uses_with(tiles_x if dim == "x" else tiles_y)
 
-    state = _Persist(rewriter, launch, group, dependent, ids, tiles_x, tiles_y, total)
-    state.place(body, per_tile)
-    if not state.loops:
-        raise RasterRewriteError("the gpu.launch has no per-tile work after its barrier", launch)
+    for moved in ranges:
+        state.wrap(moved, total)
     for op in reversed(dependent):
         if not any(result.uses for result in op.results):
             rewriter.erase(op)
-    for value in ids:
-        if value.uses:
-            user = next(iter(value.uses)).operation
-            raise RasterRewriteError("the block id is still read outside the tile loop", user)
+    assert not any(value.uses for value in ids), "checked: every read is per tile"
     for value in ids:
         owner = value.owner
         if isinstance(owner, gpu.BlockIdOp):
