@@ -20,7 +20,12 @@ row, the column sums chunks of 256 rows x 256 columns added with atomics.
 Each case compiles an example payload of examples/ (resized to the benchmark shape) with
 its schedule of schedules/ for cuda, checks every implementation against a float64
 PyTorch reference on the same random inputs (relative L2 error), and times them all with
-the same CUDA-event timer (warm-up, L2 flushed before each run, median of the repeats).
+the same CUDA-event timer (warm-up, L2 flushed before each run), interleaved: `--repeat`
+rounds, each timing every implementation of the case (schedir's kernels and the peers)
+5 runs back to back and keeping their median, the order rotated by one each round (round
+robin: clock and thermal drift, and the work just before, hit all alike); a row's time is
+the median of its rounds, its `rounds` the range of the round medians (the spread: a wide
+one says the device was not steady).
 TB/s counts the bytes the computation must move (inputs read once, outputs written once);
 the device's copy bandwidth (torch's `copy_` of 8192^2 floats, timed the same way, first
 line) is the yardstick of the memory-bound cases: their schedir line also gives the
@@ -37,7 +42,8 @@ main row is the warp region with one row per block);
 matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
 "row_step" values; the default tensor-core matmuls time their other knob values (raster
-groups of 1 and 16, 3 stages, 256x128 blocks, one consumer: "raster 1", ...) and the
+groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, a persistent grid of 132
+blocks: "raster 1", ..., "persistent 132"; mbr_f16 the persistent grid too) and the
 one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
@@ -45,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -403,11 +410,14 @@ _DEFAULT_VARIANTS = {
     "3 stages": {"stages": 3},
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
+    "persistent 132": {"persistent": 132},
+    "persistent 132 raster 16": {"persistent": 132, "raster_group": 16},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
 rows of tiles, f16/bf16 out) other knob values: raster groups of 1 (the launch's order)
-and 16, 3 stages, 256x128 blocks, one consumer on 128x128."""
+and 16, 3 stages, 256x128 blocks, one consumer on 128x128, and a persistent grid of 132
+blocks (one per SM of the H200) looping over the tiles in raster groups of 8 and 16."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -525,6 +535,10 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             max_autotune=True,
+            knob_variants={
+                "persistent 132": {"persistent": 132},
+                "persistent 132 raster 16": {"persistent": 132, "raster_group": 16},
+            },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS.
         Case(
@@ -725,16 +739,42 @@ def _implementations(
     return impls
 
 
-def _time(impl: Any, inputs: list[Any], repeat: int) -> float:
-    """The median time in ms of one implementation: a schedir kernel bound to the device
-    inputs (no copies), or a peer's callable, with the same CUDA-event timer."""
-    if isinstance(impl, schedir.Kernel):
-        bound = impl.bind(*inputs)
-        try:
-            return time_function(bound, repeat=repeat).median_ms
-        finally:
-            bound.close()
-    return time_function(lambda: impl(*inputs), repeat=repeat).median_ms
+ROUND_RUNS = 5
+"""Timed runs of one implementation per round (each L2-flushed; the round's median)."""
+
+
+def _time_round_robin(
+    impls: dict[str, Any], inputs: list[Any], rounds: int
+) -> dict[str, list[float]]:
+    """Each implementation's round medians in ms: a schedir kernel is bound to the device
+    inputs once (no copies), a peer's callable called on them. Every round times each
+    implementation `ROUND_RUNS` times back to back (CUDA events, L2 flushed before each
+    run, the first round after 3 untimed warm-up calls, later rounds after 1) and keeps
+    the median; the order rotates by one each round, so clock and thermal drift and
+    whatever ran just before fall on every implementation alike."""
+    calls: dict[str, Callable[[], Any]] = {}
+    bound: list[Any] = []
+    try:
+        for name, impl in impls.items():
+            if isinstance(impl, schedir.Kernel):
+                launch = impl.bind(*inputs)
+                bound.append(launch)
+                calls[name] = launch
+            else:
+                calls[name] = lambda impl=impl: impl(*inputs)
+        names = list(calls)
+        medians: dict[str, list[float]] = {name: [] for name in names}
+        for round_ in range(rounds):
+            shift = round_ % len(names)
+            for name in names[shift:] + names[:shift]:
+                timing = time_function(
+                    calls[name], warmup=3 if round_ == 0 else 1, repeat=ROUND_RUNS
+                )
+                medians[name].append(timing.median_ms)
+        return medians
+    finally:
+        for launch in bound:
+            launch.close()
 
 
 def _row(case: Case, name: str, times: dict[str, float], err: float, copy_rate: float) -> str:
@@ -774,7 +814,9 @@ def _copy_rate(torch: Any, repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument(
+        "--repeat", type=int, default=20, help="rounds of the interleaved timing (default 20)"
+    )
     parser.add_argument(
         "--cases",
         default="ew,softmax,softmax_odd,softmax_f16,matmul,mbr,layernorm,rowsum,rowsum_odd,"
@@ -842,15 +884,19 @@ def main() -> None:
         for path in variants.get(case.name, []):
             kernels[path.stem] = schedir.compile(f.name, schedule=path, target="cuda")
         impls = _implementations(torch, case, kernels, triton)
-        times: dict[str, float] = {}
-        for name, fn in impls.items():
-            err = _rel_err(fn(*inputs), want)
-            compiled = kernels.get(name)
-            times[name] = _time(compiled if compiled is not None else fn, inputs, args.repeat)
-            line = _row(case, name, times, err, copy_rate)
+        errors = {name: _rel_err(fn(*inputs), want) for name, fn in impls.items()}
+        timed = {name: kernels.get(name, fn) for name, fn in impls.items()}
+        rounds = _time_round_robin(timed, inputs, args.repeat)
+        times = {name: statistics.median(ms) for name, ms in rounds.items()}
+        for name in impls:
+            spread = f"  rounds {min(rounds[name]):.3f}-{max(rounds[name]):.3f}"
+            line = _row(case, name, times, errors[name], copy_rate) + spread
             print(line, flush=True)
             table.append(line)
-    print("\nsummary (median of L2-flushed runs; ratio > 1: schedir faster):")
+    print(
+        f"\nsummary (median of {args.repeat} interleaved rounds of {ROUND_RUNS} L2-flushed "
+        "runs; ratio > 1: schedir faster):"
+    )
     print("\n".join(table))
 
 

@@ -8,7 +8,8 @@
 // registers into its rows of the bf16 output, bounded at the edge tiles. The
 // one-warpgroup ring schedule (f32 out) is matmul_bf16_ring_cuda.mlir.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
-// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected.
+// Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected, no
+// persistent grid (persistent = 0: a block per tile).
 // Payload: examples/matmul_bf16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -21,6 +22,7 @@ module attributes {transform.with_named_sequence} {
     %producer_regs = transform.tune.knob<"producer_registers"> = 40 from options = [24, 40, 56] -> !transform.param<i64>
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
+    %persistent = transform.tune.knob<"persistent"> = 0 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -103,7 +105,11 @@ module attributes {transform.with_named_sequence} {
         consumer_registers = %consumer_regs
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
-    transform.schedir.nvgpu.raster_blocks %launch_ws group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
+    // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
+    // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping
+    // over the tiles in raster groups; 0: a block per tile, in raster groups.
+    transform.schedir.nvgpu.persistent_tiles %launch_ws ctas = %persistent group = %raster
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -16,9 +16,12 @@
 // accumulator is split among them) and transform.schedir.nvgpu.warp_specialize_tma_ring
 // (which grows the launch to 128 x (1 + consumers) threads with nvvm.minctasm = 1: a fixed
 // register budget, which setmaxnreg needs).
-// The blocks run in groups of raster_group rows of tiles, column by column
-// (transform.schedir.nvgpu.raster_blocks: the blocks resident together share A and B
-// tiles in L2).
+// The blocks run in groups of raster_group rows of tiles, column by column (the blocks
+// resident together share A and B tiles in L2), through
+// transform.schedir.nvgpu.persistent_tiles: with persistent = 0 (selected) a block per
+// tile (as raster_blocks); with persistent = P a grid of min(tiles, P) blocks, each looping
+// over the tiles in that order, the producer running the ring on across tiles (it loads
+// the next tile's first stages while the consumers store this one).
 // Sizes the tiles do not divide: as matmul_f16_ring_cuda.mlir (TMA zero-fills the edge tiles'
 // loads; each consumer's store is bounded to the rows of its part of the edge tile that
 // exist); K and N multiples of 8 and K >= 64. At least 2 stages.
@@ -26,7 +29,8 @@
 // consumer's block_m / consumers x block_n accumulator at most 128 registers per thread),
 // producer_registers and consumer_registers (multiples of 8; the block's registers
 // 128 x (producer + consumers x consumer) <= 65536); the ring fits the 227 KiB of shared
-// memory; raster_group (rows of tiles per group; 1: the launch's order).
+// memory; raster_group (rows of tiles per group; 1: the launch's order); persistent (the
+// blocks of a persistent grid, 132 = the H200's SMs; 0: a block per tile).
 // Measured (H200, 4096^3 f16, the selected knobs: 2 consumers of 64x256, 4 stages, raster
 // groups of 16): 0.190 ms = 0.95x cuBLAS, 1.01x Triton's tutorial matmul; 0.261 ms in the
 // launch's block order (raster_group = 1).
@@ -42,6 +46,7 @@ module attributes {transform.with_named_sequence} {
     %producer_regs = transform.tune.knob<"producer_registers"> = 40 from options = [24, 40, 56] -> !transform.param<i64>
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 16 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
+    %persistent = transform.tune.knob<"persistent"> = 0 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -118,7 +123,11 @@ module attributes {transform.with_named_sequence} {
         consumer_registers = %consumer_regs
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
-    transform.schedir.nvgpu.raster_blocks %launch_ws group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
+    // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
+    // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping
+    // over the tiles in raster groups; 0: a block per tile, in raster groups.
+    transform.schedir.nvgpu.persistent_tiles %launch_ws ctas = %persistent group = %raster
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

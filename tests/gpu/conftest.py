@@ -1,8 +1,14 @@
-"""Fixtures of the GPU runtime tests: the device context and kernels compiled once."""
+"""Fixtures of the GPU runtime tests: the device context and kernels compiled once; the
+compute-sanitizer runner of the tests that check a run of theirs under it."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -12,6 +18,41 @@ import pytest
 from schedir.gpu import GpuContext, GpuModule, Kernel, assemble, compile_ptx, default_context
 
 KERNELS_FILE = Path(__file__).parents[1] / "unit" / "gpu" / "nvptx_kernels.py"
+REPO = Path(__file__).parents[2]
+SANITIZER_SUMMARY = {
+    "memcheck": r"ERROR SUMMARY: 0 errors",
+    "racecheck": r"RACECHECK SUMMARY: 0 hazards",
+}
+"""What each compute-sanitizer tool prints for a clean run."""
+
+
+def run_sanitized(tool: str, script: str, *args: str) -> str:
+    """Run the Python `script` (with `args` as sys.argv[1:]) under compute-sanitizer's
+    `tool` from the repository root and assert a clean run that got to its end (the
+    script prints "ran" last); the log. Skips the test where compute-sanitizer is not
+    installed."""
+    sanitizer = shutil.which("compute-sanitizer") or next(
+        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
+    )
+    if sanitizer is None:
+        pytest.skip("compute-sanitizer is not installed")
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run(
+        [
+            *(sanitizer, "--tool", tool, "--error-exitcode", "3"),
+            *(sys.executable, "-c", script, *args),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log
+    assert "ran" in done.stdout, log
+    assert re.search(SANITIZER_SUMMARY[tool], log), log
+    return log
 
 
 def _load_kernels() -> ModuleType:

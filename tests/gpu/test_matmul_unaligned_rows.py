@@ -12,11 +12,7 @@ clean on one unaligned case (skipped where compute-sanitizer is not installed)."
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -28,6 +24,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
+from tests.gpu.conftest import run_sanitized
 from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
 from tests.helpers import check_results
 
@@ -115,24 +112,4 @@ print("ran")
 def test_memcheck_clean(schedule: str, element: str, size: str) -> None:
     """No out-of-bounds access: the staged copies, the TMA loads past the real sizes and
     the bounded stores of C all stay inside their buffers."""
-    sanitizer = shutil.which("compute-sanitizer") or next(
-        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
-    )
-    if sanitizer is None:
-        pytest.skip("compute-sanitizer is not installed")
-    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run(
-        [
-            *(sanitizer, "--tool", "memcheck", "--error-exitcode", "3"),
-            *(sys.executable, "-c", _SANITIZED, schedule, element, size),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    log = done.stdout + done.stderr
-    assert done.returncode == 0, log
-    assert "ran" in done.stdout, log
-    assert re.search(r"ERROR SUMMARY: 0 errors", log), log
+    run_sanitized("memcheck", _SANITIZED, schedule, element, size)

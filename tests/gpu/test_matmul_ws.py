@@ -13,11 +13,6 @@ compute-sanitizer is not installed)."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -29,6 +24,7 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
+from tests.gpu.conftest import SANITIZER_SUMMARY, run_sanitized
 from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
 from tests.helpers import check_results
@@ -198,32 +194,11 @@ size = tuple(int(x) for x in sys.argv[4].split("x"))
 _run(sys.argv[1], shape, int(sys.argv[3]), size)
 print("ran")
 """
-_SUMMARY = {"memcheck": r"ERROR SUMMARY: 0 errors", "racecheck": r"RACECHECK SUMMARY: 0 hazards"}
 
 
-@pytest.mark.parametrize("tool", sorted(_SUMMARY))
+@pytest.mark.parametrize("tool", sorted(SANITIZER_SUMMARY))
 @pytest.mark.parametrize("shape", ["1x128x128", "2x128x256"])
 def test_sanitizer_clean(tool: str, shape: str) -> None:
     """No out-of-bounds access and no shared-memory hazard between the producer's TMA
     loads, the consumers' MMAs and the stage releases (5 k steps on a 3-stage ring)."""
-    sanitizer = shutil.which("compute-sanitizer") or next(
-        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
-    )
-    if sanitizer is None:
-        pytest.skip("compute-sanitizer is not installed")
-    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run(
-        [
-            *(sanitizer, "--tool", tool, "--error-exitcode", "3"),
-            *(sys.executable, "-c", _SANITIZED, "f16", shape, "3", "256x512x320"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    log = done.stdout + done.stderr
-    assert done.returncode == 0, log
-    assert "ran" in done.stdout, log
-    assert re.search(_SUMMARY[tool], log), log
+    run_sanitized(tool, _SANITIZED, "f16", shape, "3", "256x512x320")

@@ -1,6 +1,6 @@
 """The nvgpu transform ops (upstream's NVGPUTransformOps.td) and schedir's nvgpu extension
 (`transform.schedir.nvgpu.*`, what upstream has no op for: the wgmma rewrite, the TMA
-ring, its warp specialization and the blocks' raster order).
+ring, its warp specialization, the blocks' raster order and the persistent tile loop).
 
 Applied by `schedir.transform.ops.nvgpu`.
 """
@@ -287,17 +287,67 @@ class RasterBlocksOp(IRDLOperation):
     )
 
 
+@irdl_transform_op
+class PersistentTilesOp(IRDLOperation):
+    """Makes a `gpu.launch` of one block per tile persistent: a grid of at most `ctas`
+    blocks, each looping over the tiles in groups of `group` rows (the L2-aware order of
+    `raster_blocks`), the TMA ring's mbarrier phases continuing across tiles so that the
+    producer loads the next tile while the consumers store this one (CUTLASS's persistent
+    Hopper kernels; schedir's extension, upstream has no such op).
+
+    ```mlir
+    transform.schedir.nvgpu.persistent_tiles %launch ctas = %n group = %g
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    // gpu.launch blocks(%bx, %by, %bz) in (%gx, %gy, 1) { barrier init; gpu.barrier;
+    //   offsets(%bx, %by); roles { k loops (step i); store } }
+    // -> gpu.launch blocks(%b, ...) in (min(%gx * %gy, %n), 1, 1) { barrier init; gpu.barrier;
+    //   roles { scf.for %t = %b to %gx * %gy step grid { x', y' = grouped(%t);
+    //     offsets(x', y'); k loops (step n * steps + i); store } } }
+    ```
+
+    The target is a `gpu.launch` without clusters, one block along z, whose top level is:
+    pure index arithmetic of the block ids (cloned into each tile loop), at most one block
+    barrier (the one publishing the ring's barriers), then the per-tile work, which may not
+    read the block ids otherwise. The tile loop goes inside the warp roles that
+    `warp_specialize_tma_ring` makes (after each branch's `nvvm.setmaxregister`, inside the
+    producer's thread-0 branch); in a k loop that waits or arrives on mbarriers the step
+    index `(iv - lb) / step` counts on from the steps of the tiles before. `ctas` is the
+    grid's size (the SMs times blocks per SM: 132 on an H100 SXM or H200 at one block per
+    SM), 0 keeps one block per tile (then the op is `raster_blocks`); `group` as in
+    `raster_blocks`. Both are params (`transform.tune.knob`s) holding one integer: `ctas`
+    in 0..65536, `group` in 1..65536.
+
+    Return modes: only reads the target (the launch is modified in place); returns nothing.
+    Silenceable failure (the reason at the payload op) when a target is not such a launch
+    or a param is out of range; nothing is rewritten then. Definite failure when a param is
+    not one integer.
+    """
+
+    name = "transform.schedir.nvgpu.persistent_tiles"
+
+    target = operand_def(TransformOpHandleType)
+    ctas = operand_def(TransformParamHandleType)
+    group = operand_def(TransformParamHandleType)
+
+    assembly_format = (
+        "$target `ctas` `=` $ctas `group` `=` $group attr-dict `:` `(` type($target) `,` "
+        "type($ctas) `,` type($group) `)` `->` `(` `)`"
+    )
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
     PipelineTmaRingOp,
     WarpSpecializeTmaRingOp,
     RasterBlocksOp,
+    PersistentTilesOp,
 )
 
 __all__ = [
     "OPS",
     "SWIZZLES",
+    "PersistentTilesOp",
     "PipelineTmaRingOp",
     "RasterBlocksOp",
     "RewriteCopyAsTmaOp",

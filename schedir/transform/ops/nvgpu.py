@@ -1,6 +1,6 @@
 """Apply functions of the nvgpu transform ops (`schedir.dialects.transform.nvgpu`): thin
-adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma`, `.tma_ring` and
-`.warp_specialize` and `.raster`.
+adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma`, `.tma_ring`,
+`.warp_specialize`, `.raster` and `.persistent`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from xdsl.ir import Operation, SSAValue
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu import (
+    PersistentTilesOp,
     PipelineTmaRingOp,
     RasterBlocksOp,
     RewriteCopyAsTmaOp,
@@ -21,6 +22,7 @@ from schedir.dialects.transform.nvgpu import (
     WarpSpecializeTmaRingOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.rewrites.gpu.persistent import persistent_tiles
 from schedir.transform.rewrites.gpu.raster import RasterRewriteError, raster_blocks
 from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
 from schedir.transform.rewrites.gpu.tma_ring import RingRewriteError, pipeline_tma_ring
@@ -121,3 +123,13 @@ def apply_raster_blocks(op: RasterBlocksOp, interp: Interpreter) -> None:
     for payload in interp.state.payload_ops(op.target):
         with _silenceable(op, "could not reorder the blocks"):
             raster_blocks(interp.state.rewriter(payload), payload, group)
+
+
+@applies(PersistentTilesOp)
+def apply_persistent_tiles(op: PersistentTilesOp, interp: Interpreter) -> None:
+    """Make each target launch a persistent grid of `ctas` blocks over its tiles."""
+    ctas = _one_int(op, interp, op.ctas, "ctas")
+    group = _one_int(op, interp, op.group, "group")
+    for payload in interp.state.payload_ops(op.target):
+        with _silenceable(op, "could not make the tile loop persistent"):
+            persistent_tiles(interp.state.rewriter(payload), payload, ctas, group)

@@ -10,9 +10,9 @@
 // CHECK-NEXT:    %[[Y:.*]] = gpu.block_id y
 // CHECK-NEXT:    %[[GX:.*]] = gpu.grid_dim x
 // CHECK-NEXT:    %[[GY:.*]] = gpu.grid_dim y
-// CHECK-NEXT:    %[[G:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[ROW:.*]] = arith.muli %[[Y]], %[[GX]] : index
 // CHECK-NEXT:    %[[P:.*]] = arith.addi %[[ROW]], %[[X]] : index
+// CHECK-NEXT:    %[[G:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[W:.*]] = arith.muli %[[G]], %[[GX]] : index
 // CHECK-NEXT:    %[[GID:.*]] = arith.divui %[[P]], %[[W]] : index
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[GID]], %[[G]] : index

@@ -43,6 +43,32 @@ def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue
     return op.results[0]
 
 
+def grouped_tile(
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+    linear: SSAValue,
+    tiles_x: SSAValue,
+    tiles_y: SSAValue,
+    group: int,
+) -> tuple[SSAValue, SSAValue]:
+    """The tile (x', y') that linear position `linear` takes in groups of `group` rows of a
+    `tiles_x` x `tiles_y` grid of tiles, walked column by column (the module docstring)."""
+
+    def const(value: int) -> SSAValue:
+        return _emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+    g = const(group)
+    width = _emit(rewriter, at, arith.MuliOp(g, tiles_x))
+    first = _emit(rewriter, at, arith.MuliOp(_emit(rewriter, at, arith.DivUIOp(linear, width)), g))
+    rows = _emit(rewriter, at, arith.MinUIOp(_emit(rewriter, at, arith.SubiOp(tiles_y, first)), g))
+    within = _emit(rewriter, at, arith.RemUIOp(linear, width))
+    new_y = _emit(
+        rewriter, at, arith.AddiOp(first, _emit(rewriter, at, arith.RemUIOp(within, rows)))
+    )
+    new_x = _emit(rewriter, at, arith.DivUIOp(within, rows))
+    return new_x, new_y
+
+
 def raster_blocks(rewriter: PatternRewriter, launch: Operation, group: int) -> gpu.LaunchOp:
     """Reorder the blocks of `launch` in groups of `group` rows (see the module
     docstring); raises `RasterRewriteError` before changing anything when it does not
@@ -59,24 +85,10 @@ def raster_blocks(rewriter: PatternRewriter, launch: Operation, group: int) -> g
     at = InsertPoint.at_start(body)
     ids = {dim: _emit(rewriter, at, gpu.BlockIdOp(dim)) for dim in ("x", "y")}
     grid = {dim: _emit(rewriter, at, gpu.GridDimOp(dim)) for dim in ("x", "y")}
-
-    def const(value: int) -> SSAValue:
-        return _emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
-
-    g = const(group)
     linear = _emit(
         rewriter, at, arith.AddiOp(_emit(rewriter, at, arith.MuliOp(ids["y"], grid["x"])), ids["x"])
     )
-    width = _emit(rewriter, at, arith.MuliOp(g, grid["x"]))
-    first = _emit(rewriter, at, arith.MuliOp(_emit(rewriter, at, arith.DivUIOp(linear, width)), g))
-    rows = _emit(
-        rewriter, at, arith.MinUIOp(_emit(rewriter, at, arith.SubiOp(grid["y"], first)), g)
-    )
-    within = _emit(rewriter, at, arith.RemUIOp(linear, width))
-    new_y = _emit(
-        rewriter, at, arith.AddiOp(first, _emit(rewriter, at, arith.RemUIOp(within, rows)))
-    )
-    new_x = _emit(rewriter, at, arith.DivUIOp(within, rows))
+    new_x, new_y = grouped_tile(rewriter, at, linear, grid["x"], grid["y"], group)
     new = {"x": new_x, "y": new_y}
     mine = {ids["x"].owner, ids["y"].owner}
     for op in list(launch.body.walk()):
@@ -89,4 +101,4 @@ def raster_blocks(rewriter: PatternRewriter, launch: Operation, group: int) -> g
     return launch
 
 
-__all__ = ["MAX_GROUP", "RasterRewriteError", "raster_blocks"]
+__all__ = ["MAX_GROUP", "RasterRewriteError", "grouped_tile", "raster_blocks"]

@@ -1,0 +1,98 @@
+"""The wgmma schedules' persistent tile loop (`persistent` knob) without a GPU: the f16,
+bf16 and bias + relu schedules at a size the tiles do not divide, one and two consumers,
+a grid of 132 blocks and of 3 (min(tiles, persistent) blocks launched), compile to sm_90a PTX with one producer (`setmaxnreg.dec`,
+once) and consumers (`setmaxnreg.inc`, once) whose tile loops step by the grid's size
+(`%nctaid.x`), which ptxas assembles without serializing the wgmma (C751x), without other
+C75xx warnings and without spills; the transform's limits are located diagnostics."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import schedir
+from schedir.diagnostics import TransformError
+from schedir.gpu.ptx import unknown_intrinsics
+from tests.gpu.mbr_payloads import bias_relu_payload
+from tests.gpu.test_matmul_wgmma import f16_out_payload
+from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
+
+REPO = Path(__file__).parents[3]
+
+
+def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> schedir.Kernel:
+    m, n, k = size
+    if kind == "bias_relu":
+        text = bias_relu_payload(m, n, k, "f16", "column")
+        schedule = REPO / "schedules" / "matmul_bias_relu_f16_cuda.mlir"
+    else:
+        text = f16_out_payload(m, n, k).replace("f16", kind)
+        schedule = REPO / "schedules" / f"matmul_{kind}_cuda.mlir"
+    return schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
+
+
+@pytest.mark.parametrize(
+    ("kind", "shape", "ctas"),
+    [
+        ("f16", (2, 128, 256), 132),
+        ("f16", (1, 128, 128), 3),
+        ("bf16", (2, 128, 256), 132),
+        ("bias_relu", (2, 128, 256), 132),
+        ("bias_relu", (1, 128, 128), 132),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_persistent_ptx_assembles_cleanly(
+    kind: str, shape: tuple[int, int, int], ctas: int, ptxas: Path
+) -> None:
+    consumers, block_m, block_n = shape
+    knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n, "persistent": ctas}
+    kernel = _compile(kind, (1000, 1032, 1016), knobs)
+    ptx = kernel.stages["ptx"]
+    assert re.findall(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+(\d+);", ptx) == ["40"]
+    assert re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx) == ["232"]
+    assert "%nctaid.x" in ptx and "wgmma.mma_async" in ptx
+    assert "cp.async.bulk.tensor" in ptx and "mbarrier.try_wait.parity" in ptx
+    assert not unknown_intrinsics(ptx)
+    assert_assembles_cleanly(ptx, ptxas)
+    # The host launches min(tiles, ctas) blocks: 8 x 5 tiles of 128 x 256, 8 x 9 of 128 x 128.
+    scheduled = str(kernel.stages["scheduled"])
+    assert re.search(rf"arith\.constant {ctas} : index", scheduled)
+    assert re.search(
+        r"= arith\.minui %\w+, %\w+ : index\n\s+%\w+ = arith\.constant 1 : index\n\s+gpu\.launch",
+        scheduled,
+    )
+
+
+def test_no_persistence_is_the_block_per_tile_kernel() -> None:
+    """persistent = 0 (the schedules' selection): one block per tile, no tile loop."""
+    knobs = {"consumers": 2, "block_m": 128, "block_n": 256}
+    plain = _compile("f16", (1000, 1032, 1016), knobs).stages["ptx"]
+    assert "%nctaid.x" in plain  # the raster groups read the grid's size
+    persistent = _compile("f16", (1000, 1032, 1016), {**knobs, "persistent": 132})
+    assert persistent.stages["ptx"] != plain
+
+
+def _schedule_with(ctas: int) -> str:
+    """The f16 schedule with the persistent knob replaced by a constant outside its
+    options (the rewrite's own range check answers)."""
+    text = (REPO / "schedules" / "matmul_f16_cuda.mlir").read_text()
+    knob = re.search(r'%persistent = transform\.tune\.knob<"persistent">[^\n]*', text)
+    assert knob is not None
+    return text.replace(
+        knob.group(0),
+        f"%persistent = transform.param.constant {ctas} : i64 -> !transform.param<i64>",
+    )
+
+
+def test_a_grid_beyond_the_limit_is_a_located_diagnostic(tmp_path: Path) -> None:
+    schedule = tmp_path / "schedule.mlir"
+    schedule.write_text(_schedule_with(1 << 17))
+    text = f16_out_payload(256, 256, 128)
+    with pytest.raises(TransformError) as caught:
+        schedir.compile(text, schedule=schedule, target="cuda")
+    message = str(caught.value)
+    assert "ctas must be in 0..65536, got 131072" in message
+    assert "could not make the tile loop persistent" in message
