@@ -39,9 +39,10 @@
 // prefetchers keep up. unroll_k 8 rather than 4: about 1%, within the noise.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
 // Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3 with
-// AVX2, see benchmarks/cpu.py, which takes 14x32 and unroll_k 4 on AVX-512): the cache blocks (block_n,
-// block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is also the width of
-// the packed B panel, and the k steps per iteration of the micro-kernel's loop (unroll_k);
+// AVX2, see benchmarks/cpu.py, which takes 14x32 and unroll_k 4 on AVX-512): the cache
+// blocks (block_n, block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is
+// also the width of the packed B panel, and the k steps per iteration of the
+// micro-kernel's loop (unroll_k);
 // the constraint at the end keeps the register tiles whose accumulators fit AVX-512's
 // registers.
 module attributes {transform.with_named_sequence} {
