@@ -15,8 +15,7 @@ numpy's (numpy time / schedir time) next to the target of each case.
 
 Knob selections: a schedule is compiled with its `selected` knobs, except where the host's
 instruction set has its own (`ISA_KNOBS`: matmul's register tile on AVX-512, whose 32
-registers of 16 floats hold a 14x32 tile that AVX2's 16 registers of 8 floats cannot, with
-4 k steps per iteration: with the selected 8, LLVM spills the 12x32 tile on AVX-512).
+registers of 16 floats hold a 14x32 tile that AVX2's 16 registers of 8 floats cannot).
 `--knobs '{"reg_m": 6}'` (repeatable) measures the given selections instead, one row each,
 every row against numpy in the same run.
 """
@@ -82,7 +81,7 @@ CASES: tuple[Case, ...] = (
 
 
 ISA_KNOBS: dict[str, dict[str, dict[str, int]]] = {
-    "avx512f": {"matmul": {"reg_m": 14, "reg_n": 32, "unroll_k": 4}},
+    "avx512f": {"matmul": {"reg_m": 14, "reg_n": 32}},
 }
 """Knob selections per host CPU feature (LLVM's name), for the cases named: the first
 feature the host has wins; without one, the schedule's `selected` values."""

@@ -33,13 +33,14 @@
 // column block: N / block_n passes) and over B (its panels, packed once per row block:
 // M / block_m passes), not whether a block fits L2. So one column block of 1024, k blocks
 // of 512 and row blocks of 512 (2 passes over C, 1 over A, 2 over B) beat L2-sized blocks
-// (block_n, block_m, block_k) = (512, 256, 256) (4, 2 and 4 passes) by about 8% (0.85x ->
-// 0.92x numpy), although the 512 x 512 block of A is in L3 and the 512 x 16 panel of B
+// (block_n, block_m, block_k) = (512, 256, 256) (4, 2 and 4 passes) by about 6% (0.85x ->
+// 0.90x numpy), although the 512 x 512 block of A is in L3 and the 512 x 16 panel of B
 // fills L1: the micro-kernel reads each row of both in order, and the hardware
-// prefetchers keep up. unroll_k 8 rather than 4: about 1%, within the noise.
+// prefetchers keep up. unroll_k 8 rather than 4 measured about 1% faster, within the
+// noise, and compiled 15% slower: 4 is kept.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
 // Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3 with
-// AVX2, see benchmarks/cpu.py, which takes 14x32 and unroll_k 4 on AVX-512): the cache
+// AVX2, see benchmarks/cpu.py, which takes 14x32 on AVX-512): the cache
 // blocks (block_n, block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is
 // also the width of the packed B panel, and the k steps per iteration of the
 // micro-kernel's loop (unroll_k);
@@ -96,7 +97,7 @@ module attributes {transform.with_named_sequence} {
       -> !transform.param<i64>
     %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32, 64]
       -> !transform.param<i64>
-    %uk = transform.tune.knob<"unroll_k"> = 8 from options = [1, 2, 4, 8]
+    %uk = transform.tune.knob<"unroll_k"> = 4 from options = [1, 2, 4, 8]
       -> !transform.param<i64>
 
     // Column blocks of C, then row blocks of block_m; the fill joins each block, so the
