@@ -21,7 +21,7 @@ def _scheduled(knobs: dict[str, int] | None) -> str:
 
 def test_a_selection_changes_the_tiles_and_the_default_is_the_written_one() -> None:
     default = _scheduled(None)
-    assert _scheduled({"block_n": 512}) == default  # 512 is the selected value
+    assert _scheduled({"block_n": 1024}) == default  # 1024 is the selected value
     changed = _scheduled({"block_n": 64})
     assert changed != default
 
