@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from schedir.abi import EntrySignature
 from schedir.diagnostics import SchedirError, SourceManager, TransformError
 from schedir.options import CompileOptions
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
+    from schedir.abi import EntrySignature
     from schedir.cpu.jit import ObjectCode
 
 MAX_THREADS_PER_BLOCK = 1024
