@@ -81,11 +81,19 @@ def _tune(case: str, size: int, schedule: Path | None = None, **settings: object
     import schedir
 
     shipped, target, _ = CASES[case]
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"matmul_{size}.mlir"
+    chosen = str(schedule or ROOT / shipped)
+    return schedir.tune(str(_payload_file(size)), schedule=chosen, target=target, **settings)  # pyright: ignore[reportArgumentType]
+
+
+def _payload_file(size: int) -> Path:
+    """The payload of `size` in a file of a fixed name: the LLVM IR names its source file
+    (runtime checks' messages), and a sweep's later steps compile the code it timed."""
+    folder = Path(tempfile.gettempdir()) / "schedir-tune-bench"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"matmul_{size}.mlir"
+    if not path.is_file() or path.read_text() != payload(size):
         path.write_text(payload(size))
-        chosen = str(schedule or ROOT / shipped)
-        return schedir.tune(str(path), schedule=chosen, target=target, **settings)  # pyright: ignore[reportArgumentType]
+    return path
 
 
 def _problem(case: str, size: int, options: Mapping[str, list[int]] | None = None) -> Any:
@@ -96,12 +104,10 @@ def _problem(case: str, size: int, options: Mapping[str, list[int]] | None = Non
 
     _, target, _ = CASES[case]
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"matmul_{size}.mlir"
-        path.write_text(payload(size))
         schedule = Path(folder) / "schedule.mlir"
         schedule.write_text(_restricted(case, options))
         options_ = CompileOptions(target="cuda" if target == "cuda" else "cpu")
-        return prepare(str(path), str(schedule), None, options_)
+        return prepare(str(_payload_file(size)), str(schedule), None, options_)
 
 
 def _restricted(case: str, options: Mapping[str, list[int]] | None) -> str:
