@@ -17,9 +17,8 @@ import os
 import re
 import signal
 import sys
-import threading
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -116,6 +115,12 @@ def _guarded(main: Callable[[list[str] | None, SourceManager], int], argv: list[
         print(f"error: out of memory{detail}", file=sys.stderr)
         return 1
     except Exception as err:  # an internal error: report it like any other, never a traceback
+        from schedir.autotune.interrupts import interrupted_by
+
+        if interrupted_by(err):
+            # Raised by a library's clean-up while an interruption unwound: it is the interruption.
+            print("error: interrupted", file=sys.stderr)
+            return 1
         if os.environ.get("SCHEDIR_DEBUG") == "1":
             traceback.print_exc()
         print(f"error: internal compiler error: {type(err).__name__}: {err}", file=sys.stderr)
@@ -610,23 +615,14 @@ def tune_main(argv: list[str] | None = None) -> int:
     return _guarded(_tune, argv)
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def _term_as_interrupt() -> Iterator[None]:
+def _term_as_interrupt() -> contextlib.AbstractContextManager[None]:
     """Within: a SIGTERM stops the run as a Ctrl-C does (the workers are ended and the
-    candidates in flight recorded as interrupted; a rerun redoes only those). The
-    previous handler comes back after (`tune_main` may run inside another program)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    candidates in flight recorded as interrupted; a rerun redoes only those), and neither
+    splits a write to the results store (`schedir.autotune.interrupts`). The previous
+    handlers come back after (`tune_main` may run inside another program)."""
+    from schedir.autotune.interrupts import interruptible
+
+    return interruptible((signal.SIGINT, signal.SIGTERM))
 
 
 def _tune_parser() -> _ArgumentParser:

@@ -7,6 +7,18 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Every generated-case test compiles and runs programs: an example takes seconds on a loaded
+# CI machine (no deadline, no too-slow check), the cases are large on purpose, and runs share
+# no example database (each CI run is a fresh clone). Tests set only `max_examples`.
+settings.register_profile(
+    "schedir",
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("schedir")
 
 
 def _cuda_available() -> bool:

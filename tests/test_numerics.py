@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -354,7 +354,7 @@ func.func @dyn(%a: tensor<?x9xf32>) -> (tensor<?x9xf32>, index) {
 
 # --- hypothesis over shapes ----------------------------------------------------------------
 
-_FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_FAST = settings(max_examples=12)
 
 
 @cache

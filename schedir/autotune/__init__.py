@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schedir.autotune.breakdown import Breakdown
+from schedir.autotune.interrupts import interrupt_safe
 from schedir.diagnostics import InputError, SourceManager
 from schedir.options import CompileOptions, Target
 
@@ -87,6 +88,7 @@ class TuneResult:
         return self._kernel[0]
 
 
+@interrupt_safe
 def tune(
     payload: str | os.PathLike[str],
     schedule: str | os.PathLike[str] | None = None,

@@ -90,9 +90,23 @@ def open_storage(url: str | os.PathLike[str] | None) -> BaseStorage:
         raise InputError(f"could not set up the tables of storage '{text}'")
     path = Path(text)
     path.parent.mkdir(parents=True, exist_ok=True)
+    return optuna.storages.JournalStorage(_journal_backend(path))
+
+
+def _journal_backend(path: Path) -> Any:
+    """Optuna's journal file backend whose appends (taking and releasing the file's lock)
+    an interrupt never splits (`interrupts.deferred`): a lock left behind would stall every
+    process of the journal for its grace period."""
     from optuna.storages.journal import JournalFileBackend
 
-    return optuna.storages.JournalStorage(JournalFileBackend(str(path)))
+    from schedir.autotune.interrupts import deferred
+
+    class _Backend(JournalFileBackend):
+        def append_logs(self, logs: list[dict[str, Any]]) -> None:
+            with deferred():
+                super().append_logs(logs)
+
+    return _Backend(str(path))
 
 
 def key_parts(

@@ -42,7 +42,7 @@ def iree_opt() -> str:
     return found
 
 
-@settings(max_examples=40, deadline=None, database=None)
+@settings(max_examples=40)
 @given(
     st.tuples(st.just(1), _WINDOW),
     st.tuples(st.just(1), _WINDOW),

@@ -129,7 +129,7 @@ def chains(draw: st.DrawFn) -> Chain:
     )
 
 
-@settings(max_examples=30, deadline=None, database=None)
+@settings(max_examples=30)
 @given(chains())
 def test_linalg_ops_after_fusion_are_upstreams(
     iree_opt: str, tmp_path_factory: pytest.TempPathFactory, chain: Chain

@@ -14,7 +14,7 @@ from schedir.testing.fuzz import Case, Payload, compare, evaluate, gen_case
 from schedir.testing.fuzz.payload import DTYPES, I32, random_inputs
 from schedir.testing.fuzz.strategies import cases, mutants, payloads
 
-FAST = settings(max_examples=40, deadline=None, database=None)
+FAST = settings(max_examples=40)
 
 
 @FAST

@@ -30,7 +30,7 @@ CASES = Path(__file__).parent / "cases"
 # --- defect 10b: a stray `"` (an unterminated string) hung the lexer ----------------------
 
 
-@settings(max_examples=30, deadline=None, database=None)
+@settings(max_examples=30)
 @given(cases(), st.randoms(use_true_random=False))
 def test_a_stray_quote_anywhere_ends_in_a_diagnostic(case: Case, rng: random.Random) -> None:
     # A long rest of the line after the quote made xDSL's string pattern backtrack
@@ -154,7 +154,7 @@ def test_rejected_on_purpose(runner: Runner, name: str) -> None:
 # --- a use before its definition (a swapped line) hung the interpreter or exited silently -
 
 
-@settings(max_examples=25, deadline=None, database=None)
+@settings(max_examples=25)
 @given(cases(), st.randoms(use_true_random=False))
 def test_a_use_before_its_definition_is_a_dominance_error(case: Case, rng: random.Random) -> None:
     # Move a line that defines a value (payload or schedule) below its first use.
@@ -201,7 +201,7 @@ def test_found_uses_before_definitions_are_rejected_at_the_use(runner: Runner, n
 # --- numbers out of range in attributes ended in an internal struct.error ----------------
 
 
-@settings(max_examples=30, deadline=None, database=None)
+@settings(max_examples=30)
 @given(
     cases(),
     st.randoms(use_true_random=False),
@@ -221,7 +221,7 @@ def test_out_of_range_numbers_in_lists_are_parse_errors(
         assert err.location is not None, err.render()
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=150)
 @given(mutants())
 def test_every_mutant_parses_or_gets_a_located_diagnostic(case: Case) -> None:
     # The parser and verifier alone, in-process: only schedir's own errors, each located.

@@ -209,7 +209,7 @@ def _compare_with_upstream(iree_opt: str, folder: Path, chain: Chain) -> bool:
     return True
 
 
-@settings(max_examples=25, deadline=None, database=None)
+@settings(max_examples=25)
 @given(chains())
 def test_tiled_chains_fold_and_vectorize_as_upstream(
     iree_opt: str, tmp_path_factory: pytest.TempPathFactory, chain: Chain

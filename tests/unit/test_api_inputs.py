@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -22,7 +22,7 @@ MATMUL = ROOT / "examples" / "matmul.mlir"
 path_like = st.from_regex(r"[A-Za-z_][A-Za-z0-9_./-]{0,30}", fullmatch=True)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30)
 @given(name=path_like)
 def test_a_string_naming_no_file_says_no_such_file(name: str) -> None:
     assume(not os.path.lexists(name))
@@ -32,7 +32,7 @@ def test_a_string_naming_no_file_says_no_such_file(name: str) -> None:
         schedir.compile(name)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(name=path_like)
 def test_a_schedule_naming_no_file_says_no_such_file(name: str) -> None:
     assume(not os.path.lexists(name))
@@ -62,7 +62,7 @@ def test_a_schedule_of_another_kind_is_an_input_error(schedule: object) -> None:
         schedir.compile(MATMUL, schedule=schedule)  # pyright: ignore[reportArgumentType] -- on purpose
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(target=st.one_of(st.text(max_size=12), st.none(), st.integers()))
 def test_an_unknown_target_is_an_input_error(target: object) -> None:
     assume(target not in ("cpu", "cuda"))

@@ -170,7 +170,7 @@ def _nested(draw: st.DrawFn, depth: int = 3) -> tuple[str, list[str]]:
     return ",".join(parts), passes
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(_nested())
 def test_any_nesting_of_anchors_keeps_the_passes_in_order(case: tuple[str, list[str]]) -> None:
     spec, passes = case

@@ -77,7 +77,7 @@ def _dev_null_guard() -> Iterator[None]:
 # --- write_output --------------------------------------------------------------------
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     mask=st.sampled_from([0o000, 0o002, 0o022, 0o027, 0o077, 0o277]),
     data=st.one_of(st.text(max_size=200), st.binary(max_size=200)),

@@ -73,7 +73,7 @@ def _type_and_value(draw: st.DrawFn) -> tuple[str, int, bool]:
     return t, value, lo <= value <= hi
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(case=_type_and_value(), as_numpy=st.booleans())
 def test_compile_rejects_out_of_range_and_computes_in_range(
     case: tuple[str, int, bool], as_numpy: bool
@@ -117,7 +117,7 @@ UNSIGNED_AND_SIGNED = sorted(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     dtype=st.sampled_from(UNSIGNED_AND_SIGNED),
     offset=st.integers(-3, 3),

@@ -16,14 +16,14 @@ from schedir.dialects.transform.tensor import (
 )
 from schedir.transform.interface import populates
 from schedir.transform.rewrites.canonicalize.driver import pattern_set
+from schedir.transform.rewrites.canonicalize.tensor_subsets import (
+    fold_tensor_subset_into_transfers_patterns,
+)
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.patterns.tensor import (
     fold_tensor_empty_patterns,
     merge_consecutive_insert_extract_slice_patterns,
     rewrite_as_constant_patterns,
-)
-from schedir.transform.rewrites.vectorization.subset_folds import (
-    fold_tensor_subset_into_transfers_patterns,
 )
 
 

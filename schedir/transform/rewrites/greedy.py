@@ -39,6 +39,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsolatedFromAbove
 
 from schedir.dialects import scf as schedir_scf
+from schedir.dialects import vector
 from schedir.transform.rewrites.constants import constant_attr, materialize_constant
 from schedir.transform.rewrites.dce import simplify_regions, walk_region
 from schedir.transform.rewrites.effects import is_trivially_dead
@@ -398,8 +399,11 @@ class GreedyDriver:
         if not patterns:
             return False
         # Each pattern starts before `op`; a failing pattern changes nothing, so the
-        # point is built once.
-        point = InsertPoint.before(op)
+        # point is built once. An op masked by a `vector.mask` is the only op its mask's
+        # body may hold: what a pattern builds for it (indices, constants) goes before the
+        # mask, as upstream's MaskableOpRewritePattern places it.
+        parent = op.parent_op()
+        point = InsertPoint.before(parent if isinstance(parent, vector.MaskOp) else op)
         # The folder `_fold` has just tried on `op` (when it could also materialize).
         folded = (
             self.folders.get(root_class(type(op)))

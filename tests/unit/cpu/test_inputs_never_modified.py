@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -172,10 +172,7 @@ def _bufferize_schedule(tile: list[int] | None) -> str:
 
 
 @settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    # Each case compiles a kernel: report a failure as found rather than shrink for minutes.
+    max_examples=12,  # Each case compiles a kernel: report a failure as found rather than shrink for minutes.
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
 @given(

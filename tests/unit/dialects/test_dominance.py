@@ -66,7 +66,7 @@ def _upstream(text: str, tmp: Path) -> tuple[int, int, str] | None:
     return int(match.group(1)), int(match.group(2)), match.group(3)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(data=st.data())
 def test_dominance_errors_match_upstream(
     data: st.DataObject, tmp_path_factory: pytest.TempPathFactory

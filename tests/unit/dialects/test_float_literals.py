@@ -50,7 +50,7 @@ _literals = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(literal=_literals, type_name=st.sampled_from(sorted(DTYPES)))
 def test_scalar_constant_rounds_into_its_type(literal: str, type_name: str) -> None:
     text = f"""
@@ -65,7 +65,7 @@ func.func @f() -> {type_name} {{
     assert _same(value.value.data, _expected(literal, type_name))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     literals=st.lists(_literals, min_size=1, max_size=4), type_name=st.sampled_from(sorted(DTYPES))
 )

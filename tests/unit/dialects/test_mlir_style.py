@@ -70,7 +70,7 @@ def _value(expr: AffineExpr, dims: list[int], symbols: list[int]) -> int:
     return AffineMap(3, 2, (expr,)).eval(dims, symbols)[0]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(_EXPR, st.lists(st.integers(-20, 20), min_size=5, max_size=5))
 def test_printed_expressions_mean_what_they_meant(text: str, point: list[int]) -> None:
     # The parentheses MLIR leaves out must not change the value: parse the printed text

@@ -134,7 +134,7 @@ def _expressions(draw: st.DrawFn, depth: int = 3) -> tuple[AffineExpr, Eval]:
     return binary(kind, lhs, rhs), lambda env: op(lhs_eval(env), divisor_eval(env))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(
     case=_expressions(),
     d0=st.integers(-50, 50),
@@ -192,7 +192,7 @@ def test_semi_affine_apply_lowers_to_mlir_semantics(s: int, t: int) -> None:
     assert [int(v) for v in got] == want
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     case=_expressions(),
     s0=st.integers(1, 9),

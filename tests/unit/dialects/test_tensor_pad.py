@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -38,7 +38,7 @@ def padded(size: int, low: int, shape: str = "?") -> str:
   }}"""
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(rows=st.integers(1, 9), extra=st.integers(0, 5), low=st.integers(0, 3))
 def test_dynamic_amounts_to_a_static_size(rows: int, extra: int, low: int) -> None:
     size = rows + extra + low

@@ -113,7 +113,7 @@ _DTYPES = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32, "i8": np.int
 """Element sizes of the types TMA moves (bf16's 2 bytes stand in as uint16)."""
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     m=st.integers(1, 5000),
     n=st.integers(1, 5000),
@@ -149,7 +149,7 @@ def test_matmul_operands_are_staged_exactly_when_tma_cannot_describe_them(
         TensorMapLayout(np.dtype(_DTYPES[element]), shape, staged, (min(rows, 64), 16 // itemsize))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     shape=st.lists(st.integers(1, 40), min_size=1, max_size=5).map(tuple),
     itemsize=st.sampled_from([1, 2, 4]),

@@ -41,7 +41,7 @@ def valid_layouts(draw: st.DrawFn) -> TensorMapLayout:
     return TensorMapLayout(dtype, shape, tuple(reversed(strides)), (*outer, inner), swizzle=swizzle)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(valid_layouts())
 def test_driver_arguments_are_innermost_first(layout: TensorMapLayout) -> None:
     args = layout.driver_arguments()

@@ -33,7 +33,7 @@ def test_upstream_schedule_compiles_and_ptxas_accepts(case: Case, ptxas: Path) -
     assert ("mgpuMemcpy" in host) == (case.kind in ("matmul", "elementwise_in_place"))
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6)
 @given(
     kind=st.sampled_from(["matmul", "elementwise", "elementwise_in_place"]),
     m=st.integers(1, 70),

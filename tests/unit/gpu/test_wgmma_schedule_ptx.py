@@ -210,7 +210,7 @@ def _assemble_clean(ptx: str, ptxas: Path) -> None:
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6)
 @given(
     m=st.integers(1, 300),
     n=st.integers(64, 300),
@@ -270,7 +270,7 @@ def test_f16_out_converts_in_the_store(m: int, n: int, k: int, stages: int, ptxa
     _assemble_clean(ptx, ptxas)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(
     m=st.integers(1, 700),
     n8=st.integers(1, 90),

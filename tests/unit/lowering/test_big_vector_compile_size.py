@@ -11,7 +11,7 @@ import math
 import re
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -92,7 +92,7 @@ def cases(draw: st.DrawFn) -> tuple[str, list[int], list[int]]:
     return kind, shape, list(picked)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10)
 @given(case=cases())
 def test_whole_op_vectorization_compiles_near_linearly(
     case: tuple[str, list[int], list[int]],

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -73,7 +73,7 @@ func.func @divide(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> {
 }
 """
 
-FAMILY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAMILY = settings(max_examples=25)
 
 
 @cache
@@ -304,7 +304,7 @@ module attributes {transform.with_named_sequence} {
 """
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(i=st.integers(-2, 9))
 def test_memref_accesses_of_a_bufferized_payload(i: int) -> None:
     # The schedule bufferizes: the checks guard memref.subview and memref.load.

@@ -162,7 +162,7 @@ def _execute(ops: list[Operation], shape: tuple[int, int, int], a: np.ndarray) -
     return block.output
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(
     log_size=st.integers(0, 5),
     log_stride=st.integers(0, 5),
@@ -191,7 +191,7 @@ def test_subgroup_reduce_gives_every_lane_its_cluster(
         assert got[t] == fn.reduce(members), (t, lane[t])
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(
     shape=st.sampled_from(
         [

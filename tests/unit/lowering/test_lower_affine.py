@@ -20,7 +20,7 @@ func.func @f(%i: index, %s: index) -> (index, index, index, index) {
 """
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(-1000, 1000), st.integers(-1000, 1000))
 def test_affine_ops_match_the_reference(i: int, s: int) -> None:
     kernel = _kernel()

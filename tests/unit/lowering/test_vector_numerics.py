@@ -16,7 +16,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -219,7 +219,7 @@ def test_matmul_through_the_stack_buffer() -> None:
     check_matmul(text, 7, 10, 5)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10)
 @given(
     st.integers(1, 5),
     st.integers(1, 6),

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -368,12 +368,7 @@ def zero_d_cases(draw: st.DrawFn) -> tuple[str, str]:
     return payload, _schedule(how, op, sizes)
 
 
-@settings(
-    max_examples=12,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@settings(max_examples=12, derandomize=True)
 @given(zero_d_cases())
 def test_vectorized_zero_d_payloads(case: tuple[str, str]) -> None:
     payload, schedule = case

@@ -185,7 +185,7 @@ def _expected(case: Case) -> Expected:
     return expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(case=CASES)
 def test_a_correct_float32_computation_passes(case: Case) -> None:
     expected = _expected(case)
@@ -195,7 +195,7 @@ def test_a_correct_float32_computation_passes(case: Case) -> None:
     assert np.isfinite(check.max_tolerance)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(case=CASES, pick=st.integers(0, 2**31), kind=st.sampled_from(["zero", "nan", "beyond"]))
 def test_a_wrong_element_fails(case: Case, pick: int, kind: str) -> None:
     expected = _expected(case)

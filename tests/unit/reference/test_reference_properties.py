@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_helpers import run1, tensor
 
-SETTINGS = settings(max_examples=30, deadline=None)
+SETTINGS = settings(max_examples=30)
 DTYPES = {
     "f32": np.float32,
     "f16": np.float16,

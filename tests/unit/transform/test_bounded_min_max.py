@@ -96,7 +96,7 @@ def value_at(v: SSAValue, point: dict[SSAValue, int]) -> int:
     return got[0]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     is_min=st.booleans(),
     results=st.lists(exprs(), min_size=1, max_size=4),

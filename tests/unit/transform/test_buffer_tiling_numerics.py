@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, schedule_module
@@ -176,7 +176,7 @@ def test_promoted_copies_tiled_over_threads(threads: list[int]) -> None:
     assert "#gpu.address_space<workgroup>" in ir, ir
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10)
 @given(
     sizes=st.lists(st.integers(0, 40), min_size=1, max_size=3),
     threads=st.lists(st.integers(0, 6), min_size=1, max_size=2),

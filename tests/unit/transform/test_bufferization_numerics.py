@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.ir import Operation
 
@@ -348,7 +348,7 @@ def test_hoisted_accumulator_is_freed_once_after_the_loop() -> None:
 # --- hypothesis: tile sizes of tile + bufferize schedules ---------------------------------------
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(
     bm=st.integers(1, 40),
     bn=st.integers(1, 60),

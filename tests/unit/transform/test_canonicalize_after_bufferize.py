@@ -14,7 +14,7 @@ permutation.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -58,7 +58,7 @@ def test_fuzz_case_2156() -> None:
     run_and_check(text, seed=5)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(
     shape=st.tuples(*[st.integers(1, 6)] * 3),
     perm=st.permutations([0, 1, 2]),

@@ -9,7 +9,7 @@ compiles for the CPU and compares with `schedir.reference` on the untransformed 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -39,7 +39,7 @@ def test_coalesce_dynamic_trip_counts() -> None:
     assert "ceildiv" in ir
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(
     m=st.integers(1, 9),
     n=st.integers(1, 9),

@@ -7,7 +7,7 @@ compiled for the CPU and compared with `schedir.reference` on the untransformed 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, run_and_check, schedule_module
@@ -51,7 +51,7 @@ def test_pad(value: str, cols: str) -> None:
     run_and_check(schedule_module(pad(5, cols, (1, 2), (3, 1), value), REWRITE), dynamic=7)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6)
 @given(
     rows=st.integers(1, 6),
     cols=st.integers(1, 6),

@@ -6,7 +6,7 @@ flattened to one loop, compiled for the CPU and compared with `schedir.reference
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -51,7 +51,7 @@ def test_flatten_named_copy() -> None:
     run_and_check(schedule_module(payload, match("%op", "linalg.copy") + FLATTEN))
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6)
 @given(dims=st.lists(st.integers(1, 6), min_size=1, max_size=4))
 def test_flatten_property(dims: list[int]) -> None:
     shape = "x".join(map(str, dims))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
@@ -203,7 +203,7 @@ def test_accumulating_into_a_non_projection_is_kept() -> None:
     assert len(ops_of(fold(before), xlinalg.AddOp)) == 1
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(
     m=st.integers(1, 9),
     n=st.integers(1, 9),

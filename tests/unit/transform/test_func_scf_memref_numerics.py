@@ -16,7 +16,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -106,7 +106,7 @@ def test_replace_func_signature_keeps_results(
     assert f"@callee({', '.join(names[i] for i in args)})" in scheduled
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(
     n=st.sampled_from(SIZES),
     operands=st.lists(st.sampled_from(["%a", "%b", "%c"]), min_size=3, max_size=3).filter(
@@ -256,7 +256,7 @@ OUTER = (
 )
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15)
 @given(
     m=st.integers(min_value=1, max_value=13),
     n=st.sampled_from(SIZES),

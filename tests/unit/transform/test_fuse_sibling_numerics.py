@@ -8,7 +8,7 @@ linalg ops by `tile_using_for` (then CSE'd, so their bounds are the same SSA val
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -58,7 +58,7 @@ def loop_ranges(draw: st.DrawFn) -> tuple[int, int, int, int]:
     return size, lb, ub, step
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(ranges=loop_ranges(), later_into_earlier=st.booleans())
 def test_fused_scalar_loops_keep_results(
     ranges: tuple[int, int, int, int], later_into_earlier: bool
@@ -121,7 +121,7 @@ def test_fused_tile_loops_keep_results(m: int, n: int, k: int, tile: int, forall
         assert scheduled.count(f"{loop} ") == 1, scheduled
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6)
 @given(
     m=st.integers(1, 13),
     n=st.integers(1, 7),

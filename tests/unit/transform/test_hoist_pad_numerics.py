@@ -9,7 +9,7 @@ tile sizes are drawn so that the last tile is partial (the padding is read) or w
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, matmul_payload, run_and_check, schedule_module
@@ -44,9 +44,7 @@ def matmuls(draw: st.DrawFn) -> tuple[int, int, int, list[int]]:
     return m, n, k, tiles
 
 
-_SETTINGS = settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
-)
+_SETTINGS = settings(max_examples=10, derandomize=True)
 
 
 @_SETTINGS

@@ -41,7 +41,7 @@ def _payload(rows: int, cols: int, dynamic: tuple[bool, bool], offsets: tuple[in
   }}"""
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(
     rows=st.integers(1, 9),
     cols=st.integers(1, 9),

@@ -31,7 +31,7 @@ def test_shipped_schedules_declare_knobs_selected_as_written(path: Path) -> None
     assert knobs and all(k.selected is not None and k.selected in k.options for k in knobs)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.data())
 def test_select_print_parse_reads_back_the_point(data: st.DataObject) -> None:
     path = SCHEDULES[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -215,7 +215,7 @@ def test_forall_to_for_transform_op_after_bufferization() -> None:
     np.testing.assert_allclose(out, x * x, rtol=1e-6)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(
     n=st.integers(min_value=1, max_value=40),
     tile=st.integers(min_value=1, max_value=9),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -107,7 +107,7 @@ def test_not_a_matmul_is_kept() -> None:
     assert "linalg.matvec" in scheduled
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(
     m=st.integers(1, 11),
     n=st.integers(1, 11),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import test as xtest
 
@@ -99,7 +99,7 @@ def test_pack_transpose_of_unpack_then_lower() -> None:
     run_and_check(packed_matmul(13, 7, 9, (4, 3, 2), transpose))
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(
     m=st.integers(1, 12),
     n=st.integers(1, 12),

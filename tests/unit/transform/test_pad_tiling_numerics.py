@@ -11,7 +11,7 @@ fall wholly in the low padding, straddle the source, and lie wholly in the high 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -64,12 +64,7 @@ def pads(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], list[int]]:
     return src, low, high, tile
 
 
-@settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-)
+@settings(max_examples=12, derandomize=True)
 @given(case=pads(), loop=st.sampled_from(["for", "forall"]))
 def test_tiled_pad_matches_reference(
     case: tuple[list[int], list[int], list[int], list[int]], loop: str

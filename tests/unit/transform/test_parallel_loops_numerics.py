@@ -7,7 +7,7 @@ nest), compiled for the CPU and compared with `schedir.reference`.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -51,7 +51,7 @@ def test_forall_to_parallel(m: int, n: int, k: int, tiles: tuple[int, int], nest
     assert ("scf.parallel" in scheduled) != nested
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6)
 @given(m=st.integers(1, 11), n=st.integers(1, 11), tm=st.integers(1, 5), tn=st.integers(1, 5))
 def test_forall_to_parallel_property(m: int, n: int, tm: int, tn: int) -> None:
     run_and_check(schedule_module(matmul(m, n, 3), schedule((tm, tn), True), consumed=True))

@@ -11,7 +11,7 @@ property test draws shapes and tile sizes.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -167,7 +167,7 @@ def test_softmax_decomposed_fused_and_cleaned() -> None:
     assert scheduled.count("scf.forall (") == 7
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8)
 @given(
     m=st.integers(min_value=1, max_value=33),
     n=st.integers(min_value=1, max_value=33),

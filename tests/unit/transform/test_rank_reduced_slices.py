@@ -25,7 +25,7 @@ from typing import cast
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
@@ -223,12 +223,7 @@ def _canonicalized(payload: str) -> ModuleOp:
     return module
 
 
-@settings(
-    max_examples=80,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@settings(max_examples=80)
 @given(st.integers(0, 2**32 - 1))
 def test_canonicalized_rank_reduced_slice_chains_keep_their_values(seed: int) -> None:
     payload = _chain(seed)
@@ -302,7 +297,7 @@ def _transfer_chain(seed: int) -> str:
   }}"""
 
 
-@settings(max_examples=12, deadline=None, database=None)
+@settings(max_examples=12)
 @given(st.integers(0, 2**32 - 1))
 def test_transfers_folded_into_rank_reduced_slices_keep_their_values(seed: int) -> None:
     # fold_tensor_subset_ops composes the transfer's indices and permutation map with the

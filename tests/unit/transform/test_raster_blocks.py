@@ -79,7 +79,7 @@ def _order(gx: int, gy: int, group: int) -> list[tuple[int, int]]:
     return result
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     gx=st.integers(1, 9),
     gy=st.integers(1, 13),

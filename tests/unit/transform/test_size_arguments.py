@@ -94,7 +94,7 @@ def _error(text: str, tmp_path: Path) -> tuple[int | None, str]:
     return outcome.error_line, outcome.message
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(
     kind=st.sampled_from(KINDS),
     value=st.integers(min_value=-(2**40), max_value=-1),

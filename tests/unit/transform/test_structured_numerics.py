@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -173,7 +173,7 @@ def test_pad_with_prescribed_shapes_of_dynamic_sizes() -> None:
     run_and_check(schedule_module(matmul("?", 13, 11), schedule), reduction=11, dynamic=21)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(
     m=st.integers(1, 29),
     n=st.integers(1, 17),
@@ -252,7 +252,7 @@ def test_split_reduction_neutral_elements(combiner: str) -> None:
     run_and_check(schedule_module(row_reduction(5, 21, combiner), schedule), reduction=21)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15)
 @given(
     m=st.integers(1, 9),
     chunks=st.integers(1, 7),
@@ -433,7 +433,7 @@ def test_tile_reduction_dynamic_sizes() -> None:
     run_and_check(text, reduction=64, dynamic=13)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15)
 @given(
     m=st.integers(1, 7),
     n=st.integers(1, 31),

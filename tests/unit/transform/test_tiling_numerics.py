@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -372,7 +372,7 @@ def problems(draw: st.DrawFn) -> Problem:
     return Problem(m, n, k, tiles)
 
 
-PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=12)
 
 
 @pytest.mark.slow

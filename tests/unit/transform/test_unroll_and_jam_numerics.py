@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import schedir
@@ -91,7 +91,7 @@ def test_unroll_and_jam_outer_loop(rows: int, factor: int) -> None:
         assert scheduled.count("scf.for") == 3
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10)
 @given(
     rows=st.integers(min_value=1, max_value=12),
     cols=st.integers(min_value=1, max_value=9),

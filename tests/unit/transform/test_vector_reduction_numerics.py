@@ -27,7 +27,7 @@ stores of the subvectors at lane N/2 when N/2 is not a multiple of 256 bits.)
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, run_and_check
@@ -141,12 +141,7 @@ def reductions(draw: st.DrawFn) -> str:
     )
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(max_examples=25)
 @given(reductions())
 def test_vectorized_reductions_match_the_reference(payload: str) -> None:
     run_and_check(payload)

@@ -12,7 +12,7 @@ elementwise. The property tests draw tile and vector sizes, dividing or not.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ANY, match, run_and_check, schedule_module
@@ -284,7 +284,7 @@ def test_hoist_redundant_vector_transfers_after_bufferization() -> None:
 # --- properties --------------------------------------------------------------------------------
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6)
 @given(
     tile=st.tuples(st.integers(1, 9), st.integers(1, 12)),
     extra=st.tuples(st.integers(0, 3), st.integers(0, 4)),
@@ -303,7 +303,7 @@ def test_masked_elementwise_any_tile_and_vector_sizes(
     run_and_check(text)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5)
 @given(tile=st.tuples(st.integers(1, 8), st.integers(1, 8), st.integers(1, 6)))
 def test_padded_matmul_any_tile_sizes(tile: tuple[int, int, int]) -> None:
     text = schedule_module(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from math import ceil, log2, prod
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedir.api import OptRequest, run_opt
@@ -86,12 +86,7 @@ def reductions(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[str, str, str]]:
     return shape, draw(st.sampled_from(COMBINES))
 
 
-@settings(
-    max_examples=20,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(max_examples=20)
 @given(reductions())
 def test_full_reductions_stay_in_rows_and_match_the_reference(
     case: tuple[tuple[int, ...], tuple[str, str, str]],

@@ -1,27 +1,33 @@
-"""The `tensor.fold_tensor_subset_ops` set (upstream FoldTensorSubsetOps.cpp).
+"""The tensor subset folds (upstream FoldTensorSubsetOps.cpp): the
+`tensor.fold_tensor_subset_ops_into_vector_transfers` set (also part of
+`vectorize_children_and_apply_patterns`) and the `tensor.fold_tensor_subset_ops` set, which
+adds the insert-of-insert folders.
 
-`transfer_read(extract_slice)` reads the source at the composed indices, `insert_slice`
-of a `transfer_write` that writes a whole tensor writes into the destination, and a
-rank-expanding `insert_slice` that fills its destination, inserted again, is inserted
-directly:
+A transfer read of an `extract_slice` reads the slice's source at the composed indices; a
+transfer write of a whole static tensor, inserted by an `insert_slice`, writes into the
+insert's destination (unit strides, in-bounds and unmasked transfers only: an out-of-bounds
+read of a slice reads padding where the source may hold data); a rank-expanding
+`insert_slice` that fills its destination, inserted again, is inserted directly:
 
-    %s = tensor.extract_slice %t[%i, 4] [8, 16] [1, 1] : tensor<?x?xf32> to tensor<8x16xf32>
-    %v = vector.transfer_read %s[%c1, %c2], %pad : tensor<8x16xf32>, vector<4xf32>
-      => %v = vector.transfer_read %t[%i + 1, 6], %pad : tensor<?x?xf32>, vector<4xf32>
+    %s = tensor.extract_slice %t[%i, 0] [4, 8] [1, 1] : tensor<16x8xf32> to tensor<4x8xf32>
+    %v = vector.transfer_read %s[%c0, %c0], %pad {in_bounds = [true, true]} : ...
+  =>
+    %v = vector.transfer_read %t[%i, %c0], %pad {in_bounds = [true, true]} : ...
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import tensor as xtensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, TensorType, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from schedir.dialects.tensor import InsertSliceOp, ParallelInsertSliceOp
-from schedir.dialects.utils import Mixed
-from schedir.dialects.vector import TransferReadOp, TransferWriteOp
+from schedir.dialects import vector
+from schedir.dialects.tensor import ExtractSliceOp, InsertSliceOp, ParallelInsertSliceOp
+from schedir.dialects.vector.attributes import in_bounds_values
 from schedir.transform.rewrites.canonicalize.affine import composed_folded_apply
 from schedir.transform.rewrites.canonicalize.tensor import (
     build_insert_slice,
@@ -32,103 +38,108 @@ from schedir.transform.rewrites.canonicalize.tensor import (
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.greedy import PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
+from schedir.transform.rewrites.vector.utils import defining
 
 
-def _add_indices(rw: CanonRewriter, a: Mixed, b: SSAValue, loc: Operation) -> SSAValue:
-    """a + b as an `affine.apply` (upstream's resolveIndicesIntoOpWithOffsetsAndStrides)."""
-    offset = rw.mixed_value(a, loc) if isinstance(a, int) else a
-    map_ = AffineMap(2, 0, (AffineExpr.dimension(0) + AffineExpr.dimension(1),))
-    return composed_folded_apply(rw, map_, [offset, b], loc)
+def _resolve_indices(
+    rw: CanonRewriter,
+    offsets: Sequence[object],
+    dropped: Sequence[int],
+    indices: Sequence[SSAValue],
+    loc: Operation,
+) -> list[SSAValue]:
+    """Upstream's `resolveIndicesIntoOpWithOffsetsAndStrides` for unit strides."""
+    result: list[SSAValue] = []
+    remaining = iter(indices)
+    add = AffineMap(0, 2, (AffineExpr.symbol(0) + AffineExpr.symbol(1),))
+    for position, offset in enumerate(offsets):
+        offset_value = (
+            offset if isinstance(offset, SSAValue) else rw.constant_index(cast(int, offset), loc)
+        )
+        if position in dropped:
+            result.append(offset_value)
+            continue
+        result.append(composed_folded_apply(rw, add, [offset_value, next(remaining)], loc))
+    return result
 
 
-def _expand_map(map_: AffineMap, dropped: Sequence[int], full_rank: int) -> AffineMap:
-    """A permutation map over the reduced rank re-expressed over the full rank."""
-    reduced_to_full = [i for i in range(full_rank) if i not in dropped]
-    dims = [AffineExpr.dimension(i) for i in reduced_to_full]
+def _expand_map(m: AffineMap, rank: int, dropped: Sequence[int]) -> AffineMap:
+    """Upstream's `expandDimsToRank`."""
+    kept = [d for d in range(rank) if d not in dropped]
     return AffineMap(
-        full_rank, 0, tuple(r.replace_dims_and_symbols(dims, ()) for r in map_.results)
+        rank,
+        0,
+        tuple(
+            e.replace_dims_and_symbols([AffineExpr.dimension(d) for d in kept], [])
+            for e in m.results
+        ),
     )
 
 
+def _foldable_transfer(op: Operation, slice_op: Operation) -> bool:
+    """Upstream's `preconditionsFoldExtractOrInsertWithTransferOp`."""
+    rank = len(cast(AffineMapAttr, op.properties["permutation_map"]).data.results)
+    if not all(in_bounds_values(op.properties.get("in_bounds"), rank)):
+        return False
+    if cast(vector.TransferReadOp | vector.TransferWriteOp, op).mask is not None:
+        return False
+    return all(constant_int(s) == 1 for s in slice_params(slice_op)[2])
+
+
 def transfer_read_of_extract_slice(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's TransferReadOfExtractSliceOpFolder."""
-    if not isinstance(op, TransferReadOp) or op.properties.get("mask") is not None:
+    """Upstream's `TransferReadOfExtractSliceOpFolder` (a masking `vector.mask` stays
+    around the new read)."""
+    assert isinstance(op, vector.TransferReadOp)
+    slice_op = defining(op.source, ExtractSliceOp)
+    if slice_op is None or not _foldable_transfer(op, slice_op):
         return False
-    source = op.operands[0]
-    slice_op = source.owner
-    if not isinstance(slice_op, xtensor.ExtractSliceOp):
-        return False
-    offsets, sizes, strides = slice_params(slice_op)
-    if any(constant_int(s) != 1 for s in strides):
-        return False
-    if len(op.operands) != 2 + len(slice_op.results[0].type.get_shape()):  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
-        return False  # masked reads are left alone
-    reduced_rank = len(slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
-    dropped = dropped_dims(sizes, slice_op.results[0].type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
-    indices = list(op.operands[1 : 1 + reduced_rank])
-    padding = op.operands[1 + reduced_rank]
-    new_indices: list[SSAValue] = []
-    it = iter(indices)
-    for i, offset in enumerate(offsets):
-        if i in dropped:
-            new_indices.append(rw.mixed_value(offset, op))
-        else:
-            new_indices.append(_add_indices(rw, offset, next(it), op))
-    perm = op.properties["permutation_map"]
-    assert isinstance(perm, AffineMapAttr)
-    new_map = _expand_map(perm.data, dropped, len(offsets))
-    props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
-    props["permutation_map"] = AffineMapAttr(new_map)
-    new = type(op).build(
-        operands=[slice_op.operands[0], new_indices, padding, []],
-        result_types=[op.results[0].type],
-        properties=props,
-        attributes=dict(op.attributes),
+    offsets, sizes, _ = slice_params(slice_op)
+    dropped = dropped_dims(sizes, cast(TensorType, slice_op.result.type).get_shape())
+    indices = _resolve_indices(rw, offsets, dropped, list(op.indices), op)
+    new_map = _expand_map(op.permutation_map.data, len(offsets), dropped)
+    new = vector.TransferReadOp(
+        slice_op.source, indices, op.padding, op.result.type, op.in_bounds, AffineMapAttr(new_map)
     )
     rw.replace_with_op(op, new)
     return True
 
 
 def insert_slice_of_transfer_write(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's InsertSliceOfTransferWriteOpFolder: a transfer_write that overwrites a
-    whole tensor at index 0, then inserted, writes into the destination directly."""
-    write = op.operands[0].owner
-    if not isinstance(write, TransferWriteOp) or not write.results:
+    """Upstream's `InsertSliceOfTransferWriteOpFolder`: a write covering a whole static
+    tensor, then inserted, writes into the destination."""
+    assert isinstance(op, InsertSliceOp)
+    write = defining(op.source, vector.TransferWriteOp)
+    if write is None or not _foldable_transfer(write, op):
         return False
-    tensor_type = write.results[0].type
-    vector = write.operands[0]
-    assert isinstance(tensor_type, TensorType)
-    rank = len(tensor_type.get_shape())
-    if len(write.operands) != 2 + rank:
-        return False  # masked
-    if any(constant_int(v) != 0 for v in write.operands[2 : 2 + rank]):
+    shaped = cast(TensorType, write.source.type)
+    if -1 in shaped.get_shape() or list(cast(VectorType, write.vector.type).get_shape()) != list(
+        shaped.get_shape()
+    ):
         return False
-    vshape = list(vector.type.get_shape())  # type: ignore[attr-defined]  # the operand is a ranked shaped type (the op verifies it)
-    perm = write.properties["permutation_map"]
-    assert isinstance(perm, AffineMapAttr)
-    if perm.data != AffineMap.identity(rank) or vshape != list(tensor_type.get_shape()):
-        return False
-    in_bounds = write.properties.get("in_bounds")
-    offsets, sizes, strides = slice_params(op)
-    if any(constant_int(s) != 1 for s in strides):
-        return False
-    dest = op.operands[1]
-    dropped = dropped_dims(sizes, tensor_type.get_shape())
-    full_rank = len(offsets)
-    rw.set_insertion_point(op)
-    indices = [rw.mixed_value(o, op) for o in offsets]
-    new_map = _expand_map(perm.data, dropped, full_rank)
-    props = {k: v for k, v in write.properties.items() if k != "operandSegmentSizes"}
-    props["permutation_map"] = AffineMapAttr(new_map)
-    if in_bounds is not None:
-        props["in_bounds"] = in_bounds
-    new = type(write).build(
-        operands=[vector, dest, indices, []],
-        result_types=[[dest.type]],
-        properties=props,
+    offsets, sizes, _ = slice_params(op)
+    dropped = dropped_dims(sizes, shaped.get_shape())
+    indices = _resolve_indices(rw, offsets, dropped, list(write.indices), op)
+    new_map = _expand_map(write.permutation_map.data, len(offsets), dropped)
+    new = vector.TransferWriteOp(
+        write.vector,
+        op.dest,
+        indices,
+        write.in_bounds,
+        None,
+        AffineMapAttr(new_map),
+        cast(TensorType, op.dest.type),
     )
     rw.replace_with_op(op, new)
     return True
+
+
+def fold_tensor_subset_into_transfers_patterns() -> PatternSet:
+    """`transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers`."""
+    return (
+        PatternSet()
+        .add(vector.TransferReadOp, transfer_read_of_extract_slice)
+        .add(InsertSliceOp, insert_slice_of_transfer_write)
+    )
 
 
 def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
@@ -151,15 +162,16 @@ def insert_slice_of_insert_slice(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def fold_tensor_subset_ops_patterns() -> PatternSet:
+    """`transform.apply_patterns.tensor.fold_tensor_subset_ops`."""
     return (
-        PatternSet()
-        .add(TransferReadOp, transfer_read_of_extract_slice)
-        .add(InsertSliceOp, insert_slice_of_transfer_write, insert_slice_of_insert_slice)
+        fold_tensor_subset_into_transfers_patterns()
+        .add(InsertSliceOp, insert_slice_of_insert_slice)
         .add(ParallelInsertSliceOp, insert_slice_of_insert_slice)
     )
 
 
 __all__ = [
+    "fold_tensor_subset_into_transfers_patterns",
     "fold_tensor_subset_ops_patterns",
     "insert_slice_of_insert_slice",
     "insert_slice_of_transfer_write",

@@ -14,7 +14,6 @@ every op under a target with upstream's pattern set around it.
 | `contract` | reductions of products to `vector.contract` and contract combines |
 | `forwarding` | transfers forwarded through promoted buffers |
 | `pad` | `tensor.pad` folded into its users or decomposed; `memref.copy` vectorization |
-| `subset_folds` | tensor subset ops folded into transfers |
 """
 
 from schedir.transform.rewrites.vectorization.children import (
@@ -23,15 +22,11 @@ from schedir.transform.rewrites.vectorization.children import (
 )
 from schedir.transform.rewrites.vectorization.dispatch import has_vectorization_impl, vectorize
 from schedir.transform.rewrites.vectorization.state import VectorizationFailure, VectorizeResult
-from schedir.transform.rewrites.vectorization.subset_folds import (
-    fold_tensor_subset_into_transfers_patterns,
-)
 
 __all__ = [
     "ChildrenOptions",
     "VectorizationFailure",
     "VectorizeResult",
-    "fold_tensor_subset_into_transfers_patterns",
     "has_vectorization_impl",
     "vectorize",
     "vectorize_children_and_apply_patterns",

@@ -9,7 +9,7 @@ One greedy rewrite of an isolated-from-above op with upstream's pattern set:
 * forwarding of transfers through promoted buffers (`memref.copy` in or out);
 * the transfer canonicalizations (read after a differently permuted write becomes a
   broadcast + transpose, write after write to the same place drops the first) and the
-  tensor subset folds into transfers (`subset_folds`);
+  tensor subset folds into transfers (`canonicalize.tensor_subsets`);
 * `memref.copy` and `tensor.insert_slice` vectorization, `vector.step` to a constant;
 * with `vectorize_padding`: tensor.pad into its transfer_read / insert_slice users, else
   decomposed into empty + fill + insert_slice (then vectorized);
@@ -57,6 +57,9 @@ from schedir.dialects.vector.attributes import (
 )
 from schedir.transform.rewrites.canonicalize.driver import apply_patterns_greedily
 from schedir.transform.rewrites.canonicalize.tensor import build_extract_slice, slice_params
+from schedir.transform.rewrites.canonicalize.tensor_subsets import (
+    fold_tensor_subset_into_transfers_patterns,
+)
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.greedy import GreedyConfig, PatternSet
 from schedir.transform.rewrites.rewriter import CanonRewriter
@@ -69,9 +72,6 @@ from schedir.transform.rewrites.vectorization.dispatch import has_vectorization_
 from schedir.transform.rewrites.vectorization.forwarding import copy_forwarding_patterns
 from schedir.transform.rewrites.vectorization.pad import pad_patterns, vectorize_copy
 from schedir.transform.rewrites.vectorization.state import VectorizationFailure
-from schedir.transform.rewrites.vectorization.subset_folds import (
-    fold_tensor_subset_into_transfers_patterns,
-)
 from schedir.transform.rewrites.vectorization.tensor import insert_slice_vectorization
 
 
