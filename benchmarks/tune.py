@@ -1,10 +1,11 @@
 """The autotuner's benchmark: search quality, throughput, and tuned kernels against peers.
 
-    python benchmarks/tune.py record cpu [--size 256]           # exhaustive CPU matmul sweep
+    python benchmarks/tune.py record cpu [--size 256] [--options KNOB=V1,V2 ...] [--rounds 20]
     python benchmarks/tune.py record gpu [--size 4096]          # exhaustive matmul_smem_cuda sweep
     python benchmarks/tune.py table cpu|gpu [--size N]          # the table of a stopped sweep
-    python benchmarks/tune.py replay [benchmarks/data/tune_sweep_cpu.json ...]
+    python benchmarks/tune.py replay [benchmarks/data/tune_sweep_cpu.json ...] [--by-point]
     python benchmarks/tune.py replay --synthetic 12 [--seeds 5]  # held-out synthetic spaces
+    python benchmarks/tune.py codes cpu [--workers 2]           # code groups of an old sweep
     python benchmarks/tune.py recheck cpu [--top 12]            # time the recorded best again
     python benchmarks/tune.py twins cpu [--pool 64]             # the best points grouped by their code
     python benchmarks/tune.py throughput cpu|gpu [--budget 64] [--devices 0,1] [--size N]
@@ -13,14 +14,22 @@
 
 (a) Search quality. `record` runs the whole valid space of a shipped schedule once
 (strategy exhaustive, resumable: its journal sits beside the output; run the same command
-again after an interruption) and writes every candidate's median time (None: failed or pruned)
-as JSON under `benchmarks/data/`. The candidates compile in parallel (one compile worker
-per core, LLVM's optimization and code generation included) and are measured one at a
-time; the CPU sweep's ~900 points take minutes on 16 cores. `replay` then runs every strategy for 10 seeds on the
-recorded table, with the tuner's own samplers, encodings and rules (the default first,
-repeats answered from the table and not counted, invalid points free), and prints the
-median over seeds of (exhaustive best / best found) after 16, 32 and 64 candidates.
-Targets: >= 95% within 32 and >= 97% within 64 candidates; random search is the baseline.
+again after an interruption; `--options` sweeps only some options of a knob) and writes
+every point's time (None: failed or pruned) and its code identity as JSON under
+`benchmarks/data/`. The candidates compile in parallel (one compile worker per core, LLVM's
+optimization and code generation included); points that compile to the same code are one
+kernel, measured once (`schedir.autotune.runner`). Then every kernel is timed again,
+interleaved (`remeasure`: `--rounds` rounds over all kernels in a new order each round,
+the median per kernel), so that drift and load hit every kernel alike and no point's time
+is one lucky sample. `replay` then runs every strategy for 10 seeds on the recorded table,
+with the tuner's own samplers, encodings and rules (the default first, repeats and twins
+of a measured kernel answered from the table and not counted, invalid points free),
+scoring each point by the median of its code group (`--by-point`: by its own sample, as
+before code groups), and prints the median over seeds of (exhaustive best / best found)
+after 16, 32 and 64 candidates. A sweep recorded before code identity gets its groups
+from `codes` (which knobs' options compile alike, found by compiling a few points, then
+checked on sampled groups). Targets: >= 95% within 32 and >= 97% within 64 candidates;
+random search is the baseline.
 
 (b) Throughput: candidates per second of the whole loop (compile, verify, measure) for a
 fresh study of `--budget` candidates; with `--devices 0,1` one measurement worker per GPU,
@@ -198,6 +207,7 @@ def remeasure(
     frequency changes hit every kernel alike), `calls` calls per kernel and round; the
     median per code. The kernels compile in parallel (one process per core) and are
     loaded and timed in this process."""
+    import multiprocessing
     import os
     import random
     from concurrent.futures import ProcessPoolExecutor
@@ -225,7 +235,9 @@ def remeasure(
         for i, c in enumerate(codes)
     ]
     start = time.perf_counter()
-    with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+    # Spawned, not forked: this process ran the tuner's threads.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(os.cpu_count() or 1, mp_context=spawn) as pool:
         built = list(pool.map(compile_candidate, jobs, chunksize=1))
     print(f"compiled {len(built)} kernels in {time.perf_counter() - start:.0f} s", flush=True)
     rng = np.random.default_rng(0)
@@ -612,11 +624,11 @@ def scored(sweep: Mapping[str, Any]) -> dict[str, float | None]:
 
 def infer_codes(case: str, workers: int, verify: int) -> None:
     """The code identity of every point of the recorded sweep, from a few compiles: for
-    each knob and each two neighbouring options, two random points that differ only there
-    (the same two or three base points for every knob) are compiled; options that give
-    the same LLVM IR are one value of that knob (e.g. a cache block past the problem's
+    each knob and each two neighbouring options, each of two random base points is
+    compiled with the knob at either option; options that give the same LLVM IR from both
+    bases are one value of that knob (e.g. a cache block past the problem's
     size). A point's code is then its knobs with each value replaced by its class, and
-    `verify` random groups of several points are compiled whole to check it. Writes
+    two points of each of `verify` random groups are compiled to check it. Writes
     `code` (point -> group) and `code_method` into the sweep's json."""
     import hashlib
     import random
@@ -680,7 +692,7 @@ def infer_codes(case: str, workers: int, verify: int) -> None:
     sweep["code"] = codes
     sweep["code_method"] = (
         f"knob options inferred equal by compiling ({len(wanted)} compiles: {inert}); "
-        f"{agree} of {len(checked)} random groups compiled whole to one LLVM IR"
+        f"{agree} of {len(checked)} random groups: two points each, one LLVM IR"
     )
     path.write_text(json.dumps(sweep, indent=1) + "\n")
     print(f"written: {path}")
@@ -871,7 +883,7 @@ def main(argv: list[str] | None = None) -> int:
     cg = sub.add_parser("codes")
     cg.add_argument("case", choices=sorted(CASES))
     cg.add_argument("--workers", type=int, default=2, help="compiles at a time (nice)")
-    cg.add_argument("--verify", type=int, default=8, help="random groups compiled whole")
+    cg.add_argument("--verify", type=int, default=8, help="random groups checked (two points each)")
     tw = sub.add_parser("twins")
     tw.add_argument("case", choices=sorted(CASES))
     tw.add_argument("--pool", type=int, default=64)
