@@ -105,16 +105,21 @@ def _payload_file(size: int) -> Path:
     return path
 
 
-def _problem(case: str, size: int, options: Mapping[str, list[int]] | None = None) -> Any:
+def _problem(
+    case: str,
+    size: int,
+    options: Mapping[str, list[int]] | None = None,
+    schedule_text: str | None = None,
+) -> Any:
     """The prepared problem (space, study name) of a case at `size` (`options`: knobs
-    restricted to these options, `_restricted`)."""
+    restricted to these options, `_restricted`; `schedule_text`: another schedule)."""
     from schedir.autotune import prepare
     from schedir.options import CompileOptions
 
     _, target, _ = CASES[case]
     with tempfile.TemporaryDirectory() as folder:
         schedule = Path(folder) / "schedule.mlir"
-        schedule.write_text(_restricted(case, options))
+        schedule.write_text(schedule_text or _restricted(case, options))
         options_ = CompileOptions(target="cuda" if target == "cuda" else "cpu")
         return prepare(str(_payload_file(size)), str(schedule), None, options_)
 
@@ -622,24 +627,38 @@ def scored(sweep: Mapping[str, Any]) -> dict[str, float | None]:
     return {k: medians[codes[k]] for k in sweep["times_ms"]}
 
 
-def infer_codes(case: str, workers: int, verify: int) -> None:
+def infer_codes(case: str, workers: int, verify: int, bases_count: int = 2) -> None:
     """The code identity of every point of the recorded sweep, from a few compiles: for
-    each knob and each two neighbouring options, each of two random base points is
-    compiled with the knob at either option; options that give the same LLVM IR from both
+    each knob and each two neighbouring options, each of `bases_count` random base points
+    is compiled (with the schedule of the commit that recorded the sweep) with the knob at
+    either option; options that give the same LLVM IR from both
     bases are one value of that knob (e.g. a cache block past the problem's
     size). A point's code is then its knobs with each value replaced by its class, and
     two points of each of `verify` random groups are compiled to check it. Writes
     `code` (point -> group) and `code_method` into the sweep's json."""
     import hashlib
     import random
+    import subprocess
 
     path = DATA / f"tune_sweep_{case}.json"
     sweep = json.loads(path.read_text())
     knobs: dict[str, list[Any]] = sweep["knobs"]
     points = list(sweep["times_ms"])
     rng = random.Random(0)
-    digest = _digester(case, int(sweep["size"]), workers)
-    bases = [json.loads(k) for k in rng.sample(points, 2)]
+    # The schedule as it was when the sweep was recorded (the commit that wrote it).
+    git = ["git", "-C", str(ROOT)]
+    rev = subprocess.run(
+        [*git, "log", "-1", "--format=%H", "--", str(path.relative_to(ROOT))],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    text = subprocess.run(
+        [*git, "show", f"{rev}:{CASES[case][0]}"], capture_output=True, text=True, check=True
+    ).stdout
+    print(f"the schedule of {rev[:10]} (the sweep's commit)", flush=True)
+    digest = _digester(case, int(sweep["size"]), workers, text)
+    bases = [json.loads(k) for k in rng.sample(points, bases_count)]
     pairs: list[tuple[str, Any, Any, dict[str, Any]]] = []
     for name, options in knobs.items():
         for a, b in itertools.pairwise(options):
@@ -691,20 +710,20 @@ def infer_codes(case: str, workers: int, verify: int) -> None:
         raise SystemExit("the inferred groups do not hold: not written")
     sweep["code"] = codes
     sweep["code_method"] = (
-        f"knob options inferred equal by compiling ({len(wanted)} compiles: {inert}); "
+        f"compiled with {CASES[case][0]} of {rev[:10]}: knob options inferred equal by compiling ({len(wanted)} compiles: {inert}); "
         f"{agree} of {len(checked)} random groups: two points each, one LLVM IR"
     )
     path.write_text(json.dumps(sweep, indent=1) + "\n")
     print(f"written: {path}")
 
 
-def _digester(case: str, size: int, workers: int) -> Any:
+def _digester(case: str, size: int, workers: int, schedule_text: str | None = None) -> Any:
     """A function from knob points to the digests of their LLVM IR (None: no IR), compiled
-    `workers` at a time in `nice` subprocesses."""
+    `workers` at a time in `nice` subprocesses (`schedule_text`: not the shipped one)."""
     import os
     from concurrent.futures import ThreadPoolExecutor
 
-    problem = _problem(case, size).loaded.problem
+    problem = _problem(case, size, schedule_text=schedule_text).loaded.problem
     target = CASES[case][1]
 
     def digest_all(points: list[dict[str, Any]]) -> list[str | None]:
@@ -883,6 +902,7 @@ def main(argv: list[str] | None = None) -> int:
     cg = sub.add_parser("codes")
     cg.add_argument("case", choices=sorted(CASES))
     cg.add_argument("--workers", type=int, default=2, help="compiles at a time (nice)")
+    cg.add_argument("--bases", type=int, default=2, help="base points each option is tried on")
     cg.add_argument("--verify", type=int, default=8, help="random groups checked (two points each)")
     tw = sub.add_parser("twins")
     tw.add_argument("case", choices=sorted(CASES))
@@ -909,7 +929,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "recheck":
         recheck(args.case, args.top, args.rounds)
     elif args.command == "codes":
-        infer_codes(args.case, args.workers, args.verify)
+        infer_codes(args.case, args.workers, args.verify, args.bases)
     elif args.command == "twins":
         twins(args.case, args.pool)
     elif args.command == "replay":
