@@ -22,17 +22,21 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schedir.autotune.breakdown import Breakdown
 from schedir.autotune.interrupts import interrupt_safe
-from schedir.autotune.measure import PROTOCOL_VERSION, MeasureHook, MeasureSetup
-from schedir.autotune.peer import PeerTime
-from schedir.autotune.runner import Progress, Settings
-from schedir.autotune.space import Point, Space, key
-from schedir.autotune.store import Record
 from schedir.diagnostics import InputError, SourceManager
 from schedir.options import CompileOptions, Target
+
+if TYPE_CHECKING:
+    # Imported where used: importing this package (for `worker.start_zygote`, the first
+    # thing a run does) must not cost the seconds of xDSL, Optuna and numpy.
+    from schedir.autotune.measure import MeasureHook
+    from schedir.autotune.peer import PeerTime
+    from schedir.autotune.runner import Progress
+    from schedir.autotune.space import Point, Space
+    from schedir.autotune.store import Record
 
 EFFORTS: Mapping[str, tuple[int, float]] = {"quick": (32, 0.05), "full": (128, 0.25)}
 """Effort presets: (budget when none is given, seconds of timing per candidate)."""
@@ -118,13 +122,25 @@ def tune(
     one measurement worker per device). `measure_hook` stands in for every verification
     call (fault injection). Raises `TuneError` when no candidate verifies.
     """
+    from schedir.autotune.compile_pool import warm_imports
+    from schedir.autotune.worker import start_zygote
+
+    # The workers' zygote imports what they need while this process imports and
+    # prepares the problem: the first thing, before the imports below.
+    start_zygote(warm_imports)
     from schedir.autotune import problem as problems
     from schedir.autotune import store as stores
     from schedir.autotune import strategies
-    from schedir.autotune.compile_pool import warm_imports
-    from schedir.autotune.peer import peer_time
-    from schedir.autotune.runner import Loop, default_record, start_compilers, winner
-    from schedir.autotune.worker import start_zygote
+    from schedir.autotune.measure import MeasureSetup
+    from schedir.autotune.peer import PeerTime, peer_time
+    from schedir.autotune.runner import (
+        Loop,
+        Settings,
+        default_record,
+        start_compilers,
+        winner,
+    )
+    from schedir.autotune.space import key
 
     if effort not in EFFORTS:
         raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
@@ -143,8 +159,6 @@ def tune(
     sources = sources or SourceManager()
     breakdown = Breakdown()
     lap = _Lap(breakdown)
-    # The workers' zygote imports what they need while this process prepares the problem.
-    start_zygote(warm_imports)
     prepared = prepare(payload, schedule, entry, options, devices, study, sources)
     lap("prepare (parse, space, study key)")
     loaded, parts, name, device_list = (
@@ -289,6 +303,7 @@ def prepare(
     """Parse payload and schedule and compute the study key (nothing is compiled)."""
     from schedir.autotune import problem as problems
     from schedir.autotune import store as stores
+    from schedir.autotune.measure import PROTOCOL_VERSION
     from schedir.pipeline import load_source
 
     sources = sources or SourceManager()

@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from schedir.abi import EntrySignature
 from schedir.diagnostics import SchedirError, SourceManager, TransformError
 from schedir.options import CompileOptions
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
+    from schedir.abi import EntrySignature
     from schedir.cpu.jit import ObjectCode
 
 MAX_THREADS_PER_BLOCK = 1024
@@ -83,6 +83,10 @@ class CompileResult:
     """The kernels are embedded as cubins (ptxas ran), not as PTX."""
     object_code: ObjectCode | None = None
     """cpu: the optimized object code of `llvm_ir` (the measurement worker only loads it)."""
+    code: str = ""
+    """The candidate's code identity (`code_identity` of `llvm_ir`): candidates of equal
+    identity are the same kernel (the object code is a function of the IR and the study's
+    compile options), so the tuner measures only the first of them."""
 
 
 def compile_candidate(job: CompileJob) -> CompileResult:
@@ -115,6 +119,7 @@ def compile_candidate(job: CompileJob) -> CompileResult:
         return result("pruned", error_class="TargetLimit", message=module_limits, **times)
     return result(
         "ok",
+        code=code_identity(ir) if ir else "",
         llvm_ir=ir,
         signature=signature,
         written=written,
@@ -122,6 +127,19 @@ def compile_candidate(job: CompileJob) -> CompileResult:
         object_code=code,
         **times,
     )
+
+
+_NAMES_ONLY = re.compile(r"^(?:;.*|source_filename = .*)(?:\n|$)", re.M)
+"""Lines of LLVM IR that name where it came from and change no code."""
+
+
+def code_identity(llvm_ir: str) -> str:
+    """A digest of the code `llvm_ir` compiles to (comments and the source file name off):
+    two knob points of equal identity are one kernel (e.g. a cache block past the
+    problem's size changes nothing)."""
+    import hashlib
+
+    return hashlib.sha256(_NAMES_ONLY.sub("", llvm_ir).encode()).hexdigest()[:32]
 
 
 def _object_code(ir: str, options: CompileOptions, clock: _StageClock) -> ObjectCode | None:

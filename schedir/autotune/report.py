@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from schedir.autotune.space import describe, from_key
-from schedir.autotune.store import Record
 from schedir.output import prepare_directory, write_output
+
+# `schedir.autotune.space` (xDSL) is imported where it is used: the CLI imports this
+# module before the run starts its zygote, which should start within a blink.
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
     from schedir.autotune import TuneResult
     from schedir.autotune.runner import Stats
+    from schedir.autotune.store import Record
 
 _FAILED = (
     "wrong-result",
@@ -139,6 +141,8 @@ def print_summary(result: TuneResult, console: Console) -> None:
     """The final table and the failure summary."""
     from rich.table import Table
 
+    from schedir.autotune.space import describe
+
     table = Table(title=f"schedir-tune: {result.candidates} candidates ({result.strategy})")
     for column, justify in (
         ("", "left"),
@@ -196,6 +200,8 @@ def _cause(record: Record) -> str:
 
 def best_line(result: TuneResult) -> str:
     """The last line of stdout: `best: <ms> ms (<x>x the default) knobs: <name>=<value>,...`."""
+    from schedir.autotune.space import describe
+
     return (
         f"best: {result.best_ms:.4g} ms ({_speedup(result)} the default) knobs: "
         f"{describe(result.knobs, result.space.names)}"
@@ -214,6 +220,8 @@ def write_report(result: TuneResult, folder: Path) -> None:
 
 def report_markdown(result: TuneResult) -> str:
     """The text of `report.md`."""
+    from schedir.autotune.space import describe
+
     lines = [
         "# schedir-tune report",
         "",
@@ -247,6 +255,8 @@ def _save_figure(fig: Figure, path: Path) -> None:
 
 def _plots(result: TuneResult, folder: Path) -> None:
     import matplotlib
+
+    from schedir.autotune.space import from_key
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -25,11 +25,20 @@ its results and times it; the candidate stays in flight (neither told to the stu
 able to win) until the worker compares the kept results (`VerifyJob`). A measurement worker
 restarted meanwhile lost what it kept: those candidates are measured again.
 
+Code identity. A compiled candidate carries the digest of its LLVM IR
+(`compile_pool.code_identity`). Knob points that compile to the same code (a cache block
+past the problem's size, a knob the schedule ignores at this shape) are one kernel: only
+the first is measured; each other one is told as a `duplicate` of it with its time (or its
+failure), costs no measurement and does not count against the budget (like a repeated
+point). A candidate whose code is being measured waits for that measurement. Records keep
+their code, so a resumed run or another process sharing the study answers its twins too.
+
 Every run fills a `schedir.autotune.breakdown.Breakdown` (where the time went).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 import warnings
 from collections import deque
@@ -133,6 +142,8 @@ class _Candidate:
     """Its times, while it waits for its verdict."""
     held_since: float = 0.0
     build_s: float = 0.0
+    code: str = ""
+    """Its code identity once compiled (`CompileResult.code`)."""
 
 
 class Loop:
@@ -167,6 +178,10 @@ class Loop:
         self.dists = strategies.distributions(self.space)
         valid = self.space.valid_points()
         self.valid = valid
+        self.valid_keys = [key(p) for p in valid] if valid is not None else None
+        """The valid points' keys, in order (computed once: a space has thousands)."""
+        self._next_valid = 0
+        """Where the exhaustive order resumes looking for an untaken point."""
         self.strategy = strategies.resolve(
             settings.strategy, len(valid) if valid is not None else None, settings.budget
         )
@@ -182,6 +197,15 @@ class Loop:
         self._last_beat = 0.0
         self.elsewhere: set[str] = set()
         """Points other processes are running now."""
+        self.by_code: dict[str, Record] = {}
+        """The measured record of each code identity (see the module doc)."""
+        self.code_first: dict[str, _Candidate] = {}
+        """The candidate in flight that is measured for its code."""
+        self.code_waiters: dict[str, list[_Candidate]] = {}
+        """Compiled candidates waiting for the measurement of their code's first."""
+        self.twins = 0
+        """Candidates answered by their code's record (not measured)."""
+        self._twins_in_a_row = 0
 
     # -- the study
 
@@ -203,6 +227,11 @@ class Loop:
             if rec.status in FINAL and rec.duplicate_of is None:
                 counted += 1
                 self.finished.setdefault(rec.point, rec)
+                if rec.code:
+                    self.by_code.setdefault(rec.code, rec)
+            elif rec.status == "duplicate" and rec.code:
+                # A point answered by its code: finished, not counted.
+                self.finished.setdefault(rec.point, rec)
         best = [
             r.median_ms for r in self.finished.values() if r.status == "verified" and r.median_ms
         ]
@@ -222,9 +251,9 @@ class Loop:
             return False
         if s.budget is not None and self._counted_now() >= s.budget:
             return False
-        if self.valid is not None:
+        if self.valid_keys is not None:
             taken = set(self.finished) | self.elsewhere | {c.key for c in self.in_flight.values()}
-            if all(key(p) in taken for p in self.valid):
+            if taken.issuperset(self.valid_keys):
                 self.exhausted = True
                 return False
         return True
@@ -232,12 +261,10 @@ class Loop:
     def _ask(self) -> _Candidate | None:
         """The next candidate to compile, or None when the search is over."""
 
+        flying = {c.key for c in self.in_flight.values()}
+
         def taken(k: str) -> bool:
-            return (
-                k in self.finished
-                or k in self.elsewhere
-                or any(c.key == k for c in self.in_flight.values())
-            )
+            return k in self.finished or k in self.elsewhere or k in flying
 
         while True:
             forced: Point | None = None
@@ -248,10 +275,19 @@ class Loop:
                 if taken(key(forced)):
                     continue
             elif self.strategy == "exhaustive" and self.valid is not None:
-                forced = next((p for p in self.valid if not taken(key(p))), None)
-                if forced is None:
+                assert self.valid_keys is not None
+                # The points before `_next_valid` were taken when it moved past them; one
+                # freed since (an interrupted trial of another process) is found by a scan
+                # from the start once the rest is taken.
+                keys = self.valid_keys
+                start = self._next_valid
+                order = itertools.chain(range(start, len(keys)), range(start))
+                index = next((i for i in order if not taken(keys[i])), None)
+                if index is None:
                     self.exhausted = True
                     return None
+                self._next_valid = index + 1
+                forced = self.valid[index]
             if forced is not None:
                 self.study.enqueue_trial(strategies.encode(self.space, forced))
             with warnings.catch_warnings():
@@ -294,6 +330,11 @@ class Loop:
         from optuna.trial import TrialState
 
         trial.set_user_attr("status", "duplicate")
+        if previous is not None and previous.duplicate_of is not None:
+            # A repeat of a point that was its code's twin: answered by the measured one.
+            previous = next(
+                (r for r in self.by_code.values() if r.number == previous.duplicate_of), previous
+            )
         if previous is None:
             self.study.tell(trial, state=TrialState.FAIL)
             return
@@ -326,6 +367,8 @@ class Loop:
 
     def _finish(self, cand: _Candidate, status: str, **attrs: Any) -> None:
         attrs.setdefault("compile_s", cand.compile_s)
+        if cand.code:
+            attrs.setdefault("code", cand.code)
         self._finish_trial(cand.trial, status, **attrs)
         rec = record_of(self.study._storage.get_trial(cand.trial._trial_id))  # pyright: ignore[reportPrivateUsage]  # the trial's stored record
         if rec is not None:
@@ -341,6 +384,29 @@ class Loop:
                 del self.in_flight[cid]
         if cand in self.to_measure:
             self.to_measure.remove(cand)  # re-queued when its holder died, then finished
+        if cand.code and self.code_first.get(cand.code) is cand:
+            del self.code_first[cand.code]
+            if rec is not None:
+                self.by_code.setdefault(cand.code, rec)
+                for twin in self.code_waiters.pop(cand.code, []):
+                    self._twin(twin, rec)
+
+    def _twin(self, cand: _Candidate, measured: Record) -> None:
+        """`cand` compiled to the code of `measured`: told as its duplicate, unmeasured."""
+        cand.trial.set_user_attr("code", cand.code)
+        cand.trial.set_user_attr("compile_s", cand.compile_s)
+        self._duplicate(cand.trial, measured)
+        rec = record_of(self.study._storage.get_trial(cand.trial._trial_id))  # pyright: ignore[reportPrivateUsage]  # the trial's stored record
+        if rec is not None:
+            self.finished.setdefault(rec.point, rec)
+        for cid, c in list(self.in_flight.items()):
+            if c is cand:
+                del self.in_flight[cid]
+        self.twins += 1
+        self.stats.counts["same code"] = self.stats.counts.get("same code", 0) + 1
+        self._twins_in_a_row += 1
+        if self._twins_in_a_row >= self.settings.max_duplicates and self.strategy != "exhaustive":
+            self.exhausted = True  # the search keeps finding kernels it has measured
 
     # -- the loop
 
@@ -594,6 +660,17 @@ class Loop:
             self.breakdown.cubins += 1
         if result.status == "ok":
             cand.compiled = result
+            cand.code = result.code
+            if cand.code:
+                measured = self.by_code.get(cand.code)
+                if measured is not None:
+                    self._twin(cand, measured)
+                    return
+                if cand.code in self.code_first:
+                    self.code_waiters.setdefault(cand.code, []).append(cand)
+                    return
+                self.code_first[cand.code] = cand
+            self._twins_in_a_row = 0
             self.to_measure.append(cand)
             return
         self._finish(cand, result.status, error_class=result.error_class, message=result.message)
@@ -727,6 +804,10 @@ def default_record(found: list[Record], default_key: str | None) -> Record | Non
     for r in found:
         if r.point == default_key and r.duplicate_of is None and r.status in FINAL:
             return r
+    for r in found:
+        if r.point == default_key and r.code and r.duplicate_of is not None:
+            # The default compiled to the code of a point measured before it.
+            return next((m for m in found if m.number == r.duplicate_of), None)
     return None
 
 

@@ -245,6 +245,10 @@ class Record:
     message: str
     default: bool
     duplicate_of: int | None
+    code: str = ""
+    """The code identity of the compiled candidate (`compile_pool.code_identity`; "": not
+    compiled). A `duplicate` with a code is a knob point that compiled to the code of the
+    record `duplicate_of`, answered from it without a measurement."""
 
     @property
     def counted(self) -> bool:
@@ -265,6 +269,7 @@ class Record:
             "message": self.message,
             "default": self.default,
             "duplicate_of": self.duplicate_of,
+            "code": self.code,
         }
 
 
@@ -292,6 +297,7 @@ def record_of(trial: FrozenTrial) -> Record | None:
         str(attrs.get("message", "")),
         bool(attrs.get("default", False)),
         int(dup) if dup is not None else None,
+        str(attrs.get("code", "")),
     )
 
 

@@ -19,7 +19,8 @@ def tune_small(**settings: Any) -> Any:
     settings.setdefault("compile_workers", 2)
     settings.setdefault("peer", False)
     settings.setdefault("first_timeout", 5.0)
-    return schedir.tune(str(PAYLOAD), schedule=str(SCHEDULE), **settings)
+    settings.setdefault("schedule", str(SCHEDULE))
+    return schedir.tune(str(PAYLOAD), **settings)
 
 
 @pytest.fixture
