@@ -108,7 +108,8 @@ module attributes {transform.with_named_sequence} {
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
     // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
     // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping
-    // over the tiles in raster groups; 0: a block per tile, in raster groups.
+    // over the tiles in raster groups (one consumer warpgroup only: several are refused,
+    // they computed wrong elements on the H200); 0: a block per tile, in raster groups.
     transform.schedir.nvgpu.persistent_tiles %launch_ws ctas = %persistent group = %raster
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield

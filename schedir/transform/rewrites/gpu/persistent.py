@@ -51,6 +51,7 @@ from xdsl.traits import is_side_effect_free
 
 from schedir.dialects import affine, gpu, nvvm
 from schedir.dialects import nvgpu as ng
+from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.gpu.raster import (
     MAX_GROUP,
     RasterRewriteError,
@@ -65,6 +66,10 @@ _BLOCK_ID_ARGS = {0: "x", 1: "y"}
 """The body arguments of the launch that are block ids x and y."""
 _GRID_ARGS = {6: "x", 7: "y"}
 """The body arguments of the launch that are the grid's x and y sizes."""
+
+
+_WARPGROUP = 128
+"""Threads of a warpgroup."""
 
 
 def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
@@ -316,6 +321,17 @@ def persistent_tiles(
         )
     if not _is_one(launch.gridSizeZ):
         raise RasterRewriteError("the gpu.launch's grid must have one block along z", launch)
+    threads = constant_int(launch.blockSizeX)
+    if threads is None or threads > 2 * _WARPGROUP:
+        # On the H200, two consumer warpgroups looping over tiles of two k steps computed
+        # wrong elements (one product term off) while one consumer was right at every size:
+        # refused until the ring's release across tiles is understood for several consumers.
+        raise RasterRewriteError(
+            "persistent tiles need a producer and at most one consumer warpgroup (at most "
+            f"{2 * _WARPGROUP} threads per block, got {threads if threads is not None else 'a dynamic count'}): "
+            "several consumers are not supported yet",
+            launch,
+        )
     body = launch.body.block
     barriers = [op for op in body.ops if isinstance(op, gpu.BarrierOp)]
     if len(barriers) > 1:
