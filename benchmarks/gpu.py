@@ -43,8 +43,8 @@ matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax'
 of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
 "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, a persistent grid of 132
-blocks: "raster 1", ..., "persistent 132"; mbr_f16 the persistent grid too) and the
-one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+blocks of one consumer: "raster 1", ..., "1x128x128 persistent 132"; mbr_f16 the
+persistent grid too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -410,8 +410,14 @@ _DEFAULT_VARIANTS = {
     "3 stages": {"stages": 3},
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
-    "persistent 132": {"persistent": 132},
-    "persistent 132 raster 16": {"persistent": 132, "raster_group": 16},
+    # Persistent grids take one consumer warpgroup (the rewrite refuses several).
+    "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
+    "1x128x128 persistent 132 raster 16": {
+        "persistent": 132,
+        "consumers": 1,
+        "block_n": 128,
+        "raster_group": 16,
+    },
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -536,8 +542,7 @@ def cases(torch: Any) -> list[Case]:
             half=True,
             max_autotune=True,
             knob_variants={
-                "persistent 132": {"persistent": 132},
-                "persistent 132 raster 16": {"persistent": 132, "raster_group": 16},
+                "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS.
