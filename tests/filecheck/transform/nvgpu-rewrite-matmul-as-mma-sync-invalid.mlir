@@ -1,3 +1,4 @@
+// UPSTREAM-LACKS: schedir extends the op (f32 accumulation of f16/bf16, warp tiles of several mma tiles, gpu.lane_id, bounded dynamic sizes); upstream refuses or rewrites these differently.
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics
 
 // What rewrite_matmul_as_mma_sync cannot rewrite is a silenceable failure: the reason at

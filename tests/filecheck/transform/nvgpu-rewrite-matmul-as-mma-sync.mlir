@@ -1,3 +1,4 @@
+// UPSTREAM-LACKS: schedir extends the op (f32 accumulation of f16/bf16, warp tiles of several mma tiles, gpu.lane_id, bounded dynamic sizes); upstream refuses or rewrites these differently.
 // RUN: schedir-opt %s --split-input-file --verify-diagnostics -p canonicalize,cse | filecheck %s
 
 // One m16n8k16 tile, f16 x f16 -> f32 (an extension: upstream accumulates f16 only):
