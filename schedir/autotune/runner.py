@@ -79,6 +79,10 @@ if TYPE_CHECKING:
     import optuna
 
 
+_CLAIM_WAIT_S = 2.0
+"""How long `Runner._claimed_elsewhere` waits for an earlier trial to say its point."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """What is tuned: payload and schedule texts, the space, target and entry."""
@@ -206,51 +210,100 @@ class Loop:
         self.twins = 0
         """Candidates answered by their code's record (not measured)."""
         self._twins_in_a_row = 0
+        self._counted = 0
+        """Finished, counted candidates of the study seen by `_refresh`."""
+        self._running_elsewhere = 0
+        self._best_seen: float | None = None
+        self._settled = 0
+        """Trials before this index are finished and read (see `_refresh`)."""
+        self._seen_finished: set[int] = set()
+        """Finished trials read at or after `_settled` (behind an unfinished one)."""
+        self.refreshes = 0
+        """Reads of the study (`_refresh`), for the tests."""
+        self._unclaimed: set[int] = set()
+        """Running trials of others that never said their point (`_claimed_elsewhere`)."""
 
     # -- the study
 
     def _refresh(self) -> tuple[int, int]:
-        """Reload the finished records; (counted finished, running elsewhere)."""
+        """Reload the study's records; (counted finished, running elsewhere).
+
+        Incremental: a finished trial (or one with its final status) never changes, so each is read once (its record
+        taken into `finished`, `by_code`, the count and the best time); only the trials
+        from the first unfinished one on are looked at again. The loop calls this once
+        per turn, so a study of thousands of trials (invalid points are trials too) costs
+        a constant per turn, not a pass over all of them per idle worker."""
         from optuna.trial import TrialState
 
-        counted = 0
+        self.refreshes += 1
         running = 0
         mine_numbers = {c.trial.number for c in self.in_flight.values()}
         self.elsewhere = set()
-        for trial in self.study.get_trials(deepcopy=False):
-            rec = record_of(trial)
-            if rec is None:
-                if trial.state == TrialState.RUNNING and trial.number not in mine_numbers:
+        trials = self.study.get_trials(deepcopy=False)
+        settled = True
+        for index in range(self._settled, len(trials)):
+            trial = trials[index]
+            if trial.number in self._seen_finished:
+                if settled:
+                    self._settled = index + 1
+                continue
+            status = trial.user_attrs.get("status")
+            if not trial.state.is_finished() and status not in FINAL:
+                # Running (a final status is written last, just before the trial is told:
+                # a process killed in between leaves it running with its record whole).
+                settled = False
+                if status is not None:
+                    rec = record_of(trial)
+                    if rec is not None and rec.status == "duplicate" and rec.code:
+                        self.finished.setdefault(rec.point, rec)
+                elif trial.state == TrialState.RUNNING and trial.number not in mine_numbers:
                     running += 1
                     self.elsewhere.add(str(trial.user_attrs.get("point", "")))
                 continue
+            self._seen_finished.add(trial.number)
+            if settled:
+                self._settled = index + 1
+            rec = record_of(trial)
+            if rec is None:
+                continue
             if rec.status in FINAL and rec.duplicate_of is None:
-                counted += 1
+                self._counted += 1
                 self.finished.setdefault(rec.point, rec)
                 if rec.code:
                     self.by_code.setdefault(rec.code, rec)
+                if rec.status == "verified" and rec.median_ms:
+                    best = self._best_seen
+                    self._best_seen = rec.median_ms if best is None else min(best, rec.median_ms)
             elif rec.status == "duplicate" and rec.code:
                 # A point answered by its code: finished, not counted.
                 self.finished.setdefault(rec.point, rec)
-        best = [
-            r.median_ms for r in self.finished.values() if r.status == "verified" and r.median_ms
-        ]
-        self.stats.best_ms = min(best) if best else None
-        return counted, running
+        if settled:
+            self._seen_finished.clear()  # all below `_settled` now
+        self.stats.best_ms = self._best_seen
+        return self._counted, running
 
     def _counted_now(self) -> int:
         counted, running = self._refresh()
         self.stats.done = counted
+        self._running_elsewhere = running
         return counted + running + len(self.in_flight)
 
-    def _can_ask(self, started: float) -> bool:
+    def _can_ask(self, started: float, refresh: bool = True) -> bool:
+        """Whether another candidate may be asked for. `refresh`: read the study again
+        (once per turn of the loop; later calls of the same turn count this process's
+        new candidates on the counts that read found)."""
         if self.exhausted:
             return False
         s = self.settings
         if s.time_budget is not None and time.monotonic() - started >= s.time_budget:
             return False
-        if s.budget is not None and self._counted_now() >= s.budget:
-            return False
+        if s.budget is not None:
+            if refresh:
+                counted = self._counted_now()
+            else:
+                counted = self._counted + self._running_elsewhere + len(self.in_flight)
+            if counted >= s.budget:
+                return False
         if self.valid_keys is not None:
             taken = set(self.finished) | self.elsewhere | {c.key for c in self.in_flight.values()}
             if taken.issuperset(self.valid_keys):
@@ -317,14 +370,39 @@ class Loop:
 
     def _claimed_elsewhere(self, number: int, point: str) -> bool:
         """Whether an earlier trial of another process runs or ran this point (the earlier
-        trial keeps it: processes that asked at the same moment agree on who measures)."""
-        for other in self.study.get_trials(deepcopy=False):
-            if other.number >= number or other.user_attrs.get("point") != point:
-                continue
-            status = other.user_attrs.get("status")
-            if status in (None, *FINAL) and (status is not None or other.state.name == "RUNNING"):
-                return True
-        return False
+        trial keeps it: processes that asked at the same moment agree on who measures).
+
+        A process writes a trial's point just after asking for it: an earlier trial that
+        runs without one yet may be this point, so the check waits (briefly) until it
+        has one. One that never gets it (its process died in between) is passed over
+        after `_CLAIM_WAIT_S`, then for good."""
+        from optuna.trial import TrialState
+
+        deadline = time.monotonic() + _CLAIM_WAIT_S
+        while True:
+            unknown: list[int] = []
+            trials = self.study.get_trials(deepcopy=False)
+            # The trials before `_settled` are finished and in `finished` (checked first).
+            for other in trials[self._settled :]:
+                if other.number >= number:
+                    break
+                attrs = other.user_attrs
+                other_point = attrs.get("point")
+                if other_point is None:
+                    if other.state == TrialState.RUNNING and other.number not in self._unclaimed:
+                        unknown.append(other.number)
+                    continue
+                if other_point != point:
+                    continue
+                status = attrs.get("status")
+                if status in FINAL or (status is None and other.state == TrialState.RUNNING):
+                    return True
+            if not unknown:
+                return False
+            if time.monotonic() >= deadline:
+                self._unclaimed.update(unknown)
+                return False
+            time.sleep(0.002)
 
     def _duplicate(self, trial: Any, previous: Record | None) -> None:
         from optuna.trial import TrialState
@@ -453,8 +531,10 @@ class Loop:
                     assert self.reference is not None
                     reference[0].submit(self.reference[1], reference[0].start_timeout)
                     reference_sent = True
+                fresh = True
                 for w in compilers:
-                    if w.idle and self._can_ask(started):
+                    if w.idle and self._can_ask(started, refresh=fresh):
+                        fresh = False
                         cand = self._ask()
                         if cand is None:
                             break

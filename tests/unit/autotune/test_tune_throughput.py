@@ -247,3 +247,25 @@ def test_same_bits_is_byte_equality(values: list[float], flip: int, dtype: Any) 
         b.view(np.uint8)[flip % b.nbytes] ^= 1
         assert not same_bits(a, b)
     assert not same_bits(a, a.astype(np.float64))
+
+
+def test_the_loop_reads_each_finished_trial_once(journal: str, monkeypatch: Any) -> None:
+    """The loop reads the study once per turn, and a finished trial's record once: a
+    pass over every trial per idle worker and turn made the main loop the bottleneck of
+    a run on many cores (O(trials) per check, thousands of trials with invalid points)."""
+    from schedir.autotune import runner
+
+    first = tune_small(budget=4, storage=journal, strategy="random", seed=5)
+    reads: list[int] = []
+    record_of = runner.record_of
+
+    def counting(trial: Any) -> Any:
+        reads.append(trial.number)
+        return record_of(trial)
+
+    monkeypatch.setattr(runner, "record_of", counting)
+    second = tune_small(budget=8, storage=journal, strategy="random", seed=6)
+    trials = len(second.trials)
+    assert trials > len(first.trials)
+    # each trial once when it is seen finished, once more when this process tells it
+    assert len(reads) <= 2 * trials, (len(reads), trials)
