@@ -45,6 +45,11 @@ class Space:
 
     knobs: tuple[Knob, ...]
     constraints: tuple[Constraint, ...] = field(default=())
+    _valid: dict[int, list[Point] | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """`valid_points` by limit: the space is immutable and its constraints are evaluated
+    on every point (seconds for the GPU matmul's 155,000)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -72,9 +77,13 @@ class Space:
 
     def valid_points(self, limit: int = 1_000_000) -> list[Point] | None:
         """Every valid point in order, or None when the raw space has more than `limit`."""
-        if self.raw_size > limit:
-            return None
-        return [p for p in self.points() if self.violation(p) is None]
+        if limit not in self._valid:
+            valid = None
+            if self.raw_size <= limit:
+                valid = [p for p in self.points() if self.violation(p) is None]
+            self._valid[limit] = valid
+        valid = self._valid[limit]
+        return None if valid is None else [dict(p) for p in valid]
 
     def default(self) -> Point | None:
         """The point the schedule selects as written (None if a knob is unresolved)."""
