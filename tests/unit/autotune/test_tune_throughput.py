@@ -269,3 +269,16 @@ def test_the_loop_reads_each_finished_trial_once(journal: str, monkeypatch: Any)
     assert trials > len(first.trials)
     # each trial once when it is seen finished, once more when this process tells it
     assert len(reads) <= 2 * trials, (len(reads), trials)
+
+
+@given(_results())
+def test_screen_in_float32_agrees_with_its_float64_interval(case: Any) -> None:
+    """For float32 results the screen compares in float32 against its interval rounded
+    inwards: for every float32 x that gives the verdict of the float64 interval."""
+    value, error, actual, dtype = case
+    screen = Screen.of(value, error, tiny(dtype))
+    assert screen is not None
+    got = np.asarray(actual)
+    with np.errstate(invalid="ignore"):
+        wide = bool(np.all((got >= screen.low) & (got <= screen.high)))
+    assert screen.passes(actual, dtype) == wide
