@@ -123,8 +123,16 @@ def tune(
     call (fault injection). Raises `TuneError` when no candidate verifies.
     """
     from schedir.autotune.compile_pool import warm_imports
+    from schedir.autotune.strategies import STRATEGIES
     from schedir.autotune.worker import start_zygote
 
+    # The arguments first: a call refused starts no process.
+    if effort not in EFFORTS:
+        raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy '{strategy}' (one of {', '.join(STRATEGIES)})")
+    if budget is not None and budget < 1:
+        raise InputError(f"the budget must be at least 1 candidate, got {budget}")
     # The workers' zygote imports what they need while this process imports and
     # prepares the problem: the first thing, before the imports below.
     start_zygote(warm_imports)
@@ -142,14 +150,6 @@ def tune(
     )
     from schedir.autotune.space import key
 
-    if effort not in EFFORTS:
-        raise InputError(f"unknown effort '{effort}' (one of {', '.join(EFFORTS)})")
-    if strategy not in strategies.STRATEGIES:
-        raise InputError(
-            f"unknown strategy '{strategy}' (one of {', '.join(strategies.STRATEGIES)})"
-        )
-    if budget is not None and budget < 1:
-        raise InputError(f"the budget must be at least 1 candidate, got {budget}")
     preset_budget, min_time = EFFORTS[effort]
     if budget is None and time_budget is None:
         budget = preset_budget

@@ -159,3 +159,25 @@ def test_killed_tune_leaves_no_process_behind(tmp_path: Path, sig: signal.Signal
         if tuner.poll() is None:
             tuner.kill()
             tuner.wait()
+
+
+@pytest.mark.parametrize(
+    "bad", ["budget=0", "strategy='annealing'", "effort='medium'", "budget=-3"]
+)
+def test_refused_arguments_start_no_process(bad: str) -> None:
+    """`schedir.tune` checks its arguments before it starts its workers' zygote."""
+    code = (
+        "import schedir\n"
+        "from schedir.diagnostics import InputError\n"
+        "from schedir.autotune import worker\n"
+        "try:\n"
+        f"    schedir.tune({str(PAYLOAD)!r}, schedule={str(SCHEDULE)!r}, {bad})\n"
+        "except InputError as err:\n"
+        "    print('refused:', err)\n"
+        "assert not worker._ZYGOTE, 'a zygote was started'\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "refused:" in run.stdout
