@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from schedir.autotune.store import Record
 
 EFFORTS: Mapping[str, tuple[int, float]] = {"quick": (32, 0.05), "full": (128, 0.25)}
+STRATEGIES = ("auto", "exhaustive", "random", "tpe", "cmaes")
+"""The search strategies (`schedir.autotune.strategies`)."""
 """Effort presets: (budget when none is given, seconds of timing per candidate)."""
 
 
@@ -123,7 +125,6 @@ def tune(
     call (fault injection). Raises `TuneError` when no candidate verifies.
     """
     from schedir.autotune.compile_pool import warm_imports
-    from schedir.autotune.strategies import STRATEGIES
     from schedir.autotune.worker import start_zygote
 
     # The arguments first: a call refused starts no process.

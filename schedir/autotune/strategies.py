@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from schedir.autotune import STRATEGIES  # defined where importing it imports nothing
 from schedir.autotune.space import Point, Space
 from schedir.transform.knobs import Knob, KnobValue
 
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
     from optuna.distributions import BaseDistribution
     from optuna.samplers import BaseSampler
     from optuna.trial import FrozenTrial
-
-STRATEGIES = ("auto", "exhaustive", "random", "tpe", "cmaes")
 
 
 def resolve(strategy: str, valid_size: int | None, budget: int | None) -> str:
