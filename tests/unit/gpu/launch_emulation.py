@@ -39,7 +39,7 @@ from schedir.dialects.syntax import verify_module
 from schedir.options import CompileOptions
 from schedir.pipeline import PAYLOAD, SCHEDULED, Compilation, Schedule, run_stages
 from schedir.transform.knobs import KnobValue
-from schedir.transform.rewrites.gpu.forward_reads import reads_readonly_memory
+from schedir.transform.rewrites.gpu.forward_reads import repeatable_read
 from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 
 _WAITING = (BarrierOp, ShuffleOp, SubgroupReduceOp, AllReduceOp)
@@ -116,7 +116,7 @@ def _emulate(launch: LaunchOp) -> None:
     in thread order into its own result slot."""
     _check(launch)
     body = launch.body.block
-    repeatable = {op for op in body.walk() if reads_readonly_memory(op, launch)}
+    repeatable = {op for op in body.walk() if repeatable_read(op, launch)}
     grid = (launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ)
     block = (launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ)
     extents = [_constant(v) for v in block]
@@ -333,8 +333,9 @@ def _clone_from_earlier(
 ) -> None:
     """Make `value` of an earlier phase available in this one: an all-reduce result is
     loaded from its buffer, side-effect-free ops are cloned (a value an earlier phase
-    wrote cannot be recomputed: refused; a read of memory the kernel never writes is
-    repeated, as `transform.schedir.gpu.forward_reads` assumes)."""
+    wrote cannot be recomputed: refused; a read of memory the kernel never writes, or writes
+    only before a barrier that precedes the read, is repeated, as
+    `transform.schedir.gpu.forward_reads` assumes)."""
     if value in mapping:
         return
     if value in reloads:
@@ -356,6 +357,8 @@ def _clone_from_earlier(
         _clone_from_earlier(operand, earlier, reloads, mapping, rw, point, repeatable, linear)
     clone = op.clone(value_mapper=dict(mapping))
     rw.insert_op(clone, point)
+    if op in repeatable:
+        repeatable.add(clone)  # a later phase may repeat the repetition
     for old, new in zip(op.results, clone.results, strict=True):
         mapping[old] = new
         # Ops moved into this phase take the clone as their operand: a later phase that

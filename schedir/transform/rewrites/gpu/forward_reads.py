@@ -7,7 +7,11 @@ tiled over the threads on its own. Once the passes are mapped onto the same thre
 reads of the later passes are the very reads of the first (same memref, same indices), and
 when nothing in the target writes the memory they read, their values are those the first
 read produced: the later reads are replaced by the first's results, which stay in registers
-between the passes.
+between the passes. The same holds for memory that is written only before the first read,
+with a barrier in between (a reduction's result that one thread publishes in shared memory
+and every thread then reads in each pass): every write lies in the kernel body's block
+before a `gpu.barrier` that comes before the first read, so all threads' writes are done
+when any thread reads, and none follows.
 
     %a = vector.transfer_read %x[%row, %t16], %pad : memref<64x8192xf32>, vector<1x16xf32>
     ... (barriers, shared-memory traffic, gpu.all_reduce: nothing writes %x)
@@ -63,9 +67,10 @@ exchange values (their scratch memory is the lowering's own), and a launch's, a
 function's or a module's effects are those of the ops they hold (walked too)."""
 
 
-def _clobbers(root: Operation) -> list[Effect] | None:
-    """The writes and frees of the ops nested in `root` (None: some op's are unknown)."""
-    found: list[Effect] = []
+def _clobbers(root: Operation) -> list[tuple[Operation, Effect]] | None:
+    """The writes and frees of the ops nested in `root`, each with its op (None: some
+    op's are unknown)."""
+    found: list[tuple[Operation, Effect]] = []
     for op in root.walk():
         if op is root or isinstance(op, _NO_OWN_WRITES):
             continue
@@ -74,8 +79,45 @@ def _clobbers(root: Operation) -> list[Effect] | None:
             if has_recursive_effects(op):
                 continue  # its own effects are those of the ops it holds, walked too
             return None
-        found += [e for e in effects if e.kind in (WRITE, FREE)]
+        found += [(op, e) for e in effects if e.kind in (WRITE, FREE)]
     return found
+
+
+def _ancestor_in(block: Block, op: Operation) -> Operation | None:
+    """The op of `block` that is or holds `op` (None: `op` is not in `block`)."""
+    current: Operation | None = op
+    while current is not None and current.parent_block() is not block:
+        current = current.parent_op()
+    return current
+
+
+def _settled_before(writers: list[Operation], read: Operation) -> bool:
+    """Whether every op of `writers` runs, in every thread, before `read` does: each lies
+    in `read`'s kernel, in an op of the kernel body's block that comes before a
+    `gpu.barrier` of that block that comes before (the op holding) `read`. Then all the
+    writes are done and visible when any thread reads, and every later read of the same
+    place in the kernel sees the same values unless a write follows `read` (none does:
+    all come before it)."""
+    kernel = kernel_of(read)
+    if kernel is None or not writers:
+        return kernel is not None
+    body = kernel.regions[0].blocks.first
+    if body is None:
+        return False
+    position = {op: i for i, op in enumerate(body.ops)}
+    holder = _ancestor_in(body, read)
+    if holder is None:
+        return False
+    barriers = [position[op] for op in body.ops if isinstance(op, gpu.BarrierOp) and op in position]
+    for writer in writers:
+        if kernel_of(writer) is not kernel:
+            return False
+        outer = _ancestor_in(body, writer)
+        if outer is None:
+            return False
+        if not any(position[outer] < b < position[holder] for b in barriers):
+            return False
+    return True
 
 
 def _read_memref(op: Operation) -> SSAValue | None:
@@ -92,37 +134,54 @@ def _read_memref(op: Operation) -> SSAValue | None:
     return value if value is not None and isinstance(value.type, MemRefType) else None
 
 
-def reads_readonly_memory(op: Operation, root: Operation) -> bool:
-    """Whether `op` is a read of memory that no op nested in `root` writes or frees (so
-    that repeating it anywhere in `root` gives the same values)."""
+def repeatable_read(op: Operation, root: Operation) -> bool:
+    """Whether `op` is a read whose values a repetition of it anywhere after it in its
+    kernel (or anywhere, outside kernels) would read again: no op nested in `root` writes
+    the memory it reads, or every such write is settled before it (`_settled_before`)."""
     memref = _read_memref(op)
     clobbers = _clobbers(root)
     if memref is None or clobbers is None:
         return False
-    return not any(e.value is None or may_alias(e.value, memref) for e in clobbers)
+    written = _writers(clobbers, memref)
+    return written is not None and (not written or _settled_before(written, op))
+
+
+def _writers(clobbers: list[tuple[Operation, Effect]], memref: SSAValue) -> list[Operation] | None:
+    """The ops of `clobbers` that may write `memref` (None: one writes unknown memory).
+    A free is no write: a read after it is undefined, so the value of an earlier read
+    serves it as well as any (a kernel's workgroup buffers are freed at its end)."""
+    found: list[Operation] = []
+    for writer, e in clobbers:
+        if e.value is None:
+            return None
+        if e.kind == WRITE and may_alias(e.value, memref):
+            found.append(writer)
+    return found
 
 
 def forward_reads(root: Operation, listener: PatternRewriterListener | None = None) -> int:
-    """Replace each read of memory nothing in `root` writes by an equivalent read that
-    properly dominates it in the same kernel; the number of reads replaced."""
+    """Replace each read of memory nothing in `root` writes, or that is written only
+    before a barrier that precedes the first read (`_settled_before`), by an equivalent
+    read that properly dominates it in the same kernel; the number of reads replaced."""
     clobbers = _clobbers(root)
     if clobbers is None:
         return 0
-    readonly: dict[SSAValue, bool] = {}
+    writers: dict[SSAValue, list[Operation] | None] = {}
 
-    def is_readonly(memref: SSAValue) -> bool:
-        if memref not in readonly:
-            readonly[memref] = not any(
-                e.value is None or may_alias(e.value, memref) for e in clobbers
-            )
-        return readonly[memref]
+    def writers_of(memref: SSAValue) -> list[Operation] | None:
+        if memref not in writers:
+            writers[memref] = _writers(clobbers, memref)
+        return writers[memref]
 
     rewriter = CanonRewriter(InsertPoint.at_end(Block()), listener)
     seen: dict[OpKey, list[Operation]] = {}
     replaced = 0
     for op in list(root.walk()):
         memref = _read_memref(op)
-        if memref is None or not is_readonly(memref):
+        if memref is None:
+            continue
+        written = writers_of(memref)
+        if written is None:
             continue
         key = op_key(op)
         kernel = kernel_of(op)
@@ -130,7 +189,9 @@ def forward_reads(root: Operation, listener: PatternRewriterListener | None = No
             (
                 first
                 for first in seen.get(key, [])
-                if kernel_of(first) is kernel and properly_dominates(first, op)
+                if kernel_of(first) is kernel
+                and properly_dominates(first, op)
+                and (not written or _settled_before(written, first))
             ),
             None,
         )
@@ -142,4 +203,4 @@ def forward_reads(root: Operation, listener: PatternRewriterListener | None = No
     return replaced
 
 
-__all__ = ["forward_reads", "reads_readonly_memory"]
+__all__ = ["forward_reads", "repeatable_read"]
