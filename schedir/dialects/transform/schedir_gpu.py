@@ -177,7 +177,11 @@ class ForwardReadsOp(IRDLOperation):
     `OperationEquivalence`, as CSE). The memory is read-only when no op in the target
     writes or frees memory that may alias it (the alias query of
     `apply_patterns.gpu.eliminate_barriers`: distinct allocations, `llvm.noalias`
-    arguments, globals); if some op's effects are unknown, nothing is forwarded. Reads in
+    arguments, globals); if some op's effects are unknown, nothing is forwarded. Memory
+    written only before the first read, each write in an op of the kernel body followed
+    by a `gpu.barrier` of the body that precedes the first read (a reduction's result one
+    thread publishes in shared memory), is read-only from the first read on: its reads
+    are forwarded too (frees are no writes: a read after one is undefined). Reads in
     different kernels (`gpu.launch`, `gpu.func`) are never merged. Apply it after the
     foralls are mapped to threads (before, the passes' reads sit in distinct forall
     bodies, which do not dominate one another) and after CSE (the indices must be the
