@@ -6,16 +6,12 @@ compute-sanitizer is not installed)."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import schedir
+from tests.gpu.conftest import run_sanitized
 from tests.helpers import check_kernel, resized_example
 
 pytestmark = pytest.mark.gpu
@@ -200,36 +196,7 @@ def test_all_reduce_racecheck_clean(name: str, cols: int, threads: int) -> None:
     x) or with dynamic ones; colsum's merge (its lanes' partials in shared memory; the
     example resized to 1001 rows of 4 columns, 256 threads in the row-chunk kernel; 1024
     rows take the split region)."""
-    sanitizer = shutil.which("compute-sanitizer") or next(
-        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if Path(p).exists()), None
-    )
-    if sanitizer is None:
-        pytest.skip("compute-sanitizer is not installed")
-    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run(
-        [
-            sanitizer,
-            "--tool",
-            "racecheck",
-            "--error-exitcode",
-            "3",
-            sys.executable,
-            "-c",
-            _RACECHECK_SCRIPT,
-            name,
-            str(cols),
-            str(threads),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    log = done.stdout + done.stderr
-    assert done.returncode == 0, log
-    assert "ran" in done.stdout, log
-    assert re.search(r"RACECHECK SUMMARY: 0 hazards", log), log
+    run_sanitized("racecheck", _RACECHECK_SCRIPT, name, str(cols), str(threads))
 
 
 # --- s15-smx: softmax / layernorm at the benchmark's and the issue's sizes, every region ---
