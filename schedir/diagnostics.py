@@ -172,6 +172,9 @@ class TransformError(SchedirError):
     ) -> None:
         super().__init__(message, location, notes)
         self.silenceable = silenceable
+        self.escalated = False
+        """A silenceable failure that reached the entry point, reported as an error there
+        (the schedule does not apply to this payload: the autotuner prunes the point)."""
 
 
 class LoweringError(SchedirError):

@@ -102,7 +102,8 @@ def compile_candidate(job: CompileJob) -> CompileResult:
         ir, signature, written, module_limits = _run_stages(job, sources, clock)
         code = _object_code(ir, job.options, clock) if ir and not module_limits else None
     except TransformError as err:
-        status = "pruned" if err.silenceable else "compile-error"
+        # A silenceable failure is reported as an error at the entry point (escalated).
+        status = "pruned" if err.silenceable or err.escalated else "compile-error"
         return result(status, error_class=type(err).__name__, message=err.render(sources))
     except SchedirError as err:
         return result("compile-error", error_class=type(err).__name__, message=err.render(sources))

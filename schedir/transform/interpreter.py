@@ -155,6 +155,7 @@ class TransformInterpreter:
             try:
                 self._run_block(block, FailurePropagationMode.PROPAGATE, top_level=True)
             except TransformError as err:
+                err.escalated = err.escalated or err.silenceable
                 err.silenceable = False
                 raise
 

@@ -227,3 +227,37 @@ def test_run_fails_with_a_diagnostic_when_the_selection_breaks_a_constraint(
     assert "error: constraint violated for params (8, 64)" in err
     assert "note: the false assertion" in err and "smt.assert %fits" in err
     assert "Traceback" not in err
+
+
+def test_points_where_the_schedule_fails_silenceably_are_pruned(tmp_path: Path) -> None:
+    """A transform op that fails silenceably for some knob values (here a
+    `transform.match.param.cmpi`) is reported as an error at the entry point, as upstream's
+    interpreter does; the tuner still records those points as pruned, not as compile
+    errors (they were recorded as compile errors: the escalation hid the silenceable
+    failure)."""
+    from tests.unit.autotune.conftest import PAYLOAD
+
+    schedule = tmp_path / "guarded.mlir"
+    text = (Path(__file__).parent / "small_schedule.mlir").read_text()
+    guard = """    %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi ne %tm, %sixteen : !transform.param<i64>
+    transform.yield"""
+    schedule.write_text(text.replace("    transform.yield", guard, 1))
+    import schedir
+
+    result = schedir.tune(
+        str(PAYLOAD),
+        schedule=str(schedule),
+        budget=9,
+        strategy="exhaustive",
+        compile_workers=2,
+        peer=False,
+        first_timeout=5.0,
+        storage=str(tmp_path / "s.journal"),
+    )
+    by_status: dict[str, set[int]] = {}
+    for r in result.trials:
+        by_status.setdefault(r.status, set()).add(eval(r.point)["tile_m"])
+    assert by_status.get("pruned") == {16}, by_status
+    assert "compile-error" not in by_status, by_status
+    assert result.knobs["tile_m"] != 16

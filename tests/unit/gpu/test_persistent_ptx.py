@@ -22,7 +22,17 @@ from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 REPO = Path(__file__).parents[3]
 
 
-def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> schedir.Kernel:
+_CONSUMER_CONSTRAINT = re.compile(
+    r"    // A persistent grid runs one consumer warpgroup.*?\n    \}\n", re.DOTALL
+)
+"""The schedules' constraint that a persistent grid has one consumer warpgroup."""
+
+
+def _compile(
+    kind: str, size: tuple[int, int, int], knobs: dict[str, int], constrained: bool = True
+) -> schedir.Kernel:
+    """Compile `kind`'s schedule at `size` with `knobs` (`constrained` False: without its
+    one-consumer constraint, so that the rewrite's own check answers)."""
     m, n, k = size
     if kind == "bias_relu":
         text = bias_relu_payload(m, n, k, "f16", "column")
@@ -30,7 +40,11 @@ def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> sc
     else:
         text = f16_out_payload(m, n, k).replace("f16", kind)
         schedule = REPO / "schedules" / f"matmul_{kind}_cuda.mlir"
-    return schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
+    schedule_text = schedule.read_text()
+    assert _CONSUMER_CONSTRAINT.search(schedule_text), schedule
+    if not constrained:
+        schedule_text = _CONSUMER_CONSTRAINT.sub("", schedule_text)
+    return schedir.compile(text, schedule=schedule_text, target="cuda", knobs=knobs)
 
 
 @pytest.mark.parametrize(
@@ -80,8 +94,13 @@ def test_several_consumers_are_refused_with_a_located_diagnostic(kind: str) -> N
     H200: the rewrite refuses them (a silenceable failure the tuner prunes) rather than
     risk a wrong kernel; without persistence the same shape compiles."""
     knobs = {"consumers": 2, "block_m": 128, "block_n": 256}
+    # The schedule's constraint excludes the point (the tuner never compiles it) ...
     with pytest.raises(TransformError) as caught:
         _compile(kind, (1000, 1032, 1016), {**knobs, "persistent": 132})
+    assert "constraint violated for params (2, 132)" in str(caught.value)
+    # ... and the rewrite refuses it where a schedule does not.
+    with pytest.raises(TransformError) as caught:
+        _compile(kind, (1000, 1032, 1016), {**knobs, "persistent": 132}, constrained=False)
     message = str(caught.value)
     assert "at most one consumer warpgroup" in message and "got 384" in message
     assert "could not make the tile loop persistent" in message
@@ -105,7 +124,9 @@ def test_a_grid_beyond_the_limit_is_a_located_diagnostic(tmp_path: Path) -> None
     schedule.write_text(_schedule_with(1 << 17))
     text = f16_out_payload(256, 256, 128)
     with pytest.raises(TransformError) as caught:
-        schedir.compile(text, schedule=schedule, target="cuda")
+        schedir.compile(
+            text, schedule=schedule, target="cuda", knobs={"consumers": 1, "block_n": 128}
+        )
     message = str(caught.value)
     assert "ctas must be in 0..65536, got 131072" in message
     assert "could not make the tile loop persistent" in message
