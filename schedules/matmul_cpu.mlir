@@ -45,13 +45,15 @@
 // 1024/512/512, unroll_k 4; two runs each): 6x64 0.98x to 1.05x numpy (about 190
 // GFLOP/s), 4x64 0.96x, 12x32 0.93x to 0.96x, 14x32 0.82x to 0.84x (0.89x with unroll_k
 // 8), 6x16 0.68x; with 6x64, unroll_k 2 0.78x and 8 0.99x, block_k 256 0.95x, block_m
-// 256 0.94x. 6x64 reads a whole 64-float row of the B panel (one cache line per zmm)
+// 256 0.94x, block_n 512 0.94x, block_m 1024 0.99x (B's panels packed once instead of
+// twice: no measurable gain, nor would packing them once per (k, n) block for all row
+// blocks give one). 6x64 reads a whole 64-float row of the B panel (one cache line per zmm)
 // per k step and broadcasts only 6 floats of A; 14x32 broadcasts 14 per 2 loads of B.
 // Its compile takes about 1 s.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
-// Knobs (schedir-tune searches them; `selected`: the blocks are the best found by hand on
-// a Zen 3 with AVX2, the register tile AVX-512's, see above and benchmarks/cpu.py): the cache
-// blocks (block_n, block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is
+// Knobs (schedir-tune searches them; `selected`: the blocks are the best found by hand
+// on a Zen 3 with AVX2, the register tile AVX-512's, see above and benchmarks/cpu.py):
+// the cache blocks (block_n, block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is
 // also the width of the packed B panel, and the k steps per iteration of the
 // micro-kernel's loop (unroll_k);
 // the constraint at the end keeps the register tiles whose accumulators fit AVX-512's
