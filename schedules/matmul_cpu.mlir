@@ -8,12 +8,14 @@
 //           for each reg_m rows of the block:
 //             micro-kernel: a reg_m x reg_n register tile of C accumulated over the k block.
 // The micro-kernel is a vector.contract lowered to outer products, then to vector.fma:
-// per k step one row of the packed B panel (reg_n/8 full-width loads on AVX2),
-// reg_m broadcasts of A and reg_m * reg_n / 8 FMAs; the accumulator's transfers are
+// per k step one row of the packed B panel (reg_n/16 full-width loads on AVX-512),
+// reg_m broadcasts of A and reg_m * reg_n / 16 FMAs; the accumulator's transfers are
 // hoisted out of the k loop (hoist_redundant_vector_transfers, after the subviews are
 // folded into the transfers), so it lives in registers across the whole k block.
-// The default 6x16 uses 12 of the 16 ymm registers for accumulators (AVX2 has 16, and
-// two FMA pipes of latency 4 need at least 8 independent accumulators).
+// The default 6x64 uses 24 of AVX-512's 32 zmm registers for accumulators, 4 for the
+// row of B and 1 for the broadcast of A (two FMA pipes of latency 4 need at least 8
+// independent accumulators). On AVX2 (16 ymm registers) it would spill: 6x16 (12
+// accumulators) is AVX2's tile, which benchmarks/cpu.py selects on hosts without AVX-512.
 // Why each piece (at 1024^3 the rows of A, B and C are 4 KiB apart: a page each, and all
 // in the same few L1 sets):
 // - packing B keeps the micro-kernel's B stream contiguous and in L1;
@@ -38,10 +40,20 @@
 // fills L1: the micro-kernel reads each row of both in order, and the hardware
 // prefetchers keep up. unroll_k 8 rather than 4 measured about 1% faster, within the
 // noise, and compiled 15% slower: 4 is kept.
+// The register tile, measured on an AVX-512 Xeon (2 shared cores; benchmarks/cpu.py,
+// wall clock, median time, schedir vs numpy's OpenBLAS in the same run, 1024^3, blocks
+// 1024/512/512, unroll_k 4; two runs each): 6x64 0.98x to 1.05x numpy (about 190
+// GFLOP/s), 4x64 0.96x, 12x32 0.93x to 0.96x, 14x32 0.82x to 0.84x (0.89x with unroll_k
+// 8), 6x16 0.68x; with 6x64, unroll_k 2 0.78x and 8 0.99x, block_k 256 0.95x, block_m
+// 256 0.94x, block_n 512 0.94x, block_m 1024 0.99x (B's panels packed once instead of
+// twice: no measurable gain, nor would packing them once per (k, n) block for all row
+// blocks give one). 6x64 reads a whole 64-float row of the B panel (one cache line per zmm)
+// per k step and broadcasts only 6 floats of A; 14x32 broadcasts 14 per 2 loads of B.
+// Its compile takes about 1 s.
 // Payload: examples/matmul_cpu.mlir (linalg.fill + linalg.matmul, 1024x1024x1024).
-// Knobs (schedir-tune searches them; `selected` is the best found by hand on a Zen 3 with
-// AVX2, see benchmarks/cpu.py, which takes 14x32 on AVX-512): the cache
-// blocks (block_n, block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is
+// Knobs (schedir-tune searches them; `selected`: the blocks are the best found by hand
+// on a Zen 3 with AVX2, the register tile AVX-512's, see above and benchmarks/cpu.py):
+// the cache blocks (block_n, block_m, block_k), the register tile (reg_m x reg_n), whose reg_n is
 // also the width of the packed B panel, and the k steps per iteration of the
 // micro-kernel's loop (unroll_k);
 // the constraint at the end keeps the register tiles whose accumulators fit AVX-512's
@@ -95,7 +107,7 @@ module attributes {transform.with_named_sequence} {
       -> !transform.param<i64>
     %rm = transform.tune.knob<"reg_m"> = 6 from options = [2, 4, 6, 8, 12, 14]
       -> !transform.param<i64>
-    %rn = transform.tune.knob<"reg_n"> = 16 from options = [8, 16, 32, 64]
+    %rn = transform.tune.knob<"reg_n"> = 64 from options = [8, 16, 32, 64]
       -> !transform.param<i64>
     %uk = transform.tune.knob<"unroll_k"> = 4 from options = [1, 2, 4, 8]
       -> !transform.param<i64>
@@ -230,8 +242,8 @@ module attributes {transform.with_named_sequence} {
 
     // The register tile must fit the vector registers: reg_m * reg_n / W accumulators,
     // reg_n / W for the row of B and one for the broadcast of A, where W is the floats
-    // per register. The bound is AVX-512's (32 registers of 16 floats; 12x32 and 14x32
-    // are its tiles with enough independent accumulators for two FMA pipes); on AVX2
+    // per register. The bound is AVX-512's (32 registers of 16 floats; 6x64, 12x32 and
+    // 14x32 are its tiles with enough independent accumulators for two FMA pipes); on AVX2
     // (16 registers of 8 floats) only tiles with reg_m * reg_n / 8 + reg_n / 8 + 1 <= 16
     // (6x16 and smaller) keep their accumulators in registers, and a larger one spills
     // on every k step and loses when measured (benchmarks/cpu.py picks per instruction

@@ -59,7 +59,7 @@ def _compile_and_check(m: int, n: int, k: int, knobs: dict[str, int] | None = No
 )
 def test_odd_shapes_match_the_reference_fully_vectorized(m: int, n: int, k: int) -> None:
     ir = _compile_and_check(m, n, k)
-    _check_structure(ir, (6, 16) if m >= 6 and n >= 16 else None)
+    _check_structure(ir, (6, 64) if m >= 6 and n >= 64 else None)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def test_odd_shapes_match_the_reference_fully_vectorized(m: int, n: int, k: int)
 )
 def test_knob_points_match_the_reference(knobs: dict[str, int]) -> None:
     ir = _compile_and_check(37, 256, 520, knobs)
-    _check_structure(ir, (knobs.get("reg_m", 6), knobs.get("reg_n", 16)))
+    _check_structure(ir, (knobs.get("reg_m", 6), knobs.get("reg_n", 64)))
 
 
 @settings(
@@ -139,11 +139,11 @@ def _kernel_loop(asm: str) -> list[str]:
 @pytest.mark.parametrize(
     ("cpu", "knobs", "register", "fmas_per_k"),
     [
-        ("haswell", {}, "ymm", 12),  # 6x16 in 12 of AVX2's 16 registers
-        ("znver3", {"unroll_k": 1}, "ymm", 12),
+        ("haswell", {"reg_n": 16}, "ymm", 12),  # 6x16 in 12 of AVX2's 16 registers
+        ("znver3", {"reg_n": 16, "unroll_k": 1}, "ymm", 12),
         ("skylake-avx512", {"reg_m": 12, "reg_n": 32}, "zmm", 24),  # 24 of 32 registers
         ("sapphirerapids", {"reg_m": 14, "reg_n": 32}, "zmm", 28),
-        ("znver4", {"reg_m": 6, "reg_n": 64}, "zmm", 24),
+        ("znver4", {}, "zmm", 24),  # the selected 6x64: 24 of 32 registers
     ],
 )
 def test_the_micro_kernel_keeps_its_accumulators_in_registers_on_each_isa(
@@ -162,15 +162,24 @@ def test_the_micro_kernel_keeps_its_accumulators_in_registers_on_each_isa(
 
 
 def test_the_example_micro_kernel_is_full_width_fmas_without_spills() -> None:
-    kernel = schedir.compile(ROOT / "examples" / "matmul_cpu.mlir", SCHEDULE)
-    jit = JitModule(kernel.stages["llvm-ir"])
-    if "+avx2" not in jit.cpu_features or "+fma" not in jit.cpu_features:
-        pytest.fail(f"this test expects an AVX2+FMA host, got {jit.cpu_name}")
+    """On this host, with the tile meant for its instruction set (the selected 6x64 on
+    AVX-512, 6x16 on AVX2 without it), the micro-kernel is full-width FMAs, no spills."""
+    probe = JitModule(
+        schedir.compile(ROOT / "examples" / "matmul_cpu.mlir", SCHEDULE).stages["llvm-ir"]
+    )
+    features = probe.cpu_features
+    if "+avx2" not in features or "+fma" not in features:
+        pytest.fail(f"this test expects an AVX2+FMA host, got {probe.cpu_name}")
+    avx512 = "+avx512f" in features
+    knobs = {} if avx512 else {"reg_n": 16}
+    kernel = schedir.compile(ROOT / "examples" / "matmul_cpu.mlir", SCHEDULE, knobs=knobs)
+    jit = JitModule(kernel.stages["llvm-ir"]) if knobs else probe
     loops = _innermost_fma_loops(jit.assembly)
     assert loops, "no FMA loop in the assembly"
     kernel_loop = max(loops, key=lambda body: sum(s.startswith("vfmadd") for s in body))
     fmas = [s for s in kernel_loop if s.startswith("vfmadd")]
-    # 6x16 f32: 12 FMAs per k step on 256-bit (or wider) registers, nothing on the stack.
-    assert len(fmas) >= 12
-    assert all(re.search(r"%[yz]mm", s) for s in fmas), fmas
+    # 6x64 f32: 24 FMAs per k step on zmm; 6x16: 12 on ymm (or wider); nothing on the stack.
+    assert len(fmas) >= (24 if avx512 else 12)
+    register = r"%zmm" if avx512 else r"%[yz]mm"
+    assert all(re.search(register, s) for s in fmas), fmas
     assert not [s for s in kernel_loop if re.search(r"\(%r[sb]p\)", s)], kernel_loop
