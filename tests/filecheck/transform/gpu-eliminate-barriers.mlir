@@ -519,3 +519,77 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Slots k elements wide: thread t's elements [4t, 4t + 4) (the 4-wide partials of a
+// tile_reduction_using_forall over chunks of 4 floats per thread: an offset tid * 4 by
+// affine.apply or arith.muli, a vector<4> or a subview of 4 at stride 1 there): no other
+// thread touches them, so the barriers between a thread's writes and reads go. A
+// vector<8> at 4 tid reaches the next thread's slot, an access at [0, tid] is a slot of
+// another width (thread t's element t lies in thread t / 4's slot), and a subview of
+// stride 2 leaves [4t, 4t + 4): their barriers stay.
+// CHECK-LABEL: func.func @scaled_slot
+// CHECK:         vector.transfer_write %{{.*}}, %[[S:.*]][%c0, %[[O:.*]]] {{.*}} : vector<4xf32>
+// CHECK-NEXT:    vector.transfer_read %[[S]][%c0, %[[O]]]
+// CHECK-NEXT:    vector.transfer_write %{{.*}}, %[[S]][%c0, %[[M:.*]]] {{.*}} : vector<4xf32>
+// CHECK-NEXT:    memref.subview %[[S]][0, %[[O]]] [1, 4] [1, 1]
+// CHECK-NEXT:    memref.load
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    vector.transfer_write {{.*}} : vector<8xf32>
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    vector.transfer_read %[[S]][%c0, %[[O]]]
+// CHECK-NEXT:    memref.store %{{.*}}, %[[S]][%c0, %{{.*}}]
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    vector.transfer_read %[[S]][%c0, %[[O]]]
+// CHECK-NEXT:    memref.subview %[[S]][0, %[[O]]] [1, 4] [1, 2]
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    vector.transfer_read %[[S]][%c0, %[[O]]]
+module attributes {transform.with_named_sequence} {
+  func.func @scaled_slot(%v: vector<4xf32>, %w: vector<8xf32>, %x: f32, %out: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c256 = arith.constant 256 : index
+    %pad = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() {schedir.workgroup_buffer} : memref<1x2048xf32>
+      %t = gpu.thread_id x
+      %o = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%t]
+      %m = arith.muli %t, %c4 : index
+      vector.transfer_write %v, %s[%c0, %o] {in_bounds = [true]} : vector<4xf32>, memref<1x2048xf32>
+      gpu.barrier
+      %a = vector.transfer_read %s[%c0, %o], %pad {in_bounds = [true]} : memref<1x2048xf32>, vector<4xf32>
+      gpu.barrier
+      vector.transfer_write %a, %s[%c0, %m] {in_bounds = [true]} : vector<4xf32>, memref<1x2048xf32>
+      gpu.barrier
+      %p = memref.subview %s[0, %o] [1, 4] [1, 1] : memref<1x2048xf32> to memref<1x4xf32, strided<[2048, 1], offset: ?>>
+      %e = memref.load %p[%c0, %c1] : memref<1x4xf32, strided<[2048, 1], offset: ?>>
+      gpu.barrier
+      vector.transfer_write %w, %s[%c0, %o] {in_bounds = [true]} : vector<8xf32>, memref<1x2048xf32>
+      gpu.barrier
+      %b = vector.transfer_read %s[%c0, %o], %pad {in_bounds = [true]} : memref<1x2048xf32>, vector<4xf32>
+      memref.store %e, %s[%c0, %t] : memref<1x2048xf32>
+      gpu.barrier
+      %c = vector.transfer_read %s[%c0, %o], %pad {in_bounds = [true]} : memref<1x2048xf32>, vector<4xf32>
+      %q = memref.subview %s[0, %o] [1, 4] [1, 2] : memref<1x2048xf32> to memref<1x4xf32, strided<[2048, 2], offset: ?>>
+      memref.store %x, %q[%c0, %c1] : memref<1x4xf32, strided<[2048, 2], offset: ?>>
+      gpu.barrier
+      %d = vector.transfer_read %s[%c0, %o], %pad {in_bounds = [true]} : memref<1x2048xf32>, vector<4xf32>
+      %bc = arith.addf %b, %c : vector<4xf32>
+      %bcd = arith.addf %bc, %d : vector<4xf32>
+      vector.transfer_write %bcd, %out[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.gpu.eliminate_barriers
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -2,24 +2,28 @@
 touches at most one element of its own, whatever the iteration.
 
 A `memref.subview` P has a thread slot when, for every dimension of the block whose size
-is not 1, one of its offsets is that dimension's `gpu.thread_id` (or the thread id times
-an index proven to be 1) and its size there is at most 1 (interval arithmetic over
+is not 1, one of its offsets is that dimension's `gpu.thread_id` times a width k (the id
+itself: k = 1; an `arith.muli` by an index proven to be k, or an `affine.apply` of
+`tid * k`) and its size there is at most k, with stride 1 where k > 1 (interval arithmetic over
 constants, loop induction variables with constant bounds, thread ids and affine
 min/max/apply, as `scf.for_loop_canonicalization` bounds them). P's source must reach an
 identity-layout memref through rank-preserving subviews and casts with constant offsets
 and strides, so that it addresses that memref through the same injective map in every
 thread and iteration. Views of P stay within P. Two accesses through views of slots with
-the same base, map and thread-id positions touch distinct elements in distinct threads:
+the same base, map, thread-id positions and widths touch distinct elements in distinct
+threads (thread t's elements along a position lie in [k t, k t + k)):
 
     %s = memref.subview %buf[0, 0] [1, %n] [1, 1]          // %n <= 256
     %k = affine.apply affine_map<(d0) -> (d0 ceildiv 256)>(%n)   // 1 when 1 <= %n
     %o = arith.muli %tid, %k : index
     %slot = memref.subview %s[0, %o] [1, %z] [1, 1]        // %z <= 1: thread tid's slot
 
-A load, store or vector transfer whose own indices hold the thread ids (and whose vector
-spans one element along those dimensions) has the same slot as a view would:
+A load, store or vector transfer whose own indices hold the thread ids times k (and whose
+vector spans at most k elements along those dimensions) has the same slot as a view would:
 
     vector.transfer_write %v, %buf[%c0, %tid] : vector<1xf32>, memref<1x1024xf32, 3>
+    %o = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%tid]
+    vector.transfer_write %w, %buf[%c0, %o] : vector<1x4xf32>, memref<1x1024xf32, 3>
 """
 
 from __future__ import annotations
@@ -29,7 +33,14 @@ from xdsl.dialects import vector as xvector
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, NoneAttr, VectorType
 from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 
 from schedir.dialects import gpu
 from schedir.dialects.affine import MaxOp
@@ -51,8 +62,9 @@ _VIEWS = (
 _UNKNOWN: Interval = (None, None)
 _MAX_DEPTH = 16
 
-Slot = tuple[SSAValue, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-"""(base memref, composed offsets, composed strides, positions of the thread ids x, y, z)."""
+Slot = tuple[SSAValue, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""(base memref, composed offsets, composed strides, positions of the thread ids x, y, z,
+their widths k)."""
 
 
 def kernel_of(op: Operation) -> Operation | None:
@@ -138,23 +150,48 @@ def _max_or_none(values: list[int | None]) -> int | None:
     return max(known) if len(known) == len(values) else None
 
 
-def _is_one(value: SSAValue) -> bool:
-    return value_range(value) == (1, 1)
+def _constant(value: SSAValue) -> int | None:
+    low, high = value_range(value)
+    return low if low is not None and low == high else None
 
 
-def _offset_thread_dim(offset: int | SSAValue) -> str | None:
-    """The thread-id dimension an offset equals (the id itself or the id times one)."""
+def _scaled_thread(expr: object, operands: list[SSAValue], dims: int) -> int | None:
+    """k when the affine `expr` (over `operands`: `dims` dimensions, then symbols) is a
+    thread id times the positive constant k (or the id itself: 1)."""
+    if isinstance(expr, AffineDimExpr | AffineSymExpr):
+        position = expr.position if isinstance(expr, AffineDimExpr) else dims + expr.position
+        return 1 if position < len(operands) and _thread_dim(operands[position]) else None
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        for factor, other in ((expr.rhs, expr.lhs), (expr.lhs, expr.rhs)):
+            if isinstance(factor, AffineConstantExpr) and factor.value > 0:
+                inner = _scaled_thread(other, operands, dims)
+                if inner is not None:
+                    return inner * factor.value
+    return None
+
+
+def _offset_thread_dim(offset: int | SSAValue) -> tuple[str, int] | None:
+    """The thread-id dimension an offset is a multiple of, and the factor k: the id
+    itself (1), the id times an index proven to be k > 0, or an affine.apply of id * k."""
     if isinstance(offset, int):
         return None
     dim = _thread_dim(offset)
     if dim is not None:
-        return dim
+        return dim, 1
     if isinstance(offset, OpResult) and isinstance(offset.op, arith.MuliOp):
         lhs, rhs = offset.op.operands
-        if _thread_dim(lhs) is not None and _is_one(rhs):
-            return _thread_dim(lhs)
-        if _thread_dim(rhs) is not None and _is_one(lhs):
-            return _thread_dim(rhs)
+        for thread, factor in ((lhs, rhs), (rhs, lhs)):
+            thread_dim, k = _thread_dim(thread), _constant(factor)
+            if thread_dim is not None and k is not None and k > 0:
+                return thread_dim, k
+    if isinstance(offset, OpResult) and isinstance(offset.op, affine.ApplyOp):
+        affine_map = offset.op.map.data
+        operands = list(offset.op.operands)
+        threads = {d for d in map(_thread_dim, operands) if d is not None}
+        if len(affine_map.results) == 1 and len(threads) == 1:
+            k = _scaled_thread(affine_map.results[0], operands, affine_map.num_dims)
+            if k is not None:
+                return threads.pop(), k
     return None
 
 
@@ -195,21 +232,34 @@ def _subview_slot(view: SubviewOp) -> Slot | None:
         return None
     offsets = mixed_values(view.static_offsets, view.offsets)
     sizes = mixed_values(view.static_sizes, view.sizes)
-    positions: dict[str, int] = {}
+    strides = mixed_values(view.static_strides, view.strides)
+    positions: dict[str, tuple[int, int]] = {}
     for position, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
-        dim = _offset_thread_dim(offset)
-        if dim is None or dim in positions:
+        scaled = _offset_thread_dim(offset)
+        if scaled is None or scaled[0] in positions:
             continue
+        dim, k = scaled
+        if k > 1 and strides[position] != 1:
+            continue  # a strided view's elements may leave [k t, k t + k)
         high = size if isinstance(size, int) else value_range(size)[1]
-        if high is not None and high <= 1:
-            positions[dim] = position
+        if high is not None and high <= k:
+            positions[dim] = (position, k)
     needed = [d for d, size in zip("xyz", block_dims(kernel), strict=True) if size != 1]
     if not all(d in positions for d in needed):
         return None
     fixed = _fixed_map(view.source)
     if fixed is None:
         return None
-    return (*fixed, tuple(positions[d] for d in needed))
+    return (*fixed, *_positions_and_widths(positions, needed))
+
+
+def _positions_and_widths(
+    positions: dict[str, tuple[int, int]], needed: list[str]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return (
+        tuple(positions[d][0] for d in needed),
+        tuple(positions[d][1] for d in needed),
+    )
 
 
 def thread_slot(value: SSAValue) -> Slot | None:
@@ -260,18 +310,21 @@ def access_slot(op: Operation | None) -> Slot | None:
     extents = _vector_extents(op, rank)
     if extents is None or len(indices) != rank:
         return None
-    positions: dict[str, int] = {}
+    positions: dict[str, tuple[int, int]] = {}
     for position, index in enumerate(indices):
-        dim = _offset_thread_dim(index)
-        if dim is not None and dim not in positions and extents[position] <= 1:
-            positions[dim] = position
+        scaled = _offset_thread_dim(index)
+        if scaled is None or scaled[0] in positions:
+            continue
+        dim, k = scaled
+        if extents[position] <= k:
+            positions[dim] = (position, k)
     needed = [d for d, size in zip("xyz", block_dims(kernel), strict=True) if size != 1]
     if not needed or not all(d in positions for d in needed):
         return None  # (a one-thread block: the indices alone decide, as upstream)
     fixed = _fixed_map(memref_value)
     if fixed is None:
         return None
-    return (*fixed, tuple(positions[d] for d in needed))
+    return (*fixed, *_positions_and_widths(positions, needed))
 
 
 __all__ = ["access_slot", "block_dims", "kernel_of", "thread_slot", "value_range"]
