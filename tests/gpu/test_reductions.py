@@ -51,6 +51,30 @@ def test_rows_in_registers(name: str, threads: int, rows: int, cols: int) -> Non
     check_kernel(kernel, text, seed=rows + threads, reduction=None)
 
 
+CHUNKS_OF_FOUR = {"softmax": (9,), "layernorm": (9, 10)}
+"""The regions of the "threads" knob whose threads own 4 floats of each chunk (a 16-byte
+access): each reduction's per-thread partials are 4 wide, their barriers eliminated
+through barrier_slots' slots of width 4."""
+
+
+def run_chunks_of_four(name: str, region: int, rows: int, cols: int) -> None:
+    """Compile `name` with the chunks-of-four `region` at rows x cols and check it."""
+    kernel, text = _compile(name, {1000: rows, 999: cols}, {"threads": region})
+    check_kernel(kernel, text, seed=rows + cols + region, reduction=None)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8191, 8192), (37, 4096), (3, 2048), (37, 1001), (5, 9000)], ids=str
+)
+@pytest.mark.parametrize(
+    ("name", "region"), [(n, r) for n, rs in CHUNKS_OF_FOUR.items() for r in rs], ids=str
+)
+def test_chunks_of_four(name: str, region: int, rows: int, cols: int) -> None:
+    """Static chunks (columns a multiple of the chunk: unrolled, the row read once), a
+    remainder loop (9000) and a partial scalar chunk (1001)."""
+    run_chunks_of_four(name, region, rows, cols)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 8192), (8191, 1000), (3, 100003)], ids=str)
 @pytest.mark.parametrize("name", ["rowsum", "matvec"])
 def test_pieces_region(name: str, rows: int, cols: int) -> None:
@@ -187,6 +211,11 @@ print("ran")
         ("layernorm", 8192, 5),
         ("softmax", 8192, 6),
         ("layernorm", 1001, 7),
+        # chunks of four (16-byte accesses, 4-wide partials' barriers eliminated)
+        ("softmax", 8192, 9),
+        ("softmax", 1001, 9),
+        ("layernorm", 8192, 9),
+        ("layernorm", 2048, 10),
     ],
     ids=str,
 )
