@@ -34,6 +34,13 @@
 // 512 threads, 0.139 with 256, 0.150 with 1024 (with 11 barriers: 0.174, 0.138, 0.153);
 // chunks 0.158, torch.compile 0.153, Triton 0.135. 256 selected (the same time with fewer
 // threads per barrier).
+// Chunks of four (region 9, 256 threads): region 6 with chunks of 1024, thread t owning
+// floats 4t..4t+3 of each (one 16-byte load and store per chunk: 8 ld.global.v4 and 8
+// st.global.v4 per thread at 8192 columns, 6 barriers, 48 registers); the 4-wide partials
+// are combined per thread before the block's all-reduce, and their per-chunk barriers go
+// (barrier_slots' slots of width 4). In every region, forward_reads also forwards the
+// reads of the published max (written by thread 0 before a barrier, never after): the
+// div's exp(x - max) is the sum's (32 ex2 per thread at 8192 columns instead of 64).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
@@ -78,8 +85,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
-    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
-    // region each: block_dims is static).
+    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
+    // chunks of four with 256 threads (9) (one region each: block_dims is static).
     transform.tune.alternatives<"threads"> selected_region = 6 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.

@@ -107,6 +107,18 @@ def test_rows_in_registers_match_the_reference(name: str, threads: int, cols: in
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
 
 
+@pytest.mark.parametrize("cols", [4096, 2048, 1001])
+@pytest.mark.parametrize(("name", "threads"), [("softmax", 9)], ids=str)
+def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) -> None:
+    """The regions of 4 floats per thread and chunk: unrolled static chunks (the 4-wide
+    partials' barriers eliminated, x and the published max read once), a row of one
+    chunk or less, and a partial scalar chunk (1001)."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: 3, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(5, 2048), (37, 1001), (3, 33)], ids=str)
 @pytest.mark.parametrize("name", ["rowsum", "matvec"])
 def test_pieces_region_matches_the_reference(name: str, rows: int, cols: int) -> None:
