@@ -216,8 +216,9 @@ def test_run_fails_with_a_diagnostic_when_the_selection_breaks_a_constraint(
     from schedir.cli import run_main
 
     text = (ROOT / "schedules/matmul_cpu.mlir").read_text()
+    # reg_m 8 x reg_n 64: 32 accumulators, more than the constraint allows
+    assert 'knob<"reg_n"> = 64' in text
     bad = text.replace('knob<"reg_m"> = 6', 'knob<"reg_m"> = 8')
-    bad = bad.replace('knob<"reg_n"> = 16', 'knob<"reg_n"> = 64')
     assert bad != text
     schedule = tmp_path / "bad.mlir"
     schedule.write_text(bad)
