@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from schedir.autotune.breakdown import Breakdown
 from schedir.autotune.interrupts import interrupt_safe
+from schedir.autotune.names import STRATEGIES
 from schedir.diagnostics import InputError, SourceManager
 from schedir.options import CompileOptions, Target
 
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
     from schedir.autotune.store import Record
 
 EFFORTS: Mapping[str, tuple[int, float]] = {"quick": (32, 0.05), "full": (128, 0.25)}
-STRATEGIES = ("auto", "exhaustive", "random", "tpe", "cmaes")
-"""The search strategies (`schedir.autotune.strategies`)."""
 """Effort presets: (budget when none is given, seconds of timing per candidate)."""
 
 

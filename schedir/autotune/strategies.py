@@ -34,7 +34,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schedir.autotune import STRATEGIES  # defined where importing it imports nothing
+from schedir.autotune.names import STRATEGIES
 from schedir.autotune.space import Point, Space
 from schedir.transform.knobs import Knob, KnobValue
 
