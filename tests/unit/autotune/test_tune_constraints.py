@@ -5,6 +5,7 @@ when a selected schedule is applied."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -175,21 +176,16 @@ def test_dry_run_counts_the_valid_space_of_the_cpu_matmul(
     assert "constraint: transform.smt.constrain_params(reg_m, reg_n)" in out
 
 
-def test_invalid_points_are_never_compiled(tmp_path: Path) -> None:
+def _tune_small_with(tmp_path: Path, name: str, tail: str) -> Any:
+    """Tune the small matmul exhaustively (9 points) with `tail` (ops ending in
+    `transform.yield`) in place of the small schedule's yield."""
+    import schedir
     from tests.unit.autotune.conftest import PAYLOAD
 
-    schedule = tmp_path / "constrained.mlir"
+    schedule = tmp_path / name
     text = (Path(__file__).parent / "small_schedule.mlir").read_text()
-    constraint = """    transform.smt.constrain_params(%tm, %tn) : (!transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int):
-      %ok = smt.int.cmp le %m, %n
-      smt.assert %ok
-    }
-    transform.yield"""
-    schedule.write_text(text.replace("    transform.yield", constraint, 1))
-    import schedir
-
-    result = schedir.tune(
+    schedule.write_text(text.replace("    transform.yield", tail, 1))
+    return schedir.tune(
         str(PAYLOAD),
         schedule=str(schedule),
         budget=9,
@@ -199,6 +195,16 @@ def test_invalid_points_are_never_compiled(tmp_path: Path) -> None:
         first_timeout=5.0,
         storage=str(tmp_path / "s.journal"),
     )
+
+
+def test_invalid_points_are_never_compiled(tmp_path: Path) -> None:
+    constraint = """    transform.smt.constrain_params(%tm, %tn) : (!transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int):
+      %ok = smt.int.cmp le %m, %n
+      smt.assert %ok
+    }
+    transform.yield"""
+    result = _tune_small_with(tmp_path, "constrained.mlir", constraint)
     compiled = {r.point for r in result.trials if r.status not in ("invalid", "duplicate")}
     # tile_m <= tile_n: (4,4) (4,7) (4,32) (8,32) (16,32); the others are never built.
     assert len(compiled) == 5
@@ -236,26 +242,10 @@ def test_points_where_the_schedule_fails_silenceably_are_pruned(tmp_path: Path) 
     interpreter does; the tuner still records those points as pruned, not as compile
     errors (they were recorded as compile errors: the escalation hid the silenceable
     failure)."""
-    from tests.unit.autotune.conftest import PAYLOAD
-
-    schedule = tmp_path / "guarded.mlir"
-    text = (Path(__file__).parent / "small_schedule.mlir").read_text()
     guard = """    %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
     transform.match.param.cmpi ne %tm, %sixteen : !transform.param<i64>
     transform.yield"""
-    schedule.write_text(text.replace("    transform.yield", guard, 1))
-    import schedir
-
-    result = schedir.tune(
-        str(PAYLOAD),
-        schedule=str(schedule),
-        budget=9,
-        strategy="exhaustive",
-        compile_workers=2,
-        peer=False,
-        first_timeout=5.0,
-        storage=str(tmp_path / "s.journal"),
-    )
+    result = _tune_small_with(tmp_path, "guarded.mlir", guard)
     by_status: dict[str, set[int]] = {}
     for r in result.trials:
         by_status.setdefault(r.status, set()).add(eval(r.point)["tile_m"])
