@@ -25,7 +25,12 @@ never reuses an old time):
    seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
    cuda: `schedir.gpu.time_function` (warm-up runs, then CUDA events around every run,
    the L2 cache flushed before each). The result is the median and the spread (the
-   interquartile range relative to the median).
+   interquartile range relative to the median). A candidate that cannot win is not timed
+   further (version 3): when the median of its first `min_runs` runs (cuda: after 3
+   warm-up runs) is above the job's `cutoff_ms` (the runner's best verified median times
+   `SLOW_CUTOFF`), those runs are its times. Such a candidate is far outside the noise
+   band of the best, so a longer series could not change the winner; it only cost
+   measurement time (most of a search's candidates are slow).
 4. Accept: a candidate faster than the best so far is timed again (`remeasure`, on the
    executable built for its first timing) and its time is the median of both series; times within the noise band (`NOISE_BAND`, or the
    measured spreads when larger) are ties, broken by the candidate's canonical knob key,
@@ -53,9 +58,12 @@ import numpy as np
 from schedir.abi import EntrySignature
 from schedir.options import CompileOptions
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 NOISE_BAND = 0.02
 """Relative difference below which two medians are a tie."""
+SLOW_CUTOFF = 1.25
+"""A candidate whose first runs' median exceeds the best verified median by this factor
+is not timed further (step 3 of the protocol)."""
 
 MeasureHook = Callable[[Mapping[str, Any], Callable[[], list[np.ndarray]]], list[np.ndarray]]
 """`hook(knobs, run) -> results`: called for a candidate's verification call instead of
@@ -96,10 +104,13 @@ class MeasureJob:
     options: CompileOptions
     remeasure: bool = False
     handshake: bool = False
+    """Wait for the runner's go before timing (it stops the compile workers first)."""
     object_code: Any = None
     """cpu: the candidate's object code (`schedir.cpu.jit.ObjectCode`), made by the
     compile worker: the build only loads it."""
-    """Wait for the runner's go before timing (it stops the compile workers first)."""
+    cutoff_ms: float | None = None
+    """Stop timing after the first runs when their median is above this (step 3 of the
+    protocol); None: time in full."""
 
 
 @dataclass(frozen=True)
@@ -337,7 +348,9 @@ class Measurer:
 
             bound = executable.bind(args)
             try:
-                first = time_function(bound, warmup=3, repeat=5)
+                first = time_function(bound, warmup=3, repeat=self.setup.min_runs)
+                if _cannot_win(first.times_ms, job.cutoff_ms):
+                    return list(first.times_ms)
                 repeat = max(
                     self.setup.min_runs,
                     min(
@@ -359,7 +372,14 @@ class Measurer:
             t0 = time.perf_counter()
             call()
             times.append((time.perf_counter() - t0) * 1e3)
+            if len(times) == self.setup.min_runs and _cannot_win(times, job.cutoff_ms):
+                break
         return times
+
+
+def _cannot_win(times: Sequence[float], cutoff_ms: float | None) -> bool:
+    """Whether the median of the first runs `times` is above `cutoff_ms` (protocol step 3)."""
+    return cutoff_ms is not None and statistics.median(times) > cutoff_ms
 
 
 _MIN_MARGIN = 4 * 5e-324

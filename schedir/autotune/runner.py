@@ -52,6 +52,7 @@ from schedir.autotune.compile_pool import CompileJob, CompileResult, compile_han
 from schedir.autotune.measure import (
     LOST,
     NOISE_BAND,
+    SLOW_CUTOFF,
     MeasureJob,
     Measurement,
     MeasureSetup,
@@ -640,6 +641,9 @@ class Loop:
             remeasure=remeasure,
             handshake=self.problem.options.target == "cpu",
             object_code=compiled.object_code,
+            cutoff_ms=None
+            if remeasure or self.stats.best_ms is None
+            else self.stats.best_ms * SLOW_CUTOFF,
         )
         cand.measure_started = time.monotonic()
         w.submit(job, self.settings.compile_timeout)

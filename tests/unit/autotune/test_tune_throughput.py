@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +22,17 @@ from schedir.autotune.compile_pool import (
     compile_candidate,
     ptx_limits,
 )
-from schedir.autotune.measure import Screen, same_bits
+from schedir.autotune.measure import (
+    SLOW_CUTOFF,
+    MeasureJob,
+    Measurer,
+    MeasureSetup,
+    Screen,
+    same_bits,
+)
 from schedir.autotune.worker import Worker, wait_any
 from schedir.diagnostics import SchedirError
+from schedir.options import CompileOptions
 from schedir.reference import Expected, compare
 from schedir.reference.bounds import SAFETY, tiny
 from tests.unit.autotune import faults
@@ -282,3 +291,48 @@ def test_screen_in_float32_agrees_with_its_float64_interval(case: Any) -> None:
     with np.errstate(invalid="ignore"):
         wide = bool(np.all((got >= screen.low) & (got <= screen.high)))
     assert screen.passes(actual, dtype) == wide
+
+
+class _Sleeper:
+    """An executable whose every call takes `seconds`."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def bind(self, args: list[np.ndarray]) -> Any:
+        return lambda: time.sleep(self.seconds)
+
+
+@pytest.mark.parametrize(
+    ("cutoff_ms", "cut"), [(None, False), (0.5, True), (2.0, True), (1000.0, False)]
+)
+def test_a_candidate_that_cannot_win_is_timed_briefly(
+    tmp_path: Path, cutoff_ms: float | None, cut: bool
+) -> None:
+    data = tmp_path / "data.npz"
+    np.savez(data, in_0=np.arange(3.0))
+    setup = MeasureSetup("cpu", None, data, tmp_path / "absent.npz", 1, min_time=0.15)
+    job = MeasureJob(
+        0,
+        {},
+        "",
+        Any,
+        (),
+        CompileOptions(target="cpu"),
+        cutoff_ms=cutoff_ms,  # pyright: ignore[reportArgumentType]  # never built
+    )
+    times = Measurer(setup)._time(job, _Sleeper(0.004))  # pyright: ignore[reportPrivateUsage]
+    if cut:
+        assert len(times) == setup.min_runs
+    else:
+        assert len(times) > setup.min_runs and sum(times) >= 0.15e3 * 0.9
+
+
+def test_candidates_timed_briefly_were_slower_than_the_best_by_the_cutoff(journal: str) -> None:
+    result = tune_small(budget=9, strategy="exhaustive", storage=journal, seed=3)
+    verified = [r for r in result.trials if r.status == "verified" and r.duplicate_of is None]
+    assert verified
+    for r in verified:
+        if len(r.times_ms) < 5 + 1:
+            # Cut after its first runs: the best then was at least the final best.
+            assert r.median_ms > result.best_ms * SLOW_CUTOFF, (r.point, r.times_ms)
