@@ -23,18 +23,21 @@ never reuses an old time):
 3. Time: warm-up, then repeats. CPU: the compile workers are stopped first (the worker
    waits for the runner's go), then one warm-up call, then calls until `min_time`
    seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
-   cuda: `schedir.gpu.time_function` (warm-up runs, then CUDA events around every run,
-   the L2 cache flushed before each). The result is the median and the spread (the
-   interquartile range relative to the median). A candidate that cannot win is not timed
-   further (version 3): when the median of its first `min_runs` runs (cuda: after 3
-   warm-up runs) is above the job's `cutoff_ms` (the runner's best verified median times
-   `SLOW_CUTOFF`), those runs are its times. Such a candidate is far outside the noise
-   band of the best, so a longer series could not change the winner; it only cost
-   measurement time (most of a search's candidates are slow).
+   cuda: `schedir.gpu.time_function` (CUDA events around every run, the L2 cache flushed
+   before each): one warm-up run (the verification call ran the kernel before), a first
+   series of `min_runs` runs that sizes the second, then the second series (`min_time`
+   seconds, within [min_runs, max_runs] runs), whose times are the result. The result is
+   the median and the spread (the interquartile range relative to the median).
+   A candidate that cannot win is not timed further (version 3): when the median of its
+   first `min_runs` runs is above the job's `cutoff_ms` (the runner's best verified
+   median times `SLOW_CUTOFF`), those runs are its times. Such a candidate is far
+   outside the noise band of the best, so a longer series could not change the winner;
+   it only cost measurement time (most of a search's candidates are slow).
 4. Accept: a candidate faster than the best so far is timed again (`remeasure`, on the
-   executable built for its first timing) and its time is the median of both series; times within the noise band (`NOISE_BAND`, or the
-   measured spreads when larger) are ties, broken by the candidate's canonical knob key,
-   so workers and hosts agree on the winner (`schedir.autotune.runner.winner`).
+   executable built for its first timing) and its time is the median of both series;
+   times within the noise band (`NOISE_BAND`, or the measured spreads when larger) are
+   ties, broken by the candidate's canonical knob key, so workers and hosts agree on the
+   winner (`schedir.autotune.runner.winner`).
 
 A hook (`MeasureHook`) can stand between the worker and the kernel's verification call:
 tests use it to inject faults (a segfault, a hang, wrong numbers) as a broken candidate
@@ -348,7 +351,9 @@ class Measurer:
 
             bound = executable.bind(args)
             try:
-                first = time_function(bound, warmup=3, repeat=self.setup.min_runs)
+                # One warm-up run: the verification call (or, for a remeasure, the
+                # first timing) has just run the kernel with its module loaded.
+                first = time_function(bound, warmup=1, repeat=self.setup.min_runs)
                 if _cannot_win(first.times_ms, job.cutoff_ms):
                     return list(first.times_ms)
                 repeat = max(
