@@ -33,6 +33,10 @@ never reuses an old time):
    median times `SLOW_CUTOFF`), those runs are its times. Such a candidate is far
    outside the noise band of the best, so a longer series could not change the winner;
    it only cost measurement time (most of a search's candidates are slow).
+   A worker's first timing is done twice and the first discarded (version 3): the first
+   seconds of work of a fresh process, or of an idle machine, run slow (page faults on
+   fresh memory, which a virtual machine maps on first touch; clocks ramping up); on a
+   VM host the default, timed first, measured 1.7x its later time.
 4. Accept: a candidate faster than the best so far is timed again (`remeasure`, on the
    executable built for its first timing) and its time is the median of both series;
    times within the noise band (`NOISE_BAND`, or the measured spreads when larger) are
@@ -52,7 +56,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +187,8 @@ class Measurer:
             # environment at cuInit) is told to show the worker only its device.
             os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
         self.setup = setup
+        self._warm = False
+        """Whether this worker has timed a candidate (its first timing is discarded)."""
         self._last: tuple[int, Any] | None = None
         """The last timed candidate and its executable (kept for a `remeasure`)."""
         self._held: dict[int, tuple[MeasureJob, list[np.ndarray]]] = {}
@@ -345,6 +351,14 @@ class Measurer:
         return None
 
     def _time(self, job: MeasureJob, executable: Any) -> list[float]:
+        """The times of `job`'s candidate (protocol step 3); a worker's first timing is
+        done twice, the first discarded."""
+        if not self._warm:
+            self._series(replace(job, cutoff_ms=None), executable)
+            self._warm = True
+        return self._series(job, executable)
+
+    def _series(self, job: MeasureJob, executable: Any) -> list[float]:
         args = [a.copy() for a in self.inputs]
         if job.options.target == "cuda":
             from schedir.gpu import time_function

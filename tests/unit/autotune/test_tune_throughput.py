@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from schedir.abi import EntrySignature
 from schedir.autotune.breakdown import Breakdown
 from schedir.autotune.compile_pool import (
     CompileJob,
@@ -293,14 +294,25 @@ def test_screen_in_float32_agrees_with_its_float64_interval(case: Any) -> None:
     assert screen.passes(actual, dtype) == wide
 
 
-class _Sleeper:
-    """An executable whose every call takes `seconds`."""
+_NO_SIGNATURE = EntrySignature("never_built", (), ())
+"""The signature of the jobs `_time` gets in these tests (nothing is built)."""
 
-    def __init__(self, seconds: float) -> None:
+
+class _Sleeper:
+    """An executable whose every call takes `seconds`, its first `slow` calls `slow_s`."""
+
+    def __init__(self, seconds: float, slow: int = 0, slow_s: float = 0.0) -> None:
         self.seconds = seconds
+        self.slow = slow
+        self.slow_s = slow_s
+        self.calls = 0
 
     def bind(self, args: list[np.ndarray]) -> Any:
-        return lambda: time.sleep(self.seconds)
+        def call() -> None:
+            self.calls += 1
+            time.sleep(self.slow_s if self.calls <= self.slow else self.seconds)
+
+        return call
 
 
 @pytest.mark.parametrize(
@@ -316,10 +328,10 @@ def test_a_candidate_that_cannot_win_is_timed_briefly(
         0,
         {},
         "",
-        Any,
+        _NO_SIGNATURE,
         (),
         CompileOptions(target="cpu"),
-        cutoff_ms=cutoff_ms,  # pyright: ignore[reportArgumentType]  # never built
+        cutoff_ms=cutoff_ms,
     )
     times = Measurer(setup)._time(job, _Sleeper(0.004))  # pyright: ignore[reportPrivateUsage]
     if cut:
@@ -336,3 +348,20 @@ def test_candidates_timed_briefly_were_slower_than_the_best_by_the_cutoff(journa
         if len(r.times_ms) < 5 + 1:
             # Cut after its first runs: the best then was at least the final best.
             assert r.median_ms > result.best_ms * SLOW_CUTOFF, (r.point, r.times_ms)
+
+
+def test_a_workers_first_timing_is_discarded(tmp_path: Path) -> None:
+    # A fresh process (or machine) runs slow at first: its first series does not count.
+    data = tmp_path / "data.npz"
+    np.savez(data, in_0=np.arange(3.0))
+    setup = MeasureSetup("cpu", None, data, tmp_path / "absent.npz", 1, min_time=0.05)
+    job = MeasureJob(0, {}, "", _NO_SIGNATURE, (), CompileOptions(target="cpu"))
+    measurer = Measurer(setup)
+    first = _Sleeper(0.002, slow=5, slow_s=0.02)
+    times = measurer._time(job, first)  # pyright: ignore[reportPrivateUsage]
+    assert first.calls > 5 + len(times)
+    assert max(times) < 0.015e3, times
+    second = _Sleeper(0.002, slow=5, slow_s=0.02)
+    times = measurer._time(job, second)  # pyright: ignore[reportPrivateUsage]
+    # Timed once: its warm-up call, then the 4 other slow calls among its times.
+    assert second.calls == 1 + len(times) and sorted(times)[-4] >= 0.015e3, times
