@@ -305,7 +305,10 @@ class Loop:
                 counted = self._counted + self._running_elsewhere + len(self.in_flight)
             if counted >= s.budget:
                 return False
-        if self.valid_keys is not None:
+        if self.valid_keys is not None and len(self.finished) + len(self.elsewhere) + len(
+            self.in_flight
+        ) >= len(self.valid_keys):
+            # (Fewer points taken than valid ones cannot cover them: no set is built.)
             taken = set(self.finished) | self.elsewhere | {c.key for c in self.in_flight.values()}
             if taken.issuperset(self.valid_keys):
                 self.exhausted = True
