@@ -12,7 +12,7 @@ run; `TuneResult.breakdown` holds it and `benchmarks/tune.py throughput` prints 
   for them but the verdicts of the candidates timed before they exist), or loaded from
   the study's cache;
 - per candidate: the compile worker's wall and CPU seconds by stage (`ptxas` apart), and
-  the measurement worker's host-code JIT (`build`), verification call (on cuda the module
+  the measurement worker's build (it loads the object code the compile worker made), verification call (on cuda the module
   load, the copies and one run), comparison with the reference, and timing;
 - idleness: seconds each measurement worker sat ready without a candidate (waiting for
   compiles) and each compile worker sat ready without a job (everything asked for was in
@@ -137,7 +137,7 @@ class Breakdown:
         )
         lines.append("measurement, per candidate (in the measurement worker):")
         names = {
-            "build_s": "host-code JIT",
+            "build_s": "build (load the object code)",
             "call_s": "verification call (load, copies, run)",
             "check_s": "comparison with the reference",
             "time_s": "timing",

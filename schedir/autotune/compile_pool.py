@@ -2,8 +2,9 @@
 
 A candidate is the payload and the schedule with its knobs selected. A worker runs the
 target's compile stages up to LLVM IR (the executable is built where it runs: JIT code
-cannot cross processes; on the CPU the worker also optimizes and compiles the IR to object
-code, which the measurement worker only loads) and classifies the outcome:
+cannot cross processes; the worker also optimizes and compiles the IR (on cuda the host
+code, which embeds the kernels) to object code, which the measurement worker only loads)
+and classifies the outcome:
 
 - `ok`: the LLVM IR, the entry's signature and (cuda) the arguments it writes;
 - `pruned`: the schedule failed *silenceably* (a precondition of a transform op, such as a
@@ -82,7 +83,8 @@ class CompileResult:
     cubin: bool = False
     """The kernels are embedded as cubins (ptxas ran), not as PTX."""
     object_code: ObjectCode | None = None
-    """cpu: the optimized object code of `llvm_ir` (the measurement worker only loads it)."""
+    """The optimized object code of `llvm_ir` (cuda: of the host code; the measurement
+    worker only loads it)."""
     code: str = ""
     """The candidate's code identity (`code_identity` of `llvm_ir`): candidates of equal
     identity are the same kernel (the object code is a function of the IR and the study's
@@ -143,11 +145,10 @@ def code_identity(llvm_ir: str) -> str:
     return hashlib.sha256(_NAMES_ONLY.sub("", llvm_ir).encode()).hexdigest()[:32]
 
 
-def _object_code(ir: str, options: CompileOptions, clock: _StageClock) -> ObjectCode | None:
-    """cpu: optimize and compile the LLVM IR to object code here, in parallel with the
-    other candidates, instead of in the (one, serial) measurement worker."""
-    if options.target != "cpu":
-        return None
+def _object_code(ir: str, options: CompileOptions, clock: _StageClock) -> ObjectCode:
+    """Optimize and compile the LLVM IR (on cuda: the host code, which embeds the kernels)
+    to object code for this host here, in parallel with the other candidates, instead of
+    in the (one, serial) measurement worker, which only loads it."""
     from schedir.cpu.jit import object_code
     from schedir.cpu.llvm_worker import default_worker
 

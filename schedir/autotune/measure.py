@@ -113,8 +113,8 @@ class MeasureJob:
     handshake: bool = False
     """Wait for the runner's go before timing (it stops the compile workers first)."""
     object_code: Any = None
-    """cpu: the candidate's object code (`schedir.cpu.jit.ObjectCode`), made by the
-    compile worker: the build only loads it."""
+    """The candidate's object code (`schedir.cpu.jit.ObjectCode`; on cuda its host code's,
+    which embeds the kernels), made by the compile worker: the build only loads it."""
     cutoff_ms: float | None = None
     """Stop timing after the first runs when their median is above this (step 3 of the
     protocol); None: time in full."""
@@ -514,7 +514,9 @@ def _build(job: MeasureJob) -> Any:
     if job.options.target == "cuda":
         from schedir.gpu import CudaExecutable
 
-        return CudaExecutable.build(job.llvm_ir, job.signature, job.options, job.written)
+        return CudaExecutable.build(
+            job.llvm_ir, job.signature, job.options, job.written, code=job.object_code
+        )
     from schedir.cpu import CpuExecutable
 
     return CpuExecutable.build(job.llvm_ir, job.signature, job.options, code=job.object_code)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from schedir.abi import EntrySignature, ScalarSpec, is_out_param, scalar_value
-from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule
+from schedir.cpu.jit import CIFACE_PREFIX, PACKED_PREFIX, JitModule, ObjectCode
 from schedir.diagnostics import InputError, UnsupportedError
 from schedir.gpu.host import BoundHostCall, HostFunction, HostRuntime
 from schedir.gpu.memory import DeviceArray
@@ -49,10 +49,12 @@ class CudaExecutable:
         options: CompileOptions,
         written: Collection[int] = (),
         runtime: HostRuntime | None = None,
+        code: ObjectCode | None = None,
     ) -> CudaExecutable:
         """JIT-compile the host code `llvm_ir` against `runtime` (a new `HostRuntime` by
         default; tests pass one that records the runtime calls). `written` are the indices
-        of the arguments the program may write."""
+        of the arguments the program may write. `code`: the host code's object code, made
+        elsewhere for this host (`schedir.cpu.jit.object_code`): it is only loaded."""
         for spec in signature.results:
             if not is_out_param(spec):
                 raise UnsupportedError(
@@ -67,6 +69,7 @@ class CudaExecutable:
             cpu_name=options.cpu_name,
             cpu_features=options.cpu_features,
             extra_symbols=runtime.symbols(),
+            code=code,
         )
         address = jit.address(f"{PACKED_PREFIX}{CIFACE_PREFIX}{signature.name}")
         outputs = range(len(signature.args), len(params))

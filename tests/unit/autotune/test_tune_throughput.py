@@ -132,7 +132,16 @@ def test_cuda_candidate_embeds_the_cubin_ptxas_made() -> None:
     assert result.cubin == have
     assert ('c"\\7fELF' in result.llvm_ir) == have
     assert ("ptxas" in result.stages) == have
-    assert set(result.stages) >= {"payload", "scheduled", "ptx", "llvm-dialect", "llvm-ir"}
+    assert set(result.stages) >= {
+        "payload",
+        "scheduled",
+        "ptx",
+        "llvm-dialect",
+        "llvm-ir",
+        "object code",
+    }
+    # The host code is compiled here too: the measurement worker only loads it.
+    assert result.object_code is not None
 
 
 def _fake_ptxas(log: str, write: bool) -> Any:
