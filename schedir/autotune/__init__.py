@@ -142,13 +142,16 @@ def tune(
     from schedir.autotune.measure import MeasureSetup
     from schedir.autotune.peer import PeerTime, peer_time
     from schedir.autotune.runner import (
+        HeadStart,
         Loop,
         Settings,
         default_record,
+        head_start,
         start_compilers,
         winner,
     )
     from schedir.autotune.space import key
+    from schedir.autotune.worker import Worker
 
     preset_budget, min_time = EFFORTS[effort]
     if budget is None and time_budget is None:
@@ -168,15 +171,27 @@ def tune(
         prepared.devices,
     )
     space = loaded.problem.space
-    valid = space.valid_points()
-    resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
-    the_study = stores.open_study(
-        stores.open_storage(storage), name, strategies.sampler(resolved, seed, budget, space)
-    )
+    # The sampler is set once the strategy is resolved (below).
+    the_study = stores.open_study(stores.open_storage(storage), name, None)
     if not the_study.user_attrs.get("key"):
         the_study.set_user_attr("key", parts)
     stores.recover_interrupted(the_study)
     lap("open the study")
+    # At least two candidates per device compile ahead of measurement.
+    workers = compile_workers or max(os.cpu_count() or 1, 2 * len(device_list))
+    compilers: list[Worker] = []
+    head: HeadStart | None = None
+    if not the_study.get_trials(deepcopy=False):
+        # A fresh study (nothing to answer from the store): the schedule as written, the
+        # first candidate, compiles while the valid points are enumerated and the inputs
+        # written.
+        compilers = start_compilers(workers, options.target, compile_timeout)
+        head = head_start(compilers[0], loaded.problem, compile_timeout)
+        lap("spawn the compile workers, head start")
+    valid = space.valid_points()
+    resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
+    the_study.sampler = strategies.sampler(resolved, seed, budget, space)
+    lap("valid points, strategy")
 
     def finished() -> bool:
         found = stores.records(the_study)
@@ -186,12 +201,14 @@ def tune(
         return valid is not None and {key(p) for p in valid} <= {r.point for r in found}
 
     from_store = finished() and time_budget is None
+    if from_store:
+        for w in compilers:  # (an empty valid space)
+            w.stop()
     with tempfile.TemporaryDirectory(prefix="schedir-tune-") as folder:
         if not from_store:
-            # At least two candidates per device compile ahead of measurement.
-            workers = compile_workers or max(os.cpu_count() or 1, 2 * len(device_list))
-            compilers = start_compilers(workers, options.target, compile_timeout)
-            lap("spawn the compile workers (zygote)")
+            if not compilers:
+                compilers = start_compilers(workers, options.target, compile_timeout)
+                lap("spawn the compile workers (zygote)")
             try:
                 data, reduction = problems.write_inputs(loaded, Path(folder), seed)
                 cached = problems.reference_cache(storage, name, seed)
@@ -221,6 +238,7 @@ def tune(
                     compilers,
                     breakdown,
                     reference=(problems.reference_handler, job),
+                    head_start=head,
                 ).run()
                 lap.mark()
             finally:

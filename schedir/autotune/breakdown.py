@@ -61,6 +61,9 @@ class Breakdown:
     worker (overlapping compilation and measurement); None: loaded from the cache."""
     verify_waits: list[float] = field(default_factory=list)
     """Seconds each candidate timed before the reference existed waited for it."""
+    head_start: bool = False
+    """The first candidate (the schedule as written) compiled from the start, while the
+    valid points were enumerated and the inputs written (`runner.HeadStart`)."""
 
     # -- recording
 
@@ -123,6 +126,10 @@ class Breakdown:
             spawns = sorted(self.spawn.values())
             lines.append(
                 f"  {'worker spawn to ready':40} {_spread(spawns)} ({len(spawns)} workers)"
+            )
+        if self.head_start:
+            lines.append(
+                "  the first candidate compiled from the spawn of its worker on (head start)"
             )
         lines.append("compile, per candidate (wall / CPU of the worker process):")
         lines.append(f"  {'total wall':40} {_spread(self.compile_wall)}")

@@ -164,8 +164,13 @@ class Loop:
         compilers: list[Worker] | None = None,
         breakdown: Breakdown | None = None,
         reference: tuple[HandlerFactory, Any] | None = None,
+        head_start: HeadStart | None = None,
     ) -> None:
         self.problem = problem
+        self.head_start = head_start
+        """The default point's compile, sent before the loop (`head_start`)."""
+        self._unsent: deque[_Candidate] = deque()
+        """Candidates asked for whose compile is not sent yet (`_take_head_start`)."""
         self.reference = reference
         """The reference worker's handler factory and job, which writes the reference
         results to `measure.reference` (None: they are there)."""
@@ -530,6 +535,8 @@ class Loop:
         idle_since: dict[str, float] = {}
         reference_sent = False
         try:
+            if self.head_start is not None:
+                self._take_head_start(started)
             while True:
                 if reference and not reference_sent and reference[0].idle:
                     assert self.reference is not None
@@ -537,7 +544,9 @@ class Loop:
                     reference_sent = True
                 fresh = True
                 for w in compilers:
-                    if w.idle and self._can_ask(started, refresh=fresh):
+                    if w.idle and self._unsent:
+                        self._submit_compile(w, self._unsent.popleft())
+                    elif w.idle and self._can_ask(started, refresh=fresh):
                         fresh = False
                         cand = self._ask()
                         if cand is None:
@@ -559,7 +568,11 @@ class Loop:
                     for w in measurers:
                         if w.job is not None and w.phase == "timing" and w.waiting:
                             w.go()  # the compile workers are stopped: time now
-                if not self.in_flight and (not self._can_ask(started) or self.exhausted):
+                if (
+                    not self.in_flight
+                    and not self._unsent
+                    and (not self._can_ask(started) or self.exhausted)
+                ):
                     break
                 self._report()
                 self._beat()
@@ -616,17 +629,25 @@ class Loop:
         cid = self._next_id
         self._next_id += 1
         self.in_flight[cid] = cand
-        p = self.problem
-        schedule = p.render(cand.point)
-        job = CompileJob(
-            cid,
-            schedule if p.embedded else p.payload,
-            p.payload_name,
-            None if p.embedded else schedule,
-            p.entry,
-            p.options,
-        )
-        w.submit(job, self.settings.compile_timeout)
+        w.submit(compile_job(self.problem, cid, cand.point), self.settings.compile_timeout)
+
+    def _take_head_start(self, started: float) -> None:
+        """Make the head start's compile (`HeadStart`) the first candidate's when the
+        first point asked is its point; otherwise that compile's result is ignored and
+        the point asked compiles as every other (`_unsent`)."""
+        head = self.head_start
+        assert head is not None
+        self._next_id = max(self._next_id, head.candidate + 1)
+        if not self._can_ask(started):
+            return
+        cand = self._ask()
+        if cand is None:
+            return
+        if cand.key == head.key:
+            self.in_flight[head.candidate] = cand
+            self.breakdown.head_start = True
+        else:
+            self._unsent.append(cand)
 
     def _submit_measure(self, w: Worker, cand: _Candidate, remeasure: bool = False) -> None:
         compiled = cand.compiled
@@ -851,6 +872,43 @@ class Loop:
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.stats)
+
+
+def compile_job(problem: Problem, candidate: int, point: Point) -> CompileJob:
+    """The compile job of `point` of `problem`, numbered `candidate`."""
+    schedule = problem.render(point)
+    return CompileJob(
+        candidate,
+        schedule if problem.embedded else problem.payload,
+        problem.payload_name,
+        None if problem.embedded else schedule,
+        problem.entry,
+        problem.options,
+    )
+
+
+@dataclass(frozen=True)
+class HeadStart:
+    """The compile of a fresh study's first point (the schedule as written), sent to a
+    compile worker as soon as it is spawned, while the caller still enumerates the valid
+    points and writes the inputs: the first candidate reaches the measurement worker that
+    much sooner. The loop takes it over (`Loop._take_head_start`)."""
+
+    worker: Worker
+    key: str
+    """The point's key."""
+    candidate: int
+    """The job's candidate number (the loop numbers its own from the next)."""
+
+
+def head_start(worker: Worker, problem: Problem, timeout: float) -> HeadStart | None:
+    """Send the compile of `problem`'s default point to `worker` (started, maybe not
+    ready yet); None when the schedule selects no default point."""
+    point = problem.space.default()
+    if point is None:
+        return None
+    worker.submit(compile_job(problem, 0, point), timeout)
+    return HeadStart(worker, key(point), 0)
 
 
 def start_compilers(count: int, target: str, timeout: float) -> list[Worker]:

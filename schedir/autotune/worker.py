@@ -180,6 +180,8 @@ class Worker:
         self.started_at = 0.0
         self.ready_s: float | None = None
         """Seconds from the first spawn to the first ready message."""
+        self._early_timeout = 0.0
+        """The timeout of a job submitted before the child was ready."""
 
     # -- life cycle
 
@@ -302,7 +304,16 @@ class Worker:
         return self._process.pid if self._process is not None else None
 
     def submit(self, job: Any, timeout: float) -> None:
-        assert self.idle, f"worker {self.label} is busy"
+        """Send `job` to the idle child; its deadline is `timeout` seconds from now. A child
+        started but not ready yet takes it too (it reads the job once it is ready: the
+        deadline then starts when it says so)."""
+        assert self.job is None and self._process is not None, f"worker {self.label} is busy"
+        if not self._ready:
+            self.job = job
+            self._early_timeout = timeout
+            if not self._send(job):
+                self.deadline = time.monotonic()  # it died at once: seen at the next receive
+            return
         paused = self._paused_at is not None
         if paused:
             # A stopped child cannot drain its stdin: a job larger than the pipe's buffer
@@ -364,6 +375,8 @@ class Worker:
         if message[0] == "ready":
             self._ready = True
             self.deadline = None
+            if self.job is not None:  # submitted before it was ready
+                self.extend(self._early_timeout)
             if self.ready_s is None:
                 self.ready_s = time.monotonic() - self.started_at
             return None

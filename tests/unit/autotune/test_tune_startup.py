@@ -80,3 +80,20 @@ def test_worker_modules_import_light() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_fresh_study_compiles_the_default_from_the_start(tmp_path: Path) -> None:
+    from tests.unit.autotune.conftest import tune_small
+
+    journal = str(tmp_path / "t.journal")
+    fresh = tune_small(budget=3, strategy="random", seed=5, storage=journal)
+    assert fresh.breakdown is not None and fresh.breakdown.head_start
+    assert any("head start" in step for step in fresh.breakdown.startup)
+    default = [r for r in fresh.trials if r.default]
+    assert len(default) == 1 and default[0].status == "verified"
+    # The head start's compile is the default's: every counted candidate compiled once.
+    assert len(fresh.breakdown.compile_wall) == 3
+    # A finished study answers from the store: no head start, no compile.
+    again = tune_small(budget=3, strategy="random", seed=5, storage=journal)
+    assert again.from_store and again.breakdown is not None
+    assert not again.breakdown.head_start and not again.breakdown.compile_wall

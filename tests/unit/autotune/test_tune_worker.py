@@ -127,3 +127,30 @@ def test_a_dead_or_hung_child_is_reported_and_replaced(
     worker.submit(("echo", 1), timeout=30)
     messages = [_next(worker) for _ in range(3)]
     assert messages[-1] == ("done", ("setup-value", 1))
+
+
+@pytest.mark.parametrize("zygote", [True, False])
+def test_a_job_sent_before_the_child_is_ready_runs_with_its_deadline_from_ready(
+    zygote: bool,
+) -> None:
+    if zygote:
+        start_zygote(warm_imports)
+    w = Worker(worker_handler, "setup-value", "early", start_timeout=60.0, zygote=zygote)
+    w.start()
+    try:
+        w.submit(("echo", 7), timeout=30)  # before its ready message
+        assert not w.idle
+        messages = [_next(w) for _ in range(3)]
+        assert messages[-1] == ("done", ("setup-value", 7))
+        assert w.idle
+        hung = Worker(worker_handler, None, "early-hang", start_timeout=60.0, zygote=zygote)
+        hung.start()
+        hung.submit(("hang",), timeout=1.5)
+        spawned = time.monotonic()
+        died = _next(hung, timeout=60)
+        # The hang is caught by the job's own deadline, counted from the ready message.
+        assert isinstance(died, Died) and died.kind == "timed-out"
+        assert time.monotonic() - spawned >= 1.5
+        hung.stop()
+    finally:
+        w.stop()
