@@ -24,7 +24,8 @@ never reuses an old time):
    waits for the runner's go), then one warm-up call, then calls until `min_time`
    seconds and at least `min_runs` calls (at most `max_runs`), wall time of each call.
    cuda: `schedir.gpu.time_function` (CUDA events around every run, the L2 cache flushed
-   before each): one warm-up run (the verification call ran the kernel before), a first
+   before each) on fresh device copies of the inputs (uploaded once per worker): one
+   warm-up run (the verification call ran the kernel before), a first
    series of `min_runs` runs that sizes the second, then the second series (`min_time`
    seconds, within [min_runs, max_runs] runs), whose times are the result. The result is
    the median and the spread (the interquartile range relative to the median).
@@ -187,6 +188,8 @@ class Measurer:
             # environment at cuInit) is told to show the worker only its device.
             os.putenv("CUDA_VISIBLE_DEVICES", str(setup.device))
         self.setup = setup
+        self._device_inputs: list[Any] | None = None
+        """cuda: the inputs on the device (None for a scalar), uploaded at the first timing."""
         self._warm = False
         """Whether this worker has timed a candidate (its first timing is discarded)."""
         self._last: tuple[int, Any] | None = None
@@ -294,6 +297,23 @@ class Measurer:
         self._last = (job.candidate, executable)  # a new best is timed again next
         return outcome(verified, times_ms=tuple(times))
 
+    def _device_copies(self, job: MeasureJob) -> list[Any]:
+        """cuda: the inputs of a timing, each array a fresh device copy of the worker's
+        device inputs (uploaded once; a kernel that wrote its inputs would change only its
+        own copies), scalars as they are."""
+        from schedir.abi import MemRefSpec
+        from schedir.gpu import DeviceArray
+
+        if self._device_inputs is None:
+            self._device_inputs = [
+                DeviceArray.from_numpy(a) if isinstance(spec, MemRefSpec) else None
+                for a, spec in zip(self.inputs, job.signature.args, strict=True)
+            ]
+        return [
+            d.copy() if d is not None else a.copy()
+            for d, a in zip(self._device_inputs, self.inputs, strict=True)
+        ]
+
     def _verify(self, job: MeasureJob, executable: Any, spent: dict[str, float]) -> str | None:
         """None when every result matches the reference and no input changed, else why not
         (the seconds of the call and of the comparison go to `spent`)."""
@@ -359,10 +379,10 @@ class Measurer:
         return self._series(job, executable)
 
     def _series(self, job: MeasureJob, executable: Any) -> list[float]:
-        args = [a.copy() for a in self.inputs]
         if job.options.target == "cuda":
             from schedir.gpu import time_function
 
+            args = self._device_copies(job)
             bound = executable.bind(args)
             try:
                 # One warm-up run: the verification call (or, for a remeasure, the
@@ -380,8 +400,11 @@ class Measurer:
                 timing = time_function(bound, warmup=1, repeat=repeat)
             finally:
                 bound.close()
+                for arg in args:
+                    if not isinstance(arg, np.ndarray):
+                        arg.free()
             return list(timing.times_ms)
-        call = executable.bind(args)
+        call = executable.bind([a.copy() for a in self.inputs])
         call()  # warm-up: page in code and data
         times: list[float] = []
         begin = time.perf_counter()

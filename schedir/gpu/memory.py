@@ -422,6 +422,25 @@ class DeviceArray:
             result[...] = view
         return result
 
+    def copy(self) -> DeviceArray:
+        """A new array with the same contents (a C-contiguous array; a device-to-device
+        copy, done when this returns)."""
+        if not self.is_c_contiguous:
+            raise InputError("copy needs a C-contiguous device array")
+        result = DeviceArray.empty(self.shape, self.dtype, self.context)
+        if self.nbytes:
+            driver = self.context.driver
+            self.context.call(
+                "cuMemcpyDtoD",
+                driver.CUdeviceptr(result.ptr),
+                driver.CUdeviceptr(self.ptr),
+                self.nbytes,
+                during=f"copying {self.nbytes} bytes on the device",
+            )
+            # A device-to-device copy does not wait: nothing may read the copy before it ends.
+            self.context.synchronize(during=f"copying {self.nbytes} bytes on the device")
+        return result
+
     def fill_bytes(self, value: int, stream: Any = None) -> None:
         """Set every byte of a C-contiguous array to `value` (asynchronously on `stream`)."""
         if not self.is_c_contiguous:

@@ -263,6 +263,22 @@ def test_device_array_round_trip(context: GpuContext, dtype: type) -> None:
         device.free()
 
 
+def test_device_array_copy_is_an_independent_equal_array(context: GpuContext) -> None:
+    rng = np.random.default_rng(5)
+    for shape in ((), (0,), (7, 13), (1001, 1003)):
+        host = rng.standard_normal(shape).astype(np.float32)
+        device = DeviceArray.from_numpy(host, context)
+        copy = device.copy()
+        assert copy.ptr != device.ptr or host.size == 0
+        assert copy.shape == device.shape and copy.dtype == device.dtype
+        np.testing.assert_array_equal(copy.to_numpy(), host)
+        device.fill_bytes(0)
+        context.synchronize()
+        np.testing.assert_array_equal(copy.to_numpy(), host)  # its own memory
+        copy.free()
+        device.free()
+
+
 def test_out_of_memory_is_clean_and_the_context_survives(context: GpuContext) -> None:
     with pytest.raises(CudaOutOfMemoryError) as info:
         DeviceArray.empty((1 << 50,), np.uint8, context)
