@@ -8,8 +8,9 @@
 // vectorized: 16 floats are four ld.global.v4 in flight and four st.global.v4. The two
 // partials (one per thread, in shared memory) are reduced across the block by
 // transform.schedir.gpu.reduce_to_all_reduce (one gpu.all_reduce per thread: shfl.sync
-// butterflies in each warp, the warp results exchanged through shared memory) and merged
-// into the row's value by thread 0. transform.schedir.gpu.forward_reads then makes the
+// butterflies in each warp, the warp results exchanged through shared memory), each thread
+// combining the result with the row's init itself (merge_in_threads: every thread holds the
+// row's value, no thread merges alone). transform.schedir.gpu.forward_reads then makes the
 // later passes' reads of x (never written) the first pass's: the row is read once and
 // stays in registers. A dynamic piece (N not a multiple of T) stays a scalar loop,
 // correct but read per pass (region 3, chunks, may then be faster).
@@ -22,8 +23,10 @@
 // each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
 // reduction's and the epilogue's reads of x the first's (the row read once, in registers),
 // gamma and beta are read once each. Longer rows run groups of 8192 / T chunks (x re-read
-// per pass), a row no multiple of T ends in a partial chunk. 6 barriers
-// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
+// per pass), a row no multiple of T ends in a partial chunk. 2 barriers per row (the
+// all-reduces' exchanges): each thread combines the reduced value with the init and
+// forward_reads makes the readers' loads of the published value the value each thread
+// holds (the publication's barrier then goes; was 6: thread 0's merge and its publication).
 // Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.142 ms with
 // 512 threads, 0.147 with 256, 0.140 with 1024; chunks 0.156, torch.compile 0.133, Triton
 // 0.137.
@@ -93,14 +96,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -133,6 +130,10 @@ module attributes {transform.with_named_sequence} {
       // x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
@@ -152,14 +153,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -192,6 +187,10 @@ module attributes {transform.with_named_sequence} {
       // x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
@@ -211,14 +210,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -251,6 +244,10 @@ module attributes {transform.with_named_sequence} {
       // x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks of 512 (see above). Epilogue: chunks of 512, one element per thread.
@@ -274,16 +271,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -309,6 +300,11 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The published results' reads become each thread's own values; their barriers go.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Warps (region 4): one row per block of 32 threads, in chunks of 128 (the last
@@ -433,16 +429,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -504,6 +494,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 256 threads (region 6): region 3 with chunks of 256, its
@@ -529,16 +523,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -600,6 +588,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 1024 threads (region 7): region 3 with chunks of 1024, its
@@ -625,16 +617,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -696,6 +682,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 128 threads (region 8): region 5 with chunks of 128.
@@ -720,16 +710,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 128]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -791,6 +775,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }
     transform.yield

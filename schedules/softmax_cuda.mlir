@@ -9,7 +9,8 @@
 // max's and the sum's partials (one per thread, in shared memory) are reduced across the
 // block by transform.schedir.gpu.reduce_to_all_reduce: one gpu.all_reduce per thread,
 // shfl.sync butterflies within each warp and one exchange of the warp results through
-// shared memory; thread 0 combines the result with the row's init. Once the passes are
+// shared memory; each thread combines the result with the row's init (merge_in_threads:
+// every thread holds the row's max and sum, no thread merges alone). Once the passes are
 // mapped onto the same threads their reads of x are equal and x is never written:
 // transform.schedir.gpu.forward_reads replaces the sum's and the div's reads by the
 // max's, so the row is read once and stays in registers (x - max and exp are computed
@@ -28,8 +29,10 @@
 // div's reads of x the max's (the row read once, kept in registers; exp of it computed
 // again per pass) and LLVM keeps the partials in registers across the unrolled chunks. A
 // longer row runs groups of 8192 / T chunks (a remainder loop, x re-read per pass); a row
-// that is no multiple of T ends in a partial (scalar) chunk. 6 barriers
-// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
+// that is no multiple of T ends in a partial (scalar) chunk. 2 barriers per row (the
+// all-reduces' exchanges): each thread combines the reduced value with the init and
+// forward_reads makes the readers' loads of the published value the value each thread
+// holds (the publication's barrier then goes; was 6: thread 0's merge and its publication).
 // Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.138 ms with
 // 512 threads, 0.139 with 256, 0.150 with 1024 (with 11 barriers: 0.174, 0.138, 0.153);
 // chunks 0.158, torch.compile 0.153, Triton 0.135. 256 selected (the same time with fewer
@@ -39,7 +42,7 @@
 // st.global.v4 per thread at 8192 columns, 6 barriers, 48 registers); the 4-wide partials
 // are combined per thread before the block's all-reduce, and their per-chunk barriers go
 // (barrier_slots' slots of width 4). In every region, forward_reads also forwards the
-// reads of the published max (written by thread 0 before a barrier, never after): the
+// reads of the published max (now the value each thread holds: the same forwarding): the
 // div's exp(x - max) is the sum's (32 ex2 per thread at 8192 columns instead of 64).
 // Measured on the H200 (benchmarks/gpu.py, one run, 22:06, copy 4.09 TB/s): 8192^2 region
 // 6 (selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
@@ -112,14 +115,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -151,6 +148,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
@@ -173,14 +174,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -212,6 +207,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
@@ -234,14 +233,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -273,6 +266,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks of 512 (see above). div: chunks of 512, one element per thread; exp cloned into it.
@@ -309,16 +306,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -344,6 +335,11 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The published results' reads become each thread's own values; their barriers go.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Warps (region 4): one row per block of 32 threads (a warp), in chunks of 128
@@ -488,16 +484,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -559,6 +549,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 256 threads (region 6): region 5 with chunks of 256.
@@ -596,16 +590,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -667,6 +655,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 1024 threads (region 7): region 5 with chunks of 1024.
@@ -704,16 +696,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -775,6 +761,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 128 threads (region 8): region 5 with chunks of 128.
@@ -812,16 +802,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 128]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -883,6 +867,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 256 threads, 4 floats each (region 9): region 6 with chunks of
@@ -924,12 +912,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       // The 1024 partials: each thread first combines its 4 (registers), then the block's 256.
       %pfill4, %part4, %comb4, %comb_forall = transform.structured.tile_reduction_using_forall %comb
           by num_threads = [0, 256], tile_sizes = [], mapping = [#gpu.thread<x>]
@@ -938,9 +922,7 @@ module attributes {transform.with_named_sequence} {
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb4 mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -1002,6 +984,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.apply_patterns to %func_g {
         transform.apply_patterns.canonicalization
         transform.apply_patterns.gpu.eliminate_barriers

@@ -20,9 +20,9 @@ Applied by `schedir.transform.ops.schedir_gpu`.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, UnitAttr
 from xdsl.dialects.transform import TransformOpHandleType
-from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.gpu.attributes import ThreadMappingAttr, WarpMappingAttr
@@ -58,16 +58,26 @@ class ReduceToAllReduceOp(IRDLOperation):
     predicated, and convert-gpu-to-nvvm rejects a `gpu.all_reduce` that not every thread
     reaches.
 
-    Return modes: consumes the target; returns the new `scf.forall` (one per target).
-    Silenceable failure (with the reason at the payload op) when a target is not such a
-    reduction. The verifier rejects a mapping that is not one `#gpu.thread` or `#gpu.warp`
-    attribute.
+    With the unit attribute `merge_in_threads`, every iteration also combines its reduced
+    value with the (one-element) init, as the body combines them, and writes that into its
+    slot; the target is replaced by slot 0 (a rank-reducing `tensor.extract_slice`, the
+    second result): no thread merges alone, so the merge and its publication need no
+    barrier of their own. Every slot holds the same value, and where the init folds to a
+    uniform scalar (a `linalg.fill`'s) `forward_reads` turns the readers' loads of slot 0
+    into that value, computed in each thread.
+
+    Return modes: consumes the target; returns the new `scf.forall` (one per target) and
+    the merge (the target merging slot 0, or with `merge_in_threads` the slice replacing
+    it). Silenceable failure (with the reason at the payload op) when a target is not such
+    a reduction. The verifier rejects a mapping that is not one `#gpu.thread` or
+    `#gpu.warp` attribute.
     """
 
     name = "transform.schedir.gpu.reduce_to_all_reduce"
 
     target = operand_def(TransformOpHandleType)
     mapping = prop_def(ArrayAttr)
+    merge_in_threads = opt_prop_def(UnitAttr)
     forall = result_def(TransformOpHandleType)
     merge = result_def(TransformOpHandleType)
 
