@@ -13,7 +13,9 @@ of lanes) per row, several rows per block, the lanes' partials combined by one
 
 `forward_reads` keeps rows in registers across the passes of a kernel (softmax's max, sum
 and normalization): once the passes are mapped onto the same threads, a later pass's read
-of memory nothing writes is the first pass's read, and takes its value.
+of memory nothing writes is the first pass's read, and takes its value; a read of a
+reduction's result that every thread published in its own slot is the value each thread
+holds.
 
 Applied by `schedir.transform.ops.schedir_gpu`.
 """
@@ -196,6 +198,16 @@ class ForwardReadsOp(IRDLOperation):
     foralls are mapped to threads (before, the passes' reads sit in distinct forall
     bodies, which do not dominate one another) and after CSE (the indices must be the
     same SSA values).
+
+    First, a read of one element of a buffer that every thread of the block last filled,
+    each its own slot, with one block-uniform value (a `gpu.all_reduce` result, or pure
+    arith / math / vector ops of such values and constants), becomes that value, broadcast
+    to the read's type: the write is an unconditional op of the kernel body, followed by
+    a `gpu.barrier` of the body before the read, with no write to the buffer between;
+    its indices are constants equal to the read's or thread ids whose block size exceeds
+    the read's constant (`forward_uniform_slots`). A reduction that every thread merges
+    (`reduce_to_all_reduce ... {merge_in_threads}`) and whose readers load slot 0 then
+    reads nothing back; barrier elimination can remove the barrier after.
 
     Return modes: only reads the target; handles to erased reads are invalidated. Never
     fails (a target without such reads is left unchanged). Definite failure if the target

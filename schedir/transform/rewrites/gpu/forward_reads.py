@@ -27,6 +27,16 @@ or frees memory that may alias it (barrier elimination's alias query: distinct
 allocations, `llvm.noalias` arguments, ...); an op whose effects are unknown may write
 anything, and then no read is forwarded. Writes by other threads are ops of the same
 kernel body, so they are in the target too.
+
+A read of a buffer slot every thread filled with the same block-uniform value (a reduction
+that each thread merged itself, `reduce_to_all_reduce ... {merge_in_threads}`) is that
+value (`forward_uniform_slots`):
+
+    %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
+    %m = arith.addf %r, %init : f32                 // %init a constant
+    memref.store %m, %slots[%c0, %tid] : memref<1x256xf32, 3>
+    gpu.barrier
+    %s = memref.load %slots[%c0, %c0] : memref<1x256xf32, 3>   // -> %m
 """
 
 from __future__ import annotations
