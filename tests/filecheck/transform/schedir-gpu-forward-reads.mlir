@@ -255,3 +255,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The slot written through a view of the buffer (a thread's 1x1 subview at [0, tid], as
+// bufferization leaves a forall's slot): the read of [0, 0] is the value.
+// CHECK-LABEL: func.func @uniform_slot_views
+// CHECK:         %[[R:.*]] = gpu.all_reduce maxnumf
+// CHECK:         gpu.barrier
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         %[[A:.*]] = vector.broadcast %[[R]] : f32 to vector<1xf32>
+// CHECK-NEXT:    vector.transfer_write %[[A]], %{{.*}}[%{{.*}}] {in_bounds = [true]} : vector<1xf32>, memref<64xf32>
+module attributes {transform.with_named_sequence} {
+  func.func @uniform_slot_views(%x: memref<64x256xf32>, %y: memref<64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %pad = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c64, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      %s = memref.alloc() : memref<1x256xf32, 3>
+      %t = gpu.thread_id x
+      %slot = memref.subview %s[0, %t] [1, 1] [1, 1] : memref<1x256xf32, 3> to memref<1x1xf32, strided<[256, 1], offset: ?>, 3>
+      %v = memref.load %x[%bx, %t] : memref<64x256xf32>
+      %r = gpu.all_reduce maxnumf %v uniform {} : (f32) -> f32
+      %b = vector.broadcast %r : f32 to vector<1x1xf32>
+      vector.transfer_write %b, %slot[%c0, %c0] {in_bounds = [true, true]} : vector<1x1xf32>, memref<1x1xf32, strided<[256, 1], offset: ?>, 3>
+      gpu.barrier
+      %a = vector.transfer_read %s[%c0, %c0], %pad {in_bounds = [true]} : memref<1x256xf32, 3>, vector<1xf32>
+      vector.transfer_write %a, %y[%bx] {in_bounds = [true]} : vector<1xf32>, memref<64xf32>
+      gpu.terminator
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.schedir.gpu.forward_reads in %f : !transform.any_op
+    transform.yield
+  }
+}

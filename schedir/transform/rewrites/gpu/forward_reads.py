@@ -45,12 +45,14 @@ from typing import cast
 
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
+from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import gpu
+from schedir.dialects.utils import Mixed, constant_index, mixed_values
 from schedir.dialects.vector.shape import BroadcastOp
 from schedir.dialects.vector.transfer import TransferReadOp, TransferWriteOp
 from schedir.transform.rewrites.bufferization.empty_tensor_elimination import properly_dominates
@@ -299,7 +301,32 @@ def _splat_write(op: Operation) -> tuple[SSAValue, list[SSAValue], SSAValue] | N
     return op.source, list(op.indices), source.source
 
 
-def _thread_id_dim(value: SSAValue, kernel: Operation) -> int | None:
+def _indices_in(memory: SSAValue, indices: list[Mixed], target: SSAValue) -> list[Mixed] | None:
+    """`indices` of `memory` as indices of `target`: `memory` is `target` or a view of it
+    through same-rank `memref.subview`s of unit strides, each dimension's offset or index
+    a constant 0 (the other is the index in the source); None otherwise."""
+    depth = 0
+    while memory is not target:
+        view = memory.owner
+        if not isinstance(view, SubviewOp) or depth > 8:
+            return None
+        offsets = mixed_values(view.static_offsets, view.offsets)
+        strides = mixed_values(view.static_strides, view.strides)
+        if len(offsets) != len(indices) or any(constant_index(st) != 1 for st in strides):
+            return None
+        composed: list[Mixed] = []
+        for offset, index in zip(offsets, indices, strict=True):
+            if constant_index(index) == 0:
+                composed.append(offset)
+            elif constant_index(offset) == 0:
+                composed.append(index)
+            else:
+                return None
+        memory, indices, depth = view.source, composed, depth + 1
+    return indices
+
+
+def _thread_id_dim(value: Mixed, kernel: Operation) -> int | None:
     """0, 1, 2 if `value` is the thread id x, y, z of `kernel` (None otherwise)."""
     if isinstance(value, OpResult) and isinstance(value.op, gpu.ThreadIdOp):
         return "xyz".index(value.op.dim)
@@ -313,7 +340,7 @@ def _thread_id_dim(value: SSAValue, kernel: Operation) -> int | None:
     return None
 
 
-def _some_thread_writes(written: list[SSAValue], read: list[SSAValue], kernel: Operation) -> bool:
+def _some_thread_writes(written: list[Mixed], read: list[SSAValue], kernel: Operation) -> bool:
     """Whether some thread of the block writes, at indices `written`, the element of the
     constant indices `read`: every written index is that constant or a thread id (each
     dimension at most once) whose block size exceeds it."""
@@ -325,7 +352,7 @@ def _some_thread_writes(written: list[SSAValue], read: list[SSAValue], kernel: O
         at = constant_int(r)
         if at is None:
             return False
-        if constant_int(w) == at:
+        if constant_index(w) == at:
             continue
         dim = _thread_id_dim(w, kernel)
         size = None if dim is None else sizes[dim]
@@ -363,9 +390,10 @@ def _uniform_slot_value(read: Operation) -> SSAValue | None:
                 if splat is None or not barrier:
                     return None
                 memory, written, scalar = splat
+                in_target = _indices_in(memory, list(written), target)
                 if (
-                    memory is not target
-                    or not _some_thread_writes(written, indices, kernel)
+                    in_target is None
+                    or not _some_thread_writes(in_target, indices, kernel)
                     or not block_uniform(scalar, kernel)
                 ):
                     return None
