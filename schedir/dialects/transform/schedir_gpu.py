@@ -221,10 +221,49 @@ class ForwardReadsOp(IRDLOperation):
     assembly_format = "`in` $target attr-dict `:` type($target)"
 
 
+@irdl_transform_op
+class DivideByReciprocalOp(IRDLOperation):
+    """Rewrites, in the body of each target structured op, every `arith.divf %x, %d` on
+    floats into `arith.mulf %x, (arith.divf 1.0, %d)`: once vectorized and unrolled, the
+    reciprocals of one divisor are one op (CSE), computed once per thread, and each
+    element costs a multiplication instead of an IEEE division (`div.rn.f32`, a dozen
+    instructions on NVIDIA GPUs).
+
+    ```mlir
+    %div = ... : !transform.any_op   // softmax's normalization: exp(x - max) / sum
+    transform.schedir.gpu.divide_by_reciprocal %div : !transform.any_op
+    // %q = arith.divf %e, %s : f32
+    // -> %c1 = arith.constant 1.0 : f32  %r = arith.divf %c1, %s : f32  %q = arith.mulf %e, %r : f32
+    ```
+
+    Not exact: x * rn(1/d) is within about 1.5 ulp of x / d (relative error below
+    2^-23 + 2^-24) while 1/d is a normal float, and a subnormal divisor makes 1/d
+    infinite. A schedule applies it where the divisor is known to be in range and the
+    error is within the reference's tolerance (softmax's sum is at least 1: one of its
+    terms is exp(0)). The fastmath flags of the division stay on both new ops.
+
+    Return modes: modifies the targets in place (the handle stays valid). Silenceable
+    failure when a target is not a structured op with a body.
+    """
+
+    name = "transform.schedir.gpu.divide_by_reciprocal"
+
+    target = operand_def(TransformOpHandleType)
+
+    assembly_format = "$target attr-dict `:` type($target)"
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     ReduceToAllReduceOp,
     ReduceToSubgroupReduceOp,
     ForwardReadsOp,
+    DivideByReciprocalOp,
 )
 
-__all__ = ["OPS", "ForwardReadsOp", "ReduceToAllReduceOp", "ReduceToSubgroupReduceOp"]
+__all__ = [
+    "OPS",
+    "DivideByReciprocalOp",
+    "ForwardReadsOp",
+    "ReduceToAllReduceOp",
+    "ReduceToSubgroupReduceOp",
+]

@@ -11,6 +11,7 @@ from xdsl.ir import Operation
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.schedir_gpu import (
+    DivideByReciprocalOp,
     ForwardReadsOp,
     ReduceToAllReduceOp,
     ReduceToSubgroupReduceOp,
@@ -22,6 +23,7 @@ from schedir.transform.rewrites.gpu.all_reduce import (
     reduce_to_subgroup_reduce,
 )
 from schedir.transform.rewrites.gpu.forward_reads import forward_reads, forward_uniform_slots
+from schedir.transform.rewrites.gpu.reciprocal import ReciprocalRewriteError, divide_by_reciprocal
 from schedir.transform.state import MultipleTransformErrors, definite, is_ancestor, silenceable
 from schedir.transform.tracking import PayloadTracker
 
@@ -89,3 +91,19 @@ def apply_forward_reads(op: ForwardReadsOp, interp: Interpreter) -> None:
             )
         forward_uniform_slots(target, tracker.listener())
         forward_reads(target, tracker.listener())
+
+
+@applies(DivideByReciprocalOp)
+def apply_divide_by_reciprocal(op: DivideByReciprocalOp, interp: Interpreter) -> None:
+    """Rewrite the float divisions of each target's body into multiplications by the
+    divisor's reciprocal."""
+    for payload in interp.state.payload_ops(op.target):
+        try:
+            divide_by_reciprocal(interp.state.rewriter(payload), payload)
+        except ReciprocalRewriteError as error:
+            reason = TransformError(
+                f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not divide by reciprocals")]
+            ) from None

@@ -45,13 +45,15 @@ from typing import cast
 
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
+from xdsl.dialects.math import Math
 from xdsl.dialects.memref import SubviewOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.rewriter import InsertPoint
 
-from schedir.dialects import gpu
+from schedir.dialects import gpu, vector
+from schedir.dialects.arith import Arith
 from schedir.dialects.utils import Mixed, constant_index, mixed_values
 from schedir.dialects.vector.shape import BroadcastOp
 from schedir.dialects.vector.transfer import TransferReadOp, TransferWriteOp
@@ -221,14 +223,22 @@ def forward_reads(root: Operation, listener: PatternRewriterListener | None = No
     return replaced
 
 
-_UNIFORM_OPS = frozenset({"gpu.block_id", "gpu.grid_dim", "gpu.block_dim", "gpu.all_reduce"})
+_UNIFORM_OPS = (gpu.BlockIdOp, gpu.GridDimOp, gpu.BlockDimOp, gpu.AllReduceOp)
 """Ops whose results are the same in every thread of a block (a `gpu.all_reduce` gives
 every thread the reduction of all the block's values)."""
 
-_PURE_PREFIXES = ("arith.", "math.")
-_PURE_VECTOR = frozenset({"vector.broadcast", "vector.extract", "vector.insert", "vector.splat"})
-"""Pure ops computing their results from their operands alone: with block-uniform
-operands their results are block-uniform (each thread computes the same value)."""
+_PURE_OPS: frozenset[type[Operation]] = frozenset(
+    {
+        *Arith.operations,
+        *Math.operations,
+        vector.BroadcastOp,
+        vector.ExtractOp,
+        vector.InsertOp,
+        vector.SplatOp,
+    }
+)
+"""Ops computing their results from their operands alone (the arith and math dialects, vector
+broadcast / extract / insert / splat): with block-uniform operands, block-uniform results."""
 
 _LAUNCH_THREAD_IDS = range(3, 6)
 """The positions of the thread ids among a `gpu.launch` body's arguments."""
@@ -255,10 +265,9 @@ def block_uniform(value: SSAValue, kernel: Operation, depth: int = 0) -> bool:
     op = value.op
     if not _inside(op, kernel):
         return True
-    if op.name in _UNIFORM_OPS:
+    if isinstance(op, _UNIFORM_OPS):
         return True
-    pure = op.name.startswith(_PURE_PREFIXES) or op.name in _PURE_VECTOR
-    if not pure or op.regions or op_effects(op) != []:
+    if type(op) not in _PURE_OPS or op.regions or op_effects(op) != []:
         return False
     return all(block_uniform(operand, kernel, depth + 1) for operand in op.operands)
 
