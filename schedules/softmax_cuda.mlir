@@ -93,7 +93,7 @@ module attributes {transform.with_named_sequence} {
 
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
-    // chunks of four with 256 threads (9) (one region each: block_dims is static).
+    // chunks of four with 256 threads (9) or 512 (10) (one region each: block_dims is static).
     transform.tune.alternatives<"threads"> selected_region = 6 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
@@ -973,6 +973,128 @@ module attributes {transform.with_named_sequence} {
         transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
         ^bb1(%l: !transform.op<"scf.for">):
           transform.loop.unroll %l {factor = 8} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 512 threads, 4 floats each (region 10): region 9 with chunks of
+      // 2048 and 512 threads (Triton's tutorial layout at 8192 columns: 16 warps, four
+      // 16-byte accesses per thread), 4 chunks per thread at 8192 columns.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x2048 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
+      // The 2048 partials: each thread first combines its 4 (registers), then the block's 512.
+      %pfill4, %part4, %comb4, %comb_forall = transform.structured.tile_reduction_using_forall %comb
+          by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %pfill4_t, %pfill4_forall = transform.structured.tile_using_forall %pfill4 num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb4 mapping = [#gpu.thread<x>]
+          {merge_in_threads}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      // Four blocks of 512 per SM (all 64 warps): at most 32 registers a thread (40 without).
+      %ctas = transform.param.constant 4 : i32 -> !transform.param<i32>
+      transform.annotate %mapped "nvvm.minctasm" = %ctas : !transform.any_op, !transform.param<i32>
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 4} : !transform.op<"scf.for">
           transform.yield
         }
         transform.yield

@@ -295,6 +295,7 @@ def test_softmax_warp_rows(name: str, rows: int, cols: int, ptxas: Path, tmp_pat
     [
         ("softmax", None, 1),
         ("softmax", 9, 1),
+        ("softmax", 10, 1),
         ("softmax", 3, 2),
         ("layernorm", None, 1),
         ("layernorm", 7, 1),
