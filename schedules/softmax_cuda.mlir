@@ -21,7 +21,7 @@
 // Contiguous pieces are not coalesced (a warp's ld.global.v4 spans 2 KB, 16 bytes in 64):
 // on the H200 at 8192^2 (benchmarks/gpu.py, one run) softmax took 0.196 ms with 512
 // threads in registers, 0.187 with 1024, 0.155 with chunks; torch.compile 0.151, Triton 0.133.
-// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 6): the chunks
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads): the chunks
 // of region 3 (thread t owns float t of each chunk of T: a warp's load is 128 contiguous
 // bytes) with each thread's static tiles vectorized and, once mapped, the chunk loops
 // unrolled by 8192 / T (transform.loop.unroll): at 8192 columns each thread issues its
@@ -45,9 +45,23 @@
 // reads of the published max (now the value each thread holds: the same forwarding): the
 // div's exp(x - max) is the sum's (32 ex2 per thread at 8192 columns instead of 64).
 // Measured on the H200 (benchmarks/gpu.py, one run, 22:06, copy 4.09 TB/s): 8192^2 region
-// 6 (selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
+// 6 (then selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
 // 0.134, torch.compile 0.154; 8191x1000: region 6 0.026 ms (was 0.031), region 9 0.053,
 // torch eager 0.025, Triton 0.035. Region 9 is not selected.
+// Chunks of four with 512 threads (region 10, selected): region 9 with chunks of 2048 (4
+// ld.global.v4 and 4 st.global.v4 per thread at 8192 columns, Triton's tutorial layout),
+// nvvm.minctasm 4 (32 registers: 4 blocks, 64 warps per SM).
+// Measured on the H200 (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
+// TB/s; every region with 2 barriers per row): 8192^2 region 10 0.1315 ms (4.08 TB/s),
+// region 9 0.1323, region 6 0.1328, region 5 0.1334; Triton 0.1314, torch.compile 0.1501,
+// eager 0.2786. The barriers were not what limited it: region 6's PTX with main's 6
+// barriers timed 0.1338 ms beside 0.1340 with 2 (same timer); nor were the loads' cache
+// path (ld.global.nc: 0.1340), the division (x * rcp(sum): 0.1343, div.full: 0.1344) or
+// the stores (st.global.cs: 0.1353, slower); 6 blocks of 256 per SM (40 registers, spills)
+// took 0.1453. What is left is DRAM: every region reads and writes each byte once.
+// x * (1 / sum) (transform.schedir.gpu.divide_by_reciprocal on %div, within tolerance by
+// construction: the sum is at least 1, one of its terms being exp(0)) is not applied: no
+// faster on the H200 (region 10: 0.1324 ms with it, 0.1315 without).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
@@ -94,7 +108,7 @@ module attributes {transform.with_named_sequence} {
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
     // chunks of four with 256 threads (9) or 512 (10) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 6 {
+    transform.tune.alternatives<"threads"> selected_region = 10 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
       %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]

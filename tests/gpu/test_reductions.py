@@ -218,6 +218,7 @@ print("ran")
         ("softmax", 8192, 10),
         ("softmax", 1001, 10),
         ("softmax_f16", 8192, 1),
+        ("layernorm", 8192, 7),
     ],
     ids=str,
 )
