@@ -31,7 +31,8 @@
 // 512 threads, 0.147 with 256, 0.140 with 1024; chunks 0.156, torch.compile 0.133, Triton
 // 0.137. With 2 barriers (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
 // TB/s): 0.1350 ms with 1024 threads (region 7, selected), 0.1380 with 512, 0.1435 with
-// 256; torch.compile 0.1324, Triton 0.1334, eager 0.2193.
+// 256; torch.compile 0.1324, Triton 0.1334, eager 0.2193. A second run (01:28, the device
+// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on

@@ -62,6 +62,12 @@
 // x * (1 / sum) (transform.schedir.gpu.divide_by_reciprocal on %div, within tolerance by
 // construction: the sum is at least 1, one of its terms being exp(0)) is not applied: no
 // faster on the H200 (region 10: 0.1324 ms with it, 0.1315 without).
+// A second run (01:28, the device ~1.5% slower throughout): 8192^2 region 10 0.1335 ms,
+// region 6 0.1356, Triton 0.1336; 8191x1000: region 10 0.0619 ms (a row of 1000 is half a
+// chunk of 2048: a partial, scalar chunk, half the threads idle), the row-per-warp region
+// 0.0270 (benchmarks/gpu.py's softmax_odd row), region 6 0.026 (22:06 run), Triton 0.0519,
+// eager 0.0234. Region 10 is selected for the 8192-column benchmark; for short or odd rows
+// the tuner's choice (threads = 4 or 6) is the faster one.
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
