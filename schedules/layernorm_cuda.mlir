@@ -8,25 +8,31 @@
 // vectorized: 16 floats are four ld.global.v4 in flight and four st.global.v4. The two
 // partials (one per thread, in shared memory) are reduced across the block by
 // transform.schedir.gpu.reduce_to_all_reduce (one gpu.all_reduce per thread: shfl.sync
-// butterflies in each warp, the warp results exchanged through shared memory) and merged
-// into the row's value by thread 0. transform.schedir.gpu.forward_reads then makes the
+// butterflies in each warp, the warp results exchanged through shared memory), each thread
+// combining the result with the row's init itself (merge_in_threads: every thread holds the
+// row's value, no thread merges alone). transform.schedir.gpu.forward_reads then makes the
 // later passes' reads of x (never written) the first pass's: the row is read once and
 // stays in registers. A dynamic piece (N not a multiple of T) stays a scalar loop,
 // correct but read per pass (region 3, chunks, may then be faster).
 // Contiguous pieces are not coalesced: on the H200 at 8192^2 (benchmarks/gpu.py, one run)
 // layernorm took 0.215 ms with 512 threads in registers, 0.178 with 1024, 0.154 with chunks;
 // torch.compile 0.131, Triton 0.135.
-// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 5): region 3's
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 7): region 3's
 // chunks (thread t owns float t of each chunk of T: coalesced) with each thread's static
 // tiles vectorized and, once mapped, the chunk loops unrolled by 8192 / T: at 8192 columns
 // each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
 // reduction's and the epilogue's reads of x the first's (the row read once, in registers),
 // gamma and beta are read once each. Longer rows run groups of 8192 / T chunks (x re-read
-// per pass), a row no multiple of T ends in a partial chunk. 6 barriers
-// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
+// per pass), a row no multiple of T ends in a partial chunk. 2 barriers per row (the
+// all-reduces' exchanges): each thread combines the reduced value with the init and
+// forward_reads makes the readers' loads of the published value the value each thread
+// holds (the publication's barrier then goes; was 6: thread 0's merge and its publication).
 // Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.142 ms with
 // 512 threads, 0.147 with 256, 0.140 with 1024; chunks 0.156, torch.compile 0.133, Triton
-// 0.137.
+// 0.137. With 2 barriers (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
+// TB/s): 0.1350 ms with 1024 threads (region 7, selected), 0.1380 with 512, 0.1435 with
+// 256; torch.compile 0.1324, Triton 0.1334, eager 0.2193. A second run (01:28, the device
+// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -75,7 +81,7 @@ module attributes {transform.with_named_sequence} {
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
     // region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 5 {
+    transform.tune.alternatives<"threads"> selected_region = 7 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
       // tile_reduction_using_forall.
@@ -93,14 +99,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -133,6 +133,10 @@ module attributes {transform.with_named_sequence} {
       // x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
@@ -152,14 +156,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -192,6 +190,10 @@ module attributes {transform.with_named_sequence} {
       // x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
@@ -211,14 +213,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -251,6 +247,10 @@ module attributes {transform.with_named_sequence} {
       // x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks of 512 (see above). Epilogue: chunks of 512, one element per thread.
@@ -274,16 +274,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -309,6 +303,11 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The published results' reads become each thread's own values; their barriers go.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Warps (region 4): one row per block of 32 threads, in chunks of 128 (the last
@@ -433,16 +432,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -504,6 +497,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 256 threads (region 6): region 3 with chunks of 256, its
@@ -529,16 +526,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -600,6 +591,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 1024 threads (region 7): region 3 with chunks of 1024, its
@@ -625,16 +620,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -696,6 +685,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 128 threads (region 8): region 5 with chunks of 128.
@@ -720,16 +713,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 128]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_sum_b, %fill_sq_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's sum / sum of squares.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -791,6 +778,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }
     transform.yield

@@ -9,7 +9,8 @@
 // max's and the sum's partials (one per thread, in shared memory) are reduced across the
 // block by transform.schedir.gpu.reduce_to_all_reduce: one gpu.all_reduce per thread,
 // shfl.sync butterflies within each warp and one exchange of the warp results through
-// shared memory; thread 0 combines the result with the row's init. Once the passes are
+// shared memory; each thread combines the result with the row's init (merge_in_threads:
+// every thread holds the row's max and sum, no thread merges alone). Once the passes are
 // mapped onto the same threads their reads of x are equal and x is never written:
 // transform.schedir.gpu.forward_reads replaces the sum's and the div's reads by the
 // max's, so the row is read once and stays in registers (x - max and exp are computed
@@ -20,7 +21,7 @@
 // Contiguous pieces are not coalesced (a warp's ld.global.v4 spans 2 KB, 16 bytes in 64):
 // on the H200 at 8192^2 (benchmarks/gpu.py, one run) softmax took 0.196 ms with 512
 // threads in registers, 0.187 with 1024, 0.155 with chunks; torch.compile 0.151, Triton 0.133.
-// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 6): the chunks
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads): the chunks
 // of region 3 (thread t owns float t of each chunk of T: a warp's load is 128 contiguous
 // bytes) with each thread's static tiles vectorized and, once mapped, the chunk loops
 // unrolled by 8192 / T (transform.loop.unroll): at 8192 columns each thread issues its
@@ -28,8 +29,10 @@
 // div's reads of x the max's (the row read once, kept in registers; exp of it computed
 // again per pass) and LLVM keeps the partials in registers across the unrolled chunks. A
 // longer row runs groups of 8192 / T chunks (a remainder loop, x re-read per pass); a row
-// that is no multiple of T ends in a partial (scalar) chunk. 6 barriers
-// per row: the all-reduce's exchange, thread 0's merge and its publication, per reduction.
+// that is no multiple of T ends in a partial (scalar) chunk. 2 barriers per row (the
+// all-reduces' exchanges): each thread combines the reduced value with the init and
+// forward_reads makes the readers' loads of the published value the value each thread
+// holds (the publication's barrier then goes; was 6: thread 0's merge and its publication).
 // Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.138 ms with
 // 512 threads, 0.139 with 256, 0.150 with 1024 (with 11 barriers: 0.174, 0.138, 0.153);
 // chunks 0.158, torch.compile 0.153, Triton 0.135. 256 selected (the same time with fewer
@@ -39,12 +42,32 @@
 // st.global.v4 per thread at 8192 columns, 6 barriers, 48 registers); the 4-wide partials
 // are combined per thread before the block's all-reduce, and their per-chunk barriers go
 // (barrier_slots' slots of width 4). In every region, forward_reads also forwards the
-// reads of the published max (written by thread 0 before a barrier, never after): the
+// reads of the published max (now the value each thread holds: the same forwarding): the
 // div's exp(x - max) is the sum's (32 ex2 per thread at 8192 columns instead of 64).
 // Measured on the H200 (benchmarks/gpu.py, one run, 22:06, copy 4.09 TB/s): 8192^2 region
-// 6 (selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
+// 6 (then selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
 // 0.134, torch.compile 0.154; 8191x1000: region 6 0.026 ms (was 0.031), region 9 0.053,
 // torch eager 0.025, Triton 0.035. Region 9 is not selected.
+// Chunks of four with 512 threads (region 10, selected): region 9 with chunks of 2048 (4
+// ld.global.v4 and 4 st.global.v4 per thread at 8192 columns, Triton's tutorial layout),
+// nvvm.minctasm 4 (32 registers: 4 blocks, 64 warps per SM).
+// Measured on the H200 (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
+// TB/s; every region with 2 barriers per row): 8192^2 region 10 0.1315 ms (4.08 TB/s),
+// region 9 0.1323, region 6 0.1328, region 5 0.1334; Triton 0.1314, torch.compile 0.1501,
+// eager 0.2786. The barriers were not what limited it: region 6's PTX with main's 6
+// barriers timed 0.1338 ms beside 0.1340 with 2 (same timer); nor were the loads' cache
+// path (ld.global.nc: 0.1340), the division (x * rcp(sum): 0.1343, div.full: 0.1344) or
+// the stores (st.global.cs: 0.1353, slower); 6 blocks of 256 per SM (40 registers, spills)
+// took 0.1453. What is left is DRAM: every region reads and writes each byte once.
+// x * (1 / sum) (transform.schedir.gpu.divide_by_reciprocal on %div, within tolerance by
+// construction: the sum is at least 1, one of its terms being exp(0)) is not applied: no
+// faster on the H200 (region 10: 0.1324 ms with it, 0.1315 without).
+// A second run (01:28, the device ~1.5% slower throughout): 8192^2 region 10 0.1335 ms,
+// region 6 0.1356, Triton 0.1336; 8191x1000: region 10 0.0619 ms (a row of 1000 is half a
+// chunk of 2048: a partial, scalar chunk, half the threads idle), the row-per-warp region
+// 0.0270 (benchmarks/gpu.py's softmax_odd row), region 6 0.026 (22:06 run), Triton 0.0519,
+// eager 0.0234. Region 10 is selected for the 8192-column benchmark; for short or odd rows
+// the tuner's choice (threads = 4 or 6) is the faster one.
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
@@ -90,8 +113,8 @@ module attributes {transform.with_named_sequence} {
 
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
-    // chunks of four with 256 threads (9) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 6 {
+    // chunks of four with 256 threads (9) or 512 (10) (one region each: block_dims is static).
+    transform.tune.alternatives<"threads"> selected_region = 10 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
       %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]
@@ -112,14 +135,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -151,6 +168,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
@@ -173,14 +194,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -212,6 +227,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
@@ -234,14 +253,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -273,6 +286,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks of 512 (see above). div: chunks of 512, one element per thread; exp cloned into it.
@@ -309,16 +326,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -344,6 +355,11 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The published results' reads become each thread's own values; their barriers go.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Warps (region 4): one row per block of 32 threads (a warp), in chunks of 128
@@ -488,16 +504,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -559,6 +569,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 256 threads (region 6): region 5 with chunks of 256.
@@ -596,16 +610,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -667,6 +675,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 1024 threads (region 7): region 5 with chunks of 1024.
@@ -704,16 +716,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -775,6 +781,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 128 threads (region 8): region 5 with chunks of 128.
@@ -812,16 +822,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 128]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -883,6 +887,10 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks in registers, 256 threads, 4 floats each (region 9): region 6 with chunks of
@@ -924,12 +932,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       // The 1024 partials: each thread first combines its 4 (registers), then the block's 256.
       %pfill4, %part4, %comb4, %comb_forall = transform.structured.tile_reduction_using_forall %comb
           by num_threads = [0, 256], tile_sizes = [], mapping = [#gpu.thread<x>]
@@ -938,9 +942,7 @@ module attributes {transform.with_named_sequence} {
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb4 mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -1002,6 +1004,132 @@ module attributes {transform.with_named_sequence} {
       transform.apply_cse to %func_g : !transform.any_op
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks in registers, 512 threads, 4 floats each (region 10): region 9 with chunks of
+      // 2048 and 512 threads (Triton's tutorial layout at 8192 columns: 16 warps, four
+      // 16-byte accesses per thread), 4 chunks per thread at 8192 columns.
+      %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
+      // any canonicalization, so that a chunk loop of one iteration (a row within one
+      // chunk) is still there to fuse into; then moved into the sum's.
+      %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_o = transform.get_producer_of_operand %sum_b[0]
+        : (!transform.any_op) -> !transform.any_op
+      // reductions: partials 1x2048 accumulated over chunks.
+      %red = transform.merge_handles %max_b, %sum_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_part_f, %sum_part_f = transform.split_handle %part_forall
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %max_loop, %sum_loop = transform.split_handle %red_loop
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
+      // The 2048 partials: each thread first combines its 4 (registers), then the block's 512.
+      %pfill4, %part4, %comb4, %comb_forall = transform.structured.tile_reduction_using_forall %comb
+          by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %pfill4_t, %pfill4_forall = transform.structured.tile_using_forall %pfill4 num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb4 mapping = [#gpu.thread<x>]
+          {merge_in_threads}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      // Four blocks of 512 per SM (all 64 warps): at most 32 registers a thread (40 without).
+      %ctas = transform.param.constant 4 : i32 -> !transform.param<i32>
+      transform.annotate %mapped "nvvm.minctasm" = %ctas : !transform.any_op, !transform.param<i32>
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 4} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.apply_patterns to %func_g {
         transform.apply_patterns.canonicalization
         transform.apply_patterns.gpu.eliminate_barriers

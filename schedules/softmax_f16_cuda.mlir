@@ -1,15 +1,19 @@
 // Row softmax of an f16 matrix on the GPU with f32 math, scheduled as softmax_cuda (whose
 // comment explains the structure): the payload is already decomposed (row max, exp, row
 // sum, division), so the six ops are matched directly; x is read as f16 and widened in
-// each op that reads it (max, and exp cloned into the sum and the division), the row max,
-// sum and partials are f32 in shared memory, y is narrowed to f16 where it is written.
+// each op that reads it (max, and exp cloned into the sum and the division), the partials
+// (and the row max and sum each thread publishes in its slot) are f32 in shared memory, y
+// is narrowed to f16 where it is written.
 // One row per block. Rows in registers (regions 0-2 of the knob "threads", T = 256, 512
 // selected, 1024): thread t owns the contiguous piece t of the row in every pass; static
 // pieces are vectors (16 halves: two ld.global.v4 per thread at 8192 columns and 512
 // threads), and transform.schedir.gpu.forward_reads makes the sum's and the division's
 // reads of x the max's. Chunks (region 3): per-thread partials over chunks of 512, x
 // re-read by each pass. The partials are reduced across the block by
-// transform.schedir.gpu.reduce_to_all_reduce (shfl.sync).
+// transform.schedir.gpu.reduce_to_all_reduce (shfl.sync), each thread combining the result
+// with the row's init (merge_in_threads) and forward_reads making the readers' loads of the
+// published value the value each thread holds: one barrier per reduction where the reads
+// are vector transfers (the static pieces), two where they stay in shared memory.
 // Payload: examples/softmax_f16_cuda.mlir (fill, max, exp, fill, sum, div over rows).
 // A row within one chunk (T elements or fewer) works in every region.
 module attributes {transform.with_named_sequence} {
@@ -59,14 +63,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 256]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -98,6 +96,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 512 threads: thread t owns the contiguous piece t of the row (N/512
@@ -120,14 +122,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -159,6 +155,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Registers, 1024 threads: thread t owns the contiguous piece t of the row (N/1024
@@ -181,14 +181,8 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 1024]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -220,6 +214,10 @@ module attributes {transform.with_named_sequence} {
       // The sum's and the div's reads of x are the max's: x stays in registers.
       transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
       // Chunks of 512 (see above). div: chunks of 512, one element per thread; exp cloned into it.
@@ -256,16 +254,10 @@ module attributes {transform.with_named_sequence} {
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %fills = transform.merge_handles %fill_max_b, %fill_sum_b : !transform.any_op
-      %fills_t, %fills_forall = transform.structured.tile_using_forall %fills num_threads [1]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Partials across the block: per-thread gpu.all_reduce (warp shuffles), then thread 0
-      // merges the reduced value into the row's max / sum.
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
       %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb mapping = [#gpu.thread<x>]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %merge_t, %merge_f = transform.structured.tile_using_forall %merge num_threads [1]
-          (mapping = [#gpu.thread<x>])
+          {merge_in_threads}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %func = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -291,6 +283,11 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       transform.apply_cse to %func_g : !transform.any_op
+      // The published results' reads become each thread's own values; their barriers go.
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }
     transform.yield

@@ -51,7 +51,7 @@ def test_rows_in_registers(name: str, threads: int, rows: int, cols: int) -> Non
     check_kernel(kernel, text, seed=rows + threads, reduction=None)
 
 
-CHUNKS_OF_FOUR = {"softmax": (9,)}
+CHUNKS_OF_FOUR = {"softmax": (9, 10)}
 """The regions of the "threads" knob whose threads own 4 floats of each chunk (a 16-byte
 access): each reduction's per-thread partials are 4 wide, their barriers eliminated
 through barrier_slots' slots of width 4."""
@@ -214,6 +214,11 @@ print("ran")
         # chunks of four (16-byte accesses, 4-wide partials' barriers eliminated)
         ("softmax", 8192, 9),
         ("softmax", 1001, 9),
+        # 512 threads x chunks of 2048; each thread merges its reductions (2 barriers a row)
+        ("softmax", 8192, 10),
+        ("softmax", 1001, 10),
+        ("softmax_f16", 8192, 1),
+        ("layernorm", 8192, 7),
     ],
     ids=str,
 )

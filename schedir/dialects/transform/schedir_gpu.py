@@ -13,16 +13,18 @@ of lanes) per row, several rows per block, the lanes' partials combined by one
 
 `forward_reads` keeps rows in registers across the passes of a kernel (softmax's max, sum
 and normalization): once the passes are mapped onto the same threads, a later pass's read
-of memory nothing writes is the first pass's read, and takes its value.
+of memory nothing writes is the first pass's read, and takes its value; a read of a
+reduction's result that every thread published in its own slot is the value each thread
+holds.
 
 Applied by `schedir.transform.ops.schedir_gpu`.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, UnitAttr
 from xdsl.dialects.transform import TransformOpHandleType
-from xdsl.irdl import IRDLOperation, operand_def, prop_def, result_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.gpu.attributes import ThreadMappingAttr, WarpMappingAttr
@@ -58,16 +60,26 @@ class ReduceToAllReduceOp(IRDLOperation):
     predicated, and convert-gpu-to-nvvm rejects a `gpu.all_reduce` that not every thread
     reaches.
 
-    Return modes: consumes the target; returns the new `scf.forall` (one per target).
-    Silenceable failure (with the reason at the payload op) when a target is not such a
-    reduction. The verifier rejects a mapping that is not one `#gpu.thread` or `#gpu.warp`
-    attribute.
+    With the unit attribute `merge_in_threads`, every iteration also combines its reduced
+    value with the (one-element) init, as the body combines them, and writes that into its
+    slot; the target is replaced by slot 0 (a rank-reducing `tensor.extract_slice`, the
+    second result): no thread merges alone, so the merge and its publication need no
+    barrier of their own. Every slot holds the same value, and where the init folds to a
+    uniform scalar (a `linalg.fill`'s) `forward_reads` turns the readers' loads of slot 0
+    into that value, computed in each thread.
+
+    Return modes: consumes the target; returns the new `scf.forall` (one per target) and
+    the merge (the target merging slot 0, or with `merge_in_threads` the slice replacing
+    it). Silenceable failure (with the reason at the payload op) when a target is not such
+    a reduction. The verifier rejects a mapping that is not one `#gpu.thread` or
+    `#gpu.warp` attribute.
     """
 
     name = "transform.schedir.gpu.reduce_to_all_reduce"
 
     target = operand_def(TransformOpHandleType)
     mapping = prop_def(ArrayAttr)
+    merge_in_threads = opt_prop_def(UnitAttr)
     forall = result_def(TransformOpHandleType)
     merge = result_def(TransformOpHandleType)
 
@@ -187,6 +199,16 @@ class ForwardReadsOp(IRDLOperation):
     bodies, which do not dominate one another) and after CSE (the indices must be the
     same SSA values).
 
+    First, a read of one element of a buffer that every thread of the block last filled,
+    each its own slot, with one block-uniform value (a `gpu.all_reduce` result, or pure
+    arith / math / vector ops of such values and constants), becomes that value, broadcast
+    to the read's type: the write is an unconditional op of the kernel body, followed by
+    a `gpu.barrier` of the body before the read, with no write to the buffer between;
+    its indices are constants equal to the read's or thread ids whose block size exceeds
+    the read's constant (`forward_uniform_slots`). A reduction that every thread merges
+    (`reduce_to_all_reduce ... {merge_in_threads}`) and whose readers load slot 0 then
+    reads nothing back; barrier elimination can remove the barrier after.
+
     Return modes: only reads the target; handles to erased reads are invalidated. Never
     fails (a target without such reads is left unchanged). Definite failure if the target
     contains this transform op.
@@ -199,10 +221,49 @@ class ForwardReadsOp(IRDLOperation):
     assembly_format = "`in` $target attr-dict `:` type($target)"
 
 
+@irdl_transform_op
+class DivideByReciprocalOp(IRDLOperation):
+    """Rewrites, in the body of each target structured op, every `arith.divf %x, %d` on
+    floats into `arith.mulf %x, (arith.divf 1.0, %d)`: once vectorized and unrolled, the
+    reciprocals of one divisor are one op (CSE), computed once per thread, and each
+    element costs a multiplication instead of an IEEE division (`div.rn.f32`, a dozen
+    instructions on NVIDIA GPUs).
+
+    ```mlir
+    %div = ... : !transform.any_op   // softmax's normalization: exp(x - max) / sum
+    transform.schedir.gpu.divide_by_reciprocal %div : !transform.any_op
+    // %q = arith.divf %e, %s : f32
+    // -> %c1 = arith.constant 1.0 : f32  %r = arith.divf %c1, %s : f32  %q = arith.mulf %e, %r : f32
+    ```
+
+    Not exact: x * rn(1/d) is within about 1.5 ulp of x / d (relative error below
+    2^-23 + 2^-24) while 1/d is a normal float, and a subnormal divisor makes 1/d
+    infinite. A schedule applies it where the divisor is known to be in range and the
+    error is within the reference's tolerance (softmax's sum is at least 1: one of its
+    terms is exp(0)). The fastmath flags of the division stay on both new ops.
+
+    Return modes: modifies the targets in place (the handle stays valid). Silenceable
+    failure when a target is not a structured op with a body.
+    """
+
+    name = "transform.schedir.gpu.divide_by_reciprocal"
+
+    target = operand_def(TransformOpHandleType)
+
+    assembly_format = "$target attr-dict `:` type($target)"
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     ReduceToAllReduceOp,
     ReduceToSubgroupReduceOp,
     ForwardReadsOp,
+    DivideByReciprocalOp,
 )
 
-__all__ = ["OPS", "ForwardReadsOp", "ReduceToAllReduceOp", "ReduceToSubgroupReduceOp"]
+__all__ = [
+    "OPS",
+    "DivideByReciprocalOp",
+    "ForwardReadsOp",
+    "ReduceToAllReduceOp",
+    "ReduceToSubgroupReduceOp",
+]

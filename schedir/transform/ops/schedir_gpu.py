@@ -11,6 +11,7 @@ from xdsl.ir import Operation
 from schedir.diagnostics import Note, TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.schedir_gpu import (
+    DivideByReciprocalOp,
     ForwardReadsOp,
     ReduceToAllReduceOp,
     ReduceToSubgroupReduceOp,
@@ -21,7 +22,8 @@ from schedir.transform.rewrites.gpu.all_reduce import (
     reduce_to_all_reduce,
     reduce_to_subgroup_reduce,
 )
-from schedir.transform.rewrites.gpu.forward_reads import forward_reads
+from schedir.transform.rewrites.gpu.forward_reads import forward_reads, forward_uniform_slots
+from schedir.transform.rewrites.gpu.reciprocal import ReciprocalRewriteError, divide_by_reciprocal
 from schedir.transform.state import MultipleTransformErrors, definite, is_ancestor, silenceable
 from schedir.transform.tracking import PayloadTracker
 
@@ -30,10 +32,13 @@ from schedir.transform.tracking import PayloadTracker
 def apply_reduce_to_all_reduce(op: ReduceToAllReduceOp, interp: Interpreter) -> None:
     """Rewrite each target reduction into a forall of per-thread `gpu.all_reduce`s."""
     mapping = list(op.mapping.data)
+    in_threads = op.merge_in_threads is not None
 
     def one(payload: Operation) -> list[Mapped]:
         try:
-            result = reduce_to_all_reduce(interp.state.rewriter(payload), payload, mapping)
+            result = reduce_to_all_reduce(
+                interp.state.rewriter(payload), payload, mapping, merge_in_threads=in_threads
+            )
         except AllReduceRewriteError as error:
             reason = TransformError(
                 f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
@@ -84,4 +89,21 @@ def apply_forward_reads(op: ForwardReadsOp, interp: Interpreter) -> None:
                 "cannot apply transform to itself (or one of its ancestors)",
                 notes=[Note("target payload op", op_location(target))],
             )
+        forward_uniform_slots(target, tracker.listener())
         forward_reads(target, tracker.listener())
+
+
+@applies(DivideByReciprocalOp)
+def apply_divide_by_reciprocal(op: DivideByReciprocalOp, interp: Interpreter) -> None:
+    """Rewrite the float divisions of each target's body into multiplications by the
+    divisor's reciprocal."""
+    for payload in interp.state.payload_ops(op.target):
+        try:
+            divide_by_reciprocal(interp.state.rewriter(payload), payload)
+        except ReciprocalRewriteError as error:
+            reason = TransformError(
+                f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not divide by reciprocals")]
+            ) from None

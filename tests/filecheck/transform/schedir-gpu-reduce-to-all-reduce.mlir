@@ -128,3 +128,42 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// merge_in_threads: every iteration combines its reduced value with the init's element
+// (the body's combiner, its operands in the body's order: the accumulator first here)
+// and fills its slot with that; the target is replaced by slot 0, a rank-reducing slice
+// (the second result).
+// CHECK-LABEL: func.func @merge_in_threads
+// CHECK-SAME:  (%[[P:.*]]: tensor<1x256xf32>, %[[I:.*]]: tensor<1xf32>)
+// CHECK:       %[[F:.*]] = scf.forall (%[[T:.*]]) in (256) shared_outs(%[[S:.*]] = %[[P]]) -> (tensor<1x256xf32>) {
+// CHECK:         %[[Z:.*]] = arith.constant 0 : index
+// CHECK:         %[[V:.*]] = tensor.extract %[[S]][%[[Z]], %[[T]]] : tensor<1x256xf32>
+// CHECK:         %[[A:.*]] = gpu.all_reduce add %[[V]] uniform {
+// CHECK:         %[[E:.*]] = tensor.extract %[[I]][%[[Z]]] : tensor<1xf32>
+// CHECK:         %[[C:.*]] = arith.addf %[[E]], %[[A]] : f32
+// CHECK:         %[[SLOT:.*]] = tensor.extract_slice %[[S]][0, %[[T]]] [1, 1] [1, 1] : tensor<1x256xf32> to tensor<1x1xf32>
+// CHECK:         linalg.fill ins(%[[C]] : f32) outs(%[[SLOT]] : tensor<1x1xf32>) -> tensor<1x1xf32>
+// CHECK:       } {mapping = [#gpu.thread<x>]}
+// CHECK:       %[[R:.*]] = tensor.extract_slice %[[F]][0, 0] [1, 1] [1, 1] {merge} : tensor<1x256xf32> to tensor<1xf32>
+// CHECK-NOT:   linalg.reduce
+// CHECK:       return %[[R]]
+module attributes {transform.with_named_sequence} {
+  func.func @merge_in_threads(%p: tensor<1x256xf32>, %init: tensor<1xf32>) -> tensor<1xf32> {
+    %r = linalg.reduce ins(%p : tensor<1x256xf32>) outs(%init : tensor<1xf32>) dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %s = arith.addf %acc, %in : f32
+        linalg.yield %s : f32
+      }
+    return %r : tensor<1xf32>
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %0 = transform.structured.match ops{["linalg.reduce"]} in %root : (!transform.any_op) -> !transform.any_op
+    %forall, %merge = transform.schedir.gpu.reduce_to_all_reduce %0 mapping = [#gpu.thread<x>]
+        {merge_in_threads}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %merge "merge" : !transform.any_op
+    transform.yield
+  }
+}

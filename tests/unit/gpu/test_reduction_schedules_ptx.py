@@ -288,3 +288,35 @@ def test_softmax_warp_rows(name: str, rows: int, cols: int, ptxas: Path, tmp_pat
     usage = _ptxas_usage(ptx, ptxas, tmp_path)
     assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
     assert assemble(ptx, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize(
+    ("name", "threads", "per_reduction"),
+    [
+        ("softmax", None, 1),
+        ("softmax", 9, 1),
+        ("softmax", 10, 1),
+        ("softmax", 3, 2),
+        ("layernorm", None, 1),
+        ("layernorm", 7, 1),
+        ("layernorm", 3, 2),
+    ],
+    ids=str,
+)
+def test_block_rows_take_few_barriers(name: str, threads: int | None, per_reduction: int) -> None:
+    """Rows of 8192 (the default chunk region, softmax's chunks of four, layernorm's 1024
+    threads): each thread combines the reduced value with the row's init
+    (reduce_to_all_reduce's merge_in_threads) and forward_reads makes the readers' loads of
+    the published value that value, so the only barrier per reduction is the all-reduce's
+    exchange, and the only shared stores its warp slots (no thread-0 merge). The chunked
+    region (3, not vectorized) reads the published value through a view in a linalg op:
+    it stays in shared memory, behind its barrier (two per reduction)."""
+    knobs = None if threads is None else {"threads": threads}
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    ptx = schedir.compile(
+        _payload(name, 4, 8192), schedule=schedule, target="cuda", knobs=knobs
+    ).stages["ptx"]
+    reductions = ALL_REDUCES[name]
+    assert len(re.findall(r"\bbar\.sync\b", ptx)) == per_reduction * reductions
+    if per_reduction == 1:
+        assert len(re.findall(r"st\.shared", ptx)) == reductions

@@ -3,8 +3,10 @@ PTX without a GPU: the kernel assembles for sm_90, reduces with shfl.sync, keeps
 memory (ptxas -v: 0 bytes stack frame) and runs BARRIERS bar.sync. The partials of
 tile_reduction_using_forall are written and re-read by their own thread at [0, tid]
 (eliminate_barriers' access slots drop the barrier between the two, and the all-reduce,
-which synchronizes a block of several warps, orders them); what remains per reduction is the
-all-reduce's exchange, thread 0's merge of slot 0 and the broadcast of the combined value."""
+which synchronizes a block of several warps, orders them); every thread merges the reduced
+value with the init itself (reduce_to_all_reduce's merge_in_threads) and writes it into its
+slot (a view of the partials), and forward_reads makes the readers' loads of slot 0 that
+value: what remains per reduction is the all-reduce's exchange."""
 
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from tests.unit.gpu.ptxas_report import ptxas_log
 
 REPO = Path(__file__).parents[3]
 
-BARRIERS = 6
-"""bar.sync per kernel: 3 per block reduction (max and sum, or mean and variance); 11 before
+BARRIERS = 2
+"""bar.sync per kernel: 1 per block reduction (max and sum, or mean and variance); 6 before
+each thread merged and read its own result (thread 0's merge, its publication), 11 before
 the all-reduce counted as a barrier (and ran once), 13 before the access slots."""
 
 

@@ -25,11 +25,14 @@ REGIONS = {5: 512, 6: 256, 7: 1024}
 ROW_READS = {"softmax": 1, "layernorm": 3}
 """Row-long arrays each thread reads: softmax x; layernorm x, gamma and beta."""
 
-BARRIERS = 6
-"""bar.sync per row: three per block reduction: the all-reduce's warp exchange, the merge by
-thread 0 of slot 0 (written by the all-reduce's result) and its publication to the block.
-The all-reduce itself orders the partials' slots (no barrier before it), it runs once (no
-barrier after its reads), and the shared buffers' deallocs at the end need none."""
+BARRIERS = 2
+"""bar.sync per row: one per block reduction, the all-reduce's warp exchange. Every thread
+merges the reduced value with the init and writes it into its own slot
+(reduce_to_all_reduce's merge_in_threads), and forward_reads makes the readers' loads of
+slot 0 that value, so neither a merge by thread 0 nor its publication needs a barrier (6
+before: three per reduction). The all-reduce itself orders the partials' slots (no barrier
+before it), it runs once (no barrier after its reads), and the shared buffers' deallocs at
+the end need none."""
 
 
 def _ptx(name: str, region: int) -> str:

@@ -46,16 +46,19 @@ def test_schedule_compiles_to_ptx_ptxas_accepts(schedule: Path, ptxas: Path) -> 
 
 
 def test_shared_memory_of_block_buffers(ptxas: Path) -> None:
-    """softmax keeps its row maximum, sum, the 256 per-thread partials of its reductions and
-    one slot per warp for each of its two all-reduces (8 floats) in shared memory; the
-    exponentials are recomputed, never stored (no 999-float buffer)."""
+    """softmax's region 6 (chunks in registers, 256 threads) keeps the 256 per-thread
+    partials of each of its reductions (each thread's slot then holds the reduction's
+    merged result: no separate row maximum or sum) and one slot per warp for each of its
+    two all-reduces (8 floats) in shared memory; the exponentials are recomputed, never
+    stored (no 999-float buffer)."""
     kernel = schedir.compile(
         REPO / "examples" / "softmax_cuda.mlir",
         schedule=REPO / "schedules" / "softmax_cuda.mlir",
         target="cuda",
+        knobs={"threads": 6},
     )
     ptx = kernel.stages["ptx"]
-    assert len(re.findall(r"\.shared \.align 16 \.\w+ __wg_softmax_kernel_\d+", ptx)) == 5
+    assert len(re.findall(r"\.shared \.align 16 \.\w+ __wg_softmax_kernel_\d+", ptx)) == 4
     assert "[1024]" in ptx and "[32]" in ptx
     assert "[3996]" not in ptx
     assert "bar.sync" in ptx
@@ -115,18 +118,20 @@ def test_elementwise_vector_accesses_where_tiles_are_full(ptxas: Path) -> None:
 
 
 def test_layernorm_keeps_partials_in_shared_memory_without_copies(ptxas: Path) -> None:
-    """layernorm, like softmax: the row sum and sum of squares (one float each), the 512
-    partials of both reductions (reused by the second reduction) and a slot per warp for
-    each all-reduce in shared memory; no row-sized buffer, and no memref.copy between shared buffers (the
-    reductions' zero fills are kept apart, so no fill result is copied by every thread)."""
+    """layernorm's region 5 (chunks in registers, 512 threads), like softmax's region 6:
+    the 512 partials of each reduction (each thread's slot then holds the merged row sum or
+    sum of squares) and a slot per warp for each all-reduce in shared memory; no row-sized
+    buffer, and no memref.copy between shared buffers (the reductions' zero fills are kept
+    apart, so no fill result is copied by every thread)."""
     kernel = schedir.compile(
         REPO / "examples" / "layernorm_cuda.mlir",
         schedule=REPO / "schedules" / "layernorm_cuda.mlir",
         target="cuda",
+        knobs={"threads": 5},
     )
     assert "memref.copy" not in kernel.stages["scheduled"]
     ptx = kernel.stages["ptx"]
-    assert len(re.findall(r"\.shared \.align 16 \.\S+ __wg_layernorm_kernel_\d+", ptx)) == 5
+    assert len(re.findall(r"\.shared \.align 16 \.\S+ __wg_layernorm_kernel_\d+", ptx)) == 4
     assert "[2048]" in ptx and "[64]" in ptx
     assert "[3996]" not in ptx
     assert re.search(r"\.maxntid 512, 1, 1", ptx)

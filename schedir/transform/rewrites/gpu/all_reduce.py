@@ -153,12 +153,19 @@ def _check(op: Operation, *, rows: bool = False) -> tuple[int, int, Operation, A
 
 
 def reduce_to_all_reduce(
-    rewriter: PatternRewriter, op: Operation, mapping: Sequence[Attribute]
+    rewriter: PatternRewriter,
+    op: Operation,
+    mapping: Sequence[Attribute],
+    *,
+    merge_in_threads: bool = False,
 ) -> AllReduceRewrite:
     """Reduce the partials of `op` over the block with one `gpu.all_reduce` per thread and
     leave `op` merging only the first of them (see the module docstring); `mapping` is the
-    forall's (one thread or warp dimension)."""
-    dim, extent, _, kind = _check(op)
+    forall's (one thread or warp dimension). With `merge_in_threads`, every iteration
+    combines its reduced value with the init itself (the body's combiner, operands in the
+    body's order) and writes that into its slot, and `op` is replaced by slot 0 (a
+    rank-reducing `tensor.extract_slice`, returned as the merge): no thread merges alone."""
+    dim, extent, combiner, kind = _check(op)
     (source,) = dps_inputs(op)
     in_map = indexing_maps(op)[0]
     rank = len(in_map.results)
@@ -175,15 +182,31 @@ def reduce_to_all_reduce(
     value = rewriter.insert(ExtractOp(slots, indices, element_type)).results[0]
     all_reduce = gpu.AllReduceOp(value, kind, uniform=True)
     rewriter.insert(all_reduce)
+    result: SSAValue = all_reduce.result
+    (init,) = dps_inits(op)
+    init_type = cast(TensorType[Attribute], init.type)
+    if merge_in_threads:
+        # The init is one element (every parallel dim has extent 1): each thread reads it
+        # and combines, as the body combines the (reduced) input with the accumulator.
+        init_rank = len(init_type.get_shape())
+        at = [zero] * init_rank
+        acc = rewriter.insert(ExtractOp(init, at, element_type)).results[0]
+        in_arg, out_arg = op.regions[0].block.args
+        clone = combiner.clone(value_mapper={in_arg: result, out_arg: acc})
+        result = rewriter.insert(clone).results[0]
     one_type = TensorType(element_type, [1] * rank)
     # The result is written by filling this thread's own 1x..x1 slot (bufferized in place,
     # no copy), not by inserting a new tensor.
     offsets: list[SSAValue | int] = [t if i in position else 0 for i in range(rank)]
     slot = rewriter.insert(ExtractSliceOp(slots, offsets, [1] * rank, [1] * rank, one_type))
-    filled = rewriter.insert(linalg.FillOp([all_reduce.result], [slot.results[0]], [one_type]))
+    filled = rewriter.insert(linalg.FillOp([result], [slot.results[0]], [one_type]))
     rewriter.insertion_point = InsertPoint.at_end(forall.terminator.region.block)
     rewriter.insert(ParallelInsertSliceOp(filled.results[0], slots, offsets, [1] * rank))
     rewriter.insertion_point = InsertPoint.before(op)
+    if merge_in_threads:
+        head = ExtractSliceOp(forall.results[0], [0] * rank, [1] * rank, [1] * rank, init_type)
+        rewriter.replace(op, head)
+        return AllReduceRewrite(forall, all_reduce, head)
     first = rewriter.insert(
         ExtractSliceOp(forall.results[0], [0] * rank, [1] * rank, [1] * rank, one_type)
     )
