@@ -350,18 +350,21 @@ _ROW_VARIANTS = {
     **_THREADS_VARIANTS,
     "threads=512": {"threads": 1},
     "warps": {"threads": 4},
-    "regs 512": {"threads": 5},
-    "regs 256": {"threads": 6},
+    "regs 1024": {"threads": 7},
     "regs 128": {"threads": 8},
 }
-_SOFTMAX_VARIANTS = {**_ROW_VARIANTS, "regs 1024": {"threads": 7}, "v4 256": {"threads": 9}}
-_LAYERNORM_VARIANTS = _ROW_VARIANTS
+_SOFTMAX_VARIANTS = {
+    **_ROW_VARIANTS,
+    "regs 512": {"threads": 5},
+    "v4 256": {"threads": 9},
+    "v4 512": {"threads": 10},
+}
+_LAYERNORM_VARIANTS = {**_ROW_VARIANTS, "regs 256": {"threads": 6}}
 """softmax's and layernorm's other regions of the "threads" knob: contiguous pieces in registers
 with 256, 512 or 1024 threads, the chunked schedule, a row per warp, and the chunks in
 registers (the chunk loops unrolled, the row read once, coalesced) with 128, 256, 512 or 1024
-threads, softmax's chunks of four floats with 256 threads; the default rows are softmax's
-chunks of four floats with 512 threads (region 10) and layernorm's chunks in registers with
-1024 (region 7)."""
+threads, softmax's chunks of four floats with 256 and 512 threads; the default rows are
+softmax's chunks in registers with 256 threads (region 6) and layernorm's with 512 (region 5)."""
 
 
 _COLSUM_VARIANTS = {

@@ -17,7 +17,7 @@
 // Contiguous pieces are not coalesced: on the H200 at 8192^2 (benchmarks/gpu.py, one run)
 // layernorm took 0.215 ms with 512 threads in registers, 0.178 with 1024, 0.154 with chunks;
 // torch.compile 0.131, Triton 0.135.
-// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 7): region 3's
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 5): region 3's
 // chunks (thread t owns float t of each chunk of T: coalesced) with each thread's static
 // tiles vectorized and, once mapped, the chunk loops unrolled by 8192 / T: at 8192 columns
 // each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
@@ -30,9 +30,11 @@
 // Measured on the H200 at 8192^2 (benchmarks/gpu.py, one run, 6 barriers): 0.142 ms with
 // 512 threads, 0.147 with 256, 0.140 with 1024; chunks 0.156, torch.compile 0.133, Triton
 // 0.137. With 2 barriers (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
-// TB/s): 0.1350 ms with 1024 threads (region 7, selected), 0.1380 with 512, 0.1435 with
+// TB/s): 0.1350 ms with 1024 threads (region 7), 0.1380 with 512 (region 5), 0.1435 with
 // 256; torch.compile 0.1324, Triton 0.1334, eager 0.2193. A second run (01:28, the device
-// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201.
+// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201. Region 5 stays
+// selected: at 1000 columns region 7's whole row is one partial chunk (as softmax's region
+// 10's, which lost 2.3x there against region 6); the tuner selects region 7 for long rows.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -81,7 +83,7 @@ module attributes {transform.with_named_sequence} {
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
     // region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 7 {
+    transform.tune.alternatives<"threads"> selected_region = 5 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
       // tile_reduction_using_forall.

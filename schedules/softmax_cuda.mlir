@@ -45,10 +45,10 @@
 // reads of the published max (now the value each thread holds: the same forwarding): the
 // div's exp(x - max) is the sum's (32 ex2 per thread at 8192 columns instead of 64).
 // Measured on the H200 (benchmarks/gpu.py, one run, 22:06, copy 4.09 TB/s): 8192^2 region
-// 6 (then selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
+// 6 (selected) 0.135 ms (was 0.137 before exp was computed once), region 9 0.136, Triton
 // 0.134, torch.compile 0.154; 8191x1000: region 6 0.026 ms (was 0.031), region 9 0.053,
 // torch eager 0.025, Triton 0.035. Region 9 is not selected.
-// Chunks of four with 512 threads (region 10, selected): region 9 with chunks of 2048 (4
+// Chunks of four with 512 threads (region 10): region 9 with chunks of 2048 (4
 // ld.global.v4 and 4 st.global.v4 per thread at 8192 columns, Triton's tutorial layout),
 // nvvm.minctasm 4 (32 registers: 4 blocks, 64 warps per SM).
 // Measured on the H200 (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
@@ -66,8 +66,8 @@
 // region 6 0.1356, Triton 0.1336; 8191x1000: region 10 0.0619 ms (a row of 1000 is half a
 // chunk of 2048: a partial, scalar chunk, half the threads idle), the row-per-warp region
 // 0.0270 (benchmarks/gpu.py's softmax_odd row), region 6 0.026 (22:06 run), Triton 0.0519,
-// eager 0.0234. Region 10 is selected for the 8192-column benchmark; for short or odd rows
-// the tuner's choice (threads = 4 or 6) is the faster one.
+// eager 0.0234. Region 6 stays selected: region 10 gains 1% at 8192 columns and loses 2.3x
+// at 1000; the tuner selects region 10 for long rows where it is faster.
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
@@ -114,7 +114,7 @@ module attributes {transform.with_named_sequence} {
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
     // chunks of four with 256 threads (9) or 512 (10) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 10 {
+    transform.tune.alternatives<"threads"> selected_region = 6 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
       %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]
