@@ -1,7 +1,22 @@
 // Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in two
-// kernels: G row chunks reduced into G partials per column, then the partials merged. Two
-// schedules, tried in order by transform.alternatives on the function:
+// kernels: G row chunks reduced into G partials per column, then the partials merged; or,
+// with knob "kernels" = 1, in one. Three schedules, tried in order by
+// transform.alternatives on the function:
 //
+// 0. One kernel ("kernels" = 1; only where R divides the rows and W the columns:
+//    transform.structured.multitile_sizes guards as in A), a block per strip of W
+//    columns (knob "strip": W x R = 32 x 64 selected, 32 x 128, 16 x 128, 16 x 64):
+//    split_reduction by R (insert_split_dimension = 0) gives R x N partials; the merge
+//    tiled over the strips (#gpu.block<x>) with the partial op, its zeros and the
+//    output's zeros fused in, the block's R x W partials are a tensor of the block,
+//    bufferized into shared memory (schedir.workgroup_buffer). Its W / 4 x R threads
+//    (#gpu.thread<linear_dim_0> over the 4-column groups, the faster, linear_dim_1 over
+//    the row groups: a warp reads 32 / (W / 4) rows of W contiguous columns per load)
+//    each walk M / R rows in steps of "row_step" (vector<1xRSx4xf32> reads kept in a
+//    vector<1x4xf32> accumulator), store their 4 sums to the shared partials; after the
+//    barrier, thread c < W adds column c's R partials and writes the column. No partials
+//    in global memory, one launch (the host's ~25 us per launch counts where the device
+//    work is short).
 // A. The split region, where G divides the rows (transform.structured.multitile_sizes
 //    with divisor G as the silenceable guard: upstream's split_reduction fails
 //    definitely on a ragged split): split_reduction with insert_split_dimension = 0
@@ -61,6 +76,136 @@ module attributes {transform.with_named_sequence} {
     %func_a = transform.structured.match ops{["func.func"]} in %root
       : (!transform.any_op) -> !transform.any_op
     transform.alternatives %func_a : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %fill, %red = transform.split_handle %ops
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Knob "kernels": 1 tries the one-kernel schedule first (a transform.match.param.cmpi
+      // that fails otherwise), 2 (selected) goes to A.
+      %kernels = transform.tune.knob<"kernels"> = 2 from options = [1, 2] -> !transform.param<i64>
+      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %kernels, %one : !transform.param<i64>
+      // The block's strip: W columns by R row groups (W / 4 x R threads); the guards fail
+      // silenceably where R does not divide the rows or W the columns.
+      %strip = transform.tune.knob<"strip"> = 0 from options = [0, 1, 2, 3] -> !transform.param<i64>
+      %f, %p, %c_b, %grid = transform.tune.alternatives<"strip_shape"> selected_region = %strip
+          : !transform.param<i64> -> !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op {
+        // 32 columns x 64 row groups: 512 threads.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 64 divisor = 64 : (!transform.any_op) -> !transform.param<i64>
+        %lo_n, %hi_n, %at_n = transform.structured.multitile_sizes %red dimension = 1
+            target_size = 32 divisor = 32 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 64, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        %c_b, %grid = transform.structured.tile_using_forall %c tile_sizes [0, 32]
+            (mapping = [#gpu.block<x>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c_b, %grid
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        // 32 columns x 128 row groups: 1024 threads.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 128 divisor = 128 : (!transform.any_op) -> !transform.param<i64>
+        %lo_n, %hi_n, %at_n = transform.structured.multitile_sizes %red dimension = 1
+            target_size = 32 divisor = 32 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 128, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        %c_b, %grid = transform.structured.tile_using_forall %c tile_sizes [0, 32]
+            (mapping = [#gpu.block<x>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c_b, %grid
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        // 16 columns x 128 row groups: 512 threads.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 128 divisor = 128 : (!transform.any_op) -> !transform.param<i64>
+        %lo_n, %hi_n, %at_n = transform.structured.multitile_sizes %red dimension = 1
+            target_size = 16 divisor = 16 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 128, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        %c_b, %grid = transform.structured.tile_using_forall %c tile_sizes [0, 16]
+            (mapping = [#gpu.block<x>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c_b, %grid
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }, {
+        // 16 columns x 64 row groups: 256 threads.
+        %lo, %hi, %at = transform.structured.multitile_sizes %red dimension = 0
+            target_size = 64 divisor = 64 : (!transform.any_op) -> !transform.param<i64>
+        %lo_n, %hi_n, %at_n = transform.structured.multitile_sizes %red dimension = 1
+            target_size = 16 divisor = 16 : (!transform.any_op) -> !transform.param<i64>
+        %e, %f, %p, %c = transform.structured.split_reduction %red
+            {split_factor = 64, insert_split_dimension = 0}
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        %c_b, %grid = transform.structured.tile_using_forall %c tile_sizes [0, 16]
+            (mapping = [#gpu.block<x>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield %f, %p, %c_b, %grid
+          : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+      }
+      // The output's zeros, the partial op and the partials' zeros into the strip's block.
+      %fill_b, %g1 = transform.structured.fuse_into_containing_op %fill into %grid
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %p_b, %g2 = transform.structured.fuse_into_containing_op %p into %grid
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %f_b, %g3 = transform.structured.fuse_into_containing_op %f into %grid
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func_s = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.tensor.fold_tensor_empty
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // The threads: row group y (linear_dim_1) and 4 adjacent columns x (linear_dim_0,
+      // the faster: a warp reads 32 / (W / 4) rows of W contiguous columns per load).
+      %p_t, %threads = transform.structured.tile_using_forall %p_b tile_sizes [1, 0, 4]
+          (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %f_t, %t2 = transform.structured.fuse_into_containing_op %f_b into %threads
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %step = transform.tune.knob<"row_step"> = 8 from options = [4, 8, 16]
+        -> !transform.param<i64>
+      %p_r, %rows = transform.structured.tile_using_for %p_t tile_sizes [0, %step, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      // The merge after the block's barrier: thread c < W adds column c's R partials.
+      %c_t, %merge = transform.structured.tile_using_forall %c_b tile_sizes [0, 1]
+          (mapping = [#gpu.thread<linear_dim_0>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %t3 = transform.structured.fuse_into_containing_op %fill_b into %merge
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_s : !transform.any_op
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %grid
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %loops = transform.structured.match ops{["scf.for"]} in %func_s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_licm to %loops : !transform.any_op
+      transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.yield
+    }, {
     ^bb0(%s: !transform.any_op):
       %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %s
         : (!transform.any_op) -> !transform.any_op
@@ -436,39 +581,78 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %func_b = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
-    // Kernel 1's grid (2-D in the split region's "grid" = 1), then the merge's.
-    %grids_2d = transform.structured.match ops{["scf.forall"]}
-        attributes {mapping = [#gpu.block<y>, #gpu.block<x>]} in %func_b
-      : (!transform.any_op) -> !transform.any_op
-    %grids_1d = transform.structured.match ops{["scf.forall"]}
-        attributes {mapping = [#gpu.block<x>]} in %func_b
-      : (!transform.any_op) -> !transform.any_op
-    %grids = transform.merge_handles %grids_2d, %grids_1d : !transform.any_op
-    %grid2, %grid3 = transform.split_handle %grids
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
-      : (!transform.any_op) -> !transform.any_op
-    %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
-      -> !transform.param<i64>
-    transform.tune.alternatives<"threads_block"> selected_region = %threads
-        : !transform.param<i64> {
-      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [256, 1, 1]
+    transform.alternatives %func_b : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      // The one-kernel region's grid (its threads linear: the other regions' are not).
+      %linear = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]} in %s
         : (!transform.any_op) -> !transform.any_op
+      %one_forall = transform.split_handle %linear {pass_through_empty_handle = false}
+        : (!transform.any_op) -> !transform.any_op
+      %grids = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.block<x>]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %grid = transform.split_handle %grids {pass_through_empty_handle = false}
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %grid generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %strip = transform.tune.knob<"strip"> = 0 from options = [0, 1, 2, 3] -> !transform.param<i64>
+      transform.tune.alternatives<"strip_threads"> selected_region = %strip
+          : !transform.param<i64> {
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }, {
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }, {
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }, {
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }
       transform.yield
     }, {
-      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
+    ^bb0(%s: !transform.any_op):
+      // Kernel 1's grid (2-D in the split region's "grid" = 1), then the merge's.
+      %grids_2d = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.block<y>, #gpu.block<x>]} in %s
         : (!transform.any_op) -> !transform.any_op
-      transform.yield
-    }, {
-      %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [1024, 1, 1]
+      %grids_1d = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.block<x>]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %grids = transform.merge_handles %grids_2d, %grids_1d : !transform.any_op
+      %grid2, %grid3 = transform.split_handle %grids
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %launch2 = transform.gpu.map_forall_to_blocks %grid2 generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %threads = transform.tune.knob<"threads"> = 1 from options = [0, 1, 2]
+        -> !transform.param<i64>
+      transform.tune.alternatives<"threads_block"> selected_region = %threads
+          : !transform.param<i64> {
+        %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [256, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }, {
+        %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [512, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }, {
+        %m = transform.gpu.map_nested_forall_to_threads %launch2 block_dims = [1024, 1, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }
+      %launch3 = transform.gpu.map_forall_to_blocks %grid3 generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [32, 1, 1]
+          sync_after_distribute = false
         : (!transform.any_op) -> !transform.any_op
       transform.yield
     }
-    %launch3 = transform.gpu.map_forall_to_blocks %grid3 generate_gpu_launch
-      : (!transform.any_op) -> !transform.any_op
-    %mapped3 = transform.gpu.map_nested_forall_to_threads %launch3 block_dims = [32, 1, 1]
-        sync_after_distribute = false
-      : (!transform.any_op) -> !transform.any_op
     %func_g = transform.structured.match ops{["func.func"]} in %root_b
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {

@@ -154,6 +154,40 @@ def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | 
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8192, 8192), (1024, 4096), (256, 32), (8191, 1000), (8192, 1000)], ids=str
+)
+@pytest.mark.parametrize("strip", [0, 1, 2, 3])
+def test_column_sums_in_one_kernel(rows: int, cols: int, strip: int) -> None:
+    """colsum's one-kernel region ("kernels" = 1, each "strip" shape: the block's R x W
+    partials in shared memory) where R divides the rows and W the columns; at 8191 rows or
+    1000 columns the two-kernel regions it falls back to."""
+    knobs = {"kernels": 1, "strip": strip}
+    kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
+    check_kernel(kernel, text, seed=rows + cols + strip, reduction=None)
+
+
+_COLSUM_RACECHECK_SCRIPT = """
+import sys
+import schedir
+from tests.helpers import check_kernel, resized_example
+rows, cols, strip = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+text = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+kernel = schedir.compile(
+    text, schedule="schedules/colsum_cuda.mlir", target="cuda", knobs={"kernels": 1, "strip": strip}
+)
+check_kernel(kernel, text, seed=1, reduction=None)
+print("ran")
+"""
+
+
+@pytest.mark.parametrize("strip", [0, 2])
+def test_colsum_one_kernel_racecheck_clean(strip: int) -> None:
+    """The one-kernel region's shared partials: written by every thread, read by the
+    merge's W threads after the barrier (512 rows of 64 columns)."""
+    run_sanitized("racecheck", _COLSUM_RACECHECK_SCRIPT, "512", "64", str(strip))
+
+
 # --- s15-col: colsum, rowsum and matvec at the issue's shapes, every region that the
 # benchmark times (1x1: single-row chunks, empty row chunks and a one-lane merge).
 

@@ -60,6 +60,15 @@ def _colsum(rows: int, cols: int) -> str:
         # rows a multiple of G, the N x G schedule chosen ("partials" = 1)
         (256, 64, {"partials": 1}),
         (1024, 4100, {"partials": 1, "threads": 2, "blocks": 2}),
+        # one kernel ("kernels" = 1) where R divides the rows and W the columns: each
+        # strip shape (W x R: 32x64, 32x128, 16x128, 16x64) and row step; otherwise
+        # (255 rows, 1000 columns) the two-kernel regions
+        (256, 64, {"kernels": 1}),
+        (128, 96, {"kernels": 1, "strip": 1, "row_step": 4}),
+        (512, 48, {"kernels": 1, "strip": 2, "row_step": 16}),
+        (192, 16, {"kernels": 1, "strip": 3}),
+        (255, 64, {"kernels": 1}),
+        (256, 1000, {"kernels": 1}),
     ],
     ids=str,
 )

@@ -222,6 +222,48 @@ def test_colsum_kernels_read_16_bytes_per_load(
         assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
+COLSUM_STRIPS = {0: (32, 64), 1: (32, 128), 2: (16, 128), 3: (16, 64)}
+"""colsum's "strip" regions (one kernel) -> (W columns, R row groups) of a block."""
+
+
+@pytest.mark.parametrize("strip", sorted(COLSUM_STRIPS))
+def test_colsum_one_kernel_partials_in_shared_memory(
+    strip: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """colsum with "kernels" = 1 at 8192^2: one kernel of W / 4 x R threads (a block per
+    strip of W columns), each thread reading a step of 8 rows of its 4 columns as 16-byte
+    loads, its 4 sums stored to the block's R x W partials in shared memory, one barrier,
+    then W threads adding a column's R partials: no second kernel, no global partials
+    (one global store per column), no local memory, no spills."""
+    width, groups = COLSUM_STRIPS[strip]
+    payload = resized_example("colsum_cuda.mlir", {999: 8192, 1000: 8192})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(
+        payload, schedule=schedule, target="cuda", knobs={"kernels": 1, "strip": strip}
+    ).stages["ptx"]
+    (module,) = _modules(ptx)
+    assert f".maxntid {width // 4 * groups}, 1, 1" in module
+    assert re.search(rf"\.shared \.align \d+ \.b8 __wg_\w+\[{4 * width * groups}\]", module)
+    loads = re.findall(r"ld\.global(?:\.nc)?\.(v4\.)?[bf]32", module)
+    assert len(loads) == 8 and all(loads), loads
+    assert len(re.findall(r"bar\.sync", module)) == 1
+    assert len(re.findall(r"ld\.shared\.[bf]32", module)) == groups
+    assert len(re.findall(r"st\.global", module)) <= 2  # the column's zero and its sum
+    assert ".local" not in module
+    assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
+    assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (8192, 1000), (8191, 8192)])
+def test_colsum_one_kernel_falls_back_to_two(rows: int, cols: int) -> None:
+    """Where R does not divide the rows or W the columns, "kernels" = 1 takes the
+    two-kernel regions (transform.alternatives after split_reduction's guard)."""
+    payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs={"kernels": 1})
+    assert len(_modules(ptx.stages["ptx"])) == 2
+
+
 WARP_ROWS = {("rowsum", 4): 1, ("rowsum", 5): 4, ("rowsum", 6): 8}
 """(schedule, region of the "threads" knob) -> rows per block of its warp-per-row region."""
 
