@@ -1,7 +1,7 @@
 // Column sums on the GPU (a reduction over the outer dimension of an MxN matrix), in two
 // kernels: G row chunks reduced into G partials per column, then the partials merged; or,
-// with knob "kernels" = 1, in one. Three schedules, tried in order by
-// transform.alternatives on the function:
+// with knob "kernels" = 1, in one. Four schedules, tried in order by
+// transform.alternatives on the function (0 and 0b only with "kernels" = 1):
 //
 // 0. One kernel ("kernels" = 1; only where R divides the rows and W the columns:
 //    transform.structured.multitile_sizes guards as in A), a block per strip of W
@@ -16,7 +16,18 @@
 //    vector<1x4xf32> accumulator), store their 4 sums to the shared partials; after the
 //    barrier, thread c < W adds column c's R partials and writes the column. No partials
 //    in global memory, one launch (the host's ~25 us per launch counts where the device
-//    work is short).
+//    work is short). The threads are mapped with block_dims [32, T / 32, 1].
+// 0b. One kernel where 8 divides the columns (any row count: 8191x1000): a block of 32 x 8
+//    threads per strip of 8 columns; tile_reduction_using_for by 128 rows gives the
+//    block 8 x 128 partials (shared memory), thread row y (linear_dim_1; 2 threads of 4
+//    columns per row) adding row y of each step of 128 into its 4 partials (the
+//    accumulator in registers: hoist_redundant_vector_transfers after the mapping), the
+//    ragged last step peeled (transform.loop.peel) and spread with num_threads so that
+//    thread row y adds its row y again: no thread touches another's partials before the
+//    merge's barrier. The merge as kernel 2 of B below: a warp per column (thread y < 8),
+//    lane l adding partials 4l..4l+3 (a 16-byte shared load), one gpu.subgroup_reduce.
+//    (The row loop's accumulators are written to shared memory after a barrier that
+//    canonicalization leaves behind the loop: harmless, each thread writes its own.)
 // A. The split region, where G divides the rows (transform.structured.multitile_sizes
 //    with divisor G as the silenceable guard: upstream's split_reduction fails
 //    definitely on a ragged split): split_reduction with insert_split_dimension = 0
@@ -81,7 +92,7 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
       %fill, %red = transform.split_handle %ops
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // Knob "kernels": 1 tries the one-kernel schedule first (a transform.match.param.cmpi
+      // Region 0. Knob "kernels": 1 tries the one-kernel schedules first (a transform.match.param.cmpi
       // that fails otherwise), 2 (selected) goes to A.
       %kernels = transform.tune.knob<"kernels"> = 2 from options = [1, 2] -> !transform.param<i64>
       %one = transform.param.constant 1 : i64 -> !transform.param<i64>
@@ -201,6 +212,88 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
       transform.apply_licm to %loops : !transform.any_op
       transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.yield
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %fill, %red = transform.split_handle %ops
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %kernels = transform.tune.knob<"kernels"> = 2 from options = [1, 2] -> !transform.param<i64>
+      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %kernels, %one : !transform.param<i64>
+      // Region 0b. Strips of 8 columns (2 threads of 4): the guard fails silenceably
+      // otherwise.
+      %lo_n, %hi_n, %at_n = transform.structured.multitile_sizes %red dimension = 1
+          target_size = 8 divisor = 8 : (!transform.any_op) -> !transform.param<i64>
+      %red_b, %grid = transform.structured.tile_using_forall %red tile_sizes [0, 8]
+          (mapping = [#gpu.block<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_b, %g1 = transform.structured.fuse_into_containing_op %fill into %grid
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Steps of 128 rows, thread row y adding row y of each step into its 4 partials
+      // (the partials are 8 x 128: the reduction tile's dimension last); a ragged last
+      // step peeled, its row y added by the same thread (num_threads: one row each), so
+      // that no thread touches another's partials before the merge's barrier.
+      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+          by tile_sizes = [128, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %loop_f = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %loop_f : !transform.op<"scf.for"> failures(suppress) {
+      ^bb1(%l: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %l
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %parts = transform.structured.match ops{["linalg.generic"]} in %grid
+        : (!transform.any_op) -> !transform.any_op
+      %parts_t, %parts_f = transform.structured.tile_using_forall %parts num_threads [128, 2]
+          (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_t, %pff = transform.structured.tile_using_forall %pfill tile_sizes [4, 1]
+          (mapping = [#gpu.thread<linear_dim_0>, #gpu.thread<linear_dim_1>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // The merge: a warp per column (thread y < 8), lane l adding partials 4l..4l+3 of
+      // each 128 (16-byte shared loads), one gpu.subgroup_reduce.
+      %mpfill, %mpart, %mcomb, %mloop = transform.structured.tile_reduction_using_for %comb
+          by tile_sizes = [0, 128]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %mpart_t, %mpart_f = transform.structured.tile_using_forall %mpart tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mpfill_t, %mpfill_f = transform.structured.tile_using_forall %mpfill tile_sizes [1, 4]
+          (mapping = [#gpu.thread<y>, #gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b tile_sizes [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %sg, %merge = transform.schedir.gpu.reduce_to_subgroup_reduce %mcomb lanes = 32
+          mapping = [#gpu.thread<y>, #gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %merge_t, %merge_f = transform.structured.tile_using_forall %merge tile_sizes [1]
+          (mapping = [#gpu.thread<y>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func_s = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_s {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_s : !transform.any_op
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %grid
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
       transform.apply_patterns to %func_s {
         transform.apply_patterns.canonicalization
       } : !transform.any_op
@@ -583,11 +676,54 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.alternatives %func_b : !transform.any_op {
     ^bb0(%s: !transform.any_op):
+      // Region 0b's grid: linear threads and a warp per column in the merge (region 0
+      // has only the former, A and B only the latter).
+      %linear_b = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %one_b = transform.split_handle %linear_b {pass_through_empty_handle = false, overflow_result = 0}
+        : (!transform.any_op) -> !transform.any_op
+      %warps_b = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.thread<y>, #gpu.thread<x>]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %warp_b = transform.split_handle %warps_b {pass_through_empty_handle = false, overflow_result = 0}
+        : (!transform.any_op) -> !transform.any_op
+      %grids_b = transform.structured.match ops{["scf.forall"]}
+          attributes {mapping = [#gpu.block<x>]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %grid_b = transform.split_handle %grids_b {pass_through_empty_handle = false}
+        : (!transform.any_op) -> !transform.any_op
+      %launch_b = transform.gpu.map_forall_to_blocks %grid_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped_b = transform.gpu.map_nested_forall_to_threads %launch_b block_dims = [32, 8, 1]
+        : (!transform.any_op) -> !transform.any_op
+      // The accumulators into registers (out of the step loops, where each thread reads
+      // and writes only its own partials), then the barriers that guarded nothing else.
+      %func_m = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_m {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_patterns to %func_m {
+        transform.apply_patterns.memref.fold_memref_alias_ops
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_m : !transform.any_op
+      %func_n = transform.structured.hoist_redundant_vector_transfers %func_m
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_n {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.yield
+    }, {
+    ^bb0(%s: !transform.any_op):
       // The one-kernel region's grid (its threads linear: the other regions' are not).
       %linear = transform.structured.match ops{["scf.forall"]}
           attributes {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]} in %s
         : (!transform.any_op) -> !transform.any_op
-      %one_forall = transform.split_handle %linear {pass_through_empty_handle = false}
+      %one_forall = transform.split_handle %linear {pass_through_empty_handle = false, overflow_result = 0}
         : (!transform.any_op) -> !transform.any_op
       %grids = transform.structured.match ops{["scf.forall"]}
           attributes {mapping = [#gpu.block<x>]} in %s
@@ -599,22 +735,41 @@ module attributes {transform.with_named_sequence} {
       %strip = transform.tune.knob<"strip"> = 0 from options = [0, 1, 2, 3] -> !transform.param<i64>
       transform.tune.alternatives<"strip_threads"> selected_region = %strip
           : !transform.param<i64> {
-        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 16, 1]
           : (!transform.any_op) -> !transform.any_op
         transform.yield
       }, {
-        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [1024, 1, 1]
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 32, 1]
           : (!transform.any_op) -> !transform.any_op
         transform.yield
       }, {
-        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 16, 1]
           : (!transform.any_op) -> !transform.any_op
         transform.yield
       }, {
-        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+        %m = transform.gpu.map_nested_forall_to_threads %launch block_dims = [32, 8, 1]
           : (!transform.any_op) -> !transform.any_op
         transform.yield
       }
+      // The accumulators into registers (out of the step loops, where each thread reads
+      // and writes only its own partials), then the barriers that guarded nothing else.
+      %func_m = transform.structured.match ops{["func.func"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_m {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_patterns to %func_m {
+        transform.apply_patterns.memref.fold_memref_alias_ops
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_m : !transform.any_op
+      %func_n = transform.structured.hoist_redundant_vector_transfers %func_m
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_n {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
       transform.yield
     }, {
     ^bb0(%s: !transform.any_op):

@@ -155,13 +155,16 @@ def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | 
 
 
 @pytest.mark.parametrize(
-    ("rows", "cols"), [(8192, 8192), (1024, 4096), (256, 32), (8191, 1000), (8192, 1000)], ids=str
+    ("rows", "cols"),
+    [(8192, 8192), (1024, 4096), (256, 32), (8191, 1000), (8192, 1000), (1000, 8), (129, 24)],
+    ids=str,
 )
 @pytest.mark.parametrize("strip", [0, 1, 2, 3])
 def test_column_sums_in_one_kernel(rows: int, cols: int, strip: int) -> None:
-    """colsum's one-kernel region ("kernels" = 1, each "strip" shape: the block's R x W
-    partials in shared memory) where R divides the rows and W the columns; at 8191 rows or
-    1000 columns the two-kernel regions it falls back to."""
+    """colsum's one-kernel regions ("kernels" = 1): each "strip" shape (the block's R x W
+    partials in shared memory) where R divides the rows and W the columns, strips of 8
+    columns (region 0b: steps of 128 rows, a peeled ragged step) where 8 divides the
+    columns."""
     knobs = {"kernels": 1, "strip": strip}
     kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
     check_kernel(kernel, text, seed=rows + cols + strip, reduction=None)
@@ -181,11 +184,12 @@ print("ran")
 """
 
 
-@pytest.mark.parametrize("strip", [0, 2])
-def test_colsum_one_kernel_racecheck_clean(strip: int) -> None:
-    """The one-kernel region's shared partials: written by every thread, read by the
-    merge's W threads after the barrier (512 rows of 64 columns)."""
-    run_sanitized("racecheck", _COLSUM_RACECHECK_SCRIPT, "512", "64", str(strip))
+@pytest.mark.parametrize(("rows", "cols", "strip"), [(512, 64, 0), (512, 64, 2), (1001, 8, 0)])
+def test_colsum_one_kernel_racecheck_clean(rows: int, cols: int, strip: int) -> None:
+    """The one-kernel regions' shared partials: written by every thread, read by the
+    merge's threads after the barrier (region 0 at 512 rows of 64 columns; region 0b at
+    1001 rows of 8: the step loop's accumulators and the peeled step's row per thread)."""
+    run_sanitized("racecheck", _COLSUM_RACECHECK_SCRIPT, str(rows), str(cols), str(strip))
 
 
 # --- s15-col: colsum, rowsum and matvec at the issue's shapes, every region that the

@@ -230,7 +230,7 @@ COLSUM_STRIPS = {0: (32, 64), 1: (32, 128), 2: (16, 128), 3: (16, 64)}
 def test_colsum_one_kernel_partials_in_shared_memory(
     strip: int, ptxas: Path, tmp_path: Path
 ) -> None:
-    """colsum with "kernels" = 1 at 8192^2: one kernel of W / 4 x R threads (a block per
+    """colsum with "kernels" = 1 at 8192^2: one kernel of W / 4 x R threads (32 x W R / 128; a block per
     strip of W columns), each thread reading a step of 8 rows of its 4 columns as 16-byte
     loads, its 4 sums stored to the block's R x W partials in shared memory, one barrier,
     then W threads adding a column's R partials: no second kernel, no global partials
@@ -242,7 +242,7 @@ def test_colsum_one_kernel_partials_in_shared_memory(
         payload, schedule=schedule, target="cuda", knobs={"kernels": 1, "strip": strip}
     ).stages["ptx"]
     (module,) = _modules(ptx)
-    assert f".maxntid {width // 4 * groups}, 1, 1" in module
+    assert f".maxntid 32, {width // 4 * groups // 32}, 1" in module
     assert re.search(rf"\.shared \.align \d+ \.b8 __wg_\w+\[{4 * width * groups}\]", module)
     loads = re.findall(r"ld\.global(?:\.nc)?\.(v4\.)?[bf]32", module)
     assert len(loads) == 8 and all(loads), loads
@@ -254,10 +254,33 @@ def test_colsum_one_kernel_partials_in_shared_memory(
     assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
-@pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (8192, 1000), (8191, 8192)])
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (8192, 1000), (8191, 8192), (37, 8)])
+def test_colsum_one_kernel_of_8_column_strips(
+    rows: int, cols: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """Where R does not divide the rows or W the columns but 8 divides the columns,
+    "kernels" = 1 takes region 0b: one kernel of 32 x 8 threads per strip of 8 columns,
+    thread row y adding row y of every step of 128 rows (16-byte loads) into its 4
+    partials in shared memory, a warp per column merging them (5 shfl.sync.bfly); no
+    local memory, no spills."""
+    payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs={"kernels": 1})
+    (module,) = _modules(ptx.stages["ptx"])
+    assert ".maxntid 32, 8, 1" in module
+    assert re.search(r"\.shared \.align \d+ \.b8 __wg_\w+\[4096\]", module)
+    if rows >= 128:
+        assert re.search(r"ld\.global(?:\.nc)?\.v4\.[bf]32", module)
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", module)) == 5
+    assert ".local" not in module
+    assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
+    assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 1001), (8192, 999), (5, 3)])
 def test_colsum_one_kernel_falls_back_to_two(rows: int, cols: int) -> None:
-    """Where R does not divide the rows or W the columns, "kernels" = 1 takes the
-    two-kernel regions (transform.alternatives after split_reduction's guard)."""
+    """Where 8 does not divide the columns, "kernels" = 1 takes the two-kernel regions
+    (transform.alternatives after the strips' silenceable guards)."""
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
     schedule = REPO / "schedules" / "colsum_cuda.mlir"
     ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs={"kernels": 1})
