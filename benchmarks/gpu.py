@@ -377,6 +377,11 @@ _COLSUM_VARIANTS = {
     "2d row_step=16": {"grid": 1, "row_step": 16},
     "nxg": {"partials": 1},
     "nxg threads=1024": {"partials": 1, "threads": 2},
+    "one 32x64": {"kernels": 1},
+    "one 32x64 row_step=16": {"kernels": 1, "row_step": 16},
+    "one 32x128": {"kernels": 1, "strip": 1},
+    "one 16x128": {"kernels": 1, "strip": 2},
+    "one 16x64": {"kernels": 1, "strip": 3},
 }
 """colsum's other knob values: row chunks G ("blocks": 128 selected, 256, 512), threads per
 block of the row-chunk kernel ("threads": 256, 512 selected, 1024), rows per vector step
@@ -384,21 +389,24 @@ block of the row-chunk kernel ("threads": 256, 512 selected, 1024), rows per vec
 kernel's grid ("grid": 0 selected, G blocks walking the column chunks; 1 ("2d"), a block
 per row chunk and column chunk of 4T, where 4T divides the columns); "nxg" ("partials" = 1) is
 the N x G schedule at the same size (the one odd row counts get), for the comparison in one
-run."""
+run; "one W x R" ("kernels" = 1, "strip") is the one-kernel schedule, a block per strip of W
+columns with R row groups (R x W partials in shared memory)."""
 
 _COLSUM_ODD_VARIANTS = {
     **{
         name: knobs
         for name, knobs in _COLSUM_VARIANTS.items()
-        if not {"grid", "partials"} & knobs.keys()
+        if not {"grid", "partials", "kernels"} & knobs.keys()
     },
+    "one (0b)": {"kernels": 1},
     "blocks=512 threads=256": {"blocks": 2, "threads": 0},
     "blocks=512 threads=256 row_step=4": {"blocks": 2, "threads": 0, "row_step": 4},
 }
 """At 8191x1000 the default's one chunk of 2048 columns leaves 250 of its 512 threads busy in
 each of G = 128 blocks (under one block per SM); 256 threads (250 busy) in 512 row chunks put
 about 4 blocks on every SM, for 2 MB of partials against the 32 MB read (H200: 0.067 ms, no
-faster than the default's 0.066; threads=256 alone 0.052)."""
+faster than the default's 0.066; threads=256 alone 0.052). "one (0b)" ("kernels" = 1) is the
+one-kernel schedule of strips of 8 columns (any row count: 125 blocks of 256 threads)."""
 
 _WARPS = {"threads": 4}
 """softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
