@@ -24,7 +24,8 @@
 //    accumulator in registers: hoist_redundant_vector_transfers after the mapping), the
 //    ragged last step peeled (transform.loop.peel) and spread with num_threads so that
 //    thread row y adds its row y again: no thread touches another's partials before the
-//    merge's barrier. The merge as kernel 2 of B below: a warp per column (thread y < 8),
+//    merge's barrier; the step loop unrolled by 8 after the mapping (transform.loop.unroll:
+//    8 loads in flight per thread). The merge as kernel 2 of B below: a warp per column (thread y < 8),
 //    lane l adding partials 4l..4l+3 (a 16-byte shared load), one gpu.subgroup_reduce.
 //    (The row loop's accumulators are written to shared memory after a barrier that
 //    canonicalization leaves behind the loop: harmless, each thread writes its own.)
@@ -716,6 +717,11 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.canonicalization
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
+      // The step loop (one row per thread and step, its accumulator now in registers)
+      // unrolled by 8: 8 independent 16-byte loads in flight per thread.
+      %steps_b = transform.structured.match ops{["scf.for"]} in %func_n
+        : (!transform.any_op) -> !transform.any_op
+      transform.loop.unroll %steps_b {factor = 8} : !transform.any_op
       transform.yield
     }, {
     ^bb0(%s: !transform.any_op):
