@@ -100,8 +100,11 @@ def test_row_reductions_match_the_reference(name: str, rows: int, cols: int) -> 
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
 
 
-@pytest.mark.parametrize("threads", [0, 2])
-@pytest.mark.parametrize("name", ["softmax", "layernorm", "rowsum"])
+@pytest.mark.parametrize(
+    ("name", "threads"),
+    [(n, t) for n in ("softmax", "layernorm", "rowsum") for t in (0, 2)] + [("matvec", 4)],
+    ids=str,
+)
 def test_threads_knob_regions_match_the_reference(name: str, threads: int) -> None:
     payload = resized_example(f"{name}_cuda.mlir", {1000: 7, 999: 2050})
     schedule = REPO / "schedules" / f"{name}_cuda.mlir"
