@@ -447,9 +447,11 @@ _MATVEC_VARIANTS = {
     "threads=256": {"threads": 0},
     "threads=1024": {"threads": 2},
     "pieces": {"threads": 3},
+    "warps": {"threads": 4},
 }
-"""matvec's other regions: a row per block of 256 or 1024 threads, and contiguous vectorized
-pieces per thread (512 threads); the default row is a row per 512-thread block."""
+"""matvec's other regions: a row per block of 256 or 1024 threads, contiguous vectorized
+pieces per thread (512 threads), a row per warp (one-warp blocks, 16-byte loads of the row
+and of x); the default row is a row per 512-thread block."""
 
 _ROWSUM_VARIANTS = {
     "warps": {"threads": 4},

@@ -13,6 +13,10 @@
 // static pieces (N a multiple of 512) are vectorized: at 8192 columns four
 // ld.global.v4 per thread and operand, all in flight before the thread's sum; the
 // partials are reduced as in the other regions.
+// Region 4 (warps, not measured yet): a row per block of one warp, as rowsum's region 4:
+// lane l adds the products of 4 adjacent elements of each chunk of 128 (16-byte loads of
+// the row and of x) in registers, one gpu.subgroup_reduce per row; up to 32 blocks per SM
+// share x through L1 (a row per 512-thread block reads x from L2 in every block).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.matvec"]} in %root
@@ -25,7 +29,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill_b, %f1 = transform.structured.fuse_into_containing_op %fill into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Knob: threads per block (256, 512, 1024), one region each.
+    // Knob: threads per block (256, 512, 1024; pieces of 512; a warp), one region each.
     transform.tune.alternatives<"threads"> selected_region = 1 {
       // 256 threads: per-thread partials over chunks of 256 (one slot per thread, in
       // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.

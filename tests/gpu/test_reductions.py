@@ -216,6 +216,14 @@ def test_reductions_one_by_one_to_8192(name: str, rows: int, cols: int, knob_ind
     check_kernel(kernel, text, seed=rows * 7 + cols, reduction=None)
 
 
+@pytest.mark.parametrize(("rows", "cols"), BRIEF_SHAPES, ids=str)
+def test_matvec_row_per_warp(rows: int, cols: int) -> None:
+    """matvec's region of a row per warp ("threads" = 4: 16-byte loads of the row and of
+    x, one subgroup reduction) against the reference."""
+    kernel, text = _compile("matvec", {1000: rows, 999: cols}, {"threads": 4})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
 _RACECHECK_SCRIPT = """
 import sys
 import schedir
