@@ -136,20 +136,22 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
     "knobs",
     [
         None,
-        {"blocks": 0, "row_step": 16, "threads": 2},
-        {"blocks": 2, "row_step": 4, "threads": 0},
-        {"grid": 1, "threads": 0},
-        {"grid": 1, "blocks": 1, "row_step": 16},
-        {"partials": 1, "threads": 2},
+        {"kernels": 2},
+        {"kernels": 2, "blocks": 0, "row_step": 16, "threads": 2},
+        {"kernels": 2, "blocks": 2, "row_step": 4, "threads": 0},
+        {"kernels": 2, "grid": 1, "threads": 0},
+        {"kernels": 2, "grid": 1, "blocks": 1, "row_step": 16},
+        {"kernels": 2, "partials": 1, "threads": 2},
     ],
-    ids=["default", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16", "nxg-1024"],
+    ids=["default", "two", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16", "nxg-1024"],
 )
 def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | None) -> None:
-    """Every "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count
-    where they do not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and out of 16-byte
-    alignment, a column count past a whole chunk of 2048 and the warp-per-column merge;
-    rows that G divides take the split region (G x N partials), the others the N x G
-    one."""
+    """The default (one kernel where 8 divides the columns) and, with "kernels" = 2, every
+    "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count where they do
+    not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and
+    out of 16-byte alignment, a column count past a whole chunk of 2048 and the
+    warp-per-column merge; rows that G divides take the split region (G x N partials), the
+    others the N x G one."""
     kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
@@ -199,7 +201,11 @@ BRIEF_SHAPES = ((8192, 8192), (8191, 1000), (3, 100003), (100003, 3), (1, 1))
 """(rows, columns) of the matrix: aligned, odd, short and wide, tall and thin, a scalar."""
 
 REDUCTION_KNOBS = {
-    "colsum": (None, {"blocks": 2, "threads": 0}, {"blocks": 2, "threads": 0, "row_step": 4}),
+    "colsum": (
+        None,
+        {"kernels": 2, "blocks": 2, "threads": 0},
+        {"kernels": 2, "blocks": 2, "threads": 0, "row_step": 4},
+    ),
     "rowsum": (None, {"threads": 4}, {"threads": 3}),
     "matvec": (None, {"threads": 0}, {"threads": 3}),
 }

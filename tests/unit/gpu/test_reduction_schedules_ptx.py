@@ -179,7 +179,7 @@ COLSUM_BLOCKS = {0: 128, 1: 256, 2: 512}
 def test_colsum_kernels_read_16_bytes_per_load(
     rows: int, cols: int, blocks: int, ptxas: Path, tmp_path: Path
 ) -> None:
-    """colsum: two kernels (row chunks reduced into the partials, partials merged), each
+    """colsum with "kernels" = 2: two kernels (row chunks reduced into the partials, partials merged), each
     assembling for sm_90 without local memory or spills; the row-chunk kernel reads a
     step of 8 rows (where its chunks have 8 rows) as 16-byte loads (ld.global.v4) and
     nothing else (its accumulators start as zeros in registers: no partial is read back)
@@ -193,7 +193,7 @@ def test_colsum_kernels_read_16_bytes_per_load(
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
     schedule = REPO / "schedules" / "colsum_cuda.mlir"
     ptx = schedir.compile(
-        payload, schedule=schedule, target="cuda", knobs={"blocks": blocks}
+        payload, schedule=schedule, target="cuda", knobs={"blocks": blocks, "kernels": 2}
     ).stages["ptx"]
     modules = _modules(ptx)
     assert len(modules) == 2
