@@ -26,7 +26,7 @@
 //    ragged last step peeled (transform.loop.peel) and spread with num_threads so that
 //    thread row y adds its row y again: no thread touches another's partials before the
 //    merge's barrier; the step loop unrolled by 8 after the mapping (transform.loop.unroll:
-//    8 loads in flight per thread). The merge as kernel 2 of B below: a warp per column (thread y < 8),
+//    8 loads in flight per thread; knob "steps_unroll" = 1: by 16). The merge as kernel 2 of B below: a warp per column (thread y < 8),
 //    lane l adding partials 4l..4l+3 (a 16-byte shared load), one gpu.subgroup_reduce.
 //    (The row loop's accumulators are written to shared memory after a barrier that
 //    canonicalization leaves behind the loop: harmless, each thread writes its own.)
@@ -247,21 +247,45 @@ module attributes {transform.with_named_sequence} {
       // (the partials are 8 x 128: the reduction tile's dimension last); a ragged last
       // step peeled, its row y added by the same thread (num_threads: one row each), so
       // that no thread touches another's partials before the merge's barrier.
-      %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
-          by tile_sizes = [128, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %loop_f = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
-      transform.sequence %loop_f : !transform.op<"scf.for"> failures(suppress) {
-      ^bb1(%l: !transform.op<"scf.for">):
-        %main, %rest = transform.loop.peel %l
-          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-        transform.yield
+      // Knob "strip_rows": R = 128 (selected, 32 x 8 threads) or 256 (32 x 16) rows per step.
+      %rows_knob = transform.tune.knob<"strip_rows"> = 0 from options = [0, 1]
+        -> !transform.param<i64>
+      %pfill, %comb = transform.tune.alternatives<"strip_rows_step"> selected_region = %rows_knob
+          : !transform.param<i64> -> !transform.any_op, !transform.any_op {
+        %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+            by tile_sizes = [128, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        %loop_f = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+        transform.sequence %loop_f : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %l
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        %parts = transform.structured.match ops{["linalg.generic"]} in %grid
+          : (!transform.any_op) -> !transform.any_op
+        %parts_t, %parts_f = transform.structured.tile_using_forall %parts num_threads [128, 2]
+            (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield %pfill, %comb : !transform.any_op, !transform.any_op
+      }, {
+        %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
+            by tile_sizes = [256, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        %loop_f = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+        transform.sequence %loop_f : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %l
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        %parts = transform.structured.match ops{["linalg.generic"]} in %grid
+          : (!transform.any_op) -> !transform.any_op
+        %parts_t, %parts_f = transform.structured.tile_using_forall %parts num_threads [256, 2]
+            (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        transform.yield %pfill, %comb : !transform.any_op, !transform.any_op
       }
-      %parts = transform.structured.match ops{["linalg.generic"]} in %grid
-        : (!transform.any_op) -> !transform.any_op
-      %parts_t, %parts_f = transform.structured.tile_using_forall %parts num_threads [128, 2]
-          (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_t, %pff = transform.structured.tile_using_forall %pfill tile_sizes [4, 1]
           (mapping = [#gpu.thread<linear_dim_0>, #gpu.thread<linear_dim_1>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -704,8 +728,18 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
       %launch_b = transform.gpu.map_forall_to_blocks %grid_b generate_gpu_launch
         : (!transform.any_op) -> !transform.any_op
-      %mapped_b = transform.gpu.map_nested_forall_to_threads %launch_b block_dims = [32, 8, 1]
-        : (!transform.any_op) -> !transform.any_op
+      %rows_knob = transform.tune.knob<"strip_rows"> = 0 from options = [0, 1]
+        -> !transform.param<i64>
+      transform.tune.alternatives<"strip_rows_threads"> selected_region = %rows_knob
+          : !transform.param<i64> {
+        %mapped_b = transform.gpu.map_nested_forall_to_threads %launch_b block_dims = [32, 8, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }, {
+        %mapped_b = transform.gpu.map_nested_forall_to_threads %launch_b block_dims = [32, 16, 1]
+          : (!transform.any_op) -> !transform.any_op
+        transform.yield
+      }
       // The accumulators into registers (out of the step loops, where each thread reads
       // and writes only its own partials), then the barriers that guarded nothing else.
       %func_m = transform.structured.match ops{["func.func"]} in %s
@@ -726,10 +760,20 @@ module attributes {transform.with_named_sequence} {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
       // The step loop (one row per thread and step, its accumulator now in registers)
-      // unrolled by 8: 8 independent 16-byte loads in flight per thread.
+      // unrolled by U (knob "steps_unroll": 8 selected, 16): U independent 16-byte loads
+      // in flight per thread.
       %steps_b = transform.structured.match ops{["scf.for"]} in %func_n
         : (!transform.any_op) -> !transform.any_op
-      transform.loop.unroll %steps_b {factor = 8} : !transform.any_op
+      %unroll = transform.tune.knob<"steps_unroll"> = 0 from options = [0, 1]
+        -> !transform.param<i64>
+      transform.tune.alternatives<"steps_unroll_factor"> selected_region = %unroll
+          : !transform.param<i64> {
+        transform.loop.unroll %steps_b {factor = 8} : !transform.any_op
+        transform.yield
+      }, {
+        transform.loop.unroll %steps_b {factor = 16} : !transform.any_op
+        transform.yield
+      }
       transform.yield
     }, {
     ^bb0(%s: !transform.any_op):

@@ -172,26 +172,47 @@ def test_column_sums_in_one_kernel(rows: int, cols: int, strip: int) -> None:
     check_kernel(kernel, text, seed=rows + cols + strip, reduction=None)
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8191, 1000), (1000, 8), (129, 24), (4097, 16)], ids=str
+)
+@pytest.mark.parametrize(
+    "knobs",
+    [{"strip_rows": 1}, {"steps_unroll": 1}, {"strip_rows": 1, "steps_unroll": 1}],
+    ids=["r256", "u16", "r256-u16"],
+)
+def test_column_sums_in_strips_of_8(rows: int, cols: int, knobs: dict[str, int]) -> None:
+    """Region 0b's knobs: 256 rows per step (32 x 16 threads, the merge in half the warps)
+    and the step loop unrolled by 16."""
+    kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
 _COLSUM_RACECHECK_SCRIPT = """
 import sys
 import schedir
 from tests.helpers import check_kernel, resized_example
-rows, cols, strip = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+rows, cols, strip, strip_rows = (int(a) for a in sys.argv[1:5])
 text = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
-kernel = schedir.compile(
-    text, schedule="schedules/colsum_cuda.mlir", target="cuda", knobs={"kernels": 1, "strip": strip}
-)
+knobs = {"kernels": 1, "strip": strip, "strip_rows": strip_rows}
+kernel = schedir.compile(text, schedule="schedules/colsum_cuda.mlir", target="cuda", knobs=knobs)
 check_kernel(kernel, text, seed=1, reduction=None)
 print("ran")
 """
 
 
-@pytest.mark.parametrize(("rows", "cols", "strip"), [(512, 64, 0), (512, 64, 2), (1001, 8, 0)])
-def test_colsum_one_kernel_racecheck_clean(rows: int, cols: int, strip: int) -> None:
+@pytest.mark.parametrize(
+    ("rows", "cols", "strip", "strip_rows"),
+    [(512, 64, 0, 0), (512, 64, 2, 0), (1001, 8, 0, 0), (1001, 8, 0, 1)],
+)
+def test_colsum_one_kernel_racecheck_clean(
+    rows: int, cols: int, strip: int, strip_rows: int
+) -> None:
     """The one-kernel regions' shared partials: written by every thread, read by the
     merge's threads after the barrier (region 0 at 512 rows of 64 columns; region 0b at
-    1001 rows of 8: the step loop's accumulators and the peeled step's row per thread)."""
-    run_sanitized("racecheck", _COLSUM_RACECHECK_SCRIPT, str(rows), str(cols), str(strip))
+    1001 rows of 8: the step loop's accumulators and the peeled step's row per thread,
+    128 and 256 rows per step)."""
+    args = (str(rows), str(cols), str(strip), str(strip_rows))
+    run_sanitized("racecheck", _COLSUM_RACECHECK_SCRIPT, *args)
 
 
 # --- s15-col: colsum, rowsum and matvec at the issue's shapes, every region that the

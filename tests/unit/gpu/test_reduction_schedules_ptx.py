@@ -277,6 +277,26 @@ def test_colsum_one_kernel_of_8_column_strips(
     assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
+@pytest.mark.parametrize(
+    ("knobs", "threads_y", "v4_loads"),
+    [({}, 8, 9), ({"steps_unroll": 1}, 8, 17), ({"strip_rows": 1, "steps_unroll": 1}, 16, 17)],
+    ids=["default", "u16", "r256-u16"],
+)
+def test_colsum_strips_of_8_unrolled_steps(
+    knobs: dict[str, int], threads_y: int, v4_loads: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """Region 0b at 8191x1000: its step loop unrolled by 8 ("steps_unroll" = 0) or 16, as
+    many 16-byte loads in the loop (and one in the peeled step); 32 x 8 threads, or 32 x 16
+    with 256 rows per step ("strip_rows" = 1)."""
+    payload = resized_example("colsum_cuda.mlir", {999: 8191, 1000: 1000})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs=knobs).stages["ptx"]
+    (module,) = _modules(ptx)
+    assert f".maxntid 32, {threads_y}, 1" in module
+    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", module)) == v4_loads
+    assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(8191, 1001), (8192, 999), (5, 3)])
 def test_colsum_one_kernel_falls_back_to_two(rows: int, cols: int) -> None:
     """Where 8 does not divide the columns, "kernels" = 1 takes the two-kernel regions
