@@ -265,7 +265,8 @@ def test_colsum_one_kernel_of_8_column_strips(
     local memory, no spills."""
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
     schedule = REPO / "schedules" / "colsum_cuda.mlir"
-    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs={"kernels": 1})
+    knobs = {"kernels": 1, "strip_rows": 0}
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs=knobs)
     (module,) = _modules(ptx.stages["ptx"])
     assert ".maxntid 32, 8, 1" in module
     assert re.search(r"\.shared \.align \d+ \.b8 __wg_\w+\[4096\]", module)
@@ -279,7 +280,11 @@ def test_colsum_one_kernel_of_8_column_strips(
 
 @pytest.mark.parametrize(
     ("knobs", "threads_y", "v4_loads"),
-    [({}, 8, 9), ({"steps_unroll": 1}, 8, 17), ({"strip_rows": 1, "steps_unroll": 1}, 16, 17)],
+    [
+        ({"strip_rows": 0, "steps_unroll": 0}, 8, 9),
+        ({"strip_rows": 0, "steps_unroll": 1}, 8, 17),
+        ({"strip_rows": 1, "steps_unroll": 1}, 16, 17),
+    ],
     ids=["default", "u16", "r256-u16"],
 )
 def test_colsum_strips_of_8_unrolled_steps(
