@@ -18,18 +18,20 @@
 //    barrier, thread c < W adds column c's R partials and writes the column. No partials
 //    in global memory, one launch (the host's ~25 us per launch counts where the device
 //    work is short). The threads are mapped with block_dims [32, T / 32, 1].
-// 0b. One kernel where 8 divides the columns (any row count: 8191x1000): a block of 32 x 8
-//    threads per strip of 8 columns; tile_reduction_using_for by 128 rows gives the
-//    block 8 x 128 partials (shared memory), thread row y (linear_dim_1; 2 threads of 4
-//    columns per row) adding row y of each step of 128 into its 4 partials (the
-//    accumulator in registers: hoist_redundant_vector_transfers after the mapping), the
-//    ragged last step peeled (transform.loop.peel) and spread with num_threads so that
-//    thread row y adds its row y again: no thread touches another's partials before the
-//    merge's barrier; the step loop unrolled by 8 after the mapping (transform.loop.unroll:
-//    8 loads in flight per thread; knob "steps_unroll" = 1: by 16). The merge as kernel 2 of B below: a warp per column (thread y < 8),
-//    lane l adding partials 4l..4l+3 (a 16-byte shared load), one gpu.subgroup_reduce.
-//    (The row loop's accumulators are written to shared memory after a barrier that
-//    canonicalization leaves behind the loop: harmless, each thread writes its own.)
+// 0b. One kernel where 8 divides the columns (any row count: 8191x1000): a block of 32 x 16
+//    threads (knob "strip_rows" = 1, selected; 0: 32 x 8) per strip of 8 columns;
+//    tile_reduction_using_for by R = 256 (128) rows gives the block 8 x R partials (shared
+//    memory), thread row y (linear_dim_1; 2 threads of 4 columns per row) adding row y of
+//    each step of R into its 4 partials (the accumulator in registers:
+//    hoist_redundant_vector_transfers after the mapping), the ragged last step peeled
+//    (transform.loop.peel) and spread with num_threads so that thread row y adds its row y
+//    again: no thread touches another's partials before the merge's barrier; the step
+//    loop unrolled by 8 after the mapping (transform.loop.unroll: 8 loads in flight per
+//    thread; knob "steps_unroll" = 1: by 16). The merge as kernel 2 of B below: a warp per
+//    column (thread y < 8), lane l adding partials 4l..4l+3 (a 16-byte shared load), one
+//    gpu.subgroup_reduce. (The row loop's accumulators are written to shared memory after
+//    a barrier that canonicalization leaves behind the loop: harmless, each thread writes
+//    its own.)
 // A. The split region, where G divides the rows (transform.structured.multitile_sizes
 //    with divisor G as the silenceable guard: upstream's split_reduction fails
 //    definitely on a ragged split): split_reduction with insert_split_dimension = 0
@@ -89,6 +91,14 @@
 // 20.5 + 3.0 us (B), torch copy of that size 23.0 us by events (2.85 TB/s), torch's
 // sum(dim=0) 31.1 us. Host time per call (the JIT host code's launches): 23.7 us with one
 // kernel, 48.7 us with two (8191x1000: 15.6 and 29.9 us).
+// benchmarks/gpu.py in the 01:28 run (copy 4.12 TB/s): 8192^2 one kernel 0.072 ms (0.90x
+// copy; 32 x 128 the same, 16 x 128 0.099), two kernels 0.088, torch eager 0.081,
+// torch.compile 0.106 (its rounds 0.077-0.127), Triton 0.095; 8191x1000 region 0b with 256
+// rows per step 0.024 ms (also unrolled by 16), 128 rows 0.030 (the default until then),
+// unrolled by 16 0.027, two kernels 0.046, eager 0.031, Triton 0.071; a torch copy of
+// 8191x1000 takes 0.023 ms there (2.85 TB/s against 4.12 at 8192^2: at 32 MB the launch
+// and the ramp weigh; the event interval also holds the host's queueing where it
+// outlasts the L2 flush before it).
 // Payload: examples/colsum_cuda.mlir (fill + column reduction, any 2-D size; column
 // counts that are multiples of 4 get 16-byte loads throughout).
 module attributes {transform.with_named_sequence} {
@@ -247,8 +257,8 @@ module attributes {transform.with_named_sequence} {
       // (the partials are 8 x 128: the reduction tile's dimension last); a ragged last
       // step peeled, its row y added by the same thread (num_threads: one row each), so
       // that no thread touches another's partials before the merge's barrier.
-      // Knob "strip_rows": R = 128 (selected, 32 x 8 threads) or 256 (32 x 16) rows per step.
-      %rows_knob = transform.tune.knob<"strip_rows"> = 0 from options = [0, 1]
+      // Knob "strip_rows": R = 128 (32 x 8 threads) or 256 (selected, 32 x 16) rows per step.
+      %rows_knob = transform.tune.knob<"strip_rows"> = 1 from options = [0, 1]
         -> !transform.param<i64>
       %pfill, %comb = transform.tune.alternatives<"strip_rows_step"> selected_region = %rows_knob
           : !transform.param<i64> -> !transform.any_op, !transform.any_op {
@@ -728,7 +738,7 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
       %launch_b = transform.gpu.map_forall_to_blocks %grid_b generate_gpu_launch
         : (!transform.any_op) -> !transform.any_op
-      %rows_knob = transform.tune.knob<"strip_rows"> = 0 from options = [0, 1]
+      %rows_knob = transform.tune.knob<"strip_rows"> = 1 from options = [0, 1]
         -> !transform.param<i64>
       transform.tune.alternatives<"strip_rows_threads"> selected_region = %rows_knob
           : !transform.param<i64> {

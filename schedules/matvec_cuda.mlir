@@ -13,10 +13,12 @@
 // static pieces (N a multiple of 512) are vectorized: at 8192 columns four
 // ld.global.v4 per thread and operand, all in flight before the thread's sum; the
 // partials are reduced as in the other regions.
-// Region 4 (warps, not measured yet): a row per block of one warp, as rowsum's region 4:
-// lane l adds the products of 4 adjacent elements of each chunk of 128 (16-byte loads of
-// the row and of x) in registers, one gpu.subgroup_reduce per row; up to 32 blocks per SM
-// share x through L1 (a row per 512-thread block reads x from L2 in every block).
+// Region 4 (warps): a row per block of one warp, as rowsum's region 4: lane l adds the
+// products of 4 adjacent elements of each chunk of 128 (16-byte loads of the row and of x)
+// in registers, one gpu.subgroup_reduce per row; up to 32 blocks per SM share x through
+// L1 (a row per 512-thread block reads x from L2 in every block). Measured (H200,
+// 2026-11-29 01:28 run, copy 4.12 TB/s) at 8192^2: 0.074 ms (0.88x copy) against the
+// default's 0.073 (0.90x); pieces 0.086, Triton 0.080, torch eager 0.097.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.matvec"]} in %root
