@@ -40,8 +40,8 @@ rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default:
 per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rowsum_odd's
 main row is the warp region with one row per block);
 matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
-of a row per warp ("threads" = 4); colsum also times its other "blocks", "threads" and
-"row_step" values; the default tensor-core matmuls time their other knob values (raster
+of a row per warp ("threads" = 4); colsum (default: one kernel) also times its other strip
+shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, a persistent grid of 132
 blocks of one consumer: "raster 1", ..., "1x128x128 persistent 132"; mbr_f16 the
 persistent grid too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
@@ -368,20 +368,25 @@ softmax's chunks in registers with 256 threads (region 6) and layernorm's with 5
 
 
 _COLSUM_VARIANTS = {
-    "blocks=256": {"blocks": 1},
-    "blocks=512": {"blocks": 2},
-    "threads=256": {"threads": 0},
-    "threads=1024": {"threads": 2},
-    "blocks=256 threads=256": {"blocks": 1, "threads": 0},
-    "row_step=4": {"row_step": 4},
-    "row_step=16": {"row_step": 16},
-    "blocks=256 row_step=16": {"blocks": 1, "row_step": 16},
-    "2d": {"grid": 1},
-    "2d threads=256": {"grid": 1, "threads": 0},
-    "2d blocks=256": {"grid": 1, "blocks": 1},
-    "2d row_step=16": {"grid": 1, "row_step": 16},
-    "nxg": {"partials": 1},
-    "nxg threads=1024": {"partials": 1, "threads": 2},
+    "blocks=256": {"kernels": 2, "blocks": 1},
+    "blocks=512": {"kernels": 2, "blocks": 2},
+    "threads=256": {"kernels": 2, "threads": 0},
+    "threads=1024": {"kernels": 2, "threads": 2},
+    "blocks=256 threads=256": {"kernels": 2, "blocks": 1, "threads": 0},
+    "row_step=4": {"kernels": 2, "row_step": 4},
+    "row_step=16": {"kernels": 2, "row_step": 16},
+    "blocks=256 row_step=16": {"kernels": 2, "blocks": 1, "row_step": 16},
+    "2d": {"kernels": 2, "grid": 1},
+    "2d threads=256": {"kernels": 2, "grid": 1, "threads": 0},
+    "2d blocks=256": {"kernels": 2, "grid": 1, "blocks": 1},
+    "2d row_step=16": {"kernels": 2, "grid": 1, "row_step": 16},
+    "nxg": {"kernels": 2, "partials": 1},
+    "nxg threads=1024": {"kernels": 2, "partials": 1, "threads": 2},
+    "two kernels": {"kernels": 2},
+    "one 32x64 row_step=16": {"kernels": 1, "row_step": 16},
+    "one 32x128": {"kernels": 1, "strip": 1},
+    "one 16x128": {"kernels": 1, "strip": 2},
+    "one 16x64": {"kernels": 1, "strip": 3},
 }
 """colsum's other knob values: row chunks G ("blocks": 128 selected, 256, 512), threads per
 block of the row-chunk kernel ("threads": 256, 512 selected, 1024), rows per vector step
@@ -389,21 +394,29 @@ block of the row-chunk kernel ("threads": 256, 512 selected, 1024), rows per vec
 kernel's grid ("grid": 0 selected, G blocks walking the column chunks; 1 ("2d"), a block
 per row chunk and column chunk of 4T, where 4T divides the columns); "nxg" ("partials" = 1) is
 the N x G schedule at the same size (the one odd row counts get), for the comparison in one
-run."""
+run, all with "kernels" = 2 ("two kernels": the two-kernel default); the default row and "one
+W x R" ("strip") are the one-kernel schedule, a block per strip of W columns with R row groups
+(R x W partials in shared memory)."""
 
 _COLSUM_ODD_VARIANTS = {
     **{
         name: knobs
         for name, knobs in _COLSUM_VARIANTS.items()
-        if not {"grid", "partials"} & knobs.keys()
+        if not {"grid", "partials", "strip"} & knobs.keys() and knobs.get("kernels") != 1
     },
-    "blocks=512 threads=256": {"blocks": 2, "threads": 0},
-    "blocks=512 threads=256 row_step=4": {"blocks": 2, "threads": 0, "row_step": 4},
+    "blocks=512 threads=256": {"kernels": 2, "blocks": 2, "threads": 0},
+    "blocks=512 threads=256 row_step=4": {"kernels": 2, "blocks": 2, "threads": 0, "row_step": 4},
+    "0b unroll 16": {"steps_unroll": 1},
+    "0b 128 rows": {"strip_rows": 0},
 }
 """At 8191x1000 the default's one chunk of 2048 columns leaves 250 of its 512 threads busy in
 each of G = 128 blocks (under one block per SM); 256 threads (250 busy) in 512 row chunks put
 about 4 blocks on every SM, for 2 MB of partials against the 32 MB read (H200: 0.067 ms, no
-faster than the default's 0.066; threads=256 alone 0.052)."""
+faster than the default's 0.066; threads=256 alone 0.052), all with "kernels" = 2; the default
+row is now the one-kernel schedule of strips of 8 columns (region 0b: any row count, 125
+blocks of 512 threads at 8191x1000, 256 rows per step), "0b ..." its knobs (the step loop
+unrolled by 16; 128 rows per step in blocks of 256 threads: 0.030 ms against 0.024 in the
+01:28 run)."""
 
 _WARPS = {"threads": 4}
 """softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
@@ -444,9 +457,11 @@ _MATVEC_VARIANTS = {
     "threads=256": {"threads": 0},
     "threads=1024": {"threads": 2},
     "pieces": {"threads": 3},
+    "warps": {"threads": 4},
 }
-"""matvec's other regions: a row per block of 256 or 1024 threads, and contiguous vectorized
-pieces per thread (512 threads); the default row is a row per 512-thread block."""
+"""matvec's other regions: a row per block of 256 or 1024 threads, contiguous vectorized
+pieces per thread (512 threads), a row per warp (one-warp blocks, 16-byte loads of the row
+and of x); the default row is a row per 512-thread block."""
 
 _ROWSUM_VARIANTS = {
     "warps": {"threads": 4},

@@ -27,10 +27,18 @@ from schedir.gpu import time_function
 ROOT = Path(__file__).resolve().parents[1]
 
 CASES = (
-    ("colsum_odd", "colsum_cuda.mlir", {999: 8191, 1000: 1000}, (8191, 1000), 2, None),
-    ("colsum", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, None),
-    ("colsum nxg", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, {"partials": 1}),
-    ("colsum 1024", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, {"threads": 2}),
+    ("colsum_odd", "colsum_cuda.mlir", {999: 8191, 1000: 1000}, (8191, 1000), 1, None),
+    ("colsum_odd 2k", "colsum_cuda.mlir", {999: 8191, 1000: 1000}, (8191, 1000), 2, {"kernels": 2}),
+    ("colsum", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 1, None),
+    ("colsum 2k", "colsum_cuda.mlir", {999: 8192, 1000: 8192}, (8192, 8192), 2, {"kernels": 2}),
+    (
+        "colsum nxg",
+        "colsum_cuda.mlir",
+        {999: 8192, 1000: 8192},
+        (8192, 8192),
+        2,
+        {"kernels": 2, "partials": 1},
+    ),
     ("rowsum_odd", "rowsum_cuda.mlir", {1000: 8191, 999: 1000}, (8191, 1000), 1, {"threads": 4}),
 )
 """(name, example and schedule file, example dims -> benchmark dims, input shape,

@@ -136,22 +136,83 @@ def test_warp_rows_softmax(name: str, rows: int, cols: int) -> None:
     "knobs",
     [
         None,
-        {"blocks": 0, "row_step": 16, "threads": 2},
-        {"blocks": 2, "row_step": 4, "threads": 0},
-        {"grid": 1, "threads": 0},
-        {"grid": 1, "blocks": 1, "row_step": 16},
-        {"partials": 1, "threads": 2},
+        {"kernels": 2},
+        {"kernels": 2, "blocks": 0, "row_step": 16, "threads": 2},
+        {"kernels": 2, "blocks": 2, "row_step": 4, "threads": 0},
+        {"kernels": 2, "grid": 1, "threads": 0},
+        {"kernels": 2, "grid": 1, "blocks": 1, "row_step": 16},
+        {"kernels": 2, "partials": 1, "threads": 2},
     ],
-    ids=["default", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16", "nxg-1024"],
+    ids=["default", "two", "128x1024x16", "512x256x4", "2d-256", "2d-256x512x16", "nxg-1024"],
 )
 def test_column_sums_at_odd_sizes(rows: int, cols: int, knobs: dict[str, int] | None) -> None:
-    """Every "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count
-    where they do not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and out of 16-byte
-    alignment, a column count past a whole chunk of 2048 and the warp-per-column merge;
-    rows that G divides take the split region (G x N partials), the others the N x G
-    one."""
+    """The default (one kernel where 8 divides the columns) and, with "kernels" = 2, every
+    "blocks" region (128, 256, 512 row chunks: chunks of a dynamic row count where they do
+    not divide the rows), "threads" region (256, 512, 1024) and row step, columns in and
+    out of 16-byte alignment, a column count past a whole chunk of 2048 and the
+    warp-per-column merge; rows that G divides take the split region (G x N partials), the
+    others the N x G one."""
     kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [(8192, 8192), (1024, 4096), (256, 32), (8191, 1000), (8192, 1000), (1000, 8), (129, 24)],
+    ids=str,
+)
+@pytest.mark.parametrize("strip", [0, 1, 2, 3])
+def test_column_sums_in_one_kernel(rows: int, cols: int, strip: int) -> None:
+    """colsum's one-kernel regions ("kernels" = 1): each "strip" shape (the block's R x W
+    partials in shared memory) where R divides the rows and W the columns, strips of 8
+    columns (region 0b: steps of 128 rows, a peeled ragged step) where 8 divides the
+    columns."""
+    knobs = {"kernels": 1, "strip": strip}
+    kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
+    check_kernel(kernel, text, seed=rows + cols + strip, reduction=None)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(8191, 1000), (1000, 8), (129, 24), (4097, 16)], ids=str
+)
+@pytest.mark.parametrize(
+    "knobs",
+    [{"strip_rows": 1}, {"steps_unroll": 1}, {"strip_rows": 1, "steps_unroll": 1}],
+    ids=["r256", "u16", "r256-u16"],
+)
+def test_column_sums_in_strips_of_8(rows: int, cols: int, knobs: dict[str, int]) -> None:
+    """Region 0b's knobs: 256 rows per step (32 x 16 threads, the merge in half the warps)
+    and the step loop unrolled by 16."""
+    kernel, text = _compile("colsum", {999: rows, 1000: cols}, knobs)
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
+_COLSUM_RACECHECK_SCRIPT = """
+import sys
+import schedir
+from tests.helpers import check_kernel, resized_example
+rows, cols, strip, strip_rows = (int(a) for a in sys.argv[1:5])
+text = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+knobs = {"kernels": 1, "strip": strip, "strip_rows": strip_rows}
+kernel = schedir.compile(text, schedule="schedules/colsum_cuda.mlir", target="cuda", knobs=knobs)
+check_kernel(kernel, text, seed=1, reduction=None)
+print("ran")
+"""
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "strip", "strip_rows"),
+    [(512, 64, 0, 0), (512, 64, 2, 0), (1001, 8, 0, 0), (1001, 8, 0, 1)],
+)
+def test_colsum_one_kernel_racecheck_clean(
+    rows: int, cols: int, strip: int, strip_rows: int
+) -> None:
+    """The one-kernel regions' shared partials: written by every thread, read by the
+    merge's threads after the barrier (region 0 at 512 rows of 64 columns; region 0b at
+    1001 rows of 8: the step loop's accumulators and the peeled step's row per thread,
+    128 and 256 rows per step)."""
+    args = (str(rows), str(cols), str(strip), str(strip_rows))
+    run_sanitized("racecheck", _COLSUM_RACECHECK_SCRIPT, *args)
 
 
 # --- s15-col: colsum, rowsum and matvec at the issue's shapes, every region that the
@@ -161,7 +222,11 @@ BRIEF_SHAPES = ((8192, 8192), (8191, 1000), (3, 100003), (100003, 3), (1, 1))
 """(rows, columns) of the matrix: aligned, odd, short and wide, tall and thin, a scalar."""
 
 REDUCTION_KNOBS = {
-    "colsum": (None, {"blocks": 2, "threads": 0}, {"blocks": 2, "threads": 0, "row_step": 4}),
+    "colsum": (
+        None,
+        {"kernels": 2, "blocks": 2, "threads": 0},
+        {"kernels": 2, "blocks": 2, "threads": 0, "row_step": 4},
+    ),
     "rowsum": (None, {"threads": 4}, {"threads": 3}),
     "matvec": (None, {"threads": 0}, {"threads": 3}),
 }
@@ -176,6 +241,14 @@ def test_reductions_one_by_one_to_8192(name: str, rows: int, cols: int, knob_ind
     dims = {999: rows, 1000: cols} if name == "colsum" else {1000: rows, 999: cols}
     kernel, text = _compile(name, dims, REDUCTION_KNOBS[name][knob_index])
     check_kernel(kernel, text, seed=rows * 7 + cols, reduction=None)
+
+
+@pytest.mark.parametrize(("rows", "cols"), BRIEF_SHAPES, ids=str)
+def test_matvec_row_per_warp(rows: int, cols: int) -> None:
+    """matvec's region of a row per warp ("threads" = 4: 16-byte loads of the row and of
+    x, one subgroup reduction) against the reference."""
+    kernel, text = _compile("matvec", {1000: rows, 999: cols}, {"threads": 4})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
 _RACECHECK_SCRIPT = """

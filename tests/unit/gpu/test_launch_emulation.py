@@ -35,31 +35,46 @@ def _colsum(rows: int, cols: int) -> str:
 @pytest.mark.parametrize(
     ("rows", "cols", "knobs"),
     [
-        (8191, 1000, None),
-        (100003, 3, {"blocks": 0, "row_step": 4}),
-        (5, 33, None),
-        (130, 2052, {"blocks": 2, "row_step": 16}),
-        (999, 1000, {"row_step": 4}),
-        (37, 1001, {"threads": 0, "blocks": 2}),
-        (300, 4100, {"threads": 2, "row_step": 16}),
-        (3, 100003, {"threads": 0}),
+        (8191, 1000, {"kernels": 2}),
+        (100003, 3, {"kernels": 2, "blocks": 0, "row_step": 4}),
+        (5, 33, {"kernels": 2}),
+        (130, 2052, {"kernels": 2, "blocks": 2, "row_step": 16}),
+        (999, 1000, {"kernels": 2, "row_step": 4}),
+        (37, 1001, {"kernels": 2, "threads": 0, "blocks": 2}),
+        (300, 4100, {"kernels": 2, "threads": 2, "row_step": 16}),
+        (3, 100003, {"kernels": 2, "threads": 0}),
         # Rows a multiple of G: the split region (G x N partials, a warp per column's G).
-        (256, 64, None),
-        (128, 1, None),
-        (384, 1001, {"row_step": 16}),
-        (512, 37, {"blocks": 2, "threads": 0}),
-        (768, 2052, {"blocks": 1, "row_step": 4}),
-        (1024, 4100, {"threads": 2}),
+        (256, 64, {"kernels": 2}),
+        (128, 1, {"kernels": 2}),
+        (384, 1001, {"kernels": 2, "row_step": 16}),
+        (512, 37, {"kernels": 2, "blocks": 2, "threads": 0}),
+        (768, 2052, {"kernels": 2, "blocks": 1, "row_step": 4}),
+        (1024, 4100, {"kernels": 2, "threads": 2}),
         # ... with a block per row chunk and column chunk (where 4T divides the columns;
         # the N x G schedule otherwise)
-        (256, 4096, {"grid": 1}),
-        (384, 1024, {"grid": 1, "threads": 0, "row_step": 16}),
-        (256, 4100, {"grid": 1}),
-        (1024, 2049, {"grid": 1, "blocks": 1}),
-        (8191, 1000, {"grid": 1}),
+        (256, 4096, {"kernels": 2, "grid": 1}),
+        (384, 1024, {"kernels": 2, "grid": 1, "threads": 0, "row_step": 16}),
+        (256, 4100, {"kernels": 2, "grid": 1}),
+        (1024, 2049, {"kernels": 2, "grid": 1, "blocks": 1}),
+        (8191, 1000, {"kernels": 2, "grid": 1}),
         # rows a multiple of G, the N x G schedule chosen ("partials" = 1)
-        (256, 64, {"partials": 1}),
-        (1024, 4100, {"partials": 1, "threads": 2, "blocks": 2}),
+        (256, 64, {"kernels": 2, "partials": 1}),
+        (1024, 4100, {"kernels": 2, "partials": 1, "threads": 2, "blocks": 2}),
+        # one kernel ("kernels" = 1) where R divides the rows and W the columns: each
+        # strip shape (W x R: 32x64, 32x128, 16x128, 16x64) and row step; strips of 8
+        # columns where 8 divides the columns (region 0b: fewer than 128 rows, a single
+        # peeled step: the accumulators of a step loop are written after a barrier, which
+        # the emulation cannot split; the GPU tests run those); otherwise the two-kernel
+        # regions
+        (256, 64, {"kernels": 1}),
+        (128, 96, {"kernels": 1, "strip": 1, "row_step": 4}),
+        (512, 48, {"kernels": 1, "strip": 2, "row_step": 16}),
+        (192, 16, {"kernels": 1, "strip": 3}),
+        (100, 1000, {"kernels": 1, "strip_rows": 0}),
+        (127, 24, {"kernels": 1, "strip": 1, "strip_rows": 0}),
+        (1, 8, {"kernels": 1, "strip_rows": 0}),
+        (37, 1001, {"kernels": 1}),
+        (255, 63, {"kernels": 1}),
     ],
     ids=str,
 )
@@ -85,8 +100,11 @@ def test_row_reductions_match_the_reference(name: str, rows: int, cols: int) -> 
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
 
 
-@pytest.mark.parametrize("threads", [0, 2])
-@pytest.mark.parametrize("name", ["softmax", "layernorm", "rowsum"])
+@pytest.mark.parametrize(
+    ("name", "threads"),
+    [(n, t) for n in ("softmax", "layernorm", "rowsum") for t in (0, 2)] + [("matvec", 4)],
+    ids=str,
+)
 def test_threads_knob_regions_match_the_reference(name: str, threads: int) -> None:
     payload = resized_example(f"{name}_cuda.mlir", {1000: 7, 999: 2050})
     schedule = REPO / "schedules" / f"{name}_cuda.mlir"
@@ -184,7 +202,7 @@ def test_a_wrong_subgroup_reduce_is_caught() -> None:
 def test_a_kernel_that_skips_blocks_is_caught() -> None:
     """Half the grid of the row-chunk kernel: half the partials stay zero."""
     payload = _colsum(256, 64)
-    module = scheduled_module(payload, COLSUM)
+    module = scheduled_module(payload, COLSUM, {"kernels": 2})
     launches = [op for op in module.walk() if isinstance(op, LaunchOp)]
     chunks = launches[0]
     half = ConstantOp.from_int_and_width(64, IndexType())

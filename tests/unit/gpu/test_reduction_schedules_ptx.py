@@ -179,7 +179,7 @@ COLSUM_BLOCKS = {0: 128, 1: 256, 2: 512}
 def test_colsum_kernels_read_16_bytes_per_load(
     rows: int, cols: int, blocks: int, ptxas: Path, tmp_path: Path
 ) -> None:
-    """colsum: two kernels (row chunks reduced into the partials, partials merged), each
+    """colsum with "kernels" = 2: two kernels (row chunks reduced into the partials, partials merged), each
     assembling for sm_90 without local memory or spills; the row-chunk kernel reads a
     step of 8 rows (where its chunks have 8 rows) as 16-byte loads (ld.global.v4) and
     nothing else (its accumulators start as zeros in registers: no partial is read back)
@@ -193,7 +193,7 @@ def test_colsum_kernels_read_16_bytes_per_load(
     payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
     schedule = REPO / "schedules" / "colsum_cuda.mlir"
     ptx = schedir.compile(
-        payload, schedule=schedule, target="cuda", knobs={"blocks": blocks}
+        payload, schedule=schedule, target="cuda", knobs={"blocks": blocks, "kernels": 2}
     ).stages["ptx"]
     modules = _modules(ptx)
     assert len(modules) == 2
@@ -222,7 +222,97 @@ def test_colsum_kernels_read_16_bytes_per_load(
         assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
 
 
-WARP_ROWS = {("rowsum", 4): 1, ("rowsum", 5): 4, ("rowsum", 6): 8}
+COLSUM_STRIPS = {0: (32, 64), 1: (32, 128), 2: (16, 128), 3: (16, 64)}
+"""colsum's "strip" regions (one kernel) -> (W columns, R row groups) of a block."""
+
+
+@pytest.mark.parametrize("strip", sorted(COLSUM_STRIPS))
+def test_colsum_one_kernel_partials_in_shared_memory(
+    strip: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """colsum with "kernels" = 1 at 8192^2: one kernel of W / 4 x R threads (32 x W R / 128; a block per
+    strip of W columns), each thread reading a step of 8 rows of its 4 columns as 16-byte
+    loads, its 4 sums stored to the block's R x W partials in shared memory, one barrier,
+    then W threads adding a column's R partials: no second kernel, no global partials
+    (one global store per column), no local memory, no spills."""
+    width, groups = COLSUM_STRIPS[strip]
+    payload = resized_example("colsum_cuda.mlir", {999: 8192, 1000: 8192})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(
+        payload, schedule=schedule, target="cuda", knobs={"kernels": 1, "strip": strip}
+    ).stages["ptx"]
+    (module,) = _modules(ptx)
+    assert f".maxntid 32, {width // 4 * groups // 32}, 1" in module
+    assert re.search(rf"\.shared \.align \d+ \.b8 __wg_\w+\[{4 * width * groups}\]", module)
+    loads = re.findall(r"ld\.global(?:\.nc)?\.(v4\.)?[bf]32", module)
+    assert len(loads) == 8 and all(loads), loads
+    assert len(re.findall(r"bar\.sync", module)) == 1
+    assert len(re.findall(r"ld\.shared\.[bf]32", module)) == groups
+    assert len(re.findall(r"st\.global", module)) <= 2  # the column's zero and its sum
+    assert ".local" not in module
+    assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
+    assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 1000), (8192, 1000), (8191, 8192), (37, 8)])
+def test_colsum_one_kernel_of_8_column_strips(
+    rows: int, cols: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """Where R does not divide the rows or W the columns but 8 divides the columns,
+    "kernels" = 1 takes region 0b: one kernel of 32 x 8 threads per strip of 8 columns,
+    thread row y adding row y of every step of 128 rows (16-byte loads) into its 4
+    partials in shared memory, a warp per column merging them (5 shfl.sync.bfly); no
+    local memory, no spills."""
+    payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    knobs = {"kernels": 1, "strip_rows": 0}
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs=knobs)
+    (module,) = _modules(ptx.stages["ptx"])
+    assert ".maxntid 32, 8, 1" in module
+    assert re.search(r"\.shared \.align \d+ \.b8 __wg_\w+\[4096\]", module)
+    if rows >= 128:
+        assert re.search(r"ld\.global(?:\.nc)?\.v4\.[bf]32", module)
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32", module)) == 5
+    assert ".local" not in module
+    assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
+    assert assemble(module, "sm_90", ptxas=ptxas)[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize(
+    ("knobs", "threads_y", "v4_loads"),
+    [
+        ({"strip_rows": 0, "steps_unroll": 0}, 8, 9),
+        ({"strip_rows": 0, "steps_unroll": 1}, 8, 17),
+        ({"strip_rows": 1, "steps_unroll": 1}, 16, 17),
+    ],
+    ids=["default", "u16", "r256-u16"],
+)
+def test_colsum_strips_of_8_unrolled_steps(
+    knobs: dict[str, int], threads_y: int, v4_loads: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """Region 0b at 8191x1000: its step loop unrolled by 8 ("steps_unroll" = 0) or 16, as
+    many 16-byte loads in the loop (and one in the peeled step); 32 x 8 threads, or 32 x 16
+    with 256 rows per step ("strip_rows" = 1)."""
+    payload = resized_example("colsum_cuda.mlir", {999: 8191, 1000: 1000})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs=knobs).stages["ptx"]
+    (module,) = _modules(ptx)
+    assert f".maxntid 32, {threads_y}, 1" in module
+    assert len(re.findall(r"ld\.global(?:\.nc)?\.v4\.[bf]32", module)) == v4_loads
+    assert "0 bytes spill stores, 0 bytes spill loads" in _ptxas_usage(module, ptxas, tmp_path)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(8191, 1001), (8192, 999), (5, 3)])
+def test_colsum_one_kernel_falls_back_to_two(rows: int, cols: int) -> None:
+    """Where 8 does not divide the columns, "kernels" = 1 takes the two-kernel regions
+    (transform.alternatives after the strips' silenceable guards)."""
+    payload = resized_example("colsum_cuda.mlir", {999: rows, 1000: cols})
+    schedule = REPO / "schedules" / "colsum_cuda.mlir"
+    ptx = schedir.compile(payload, schedule=schedule, target="cuda", knobs={"kernels": 1})
+    assert len(_modules(ptx.stages["ptx"])) == 2
+
+
+WARP_ROWS = {("rowsum", 4): 1, ("rowsum", 5): 4, ("rowsum", 6): 8, ("matvec", 4): 1}
 """(schedule, region of the "threads" knob) -> rows per block of its warp-per-row region."""
 
 
@@ -234,7 +324,8 @@ def test_warp_rows_are_one_butterfly(
     """A row per warp (blocks of 32 x R threads): one gpu.subgroup_reduce per row, 5
     shfl.sync.bfly and no barrier; the row read as 16-byte loads where the rows are
     16-byte aligned (columns a multiple of 4: one per 128 columns, the peeled last chunk
-    too), scalar loads otherwise; no local memory, no spills."""
+    too), scalar loads otherwise (matvec's x: 16-byte loads at any column count); no local
+    memory, no spills."""
     per_block = WARP_ROWS[name, threads]
     ptx = _compile(name, rows, cols, threads).stages["ptx"]
     assert f".maxntid 32, {per_block}, 1" in ptx
@@ -243,7 +334,7 @@ def test_warp_rows_are_one_butterfly(
     v4_loads = len(re.findall(r"ld\.global(?:\.nc)?\.v4\.\w+", ptx))
     if cols % 4 == 0:
         assert v4_loads >= min(8, -(-cols // 128)), v4_loads
-    else:
+    elif name == "rowsum":  # matvec's chunks of x stay 16-byte aligned
         assert v4_loads == 0
     usage = _ptxas_usage(ptx, ptxas, tmp_path)
     assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
