@@ -71,3 +71,43 @@ def test_ptx_assembles_without_spills(compiled: tuple[str, str, str], ptxas: Pat
     log = ptxas_log(ptx, ptxas, arch)
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
+
+
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4}
+"""The knobs' selected values in the schedule."""
+
+KNOB_CASES = [
+    ({"block_k": 16}, 4 * 4 * 1),
+    ({"warps_n": 2}, 2 * 8 * 2),
+    ({"warps_n": 8}, 8 * 2 * 2),
+    ({"block_m": 64, "block_n": 128, "warps_n": 8}, 4 * 2 * 2),
+]
+"""(knobs, m16n8k16 mma.sync per k step): a 16-wide k step, 32x64 and 128x16 warp tiles of
+the 128x128 block, 64x16 warp tiles of a 64x128 block (the tile shapes the benchmark's knob
+variants time)."""
+
+
+@pytest.mark.parametrize(
+    ("knobs", "mma_count"),
+    KNOB_CASES,
+    ids=lambda v: "-".join(f"{k}{x}" for k, x in v.items()) if isinstance(v, dict) else str(v),
+)
+def test_other_tile_shapes_assemble_without_spills(
+    knobs: dict[str, int], mma_count: int, ptxas: Path
+) -> None:
+    schedule = SCHEDULE.read_text()
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in schedule
+        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    kernel = schedir.compile(
+        _payload(1000, 1032, 1016, "f16"),
+        schedule=schedule,
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    ptx = kernel.stages["ptx"]
+    mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
+    assert len(mma) == mma_count, len(mma)
+    log = ptxas_log(ptx, ptxas, "sm_90")
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
