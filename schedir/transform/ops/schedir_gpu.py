@@ -28,6 +28,17 @@ from schedir.transform.state import MultipleTransformErrors, definite, is_ancest
 from schedir.transform.tracking import PayloadTracker
 
 
+def _payload_failure(
+    op: Operation, payload: Operation, reason: str, failure: str
+) -> MultipleTransformErrors:
+    """A silenceable failure of `op`: why the rewrite did not fit, at the payload op, then
+    `failure` at the transform op."""
+    at_payload = TransformError(
+        f"'{payload.name}' op {reason}", op_location(payload), silenceable=True
+    )
+    return MultipleTransformErrors([at_payload, silenceable(op, failure)])
+
+
 @applies(ReduceToAllReduceOp)
 def apply_reduce_to_all_reduce(op: ReduceToAllReduceOp, interp: Interpreter) -> None:
     """Rewrite each target reduction into a forall of per-thread `gpu.all_reduce`s."""
@@ -40,11 +51,8 @@ def apply_reduce_to_all_reduce(op: ReduceToAllReduceOp, interp: Interpreter) -> 
                 interp.state.rewriter(payload), payload, mapping, merge_in_threads=in_threads
             )
         except AllReduceRewriteError as error:
-            reason = TransformError(
-                f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not rewrite the reduction into gpu.all_reduce")]
+            raise _payload_failure(
+                op, payload, error.message, "could not rewrite the reduction into gpu.all_reduce"
             ) from None
         return [result.forall, result.merge]
 
@@ -63,14 +71,11 @@ def apply_reduce_to_subgroup_reduce(op: ReduceToSubgroupReduceOp, interp: Interp
                 interp.state.rewriter(payload), payload, lanes, mapping
             )
         except AllReduceRewriteError as error:
-            reason = TransformError(
-                f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [
-                    reason,
-                    silenceable(op, "could not rewrite the reduction into gpu.subgroup_reduce"),
-                ]
+            raise _payload_failure(
+                op,
+                payload,
+                error.message,
+                "could not rewrite the reduction into gpu.subgroup_reduce",
             ) from None
         return [result.forall, result.merge]
 
@@ -101,9 +106,6 @@ def apply_divide_by_reciprocal(op: DivideByReciprocalOp, interp: Interpreter) ->
         try:
             divide_by_reciprocal(interp.state.rewriter(payload), payload)
         except ReciprocalRewriteError as error:
-            reason = TransformError(
-                f"'{payload.name}' op {error.message}", op_location(payload), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not divide by reciprocals")]
+            raise _payload_failure(
+                op, payload, error.message, "could not divide by reciprocals"
             ) from None
