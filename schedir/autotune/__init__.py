@@ -187,7 +187,7 @@ def tune(
         # written.
         compilers = start_compilers(workers, options.target, compile_timeout)
         head = head_start(compilers[0], loaded.problem, compile_timeout)
-        lap("spawn the compile workers, head start")
+        lap("spawn the compile workers" + (", head start" if head else " (zygote)"))
     valid = space.valid_points()
     resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
     the_study.sampler = strategies.sampler(resolved, seed, budget, space)

@@ -169,8 +169,8 @@ class Loop:
         self.problem = problem
         self.head_start = head_start
         """The default point's compile, sent before the loop (`head_start`)."""
-        self._unsent: deque[_Candidate] = deque()
-        """Candidates asked for whose compile is not sent yet (`_take_head_start`)."""
+        self._unsent: deque[int] = deque()
+        """Candidates in flight whose compile is not sent yet (`_take_head_start`)."""
         self.reference = reference
         """The reference worker's handler factory and job, which writes the reference
         results to `measure.reference` (None: they are there)."""
@@ -545,7 +545,9 @@ class Loop:
                 fresh = True
                 for w in compilers:
                     if w.idle and self._unsent:
-                        self._submit_compile(w, self._unsent.popleft())
+                        cid = self._unsent.popleft()
+                        job = compile_job(self.problem, cid, self.in_flight[cid].point)
+                        w.submit(job, self.settings.compile_timeout)
                     elif w.idle and self._can_ask(started, refresh=fresh):
                         fresh = False
                         cand = self._ask()
@@ -568,11 +570,7 @@ class Loop:
                     for w in measurers:
                         if w.job is not None and w.phase == "timing" and w.waiting:
                             w.go()  # the compile workers are stopped: time now
-                if (
-                    not self.in_flight
-                    and not self._unsent
-                    and (not self._can_ask(started) or self.exhausted)
-                ):
+                if not self.in_flight and (not self._can_ask(started) or self.exhausted):
                     break
                 self._report()
                 self._beat()
@@ -634,7 +632,8 @@ class Loop:
     def _take_head_start(self, started: float) -> None:
         """Make the head start's compile (`HeadStart`) the first candidate's when the
         first point asked is its point; otherwise that compile's result is ignored and
-        the point asked compiles as every other (`_unsent`)."""
+        the point asked, in flight (counted) from now on, waits for an idle compile worker
+        (`_unsent`)."""
         head = self.head_start
         assert head is not None
         self._next_id = max(self._next_id, head.candidate + 1)
@@ -647,7 +646,9 @@ class Loop:
             self.in_flight[head.candidate] = cand
             self.breakdown.head_start = True
         else:
-            self._unsent.append(cand)
+            self.in_flight[self._next_id] = cand
+            self._unsent.append(self._next_id)
+            self._next_id += 1
 
     def _submit_measure(self, w: Worker, cand: _Candidate, remeasure: bool = False) -> None:
         compiled = cand.compiled
@@ -903,9 +904,10 @@ class HeadStart:
 
 def head_start(worker: Worker, problem: Problem, timeout: float) -> HeadStart | None:
     """Send the compile of `problem`'s default point to `worker` (started, maybe not
-    ready yet); None when the schedule selects no default point."""
+    ready yet); None when the schedule selects no default point or a constraint rejects
+    it (invalid points are never compiled)."""
     point = problem.space.default()
-    if point is None:
+    if point is None or problem.space.violation(point) is not None:
         return None
     worker.submit(compile_job(problem, 0, point), timeout)
     return HeadStart(worker, key(point), 0)

@@ -212,6 +212,9 @@ def test_invalid_points_are_never_compiled(tmp_path: Path) -> None:
         values = eval(point)  # a JSON object of numbers
         assert values["tile_m"] <= values["tile_n"]
     assert result.candidates == 5
+    # The default (8, 4) breaks the constraint: no head start compiles it either.
+    assert result.breakdown is not None and not result.breakdown.head_start
+    assert not any("head start" in step for step in result.breakdown.startup)
     best_m, best_n = result.knobs["tile_m"], result.knobs["tile_n"]
     assert isinstance(best_m, int) and isinstance(best_n, int) and best_m <= best_n
 
