@@ -83,6 +83,8 @@ CUDA_TO_LLVM: tuple[str, ...] = cuda_to_llvm()
 GPU_DEVICE_TO_CF: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "scf-forall-to-for",
+    # masked transfers (edge tiles) get an unmasked path where the mask is full
+    "split-masked-transfers",
     # vector IR a schedule left (contractions, n-D transfers) to 1-D LLVM vectors, as
     # upstream's convert-gpu-to-nvvm includes the vector-to-LLVM patterns
     "lower-vector",

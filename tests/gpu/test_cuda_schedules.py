@@ -175,6 +175,37 @@ def test_elementwise_vector_path_matches_the_reference() -> None:
     check_results([got], [want], [np.dtype(np.float32)])
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols", "knobs"),
+    [
+        (8191, 1000, None),
+        (1001, 777, None),
+        (3, 100003, None),
+        (8191, 1000, {"block_rows": 8, "block_cols": 256, "vector_rows": 2, "vector_cols": 2}),
+        (1001, 777, {"block_rows": 16, "block_cols": 1024, "vector_rows": 4, "vector_cols": 8}),
+        (37, 129, {"block_rows": 4, "block_cols": 128, "vector_rows": 1, "vector_cols": 1}),
+    ],
+    ids=str,
+)
+def test_elementwise_odd_sizes_match_the_reference(
+    rows: int, cols: int, knobs: dict[str, int] | None
+) -> None:
+    """Odd sizes: masked thread tiles at the edges, the 16-byte path where the mask is
+    full and the address aligned (rows of 1000 floats), the masked path elsewhere (rows
+    of 777 and 129: no row but the first starts 16-byte aligned)."""
+    payload = (REPO / "examples" / "elementwise_cuda.mlir").read_text()
+    payload = payload.replace("1001x777", f"{rows}x{cols}")
+    kernel = schedir.compile(
+        payload, schedule=REPO / "schedules" / "elementwise_cuda.mlir", target="cuda", knobs=knobs
+    )
+    module = parse_module(payload, "elementwise_odd", ctx=get_context())
+    signature = entry_signature(find_entry(module, None))
+    inputs = reference.random_inputs(signature, rows + cols)
+    (want,) = reference.evaluate_with_bounds(module, signature.name, inputs)
+    (got,) = kernel.run(*inputs, prefill_nan=True)
+    check_results([got], [want], [np.dtype(np.float32)])
+
+
 def test_matmul_smem_full_tiles_match_the_reference() -> None:
     """At 256x288 @ 288x384 every block tile and k step is full: the shared-memory matmul
     runs its vectorized path (tiles staged through shared memory, the accumulators in

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import tensor as xtensor
+from xdsl.dialects import vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -431,7 +432,8 @@ def insert_slice_source_cast_inserter(op: Operation, rw: CanonRewriter) -> bool:
 
 
 def dim_of_dest_style(op: Operation, rw: CanonRewriter) -> bool:
-    """Upstream's DimOfDestStyleOp: dim of a destination-style result is dim of its init."""
+    """Upstream's DimOfDestStyleOp: dim of a destination-style result is dim of its init
+    (a structured op's, an insert's, a `vector.transfer_write`'s on a tensor)."""
     source = op.operands[0]
     owner = source.owner
     if not isinstance(owner, Operation) or not isinstance(source, OpResult):
@@ -441,6 +443,8 @@ def dim_of_dest_style(op: Operation, rw: CanonRewriter) -> bool:
         new_source = owner.operands[1]
     elif is_structured(owner):
         new_source = dps_inits(owner)[source.index]
+    elif isinstance(owner, vector.TransferWriteOp):
+        new_source = owner.source
     if new_source is None:
         return False
     op.operands = [new_source, op.operands[1]]

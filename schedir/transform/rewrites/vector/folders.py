@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i32,
 )
+from xdsl.dialects.ub import PoisonOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
@@ -418,8 +419,7 @@ def fold_transfer_read(op: Operation) -> FoldResult:
                 and _same_indices(write.indices, op.indices)
                 and write.vector.type == op.result.type
                 and write.permutation_map == op.permutation_map
-                and write.mask is None
-                and op.mask is None
+                and _same_mask(write, op)
             ):
                 return [write.vector]
             if not _disjoint(write, op):
@@ -433,6 +433,31 @@ def fold_transfer_read(op: Operation) -> FoldResult:
     if _fold_single_element_map(op, vtype, op.source.type):
         return True
     return None
+
+
+def _same_mask(write: vector.TransferWriteOp, read: vector.TransferReadOp) -> bool:
+    """Whether `read` sees exactly `write`'s vector: neither is masked, or both by the same
+    mask value and the read's padding is poison (its masked-off lanes are poison, which the
+    write's lanes there refine; with a real padding value they would differ)."""
+    if write.mask is None or read.mask is None:
+        return write.mask is None and read.mask is None
+    return _equal_masks(write.mask, read.mask) and defining(read.padding, PoisonOp) is not None
+
+
+def _equal_masks(a: SSAValue, b: SSAValue) -> bool:
+    """The same value, or two mask ops of one kind with the same operands and properties
+    (two `vector.create_mask` of the same bounds before CSE merges them)."""
+    if a is b:
+        return True
+    x, y = a.owner, b.owner
+    return (
+        isinstance(x, vector.CreateMaskOp | vector.ConstantMaskOp)
+        and type(x) is type(y)
+        and isinstance(y, Operation)
+        and tuple(x.operands) == tuple(y.operands)
+        and x.properties == y.properties
+        and a.type == b.type
+    )
 
 
 def _disjoint(a: Xfer, b: Xfer) -> bool:
