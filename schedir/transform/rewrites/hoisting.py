@@ -385,6 +385,16 @@ def _dominates(a: Operation, b: Operation) -> bool:
     return a.is_before_in_block(current)
 
 
+_SYNCHRONIZING = ("gpu.barrier", "nvvm.barrier", "nvgpu.mbarrier.")
+"""Names (prefixes) of ops through which the threads of a block see each other's memory
+writes."""
+
+
+def _synchronizes(loop: Operation) -> bool:
+    """Whether the threads running `loop` wait for each other in it."""
+    return any(op.name.startswith(_SYNCHRONIZING) for op in loop.walk())
+
+
 def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> bool:
     """One step of upstream's walk over transfer_reads; True when the IR changed in a way
     that needs the walk to restart."""
@@ -426,6 +436,7 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
         return False
     if not _dominates(read, write):
         return False
+    others = False
     for use in base.uses:
         user = use.operation
         if not loop.is_ancestor(user) or user is read or user is write:
@@ -433,7 +444,13 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
         if isinstance(user, Xfer):
             if not disjoint_transfers(write, user):
                 return False
+            others = True
             continue
+        return False
+    if others and _synchronizes(loop):
+        # Disjoint indices are disjoint for one thread; in a GPU kernel the other threads
+        # run the same transfers at other thread ids, and across a barrier in the loop one
+        # may read what another wrote in the previous iteration: the write must stay.
         return False
     if not isinstance(loop, scf.ForOp) or write.parent_block() is not loop.regions[0].block:
         return False

@@ -138,6 +138,55 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// In a kernel, a transfer of another place of the buffer is disjoint for this thread
+// only: another thread's pair writes that place, and across the barrier in the loop this
+// thread reads it in the next iteration. The pair stays in the loop that synchronizes
+// (first loop) and is carried where no barrier is (second loop).
+// CHECK-LABEL: func.func @pair_across_barrier
+// CHECK-SAME:  (%[[S:.*]]: memref<129xf32, #gpu.address_space<workgroup>>, %[[O:.*]]: memref<129xf32>, %[[T:.*]]: index)
+// CHECK:       scf.for
+// CHECK-NEXT:    vector.transfer_read %[[S]][%[[T]]]
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    vector.transfer_write %{{.*}}, %[[S]][%[[T]]]
+// CHECK-NEXT:    gpu.barrier
+// CHECK:       %[[R:.*]] = vector.transfer_read %[[S]][%[[T]]]
+// CHECK:       %[[L:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[R]])
+// CHECK-NOT:     %[[S]]
+// CHECK:       }
+// CHECK-NEXT:  vector.transfer_write %[[L]], %[[S]][%[[T]]]
+module attributes {transform.with_named_sequence} {
+  func.func @pair_across_barrier(%s: memref<129xf32, #gpu.address_space<workgroup>>, %o: memref<129xf32>, %t: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    %t1 = arith.addi %t, %c1 : index
+    scf.for %j = %c0 to %c4 step %c1 {
+      %v = vector.transfer_read %s[%t], %pad : memref<129xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+      %w = arith.addf %v, %v : vector<1xf32>
+      vector.transfer_write %w, %s[%t] : vector<1xf32>, memref<129xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %x = vector.transfer_read %s[%t1], %pad : memref<129xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+      vector.transfer_write %x, %o[%t] : vector<1xf32>, memref<129xf32>
+    }
+    scf.for %j = %c0 to %c4 step %c1 {
+      %v = vector.transfer_read %s[%t], %pad : memref<129xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+      %w = arith.addf %v, %v : vector<1xf32>
+      vector.transfer_write %w, %s[%t] : vector<1xf32>, memref<129xf32, #gpu.address_space<workgroup>>
+      %x = vector.transfer_read %s[%t1], %pad : memref<129xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+      vector.transfer_write %x, %o[%t] : vector<1xf32>, memref<129xf32>
+    }
+    return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %h = transform.structured.hoist_redundant_vector_transfers %f : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // Transfers on tensors are left alone (that is loop.hoist_loop_invariant_subsets' job).
 // CHECK-LABEL: func.func @tensors_untouched
 // CHECK:       scf.for
