@@ -44,8 +44,8 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+from schedir.dialects import gpu, nvgpu, nvvm, vector
 from schedir.dialects import scf as schedir_scf
-from schedir.dialects import vector
 from schedir.dialects.affine import ApplyOp
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
@@ -385,14 +385,22 @@ def _dominates(a: Operation, b: Operation) -> bool:
     return a.is_before_in_block(current)
 
 
-_SYNCHRONIZING = ("gpu.barrier", "nvvm.barrier", "nvgpu.mbarrier.")
-"""Names (prefixes) of ops through which the threads of a block see each other's memory
-writes."""
+_SYNCHRONIZING = (
+    gpu.BarrierOp,
+    nvvm.BarrierOp,
+    nvvm.Barrier0Op,
+    nvgpu.MBarrierArriveOp,
+    nvgpu.MBarrierArriveNoCompleteOp,
+    nvgpu.MBarrierArriveExpectTxOp,
+    nvgpu.MBarrierTestWaitOp,
+    nvgpu.MBarrierTryWaitParityOp,
+)
+"""Ops through which the threads of a block see each other's memory writes."""
 
 
 def _synchronizes(loop: Operation) -> bool:
     """Whether the threads running `loop` wait for each other in it."""
-    return any(op.name.startswith(_SYNCHRONIZING) for op in loop.walk())
+    return any(isinstance(op, _SYNCHRONIZING) for op in loop.walk())
 
 
 def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> bool:
