@@ -6,6 +6,7 @@ shared memory completing on an mbarrier, the bulk store from shared memory)."""
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 import subprocess
 import sys
@@ -16,14 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("nvcc") is None or shutil.which("ptxas") is None, reason="needs nvcc and ptxas"
-)
-
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """benchmarks/memory_paths.py's PTX modules (name -> text), built once."""
+    """benchmarks/memory_paths.py's PTX modules (name -> text), built once (a failure under
+    CI=true where nvcc or ptxas is missing, a skip elsewhere)."""
+    missing = [tool for tool in ("nvcc", "ptxas") if shutil.which(tool) is None]
+    if missing:
+        message = f"needs {' and '.join(missing)} (the CUDA toolkit) on PATH"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         module: Any = importlib.import_module("memory_paths")
