@@ -49,6 +49,7 @@ from schedir.dialects import scf as schedir_scf
 from schedir.dialects.affine import ApplyOp
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.effects import is_memory_effect_free
+from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 from schedir.transform.rewrites.loops.licm import is_defined_outside, move_loop_invariant_code
 
 _VIEW_LIKE: tuple[type[Operation], ...] = (
@@ -403,6 +404,18 @@ def _synchronizes(loop: Operation) -> bool:
     return any(isinstance(op, _SYNCHRONIZING) for op in loop.walk())
 
 
+def _shared_by_threads(base: SSAValue) -> bool:
+    """Whether `base` views a block's shared memory (the workgroup address space, or an
+    allocation the GPU mapping marked as the threads' shared buffer): the memory a block's
+    threads communicate through. A thread's tiles of global or private memory are its own
+    under the mapping of the foralls to threads."""
+    root = _skip_views(base)
+    space = root.type.memory_space if isinstance(root.type, MemRefType) else None
+    if space == gpu.AddressSpaceAttr.workgroup():
+        return True
+    return isinstance(root, OpResult) and WORKGROUP_BUFFER in root.op.attributes
+
+
 def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> bool:
     """One step of upstream's walk over transfer_reads; True when the IR changed in a way
     that needs the walk to restart."""
@@ -455,10 +468,11 @@ def _try_hoist_read(read: vector.TransferReadOp, verify_non_zero_trip: bool) -> 
             others = True
             continue
         return False
-    if others and _synchronizes(loop):
+    if others and _shared_by_threads(base) and _synchronizes(loop):
         # Disjoint indices are disjoint for one thread; in a GPU kernel the other threads
         # run the same transfers at other thread ids, and across a barrier in the loop one
-        # may read what another wrote in the previous iteration: the write must stay.
+        # may read in shared memory what another wrote in the previous iteration: the
+        # write must stay.
         return False
     if not isinstance(loop, scf.ForOp) or write.parent_block() is not loop.regions[0].block:
         return False
