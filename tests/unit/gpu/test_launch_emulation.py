@@ -137,6 +137,17 @@ def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) 
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
 
 
+@pytest.mark.parametrize("cols", [8192, 2048, 1001, 33])
+def test_matvec_chunks_of_four_match_the_reference(cols: int) -> None:
+    """matvec's region 5 (4 floats of the row and of x per thread and chunk of 2048):
+    unrolled static chunks, a row of one chunk, a partial scalar chunk (1001) and a row
+    shorter than a warp's chunk (33)."""
+    payload = resized_example("matvec_cuda.mlir", {1000: 3, 999: cols})
+    schedule = REPO / "schedules" / "matvec_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 5}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(5, 2048), (37, 1001), (3, 33)], ids=str)
 @pytest.mark.parametrize("name", ["rowsum", "matvec"])
 def test_pieces_region_matches_the_reference(name: str, rows: int, cols: int) -> None:
