@@ -187,7 +187,16 @@ def test_column_sums_in_strips_of_8(rows: int, cols: int, knobs: dict[str, int])
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
-_COLSUM_RACECHECK_SCRIPT = """
+_COLSUM@pytest.mark.parametrize(("rows", "cols"), BRIEF_SHAPES, ids=str)
+def test_matvec_chunks_of_four(rows: int, cols: int) -> None:
+    """matvec's region 5 ("threads" = 5: 4 floats of the row and of x per thread and chunk
+    of 2048, the chunks unrolled; a partial scalar chunk where 2048 does not divide the
+    row) against the reference."""
+    kernel, text = _compile("matvec", {1000: rows, 999: cols}, {"threads": 5})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
+_RACECHECK_SCRIPT = """
 import sys
 import schedir
 from tests.helpers import check_kernel, resized_example
@@ -292,6 +301,9 @@ print("ran")
         ("softmax", 1001, 10),
         ("softmax_f16", 8192, 1),
         ("layernorm", 8192, 7),
+        # matvec's chunks of four: unrolled static chunks, a partial scalar chunk
+        ("matvec", 8192, 5),
+        ("matvec", 1001, 5),
     ],
     ids=str,
 )
