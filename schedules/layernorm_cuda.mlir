@@ -35,6 +35,11 @@
 // ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201. Region 5 stays
 // selected: at 1000 columns region 7's whole row is one partial chunk (as softmax's region
 // 10's, which lost 2.3x there against region 6); the tuner selects region 7 for long rows.
+// Chunks of four with 512 threads (region 9): softmax's region 10 for layernorm: chunks of
+// 2048, thread t owning floats 4t..4t+3 of each (at 8192 columns 4 ld.global.v4 of x, 4 of
+// gamma, 4 of beta and 4 st.global.v4 per thread), the chunk loops unrolled, each
+// reduction's 4 partials combined per thread before the block's all-reduce (2 barriers a
+// row), nvvm.minctasm 4 (32 registers, no spills: 4 blocks, 64 warps per SM).
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -81,8 +86,8 @@ module attributes {transform.with_named_sequence} {
                                 !transform.any_op, !transform.any_op)
 
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
-    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
-    // region each: block_dims is static).
+    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
+    // chunks of four with 512 threads (9) (one region each: block_dims is static).
     transform.tune.alternatives<"threads"> selected_region = 5 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
@@ -784,6 +789,121 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %func_g {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks of four, 512 threads (region 9): softmax's region 10 for layernorm: chunks
+      // of 2048, thread t owning the 4 adjacent floats 4t..4t+3 of each (one ld.global.v4
+      // of x, of gamma and of beta and one st.global.v4 a chunk), 4 chunks per thread at
+      // 8192 columns, the chunk loops unrolled; each reduction's 4-wide partials combined
+      // per thread before the block's all-reduce. 2 barriers a row, no spills.
+      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Reductions: partials 1x2048 accumulated over chunks.
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // The 2048 partials: each thread first combines its 4 (registers), then the block's 512.
+      %pfill4, %part4, %comb4, %comb_forall = transform.structured.tile_reduction_using_forall %comb
+          by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %pfill4_sum, %pfill4_sq = transform.split_handle %pfill4
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill4_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill4_sq "layernorm.sq" : !transform.any_op
+      %pfill4_t, %pfill4_forall = transform.structured.tile_using_forall %pfill4 num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb4 mapping = [#gpu.thread<x>]
+          {merge_in_threads}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      // Four blocks of 512 per SM (all 64 warps): at most 32 registers a thread (39 without).
+      %ctas = transform.param.constant 4 : i32 -> !transform.param<i32>
+      transform.annotate %mapped "nvvm.minctasm" = %ctas : !transform.any_op, !transform.param<i32>
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 4} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
       transform.yield
     }
     transform.yield

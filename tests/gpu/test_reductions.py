@@ -51,7 +51,7 @@ def test_rows_in_registers(name: str, threads: int, rows: int, cols: int) -> Non
     check_kernel(kernel, text, seed=rows + threads, reduction=None)
 
 
-CHUNKS_OF_FOUR = {"softmax": (9, 10)}
+CHUNKS_OF_FOUR = {"softmax": (9, 10), "layernorm": (9,)}
 """The regions of the "threads" knob whose threads own 4 floats of each chunk (a 16-byte
 access): each reduction's per-thread partials are 4 wide, their barriers eliminated
 through barrier_slots' slots of width 4."""
@@ -301,6 +301,8 @@ print("ran")
         ("softmax", 1001, 10),
         ("softmax_f16", 8192, 1),
         ("layernorm", 8192, 7),
+        ("layernorm", 8192, 9),
+        ("layernorm", 1001, 9),
         # matvec's chunks of four: unrolled static chunks, a partial scalar chunk
         ("matvec", 8192, 5),
         ("matvec", 1001, 5),

@@ -126,7 +126,9 @@ def test_rows_in_registers_match_the_reference(name: str, threads: int, cols: in
 
 
 @pytest.mark.parametrize("cols", [4096, 2048, 1001])
-@pytest.mark.parametrize(("name", "threads"), [("softmax", 9), ("softmax", 10)], ids=str)
+@pytest.mark.parametrize(
+    ("name", "threads"), [("softmax", 9), ("softmax", 10), ("layernorm", 9)], ids=str
+)
 def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) -> None:
     """The regions of 4 floats per thread and chunk: unrolled static chunks (the 4-wide
     partials' barriers eliminated, x and the published max read once), a row of one
