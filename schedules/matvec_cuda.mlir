@@ -24,8 +24,10 @@
 // chunk: a warp reads 512 contiguous bytes), the chunk loop unrolled (at 8192 columns 4
 // ld.global.v4 of the row and 4 of x per thread, all issued before the first is used; 34
 // registers, no spills), the partials in registers (forward_reads), each thread's 4
-// combined before the block's all-reduce. A row no multiple of 2048 ends in a partial
-// scalar chunk.
+// combined before the block's all-reduce. The chunk loop's last partial chunk is peeled
+// (static) and the threads' tiles are 4 wide (tile sizes, not a number of threads): at 1000
+// columns thread t < 250 loads elements 4t..4t+3 with one ld.global.v4 of the row and of x
+// (the other threads idle); a remainder no multiple of 4 (1001) stays scalar.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.matvec"]} in %root
@@ -317,14 +319,30 @@ module attributes {transform.with_named_sequence} {
       // warp's 512 contiguous bytes), the chunk loop unrolled (at 8192 columns the
       // thread's 4 loads of the row are issued back to back) and the partials kept in
       // registers (forward_reads); each thread combines its 4 partials, then the block's
-      // 512 are all-reduced and thread 0 writes the row.
+      // 512 are all-reduced and thread 0 writes the row. The last partial chunk is peeled
+      // (static), the threads' tiles are 4 wide.
       %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
           by tile_sizes = [0, 2048]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_f = transform.structured.tile_using_forall %part num_threads [0, 512]
+      %loop_for = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+      transform.sequence %loop_for : !transform.op<"scf.for"> failures(suppress) {
+      ^bb0(%l: !transform.op<"scf.for">):
+        %main, %rest = transform.loop.peel %l
+          : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+        transform.yield
+      }
+      %func0 = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func0 {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      %parts = transform.structured.match ops{["linalg.generic"]} in %forall
+        : (!transform.any_op) -> !transform.any_op
+      %part_t, %part_f = transform.structured.tile_using_forall %parts tile_sizes [0, 4]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+      %pfill_t, %pfill_f = transform.structured.tile_using_forall %pfill tile_sizes [0, 4]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %fill_t, %fill_f = transform.structured.tile_using_forall %fill_b num_threads [1]

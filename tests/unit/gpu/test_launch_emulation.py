@@ -139,11 +139,12 @@ def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) 
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
 
 
-@pytest.mark.parametrize("cols", [8192, 2048, 1001, 33])
+@pytest.mark.parametrize("cols", [8192, 2048, 9000, 1000, 1001, 33])
 def test_matvec_chunks_of_four_match_the_reference(cols: int) -> None:
     """matvec's region 5 (4 floats of the row and of x per thread and chunk of 2048):
-    unrolled static chunks, a row of one chunk, a partial scalar chunk (1001) and a row
-    shorter than a warp's chunk (33)."""
+    unrolled static chunks, a row of one chunk, full chunks and a peeled static last chunk
+    (9000, 1000: vectors of 4 in 250 threads), a last chunk of dynamic tiles (1001) and a
+    row shorter than a warp's chunk (33)."""
     payload = resized_example("matvec_cuda.mlir", {1000: 3, 999: cols})
     schedule = REPO / "schedules" / "matvec_cuda.mlir"
     host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 5}))
