@@ -39,7 +39,12 @@
 // 2048, thread t owning floats 4t..4t+3 of each (at 8192 columns 4 ld.global.v4 of x, 4 of
 // gamma, 4 of beta and 4 st.global.v4 per thread), the chunk loops unrolled, each
 // reduction's 4 partials combined per thread before the block's all-reduce (2 barriers a
-// row), nvvm.minctasm 4 (32 registers, no spills: 4 blocks, 64 warps per SM).
+// row), nvvm.minctasm 4 (32 registers, no spills: 4 blocks, 64 warps per SM). The passes'
+// last partial chunks are peeled (static) and the threads' tiles are 4 wide (tile sizes):
+// at 1000 columns threads t < 250 each load x, gamma and beta with one ld.global.v4 and
+// store one st.global.v4 (x is loaded again, from L1, in the second reduction and the
+// epilogue: the three passes' guards keep forward_reads from seeing one load); a last
+// chunk no multiple of 4 (1001) stays scalar.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -798,22 +803,44 @@ module attributes {transform.with_named_sequence} {
       // per thread before the block's all-reduce. 2 barriers a row, no spills.
       %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 2048]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %norm_t, %norm_forall = transform.structured.tile_using_forall %norm_c num_threads [0, 512]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       // Reductions: partials 1x2048 accumulated over chunks.
       %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
       %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
           by tile_sizes = [0, 2048]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
+      // The last partial chunk of each pass peeled (static sizes): the threads' tiles of 4
+      // are then static in it too where its length is a multiple of 4.
+      %chunk_loops = transform.merge_handles %norm_loop, %red_loop : !transform.any_op
+      %chunk_fors = transform.cast %chunk_loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %chunk_fors : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %l
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        transform.yield
+      }
+      %func_p = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_p {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // Thread t owns elements 4t..4t+3 of each chunk (tile sizes, not a number of threads:
+      // a short last chunk keeps the same owners, its threads past the end idle): the
+      // epilogue's and the partials' tiles, main and peeled chunks alike.
+      %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      %chunk_t, %chunk_forall = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %pfill_sum, %pfill_sq = transform.split_handle %pfill
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
       transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
-      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill tile_sizes [0, 4]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       // The 2048 partials: each thread first combines its 4 (registers), then the block's 512.
