@@ -132,8 +132,8 @@ def test_rows_in_registers_match_the_reference(name: str, threads: int, cols: in
 def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) -> None:
     """The regions of 4 floats per thread and chunk: unrolled static chunks (the 4-wide
     partials' barriers eliminated, x and the published max read once), a row of one
-    chunk or less and a partial chunk (1001: scalar; 1000: layernorm's region 9 peels it,
-    static 4-wide tiles)."""
+    chunk or less and a partial chunk (1001: scalar; 1000: softmax's region 10 and
+    layernorm's region 9 peel it, static 4-wide tiles)."""
     payload = resized_example(f"{name}_cuda.mlir", {1000: 3, 999: cols})
     schedule = REPO / "schedules" / f"{name}_cuda.mlir"
     host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
@@ -141,11 +141,13 @@ def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) 
 
 
 @pytest.mark.parametrize("cols", [4100, 9000])
-def test_layernorm_peeled_chunk_matches_the_reference(cols: int) -> None:
-    """layernorm's region 9: full chunks of 2048 then the peeled last chunk (static)."""
-    payload = resized_example("layernorm_cuda.mlir", {1000: 3, 999: cols})
-    schedule = REPO / "schedules" / "layernorm_cuda.mlir"
-    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 9}))
+@pytest.mark.parametrize(("name", "threads"), [("softmax", 10), ("layernorm", 9)], ids=str)
+def test_peeled_chunk_matches_the_reference(name: str, threads: int, cols: int) -> None:
+    """softmax's region 10 and layernorm's region 9: full chunks of 2048 then the peeled
+    last chunk (static)."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: 3, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
 
 
