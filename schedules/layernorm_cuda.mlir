@@ -17,7 +17,7 @@
 // Contiguous pieces are not coalesced: on the H200 at 8192^2 (benchmarks/gpu.py, one run)
 // layernorm took 0.215 ms with 512 threads in registers, 0.178 with 1024, 0.154 with chunks;
 // torch.compile 0.131, Triton 0.135.
-// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 5): region 3's
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads): region 3's
 // chunks (thread t owns float t of each chunk of T: coalesced) with each thread's static
 // tiles vectorized and, once mapped, the chunk loops unrolled by 8192 / T: at 8192 columns
 // each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
@@ -32,9 +32,9 @@
 // 0.137. With 2 barriers (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
 // TB/s): 0.1350 ms with 1024 threads (region 7), 0.1380 with 512 (region 5), 0.1435 with
 // 256; torch.compile 0.1324, Triton 0.1334, eager 0.2193. A second run (01:28, the device
-// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201. Region 5 stays
+// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201. Region 5 stayed
 // selected: at 1000 columns region 7's whole row is one partial chunk (as softmax's region
-// 10's, which lost 2.3x there against region 6); the tuner selects region 7 for long rows.
+// 10's, which lost 2.3x there against region 6); region 9 (below) is selected now.
 // Chunks of four with 512 threads (region 9): softmax's region 10 for layernorm: chunks of
 // 2048, thread t owning floats 4t..4t+3 of each (at 8192 columns 4 ld.global.v4 of x, 4 of
 // gamma, 4 of beta and 4 st.global.v4 per thread), the chunk loops unrolled, each
@@ -45,6 +45,12 @@
 // store one st.global.v4 (x is loaded again, from L1, in the second reduction and the
 // epilogue: the three passes' guards keep forward_reads from seeing one load); a last
 // chunk no multiple of 4 (1001) stays scalar.
+// Measured on the H200 (2026-11-29 03:53, one run, benchmarks/gpu.py's cases and timer,
+// copy 4.15 TB/s): 8192^2 region 9 0.1332 ms (4.03 TB/s, 0.97x copy; without minctasm
+// 0.1339), region 7 0.1360, region 5 0.1400; Triton 0.1344, eager 0.2189 (torch.compile
+// not timed; 0.1324 on 01:08); 8191x1000: region 9 0.0333 ms, region 5 0.0366, region 7
+// 0.0656, the row-per-warp region 0.0244, Triton 0.0370, eager 0.0325. Region 9 is
+// selected: faster than region 5 at both sizes and than Triton at 8192^2.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -93,7 +99,7 @@ module attributes {transform.with_named_sequence} {
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
     // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
     // chunks of four with 512 threads (9) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 5 {
+    transform.tune.alternatives<"threads"> selected_region = 9 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
       // tile_reduction_using_forall.

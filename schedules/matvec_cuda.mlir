@@ -4,7 +4,8 @@
 // per thread; x is read from L2 by every block), the T partials reduced across the block
 // by transform.schedir.gpu.reduce_to_all_reduce (gpu.all_reduce: shfl.sync butterflies
 // and one exchange of the warp results through shared memory), and thread 0 writing y[i].
-// Knob "threads" (tune.alternatives, a region per block size): T = 512 selected.
+// Knob "threads" (tune.alternatives, a region per block size): region 5 (chunks of four,
+// below) selected.
 // Measured on the H200 at 8192^2 (same run, copy 4.08 TB/s): 512 threads 0.074 ms
 // (0.89x copy), 256 and 1024 0.075; torch.compile 0.068 ms, eager 0.100 ms.
 // Payload: examples/matvec_cuda.mlir (fill + linalg.matvec, any size).
@@ -28,6 +29,17 @@
 // (static) and the threads' tiles are 4 wide (tile sizes, not a number of threads): at 1000
 // columns thread t < 250 loads elements 4t..4t+3 with one ld.global.v4 of the row and of x
 // (the other threads idle); a remainder no multiple of 4 (1001) stays scalar.
+// Measured on the H200 (2026-11-29 03:53, one process, benchmarks/gpu.py's cases and
+// timer, copy 4.15 TB/s; three rounds of 8 at 8192^2, the first one's schedir rows lost to
+// the log's length): region 5 0.0720 and 0.0723 ms (0.90x copy), 1024 threads 0.0720 and
+// 0.0714, 512 threads (the old default) 0.0735 and 0.0741, 256 0.0758 and 0.0752, warps
+// 0.0744 and 0.0750; Triton 0.0768, 0.0744, 0.0754; eager 0.099. At 8191x1000: region 5
+// 0.0271 ms, 512 threads 0.0294, 1024 0.0496, warps 0.0230, eager 0.0236, Triton 0.0424.
+// Region 5 is selected: faster than the 512-thread region at both sizes (1024 threads
+// is as fast at 8192^2 but 1.8x slower at 1000 columns). A hand-written CUDA matvec of
+// the same layout (float4 loads, one row per 512-thread block, y written once by lane 0)
+// took 0.0699 ms in the same run (3.84 TB/s of reads): region 5 also stores the fill's 0
+// to y[i] and reads it back after the all-reduce.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %ops = transform.structured.match ops{["linalg.fill", "linalg.matvec"]} in %root
@@ -42,7 +54,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Knob: threads per block (256, 512, 1024; pieces of 512; a warp; chunks of four with
     // 512), one region each.
-    transform.tune.alternatives<"threads"> selected_region = 1 {
+    transform.tune.alternatives<"threads"> selected_region = 5 {
       // 256 threads: per-thread partials over chunks of 256 (one slot per thread, in
       // shared memory), reduced across the block by warp shuffles; thread 0 writes the row.
       %pfill, %part, %comb, %loop = transform.structured.tile_reduction_using_for %red_b
