@@ -59,6 +59,15 @@
 // and store one st.global.v4, 8 ex2 and 2 barriers, where it was one partial scalar chunk
 // (0.0619 ms at 8191x1000, see below); a last chunk no multiple of 4 (1001) stays scalar.
 // At 8192 columns (no partial chunk) the PTX is the same as before.
+// Measured on the H200 (2026-11-29 03:53, one run, benchmarks/gpu.py's cases and timer,
+// copy 4.15 TB/s): 8192^2 region 10 0.1333 ms (0.97x copy), region 6 0.1343, Triton
+// 0.1331, eager 0.2787; 8191x1000: region 10 0.0401 ms (was 0.0619 before the peeling),
+// region 6 0.0380, the row-per-warp region 0.0277, eager 0.0232, Triton 0.0466. Region 6
+// stays selected (region 10 is 0.7% faster at 8192^2 and 5% slower at 8191x1000). In the
+// same run, hand-written CUDA rows (float4 loads, one row per 512-thread block, the
+// region-10 layout) took 0.1326 ms and copy_ 0.1295: the schedules run at the memory
+// path's speed; the same kernel as a persistent grid (4 blocks per SM looping over rows,
+// no prefetch of the next row) took 0.1637.
 // Measured on the H200 (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
 // TB/s; every region with 2 barriers per row): 8192^2 region 10 0.1315 ms (4.08 TB/s),
 // region 9 0.1323, region 6 0.1328, region 5 0.1334; Triton 0.1314, torch.compile 0.1501,
