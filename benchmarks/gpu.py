@@ -42,7 +42,7 @@ in registers) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rowsum_odd's
 main row is the warp region with one row per block);
-matvec also its 256- and 1024-thread regions; softmax_odd's main row is softmax's region
+matvec also its 256-, 512- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum (default: one kernel) also times its other strip
 shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, a persistent grid of 132
@@ -372,12 +372,13 @@ _SOFTMAX_VARIANTS = {
     "v4 256": {"threads": 9},
     "v4 512": {"threads": 10},
 }
-_LAYERNORM_VARIANTS = {**_ROW_VARIANTS, "regs 256": {"threads": 6}}
+_LAYERNORM_VARIANTS = {**_ROW_VARIANTS, "regs 512": {"threads": 5}, "regs 256": {"threads": 6}}
 """softmax's and layernorm's other regions of the "threads" knob: contiguous pieces in registers
 with 256, 512 or 1024 threads, the chunked schedule, a row per warp, and the chunks in
 registers (the chunk loops unrolled, the row read once, coalesced) with 128, 256, 512 or 1024
 threads, softmax's chunks of four floats with 256 and 512 threads; the default rows are
-softmax's chunks in registers with 256 threads (region 6) and layernorm's with 512 (region 5)."""
+softmax's chunks in registers with 256 threads (region 6) and layernorm's chunks of four
+floats with 512 threads (region 9)."""
 
 
 _COLSUM_VARIANTS = {
@@ -468,13 +469,15 @@ rungs; schedules/matmul_f16_ring_cuda.mlir writes f32)."""
 
 _MATVEC_VARIANTS = {
     "threads=256": {"threads": 0},
+    "threads=512": {"threads": 1},
     "threads=1024": {"threads": 2},
     "pieces": {"threads": 3},
     "warps": {"threads": 4},
 }
 """matvec's other regions: a row per block of 256 or 1024 threads, contiguous vectorized
 pieces per thread (512 threads), a row per warp (one-warp blocks, 16-byte loads of the row
-and of x); the default row is a row per 512-thread block."""
+and of x); the default row is a row per 512-thread block, each thread owning 4 adjacent
+floats of each chunk of 2048 (region 5)."""
 
 _ROWSUM_VARIANTS = {
     "warps": {"threads": 4},

@@ -17,7 +17,7 @@
 // Contiguous pieces are not coalesced: on the H200 at 8192^2 (benchmarks/gpu.py, one run)
 // layernorm took 0.215 ms with 512 threads in registers, 0.178 with 1024, 0.154 with chunks;
 // torch.compile 0.131, Triton 0.135.
-// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads; selected: 5): region 3's
+// Chunks in registers (regions 5-8, T = 512, 256, 1024, 128 threads): region 3's
 // chunks (thread t owns float t of each chunk of T: coalesced) with each thread's static
 // tiles vectorized and, once mapped, the chunk loops unrolled by 8192 / T: at 8192 columns
 // each thread issues its 8192 / T loads of x back to back, forward_reads makes the second
@@ -32,9 +32,25 @@
 // 0.137. With 2 barriers (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
 // TB/s): 0.1350 ms with 1024 threads (region 7), 0.1380 with 512 (region 5), 0.1435 with
 // 256; torch.compile 0.1324, Triton 0.1334, eager 0.2193. A second run (01:28, the device
-// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201. Region 5 stays
+// ~1% slower throughout): region 7 0.1360 ms, Triton 0.1353, eager 0.2201. Region 5 stayed
 // selected: at 1000 columns region 7's whole row is one partial chunk (as softmax's region
-// 10's, which lost 2.3x there against region 6); the tuner selects region 7 for long rows.
+// 10's, which lost 2.3x there against region 6); region 9 (below) is selected now.
+// Chunks of four with 512 threads (region 9): softmax's region 10 for layernorm: chunks of
+// 2048, thread t owning floats 4t..4t+3 of each (at 8192 columns 4 ld.global.v4 of x, 4 of
+// gamma, 4 of beta and 4 st.global.v4 per thread), the chunk loops unrolled, each
+// reduction's 4 partials combined per thread before the block's all-reduce (2 barriers a
+// row), nvvm.minctasm 4 (32 registers, no spills: 4 blocks, 64 warps per SM). The passes'
+// last partial chunks are peeled (static) and the threads' tiles are 4 wide (tile sizes):
+// at 1000 columns threads t < 250 each load x, gamma and beta with one ld.global.v4 and
+// store one st.global.v4 (x is loaded again, from L1, in the second reduction and the
+// epilogue: the three passes' guards keep forward_reads from seeing one load); a last
+// chunk no multiple of 4 (1001) stays scalar.
+// Measured on the H200 (2026-11-29 03:53, one run, benchmarks/gpu.py's cases and timer,
+// copy 4.15 TB/s): 8192^2 region 9 0.1332 ms (4.03 TB/s, 0.97x copy; without minctasm
+// 0.1339), region 7 0.1360, region 5 0.1400; Triton 0.1344, eager 0.2189 (torch.compile
+// not timed; 0.1324 on 01:08); 8191x1000: region 9 0.0333 ms, region 5 0.0366, region 7
+// 0.0656, the row-per-warp region 0.0244, Triton 0.0370, eager 0.0325. Region 9 is
+// selected: faster than region 5 at both sizes and than Triton at 8192^2.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -81,9 +97,9 @@ module attributes {transform.with_named_sequence} {
                                 !transform.any_op, !transform.any_op)
 
     // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
-    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8) (one
-    // region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 5 {
+    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
+    // chunks of four with 512 threads (9) (one region each: block_dims is static).
+    transform.tune.alternatives<"threads"> selected_region = 9 {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
       // tile_reduction_using_forall.
@@ -784,6 +800,143 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns to %func_g {
         transform.apply_patterns.gpu.eliminate_barriers
       } : !transform.any_op
+      transform.yield
+    }, {
+      // Chunks of four, 512 threads (region 9): softmax's region 10 for layernorm: chunks
+      // of 2048, thread t owning the 4 adjacent floats 4t..4t+3 of each (one ld.global.v4
+      // of x, of gamma and of beta and one st.global.v4 a chunk), 4 chunks per thread at
+      // 8192 columns, the chunk loops unrolled; each reduction's 4-wide partials combined
+      // per thread before the block's all-reduce. 2 barriers a row, no spills.
+      %norm_c, %norm_loop = transform.structured.tile_using_for %norm_b tile_sizes [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Reductions: partials 1x2048 accumulated over chunks.
+      %red = transform.merge_handles %sum_b, %sq_b : !transform.any_op
+      %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
+          by tile_sizes = [0, 2048]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // The last partial chunk of each pass peeled (static sizes): the threads' tiles of 4
+      // are then static in it too where its length is a multiple of 4.
+      %chunk_loops = transform.merge_handles %norm_loop, %red_loop : !transform.any_op
+      %chunk_fors = transform.cast %chunk_loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %chunk_fors : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %l
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        transform.yield
+      }
+      %func_p = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_p {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // Thread t owns elements 4t..4t+3 of each chunk (tile sizes, not a number of threads:
+      // a short last chunk keeps the same owners, its threads past the end idle): the
+      // epilogue's and the partials' tiles, main and peeled chunks alike.
+      %chunk_ops = transform.structured.match ops{["linalg.generic"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      %chunk_t, %chunk_forall = transform.structured.tile_using_forall %chunk_ops tile_sizes [0, 4]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %pfill_sum, %pfill_sq = transform.split_handle %pfill
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill_sq "layernorm.sq" : !transform.any_op
+      %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill tile_sizes [0, 4]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // The 2048 partials: each thread first combines its 4 (registers), then the block's 512.
+      %pfill4, %part4, %comb4, %comb_forall = transform.structured.tile_reduction_using_forall %comb
+          by num_threads = [0, 512], tile_sizes = [], mapping = [#gpu.thread<x>]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %pfill4_sum, %pfill4_sq = transform.split_handle %pfill4
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.annotate %pfill4_sum "layernorm.sum" : !transform.any_op
+      transform.annotate %pfill4_sq "layernorm.sq" : !transform.any_op
+      %pfill4_t, %pfill4_forall = transform.structured.tile_using_forall %pfill4 num_threads [0, 512]
+          (mapping = [#gpu.thread<x>])
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Partials across the block: per-thread gpu.all_reduce (warp shuffles); every thread
+      // combines the result with the row's init (merge_in_threads: no merge by thread 0).
+      %ar, %merge = transform.schedir.gpu.reduce_to_all_reduce %comb4 mapping = [#gpu.thread<x>]
+          {merge_in_threads}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %func = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func : !transform.any_op
+      // Each thread's static tiles become vectors (dynamic ones stay scalar loops).
+      %tiles = transform.structured.match ops{["linalg.generic", "linalg.fill"]} in %f4
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {
+        ^bb1(%t: !transform.any_op):
+          transform.structured.vectorize %t : !transform.any_op
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %root_b = transform.apply_registered_pass "one-shot-bufferize"
+          with options = {"bufferize-function-boundaries" = true,
+                          "function-boundary-type-conversion" = "identity-layout-map"} to %root
+        : (!transform.any_op) -> !transform.any_op
+      %func_b = transform.structured.match ops{["func.func"]} in %root_b
+        : (!transform.any_op) -> !transform.any_op
+      %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch
+        : (!transform.any_op) -> !transform.any_op
+      %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [512, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+      // Four blocks of 512 per SM (all 64 warps): at most 32 registers a thread (39 without).
+      %ctas = transform.param.constant 4 : i32 -> !transform.param<i32>
+      transform.annotate %mapped "nvvm.minctasm" = %ctas : !transform.any_op, !transform.param<i32>
+      %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}>
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Chunk loops of a static trip count unrolled: every chunk's load is issued before
+      // the first is used, and the later passes' reads of x become the first pass's.
+      %loops = transform.structured.match ops{["scf.for"]} in %func_g
+        : (!transform.any_op) -> !transform.any_op
+      %loops_for = transform.cast %loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %loops_for : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          transform.loop.unroll %l {factor = 4} : !transform.op<"scf.for">
+          transform.yield
+        }
+        transform.yield
+      }
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.memref.fold_memref_alias_ops
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      transform.schedir.gpu.forward_reads in %func_g : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
+      // Each thread holds the published results: their barriers order nothing now.
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_patterns to %func_g {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.gpu.eliminate_barriers
+      } : !transform.any_op
+      transform.apply_cse to %func_g : !transform.any_op
       transform.yield
     }
     transform.yield

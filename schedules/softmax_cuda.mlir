@@ -51,6 +51,23 @@
 // Chunks of four with 512 threads (region 10): region 9 with chunks of 2048 (4
 // ld.global.v4 and 4 st.global.v4 per thread at 8192 columns, Triton's tutorial layout),
 // nvvm.minctasm 4 (32 registers: 4 blocks, 64 warps per SM).
+// Its passes' last partial chunks are peeled (static) and the threads' tiles are 4 wide
+// (tile sizes, not a number of threads; each chunk's exp fused into the div's and the
+// sum's tiles, found through the tag softmax.chunk on the chunks' consumers): at 1000
+// columns threads t < 250 each load 4 floats with one ld.global.v4 per pass (x again from
+// L1 in the sum and the div: the passes' guards keep forward_reads from seeing one load)
+// and store one st.global.v4, 8 ex2 and 2 barriers, where it was one partial scalar chunk
+// (0.0619 ms at 8191x1000, see below); a last chunk no multiple of 4 (1001) stays scalar.
+// At 8192 columns (no partial chunk) the PTX is the same as before.
+// Measured on the H200 (2026-11-29 03:53, one run, benchmarks/gpu.py's cases and timer,
+// copy 4.15 TB/s): 8192^2 region 10 0.1333 ms (0.97x copy), region 6 0.1343, Triton
+// 0.1331, eager 0.2787; 8191x1000: region 10 0.0401 ms (was 0.0619 before the peeling),
+// region 6 0.0380, the row-per-warp region 0.0277, eager 0.0232, Triton 0.0466. Region 6
+// stays selected (region 10 is 0.7% faster at 8192^2 and 5% slower at 8191x1000). In the
+// same run, hand-written CUDA rows (float4 loads, one row per 512-thread block, the
+// region-10 layout) took 0.1326 ms and copy_ 0.1295: the schedules run at the memory
+// path's speed; the same kernel as a persistent grid (4 blocks per SM looping over rows,
+// no prefetch of the next row) took 0.1637.
 // Measured on the H200 (one run, 01:08, benchmarks/gpu.py's cases and timer, copy 4.14
 // TB/s; every region with 2 barriers per row): 8192^2 region 10 0.1315 ms (4.08 TB/s),
 // region 9 0.1323, region 6 0.1328, region 5 0.1334; Triton 0.1314, torch.compile 0.1501,
@@ -1020,15 +1037,10 @@ module attributes {transform.with_named_sequence} {
       // 16-byte accesses per thread), 4 chunks per thread at 8192 columns.
       %div_c, %div_loop = transform.structured.tile_using_for %div_b tile_sizes [0, 2048]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %div_t, %div_forall = transform.structured.tile_using_forall %div_c num_threads [0, 512]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      // exp: cloned into the div's chunks and threads (it also feeds the sum) before
-      // any canonicalization, so that a chunk loop of one iteration (a row within one
-      // chunk) is still there to fuse into; then moved into the sum's.
+      // exp: cloned into the div's chunks (it also feeds the sum) before any
+      // canonicalization, so that a chunk loop of one iteration (a row within one chunk)
+      // is still there to fuse into; then moved into the sum's.
       %exp_d1, %dl = transform.structured.fuse_into_containing_op %exp_b into %div_loop
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_d2, %df = transform.structured.fuse_into_containing_op %exp_d1 into %div_forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       %exp_o = transform.get_producer_of_operand %sum_b[0]
         : (!transform.any_op) -> !transform.any_op
@@ -1037,17 +1049,54 @@ module attributes {transform.with_named_sequence} {
       %pfill, %part, %comb, %red_loop = transform.structured.tile_reduction_using_for %red
           by tile_sizes = [0, 2048]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      %part_t, %part_forall = transform.structured.tile_using_forall %part num_threads [0, 512]
-          (mapping = [#gpu.thread<x>])
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %max_part_f, %sum_part_f = transform.split_handle %part_forall
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %max_loop, %sum_loop = transform.split_handle %red_loop
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
       %exp_s1, %sl = transform.structured.fuse_into_containing_op %exp_o into %sum_loop
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-      %exp_s2, %sf = transform.structured.fuse_into_containing_op %exp_s1 into %sum_part_f
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // Each chunk's consumer (the div, the max's and the sum's partials) is tagged so that
+      // the peeled chunks' clones can be found.
+      %consumers = transform.merge_handles %div_c, %part : !transform.any_op
+      transform.annotate %consumers "softmax.chunk" : !transform.any_op
+      // The last partial chunk of each pass peeled (static sizes).
+      %chunk_loops = transform.merge_handles %div_loop, %max_loop, %sum_loop : !transform.any_op
+      %chunk_fors = transform.cast %chunk_loops : !transform.any_op to !transform.op<"scf.for">
+      transform.foreach %chunk_fors : !transform.op<"scf.for"> {
+      ^bb0(%one: !transform.op<"scf.for">):
+        transform.sequence %one : !transform.op<"scf.for"> failures(suppress) {
+        ^bb1(%l: !transform.op<"scf.for">):
+          %main, %rest = transform.loop.peel %l
+            : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        transform.yield
+      }
+      %func_p = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_p {
+        transform.apply_patterns.canonicalization
+        transform.apply_patterns.linalg.tiling_canonicalization
+      } : !transform.any_op
+      // Thread t owns elements 4t..4t+3 of each chunk (tile sizes, not a number of
+      // threads: a short last chunk keeps the same owners, its threads past the end
+      // idle), in the main and the peeled chunks alike, each chunk's exp fused in.
+      %chunk_cons = transform.structured.match ops{["linalg.generic"]} attributes {softmax.chunk} in %f5
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %chunk_cons : !transform.any_op {
+      ^bb0(%c: !transform.any_op):
+        %prod = transform.get_producer_of_operand %c[0] : (!transform.any_op) -> !transform.any_op
+        %cons_t, %cons_f = transform.structured.tile_using_forall %c tile_sizes [0, 4]
+            (mapping = [#gpu.thread<x>])
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+        // The div's and the sum's input is their chunk's exp (the max's is x).
+        transform.sequence %prod : !transform.any_op failures(suppress) {
+        ^bb1(%p: !transform.any_op):
+          transform.match.operation_name %p ["linalg.generic"] : !transform.any_op
+          %exp_t, %ef = transform.structured.fuse_into_containing_op %p into %cons_f
+            : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+          transform.yield
+        }
+        transform.yield
+      }
       %pfill_t, %pfill_forall = transform.structured.tile_using_forall %pfill num_threads [0, 512]
           (mapping = [#gpu.thread<x>])
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)

@@ -51,7 +51,7 @@ def test_rows_in_registers(name: str, threads: int, rows: int, cols: int) -> Non
     check_kernel(kernel, text, seed=rows + threads, reduction=None)
 
 
-CHUNKS_OF_FOUR = {"softmax": (9, 10)}
+CHUNKS_OF_FOUR = {"softmax": (9, 10), "layernorm": (9,)}
 """The regions of the "threads" knob whose threads own 4 floats of each chunk (a 16-byte
 access): each reduction's per-thread partials are 4 wide, their barriers eliminated
 through barrier_slots' slots of width 4."""
@@ -64,14 +64,17 @@ def run_chunks_of_four(name: str, region: int, rows: int, cols: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rows", "cols"), [(8191, 8192), (37, 4096), (3, 2048), (37, 1001), (5, 9000)], ids=str
+    ("rows", "cols"),
+    [(8191, 8192), (37, 4096), (3, 2048), (37, 1001), (5, 9000), (8191, 1000)],
+    ids=str,
 )
 @pytest.mark.parametrize(
     ("name", "region"), [(n, r) for n, rs in CHUNKS_OF_FOUR.items() for r in rs], ids=str
 )
 def test_chunks_of_four(name: str, region: int, rows: int, cols: int) -> None:
     """Static chunks (columns a multiple of the chunk: unrolled, the row read once), a
-    remainder loop (9000) and a partial scalar chunk (1001)."""
+    remainder loop (9000) and a partial chunk (1001: scalar; 1000: static where the
+    region peels it)."""
     run_chunks_of_four(name, region, rows, cols)
 
 
@@ -251,6 +254,15 @@ def test_matvec_row_per_warp(rows: int, cols: int) -> None:
     check_kernel(kernel, text, seed=rows + cols, reduction=None)
 
 
+@pytest.mark.parametrize(("rows", "cols"), BRIEF_SHAPES, ids=str)
+def test_matvec_chunks_of_four(rows: int, cols: int) -> None:
+    """matvec's region 5 ("threads" = 5: 4 floats of the row and of x per thread and chunk
+    of 2048, the chunks unrolled; a partial scalar chunk where 2048 does not divide the
+    row) against the reference."""
+    kernel, text = _compile("matvec", {1000: rows, 999: cols}, {"threads": 5})
+    check_kernel(kernel, text, seed=rows + cols, reduction=None)
+
+
 _RACECHECK_SCRIPT = """
 import sys
 import schedir
@@ -292,6 +304,13 @@ print("ran")
         ("softmax", 1001, 10),
         ("softmax_f16", 8192, 1),
         ("layernorm", 8192, 7),
+        # the peeled last chunk, static 4-wide tiles in 250 of the 512 threads
+        ("softmax", 1000, 10),
+        ("layernorm", 8192, 9),
+        ("layernorm", 1000, 9),
+        # matvec's chunks of four: unrolled static chunks, a peeled static last chunk
+        ("matvec", 8192, 5),
+        ("matvec", 1000, 5),
     ],
     ids=str,
 )

@@ -125,16 +125,42 @@ def test_rows_in_registers_match_the_reference(name: str, threads: int, cols: in
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
 
 
-@pytest.mark.parametrize("cols", [4096, 2048, 1001])
-@pytest.mark.parametrize(("name", "threads"), [("softmax", 9), ("softmax", 10)], ids=str)
+@pytest.mark.parametrize("cols", [4096, 2048, 1001, 1000])
+@pytest.mark.parametrize(
+    ("name", "threads"), [("softmax", 9), ("softmax", 10), ("layernorm", 9)], ids=str
+)
 def test_chunks_of_four_match_the_reference(name: str, threads: int, cols: int) -> None:
     """The regions of 4 floats per thread and chunk: unrolled static chunks (the 4-wide
     partials' barriers eliminated, x and the published max read once), a row of one
-    chunk or less, and a partial scalar chunk (1001)."""
+    chunk or less and a partial chunk (1001: scalar; 1000: softmax's region 10 and
+    layernorm's region 9 peel it, static 4-wide tiles)."""
     payload = resized_example(f"{name}_cuda.mlir", {1000: 3, 999: cols})
     schedule = REPO / "schedules" / f"{name}_cuda.mlir"
     host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
     check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols + threads)
+
+
+@pytest.mark.parametrize("cols", [4100, 9000])
+@pytest.mark.parametrize(("name", "threads"), [("softmax", 10), ("layernorm", 9)], ids=str)
+def test_peeled_chunk_matches_the_reference(name: str, threads: int, cols: int) -> None:
+    """softmax's region 10 and layernorm's region 9: full chunks of 2048 then the peeled
+    last chunk (static)."""
+    payload = resized_example(f"{name}_cuda.mlir", {1000: 3, 999: cols})
+    schedule = REPO / "schedules" / f"{name}_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": threads}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
+
+
+@pytest.mark.parametrize("cols", [8192, 2048, 9000, 1000, 1001, 33])
+def test_matvec_chunks_of_four_match_the_reference(cols: int) -> None:
+    """matvec's region 5 (4 floats of the row and of x per thread and chunk of 2048):
+    unrolled static chunks, a row of one chunk, full chunks and a peeled static last chunk
+    (9000, 1000: vectors of 4 in 250 threads), a last chunk of dynamic tiles (1001) and a
+    row shorter than a warp's chunk (33)."""
+    payload = resized_example("matvec_cuda.mlir", {1000: 3, 999: cols})
+    schedule = REPO / "schedules" / "matvec_cuda.mlir"
+    host = launches_to_loops(scheduled_module(payload, schedule, {"threads": 5}))
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(5, 2048), (37, 1001), (3, 33)], ids=str)

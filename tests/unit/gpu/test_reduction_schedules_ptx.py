@@ -411,3 +411,24 @@ def test_block_rows_take_few_barriers(name: str, threads: int | None, per_reduct
     assert len(re.findall(r"\bbar\.sync\b", ptx)) == per_reduction * reductions
     if per_reduction == 1:
         assert len(re.findall(r"st\.shared", ptx)) == reductions
+
+
+@pytest.mark.parametrize(
+    ("name", "threads", "loads", "stores"),
+    [("softmax", 10, 3, 1), ("layernorm", 9, 5, 1), ("matvec", 5, 2, 0)],
+    ids=str,
+)
+def test_peeled_last_chunk_is_vectorized(
+    name: str, threads: int, loads: int, stores: int, ptxas: Path, tmp_path: Path
+) -> None:
+    """The chunks-of-four regions at 1000 columns (a row shorter than one chunk of 2048):
+    the last partial chunk is peeled and the threads' tiles are 4 wide, so each pass's
+    tile is one ld.global.v4 (x per pass; layernorm's gamma and beta; matvec's row and x)
+    and the result one st.global.v4 (matvec: thread 0's scalar), without local memory or
+    spills (a partial chunk of dynamic size was a scalar loop, its exp in local memory)."""
+    ptx = _compile(name, 8191, 1000, threads).stages["ptx"]
+    assert len(re.findall(r"ld\.global\.v4\.\w+", ptx)) == loads
+    assert len(re.findall(r"st\.global\.v4\.\w+", ptx)) == stores
+    assert ".local" not in ptx
+    usage = _ptxas_usage(ptx, ptxas, tmp_path)
+    assert "0 bytes spill stores, 0 bytes spill loads" in usage, usage
