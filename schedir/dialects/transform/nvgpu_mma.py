@@ -37,7 +37,12 @@ class RewriteMatmulAsMmaSyncOp(IRDLOperation):
     warp, fully unrolled); the lane is `gpu.lane_id`, so the target may be one warp's tile
     of a block (map it to warps first); dynamic sizes with a constant bound (an edge
     tile); elements past the operands' sizes are not loaded (they read as 0) and not
-    stored; and a matmul directly in an
+    stored; operands in shared memory (16-bit elements, bounds of whole tiles) load
+    through `nvgpu.ldmatrix` (A: x4 with lane l at row m0 + l % 16, column k0 + 8 (l /
+    16); B, k-major: x4 `transpose` over two n tiles, or x2) where a warp-uniform run-time
+    check finds each lane's 16-byte row address aligned and the view as large as its
+    bound, and through the masked element loads otherwise (an edge tile, a misaligned
+    view; LLVM folds the check where the alignment is known); and a matmul directly in an
     `scf.for` whose C (and what C is computed from) does not depend on the loop and is not
     used elsewhere in it gets its C fragments loaded before the loop, carried through it
     in registers and stored after it.

@@ -160,6 +160,12 @@ class _Warp:
         for value, stride in zip(op.strides, array.strides, strict=True):
             self.env[value] = stride // element
 
+    def _aligned_pointer(
+        self, op: memref.ExtractAlignedPointerAsIndexOp, active: np.ndarray
+    ) -> None:
+        # Buffers start 16-byte aligned; a view's offset is counted from its buffer.
+        self.env[op.aligned_pointer] = 0
+
     def _ldmatrix(self, op: ng.LdMatrixOp, active: np.ndarray) -> None:
         # PTX ISA ldmatrix: lane 8j + r gives the address of row r of tile j (8 elements
         # from there); lane l receives elements 2 (l % 4), +1 of row l / 4 of each tile,
@@ -300,6 +306,7 @@ _Warp.HANDLERS = {
     vector.ExtractOp: _Warp._extract,
     vector.InsertOp: _Warp._insert,
     memref.ExtractStridedMetaDataOp: _Warp._metadata,
+    memref.ExtractAlignedPointerAsIndexOp: _Warp._aligned_pointer,
     ng.LdMatrixOp: _Warp._ldmatrix,
     ng.MmaSyncOp: _Warp._mma_sync,
 }

@@ -15,7 +15,10 @@ Upstream takes one 16x8x16 (f16 += f16 x f16) or 16x8x4 (tf32) matmul and assume
 (every tile of C accumulates over every k tile, fully unrolled), f32 accumulation of
 f16/bf16 (and bf16 inputs), the lane is `gpu.lane_id` (a warp of a larger block),
 sizes that are dynamic with a constant bound (a partial tile at the edge of the problem);
-elements past an operand's sizes are not loaded (they read as 0) and not stored, and when the matmul
+elements past an operand's sizes are not loaded (they read as 0) and not stored;
+16-bit operands in shared memory load through `nvgpu.ldmatrix` (A x4; B x4/x2
+`transpose`, k-major) where a warp-uniform check finds the lanes' row addresses 16-byte
+aligned and the view whole (element loads otherwise); and when the matmul
 sits directly in an `scf.for` whose C is defined above it, the C fragments are loaded
 before the loop, carried through it as iter_args and stored after it (the accumulator in
 registers across the k loop).
@@ -365,8 +368,8 @@ class _Builder:
     ) -> SSAValue | None:
         """The warp-uniform condition under which ldmatrix reads `source` (a 16-bit operand
         in shared memory, whose static bounds are whole `tiles`): each lane's
-        16-byte row address is aligned (the offset and the row stride multiples of 8
-        elements, unit inner stride) and the sizes are the bounds (a partial edge tile
+        16-byte row address is aligned (the first element's address a multiple of 16
+        bytes, the row stride of 8 elements, the inner stride 1) and the sizes are the bounds (a partial edge tile
         takes the element loads, which mask). None when ldmatrix cannot read it."""
         t = source.type
         assert isinstance(t, MemRefType)
@@ -380,14 +383,21 @@ class _Builder:
         ):
             return None
         meta = memref.ExtractStridedMetaDataOp(source)
-        meta.location = self.at.location
-        self.rewriter.insert(meta, InsertPoint.before(self.at))
+        pointer = memref.ExtractAlignedPointerAsIndexOp.get(source)
+        for new in (meta, pointer):
+            new.location = self.at.location
+            self.rewriter.insert(new, InsertPoint.before(self.at))
         offset, sizes, strides = meta.offset, meta.sizes, meta.strides
-        eight = self.index(8)
+        # The byte address of the view's first element (a view of a buffer at a byte
+        # shift moves the aligned pointer), and its row stride in elements.
+        bytes_ = self.emit(arith.MuliOp(offset, self.index(2)))
+        start = self.emit(arith.AddiOp(pointer.aligned_pointer, bytes_))
         zero = self.index(0)
         conditions = [
-            self.emit(arith.CmpiOp(self.emit(arith.RemUIOp(offset, eight)), zero, "eq")),
-            self.emit(arith.CmpiOp(self.emit(arith.RemUIOp(strides[0], eight)), zero, "eq")),
+            self.emit(arith.CmpiOp(self.emit(arith.RemUIOp(start, self.index(16))), zero, "eq")),
+            self.emit(
+                arith.CmpiOp(self.emit(arith.RemUIOp(strides[0], self.index(8))), zero, "eq")
+            ),
             self.emit(arith.CmpiOp(strides[1], self.index(1), "eq")),
         ]
         for size, value, bound in zip(shape, sizes, bounds, strict=True):
