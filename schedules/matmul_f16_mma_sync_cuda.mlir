@@ -24,11 +24,13 @@ module attributes {transform.with_named_sequence} {
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 32 from options = [16, 32] -> !transform.param<i64>
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
-    %wm, %am, %ak, %bck, %bcn = transform.smt.constrain_params(%bm, %bn, %bk, %wn)
+    %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4] -> !transform.param<i64>
+    %wm, %am, %ak, %bck, %bcn, %ring = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>) -> (!transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
-    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int):
+           !transform.param<i64>, !transform.param<i64>) -> (!transform.param<i64>,
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>, !transform.param<i64>) {
+    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int, %stages: !smt.int):
       %c0 = smt.int.constant 0
       %warps = smt.int.constant 8
       %c16 = smt.int.constant 16
@@ -62,7 +64,19 @@ module attributes {transform.with_named_sequence} {
       %r7 = smt.int.mod %k, %b_k
       %copies = smt.eq %c0, %r4, %r5, %r6, %r7 : !smt.int
       smt.assert %copies
-      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
+      // The stages' A and B tiles (f16) fit the 48 KiB of static shared memory.
+      %c2 = smt.int.constant 2
+      %mk = smt.int.mul %m, %k
+      %kn = smt.int.mul %k, %n
+      %tiles = smt.int.add %mk, %kn
+      %stage = smt.int.mul %tiles, %c2
+      %smem = smt.int.mul %stage, %stages
+      %smem_max = smt.int.constant 49152
+      %smem_ok = smt.int.cmp le %smem, %smem_max
+      smt.assert %smem_ok
+      %ring_region = smt.int.sub %stages, %c2
+      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n, %ring_region
+        : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
     }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -120,6 +134,32 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.gpu.eliminate_barriers
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    // The copies as cp.async (16-byte rows: 1-D transfers first), the shared tiles
+    // multi-buffered by the stage count and the k loop pipelined: the copies of k step
+    // i + stages - 1 in flight while step i computes.
+    transform.apply_patterns to %func_v {
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+    } : !transform.any_op
+    %func_a = transform.nvgpu.create_async_groups %func_v bypass_l1 : (!transform.any_op) -> (!transform.any_op)
+    %tiles = transform.structured.match ops{["memref.alloc"]} in %func_a : (!transform.any_op) -> !transform.op<"memref.alloc">
+    %loop = transform.structured.match ops{["scf.for"]} in %func_a : (!transform.any_op) -> !transform.any_op
+    transform.tune.alternatives<"ring"> selected_region = %ring : !transform.param<i64> {
+      %mb = transform.memref.multibuffer %tiles <{factor = 2}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 2}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 3}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 3}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 4}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 4}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }
+    transform.apply_patterns to %func_a {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_a : !transform.any_op
     transform.yield
   }
 }

@@ -1,6 +1,6 @@
-"""Apply function of `transform.nvgpu.rewrite_matmul_as_mma_sync`
-(`schedir.dialects.transform.nvgpu_mma`): an adapter over
-`schedir.transform.rewrites.gpu.mma_sync`."""
+"""Apply functions of `transform.nvgpu.rewrite_matmul_as_mma_sync`, `create_async_groups`
+and `pipeline_shared_memory_copies` (`schedir.dialects.transform.nvgpu_mma`): adapters
+over `schedir.transform.rewrites.gpu.mma_sync`, `.async_groups` and `.pipeline_copies`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,21 @@ from xdsl.ir import Operation
 
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.nvgpu_mma import RewriteMatmulAsMmaSyncOp
+from schedir.dialects.transform._syntax_helpers import FailurePropagationMode
+from schedir.dialects.transform.nvgpu_mma import (
+    CreateAsyncGroupsOp,
+    PipelineSharedMemoryCopiesOp,
+    RewriteMatmulAsMmaSyncOp,
+)
 from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.rewrites.gpu.async_groups import create_async_groups
 from schedir.transform.rewrites.gpu.mma_sync import (
     MmaSyncRewriteError,
     rewrite_matmul_as_mma_sync,
+)
+from schedir.transform.rewrites.gpu.pipeline_copies import (
+    PipelineError,
+    pipeline_shared_memory_copies,
 )
 from schedir.transform.state import MultipleTransformErrors, silenceable
 
@@ -34,3 +44,36 @@ def apply_rewrite_matmul_as_mma_sync(op: RewriteMatmulAsMmaSyncOp, interp: Inter
         return []
 
     interp.apply_to_each(op, op.target, one)
+
+
+@applies(CreateAsyncGroupsOp)
+def apply_create_async_groups(op: CreateAsyncGroupsOp, interp: Interpreter) -> None:
+    """Rewrite the global -> shared copies under each target into cp.async groups."""
+    targets = interp.state.payload_ops(op.target)
+    for payload in targets:
+        create_async_groups(interp.state.rewriter(payload), payload, op.bypass_l1 is not None)
+    interp.set_results(op, [list(targets)])
+
+
+@applies(PipelineSharedMemoryCopiesOp)
+def apply_pipeline_shared_memory_copies(
+    op: PipelineSharedMemoryCopiesOp, interp: Interpreter
+) -> None:
+    """Pipeline each target loop's asynchronous copies `depth` iterations deep."""
+    depth = op.depth.value.data
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = pipeline_shared_memory_copies(interp.state.rewriter(payload), payload, depth)
+        except PipelineError as error:
+            if op.mode == FailurePropagationMode.SUPPRESS:
+                return [payload]
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "failed to pipeline the shared memory copies")]
+            ) from None
+        return [result.loop]
+
+    interp.apply_to_each(op, op.for_op, one)
