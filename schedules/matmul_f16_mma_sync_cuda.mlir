@@ -24,13 +24,15 @@ module attributes {transform.with_named_sequence} {
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 32 from options = [16, 32] -> !transform.param<i64>
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
-    %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4] -> !transform.param<i64>
-    %wm, %am, %ak, %bck, %bcn, %ring = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st)
+    %st = transform.tune.knob<"stages"> = 2 from options = [2, 3, 4] -> !transform.param<i64>
+    %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
+    %wm, %am, %ak, %bck, %bcn, %ring = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>) -> (!transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>) {
-    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int, %stages: !smt.int):
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int, %stages: !smt.int,
+         %p: !smt.int):
       %c0 = smt.int.constant 0
       %warps = smt.int.constant 8
       %c16 = smt.int.constant 16
@@ -64,10 +66,13 @@ module attributes {transform.with_named_sequence} {
       %r7 = smt.int.mod %k, %b_k
       %copies = smt.eq %c0, %r4, %r5, %r6, %r7 : !smt.int
       smt.assert %copies
-      // The stages' A and B tiles (f16) fit the 48 KiB of static shared memory.
+      // The stages' A and B tiles (f16, rows padded by p) fit the 48 KiB of static
+      // shared memory.
       %c2 = smt.int.constant 2
-      %mk = smt.int.mul %m, %k
-      %kn = smt.int.mul %k, %n
+      %kp = smt.int.add %k, %p
+      %np = smt.int.add %n, %p
+      %mk = smt.int.mul %m, %kp
+      %kn = smt.int.mul %k, %np
       %tiles = smt.int.add %mk, %kn
       %stage = smt.int.mul %tiles, %c2
       %smem = smt.int.mul %stage, %stages
@@ -141,7 +146,9 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
     } : !transform.any_op
     %func_a = transform.nvgpu.create_async_groups %func_v bypass_l1 : (!transform.any_op) -> (!transform.any_op)
-    %tiles = transform.structured.match ops{["memref.alloc"]} in %func_a : (!transform.any_op) -> !transform.op<"memref.alloc">
+    %allocs = transform.structured.match ops{["memref.alloc"]} in %func_a : (!transform.any_op) -> !transform.op<"memref.alloc">
+    %tiles = transform.schedir.pad_shared_rows %allocs by %pad
+      : (!transform.op<"memref.alloc">, !transform.param<i64>) -> !transform.op<"memref.alloc">
     %loop = transform.structured.match ops{["scf.for"]} in %func_a : (!transform.any_op) -> !transform.any_op
     transform.tune.alternatives<"ring"> selected_region = %ring : !transform.param<i64> {
       %mb = transform.memref.multibuffer %tiles <{factor = 2}> : (!transform.op<"memref.alloc">) -> !transform.any_op

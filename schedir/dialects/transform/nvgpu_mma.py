@@ -8,7 +8,7 @@ Applied by `schedir.transform.ops.nvgpu_mma`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I32, I64, IntegerAttr, UnitAttr
-from xdsl.dialects.transform import TransformOpHandleType
+from xdsl.dialects.transform import TransformOpHandleType, TransformParamHandleType
 from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -202,15 +202,58 @@ class PipelineSharedMemoryCopiesOp(IRDLOperation):
             )
 
 
+@irdl_transform_op
+class PadSharedRowsOp(IRDLOperation):
+    """Pads the rows of the 2-D tiles a shared-memory buffer holds by `pad` elements (a
+    param): schedir's bank-conflict remedy for `ldmatrix` (no upstream op; upstream
+    swizzles instead, with the `nvgpu-optimize-shared-memory` pass).
+
+    ```mlir
+    %padded = transform.schedir.pad_shared_rows %alloc by %pad
+        : (!transform.op<"memref.alloc">, !transform.param<i64>) -> !transform.any_op
+    // %t = memref.alloc() : memref<8192xi8, 3>
+    // %v = memref.view %t[%c0][%c128, %c32] : memref<8192xi8, 3> to memref<?x?xf16, 3>
+    // -> %t = memref.alloc() : memref<10240xi8, 3>  (pad = 8)
+    //    %p = memref.view %t[%c0][%c128, %c40] : memref<10240xi8, 3> to memref<?x?xf16, 3>
+    //    %v = memref.subview %p[0, 0] [128, 32] [1, 1]
+    //        : memref<?x?xf16, 3> to memref<128x32xf16, strided<[?, 1]>, 3>
+    ```
+
+    The target is a static 1-D `i8` buffer in workgroup memory used only by `memref.view`
+    ops (at byte 0, with constant 2-D sizes: the tiles `structured.promote` makes) and
+    deallocations. It grows to hold rows of C + pad elements; each view becomes one of
+    R x (C + pad) and every user of the old view takes its R x C corner. With 16-bit
+    elements, pad = 8 (16 bytes) starts consecutive rows one bank group apart: the 8 row
+    addresses of an `ldmatrix` tile then never share a bank when rows are a multiple of
+    64 bytes wide. pad = 0 leaves the buffer as it is, and so are allocations outside
+    workgroup memory (a target handle may hold all of a function's allocations).
+
+    Return modes: consumes the target; returns the new allocations (the old ones where
+    nothing changed). Silenceable failure (the reason at the payload op) when a target is not such
+    a buffer; definite failure when `pad` is not one non-negative integer.
+    """
+
+    name = "transform.schedir.pad_shared_rows"
+
+    target = operand_def(TransformOpHandleType)
+    pad = operand_def(TransformParamHandleType)
+    result = result_def(TransformOpHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = "$target `by` $pad attr-dict `:` functional-type(operands, results)"
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteMatmulAsMmaSyncOp,
     CreateAsyncGroupsOp,
     PipelineSharedMemoryCopiesOp,
+    PadSharedRowsOp,
 )
 
 __all__ = [
     "OPS",
     "CreateAsyncGroupsOp",
+    "PadSharedRowsOp",
     "PipelineSharedMemoryCopiesOp",
     "RewriteMatmulAsMmaSyncOp",
 ]

@@ -4,6 +4,7 @@ over `schedir.transform.rewrites.gpu.mma_sync`, `.async_groups` and `.pipeline_c
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.diagnostics import TransformError
@@ -11,6 +12,7 @@ from schedir.dialects.syntax import op_location
 from schedir.dialects.transform._syntax_helpers import FailurePropagationMode
 from schedir.dialects.transform.nvgpu_mma import (
     CreateAsyncGroupsOp,
+    PadSharedRowsOp,
     PipelineSharedMemoryCopiesOp,
     RewriteMatmulAsMmaSyncOp,
 )
@@ -20,11 +22,16 @@ from schedir.transform.rewrites.gpu.mma_sync import (
     MmaSyncRewriteError,
     rewrite_matmul_as_mma_sync,
 )
+from schedir.transform.rewrites.gpu.pad_shared import (
+    PadSharedError,
+    in_workgroup_memory,
+    pad_shared_rows,
+)
 from schedir.transform.rewrites.gpu.pipeline_copies import (
     PipelineError,
     pipeline_shared_memory_copies,
 )
-from schedir.transform.state import MultipleTransformErrors, silenceable
+from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 
 @applies(RewriteMatmulAsMmaSyncOp)
@@ -77,3 +84,28 @@ def apply_pipeline_shared_memory_copies(
         return [result.loop]
 
     interp.apply_to_each(op, op.for_op, one)
+
+
+@applies(PadSharedRowsOp)
+def apply_pad_shared_rows(op: PadSharedRowsOp, interp: Interpreter) -> None:
+    """Pad the rows of each target buffer's tiles by `pad` elements."""
+    values = interp.state.params(op.pad)
+    if len(values) != 1 or not isinstance(values[0], IntegerAttr) or values[0].value.data < 0:
+        raise definite(op, "expected pad to be one non-negative integer param")
+    pad = values[0].value.data
+
+    def one(payload: Operation) -> list[Mapped]:
+        if pad == 0 or not in_workgroup_memory(payload):
+            return [payload]
+        try:
+            result = pad_shared_rows(interp.state.rewriter(payload), payload, pad)
+        except PadSharedError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not pad the buffer's rows")]
+            ) from None
+        return [result.alloc]
+
+    interp.apply_to_each(op, op.target, one)
