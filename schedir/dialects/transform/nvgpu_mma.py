@@ -170,6 +170,11 @@ class PipelineSharedMemoryCopiesOp(IRDLOperation):
             return FailurePropagationMode.SUPPRESS
         return failure_mode(self.failure_propagation_mode)
 
+    @property
+    def suppresses_failures(self) -> bool:
+        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
+        return self.mode == FailurePropagationMode.SUPPRESS
+
     @classmethod
     def parse(cls, parser: Parser) -> PipelineSharedMemoryCopiesOp:
         mode = parse_failures(parser)

@@ -9,7 +9,6 @@ from xdsl.ir import Operation
 
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform._syntax_helpers import FailurePropagationMode
 from schedir.dialects.transform.nvgpu_mma import (
     CreateAsyncGroupsOp,
     PadSharedRowsOp,
@@ -73,7 +72,7 @@ def apply_pipeline_shared_memory_copies(
         try:
             result = pipeline_shared_memory_copies(interp.state.rewriter(payload), payload, depth)
         except PipelineError as error:
-            if op.mode == FailurePropagationMode.SUPPRESS:
+            if op.suppresses_failures:
                 return [payload]
             reason = TransformError(
                 f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
