@@ -7,14 +7,26 @@
 // warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x32 warp tile each); once the foralls are
 // mapped (map_nested_forall_to_threads) each warp's matmul sits directly in the k loop and
 // transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 4 x 2 m16n8k16 mma.sync per
-// k step on fragments the lanes load from shared memory, with the 64 f32 accumulators of a
-// lane loaded before the k loop, carried through it in registers and stored after it.
+// k step on fragments loaded with ldmatrix (A x4, B x4 .trans; a warp-uniform check that
+// LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 64
+// f32 accumulators of a lane loaded before the k loop, carried through it in registers and
+// stored after it. The copies then become 16-byte cp.async (1-D transfers first,
+// transform.nvgpu.create_async_groups), the shared tiles' rows are padded by `pad` f16
+// (transform.schedir.pad_shared_rows: an ldmatrix tile's 8 rows in distinct banks), the
+// tiles are multi-buffered `stages` deep (transform.memref.multibuffer) and the k loop is
+// pipelined (transform.nvgpu.pipeline_shared_memory_copies: the copies of k step
+// i + stages - 1 in flight while step i computes).
 // At sizes the tiles do not divide, the partial tiles are copied into the same static
 // buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
-// elements outside the operands' sizes as 0 and skips their stores.
-// Knobs: the block tile (block_m x block_n), the k step (block_k) and the warp split
-// (warps_n warps along N, 8 / warps_n along M); the constraint keeps warp tiles of whole
-// m16n8 tiles with at most 128 f32 accumulators per lane.
+// elements outside the operands' sizes as 0 and skips their stores. There the copies stay
+// synchronous (dynamic sizes are not vectorized), so the loop is multi-buffered but not
+// pipelined (the pipelining fails silenceably and is suppressed).
+// Knobs: the block tile (block_m x block_n), the k step (block_k), the warp split
+// (warps_n warps along N, 8 / warps_n along M), the ring depth (stages, a region of
+// "ring" each, since multibuffer's factor and the pipeline's depth are attributes) and
+// the row padding (pad); the constraint keeps warp tiles of whole m16n8 tiles with at most
+// 128 f32 accumulators per lane, copies of whole 16-byte rows, and the stages' padded
+// tiles within the 48 KiB of static shared memory.
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
