@@ -16,7 +16,13 @@ import numpy as np
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    VectorType,
+)
 from xdsl.ir import Block, Operation, SSAValue
 
 from schedir.dialects import affine, get_context, gpu, vector
@@ -113,7 +119,9 @@ class _Warp:
     def _constant(self, op: arith.ConstantOp, active: np.ndarray) -> None:
         value = op.value
         if isinstance(value, DenseIntOrFPElementsAttr):
-            shape = value.get_type().get_shape()
+            dense_type = value.get_type()
+            assert isinstance(dense_type, VectorType)
+            shape = dense_type.get_shape()
             data = np.array(value.get_values(), dtype=np.float64).reshape(shape)
             self.env[op.result] = np.broadcast_to(data, (LANES, *shape)).copy()
             return
