@@ -30,50 +30,9 @@ from schedir.dialects import nvgpu as ng
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.utils import mixed_values
 from schedir.pipeline import apply_schedule
+from tests.unit.transform.mma_isa import LANES, mma_sync
 
-LANES = 32
 Env = dict[SSAValue, Any]
-
-
-def _isa_a(i: int, g: int, t: int, tf32: bool) -> tuple[int, int]:
-    """(row, col) of a_i of lane (g, t) (PTX ISA, mma.m16n8k16 / m16n8k4 .tf32 A)."""
-    if tf32:
-        return g + 8 * i, t
-    return (g if i in (0, 1, 4, 5) else g + 8), t * 2 + (i & 1) + (8 if i >= 4 else 0)
-
-
-def _isa_b(i: int, g: int, t: int, tf32: bool) -> tuple[int, int]:
-    """(k, col) of b_i."""
-    if tf32:
-        return t, g
-    return t * 2 + (i & 1) + (8 if i >= 2 else 0), g
-
-
-def _isa_c(i: int, g: int, t: int) -> tuple[int, int]:
-    """(row, col) of c_i / d_i."""
-    return (g if i < 2 else g + 8), t * 2 + (i & 1)
-
-
-def _mma(op: ng.MmaSyncOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    m, n, k = op.shape
-    tf32 = op.tf32Enabled is not None
-    big_a, big_b, big_c = np.zeros((m, k)), np.zeros((k, n)), np.zeros((m, n))
-    for lane in range(LANES):
-        g, t = lane // 4, lane % 4
-        for i, v in enumerate(a[lane].reshape(-1)):
-            big_a[_isa_a(i, g, t, tf32)] = v
-        for i, v in enumerate(b[lane].reshape(-1)):
-            big_b[_isa_b(i, g, t, tf32)] = v
-        for i, v in enumerate(c[lane].reshape(-1)):
-            big_c[_isa_c(i, g, t)] = v
-    d = big_c + big_a @ big_b
-    out = np.zeros_like(c)
-    for lane in range(LANES):
-        g, t = lane // 4, lane % 4
-        flat = out[lane].reshape(-1)
-        for i in range(flat.size):
-            flat[i] = d[_isa_c(i, g, t)]
-    return out
 
 
 class _Warp:
@@ -280,7 +239,7 @@ class _Warp:
     def _mma_sync(self, op: ng.MmaSyncOp, active: np.ndarray) -> None:
         assert active.all(), "mma.sync runs on the whole warp"
         a, b, c = (self.env[v] for v in (op.matrix_a, op.matrix_b, op.matrix_c))
-        self.env[op.res] = _mma(op, a, b, c)
+        self.env[op.res] = mma_sync(op, a, b, c)
 
     HANDLERS: dict[type[Operation], Callable[[_Warp, Any, np.ndarray], None]] = {}
 
