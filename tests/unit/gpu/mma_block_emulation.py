@@ -15,6 +15,7 @@ ring slot or a missing wait shows up as a numeric mismatch without a GPU.
   closes the pending copies into a group, `device_async_wait {numGroups = N}` completes
   the oldest groups until N remain. Copies past their `srcElements` zero-fill and read
   nothing.
+* `linalg.fill` and `linalg.copy` (left on dynamic edge tiles) run per thread on its views.
 * Lockstep execution cannot show a race between warps (a missing barrier): that is
   compute-sanitizer's job on the device; a barrier some threads skip is refused.
 """
@@ -51,7 +52,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from schedir.dialects import affine, gpu, vector
+from schedir.dialects import affine, gpu, linalg, vector
 from schedir.dialects import nvgpu as ng
 from schedir.dialects.utils import mixed_values
 from tests.unit.transform.mma_isa import LANES, mma_sync
@@ -494,6 +495,40 @@ def _wait(em: Emulator, op: ng.DeviceAsyncWaitOp, active: Lanes) -> None:
             buffer[at : at + values.size] = values
 
 
+def _elements(ref: Ref, lane: int) -> np.ndarray:
+    """The element addresses of one thread's view (row-major over its sizes)."""
+    at = np.array([int(ref.offset[lane] if ref.offset.size > 1 else ref.offset[0])])
+    for size, stride in zip(ref.sizes, ref.strides, strict=True):
+        n = int(size[lane] if size.size > 1 else size[0])
+        step = int(stride[lane] if stride.size > 1 else stride[0])
+        at = (at[:, None] + np.arange(n)[None, :] * step).reshape(-1)
+    return at
+
+
+def _fill(em: Emulator, op: linalg.FillOp, active: Lanes) -> None:
+    (value,) = op.inputs
+    (out,) = op.outputs
+    ref, values = em.ref(out), em.lanes(value)
+    for lane in map(int, np.flatnonzero(active)):
+        at = _elements(ref, lane)
+        assert at.size == 0 or at.max() < ref.buffer.size
+        ref.buffer[at] = values[lane]
+
+
+def _copy(em: Emulator, op: linalg.CopyOp, active: Lanes) -> None:
+    (source,) = op.inputs
+    (target,) = op.outputs
+    src, dst = em.ref(source), em.ref(target)
+    for lane in map(int, np.flatnonzero(active)):
+        src_at, dst_at = _elements(src, lane), _elements(dst, lane)
+        assert src_at.size == dst_at.size
+        dst.buffer[dst_at] = src.buffer[src_at]
+
+
+def _dim(em: Emulator, op: memref.DimOp, active: Lanes) -> None:
+    em.env[op.result] = em.ref(op.source).sizes[em.uniform(op.index)]
+
+
 def _nothing(em: Emulator, op: Operation, active: Lanes) -> None:
     pass
 
@@ -517,6 +552,9 @@ HANDLERS: dict[type[Operation], Callable[[Emulator, Any, Lanes], None]] = {
     gpu.LaneIdOp: _id,
     gpu.BarrierOp: _barrier,
     memref.AllocOp: _alloc,
+    memref.DimOp: _dim,
+    linalg.FillOp: _fill,
+    linalg.CopyOp: _copy,
     memref.DeallocOp: _nothing,
     memref.ViewOp: _view,
     memref.SubviewOp: _subview,

@@ -3,7 +3,8 @@ a block's threads in lockstep, ldmatrix, mma.sync and cp.async groups as the PTX
 defines them): at sizes the tiles divide, the pipelined kernel (cp.async ring of 2-4
 stages, padded rows or not, 16- and 32-wide k steps, 64x32 and 64x64 warp tiles, fewer k
 steps than stages) computes A x B exactly (small integers), reading no shared-memory
-slot before its copies completed (the slots start as NaN)."""
+slot before its copies completed (the slots start as NaN), and so does the kernel at odd
+sizes."""
 
 from __future__ import annotations
 
@@ -47,10 +48,14 @@ CASES = [
     ({"block_k": 16, "stages": 4}, (128, 128, 112)),
     ({"block_k": 16, "stages": 4}, (128, 128, 32)),
     ({"block_n": 256, "block_k": 16, "stages": 3}, (128, 256, 64)),
+    ({}, (65, 136, 72)),
+    ({}, (200, 264, 104)),
+    ({"block_m": 64, "warps_n": 8}, (129, 72, 100)),
 ]
 """(knobs, (m, n, k)): the selected 2 stages of padded tiles, 3 stages unpadded, 4 stages
 of 16-wide k steps, 128x256 blocks of 64x64 warp tiles; k of 1 to 10 steps (one step:
-every later stage's copies predicated off)."""
+every later stage's copies predicated off); and odd sizes (edge tiles: synchronous copies
+into the multi-buffered, padded slots, the element loads where a tile is partial)."""
 
 
 @pytest.mark.parametrize(
@@ -64,7 +69,9 @@ def test_pipelined_kernel_computes_a_times_b(
     m, n, k = size
     module = _scheduled(m, n, k, knobs)
     text = str(module)
-    assert "nvgpu.device_async_copy" in text and "nvgpu.ldmatrix" in text
+    tiles = {"block_m": 128, "block_n": 128, "block_k": 32} | knobs
+    whole = m % tiles["block_m"] == 0 and n % tiles["block_n"] == 0 and k % tiles["block_k"] == 0
+    assert "nvgpu.ldmatrix" in text and ("nvgpu.device_async_copy" in text) == whole
     rng = np.random.default_rng(m + n + k)
     a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
     b = rng.integers(-3, 4, size=(k, n)).astype(np.float16)
