@@ -58,10 +58,11 @@ CASES = [
     ("f16", {"block_k": 16, "stages": 4}, (256, 384, 96)),
     ("bf16", {}, (256, 128, 64)),
     ("f16", {"block_n": 256, "block_k": 16}, (256, 512, 80)),
+    ("f16", {}, (130, 256, 64)),
 ]
 """(element, knobs, (m, n, k)): odd sizes (edge tiles in every dimension, one row, a
 single partial tile), sizes the tiles divide (cp.async pipelined: 2, 3 and 4 stages, fewer
-k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks), 4096^3, bf16, and other tile shapes."""
+k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks; an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, and other tile shapes."""
 
 
 def run_case(element: str, knobs: dict[str, int], size: tuple[int, int, int]) -> None:
