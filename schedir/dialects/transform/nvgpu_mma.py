@@ -150,7 +150,7 @@ class PipelineSharedMemoryCopiesOp(IRDLOperation):
     an `scf.for` whose body issues (not nested) asynchronous copies computed from
     side-effect-free ops of the induction variable, or that also writes shared memory
     synchronously ("couldn't predicate"), is a silenceable failure at that loop, which
-    `suppress` drops (the loop is returned unchanged). Definite failure for `depth` < 2.
+    `suppress` drops (the loop is returned unchanged). A `depth` below 2 is a verifier error.
     """
 
     name = "transform.nvgpu.pipeline_shared_memory_copies"
