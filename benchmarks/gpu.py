@@ -582,7 +582,9 @@ def cases(torch: Any) -> list[Case]:
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
             },
         ),
-        # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS.
+        # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
+        # the selected 2 stages of padded 128x32 / 32x128 tiles, 4 stages of 16-wide k
+        # steps, and 128x256 blocks of 64x64 warp tiles.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -592,6 +594,10 @@ def cases(torch: Any) -> list[Case]:
             2 * 2 * mm * mm + 4 * mm * mm,
             2.0 * mm**3,
             half=True,
+            knob_variants={
+                "bk16 4 stages": {"block_k": 16, "stages": 4},
+                "128x256 bk16 3st": {"block_n": 256, "block_k": 16, "stages": 3},
+            },
         ),
     ]
     return [

@@ -7,28 +7,44 @@
 // warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x32 warp tile each); once the foralls are
 // mapped (map_nested_forall_to_threads) each warp's matmul sits directly in the k loop and
 // transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 4 x 2 m16n8k16 mma.sync per
-// k step on fragments the lanes load from shared memory, with the 64 f32 accumulators of a
-// lane loaded before the k loop, carried through it in registers and stored after it.
+// k step on fragments loaded with ldmatrix (A x4, B x4 .trans; a warp-uniform check that
+// LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 64
+// f32 accumulators of a lane loaded before the k loop, carried through it in registers and
+// stored after it. The copies then become 16-byte cp.async (1-D transfers first,
+// transform.nvgpu.create_async_groups), the shared tiles' rows are padded by `pad` f16
+// (transform.schedir.pad_shared_rows: an ldmatrix tile's 8 rows in distinct banks), the
+// tiles are multi-buffered `stages` deep (transform.memref.multibuffer) and the k loop is
+// pipelined (transform.nvgpu.pipeline_shared_memory_copies: the copies of k step
+// i + stages - 1 in flight while step i computes).
 // At sizes the tiles do not divide, the partial tiles are copied into the same static
 // buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
-// elements outside the operands' sizes as 0 and skips their stores.
-// Knobs: the block tile (block_m x block_n), the k step (block_k) and the warp split
-// (warps_n warps along N, 8 / warps_n along M); the constraint keeps warp tiles of whole
-// m16n8 tiles with at most 128 f32 accumulators per lane.
+// elements outside the operands' sizes as 0 and skips their stores. There the copies stay
+// synchronous (dynamic sizes are not vectorized), so the loop is multi-buffered but not
+// pipelined (the pipelining fails silenceably and is suppressed).
+// Knobs: the block tile (block_m x block_n), the k step (block_k), the warp split
+// (warps_n warps along N, 8 / warps_n along M), the ring depth (stages, a region of
+// "ring" each, since multibuffer's factor and the pipeline's depth are attributes) and
+// the row padding (pad); the constraint keeps warp tiles of whole m16n8 tiles with at most
+// 128 f32 accumulators per lane, copies of whole 16-byte rows, and the stages' padded
+// tiles within the 48 KiB of static shared memory.
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128] -> !transform.param<i64>
-    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 32 from options = [16, 32] -> !transform.param<i64>
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
-    %wm, %am, %ak, %bck, %bcn = transform.smt.constrain_params(%bm, %bn, %bk, %wn)
+    %st = transform.tune.knob<"stages"> = 2 from options = [2, 3, 4] -> !transform.param<i64>
+    %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
+    %wm, %am, %ak, %bck, %bcn, %ring = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>) -> (!transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
-    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int):
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+    ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int, %stages: !smt.int,
+         %p: !smt.int):
       %c0 = smt.int.constant 0
       %warps = smt.int.constant 8
       %c16 = smt.int.constant 16
@@ -62,7 +78,22 @@ module attributes {transform.with_named_sequence} {
       %r7 = smt.int.mod %k, %b_k
       %copies = smt.eq %c0, %r4, %r5, %r6, %r7 : !smt.int
       smt.assert %copies
-      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
+      // The stages' A and B tiles (f16, rows padded by p) fit the 48 KiB of static
+      // shared memory.
+      %c2 = smt.int.constant 2
+      %kp = smt.int.add %k, %p
+      %np = smt.int.add %n, %p
+      %mk = smt.int.mul %m, %kp
+      %kn = smt.int.mul %k, %np
+      %tiles = smt.int.add %mk, %kn
+      %stage = smt.int.mul %tiles, %c2
+      %smem = smt.int.mul %stage, %stages
+      %smem_max = smt.int.constant 49152
+      %smem_ok = smt.int.cmp le %smem, %smem_max
+      smt.assert %smem_ok
+      %ring_region = smt.int.sub %stages, %c2
+      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n, %ring_region
+        : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
     }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -120,6 +151,34 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.gpu.eliminate_barriers
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    // The copies as cp.async (16-byte rows: 1-D transfers first), the shared tiles
+    // multi-buffered by the stage count and the k loop pipelined: the copies of k step
+    // i + stages - 1 in flight while step i computes.
+    transform.apply_patterns to %func_v {
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+    } : !transform.any_op
+    %func_a = transform.nvgpu.create_async_groups %func_v bypass_l1 : (!transform.any_op) -> (!transform.any_op)
+    %allocs = transform.structured.match ops{["memref.alloc"]} in %func_a : (!transform.any_op) -> !transform.op<"memref.alloc">
+    %tiles = transform.schedir.pad_shared_rows %allocs by %pad
+      : (!transform.op<"memref.alloc">, !transform.param<i64>) -> !transform.op<"memref.alloc">
+    %loop = transform.structured.match ops{["scf.for"]} in %func_a : (!transform.any_op) -> !transform.any_op
+    transform.tune.alternatives<"ring"> selected_region = %ring : !transform.param<i64> {
+      %mb = transform.memref.multibuffer %tiles <{factor = 2}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 2}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 3}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 3}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 4}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 4}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }
+    transform.apply_patterns to %func_a {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func_a : !transform.any_op
     transform.yield
   }
 }

@@ -16,12 +16,13 @@ from schedir import reference
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
+from tests.gpu.conftest import run_sanitized
 from tests.helpers import check_results
 
 pytestmark = pytest.mark.gpu
 
 REPO = Path(__file__).parents[2]
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4}
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4, "stages": 2, "pad": 8}
 """The knobs' selected values in the schedule."""
 
 
@@ -53,19 +54,20 @@ CASES = [
     ("bf16", {}, (65, 136, 72)),
     ("f16", {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
     ("f16", {"block_m": 64, "block_n": 128, "warps_n": 8}, (129, 72, 1000)),
+    ("f16", {"stages": 3, "pad": 0}, (512, 256, 384)),
+    ("f16", {"block_k": 16, "stages": 4}, (256, 384, 96)),
+    ("bf16", {}, (256, 128, 64)),
+    ("f16", {"block_n": 256, "block_k": 16}, (256, 512, 80)),
+    ("f16", {}, (130, 256, 64)),
 ]
 """(element, knobs, (m, n, k)): odd sizes (edge tiles in every dimension, one row, a
-single partial tile), sizes the tiles divide, 4096^3, bf16, and other tile shapes."""
+single partial tile), sizes the tiles divide (cp.async pipelined: 2, 3 and 4 stages, fewer
+k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks; an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, and other tile shapes."""
 
 
-@pytest.mark.parametrize(
-    ("element", "knobs", "size"),
-    CASES,
-    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
-)
-def test_mma_sync_matmul_matches_the_reference(
-    element: str, knobs: dict[str, int], size: tuple[int, int, int]
-) -> None:
+def run_case(element: str, knobs: dict[str, int], size: tuple[int, int, int]) -> None:
+    """Compile the schedule (with `knobs`) for the M x N x K `element` matmul, run it on
+    NaN-prefilled outputs and compare with the reference; the inputs stay unchanged."""
     m, n, k = size
     text = payload(m, n, k, element)
     kernel = schedir.compile(text, schedule=schedule_text(**knobs), target="cuda")
@@ -81,3 +83,30 @@ def test_mma_sync_matmul_matches_the_reference(
     )
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    ("element", "knobs", "size"),
+    CASES,
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_mma_sync_matmul_matches_the_reference(
+    element: str, knobs: dict[str, int], size: tuple[int, int, int]
+) -> None:
+    run_case(element, knobs, size)
+
+
+_SANITIZED = """
+from tests.gpu.test_matmul_mma_sync import run_case
+run_case("f16", {}, (200, 264, 104))
+run_case("f16", {}, (256, 256, 128))
+print("ran")
+"""
+
+
+@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
+def test_sanitizer_clean(tool: str) -> None:
+    """No out-of-bounds access (edge tiles: partial copies, masked fragments) and no
+    shared-memory hazard between the k steps' copies and the ldmatrix reads of the
+    previous step, at an odd size and at one the tiles divide."""
+    run_sanitized(tool, _SANITIZED)

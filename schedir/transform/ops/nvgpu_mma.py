@@ -1,20 +1,36 @@
-"""Apply function of `transform.nvgpu.rewrite_matmul_as_mma_sync`
-(`schedir.dialects.transform.nvgpu_mma`): an adapter over
-`schedir.transform.rewrites.gpu.mma_sync`."""
+"""Apply functions of `transform.nvgpu.rewrite_matmul_as_mma_sync`, `create_async_groups`
+and `pipeline_shared_memory_copies` (`schedir.dialects.transform.nvgpu_mma`): adapters
+over `schedir.transform.rewrites.gpu.mma_sync`, `.async_groups` and `.pipeline_copies`."""
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
-from schedir.dialects.transform.nvgpu_mma import RewriteMatmulAsMmaSyncOp
+from schedir.dialects.transform.nvgpu_mma import (
+    CreateAsyncGroupsOp,
+    PadSharedRowsOp,
+    PipelineSharedMemoryCopiesOp,
+    RewriteMatmulAsMmaSyncOp,
+)
 from schedir.transform.interface import Interpreter, Mapped, applies
+from schedir.transform.rewrites.gpu.async_groups import create_async_groups
 from schedir.transform.rewrites.gpu.mma_sync import (
     MmaSyncRewriteError,
     rewrite_matmul_as_mma_sync,
 )
-from schedir.transform.state import MultipleTransformErrors, silenceable
+from schedir.transform.rewrites.gpu.pad_shared import (
+    PadSharedError,
+    in_workgroup_memory,
+    pad_shared_rows,
+)
+from schedir.transform.rewrites.gpu.pipeline_copies import (
+    PipelineError,
+    pipeline_shared_memory_copies,
+)
+from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 
 @applies(RewriteMatmulAsMmaSyncOp)
@@ -32,5 +48,63 @@ def apply_rewrite_matmul_as_mma_sync(op: RewriteMatmulAsMmaSyncOp, interp: Inter
                 [reason, silenceable(op, "unsupported target op")]
             ) from None
         return []
+
+    interp.apply_to_each(op, op.target, one)
+
+
+@applies(CreateAsyncGroupsOp)
+def apply_create_async_groups(op: CreateAsyncGroupsOp, interp: Interpreter) -> None:
+    """Rewrite the global -> shared copies under each target into cp.async groups."""
+    targets = interp.state.payload_ops(op.target)
+    for payload in targets:
+        create_async_groups(interp.state.rewriter(payload), payload, op.bypass_l1 is not None)
+    interp.set_results(op, [list(targets)])
+
+
+@applies(PipelineSharedMemoryCopiesOp)
+def apply_pipeline_shared_memory_copies(
+    op: PipelineSharedMemoryCopiesOp, interp: Interpreter
+) -> None:
+    """Pipeline each target loop's asynchronous copies `depth` iterations deep."""
+    depth = op.depth.value.data
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = pipeline_shared_memory_copies(interp.state.rewriter(payload), payload, depth)
+        except PipelineError as error:
+            if op.suppresses_failures:
+                return [payload]
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "failed to pipeline the shared memory copies")]
+            ) from None
+        return [result.loop]
+
+    interp.apply_to_each(op, op.for_op, one)
+
+
+@applies(PadSharedRowsOp)
+def apply_pad_shared_rows(op: PadSharedRowsOp, interp: Interpreter) -> None:
+    """Pad the rows of each target buffer's tiles by `pad` elements."""
+    values = interp.state.params(op.pad)
+    if len(values) != 1 or not isinstance(values[0], IntegerAttr) or values[0].value.data < 0:
+        raise definite(op, "expected pad to be one non-negative integer param")
+    pad = values[0].value.data
+
+    def one(payload: Operation) -> list[Mapped]:
+        if pad == 0 or not in_workgroup_memory(payload):
+            return [payload]
+        try:
+            result = pad_shared_rows(interp.state.rewriter(payload), payload, pad)
+        except PadSharedError as error:
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "could not pad the buffer's rows")]
+            ) from None
+        return [result.alloc]
 
     interp.apply_to_each(op, op.target, one)

@@ -17,6 +17,21 @@ buffer and can overlap (software pipelining of shared-memory copies):
 Subviews of the old buffer are rebuilt on the new slice (their types change);
 deallocations free the new buffer. With `skip_analysis`, the overwrite check is replaced
 by "every use is inside the loop".
+
+Two extensions (what `structured.promote` makes inside a k loop): an allocation in the
+loop's body itself (a fresh buffer each iteration, so nothing is carried from one
+iteration to the next and no analysis is needed) is hoisted before the loop, its
+deallocations after it; and a 1-D `i8` buffer used only through `memref.view` (the
+promoted tiles) grows to `factor` times its size, each view moved by the slice's byte
+offset (a view's source must stay a contiguous `i8` buffer):
+
+    scf.for %k = ... {                                 %a = memref.alloc() : memref<16384xi8, 3>
+      %t = memref.alloc() : memref<8192xi8, 3>         scf.for %k = ... {
+      %v = memref.view %t[%c0][%c128, %c32]    ->        %s = affine.apply affine_map<(d0) -> (((d0 floordiv 32) mod 2) * 8192)>(%k)
+      ...                                                %v = memref.view %a[%s][%c128, %c32]
+      memref.dealloc %t                                  ...
+    }                                                  }
+                                                       memref.dealloc %a
 """
 
 from __future__ import annotations
@@ -31,6 +46,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     NoneAttr,
+    i8,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
@@ -184,7 +200,13 @@ def multi_buffer(
     rewriter: PatternRewriter, alloc: Operation, factor: int, skip_analysis: bool
 ) -> MultiBufferResult:
     """Multi-buffer `alloc` in its loop (module doc); raises `MultiBufferFailure`."""
-    loop = _candidate_loop(alloc, skip_analysis)
+    inside = parent_loop(alloc)
+    if inside is not None and alloc.parent_op() is inside and not alloc.operands:
+        # A fresh buffer each iteration: nothing is carried across iterations.
+        _hoist(rewriter, alloc, inside)
+        loop = inside
+    else:
+        loop = _candidate_loop(alloc, skip_analysis)
     if loop is None:
         raise MultiBufferFailure("no candidate loop")
     parts = _loop_parts(loop)
@@ -195,6 +217,8 @@ def multi_buffer(
     iv, lower, step = parts
     old_type = cast(MemRefType[Attribute], alloc.results[0].type)
     shape = list(old_type.get_shape())
+    if _viewed_bytes(alloc):
+        return _multi_buffer_bytes(rewriter, alloc, loop, factor)
     mb_type = MemRefType(
         old_type.get_element_type(), [factor, *shape], NoneAttr(), old_type.memory_space
     )
@@ -231,6 +255,83 @@ def multi_buffer(
         new_dealloc.location = dealloc.location
         rewriter.erase(dealloc)
     _replace_and_propagate(rewriter, alloc.results[0], subview.results[0])
+    rewriter.erase(alloc)
+    return MultiBufferResult(mb_alloc)
+
+
+def _hoist(rewriter: PatternRewriter, alloc: Operation, loop: Operation) -> None:
+    """Move `alloc` (in `loop`'s body) before the loop; its deallocations in the body
+    become one after the loop."""
+    deallocs = [
+        use.operation
+        for use in alloc.results[0].uses
+        if isinstance(use.operation, xmemref.DeallocOp)
+    ]
+    alloc.detach()
+    rewriter.insert(alloc, InsertPoint.before(loop))
+    for dealloc in deallocs:
+        rewriter.erase(dealloc)
+    if deallocs:
+        after = xmemref.DeallocOp.get(alloc.results[0])
+        after.location = deallocs[0].location
+        rewriter.insert(after, InsertPoint.after(loop))
+
+
+def _viewed_bytes(alloc: Operation) -> bool:
+    """Whether `alloc` is a static 1-D `i8` buffer used only by `memref.view` (and
+    deallocations)."""
+    t = cast(MemRefType[Attribute], alloc.results[0].type)
+    if t.get_num_dims() != 1 or t.get_element_type() != i8 or t.get_shape()[0] < 0:
+        return False
+    users = [use.operation for use in alloc.results[0].uses]
+    return any(isinstance(u, xmemref.ViewOp) for u in users) and all(
+        isinstance(u, xmemref.ViewOp | xmemref.DeallocOp) for u in users
+    )
+
+
+def _multi_buffer_bytes(
+    rewriter: PatternRewriter, alloc: Operation, loop: Operation, factor: int
+) -> MultiBufferResult:
+    """Multi-buffer a byte buffer read through views: `factor` times as many bytes, the
+    views of iteration i shifted by (i's slice) x the old size."""
+    old_type = cast(MemRefType[Attribute], alloc.results[0].type)
+    size = old_type.get_shape()[0]
+    mb_type = MemRefType(i8, [factor * size], old_type.layout, old_type.memory_space)
+    mb_alloc = AllocOp([], [], mb_type, cast(xmemref.AllocOp, alloc).alignment)
+    mb_alloc.attributes |= dict(alloc.attributes)
+    mb_alloc.location = alloc.location
+    rewriter.insert(mb_alloc, InsertPoint.before(alloc))
+    body = loop.regions[0].blocks.first
+    assert body is not None
+    parts = _loop_parts(loop)
+    assert parts is not None
+    iv, lower, step = parts
+    slice_map = _buffer_index(loop, factor)
+    shift_map = AffineMap(slice_map.num_dims, slice_map.num_symbols, (slice_map.results[0] * size,))
+    operands: list[SSAValue] = [iv, *(v for v in (lower, step) if not isinstance(v, int))]
+    shift = ApplyOp(operands, AffineMapAttr(shift_map))
+    shift.location = alloc.location
+    rewriter.insert(shift, InsertPoint.at_start(body))
+    for use in list(alloc.results[0].uses):
+        user = use.operation
+        if isinstance(user, xmemref.DeallocOp):
+            new_dealloc = xmemref.DeallocOp.get(mb_alloc.results[0])
+            new_dealloc.location = user.location
+            rewriter.insert(new_dealloc, InsertPoint.before(user))
+            rewriter.erase(user)
+            continue
+        assert isinstance(user, xmemref.ViewOp)
+        moved = arith.AddiOp(user.byte_shift, shift.results[0])
+        view = xmemref.ViewOp(
+            mb_alloc.results[0],
+            moved.result,
+            list(user.sizes),
+            cast(MemRefType[Attribute], user.result.type),
+        )
+        for new in (moved, view):
+            new.location = user.location
+        rewriter.insert([moved, view], InsertPoint.before(user))
+        rewriter.replace(user, [], [view.result])
     rewriter.erase(alloc)
     return MultiBufferResult(mb_alloc)
 

@@ -179,3 +179,44 @@ module attributes {transform.with_named_sequence} {
     return
   }
 }
+
+// -----
+
+// Operands in shared memory: A through ldmatrix x4 (lane l at row l % 16, column
+// 8 (l / 16)), B (k-major, 16x16: two n tiles) through one ldmatrix x4 .trans split into
+// two fragments, under a warp-uniform check of the row addresses' 16-byte alignment; the
+// element loads in the other branch.
+// CHECK-LABEL: func.func @shared_operands
+// CHECK:       %[[LANE:.*]] = gpu.lane_id
+// CHECK:       memref.extract_strided_metadata %{{.*}} : memref<16x16xf16, 3{{.*}}>
+// CHECK:       memref.extract_aligned_pointer_as_index
+// CHECK:       %[[OK:.*]] = arith.andi
+// CHECK-NEXT:  %[[OK2:.*]] = arith.andi %[[OK]]
+// CHECK-NEXT:  scf.if %[[OK2]] -> (vector<4x2xf16>) {
+// CHECK:         %[[ROW:.*]] = arith.remui %[[LANE]], %{{.*}} : index
+// CHECK:         %[[HALF:.*]] = arith.divui %[[LANE]], %{{.*}} : index
+// CHECK:         %[[COL:.*]] = arith.muli %[[HALF]], %{{.*}} : index
+// CHECK:         nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] numTiles = 4 transpose = false : memref<16x16xf16, 3{{.*}}> -> vector<4x2xf16>
+// CHECK:       } else {
+// CHECK-COUNT-8: memref.load
+// CHECK:       scf.if %{{.*}} -> (vector<2x2xf16>, vector<2x2xf16>) {
+// CHECK:         %[[PAIR:.*]] = nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] numTiles = 4 transpose = true : memref<16x16xf16, 3{{.*}}> -> vector<4x2xf16>
+// CHECK:         vector.extract %[[PAIR]][0]
+// CHECK:         vector.extract %[[PAIR]][1]
+// CHECK:         vector.extract %[[PAIR]][2]
+// CHECK:         vector.extract %[[PAIR]][3]
+// CHECK:       } else {
+// CHECK-COUNT-8: memref.load
+// CHECK-COUNT-2: nvgpu.mma.sync
+// CHECK-NOT:   nvgpu.mma.sync
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_matmul_as_mma_sync %mm : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @shared_operands(%a: memref<16x16xf16, 3>, %b: memref<16x16xf16, 3>, %c: memref<16x16xf32>) {
+    linalg.matmul ins(%a, %b : memref<16x16xf16, 3>, memref<16x16xf16, 3>) outs(%c : memref<16x16xf32>)
+    return
+  }
+}

@@ -44,18 +44,19 @@ archs, f16 and bf16."""
     params=CASES,
     ids=lambda c: f"{c[0]}-{c[1]}-{'x'.join(map(str, c[2]))}",
 )
-def compiled(request: pytest.FixtureRequest) -> tuple[str, str, str]:
+def compiled(request: pytest.FixtureRequest) -> tuple[str, str, str, bool]:
     arch, element, (m, n, k) = request.param
     kernel = schedir.compile(
         _payload(m, n, k, element),
         schedule=SCHEDULE,
         options=CompileOptions(target="cuda", arch=arch),
     )
-    return arch, element, kernel.stages["ptx"]
+    whole = m % 128 == 0 and n % 128 == 0 and k % 32 == 0
+    return arch, element, kernel.stages["ptx"], whole
 
 
-def test_ptx_has_the_warp_tiles_mma_sync(compiled: tuple[str, str, str]) -> None:
-    arch, element, ptx = compiled
+def test_ptx_has_the_warp_tiles_mma_sync(compiled: tuple[str, str, str, bool]) -> None:
+    arch, element, ptx, _ = compiled
     assert re.search(rf"^\.target {arch}\b", ptx, flags=re.M)
     mma = re.findall(
         rf"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.{element}\.{element}\.f32", ptx
@@ -65,15 +66,38 @@ def test_ptx_has_the_warp_tiles_mma_sync(compiled: tuple[str, str, str]) -> None
     assert not unknown_intrinsics(ptx)
 
 
-def test_ptx_assembles_without_spills(compiled: tuple[str, str, str], ptxas: Path) -> None:
-    arch, _, ptx = compiled
+def test_operands_load_through_ldmatrix_and_cp_async(
+    compiled: tuple[str, str, str, bool],
+) -> None:
+    """Per k step a warp loads its 64x32 A tile with 8 ldmatrix.x4 and its 32x32 B tile
+    with 4 ldmatrix.x4.trans. Where the tiles divide the sizes, the copies are 16-byte
+    cp.async (4 per thread and k step: 2 stages, 1 issued before the loop), each k step
+    waits for all but the later step's group, and no operand element is loaded one by
+    one; at edge tiles the copies stay synchronous and the element loads remain as the
+    other branch of the ldmatrix check."""
+    _, _, ptx, whole = compiled
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 8
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 4
+    copies = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16", ptx)
+    scalar = re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
+    if not whole:
+        assert not copies and scalar
+        return
+    assert len(copies) == 4 * 2, len(copies)
+    waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
+    assert waits == ["1", "0"], waits
+    assert not scalar
+
+
+def test_ptx_assembles_without_spills(compiled: tuple[str, str, str, bool], ptxas: Path) -> None:
+    arch, _, ptx, _ = compiled
     assert assemble(ptx, arch, ptxas=ptxas)[:4] == b"\x7fELF"
     log = ptxas_log(ptx, ptxas, arch)
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4}
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4, "stages": 2, "pad": 8}
 """The knobs' selected values in the schedule."""
 
 KNOB_CASES = [
@@ -81,10 +105,12 @@ KNOB_CASES = [
     ({"warps_n": 2}, 2 * 8 * 2),
     ({"warps_n": 8}, 8 * 2 * 2),
     ({"block_m": 64, "block_n": 128, "warps_n": 8}, 4 * 2 * 2),
+    ({"stages": 3, "pad": 0}, 4 * 4 * 2),
+    ({"block_k": 16, "stages": 4}, 4 * 4 * 1),
 ]
 """(knobs, m16n8k16 mma.sync per k step): a 16-wide k step, 32x64 and 128x16 warp tiles of
 the 128x128 block, 64x16 warp tiles of a 64x128 block (the tile shapes the benchmark's knob
-variants time)."""
+variants time), three stages on unpadded rows and four on 16-wide k steps."""
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,16 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    VectorType,
+)
 from xdsl.ir import Block, Operation, SSAValue
 
 from schedir.dialects import affine, get_context, gpu, vector
@@ -24,50 +30,9 @@ from schedir.dialects import nvgpu as ng
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.utils import mixed_values
 from schedir.pipeline import apply_schedule
+from tests.unit.transform.mma_isa import LANES, mma_sync
 
-LANES = 32
 Env = dict[SSAValue, Any]
-
-
-def _isa_a(i: int, g: int, t: int, tf32: bool) -> tuple[int, int]:
-    """(row, col) of a_i of lane (g, t) (PTX ISA, mma.m16n8k16 / m16n8k4 .tf32 A)."""
-    if tf32:
-        return g + 8 * i, t
-    return (g if i in (0, 1, 4, 5) else g + 8), t * 2 + (i & 1) + (8 if i >= 4 else 0)
-
-
-def _isa_b(i: int, g: int, t: int, tf32: bool) -> tuple[int, int]:
-    """(k, col) of b_i."""
-    if tf32:
-        return t, g
-    return t * 2 + (i & 1) + (8 if i >= 2 else 0), g
-
-
-def _isa_c(i: int, g: int, t: int) -> tuple[int, int]:
-    """(row, col) of c_i / d_i."""
-    return (g if i < 2 else g + 8), t * 2 + (i & 1)
-
-
-def _mma(op: ng.MmaSyncOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    m, n, k = op.shape
-    tf32 = op.tf32Enabled is not None
-    big_a, big_b, big_c = np.zeros((m, k)), np.zeros((k, n)), np.zeros((m, n))
-    for lane in range(LANES):
-        g, t = lane // 4, lane % 4
-        for i, v in enumerate(a[lane].reshape(-1)):
-            big_a[_isa_a(i, g, t, tf32)] = v
-        for i, v in enumerate(b[lane].reshape(-1)):
-            big_b[_isa_b(i, g, t, tf32)] = v
-        for i, v in enumerate(c[lane].reshape(-1)):
-            big_c[_isa_c(i, g, t)] = v
-    d = big_c + big_a @ big_b
-    out = np.zeros_like(c)
-    for lane in range(LANES):
-        g, t = lane // 4, lane % 4
-        flat = out[lane].reshape(-1)
-        for i in range(flat.size):
-            flat[i] = d[_isa_c(i, g, t)]
-    return out
 
 
 class _Warp:
@@ -76,6 +41,14 @@ class _Warp:
 
     def __init__(self) -> None:
         self.env: Env = {}
+        self.base: dict[int, int] = {}
+        """Buffer (by id) -> its address: views' offsets are counted from it."""
+
+    def offset(self, array: np.ndarray) -> int:
+        """The element offset of a view from the start of its buffer."""
+        owner = array.base if array.base is not None else array
+        start = array.__array_interface__["data"][0]
+        return (start - self.base[id(owner)]) // array.itemsize
 
     def lanes(self, v: SSAValue) -> np.ndarray:
         value = self.env[v]
@@ -104,12 +77,21 @@ class _Warp:
 
     def _constant(self, op: arith.ConstantOp, active: np.ndarray) -> None:
         value = op.value
-        assert isinstance(value, IntegerAttr | FloatAttr), "scalar constants only"
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            dense_type = value.get_type()
+            assert isinstance(dense_type, VectorType)
+            shape = dense_type.get_shape()
+            data = np.array(value.get_values(), dtype=np.float64).reshape(shape)
+            self.env[op.result] = np.broadcast_to(data, (LANES, *shape)).copy()
+            return
+        assert isinstance(value, IntegerAttr | FloatAttr), "scalar or dense constants only"
         self.env[op.result] = value.value.data
 
     def _cmpi(self, op: arith.CmpiOp, active: np.ndarray) -> None:
-        assert op.predicate.value.data == 6, "ult"
-        self.env[op.result] = self.lanes(op.lhs) < self.lanes(op.rhs)
+        predicate = op.predicate.value.data
+        assert predicate in (0, 6), "eq or ult"
+        lhs, rhs = self.lanes(op.lhs), self.lanes(op.rhs)
+        self.env[op.result] = lhs == rhs if predicate == 0 else lhs < rhs
 
     def _lane_id(self, op: gpu.LaneIdOp, active: np.ndarray) -> None:
         self.env[op.results[0]] = np.arange(LANES)
@@ -134,6 +116,47 @@ class _Warp:
         self.env[op.result] = source[
             tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))
         ]
+
+    def _metadata(self, op: memref.ExtractStridedMetaDataOp, active: np.ndarray) -> None:
+        # A view's offset and strides in elements of the buffer it views.
+        array = self.env[op.source]
+        self.env[op.offset] = self.offset(array)
+        element = array.itemsize
+        for value, size in zip(op.sizes, array.shape, strict=True):
+            self.env[value] = size
+        for value, stride in zip(op.strides, array.strides, strict=True):
+            self.env[value] = stride // element
+
+    def _aligned_pointer(
+        self, op: memref.ExtractAlignedPointerAsIndexOp, active: np.ndarray
+    ) -> None:
+        # Buffers start 16-byte aligned; a view's offset is counted from its buffer.
+        self.env[op.aligned_pointer] = 0
+
+    def _ldmatrix(self, op: ng.LdMatrixOp, active: np.ndarray) -> None:
+        # PTX ISA ldmatrix: lane 8j + r gives the address of row r of tile j (8 elements
+        # from there); lane l receives elements 2 (l % 4), +1 of row l / 4 of each tile,
+        # or (.trans) rows 2 (l % 4), +1 of column l / 4.
+        assert active.all(), "ldmatrix runs on the whole warp"
+        array = self.env[op.src_memref]
+        rows, cols = (self.lanes(i) for i in op.indices)
+        tiles = np.zeros((op.num_tiles, 8, 8))
+        for j in range(op.num_tiles):
+            for r in range(8):
+                at_row, at_col = int(rows[8 * j + r]), int(cols[8 * j + r])
+                assert 0 <= at_row < array.shape[0] and 0 <= at_col <= array.shape[1] - 8, (
+                    f"lane {8 * j + r} reads row {at_row} at {at_col} of {array.shape}"
+                )
+                start = self.offset(array) + at_row * array.strides[0] // array.itemsize
+                assert (start + at_col) % 8 == 0, "each row address is 16-byte aligned"
+                tiles[j, r] = array[at_row, at_col : at_col + 8]
+        out = np.zeros((LANES, op.num_tiles, 2))
+        for lane in range(LANES):
+            g, t = lane // 4, lane % 4
+            for j in range(op.num_tiles):
+                tile = tiles[j].T if op.is_transposed else tiles[j]
+                out[lane, j] = tile[g, 2 * t : 2 * t + 2]
+        self.env[op.res] = out
 
     def _dim(self, op: memref.DimOp, active: np.ndarray) -> None:
         self.env[op.result] = self.env[op.source].shape[self.scalar(op.index)]
@@ -162,11 +185,23 @@ class _Warp:
             array[at] = value[lane]
 
     def _if(self, op: scf.IfOp, active: np.ndarray) -> None:
+        # A branch no lane takes is not run (a warp-uniform branch of warp-wide ops).
         cond = self.lanes(op.cond).astype(bool)
-        then = self.run(op.true_region.block, active & cond)
-        other = self.run(op.false_region.block, active & ~cond) if op.false_region.blocks else []
-        for result, a, b in zip(op.results, then, other, strict=True):
-            self.env[result] = np.where(cond, self._as_lanes(a), self._as_lanes(b))
+        taken = [active & cond, active & ~cond]
+        blocks = [op.true_region.block, op.false_region.block if op.false_region.blocks else None]
+        values = [
+            self.run(block, lanes) if block is not None and lanes.any() else None
+            for block, lanes in zip(blocks, taken, strict=True)
+        ]
+        if values[0] is None or values[1] is None:
+            chosen = values[0] if values[1] is None else values[1]
+            for result, value in zip(op.results, chosen or [], strict=True):
+                self.env[result] = value
+            return
+        for result, a, b in zip(op.results, values[0], values[1], strict=True):
+            a, b = self._as_lanes(a), self._as_lanes(b)
+            where = cond.reshape((LANES,) + (1,) * (a.ndim - 1))
+            self.env[result] = np.where(where, a, b)
 
     def _as_lanes(self, value: Any) -> np.ndarray:
         return (
@@ -195,10 +230,16 @@ class _Warp:
         position = tuple(int(p) for p in op.static_position.get_values())
         self.env[op.result] = self.env[op.vector][(slice(None), *position)]
 
+    def _insert(self, op: vector.InsertOp, active: np.ndarray) -> None:
+        position = tuple(int(p) for p in op.static_position.get_values())
+        result = self._as_lanes(self.env[op.dest]).copy()
+        result[(slice(None), *position)] = self.env[op.source]
+        self.env[op.result] = result
+
     def _mma_sync(self, op: ng.MmaSyncOp, active: np.ndarray) -> None:
         assert active.all(), "mma.sync runs on the whole warp"
         a, b, c = (self.env[v] for v in (op.matrix_a, op.matrix_b, op.matrix_c))
-        self.env[op.res] = _mma(op, a, b, c)
+        self.env[op.res] = mma_sync(op, a, b, c)
 
     HANDLERS: dict[type[Operation], Callable[[_Warp, Any, np.ndarray], None]] = {}
 
@@ -230,6 +271,10 @@ _Warp.HANDLERS = {
     scf.ForOp: _Warp._for,
     vector.FromElementsOp: _Warp._from_elements,
     vector.ExtractOp: _Warp._extract,
+    vector.InsertOp: _Warp._insert,
+    memref.ExtractStridedMetaDataOp: _Warp._metadata,
+    memref.ExtractAlignedPointerAsIndexOp: _Warp._aligned_pointer,
+    ng.LdMatrixOp: _Warp._ldmatrix,
     ng.MmaSyncOp: _Warp._mma_sync,
 }
 
@@ -258,6 +303,8 @@ def _run(function: func.FuncOp, *args: Any) -> None:
     warp = _Warp()
     for arg, value in zip(function.body.block.args, args, strict=True):
         warp.env[arg] = value
+        if isinstance(value, np.ndarray):
+            warp.base[id(value)] = value.__array_interface__["data"][0]
     warp.run(function.body.block, np.ones(LANES, dtype=bool))
 
 
@@ -342,4 +389,57 @@ func.func @f(%a: memref<{m}x{k}xf16>, %b: memref<{k}x{n}xf16>, %c: memref<{m}x{n
     a, b, c = _operands(np.random.default_rng(seed), (m, k), (k, n), (m, n))
     expected = c + a @ b
     _run(function, a, b, c, m, n, k)
+    np.testing.assert_array_equal(c, expected)
+
+
+@settings(max_examples=12, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(
+    tiles=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 2)),
+    cut=st.tuples(
+        st.sampled_from([0, 0, 5]), st.sampled_from([0, 0, 3]), st.sampled_from([0, 0, 7])
+    ),
+    offset=st.sampled_from([(0, 0), (16, 8), (3, 5)]),
+    kind=st.sampled_from(["f16", "bf16"]),
+    seed=st.integers(0, 2**16),
+)
+def test_shared_memory_operands_through_ldmatrix(
+    tiles: tuple[int, int, int],
+    cut: tuple[int, int, int],
+    offset: tuple[int, int],
+    kind: str,
+    seed: int,
+) -> None:
+    """Operands that are views of shared-memory buffers (as promoted tiles are): whole
+    aligned tiles load through ldmatrix (A x4, B x4/x2 .trans), partial or misaligned
+    views through the masked element loads (the warp-uniform check picks); the buffers
+    hold NaN outside the views, which must not reach C."""
+    bm, bn, bk = 16 * tiles[0], 8 * tiles[1], 16 * tiles[2]
+    m, n, k = bm - cut[0], bn - cut[1], bk - cut[2]
+    om, ok = offset
+    rows, cols, wide = bm + 16, bk + 8, bn + 16
+    function = _rewritten(f"""
+func.func @f(%sa: memref<{rows}x{cols}x{kind}, 3>, %sb: memref<{cols}x{wide}x{kind}, 3>,
+             %c: memref<{m}x{n}xf32>, %m: index, %n: index, %k: index) {{
+  %om = arith.constant {om} : index
+  %ok = arith.constant {ok} : index
+  %mm = affine.min affine_map<()[s0] -> ({bm}, s0)>()[%m]
+  %nn = affine.min affine_map<()[s0] -> ({bn}, s0)>()[%n]
+  %kk = affine.min affine_map<()[s0] -> ({bk}, s0)>()[%k]
+  %va = memref.subview %sa[%om, %ok] [%mm, %kk] [1, 1] : memref<{rows}x{cols}x{kind}, 3> to memref<?x?x{kind}, strided<[{cols}, 1], offset: ?>, 3>
+  %vb = memref.subview %sb[%ok, %om] [%kk, %nn] [1, 1] : memref<{cols}x{wide}x{kind}, 3> to memref<?x?x{kind}, strided<[{wide}, 1], offset: ?>, 3>
+  %vc = memref.subview %c[0, 0] [%mm, %nn] [1, 1] : memref<{m}x{n}xf32> to memref<?x?xf32, strided<[{n}, 1]>>
+  linalg.matmul ins(%va, %vb : memref<?x?x{kind}, strided<[{cols}, 1], offset: ?>, 3>, memref<?x?x{kind}, strided<[{wide}, 1], offset: ?>, 3>)
+                outs(%vc : memref<?x?xf32, strided<[{n}, 1]>>)
+  return
+}}""")
+    ldmatrix = [op for op in function.walk() if isinstance(op, ng.LdMatrixOp)]
+    assert {op.num_tiles for op in ldmatrix if not op.is_transposed} == {4}
+    assert any(op.is_transposed for op in ldmatrix)
+    a, b, c = _operands(np.random.default_rng(seed), (m, k), (k, n), (m, n))
+    sa = np.full((rows, cols), np.nan)
+    sb = np.full((cols, wide), np.nan)
+    sa[om : om + m, ok : ok + k] = a
+    sb[ok : ok + k, om : om + n] = b
+    expected = c + a @ b
+    _run(function, sa, sb, c, m, n, k)
     np.testing.assert_array_equal(c, expected)

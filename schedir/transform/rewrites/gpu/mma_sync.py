@@ -15,7 +15,10 @@ Upstream takes one 16x8x16 (f16 += f16 x f16) or 16x8x4 (tf32) matmul and assume
 (every tile of C accumulates over every k tile, fully unrolled), f32 accumulation of
 f16/bf16 (and bf16 inputs), the lane is `gpu.lane_id` (a warp of a larger block),
 sizes that are dynamic with a constant bound (a partial tile at the edge of the problem);
-elements past an operand's sizes are not loaded (they read as 0) and not stored, and when the matmul
+elements past an operand's sizes are not loaded (they read as 0) and not stored;
+16-bit operands in shared memory load through `nvgpu.ldmatrix` (A x4; B x4/x2
+`transpose`, k-major) where a warp-uniform check finds the lanes' row addresses 16-byte
+aligned and the view whole (element loads otherwise); and when the matmul
 sits directly in an `scf.for` whose C is defined above it, the C fragments are loaded
 before the loop, carried through it as iter_args and stored after it (the accumulator in
 registers across the k loop).
@@ -30,6 +33,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     BFloat16Type,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     FloatAttr,
@@ -53,6 +57,7 @@ from xdsl.traits import is_side_effect_free
 
 from schedir.dialects import affine, gpu, linalg, vector
 from schedir.dialects import nvgpu as ng
+from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import DYNAMIC_INDEX, mixed_values
 
 MAX_MMA_OPS = 512
@@ -218,11 +223,19 @@ class _Builder:
 
     rewriter: PatternRewriter
     at: Operation
+    lane: SSAValue
     lane_rows: SSAValue  # g = lane / 4
     lane_cols: SSAValue  # t = lane % 4
     pair: bool  # whether A's and B's columns are 2t (16-bit fragments) or t (tf32); C's are 2t
     _constants: dict[int, SSAValue] = field(default_factory=dict[int, SSAValue])
     _columns: SSAValue | None = None
+    _ldmatrix_rows: SSAValue | None = None
+    _ldmatrix_cols: SSAValue | None = None
+
+    def at_op(self, at: Operation) -> _Builder:
+        """A builder of the same lane that emits before `at` (its own constants: `at` may
+        sit in another region)."""
+        return _Builder(self.rewriter, at, self.lane, self.lane_rows, self.lane_cols, self.pair)
 
     def emit(self, op: Operation) -> SSAValue:
         op.location = self.at.location
@@ -309,6 +322,109 @@ class _Builder:
                 )
                 values.append(self.emit(guarded))
         return self.emit(vector.FromElementsOp(values, VectorType(element, shape)))
+
+    def ldmatrix(
+        self, source: SSAValue, row: int, col: int, tiles: int, transpose: bool
+    ) -> SSAValue:
+        """`tiles` 8x8 tiles of 16-bit elements from `source`: lane l gives the address of
+        row `row + l % 16` at column `col + 8 (l / 16)` (x4), or `col` (x2, where only
+        lanes 0-15 give addresses)."""
+        if self._ldmatrix_rows is None:
+            sixteen = self.index(16)
+            self._ldmatrix_rows = self.emit(arith.RemUIOp(self.lane, sixteen))
+            half = self.emit(arith.DivUIOp(self.lane, sixteen))
+            self._ldmatrix_cols = self.emit(arith.MuliOp(half, self.index(8)))
+        assert self._ldmatrix_cols is not None
+        rows = self.emit(arith.AddiOp(self._ldmatrix_rows, self.index(row)))
+        cols = (
+            self.emit(arith.AddiOp(self._ldmatrix_cols, self.index(col)))
+            if tiles == 4
+            else self.index(col)
+        )
+        t = source.type
+        assert isinstance(t, MemRefType)
+        result = VectorType(t.element_type, (tiles, 2))
+        return self.emit(
+            ng.LdMatrixOp(source, [rows, cols], result, num_tiles=tiles, transpose=transpose)
+        )
+
+    def halves(self, fragment: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """Rows 0-1 and rows 2-3 of a `vector<4x2>` (two B fragments of one ldmatrix.x4)."""
+        t = fragment.type
+        assert isinstance(t, VectorType)
+        half = VectorType(t.element_type, (2, 2))
+        zero = self.emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(half, [0.0] * 4)))
+        parts: list[SSAValue] = []
+        for first in (0, 2):
+            part = zero
+            for i in range(2):
+                row = self.emit(vector.ExtractOp(fragment, [first + i]))
+                part = self.emit(vector.InsertOp(row, part, [i]))
+            parts.append(part)
+        return parts[0], parts[1]
+
+    def ldmatrix_ready(
+        self, source: SSAValue, bounds: tuple[int, int], tiles: tuple[int, int]
+    ) -> SSAValue | None:
+        """The warp-uniform condition under which ldmatrix reads `source` (a 16-bit operand
+        in shared memory, whose static bounds are whole `tiles`): each lane's
+        16-byte row address is aligned (the first element's address a multiple of 16
+        bytes, the row stride of 8 elements, the inner stride 1) and the sizes are the bounds (a partial edge tile
+        takes the element loads, which mask). None when ldmatrix cannot read it."""
+        t = source.type
+        assert isinstance(t, MemRefType)
+        if not is_shared_memory_space(t.memory_space) or element_bit_width(t.element_type) != 16:
+            return None
+        if any(b % t for b, t in zip(bounds, tiles, strict=True)):
+            return None
+        shape = t.get_shape()
+        if any(
+            size not in (DYNAMIC_INDEX, bound) for size, bound in zip(shape, bounds, strict=True)
+        ):
+            return None
+        meta = memref.ExtractStridedMetaDataOp(source)
+        pointer = memref.ExtractAlignedPointerAsIndexOp.get(source)
+        for new in (meta, pointer):
+            new.location = self.at.location
+            self.rewriter.insert(new, InsertPoint.before(self.at))
+        offset, sizes, strides = meta.offset, meta.sizes, meta.strides
+        # The byte address of the view's first element (a view of a buffer at a byte
+        # shift moves the aligned pointer), and its row stride in elements.
+        bytes_ = self.emit(arith.MuliOp(offset, self.index(2)))
+        start = self.emit(arith.AddiOp(pointer.aligned_pointer, bytes_))
+        zero = self.index(0)
+        conditions = [
+            self.emit(arith.CmpiOp(self.emit(arith.RemUIOp(start, self.index(16))), zero, "eq")),
+            self.emit(
+                arith.CmpiOp(self.emit(arith.RemUIOp(strides[0], self.index(8))), zero, "eq")
+            ),
+            self.emit(arith.CmpiOp(strides[1], self.index(1), "eq")),
+        ]
+        for size, value, bound in zip(shape, sizes, bounds, strict=True):
+            if size == DYNAMIC_INDEX:
+                conditions.append(self.emit(arith.CmpiOp(value, self.index(bound), "eq")))
+        result = conditions[0]
+        for c in conditions[1:]:
+            result = self.emit(arith.AndIOp(result, c))
+        return result
+
+    def either(
+        self,
+        condition: SSAValue,
+        then: Callable[[_Builder], list[SSAValue]],
+        otherwise: Callable[[_Builder], list[SSAValue]],
+        types: Sequence[Attribute],
+    ) -> list[SSAValue]:
+        """An `scf.if` on `condition` whose branches yield `then`'s and `otherwise`'s
+        values (each built in its own region)."""
+        placeholders = [scf.YieldOp(), scf.YieldOp()]
+        branch = scf.IfOp(condition, list(types), [placeholders[0]], [placeholders[1]])
+        branch.location = self.at.location
+        self.rewriter.insert(branch, InsertPoint.before(self.at))
+        for placeholder, build in zip(placeholders, (then, otherwise), strict=True):
+            values = build(self.at_op(placeholder))
+            self.rewriter.replace(placeholder, scf.YieldOp(*values))
+        return list(branch.results)
 
     def store(
         self,
@@ -428,7 +544,7 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
         for new in (lane, four, g, t):
             new.location = op.location
         rewriter.insert([lane, four, g, t], InsertPoint.before(at))
-        return _Builder(rewriter, at, g.result, t.result, pair=not layout.tf32)
+        return _Builder(rewriter, at, lane.results[0], g.result, t.result, pair=not layout.tf32)
 
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
     before = builder(op if carry_loop is None else carry_loop)
@@ -467,7 +583,7 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
     rewriter.insert(new_loop, InsertPoint.before(carry_loop))
     count_old = len(carry_loop.results)
     rewriter.replace(carry_loop, [], list(new_loop.results[:count_old]))
-    after = _Builder(rewriter, _next_op(new_loop), before.lane_rows, before.lane_cols, before.pair)
+    after = before.at_op(_next_op(new_loop))
     for (mi, ni), acc in zip(tiles, new_loop.results[count_old:], strict=True):
         after.store(acc, c, (m, n), _c_offsets(mi, ni))
     return mmas
@@ -485,16 +601,51 @@ def _multiply(
     m, n, k = sizes
     tm, tn, tk = layout.shape
     a, b = op.inputs
-    a_frags = {
-        (mi, ki): inner.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki))
-        for mi in range(m // tm)
-        for ki in range(k // tk)
-    }
-    b_frags = {
-        (ki, ni): inner.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
-        for ki in range(k // tk)
-        for ni in range(n // tn)
-    }
+    a_keys = [(mi, ki) for mi in range(m // tm) for ki in range(k // tk)]
+    b_keys = [(ki, ni) for ki in range(k // tk) for ni in range(n // tn)]
+
+    def a_elements(at: _Builder) -> list[SSAValue]:
+        return [at.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki)) for mi, ki in a_keys]
+
+    def a_ldmatrix(at: _Builder) -> list[SSAValue]:
+        # x4: the four 8x8 tiles of a 16x16 A tile, in the fragment's register order.
+        return [at.ldmatrix(a, tm * mi, tk * ki, 4, transpose=False) for mi, ki in a_keys]
+
+    def b_elements(at: _Builder) -> list[SSAValue]:
+        return [
+            at.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
+            for ki, ni in b_keys
+        ]
+
+    def b_ldmatrix(at: _Builder) -> list[SSAValue]:
+        # B is k-major (rows are k): transposed tiles; x4 reads two n tiles at once.
+        frags: dict[tuple[int, int], SSAValue] = {}
+        for ki in range(k // tk):
+            for ni in range(0, n // tn, 2):
+                if ni + 1 < n // tn:
+                    pair = at.ldmatrix(b, tk * ki, tn * ni, 4, transpose=True)
+                    frags[ki, ni], frags[ki, ni + 1] = at.halves(pair)
+                else:
+                    frags[ki, ni] = at.ldmatrix(b, tk * ki, tn * ni, 2, transpose=True)
+        return [frags[key] for key in b_keys]
+
+    fragments: list[list[SSAValue]] = []
+    for operand, bounds, elements, tiles, count in (
+        (a, (m, k), a_elements, a_ldmatrix, len(a_keys)),
+        (b, (k, n), b_elements, b_ldmatrix, len(b_keys)),
+    ):
+        whole = (tk, tn) if operand is b else (tm, tk)
+        ready = None if layout.tf32 else inner.ldmatrix_ready(operand, bounds, whole)
+        if ready is None:
+            fragments.append(elements(inner))
+            continue
+        shape = layout.a if operand is a else layout.b
+        operand_type = operand.type
+        assert isinstance(operand_type, MemRefType)
+        types = [VectorType(operand_type.element_type, shape)] * count
+        fragments.append(inner.either(ready, tiles, elements, types))
+    a_frags = dict(zip(a_keys, fragments[0], strict=True))
+    b_frags = dict(zip(b_keys, fragments[1], strict=True))
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
     mmas: list[ng.MmaSyncOp] = []
     results: list[SSAValue] = []
