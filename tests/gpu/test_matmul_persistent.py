@@ -43,9 +43,11 @@ def run_case(
     ctas: int,
     stages: int = 4,
     raster_group: int = 8,
+    store_columns: int = 0,
 ) -> None:
-    """Compile `kind` ("f16", "bf16" or "bias_relu") persistent on `ctas` blocks, run it
-    twice and compare with the reference."""
+    """Compile `kind` ("f16", "bf16" or "bias_relu") persistent on `ctas` blocks (storing
+    through shared memory in chunks of `store_columns` columns if not 0), run it twice and
+    compare with the reference."""
     (consumers, block_m, block_n), (m, n, k) = shape, size
     knobs = {
         "consumers": consumers,
@@ -54,6 +56,7 @@ def run_case(
         "stages": stages,
         "raster_group": raster_group,
         "persistent": ctas,
+        "store_columns": store_columns,
     }
     if kind == "bias_relu":
         text = bias_relu_payload(m, n, k, "f16", "column")
@@ -73,7 +76,8 @@ def run_case(
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
     where = (
         f" ({kind} {m}x{n}x{k}, {consumers} consumers of {block_m}x{block_n}, {stages} "
-        f"stages, {ctas} persistent blocks, raster groups of {raster_group})"
+        f"stages, {ctas} persistent blocks, raster groups of {raster_group}, store columns "
+        f"{store_columns})"
     )
     for call in ("", " (second call)"):
         results = kernel.run(*inputs, prefill_nan=True)
