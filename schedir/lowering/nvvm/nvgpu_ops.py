@@ -37,7 +37,7 @@ accumulators, no `transposeA`/`transposeB`; TMA copies without `predicate`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
@@ -562,10 +562,11 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     whole = tuple(dst.get_shape()) == (m, n)
     bounds = None if whole else (desc.size(0), desc.size(1))
 
-    def pairs(columns: range) -> list[tuple[SSAValue, SSAValue, list[SSAValue]]]:
+    def pairs(columns: range) -> Iterator[tuple[SSAValue, SSAValue, list[SSAValue]]]:
         """This thread's (row, column, two stored values) in the accumulator's columns
-        `columns` (whole 8-column groups): the epilogue or the rounding applied."""
-        found: list[tuple[SSAValue, SSAValue, list[SSAValue]]] = []
+        `columns` (whole 8-column groups): the epilogue or the rounding applied, emitted
+        as the caller takes each (so that each pair is stored before the next is made:
+        few values live at once)."""
         for block in range(m // WGMMA_ROWS):
             for j in range(columns.start // 8, columns.stop // 8):
                 for half in range(2):
@@ -584,8 +585,7 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                     elif not isinstance(out, Float32Type):
                         # f16 / bf16 out: arith.truncf's round to nearest even.
                         pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
-                    found.append((row, col, pair))
-        return found
+                    yield row, col, pair
 
     if op.staging is not None:
         _staged_store(lw, op, desc, bounds, tid, thread, pairs)
@@ -613,7 +613,7 @@ def _staged_store(
     bounds: tuple[SSAValue, SSAValue] | None,
     tid: SSAValue,
     thread: SSAValue,
-    pairs: Callable[[range], list[tuple[SSAValue, SSAValue, list[SSAValue]]]],
+    pairs: Callable[[range], Iterator[tuple[SSAValue, SSAValue, list[SSAValue]]]],
 ) -> None:
     """`mma.store ... through %staging`: chunk by chunk of the staging buffer's columns,
     the warpgroup writes its values into it (a pair of adjacent elements per store),
