@@ -6,7 +6,7 @@ H200), of 3 and 7 blocks (many tiles per block, tile counts no multiple of the g
 ring's phases wrapping at every tile boundary: K steps 2, 3, 16, 17 against 2-4 stages) and
 of more blocks than tiles; one consumer warpgroup on 128x128 tiles and two on 128x256 (the
 schedules' default: the consumers may be a tile apart, one storing while the other
-multiplies), over tiles of 2, 3 and many k steps; sizes the tiles do not divide
+multiplies), over tiles of 1, 2, 3 and many k steps; sizes the tiles do not divide
 (65x136x72, 1000x1032x1016, 4095x4104x4096) and 4096^3; outputs pre-filled with NaN,
 inputs unchanged, compared with `schedir.reference`; compute-sanitizer's memcheck,
 racecheck and synccheck clean on runs of 3 blocks over 8 and 16 tiles."""
@@ -106,6 +106,7 @@ def test_persistent_grid_of_the_sms_matches_the_reference(
         (7, 3, 3, (1000, 1032, 1088)),  # 17 k steps on 3 stages
         (3, 4, 8, (1024, 768, 128)),  # 2 k steps (shorter than the ring) per tile
         (3, 3, 8, (1000, 1032, 72)),  # 2 k steps, the second partial (zero-filled past K)
+        (3, 3, 8, (1000, 1032, 64)),  # 1 k step per tile: every step a tile boundary
         (5, 3, 16, (1000, 1032, 192)),  # 3 k steps: the ring's length
         (264, 4, 8, (4095, 4104, 4096)),  # two blocks per SM requested
     ],

@@ -14,6 +14,7 @@ import pytest
 
 import schedir
 from schedir.diagnostics import TransformError
+from schedir.gpu import assemble
 from schedir.gpu.ptx import unknown_intrinsics
 from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload
@@ -124,3 +125,19 @@ def test_a_grid_beyond_the_limit_is_a_located_diagnostic(tmp_path: Path) -> None
     message = str(caught.value)
     assert "ctas must be in 0..65536, got 131072" in message
     assert "could not make the tile loop persistent" in message
+
+
+@pytest.mark.parametrize("ctas", [0, 3])
+def test_a_k_of_one_step(ctas: int, ptxas: Path) -> None:
+    """K = 64: the k loop of one step folds away, leaving the zero fill of C's tile and
+    views of it before the matmul (the wgmma rewrite once refused that as C not filled
+    with 0 right before it); each consumer runs one step of 4 m64n256k16 per tile. (On a
+    persistent grid ptxas spills a few bytes of the tile loop's indices: assembled
+    without serialized wgmma, not checked for spills.)"""
+    knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
+    ptx = _compile("f16", (1000, 1032, 64), knobs).stages["ptx"]
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16") == 4
+    if ctas:
+        assert assemble(ptx, "sm_90a", ptxas=ptxas)[:4] == b"\x7fELF"  # raises on C751x
+    else:
+        assert_assembles_cleanly(ptx, ptxas)
