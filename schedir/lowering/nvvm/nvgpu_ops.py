@@ -60,7 +60,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import InlineAsmOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from schedir.dialects import llvm, nvvm
 from schedir.dialects import nvgpu as ng
@@ -516,6 +516,35 @@ def _mma(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [_wait_for_accumulators(lw, op, result, outer, inner, op.wait_group)])
 
 
+def _right_after(value: SSAValue) -> Operation:
+    """Where the accumulators' last wait goes: right after `value` (the k loop's result:
+    an argument of the loop's exit block, after the block's argument casts, or an op's
+    result) is defined, which dominates its uses. Code between the last wgmma and its
+    wait (the store's address arithmetic, which LLVM places just before its first use)
+    may hold a call (ptxas's 16- and 64-bit integer division), and around a call ptxas
+    reads the in-flight accumulators before the wait (sm_90a, ptxas 13.0: a persistent
+    tile loop's f16 conversions read accumulators without the last k step)."""
+    source = value
+    owner = source.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.operands) == 1:
+        source = owner.operands[0]
+    if isinstance(source, BlockArgument):
+        block = source.block
+        anchor = block.first_op
+        # (after the casts of the block's arguments, which come first)
+        while (
+            isinstance(anchor, UnrealizedConversionCastOp)
+            and all(isinstance(v, BlockArgument) and v.block is block for v in anchor.operands)
+            and anchor.next_op is not None
+        ):
+            anchor = anchor.next_op
+        assert anchor is not None
+        return anchor
+    definition = value.owner
+    assert isinstance(definition, Operation) and definition.next_op is not None
+    return definition.next_op
+
+
 def _wait_for_accumulators(
     lw: Lowering,
     op: Operation,
@@ -546,7 +575,8 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     outer = accumulator_struct(acc.fragmented)
     inner = outer.types.data[0]
     assert isinstance(inner, llvm.LLVMStructType)
-    values = _wait_for_accumulators(lw, op, lw.value(op.matrix_d, op), outer, inner, 0)
+    accumulators = lw.value(op.matrix_d, op)
+    values = _wait_for_accumulators(lw, _right_after(accumulators), accumulators, outer, inner, 0)
     tid = emit(llvm.ZExtOp(emit(nvvm.SREG_OPS["tid.x"]()), i64))
 
     def c(v: int) -> SSAValue:

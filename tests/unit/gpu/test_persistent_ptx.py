@@ -141,3 +141,37 @@ def test_a_k_of_one_step(ctas: int, ptxas: Path) -> None:
         assert assemble(ptx, "sm_90a", ptxas=ptxas)[:4] == b"\x7fELF"  # raises on C751x
     else:
         assert_assembles_cleanly(ptx, ptxas)
+
+
+_WINDOW = re.compile(
+    r"wgmma\.commit_group\.sync\.aligned;(?:(?!wgmma\.commit_group).)*?"
+    r"wgmma\.wait_group\.sync\.aligned 0;",
+    re.DOTALL,
+)
+"""From a k step's commit to the accumulators' last wait (no other commit in between)."""
+
+
+@pytest.mark.parametrize(
+    ("size", "ctas"),
+    [((1024, 768, 128), 3), ((2048, 2048, 128), 7), ((1024, 768, 128), 0), ((1000, 1032, 72), 3)],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_nothing_runs_between_the_last_wgmma_and_its_wait(
+    size: tuple[int, int, int], ctas: int, ptxas: Path
+) -> None:
+    """Two consumers over tiles of two k steps: the k loop unrolls and the store's address
+    arithmetic (the raster order's divisions: a 16-bit division is a call in ptxas) was
+    placed between the last wgmma and `wgmma.wait_group 0`; around that call ptxas read
+    the in-flight accumulators (f16 conversions of the stale registers: wrong elements on
+    the H200, K = 128 on 3 and 7 blocks), and without persistence it serialized the wgmma
+    (C7514). The wait now follows the k loop at once: between the last commit and it only
+    the ring's release of the previous stage (its address, an mbarrier arrive) and the
+    wait for the step before remain, no division."""
+    knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
+    ptx = _compile("f16", size, knobs).stages["ptx"]
+    windows = _WINDOW.findall(ptx)
+    assert windows
+    for window in windows:
+        assert not re.search(r"\b(div|rem)\.", window), window
+        assert "call" not in window, window
+    assert_assembles_cleanly(ptx, ptxas)
