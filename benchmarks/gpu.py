@@ -442,7 +442,7 @@ _DEFAULT_VARIANTS = {
     "3 stages": {"stages": 3},
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
-    # Persistent grids take one consumer warpgroup (the rewrite refuses several).
+    # A persistent grid of one consumer warpgroup (the default two: --variant schedules).
     "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
     "1x128x128 persistent 132 raster 16": {
         "persistent": 132,

@@ -10,7 +10,9 @@
 // is matmul_f16_ring_cuda.mlir; its f16-out form matmul_f16_f16out_cuda.mlir.
 // Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
 // Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected, no
-// persistent grid (persistent = 0: a block per tile).
+// persistent grid (persistent = 0: a block per tile); store_columns (0: the accumulators
+// stored from registers, selected; 64 or 128: through shared memory in chunks of that
+// many columns, stage_accumulator_store).
 // Payload: examples/matmul_f16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -24,17 +26,7 @@ module attributes {transform.with_named_sequence} {
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     %persistent = transform.tune.knob<"persistent"> = 0 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
-    // A persistent grid runs one consumer warpgroup (persistent_tiles refuses several).
-    transform.smt.constrain_params(%consumers, %persistent)
-        : (!transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%cs: !smt.int, %ctas: !smt.int):
-      %one = smt.int.constant 1
-      %none = smt.int.constant 0
-      %single = smt.eq %cs, %one : !smt.int
-      %per_tile = smt.eq %ctas, %none : !smt.int
-      %either = smt.or %single, %per_tile
-      smt.assert %either
-    }
+    %store_columns = transform.tune.knob<"store_columns"> = 0 from options = [0, 64, 128] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -72,6 +64,33 @@ module attributes {transform.with_named_sequence} {
       %registers = smt.int.mul %budget, %threads
       %registers_fit = smt.int.cmp le %registers, %register_file
       smt.assert %registers_fit
+    }
+    // store_columns > 0 stores the accumulators through shared memory in chunks of that
+    // many columns (dividing block_n): each consumer's rows of a chunk, rows padded by 16
+    // bytes, after the ring in the dynamic shared memory, which must still fit.
+    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int):
+      %zero = smt.int.constant 0
+      %direct = smt.eq %w, %zero : !smt.int
+      %divisor = smt.ite %direct, %n, %w : !smt.int
+      %columns_left = smt.int.mod %n, %divisor
+      %divides = smt.eq %columns_left, %zero : !smt.int
+      smt.assert %divides
+      %stage_bytes = smt.int.constant 128
+      %max_shared = smt.int.constant 230400
+      %ab_rows = smt.int.add %m, %n
+      %per_stage = smt.int.mul %ab_rows, %stage_bytes
+      %ring = smt.int.mul %per_stage, %s
+      %padding = smt.int.constant 8
+      %padded = smt.int.add %w, %padding
+      %element_bytes = smt.int.constant 2
+      %row_bytes = smt.int.mul %padded, %element_bytes
+      %buffers = smt.int.mul %m, %row_bytes
+      %staging = smt.ite %direct, %zero, %buffers : !smt.int
+      %shared = smt.int.add %ring, %staging
+      %shared_fits = smt.int.cmp le %shared, %max_shared
+      smt.assert %shared_fits
     }
     // The conversion to f16 is tiled to the blocks, the matmul and its fill fused in:
     // the block's f32 accumulator tile becomes a temporary the wgmma rewrite stores
@@ -119,10 +138,15 @@ module attributes {transform.with_named_sequence} {
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
     // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
     // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping
-    // over the tiles in raster groups (one consumer warpgroup only: several are refused,
-    // they computed wrong elements on the H200); 0: a block per tile, in raster groups.
+    // over the tiles in raster groups (each consumer warpgroup on its rows of them); 0: a
+    // block per tile, in raster groups.
     transform.schedir.nvgpu.persistent_tiles %launch_ws ctas = %persistent group = %raster
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    // store_columns = 0: each thread stores its accumulators (rounded to f16) straight from
+    // its registers; > 0: through shared memory, chunk by chunk, in 16-byte pieces.
+    %stores = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %func_m : (!transform.any_op) -> !transform.any_op
+    transform.schedir.nvgpu.stage_accumulator_store %stores columns = %store_columns
+        : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -47,17 +47,6 @@ module attributes {transform.with_named_sequence} {
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 16 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     %persistent = transform.tune.knob<"persistent"> = 0 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
-    // A persistent grid runs one consumer warpgroup (persistent_tiles refuses several).
-    transform.smt.constrain_params(%consumers, %persistent)
-        : (!transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%cs: !smt.int, %ctas: !smt.int):
-      %one = smt.int.constant 1
-      %none = smt.int.constant 0
-      %single = smt.eq %cs, %one : !smt.int
-      %per_tile = smt.eq %ctas, %none : !smt.int
-      %either = smt.or %single, %per_tile
-      smt.assert %either
-    }
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -136,8 +125,8 @@ module attributes {transform.with_named_sequence} {
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
     // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
     // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping
-    // over the tiles in raster groups (one consumer warpgroup only: several are refused,
-    // they computed wrong elements on the H200); 0: a block per tile, in raster groups.
+    // over the tiles in raster groups (each consumer warpgroup on its rows of them); 0: a
+    // block per tile, in raster groups.
     transform.schedir.nvgpu.persistent_tiles %launch_ws ctas = %persistent group = %raster
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield

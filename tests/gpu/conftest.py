@@ -22,6 +22,7 @@ REPO = Path(__file__).parents[2]
 SANITIZER_SUMMARY = {
     "memcheck": r"ERROR SUMMARY: 0 errors",
     "racecheck": r"RACECHECK SUMMARY: 0 hazards",
+    "synccheck": r"ERROR SUMMARY: 0 errors",
 }
 """What each compute-sanitizer tool prints for a clean run."""
 

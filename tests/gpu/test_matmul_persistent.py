@@ -4,11 +4,12 @@ with a grid of `persistent` blocks each looping over the tiles in raster groups,
 TMA ring's phases running on across tiles. Grids of 132 (one block per SM of the
 H200), of 3 and 7 blocks (many tiles per block, tile counts no multiple of the grid, the
 ring's phases wrapping at every tile boundary: K steps 2, 3, 16, 17 against 2-4 stages) and
-of more blocks than tiles; one consumer (two are refused with a diagnostic: they computed
-wrong elements over tiles of two k steps); sizes the tiles do not divide
+of more blocks than tiles; one consumer warpgroup on 128x128 tiles and two on 128x256 (the
+schedules' default: the consumers may be a tile apart, one storing while the other
+multiplies), over tiles of 1, 2, 3 and many k steps; sizes the tiles do not divide
 (65x136x72, 1000x1032x1016, 4095x4104x4096) and 4096^3; outputs pre-filled with NaN,
-inputs unchanged, compared with `schedir.reference`; compute-sanitizer's memcheck and
-racecheck clean on a run of 3 blocks over 8 tiles."""
+inputs unchanged, compared with `schedir.reference`; compute-sanitizer's memcheck,
+racecheck and synccheck clean on runs of 3 blocks over 8 and 16 tiles."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ import pytest
 
 import schedir
 from schedir import reference
-from schedir.diagnostics import TransformError
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
@@ -43,9 +43,11 @@ def run_case(
     ctas: int,
     stages: int = 4,
     raster_group: int = 8,
+    store_columns: int = 0,
 ) -> None:
-    """Compile `kind` ("f16", "bf16" or "bias_relu") persistent on `ctas` blocks, run it
-    twice and compare with the reference."""
+    """Compile `kind` ("f16", "bf16" or "bias_relu") persistent on `ctas` blocks (storing
+    through shared memory in chunks of `store_columns` columns if not 0), run it twice and
+    compare with the reference."""
     (consumers, block_m, block_n), (m, n, k) = shape, size
     knobs = {
         "consumers": consumers,
@@ -54,6 +56,7 @@ def run_case(
         "stages": stages,
         "raster_group": raster_group,
         "persistent": ctas,
+        "store_columns": store_columns,
     }
     if kind == "bias_relu":
         text = bias_relu_payload(m, n, k, "f16", "column")
@@ -63,13 +66,6 @@ def run_case(
         text = f16_out_payload(m, n, k).replace("f16", kind)
         schedule = REPO / "schedules" / f"matmul_{kind}_cuda.mlir"
         out = np.dtype(np.float16) if kind == "f16" else np.dtype(ml_dtypes.bfloat16)
-    if consumers > 1 and ctas > 0:
-        # Several consumers looping over tiles computed wrong elements on the H200 (two k
-        # steps per tile): the schedules' constraint excludes them (and the rewrite refuses
-        # them); the refusal is what is checked.
-        with pytest.raises(TransformError, match="constraint violated"):
-            schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
-        return
     kernel = schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
     ptx = kernel.stages["ptx"]
     assert "setmaxnreg.inc.sync.aligned.u32" in ptx and "wgmma.mma_async" in ptx
@@ -80,7 +76,8 @@ def run_case(
     expected = reference.evaluate_with_bounds(module, signature.name, inputs)
     where = (
         f" ({kind} {m}x{n}x{k}, {consumers} consumers of {block_m}x{block_n}, {stages} "
-        f"stages, {ctas} persistent blocks, raster groups of {raster_group})"
+        f"stages, {ctas} persistent blocks, raster groups of {raster_group}, store columns "
+        f"{store_columns})"
     )
     for call in ("", " (second call)"):
         results = kernel.run(*inputs, prefill_nan=True)
@@ -108,6 +105,8 @@ def test_persistent_grid_of_the_sms_matches_the_reference(
         (3, 2, 1, (1000, 1032, 1016)),  # 8 x 5 tiles on 3 blocks, 16 k steps, 2 stages
         (7, 3, 3, (1000, 1032, 1088)),  # 17 k steps on 3 stages
         (3, 4, 8, (1024, 768, 128)),  # 2 k steps (shorter than the ring) per tile
+        (3, 3, 8, (1000, 1032, 72)),  # 2 k steps, the second partial (zero-filled past K)
+        (3, 3, 8, (1000, 1032, 64)),  # 1 k step per tile: every step a tile boundary
         (5, 3, 16, (1000, 1032, 192)),  # 3 k steps: the ring's length
         (264, 4, 8, (4095, 4104, 4096)),  # two blocks per SM requested
     ],
@@ -145,9 +144,10 @@ print("ran")
 
 
 @pytest.mark.parametrize("tool", sorted(SANITIZER_SUMMARY))
-@pytest.mark.parametrize("shape", ["1x128x128"])  # several consumers are refused (run_case)
+@pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_sanitizer_clean(tool: str, shape: str) -> None:
     """No out-of-bounds access and no shared-memory hazard when 3 blocks run 8 or 16 tiles
     (the producer loading a tile's first stages while the consumers store the last), and
-    when they run tiles of 2 k steps on 4 stages (the producer two tiles ahead)."""
+    when they run tiles of 2 k steps on 4 stages (the producer two tiles ahead); no
+    barrier misuse (synccheck)."""
     run_sanitized(tool, _SANITIZED, shape)

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    StridedLayoutAttr,
     UnitAttr,
     VectorType,
     i64,
@@ -34,6 +35,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     opt_region_def,
     result_def,
@@ -55,6 +57,7 @@ from schedir.dialects.nvgpu.types import (
     TensorMapDescriptorType,
     WarpgroupAccumulatorType,
     WarpgroupMatrixDescriptorType,
+    is_shared_memory_space,
 )
 from schedir.dialects.syntax import LocatedVerifyException
 
@@ -304,22 +307,47 @@ class WarpgroupMmaStoreOp(IRDLOperation):
           ...
           linalg.yield %h : f16
         } : !acc to memref<128x256xf16, 1>
+
+    An optional `through %staging` (schedir's extension) stores through shared memory:
+    `%staging` is the warpgroup's own workgroup buffer of the accumulator's rows and a
+    chunk of its columns (rows padded by its row stride); column chunk after column chunk,
+    the warpgroup's threads write their (epilogue-computed) values into it, meet at a
+    named barrier of the warpgroup's 128 threads (`bar.sync 1 + warpgroup, 128`), and copy
+    it out to `%mem` row by row, 16 bytes per thread (coalesced; bounded at an edge tile).
+    A chunk of 128 bytes per row in rows of 144 (16 bytes of padding) is free of bank
+    conflicts both ways:
+
+        nvgpu.warpgroup.mma.store %d, %out through %buf
+            : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
+            through memref<64x64xf16, strided<[72, 1], offset: ?>, 3>
     """
 
     name = "nvgpu.warpgroup.mma.store"
 
     matrix_d = operand_def(WarpgroupAccumulatorType)
     dst_memref = operand_def(MemRefType)
+    staging = opt_operand_def(MemRefType)
     epilogue = opt_region_def()
 
-    def __init__(self, matrix_d: SSAValue, dst: SSAValue, epilogue: Region | None = None) -> None:
-        super().__init__(operands=[matrix_d, dst], regions=[epilogue])
+    def __init__(
+        self,
+        matrix_d: SSAValue,
+        dst: SSAValue,
+        epilogue: Region | None = None,
+        staging: SSAValue | None = None,
+    ) -> None:
+        super().__init__(
+            operands=[matrix_d, dst, [] if staging is None else [staging]], regions=[epilogue]
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         d = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
+        staging = None
+        if parser.parse_optional_keyword("through") is not None:
+            staging = parser.parse_unresolved_operand()
         epilogue = None
         if parser.parse_optional_keyword("epilogue") is not None:
             epilogue = parser.parse_region()
@@ -328,13 +356,25 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         d_type = parse_nvgpu_type(parser, WarpgroupAccumulatorType)
         parser.parse_keyword("to")
         dst_type = parse_memref_type(parser)
-        op = cls(parser.resolve_operand(d, d_type), parser.resolve_operand(dst, dst_type), epilogue)
+        staging_value = None
+        if staging is not None:
+            parser.parse_keyword("through")
+            staging_value = parser.resolve_operand(staging, parse_memref_type(parser))
+        op = cls(
+            parser.resolve_operand(d, d_type),
+            parser.resolve_operand(dst, dst_type),
+            epilogue,
+            staging_value,
+        )
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_ssa_value)
+        printer.print_list([self.matrix_d, self.dst_memref], printer.print_ssa_value)
+        if self.staging is not None:
+            printer.print_string(" through ")
+            printer.print_ssa_value(self.staging)
         if self.epilogue is not None:
             printer.print_string(" epilogue ")
             printer.print_region(self.epilogue, print_entry_block_args=True)
@@ -343,6 +383,9 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         print_nvgpu_type(printer, self.matrix_d.type)
         printer.print_string(" to ")
         printer.print_attribute(self.dst_memref.type)
+        if self.staging is not None:
+            printer.print_string(" through ")
+            printer.print_attribute(self.staging.type)
 
     def verify_(self) -> None:
         v = _accumulator(self.matrix_d)
@@ -367,6 +410,64 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             )
         if self.epilogue is not None:
             _verify_epilogue(self.epilogue, dst.element_type)
+        if self.staging is not None:
+            _verify_staging(self.staging.type, vs, dst.element_type)
+
+
+STAGING_ALIGNMENT = 16
+"""Bytes of the staging buffer's row pieces and row stride: each thread copies 16 bytes."""
+
+
+def _verify_staging(staging: Attribute, accumulator: tuple[int, ...], stored: Attribute) -> None:
+    """The staging buffer of `mma.store ... through`: workgroup memory of the stored
+    element type, the accumulator's rows by a chunk of its columns that divides them, the
+    chunk's row and the row stride multiples of 16 bytes."""
+    if not isinstance(staging, MemRefType) or not is_shared_memory_space(staging.memory_space):
+        raise VerifyException(f"the staging buffer {staging} is not a workgroup memref")
+    if staging.element_type != stored:
+        raise VerifyException(
+            f"the staging buffer holds {staging.element_type}, the destination {stored}"
+        )
+    shape = staging.get_shape()
+    strides = staging_strides(staging)
+    width = element_bytes(stored)
+    if (
+        len(shape) != 2
+        or DYNAMIC_INDEX in shape
+        or strides is None
+        or shape[0] != accumulator[0]
+        or accumulator[1] % shape[1]
+        or (shape[1] * width) % STAGING_ALIGNMENT
+        or (strides[0] * width) % STAGING_ALIGNMENT
+        or strides[0] < shape[1]
+    ):
+        raise VerifyException(
+            f"the staging buffer {staging} must be {accumulator[0]} rows (the accumulator's) "
+            f"of a static chunk of columns dividing {accumulator[1]}, rows of a multiple of "
+            f"{STAGING_ALIGNMENT} bytes at a static stride of a multiple of "
+            f"{STAGING_ALIGNMENT} bytes, unit column stride"
+        )
+
+
+def staging_strides(t: MemRefType) -> tuple[int, int] | None:
+    """The static (row, column) strides of a 2-D memref with unit column stride, or None."""
+    shape = t.get_shape()
+    layout = t.layout
+    if isinstance(layout, StridedLayoutAttr):
+        strides = layout.get_strides()
+        if len(strides) != 2 or not all(isinstance(s, int) for s in strides) or strides[1] != 1:
+            return None
+        row = strides[0]
+        assert isinstance(row, int)
+        return row, 1
+    if len(shape) != 2 or shape[1] == DYNAMIC_INDEX:
+        return None
+    return shape[1], 1
+
+
+def element_bytes(t: Attribute) -> int:
+    """Bytes of an f32, f16 or bf16 element."""
+    return 4 if isinstance(t, Float32Type) else 2
 
 
 def _verify_epilogue(region: Region, stored: Attribute) -> None:

@@ -335,6 +335,55 @@ class PersistentTilesOp(IRDLOperation):
     )
 
 
+@irdl_transform_op
+class StageAccumulatorStoreOp(IRDLOperation):
+    """Makes each target `nvgpu.warpgroup.mma.store` go through shared memory: each storing
+    warpgroup gets a staging buffer of its rows by `columns` columns (rows padded by 16
+    bytes) after the TMA ring in the launch's dynamic shared memory, and the store becomes
+    `mma.store ... through` it: chunk by chunk, the values (the store's epilogue applied in
+    registers) go into the buffer, the warpgroup meets at its named barrier (`bar.sync
+    1 + warpgroup, 128`), and the chunk is copied out in coalesced 16-byte pieces (CUTLASS's
+    and Triton's epilogue through shared memory, without TMA; schedir's extension,
+    upstream has no such op).
+
+    ```mlir
+    transform.schedir.nvgpu.stage_accumulator_store %store columns = %c
+        : (!transform.any_op, !transform.param<i64>) -> ()
+    // nvgpu.warpgroup.mma.store %acc, %out : !acc to memref<64x256xf16, ...>
+    // -> (columns = 64) %buf = memref.view %dynamic[%ring_end][] (top of the launch);
+    //    %mine = memref.reinterpret_cast %buf to offset: [(%tid / 128 - first) * 64 * 72],
+    //      sizes: [64, 64], strides: [72, 1]
+    //    nvgpu.warpgroup.mma.store %acc, %out through %mine : ... through memref<64x64xf16, ...>
+    ```
+
+    The storing warpgroups are the launch's (x size / 128), less the producer (warpgroup
+    0) for a consumer's store of `warp_specialize_tma_ring`; the launch must have static
+    dynamic shared memory at its top level (the TMA ring's), which grows by their buffers
+    (128-byte aligned, the total at most 227 KiB less 2 KiB). The destination's column
+    offsets must be provably multiples of 16 bytes (static, or products with such a
+    multiple: tiles of 64 columns or more) from a 16-byte aligned `memref.alloc` or a
+    function argument. `columns` is a param (a `transform.tune.knob`) holding one integer:
+    0 leaves the stores as they are; otherwise it divides the accumulator's columns, its
+    rows are multiples of 16 bytes and the chunk is a multiple of 128 16-byte pieces (64 or
+    128 f16 columns of 64 or more rows).
+
+    Return modes: consumes the targets (each store is replaced); returns nothing.
+    Silenceable failure (the reason at the payload op) when a target does not qualify;
+    that store is left as it was. Definite failure when the param is not one integer.
+    """
+
+    name = "transform.schedir.nvgpu.stage_accumulator_store"
+
+    target = operand_def(TransformOpHandleType)
+    columns = operand_def(TransformParamHandleType)
+
+    consumed_operands = ("target",)
+    assembly_format = (
+        "$target `columns` `=` $columns attr-dict `:` `(` type($target) `,` type($columns) `)` "
+        "`->` `(` `)`"
+    )
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
@@ -342,6 +391,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     WarpSpecializeTmaRingOp,
     RasterBlocksOp,
     PersistentTilesOp,
+    StageAccumulatorStoreOp,
 )
 
 __all__ = [
@@ -352,5 +402,6 @@ __all__ = [
     "RasterBlocksOp",
     "RewriteCopyAsTmaOp",
     "RewriteMatmulAsWgmmaOp",
+    "StageAccumulatorStoreOp",
     "WarpSpecializeTmaRingOp",
 ]

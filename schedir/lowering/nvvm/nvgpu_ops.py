@@ -37,6 +37,8 @@ accumulators, no `transposeA`/`transposeB`; TMA copies without `predicate`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -46,6 +48,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     SymbolRefAttr,
@@ -57,10 +60,11 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import InlineAsmOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from schedir.dialects import llvm, nvvm
 from schedir.dialects import nvgpu as ng
+from schedir.dialects.nvgpu.warpgroup import element_bytes, staging_strides
 from schedir.lowering.llvm.common import Handler, Lowering, const, unsupported
 from schedir.lowering.llvm.memref import Descriptor, element_pointer
 from schedir.lowering.llvm.nvgpu_types import WARPGROUP_THREADS, WGMMA_ROWS, accumulator_struct
@@ -512,6 +516,35 @@ def _mma(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [_wait_for_accumulators(lw, op, result, outer, inner, op.wait_group)])
 
 
+def _right_after(value: SSAValue) -> Operation:
+    """Where the accumulators' last wait goes: right after `value` (the k loop's result:
+    an argument of the loop's exit block, after the block's argument casts, or an op's
+    result) is defined, which dominates its uses. Code between the last wgmma and its
+    wait (the store's address arithmetic, which LLVM places just before its first use)
+    may hold a call (ptxas's 16- and 64-bit integer division), and around a call ptxas
+    reads the in-flight accumulators before the wait (sm_90a, ptxas 13.0: a persistent
+    tile loop's f16 conversions read accumulators without the last k step)."""
+    source = value
+    owner = source.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.operands) == 1:
+        source = owner.operands[0]
+    if isinstance(source, BlockArgument):
+        block = source.block
+        anchor = block.first_op
+        # (after the casts of the block's arguments, which come first)
+        while (
+            isinstance(anchor, UnrealizedConversionCastOp)
+            and all(isinstance(v, BlockArgument) and v.block is block for v in anchor.operands)
+            and anchor.next_op is not None
+        ):
+            anchor = anchor.next_op
+        assert anchor is not None
+        return anchor
+    definition = value.owner
+    assert isinstance(definition, Operation) and definition.next_op is not None
+    return definition.next_op
+
+
 def _wait_for_accumulators(
     lw: Lowering,
     op: Operation,
@@ -542,7 +575,8 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     outer = accumulator_struct(acc.fragmented)
     inner = outer.types.data[0]
     assert isinstance(inner, llvm.LLVMStructType)
-    values = _wait_for_accumulators(lw, op, lw.value(op.matrix_d, op), outer, inner, 0)
+    accumulators = lw.value(op.matrix_d, op)
+    values = _wait_for_accumulators(lw, _right_after(accumulators), accumulators, outer, inner, 0)
     tid = emit(llvm.ZExtOp(emit(nvvm.SREG_OPS["tid.x"]()), i64))
 
     def c(v: int) -> SSAValue:
@@ -557,32 +591,198 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     # An edge tile (dynamic or smaller sizes) stores only what lies inside them.
     whole = tuple(dst.get_shape()) == (m, n)
     bounds = None if whole else (desc.size(0), desc.size(1))
-    for block in range(m // WGMMA_ROWS):
-        for j in range(n // 8):
-            for half in range(2):
-                row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
-                col = emit(llvm.AddOp(col0, c(8 * j)))
-                pair = [
-                    emit(
-                        llvm.ExtractValueOp(
-                            _positions(block, 4 * j + 2 * half + e), values, Float32Type()
+
+    def pairs(columns: range) -> Iterator[tuple[SSAValue, SSAValue, list[SSAValue]]]:
+        """This thread's (row, column, two stored values) in the accumulator's columns
+        `columns` (whole 8-column groups): the epilogue or the rounding applied, emitted
+        as the caller takes each (so that each pair is stored before the next is made:
+        few values live at once)."""
+        for block in range(m // WGMMA_ROWS):
+            for j in range(columns.start // 8, columns.stop // 8):
+                for half in range(2):
+                    row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
+                    col = emit(llvm.AddOp(col0, c(8 * j)))
+                    pair = [
+                        emit(
+                            llvm.ExtractValueOp(
+                                _positions(block, 4 * j + 2 * half + e), values, Float32Type()
+                            )
                         )
-                    )
-                    for e in range(2)
-                ]
-                if op.epilogue is not None:
-                    pair = _apply_epilogue(lw, op, op.epilogue, pair, row, col, bounds)
-                elif not isinstance(out, Float32Type):
-                    # f16 / bf16 out: arith.truncf's round to nearest even.
-                    pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
-                if bounds is None:
-                    for e, value in enumerate(pair):
-                        at = [row, col if e == 0 else emit(llvm.AddOp(col, c(1)))]
-                        pointer = element_pointer(lw, emit, desc, at, op)
-                        lw.insert(llvm.StoreOp(value, pointer), op)
-                else:
-                    _bounded_pair_store(lw, op, desc, bounds, row, col, pair)
+                        for e in range(2)
+                    ]
+                    if op.epilogue is not None:
+                        pair = _apply_epilogue(lw, op, op.epilogue, pair, row, col, bounds)
+                    elif not isinstance(out, Float32Type):
+                        # f16 / bf16 out: arith.truncf's round to nearest even.
+                        pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
+                    yield row, col, pair
+
+    if op.staging is not None:
+        _staged_store(lw, op, desc, bounds, tid, thread, pairs)
+        lw.replace(op, [])
+        return
+    for row, col, pair in pairs(range(n)):
+        if bounds is None:
+            for e, value in enumerate(pair):
+                at = [row, col if e == 0 else emit(llvm.AddOp(col, c(1)))]
+                pointer = element_pointer(lw, emit, desc, at, op)
+                lw.insert(llvm.StoreOp(value, pointer), op)
+        else:
+            _bounded_pair_store(lw, op, desc, bounds, row, col, pair)
     lw.replace(op, [])
+
+
+STAGING_PIECE_BYTES = 16
+"""Bytes each thread copies out of the staging buffer at a time (a 16-byte vector)."""
+
+
+def _staged_store(
+    lw: Lowering,
+    op: ng.WarpgroupMmaStoreOp,
+    desc: Descriptor,
+    bounds: tuple[SSAValue, SSAValue] | None,
+    tid: SSAValue,
+    thread: SSAValue,
+    pairs: Callable[[range], Iterator[tuple[SSAValue, SSAValue, list[SSAValue]]]],
+) -> None:
+    """`mma.store ... through %staging`: chunk by chunk of the staging buffer's columns,
+    the warpgroup writes its values into it (a pair of adjacent elements per store),
+    meets at its named barrier, and copies the chunk out to the destination row by row, a
+    16-byte piece per thread (each warp's pieces contiguous in rows); the barrier again
+    before the next chunk overwrites the buffer. At an edge tile a piece's elements past
+    the bounds are masked off (and a piece whose row is past them writes nothing). The
+    pieces are stored 16-byte aligned when the destination's row stride is a static
+    multiple of 16 bytes (its tiles start at multiples of 8 elements: columns of tiles of
+    64 or more), element-aligned otherwise."""
+    assert op.staging is not None
+    emit = lw.emit(op)
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    acc = op.matrix_d.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    n = acc.fragmented.get_shape()[1]
+    staging_t = _memref(op.staging)
+    stage = Descriptor(lw, op, lw.value(op.staging, op), staging_t)
+    rows, chunk = staging_t.get_shape()
+    out = staging_t.element_type
+    width = element_bytes(out)
+    lanes = STAGING_PIECE_BYTES // width
+    dst_t = _memref(op.dst_memref)
+    strides = staging_strides(dst_t)
+    aligned = strides is not None and (strides[0] * width) % STAGING_PIECE_BYTES == 0
+    piece_t = VectorType(out, [lanes])
+    pair_t = VectorType(out, [2])
+    # Warpgroup w of the block meets at barrier 1 + w (0 is the block's gpu.barrier).
+    barrier = emit(
+        llvm.TruncOp(emit(llvm.AddOp(emit(llvm.UDivOp(tid, c(WARPGROUP_THREADS))), c(1))), i32)
+    )
+    count = lw.constant(WARPGROUP_THREADS, i32, op)
+
+    def sync() -> None:
+        _intrinsic(lw, op, "llvm.nvvm.barrier.cta.sync.aligned.count", [barrier, count])
+
+    per_row = chunk // lanes
+    pieces = rows * per_row
+    if pieces % WARPGROUP_THREADS:
+        raise unsupported(
+            PASS,
+            op,
+            f"a staging chunk of {pieces} 16-byte pieces (not a multiple of the warpgroup's "
+            f"{WARPGROUP_THREADS} threads)",
+        )
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = c(0)
+    for first in range(0, n, chunk):
+        sync()  # the chunk before is copied out
+        for row, col, pair in pairs(range(first, first + chunk)):
+            vector = emit(llvm.PoisonOp(pair_t))
+            for e in range(2):
+                vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))
+            at = [row, emit(llvm.SubOp(col, c(first)))]
+            pointer = element_pointer(lw, emit, stage, at, op)
+            lw.insert(llvm.StoreOp(vector, pointer, alignment=2 * width), op)
+        sync()  # the chunk is in the buffer
+        for k in range(pieces // WARPGROUP_THREADS):
+            index = emit(llvm.AddOp(thread, c(k * WARPGROUP_THREADS)))
+            row = emit(llvm.UDivOp(index, c(per_row)))
+            col = emit(llvm.MulOp(emit(llvm.URemOp(index, c(per_row))), c(lanes)))
+            source = element_pointer(lw, emit, stage, [row, col], op)
+            piece = emit(llvm.LoadOp(source, piece_t, alignment=STAGING_PIECE_BYTES))
+            column = emit(llvm.AddOp(col, c(first)))
+            if bounds is None:
+                target = element_pointer(lw, emit, desc, [row, column], op)
+                alignment = STAGING_PIECE_BYTES if aligned else width
+                lw.insert(llvm.StoreOp(piece, target, alignment=alignment), op)
+                continue
+            # The elements of the piece inside the bounds: the first `left` (none when its
+            # row is past them); a piece with none is addressed at (0, 0), inside the
+            # memref, and writes nothing.
+            row_in = emit(llvm.ICmpOp(row, bounds[0], slt))
+            left = emit(llvm.SelectOp(row_in, emit(llvm.SubOp(bounds[1], column)), zero))
+            some = emit(llvm.ICmpOp(zero, left, slt))
+            at = [emit(llvm.SelectOp(some, v, zero)) for v in (row, column)]
+            target = element_pointer(lw, emit, desc, at, op)
+            _bounded_piece_store(lw, op, target, piece, left, aligned)
+
+
+def _bounded_piece_store(
+    lw: Lowering,
+    op: Operation,
+    target: SSAValue,
+    piece: SSAValue,
+    left: SSAValue,
+    aligned: bool,
+) -> None:
+    """Store the first `left` (i64) elements of the 16-byte `piece` at `target`, without
+    branches (inline PTX: LLVM would scalarize a masked store into a branch per element,
+    and a predicate per element spills): a whole piece (`left` at least its elements,
+    `aligned` target) with one 16-byte store, the elements of a partial one with element
+    stores, each predicated on `left` in the instruction's own predicate registers."""
+    emit = lw.emit(op)
+    piece_t = piece.type
+    assert isinstance(piece_t, VectorType)
+    lanes = piece_t.get_shape()[0]
+    element = piece_t.get_element_type()
+    bits = 32 if isinstance(element, Float32Type) else 16
+    if target.type != PTR_GLOBAL:
+        target = emit(llvm.AddrSpaceCastOp(target, PTR_GLOBAL))
+    address = emit(llvm.PtrToIntOp(target, i64))
+    # min(left, lanes): fits the i32 the predicates are set from.
+    limit = lw.constant(lanes, i64, op)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    n = emit(
+        llvm.TruncOp(emit(llvm.SelectOp(emit(llvm.ICmpOp(left, limit, slt)), left, limit)), i32)
+    )
+    values = [
+        emit(
+            llvm.BitcastOp(
+                emit(llvm.ExtractElementOp(piece, lw.constant(e, i64, op))), IntegerType(bits)
+            )
+        )
+        for e in range(lanes)
+    ]
+    step = bits // 8
+    register = "r" if bits == 32 else "h"
+    lines = [".reg .pred w, q;", f"setp.lt.s32 w, $0, {lanes};"]
+    args = [n, address]
+    constraints = ["r", "l"]
+    if aligned:
+        words = emit(llvm.BitcastOp(piece, VectorType(i32, [4])))
+        args += [emit(llvm.ExtractElementOp(words, lw.constant(e, i64, op))) for e in range(4)]
+        constraints += ["r"] * 4
+        lines.append("@!w st.global.v4.b32 [$1], {$2, $3, $4, $5};")
+        first = 6
+    else:
+        lines.append("setp.ge.s32 w, $0, 0;")  # no whole-piece store: every element alone
+        first = 2
+    for e in range(lanes):
+        lines.append(f"setp.gt.and.s32 q, $0, {e}, w;")
+        lines.append(f"@q st.global.b{bits} [$1+{e * step}], ${first + e};")
+    args += values
+    constraints += [register] * lanes
+    _asm(lw, op, "{\n" + "\n".join(lines) + "\n}", ",".join(constraints), args)
 
 
 def _apply_epilogue(

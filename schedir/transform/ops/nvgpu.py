@@ -1,6 +1,6 @@
 """Apply functions of the nvgpu transform ops (`schedir.dialects.transform.nvgpu`): thin
 adapters over `schedir.transform.rewrites.gpu.tma`, `.wgmma`, `.tma_ring`,
-`.warp_specialize`, `.raster` and `.persistent`.
+`.warp_specialize`, `.raster`, `.persistent` and `.staged_store`.
 """
 
 from __future__ import annotations
@@ -19,18 +19,26 @@ from schedir.dialects.transform.nvgpu import (
     RasterBlocksOp,
     RewriteCopyAsTmaOp,
     RewriteMatmulAsWgmmaOp,
+    StageAccumulatorStoreOp,
     WarpSpecializeTmaRingOp,
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites.gpu.persistent import persistent_tiles
 from schedir.transform.rewrites.gpu.raster import RasterRewriteError, raster_blocks
+from schedir.transform.rewrites.gpu.staged_store import StagedStoreError, stage_accumulator_store
 from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
 from schedir.transform.rewrites.gpu.tma_ring import RingRewriteError, pipeline_tma_ring
 from schedir.transform.rewrites.gpu.warp_specialize import warp_specialize_tma_ring
 from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
 from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
-_REWRITE_ERRORS = (TmaRewriteError, WgmmaRewriteError, RingRewriteError, RasterRewriteError)
+_REWRITE_ERRORS = (
+    TmaRewriteError,
+    WgmmaRewriteError,
+    RingRewriteError,
+    RasterRewriteError,
+    StagedStoreError,
+)
 """What the rewrites raise when their payload does not fit them."""
 
 
@@ -133,3 +141,12 @@ def apply_persistent_tiles(op: PersistentTilesOp, interp: Interpreter) -> None:
     for payload in interp.state.payload_ops(op.target):
         with _silenceable(op, "could not make the tile loop persistent"):
             persistent_tiles(interp.state.rewriter(payload), payload, ctas, group)
+
+
+@applies(StageAccumulatorStoreOp)
+def apply_stage_accumulator_store(op: StageAccumulatorStoreOp, interp: Interpreter) -> None:
+    """Make each target accumulator store go through shared memory in `columns` chunks."""
+    columns = _one_int(op, interp, op.columns, "columns")
+    for payload in interp.state.payload_ops(op.target):
+        with _silenceable(op, "could not stage the accumulator store through shared memory"):
+            stage_accumulator_store(interp.state.rewriter(payload), payload, columns)

@@ -14,6 +14,7 @@ import pytest
 
 import schedir
 from schedir.diagnostics import TransformError
+from schedir.gpu import assemble
 from schedir.gpu.ptx import unknown_intrinsics
 from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload
@@ -22,17 +23,8 @@ from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 REPO = Path(__file__).parents[3]
 
 
-_CONSUMER_CONSTRAINT = re.compile(
-    r"    // A persistent grid runs one consumer warpgroup.*?\n    \}\n", re.DOTALL
-)
-"""The schedules' constraint that a persistent grid has one consumer warpgroup."""
-
-
-def _compile(
-    kind: str, size: tuple[int, int, int], knobs: dict[str, int], constrained: bool = True
-) -> schedir.Kernel:
-    """Compile `kind`'s schedule at `size` with `knobs` (`constrained` False: without its
-    one-consumer constraint, so that the rewrite's own check answers)."""
+def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> schedir.Kernel:
+    """Compile `kind`'s schedule at `size` with `knobs`."""
     m, n, k = size
     if kind == "bias_relu":
         text = bias_relu_payload(m, n, k, "f16", "column")
@@ -40,11 +32,7 @@ def _compile(
     else:
         text = f16_out_payload(m, n, k).replace("f16", kind)
         schedule = REPO / "schedules" / f"matmul_{kind}_cuda.mlir"
-    schedule_text = schedule.read_text()
-    assert _CONSUMER_CONSTRAINT.search(schedule_text), schedule
-    if not constrained:
-        schedule_text = _CONSUMER_CONSTRAINT.sub("", schedule_text)
-    return schedir.compile(text, schedule=schedule_text, target="cuda", knobs=knobs)
+    return schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
 
 
 @pytest.mark.parametrize(
@@ -54,6 +42,10 @@ def _compile(
         ("f16", (1, 128, 128), 3),
         ("bf16", (1, 128, 128), 132),
         ("bias_relu", (1, 128, 128), 132),
+        ("f16", (2, 128, 256), 132),
+        ("f16", (2, 128, 256), 3),
+        ("bf16", (2, 128, 256), 66),
+        ("bias_relu", (2, 128, 256), 264),
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
 )
@@ -89,22 +81,25 @@ def test_no_persistence_is_the_block_per_tile_kernel() -> None:
 
 
 @pytest.mark.parametrize("kind", ["f16", "bias_relu"])
-def test_several_consumers_are_refused_with_a_located_diagnostic(kind: str) -> None:
-    """Two consumer warpgroups over tiles of two k steps computed wrong elements on the
-    H200: the rewrite refuses them (a silenceable failure the tuner prunes) rather than
-    risk a wrong kernel; without persistence the same shape compiles."""
-    knobs = {"consumers": 2, "block_m": 128, "block_n": 256}
-    # The schedule's constraint excludes the point (the tuner never compiles it) ...
-    with pytest.raises(TransformError) as caught:
-        _compile(kind, (1000, 1032, 1016), {**knobs, "persistent": 132})
-    assert "constraint violated for params (2, 132)" in str(caught.value)
-    # ... and the rewrite refuses it where a schedule does not.
-    with pytest.raises(TransformError) as caught:
-        _compile(kind, (1000, 1032, 1016), {**knobs, "persistent": 132}, constrained=False)
-    message = str(caught.value)
-    assert "at most one consumer warpgroup" in message and "got 384" in message
-    assert "could not make the tile loop persistent" in message
-    assert "wgmma.mma_async" in _compile(kind, (1000, 1032, 1016), knobs).stages["ptx"]
+def test_two_consumers_loop_over_the_tiles(kind: str) -> None:
+    """Two consumer warpgroups (the schedules' default 128x256 blocks) on a persistent grid:
+    each consumer's store of its 64 rows is inside its own tile loop, the producer's loads
+    in thread 0's; every warpgroup's loop steps by the grid (three loops over %nctaid.x)
+    and the ring's empty barriers count both consumers' 256 threads."""
+    knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": 132}
+    kernel = _compile(kind, (1000, 1032, 1016), knobs)
+    scheduled = str(kernel.stages["scheduled"])
+    block_ids = set(re.findall(r"%(\w+) = gpu\.block_id x", scheduled))
+    grid_dims = set(re.findall(r"%(\w+) = gpu\.grid_dim x", scheduled))
+    loops = re.findall(r"scf\.for %\w+ = %(\w+) to %\w+ step %(\w+)", scheduled)
+    tile_loops = [(lb, step) for lb, step in loops if lb in block_ids]
+    assert len(tile_loops) == 2 and all(step in grid_dims for _, step in tile_loops), loops
+    threads = set(re.findall(r"%(\w+) = arith\.constant 256 : index", scheduled))
+    counts = re.findall(r"nvgpu\.mbarrier\.init %\w+\[%\w+\], %(\w+)", scheduled)
+    assert len(counts) == 8 and sum(count in threads for count in counts) == 4, counts
+    ptx = kernel.stages["ptx"]
+    assert re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx) == ["232"]
+    assert "wgmma.mma_async.sync.aligned.m64n256k16" in ptx
 
 
 def _schedule_with(ctas: int) -> str:
@@ -130,3 +125,53 @@ def test_a_grid_beyond_the_limit_is_a_located_diagnostic(tmp_path: Path) -> None
     message = str(caught.value)
     assert "ctas must be in 0..65536, got 131072" in message
     assert "could not make the tile loop persistent" in message
+
+
+@pytest.mark.parametrize("ctas", [0, 3])
+def test_a_k_of_one_step(ctas: int, ptxas: Path) -> None:
+    """K = 64: the k loop of one step folds away, leaving the zero fill of C's tile and
+    views of it before the matmul (the wgmma rewrite once refused that as C not filled
+    with 0 right before it); each consumer runs one step of 4 m64n256k16 per tile. (On a
+    persistent grid ptxas spills a few bytes of the tile loop's indices: assembled
+    without serialized wgmma, not checked for spills.)"""
+    knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
+    ptx = _compile("f16", (1000, 1032, 64), knobs).stages["ptx"]
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16") == 4
+    if ctas:
+        assert assemble(ptx, "sm_90a", ptxas=ptxas)[:4] == b"\x7fELF"  # raises on C751x
+    else:
+        assert_assembles_cleanly(ptx, ptxas)
+
+
+_WINDOW = re.compile(
+    r"wgmma\.commit_group\.sync\.aligned;(?:(?!wgmma\.commit_group).)*?"
+    r"wgmma\.wait_group\.sync\.aligned 0;",
+    re.DOTALL,
+)
+"""From a k step's commit to the accumulators' last wait (no other commit in between)."""
+
+
+@pytest.mark.parametrize(
+    ("size", "ctas"),
+    [((1024, 768, 128), 3), ((2048, 2048, 128), 7), ((1024, 768, 128), 0), ((1000, 1032, 72), 3)],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_nothing_runs_between_the_last_wgmma_and_its_wait(
+    size: tuple[int, int, int], ctas: int, ptxas: Path
+) -> None:
+    """Two consumers over tiles of two k steps: the k loop unrolls and the store's address
+    arithmetic (the raster order's divisions: a 16-bit division is a call in ptxas) was
+    placed between the last wgmma and `wgmma.wait_group 0`; around that call ptxas read
+    the in-flight accumulators (f16 conversions of the stale registers: wrong elements on
+    the H200, K = 128 on 3 and 7 blocks), and without persistence it serialized the wgmma
+    (C7514). The wait now follows the k loop at once: between the last commit and it only
+    the ring's release of the previous stage (its address, an mbarrier arrive) and the
+    wait for the step before remain, no division."""
+    knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
+    ptx = _compile("f16", size, knobs).stages["ptx"]
+    windows = _WINDOW.findall(ptx)
+    assert windows
+    for window in windows:
+        assert not re.search(r"\b(div|rem)\.", window), window
+        assert "call" not in window, window
+    assert_assembles_cleanly(ptx, ptxas)

@@ -36,8 +36,15 @@ G = min(T, ctas) blocks:
 
 A consumer releases the last stage of a tile when it issues the first MMA of the next
 (the ring's `i > 0` release, now global), after the store has waited for every wgmma: the
-producer may meanwhile fill the other S - 1 stages for the next tile. `ctas` = 0 keeps a
-block per tile and only reorders them (`raster_blocks`).
+producer may meanwhile fill the other S - 1 stages for the next tile. With several
+consumer warpgroups each runs the same tile loop on its rows (all consumers visit the same
+tiles, in the same order, so the step count n * steps + i is the same ring position for
+each); they may be a tile apart, one storing tile n while the other multiplies tile n + 1:
+`empty[s]` completes a phase only once every consumer released the stage (its arrival
+count is all consumers' threads), and a consumer cannot release stage s twice within one
+phase (its next use of s waits on `full[s]` of the next round, which the producer arms only
+after that phase), so no stage is refilled while any consumer still reads it. `ctas` = 0
+keeps a block per tile and only reorders them (`raster_blocks`).
 """
 
 from __future__ import annotations
@@ -51,7 +58,6 @@ from xdsl.traits import is_side_effect_free
 
 from schedir.dialects import affine, gpu, nvvm
 from schedir.dialects import nvgpu as ng
-from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.gpu.raster import (
     MAX_GROUP,
     RasterRewriteError,
@@ -66,10 +72,6 @@ _BLOCK_ID_ARGS = {0: "x", 1: "y"}
 """The body arguments of the launch that are block ids x and y."""
 _GRID_ARGS = {6: "x", 7: "y"}
 """The body arguments of the launch that are the grid's x and y sizes."""
-
-
-_WARPGROUP = 128
-"""Threads of a warpgroup."""
 
 
 def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
@@ -321,17 +323,6 @@ def persistent_tiles(
         )
     if not _is_one(launch.gridSizeZ):
         raise RasterRewriteError("the gpu.launch's grid must have one block along z", launch)
-    threads = constant_int(launch.blockSizeX)
-    if threads is None or threads > 2 * _WARPGROUP:
-        # On the H200, two consumer warpgroups looping over tiles of two k steps computed
-        # wrong elements (one product term off) while one consumer was right at every size:
-        # refused until the ring's release across tiles is understood for several consumers.
-        raise RasterRewriteError(
-            "persistent tiles need a producer and at most one consumer warpgroup (at most "
-            f"{2 * _WARPGROUP} threads per block, got {threads if threads is not None else 'a dynamic count'}): "
-            "several consumers are not supported yet",
-            launch,
-        )
     body = launch.body.block
     barriers = [op for op in body.ops if isinstance(op, gpu.BarrierOp)]
     if len(barriers) > 1:

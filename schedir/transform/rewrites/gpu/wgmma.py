@@ -164,6 +164,10 @@ def _check_tile(t: MemRefType, op: Operation, what: str, max_row_bytes: int) -> 
         raise WgmmaRewriteError(f"{what} {t} does not have {rows} of a 16-bit type (f16/bf16)", op)
 
 
+_VIEWS = (memref.SubviewOp, memref.CastOp, memref.ViewOp, memref.ReinterpretCastOp)
+"""Ops that only make a view of a memref (they read or write none of it)."""
+
+
 def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
     """The `linalg.fill` of 0 into `c` that precedes `anchor` in its block, with no op in
     between (nested ops included) that takes `c` as an operand."""
@@ -174,8 +178,9 @@ def _zero_fill_before(anchor: Operation, c: SSAValue) -> linalg.FillOp | None:
             if isinstance(value, arith.ConstantOp) and isinstance(value.value, FloatAttr):
                 return prev if value.value.value.data == 0.0 else None
             return None
-        # (the TMA loads' scf.if and the barrier wait may sit in between)
-        if any(c in nested.operands for nested in prev.walk()):
+        # (the TMA loads' scf.if and the barrier wait may sit in between, and views of
+        # `c`, which do not write it: a K of one step has no loop, its C a view)
+        if not isinstance(prev, _VIEWS) and any(c in nested.operands for nested in prev.walk()):
             return None
         prev = prev.prev_op
     return None

@@ -1,0 +1,263 @@
+"""The accumulators' store through shared memory (schedir's extension; upstream has no
+transform for it): each warpgroup that stores an `nvgpu.warpgroup.mma.store` gets its own
+staging buffer in the launch's dynamic shared memory, and the store becomes
+`mma.store ... through` it (see `WarpgroupMmaStoreOp`): chunk by chunk of `columns`
+columns, the threads write their values (the epilogue applied in registers) into the
+buffer, meet at their warpgroup's named barrier and copy the chunk out in coalesced
+16-byte pieces, instead of each thread's scattered 4-byte pairs in wgmma's fragment layout
+(32-byte sectors half written).
+
+    nvgpu.warpgroup.mma.store %acc, %c : !acc to memref<64x256xf16, strided<[N, 1], offset: ?>>
+    // -> (columns = 64; f16: rows of 64 + 8 elements, 144 bytes: no bank conflicts)
+    %buf = memref.view %dynamic[%end][] : memref<?xi8, 3> to memref<(W*64*72)xf16, 3>  // top
+    %w = gpu.thread_id x / 128 - first;  %mine = reinterpret_cast %buf to offset: [%w * 64 * 72],
+        sizes: [64, 64], strides: [72, 1]
+    nvgpu.warpgroup.mma.store %acc, %c through %mine : !acc to ... through memref<64x64xf16, ...>
+
+The warpgroups that store are the launch's (x size / 128) less the producer when the store
+is a consumer's of `warp_specialize_tma_ring` (inside a role branch that raises the
+register budget: the producer is warpgroup 0); buffer w is warpgroup first + w's. The
+launch's dynamic shared memory grows by their buffers (after the TMA ring's, 128-byte
+aligned).
+
+Coalesced 16-byte stores need rows that start at 16-byte boundaries: the lowering uses
+them when C's row stride is a static multiple of 16 bytes, and this rewrite checks that C's
+view's column offsets are multiples of 16 bytes (static, or `affine.apply`/`arith.muli` by
+such multiples: tiles of 64 columns or more) from a `memref.alloc` aligned to 16 bytes or
+more or a function argument (16-byte aligned, as the TMA-loaded inputs already must be).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StridedLayoutAttr,
+    i32,
+)
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from schedir.dialects import affine, gpu, nvvm
+from schedir.dialects import nvgpu as ng
+from schedir.dialects.gpu.attributes import AddressSpaceAttr
+from schedir.dialects.nvgpu.warpgroup import STAGING_ALIGNMENT, element_bytes
+from schedir.dialects.utils import DYNAMIC_INDEX
+from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.gpu.tma import enclosing_launch
+from schedir.transform.rewrites.gpu.tma_ring import MAX_RING_BYTES
+
+WARPGROUP_THREADS = 128
+"""Threads of a warpgroup."""
+ROW_PADDING_BYTES = 16
+"""Padding of each staging row: a 128-byte row in 144 bytes spreads the 8 rows a warp's
+fragment store touches over all 32 banks."""
+BUFFER_ALIGNMENT = 128
+"""Byte alignment of the staging buffers in dynamic shared memory."""
+
+
+class StagedStoreError(Exception):
+    """A store that cannot go through shared memory, with the reason and the op to blame."""
+
+    def __init__(self, message: str, op: Operation) -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
+    rewriter.insert(op, at)
+    return op.results[0]
+
+
+def _const(rewriter: PatternRewriter, at: InsertPoint, value: int) -> SSAValue:
+    return _emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+
+def _multiple_expr(expr: AffineExpr, multiple: int) -> bool:
+    """Whether an affine expression is a multiple of `multiple` for any operands."""
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value % multiple == 0
+    if isinstance(expr, AffineBinaryOpExpr):
+        if expr.kind == AffineBinaryOpKind.Add:
+            return _multiple_expr(expr.lhs, multiple) and _multiple_expr(expr.rhs, multiple)
+        if expr.kind == AffineBinaryOpKind.Mul:
+            return _multiple_expr(expr.lhs, multiple) or _multiple_expr(expr.rhs, multiple)
+    return False
+
+
+def _multiple(value: SSAValue | int, multiple: int) -> bool:
+    """Whether an index value is provably a multiple of `multiple`."""
+    known = constant_int(value)
+    if known is not None:
+        return known % multiple == 0
+    assert isinstance(value, SSAValue)
+    owner = value.owner
+    if isinstance(owner, affine.ApplyOp):
+        results = owner.map.data.results
+        return len(results) == 1 and _multiple_expr(results[0], multiple)
+    if isinstance(owner, arith.MuliOp):
+        return _multiple(owner.lhs, multiple) or _multiple(owner.rhs, multiple)
+    if isinstance(owner, arith.AddiOp):
+        return _multiple(owner.lhs, multiple) and _multiple(owner.rhs, multiple)
+    return False
+
+
+def _rows_aligned(dst: SSAValue, elements: int) -> bool:
+    """Whether every row of the view `dst` starts `elements`-aligned in its buffer, given a
+    row stride that is a multiple: its views' column offsets are, down to an aligned
+    allocation or a function argument (see the module docstring)."""
+    value = dst
+    while True:
+        owner = value.owner
+        if isinstance(owner, memref.SubviewOp):
+            static = owner.static_offsets.get_values()
+            column = static[-1]
+            if column == DYNAMIC_INDEX:
+                dynamic = [i for i, s in enumerate(static) if s == DYNAMIC_INDEX]
+                column_value: SSAValue | int = owner.offsets[dynamic.index(len(static) - 1)]
+            else:
+                column_value = column
+            if owner.static_strides.get_values()[-1] != 1 or not _multiple(column_value, elements):
+                return False
+            value = owner.source
+        elif isinstance(owner, memref.CastOp):
+            value = owner.source
+        elif isinstance(owner, memref.AllocOp):
+            alignment = owner.alignment
+            return alignment is not None and alignment.value.data % STAGING_ALIGNMENT == 0
+        else:
+            return isinstance(value, BlockArgument) and isinstance(owner, Block)
+
+
+def _storing_warpgroups(store: ng.WarpgroupMmaStoreOp, launch: gpu.LaunchOp) -> tuple[int, int]:
+    """The first warpgroup that stores and how many do: all of the launch's, or all but the
+    producer (warpgroup 0) for a consumer's store of `warp_specialize_tma_ring`."""
+    threads = constant_int(launch.blockSizeX)
+    if (
+        threads is None
+        or threads % WARPGROUP_THREADS
+        or constant_int(launch.blockSizeY) != 1
+        or constant_int(launch.blockSizeZ) != 1
+    ):
+        raise StagedStoreError(
+            f"the gpu.launch's block must be whole warpgroups along x ({WARPGROUP_THREADS} "
+            "x k threads, static)",
+            store,
+        )
+    op: Operation | None = store
+    while op is not None and op is not launch:
+        block = op.parent_block()
+        first = block.first_op if block is not None else None
+        if (
+            isinstance(first, nvvm.SetMaxRegisterOp)
+            and first.action.data == nvvm.SetMaxRegisterAction.INCREASE
+        ):
+            return 1, threads // WARPGROUP_THREADS - 1
+        op = op.parent_op()
+    return 0, threads // WARPGROUP_THREADS
+
+
+def _dynamic_memory(launch: gpu.LaunchOp) -> tuple[gpu.DynamicSharedMemoryOp, int, int]:
+    """The launch's dynamic shared memory op, its bytes and the operand index of its size."""
+    dynamic = next(
+        (op for op in launch.body.block.ops if isinstance(op, gpu.DynamicSharedMemoryOp)), None
+    )
+    size = launch.dynamicSharedMemorySize
+    known = constant_int(size)
+    if dynamic is None or size is None or known is None:
+        raise StagedStoreError(
+            "the gpu.launch has no static dynamic shared memory at its top level (the TMA "
+            "ring's, which the staging buffers follow)",
+            launch,
+        )
+    index = next(i for i, operand in enumerate(launch.operands) if operand is size)
+    return dynamic, known, index
+
+
+def stage_accumulator_store(rewriter: PatternRewriter, store: Operation, columns: int) -> None:
+    """Make `store` (an `nvgpu.warpgroup.mma.store`) go through shared memory in chunks of
+    `columns` columns (see the module docstring; 0 leaves it); raises `StagedStoreError`
+    before changing anything when it does not qualify."""
+    if columns == 0:
+        return
+    if not isinstance(store, ng.WarpgroupMmaStoreOp):
+        raise StagedStoreError("target is not an nvgpu.warpgroup.mma.store", store)
+    if store.staging is not None:
+        raise StagedStoreError("the store already goes through shared memory", store)
+    acc = store.matrix_d.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    rows, n = acc.fragmented.get_shape()
+    dst_t = store.dst_memref.type
+    assert isinstance(dst_t, MemRefType)
+    width = element_bytes(dst_t.element_type)
+    lanes = STAGING_ALIGNMENT // width
+    pieces = rows * columns // lanes
+    if columns < 0 or n % columns or (columns * width) % STAGING_ALIGNMENT or pieces % 128:
+        raise StagedStoreError(
+            f"columns must divide the accumulator's {n} columns in chunks of a multiple of "
+            f"{STAGING_ALIGNMENT} bytes per row ({rows} rows of them a multiple of "
+            f"{WARPGROUP_THREADS} pieces of {STAGING_ALIGNMENT} bytes), got {columns}",
+            store,
+        )
+    if not _rows_aligned(store.dst_memref, lanes):
+        raise StagedStoreError(
+            "the destination's column offsets are not provably multiples of "
+            f"{STAGING_ALIGNMENT} bytes from an aligned buffer (the 16-byte pieces need them)",
+            store,
+        )
+    launch = enclosing_launch(store)
+    if launch is None:
+        raise StagedStoreError("the store is not inside a gpu.launch", store)
+    first, count = _storing_warpgroups(store, launch)
+    dynamic, used, size_index = _dynamic_memory(launch)
+    pitch = columns + ROW_PADDING_BYTES // width
+    elements = rows * pitch
+    offset = -(-used // BUFFER_ALIGNMENT) * BUFFER_ALIGNMENT
+    total = offset + count * elements * width
+    if total > MAX_RING_BYTES:
+        raise StagedStoreError(
+            f"{count} staging buffers of {rows}x{pitch} take the dynamic shared memory to "
+            f"{total} bytes (at most {MAX_RING_BYTES})",
+            store,
+        )
+
+    # The buffers, after the ring's; the launch reserves them.
+    shift = arith.ConstantOp(IntegerAttr(offset, IndexType()))
+    rewriter.insert(shift, InsertPoint.after(dynamic))
+    buffers_t = MemRefType(
+        dst_t.element_type, [count * elements], memory_space=AddressSpaceAttr.workgroup()
+    )
+    buffers = memref.ViewOp(dynamic.resultMemref, shift.result, [], buffers_t)
+    rewriter.insert(buffers, InsertPoint.after(shift))
+    size = arith.ConstantOp(IntegerAttr(total, i32))
+    rewriter.insert(size, InsertPoint.before(launch))
+    launch.operands[size_index] = size.result
+
+    # This warpgroup's buffer, where the store is.
+    at = InsertPoint.before(store)
+    tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
+    warpgroup = _emit(rewriter, at, arith.DivUIOp(tid, _const(rewriter, at, WARPGROUP_THREADS)))
+    mine = _emit(rewriter, at, arith.SubiOp(warpgroup, _const(rewriter, at, first)))
+    start = _emit(rewriter, at, arith.MuliOp(mine, _const(rewriter, at, elements)))
+    view_t = MemRefType(
+        dst_t.element_type,
+        [rows, columns],
+        StridedLayoutAttr([pitch, 1], None),
+        AddressSpaceAttr.workgroup(),
+    )
+    view = memref.ReinterpretCastOp(
+        buffers.result, [start], [], [], [DYNAMIC_INDEX], [rows, columns], [pitch, 1], view_t
+    )
+    rewriter.insert(view, at)
+    epilogue = store.epilogue.clone() if store.epilogue is not None else None
+    staged = ng.WarpgroupMmaStoreOp(store.matrix_d, store.dst_memref, epilogue, view.result)
+    staged.attributes.update(store.attributes)
+    rewriter.replace(store, staged)
+
+
+__all__ = ["StagedStoreError", "stage_accumulator_store"]
