@@ -9,7 +9,13 @@ predicate, nested selects on one condition collapse.
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    VectorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from schedir.transform.rewrites.canonicalize.arith import CMPI_INVERTED
@@ -45,7 +51,14 @@ def _new_binary(
 
 
 def _new_constant(rw: CanonRewriter, value: int, like: Operation) -> SSAValue:
-    return rw.create(arith.ConstantOp(int_attr(value, like.results[0].type)), like).results[0]
+    """An `arith.constant` of `value` in the type of `like`'s result: a scalar, or a splat of
+    a vector or tensor of integers (subi(subi(a, b), a) -> subi(0, b) applies to those)."""
+    type_ = like.results[0].type
+    if isinstance(type_, VectorType | TensorType):
+        element = int_attr(value, type_.get_element_type()).value.data
+        attr = DenseIntOrFPElementsAttr.from_list(type_, [element])  # type: ignore[arg-type]  # xDSL's from_list wants a narrower container type than the shaped type checked here
+        return rw.create(arith.ConstantOp(attr), like).results[0]
+    return rw.create(arith.ConstantOp(int_attr(value, type_)), like).results[0]
 
 
 def add_add_sub_constants(op: Operation, rw: CanonRewriter) -> bool:
