@@ -14,7 +14,10 @@ result never passes (outputs are pre-filled with NaN before a checked run, so an
 nobody wrote never passes either); NaN or inf in the expected value fails as a broken check
 (the payload read uninitialized data or overflowed). Where a bound is infinite (a divisor
 not distinguishable from zero, a square root of a value that may be negative) nothing can
-be said and any non-NaN value passes; the result counts such elements.
+be said and any non-NaN value passes; the result counts such elements. Where the bound
+reaches past the largest finite value of the result dtype (|value_i| + tol_i > max), the
+result may round to an infinity: an infinity of value_i's sign passes there (an f16 x**3
+of x = -110 is -inf in f16, whatever its float64 value says).
 """
 
 from __future__ import annotations
@@ -173,7 +176,10 @@ def _compare_bounded(
         )  # fmt: skip
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         tol = SAFETY * np.broadcast_to(error, e.shape) + floor
-        diff = np.abs(a - e)
+        # The rounding to the result type may overflow where the bound reaches past its
+        # largest finite value: an infinity of the expected sign is that rounding.
+        overflowed = np.isinf(a) & (np.sign(a) == np.sign(e)) & (np.abs(e) + tol > _largest(dtype))
+        diff = np.where(overflowed, 0.0, np.abs(a - e))
         bad = ~(diff <= tol)  # NaN in actual compares False: a mismatch
         rel = np.where(
             e != 0, diff / np.where(e != 0, np.abs(e), 1.0), np.where(diff == 0, 0.0, np.inf)
@@ -199,6 +205,12 @@ def _compare_bounded(
     return CheckResult(
         False, max_abs, max_rel, count, first, message, max_tol, rule, worst, unbounded
     )
+
+
+def _largest(dtype: np.dtype) -> float:
+    """The largest finite value of a float dtype (ml_dtypes' for bfloat16)."""
+    info = ml_dtypes.finfo(dtype) if dtype == np.dtype(ml_dtypes.bfloat16) else np.finfo(dtype)
+    return float(info.max)
 
 
 def _compare_exact(actual: np.ndarray, expected: np.ndarray) -> CheckResult:

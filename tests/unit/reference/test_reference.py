@@ -226,6 +226,25 @@ def test_tolerance_floor_is_the_smallest_normal_and_zero_for_integers() -> None:
         assert tolerance_floor(dtype) == 0.0
 
 
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16, np.float32])
+def test_an_infinity_passes_only_where_the_bound_reaches_past_the_largest_value(
+    dtype: DTypeLike,
+) -> None:
+    """An f16 x**3 of x = -110 is -1331000 in float64, -inf in f16: the rounding to the
+    result type overflows. -inf passes where |value| + tolerance exceeds the type's largest
+    finite value; +inf (wrong sign) and -inf below that range do not."""
+    largest = float((ml_dtypes.finfo if dtype == ml_dtypes.bfloat16 else np.finfo)(dtype).max)
+    beyond = _expected([-1.5 * largest, 2.0 * largest], [0.1 * largest, 0.1 * largest], dtype)
+    got = np.array([-np.inf, np.inf], dtype=dtype)
+    assert compare(got, beyond, dtype).ok
+    assert not compare(np.array([np.inf, np.inf], dtype=dtype), beyond, dtype).ok
+    # |value| + tolerance within the range: an infinity is wrong
+    inside = _expected([-0.5 * largest], [0.01 * largest], dtype)
+    assert not compare(np.array([-np.inf], dtype=dtype), inside, dtype).ok
+    # NaN never passes, overflow or not
+    assert not compare(np.array([np.nan, np.inf], dtype=dtype), beyond, dtype).ok
+
+
 def test_compare_is_per_element_never_scaled_by_the_largest_value() -> None:
     # The old oracle let a large neighbour widen every element's tolerance.
     expected = _expected([1e6, 1.0, 2.0], [1e-1, 1e-7, 2e-7])
