@@ -23,8 +23,9 @@ from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
 REPO = Path(__file__).parents[3]
 
 
-def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> schedir.Kernel:
-    """Compile `kind`'s schedule at `size` with `knobs`."""
+def compile_matmul(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> schedir.Kernel:
+    """Compile `kind`'s tensor-core schedule (f16, bf16, bias_relu) at `size` with `knobs`
+    (also used by test_staged_store_ptx)."""
     m, n, k = size
     if kind == "bias_relu":
         text = bias_relu_payload(m, n, k, "f16", "column")
@@ -54,7 +55,7 @@ def test_persistent_ptx_assembles_cleanly(
 ) -> None:
     consumers, block_m, block_n = shape
     knobs = {"consumers": consumers, "block_m": block_m, "block_n": block_n, "persistent": ctas}
-    kernel = _compile(kind, (1000, 1032, 1016), knobs)
+    kernel = compile_matmul(kind, (1000, 1032, 1016), knobs)
     ptx = kernel.stages["ptx"]
     assert re.findall(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+(\d+);", ptx) == ["40"]
     assert re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx) == ["232"]
@@ -74,9 +75,9 @@ def test_persistent_ptx_assembles_cleanly(
 def test_no_persistence_is_the_block_per_tile_kernel() -> None:
     """persistent = 0 (the schedules' selection): one block per tile, no tile loop."""
     knobs = {"consumers": 1, "block_m": 128, "block_n": 128}
-    plain = _compile("f16", (1000, 1032, 1016), knobs).stages["ptx"]
+    plain = compile_matmul("f16", (1000, 1032, 1016), knobs).stages["ptx"]
     assert "%nctaid.x" in plain  # the raster groups read the grid's size
-    persistent = _compile("f16", (1000, 1032, 1016), {**knobs, "persistent": 132})
+    persistent = compile_matmul("f16", (1000, 1032, 1016), {**knobs, "persistent": 132})
     assert persistent.stages["ptx"] != plain
 
 
@@ -87,7 +88,7 @@ def test_two_consumers_loop_over_the_tiles(kind: str) -> None:
     in thread 0's; every warpgroup's loop steps by the grid (three loops over %nctaid.x)
     and the ring's empty barriers count both consumers' 256 threads."""
     knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": 132}
-    kernel = _compile(kind, (1000, 1032, 1016), knobs)
+    kernel = compile_matmul(kind, (1000, 1032, 1016), knobs)
     scheduled = str(kernel.stages["scheduled"])
     block_ids = set(re.findall(r"%(\w+) = gpu\.block_id x", scheduled))
     grid_dims = set(re.findall(r"%(\w+) = gpu\.grid_dim x", scheduled))
@@ -135,7 +136,7 @@ def test_a_k_of_one_step(ctas: int, ptxas: Path) -> None:
     persistent grid ptxas spills a few bytes of the tile loop's indices: assembled
     without serialized wgmma, not checked for spills.)"""
     knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
-    ptx = _compile("f16", (1000, 1032, 64), knobs).stages["ptx"]
+    ptx = compile_matmul("f16", (1000, 1032, 64), knobs).stages["ptx"]
     assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16") == 4
     if ctas:
         assert assemble(ptx, "sm_90a", ptxas=ptxas)[:4] == b"\x7fELF"  # raises on C751x
@@ -168,7 +169,7 @@ def test_nothing_runs_between_the_last_wgmma_and_its_wait(
     the ring's release of the previous stage (its address, an mbarrier arrive) and the
     wait for the step before remain, no division."""
     knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
-    ptx = _compile("f16", size, knobs).stages["ptx"]
+    ptx = compile_matmul("f16", size, knobs).stages["ptx"]
     windows = _WINDOW.findall(ptx)
     assert windows
     for window in windows:

@@ -15,27 +15,14 @@ from pathlib import Path
 
 import pytest
 
-import schedir
 from schedir.diagnostics import TransformError
 from schedir.gpu.ptx import unknown_intrinsics
-from tests.gpu.mbr_payloads import bias_relu_payload
-from tests.gpu.test_matmul_wgmma import f16_out_payload
 from tests.unit.gpu.ptxas_report import assert_assembles_cleanly
+from tests.unit.gpu.test_persistent_ptx import compile_matmul
 
 REPO = Path(__file__).parents[3]
 NAMED_BARRIER = re.compile(r"bar\.sync\s+(%r\d+|[1-9]\d*), 128;")
 """A warpgroup's named barrier (its id 1 + the warpgroup, in a register or folded)."""
-
-
-def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> schedir.Kernel:
-    m, n, k = size
-    if kind == "bias_relu":
-        text = bias_relu_payload(m, n, k, "f16", "column")
-        schedule = REPO / "schedules" / "matmul_bias_relu_f16_cuda.mlir"
-    else:
-        text = f16_out_payload(m, n, k).replace("f16", kind)
-        schedule = REPO / "schedules" / f"matmul_{kind}_cuda.mlir"
-    return schedir.compile(text, schedule=schedule, target="cuda", knobs=knobs)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +42,7 @@ def _compile(kind: str, size: tuple[int, int, int], knobs: dict[str, int]) -> sc
 def test_staged_store_assembles_cleanly(
     kind: str, size: tuple[int, int, int], knobs: dict[str, int], chunks: int, ptxas: Path
 ) -> None:
-    kernel = _compile(kind, size, knobs)
+    kernel = compile_matmul(kind, size, knobs)
     ptx = kernel.stages["ptx"]
     assert not unknown_intrinsics(ptx)
     assert_assembles_cleanly(ptx, ptxas)
@@ -77,7 +64,7 @@ def test_staged_store_assembles_cleanly(
 
 def test_no_staging_is_the_store_from_registers() -> None:
     """store_columns = 0 (the schedules' selection): no staging buffer, no named barrier."""
-    ptx = _compile("f16", (1000, 1032, 1016), {}).stages["ptx"]
+    ptx = compile_matmul("f16", (1000, 1032, 1016), {}).stages["ptx"]
     assert not NAMED_BARRIER.search(ptx) and "ld.shared.v4" not in ptx
 
 
@@ -87,4 +74,4 @@ def test_a_staging_buffer_beyond_the_shared_memory_is_a_constraint_violation() -
     with pytest.raises(
         TransformError, match=r"constraint violated for params \(128, 256, 4, 128\)"
     ):
-        _compile("f16", (1000, 1032, 1016), {"store_columns": 128})
+        compile_matmul("f16", (1000, 1032, 1016), {"store_columns": 128})
