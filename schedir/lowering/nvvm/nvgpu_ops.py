@@ -516,33 +516,31 @@ def _mma(lw: Lowering, op: Operation) -> None:
     lw.replace(op, [_wait_for_accumulators(lw, op, result, outer, inner, op.wait_group)])
 
 
-def _right_after(value: SSAValue) -> Operation:
-    """Where the accumulators' last wait goes: right after `value` (the k loop's result:
-    an argument of the loop's exit block, after the block's argument casts, or an op's
-    result) is defined, which dominates its uses. Code between the last wgmma and its
-    wait (the store's address arithmetic, which LLVM places just before its first use)
-    may hold a call (ptxas's 16- and 64-bit integer division), and around a call ptxas
-    reads the in-flight accumulators before the wait (sm_90a, ptxas 13.0: a persistent
-    tile loop's f16 conversions read accumulators without the last k step)."""
-    source = value
-    owner = source.owner
-    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.operands) == 1:
-        source = owner.operands[0]
-    if isinstance(source, BlockArgument):
-        block = source.block
-        anchor = block.first_op
-        # (after the casts of the block's arguments, which come first)
-        while (
-            isinstance(anchor, UnrealizedConversionCastOp)
-            and all(isinstance(v, BlockArgument) and v.block is block for v in anchor.operands)
-            and anchor.next_op is not None
-        ):
-            anchor = anchor.next_op
-        assert anchor is not None
-        return anchor
-    definition = value.owner
-    assert isinstance(definition, Operation) and definition.next_op is not None
-    return definition.next_op
+def _right_after(value: SSAValue, op: Operation) -> Operation:
+    """Where the accumulators' last wait before `op` (the store) goes: right after
+    `value` (the k loop's result) is defined when that is in `op`'s block, else at the
+    start of `op`'s block (after its argument casts: the loop's result is an argument of
+    its header, which runs every step), before the store's address arithmetic. Code
+    between the last wgmma and its wait (that arithmetic, which LLVM places just before
+    its first use) may hold a call (ptxas's 16- and 64-bit integer division), and around
+    a call ptxas reads the in-flight accumulators before the wait (sm_90a, ptxas 13.0: a
+    persistent tile loop's f16 conversions read accumulators without the last k step)."""
+    block = op.parent_block()
+    assert block is not None
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.parent_block() is block:
+        assert owner.next_op is not None
+        return owner.next_op
+    anchor = block.first_op
+    # (after the casts of the block's arguments, which come first)
+    while (
+        isinstance(anchor, UnrealizedConversionCastOp)
+        and all(isinstance(v, BlockArgument) and v.block is block for v in anchor.operands)
+        and anchor.next_op is not None
+    ):
+        anchor = anchor.next_op
+    assert anchor is not None
+    return anchor
 
 
 def _wait_for_accumulators(
@@ -564,6 +562,11 @@ def _wait_for_accumulators(
     return result
 
 
+Pair = tuple[SSAValue, SSAValue, list[SSAValue], int, int]
+"""A thread's pair of adjacent stored values: row, column, the values, and the row's and
+column's offsets from the thread's first pair (static)."""
+
+
 def _mma_store(lw: Lowering, op: Operation) -> None:
     assert isinstance(op, ng.WarpgroupMmaStoreOp)
     acc = op.matrix_d.type
@@ -576,7 +579,9 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     inner = outer.types.data[0]
     assert isinstance(inner, llvm.LLVMStructType)
     accumulators = lw.value(op.matrix_d, op)
-    values = _wait_for_accumulators(lw, _right_after(accumulators), accumulators, outer, inner, 0)
+    values = _wait_for_accumulators(
+        lw, _right_after(accumulators, op), accumulators, outer, inner, 0
+    )
     tid = emit(llvm.ZExtOp(emit(nvvm.SREG_OPS["tid.x"]()), i64))
 
     def c(v: int) -> SSAValue:
@@ -592,11 +597,12 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     whole = tuple(dst.get_shape()) == (m, n)
     bounds = None if whole else (desc.size(0), desc.size(1))
 
-    def pairs(columns: range) -> Iterator[tuple[SSAValue, SSAValue, list[SSAValue]]]:
-        """This thread's (row, column, two stored values) in the accumulator's columns
-        `columns` (whole 8-column groups): the epilogue or the rounding applied, emitted
-        as the caller takes each (so that each pair is stored before the next is made:
-        few values live at once)."""
+    def pairs(columns: range) -> Iterator[Pair]:
+        """This thread's (row, column, two stored values, and the row's and column's
+        static offsets from its first) in the accumulator's columns `columns` (whole
+        8-column groups): the epilogue or the rounding applied, emitted as the caller
+        takes each (so that each pair is stored before the next is made: few values live
+        at once)."""
         for block in range(m // WGMMA_ROWS):
             for j in range(columns.start // 8, columns.stop // 8):
                 for half in range(2):
@@ -615,18 +621,32 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                     elif not isinstance(out, Float32Type):
                         # f16 / bf16 out: arith.truncf's round to nearest even.
                         pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
-                    yield row, col, pair
+                    yield row, col, pair, block * WGMMA_ROWS + 8 * half, 8 * j
 
     if op.staging is not None:
         _staged_store(lw, op, desc, bounds, tid, thread, pairs)
         lw.replace(op, [])
         return
-    for row, col, pair in pairs(range(n)):
+    # A whole tile of a static row stride: every pair's address a constant offset from
+    # the thread's first (LLVM then carries that one's alignment to all: an f16 pair is
+    # one 4-byte store where it proves the first 4-byte aligned).
+    strides = staging_strides(dst)
+    first = None
+    if bounds is None and strides is not None:
+        first = element_pointer(lw, emit, desc, [row0, col0], op)
+    element = lw.convert(out, op)
+    for row, col, pair, row_offset, col_offset in pairs(range(n)):
         if bounds is None:
+            # One store of the adjacent pair, aligned to an element (LLVM raises it).
+            vector = emit(llvm.PoisonOp(VectorType(out, [2])))
             for e, value in enumerate(pair):
-                at = [row, col if e == 0 else emit(llvm.AddOp(col, c(1)))]
-                pointer = element_pointer(lw, emit, desc, at, op)
-                lw.insert(llvm.StoreOp(value, pointer), op)
+                vector = emit(llvm.InsertElementOp(vector, value, c(e)))
+            if first is not None and strides is not None:
+                offset = row_offset * strides[0] + col_offset
+                pointer = emit(llvm.GEPOp(first, [c(offset)], element, flags=3))
+            else:
+                pointer = element_pointer(lw, emit, desc, [row, col], op)
+            lw.insert(llvm.StoreOp(vector, pointer, alignment=element_bytes(out)), op)
         else:
             _bounded_pair_store(lw, op, desc, bounds, row, col, pair)
     lw.replace(op, [])
@@ -643,7 +663,7 @@ def _staged_store(
     bounds: tuple[SSAValue, SSAValue] | None,
     tid: SSAValue,
     thread: SSAValue,
-    pairs: Callable[[range], Iterator[tuple[SSAValue, SSAValue, list[SSAValue]]]],
+    pairs: Callable[[range], Iterator[Pair]],
 ) -> None:
     """`mma.store ... through %staging`: chunk by chunk of the staging buffer's columns,
     the warpgroup writes its values into it (a pair of adjacent elements per store),
@@ -696,7 +716,7 @@ def _staged_store(
     zero = c(0)
     for first in range(0, n, chunk):
         sync()  # the chunk before is copied out
-        for row, col, pair in pairs(range(first, first + chunk)):
+        for row, col, pair, _, _ in pairs(range(first, first + chunk)):
             vector = emit(llvm.PoisonOp(pair_t))
             for e in range(2):
                 vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))

@@ -110,7 +110,7 @@ gpu.module @copies {
 // The store waits for every group too (a pipelined loop leaves one in flight).
 // CHECK-COUNT-2:   llvm.inline_asm has_side_effects "// wait for the accumulators\0Awgmma.wait_group.sync.aligned 0;", "=f,=f,
 // CHECK:           nvvm.read.ptx.sreg.tid.x
-// CHECK-COUNT-64:  llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-COUNT-32:  llvm.store %{{.*}}, %{{.*}} <alignment = 4> : vector<2xf32>, !llvm.ptr<3>
 gpu.module @wgmma {
   gpu.func @wgmma(%ta: !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>,
                   %tb: !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>) kernel {
@@ -144,7 +144,7 @@ gpu.module @wgmma {
 // CHECK-COUNT-3:   wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // CHECK-NOT:       wgmma.mma_async
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.wgmma.commit_group.sync.aligned"() : () -> ()
-// CHECK-COUNT-128: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-COUNT-64:  llvm.store %{{.*}}, %{{.*}} <alignment = 4> : vector<2xf32>, !llvm.ptr<3>
 gpu.module @wgmma_wide {
   gpu.func @wgmma_wide(%ta: !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>,
                        %tb: !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>) kernel {

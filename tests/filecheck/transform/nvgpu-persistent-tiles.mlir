@@ -3,8 +3,9 @@
 
 // 3 x 10 tiles on min(30, 4) blocks: the grid becomes (min(gx * gy, 4), 1, 1); the tile
 // offsets are cloned into each role's tile loop (after its setmaxregister, inside the
-// producer's thread-0 branch), from the tile (x', y') of the grouped order; the k loop's
-// step index counts on from n * steps (n: the tile loop's iteration).
+// producer's thread-0 branch), from the tile (x', y') of the grouped order, right before
+// the first op that reads them; the k loop's step index counts on from n * steps (n: the
+// tile loop's iteration, first).
 // CHECK-LABEL: func.func @roles
 // CHECK:       %[[T:.*]] = arith.muli %[[GX:.*]], %[[GY:.*]] : index
 // CHECK-NEXT:  %[[N:.*]] = arith.constant 4 : index
@@ -19,10 +20,10 @@
 // CHECK-NEXT:        %[[BX:.*]] = gpu.block_id x
 // CHECK-NEXT:        %[[G:.*]] = gpu.grid_dim x
 // CHECK-NEXT:        scf.for %[[TILE:.*]] = %[[BX]] to %[[T]] step %[[G]] {
-// CHECK:               %[[Y:.*]] = arith.addi
-// CHECK-NEXT:          %[[X:.*]] = arith.divui
 // CHECK-NEXT:          %[[D:.*]] = arith.subi %[[TILE]], %[[BX]] : index
 // CHECK-NEXT:          %[[ITER:.*]] = arith.divui %[[D]], %[[G]] : index
+// CHECK:               %[[Y:.*]] = arith.addi
+// CHECK-NEXT:          %[[X:.*]] = arith.divui
 // CHECK-NEXT:          %[[ROW:.*]] = arith.muli %[[Y]], %{{.*}} : index
 // CHECK:               %[[BASE:.*]] = arith.muli %[[ITER]], %{{.*}} : index
 // CHECK-NEXT:          scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {

@@ -201,26 +201,34 @@ class _Persist:
         rewriter.insert(loop, at)
         inside = InsertPoint.before(yield_op)
         t = loop_body.args[0]
-        x, y = grouped_tile(rewriter, inside, t, self.tiles_x, self.tiles_y, self.group)
         n = _emit(
             rewriter, inside, arith.DivUIOp(_emit(rewriter, inside, arith.SubiOp(t, bid)), grid)
         )
-        mapping: dict[SSAValue, SSAValue] = {
-            value: (x if dim == "x" else y) for value, dim in self.ids.items()
-        }
-        needed = self._needed(moved)
-        for op in self.dependent:
-            if op in needed:
-                clone = op.clone()
-                for i, operand in enumerate(clone.operands):
-                    if operand in mapping:
-                        clone.operands[i] = mapping[operand]
-                rewriter.insert(clone, inside)
-                for old, new in zip(op.results, clone.results, strict=True):
-                    mapping[old] = new
         for op in moved:
             op.detach()
             loop_body.insert_op_before(op, yield_op)
+        # The tile (x', y') and the index arithmetic of the block ids go right before the
+        # first moved op that reads them: a consumer's store after its k loop reads them,
+        # its k loop does not (computed before the loop, LLVM sinks them to the store,
+        # into the window between the last wgmma and its wait).
+        mapping: dict[SSAValue, SSAValue] = {}
+        for op in moved:
+            needed = self._needed([op])
+            if not needed and not self._reads_ids(op):
+                continue
+            at = InsertPoint.before(op)
+            if not mapping:
+                x, y = grouped_tile(rewriter, at, t, self.tiles_x, self.tiles_y, self.group)
+                mapping = {value: (x if dim == "x" else y) for value, dim in self.ids.items()}
+            for dependent in self.dependent:
+                if dependent in needed and dependent.results[0] not in mapping:
+                    clone = dependent.clone()
+                    for i, operand in enumerate(clone.operands):
+                        if operand in mapping:
+                            clone.operands[i] = mapping[operand]
+                    rewriter.insert(clone, at)
+                    for old, new in zip(dependent.results, clone.results, strict=True):
+                        mapping[old] = new
             for inner in op.walk():
                 for i, operand in enumerate(inner.operands):
                     if operand in mapping:
@@ -228,6 +236,10 @@ class _Persist:
         for inner in list(loop_body.walk()):
             if isinstance(inner, scf.ForOp) and _in_ring(inner):
                 _continue_phases(rewriter, inner, n)
+
+    def _reads_ids(self, op: Operation) -> bool:
+        """Whether `op` (or an op inside it) reads a block id directly."""
+        return any(operand in self.ids for inner in op.walk() for operand in inner.operands)
 
     def _uses_tile(self, op: Operation) -> bool:
         tiled = self.tiled
