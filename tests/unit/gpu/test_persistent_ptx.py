@@ -66,19 +66,28 @@ def test_persistent_ptx_assembles_cleanly(
     # The host launches min(tiles, ctas) blocks: 8 x 5 tiles of 128 x 256, 8 x 9 of 128 x 128.
     scheduled = str(kernel.stages["scheduled"])
     assert re.search(rf"arith\.constant {ctas} : index", scheduled)
-    assert re.search(
-        r"= arith\.minui %\w+, %\w+ : index\n\s+%\w+ = arith\.constant 1 : index\n\s+gpu\.launch",
-        scheduled,
-    )
+    grid_x = re.search(r"gpu\.launch blocks\([^)]*\) in \(%\w+ = (%\w+),", scheduled)
+    assert grid_x and re.search(rf"{grid_x.group(1)} = arith\.minui %\w+, %\w+ : index", scheduled)
+
+
+def _tile_loops(scheduled: str) -> list[tuple[str, str]]:
+    """The (lower bound, step) of each scf.for of `scheduled` starting at a block id."""
+    block_ids = set(re.findall(r"%(\w+) = gpu\.block_id x", scheduled))
+    loops = re.findall(r"scf\.for %\w+ = %(\w+) to %\w+ step %(\w+)", scheduled)
+    return [(lb, step) for lb, step in loops if lb in block_ids]
 
 
 def test_no_persistence_is_the_block_per_tile_kernel() -> None:
-    """persistent = 0 (the schedules' selection): one block per tile, no tile loop."""
+    """persistent = 0: one block per tile, no tile loop; the schedules' selection (132) is
+    the persistent grid."""
     knobs = {"consumers": 1, "block_m": 128, "block_n": 128}
-    plain = compile_matmul("f16", (1000, 1032, 1016), knobs).stages["ptx"]
-    assert "%nctaid.x" in plain  # the raster groups read the grid's size
+    plain = compile_matmul("f16", (1000, 1032, 1016), {**knobs, "persistent": 0})
+    ptx = plain.stages["ptx"]
+    assert "%nctaid.x" in ptx  # the raster groups read the grid's size
+    assert not _tile_loops(str(plain.stages["scheduled"]))
     persistent = compile_matmul("f16", (1000, 1032, 1016), {**knobs, "persistent": 132})
-    assert persistent.stages["ptx"] != plain
+    assert persistent.stages["ptx"] != ptx
+    assert compile_matmul("f16", (1000, 1032, 1016), knobs).stages["ptx"] == persistent.stages["ptx"]
 
 
 @pytest.mark.parametrize("kind", ["f16", "bias_relu"])
@@ -90,11 +99,9 @@ def test_two_consumers_loop_over_the_tiles(kind: str) -> None:
     knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": 132}
     kernel = compile_matmul(kind, (1000, 1032, 1016), knobs)
     scheduled = str(kernel.stages["scheduled"])
-    block_ids = set(re.findall(r"%(\w+) = gpu\.block_id x", scheduled))
     grid_dims = set(re.findall(r"%(\w+) = gpu\.grid_dim x", scheduled))
-    loops = re.findall(r"scf\.for %\w+ = %(\w+) to %\w+ step %(\w+)", scheduled)
-    tile_loops = [(lb, step) for lb, step in loops if lb in block_ids]
-    assert len(tile_loops) == 2 and all(step in grid_dims for _, step in tile_loops), loops
+    tile_loops = _tile_loops(scheduled)
+    assert len(tile_loops) == 2 and all(step in grid_dims for _, step in tile_loops), tile_loops
     threads = set(re.findall(r"%(\w+) = arith\.constant 256 : index", scheduled))
     counts = re.findall(r"nvgpu\.mbarrier\.init %\w+\[%\w+\], %(\w+)", scheduled)
     assert len(counts) == 8 and sum(count in threads for count in counts) == 4, counts

@@ -5,7 +5,7 @@ relu schedules, one and two consumers, a block per tile and persistent grids, wh
 to sm_90a PTX that ptxas assembles without serializing the wgmma, other C75xx warnings or
 spills; each chunk of columns is written to shared memory and copied out between the
 warpgroup's named barriers (`bar.sync <1 + warpgroup>, 128`), in 16-byte pieces where the
-rows allow; `store_columns = 0` (selected) keeps the stores from registers; a staging
+rows allow; `store_columns = 0` keeps the stores from registers (64 is selected); a staging
 buffer that does not fit beside the ring is a constraint violation."""
 
 from __future__ import annotations
@@ -63,9 +63,12 @@ def test_staged_store_assembles_cleanly(
 
 
 def test_no_staging_is_the_store_from_registers() -> None:
-    """store_columns = 0 (the schedules' selection): no staging buffer, no named barrier."""
-    ptx = compile_matmul("f16", (1000, 1032, 1016), {}).stages["ptx"]
+    """store_columns = 0: no staging buffer, no named barrier; the schedules' selection (64)
+    stages."""
+    ptx = compile_matmul("f16", (1000, 1032, 1016), {"store_columns": 0}).stages["ptx"]
     assert not NAMED_BARRIER.search(ptx) and "ld.shared.v4" not in ptx
+    selected = compile_matmul("f16", (1000, 1032, 1016), {}).stages["ptx"]
+    assert NAMED_BARRIER.search(selected) and "ld.shared.v4" in selected
 
 
 def test_a_staging_buffer_beyond_the_shared_memory_is_a_constraint_violation() -> None:
