@@ -442,9 +442,9 @@ _DEFAULT_VARIANTS = {
     "3 stages": {"stages": 3},
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
-    "store 64": {"store_columns": 64},
-    "persistent 132": {"persistent": 132},
-    "persistent 132 store 64": {"persistent": 132, "store_columns": 64},
+    "store 0": {"store_columns": 0},
+    "persistent 0": {"persistent": 0},
+    "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
     # A persistent grid of one consumer warpgroup (the default two: --variant schedules).
     "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
     "1x128x128 persistent 132 raster 16": {
@@ -456,10 +456,11 @@ _DEFAULT_VARIANTS = {
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
-rows of tiles, f16/bf16 out) other knob values: raster groups of 1 (the launch's order)
-and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the epilogue staged through shared
-memory in chunks of 64 columns, and a persistent grid of 132 blocks (one per SM of the H200)
-looping over the tiles in raster groups of 8 and 16, with two consumers or one."""
+rows of tiles, a persistent grid of 132 blocks, the accumulators stored through shared memory
+in chunks of 64 columns, f16/bf16 out) other knob values: raster groups of 1 (the launch's
+order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores from registers
+(store 0), a block per tile (persistent 0), both (the selection before 2026-11-29), and one
+consumer on a persistent grid in raster groups of 8 and 16."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -583,8 +584,8 @@ def cases(torch: Any) -> list[Case]:
             half=True,
             max_autotune=True,
             knob_variants={
-                "store 64": {"store_columns": 64},
-                "persistent 132": {"persistent": 132},
+                "store 0": {"store_columns": 0},
+                "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
             },
         ),
