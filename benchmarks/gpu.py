@@ -45,9 +45,10 @@ main row is the warp region with one row per block);
 matvec also its 256-, 512- and 1024-thread regions; softmax_odd's main row is softmax's region
 of a row per warp ("threads" = 4); colsum (default: one kernel) also times its other strip
 shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
-groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, a persistent grid of 132
-blocks of one consumer: "raster 1", ..., "1x128x128 persistent 132"; mbr_f16 the
-persistent grid too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from registers, a
+block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
+"persistent 0", "1x128x128 persistent 132"; mbr_f16 "store 0", "persistent 0 store 0" and
+one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
