@@ -1,7 +1,7 @@
 """schedir's GPU schedules against PyTorch eager, torch.compile and Triton, in one run.
 
     python benchmarks/gpu.py [--repeat R] [--cases ew,softmax,matmul,mbr,layernorm,...]
-                             [--variant matmul=my_schedule.mlir ...]
+                             [--variant matmul=my_schedule.mlir ...] [--rows none|LABEL,...]
 
 Cases: ew, ew_odd (8191x1000), softmax, softmax_odd (8191x1000), softmax_f16, matmul, mbr,
 layernorm, rowsum, rowsum_odd (8191x1000), colsum, colsum_odd (8191x1000), matvec, and the odd
@@ -967,7 +967,16 @@ def main() -> None:
         metavar="CASE=SCHEDULE",
         help="also time CASE with another schedule (a row named after its file); repeatable",
     )
+    parser.add_argument(
+        "--rows",
+        default="all",
+        metavar="LABEL,...",
+        help="which of the cases' own variant rows to time: all (default), none, or their labels",
+    )
     args = parser.parse_args()
+    rows = (
+        None if args.rows == "all" else set() if args.rows == "none" else set(args.rows.split(","))
+    )
     variants: dict[str, list[Path]] = {}
     for spec in args.variant:
         name, _, path = spec.partition("=")
@@ -1014,8 +1023,13 @@ def main() -> None:
         want = case.torch_fn(*[t.double() for t in inputs]).double()
         kernels = {"schedir": kernel}
         for label, knobs in case.knob_variants.items():
-            kernels[label] = schedir.compile(f.name, schedule=schedule, target="cuda", knobs=knobs)
+            if rows is None or label in rows:
+                kernels[label] = schedir.compile(
+                    f.name, schedule=schedule, target="cuda", knobs=knobs
+                )
         for label, (other, knobs) in case.schedule_variants.items():
+            if rows is not None and label not in rows:
+                continue
             kernels[label] = schedir.compile(
                 f.name, schedule=ROOT / "schedules" / other, target="cuda", knobs=knobs
             )
