@@ -1,11 +1,14 @@
-"""Compile time of schedir's CPU pipeline: parse, lowering, LLVM IR translation and JIT.
+"""Compile time of schedir's pipelines: parse, schedule, lowering, LLVM IR translation and
+JIT (CPU) or PTX (CUDA).
 
     python benchmarks/compile_time.py [--repeat N]
 
 Prints the median seconds of each step for examples/matmul.mlir, then for synthetic
 payloads of about 10, 100 and 1000 ops (a chain of elementwise linalg.generic ops, each
-with a small body), so the growth with payload size is visible. The direction is "the
-whole pipeline well under a second" for the examples.
+with a small body), so the growth with payload size is visible; then for the CUDA
+examples with their schedules, to PTX (no GPU needed): the tensor-core matmuls (wgmma and
+mma.sync) and the reductions. The directions: the CPU pipeline well under a second for the
+examples; a tensor-core schedule to PTX under 2 s on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -19,7 +22,17 @@ import schedir
 from schedir.dialects.syntax import parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
-STEPS = ("parse", "lower", "translate", "jit")
+STEPS = ("parse", "schedule", "lower", "translate", "jit")
+CUDA_EXAMPLES = (
+    "matmul_f16_cuda",
+    "matmul_bf16_cuda",
+    "matmul_bias_relu_f16_cuda",
+    "matmul_f16_mma_sync_cuda",
+    "softmax_cuda",
+    "layernorm_cuda",
+    "colsum_cuda",
+)
+"""CUDA examples compiled with the schedule of the same name (schedules/)."""
 
 
 def chain_payload(num_generics: int, rows: int = 33, cols: int = 65) -> str:
@@ -46,13 +59,19 @@ def count_ops(text: str) -> int:
     return sum(1 for _ in parse_module(text, "<bench>").walk()) - 1  # minus the module
 
 
-def measure(payload: str | Path, repeat: int) -> tuple[dict[str, float], float]:
-    """Median seconds per step and of the whole `schedir.compile` call."""
+def measure(
+    payload: str | Path, repeat: int, schedule: Path | None = None
+) -> tuple[dict[str, float], float]:
+    """Median seconds per step and of the whole `schedir.compile` call (for CUDA with
+    `schedule`: the last step is the PTX)."""
     per_step: dict[str, list[float]] = {s: [] for s in STEPS}
     totals: list[float] = []
     for _ in range(repeat):
         start = time.perf_counter()
-        kernel = schedir.compile(payload)
+        if schedule is None:
+            kernel = schedir.compile(payload)
+        else:
+            kernel = schedir.compile(payload, schedule=schedule, target="cuda")
         totals.append(time.perf_counter() - start)
         for step in STEPS:
             per_step[step].append(kernel.timings.get(step, 0.0))
@@ -69,15 +88,19 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     matmul = ROOT / "examples" / "matmul.mlir"
-    cases: list[tuple[str, str | Path, int]] = [
-        ("examples/matmul.mlir", matmul, count_ops(matmul.read_text()))
+    cases: list[tuple[str, str | Path, int, Path | None]] = [
+        ("examples/matmul.mlir", matmul, count_ops(matmul.read_text()), None)
     ]
     for generics in (2, 25, 250):  # about 10, 100 and 1000 ops
         text = chain_payload(generics)
-        cases.append((f"chain of {generics} generics", text, count_ops(text)))
-    for name, payload, ops in cases:
-        steps, total = measure(payload, args.repeat)
-        row = f"{name:<28}{ops:>6}" + "".join(f"{steps[s]:>11.4f}" for s in STEPS)
+        cases.append((f"chain of {generics} generics", text, count_ops(text), None))
+    for name in CUDA_EXAMPLES:
+        example = ROOT / "examples" / f"{name}.mlir"
+        schedule = ROOT / "schedules" / f"{name}.mlir"
+        cases.append((f"{name} (PTX)", example, count_ops(example.read_text()), schedule))
+    for name, payload, ops, schedule in cases:
+        steps, total = measure(payload, args.repeat, schedule)
+        row = f"{name:<34}{ops:>6}" + "".join(f"{steps[s]:>11.4f}" for s in STEPS)
         print(row + f"{total:>11.4f}")
 
 
