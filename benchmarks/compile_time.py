@@ -84,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"schedir compile time, median of {args.repeat} runs (seconds)")
-    header = f"{'payload':<28}{'ops':>6}" + "".join(f"{s:>11}" for s in STEPS) + f"{'total':>11}"
+    header = f"{'payload':<34}{'ops':>6}" + "".join(f"{s:>11}" for s in STEPS) + f"{'total':>11}"
     print(header)
     print("-" * len(header))
     matmul = ROOT / "examples" / "matmul.mlir"
