@@ -24,22 +24,14 @@ from schedir.dialects.transform.nvgpu import (
 )
 from schedir.transform.interface import Interpreter, Mapped, applies
 from schedir.transform.rewrites.gpu.persistent import persistent_tiles
-from schedir.transform.rewrites.gpu.raster import RasterRewriteError, raster_blocks
-from schedir.transform.rewrites.gpu.staged_store import StagedStoreError, stage_accumulator_store
-from schedir.transform.rewrites.gpu.tma import TmaRewriteError, rewrite_copies_as_tma
-from schedir.transform.rewrites.gpu.tma_ring import RingRewriteError, pipeline_tma_ring
+from schedir.transform.rewrites.gpu.raster import raster_blocks
+from schedir.transform.rewrites.gpu.staged_store import stage_accumulator_store
+from schedir.transform.rewrites.gpu.tma import rewrite_copies_as_tma
+from schedir.transform.rewrites.gpu.tma_ring import pipeline_tma_ring
 from schedir.transform.rewrites.gpu.warp_specialize import warp_specialize_tma_ring
-from schedir.transform.rewrites.gpu.wgmma import WgmmaRewriteError, rewrite_matmul_as_wgmma
+from schedir.transform.rewrites.gpu.wgmma import rewrite_matmul_as_wgmma
+from schedir.transform.rewrites.rewriter import PayloadRewriteError
 from schedir.transform.state import MultipleTransformErrors, definite, silenceable
-
-_REWRITE_ERRORS = (
-    TmaRewriteError,
-    WgmmaRewriteError,
-    RingRewriteError,
-    RasterRewriteError,
-    StagedStoreError,
-)
-"""What the rewrites raise when their payload does not fit them."""
 
 
 @contextmanager
@@ -48,7 +40,7 @@ def _silenceable(op: Operation, failure: str) -> Iterator[None]:
     op it names, then `failure` at the transform op."""
     try:
         yield
-    except _REWRITE_ERRORS as error:
+    except PayloadRewriteError as error:
         reason = TransformError(
             f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
         )

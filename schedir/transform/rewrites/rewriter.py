@@ -90,6 +90,29 @@ class CanonRewriter(PatternRewriter):
         self.replace(op, new, list(new.results))
 
 
+class PayloadRewriteError(Exception):
+    """Why a rewrite cannot apply to its payload: the reason (`message`, upstream's wording
+    where upstream has the check) and the payload op it is about (`op`, where the
+    diagnostic points). Each rewrite raises its own subclass before changing anything; the
+    transform op reports it as a silenceable failure."""
+
+    def __init__(self, message: str, op: Operation) -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+def emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
+    """Insert `op` at `at` and return its (first) result."""
+    rewriter.insert(op, at)
+    return op.results[0]
+
+
+def emit_index(rewriter: PatternRewriter, at: InsertPoint, value: int) -> SSAValue:
+    """An `arith.constant value : index` inserted at `at`."""
+    return emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+
 def constant_name(attr: Attribute) -> str | None:
     """The name upstream's printer gives a constant (`%c4`, `%c4_i32`, `%true`, `%cst`)."""
     if isinstance(attr, IntegerAttr):
@@ -104,4 +127,4 @@ def constant_name(attr: Attribute) -> str | None:
     return "cst"
 
 
-__all__ = ["CanonRewriter", "constant_name"]
+__all__ = ["CanonRewriter", "PayloadRewriteError", "constant_name", "emit", "emit_index"]

@@ -32,15 +32,11 @@ from schedir.dialects.memref import AllocOp
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import DYNAMIC_INDEX
 from schedir.transform.rewrites.promotion import subview_type
+from schedir.transform.rewrites.rewriter import PayloadRewriteError
 
 
-class PadSharedError(Exception):
+class PadSharedError(PayloadRewriteError):
     """Why a buffer's rows cannot be padded (`op`: where the reason applies)."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
 
 
 @dataclass(frozen=True)

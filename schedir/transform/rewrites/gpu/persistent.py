@@ -64,6 +64,7 @@ from schedir.transform.rewrites.gpu.raster import (
     grouped_tile,
     raster_blocks,
 )
+from schedir.transform.rewrites.rewriter import emit, emit_index
 
 MAX_CTAS = 1 << 16
 """Most resident blocks a persistent grid may have (a grid's x size is far larger; this
@@ -72,15 +73,6 @@ _BLOCK_ID_ARGS = {0: "x", 1: "y"}
 """The body arguments of the launch that are block ids x and y."""
 _GRID_ARGS = {6: "x", 7: "y"}
 """The body arguments of the launch that are the grid's x and y sizes."""
-
-
-def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
-    rewriter.insert(op, at)
-    return op.results[0]
-
-
-def _const(rewriter: PatternRewriter, at: InsertPoint, value: int) -> SSAValue:
-    return _emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
 
 
 _INDEX_ARITHMETIC = (affine.MinOp, affine.MaxOp, arith.RemUIOp, arith.RemSIOp, arith.DivSIOp)
@@ -193,16 +185,16 @@ class _Persist:
         rewriter = self.rewriter
         first = moved[0]
         at = InsertPoint.before(first)
-        bid = _emit(rewriter, at, gpu.BlockIdOp("x"))
-        grid = _emit(rewriter, at, gpu.GridDimOp("x"))
+        bid = emit(rewriter, at, gpu.BlockIdOp("x"))
+        grid = emit(rewriter, at, gpu.GridDimOp("x"))
         loop_body = Block(arg_types=[IndexType()])
         loop_body.add_op(yield_op := scf.YieldOp())
         loop = scf.ForOp(bid, total, grid, [], loop_body)
         rewriter.insert(loop, at)
         inside = InsertPoint.before(yield_op)
         t = loop_body.args[0]
-        n = _emit(
-            rewriter, inside, arith.DivUIOp(_emit(rewriter, inside, arith.SubiOp(t, bid)), grid)
+        n = emit(
+            rewriter, inside, arith.DivUIOp(emit(rewriter, inside, arith.SubiOp(t, bid)), grid)
         )
         for op in moved:
             op.detach()
@@ -299,14 +291,16 @@ def _continue_phases(rewriter: PatternRewriter, loop: scf.ForOp, n: SSAValue) ->
     index = _step_index(loop)
     assert index is not None  # _check_ring_loops
     at = InsertPoint.before(loop)
-    span = _emit(rewriter, at, arith.SubiOp(loop.ub, loop.lb))
-    rounded = _emit(
+    span = emit(rewriter, at, arith.SubiOp(loop.ub, loop.lb))
+    rounded = emit(
         rewriter,
         at,
-        arith.AddiOp(span, _emit(rewriter, at, arith.SubiOp(loop.step, _const(rewriter, at, 1)))),
+        arith.AddiOp(
+            span, emit(rewriter, at, arith.SubiOp(loop.step, emit_index(rewriter, at, 1)))
+        ),
     )
-    steps = _emit(rewriter, at, arith.DivUIOp(rounded, loop.step))
-    base = _emit(rewriter, at, arith.MuliOp(n, steps))
+    steps = emit(rewriter, at, arith.DivUIOp(rounded, loop.step))
+    base = emit(rewriter, at, arith.MuliOp(n, steps))
     after = InsertPoint.after(index)
     uses = list(index.result.uses)
     total = arith.AddiOp(index.result, base)
@@ -395,11 +389,11 @@ def persistent_tiles(
     # The grid: tiles_x x tiles_y tiles on min(T, ctas) blocks.
     outside = InsertPoint.before(launch)
     tiles_x, tiles_y = launch.gridSizeX, launch.gridSizeY
-    total = _emit(rewriter, outside, arith.MuliOp(tiles_x, tiles_y))
-    blocks = _emit(rewriter, outside, arith.MinUIOp(total, _const(rewriter, outside, ctas)))
+    total = emit(rewriter, outside, arith.MuliOp(tiles_x, tiles_y))
+    blocks = emit(rewriter, outside, arith.MinUIOp(total, emit_index(rewriter, outside, ctas)))
     first = len(launch.asyncDependencies)
     launch.operands[first] = blocks
-    launch.operands[first + 1] = _const(rewriter, outside, 1)
+    launch.operands[first + 1] = emit_index(rewriter, outside, 1)
     for op in list(body.walk()):
         if isinstance(op, gpu.GridDimOp) and op.dim in ("x", "y"):
             op.result.replace_all_uses_with(tiles_x if op.dim == "x" else tiles_y)

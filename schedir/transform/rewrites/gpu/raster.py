@@ -24,23 +24,14 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from schedir.dialects import gpu
+from schedir.transform.rewrites.rewriter import PayloadRewriteError, emit
 
 MAX_GROUP = 1 << 16
 """Largest group of rows (a grid dimension has at most 65535 blocks along y)."""
 
 
-class RasterRewriteError(Exception):
+class RasterRewriteError(PayloadRewriteError):
     """A launch whose blocks cannot be reordered, with the reason and the op to blame."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
-
-
-def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
-    rewriter.insert(op, at)
-    return op.results[0]
 
 
 def grouped_tile(
@@ -55,17 +46,15 @@ def grouped_tile(
     `tiles_x` x `tiles_y` grid of tiles, walked column by column (the module docstring)."""
 
     def const(value: int) -> SSAValue:
-        return _emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
+        return emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
 
     g = const(group)
-    width = _emit(rewriter, at, arith.MuliOp(g, tiles_x))
-    first = _emit(rewriter, at, arith.MuliOp(_emit(rewriter, at, arith.DivUIOp(linear, width)), g))
-    rows = _emit(rewriter, at, arith.MinUIOp(_emit(rewriter, at, arith.SubiOp(tiles_y, first)), g))
-    within = _emit(rewriter, at, arith.RemUIOp(linear, width))
-    new_y = _emit(
-        rewriter, at, arith.AddiOp(first, _emit(rewriter, at, arith.RemUIOp(within, rows)))
-    )
-    new_x = _emit(rewriter, at, arith.DivUIOp(within, rows))
+    width = emit(rewriter, at, arith.MuliOp(g, tiles_x))
+    first = emit(rewriter, at, arith.MuliOp(emit(rewriter, at, arith.DivUIOp(linear, width)), g))
+    rows = emit(rewriter, at, arith.MinUIOp(emit(rewriter, at, arith.SubiOp(tiles_y, first)), g))
+    within = emit(rewriter, at, arith.RemUIOp(linear, width))
+    new_y = emit(rewriter, at, arith.AddiOp(first, emit(rewriter, at, arith.RemUIOp(within, rows))))
+    new_x = emit(rewriter, at, arith.DivUIOp(within, rows))
     return new_x, new_y
 
 
@@ -83,10 +72,10 @@ def raster_blocks(rewriter: PatternRewriter, launch: Operation, group: int) -> g
         )
     body = launch.body.block
     at = InsertPoint.at_start(body)
-    ids = {dim: _emit(rewriter, at, gpu.BlockIdOp(dim)) for dim in ("x", "y")}
-    grid = {dim: _emit(rewriter, at, gpu.GridDimOp(dim)) for dim in ("x", "y")}
-    linear = _emit(
-        rewriter, at, arith.AddiOp(_emit(rewriter, at, arith.MuliOp(ids["y"], grid["x"])), ids["x"])
+    ids = {dim: emit(rewriter, at, gpu.BlockIdOp(dim)) for dim in ("x", "y")}
+    grid = {dim: emit(rewriter, at, gpu.GridDimOp(dim)) for dim in ("x", "y")}
+    linear = emit(
+        rewriter, at, arith.AddiOp(emit(rewriter, at, arith.MuliOp(ids["y"], grid["x"])), ids["x"])
     )
     new_x, new_y = grouped_tile(rewriter, at, linear, grid["x"], grid["y"], group)
     new = {"x": new_x, "y": new_y}

@@ -50,6 +50,7 @@ from schedir.dialects.utils import DYNAMIC_INDEX
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.gpu.tma import enclosing_launch
 from schedir.transform.rewrites.gpu.tma_ring import MAX_RING_BYTES
+from schedir.transform.rewrites.rewriter import PayloadRewriteError, emit, emit_index
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup."""
@@ -60,22 +61,8 @@ BUFFER_ALIGNMENT = 128
 """Byte alignment of the staging buffers in dynamic shared memory."""
 
 
-class StagedStoreError(Exception):
+class StagedStoreError(PayloadRewriteError):
     """A store that cannot go through shared memory, with the reason and the op to blame."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
-
-
-def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
-    rewriter.insert(op, at)
-    return op.results[0]
-
-
-def _const(rewriter: PatternRewriter, at: InsertPoint, value: int) -> SSAValue:
-    return _emit(rewriter, at, arith.ConstantOp(IntegerAttr(value, IndexType())))
 
 
 def _multiple_expr(expr: AffineExpr, multiple: int) -> bool:
@@ -240,10 +227,10 @@ def stage_accumulator_store(rewriter: PatternRewriter, store: Operation, columns
 
     # This warpgroup's buffer, where the store is.
     at = InsertPoint.before(store)
-    tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
-    warpgroup = _emit(rewriter, at, arith.DivUIOp(tid, _const(rewriter, at, WARPGROUP_THREADS)))
-    mine = _emit(rewriter, at, arith.SubiOp(warpgroup, _const(rewriter, at, first)))
-    start = _emit(rewriter, at, arith.MuliOp(mine, _const(rewriter, at, elements)))
+    tid = emit(rewriter, at, gpu.ThreadIdOp("x"))
+    warpgroup = emit(rewriter, at, arith.DivUIOp(tid, emit_index(rewriter, at, WARPGROUP_THREADS)))
+    mine = emit(rewriter, at, arith.SubiOp(warpgroup, emit_index(rewriter, at, first)))
+    start = emit(rewriter, at, arith.MuliOp(mine, emit_index(rewriter, at, elements)))
     view_t = MemRefType(
         dst_t.element_type,
         [rows, columns],

@@ -56,7 +56,6 @@ from typing import cast
 
 from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import (
-    IndexType,
     IntegerAttr,
     MemRefType,
     NoneAttr,
@@ -85,6 +84,7 @@ from schedir.dialects.nvgpu.tma import MAX_TMA_DIMENSION, MAX_TMA_RANK
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import constant_index, mixed_values
 from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.rewriter import PayloadRewriteError, emit_index
 
 SWIZZLE_SPAN = {"swizzle_32b": 32, "swizzle_64b": 64, "swizzle_128b": 128}
 """Bytes of one row of each TMA swizzle pattern: the widest box row it takes."""
@@ -92,13 +92,8 @@ TRY_WAIT_TICKS = 10_000_000
 """Upstream's ticks before a `try_wait.parity` retries ("not too small, not too big")."""
 
 
-class TmaRewriteError(Exception):
+class TmaRewriteError(PayloadRewriteError):
     """A copy that cannot become a TMA load, with the reason and the op to blame."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
 
 
 @dataclass(frozen=True)
@@ -441,12 +436,6 @@ def _enclosing_loop(op: Operation, launch: gpu.LaunchOp) -> scf.ForOp | None:
     return loops[0] if loops else None
 
 
-def _const(rewriter: PatternRewriter, value: int, at: InsertPoint) -> SSAValue:
-    op = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    rewriter.insert(op, at)
-    return op.result
-
-
 def rewrite_copies_as_tma(
     rewriter: PatternRewriter, copies: Sequence[Operation], swizzle: str = "none"
 ) -> TmaCopies:
@@ -498,7 +487,7 @@ def rewrite_copies_as_tma(
         cast = CastOp.build(operands=[g], result_types=[unranked])
         rewriter.insert(cast, before_launch)
         box_shape = chunk_box(c.box, swizzle)
-        sizes = [_const(rewriter, d, before_launch) for d in box_shape]
+        sizes = [emit_index(rewriter, before_launch, d) for d in box_shape]
         box_t = MemRefType(c.box.element_type, box_shape, memory_space=AddressSpaceAttr.workgroup())
         desc = ng.TmaCreateDescriptorOp(
             cast.results[0], sizes, ng.TensorMapDescriptorType(box_t, swizzle=swizzle)
@@ -512,11 +501,11 @@ def rewrite_copies_as_tma(
     group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup())
     create = ng.MBarrierCreateOp(group)
     rewriter.insert(create, setup_at)
-    zero_setup = _const(rewriter, 0, setup_at)
+    zero_setup = emit_index(rewriter, setup_at, 0)
     block_x, block_y, block_z = launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ
     sizes_known = [constant_index(v) for v in (block_x, block_y, block_z)]
     if all(s is not None for s in sizes_known):
-        threads = _const(rewriter, prod(s for s in sizes_known if s is not None), setup_at)
+        threads = emit_index(rewriter, setup_at, prod(s for s in sizes_known if s is not None))
     else:
         # The launch's sizes are block arguments of its body as well as operands.
         xy = arith.MuliOp(body.args[9], body.args[10])
@@ -531,7 +520,7 @@ def rewrite_copies_as_tma(
     if loop is not None:
         # Nobody may still read the tiles of the previous iteration.
         rewriter.insert(gpu.BarrierOp(), at)
-    zero = _const(rewriter, 0, at)
+    zero = emit_index(rewriter, at, 0)
     tid = gpu.ThreadIdOp("x")
     is_leader = CmpiOp(tid, zero, "eq")
     rewriter.insert([tid, is_leader], at)
@@ -546,19 +535,20 @@ def rewrite_copies_as_tma(
         chunks = c.box.get_shape()[-1] // box_shape[-1]
         for j in range(chunks):
             coordinates = [
-                v if isinstance(v, SSAValue) else _const(rewriter, v, then_at) for v in c.offsets
+                v if isinstance(v, SSAValue) else emit_index(rewriter, then_at, v)
+                for v in c.offsets
             ]
             dst = c.dst
             if chunks > 1:
                 dst = _chunk_view(rewriter, c.dst, box_shape, j, then_at)
-                shift = _const(rewriter, j * box_shape[-1], then_at)
+                shift = emit_index(rewriter, then_at, j * box_shape[-1])
                 inner = arith.AddiOp(coordinates[-1], shift)
                 rewriter.insert(inner, then_at)
                 coordinates[-1] = inner.result
             load = ng.TmaAsyncLoadOp(dst, create.barriers, desc.tensor_map, coordinates, zero)
             rewriter.insert(load, then_at)
             loads.append(load)
-    tx = _const(rewriter, total_bytes, then_at)
+    tx = emit_index(rewriter, then_at, total_bytes)
     rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, tx, zero), then_at)
     rewriter.insert(scf.YieldOp(), then_at)
     rewriter.insert(ng.MBarrierArriveExpectTxOp(create.barriers, zero, zero), else_at)
@@ -567,7 +557,7 @@ def rewrite_copies_as_tma(
 
     # 4. Everybody waits for the phase this step completes.
     parity = _phase_parity(rewriter, loop, at)
-    ticks = _const(rewriter, TRY_WAIT_TICKS, at)
+    ticks = emit_index(rewriter, at, TRY_WAIT_TICKS)
     rewriter.insert(ng.MBarrierTryWaitParityOp(create.barriers, parity, ticks, zero), at)
     for op in copies:
         rewriter.erase(op)
@@ -627,8 +617,8 @@ def _phase_parity(rewriter: PatternRewriter, loop: scf.ForOp | None, at: InsertP
         false = arith.ConstantOp(IntegerAttr(0, i1))
         rewriter.insert(false, at)
         return false.result
-    one = _const(rewriter, 1, at)
-    zero = _const(rewriter, 0, at)
+    one = emit_index(rewriter, at, 1)
+    zero = emit_index(rewriter, at, 0)
     distance = arith.SubiOp(loop.body.block.args[0], loop.lb)
     number = arith.DivUIOp(distance, loop.step)
     low_bit = arith.AndIOp(number, one)

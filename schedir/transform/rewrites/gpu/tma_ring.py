@@ -65,6 +65,7 @@ from schedir.dialects.nvgpu.types import element_bit_width
 from schedir.dialects.scf.forall import ForallOp
 from schedir.dialects.utils import DYNAMIC_INDEX
 from schedir.transform.rewrites.gpu.tma import TRY_WAIT_TICKS, enclosing_launch
+from schedir.transform.rewrites.rewriter import PayloadRewriteError, emit, emit_index
 
 SWIZZLE_ALIGNMENT = 1024
 """Bytes each ring is aligned to in shared memory (128B-swizzled TMA boxes need it)."""
@@ -76,13 +77,8 @@ MAX_RING_BYTES = 227 * 1024 - 2 * SWIZZLE_ALIGNMENT
 the barriers and the rings' alignment."""
 
 
-class RingRewriteError(Exception):
+class RingRewriteError(PayloadRewriteError):
     """A loop that cannot become a TMA ring, with the reason and the op to blame."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
 
 
 @dataclass(frozen=True)
@@ -218,17 +214,6 @@ def _element_bytes(value: SSAValue) -> int:
     return (element_bit_width(_memref(value).element_type) or 0) // 8
 
 
-def _const(rewriter: PatternRewriter, value: int, at: InsertPoint) -> SSAValue:
-    op = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    rewriter.insert(op, at)
-    return op.result
-
-
-def _emit(rewriter: PatternRewriter, at: InsertPoint, op: Operation) -> SSAValue:
-    rewriter.insert(op, at)
-    return op.results[0]
-
-
 def _materialize(
     rewriter: PatternRewriter,
     value: SSAValue,
@@ -276,9 +261,9 @@ def _load_step(
         tile_value, chunk = _tile_of(load)
         tile = tiles[tile_value]
         box = tuple(load.dst.type.get_shape()) if isinstance(load.dst.type, MemRefType) else ()
-        start = _emit(rewriter, at, arith.MuliOp(stage, _const(rewriter, tile.elements, at)))
+        start = emit(rewriter, at, arith.MuliOp(stage, emit_index(rewriter, at, tile.elements)))
         if chunk:
-            start = _emit(rewriter, at, arith.AddiOp(start, _const(rewriter, chunk, at)))
+            start = emit(rewriter, at, arith.AddiOp(start, emit_index(rewriter, at, chunk)))
         strides = [prod(box[i + 1 :]) for i in range(len(box))]
         view_t = MemRefType(
             tile.type.element_type,
@@ -315,7 +300,7 @@ def _stage_view(
     """Stage `stage` of a ring as a tile (row-major at a dynamic offset)."""
     shape = tile.type.get_shape()
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
-    start = _emit(rewriter, at, arith.MuliOp(stage, _const(rewriter, tile.elements, at)))
+    start = emit(rewriter, at, arith.MuliOp(stage, emit_index(rewriter, at, tile.elements)))
     view_t = MemRefType(
         tile.type.element_type, shape, StridedLayoutAttr(strides, None), tile.type.memory_space
     )
@@ -398,7 +383,7 @@ def _rings(
         ring_t = MemRefType(
             t.element_type, [stages * elements], memory_space=AddressSpaceAttr.workgroup()
         )
-        view = memref.ViewOp(dynamic.resultMemref, _const(rewriter, offset, start), [], ring_t)
+        view = memref.ViewOp(dynamic.resultMemref, emit_index(rewriter, start, offset), [], ring_t)
         rewriter.insert(view, start)
         tiles[gen.tensor] = _Tile(gen.tensor, view.result, t, elements)
         offset += -(-size // SWIZZLE_ALIGNMENT) * SWIZZLE_ALIGNMENT
@@ -419,15 +404,15 @@ def _barriers(
     rewriter.insert(create, at)
     bars = create.barriers
     at = InsertPoint.after(parts.init)
-    zero = _const(rewriter, 0, at)
-    one = _const(rewriter, 1, at)
-    tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
-    leader = _emit(rewriter, at, CmpiOp(tid, zero, "eq"))
+    zero = emit_index(rewriter, at, 0)
+    one = emit_index(rewriter, at, 1)
+    tid = emit(rewriter, at, gpu.ThreadIdOp("x"))
+    leader = emit(rewriter, at, CmpiOp(tid, zero, "eq"))
     inside = _if(rewriter, leader, at)
     for s in range(stages):
-        rewriter.insert(ng.MBarrierInitOp(bars, one, _const(rewriter, s, inside)), inside)
+        rewriter.insert(ng.MBarrierInitOp(bars, one, emit_index(rewriter, inside, s)), inside)
         rewriter.insert(
-            ng.MBarrierInitOp(bars, empty_count, _const(rewriter, stages + s, inside)), inside
+            ng.MBarrierInitOp(bars, empty_count, emit_index(rewriter, inside, stages + s)), inside
         )
     rewriter.insert(gpu.BarrierOp(), at)
     return bars, leader
@@ -498,11 +483,13 @@ def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) ->
     at = InsertPoint.before(loop)
     prologue = _if(rewriter, leader, at)
     for j in range(stages - 1):
-        offset = _emit(rewriter, prologue, arith.MuliOp(_const(rewriter, j, prologue), loop.step))
-        k = _emit(rewriter, prologue, arith.AddiOp(loop.lb, offset))
-        exists = _emit(rewriter, prologue, CmpiOp(k, loop.ub, "slt"))
+        offset = emit(
+            rewriter, prologue, arith.MuliOp(emit_index(rewriter, prologue, j), loop.step)
+        )
+        k = emit(rewriter, prologue, arith.AddiOp(loop.lb, offset))
+        exists = emit(rewriter, prologue, CmpiOp(k, loop.ub, "slt"))
         step_at = _if(rewriter, exists, prologue)
-        _load_step(rewriter, parts, tiles, bars, k, _const(rewriter, j, step_at), step_at)
+        _load_step(rewriter, parts, tiles, bars, k, emit_index(rewriter, step_at, j), step_at)
 
     # 4. The pipelined loop.
     acc_t = mma.matrix_c.type
@@ -511,15 +498,15 @@ def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) ->
     yield_op = scf.YieldOp()
     body.add_op(yield_op)
     at = InsertPoint.before(yield_op)
-    n_stages = _const(rewriter, stages, at)
-    distance = _emit(rewriter, at, arith.SubiOp(iv, loop.lb))
-    i = _emit(rewriter, at, arith.DivUIOp(distance, loop.step))
-    stage = _emit(rewriter, at, arith.RemUIOp(i, n_stages))
-    round_ = _emit(rewriter, at, arith.DivUIOp(i, n_stages))
-    c1 = _const(rewriter, 1, at)
-    c0 = _const(rewriter, 0, at)
-    parity = _emit(rewriter, at, CmpiOp(_emit(rewriter, at, arith.AndIOp(round_, c1)), c0, "ne"))
-    ticks = _const(rewriter, TRY_WAIT_TICKS, at)
+    n_stages = emit_index(rewriter, at, stages)
+    distance = emit(rewriter, at, arith.SubiOp(iv, loop.lb))
+    i = emit(rewriter, at, arith.DivUIOp(distance, loop.step))
+    stage = emit(rewriter, at, arith.RemUIOp(i, n_stages))
+    round_ = emit(rewriter, at, arith.DivUIOp(i, n_stages))
+    c1 = emit_index(rewriter, at, 1)
+    c0 = emit_index(rewriter, at, 0)
+    parity = emit(rewriter, at, CmpiOp(emit(rewriter, at, arith.AndIOp(round_, c1)), c0, "ne"))
+    ticks = emit_index(rewriter, at, TRY_WAIT_TICKS)
     rewriter.insert(ng.MBarrierTryWaitParityOp(bars, parity, ticks, stage), at)
     gens: list[SSAValue] = []
     for gen in (parts.gen_a, parts.gen_b):
@@ -532,38 +519,38 @@ def pipeline_tma_ring(rewriter: PatternRewriter, mma: Operation, stages: int) ->
     new_mma = ng.WarpgroupMmaOp(gens[0], gens[1], acc, wait_group=1)
     rewriter.insert(new_mma, at)
     # The MMAs of step i - 1 have retired: release their stage.
-    previous = _emit(
+    previous = emit(
         rewriter,
         at,
         arith.RemUIOp(
-            _emit(rewriter, at, arith.AddiOp(i, _const(rewriter, stages - 1, at))), n_stages
+            emit(rewriter, at, arith.AddiOp(i, emit_index(rewriter, at, stages - 1))), n_stages
         ),
     )
-    not_first = _emit(rewriter, at, CmpiOp(i, c0, "ne"))
+    not_first = emit(rewriter, at, CmpiOp(i, c0, "ne"))
     release = _if(rewriter, not_first, at)
-    empty = _emit(rewriter, release, arith.AddiOp(previous, n_stages))
+    empty = emit(rewriter, release, arith.AddiOp(previous, n_stages))
     rewriter.insert(ng.MBarrierArriveOp(bars, empty), release)
     # Thread 0 loads step i + stages - 1 into the stage just released.
-    ahead = _emit(rewriter, at, arith.MuliOp(_const(rewriter, stages - 1, at), loop.step))
-    k_next = _emit(rewriter, at, arith.AddiOp(iv, ahead))
-    exists = _emit(rewriter, at, CmpiOp(k_next, loop.ub, "slt"))
-    tid_in = _emit(rewriter, at, gpu.ThreadIdOp("x"))
-    leader_in = _emit(rewriter, at, CmpiOp(tid_in, c0, "eq"))
-    produce = _if(rewriter, _emit(rewriter, at, arith.AndIOp(leader_in, exists)), at)
+    ahead = emit(rewriter, at, arith.MuliOp(emit_index(rewriter, at, stages - 1), loop.step))
+    k_next = emit(rewriter, at, arith.AddiOp(iv, ahead))
+    exists = emit(rewriter, at, CmpiOp(k_next, loop.ub, "slt"))
+    tid_in = emit(rewriter, at, gpu.ThreadIdOp("x"))
+    leader_in = emit(rewriter, at, CmpiOp(tid_in, c0, "eq"))
+    produce = _if(rewriter, emit(rewriter, at, arith.AndIOp(leader_in, exists)), at)
     wait_at = _if(rewriter, not_first, produce)
     # Step j = i + stages - 1 >= stages reuses stage j mod stages of round j / stages - 1.
-    j = _emit(rewriter, wait_at, arith.AddiOp(i, _const(rewriter, stages - 1, wait_at)))
-    prior_round = _emit(
+    j = emit(rewriter, wait_at, arith.AddiOp(i, emit_index(rewriter, wait_at, stages - 1)))
+    prior_round = emit(
         rewriter,
         wait_at,
-        arith.SubiOp(_emit(rewriter, wait_at, arith.DivUIOp(j, n_stages)), c1),
+        arith.SubiOp(emit(rewriter, wait_at, arith.DivUIOp(j, n_stages)), c1),
     )
-    prior_parity = _emit(
+    prior_parity = emit(
         rewriter,
         wait_at,
-        CmpiOp(_emit(rewriter, wait_at, arith.AndIOp(prior_round, c1)), c0, "ne"),
+        CmpiOp(emit(rewriter, wait_at, arith.AndIOp(prior_round, c1)), c0, "ne"),
     )
-    empty_wait = _emit(rewriter, wait_at, arith.AddiOp(previous, n_stages))
+    empty_wait = emit(rewriter, wait_at, arith.AddiOp(previous, n_stages))
     rewriter.insert(ng.MBarrierTryWaitParityOp(bars, prior_parity, ticks, empty_wait), wait_at)
     _load_step(rewriter, parts, tiles, bars, k_next, previous, produce)
     rewriter.replace(yield_op, scf.YieldOp(new_mma.matrix_d))

@@ -74,8 +74,6 @@ from schedir.transform.rewrites.gpu.tma_ring import (
     _barriers,
     _check_launch,
     _check_ring_bytes,
-    _const,
-    _emit,
     _erase_single_stage,
     _find_parts,
     _if,
@@ -87,6 +85,7 @@ from schedir.transform.rewrites.gpu.tma_ring import (
     _rings,
     _Tile,
 )
+from schedir.transform.rewrites.rewriter import emit, emit_index
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup."""
@@ -170,8 +169,8 @@ def _loop_of_one_step(rewriter: PatternRewriter, mma: ng.WarpgroupMmaOp) -> None
                     raise RingRewriteError(
                         f"'{inner.name}' between the loads and the MMA is used after it", inner
                     )
-    zero = _const(rewriter, 0, InsertPoint.before(producer))
-    one = _const(rewriter, 1, InsertPoint.before(producer))
+    zero = emit_index(rewriter, InsertPoint.before(producer), 0)
+    one = emit_index(rewriter, InsertPoint.before(producer), 1)
     if isinstance(init, Operation) and init in span:
         init.detach()
         rewriter.insert(init, InsertPoint.before(producer))
@@ -194,18 +193,18 @@ def _step_index(
     rewriter: PatternRewriter, loop: scf.ForOp, iv: SSAValue, stages: int, at: InsertPoint
 ) -> tuple[SSAValue, SSAValue, SSAValue]:
     """Step i of induction value `iv`, its stage i mod S and round i / S."""
-    distance = _emit(rewriter, at, arith.SubiOp(iv, loop.lb))
-    i = _emit(rewriter, at, arith.DivUIOp(distance, loop.step))
-    n_stages = _const(rewriter, stages, at)
-    stage = _emit(rewriter, at, arith.RemUIOp(i, n_stages))
-    round_ = _emit(rewriter, at, arith.DivUIOp(i, n_stages))
+    distance = emit(rewriter, at, arith.SubiOp(iv, loop.lb))
+    i = emit(rewriter, at, arith.DivUIOp(distance, loop.step))
+    n_stages = emit_index(rewriter, at, stages)
+    stage = emit(rewriter, at, arith.RemUIOp(i, n_stages))
+    round_ = emit(rewriter, at, arith.DivUIOp(i, n_stages))
     return i, stage, round_
 
 
 def _odd(rewriter: PatternRewriter, value: SSAValue, at: InsertPoint) -> SSAValue:
     """`value mod 2 != 0`: the parity of a round."""
-    low = _emit(rewriter, at, arith.AndIOp(value, _const(rewriter, 1, at)))
-    return _emit(rewriter, at, CmpiOp(low, _const(rewriter, 0, at), "ne"))
+    low = emit(rewriter, at, arith.AndIOp(value, emit_index(rewriter, at, 1)))
+    return emit(rewriter, at, CmpiOp(low, emit_index(rewriter, at, 0), "ne"))
 
 
 def _producer_loop(
@@ -223,11 +222,11 @@ def _producer_loop(
     body.add_op(yield_op)
     inside = InsertPoint.before(yield_op)
     i, stage, round_ = _step_index(rewriter, loop, body.args[0], stages, inside)
-    reused = _emit(rewriter, inside, CmpiOp(i, _const(rewriter, stages, inside), "uge"))
+    reused = emit(rewriter, inside, CmpiOp(i, emit_index(rewriter, inside, stages), "uge"))
     wait_at = _if(rewriter, reused, inside)
-    prior = _emit(rewriter, wait_at, arith.SubiOp(round_, _const(rewriter, 1, wait_at)))
-    empty = _emit(rewriter, wait_at, arith.AddiOp(stage, _const(rewriter, stages, wait_at)))
-    ticks = _const(rewriter, TRY_WAIT_TICKS, wait_at)
+    prior = emit(rewriter, wait_at, arith.SubiOp(round_, emit_index(rewriter, wait_at, 1)))
+    empty = emit(rewriter, wait_at, arith.AddiOp(stage, emit_index(rewriter, wait_at, stages)))
+    ticks = emit_index(rewriter, wait_at, TRY_WAIT_TICKS)
     rewriter.insert(
         ng.MBarrierTryWaitParityOp(bars, _odd(rewriter, prior, wait_at), ticks, empty), wait_at
     )
@@ -249,9 +248,9 @@ def _rows_view(
     shape = [rows, *tile.type.get_shape()[1:]]
     row_elements = prod(shape[1:])
     strides = [prod(shape[i + 1 :]) for i in range(len(shape))]
-    start = _emit(rewriter, at, arith.MuliOp(stage, _const(rewriter, tile.elements, at)))
-    skip = _emit(rewriter, at, arith.MuliOp(row0, _const(rewriter, row_elements, at)))
-    start = _emit(rewriter, at, arith.AddiOp(start, skip))
+    start = emit(rewriter, at, arith.MuliOp(stage, emit_index(rewriter, at, tile.elements)))
+    skip = emit(rewriter, at, arith.MuliOp(row0, emit_index(rewriter, at, row_elements)))
+    start = emit(rewriter, at, arith.AddiOp(start, skip))
     view_t = MemRefType(
         tile.type.element_type, shape, StridedLayoutAttr(strides, None), tile.type.memory_space
     )
@@ -303,11 +302,11 @@ def _consumer_loop(
     body.add_op(yield_op)
     inside = InsertPoint.before(yield_op)
     i, stage, round_ = _step_index(rewriter, loop, iv, stages, inside)
-    ticks = _const(rewriter, TRY_WAIT_TICKS, inside)
+    ticks = emit_index(rewriter, inside, TRY_WAIT_TICKS)
     rewriter.insert(
         ng.MBarrierTryWaitParityOp(bars, _odd(rewriter, round_, inside), ticks, stage), inside
     )
-    zero = _const(rewriter, 0, inside)
+    zero = emit_index(rewriter, inside, 0)
     view_a = _rows_view(rewriter, tiles[parts.gen_a.tensor], stage, row0, rows, inside)
     tile_b = tiles[parts.gen_b.tensor]
     view_b = _rows_view(rewriter, tile_b, stage, zero, tile_b.type.get_shape()[0], inside)
@@ -317,17 +316,17 @@ def _consumer_loop(
     new_mma.attributes.update(mma.attributes)
     rewriter.insert(new_mma, inside)
     # The MMAs of step i - 1 have retired: release their stage.
-    n_stages = _const(rewriter, stages, inside)
-    previous = _emit(
+    n_stages = emit_index(rewriter, inside, stages)
+    previous = emit(
         rewriter,
         inside,
         arith.RemUIOp(
-            _emit(rewriter, inside, arith.AddiOp(i, _const(rewriter, stages - 1, inside))),
+            emit(rewriter, inside, arith.AddiOp(i, emit_index(rewriter, inside, stages - 1))),
             n_stages,
         ),
     )
-    release = _if(rewriter, _emit(rewriter, inside, CmpiOp(i, zero, "ne")), inside)
-    empty = _emit(rewriter, release, arith.AddiOp(previous, n_stages))
+    release = _if(rewriter, emit(rewriter, inside, CmpiOp(i, zero, "ne")), inside)
+    empty = emit(rewriter, release, arith.AddiOp(previous, n_stages))
     rewriter.insert(ng.MBarrierArriveOp(bars, empty), release)
     rewriter.replace(yield_op, scf.YieldOp(new_mma.matrix_d))
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [acc0], body)
@@ -455,15 +454,15 @@ def warp_specialize_tma_ring(
     tiles, size_op = _rings(rewriter, launch, parts, stages)
     old_sync = parts.init.next_op
     at = InsertPoint.before(parts.barrier)
-    empty_count = _const(rewriter, WARPGROUP_THREADS * consumers, at)
+    empty_count = emit_index(rewriter, at, WARPGROUP_THREADS * consumers)
     bars, leader = _barriers(rewriter, parts, stages, empty_count)
 
     # The roles, where the store was (what it stores into may be computed after the loop):
     # warpgroup 0 produces, the others consume.
     at = InsertPoint.before(store)
-    tid = _emit(rewriter, at, gpu.ThreadIdOp("x"))
-    warpgroup = _emit(rewriter, at, arith.DivUIOp(tid, _const(rewriter, WARPGROUP_THREADS, at)))
-    is_producer = _emit(rewriter, at, CmpiOp(warpgroup, _const(rewriter, 0, at), "eq"))
+    tid = emit(rewriter, at, gpu.ThreadIdOp("x"))
+    warpgroup = emit(rewriter, at, arith.DivUIOp(tid, emit_index(rewriter, at, WARPGROUP_THREADS)))
+    is_producer = emit(rewriter, at, CmpiOp(warpgroup, emit_index(rewriter, at, 0), "eq"))
     then_block, else_block = Block(), Block()
     then_block.add_op(then_yield := scf.YieldOp())
     else_block.add_op(else_yield := scf.YieldOp())
@@ -482,8 +481,8 @@ def warp_specialize_tma_ring(
     rewriter.insert(
         nvvm.SetMaxRegisterOp(nvvm.SetMaxRegisterAction.INCREASE, consumer_registers), consume
     )
-    consumer = _emit(rewriter, consume, arith.SubiOp(warpgroup, _const(rewriter, 1, consume)))
-    row0 = _emit(rewriter, consume, arith.MuliOp(consumer, _const(rewriter, rows, consume)))
+    consumer = emit(rewriter, consume, arith.SubiOp(warpgroup, emit_index(rewriter, consume, 1)))
+    row0 = emit(rewriter, consume, arith.MuliOp(consumer, emit_index(rewriter, consume, rows)))
     acc_part = ng.WarpgroupAccumulatorType(
         VectorType(acc_t.fragmented.get_element_type(), [rows, n])
     )
@@ -535,7 +534,7 @@ def _rows_of(
     end (the store is bounded by the view's sizes)."""
     dst_t = dst.type
     assert isinstance(dst_t, MemRefType)
-    zero = _const(rewriter, 0, at)
+    zero = emit_index(rewriter, at, 0)
     layout = StridedLayoutAttr(_strides(dst_t), None)
     if dst_t.has_static_shape():
         sub_t = MemRefType(dst_t.element_type, [rows, n], layout, dst_t.memory_space)
@@ -548,14 +547,14 @@ def _rows_of(
     for axis in (0, 1):
         extent = dst_t.get_shape()[axis]
         if extent == DYNAMIC_INDEX:
-            dim = memref.DimOp(dst, _const(rewriter, axis, at))
+            dim = memref.DimOp(dst, emit_index(rewriter, at, axis))
             rewriter.insert(dim, at)
             sizes.append(dim.result)
         else:
-            sizes.append(_const(rewriter, extent, at))
-    left = _emit(rewriter, at, arith.SubiOp(sizes[0], row0))
-    left = _emit(rewriter, at, arith.MaxSIOp(left, zero))
-    mine = _emit(rewriter, at, arith.MinSIOp(left, _const(rewriter, rows, at)))
+            sizes.append(emit_index(rewriter, at, extent))
+    left = emit(rewriter, at, arith.SubiOp(sizes[0], row0))
+    left = emit(rewriter, at, arith.MaxSIOp(left, zero))
+    mine = emit(rewriter, at, arith.MinSIOp(left, emit_index(rewriter, at, rows)))
     sub_t = MemRefType(dst_t.element_type, [DYNAMIC_INDEX] * 2, layout, dst_t.memory_space)
     sub = memref.SubviewOp(
         dst,

@@ -79,6 +79,7 @@ from schedir.dialects.memref import CastOp
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import DYNAMIC_INDEX, constant_index, mixed_values
 from schedir.transform.rewrites.gpu.tma import enclosing_launch, reaches_bound
+from schedir.transform.rewrites.rewriter import PayloadRewriteError
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup: the block of a single-warpgroup kernel."""
@@ -93,13 +94,8 @@ MAX_ACCUMULATOR_REGISTERS = 128
 with the descriptors, addresses and loop state it stays under the 255-register limit."""
 
 
-class WgmmaRewriteError(Exception):
+class WgmmaRewriteError(PayloadRewriteError):
     """A matmul that cannot become warpgroup MMAs, with the reason and the op to blame."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
 
 
 @dataclass(frozen=True)
