@@ -597,6 +597,27 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     whole = tuple(dst.get_shape()) == (m, n)
     bounds = None if whole else (desc.size(0), desc.size(1))
 
+    def position(block: int, j: int, half: int) -> tuple[SSAValue, SSAValue]:
+        """This thread's row and column of its pair in row block `block`, 8-column group
+        `j` and row half `half` (the wgmma fragment layout)."""
+        row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
+        return row, emit(llvm.AddOp(col0, c(8 * j)))
+
+    # The epilogue's loads (e.g. a bias by column) for every pair of the tile, issued
+    # before any of its stores: their latencies overlap instead of each stalling the
+    # chunk or the stores after it (a global store may alias a later global load, so
+    # neither LLVM nor ptxas moves the loads above the stores, nor above the staged
+    # store's barriers).
+    loaded: dict[tuple[int, int, int], list[dict[SSAValue, SSAValue]]] = {}
+    if op.epilogue is not None and 0 < _prefetch_bytes(op.epilogue, m, n) <= PREFETCH_BYTES:
+        for block in range(m // WGMMA_ROWS):
+            for j in range(n // 8):
+                for half in range(2):
+                    row, col = position(block, j, half)
+                    loaded[block, j, half] = _prefetch_epilogue(
+                        lw, op, op.epilogue, row, col, bounds
+                    )
+
     def pairs(columns: range) -> Iterator[Pair]:
         """This thread's (row, column, two stored values, and the row's and column's
         static offsets from its first) in the accumulator's columns `columns` (whole
@@ -606,8 +627,7 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
         for block in range(m // WGMMA_ROWS):
             for j in range(columns.start // 8, columns.stop // 8):
                 for half in range(2):
-                    row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
-                    col = emit(llvm.AddOp(col0, c(8 * j)))
+                    row, col = position(block, j, half)
                     pair = [
                         emit(
                             llvm.ExtractValueOp(
@@ -617,7 +637,16 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                         for e in range(2)
                     ]
                     if op.epilogue is not None:
-                        pair = _apply_epilogue(lw, op, op.epilogue, pair, row, col, bounds)
+                        pair = _apply_epilogue(
+                            lw,
+                            op,
+                            op.epilogue,
+                            pair,
+                            row,
+                            col,
+                            bounds,
+                            loaded.get((block, j, half)),
+                        )
                     elif not isinstance(out, Float32Type):
                         # f16 / bf16 out: arith.truncf's round to nearest even.
                         pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
@@ -805,6 +834,125 @@ def _bounded_piece_store(
     _asm(lw, op, "{\n" + "\n".join(lines) + "\n}", ",".join(constraints), args)
 
 
+def _epilogue_loads(epilogue: Region) -> set[Operation]:
+    """The epilogue's `memref.load`s that do not depend on the accumulator's value (its
+    block's first argument) and the ops their operands come from: what can be issued
+    ahead of the stores."""
+    block = epilogue.block
+    tainted: set[SSAValue] = {block.args[0]}
+    free: set[Operation] = set()
+    for body_op in block.ops:
+        if any(operand in tainted for operand in body_op.operands):
+            tainted.update(body_op.results)
+        elif body_op.results and not body_op.regions:
+            free.add(body_op)
+    hoisted: set[Operation] = set()
+    work: list[Operation] = [o for o in free if isinstance(o, memref.LoadOp)]
+    while work:
+        body_op = work.pop()
+        if body_op in hoisted:
+            continue
+        hoisted.add(body_op)
+        for operand in body_op.operands:
+            owner = operand.owner
+            if isinstance(owner, Operation) and owner in free:
+                work.append(owner)
+    return hoisted
+
+
+PREFETCH_BYTES = 128
+"""At most this many bytes of epilogue loads per thread (32 registers: a 64x256 tile's
+f16 bias by column) are issued ahead of the stores; more would crowd the accumulators."""
+
+
+def _prefetch_bytes(epilogue: Region, m: int, n: int) -> int:
+    """Bytes per thread of the epilogue's loads that can go ahead of the stores (see
+    `_epilogue_loads`) for an m x n accumulator tile: a thread's values are in 2 * m / 64
+    rows and n / 4 columns, so a load by row alone takes 2 * m / 64 values, by column
+    alone n / 4, by both their product (as LLVM merges the repeats)."""
+    block = epilogue.block
+    hoisted = _epilogue_loads(epilogue)
+    depends: dict[SSAValue, set[int]] = {arg: {i} for i, arg in enumerate(block.args)}
+    total = 0
+    for body_op in block.ops:
+        if body_op not in hoisted:
+            continue
+        uses = set().union(*(depends.get(v, set()) for v in body_op.operands))
+        for result in body_op.results:
+            depends[result] = uses
+        if isinstance(body_op, memref.LoadOp):
+            values = (2 * m // WGMMA_ROWS if 1 in uses else 1) * (n // 4 if 2 in uses else 1)
+            total += values * -(-getattr(body_op.res.type, "bitwidth", 64) // 8)
+    return total
+
+
+def _epilogue_indices(
+    lw: Lowering,
+    op: Operation,
+    row: SSAValue,
+    col: SSAValue,
+    bounds: tuple[SSAValue, SSAValue] | None,
+) -> list[list[SSAValue]]:
+    """The epilogue's (row, column) index arguments of the pair at (row, col) and
+    (row, col + 1); at an edge tile an index past its bound is 0 instead (that element's
+    value is not stored; the loads stay inside the epilogue's operands)."""
+    emit = lw.emit(op)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = lw.constant(0, i64, op)
+    indices: list[list[SSAValue]] = []
+    for e in range(2):
+        at = [row, col if e == 0 else emit(llvm.AddOp(col, lw.constant(1, i64, op)))]
+        if bounds is not None:
+            # Each index on its own (a load by column alone stays one per column).
+            at = [
+                emit(llvm.SelectOp(emit(llvm.ICmpOp(a, bound, slt)), a, zero))
+                for a, bound in zip(at, bounds, strict=True)
+            ]
+        indices.append([emit(UnrealizedConversionCastOp.get([a], [IndexType()])) for a in at])
+    return indices
+
+
+def _clone_epilogue(
+    lw: Lowering,
+    op: Operation,
+    epilogue: Region,
+    mapping: dict[SSAValue, SSAValue],
+    only: set[Operation] | None = None,
+) -> None:
+    """Clone the epilogue's body ops (less its yield) before `op` through `mapping`,
+    extended with their results: those in `only`, or all not yet mapped."""
+    *body, _ = epilogue.block.ops
+    for body_op in body:
+        if (only is not None and body_op not in only) or (
+            only is None and body_op.results and body_op.results[0] in mapping
+        ):
+            continue
+        clone = body_op.clone(value_mapper=mapping)
+        lw.insert(clone, op)
+        mapping.update(zip(body_op.results, clone.results, strict=True))
+
+
+def _prefetch_epilogue(
+    lw: Lowering,
+    op: Operation,
+    epilogue: Region,
+    row: SSAValue,
+    col: SSAValue,
+    bounds: tuple[SSAValue, SSAValue] | None,
+) -> list[dict[SSAValue, SSAValue]]:
+    """The epilogue's loads (see `_epilogue_loads`) for the pair at (row, col) and
+    (row, col + 1), cloned now: for each element, the mapping `_apply_epilogue` goes on
+    from."""
+    block = epilogue.block
+    hoisted = _epilogue_loads(epilogue)
+    mappings: list[dict[SSAValue, SSAValue]] = []
+    for index in _epilogue_indices(lw, op, row, col, bounds):
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args[1:], index, strict=True))
+        _clone_epilogue(lw, op, epilogue, mapping, hoisted)
+        mappings.append(mapping)
+    return mappings
+
+
 def _apply_epilogue(
     lw: Lowering,
     op: Operation,
@@ -813,33 +961,22 @@ def _apply_epilogue(
     row: SSAValue,
     col: SSAValue,
     bounds: tuple[SSAValue, SSAValue] | None,
+    loaded: list[dict[SSAValue, SSAValue]] | None = None,
 ) -> list[SSAValue]:
     """The stored values of the accumulators `pair` at (row, col) and (row, col + 1): the
     epilogue's ops cloned for each (still arith/math and memref.load: the passes after this
-    one lower them). At an edge tile an element outside `bounds` reads at (0, 0) instead
-    (its value is not stored; the loads stay inside the epilogue's operands)."""
-    emit = lw.emit(op)
-    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
-    zero = lw.constant(0, i64, op)
+    one lower them), going on from `loaded` (`_prefetch_epilogue`'s) where given. At an
+    edge tile an index past its bound is 0 instead (see `_epilogue_indices`)."""
     block = epilogue.block
+    done = block.last_op
+    assert done is not None
+    if loaded is None:
+        indices = _epilogue_indices(lw, op, row, col, bounds)
+        loaded = [dict(zip(block.args[1:], index, strict=True)) for index in indices]
     results: list[SSAValue] = []
-    for e, value in enumerate(pair):
-        at = [row, col if e == 0 else emit(llvm.AddOp(col, lw.constant(1, i64, op)))]
-        if bounds is not None:
-            inside = emit(
-                llvm.AndOp(
-                    emit(llvm.ICmpOp(at[0], bounds[0], slt)),
-                    emit(llvm.ICmpOp(at[1], bounds[1], slt)),
-                )
-            )
-            at = [emit(llvm.SelectOp(inside, a, zero)) for a in at]
-        index = [emit(UnrealizedConversionCastOp.get([a], [IndexType()])) for a in at]
-        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, [value, *index], strict=True))
-        *body, done = block.ops
-        for body_op in body:
-            clone = body_op.clone(value_mapper=mapping)
-            lw.insert(clone, op)
-            mapping.update(zip(body_op.results, clone.results, strict=True))
+    for value, ready in zip(pair, loaded, strict=True):
+        mapping = {**ready, block.args[0]: value}
+        _clone_epilogue(lw, op, epilogue, mapping)
         results.append(mapping.get(done.operands[0], done.operands[0]))
     return results
 

@@ -1,9 +1,10 @@
 """schedules/matmul_bias_relu_f16_cuda.mlir without a GPU: the bias add, relu and f16
 rounding of relu(A * B + bias) are fused into the warp-specialized wgmma kernel's
-accumulator store (one kernel, no f32 temporary): the PTX has the wgmma, the bias loads,
-the max and the f16 conversion, and assembles for sm_90a without serialization (C751x)
-or spills, for an f16 or f32 bias by column or by row, at sizes the tiles divide and odd
-ones; the store's epilogue region round-trips and is verified."""
+accumulator store (one kernel, no f32 temporary): the PTX has the wgmma, the bias loads
+(all of a tile's ahead of its stores), the max and the f16 conversion, and assembles for
+sm_90a without serialization (C751x) or spills, for an f16 or f32 bias by column or by
+row, at sizes the tiles divide and odd ones, stored through shared memory or from
+registers; the store's epilogue region round-trips and is verified."""
 
 from __future__ import annotations
 
@@ -27,15 +28,20 @@ SCHEDULE = REPO / "schedules" / "matmul_bias_relu_f16_cuda.mlir"
 @pytest.fixture(
     scope="module",
     params=[
-        ((512, 512, 384), "f16", "column", 2),
-        ((1000, 1032, 1016), "f32", "row", 2),
-        ((1000, 1032, 1016), "f16", "column", 1),
+        ((512, 512, 384), "f16", "column", 2, 64),
+        ((1000, 1032, 1016), "f32", "row", 2, 64),
+        ((1000, 1032, 1016), "f16", "column", 1, 64),
+        ((1000, 1032, 1016), "f16", "column", 2, 0),
     ],
-    ids=lambda p: f"{'x'.join(map(str, p[0]))}-{p[1]}-{p[2]}-{p[3]}c",
+    ids=lambda p: f"{'x'.join(map(str, p[0]))}-{p[1]}-{p[2]}-{p[3]}c-store{p[4]}",
 )
 def compiled(request: pytest.FixtureRequest) -> tuple[str, str, str]:
-    (m, n, k), bias, by, consumers = request.param
-    knobs = {"consumers": consumers, "block_n": 256 if consumers == 2 else 128}
+    (m, n, k), bias, by, consumers, store = request.param
+    knobs = {
+        "consumers": consumers,
+        "block_n": 256 if consumers == 2 else 128,
+        "store_columns": store,
+    }
     text = bias_relu_payload(m, n, k, bias, by)
     kernel = schedir.compile(text, schedule=SCHEDULE, target="cuda", knobs=knobs)
     return bias, kernel.stages["scheduled"], kernel.stages["ptx"]
@@ -53,6 +59,16 @@ def test_the_epilogue_is_in_the_one_kernel(compiled: tuple[str, str, str]) -> No
     # The bias is read from global memory in its type (pairs of columns as one vector load).
     assert re.search(rf"ld\.global(\.nc)?(\.v[24])?\.(b|f){16 if bias == 'f16' else 32}\b", ptx)
     assert not unknown_intrinsics(ptx)
+
+
+def test_the_bias_is_loaded_ahead_of_the_stores(compiled: tuple[str, str, str]) -> None:
+    # Every bias load of the tile is issued before its first store (to the staging buffer
+    # or the output): their latencies overlap instead of stalling each chunk or pair.
+    ptx = compiled[2]
+    loads = [m.start() for m in re.finditer(r"\bld\.global", ptx)]
+    stores = [m.start() for m in re.finditer(r"\bst\.(shared|global)", ptx)]
+    assert loads and stores
+    assert max(loads) < min(stores)
 
 
 def test_ptx_assembles_without_serialization_or_spills(
