@@ -47,8 +47,8 @@ of a row per warp ("threads" = 4); colsum (default: one kernel) also times its o
 shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from registers, a
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
-"persistent 0", "1x128x128 persistent 132"; mbr_f16 "store 0", "persistent 0 store 0" and
-one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+"persistent 0", "1x128x128 persistent 132"; mbr_f16 "store 0", "store 128", "persistent 0
+store 0", "persistent 66", "persistent 264", "raster 16", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -586,7 +586,12 @@ def cases(torch: Any) -> list[Case]:
             max_autotune=True,
             knob_variants={
                 "store 0": {"store_columns": 0},
+                "store 128": {"store_columns": 128},
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
+                "persistent 66": {"persistent": 66},
+                "persistent 264": {"persistent": 264},
+                "raster 16": {"raster_group": 16},
+                "3 stages": {"stages": 3},
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
             },
         ),
