@@ -47,8 +47,9 @@ of a row per warp ("threads" = 4); colsum (default: one kernel) also times its o
 shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from registers, a
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
-"persistent 0", "1x128x128 persistent 132"; mbr_f16 "store 0", "store 128", "persistent 0
-store 0", "persistent 66", "persistent 264", "raster 16", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+"store 128 3 stages", "store 256 3 stages", "persistent 0", "1x128x128 persistent 132";
+mbr_f16 "store 0", "store 128 3 stages", "store 256 3 stages", "persistent 0 store 0",
+"persistent 66", "persistent 264", "raster 16", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -444,6 +445,8 @@ _DEFAULT_VARIANTS = {
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
     "store 0": {"store_columns": 0},
+    "store 128 3 stages": {"store_columns": 128, "stages": 3},
+    "store 256 3 stages": {"store_columns": 256, "stages": 3},
     "persistent 0": {"persistent": 0},
     "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
     # A persistent grid of one consumer warpgroup (the default two: --variant schedules).
@@ -460,8 +463,9 @@ warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster group
 rows of tiles, a persistent grid of 132 blocks, the accumulators stored through shared memory
 in chunks of 64 columns, f16/bf16 out) other knob values: raster groups of 1 (the launch's
 order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores from registers
-(store 0), a block per tile (persistent 0), both (the selection before 2026-11-29), and one
-consumer on a persistent grid in raster groups of 8 and 16."""
+(store 0), in chunks of 128 and 256 columns (their buffers fit beside 3 stages, not 4),
+a block per tile (persistent 0), both (the selection before 2026-11-29), and one consumer
+on a persistent grid in raster groups of 8 and 16."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -586,7 +590,8 @@ def cases(torch: Any) -> list[Case]:
             max_autotune=True,
             knob_variants={
                 "store 0": {"store_columns": 0},
-                "store 128": {"store_columns": 128},
+                "store 128 3 stages": {"store_columns": 128, "stages": 3},
+                "store 256 3 stages": {"store_columns": 256, "stages": 3},
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
                 "persistent 66": {"persistent": 66},
                 "persistent 264": {"persistent": 264},

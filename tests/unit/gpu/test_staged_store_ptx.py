@@ -35,6 +35,8 @@ NAMED_BARRIER = re.compile(r"bar\.sync\s+(%r\d+|[1-9]\d*), 128;")
         ("bf16", (1000, 1032, 1016), {"store_columns": 64}, 4),
         ("bias_relu", (1000, 1032, 1016), {"store_columns": 64}, 4),
         ("bias_relu", (4096, 4096, 4096), {"store_columns": 64, "persistent": 132}, 4),
+        ("bias_relu", (1000, 1032, 1016), {"store_columns": 256, "stages": 3}, 1),
+        ("f16", (4096, 4096, 4096), {"store_columns": 256, "stages": 3, "persistent": 132}, 1),
         ("f16", (1000, 1032, 1016), {"store_columns": 128, "consumers": 1, "block_n": 128}, 1),
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else None,
