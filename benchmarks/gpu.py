@@ -12,7 +12,8 @@ matmul_smem_cuda.mlir and rows for its candidate knob points; only when named), 
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
 accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
 into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
-too), mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA),
+too), mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA; also
+"store 0", "persistent 0" and both),
 mm_f16_f16out (4096^3, the one-warpgroup ring schedule with the f16-out store) and mbr_f16
 (4096^3 relu(A * B + bias), f16 bias and out: the epilogue fused into the warp-specialized
 kernel's store, beside torch eager, torch.compile, its max-autotune-no-cudagraphs mode
@@ -561,6 +562,11 @@ def cases(torch: Any) -> list[Case]:
             2 * (odd_m * odd_k + odd_k * odd_n + odd_m * odd_n),
             2.0 * odd_m * odd_n * odd_k,
             half=True,
+            knob_variants={
+                "store 0": {"store_columns": 0},
+                "persistent 0": {"persistent": 0},
+                "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
+            },
         ),
         # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
         # torch.compile write f16 too).
