@@ -38,13 +38,15 @@ accumulators, no `transposeA`/`transposeB`; TMA copies without `predicate`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from math import copysign
 
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
     Float16Type,
     Float32Type,
+    FloatAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -607,9 +609,14 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     # before any of its stores: their latencies overlap instead of each stalling the
     # chunk or the stores after it (a global store may alias a later global load, so
     # neither LLVM nor ptxas moves the loads above the stores, nor above the staged
-    # store's barriers).
+    # store's barriers). Not for the bounded stores from registers of an edge tile, whose
+    # masks and addresses leave no registers for them (ptxas spills at 168).
     loaded: dict[tuple[int, int, int], list[dict[SSAValue, SSAValue]]] = {}
-    if op.epilogue is not None and 0 < _prefetch_bytes(op.epilogue, m, n) <= PREFETCH_BYTES:
+    if (
+        op.epilogue is not None
+        and (op.staging is not None or bounds is None)
+        and 0 < _prefetch_bytes(op.epilogue, m, n) <= PREFETCH_BYTES
+    ):
         for block in range(m // WGMMA_ROWS):
             for j in range(n // 8):
                 for half in range(2):
@@ -886,6 +893,51 @@ def _prefetch_bytes(epilogue: Region, m: int, n: int) -> int:
     return total
 
 
+RELU_ROUNDING = {
+    Float16Type: "llvm.nvvm.ff2f16x2.rn.relu",
+    BFloat16Type: "llvm.nvvm.ff2bf16x2.rn.relu",
+}
+"""The intrinsic that rounds two f32 to f16 (bf16) with the relu fused (sm_80+:
+`cvt.rn.relu.f16x2.f32`): negative values become 0, NaN stays NaN."""
+
+
+def _relu_rounding(epilogue: Region) -> tuple[set[Operation], SSAValue] | None:
+    """The epilogue's closing `arith.maximumf %s, 0.0` (either order) and the
+    `arith.truncf` of it to f16 or bf16 that it yields (the max used by nothing else):
+    the two ops, which `cvt.rn.relu` does at once (0 for any negative value, NaN for NaN,
+    as the max), and %s; or None."""
+    block = epilogue.block
+    done = block.last_op
+    if done is None or len(done.operands) != 1:
+        return None
+    trunc = done.operands[0].owner
+    if not isinstance(trunc, arith.TruncFOp) or type(trunc.result.type) not in RELU_ROUNDING:
+        return None
+    peak = trunc.input.owner
+    if (
+        not isinstance(peak, arith.MaximumfOp)
+        or peak.result.uses.get_length() != 1
+        or peak.parent_block() is not block
+        or trunc.parent_block() is not block
+    ):
+        return None
+
+    def zero(value: SSAValue) -> bool:
+        owner = value.owner
+        return (
+            isinstance(owner, arith.ConstantOp)
+            and isinstance(owner.value, FloatAttr)
+            and owner.value.value.data == 0.0
+            and copysign(1.0, owner.value.value.data) > 0
+        )
+
+    if zero(peak.rhs):
+        return {peak, trunc}, peak.lhs
+    if zero(peak.lhs):
+        return {peak, trunc}, peak.rhs
+    return None
+
+
 def _epilogue_indices(
     lw: Lowering,
     op: Operation,
@@ -918,13 +970,16 @@ def _clone_epilogue(
     epilogue: Region,
     mapping: dict[SSAValue, SSAValue],
     only: set[Operation] | None = None,
+    skip: set[Operation] | None = None,
 ) -> None:
     """Clone the epilogue's body ops (less its yield) before `op` through `mapping`,
-    extended with their results: those in `only`, or all not yet mapped."""
+    extended with their results: those in `only`, or all not yet mapped and not in
+    `skip`."""
     *body, _ = epilogue.block.ops
     for body_op in body:
         if (only is not None and body_op not in only) or (
-            only is None and body_op.results and body_op.results[0] in mapping
+            only is None
+            and ((body_op.results and body_op.results[0] in mapping) or body_op in (skip or ()))
         ):
             continue
         clone = body_op.clone(value_mapper=mapping)
@@ -973,12 +1028,24 @@ def _apply_epilogue(
     if loaded is None:
         indices = _epilogue_indices(lw, op, row, col, bounds)
         loaded = [dict(zip(block.args[1:], index, strict=True)) for index in indices]
+    fused = _relu_rounding(epilogue)
+    # With a relu and rounding at the end, the pair's one cvt.rn.relu does both (below).
+    skip, last = fused if fused is not None else (set[Operation](), done.operands[0])
     results: list[SSAValue] = []
     for value, ready in zip(pair, loaded, strict=True):
         mapping = {**ready, block.args[0]: value}
-        _clone_epilogue(lw, op, epilogue, mapping)
-        results.append(mapping.get(done.operands[0], done.operands[0]))
-    return results
+        _clone_epilogue(lw, op, epilogue, mapping, skip=skip)
+        results.append(mapping.get(last, last))
+    if fused is None:
+        return results
+    out = done.operands[0].type
+    emit = lw.emit(op)
+    # The first operand goes to the upper half: the pair's second element.
+    both = _intrinsic(
+        lw, op, RELU_ROUNDING[type(out)], [results[1], results[0]], VectorType(out, [2])
+    )
+    assert both is not None
+    return [emit(llvm.ExtractElementOp(both, lw.constant(e, i64, op))) for e in range(2)]
 
 
 def _bounded_pair_store(
