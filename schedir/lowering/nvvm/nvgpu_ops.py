@@ -709,7 +709,8 @@ def _staged_store(
     the bounds are masked off (and a piece whose row is past them writes nothing). The
     pieces are stored 16-byte aligned when the destination's row stride is a static
     multiple of 16 bytes (its tiles start at multiples of 8 elements: columns of tiles of
-    64 or more), element-aligned otherwise."""
+    64 or more); otherwise the chunk goes out element by element, each warp's 32 adjacent
+    in a row (`_copy_out_elements`)."""
     assert op.staging is not None
     emit = lw.emit(op)
 
@@ -760,6 +761,9 @@ def _staged_store(
             pointer = element_pointer(lw, emit, stage, at, op)
             lw.insert(llvm.StoreOp(vector, pointer, alignment=2 * width), op)
         sync()  # the chunk is in the buffer
+        if not aligned:
+            _copy_out_elements(lw, op, desc, stage, bounds, thread, rows, chunk, first)
+            continue
         for k in range(pieces // WARPGROUP_THREADS):
             index = emit(llvm.AddOp(thread, c(k * WARPGROUP_THREADS)))
             row = emit(llvm.UDivOp(index, c(per_row)))
@@ -781,6 +785,94 @@ def _staged_store(
             at = [emit(llvm.SelectOp(some, v, zero)) for v in (row, column)]
             target = element_pointer(lw, emit, desc, at, op)
             _bounded_piece_store(lw, op, target, piece, left, aligned)
+
+
+def _copy_out_elements(
+    lw: Lowering,
+    op: ng.WarpgroupMmaStoreOp,
+    desc: Descriptor,
+    stage: Descriptor,
+    bounds: tuple[SSAValue, SSAValue] | None,
+    thread: SSAValue,
+    rows: int,
+    chunk: int,
+    first: int,
+) -> None:
+    """Copy the staged chunk (`rows` x `chunk`, columns `first`.. of the destination) out
+    element by element where the destination's rows are not 16-byte aligned (an f16 N of
+    4097: rows of 8194 bytes): index k x 128 + thread is (row, column) (k x 128 +
+    thread) / chunk, mod chunk, so each warp writes 32 adjacent elements of one row, whole
+    sectors of a coalesced store, instead of 16-byte pieces in 8 element stores that each
+    touch 16 sectors; at an edge tile each element is stored only inside `bounds`."""
+    emit = lw.emit(op)
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    dst_t = _memref(op.dst_memref)
+    out = dst_t.element_type
+    width = element_bytes(out)
+    bits = 8 * width
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = c(0)
+    assert chunk % WARPGROUP_THREADS == 0 or WARPGROUP_THREADS % chunk == 0
+    # (chunk divides 128 or 128 divides it: the thread's first row and column, and each
+    # step's static offsets from them)
+    if chunk <= WARPGROUP_THREADS:
+        row0 = emit(llvm.UDivOp(thread, c(chunk)))
+        col0 = emit(llvm.URemOp(thread, c(chunk)))
+    else:
+        row0, col0 = zero, thread
+    column0 = emit(llvm.AddOp(col0, c(first)))
+    # Each step's target a static offset from the first (held in few registers: LLVM
+    # would otherwise keep each step's address arithmetic live across the tile loop), and
+    # its bounds check against what is left of the edge tile past the first.
+    strides = staging_strides(dst_t)
+    base = element_pointer(lw, emit, desc, [row0, column0], op)
+    if base.type != PTR_GLOBAL:
+        base = emit(llvm.AddrSpaceCastOp(base, PTR_GLOBAL))
+    left = (
+        None
+        if bounds is None
+        else (emit(llvm.SubOp(bounds[0], row0)), emit(llvm.SubOp(bounds[1], column0)))
+    )
+    element = lw.convert(out, op)
+    register = "r" if bits == 32 else "h"
+    for k in range(rows * chunk // WARPGROUP_THREADS):
+        step = k * WARPGROUP_THREADS
+        d_row, d_col = (step // chunk, 0) if chunk <= WARPGROUP_THREADS else divmod(step, chunk)
+        row = emit(llvm.AddOp(row0, c(d_row)))
+        col = emit(llvm.AddOp(col0, c(d_col)))
+        source = element_pointer(lw, emit, stage, [row, col], op)
+        value = emit(llvm.LoadOp(source, out, alignment=width))
+        if strides is not None:
+            offset = c(d_row * strides[0] + d_col)
+            target = emit(llvm.GEPOp(base, [offset], element))
+        else:
+            target = element_pointer(lw, emit, desc, [row, emit(llvm.AddOp(col, c(first)))], op)
+            if target.type != PTR_GLOBAL:
+                target = emit(llvm.AddrSpaceCastOp(target, PTR_GLOBAL))
+        if left is None:
+            lw.insert(llvm.StoreOp(value, target, alignment=width), op)
+            continue
+        inside = emit(
+            llvm.AndOp(
+                emit(llvm.ICmpOp(c(d_row), left[0], slt)),
+                emit(llvm.ICmpOp(c(d_col), left[1], slt)),
+            )
+        )
+        # (the store of an element outside is predicated off: its address is not used)
+        _asm(
+            lw,
+            op,
+            f"{{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p st.global.b{bits} [$1], $2;\n}}",
+            f"r,l,{register}",
+            [
+                emit(llvm.ZExtOp(inside, i32)),
+                target,
+                emit(llvm.BitcastOp(value, IntegerType(bits))),
+            ],
+        )
 
 
 def _bounded_piece_store(
