@@ -142,8 +142,8 @@ class Staging:
     An f16 matrix of N = 4097 columns has rows of 8194 bytes, not a multiple of 16:
     cuTensorMapEncodeTiled refuses it. The host copies the `rows` rows of `row_bytes`
     bytes (`source_pitch` bytes apart at device address `source`) to a fresh buffer at
-    `pitch` bytes apart (`row_bytes` rounded up to 16) with `cuMemcpy2DAsync` on the
-    launch stream, zero-fills the pad, and describes that buffer with the tensor's real
+    `pitch` bytes apart (`row_bytes` rounded up to 16) on the launch stream with
+    `STAGING_KERNEL`, which zero-fills the pad too, and describes that buffer with the tensor's real
     sizes: TMA fills what lies past them itself, so the pad is never read as data. The
     source is only read (inputs are never modified).
 
@@ -166,6 +166,36 @@ class Staging:
         """Size of the staged buffer."""
         return self.rows * self.pitch
 
+    @property
+    def pieces(self) -> int:
+        """16-byte pieces per staged row."""
+        return self.pitch // STRIDE_ALIGNMENT
+
+    def launch_arguments(self, destination: int) -> list[np.uint64]:
+        """The parameters of `STAGING_KERNEL` staging into `destination`."""
+        return [
+            np.uint64(v)
+            for v in (
+                self.source,
+                self.source_pitch,
+                destination,
+                self.pitch,
+                self.row_bytes,
+                self.pieces,
+                self.rows * self.pieces,
+            )
+        ]
+
+    def launch_blocks(self) -> int:
+        """Blocks of `STAGING_THREADS` of a staging launch."""
+        return max(
+            1,
+            min(
+                STAGING_BLOCKS,
+                round_up(self.rows * self.pieces, STAGING_THREADS) // STAGING_THREADS,
+            ),
+        )
+
     def strides(self, shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
         """The staged buffer's byte strides (numpy order): rows `pitch` apart, outer
         dimensions packed."""
@@ -175,6 +205,107 @@ class Staging:
         for size in reversed(shape[1:-1]):
             strides.append(strides[-1] * size)
         return tuple(reversed(strides))
+
+
+STAGING_KERNEL = "schedir_stage_rows"
+"""The `.entry` of `STAGING_PTX`."""
+STAGING_THREADS = 256
+"""Threads per block of a staging launch."""
+STAGING_BLOCKS = 4096
+"""Most blocks of a staging launch (they loop over the pieces beyond)."""
+
+
+def _staging_ptx() -> str:
+    """`STAGING_PTX`'s text: the whole-piece path's 8 halfword loads and the partial
+    (or odd-address) path's 16 byte loads, each byte past the row 0."""
+    halves = "\n".join(f"  ld.global.u16 %h{i}, [%rd18+{2 * i}];" for i in range(8))
+    packed = "\n".join(f"  mov.b32 %r{10 + i}, {{%h{2 * i}, %h{2 * i + 1}}};" for i in range(4))
+    byte_lines = []
+    for b in range(16):
+        byte_lines += [
+            f"  mov.b32 %b{b}, 0;",
+            f"  setp.gt.u64 %p5, %rd20, {b};",
+            f"  @%p5 ld.global.u8 %b{b}, [%rd18+{b}];",
+        ]
+    for w in range(4):
+        byte_lines.append(f"  mov.b32 %r{10 + w}, %b{4 * w};")
+        for b in range(1, 4):
+            byte_lines += [
+                f"  shl.b32 %b{4 * w + b}, %b{4 * w + b}, {8 * b};",
+                f"  or.b32 %r{10 + w}, %r{10 + w}, %b{4 * w + b};",
+            ]
+    bytes_ = "\n".join(byte_lines)
+    return f"""//
+// schedir's staging of a tensor TMA cannot describe (schedir/gpu/tma.py, Staging)
+//
+.version 7.0
+.target sm_80
+.address_size 64
+
+// Piece p (16 bytes) of the `rows` x `pitch` destination, p = r * pieces + j:
+// dst[r * dst_pitch + 16 j + b] = 16 j + b < row_bytes ? src[r * src_pitch + 16 j + b] : 0.
+.visible .entry {STAGING_KERNEL}(
+  .param .u64 src, .param .u64 src_pitch, .param .u64 dst, .param .u64 dst_pitch,
+  .param .u64 row_bytes, .param .u64 pieces, .param .u64 total)
+{{
+  .reg .pred %p<8>;
+  .reg .b16 %h<8>;
+  .reg .b32 %r<16>;
+  .reg .b32 %b<16>;
+  .reg .b64 %rd<24>;
+  ld.param.u64 %rd1, [src];
+  ld.param.u64 %rd2, [src_pitch];
+  ld.param.u64 %rd3, [dst];
+  ld.param.u64 %rd4, [dst_pitch];
+  ld.param.u64 %rd5, [row_bytes];
+  ld.param.u64 %rd6, [pieces];
+  ld.param.u64 %rd7, [total];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd3, %rd3;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
+  mul.wide.u32 %rd10, %r1, %r2;
+  cvt.u64.u32 %rd11, %r3;
+  add.u64 %rd12, %rd10, %rd11;
+  mul.wide.u32 %rd13, %r4, %r2;
+$L_next:
+  setp.ge.u64 %p1, %rd12, %rd7;
+  @%p1 bra $L_done;
+  div.u64 %rd14, %rd12, %rd6;
+  mul.lo.u64 %rd15, %rd14, %rd6;
+  sub.u64 %rd16, %rd12, %rd15;
+  shl.b64 %rd17, %rd16, 4;
+  mad.lo.u64 %rd18, %rd14, %rd2, %rd1;
+  add.u64 %rd18, %rd18, %rd17;
+  mad.lo.u64 %rd19, %rd14, %rd4, %rd3;
+  add.u64 %rd19, %rd19, %rd17;
+  sub.u64 %rd20, %rd5, %rd17;
+  setp.ge.u64 %p2, %rd20, 16;
+  and.b64 %rd21, %rd18, 1;
+  setp.eq.u64 %p3, %rd21, 0;
+  and.pred %p4, %p2, %p3;
+  @!%p4 bra $L_bytes;
+{halves}
+{packed}
+  bra.uni $L_store;
+$L_bytes:
+{bytes_}
+$L_store:
+  st.global.v4.b32 [%rd19], {{%r10, %r11, %r12, %r13}};
+  add.u64 %rd12, %rd12, %rd13;
+  bra.uni $L_next;
+$L_done:
+  ret;
+}}
+"""
+
+
+STAGING_PTX = _staging_ptx()
+"""The kernel that stages rows as `Staging` describes, the pad zero-filled: each thread
+writes 16-byte pieces of the staged rows (a grid-stride loop), reading the source in
+halfwords where its piece lies whole at an even address, else byte by byte."""
 
 
 def plan_staging(
@@ -372,6 +503,10 @@ __all__ = [
     "MAX_BOX",
     "MAX_RANK",
     "OOB_CODES",
+    "STAGING_BLOCKS",
+    "STAGING_KERNEL",
+    "STAGING_PTX",
+    "STAGING_THREADS",
     "STRIDE_ALIGNMENT",
     "SWIZZLE_BYTES",
     "SWIZZLE_CODES",
