@@ -13,7 +13,7 @@ matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in,
 accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
 into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
 too), mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA; also
-"store 0", "persistent 0" and both),
+"store 0", "persistent 0", both, and 256x128 blocks on 3 stages: 528 tiles, 4 per block),
 mm_f16_f16out (4096^3, the one-warpgroup ring schedule with the f16-out store) and mbr_f16
 (4096^3 relu(A * B + bias), f16 bias and out: the epilogue fused into the warp-specialized
 kernel's store, beside torch eager, torch.compile, its max-autotune-no-cudagraphs mode
@@ -566,6 +566,8 @@ def cases(torch: Any) -> list[Case]:
                 "store 0": {"store_columns": 0},
                 "persistent 0": {"persistent": 0},
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
+                # 16 x 33 = 528 tiles: 4 per block of 132 (128x256: 32 x 17 = 544, 5 for 16)
+                "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
             },
         ),
         # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
