@@ -339,13 +339,13 @@ class HostRuntime:
         cached = self._free_blocks.get(key)
         pointer = cached.pop() if cached else self.context.alloc(staging.nbytes)
         self._staged.append((stream, staging.nbytes, pointer))
-        # One kernel copies the rows and zero-fills their pad, 16 bytes per thread (in
+        # One kernel copies the rows and zero-fills their pad, a 4-byte word per thread (in
         # place of cuMemcpy2DAsync and cuMemsetD2D8Async).
         if self._staging_kernel is None:
             module = GpuModule(self.context, STAGING_PTX, name="schedir-staging")
             self._staging_kernel = module.kernel(STAGING_KERNEL)
         self._staging_kernel.launch(
-            staging.launch_blocks(),
+            staging.launch_grid(),
             STAGING_THREADS,
             staging.launch_arguments(pointer),
             stream=stream,

@@ -22,8 +22,8 @@ from schedir.gpu.tma import (
     FIELDS_HEADER,
     INTERLEAVE_CODES,
     L2PROMO_CODES,
+    MAX_GRID_Y,
     OOB_CODES,
-    STAGING_BLOCKS,
     STAGING_KERNEL,
     STAGING_PTX,
     STAGING_THREADS,
@@ -119,15 +119,16 @@ def test_rows_tma_cannot_describe_are_staged() -> None:
 
 
 def test_the_staging_kernel_assembles_and_takes_the_launch_arguments(ptxas: Path) -> None:
-    # One launch copies the rows and zero-fills the pad: 7 u64 parameters, a grid-stride
-    # loop over the 16-byte pieces of the staged rows (at most STAGING_BLOCKS blocks).
+    # One launch copies the rows and zero-fills the pad: 6 u64 parameters, a thread per
+    # 4-byte word of a staged row (x), the rows along y (looping past MAX_GRID_Y).
     staging = Staging(0x1000, 8194, 4096, 8194, 8208)
     arguments = staging.launch_arguments(0x9000)
-    assert [int(a) for a in arguments] == [0x1000, 8194, 0x9000, 8208, 8194, 513, 4096 * 513]
+    assert [int(a) for a in arguments] == [0x1000, 8194, 0x9000, 8208, 8194, 4096]
     entry = re.search(rf"\.entry {STAGING_KERNEL}\(([^)]*)\)", STAGING_PTX)
     assert entry is not None and entry.group(1).count(".param .u64") == len(arguments)
-    assert staging.launch_blocks() == min(STAGING_BLOCKS, -(-4096 * 513 // STAGING_THREADS))
-    assert Staging(0, 2, 1, 2, 16).launch_blocks() == 1
+    assert staging.launch_grid() == (-(-8208 // 4 // STAGING_THREADS), 4096)
+    assert Staging(0, 2, 1, 2, 16).launch_grid() == (1, 1)
+    assert Staging(0, 2, 100_000, 2, 16).launch_grid() == (1, MAX_GRID_Y)
     for arch in ("sm_80", "sm_90a"):
         assert assemble(STAGING_PTX, arch, ptxas=ptxas)[:4] == b"\x7fELF"
 
