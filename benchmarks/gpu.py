@@ -50,7 +50,7 @@ groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from regi
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
 "store 128 3 stages", "store 256 3 stages", "persistent 0", "1x128x128 persistent 132";
 mbr_f16 "store 0", "store 128 3 stages", "store 256 3 stages", "persistent 0 store 0",
-"persistent 66", "persistent 264", "raster 16", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+"persistent 66", "persistent 264", "raster 8", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -603,7 +603,7 @@ def cases(torch: Any) -> list[Case]:
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
                 "persistent 66": {"persistent": 66},
                 "persistent 264": {"persistent": 264},
-                "raster 16": {"raster_group": 16},
+                "raster 8": {"raster_group": 8},
                 "3 stages": {"stages": 3},
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
             },
