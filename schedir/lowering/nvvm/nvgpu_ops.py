@@ -801,9 +801,10 @@ def _copy_out_elements(
     """Copy the staged chunk (`rows` x `chunk`, columns `first`.. of the destination) out
     element by element where the destination's rows are not 16-byte aligned (an f16 N of
     4097: rows of 8194 bytes): index k x 128 + thread is (row, column) (k x 128 +
-    thread) / chunk, mod chunk, so each warp writes 32 adjacent elements of one row, whole
-    sectors of a coalesced store, instead of 16-byte pieces in 8 element stores that each
-    touch 16 sectors; at an edge tile each element is stored only inside `bounds`."""
+    thread) / chunk, mod chunk, so each warp writes 32 adjacent elements of one row (a
+    coalesced store over 2 or 3 sectors) instead of 16-byte pieces in 8 element stores
+    that each touch 16 sectors; at an edge tile each element is stored only inside
+    `bounds`."""
     emit = lw.emit(op)
 
     def c(v: int) -> SSAValue:
