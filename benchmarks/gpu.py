@@ -12,7 +12,8 @@ matmul_smem_cuda.mlir and rows for its candidate knob points; only when named), 
 matmuls mm_f16, mm_bf16 (4096^3) and mm_f16_8k, mm_bf16_8k (8192^3; f16/bf16 in, f32
 accumulation, f16/bf16 out: the default warp-specialized schedules, the conversion fused
 into the accumulators' store; cuBLAS and Triton's tutorial matmul write the input type
-too), mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA),
+too), mm_f16_odd (4095x4097x4096: edge tiles; B's rows, 8194 bytes, staged for TMA; also
+"store 0", "persistent 0", both, and 256x128 blocks on 3 stages: 528 tiles, 4 per block),
 mm_f16_f16out (4096^3, the one-warpgroup ring schedule with the f16-out store) and mbr_f16
 (4096^3 relu(A * B + bias), f16 bias and out: the epilogue fused into the warp-specialized
 kernel's store, beside torch eager, torch.compile, its max-autotune-no-cudagraphs mode
@@ -47,8 +48,9 @@ of a row per warp ("threads" = 4); colsum (default: one kernel) also times its o
 shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from registers, a
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
-"persistent 0", "1x128x128 persistent 132"; mbr_f16 "store 0", "persistent 0 store 0" and
-one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+"store 128 3 stages", "store 256 3 stages", "persistent 0", "1x128x128 persistent 132";
+mbr_f16 "store 0", "store 128 3 stages", "store 256 3 stages", "persistent 0 store 0",
+"persistent 66", "persistent 264", "raster 8", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -444,6 +446,8 @@ _DEFAULT_VARIANTS = {
     "2x128x128 4st": {"block_m": 256, "block_n": 128},
     "1x128x128 4st": {"consumers": 1, "block_n": 128},
     "store 0": {"store_columns": 0},
+    "store 128 3 stages": {"store_columns": 128, "stages": 3},
+    "store 256 3 stages": {"store_columns": 256, "stages": 3},
     "persistent 0": {"persistent": 0},
     "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
     # A persistent grid of one consumer warpgroup (the default two: --variant schedules).
@@ -460,8 +464,9 @@ warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster group
 rows of tiles, a persistent grid of 132 blocks, the accumulators stored through shared memory
 in chunks of 64 columns, f16/bf16 out) other knob values: raster groups of 1 (the launch's
 order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores from registers
-(store 0), a block per tile (persistent 0), both (the selection before 2026-11-29), and one
-consumer on a persistent grid in raster groups of 8 and 16."""
+(store 0), in chunks of 128 and 256 columns (their buffers fit beside 3 stages, not 4),
+a block per tile (persistent 0), both (the selection before 2026-11-29), and one consumer
+on a persistent grid in raster groups of 8 and 16."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -557,6 +562,13 @@ def cases(torch: Any) -> list[Case]:
             2 * (odd_m * odd_k + odd_k * odd_n + odd_m * odd_n),
             2.0 * odd_m * odd_n * odd_k,
             half=True,
+            knob_variants={
+                "store 0": {"store_columns": 0},
+                "persistent 0": {"persistent": 0},
+                "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
+                # 16 x 33 = 528 tiles: 4 per block of 132 (128x256: 32 x 17 = 544, 5 for 16)
+                "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
+            },
         ),
         # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
         # torch.compile write f16 too).
@@ -586,7 +598,13 @@ def cases(torch: Any) -> list[Case]:
             max_autotune=True,
             knob_variants={
                 "store 0": {"store_columns": 0},
+                "store 128 3 stages": {"store_columns": 128, "stages": 3},
+                "store 256 3 stages": {"store_columns": 256, "stages": 3},
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
+                "persistent 66": {"persistent": 66},
+                "persistent 264": {"persistent": 264},
+                "raster 8": {"raster_group": 8},
+                "3 stages": {"stages": 3},
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
             },
         ),

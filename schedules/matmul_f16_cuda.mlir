@@ -30,7 +30,7 @@ module attributes {transform.with_named_sequence} {
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     %persistent = transform.tune.knob<"persistent"> = 132 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
-    %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128] -> !transform.param<i64>
+    %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128, 256] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits

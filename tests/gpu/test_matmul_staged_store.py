@@ -1,6 +1,6 @@
 """The accumulator store through shared memory (`store_columns` knob,
 `transform.schedir.nvgpu.stage_accumulator_store`) on the device: the f16, bf16 and bias +
-relu schedules storing in chunks of 64 or 128 columns through each warpgroup's staging
+relu schedules storing in chunks of 64, 128 or 256 columns through each warpgroup's staging
 buffer, a block per tile and persistent grids (the next tile's store reusing the buffer),
 one and two consumers; whole tiles (4096^3), edge tiles (65x136x72, 1000x1032x1016: the
 pieces of the last columns partial) and rows no multiple of 16 bytes (N = 4097: element
@@ -30,6 +30,8 @@ pytestmark = pytest.mark.gpu
         ("bf16", "2x128x256", (1000, 1032, 1016), 132, 4, 64),
         ("bias_relu", "2x128x256", (1000, 1032, 1016), 0, 4, 64),
         ("bias_relu", "2x128x256", (1000, 1032, 1016), 5, 3, 128),
+        ("bias_relu", "2x128x256", (1000, 1032, 1016), 132, 3, 256),
+        ("f16", "2x128x256", (4095, 4097, 4096), 132, 3, 256),
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else None,
 )

@@ -313,7 +313,9 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     chunk of its columns (rows padded by its row stride); column chunk after column chunk,
     the warpgroup's threads write their (epilogue-computed) values into it, meet at a
     named barrier of the warpgroup's 128 threads (`bar.sync 1 + warpgroup, 128`), and copy
-    it out to `%mem` row by row, 16 bytes per thread (coalesced; bounded at an edge tile).
+    it out to `%mem` row by row, 16 bytes per thread (coalesced; bounded at an edge tile;
+    element by element, each warp 32 adjacent ones, where `%mem`'s rows are no multiple of
+    16 bytes apart).
     A chunk of 128 bytes per row in rows of 144 (16 bytes of padding) is free of bank
     conflicts both ways:
 

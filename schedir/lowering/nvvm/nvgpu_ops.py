@@ -38,13 +38,15 @@ accumulators, no `transposeA`/`transposeB`; TMA copies without `predicate`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from math import copysign
 
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
     Float16Type,
     Float32Type,
+    FloatAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -597,6 +599,32 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     whole = tuple(dst.get_shape()) == (m, n)
     bounds = None if whole else (desc.size(0), desc.size(1))
 
+    def position(block: int, j: int, half: int) -> tuple[SSAValue, SSAValue]:
+        """This thread's row and column of its pair in row block `block`, 8-column group
+        `j` and row half `half` (the wgmma fragment layout)."""
+        row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
+        return row, emit(llvm.AddOp(col0, c(8 * j)))
+
+    # The epilogue's loads (e.g. a bias by column) for every pair of the tile, issued
+    # before any of its stores: their latencies overlap instead of each stalling the
+    # chunk or the stores after it (a global store may alias a later global load, so
+    # neither LLVM nor ptxas moves the loads above the stores, nor above the staged
+    # store's barriers). Not for the bounded stores from registers of an edge tile, whose
+    # masks and addresses leave no registers for them (ptxas spills at 168).
+    loaded: dict[tuple[int, int, int], list[dict[SSAValue, SSAValue]]] = {}
+    if (
+        op.epilogue is not None
+        and (op.staging is not None or bounds is None)
+        and 0 < _prefetch_bytes(op.epilogue, m, n) <= PREFETCH_BYTES
+    ):
+        for block in range(m // WGMMA_ROWS):
+            for j in range(n // 8):
+                for half in range(2):
+                    row, col = position(block, j, half)
+                    loaded[block, j, half] = _prefetch_epilogue(
+                        lw, op, op.epilogue, row, col, bounds
+                    )
+
     def pairs(columns: range) -> Iterator[Pair]:
         """This thread's (row, column, two stored values, and the row's and column's
         static offsets from its first) in the accumulator's columns `columns` (whole
@@ -606,8 +634,7 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
         for block in range(m // WGMMA_ROWS):
             for j in range(columns.start // 8, columns.stop // 8):
                 for half in range(2):
-                    row = emit(llvm.AddOp(row0, c(block * WGMMA_ROWS + 8 * half)))
-                    col = emit(llvm.AddOp(col0, c(8 * j)))
+                    row, col = position(block, j, half)
                     pair = [
                         emit(
                             llvm.ExtractValueOp(
@@ -617,7 +644,16 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                         for e in range(2)
                     ]
                     if op.epilogue is not None:
-                        pair = _apply_epilogue(lw, op, op.epilogue, pair, row, col, bounds)
+                        pair = _apply_epilogue(
+                            lw,
+                            op,
+                            op.epilogue,
+                            pair,
+                            row,
+                            col,
+                            bounds,
+                            loaded.get((block, j, half)),
+                        )
                     elif not isinstance(out, Float32Type):
                         # f16 / bf16 out: arith.truncf's round to nearest even.
                         pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
@@ -673,7 +709,8 @@ def _staged_store(
     the bounds are masked off (and a piece whose row is past them writes nothing). The
     pieces are stored 16-byte aligned when the destination's row stride is a static
     multiple of 16 bytes (its tiles start at multiples of 8 elements: columns of tiles of
-    64 or more), element-aligned otherwise."""
+    64 or more); otherwise the chunk goes out element by element, each warp's 32 adjacent
+    in a row (`_copy_out_elements`)."""
     assert op.staging is not None
     emit = lw.emit(op)
 
@@ -724,6 +761,9 @@ def _staged_store(
             pointer = element_pointer(lw, emit, stage, at, op)
             lw.insert(llvm.StoreOp(vector, pointer, alignment=2 * width), op)
         sync()  # the chunk is in the buffer
+        if not aligned:
+            _copy_out_elements(lw, op, desc, stage, bounds, thread, rows, chunk, first)
+            continue
         for k in range(pieces // WARPGROUP_THREADS):
             index = emit(llvm.AddOp(thread, c(k * WARPGROUP_THREADS)))
             row = emit(llvm.UDivOp(index, c(per_row)))
@@ -745,6 +785,95 @@ def _staged_store(
             at = [emit(llvm.SelectOp(some, v, zero)) for v in (row, column)]
             target = element_pointer(lw, emit, desc, at, op)
             _bounded_piece_store(lw, op, target, piece, left, aligned)
+
+
+def _copy_out_elements(
+    lw: Lowering,
+    op: ng.WarpgroupMmaStoreOp,
+    desc: Descriptor,
+    stage: Descriptor,
+    bounds: tuple[SSAValue, SSAValue] | None,
+    thread: SSAValue,
+    rows: int,
+    chunk: int,
+    first: int,
+) -> None:
+    """Copy the staged chunk (`rows` x `chunk`, columns `first`.. of the destination) out
+    element by element where the destination's rows are not 16-byte aligned (an f16 N of
+    4097: rows of 8194 bytes): index k x 128 + thread is (row, column) (k x 128 +
+    thread) / chunk, mod chunk, so each warp writes 32 adjacent elements of one row (a
+    coalesced store over 2 or 3 sectors) instead of 16-byte pieces in 8 element stores
+    that each touch 16 sectors; at an edge tile each element is stored only inside
+    `bounds`."""
+    emit = lw.emit(op)
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    dst_t = _memref(op.dst_memref)
+    out = dst_t.element_type
+    width = element_bytes(out)
+    bits = 8 * width
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = c(0)
+    assert chunk % WARPGROUP_THREADS == 0 or WARPGROUP_THREADS % chunk == 0
+    # (chunk divides 128 or 128 divides it: the thread's first row and column, and each
+    # step's static offsets from them)
+    if chunk <= WARPGROUP_THREADS:
+        row0 = emit(llvm.UDivOp(thread, c(chunk)))
+        col0 = emit(llvm.URemOp(thread, c(chunk)))
+    else:
+        row0, col0 = zero, thread
+    column0 = emit(llvm.AddOp(col0, c(first)))
+    # Each step's target a static offset from the first (held in few registers: LLVM
+    # would otherwise keep each step's address arithmetic live across the tile loop), and
+    # its bounds check against what is left of the edge tile past the first.
+    strides = staging_strides(dst_t)
+    base = element_pointer(lw, emit, desc, [row0, column0], op)
+    if base.type != PTR_GLOBAL:
+        base = emit(llvm.AddrSpaceCastOp(base, PTR_GLOBAL))
+    left = (
+        None
+        if bounds is None
+        else (emit(llvm.SubOp(bounds[0], row0)), emit(llvm.SubOp(bounds[1], column0)))
+    )
+    element = lw.convert(out, op)
+    register = "r" if bits == 32 else "h"
+    for k in range(rows * chunk // WARPGROUP_THREADS):
+        step = k * WARPGROUP_THREADS
+        d_row, d_col = (step // chunk, 0) if chunk <= WARPGROUP_THREADS else divmod(step, chunk)
+        row = emit(llvm.AddOp(row0, c(d_row)))
+        col = emit(llvm.AddOp(col0, c(d_col)))
+        source = element_pointer(lw, emit, stage, [row, col], op)
+        value = emit(llvm.LoadOp(source, out, alignment=width))
+        if strides is not None:
+            offset = c(d_row * strides[0] + d_col)
+            target = emit(llvm.GEPOp(base, [offset], element))
+        else:
+            target = element_pointer(lw, emit, desc, [row, emit(llvm.AddOp(col, c(first)))], op)
+            if target.type != PTR_GLOBAL:
+                target = emit(llvm.AddrSpaceCastOp(target, PTR_GLOBAL))
+        if left is None:
+            lw.insert(llvm.StoreOp(value, target, alignment=width), op)
+            continue
+        inside = emit(
+            llvm.AndOp(
+                emit(llvm.ICmpOp(c(d_row), left[0], slt)),
+                emit(llvm.ICmpOp(c(d_col), left[1], slt)),
+            )
+        )
+        # (the store of an element outside is predicated off: its address is not used)
+        _asm(
+            lw,
+            op,
+            f"{{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n@p st.global.b{bits} [$1], $2;\n}}",
+            f"r,l,{register}",
+            [
+                emit(llvm.ZExtOp(inside, i32)),
+                target,
+                emit(llvm.BitcastOp(value, IntegerType(bits))),
+            ],
+        )
 
 
 def _bounded_piece_store(
@@ -805,6 +934,173 @@ def _bounded_piece_store(
     _asm(lw, op, "{\n" + "\n".join(lines) + "\n}", ",".join(constraints), args)
 
 
+def _epilogue_loads(epilogue: Region) -> set[Operation]:
+    """The epilogue's `memref.load`s that do not depend on the accumulator's value (its
+    block's first argument) and the ops their operands come from: what can be issued
+    ahead of the stores."""
+    block = epilogue.block
+    tainted: set[SSAValue] = {block.args[0]}
+    free: set[Operation] = set()
+    for body_op in block.ops:
+        if any(operand in tainted for operand in body_op.operands):
+            tainted.update(body_op.results)
+        elif body_op.results and not body_op.regions:
+            free.add(body_op)
+    hoisted: set[Operation] = set()
+    work: list[Operation] = [o for o in free if isinstance(o, memref.LoadOp)]
+    while work:
+        body_op = work.pop()
+        if body_op in hoisted:
+            continue
+        hoisted.add(body_op)
+        for operand in body_op.operands:
+            owner = operand.owner
+            if isinstance(owner, Operation) and owner in free:
+                work.append(owner)
+    return hoisted
+
+
+PREFETCH_BYTES = 128
+"""At most this many bytes of epilogue loads per thread (32 registers: a 64x256 tile's
+f16 bias by column) are issued ahead of the stores; more would crowd the accumulators."""
+
+
+def _prefetch_bytes(epilogue: Region, m: int, n: int) -> int:
+    """Bytes per thread of the epilogue's loads that can go ahead of the stores (see
+    `_epilogue_loads`) for an m x n accumulator tile: a thread's values are in 2 * m / 64
+    rows and n / 4 columns, so a load by row alone takes 2 * m / 64 values, by column
+    alone n / 4, by both their product (as LLVM merges the repeats)."""
+    block = epilogue.block
+    hoisted = _epilogue_loads(epilogue)
+    depends: dict[SSAValue, set[int]] = {arg: {i} for i, arg in enumerate(block.args)}
+    total = 0
+    for body_op in block.ops:
+        if body_op not in hoisted:
+            continue
+        uses = set().union(*(depends.get(v, set()) for v in body_op.operands))
+        for result in body_op.results:
+            depends[result] = uses
+        if isinstance(body_op, memref.LoadOp):
+            values = (2 * m // WGMMA_ROWS if 1 in uses else 1) * (n // 4 if 2 in uses else 1)
+            total += values * -(-getattr(body_op.res.type, "bitwidth", 64) // 8)
+    return total
+
+
+RELU_ROUNDING = {
+    Float16Type: "llvm.nvvm.ff2f16x2.rn.relu",
+    BFloat16Type: "llvm.nvvm.ff2bf16x2.rn.relu",
+}
+"""The intrinsic that rounds two f32 to f16 (bf16) with the relu fused (sm_80+:
+`cvt.rn.relu.f16x2.f32`): negative values become 0, NaN stays NaN."""
+
+
+def _relu_rounding(epilogue: Region) -> tuple[set[Operation], SSAValue] | None:
+    """The epilogue's closing `arith.maximumf %s, 0.0` (either order) and the
+    `arith.truncf` of it to f16 or bf16 that it yields (the max used by nothing else):
+    the two ops, which `cvt.rn.relu` does at once (0 for any negative value, NaN for NaN,
+    as the max), and %s; or None."""
+    block = epilogue.block
+    done = block.last_op
+    if done is None or len(done.operands) != 1:
+        return None
+    trunc = done.operands[0].owner
+    if not isinstance(trunc, arith.TruncFOp) or type(trunc.result.type) not in RELU_ROUNDING:
+        return None
+    peak = trunc.input.owner
+    if (
+        not isinstance(peak, arith.MaximumfOp)
+        or peak.result.uses.get_length() != 1
+        or peak.parent_block() is not block
+        or trunc.parent_block() is not block
+    ):
+        return None
+
+    def zero(value: SSAValue) -> bool:
+        owner = value.owner
+        return (
+            isinstance(owner, arith.ConstantOp)
+            and isinstance(owner.value, FloatAttr)
+            and owner.value.value.data == 0.0
+            and copysign(1.0, owner.value.value.data) > 0
+        )
+
+    if zero(peak.rhs):
+        return {peak, trunc}, peak.lhs
+    if zero(peak.lhs):
+        return {peak, trunc}, peak.rhs
+    return None
+
+
+def _epilogue_indices(
+    lw: Lowering,
+    op: Operation,
+    row: SSAValue,
+    col: SSAValue,
+    bounds: tuple[SSAValue, SSAValue] | None,
+) -> list[list[SSAValue]]:
+    """The epilogue's (row, column) index arguments of the pair at (row, col) and
+    (row, col + 1); at an edge tile an index past its bound is 0 instead (that element's
+    value is not stored; the loads stay inside the epilogue's operands)."""
+    emit = lw.emit(op)
+    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+    zero = lw.constant(0, i64, op)
+    indices: list[list[SSAValue]] = []
+    for e in range(2):
+        at = [row, col if e == 0 else emit(llvm.AddOp(col, lw.constant(1, i64, op)))]
+        if bounds is not None:
+            # Each index on its own (a load by column alone stays one per column).
+            at = [
+                emit(llvm.SelectOp(emit(llvm.ICmpOp(a, bound, slt)), a, zero))
+                for a, bound in zip(at, bounds, strict=True)
+            ]
+        indices.append([emit(UnrealizedConversionCastOp.get([a], [IndexType()])) for a in at])
+    return indices
+
+
+def _clone_epilogue(
+    lw: Lowering,
+    op: Operation,
+    epilogue: Region,
+    mapping: dict[SSAValue, SSAValue],
+    only: set[Operation] | None = None,
+    skip: set[Operation] | None = None,
+) -> None:
+    """Clone the epilogue's body ops (less its yield) before `op` through `mapping`,
+    extended with their results: those in `only`, or all not yet mapped and not in
+    `skip`."""
+    *body, _ = epilogue.block.ops
+    for body_op in body:
+        if (only is not None and body_op not in only) or (
+            only is None
+            and ((body_op.results and body_op.results[0] in mapping) or body_op in (skip or ()))
+        ):
+            continue
+        clone = body_op.clone(value_mapper=mapping)
+        lw.insert(clone, op)
+        mapping.update(zip(body_op.results, clone.results, strict=True))
+
+
+def _prefetch_epilogue(
+    lw: Lowering,
+    op: Operation,
+    epilogue: Region,
+    row: SSAValue,
+    col: SSAValue,
+    bounds: tuple[SSAValue, SSAValue] | None,
+) -> list[dict[SSAValue, SSAValue]]:
+    """The epilogue's loads (see `_epilogue_loads`) for the pair at (row, col) and
+    (row, col + 1), cloned now: for each element, the mapping `_apply_epilogue` goes on
+    from."""
+    block = epilogue.block
+    hoisted = _epilogue_loads(epilogue)
+    mappings: list[dict[SSAValue, SSAValue]] = []
+    for index in _epilogue_indices(lw, op, row, col, bounds):
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args[1:], index, strict=True))
+        _clone_epilogue(lw, op, epilogue, mapping, hoisted)
+        mappings.append(mapping)
+    return mappings
+
+
 def _apply_epilogue(
     lw: Lowering,
     op: Operation,
@@ -813,35 +1109,36 @@ def _apply_epilogue(
     row: SSAValue,
     col: SSAValue,
     bounds: tuple[SSAValue, SSAValue] | None,
+    loaded: list[dict[SSAValue, SSAValue]] | None = None,
 ) -> list[SSAValue]:
     """The stored values of the accumulators `pair` at (row, col) and (row, col + 1): the
     epilogue's ops cloned for each (still arith/math and memref.load: the passes after this
-    one lower them). At an edge tile an element outside `bounds` reads at (0, 0) instead
-    (its value is not stored; the loads stay inside the epilogue's operands)."""
-    emit = lw.emit(op)
-    slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
-    zero = lw.constant(0, i64, op)
+    one lower them), going on from `loaded` (`_prefetch_epilogue`'s) where given. At an
+    edge tile an index past its bound is 0 instead (see `_epilogue_indices`)."""
     block = epilogue.block
+    done = block.last_op
+    assert done is not None
+    if loaded is None:
+        indices = _epilogue_indices(lw, op, row, col, bounds)
+        loaded = [dict(zip(block.args[1:], index, strict=True)) for index in indices]
+    fused = _relu_rounding(epilogue)
+    # With a relu and rounding at the end, the pair's one cvt.rn.relu does both (below).
+    skip, last = fused if fused is not None else (set[Operation](), done.operands[0])
     results: list[SSAValue] = []
-    for e, value in enumerate(pair):
-        at = [row, col if e == 0 else emit(llvm.AddOp(col, lw.constant(1, i64, op)))]
-        if bounds is not None:
-            inside = emit(
-                llvm.AndOp(
-                    emit(llvm.ICmpOp(at[0], bounds[0], slt)),
-                    emit(llvm.ICmpOp(at[1], bounds[1], slt)),
-                )
-            )
-            at = [emit(llvm.SelectOp(inside, a, zero)) for a in at]
-        index = [emit(UnrealizedConversionCastOp.get([a], [IndexType()])) for a in at]
-        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, [value, *index], strict=True))
-        *body, done = block.ops
-        for body_op in body:
-            clone = body_op.clone(value_mapper=mapping)
-            lw.insert(clone, op)
-            mapping.update(zip(body_op.results, clone.results, strict=True))
-        results.append(mapping.get(done.operands[0], done.operands[0]))
-    return results
+    for value, ready in zip(pair, loaded, strict=True):
+        mapping = {**ready, block.args[0]: value}
+        _clone_epilogue(lw, op, epilogue, mapping, skip=skip)
+        results.append(mapping.get(last, last))
+    if fused is None:
+        return results
+    out = done.operands[0].type
+    emit = lw.emit(op)
+    # The first operand goes to the upper half: the pair's second element.
+    both = _intrinsic(
+        lw, op, RELU_ROUNDING[type(out)], [results[1], results[0]], VectorType(out, [2])
+    )
+    assert both is not None
+    return [emit(llvm.ExtractElementOp(both, lw.constant(e, i64, op))) for e in range(2)]
 
 
 def _bounded_pair_store(

@@ -5,7 +5,7 @@ relu schedules, one and two consumers, a block per tile and persistent grids, wh
 to sm_90a PTX that ptxas assembles without serializing the wgmma, other C75xx warnings or
 spills; each chunk of columns is written to shared memory and copied out between the
 warpgroup's named barriers (`bar.sync <1 + warpgroup>, 128`), in 16-byte pieces where the
-rows allow; `store_columns = 0` keeps the stores from registers (64 is selected); a staging
+rows allow, else element by element (each warp 32 adjacent ones of a row); `store_columns = 0` keeps the stores from registers (64 is selected); a staging
 buffer that does not fit beside the ring is a constraint violation."""
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ NAMED_BARRIER = re.compile(r"bar\.sync\s+(%r\d+|[1-9]\d*), 128;")
         ("bf16", (1000, 1032, 1016), {"store_columns": 64}, 4),
         ("bias_relu", (1000, 1032, 1016), {"store_columns": 64}, 4),
         ("bias_relu", (4096, 4096, 4096), {"store_columns": 64, "persistent": 132}, 4),
+        ("bias_relu", (1000, 1032, 1016), {"store_columns": 256, "stages": 3}, 1),
+        ("f16", (4096, 4096, 4096), {"store_columns": 256, "stages": 3, "persistent": 132}, 1),
         ("f16", (1000, 1032, 1016), {"store_columns": 128, "consumers": 1, "block_n": 128}, 1),
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else None,
@@ -49,8 +51,12 @@ def test_staged_store_assembles_cleanly(
     assert "wgmma.mma_async" in ptx
     # Two named barriers per chunk, around its writes into the buffer.
     assert len(NAMED_BARRIER.findall(ptx)) == 2 * chunks
-    assert "ld.shared.v4.b32" in ptx and "st.shared.b32" in ptx
+    assert "st.shared.b32" in ptx
     m, n, _ = size
+    # 16-byte pieces where the rows allow, else element by element (each warp 32
+    # adjacent elements of a row).
+    assert ("ld.shared.v4.b32" in ptx) == (n % 8 == 0)
+    assert ("ld.shared.b16" in ptx) == (n % 8 != 0)
     if (m, n) == (4096, 4096):
         # Whole tiles: plain 16-byte stores, nothing element by element.
         assert "st.global.v4.b32" in ptx and "st.global.b16" not in ptx
@@ -58,8 +64,10 @@ def test_staged_store_assembles_cleanly(
         # Edge tiles of aligned rows: a whole piece in one predicated 16-byte store.
         assert "@!w st.global.v4.b32" in ptx and "st.global.b16" in ptx
     else:
-        # Rows of 8194 bytes: no 16-byte stores.
-        assert "st.global.v4" not in ptx and "st.global.b16" in ptx
+        # Rows of 8194 bytes: no 16-byte stores; a consumer's 64 x 256 elements over its
+        # 128 threads, each stored once, predicated.
+        assert "st.global.v4" not in ptx
+        assert len(re.findall(r"@p st\.global\.b16", ptx)) == 64 * 256 // 128
 
 
 def test_no_staging_is_the_store_from_registers() -> None:
