@@ -592,7 +592,7 @@ def cases(torch: Any) -> list[Case]:
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
         # the selected 2 stages of padded 128x32 / 32x128 tiles, 4 stages of 16-wide k
-        # steps, and 128x256 blocks of 64x64 warp tiles.
+        # steps, 128x256 blocks of 64x64 warp tiles, and rows not padded.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -605,6 +605,7 @@ def cases(torch: Any) -> list[Case]:
             knob_variants={
                 "bk16 4 stages": {"block_k": 16, "stages": 4},
                 "128x256 bk16 3st": {"block_n": 256, "block_k": 16, "stages": 3},
+                "pad 0": {"pad": 0},
             },
         ),
     ]
