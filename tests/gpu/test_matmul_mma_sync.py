@@ -59,10 +59,16 @@ CASES = [
     ("bf16", {}, (256, 128, 64)),
     ("f16", {"block_n": 256, "block_k": 16}, (256, 512, 80)),
     ("f16", {}, (130, 256, 64)),
+    ("f16", {"stages": 3}, (1000, 1032, 1016)),
+    ("f16", {"stages": 4}, (512, 256, 384)),
+    ("f16", {"block_k": 64, "stages": 3}, (256, 384, 320)),
+    ("f16", {"block_n": 256, "stages": 3}, (256, 512, 96)),
 ]
 """(element, knobs, (m, n, k)): odd sizes (edge tiles in every dimension, one row, a
 single partial tile), sizes the tiles divide (cp.async pipelined: 2, 3 and 4 stages, fewer
-k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks; an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, and other tile shapes."""
+k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks; an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, other tile shapes, and rings
+beyond 48 KiB in dynamic shared memory (3 and 4 stages, 64-wide k steps, 128x256
+blocks; at an odd size too)."""
 
 
 def run_case(element: str, knobs: dict[str, int], size: tuple[int, int, int]) -> None:
@@ -100,6 +106,7 @@ _SANITIZED = """
 from tests.gpu.test_matmul_mma_sync import run_case
 run_case("f16", {}, (200, 264, 104))
 run_case("f16", {}, (256, 256, 128))
+run_case("f16", {"stages": 3}, (256, 256, 128))
 print("ran")
 """
 
@@ -108,5 +115,6 @@ print("ran")
 def test_sanitizer_clean(tool: str) -> None:
     """No out-of-bounds access (edge tiles: partial copies, masked fragments) and no
     shared-memory hazard between the k steps' copies and the ldmatrix reads of the
-    previous step, at an odd size and at one the tiles divide."""
+    previous step, at an odd size and at one the tiles divide (2 stages in static, 3 in
+    dynamic shared memory)."""
     run_sanitized(tool, _SANITIZED)

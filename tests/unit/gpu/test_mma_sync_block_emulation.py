@@ -17,6 +17,10 @@ from xdsl.dialects.builtin import ModuleOp
 
 from schedir.dialects import get_context
 from schedir.dialects.syntax import parse_module
+from schedir.lowering.gpu import launches
+from schedir.lowering.gpu_workgroup_to_dynamic_shared_memory import (
+    move_to_dynamic_shared_memory,
+)
 from schedir.pipeline import apply_schedule
 from tests.unit.gpu.mma_block_emulation import run_matmul
 
@@ -76,6 +80,42 @@ def test_pipelined_kernel_computes_a_times_b(
     whole = m % tiles["block_m"] == 0 and n % tiles["block_n"] == 0 and k % tiles["block_k"] == 0
     # Pipelined where the tiles divide the sizes (edge tiles keep synchronous copies).
     assert "nvgpu.ldmatrix" in text and ("numGroups" in text) == whole
+    rng = np.random.default_rng(m + n + k)
+    a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
+    b = rng.integers(-3, 4, size=(k, n)).astype(np.float16)
+    c = run_matmul(module, a, b)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+
+
+DYNAMIC_CASES = [
+    ({"stages": 3}, (128, 128, 160)),
+    ({"stages": 4}, (256, 128, 96)),
+    ({"block_k": 64, "stages": 3}, (128, 128, 256)),
+    ({"block_n": 256, "stages": 3, "pad": 0}, (128, 256, 128)),
+    ({"stages": 3}, (200, 264, 104)),
+]
+"""(knobs, (m, n, k)): rings beyond the 48 KiB of static shared memory (3 and 4 stages of
+padded 128x32 / 32x128 tiles, 3 stages of 64-wide k steps, 128x256 blocks of 64x64 warp
+tiles), pipelined and at odd sizes (synchronous edge copies)."""
+
+
+@pytest.mark.parametrize(
+    ("knobs", "size"),
+    DYNAMIC_CASES,
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_rings_in_dynamic_shared_memory_compute_a_times_b(
+    knobs: dict[str, int], size: tuple[int, int, int]
+) -> None:
+    """The shared tiles as views of the launch's dynamic shared memory
+    (gpu-workgroup-to-dynamic-shared-memory), each at its own offset: no two rings
+    overlap (an overlap corrupts a slot: NaN or a wrong sum)."""
+    m, n, k = size
+    module = _scheduled(m, n, k, knobs)
+    (launch,) = launches(module)
+    launch = move_to_dynamic_shared_memory(launch)
+    assert launch.dynamicSharedMemorySize is not None
+    assert "gpu.dynamic_shared_memory" in str(module)
     rng = np.random.default_rng(m + n + k)
     a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
     b = rng.integers(-3, 4, size=(k, n)).astype(np.float16)

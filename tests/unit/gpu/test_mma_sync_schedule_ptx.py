@@ -137,3 +137,49 @@ def test_other_tile_shapes_assemble_without_spills(
     log = ptxas_log(ptx, ptxas, "sm_90")
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
+
+
+DYNAMIC_CASES = [
+    ({"stages": 3}, 3 * (128 * 40 + 32 * 136) * 2),
+    ({"block_k": 64, "stages": 4}, 4 * (128 * 72 + 64 * 136) * 2),
+    ({"block_n": 256, "stages": 3, "pad": 0}, 3 * (128 * 32 + 32 * 256) * 2),
+]
+"""(knobs, ring bytes): rings beyond the 48 KiB of static shared memory (3 stages of the
+padded 128x32 / 32x128 tiles, 4 of 64-wide k steps, 3 of 128x256 blocks' unpadded tiles)."""
+
+
+@pytest.mark.parametrize(
+    ("knobs", "ring_bytes"),
+    DYNAMIC_CASES,
+    ids=lambda v: "-".join(f"{k}{x}" for k, x in v.items()) if isinstance(v, dict) else str(v),
+)
+def test_rings_beyond_48_kib_live_in_dynamic_shared_memory(
+    knobs: dict[str, int], ring_bytes: int, ptxas: Path
+) -> None:
+    """The rings are views of the kernel's dynamic shared memory (no static shared array:
+    those are capped at 48 KiB), the launch reserves their bytes, and the ldmatrix check
+    still folds (no element loads): the views' offsets keep 16-byte rows aligned."""
+    assert ring_bytes > 48 * 1024
+    schedule = SCHEDULE.read_text()
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in schedule
+        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    kernel = schedir.compile(
+        _payload(512, 512, 512, "f16"),
+        schedule=schedule,
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    ptx = kernel.stages["ptx"]
+    assert ".extern .shared .align 1024 .b8 __dynamic_shmem__[];" in ptx
+    assert not re.search(r"^\s*\.shared\s", ptx, flags=re.M), "a static shared array"
+    # the launch's dynamic shared memory size (an i32 constant of the host code)
+    assert re.search(rf"llvm\.mlir\.constant\({ring_bytes} : i32\)", kernel.stages["llvm-dialect"])
+    stages = knobs["stages"]
+    waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
+    assert waits[0] == str(stages - 1), waits
+    assert not re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
+    assert re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)
+    log = ptxas_log(ptx, ptxas, "sm_90")
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
