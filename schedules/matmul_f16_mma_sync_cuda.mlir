@@ -1,6 +1,7 @@
 // f16 (or bf16) matmul with f32 accumulation on the tensor cores through warp-level
 // mma.sync (sm_80+), upstream's route: 128x128 output tiles per block (#gpu.block<y>,
-// #gpu.block<x>), the fill fused and spread over the block's 256 threads, the reduction in
+// #gpu.block<x>), the fill fused and split over the warps as the matmul is (the rewrite
+// below then starts the accumulators at the fill's value instead), the reduction in
 // 32-wide k steps whose A (128x32) and B (32x128) tiles are promoted into
 // #gpu.address_space<workgroup> buffers (structured.promote; the copies tiled over the 256
 // threads, 16-byte rows each). The block's matmul on the shared tiles is split over its 8
@@ -9,8 +10,8 @@
 // transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 4 x 2 m16n8k16 mma.sync per
 // k step on fragments loaded with ldmatrix (A x4, B x4 .trans; a warp-uniform check that
 // LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 64
-// f32 accumulators of a lane loaded before the k loop, carried through it in registers and
-// stored after it. The copies then become 16-byte cp.async (1-D transfers first,
+// f32 accumulators of a lane starting at the fill's 0 before the k loop, carried through
+// it in registers and stored after it. The copies then become 16-byte cp.async (1-D transfers first,
 // transform.nvgpu.create_async_groups), the shared tiles' rows are padded by `pad` f16
 // (transform.schedir.pad_shared_rows: an ldmatrix tile's 8 rows in distinct banks), the
 // tiles are multi-buffered `stages` deep (transform.memref.multibuffer) and the k loop is
@@ -101,8 +102,9 @@ module attributes {transform.with_named_sequence} {
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fill_b, %forall_b1 = transform.structured.fuse_into_containing_op %fill into %forall_b
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill_t, %forall_f = transform.structured.tile_using_forall %fill_b num_threads [16, 16]
-        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_w, %forall_f = transform.structured.tile_using_forall %fill_b num_threads [%wm, %wn]
+        (mapping = [#gpu.warp<linear_dim_1>, #gpu.warp<linear_dim_0>])
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %mm_k, %k_loop = transform.structured.tile_using_for %mm_b tile_sizes [0, 0, %bk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
