@@ -593,7 +593,7 @@ def cases(torch: Any) -> list[Case]:
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
         # the selected 2 stages of padded 128x32 / 32x128 tiles, rows not padded, 3 and 4
         # stages (beyond 48 KiB: dynamic shared memory), 64-wide k steps, 4 stages of
-        # 16-wide ones, and 128x256 blocks of 64x64 warp tiles.
+        # 16-wide ones, and 128x256 / 256x128 blocks of 64x64 warp tiles.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -610,6 +610,7 @@ def cases(torch: Any) -> list[Case]:
                 "bk64 3 stages": {"block_k": 64, "stages": 3},
                 "bk16 4 stages": {"block_k": 16, "stages": 4},
                 "128x256 3 stages": {"block_n": 256, "stages": 3},
+                "256x128 4 stages": {"block_m": 256, "warps_n": 2, "stages": 4},
             },
         ),
     ]

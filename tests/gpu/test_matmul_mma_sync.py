@@ -63,12 +63,13 @@ CASES = [
     ("f16", {"stages": 4}, (512, 256, 384)),
     ("f16", {"block_k": 64, "stages": 3}, (256, 384, 320)),
     ("f16", {"block_n": 256, "stages": 3}, (256, 512, 96)),
+    ("f16", {"block_m": 256, "warps_n": 2, "stages": 4}, (600, 264, 200)),
 ]
 """(element, knobs, (m, n, k)): odd sizes (edge tiles in every dimension, one row, a
 single partial tile), sizes the tiles divide (cp.async pipelined: 2, 3 and 4 stages, fewer
 k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks; an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, other tile shapes, and rings
-beyond 48 KiB in dynamic shared memory (3 and 4 stages, 64-wide k steps, 128x256
-blocks; at an odd size too)."""
+beyond 48 KiB in dynamic shared memory (3 and 4 stages, 64-wide k steps, 128x256 and
+256x128 blocks; at odd sizes too)."""
 
 
 def run_case(element: str, knobs: dict[str, int], size: tuple[int, int, int]) -> None:

@@ -92,11 +92,12 @@ DYNAMIC_CASES = [
     ({"stages": 4}, (256, 128, 96)),
     ({"block_k": 64, "stages": 3}, (128, 128, 256)),
     ({"block_n": 256, "stages": 3, "pad": 0}, (128, 256, 128)),
+    ({"block_m": 256, "warps_n": 2, "stages": 4}, (256, 128, 160)),
     ({"stages": 3}, (200, 264, 104)),
 ]
 """(knobs, (m, n, k)): rings beyond the 48 KiB of static shared memory (3 and 4 stages of
-padded 128x32 / 32x128 tiles, 3 stages of 64-wide k steps, 128x256 blocks of 64x64 warp
-tiles), pipelined and at odd sizes (synchronous edge copies)."""
+padded 128x32 / 32x128 tiles, 3 stages of 64-wide k steps, 128x256 and 256x128 blocks of
+64x64 warp tiles), pipelined and at odd sizes (synchronous edge copies)."""
 
 
 @pytest.mark.parametrize(
