@@ -591,9 +591,9 @@ def cases(torch: Any) -> list[Case]:
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
-        # the selected 2 stages of padded 128x32 / 32x128 tiles, rows not padded, 3 and 4
-        # stages (beyond 48 KiB: dynamic shared memory), 64-wide k steps, 4 stages of
-        # 16-wide ones, and 128x256 / 256x128 blocks of 64x64 warp tiles.
+        # the selected 3 stages of padded 128x64 / 64x256 tiles (64x64 warp tiles, dynamic
+        # shared memory), rows not padded, 32-wide k steps, 4 stages, 128x128 blocks of
+        # 64-wide k steps, 256x128 blocks, and the previous 2 stages of 128x128x32 tiles.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -605,12 +605,17 @@ def cases(torch: Any) -> list[Case]:
             half=True,
             knob_variants={
                 "pad 0": {"pad": 0},
-                "3 stages": {"stages": 3},
+                "bk32": {"block_k": 32},
                 "4 stages": {"stages": 4},
-                "bk64 3 stages": {"block_k": 64, "stages": 3},
-                "bk16 4 stages": {"block_k": 16, "stages": 4},
-                "128x256 3 stages": {"block_n": 256, "stages": 3},
-                "256x128 4 stages": {"block_m": 256, "warps_n": 2, "stages": 4},
+                "128x128 4 stages": {"block_n": 128, "stages": 4},
+                "256x128 bk32 4 stages": {
+                    "block_m": 256,
+                    "block_n": 128,
+                    "block_k": 32,
+                    "warps_n": 2,
+                    "stages": 4,
+                },
+                "previous 128x128x32 2 stages": {"block_n": 128, "block_k": 32, "stages": 2},
             },
         ),
     ]

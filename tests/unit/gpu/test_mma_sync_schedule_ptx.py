@@ -1,8 +1,10 @@
-"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: the example (edge tiles in every
-dimension) and a size the tiles divide compile to PTX for sm_80 and sm_90 with the warp
-tiles' mma.sync instructions (4 x 4 m16n8k16 tiles of a 64x32 warp tile, 2 k tiles per
-32-wide k step, f32 accumulators), f16 and bf16, which ptxas assembles for that arch
-without spills, naming no intrinsic LLVM does not know."""
+"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: at the previous selection (2
+stages of 128x32 / 32x128 tiles), the example (edge tiles in every dimension) and a size
+the tiles divide compile to PTX for sm_80 and sm_90 with the warp tiles' mma.sync
+instructions (4 x 4 m16n8k16 tiles of a 64x32 warp tile, 2 k tiles per 32-wide k step,
+f32 accumulators), f16 and bf16, which ptxas assembles for that arch without spills,
+naming no intrinsic LLVM does not know; the selected 128x256 blocks of 64-wide k steps
+(3 stages in dynamic shared memory) and other tile shapes likewise."""
 
 from __future__ import annotations
 
@@ -39,6 +41,21 @@ CASES = [
 archs, f16 and bf16."""
 
 
+SELECTED = {"block_m": 128, "block_n": 256, "block_k": 64, "warps_n": 4, "stages": 3, "pad": 8}
+"""The knobs' selected values in the schedule."""
+PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
+"""The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+
+
+def _schedule(knobs: dict[str, int]) -> str:
+    schedule = SCHEDULE.read_text()
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in schedule
+        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    return schedule
+
+
 @pytest.fixture(
     scope="module",
     params=CASES,
@@ -48,7 +65,7 @@ def compiled(request: pytest.FixtureRequest) -> tuple[str, str, str, bool]:
     arch, element, (m, n, k) = request.param
     kernel = schedir.compile(
         _payload(m, n, k, element),
-        schedule=SCHEDULE,
+        schedule=_schedule(PREVIOUS),
         options=CompileOptions(target="cuda", arch=arch),
     )
     whole = m % 128 == 0 and n % 128 == 0 and k % 32 == 0
@@ -100,9 +117,6 @@ def test_ptx_assembles_without_spills(compiled: tuple[str, str, str, bool], ptxa
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4, "stages": 2, "pad": 8}
-"""The knobs' selected values in the schedule."""
-
 KNOB_CASES = [
     ({"block_k": 16}, 4 * 4 * 1),
     ({"warps_n": 2}, 2 * 8 * 2),
@@ -124,11 +138,7 @@ variants time), three stages on unpadded rows and four on 16-wide k steps."""
 def test_other_tile_shapes_assemble_without_spills(
     knobs: dict[str, int], mma_count: int, ptxas: Path
 ) -> None:
-    schedule = SCHEDULE.read_text()
-    for knob, value in knobs.items():
-        selected = f'"{knob}"> = {SELECTED[knob]} from'
-        assert selected in schedule
-        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    schedule = _schedule(PREVIOUS | knobs)
     kernel = schedir.compile(
         _payload(1000, 1032, 1016, "f16"),
         schedule=schedule,
@@ -143,12 +153,14 @@ def test_other_tile_shapes_assemble_without_spills(
 
 
 DYNAMIC_CASES = [
-    ({"stages": 3}, 3 * (128 * 40 + 32 * 136) * 2),
-    ({"block_k": 64, "stages": 4}, 4 * (128 * 72 + 64 * 136) * 2),
-    ({"block_n": 256, "stages": 3, "pad": 0}, 3 * (128 * 32 + 32 * 256) * 2),
+    ({}, 3 * (128 * 72 + 64 * 264) * 2),
+    (PREVIOUS | {"stages": 3}, 3 * (128 * 40 + 32 * 136) * 2),
+    (PREVIOUS | {"block_k": 64, "stages": 4}, 4 * (128 * 72 + 64 * 136) * 2),
+    (PREVIOUS | {"block_n": 256, "stages": 3, "pad": 0}, 3 * (128 * 32 + 32 * 256) * 2),
 ]
-"""(knobs, ring bytes): rings beyond the 48 KiB of static shared memory (3 stages of the
-padded 128x32 / 32x128 tiles, 4 of 64-wide k steps, 3 of 128x256 blocks' unpadded tiles)."""
+"""(knobs, ring bytes): rings beyond the 48 KiB of static shared memory (the selected 3
+stages of padded 128x64 / 64x256 tiles, 3 stages of the padded 128x32 / 32x128 tiles, 4
+of 64-wide k steps, 3 of 128x256 blocks' unpadded tiles)."""
 
 
 @pytest.mark.parametrize(
@@ -163,11 +175,7 @@ def test_rings_beyond_48_kib_live_in_dynamic_shared_memory(
     those are capped at 48 KiB), the launch reserves their bytes, and the ldmatrix check
     still folds (no element loads): the views' offsets keep 16-byte rows aligned."""
     assert ring_bytes > 48 * 1024
-    schedule = SCHEDULE.read_text()
-    for knob, value in knobs.items():
-        selected = f'"{knob}"> = {SELECTED[knob]} from'
-        assert selected in schedule
-        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    schedule = _schedule(knobs)
     kernel = schedir.compile(
         _payload(512, 512, 512, "f16"),
         schedule=schedule,
@@ -178,11 +186,38 @@ def test_rings_beyond_48_kib_live_in_dynamic_shared_memory(
     assert not re.search(r"^\s*\.shared\s", ptx, flags=re.M), "a static shared array"
     # the launch's dynamic shared memory size (an i32 constant of the host code)
     assert re.search(rf"llvm\.mlir\.constant\({ring_bytes} : i32\)", kernel.stages["llvm-dialect"])
-    stages = knobs["stages"]
+    stages = (SELECTED | knobs)["stages"]
     waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
     assert waits[0] == str(stages - 2), waits
     assert not re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
     assert re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)
+    log = ptxas_log(ptx, ptxas, "sm_90")
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
+
+
+def test_selected_tiles_ptx(ptxas: Path) -> None:
+    """The selected kernel at 512^3: per 64-wide k step a warp's 64x64 tile is 4 x 8 x 4
+    m16n8k16 mma.sync on 16 ldmatrix.x4 of A and 16 ldmatrix.x4.trans of B, and a thread
+    issues 12 16-byte cp.async (4 of A's 128x64 tile, 8 of B's 64x256: 2 steps before the
+    loop, 1 in it); one barrier per k step; no spills."""
+    kernel = schedir.compile(
+        _payload(512, 512, 512, "f16"),
+        schedule=SCHEDULE,
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    ptx = kernel.stages["ptx"]
+    mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
+    assert len(mma) == 4 * 8 * 4, len(mma)
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 16
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 16
+    copies = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16", ptx)
+    assert len(copies) == 12 * 3, len(copies)
+    waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
+    assert waits == ["1", "0"], waits
+    loop = ptx[ptx.index("cp.async.wait_group") : ptx.rindex("cp.async.wait_group")]
+    assert len(re.findall(r"\bbar\.sync\b", loop)) == 1, loop
+    assert not re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
     log = ptxas_log(ptx, ptxas, "sm_90")
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
