@@ -44,9 +44,9 @@ def _scheduled(m: int, n: int, k: int, knobs: dict[str, int]) -> ModuleOp:
     return module
 
 
-SELECTED = {"block_m": 128, "block_n": 256, "block_k": 64}
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64}
 """The selected block tile and k step."""
-PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
+PREVIOUS = {"block_k": 32, "stages": 2}
 """The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
 
 CASES = [
@@ -66,7 +66,7 @@ CASES = [
     (PREVIOUS | {"block_m": 64, "warps_n": 8}, (129, 72, 100)),
     (PREVIOUS, (130, 256, 64)),
 ]
-"""(knobs, (m, n, k)): the selected 3 stages of padded 128x64 / 64x256 tiles (64x64 warp
+"""(knobs, (m, n, k)): the selected 3 stages of padded 128x64 / 64x128 tiles (64x32 warp
 tiles), the previous 2 stages of 128x32 / 32x128 tiles, 3 stages unpadded, 4 stages of
 16-wide k steps, 128x256 blocks of 16-wide k steps; k of 1 to 10 steps (as few as the
 stages or fewer: the copies past the end predicated off); and odd sizes (edge tiles:
