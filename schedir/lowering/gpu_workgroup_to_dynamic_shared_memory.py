@@ -63,6 +63,7 @@ from schedir.gpu.target import GpuTarget
 from schedir.lowering.gpu import launches
 from schedir.lowering.llvm.type_converter import element_size
 from schedir.transform.rewrites.constants import constant_int
+from schedir.transform.rewrites.gpu.mapping import WORKGROUP_BUFFER
 
 PASS = "gpu-workgroup-to-dynamic-shared-memory"
 STATIC_LIMIT = GpuTarget.max_shared_memory_per_block
@@ -95,7 +96,8 @@ def _align(n: int) -> int:
 
 def _shared_allocs(launch: gpu.LaunchOp) -> tuple[list[tuple[xmemref.AllocOp, int]], int]:
     """The launch's static workgroup-space allocations with their bytes (identity layout),
-    and the bytes of all its static shared buffers (attributions included)."""
+    and the bytes of all its static shared buffers (attributions and the default-space
+    buffers its threads share included: they stay static)."""
     movable: list[tuple[xmemref.AllocOp, int]] = []
     total = 0
     for arg in launch.body.block.args:
@@ -108,7 +110,12 @@ def _shared_allocs(launch: gpu.LaunchOp) -> tuple[list[tuple[xmemref.AllocOp, in
         t = op.memref.type
         assert isinstance(t, MemRefType)
         size = _bytes(t)
-        if not _is_workgroup(t) or size is None:
+        if size is None:
+            continue
+        if not _is_workgroup(t):
+            # a default-space buffer the threads share is static shared memory too
+            if op.attributes.get(WORKGROUP_BUFFER) is not None:
+                total += size
             continue
         total += size
         if isinstance(t.layout, NoneAttr):

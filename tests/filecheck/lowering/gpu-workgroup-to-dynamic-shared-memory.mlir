@@ -29,6 +29,12 @@
 // CHECK:           %[[C:.*]] = arith.constant 1024 : index
 // CHECK-NEXT:      memref.view %[[M]][%[[C]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<12288xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     memref.alloc
+// CHECK-LABEL: func.func @shared_default_space
+// A default-space buffer the threads share (schedir.workgroup_buffer) is static shared
+// memory too: with it the launch exceeds 48 KiB, and the workgroup buffer moves.
+// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size
+// CHECK:           memref.alloc() {schedir.workgroup_buffer} : memref<10240xf32>
+// CHECK:           memref.view {{.*}} to memref<4096xf32, #gpu.address_space<workgroup>>
 // PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__[];
 // PTX-NOT: .shared .align {{.*}} .b8 {{.*}}[40960]
 func.func @beyond(%x: memref<128xf32>) {
@@ -79,6 +85,20 @@ func.func @after_ring(%x: memref<128xf32>) {
     %v = memref.load %x[%tx] : memref<128xf32>
     memref.store %v, %a[%tx] : memref<12288xf32, #gpu.address_space<workgroup>>
     memref.store %v, %b[%tx] : memref<128xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+func.func @shared_default_space(%x: memref<128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %a = memref.alloc() {schedir.workgroup_buffer} : memref<10240xf32>
+    %b = memref.alloc() : memref<4096xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %x[%tx] : memref<128xf32>
+    memref.store %v, %a[%tx] : memref<10240xf32>
+    memref.store %v, %b[%tx] : memref<4096xf32, #gpu.address_space<workgroup>>
     gpu.terminator
   }
   return
