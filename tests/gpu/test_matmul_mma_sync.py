@@ -58,6 +58,7 @@ CASES = [
     ("f16", {}, (256, 512, 64)),
     ("f16", {"stages": 4}, (1000, 1032, 1016)),
     ("f16", {"block_k": 32}, (1000, 1032, 1016)),
+    ("f16", {"block_n": 256}, (1000, 1032, 1016)),
     ("f16", PREVIOUS, (1000, 1032, 1016)),
     ("f16", PREVIOUS, (512, 256, 384)),
     ("f16", PREVIOUS | {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
@@ -76,8 +77,8 @@ CASES = [
 """(element, knobs, (m, n, k)): the selected 128x128 blocks of 64-wide k steps (3 stages in
 dynamic shared memory) at odd sizes (edge tiles in every dimension, one row, a single
 partial tile), at sizes the tiles divide (pipelined; one k step, fewer than the stages;
-an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, 4 stages and 32-wide
-k steps; the previous 2
+an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, 4 stages, 32-wide
+k steps and 128x256 blocks; the previous 2
 stages of 128x128x32 tiles in static shared memory and other tile shapes (rows
 unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256 and 256x128 blocks,
 odd sizes too)."""

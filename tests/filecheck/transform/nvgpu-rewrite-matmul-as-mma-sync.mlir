@@ -184,15 +184,16 @@ module attributes {transform.with_named_sequence} {
 
 // Operands in shared memory: A through ldmatrix x4 (lane l at row l % 16, column
 // 8 (l / 16)), B (k-major, 16x16: two n tiles) through one ldmatrix x4 .trans split into
-// two fragments, under a warp-uniform check of the row addresses' 16-byte alignment; the
-// element loads in the other branch.
+// two fragments, under a warp-uniform check of the row addresses' 16-byte alignment (both
+// checks first, then a k tile's fragments); the element loads in the other branch.
 // CHECK-LABEL: func.func @shared_operands
 // CHECK:       %[[LANE:.*]] = gpu.lane_id
 // CHECK:       memref.extract_strided_metadata %{{.*}} : memref<16x16xf16, 3{{.*}}>
 // CHECK:       memref.extract_aligned_pointer_as_index
 // CHECK:       %[[OK:.*]] = arith.andi
 // CHECK-NEXT:  %[[OK2:.*]] = arith.andi %[[OK]]
-// CHECK-NEXT:  scf.if %[[OK2]] -> (vector<4x2xf16>) {
+// CHECK:       memref.extract_strided_metadata %{{.*}} : memref<16x16xf16, 3{{.*}}>
+// CHECK:       scf.if %[[OK2]] -> (vector<4x2xf16>) {
 // CHECK:         %[[ROW:.*]] = arith.remui %[[LANE]], %{{.*}} : index
 // CHECK:         %[[HALF:.*]] = arith.divui %[[LANE]], %{{.*}} : index
 // CHECK:         %[[COL:.*]] = arith.muli %[[HALF]], %{{.*}} : index

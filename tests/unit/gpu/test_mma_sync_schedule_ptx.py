@@ -228,3 +228,18 @@ def test_selected_tiles_ptx(ptxas: Path) -> None:
         log = ptxas_log(text, ptxas, "sm_90")
         spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
         assert spills and all(s == ("0", "0") for s in spills), log
+
+
+def test_edge_tiles_of_64x64_warp_tiles_do_not_spill(ptxas: Path) -> None:
+    """128x256 blocks (64x64 warp tiles: 128 accumulators per lane) at the example's edge
+    tiles, where the ldmatrix check stays a branch: one k tile's fragments at a time are
+    live beside the accumulators, so nothing spills (all k tiles' fragments at once did:
+    472 bytes)."""
+    kernel = schedir.compile(
+        _payload(1000, 1032, 1016, "f16"),
+        schedule=_schedule({"block_n": 256}),
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    log = ptxas_log(kernel.stages["ptx"], ptxas, "sm_90")
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log

@@ -616,68 +616,79 @@ def _multiply(
     accumulators: Sequence[SSAValue],
 ) -> tuple[list[SSAValue], list[ng.MmaSyncOp]]:
     """The A and B fragments and the mma.sync of every tile of C over every k tile, from
-    `accumulators` (one per tile of C, row-major): the results and the mma ops."""
+    `accumulators` (one per tile of C, row-major): the results and the mma ops. One k
+    tile after the other: its fragments (one branch of ldmatrix or element loads per
+    operand), then its mma.sync on every tile of C, so that only one k tile's fragments
+    are live beside the accumulators where the branches stay (edge tiles)."""
     m, n, k = sizes
     tm, tn, tk = layout.shape
     a, b = op.inputs
-    a_keys = [(mi, ki) for mi in range(m // tm) for ki in range(k // tk)]
-    b_keys = [(ki, ni) for ki in range(k // tk) for ni in range(n // tn)]
 
-    def a_elements(at: _Builder) -> list[SSAValue]:
-        return [at.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki)) for mi, ki in a_keys]
-
-    def a_ldmatrix(at: _Builder) -> list[SSAValue]:
-        # x4: the four 8x8 tiles of a 16x16 A tile, in the fragment's register order.
-        return [at.ldmatrix(a, tm * mi, tk * ki, 4, transpose=False) for mi, ki in a_keys]
-
-    def b_elements(at: _Builder) -> list[SSAValue]:
-        return [
-            at.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
-            for ki, ni in b_keys
+    def a_elements(ki: int) -> Callable[[_Builder], list[SSAValue]]:
+        return lambda at: [
+            at.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki)) for mi in range(m // tm)
         ]
 
-    def b_ldmatrix(at: _Builder) -> list[SSAValue]:
+    def a_ldmatrix(ki: int) -> Callable[[_Builder], list[SSAValue]]:
+        # x4: the four 8x8 tiles of a 16x16 A tile, in the fragment's register order.
+        return lambda at: [
+            at.ldmatrix(a, tm * mi, tk * ki, 4, transpose=False) for mi in range(m // tm)
+        ]
+
+    def b_elements(ki: int) -> Callable[[_Builder], list[SSAValue]]:
+        return lambda at: [
+            at.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
+            for ni in range(n // tn)
+        ]
+
+    def b_ldmatrix(ki: int) -> Callable[[_Builder], list[SSAValue]]:
         # B is k-major (rows are k): transposed tiles; x4 reads two n tiles at once.
-        frags: dict[tuple[int, int], SSAValue] = {}
-        for ki in range(k // tk):
+        def load(at: _Builder) -> list[SSAValue]:
+            frags: list[SSAValue] = []
             for ni in range(0, n // tn, 2):
                 if ni + 1 < n // tn:
                     pair = at.ldmatrix(b, tk * ki, tn * ni, 4, transpose=True)
-                    frags[ki, ni], frags[ki, ni + 1] = at.halves(pair)
+                    frags.extend(at.halves(pair))
                 else:
-                    frags[ki, ni] = at.ldmatrix(b, tk * ki, tn * ni, 2, transpose=True)
-        return [frags[key] for key in b_keys]
+                    frags.append(at.ldmatrix(b, tk * ki, tn * ni, 2, transpose=True))
+            return frags
 
-    fragments: list[list[SSAValue]] = []
-    for operand, bounds, elements, tiles, count in (
-        (a, (m, k), a_elements, a_ldmatrix, len(a_keys)),
-        (b, (k, n), b_elements, b_ldmatrix, len(b_keys)),
-    ):
-        whole = (tk, tn) if operand is b else (tm, tk)
-        ready = None if layout.tf32 else inner.ldmatrix_ready(operand, bounds, whole)
-        if ready is None:
-            fragments.append(elements(inner))
-            continue
+        return load
+
+    ready = {
+        operand: None if layout.tf32 else inner.ldmatrix_ready(operand, bounds, whole)
+        for operand, bounds, whole in ((a, (m, k), (tm, tk)), (b, (k, n), (tk, tn)))
+    }
+
+    def fragments(
+        operand: SSAValue,
+        tiles: Callable[[_Builder], list[SSAValue]],
+        elements: Callable[[_Builder], list[SSAValue]],
+        count: int,
+    ) -> list[SSAValue]:
+        condition = ready[operand]
+        if condition is None:
+            return elements(inner)
         shape = layout.a if operand is a else layout.b
         operand_type = operand.type
         assert isinstance(operand_type, MemRefType)
         types = [VectorType(operand_type.element_type, shape)] * count
-        fragments.append(inner.either(ready, tiles, elements, types))
-    a_frags = dict(zip(a_keys, fragments[0], strict=True))
-    b_frags = dict(zip(b_keys, fragments[1], strict=True))
+        return inner.either(condition, tiles, elements, types)
+
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
+    accs = list(accumulators)
     mmas: list[ng.MmaSyncOp] = []
-    results: list[SSAValue] = []
-    for (mi, ni), acc in zip(tiles, accumulators, strict=True):
-        for ki in range(k // tk):
+    for ki in range(k // tk):
+        a_frags = fragments(a, a_ldmatrix(ki), a_elements(ki), m // tm)
+        b_frags = fragments(b, b_ldmatrix(ki), b_elements(ki), n // tn)
+        for index, (mi, ni) in enumerate(tiles):
             mma = ng.MmaSyncOp(
-                a_frags[mi, ki], b_frags[ki, ni], acc, layout.shape, tf32=layout.tf32
+                a_frags[mi], b_frags[ni], accs[index], layout.shape, tf32=layout.tf32
             )
             inner.emit(mma)
             mmas.append(mma)
-            acc = mma.res
-        results.append(acc)
-    return results, mmas
+            accs[index] = mma.res
+    return accs, mmas
 
 
 _VIEWS = (memref.SubviewOp, memref.CastOp, memref.ViewOp, memref.ReinterpretCastOp)
