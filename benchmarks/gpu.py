@@ -609,8 +609,9 @@ def cases(torch: Any) -> list[Case]:
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
-        # the selected 2 stages of padded 128x32 / 32x128 tiles, 4 stages of 16-wide k
-        # steps, and 128x256 blocks of 64x64 warp tiles.
+        # the selected 3 stages of padded 128x64 / 64x128 tiles (dynamic shared memory),
+        # rows not padded, 4 stages, 128x256 blocks of 64x64 warp tiles (64- and 32-wide k
+        # steps), 256x128 blocks, and the previous 2 stages of 128x128x32 tiles.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -621,8 +622,17 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={
-                "bk16 4 stages": {"block_k": 16, "stages": 4},
-                "128x256 bk16 3st": {"block_n": 256, "block_k": 16, "stages": 3},
+                "pad 0": {"pad": 0},
+                "4 stages": {"stages": 4},
+                "128x256": {"block_n": 256},
+                "128x256 bk32": {"block_n": 256, "block_k": 32},
+                "256x128 bk32 4 stages": {
+                    "block_m": 256,
+                    "block_k": 32,
+                    "warps_n": 2,
+                    "stages": 4,
+                },
+                "previous 128x128x32 2 stages": {"block_k": 32, "stages": 2},
             },
         ),
     ]

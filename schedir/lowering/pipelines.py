@@ -50,7 +50,9 @@ def cuda_to_llvm(
     cubin from ptxas (`"bin"`).
     """
     return (
-        # kernels out of the host function; constants copied in first
+        # shared buffers beyond the 48 KiB of static shared memory into dynamic shared
+        # memory; then the kernels out of the host function, constants copied in first
+        "gpu-workgroup-to-dynamic-shared-memory",
         "gpu-launch-sink-index-computations",
         "gpu-kernel-outlining",
         # what stays on the host only allocates, copies and launches: device memory

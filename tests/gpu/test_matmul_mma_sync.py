@@ -22,8 +22,10 @@ from tests.helpers import check_results
 pytestmark = pytest.mark.gpu
 
 REPO = Path(__file__).parents[2]
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4, "stages": 2, "pad": 8}
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64, "warps_n": 4, "stages": 3, "pad": 8}
 """The knobs' selected values in the schedule."""
+PREVIOUS = {"block_k": 32, "stages": 2}
+"""The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
 
 
 def schedule_text(**knobs: int) -> str:
@@ -52,17 +54,34 @@ CASES = [
     ("f16", {}, (1, 8, 40)),
     ("bf16", {}, (1000, 1032, 1016)),
     ("bf16", {}, (65, 136, 72)),
-    ("f16", {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
-    ("f16", {"block_m": 64, "block_n": 128, "warps_n": 8}, (129, 72, 1000)),
-    ("f16", {"stages": 3, "pad": 0}, (512, 256, 384)),
-    ("f16", {"block_k": 16, "stages": 4}, (256, 384, 96)),
-    ("bf16", {}, (256, 128, 64)),
-    ("f16", {"block_n": 256, "block_k": 16}, (256, 512, 80)),
-    ("f16", {}, (130, 256, 64)),
+    ("f16", {}, (130, 512, 128)),
+    ("f16", {}, (256, 512, 64)),
+    ("f16", {"stages": 4}, (1000, 1032, 1016)),
+    ("f16", {"block_k": 32}, (1000, 1032, 1016)),
+    ("f16", {"block_n": 256}, (1000, 1032, 1016)),
+    ("f16", PREVIOUS, (1000, 1032, 1016)),
+    ("f16", PREVIOUS, (512, 256, 384)),
+    ("f16", PREVIOUS | {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
+    ("f16", PREVIOUS | {"block_m": 64, "warps_n": 8}, (129, 72, 1000)),
+    ("f16", PREVIOUS | {"stages": 3, "pad": 0}, (512, 256, 384)),
+    ("f16", PREVIOUS | {"block_k": 16, "stages": 4}, (256, 384, 96)),
+    ("bf16", PREVIOUS, (256, 128, 64)),
+    ("f16", PREVIOUS | {"block_n": 256, "block_k": 16}, (256, 512, 80)),
+    ("f16", PREVIOUS, (130, 256, 64)),
+    ("f16", PREVIOUS | {"stages": 3}, (1000, 1032, 1016)),
+    ("f16", PREVIOUS | {"stages": 4}, (512, 256, 384)),
+    ("f16", PREVIOUS | {"block_k": 64, "stages": 3}, (256, 384, 320)),
+    ("f16", PREVIOUS | {"block_n": 256, "stages": 3}, (256, 512, 96)),
+    ("f16", PREVIOUS | {"block_m": 256, "warps_n": 2, "stages": 4}, (600, 264, 200)),
 ]
-"""(element, knobs, (m, n, k)): odd sizes (edge tiles in every dimension, one row, a
-single partial tile), sizes the tiles divide (cp.async pipelined: 2, 3 and 4 stages, fewer
-k steps than stages, rows padded or not, 64x64 warp tiles of 128x256 blocks; an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, and other tile shapes."""
+"""(element, knobs, (m, n, k)): the selected 128x128 blocks of 64-wide k steps (3 stages in
+dynamic shared memory) at odd sizes (edge tiles in every dimension, one row, a single
+partial tile), at sizes the tiles divide (pipelined; one k step, fewer than the stages;
+an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, 4 stages, 32-wide
+k steps and 128x256 blocks; the previous 2
+stages of 128x128x32 tiles in static shared memory and other tile shapes (rows
+unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256 and 256x128 blocks,
+odd sizes too)."""
 
 
 def run_case(element: str, knobs: dict[str, int], size: tuple[int, int, int]) -> None:
@@ -99,7 +118,8 @@ def test_mma_sync_matmul_matches_the_reference(
 _SANITIZED = """
 from tests.gpu.test_matmul_mma_sync import run_case
 run_case("f16", {}, (200, 264, 104))
-run_case("f16", {}, (256, 256, 128))
+run_case("f16", {}, (256, 256, 256))
+run_case("f16", {"block_k": 32, "stages": 2}, (256, 256, 128))
 print("ran")
 """
 
@@ -108,5 +128,6 @@ print("ran")
 def test_sanitizer_clean(tool: str) -> None:
     """No out-of-bounds access (edge tiles: partial copies, masked fragments) and no
     shared-memory hazard between the k steps' copies and the ldmatrix reads of the
-    previous step, at an odd size and at one the tiles divide."""
+    previous step, at an odd size and at sizes the tiles divide (the selected 3 stages in
+    dynamic shared memory, the previous 2 in static)."""
     run_sanitized(tool, _SANITIZED)

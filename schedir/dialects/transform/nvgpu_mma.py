@@ -139,7 +139,10 @@ class PipelineSharedMemoryCopiesOp(IRDLOperation):
     until `depth - 1` groups are in flight, so its own data has arrived. The shared
     buffers must be multi-buffered by `depth` first (`transform.memref.multibuffer`);
     the body ends in a `gpu.barrier` (added if missing: the next iteration's copies
-    overwrite the slot this one read). All copies are waited for after the loop.
+    overwrite the slot this one read). All copies are waited for after the loop. A body
+    that writes no memory but through its copies, with a barrier after its wait and one
+    at its end, keeps one barrier per iteration: the later copies are issued after the
+    wait (`numGroups = depth - 2`) and its barrier, and the closing barrier goes.
 
     Upstream pipelines any copies (also synchronous ones, with `peel_epilogue`) through
     its generic loop pipeliner; schedir pipelines the predicated asynchronous form only

@@ -128,3 +128,55 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A body that writes no memory but its copies (it reads the slot into registers, as
+// mma.sync fragments), with a barrier after its wait and a closing one: one barrier per
+// iteration. Iteration i waits for its own group (depth - 2 later ones in flight), the
+// barrier (every thread's copies of i landed, every thread done with the slot of
+// i - 1), then issues iteration i + depth - 1's copies into that slot; the closing barrier
+// goes.
+// CHECK-LABEL: func.func @one_barrier
+// CHECK-SAME:    %[[G:[^:]*]]: memref<128xf32>
+// CHECK:       nvgpu.device_async_copy
+// CHECK:       nvgpu.device_async_create_group
+// CHECK:       nvgpu.device_async_copy
+// CHECK:       %[[G1:.*]] = nvgpu.device_async_create_group
+// CHECK:       scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:         nvgpu.device_async_wait %[[G1]] numGroups = 1
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         %[[T:.*]] = nvgpu.device_async_copy %[[G]]
+// CHECK-NEXT:    nvgpu.device_async_create_group %[[T]]
+// CHECK:         memref.load
+// CHECK-NEXT:    arith.addf
+// CHECK-NOT:     gpu.barrier
+// CHECK:         scf.yield
+// CHECK:       nvgpu.device_async_wait %[[G1]] numGroups = 0
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %l2 = transform.nvgpu.pipeline_shared_memory_copies failures(propagate) %loop <{depth = 3}> : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+  func.func @one_barrier(%g: memref<128xf32>, %out: memref<1xf32>) {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    %sh = memref.alloc() : memref<3x4xf32, #gpu.address_space<workgroup>>
+    %sum = scf.for %i = %c0 to %c128 step %c4 iter_args(%acc = %zero) -> (f32) {
+      %slot = affine.apply affine_map<(d0) -> ((d0 floordiv 4) mod 3)>(%i)
+      %t = nvgpu.device_async_copy %g[%i], %sh[%slot, %c0], 4 : memref<128xf32> to memref<3x4xf32, #gpu.address_space<workgroup>>
+      %grp = nvgpu.device_async_create_group %t
+      nvgpu.device_async_wait %grp
+      gpu.barrier
+      %v = memref.load %sh[%slot, %c0] : memref<3x4xf32, #gpu.address_space<workgroup>>
+      %s = arith.addf %acc, %v : f32
+      gpu.barrier
+      scf.yield %s : f32
+    }
+    memref.store %sum, %out[%c0] : memref<1xf32>
+    return
+  }
+}

@@ -184,15 +184,16 @@ module attributes {transform.with_named_sequence} {
 
 // Operands in shared memory: A through ldmatrix x4 (lane l at row l % 16, column
 // 8 (l / 16)), B (k-major, 16x16: two n tiles) through one ldmatrix x4 .trans split into
-// two fragments, under a warp-uniform check of the row addresses' 16-byte alignment; the
-// element loads in the other branch.
+// two fragments, under a warp-uniform check of the row addresses' 16-byte alignment (both
+// checks first, then a k tile's fragments); the element loads in the other branch.
 // CHECK-LABEL: func.func @shared_operands
 // CHECK:       %[[LANE:.*]] = gpu.lane_id
 // CHECK:       memref.extract_strided_metadata %{{.*}} : memref<16x16xf16, 3{{.*}}>
 // CHECK:       memref.extract_aligned_pointer_as_index
 // CHECK:       %[[OK:.*]] = arith.andi
 // CHECK-NEXT:  %[[OK2:.*]] = arith.andi %[[OK]]
-// CHECK-NEXT:  scf.if %[[OK2]] -> (vector<4x2xf16>) {
+// CHECK:       memref.extract_strided_metadata %{{.*}} : memref<16x16xf16, 3{{.*}}>
+// CHECK:       scf.if %[[OK2]] -> (vector<4x2xf16>) {
 // CHECK:         %[[ROW:.*]] = arith.remui %[[LANE]], %{{.*}} : index
 // CHECK:         %[[HALF:.*]] = arith.divui %[[LANE]], %{{.*}} : index
 // CHECK:         %[[COL:.*]] = arith.muli %[[HALF]], %{{.*}} : index
@@ -217,6 +218,107 @@ module attributes {transform.with_named_sequence} {
   }
   func.func @shared_operands(%a: memref<16x16xf16, 3>, %b: memref<16x16xf16, 3>, %c: memref<16x16xf32>) {
     linalg.matmul ins(%a, %b : memref<16x16xf16, 3>, memref<16x16xf16, 3>) outs(%c : memref<16x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// C filled with a constant right before the k loop (a barrier and index code between; the
+// fill's view and C's are distinct subviews at offsets that compute the same, one
+// affine.apply on a dim, the other on a symbol): the accumulators start as the constant,
+// the fill goes and C is not loaded (the stores after the loop write every element the
+// fill wrote). An edge tile (rows bounded by affine.min) keeps its masked stores.
+// CHECK-LABEL: func.func @filled
+// CHECK-NOT:   linalg.fill
+// CHECK-NOT:   memref.load %{{.*}} : memref<?x8xf32
+// CHECK:       %[[C0:.*]] = arith.constant dense<1.500000e+00> : vector<2x2xf32>
+// CHECK:       %[[ACC:.*]] = scf.for %{{.*}} iter_args(%[[CARRIED:.*]] = %[[C0]]) -> (vector<2x2xf32>) {
+// CHECK:         nvgpu.mma.sync(%{{.*}}, %{{.*}}, %[[CARRIED]])
+// CHECK:       %[[E:.*]] = vector.extract %[[ACC]][0, 0]
+// CHECK:       scf.if %{{.*}} {
+// CHECK-NEXT:    memref.store %[[E]]
+// CHECK-NOT:   linalg.fill
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_matmul_as_mma_sync %mm : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @filled(%a: memref<64x256xf16, 3>, %b: memref<256x8xf16, 3>, %c: memref<64x8xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c256 = arith.constant 256 : index
+    %init = arith.constant 1.5 : f32
+    %warp = gpu.thread_id y
+    %m0 = affine.min affine_map<()[s0] -> (16, s0)>()[%n]
+    %row0 = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%warp]
+    %vf = memref.subview %c[%row0, 0] [%m0, 8] [1, 1] : memref<64x8xf32> to memref<?x8xf32, strided<[8, 1], offset: ?>>
+    linalg.fill ins(%init : f32) outs(%vf : memref<?x8xf32, strided<[8, 1], offset: ?>>)
+    gpu.barrier
+    scf.for %k = %c0 to %c256 step %c16 {
+      %m = affine.min affine_map<()[s0] -> (16, s0)>()[%n]
+      %row = affine.apply affine_map<(d0) -> (d0 * 16)>(%warp)
+      %va = memref.subview %a[%row, %k] [%m, 16] [1, 1] : memref<64x256xf16, 3> to memref<?x16xf16, strided<[256, 1], offset: ?>, 3>
+      %vb = memref.subview %b[%k, 0] [16, 8] [1, 1] : memref<256x8xf16, 3> to memref<16x8xf16, strided<[8, 1], offset: ?>, 3>
+      %vc = memref.subview %c[%row, 0] [%m, 8] [1, 1] : memref<64x8xf32> to memref<?x8xf32, strided<[8, 1], offset: ?>>
+      linalg.matmul ins(%va, %vb : memref<?x16xf16, strided<[256, 1], offset: ?>, 3>, memref<16x8xf16, strided<[8, 1], offset: ?>, 3>)
+                    outs(%vc : memref<?x8xf32, strided<[8, 1], offset: ?>>)
+    }
+    return
+  }
+}
+
+// -----
+
+// The filled memory is read before the loop (or the fill covers other rows): the fill
+// stays and C's fragments are loaded.
+// CHECK-LABEL: func.func @filled_and_read
+// CHECK:       linalg.fill
+// CHECK:       memref.copy
+// CHECK:       memref.load %{{.*}} : memref<16x8xf32
+// CHECK:       scf.for
+// CHECK-LABEL: func.func @filled_elsewhere
+// CHECK:       linalg.fill
+// CHECK:       memref.load %{{.*}} : memref<16x8xf32
+// CHECK:       scf.for
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_matmul_as_mma_sync %mm : (!transform.any_op) -> ()
+    transform.yield
+  }
+  func.func @filled_and_read(%a: memref<16x256xf16>, %b: memref<256x8xf16>, %c: memref<32x8xf32>, %o: memref<16x8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %vf = memref.subview %c[0, 0] [16, 8] [1, 1] : memref<32x8xf32> to memref<16x8xf32, strided<[8, 1]>>
+    linalg.fill ins(%zero : f32) outs(%vf : memref<16x8xf32, strided<[8, 1]>>)
+    memref.copy %vf, %o : memref<16x8xf32, strided<[8, 1]>> to memref<16x8xf32>
+    %vc = memref.subview %c[0, 0] [16, 8] [1, 1] : memref<32x8xf32> to memref<16x8xf32, strided<[8, 1]>>
+    scf.for %k = %c0 to %c256 step %c16 {
+      %va = memref.subview %a[0, %k] [16, 16] [1, 1] : memref<16x256xf16> to memref<16x16xf16, strided<[256, 1], offset: ?>>
+      %vb = memref.subview %b[%k, 0] [16, 8] [1, 1] : memref<256x8xf16> to memref<16x8xf16, strided<[8, 1], offset: ?>>
+      linalg.matmul ins(%va, %vb : memref<16x16xf16, strided<[256, 1], offset: ?>>, memref<16x8xf16, strided<[8, 1], offset: ?>>)
+                    outs(%vc : memref<16x8xf32, strided<[8, 1]>>)
+    }
+    return
+  }
+  func.func @filled_elsewhere(%a: memref<16x256xf16>, %b: memref<256x8xf16>, %c: memref<32x8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %vf = memref.subview %c[16, 0] [16, 8] [1, 1] : memref<32x8xf32> to memref<16x8xf32, strided<[8, 1], offset: 128>>
+    linalg.fill ins(%zero : f32) outs(%vf : memref<16x8xf32, strided<[8, 1], offset: 128>>)
+    %vc = memref.subview %c[0, 0] [16, 8] [1, 1] : memref<32x8xf32> to memref<16x8xf32, strided<[8, 1]>>
+    scf.for %k = %c0 to %c256 step %c16 {
+      %va = memref.subview %a[0, %k] [16, 16] [1, 1] : memref<16x256xf16> to memref<16x16xf16, strided<[256, 1], offset: ?>>
+      %vb = memref.subview %b[%k, 0] [16, 8] [1, 1] : memref<256x8xf16> to memref<16x8xf16, strided<[8, 1], offset: ?>>
+      linalg.matmul ins(%va, %vb : memref<16x16xf16, strided<[256, 1], offset: ?>>, memref<16x8xf16, strided<[8, 1], offset: ?>>)
+                    outs(%vc : memref<16x8xf32, strided<[8, 1]>>)
+    }
     return
   }
 }

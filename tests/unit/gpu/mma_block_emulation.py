@@ -3,7 +3,8 @@ lockstep (numpy arrays with one entry per thread): what the warp-level ops and t
 asynchronous copies do is modelled after the PTX ISA, so that a wrong fragment, a wrong
 ring slot or a missing wait shows up as a numeric mismatch without a GPU.
 
-* Memory is flat numpy buffers; `memref.view` reinterprets a block's shared bytes (which
+* Memory is flat numpy buffers; `memref.view` reinterprets a block's shared bytes (its
+  allocations' or the launch's dynamic shared memory, which
   start as 0xFF bytes: NaN in f16 and f32, so reading a slot no copy filled yet poisons
   the result), subviews are (offset, sizes, strides) per thread.
 * `nvgpu.ldmatrix`: thread 8j + r of a warp gives the address of row r of tile j (8
@@ -108,6 +109,8 @@ class Emulator:
         default_factory=list[list[tuple[np.ndarray, int, np.ndarray]]]
     )
     ids: dict[str, Lanes] = field(default_factory=dict[str, Lanes])
+    dynamic_bytes: int = 0
+    """The bytes of dynamic shared memory the launch reserves."""
 
     # -- values ------------------------------------------------------------------------
 
@@ -236,6 +239,8 @@ def _launch(em: Emulator, op: gpu.LaunchOp, active: Lanes) -> None:
     block = [em.uniform(v) for v in (op.blockSizeX, op.blockSizeY, op.blockSizeZ)]
     assert block[1] == block[2] == 1 and grid[2] == 1, "1-D blocks, 2-D grids"
     inner = Emulator(block[0], dict(em.env))
+    if op.dynamicSharedMemorySize is not None:
+        inner.dynamic_bytes = em.uniform(op.dynamicSharedMemorySize)
     for by in range(grid[1]):
         for bx in range(grid[0]):
             inner.ids = {
@@ -274,6 +279,18 @@ def _alloc(em: Emulator, op: memref.AllocOp, active: Lanes) -> None:
         np.zeros(em.threads, dtype=np.int64),
         [np.full(em.threads, s) for s in shape],
         [np.full(em.threads, s) for s in strides],
+    )
+
+
+def _dynamic_memory(em: Emulator, op: gpu.DynamicSharedMemoryOp, active: Lanes) -> None:
+    # The block's dynamic shared memory: the launch's bytes, 0xFF as the allocations.
+    raw = np.full(em.dynamic_bytes, 0xFF, dtype=np.uint8)
+    em.env[op.resultMemref] = Ref(
+        raw,
+        0,
+        np.zeros(em.threads, dtype=np.int64),
+        [np.full(em.threads, em.dynamic_bytes)],
+        [np.full(em.threads, 1)],
     )
 
 
@@ -552,6 +569,7 @@ HANDLERS: dict[type[Operation], Callable[[Emulator, Any, Lanes], None]] = {
     gpu.LaneIdOp: _id,
     gpu.BarrierOp: _barrier,
     memref.AllocOp: _alloc,
+    gpu.DynamicSharedMemoryOp: _dynamic_memory,
     memref.DimOp: _dim,
     linalg.FillOp: _fill,
     linalg.CopyOp: _copy,

@@ -1,8 +1,11 @@
-"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: the example (edge tiles in every
-dimension) and a size the tiles divide compile to PTX for sm_80 and sm_90 with the warp
-tiles' mma.sync instructions (4 x 4 m16n8k16 tiles of a 64x32 warp tile, 2 k tiles per
-32-wide k step, f32 accumulators), f16 and bf16, which ptxas assembles for that arch
-without spills, naming no intrinsic LLVM does not know."""
+"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: at the previous selection (2
+stages of 128x32 / 32x128 tiles), the example (edge tiles in every dimension) and a size
+the tiles divide compile to PTX for sm_80 and sm_90 with the warp tiles' mma.sync
+instructions (4 x 4 m16n8k16 tiles of a 64x32 warp tile, 2 k tiles per 32-wide k step,
+f32 accumulators), f16 and bf16, which ptxas assembles for that arch without spills,
+naming no intrinsic LLVM does not know; the selected 64-wide k steps (3 stages in
+dynamic shared memory, also at edge tiles without spills) and other tile shapes
+likewise."""
 
 from __future__ import annotations
 
@@ -39,6 +42,21 @@ CASES = [
 archs, f16 and bf16."""
 
 
+SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64, "warps_n": 4, "stages": 3, "pad": 8}
+"""The knobs' selected values in the schedule."""
+PREVIOUS = {"block_k": 32, "stages": 2}
+"""The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+
+
+def _schedule(knobs: dict[str, int]) -> str:
+    schedule = SCHEDULE.read_text()
+    for knob, value in knobs.items():
+        selected = f'"{knob}"> = {SELECTED[knob]} from'
+        assert selected in schedule
+        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    return schedule
+
+
 @pytest.fixture(
     scope="module",
     params=CASES,
@@ -48,7 +66,7 @@ def compiled(request: pytest.FixtureRequest) -> tuple[str, str, str, bool]:
     arch, element, (m, n, k) = request.param
     kernel = schedir.compile(
         _payload(m, n, k, element),
-        schedule=SCHEDULE,
+        schedule=_schedule(PREVIOUS),
         options=CompileOptions(target="cuda", arch=arch),
     )
     whole = m % 128 == 0 and n % 128 == 0 and k % 32 == 0
@@ -72,9 +90,9 @@ def test_operands_load_through_ldmatrix_and_cp_async(
     """Per k step a warp loads its 64x32 A tile with 8 ldmatrix.x4 and its 32x32 B tile
     with 4 ldmatrix.x4.trans. Where the tiles divide the sizes, the copies are 16-byte
     cp.async (4 per thread and k step: 2 stages, 1 issued before the loop), each k step
-    waits for all but the later step's group, and no operand element is loaded one by
-    one; at edge tiles the copies stay synchronous and the element loads remain as the
-    other branch of the ldmatrix check."""
+    waits for its own group (the later step's copies are issued after the step's one
+    barrier), and no operand element is loaded one by one; at edge tiles the copies stay
+    synchronous and the element loads remain as the other branch of the ldmatrix check."""
     _, _, ptx, whole = compiled
     assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 8
     assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 4
@@ -85,8 +103,11 @@ def test_operands_load_through_ldmatrix_and_cp_async(
         return
     assert len(copies) == 4 * 2, len(copies)
     waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
-    assert waits == ["1", "0"], waits
+    assert waits == ["0", "0"], waits
     assert not scalar
+    # One barrier per k step: between the wait and the next step's copies.
+    loop = ptx[ptx.index("cp.async.wait_group") : ptx.rindex("cp.async.wait_group")]
+    assert len(re.findall(r"\bbar\.sync\b", loop)) == 1, loop
 
 
 def test_ptx_assembles_without_spills(compiled: tuple[str, str, str, bool], ptxas: Path) -> None:
@@ -96,9 +117,6 @@ def test_ptx_assembles_without_spills(compiled: tuple[str, str, str, bool], ptxa
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
 
-
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 32, "warps_n": 4, "stages": 2, "pad": 8}
-"""The knobs' selected values in the schedule."""
 
 KNOB_CASES = [
     ({"block_k": 16}, 4 * 4 * 1),
@@ -121,11 +139,7 @@ variants time), three stages on unpadded rows and four on 16-wide k steps."""
 def test_other_tile_shapes_assemble_without_spills(
     knobs: dict[str, int], mma_count: int, ptxas: Path
 ) -> None:
-    schedule = SCHEDULE.read_text()
-    for knob, value in knobs.items():
-        selected = f'"{knob}"> = {SELECTED[knob]} from'
-        assert selected in schedule
-        schedule = schedule.replace(selected, f'"{knob}"> = {value} from')
+    schedule = _schedule(PREVIOUS | knobs)
     kernel = schedir.compile(
         _payload(1000, 1032, 1016, "f16"),
         schedule=schedule,
@@ -135,5 +149,97 @@ def test_other_tile_shapes_assemble_without_spills(
     mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
     assert len(mma) == mma_count, len(mma)
     log = ptxas_log(ptx, ptxas, "sm_90")
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
+
+
+DYNAMIC_CASES = [
+    ({}, 3 * (128 * 72 + 64 * 136) * 2),
+    (PREVIOUS | {"stages": 3}, 3 * (128 * 40 + 32 * 136) * 2),
+    (PREVIOUS | {"block_k": 64, "stages": 4}, 4 * (128 * 72 + 64 * 136) * 2),
+    (PREVIOUS | {"block_n": 256, "stages": 3, "pad": 0}, 3 * (128 * 32 + 32 * 256) * 2),
+]
+"""(knobs, ring bytes): rings beyond the 48 KiB of static shared memory (the selected 3
+stages of padded 128x64 / 64x128 tiles, 3 stages of the padded 128x32 / 32x128 tiles, 4
+of 64-wide k steps, 3 of 128x256 blocks' unpadded tiles)."""
+
+
+@pytest.mark.parametrize(
+    ("knobs", "ring_bytes"),
+    DYNAMIC_CASES,
+    ids=lambda v: "-".join(f"{k}{x}" for k, x in v.items()) if isinstance(v, dict) else str(v),
+)
+def test_rings_beyond_48_kib_live_in_dynamic_shared_memory(
+    knobs: dict[str, int], ring_bytes: int, ptxas: Path
+) -> None:
+    """The rings are views of the kernel's dynamic shared memory (no static shared array:
+    those are capped at 48 KiB), the launch reserves their bytes, and the ldmatrix check
+    still folds (no element loads): the views' offsets keep 16-byte rows aligned."""
+    assert ring_bytes > 48 * 1024
+    schedule = _schedule(knobs)
+    kernel = schedir.compile(
+        _payload(512, 512, 512, "f16"),
+        schedule=schedule,
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    ptx = kernel.stages["ptx"]
+    assert ".extern .shared .align 1024 .b8 __dynamic_shmem__[];" in ptx
+    assert not re.search(r"^\s*\.shared\s", ptx, flags=re.M), "a static shared array"
+    # the launch's dynamic shared memory size (an i32 constant of the host code)
+    assert re.search(rf"llvm\.mlir\.constant\({ring_bytes} : i32\)", kernel.stages["llvm-dialect"])
+    stages = (SELECTED | knobs)["stages"]
+    waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
+    assert waits[0] == str(stages - 2), waits
+    assert not re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
+    assert re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)
+    log = ptxas_log(ptx, ptxas, "sm_90")
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+    assert spills and all(s == ("0", "0") for s in spills), log
+
+
+def test_selected_tiles_ptx(ptxas: Path) -> None:
+    """The selected kernel at 512^3: per 64-wide k step a warp's 64x32 tile is 4 x 4 x 4
+    m16n8k16 mma.sync on 16 ldmatrix.x4 of A and 8 ldmatrix.x4.trans of B, and a thread
+    issues 8 16-byte cp.async (4 of A's 128x64 tile, 4 of B's 64x128: 2 steps before the
+    loop, 1 in it); one barrier per k step; no spills, nor at the example's edge tiles."""
+    kernel = schedir.compile(
+        _payload(512, 512, 512, "f16"),
+        schedule=SCHEDULE,
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    ptx = kernel.stages["ptx"]
+    mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
+    assert len(mma) == 4 * 4 * 4, len(mma)
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 16
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 8
+    copies = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16", ptx)
+    assert len(copies) == 8 * 3, len(copies)
+    waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
+    assert waits == ["1", "0"], waits
+    loop = ptx[ptx.index("cp.async.wait_group") : ptx.rindex("cp.async.wait_group")]
+    assert len(re.findall(r"\bbar\.sync\b", loop)) == 1, loop
+    assert not re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
+    edges = schedir.compile(
+        _payload(1000, 1032, 1016, "f16"),
+        schedule=SCHEDULE,
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    ).stages["ptx"]
+    for text in (ptx, edges):
+        log = ptxas_log(text, ptxas, "sm_90")
+        spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
+        assert spills and all(s == ("0", "0") for s in spills), log
+
+
+def test_edge_tiles_of_64x64_warp_tiles_do_not_spill(ptxas: Path) -> None:
+    """128x256 blocks (64x64 warp tiles: 128 accumulators per lane) at the example's edge
+    tiles, where the ldmatrix check stays a branch: one k tile's fragments at a time are
+    live beside the accumulators, so nothing spills (all k tiles' fragments at once did:
+    472 bytes)."""
+    kernel = schedir.compile(
+        _payload(1000, 1032, 1016, "f16"),
+        schedule=_schedule({"block_n": 256}),
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    log = ptxas_log(kernel.stages["ptx"], ptxas, "sm_90")
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log

@@ -21,7 +21,11 @@ elements past an operand's sizes are not loaded (they read as 0) and not stored;
 aligned and the view whole (element loads otherwise); and when the matmul
 sits directly in an `scf.for` whose C is defined above it, the C fragments are loaded
 before the loop, carried through it as iter_args and stored after it (the accumulator in
-registers across the k loop).
+registers across the k loop). Where C was last written by a `linalg.fill` of a float
+constant on the same memory (a view that provably computes the same), with only
+memory-effect-free ops and barriers in between and no other use, the C fragments start
+as the constant and the fill goes: the stores write every element it wrote (the fill
+then costs neither its stores nor the loads of C).
 """
 
 from __future__ import annotations
@@ -547,10 +551,25 @@ def rewrite_matmul_as_mma_sync(rewriter: PatternRewriter, op: Operation) -> list
         return _Builder(rewriter, at, lane.results[0], g.result, t.result, pair=not layout.tf32)
 
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
-    before = builder(op if carry_loop is None else carry_loop)
-    accumulators = [
-        before.load(c, (m, n), (2, 2), _c_offsets(mi, ni), accumulator=True) for mi, ni in tiles
-    ]
+    anchor = op if carry_loop is None else carry_loop
+    before = builder(anchor)
+    fill = _filling(c, anchor, op)
+    if fill is not None:
+        # C starts as the fill's value (the stores after the k loop write every element
+        # the fill wrote): no fill, no loads of it.
+        value = fill.inputs[0]
+        assert isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)
+        start = value.op.value
+        assert isinstance(start, FloatAttr)
+        splat = DenseIntOrFPElementsAttr.from_list(
+            VectorType(c_t.element_type, (2, 2)), [start.value.data] * 4
+        )
+        rewriter.erase(fill)
+        accumulators = [before.emit(arith.ConstantOp(splat)) for _ in tiles]
+    else:
+        accumulators = [
+            before.load(c, (m, n), (2, 2), _c_offsets(mi, ni), accumulator=True) for mi, ni in tiles
+        ]
     if carry_loop is None:
         results, mmas = _multiply(before, op, layout, (m, n, k), accumulators)
         for (mi, ni), acc in zip(tiles, results, strict=True):
@@ -597,68 +616,79 @@ def _multiply(
     accumulators: Sequence[SSAValue],
 ) -> tuple[list[SSAValue], list[ng.MmaSyncOp]]:
     """The A and B fragments and the mma.sync of every tile of C over every k tile, from
-    `accumulators` (one per tile of C, row-major): the results and the mma ops."""
+    `accumulators` (one per tile of C, row-major): the results and the mma ops. One k
+    tile after the other: its fragments (one branch of ldmatrix or element loads per
+    operand), then its mma.sync on every tile of C, so that only one k tile's fragments
+    are live beside the accumulators where the branches stay (edge tiles)."""
     m, n, k = sizes
     tm, tn, tk = layout.shape
     a, b = op.inputs
-    a_keys = [(mi, ki) for mi in range(m // tm) for ki in range(k // tk)]
-    b_keys = [(ki, ni) for ki in range(k // tk) for ni in range(n // tn)]
 
-    def a_elements(at: _Builder) -> list[SSAValue]:
-        return [at.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki)) for mi, ki in a_keys]
-
-    def a_ldmatrix(at: _Builder) -> list[SSAValue]:
-        # x4: the four 8x8 tiles of a 16x16 A tile, in the fragment's register order.
-        return [at.ldmatrix(a, tm * mi, tk * ki, 4, transpose=False) for mi, ki in a_keys]
-
-    def b_elements(at: _Builder) -> list[SSAValue]:
-        return [
-            at.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
-            for ki, ni in b_keys
+    def a_elements(ki: int) -> Callable[[_Builder], list[SSAValue]]:
+        return lambda at: [
+            at.load(a, (m, k), layout.a, _a_offsets(layout, mi, ki)) for mi in range(m // tm)
         ]
 
-    def b_ldmatrix(at: _Builder) -> list[SSAValue]:
+    def a_ldmatrix(ki: int) -> Callable[[_Builder], list[SSAValue]]:
+        # x4: the four 8x8 tiles of a 16x16 A tile, in the fragment's register order.
+        return lambda at: [
+            at.ldmatrix(a, tm * mi, tk * ki, 4, transpose=False) for mi in range(m // tm)
+        ]
+
+    def b_elements(ki: int) -> Callable[[_Builder], list[SSAValue]]:
+        return lambda at: [
+            at.load(b, (k, n), layout.b, _b_offsets(layout, ki, ni), transposed=True)
+            for ni in range(n // tn)
+        ]
+
+    def b_ldmatrix(ki: int) -> Callable[[_Builder], list[SSAValue]]:
         # B is k-major (rows are k): transposed tiles; x4 reads two n tiles at once.
-        frags: dict[tuple[int, int], SSAValue] = {}
-        for ki in range(k // tk):
+        def load(at: _Builder) -> list[SSAValue]:
+            frags: list[SSAValue] = []
             for ni in range(0, n // tn, 2):
                 if ni + 1 < n // tn:
                     pair = at.ldmatrix(b, tk * ki, tn * ni, 4, transpose=True)
-                    frags[ki, ni], frags[ki, ni + 1] = at.halves(pair)
+                    frags.extend(at.halves(pair))
                 else:
-                    frags[ki, ni] = at.ldmatrix(b, tk * ki, tn * ni, 2, transpose=True)
-        return [frags[key] for key in b_keys]
+                    frags.append(at.ldmatrix(b, tk * ki, tn * ni, 2, transpose=True))
+            return frags
 
-    fragments: list[list[SSAValue]] = []
-    for operand, bounds, elements, tiles, count in (
-        (a, (m, k), a_elements, a_ldmatrix, len(a_keys)),
-        (b, (k, n), b_elements, b_ldmatrix, len(b_keys)),
-    ):
-        whole = (tk, tn) if operand is b else (tm, tk)
-        ready = None if layout.tf32 else inner.ldmatrix_ready(operand, bounds, whole)
-        if ready is None:
-            fragments.append(elements(inner))
-            continue
+        return load
+
+    ready = {
+        operand: None if layout.tf32 else inner.ldmatrix_ready(operand, bounds, whole)
+        for operand, bounds, whole in ((a, (m, k), (tm, tk)), (b, (k, n), (tk, tn)))
+    }
+
+    def fragments(
+        operand: SSAValue,
+        tiles: Callable[[_Builder], list[SSAValue]],
+        elements: Callable[[_Builder], list[SSAValue]],
+        count: int,
+    ) -> list[SSAValue]:
+        condition = ready[operand]
+        if condition is None:
+            return elements(inner)
         shape = layout.a if operand is a else layout.b
         operand_type = operand.type
         assert isinstance(operand_type, MemRefType)
         types = [VectorType(operand_type.element_type, shape)] * count
-        fragments.append(inner.either(ready, tiles, elements, types))
-    a_frags = dict(zip(a_keys, fragments[0], strict=True))
-    b_frags = dict(zip(b_keys, fragments[1], strict=True))
+        return inner.either(condition, tiles, elements, types)
+
     tiles = [(mi, ni) for mi in range(m // tm) for ni in range(n // tn)]
+    accs = list(accumulators)
     mmas: list[ng.MmaSyncOp] = []
-    results: list[SSAValue] = []
-    for (mi, ni), acc in zip(tiles, accumulators, strict=True):
-        for ki in range(k // tk):
+    for ki in range(k // tk):
+        a_frags = fragments(a, a_ldmatrix(ki), a_elements(ki), m // tm)
+        b_frags = fragments(b, b_ldmatrix(ki), b_elements(ki), n // tn)
+        for index, (mi, ni) in enumerate(tiles):
             mma = ng.MmaSyncOp(
-                a_frags[mi, ki], b_frags[ki, ni], acc, layout.shape, tf32=layout.tf32
+                a_frags[mi], b_frags[ni], accs[index], layout.shape, tf32=layout.tf32
             )
             inner.emit(mma)
             mmas.append(mma)
-            acc = mma.res
-        results.append(acc)
-    return results, mmas
+            accs[index] = mma.res
+    return accs, mmas
 
 
 _VIEWS = (memref.SubviewOp, memref.CastOp, memref.ViewOp, memref.ReinterpretCastOp)
@@ -669,6 +699,86 @@ def _next_op(op: Operation) -> Operation:
     following = op.next_op
     assert following is not None, "an scf.for is followed by its block's terminator"
     return following
+
+
+def _index_key(value: SSAValue) -> object:
+    """A key equal for index values that compute the same: the same value, equal
+    constants, or `affine.apply`s (`affine.min`s, `affine.max`es) of the same expressions
+    (dims and symbols alike) on operands of equal keys."""
+    if isinstance(value, OpResult):
+        owner = value.op
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            return ("constant", owner.value.value.data)
+        if isinstance(owner, affine.ApplyOp | affine.MinOp | affine.MaxOp):
+            map_ = owner.properties["map"]
+            assert isinstance(map_, AffineMapAttr)
+            data = map_.data
+            as_symbols = data.replace_dims_and_symbols(
+                [AffineSymExpr(i) for i in range(data.num_dims)],
+                [AffineSymExpr(data.num_dims + i) for i in range(data.num_symbols)],
+                0,
+                data.num_dims + data.num_symbols,
+            )
+            return (owner.name, str(as_symbols), tuple(_index_key(o) for o in owner.operands))
+    return value
+
+
+def _same_view(x: SSAValue, y: SSAValue) -> bool:
+    """Whether `x` and `y` are provably the same memory: the same value, or subviews of
+    the same view at offsets, sizes and strides that compute the same."""
+    if x is y:
+        return True
+    if not (isinstance(x, OpResult) and isinstance(y, OpResult)):
+        return False
+    a, b = x.op, y.op
+    if not (isinstance(a, memref.SubviewOp) and isinstance(b, memref.SubviewOp)):
+        return False
+    if x.type != y.type or not _same_view(a.source, b.source):
+        return False
+    for name in ("static_offsets", "static_sizes", "static_strides"):
+        if a.properties[name] != b.properties[name]:
+            return False
+    for va, vb in (
+        (a.offsets, b.offsets),
+        (a.sizes, b.sizes),
+        (a.strides, b.strides),
+    ):
+        if [_index_key(v) for v in va] != [_index_key(v) for v in vb]:
+            return False
+    return True
+
+
+def _filling(c: SSAValue, anchor: Operation, matmul: Operation) -> linalg.FillOp | None:
+    """The `linalg.fill` of a float constant that last wrote C before `anchor` (the k
+    loop, or the matmul) in its block, with only side-effect-free ops and barriers
+    between, on the same memory as C and used by nothing else; None otherwise."""
+    at = anchor.prev_op
+    while at is not None and (
+        isinstance(at, gpu.BarrierOp | affine.ApplyOp | affine.MinOp | affine.MaxOp)
+        or is_side_effect_free(at)
+        or at.dialect_name() == "arith"  # no memory effects (not all carry the trait)
+    ):
+        at = at.prev_op
+    if not isinstance(at, linalg.FillOp) or len(at.outputs) != 1:
+        return None
+    value = at.inputs[0]
+    if not (
+        isinstance(value, OpResult)
+        and isinstance(value.op, arith.ConstantOp)
+        and isinstance(value.op.value, FloatAttr)
+        and at.outputs[0].type == c.type
+        and _same_view(at.outputs[0], c)
+    ):
+        return None
+    # Nothing else reads the filled memory before the matmul's stores overwrite it.
+    filled = at.outputs[0]
+    for use in filled.uses:
+        if use.operation is not at and use.operation is not matmul:
+            return None
+    for use in c.uses:
+        if use.operation is not at and use.operation is not matmul:
+            return None
+    return at
 
 
 def _written_in(c: SSAValue, loop: scf.ForOp, matmul: Operation) -> bool:

@@ -25,6 +25,17 @@ multi-buffered by d first (`memref.multibuffer`): iteration i + d - 1 writes the
 iteration i - 1 read, which the body's closing `gpu.barrier` (added if missing) frees.
 After the loop all groups are waited for.
 
+Where the body writes no memory but through its copies (it reads the slots into
+registers, as mma.sync fragments do), its first wait is followed by a `gpu.barrier` and
+it ends in one, the body keeps one barrier per iteration instead: iteration i waits for
+its own group (`numGroups = d - 2`), passes the barrier after the wait (every thread's
+copies of i landed, every thread done with the slot of i - 1), and only then issues the
+copies of i + d - 1 into that slot; the closing barrier goes. The same d - 1 iterations'
+copies are in flight while one computes.
+
+    scf.for %i { wait {numGroups = d - 2}; gpu.barrier; <copies of %i + (d-1) %s>, group;
+                 <compute on the buffers of %i> }
+
 Fails (`PipelineError`) when the loop's body has no asynchronous copies, when they are
 nested in other ops, when they depend on values the body computes with side effects or
 on loop-carried values, or when anything else in the loop writes shared memory (a
@@ -85,6 +96,46 @@ def _writes_shared(op: Operation) -> bool:
     if is_structured(op):
         return any(_shared(v) for v in dps_inits(op))
     return False
+
+
+_READ_ONLY: tuple[type[Operation], ...] = (
+    gpu.BarrierOp,
+    ng.DeviceAsyncWaitOp,
+    ng.DeviceAsyncCreateGroupOp,
+    ng.LdMatrixOp,
+    ng.MmaSyncOp,
+    memref.LoadOp,
+    memref.ExtractStridedMetaDataOp,
+    memref.ExtractAlignedPointerAsIndexOp,
+    xvector.LoadOp,
+    xvector.TransferReadOp,
+    scf.IfOp,
+    scf.ForOp,
+    scf.YieldOp,
+)
+"""Ops that write no memory themselves (regions are walked separately)."""
+
+
+def _writes_memory(body: Block, copies: list[ng.DeviceAsyncCopyOp]) -> bool:
+    """Whether an op of `body` other than the copies may write memory."""
+    for top in body.ops:
+        for op in top.walk():
+            if op in copies or isinstance(op, _READ_ONLY) or _pure(op):
+                continue
+            if op.dialect_name() in ("arith", "vector") and not isinstance(
+                op, xvector.StoreOp | xvector.TransferWriteOp | xvector.MaskedStoreOp
+            ):
+                continue
+            return True
+    return False
+
+
+def _barrier_after(wait: Operation) -> gpu.BarrierOp | None:
+    """The `gpu.barrier` following `wait` with only side-effect-free ops between."""
+    at = wait.next_op
+    while at is not None and _pure(at):
+        at = at.next_op
+    return at if isinstance(at, gpu.BarrierOp) else None
 
 
 def _slice(copies: list[ng.DeviceAsyncCopyOp], body: Block, iv: SSAValue) -> list[Operation]:
@@ -200,30 +251,45 @@ def pipeline_shared_memory_copies(
         _, last_group = _issue(rewriter, before, ops, iv, at_iv.result, ub)
     assert last_group is not None
 
-    # The body: iteration i + depth - 1's copies where the first wait was.
     first_wait = waits[0]
-    at = InsertPoint.before(first_wait)
-    ahead = arith.MuliOp(step, _index(rewriter, at, depth - 1))
-    at_iv = arith.AddiOp(iv, ahead.result)
-    rewriter.insert([ahead, at_iv], at)
-    new_copies, group = _issue(rewriter, at, ops, iv, at_iv.result, ub)
-    wait = ng.DeviceAsyncWaitOp(group.async_token, depth - 1)
-    wait.location = first_wait.location
-    rewriter.insert(wait, at)
-    for old in [*waits, *groups]:
-        rewriter.erase(old)
-    for copy in reversed(copies):
-        rewriter.erase(copy)
     terminator = body.last_op
     assert terminator is not None
     previous = terminator.prev_op
     while previous is not None and _pure(previous):
         previous = previous.prev_op
-    if not isinstance(previous, gpu.BarrierOp):
-        # The next iteration's copies overwrite the slot this one read.
-        barrier = gpu.BarrierOp()
-        barrier.location = loop.location
-        rewriter.insert(barrier, InsertPoint.before(terminator))
+    top = _barrier_after(first_wait)
+    if top is not None and isinstance(previous, gpu.BarrierOp) and not _writes_memory(body, copies):
+        # One barrier per iteration: wait for iteration i's group (depth - 2 later ones in
+        # flight), the barrier (every thread's copies of i landed, every thread done with
+        # iteration i - 1's slot), then iteration i + depth - 1's copies into that slot.
+        wait = ng.DeviceAsyncWaitOp(last_group.async_token, depth - 2)
+        wait.location = first_wait.location
+        rewriter.insert(wait, InsertPoint.before(top))
+        at = InsertPoint.after(top)
+        ahead = arith.MuliOp(step, _index(rewriter, at, depth - 1))
+        at_iv = arith.AddiOp(iv, ahead.result)
+        rewriter.insert([ahead, at_iv], at)
+        new_copies, _ = _issue(rewriter, at, ops, iv, at_iv.result, ub)
+        rewriter.erase(previous)
+    else:
+        # Iteration i + depth - 1's copies where the first wait was, a closing barrier.
+        at = InsertPoint.before(first_wait)
+        ahead = arith.MuliOp(step, _index(rewriter, at, depth - 1))
+        at_iv = arith.AddiOp(iv, ahead.result)
+        rewriter.insert([ahead, at_iv], at)
+        new_copies, group = _issue(rewriter, at, ops, iv, at_iv.result, ub)
+        wait = ng.DeviceAsyncWaitOp(group.async_token, depth - 1)
+        wait.location = first_wait.location
+        rewriter.insert(wait, at)
+        if not isinstance(previous, gpu.BarrierOp):
+            # The next iteration's copies overwrite the slot this one read.
+            barrier = gpu.BarrierOp()
+            barrier.location = loop.location
+            rewriter.insert(barrier, InsertPoint.before(terminator))
+    for old in [*waits, *groups]:
+        rewriter.erase(old)
+    for copy in reversed(copies):
+        rewriter.erase(copy)
 
     # Epilogue: no copy left in flight.
     drain = ng.DeviceAsyncWaitOp(last_group.async_token, 0)
