@@ -98,6 +98,14 @@
 // (hoist_redundant_vector_transfers), the lanes' partials and the warp's 32 lanes combined
 // by transform.schedir.gpu.reduce_to_subgroup_reduce (5 shfl.sync.bfly, no shared
 // exchange); the few barriers left (no chunk loop has one) synchronize one warp.
+// The default ("threads" = 11) is the region by row length N, chosen before any handle is
+// taken by transform.alternatives over three guards (transform.match.structured.dim on the
+// div's dimension 1, transform.match.param.cmpi, transform.structured.multitile_sizes as
+// the divisibility check): the row per warp (4) where N < 2048, the chunks of four with
+// 512 threads (10) where N >= 8192 and 2048 divides N, the chunks in registers with 256
+// threads (6) otherwise. From the runs above: at 8192^2 region 10 was 0.7-1.0% faster
+// than region 6 (0.1333 against 0.1343 ms at 03:53, 0.1315 against 0.1328 at 01:08); at
+// 8191x1000 the row per warp took 0.0277 ms, region 6 0.0380, region 10 0.0401.
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
 // A row within one chunk (T elements or fewer) works in every region.
 module attributes {transform.with_named_sequence} {
@@ -106,6 +114,74 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %decomposed = transform.structured.decompose_interface %sm
       : (!transform.any_op) -> !transform.any_op
+    // Knob "threads": one of the regions below (0-10), or 11 (selected): the region by row
+    // length N (the div's dimension 1), the first of these alternatives that matches: a
+    // row per warp (4) where N < 2048; chunks of four floats with 512 threads (10) where
+    // N >= 8192 and 2048 divides N; chunks in registers with 256 threads (6) otherwise.
+    // The alternatives only read the payload (the function they roll back is unchanged);
+    // every handle is taken after them. Each region reads the knob (one choice: the
+    // alternatives are isolated from above).
+    %func_len = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %region = transform.alternatives %func_len : !transform.any_op -> !transform.param<i64> {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      %by_length = transform.param.constant 11 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %gens = transform.structured.match ops{["linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %g_max, %g_exp, %g_sum, %g_div = transform.split_handle %gens
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                  !transform.any_op)
+      %n = transform.match.structured %g_div : (!transform.any_op) -> !transform.param<i64> {
+      ^bb0(%d: !transform.any_op):
+        %dim = transform.match.structured.dim %d[1] : (!transform.any_op) -> !transform.param<i64>
+        transform.match.structured.yield %dim : !transform.param<i64>
+      }
+      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+      %short = transform.param.constant 2047 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
+      transform.match.param.cmpi le %n, %short : !transform.param<i64>
+      %warps = transform.param.constant 4 : i64 -> !transform.param<i64>
+      transform.yield %warps : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      %by_length = transform.param.constant 11 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %gens = transform.structured.match ops{["linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %g_max, %g_exp, %g_sum, %g_div = transform.split_handle %gens
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                  !transform.any_op)
+      %n = transform.match.structured %g_div : (!transform.any_op) -> !transform.param<i64> {
+      ^bb0(%d: !transform.any_op):
+        %dim = transform.match.structured.dim %d[1] : (!transform.any_op) -> !transform.param<i64>
+        transform.match.structured.yield %dim : !transform.param<i64>
+      }
+      %long = transform.param.constant 8192 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %long : !transform.param<i64>
+      // Silenceable where 2048 does not divide N (or N is dynamic).
+      %lo, %hi, %at = transform.structured.multitile_sizes %g_div dimension = 1
+          target_size = 2048 divisor = 2048 : (!transform.any_op) -> !transform.param<i64>
+      %fours = transform.param.constant 10 : i64 -> !transform.param<i64>
+      transform.yield %fours : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      %by_length = transform.param.constant 11 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %chunks = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.yield %chunks : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      transform.yield %threads : !transform.param<i64>
+    }
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %fill_max, %max, %exp, %fill_sum, %sum, %div = transform.split_handle %ops
@@ -128,10 +204,12 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
-    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
-    // chunks of four with 256 threads (9) or 512 (10) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 6 {
+    // The regions of knob "threads": rows in registers with 256, 512 or 1024 threads per
+    // block (0-2), chunks of 512 (3), a row per warp (4), chunks in registers with 512, 256,
+    // 1024 or 128 threads (5-8), chunks of four with 256 threads (9) or 512 (10) (one
+    // region each: block_dims is static); the region by row length chosen above.
+    transform.tune.alternatives<"threads_region"> selected_region = %region
+        : !transform.param<i64> {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
       %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]
