@@ -103,9 +103,23 @@
 // div's dimension 1, transform.match.param.cmpi, transform.structured.multitile_sizes as
 // the divisibility check): the row per warp (4) where N < 2048, the chunks of four with
 // 512 threads (10) where N >= 8192 and 2048 divides N, the chunks in registers with 256
-// threads (6) otherwise. From the runs above: at 8192^2 region 10 was 0.7-1.0% faster
-// than region 6 (0.1333 against 0.1343 ms at 03:53, 0.1315 against 0.1328 at 01:08); at
-// 8191x1000 the row per warp took 0.0277 ms, region 6 0.0380, region 10 0.0401.
+// threads (6) otherwise. Measured on the H200 (2026-11-29 06:36, one run, benchmarks/gpu.py's
+// timer, L2 flushed, copy_ 0.1294 ms at 8192^2): 8192^2 region 10 0.1336 ms (0.968x
+// copy), region 6 0.1358, Triton 0.1337; 16384x8192 region 10 0.2621, region 6 0.2651,
+// Triton 0.2625, copy_ 0.2581; 8191x1000 the row per warp 0.0241 (2.72 TB/s, 0.96x its
+// 2.84 TB/s at 8192x1024), region 6 0.0340, region 10 0.0345, Triton 0.0330.
+// What is left against the copy is a fixed cost, not a rate: from 8192 to 16384 rows
+// region 10's time grows by 0.1285 ms and copy_'s by 0.1287, and 2 T(8192) - T(16384) is
+// 5.1 us for region 10, 4.9 for Triton, 0.7 for copy_ (the start and drain of a grid of
+// whole rows, each row's store waiting for all its loads). In the same run no layout
+// changed it at 8192^2: region 10's own PTX with blocks per SM capped by dynamic shared
+// memory took 0.1336 ms at 3 per SM (as at 4), 0.1452 at 2, 0.2013 at 1; its loads with
+// .L2::256B prefetch 0.1341; region 10 without nvvm.minctasm (40 registers, 3 blocks per
+// SM) 0.1340; 8 contiguous floats a thread in 256 threads 0.1410; region 9 0.1345. ncu
+// (one launch each, clocks not locked): region 6 129.0 us, region 10 127.0, Triton 127.9,
+// 82-84% of DRAM peak in all three, 16 sectors per request in every load and store;
+// Triton's kernel (512 threads, 4 ld.global.v4 and 4 st.global.v4 a thread, as region
+// 10) has 40 registers (3 blocks per SM, 69% achieved occupancy), region 10 32 (4, 94%).
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
 // A row within one chunk (T elements or fewer) works in every region.
 module attributes {transform.with_named_sequence} {

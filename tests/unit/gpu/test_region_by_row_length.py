@@ -47,8 +47,10 @@ def test_default_region_follows_the_row_length(name: str, cols: int, region: int
     assert f".maxntid {LAUNCH_BOUNDS[region]}, 1, 1" in chosen
 
 
-def test_softmax_default_at_a_long_row_matches_the_reference() -> None:
-    """3 rows of 8192 (region 10: four chunks of 2048, unrolled) on the CPU."""
-    payload = resized_example("softmax_cuda.mlir", {1000: 3, 999: 8192})
+@pytest.mark.parametrize("cols", [8192, 16384])
+def test_softmax_default_at_long_rows_matches_the_reference(cols: int) -> None:
+    """3 rows of 8192 and of 16384 (region 10: four chunks of 2048, unrolled; two groups of
+    four) on the CPU."""
+    payload = resized_example("softmax_cuda.mlir", {1000: 3, 999: cols})
     host = launches_to_loops(scheduled_module(payload, REPO / "schedules" / "softmax_cuda.mlir"))
-    check_kernel(schedir.compile(host, target="cpu"), payload, seed=8192)
+    check_kernel(schedir.compile(host, target="cpu"), payload, seed=cols)
