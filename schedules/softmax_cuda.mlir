@@ -63,7 +63,8 @@
 // copy 4.15 TB/s): 8192^2 region 10 0.1333 ms (0.97x copy), region 6 0.1343, Triton
 // 0.1331, eager 0.2787; 8191x1000: region 10 0.0401 ms (was 0.0619 before the peeling),
 // region 6 0.0380, the row-per-warp region 0.0277, eager 0.0232, Triton 0.0466. Region 6
-// stays selected (region 10 is 0.7% faster at 8192^2 and 5% slower at 8191x1000). In the
+// stayed selected then (region 10 0.7% faster at 8192^2, 5% slower at 8191x1000; now the
+// default chooses by row length, below). In the
 // same run, hand-written CUDA rows (float4 loads, one row per 512-thread block, the
 // region-10 layout) took 0.1326 ms and copy_ 0.1295: the schedules run at the memory
 // path's speed; the same kernel as a persistent grid (4 blocks per SM looping over rows,
@@ -83,8 +84,8 @@
 // region 6 0.1356, Triton 0.1336; 8191x1000: region 10 0.0619 ms (a row of 1000 is half a
 // chunk of 2048: a partial, scalar chunk, half the threads idle), the row-per-warp region
 // 0.0270 (benchmarks/gpu.py's softmax_odd row), region 6 0.026 (22:06 run), Triton 0.0519,
-// eager 0.0234. Region 6 stays selected: region 10 gains 1% at 8192 columns and loses 2.3x
-// at 1000; the tuner selects region 10 for long rows where it is faster.
+// eager 0.0234. Region 6 stayed selected then: region 10 gained 1% at 8192 columns and lost
+// 2.3x at 1000 (before the peeling); the default now chooses by row length (below).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
