@@ -43,8 +43,9 @@ in registers) as further rows, and
 rowsum and matvec their region of vectorized pieces ("pieces"); rowsum (default: a row
 per 512-thread block) also its warp regions with 1, 4 and 8 rows per block (rowsum_odd's
 main row is the warp region with one row per block);
-matvec also its 256-, 512- and 1024-thread regions; softmax_odd's main row is softmax's region
-of a row per warp ("threads" = 4); colsum (default: one kernel) also times its other strip
+matvec also its 256-, 512- and 1024-thread regions; softmax's rows are its default, the region
+by row length (a row per warp at softmax_odd's and softmax_1024's 1000 and 1024 columns,
+chunks of four floats with 512 threads at 8192); colsum (default: one kernel) also times its other strip
 shapes and its two-kernel schedule's "blocks", "threads" and "row_step" values; the default tensor-core matmuls time their other knob values (raster
 groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from registers, a
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
@@ -372,16 +373,16 @@ _ROW_VARIANTS = {
 _SOFTMAX_VARIANTS = {
     **_ROW_VARIANTS,
     "regs 512": {"threads": 5},
+    "regs 256": {"threads": 6},
     "v4 256": {"threads": 9},
-    "v4 512": {"threads": 10},
 }
 _LAYERNORM_VARIANTS = {**_ROW_VARIANTS, "regs 512": {"threads": 5}, "regs 256": {"threads": 6}}
 """softmax's and layernorm's other regions of the "threads" knob: contiguous pieces in registers
 with 256, 512 or 1024 threads, the chunked schedule, a row per warp, and the chunks in
 registers (the chunk loops unrolled, the row read once, coalesced) with 128, 256, 512 or 1024
-threads, softmax's chunks of four floats with 256 and 512 threads; the default rows are
-softmax's chunks in registers with 256 threads (region 6) and layernorm's chunks of four
-floats with 512 threads (region 9)."""
+threads, softmax's chunks of four floats with 256 threads; the default rows are softmax's
+region by row length ("threads" = 11: at 8192 columns its chunks of four floats with 512
+threads, region 10) and layernorm's chunks of four floats with 512 threads (region 9)."""
 
 
 _COLSUM_VARIANTS = {
@@ -436,8 +437,7 @@ unrolled by 16; 128 rows per step in blocks of 256 threads: 0.030 ms against 0.0
 01:28 run)."""
 
 _WARPS = {"threads": 4}
-"""softmax's and rowsum's region of a row per warp (short rows: softmax_odd's and rowsum_odd's
-main row)."""
+"""rowsum's region of a row per warp (short rows: rowsum_odd's main row)."""
 
 _DEFAULT_VARIANTS = {
     "raster 1": {"raster_group": 1},
@@ -724,8 +724,9 @@ def cases(torch: Any) -> list[Case]:
                 **_THREADS_VARIANTS,
                 "threads=512": {"threads": 1},
                 "regs 512": {"threads": 5},
+                "regs 256": {"threads": 6},
+                "v4 512": {"threads": 10},
             },
-            knobs=_WARPS,
             aligned="softmax_1024",
         ),
         Case(
@@ -736,7 +737,6 @@ def cases(torch: Any) -> list[Case]:
             lambda x: torch.softmax(x, dim=1),
             2 * 4 * al_rows * al_cols,
             bandwidth_bound=True,
-            knobs=_WARPS,
         ),
         Case(
             "softmax_f16",

@@ -50,7 +50,10 @@
 // 0.1339), region 7 0.1360, region 5 0.1400; Triton 0.1344, eager 0.2189 (torch.compile
 // not timed; 0.1324 on 01:08); 8191x1000: region 9 0.0333 ms, region 5 0.0366, region 7
 // 0.0656, the row-per-warp region 0.0244, Triton 0.0370, eager 0.0325. Region 9 is
-// selected: faster than region 5 at both sizes and than Triton at 8192^2.
+// the default's choice for rows of 2048 and more: faster than region 5 at both sizes and
+// than Triton at 8192^2. The default ("threads" = 10) is the region by row length N
+// (transform.alternatives, as softmax's default): the row per warp (4) where N < 2048
+// (27% faster than region 9 at 8191x1000 in that run), region 9 otherwise.
 // Chunks (region 3): the previous schedule: the epilogue and the reductions over the row
 // in chunks of 512 (scf.for), one element per thread and chunk, partials accumulated
 // over the chunks, x re-read (from L2) by both reductions and the epilogue. Measured on
@@ -66,6 +69,49 @@
 // bufferization would have to copy (a memref.copy of a shared buffer run by every thread).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    // Knob "threads": one of the regions below (0-9), or 10 (selected): the region by row
+    // length N (the normalization's dimension 1), the first of these alternatives that
+    // matches: a row per warp (4) where N < 2048, chunks of four floats with 512 threads
+    // (9) otherwise. The alternatives only read the payload (the function they roll back is
+    // unchanged); every handle is taken after them. Each region reads the knob (one
+    // choice: the alternatives are isolated from above).
+    %func_len = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %region = transform.alternatives %func_len : !transform.any_op -> !transform.param<i64> {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 10
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] -> !transform.param<i64>
+      %by_length = transform.param.constant 10 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %gens = transform.structured.match ops{["linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %g_sum, %g_sq, %g_norm = transform.split_handle %gens
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %n = transform.match.structured %g_norm : (!transform.any_op) -> !transform.param<i64> {
+      ^bb0(%d: !transform.any_op):
+        %dim = transform.match.structured.dim %d[1] : (!transform.any_op) -> !transform.param<i64>
+        transform.match.structured.yield %dim : !transform.param<i64>
+      }
+      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+      %short = transform.param.constant 2047 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
+      transform.match.param.cmpi le %n, %short : !transform.param<i64>
+      %warps = transform.param.constant 4 : i64 -> !transform.param<i64>
+      transform.yield %warps : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 10
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] -> !transform.param<i64>
+      %by_length = transform.param.constant 10 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %fours = transform.param.constant 9 : i64 -> !transform.param<i64>
+      transform.yield %fours : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 10
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] -> !transform.param<i64>
+      transform.yield %threads : !transform.param<i64>
+    }
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %fill_sum, %sum, %fill_sq, %sq, %norm = transform.split_handle %ops
@@ -96,10 +142,12 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                 !transform.any_op, !transform.any_op)
 
-    // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
-    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
-    // chunks of four with 512 threads (9) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 9 {
+    // The regions of knob "threads": rows in registers with 256, 512 or 1024 threads per
+    // block (0-2), chunks of 512 (3), a row per warp (4), chunks in registers with 512,
+    // 256, 1024 or 128 threads (5-8), chunks of four with 512 threads (9) (one region
+    // each: block_dims is static); the region by row length chosen above.
+    transform.tune.alternatives<"threads_region"> selected_region = %region
+        : !transform.param<i64> {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; sum and sum-of-squares partials by
       // tile_reduction_using_forall.

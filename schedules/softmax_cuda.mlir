@@ -63,7 +63,8 @@
 // copy 4.15 TB/s): 8192^2 region 10 0.1333 ms (0.97x copy), region 6 0.1343, Triton
 // 0.1331, eager 0.2787; 8191x1000: region 10 0.0401 ms (was 0.0619 before the peeling),
 // region 6 0.0380, the row-per-warp region 0.0277, eager 0.0232, Triton 0.0466. Region 6
-// stays selected (region 10 is 0.7% faster at 8192^2 and 5% slower at 8191x1000). In the
+// stayed selected then (region 10 0.7% faster at 8192^2, 5% slower at 8191x1000; now the
+// default chooses by row length, below). In the
 // same run, hand-written CUDA rows (float4 loads, one row per 512-thread block, the
 // region-10 layout) took 0.1326 ms and copy_ 0.1295: the schedules run at the memory
 // path's speed; the same kernel as a persistent grid (4 blocks per SM looping over rows,
@@ -83,8 +84,8 @@
 // region 6 0.1356, Triton 0.1336; 8191x1000: region 10 0.0619 ms (a row of 1000 is half a
 // chunk of 2048: a partial, scalar chunk, half the threads idle), the row-per-warp region
 // 0.0270 (benchmarks/gpu.py's softmax_odd row), region 6 0.026 (22:06 run), Triton 0.0519,
-// eager 0.0234. Region 6 stays selected: region 10 gains 1% at 8192 columns and loses 2.3x
-// at 1000; the tuner selects region 10 for long rows where it is faster.
+// eager 0.0234. Region 6 stayed selected then: region 10 gained 1% at 8192 columns and lost
+// 2.3x at 1000 (before the peeling); the default now chooses by row length (below).
 // Chunks (region 3): the previous schedule, for rows too long for registers: each op
 // runs over the row in chunks of 512 (scf.for), one element per thread and chunk
 // (coalesced), partials accumulated over the chunks, exp cloned into the sum's and the
@@ -98,6 +99,28 @@
 // (hoist_redundant_vector_transfers), the lanes' partials and the warp's 32 lanes combined
 // by transform.schedir.gpu.reduce_to_subgroup_reduce (5 shfl.sync.bfly, no shared
 // exchange); the few barriers left (no chunk loop has one) synchronize one warp.
+// The default ("threads" = 11) is the region by row length N, chosen before any handle is
+// taken by transform.alternatives over three guards (transform.match.structured.dim on the
+// div's dimension 1, transform.match.param.cmpi, transform.structured.multitile_sizes as
+// the divisibility check): the row per warp (4) where N < 2048, the chunks of four with
+// 512 threads (10) where N >= 8192 and 2048 divides N, the chunks in registers with 256
+// threads (6) otherwise. Measured on the H200 (2026-11-29 06:36, one run, benchmarks/gpu.py's
+// timer, L2 flushed, copy_ 0.1294 ms at 8192^2): 8192^2 region 10 0.1336 ms (0.968x
+// copy), region 6 0.1358, Triton 0.1337; 16384x8192 region 10 0.2621, region 6 0.2651,
+// Triton 0.2625, copy_ 0.2581; 8191x1000 the row per warp 0.0241 (2.72 TB/s, 0.96x its
+// 2.84 TB/s at 8192x1024), region 6 0.0340, region 10 0.0345, Triton 0.0330.
+// What is left against the copy is a fixed cost, not a rate: from 8192 to 16384 rows
+// region 10's time grows by 0.1285 ms and copy_'s by 0.1287, and 2 T(8192) - T(16384) is
+// 5.1 us for region 10, 4.9 for Triton, 0.7 for copy_ (the start and drain of a grid of
+// whole rows, each row's store waiting for all its loads). In the same run no layout
+// changed it at 8192^2: region 10's own PTX with blocks per SM capped by dynamic shared
+// memory took 0.1336 ms at 3 per SM (as at 4), 0.1452 at 2, 0.2013 at 1; its loads with
+// .L2::256B prefetch 0.1341; region 10 without nvvm.minctasm (40 registers, 3 blocks per
+// SM) 0.1340; 8 contiguous floats a thread in 256 threads 0.1410; region 9 0.1345. ncu
+// (one launch each, clocks not locked): region 6 129.0 us, region 10 127.0, Triton 127.9,
+// 82-84% of DRAM peak in all three, 16 sectors per request in every load and store;
+// Triton's kernel (512 threads, 4 ld.global.v4 and 4 st.global.v4 a thread, as region
+// 10) has 40 registers (3 blocks per SM, 69% achieved occupancy), region 10 32 (4, 94%).
 // Payload: examples/softmax_cuda.mlir (any linalg.softmax over dimension 1 of a 2-D tensor).
 // A row within one chunk (T elements or fewer) works in every region.
 module attributes {transform.with_named_sequence} {
@@ -106,6 +129,74 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %decomposed = transform.structured.decompose_interface %sm
       : (!transform.any_op) -> !transform.any_op
+    // Knob "threads": one of the regions below (0-10), or 11 (selected): the region by row
+    // length N (the div's dimension 1), the first of these alternatives that matches: a
+    // row per warp (4) where N < 2048; chunks of four floats with 512 threads (10) where
+    // N >= 8192 and 2048 divides N; chunks in registers with 256 threads (6) otherwise.
+    // The alternatives only read the payload (the function they roll back is unchanged);
+    // every handle is taken after them. Each region reads the knob (one choice: the
+    // alternatives are isolated from above).
+    %func_len = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %region = transform.alternatives %func_len : !transform.any_op -> !transform.param<i64> {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      %by_length = transform.param.constant 11 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %gens = transform.structured.match ops{["linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %g_max, %g_exp, %g_sum, %g_div = transform.split_handle %gens
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                  !transform.any_op)
+      %n = transform.match.structured %g_div : (!transform.any_op) -> !transform.param<i64> {
+      ^bb0(%d: !transform.any_op):
+        %dim = transform.match.structured.dim %d[1] : (!transform.any_op) -> !transform.param<i64>
+        transform.match.structured.yield %dim : !transform.param<i64>
+      }
+      %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+      %short = transform.param.constant 2047 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %one : !transform.param<i64>
+      transform.match.param.cmpi le %n, %short : !transform.param<i64>
+      %warps = transform.param.constant 4 : i64 -> !transform.param<i64>
+      transform.yield %warps : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      %by_length = transform.param.constant 11 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %gens = transform.structured.match ops{["linalg.generic"]} in %s
+        : (!transform.any_op) -> !transform.any_op
+      %g_max, %g_exp, %g_sum, %g_div = transform.split_handle %gens
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
+                                  !transform.any_op)
+      %n = transform.match.structured %g_div : (!transform.any_op) -> !transform.param<i64> {
+      ^bb0(%d: !transform.any_op):
+        %dim = transform.match.structured.dim %d[1] : (!transform.any_op) -> !transform.param<i64>
+        transform.match.structured.yield %dim : !transform.param<i64>
+      }
+      %long = transform.param.constant 8192 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi ge %n, %long : !transform.param<i64>
+      // Silenceable where 2048 does not divide N (or N is dynamic).
+      %lo, %hi, %at = transform.structured.multitile_sizes %g_div dimension = 1
+          target_size = 2048 divisor = 2048 : (!transform.any_op) -> !transform.param<i64>
+      %fours = transform.param.constant 10 : i64 -> !transform.param<i64>
+      transform.yield %fours : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      %by_length = transform.param.constant 11 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %threads, %by_length : !transform.param<i64>
+      %chunks = transform.param.constant 6 : i64 -> !transform.param<i64>
+      transform.yield %chunks : !transform.param<i64>
+    }, {
+    ^bb0(%s: !transform.any_op):
+      %threads = transform.tune.knob<"threads"> = 11
+          from options = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] -> !transform.param<i64>
+      transform.yield %threads : !transform.param<i64>
+    }
     %ops = transform.structured.match ops{["linalg.fill", "linalg.generic"]} in %root
       : (!transform.any_op) -> !transform.any_op
     %fill_max, %max, %exp, %fill_sum, %sum, %div = transform.split_handle %ops
@@ -128,10 +219,12 @@ module attributes {transform.with_named_sequence} {
     %fill_max_b, %f5 = transform.structured.fuse_into_containing_op %fill_max into %f4
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // Knob: rows in registers with 256, 512 or 1024 threads per block (0-2), chunks of 512
-    // (3), a row per warp (4), chunks in registers with 512, 256, 1024 or 128 threads (5-8),
-    // chunks of four with 256 threads (9) or 512 (10) (one region each: block_dims is static).
-    transform.tune.alternatives<"threads"> selected_region = 6 {
+    // The regions of knob "threads": rows in registers with 256, 512 or 1024 threads per
+    // block (0-2), chunks of 512 (3), a row per warp (4), chunks in registers with 512, 256,
+    // 1024 or 128 threads (5-8), chunks of four with 256 threads (9) or 512 (10) (one
+    // region each: block_dims is static); the region by row length chosen above.
+    transform.tune.alternatives<"threads_region"> selected_region = %region
+        : !transform.param<i64> {
       // Registers, 256 threads: thread t owns the contiguous piece t of the row (N/256
       // elements) in every pass; max and sum partials by tile_reduction_using_forall.
       %div_t, %div_forall = transform.structured.tile_using_forall %div_b num_threads [0, 256]
