@@ -16,7 +16,7 @@ resolves the `mgpu*` symbols to `runtime.symbols()`:
 | `mgpuStreamSynchronize(stream)` | waits, naming the last launch if a kernel faulted (skipped while `defer_sync`) |
 | `mgpuMemAlloc(bytes, stream, shared)` / `mgpuMemFree` | `cuMemAlloc` / `cuMemFree`, freed blocks kept for reuse (below) |
 | `mgpuMemcpy(dst, src, bytes, stream)`, `mgpuMemset32/16` | `cuMemcpyAsync`, `cuMemsetD32/D16Async` |
-| `schedirTensorMapEncodeTiled(fields)` | a TMA descriptor (`cuTensorMapEncodeTiled`), cached by content; a tensor whose address or row strides are not multiples of 16 bytes (f16 N = 4097) is first staged into rows of a 16-byte pitch (schedir/gpu/tma.py's `STAGING_KERNEL`, pad zero-filled), a buffer returned to the pool after the call |
+| `schedirTensorMapEncodeTiled(fields)` | a TMA descriptor (`cuTensorMapEncodeTiled`), cached by content; a tensor whose address or row strides are not multiples of 16 bytes (f16 N = 4097) is first staged into rows of a 16-byte pitch (`cuMemcpy2DAsync`, pad zero-filled), a buffer returned to the pool after the call |
 
 A buffer the compiled code frees (a temporary between kernels, e.g. colsum's partials) is
 kept and handed out again to an allocation of the same size, on the runtime's one stream,
@@ -58,9 +58,6 @@ from schedir.gpu.target import ARGUMENT_ALIGNMENT
 from schedir.gpu.tma import (
     DESCRIPTOR_BYTES,
     FIELDS_HEADER,
-    STAGING_KERNEL,
-    STAGING_PTX,
-    STAGING_THREADS,
     Staging,
     encode_tiled,
     layout_of_fields,
@@ -131,8 +128,6 @@ class HostRuntime:
         self._function_of: dict[tuple[int, bytes], int] = {}
         """(module handle, kernel name) -> function handle."""
         self._tensor_maps: dict[bytes, int] = {}
-        self._staging_kernel: Kernel | None = None
-        """`STAGING_KERNEL`, loaded at the first staging."""
         """Device copies of the TMA descriptors compiled code asked for, by their bytes."""
         self._staged: list[tuple[int, int, int]] = []
         """(stream, bytes, buffer) of this call's staged TMA tensors (see `release_staging`)."""
@@ -332,24 +327,39 @@ class HostRuntime:
     def _stage(self, staging: Staging) -> int:
         """A buffer of 16-byte-pitched rows holding the tensor `staging` describes,
         copied on the runtime's stream (so after what wrote the tensor, before the
-        launch that reads it) by `STAGING_KERNEL`, its pad zero-filled; returned to the
-        pool after the call."""
+        launch that reads it), its pad zero-filled; returned to the pool after the call."""
         stream = self._stream(None)
         key = (stream, staging.nbytes)
         cached = self._free_blocks.get(key)
         pointer = cached.pop() if cached else self.context.alloc(staging.nbytes)
         self._staged.append((stream, staging.nbytes, pointer))
-        # One kernel copies the rows and zero-fills their pad, a 4-byte word per thread (in
-        # place of cuMemcpy2DAsync and cuMemsetD2D8Async).
-        if self._staging_kernel is None:
-            module = GpuModule(self.context, STAGING_PTX, name="schedir-staging")
-            self._staging_kernel = module.kernel(STAGING_KERNEL)
-        self._staging_kernel.launch(
-            staging.launch_grid(),
-            STAGING_THREADS,
-            staging.launch_arguments(pointer),
-            stream=stream,
+        driver = self.context.driver
+        copy = driver.CUDA_MEMCPY2D()
+        copy.srcMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
+        copy.srcDevice = driver.CUdeviceptr(staging.source)
+        copy.srcPitch = staging.source_pitch
+        copy.dstMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
+        copy.dstDevice = driver.CUdeviceptr(pointer)
+        copy.dstPitch = staging.pitch
+        copy.WidthInBytes = staging.row_bytes
+        copy.Height = staging.rows
+        self.context.call(
+            "cuMemcpy2DAsync",
+            copy,
+            driver.CUstream(stream),
+            during=f"staging {staging.rows} rows of {staging.row_bytes} bytes for TMA",
         )
+        if staging.pitch > staging.row_bytes:
+            self.context.call(
+                "cuMemsetD2D8Async",
+                driver.CUdeviceptr(pointer + staging.row_bytes),
+                staging.pitch,
+                0,
+                staging.pitch - staging.row_bytes,
+                staging.rows,
+                driver.CUstream(stream),
+                during="zero-filling the pad of a staged TMA tensor",
+            )
         return pointer
 
     def release_staging(self) -> None:

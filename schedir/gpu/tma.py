@@ -142,8 +142,8 @@ class Staging:
     An f16 matrix of N = 4097 columns has rows of 8194 bytes, not a multiple of 16:
     cuTensorMapEncodeTiled refuses it. The host copies the `rows` rows of `row_bytes`
     bytes (`source_pitch` bytes apart at device address `source`) to a fresh buffer at
-    `pitch` bytes apart (`row_bytes` rounded up to 16) on the launch stream with
-    `STAGING_KERNEL`, which zero-fills the pad too, and describes that buffer with the tensor's real
+    `pitch` bytes apart (`row_bytes` rounded up to 16) with `cuMemcpy2DAsync` on the
+    launch stream, zero-fills the pad, and describes that buffer with the tensor's real
     sizes: TMA fills what lies past them itself, so the pad is never read as data. The
     source is only read (inputs are never modified).
 
@@ -166,24 +166,6 @@ class Staging:
         """Size of the staged buffer."""
         return self.rows * self.pitch
 
-    def launch_arguments(self, destination: int) -> list[np.uint64]:
-        """The parameters of `STAGING_KERNEL` staging into `destination`."""
-        values = (
-            self.source,
-            self.source_pitch,
-            destination,
-            self.pitch,
-            self.row_bytes,
-            self.rows,
-        )
-        return [np.uint64(v) for v in values]
-
-    def launch_grid(self) -> tuple[int, int]:
-        """The (x, y) blocks of `STAGING_THREADS` of a staging launch: a row's words along
-        x, the rows along y (at most `MAX_GRID_Y`; the kernel loops over more)."""
-        words = self.pitch // 4
-        return -(-words // STAGING_THREADS), max(1, min(self.rows, MAX_GRID_Y))
-
     def strides(self, shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
         """The staged buffer's byte strides (numpy order): rows `pitch` apart, outer
         dimensions packed."""
@@ -193,108 +175,6 @@ class Staging:
         for size in reversed(shape[1:-1]):
             strides.append(strides[-1] * size)
         return tuple(reversed(strides))
-
-
-STAGING_KERNEL = "schedir_stage_rows"
-"""The `.entry` of `STAGING_PTX`."""
-STAGING_THREADS = 256
-"""Threads per block of a staging launch (each writes one 4-byte word of a staged row)."""
-MAX_GRID_Y = 65535
-"""Most blocks of a launch along y (the rows; a launch of more loops over them)."""
-
-
-def _staging_ptx() -> str:
-    """`STAGING_PTX`'s text."""
-    byte_lines = []
-    for b in range(4):
-        byte_lines += [
-            f"  mov.b32 %b{b}, 0;",
-            f"  setp.gt.s64 %p5, %rd20, {b};",
-            f"  @%p5 ld.global.u8 %b{b}, [%rd18+{b}];",
-        ]
-    byte_lines.append("  mov.b32 %r10, %b0;")
-    for b in range(1, 4):
-        byte_lines += [f"  shl.b32 %b{b}, %b{b}, {8 * b};", f"  or.b32 %r10, %r10, %b{b};"]
-    bytes_ = "\n".join(byte_lines)
-    return f"""//
-// schedir's staging of a tensor TMA cannot describe (schedir/gpu/tma.py, Staging)
-//
-.version 7.0
-.target sm_80
-.address_size 64
-
-// Word w (4 bytes) of row r of the `rows` x `dst_pitch` destination, w from the grid's x,
-// r from its y (looping by the grid's y size):
-// dst[r * dst_pitch + 4 w + b] = 4 w + b < row_bytes ? src[r * src_pitch + 4 w + b] : 0.
-.visible .entry {STAGING_KERNEL}(
-  .param .u64 src, .param .u64 src_pitch, .param .u64 dst, .param .u64 dst_pitch,
-  .param .u64 row_bytes, .param .u64 rows)
-{{
-  .reg .pred %p<8>;
-  .reg .b16 %h<2>;
-  .reg .b32 %r<16>;
-  .reg .b32 %b<4>;
-  .reg .b64 %rd<24>;
-  ld.param.u64 %rd1, [src];
-  ld.param.u64 %rd2, [src_pitch];
-  ld.param.u64 %rd3, [dst];
-  ld.param.u64 %rd4, [dst_pitch];
-  ld.param.u64 %rd5, [row_bytes];
-  ld.param.u64 %rd6, [rows];
-  cvta.to.global.u64 %rd1, %rd1;
-  cvta.to.global.u64 %rd3, %rd3;
-  mov.u32 %r1, %ctaid.x;
-  mov.u32 %r2, %ntid.x;
-  mov.u32 %r3, %tid.x;
-  mad.lo.u32 %r4, %r1, %r2, %r3;
-  mul.wide.u32 %rd10, %r4, 4;
-  setp.ge.u64 %p1, %rd10, %rd4;
-  @%p1 bra $L_done;
-  sub.s64 %rd20, %rd5, %rd10;
-  mov.u32 %r5, %ctaid.y;
-  cvt.u64.u32 %rd12, %r5;
-  mov.u32 %r6, %nctaid.y;
-  cvt.u64.u32 %rd13, %r6;
-$L_row:
-  setp.ge.u64 %p1, %rd12, %rd6;
-  @%p1 bra $L_done;
-  mad.lo.u64 %rd18, %rd12, %rd2, %rd1;
-  add.u64 %rd18, %rd18, %rd10;
-  mad.lo.u64 %rd19, %rd12, %rd4, %rd3;
-  add.u64 %rd19, %rd19, %rd10;
-  setp.ge.s64 %p2, %rd20, 4;
-  @!%p2 bra $L_bytes;
-  and.b64 %rd21, %rd18, 3;
-  setp.eq.u64 %p3, %rd21, 0;
-  @!%p3 bra $L_halves;
-  ld.global.u32 %r10, [%rd18];
-  bra.uni $L_store;
-$L_halves:
-  and.b64 %rd21, %rd18, 1;
-  setp.ne.u64 %p4, %rd21, 0;
-  @%p4 bra $L_bytes;
-  ld.global.u16 %h0, [%rd18];
-  ld.global.u16 %h1, [%rd18+2];
-  mov.b32 %r10, {{%h0, %h1}};
-  bra.uni $L_store;
-$L_bytes:
-{bytes_}
-$L_store:
-  st.global.u32 [%rd19], %r10;
-  add.u64 %rd12, %rd12, %rd13;
-  bra.uni $L_row;
-$L_done:
-  ret;
-}}
-"""
-
-
-STAGING_PTX = _staging_ptx()
-"""The kernel that stages rows as `Staging` describes, the pad zero-filled: each thread
-writes one 4-byte word of a staged row, a warp 128 adjacent bytes (coalesced both ways),
-reading the source as one word where it lies 4-byte aligned, as two halfwords where
-2-byte aligned, else byte by byte (a word past the row's end: the bytes inside it, zeros
-after)."""
 
 
 def plan_staging(
@@ -490,12 +370,8 @@ __all__ = [
     "INTERLEAVE_CODES",
     "L2PROMO_CODES",
     "MAX_BOX",
-    "MAX_GRID_Y",
     "MAX_RANK",
     "OOB_CODES",
-    "STAGING_KERNEL",
-    "STAGING_PTX",
-    "STAGING_THREADS",
     "STRIDE_ALIGNMENT",
     "SWIZZLE_BYTES",
     "SWIZZLE_CODES",

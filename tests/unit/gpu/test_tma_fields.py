@@ -1,14 +1,10 @@
 """The i64 fields compiled host code packs for a TMA descriptor (lower-tma-descriptors)
 read back as the layout the driver is asked for; tensors whose address or row strides TMA
 cannot describe are staged into 16-byte-pitched rows (any M, N, K, f16/bf16/f32/int8,
-rank 1 to 5, views) by a kernel that assembles and takes the staging's launch arguments;
-malformed fields are errors; kernels that use sm_90a-only
+rank 1 to 5, views); malformed fields are errors; kernels that use sm_90a-only
 instructions compile for sm_90a."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,17 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedir.diagnostics import InputError
-from schedir.gpu.ptx import assemble
 from schedir.gpu.tma import (
     DTYPE_CODES,
     FIELDS_HEADER,
     INTERLEAVE_CODES,
     L2PROMO_CODES,
-    MAX_GRID_Y,
     OOB_CODES,
-    STAGING_KERNEL,
-    STAGING_PTX,
-    STAGING_THREADS,
     SWIZZLE_CODES,
     Staging,
     TensorMapLayout,
@@ -116,21 +107,6 @@ def test_rows_tma_cannot_describe_are_staged() -> None:
     assert staging.nbytes == 4096 * 8208
     assert layout.shape == (4096, 4097) and layout.strides == (8208, 2)
     assert layout.driver_arguments()["global_strides"] == [8208]
-
-
-def test_the_staging_kernel_assembles_and_takes_the_launch_arguments(ptxas: Path) -> None:
-    # One launch copies the rows and zero-fills the pad: 6 u64 parameters, a thread per
-    # 4-byte word of a staged row (x), the rows along y (looping past MAX_GRID_Y).
-    staging = Staging(0x1000, 8194, 4096, 8194, 8208)
-    arguments = staging.launch_arguments(0x9000)
-    assert [int(a) for a in arguments] == [0x1000, 8194, 0x9000, 8208, 8194, 4096]
-    entry = re.search(rf"\.entry {STAGING_KERNEL}\(([^)]*)\)", STAGING_PTX)
-    assert entry is not None and entry.group(1).count(".param .u64") == len(arguments)
-    assert staging.launch_grid() == (-(-8208 // 4 // STAGING_THREADS), 4096)
-    assert Staging(0, 2, 1, 2, 16).launch_grid() == (1, 1)
-    assert Staging(0, 2, 100_000, 2, 16).launch_grid() == (1, MAX_GRID_Y)
-    for arch in ("sm_80", "sm_90a"):
-        assert assemble(STAGING_PTX, arch, ptxas=ptxas)[:4] == b"\x7fELF"
 
 
 _DTYPES = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32, "i8": np.int8}
