@@ -63,6 +63,7 @@ from schedir.dialects import affine, gpu, linalg, vector
 from schedir.dialects import nvgpu as ng
 from schedir.dialects.nvgpu.types import element_bit_width, is_shared_memory_space
 from schedir.dialects.utils import DYNAMIC_INDEX, mixed_values
+from schedir.transform.rewrites.rewriter import PayloadRewriteError
 
 MAX_MMA_OPS = 512
 """Most mma.sync instructions one rewritten matmul may unroll to (a warp tile of at most
@@ -72,13 +73,8 @@ Index = Callable[[int, int], tuple[int, int]]
 """(register row, element) -> the (row, column) offsets from (g, 2t) or (g, t)."""
 
 
-class MmaSyncRewriteError(Exception):
+class MmaSyncRewriteError(PayloadRewriteError):
     """Why a matmul cannot be rewritten into mma.sync (`op`: where the reason applies)."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
 
 
 @dataclass(frozen=True)

@@ -58,15 +58,11 @@ from schedir.dialects import affine, gpu
 from schedir.dialects import nvgpu as ng
 from schedir.dialects.linalg.interface import dps_inits, is_structured
 from schedir.dialects.nvgpu.types import is_shared_memory_space
+from schedir.transform.rewrites.rewriter import PayloadRewriteError
 
 
-class PipelineError(Exception):
+class PipelineError(PayloadRewriteError):
     """Why a loop cannot be pipelined (`op`: where the reason applies)."""
-
-    def __init__(self, message: str, op: Operation) -> None:
-        super().__init__(message)
-        self.message = message
-        self.op = op
 
 
 @dataclass(frozen=True)
