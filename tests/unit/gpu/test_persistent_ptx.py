@@ -87,7 +87,9 @@ def test_no_persistence_is_the_block_per_tile_kernel() -> None:
     assert not _tile_loops(str(plain.stages["scheduled"]))
     persistent = compile_matmul("f16", (1000, 1032, 1016), {**knobs, "persistent": 132})
     assert persistent.stages["ptx"] != ptx
-    assert compile_matmul("f16", (1000, 1032, 1016), knobs).stages["ptx"] == persistent.stages["ptx"]
+    assert (
+        compile_matmul("f16", (1000, 1032, 1016), knobs).stages["ptx"] == persistent.stages["ptx"]
+    )
 
 
 @pytest.mark.parametrize("kind", ["f16", "bias_relu"])
