@@ -46,7 +46,6 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     Float16Type,
     Float32Type,
-    FloatAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -72,6 +71,7 @@ from schedir.lowering.llvm.memref import Descriptor, element_pointer
 from schedir.lowering.llvm.nvgpu_types import WARPGROUP_THREADS, WGMMA_ROWS, accumulator_struct
 from schedir.lowering.nvvm.kernels import PASS, insert_at_top
 from schedir.lowering.nvvm.mma_sync import MMA_SYNC_LOWERINGS
+from schedir.transform.rewrites.constants import constant_float
 
 PTR_SHARED = llvm.LLVMPointerType(IntAttr(3))
 PTR_SHARED_CLUSTER = llvm.LLVMPointerType(IntAttr(7))
@@ -1016,13 +1016,8 @@ def _relu_rounding(epilogue: Region) -> tuple[set[Operation], SSAValue] | None:
         return None
 
     def zero(value: SSAValue) -> bool:
-        owner = value.owner
-        return (
-            isinstance(owner, arith.ConstantOp)
-            and isinstance(owner.value, FloatAttr)
-            and owner.value.value.data == 0.0
-            and copysign(1.0, owner.value.value.data) > 0
-        )
+        known = constant_float(value)
+        return known is not None and known == 0.0 and copysign(1.0, known) > 0
 
     if zero(peak.rhs):
         return {peak, trunc}, peak.lhs

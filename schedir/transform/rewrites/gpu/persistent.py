@@ -50,7 +50,7 @@ keeps a block per tile and only reorders them (`raster_blocks`).
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -58,6 +58,7 @@ from xdsl.traits import is_side_effect_free
 
 from schedir.dialects import affine, gpu, nvvm
 from schedir.dialects import nvgpu as ng
+from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.gpu.raster import (
     MAX_GROUP,
     RasterRewriteError,
@@ -86,12 +87,7 @@ def _pure(op: Operation) -> bool:
 
 
 def _is_one(value: SSAValue) -> bool:
-    owner = value.owner
-    return (
-        isinstance(owner, arith.ConstantOp)
-        and isinstance(owner.value, IntegerAttr)
-        and owner.value.value.data == 1
-    )
+    return constant_int(value) == 1
 
 
 def _tile_dependent(body: Block, ids: set[SSAValue]) -> list[Operation]:
