@@ -4,6 +4,7 @@ must not end the process (illegal address, out of memory, bad modules); event ti
 
 from __future__ import annotations
 
+import gc
 import math
 import subprocess
 import sys
@@ -17,6 +18,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import schedir
+from schedir import reference
 from schedir.abi import MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError, ToolError
 from schedir.gpu import (
@@ -33,6 +36,7 @@ from schedir.gpu import (
     launch,
     time_function,
 )
+from tests.helpers import check_results
 
 pytestmark = pytest.mark.gpu
 
@@ -540,3 +544,26 @@ def test_timing_argument_checks(context: GpuContext) -> None:
 def test_compiled_target_matches_the_device(context: GpuContext, kernels_ir: ModuleType) -> None:
     ptx = compile_ptx(kernels_ir.EXP, context.target)
     assert f".target {context.target.arch}" in ptx
+
+
+def test_a_bound_call_outlives_its_kernel() -> None:
+    """A call bound from a compiled kernel (`Kernel.bind`) keeps the kernel's host code:
+    the kernel object may go (rebound in a loop, as benchmarks do) and the bound call
+    still runs, timed and then checked against the reference. Before, the JIT module
+    went with the kernel and the next call died of SIGILL in freed code."""
+    payload = REPO / "examples" / "elementwise_cuda.mlir"
+    kernel = schedir.compile(
+        payload, schedule=REPO / "schedules" / "elementwise_cuda.mlir", target="cuda"
+    )
+    signature = kernel.signature
+    inputs = reference.random_inputs(signature, seed=11)
+    bound = kernel.bind(*inputs)
+    del kernel
+    gc.collect()
+    for _ in range(3):
+        bound()
+    timing = time_function(bound, warmup=1, repeat=5)
+    assert timing.median_ms > 0
+    expected = reference.evaluate_with_bounds(payload, signature.name, inputs)
+    check_results(bound.results(), expected, [spec.dtype for spec in signature.results])
+    bound.close()
