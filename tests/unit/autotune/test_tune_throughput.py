@@ -43,21 +43,35 @@ from tests.unit.autotune.conftest import SCHEDULE, tune_small
 ROOT = Path(__file__).resolve().parents[3]
 
 
+def _every_tile(folder: Path) -> str:
+    """The small schedule with every tile size of the 23x21 result as an option: 483
+    points, nearly all distinct kernels."""
+    schedule = folder / "tiles.mlir"
+    text = SCHEDULE.read_text()
+    text = text.replace("options = [4, 8, 16]", f"options = {list(range(1, 24))}")
+    schedule.write_text(text.replace("options = [4, 7, 32]", f"options = {list(range(1, 22))}"))
+    return str(schedule)
+
+
+def test_a_time_budget_alone_searches_a_large_space_with_tpe(tmp_path: Path) -> None:
+    """`auto` with only a time budget: the 483 valid points exceed the effort's preset
+    budget, so TPE searches them (exhaustive would measure the first corner of the
+    enumeration: tile_m 1 and 2 for a few minutes' budget)."""
+    result = tune_small(schedule=_every_tile(tmp_path), time_budget=2.0, seed=3)
+    assert result.strategy == "tpe"
+
+
 def test_compiling_never_runs_far_ahead_of_measuring(tmp_path: Path) -> None:
     """Measuring slower than compiling (a second per candidate, hundreds of distinct
     kernels): the compile workers take a new candidate only while fewer than
     MEASURE_AHEAD compiled ones wait for the measurement worker, so at most those and the
     compiles under way wait, and a time budget ends the run after them, not after a
     backlog. The progress line counts the candidates without a candidate budget too."""
-    schedule = tmp_path / "tiles.mlir"
-    text = SCHEDULE.read_text()
-    text = text.replace("options = [4, 8, 16]", f"options = {list(range(1, 24))}")
-    schedule.write_text(text.replace("options = [4, 7, 32]", f"options = {list(range(1, 22))}"))
     workers = 3
     seen: list[tuple[int, int]] = []
     started = time.monotonic()
     result = tune_small(
-        schedule=str(schedule),
+        schedule=_every_tile(tmp_path),
         time_budget=4.0,
         compile_workers=workers,
         strategy="random",
