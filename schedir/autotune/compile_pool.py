@@ -266,6 +266,15 @@ def launch_limits(module: object) -> str:
 
 _SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 _SMEM = re.compile(r"Used (\d+) registers.*?(\d+) bytes smem")
+_TARGET = re.compile(r"^\s*\.target\s+(sm_\d+a)\b", re.M)
+
+
+def assembly_arch(ptx: str, arch: str) -> str:
+    """The `-arch` ptxas assembles `ptx` for: the arch-specific target the PTX names
+    (`.target sm_90a`: wgmma and setmaxnreg kernels compiled for an sm_90 study, which
+    ptxas rejects for plain sm_90), else the study's `arch`."""
+    found = _TARGET.search(ptx)
+    return found.group(1) if found else arch
 
 
 def ptx_limits(
@@ -279,7 +288,8 @@ def assemble_checked(
     ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
 ) -> tuple[bytes | None, str]:
     """(the cubin, or None without a toolkit or when ptxas failed; the limit `ptxas -v`
-    says the kernels break, or "")."""
+    says the kernels break, or ""), for `arch` or the arch-specific target the PTX names
+    (`assembly_arch`)."""
     from schedir.gpu import find_ptxas
 
     try:
@@ -291,7 +301,14 @@ def assemble_checked(
         cubin_path = Path(folder) / "k.cubin"
         path.write_text(ptx)
         out = run(
-            [str(ptxas), "-v", f"-arch={arch}", str(path), "-o", str(cubin_path)],
+            [
+                str(ptxas),
+                "-v",
+                f"-arch={assembly_arch(ptx, arch)}",
+                str(path),
+                "-o",
+                str(cubin_path),
+            ],
             capture_output=True,
             text=True,
             timeout=300,
@@ -396,6 +413,7 @@ __all__ = [
     "CompileResult",
     "assemble_checked",
     "assemble_kernels",
+    "assembly_arch",
     "compile_candidate",
     "compile_handler",
     "launch_limits",

@@ -1,0 +1,239 @@
+"""The tensor-core schedules' knob spaces without a GPU: every point the autotuner may pick
+is a clean kernel or a clean diagnostic.
+
+Generated cases (hypothesis, derandomized) draw a schedule (matmul_{f16,bf16,
+bias_relu_f16,f16_ws,f16_ring,f16_f16out,f16_mma_sync}_cuda.mlir), a knob point and a
+problem size. The space and its validity are the tuner's own: `schedir.autotune.prepare`
+reads the knobs and the `transform.smt.constrain_params` constraints, `Space.valid_points`
+and `Space.violation` say which points are valid, and the problem's `render` writes the
+schedule the tuner compiles for a point. Then:
+
+- a valid point at an odd size within the schedule's limits (K >= 64 where the TMA boxes
+  take 64-wide rows) compiles to PTX that names no intrinsic LLVM does not know (no
+  `.extern .func llvm.nvvm.*`), which `ptxas -arch=sm_90a` assembles without a C75xx
+  warning (C751x: serialized wgmma); a kernel that spills is one the tuner's own `ptxas
+  -v` check (`compile_pool.ptx_limits`, for the study's arch) prunes, so the tuner never
+  picks it, and it belongs to a spilling family known and reported to the schedules'
+  owners (`_may_spill`);
+- a point a constraint rejects, or a K below the TMA schedules' limit, is a located
+  TransformError with a message (never another exception, never a crash).
+
+tests/gpu/test_knob_space.py runs the same drawing on the device against the reference.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import schedir
+from schedir.autotune import prepare
+from schedir.autotune.compile_pool import (
+    CompileJob,
+    assembly_arch,
+    compile_candidate,
+    ptx_limits,
+)
+from schedir.autotune.runner import Problem
+from schedir.autotune.space import Point
+from schedir.diagnostics import TransformError
+from schedir.gpu.ptx import unknown_intrinsics
+from schedir.options import CompileOptions
+from tests.gpu.mbr_payloads import bias_relu_payload
+from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
+from tests.unit.gpu.ptxas_report import ptxas_log
+
+REPO = Path(__file__).parents[3]
+OPTIONS = CompileOptions(target="cuda")
+"""A cuda study's options as `schedir-tune --target cuda` makes them (arch sm_90)."""
+MAX_SIZE = 600
+"""Sizes stay small: each example compiles (and on the device runs) in seconds."""
+
+
+@dataclass(frozen=True)
+class TensorCoreSchedule:
+    """A schedule of `schedules/`, its example payload and what its comment states."""
+
+    name: str
+    elements: tuple[str, ...]
+    """The input element types its payloads take."""
+    out: str
+    """"f32": fill + matmul; "half": + truncf to the element type; "bias_relu": the
+    examples/matmul_bias_relu_f16_cuda.mlir epilogue."""
+    min_k: int
+    """The smallest K it takes (64: A's TMA box is a 64-wide row of 128 bytes)."""
+    wgmma: bool
+
+    @property
+    def path(self) -> Path:
+        return REPO / "schedules" / f"{self.name}.mlir"
+
+
+SCHEDULES = (
+    TensorCoreSchedule("matmul_f16_cuda", ("f16",), "half", 64, True),
+    TensorCoreSchedule("matmul_bf16_cuda", ("bf16",), "half", 64, True),
+    TensorCoreSchedule("matmul_bias_relu_f16_cuda", ("f16",), "bias_relu", 64, True),
+    TensorCoreSchedule("matmul_f16_ws_cuda", ("f16", "bf16"), "f32", 64, True),
+    TensorCoreSchedule("matmul_f16_ring_cuda", ("f16", "bf16"), "f32", 64, True),
+    TensorCoreSchedule("matmul_f16_f16out_cuda", ("f16",), "half", 64, True),
+    TensorCoreSchedule("matmul_f16_mma_sync_cuda", ("f16", "bf16"), "f32", 1, False),
+)
+
+
+@functools.cache
+def problem(schedule: TensorCoreSchedule) -> Problem:
+    """The tuning problem of the schedule on its example payload (nothing compiled)."""
+    example = REPO / "examples" / schedule.path.name
+    return prepare(str(example), str(schedule.path), None, OPTIONS).loaded.problem
+
+
+@functools.cache
+def valid_points(schedule: TensorCoreSchedule) -> list[Point]:
+    points = problem(schedule).space.valid_points()
+    assert points, schedule.name
+    return points
+
+
+@functools.cache
+def invalid_points(schedule: TensorCoreSchedule) -> list[Point]:
+    space = problem(schedule).space
+    return [p for p in space.points() if space.violation(p) is not None]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A schedule, a knob point and a problem (M x N x K of `element`; the bias of the
+    bias + relu epilogue, by column or by row)."""
+
+    schedule: TensorCoreSchedule
+    point: Point
+    size: tuple[int, int, int]
+    element: str
+    bias: tuple[str, str] = ("f16", "column")
+
+    def payload(self) -> str:
+        m, n, k = self.size
+        if self.schedule.out == "bias_relu":
+            return bias_relu_payload(m, n, k, *self.bias)
+        if self.schedule.out == "half":
+            return f16_out_payload(m, n, k).replace("f16", self.element)
+        return payload(m, n, k, self.element)
+
+    def compile(self) -> schedir.Kernel:
+        """Compile the payload with the schedule the tuner renders for the point."""
+        schedule = problem(self.schedule).render(self.point)
+        return schedir.compile(self.payload(), schedule=schedule, target="cuda")
+
+    def __str__(self) -> str:
+        m, n, k = self.size
+        bias = f" bias {self.bias[0]} by {self.bias[1]}" if self.schedule.out == "bias_relu" else ""
+        return f"{self.schedule.name} {self.element} {m}x{n}x{k}{bias} {self.point}"
+
+
+@st.composite
+def knob_cases(draw: st.DrawFn, valid: bool = True, within_limits: bool = True) -> Case:
+    """A case of a drawn schedule: a valid (or invalid) point at odd sizes within (or,
+    K below, beyond) the schedule's limits. The choices come from a seeded `Random`
+    hypothesis draws: uniform over the schedules, their points and the sizes, where
+    hypothesis' own choices favour the first options (the 64 x 64 corner of every space)."""
+    rnd = draw(st.randoms(use_true_random=False))
+    schedule = rnd.choice([s for s in SCHEDULES if within_limits or s.min_k > 1])
+    point = rnd.choice(valid_points(schedule) if valid else invalid_points(schedule))
+    m, n = (2 * rnd.randrange(MAX_SIZE // 2) + 1 for _ in range(2))
+    low, high = (schedule.min_k, MAX_SIZE) if within_limits else (1, schedule.min_k)
+    k = 2 * rnd.randrange(low // 2, high // 2) + 1
+    element = rnd.choice(schedule.elements)
+    bias = rnd.choice([("f16", "column"), ("f32", "column"), ("f16", "row")])
+    return Case(schedule, point, (m, n, k), element, bias)
+
+
+def _may_spill(case: Case) -> bool:
+    """Whether the case is of a spilling family these tests found (reported to the
+    schedules' owners; the tuner prunes them): a producer warpgroup of 24 registers
+    running a persistent tile loop; the mma.sync kernel's edge path (element loads of
+    partial warp tiles) at sizes its tiles do not divide."""
+    if case.schedule.wgmma:
+        return case.point.get("producer_registers") == 24 and case.point.get("persistent", 0) != 0
+    m, n, k = case.size
+    tile = [case.point[name] for name in ("block_m", "block_n", "block_k")]
+    return any(isinstance(t, int) and size % t for size, t in zip((m, n, k), tile, strict=True))
+
+
+_SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
+
+
+@settings(max_examples=16, derandomize=True)
+@given(case=knob_cases())
+def test_a_valid_point_compiles_to_clean_ptx(ptxas: Path, case: Case) -> None:
+    ptx = case.compile().stages["ptx"]
+    if case.schedule.wgmma:
+        assert re.search(r"^\.target sm_90a\b", ptx, flags=re.M), case
+        assert "wgmma.mma_async" in ptx, case
+    else:
+        assert "mma.sync.aligned.m16n8k16" in ptx, case
+    assert ".extern .func llvm.nvvm" not in ptx and not unknown_intrinsics(ptx), case
+    log = ptxas_log(ptx, ptxas, "sm_90a")
+    assert "C75" not in log, f"{case}\n{log}"
+    spilled = [s for s in _SPILLS.findall(log) if s != ("0", "0")]
+    limit = ptx_limits(ptx, OPTIONS.arch)
+    # The tuner prunes exactly the kernels that spill: it never picks one.
+    assert ("registers spill" in limit) == bool(spilled), f"{case}\n{limit!r}\n{log}"
+    assert not spilled or _may_spill(case), f"{case}: a new spilling family\n{log}"
+
+
+@settings(max_examples=25, derandomize=True)
+@given(case=knob_cases(valid=False))
+def test_an_invalid_point_is_a_located_diagnostic(case: Case) -> None:
+    with pytest.raises(TransformError) as info:
+        case.compile()
+    assert info.value.message.startswith("constraint violated for params ("), case
+    assert info.value.location is not None, case
+
+
+@settings(max_examples=10, derandomize=True)
+@given(case=knob_cases(within_limits=False))
+def test_a_k_below_the_limit_is_a_located_diagnostic(case: Case) -> None:
+    """K < 64: A's TMA box rows would be narrower than the 128 bytes of the swizzle."""
+    with pytest.raises(TransformError) as info:
+        case.compile()
+    assert "box rows" in info.value.message, case
+    assert info.value.location is not None, case
+
+
+def test_the_spaces_are_the_documented_ones() -> None:
+    """The sizes of the spaces the tuner searches (valid of raw points)."""
+    sizes = {s.name: (len(valid_points(s)), problem(s).space.raw_size) for s in SCHEDULES}
+    assert sizes == {
+        "matmul_f16_cuda": (43890, 166320),
+        "matmul_bf16_cuda": (43890, 166320),
+        "matmul_bias_relu_f16_cuda": (43890, 166320),
+        "matmul_f16_ws_cuda": (17556, 41580),
+        "matmul_f16_ring_cuda": (20, 24),
+        "matmul_f16_f16out_cuda": (20, 24),
+        "matmul_f16_mma_sync_cuda": (420, 648),
+    }
+
+
+def test_the_tuner_assembles_tensor_core_kernels_for_their_arch(ptxas: Path) -> None:
+    """A wgmma kernel's PTX targets sm_90a; the tuner's compile worker assembled it for the
+    study's sm_90, which ptxas rejects, so the candidate kept its PTX unchecked: its spills
+    never pruned, the driver compiling it at load. Now the worker assembles it for sm_90a
+    and embeds the cubin."""
+    del ptxas  # the toolkit must be there (a skip elsewhere, a failure under CI)
+    schedule = next(s for s in SCHEDULES if s.name == "matmul_f16_ring_cuda")
+    case = Case(schedule, {"block_m": 64, "block_n": 128, "stages": 3}, (131, 72, 200), "f16")
+    job = CompileJob(
+        0, case.payload(), "<payload>", problem(schedule).render(case.point), None, OPTIONS
+    )
+    result = compile_candidate(job)
+    assert result.status == "ok", result.message
+    assert result.cubin and "ptxas" in result.stages
+    assert assembly_arch(".version 8.0\n.target sm_90a\n", "sm_90") == "sm_90a"
+    assert assembly_arch(".version 8.0\n.target sm_90\n", "sm_90") == "sm_90"
+    assert assembly_arch("", "sm_80") == "sm_80"
