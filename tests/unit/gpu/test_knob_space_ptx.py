@@ -24,6 +24,7 @@ tests/gpu/test_knob_space.py runs the same drawing on the device against the ref
 from __future__ import annotations
 
 import functools
+import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,13 +137,10 @@ class Case:
         return f"{self.schedule.name} {self.element} {m}x{n}x{k}{bias} {self.point}"
 
 
-@st.composite
-def knob_cases(draw: st.DrawFn, valid: bool = True, within_limits: bool = True) -> Case:
-    """A case of a drawn schedule: a valid (or invalid) point at odd sizes within (or,
-    K below, beyond) the schedule's limits. The choices come from a seeded `Random`
-    hypothesis draws: uniform over the schedules, their points and the sizes, where
-    hypothesis' own choices favour the first options (the 64 x 64 corner of every space)."""
-    rnd = draw(st.randoms(use_true_random=False))
+def draw_case(rnd: random.Random, valid: bool = True, within_limits: bool = True) -> Case:
+    """A case of a schedule drawn by `rnd`: a valid (or invalid) point at odd sizes within
+    (or, K below, beyond) the schedule's limits; uniform over the schedules, their points
+    and the sizes."""
     schedule = rnd.choice([s for s in SCHEDULES if within_limits or s.min_k > 1])
     point = rnd.choice(valid_points(schedule) if valid else invalid_points(schedule))
     m, n = (2 * rnd.randrange(MAX_SIZE // 2) + 1 for _ in range(2))
@@ -151,6 +149,12 @@ def knob_cases(draw: st.DrawFn, valid: bool = True, within_limits: bool = True) 
     element = rnd.choice(schedule.elements)
     bias = rnd.choice([("f16", "column"), ("f32", "column"), ("f16", "row")])
     return Case(schedule, point, (m, n, k), element, bias)
+
+
+def knob_cases(valid: bool = True, within_limits: bool = True) -> st.SearchStrategy[Case]:
+    """`draw_case` of a `Random` hypothesis draws (its own choices would favour the first
+    options: the 64 x 64 corner of every space)."""
+    return st.randoms(use_true_random=False).map(lambda rnd: draw_case(rnd, valid, within_limits))
 
 
 def _may_spill(case: Case) -> bool:
