@@ -13,8 +13,8 @@ schedule the tuner compiles for a point. Then:
   `.extern .func llvm.nvvm.*`), which `ptxas -arch=sm_90a` assembles without a C75xx
   warning (C751x: serialized wgmma); a kernel that spills is one the tuner's own `ptxas
   -v` check (`compile_pool.ptx_limits`, for the study's arch) prunes, so the tuner never
-  picks it, and it belongs to a spilling family known and reported to the schedules'
-  owners (`_may_spill`);
+  picks it (spills are a dynamic constraint of the space, `schedir.autotune.space`: they
+  depend on the problem's sizes, e.g. a K of exactly `stages` steps);
 - a point a constraint rejects, or a K below the TMA schedules' limit, is a located
   TransformError with a message (never another exception, never a crash).
 
@@ -157,18 +157,6 @@ def knob_cases(valid: bool = True, within_limits: bool = True) -> st.SearchStrat
     return st.randoms(use_true_random=False).map(lambda rnd: draw_case(rnd, valid, within_limits))
 
 
-def _may_spill(case: Case) -> bool:
-    """Whether the case is of a spilling family these tests found (reported to the
-    schedules' owners; the tuner prunes them): a producer warpgroup of 24 registers
-    running a persistent tile loop; the mma.sync kernel's edge path (element loads of
-    partial warp tiles) at sizes its tiles do not divide."""
-    if case.schedule.wgmma:
-        return case.point.get("producer_registers") == 24 and case.point.get("persistent", 0) != 0
-    m, n, k = case.size
-    tile = [case.point[name] for name in ("block_m", "block_n", "block_k")]
-    return any(isinstance(t, int) and size % t for size, t in zip((m, n, k), tile, strict=True))
-
-
 _SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 
 
@@ -188,7 +176,6 @@ def test_a_valid_point_compiles_to_clean_ptx(ptxas: Path, case: Case) -> None:
     limit = ptx_limits(ptx, OPTIONS.arch)
     # The tuner prunes exactly the kernels that spill: it never picks one.
     assert ("registers spill" in limit) == bool(spilled), f"{case}\n{limit!r}\n{log}"
-    assert not spilled or _may_spill(case), f"{case}: a new spilling family\n{log}"
 
 
 @settings(max_examples=25, derandomize=True)
@@ -241,3 +228,27 @@ def test_the_tuner_assembles_tensor_core_kernels_for_their_arch(ptxas: Path) -> 
     assert assembly_arch(".version 8.0\n.target sm_90a\n", "sm_90") == "sm_90a"
     assert assembly_arch(".version 8.0\n.target sm_90\n", "sm_90") == "sm_90"
     assert assembly_arch("", "sm_80") == "sm_80"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a persistent producer warpgroup of 24 registers spills, and the knobs' "
+    "constraints count the point valid (reported to the schedules' owner)",
+)
+@pytest.mark.parametrize("name", ["matmul_f16_cuda", "matmul_f16_ws_cuda"])
+def test_a_persistent_producer_of_24_registers_is_invalid_or_fits(name: str, ptxas: Path) -> None:
+    """producer_registers = 24 with a persistent grid spills here at every size (the
+    producer's tile loop needs more registers after setmaxnreg.dec; a block per tile, or 40
+    registers, do not), and so do many such points: 16,660 of matmul_f16_cuda's 43,890
+    valid points (38%) have the pair, compiles the tuner wastes. The constraints should
+    reject the point, or the producer fit."""
+    schedule = next(s for s in SCHEDULES if s.name == name)
+    default = problem(schedule).space.default()
+    assert default is not None
+    point = {**default, "consumers": 1, "block_m": 128, "block_n": 128, "stages": 4}
+    point.update(producer_registers=24, persistent=132)
+    if problem(schedule).space.violation(point) is not None:
+        return
+    ptx = Case(schedule, point, (331, 264, 1016), "f16").compile().stages["ptx"]
+    log = ptxas_log(ptx, ptxas, "sm_90a")
+    assert set(_SPILLS.findall(log)) == {("0", "0")}, log
