@@ -16,7 +16,11 @@ schedule the tuner compiles for a point. Then:
   picks it (spills are a dynamic constraint of the space, `schedir.autotune.space`: they
   depend on the problem's sizes, e.g. a K of exactly `stages` steps);
 - a point a constraint rejects, or a K below the TMA schedules' limit, is a located
-  TransformError with a message (never another exception, never a crash).
+  TransformError with a message (never another exception, never a crash);
+- a point of a reduction schedule (softmax, softmax_f16, layernorm, rowsum, colsum,
+  matvec: no constraints, regions with preconditions on the sizes) at odd rows and short
+  or long odd columns compiles to PTX as clean (sm_90), or fails with a located error the
+  tuner prunes.
 
 tests/gpu/test_knob_space.py runs the same drawing on the device against the reference.
 """
@@ -48,6 +52,7 @@ from schedir.gpu.ptx import unknown_intrinsics
 from schedir.options import CompileOptions
 from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload, payload
+from tests.helpers import resized_example
 from tests.unit.gpu.ptxas_report import ptxas_log
 
 REPO = Path(__file__).parents[3]
@@ -87,15 +92,39 @@ SCHEDULES = (
 )
 
 
+@dataclass(frozen=True)
+class ReductionSchedule:
+    """A reduction schedule of `schedules/` and its example's rows and columns (the
+    tensor dimensions `resized_example` replaces)."""
+
+    name: str
+    rows: int
+    columns: int
+
+    @property
+    def path(self) -> Path:
+        return REPO / "schedules" / f"{self.name}.mlir"
+
+
+REDUCTIONS = (
+    ReductionSchedule("softmax_cuda", 1000, 999),
+    ReductionSchedule("softmax_f16_cuda", 1000, 999),
+    ReductionSchedule("layernorm_cuda", 1000, 999),
+    ReductionSchedule("rowsum_cuda", 1000, 999),
+    ReductionSchedule("colsum_cuda", 999, 1000),
+    ReductionSchedule("matvec_cuda", 1000, 999),
+)
+
+
 @functools.cache
-def problem(schedule: TensorCoreSchedule) -> Problem:
+def problem(schedule: TensorCoreSchedule | ReductionSchedule) -> Problem:
     """The tuning problem of the schedule on its example payload (nothing compiled)."""
     example = REPO / "examples" / schedule.path.name
     return prepare(str(example), str(schedule.path), None, OPTIONS).loaded.problem
 
 
 @functools.cache
-def valid_points(schedule: TensorCoreSchedule) -> list[Point]:
+def valid_points(schedule: TensorCoreSchedule | ReductionSchedule) -> list[Point]:
     points = problem(schedule).space.valid_points()
     assert points, schedule.name
     return points
@@ -137,6 +166,28 @@ class Case:
         return f"{self.schedule.name} {self.element} {m}x{n}x{k}{bias} {self.point}"
 
 
+@dataclass(frozen=True)
+class ReductionCase:
+    """A reduction schedule, a knob point and its example at `size` (rows x columns)."""
+
+    schedule: ReductionSchedule
+    point: Point
+    size: tuple[int, int]
+
+    def payload(self) -> str:
+        rows, columns = self.size
+        dims = {self.schedule.rows: rows, self.schedule.columns: columns}
+        return resized_example(self.schedule.path.name, dims)
+
+    def compile(self) -> schedir.Kernel:
+        """Compile the payload with the schedule the tuner renders for the point."""
+        schedule = problem(self.schedule).render(self.point)
+        return schedir.compile(self.payload(), schedule=schedule, target="cuda")
+
+    def __str__(self) -> str:
+        return f"{self.schedule.name} {self.size[0]}x{self.size[1]} {self.point}"
+
+
 def draw_case(rnd: random.Random, valid: bool = True, within_limits: bool = True) -> Case:
     """A case of a schedule drawn by `rnd`: a valid (or invalid) point at odd sizes within
     (or, K below, beyond) the schedule's limits; uniform over the schedules, their points
@@ -157,10 +208,40 @@ def knob_cases(valid: bool = True, within_limits: bool = True) -> st.SearchStrat
     return st.randoms(use_true_random=False).map(lambda rnd: draw_case(rnd, valid, within_limits))
 
 
+def draw_reduction_case(rnd: random.Random) -> ReductionCase:
+    """A valid point of a reduction schedule drawn by `rnd` at odd rows (< 600) and odd
+    columns, short (< 600) or long (600 to 5000: the regions for long rows)."""
+    schedule = rnd.choice(REDUCTIONS)
+    point = rnd.choice(valid_points(schedule))
+    rows = 2 * rnd.randrange(MAX_SIZE // 2) + 1
+    columns = 2 * rnd.choice([rnd.randrange(MAX_SIZE // 2), rnd.randrange(300, 2500)]) + 1
+    return ReductionCase(schedule, point, (rows, columns))
+
+
+def reduction_cases() -> st.SearchStrategy[ReductionCase]:
+    """`draw_reduction_case` of a `Random` hypothesis draws."""
+    return st.randoms(use_true_random=False).map(draw_reduction_case)
+
+
 _SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 
 
-@settings(max_examples=16, derandomize=True)
+def assert_clean_ptx(ptx: str, ptxas: Path, arch: str, case: object) -> None:
+    """Each module of `ptx` (a kernel's PTX stage: one per gpu.binary) names no intrinsic
+    LLVM does not know and assembles for `arch` without a C75xx warning; the tuner's
+    `ptxas -v` check (for the study's arch) prunes it exactly when its registers spill."""
+    modules = [m for m in re.split(r"(?=^//\n// Generated by LLVM NVPTX)", ptx, flags=re.M) if m]
+    assert modules, case
+    for module in modules:
+        assert ".extern .func llvm.nvvm" not in module and not unknown_intrinsics(module), case
+        log = ptxas_log(module, ptxas, arch)
+        assert "C75" not in log, f"{case}\n{log}"
+        spilled = [s for s in _SPILLS.findall(log) if s != ("0", "0")]
+        limit = ptx_limits(module, OPTIONS.arch)
+        assert ("registers spill" in limit) == bool(spilled), f"{case}\n{limit!r}\n{log}"
+
+
+@settings(max_examples=14, derandomize=True)
 @given(case=knob_cases())
 def test_a_valid_point_compiles_to_clean_ptx(ptxas: Path, case: Case) -> None:
     ptx = case.compile().stages["ptx"]
@@ -169,13 +250,24 @@ def test_a_valid_point_compiles_to_clean_ptx(ptxas: Path, case: Case) -> None:
         assert "wgmma.mma_async" in ptx, case
     else:
         assert "mma.sync.aligned.m16n8k16" in ptx, case
-    assert ".extern .func llvm.nvvm" not in ptx and not unknown_intrinsics(ptx), case
-    log = ptxas_log(ptx, ptxas, "sm_90a")
-    assert "C75" not in log, f"{case}\n{log}"
-    spilled = [s for s in _SPILLS.findall(log) if s != ("0", "0")]
-    limit = ptx_limits(ptx, OPTIONS.arch)
-    # The tuner prunes exactly the kernels that spill: it never picks one.
-    assert ("registers spill" in limit) == bool(spilled), f"{case}\n{limit!r}\n{log}"
+    assert_clean_ptx(ptx, ptxas, "sm_90a", case)
+
+
+@settings(max_examples=8, derandomize=True)
+@given(case=reduction_cases())
+def test_a_reduction_point_compiles_to_clean_ptx_or_is_pruned(
+    ptxas: Path, case: ReductionCase
+) -> None:
+    """The reduction schedules' regions have preconditions on the sizes (rows of a block
+    dividing the rows, static pieces of the columns): a point whose precondition fails is
+    a located error the tuner prunes (silenceable, or escalated at the entry point)."""
+    try:
+        kernel = case.compile()
+    except TransformError as err:
+        assert err.silenceable or err.escalated, f"{case}: {err.message}"
+        assert err.message and err.location is not None, case
+        return
+    assert_clean_ptx(kernel.stages["ptx"], ptxas, "sm_90", case)
 
 
 @settings(max_examples=25, derandomize=True)
