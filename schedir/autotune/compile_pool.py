@@ -238,6 +238,8 @@ class _Pruned(Exception):
 
 
 def _dummy_signature() -> EntrySignature:
+    from schedir.abi import EntrySignature  # at run time too (the import above is for types)
+
     return EntrySignature("", (), ())
 
 

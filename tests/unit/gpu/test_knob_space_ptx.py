@@ -344,3 +344,21 @@ def test_a_persistent_producer_of_24_registers_is_invalid_or_fits(name: str, ptx
     ptx = Case(schedule, point, (331, 264, 1016), "f16").compile().stages["ptx"]
     log = ptxas_log(ptx, ptxas, "sm_90a")
     assert set(_SPILLS.findall(log)) == {("0", "0")}, log
+
+
+def test_the_tuner_prunes_a_spilling_tensor_core_candidate(ptxas: Path) -> None:
+    """The tuner's compile worker classifies a wgmma candidate by its sm_90a ptxas report:
+    pruned when its registers spill (a persistent producer of 24 registers here), so it is
+    never measured, never picked; `ok` otherwise."""
+    schedule = next(s for s in SCHEDULES if s.name == "matmul_f16_cuda")
+    default = problem(schedule).space.default()
+    assert default is not None
+    point = {**default, "consumers": 1, "block_m": 128, "block_n": 128, "stages": 4}
+    point.update(producer_registers=24, persistent=132)
+    case = Case(schedule, point, (331, 264, 1016), "f16")
+    log = ptxas_log(case.compile().stages["ptx"], ptxas, "sm_90a")
+    spilled = set(_SPILLS.findall(log)) != {("0", "0")}
+    job = CompileJob(0, case.payload(), "<payload>", problem(schedule).render(point), None, OPTIONS)
+    result = compile_candidate(job)
+    assert result.status == ("pruned" if spilled else "ok"), (result.message, log)
+    assert ("registers spill" in result.message) == spilled, result.message
