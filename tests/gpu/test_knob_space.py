@@ -9,6 +9,10 @@ measures the same way; this checks that the space holds no point that would fail
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import Phase, given, settings
@@ -16,10 +20,13 @@ from hypothesis import Phase, given, settings
 import schedir
 from schedir import reference
 from schedir.diagnostics import TransformError
+from tests.gpu.test_matmul_wgmma import f16_out_payload
 from tests.helpers import check_kernel
 from tests.unit.gpu.test_knob_space_ptx import Case, ReductionCase, knob_cases, reduction_cases
 
 pytestmark = pytest.mark.gpu
+
+REPO = Path(__file__).parents[2]
 
 
 # No shrinking: each step would compile and run another kernel; the failing case is
@@ -52,3 +59,54 @@ def _check(kernel: schedir.Kernel, case: Case | ReductionCase) -> None:
     check_kernel(kernel, case.payload(), inputs=inputs)
     for a, b in zip(inputs, before, strict=True):
         np.testing.assert_array_equal(a, b, err_msg=f"an input changed: {case}")
+
+
+def _narrowed(text: str, options: dict[str, tuple[int, ...]]) -> str:
+    """The schedule `text` with each named knob's options narrowed to `options[name]`, the
+    first selected."""
+    for name, values in options.items():
+        pattern = rf'(transform\.tune\.knob<"{name}">) = \d+ from options = \[[^\]]*\]'
+        listed = ", ".join(map(str, values))
+        text, count = re.subn(pattern, rf"\1 = {values[0]} from options = [{listed}]", text)
+        assert count == 1, name
+    return text
+
+
+def test_the_tuner_never_measures_a_spilling_candidate(tmp_path: Path) -> None:
+    """A tuning run of matmul_f16_cuda over four points (producer_registers 24 or 40, a
+    persistent grid of 132 blocks or a block per tile; one consumer of 128 x 128, 4 stages):
+    the persistent producer of 24 registers spills (test_knob_space_ptx), so it is pruned
+    (or, once the constraints reject it, never a candidate): never measured, never the
+    winner; the others are verified against the reference."""
+    schedule = REPO / "schedules" / "matmul_f16_cuda.mlir"
+    narrowed = _narrowed(
+        schedule.read_text(),
+        {
+            "block_m": (128,),
+            "block_n": (128,),
+            "stages": (4,),
+            "consumers": (1,),
+            "producer_registers": (40, 24),
+            "consumer_registers": (232,),
+            "raster_group": (8,),
+            "persistent": (132, 0),
+            "store_columns": (64,),
+        },
+    )
+    (tmp_path / "s.mlir").write_text(narrowed)
+    (tmp_path / "p.mlir").write_text(f16_out_payload(331, 264, 1016))
+    result = schedir.tune(
+        str(tmp_path / "p.mlir"),
+        schedule=str(tmp_path / "s.mlir"),
+        target="cuda",
+        budget=4,
+        strategy="exhaustive",
+        peer=False,
+    )
+    status: dict[tuple[object, object], str] = {}
+    for record in result.trials:
+        point = json.loads(record.point)
+        status[point["producer_registers"], point["persistent"]] = record.status
+    assert status.get((24, 132), "invalid") in ("pruned", "invalid"), result.trials
+    assert status[40, 132] == status[40, 0] == "verified", result.trials
+    assert (result.knobs["producer_registers"], result.knobs["persistent"]) != (24, 132)
