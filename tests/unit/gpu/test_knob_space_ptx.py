@@ -127,8 +127,8 @@ def draw_point(
     rnd: random.Random, schedule: TensorCoreSchedule | ReductionSchedule, valid: bool
 ) -> Point:
     """A point of the schedule's space drawn by `rnd`, uniform over its valid (or invalid)
-    points: each knob's option drawn alike, redrawn until `Space.violation` agrees (the
-    spaces are too large to list: 1.6 million raw points with the staged store's knobs)."""
+    points: each knob's option drawn alike, redrawn until `Space.violation` agrees (a
+    space may be too large to list: `Space.valid_points` gives up past a million points)."""
     space = problem(schedule).space
     while True:
         point = {knob.name: rnd.choice(knob.options) for knob in space.knobs}
