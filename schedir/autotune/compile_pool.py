@@ -9,7 +9,8 @@ and classifies the outcome:
 - `ok`: the LLVM IR, the entry's signature and (cuda) the arguments it writes;
 - `pruned`: the schedule failed *silenceably* (a precondition of a transform op, such as a
   tile size a transform cannot use), or the kernel breaks a limit of the target (threads
-  per block, shared memory per block, registers spilled as `ptxas -v` reports them);
+  per block, shared memory per block, registers spilled or wgmma serialized (C751x) as
+  `ptxas -v` reports them);
 - `compile-error`: anything else the compiler reported (an error, an internal error).
 
 On cuda the worker assembles each kernel module with `ptxas -v` (which it needs anyway for
@@ -290,9 +291,10 @@ def assemble_checked(
     ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
 ) -> tuple[bytes | None, str]:
     """(the cubin, or None without a toolkit or when ptxas failed; the limit `ptxas -v`
-    says the kernels break, or ""), for `arch` or the arch-specific target the PTX names
-    (`assembly_arch`)."""
+    says the kernels break (spills, static shared memory, serialized wgmma: C751x), or
+    ""), for `arch` or the arch-specific target the PTX names (`assembly_arch`)."""
     from schedir.gpu import find_ptxas
+    from schedir.gpu.ptx import serialization_warnings
 
     try:
         ptxas = find_ptxas()
@@ -327,6 +329,10 @@ def assemble_checked(
             return cubin, (
                 f"ptxas -v: {smem} bytes of shared memory per block exceed {MAX_STATIC_SHARED_BYTES}"
             )
+    serialized = serialization_warnings(log)
+    if serialized:
+        # A correct kernel whose wgmma ptxas runs one at a time: a fraction of the speed.
+        return cubin, f"ptxas -v: wgmma serialized ({serialized[0]})"
     return cubin, ""
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,7 @@ import schedir
 from schedir.autotune import prepare
 from schedir.autotune.compile_pool import (
     CompileJob,
+    assemble_checked,
     assembly_arch,
     compile_candidate,
     ptx_limits,
@@ -354,3 +356,22 @@ def test_the_tuner_prunes_a_spilling_tensor_core_candidate(ptxas: Path) -> None:
     result = compile_candidate(CompileJob(0, case.payload(), "<payload>", rendered, None, OPTIONS))
     assert result.status == "pruned", (result.message, log)
     assert result.message.startswith("ptxas -v: registers spill ("), result.message
+
+
+def test_the_tuner_prunes_a_serialized_wgmma_kernel(ptxas: Path) -> None:
+    """A kernel whose wgmma ptxas serializes (C751x: correct, at a fraction of the speed)
+    breaks a limit of the tuner's, as a spilling one does: pruned, never measured."""
+    del ptxas  # the toolkit must be there: assemble_checked returns early without it
+    serialized = (
+        "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async instructions "
+        "are serialized due to the presence of Extern calls in the function 'k'.\n"
+        "ptxas info    : Used 168 registers, 0 bytes spill stores, 0 bytes spill loads\n"
+    )
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        Path(command[command.index("-o") + 1]).write_bytes(b"\x7fELF")
+        return subprocess.CompletedProcess(command, 0, "", serialized)
+
+    cubin, limit = assemble_checked(".target sm_90a\n", OPTIONS.arch, run)
+    assert cubin == b"\x7fELF"
+    assert limit.startswith("ptxas -v: wgmma serialized (ptxas info    : (C7515)"), limit
