@@ -9,7 +9,8 @@ and classifies the outcome:
 - `ok`: the LLVM IR, the entry's signature and (cuda) the arguments it writes;
 - `pruned`: the schedule failed *silenceably* (a precondition of a transform op, such as a
   tile size a transform cannot use), or the kernel breaks a limit of the target (threads
-  per block, shared memory per block, registers spilled as `ptxas -v` reports them);
+  per block, shared memory per block, registers spilled or wgmma serialized (C751x) as
+  `ptxas -v` reports them);
 - `compile-error`: anything else the compiler reported (an error, an internal error).
 
 On cuda the worker assembles each kernel module with `ptxas -v` (which it needs anyway for
@@ -238,6 +239,8 @@ class _Pruned(Exception):
 
 
 def _dummy_signature() -> EntrySignature:
+    from schedir.abi import EntrySignature  # at run time too (the import above is for types)
+
     return EntrySignature("", (), ())
 
 
@@ -266,6 +269,15 @@ def launch_limits(module: object) -> str:
 
 _SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 _SMEM = re.compile(r"Used (\d+) registers.*?(\d+) bytes smem")
+_TARGET = re.compile(r"^\s*\.target\s+(sm_\d+a)\b", re.M)
+
+
+def assembly_arch(ptx: str, arch: str) -> str:
+    """The `-arch` ptxas assembles `ptx` for: the arch-specific target the PTX names
+    (`.target sm_90a`: wgmma and setmaxnreg kernels compiled for an sm_90 study, which
+    ptxas rejects for plain sm_90), else the study's `arch`."""
+    found = _TARGET.search(ptx)
+    return found.group(1) if found else arch
 
 
 def ptx_limits(
@@ -279,8 +291,10 @@ def assemble_checked(
     ptx: str, arch: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
 ) -> tuple[bytes | None, str]:
     """(the cubin, or None without a toolkit or when ptxas failed; the limit `ptxas -v`
-    says the kernels break, or "")."""
+    says the kernels break (spills, static shared memory, serialized wgmma: C751x), or
+    ""), for `arch` or the arch-specific target the PTX names (`assembly_arch`)."""
     from schedir.gpu import find_ptxas
+    from schedir.gpu.ptx import serialization_warnings
 
     try:
         ptxas = find_ptxas()
@@ -291,7 +305,14 @@ def assemble_checked(
         cubin_path = Path(folder) / "k.cubin"
         path.write_text(ptx)
         out = run(
-            [str(ptxas), "-v", f"-arch={arch}", str(path), "-o", str(cubin_path)],
+            [
+                str(ptxas),
+                "-v",
+                f"-arch={assembly_arch(ptx, arch)}",
+                str(path),
+                "-o",
+                str(cubin_path),
+            ],
             capture_output=True,
             text=True,
             timeout=300,
@@ -308,6 +329,10 @@ def assemble_checked(
             return cubin, (
                 f"ptxas -v: {smem} bytes of shared memory per block exceed {MAX_STATIC_SHARED_BYTES}"
             )
+    serialized = serialization_warnings(log)
+    if serialized:
+        # A correct kernel whose wgmma ptxas runs one at a time: a fraction of the speed.
+        return cubin, f"ptxas -v: wgmma serialized ({serialized[0]})"
     return cubin, ""
 
 
@@ -396,6 +421,7 @@ __all__ = [
     "CompileResult",
     "assemble_checked",
     "assemble_kernels",
+    "assembly_arch",
     "compile_candidate",
     "compile_handler",
     "launch_limits",
