@@ -110,7 +110,7 @@ module attributes {transform.with_named_sequence} {
 // be mapped onto a static block, so the op fails silenceably.
 module attributes {transform.with_named_sequence} {
   func.func @dynamic(%p: tensor<?x128xf32>, %init: tensor<?xf32>) -> tensor<?xf32> {
-    // expected-error @below {{'linalg.reduce' op expected static shapes}}
+    // expected-error @below {{'linalg.reduce' op expected static shapes, got ?x128 and ? (a tile of a dimension its tile size does not divide has a dynamic size)}}
     %r = linalg.reduce ins(%p : tensor<?x128xf32>) outs(%init : tensor<?xf32>) dimensions = [1]
       (%in: f32, %acc: f32) {
         %s = arith.addf %in, %acc : f32

@@ -120,7 +120,11 @@ def _check(op: Operation, *, rows: bool = False) -> tuple[int, int, Operation, A
         raise AllReduceRewriteError("expected an operation on tensors")
     shapes = [cast(ShapedType, t).get_shape() for t in types]
     if any(d < 0 for shape in shapes for d in shape):
-        raise AllReduceRewriteError("expected static shapes")
+        got = " and ".join("x".join("?" if d < 0 else str(d) for d in shape) for shape in shapes)
+        raise AllReduceRewriteError(
+            f"expected static shapes, got {got} (a tile of a dimension its tile size does "
+            "not divide has a dynamic size)"
+        )
     iterators = iterator_types(op)
     reductions = [i for i, it in enumerate(iterators) if it == "reduction"]
     if len(reductions) != 1:
