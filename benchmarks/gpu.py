@@ -611,7 +611,8 @@ def cases(torch: Any) -> list[Case]:
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
         # the selected 3 stages of padded 128x64 / 64x128 tiles (dynamic shared memory),
         # rows not padded, 4 stages, 128x256 blocks of 64x64 warp tiles (64- and 32-wide k
-        # steps), 256x128 blocks, and the previous 2 stages of 128x128x32 tiles.
+        # steps), 256x128 blocks, blocks of 4 warps (64x64 warp tiles), raster groups of 8
+        # rows of tiles, and the previous 2 stages of 128x128x32 tiles.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -632,6 +633,8 @@ def cases(torch: Any) -> list[Case]:
                     "warps_n": 2,
                     "stages": 4,
                 },
+                "4 warps": {"warps": 4, "warps_n": 2},
+                "raster 8": {"raster_group": 8},
                 "previous 128x128x32 2 stages": {"block_k": 32, "stages": 2},
             },
         ),

@@ -29,12 +29,16 @@
 // pipelined (the pipelining fails silenceably and is suppressed).
 // Rings beyond the 48 KiB of static shared memory become views of the launch's dynamic
 // shared memory when lowered (gpu-workgroup-to-dynamic-shared-memory).
-// Knobs: the block tile (block_m x block_n), the k step (block_k), the warp split
-// (warps_n warps along N, 8 / warps_n along M), the ring depth (stages, a region of
-// "ring" each, since multibuffer's factor and the pipeline's depth are attributes) and
-// the row padding (pad); the constraint keeps warp tiles of whole m16n8 tiles with at most
-// 128 f32 accumulators per lane, copies of whole 16-byte rows, and the stages' padded
-// tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
+// Knobs: the block tile (block_m x block_n), the warps of a block (warps: 8 or 4, a
+// region of "block" each, since map_nested_forall_to_threads' block_dims is an
+// attribute; the copies are split over all the block's threads), the k step (block_k),
+// the warp split (warps_n warps along N, warps / warps_n along M), the ring depth
+// (stages, a region of "ring" each, since multibuffer's factor and the pipeline's depth
+// are attributes), the row padding (pad) and the raster order of the blocks
+// (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
+// raster_blocks; 1: the launch's order); the constraint keeps warp tiles of whole m16n8
+// tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
+// stages' padded tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -46,15 +50,20 @@ module attributes {transform.with_named_sequence} {
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
     %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4] -> !transform.param<i64>
     %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
-    %wm, %am, %ak, %bck, %bcn, %ring = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad)
+    %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
+    %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %wm, %am, %ak, %bck, %bcn, %ring, %block = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad, %nw)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>)
         -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+            !transform.param<i64>) {
     ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int, %stages: !smt.int,
-         %p: !smt.int):
+         %p: !smt.int, %warps: !smt.int):
       %c0 = smt.int.constant 0
-      %warps = smt.int.constant 8
+      %c1 = smt.int.constant 1
+      %c4 = smt.int.constant 4
       %c16 = smt.int.constant 16
       %c8 = smt.int.constant 8
       %c32 = smt.int.constant 32
@@ -74,8 +83,9 @@ module attributes {transform.with_named_sequence} {
       %acc = smt.int.div %tile, %c32
       %acc_ok = smt.int.cmp le %acc, %max_acc
       smt.assert %acc_ok
-      // The copies: 256 threads, each a 16-byte row piece (8 f16) of whole rows.
-      %threads = smt.int.constant 256
+      // The copies: all the block's threads (32 a warp), each a 16-byte row piece (8 f16)
+      // of whole rows.
+      %threads = smt.int.mul %warps, %c32
       %a_k = smt.int.div %k, %c8
       %a_m = smt.int.div %threads, %a_k
       %b_n = smt.int.div %n, %c8
@@ -100,8 +110,11 @@ module attributes {transform.with_named_sequence} {
       %smem_ok = smt.int.cmp le %smem, %smem_max
       smt.assert %smem_ok
       %ring_region = smt.int.sub %stages, %c2
-      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n, %ring_region
-        : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
+      // The "block" region: 0 for 4 warps (128 threads), 1 for 8 (256).
+      %quads = smt.int.div %warps, %c4
+      %block_region = smt.int.sub %quads, %c1
+      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n, %ring_region, %block_region
+        : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
     }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -142,7 +155,16 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func_b = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
     %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1] : (!transform.any_op) -> !transform.any_op
+    // The warps' and the copies' foralls over the block's threads (block_dims is an
+    // attribute: a region per thread count).
+    %mapped = transform.tune.alternatives<"block"> selected_region = %block : !transform.param<i64> -> !transform.any_op {
+      %m4 = transform.gpu.map_nested_forall_to_threads %launch block_dims = [128, 1, 1] : (!transform.any_op) -> !transform.any_op
+      transform.yield %m4 : !transform.any_op
+    }, {
+      %m8 = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1] : (!transform.any_op) -> !transform.any_op
+      transform.yield %m8 : !transform.any_op
+    }
+    transform.schedir.nvgpu.raster_blocks %mapped group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
     %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.canonicalization

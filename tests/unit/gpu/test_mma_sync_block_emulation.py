@@ -65,6 +65,10 @@ CASES = [
     (PREVIOUS, (200, 264, 104)),
     (PREVIOUS | {"block_m": 64, "warps_n": 8}, (129, 72, 100)),
     (PREVIOUS, (130, 256, 64)),
+    ({"warps": 4, "warps_n": 2}, (256, 256, 192)),
+    ({"warps": 4, "warps_n": 2}, (200, 264, 104)),
+    ({"raster_group": 2}, (384, 256, 64)),
+    ({"raster_group": 4}, (200, 264, 104)),
 ]
 """(knobs, (m, n, k)): the selected 3 stages of padded 128x64 / 64x128 tiles (64x32 warp
 tiles), the previous 2 stages of 128x32 / 32x128 tiles, 3 stages unpadded, 4 stages of
@@ -72,7 +76,9 @@ tiles), the previous 2 stages of 128x32 / 32x128 tiles, 3 stages unpadded, 4 sta
 stages or fewer: the copies past the end predicated off); and odd sizes (edge tiles:
 synchronous copies into the multi-buffered, padded slots, the element loads where a tile
 is partial; with edges in M only, B's copies are asynchronous and A's synchronous, and
-the loop is not pipelined)."""
+the loop is not pipelined); blocks of 4 warps (64x64 warp tiles, 128 threads copying);
+blocks in raster groups of 2 and 4 rows of tiles (every tile still computed once: a
+tile no block computes stays NaN)."""
 
 
 @pytest.mark.parametrize(
