@@ -42,7 +42,16 @@ CASES = [
 archs, f16 and bf16."""
 
 
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64, "warps_n": 4, "stages": 3, "pad": 8}
+SELECTED = {
+    "block_m": 128,
+    "block_n": 128,
+    "block_k": 64,
+    "warps_n": 4,
+    "stages": 3,
+    "pad": 8,
+    "warps": 8,
+    "raster_group": 1,
+}
 """The knobs' selected values in the schedule."""
 PREVIOUS = {"block_k": 32, "stages": 2}
 """The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
@@ -125,10 +134,12 @@ KNOB_CASES = [
     ({"block_m": 64, "block_n": 128, "warps_n": 8}, 4 * 2 * 2),
     ({"stages": 3, "pad": 0}, 4 * 4 * 2),
     ({"block_k": 16, "stages": 4}, 4 * 4 * 1),
+    ({"warps": 4, "warps_n": 2}, 4 * 8 * 2),
 ]
 """(knobs, m16n8k16 mma.sync per k step): a 16-wide k step, 32x64 and 128x16 warp tiles of
 the 128x128 block, 64x16 warp tiles of a 64x128 block (the tile shapes the benchmark's knob
-variants time), three stages on unpadded rows and four on 16-wide k steps."""
+variants time), three stages on unpadded rows and four on 16-wide k steps, and 64x64 warp
+tiles of a block of 4 warps (128 threads)."""
 
 
 @pytest.mark.parametrize(
@@ -148,6 +159,7 @@ def test_other_tile_shapes_assemble_without_spills(
     ptx = kernel.stages["ptx"]
     mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
     assert len(mma) == mma_count, len(mma)
+    assert f".maxntid {32 * knobs.get('warps', 8)}, 1, 1" in ptx
     log = ptxas_log(ptx, ptxas, "sm_90")
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
