@@ -526,11 +526,51 @@ sweep's best block shape in two pieces, one block per SM with 16x8 register tile
 3.208, 3.716 ms)."""
 
 
+ODD_SHAPE = (8191, 1000)
+"""The odd cases' rows x columns: partial tiles in both dimensions."""
+ALIGNED_SHAPE = (8192, 1024)
+"""Their aligned companions' shape, about the same bytes."""
+
+
+def _odd_and_aligned(
+    name: str,
+    example: str,
+    dims: tuple[int, int],
+    shapes: Callable[[int, int], list[tuple[int, ...]]],
+    torch_fn: Callable[..., Any],
+    nbytes: Callable[[int, int], int],
+    *,
+    knob_variants: dict[str, dict[str, int]] | None = None,
+    knobs: dict[str, int] | None = None,
+) -> list[Case]:
+    """The bandwidth-bound case `<name>_odd` at ODD_SHAPE and its companion `<name>_1024`
+    at ALIGNED_SHAPE: the same schedule and knobs, the example's row and column sizes
+    `dims` resized; the odd case's further rows `knob_variants`."""
+    pair = []
+    for suffix, (rows, cols), aligned in (
+        ("_odd", ODD_SHAPE, f"{name}_1024"),
+        ("_1024", ALIGNED_SHAPE, ""),
+    ):
+        pair.append(
+            Case(
+                name + suffix,
+                example,
+                {dims[0]: rows, dims[1]: cols},
+                shapes(rows, cols),
+                torch_fn,
+                nbytes(rows, cols),
+                bandwidth_bound=True,
+                knob_variants=(knob_variants or {}) if aligned else {},
+                knobs=knobs,
+                aligned=aligned,
+            )
+        )
+    return pair
+
+
 def cases(torch: Any) -> list[Case]:
     f = torch.nn.functional
     ew_n, sm, ln, mm, red = 16384, 8192, 8192, 4096, 8192
-    odd_rows, odd_cols = 8191, 1000
-    al_rows, al_cols = 8192, 1024
     tensor_core = [
         Case(
             f"mm_{element}{suffix}",
@@ -651,21 +691,13 @@ def cases(torch: Any) -> list[Case]:
         ),
         # The chain at the odd size (partial block tiles in both dimensions) and at the
         # aligned one of about the same bytes.
-        *(
-            Case(
-                name,
-                "elementwise_cuda.mlir",
-                {1001: rows, 777: cols},
-                [(rows, cols)] * 3,
-                lambda a, b, c: torch.tanh(a * b + c) * torch.exp(-a),
-                4 * 4 * rows * cols,
-                bandwidth_bound=True,
-                aligned=aligned,
-            )
-            for name, rows, cols, aligned in (
-                ("ew_odd", odd_rows, odd_cols, "ew_1024"),
-                ("ew_1024", al_rows, al_cols, ""),
-            )
+        *_odd_and_aligned(
+            "ew",
+            "elementwise_cuda.mlir",
+            (1001, 777),
+            lambda rows, cols: [(rows, cols)] * 3,
+            lambda a, b, c: torch.tanh(a * b + c) * torch.exp(-a),
+            lambda rows, cols: 4 * 4 * rows * cols,
         ),
         Case(
             "softmax",
@@ -715,14 +747,13 @@ def cases(torch: Any) -> list[Case]:
             bandwidth_bound=True,
             knob_variants=_LAYERNORM_VARIANTS,
         ),
-        Case(
-            "softmax_odd",
+        *_odd_and_aligned(
+            "softmax",
             "softmax_cuda.mlir",
-            {1000: odd_rows, 999: odd_cols},
-            [(odd_rows, odd_cols)],
+            (1000, 999),
+            lambda rows, cols: [(rows, cols)],
             lambda x: torch.softmax(x, dim=1),
-            2 * 4 * odd_rows * odd_cols,
-            bandwidth_bound=True,
+            lambda rows, cols: 2 * 4 * rows * cols,
             knob_variants={
                 **_THREADS_VARIANTS,
                 "threads=512": {"threads": 1},
@@ -730,16 +761,6 @@ def cases(torch: Any) -> list[Case]:
                 "regs 256": {"threads": 6},
                 "v4 512": {"threads": 10},
             },
-            aligned="softmax_1024",
-        ),
-        Case(
-            "softmax_1024",
-            "softmax_cuda.mlir",
-            {1000: al_rows, 999: al_cols},
-            [(al_rows, al_cols)],
-            lambda x: torch.softmax(x, dim=1),
-            2 * 4 * al_rows * al_cols,
-            bandwidth_bound=True,
         ),
         Case(
             "softmax_f16",
@@ -762,26 +783,14 @@ def cases(torch: Any) -> list[Case]:
             bandwidth_bound=True,
             knob_variants=_ROWSUM_VARIANTS,
         ),
-        Case(
-            "rowsum_odd",
+        *_odd_and_aligned(
+            "rowsum",
             "rowsum_cuda.mlir",
-            {1000: odd_rows, 999: odd_cols},
-            [(odd_rows, odd_cols)],
+            (1000, 999),
+            lambda rows, cols: [(rows, cols)],
             lambda x: x.sum(dim=1),
-            4 * odd_rows * odd_cols + 4 * odd_rows,
-            bandwidth_bound=True,
+            lambda rows, cols: 4 * rows * cols + 4 * rows,
             knob_variants=_ROWSUM_ODD_VARIANTS,
-            knobs=_WARPS,
-            aligned="rowsum_1024",
-        ),
-        Case(
-            "rowsum_1024",
-            "rowsum_cuda.mlir",
-            {1000: al_rows, 999: al_cols},
-            [(al_rows, al_cols)],
-            lambda x: x.sum(dim=1),
-            4 * al_rows * al_cols + 4 * al_rows,
-            bandwidth_bound=True,
             knobs=_WARPS,
         ),
         Case(
@@ -794,25 +803,14 @@ def cases(torch: Any) -> list[Case]:
             bandwidth_bound=True,
             knob_variants=_COLSUM_VARIANTS,
         ),
-        Case(
-            "colsum_odd",
+        *_odd_and_aligned(
+            "colsum",
             "colsum_cuda.mlir",
-            {999: odd_rows, 1000: odd_cols},
-            [(odd_rows, odd_cols)],
+            (999, 1000),
+            lambda rows, cols: [(rows, cols)],
             lambda x: x.sum(dim=0),
-            4 * odd_rows * odd_cols + 4 * odd_cols,
-            bandwidth_bound=True,
+            lambda rows, cols: 4 * rows * cols + 4 * cols,
             knob_variants=_COLSUM_ODD_VARIANTS,
-            aligned="colsum_1024",
-        ),
-        Case(
-            "colsum_1024",
-            "colsum_cuda.mlir",
-            {999: al_rows, 1000: al_cols},
-            [(al_rows, al_cols)],
-            lambda x: x.sum(dim=0),
-            4 * al_rows * al_cols + 4 * al_cols,
-            bandwidth_bound=True,
         ),
         Case(
             "matvec",

@@ -645,7 +645,8 @@ def _tune_parser() -> _ArgumentParser:
         "--strategy",
         choices=("auto", "exhaustive", "random", "tpe", "cmaes"),
         default="auto",
-        help="search strategy (auto: exhaustive when the valid space fits the budget, else tpe)",
+        help="search strategy (auto: exhaustive when the valid space fits the budget, or the "
+        "effort's preset with only --time-budget; else tpe)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the strategy and of the inputs")
     p.add_argument(

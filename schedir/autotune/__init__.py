@@ -189,7 +189,14 @@ def tune(
         head = head_start(compilers[0], loaded.problem, compile_timeout)
         lap("spawn the compile workers" + (", head start" if head else " (zygote)"))
     valid = space.valid_points()
-    resolved = strategies.resolve(strategy, len(valid) if valid is not None else None, budget)
+    # With only a time budget, `auto` is exhaustive when the valid points fit the effort's
+    # preset budget: a large space enumerated in order for a few minutes would measure only
+    # its first corner.
+    resolved = strategies.resolve(
+        strategy,
+        len(valid) if valid is not None else None,
+        budget if budget is not None else preset_budget,
+    )
     the_study.sampler = strategies.sampler(resolved, seed, budget, space)
     lap("valid points, strategy")
 

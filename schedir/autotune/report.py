@@ -81,7 +81,8 @@ class LiveProgress:
 
 
 def progress_line(stats: Stats) -> str:
-    """`12/16 candidates, best 3.21 ms | verified 9, pruned 1, ... | compile 20.1 s, measure 4.2 s`."""
+    """`12/16 candidates, best 3.21 ms | verified 9, pruned 1, ... | compile 20.1 s, measure
+    4.2 s, 2 waiting, 31 s` (waiting: compiled candidates not yet measured)."""
     budget = f"/{stats.budget}" if stats.budget is not None else ""
     best = f"{stats.best_ms:.4g} ms" if stats.best_ms is not None else "-"
     names = ("verified", "pruned", "compile-error", "crashed", "timed-out", "wrong-result")
@@ -89,7 +90,8 @@ def progress_line(stats: Stats) -> str:
     elapsed = time.monotonic() - stats.started
     return (
         f"tuning: {stats.done}{budget} candidates, best {best} | {counts} | "
-        f"compile {stats.compile_s:.1f} s, measure {stats.measure_s:.1f} s, {elapsed:.0f} s"
+        f"compile {stats.compile_s:.1f} s, measure {stats.measure_s:.1f} s, "
+        f"{stats.waiting} waiting, {elapsed:.0f} s"
     )
 
 

@@ -14,9 +14,14 @@ that compilation never disturbs a measurement; their deadlines move by the pause
 They keep compiling while a candidate is built and verified: the measurement worker
 announces its timing phase and waits until the loop has paused them.
 
-Pipelining: every compile worker takes a new candidate as soon as it is idle, so up to
-`compile_workers` candidates (at least twice the devices) compile ahead of measurement;
-compiled candidates wait in a queue for the first free measurement worker.
+Pipelining: an idle compile worker takes a new candidate while fewer than
+`MEASURE_AHEAD` compiled candidates per device wait for a measurement worker, so up to
+`compile_workers` candidates compile ahead of measurement and the queue stays short. When
+compiling outruns measuring (many compile workers, slow timings), the workers wait instead
+of filling an unbounded queue: the strategy is asked again only when its last answers are
+nearly measured (TPE learns from them), a time budget ends the run within a few
+measurements of its end instead of after the whole queue, and the host stays quieter
+while the GPU is timed.
 
 Reference results. The loop does not wait for them: a worker of their own computes them
 (paused with the compile workers on the CPU target) while the first candidates compile and
@@ -80,6 +85,10 @@ if TYPE_CHECKING:
     import optuna
 
 
+MEASURE_AHEAD = 2
+"""Compiled candidates per measurement worker that may wait for it before the compile
+workers take new ones (see the module doc's pipelining)."""
+
 _CLAIM_WAIT_S = 2.0
 """How long `Runner._claimed_elsewhere` waits for an earlier trial to say its point."""
 
@@ -125,6 +134,8 @@ class Stats:
     counts: dict[str, int] = field(default_factory=dict)
     compile_s: float = 0.0
     measure_s: float = 0.0
+    waiting: int = 0
+    """Compiled candidates waiting for a measurement worker."""
     started: float = field(default_factory=time.monotonic)
 
 
@@ -286,11 +297,11 @@ class Loop:
         if settled:
             self._seen_finished.clear()  # all below `_settled` now
         self.stats.best_ms = self._best_seen
+        self.stats.done = self._counted
         return self._counted, running
 
     def _counted_now(self) -> int:
         counted, running = self._refresh()
-        self.stats.done = counted
         self._running_elsewhere = running
         return counted + running + len(self.in_flight)
 
@@ -303,13 +314,14 @@ class Loop:
         s = self.settings
         if s.time_budget is not None and time.monotonic() - started >= s.time_budget:
             return False
-        if s.budget is not None:
-            if refresh:
-                counted = self._counted_now()
-            else:
-                counted = self._counted + self._running_elsewhere + len(self.in_flight)
-            if counted >= s.budget:
-                return False
+        # (Read the study once per turn with a budget or without: the progress line
+        # counts the finished candidates either way.)
+        if refresh:
+            counted = self._counted_now()
+        else:
+            counted = self._counted + self._running_elsewhere + len(self.in_flight)
+        if s.budget is not None and counted >= s.budget:
+            return False
         if self.valid_keys is not None and len(self.finished) + len(self.elsewhere) + len(
             self.in_flight
         ) >= len(self.valid_keys):
@@ -548,7 +560,11 @@ class Loop:
                         cid = self._unsent.popleft()
                         job = compile_job(self.problem, cid, self.in_flight[cid].point)
                         w.submit(job, self.settings.compile_timeout)
-                    elif w.idle and self._can_ask(started, refresh=fresh):
+                    elif (
+                        w.idle
+                        and len(self.to_measure) < MEASURE_AHEAD * len(measurers)
+                        and self._can_ask(started, refresh=fresh)
+                    ):
                         fresh = False
                         cand = self._ask()
                         if cand is None:
@@ -871,6 +887,7 @@ class Loop:
         self.in_flight.clear()
 
     def _report(self) -> None:
+        self.stats.waiting = len(self.to_measure)
         if self.progress is not None:
             self.progress(self.stats)
 

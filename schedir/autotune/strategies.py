@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 
 
 def resolve(strategy: str, valid_size: int | None, budget: int | None) -> str:
-    """The strategy `auto` stands for: exhaustive when every valid point fits the budget."""
+    """The strategy `auto` stands for: exhaustive when every valid point fits the budget
+    (None: no limit), else tpe."""
     if strategy != "auto":
         return strategy
     if valid_size is not None and (budget is None or valid_size <= budget):

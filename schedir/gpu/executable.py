@@ -40,7 +40,8 @@ class CudaExecutable:
     function: HostFunction
     """The host entry, called on the arguments and the output buffers."""
     jit: JitModule
-    """The JIT module holding the host code (kept alive with the function)."""
+    """The JIT module holding the host code (the function holds it too: see
+    `HostFunction`'s owner)."""
 
     @staticmethod
     def build(
@@ -74,7 +75,13 @@ class CudaExecutable:
         address = jit.address(f"{PACKED_PREFIX}{CIFACE_PREFIX}{signature.name}")
         outputs = range(len(signature.args), len(params))
         function = HostFunction(
-            address, params, runtime, name=signature.name, outputs=outputs, written=written
+            address,
+            params,
+            runtime,
+            name=signature.name,
+            outputs=outputs,
+            written=written,
+            owner=jit,
         )
         return CudaExecutable(signature, function, jit)
 

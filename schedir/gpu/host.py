@@ -432,7 +432,10 @@ class HostFunction:
 
     `params` are the entry's parameters (inputs, then the output parameters listed in
     `outputs`); `written` are the indices of inputs the program may write, which are
-    copied when given as device arrays so the caller's data stays unchanged.
+    copied when given as device arrays so the caller's data stays unchanged. `owner` is
+    what keeps the code at `address` alive (the JIT module): the function, and every call
+    bound from it, holds it, so a `BoundHostCall` outliving the compiled kernel it came
+    from still calls live code.
     """
 
     def __init__(
@@ -445,7 +448,9 @@ class HostFunction:
         outputs: Sequence[int] = (),
         written: Collection[int] = (),
         arg_names: Sequence[str] | None = None,
+        owner: object = None,
     ) -> None:
+        self.owner = owner
         self.runtime = runtime
         self.name = name
         self.params = tuple(params)

@@ -10,10 +10,19 @@ in a benchmark (they share the device's primary context with schedir). Each repe
 all on one stream (default: the legacy default stream, which also orders work on the
 blocking streams PyTorch and CuPy use by default). After `warmup` untimed calls
 (compilation, module load and caches stay out of the numbers) the repeats are queued
-back to back, then the events are read. Times are the GPU time between the events in
-milliseconds (about 0.5 us resolution); host overhead of queuing is not included unless
-the GPU had to wait for it. Work that `fn` queues on another non-blocking stream is not
-measured: pass that stream.
+back to back behind a gate, then the events are read. Times are the GPU time between the
+events in milliseconds (about 0.5 us resolution). Work that `fn` queues on another
+non-blocking stream is not measured: pass that stream.
+
+The gate keeps the host's time out of the numbers. Without it the GPU runs each repeat as
+soon as it is queued, and when queuing `fn` takes the host longer than the flush takes the
+GPU (a busy host: an autotuner's compile workers beside the measurement; a call whose host
+side does much, such as Python callbacks per launch), the GPU waits between the start event
+and the kernel and that wait is timed. So a one-thread kernel (`GATE_PTX`) first spins on a
+flag in mapped host memory; the repeats are queued behind it, the flag is set and the GPU
+runs them back to back. The gate gives up after `GATE_LIMIT_NS` (a `fn` that synchronizes
+inside, or a stream queue that fills up, blocks the host until then): the repeats are
+then timed as they come, as without the gate.
 
 Writing the flush buffer evicts the inputs from L2, so every repeat reads from HBM as a
 first call in a real program would; `flush_l2=False` measures the warm-cache case.
@@ -22,14 +31,100 @@ first call in a real program would; `flush_l2=False` measures the warm-cache cas
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import statistics
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from schedir.gpu.context import GpuContext, default_context, stream_handle
 from schedir.gpu.errors import CudaError
 from schedir.gpu.memory import DeviceArray
+from schedir.gpu.runtime import GpuModule, Kernel
+
+GATE_LIMIT_NS = 200_000_000
+"""How long the gate waits for the host to queue the repeats (0.2 s) before it opens."""
+
+GATE_PTX = """
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry schedir_timing_gate(.param .u64 flag, .param .u64 limit_ns)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [flag];
+  ld.param.u64 %rd2, [limit_ns];
+  mov.u64 %rd3, %globaltimer;
+  add.u64 %rd4, %rd3, %rd2;
+WAIT:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra OPEN;
+  mov.u64 %rd5, %globaltimer;
+  setp.lt.u64 %p2, %rd5, %rd4;
+  @%p2 bra WAIT;
+OPEN:
+  ret;
+}
+"""
+"""The gate: spins until the 32-bit flag (mapped host memory) is not zero or `limit_ns`
+nanoseconds of the GPU's global timer have passed."""
+
+
+class _Gate:
+    """The gate kernel of one context and its flag (pinned host memory mapped into the
+    device's address space)."""
+
+    def __init__(self, context: GpuContext) -> None:
+        self.context = context
+        self.kernel: Kernel = GpuModule(context, GATE_PTX, name="timing gate").kernel(
+            "schedir_timing_gate"
+        )
+        driver = context.driver
+        self.host = int(
+            context.call(
+                "cuMemHostAlloc",
+                4,
+                driver.CU_MEMHOSTALLOC_DEVICEMAP,
+                during="allocating the timing gate's flag",
+            )
+        )
+        self.device = int(context.call("cuMemHostGetDevicePointer", self.host, 0))
+        self._finalizer = weakref.finalize(self, _free_host, context, self.host)
+
+    def close(self, stream: Any) -> None:
+        """Queue the closed gate on `stream`."""
+        self._flag().value = 0
+        self.kernel.launch(1, 1, [np.uint64(self.device), np.uint64(GATE_LIMIT_NS)], stream=stream)
+
+    def open(self) -> None:
+        """Let the GPU past the gate."""
+        self._flag().value = 1
+
+    def _flag(self) -> ctypes.c_uint32:
+        return ctypes.c_uint32.from_address(self.host)
+
+
+def _free_host(context: GpuContext, pointer: int) -> None:
+    if context.lost is None and context.initialized:
+        with contextlib.suppress(CudaError):
+            context.call("cuMemFreeHost", pointer)
+
+
+_GATES: weakref.WeakKeyDictionary[GpuContext, _Gate] = weakref.WeakKeyDictionary()
+
+
+def _gate(context: GpuContext) -> _Gate:
+    gate = _GATES.get(context)
+    if gate is None:
+        gate = _GATES[context] = _Gate(context)
+    return gate
 
 
 @dataclass(frozen=True)
@@ -73,6 +168,25 @@ def flush_buffer_bytes(l2_cache_bytes: int) -> int:
     return max(2 * l2_cache_bytes, 64 * 1024 * 1024)
 
 
+def _queue_repeats(
+    fn: Callable[[], Any],
+    context: GpuContext,
+    handle: Any,
+    flush: DeviceArray | None,
+    events: list[Any],
+    repeat: int,
+    stream: Any,
+) -> None:
+    """Queue the timed repeats: flush, start event, `fn()`, end event."""
+    for index in range(repeat):
+        if flush is not None:
+            # A different byte each time so no layer can skip an unchanged write.
+            flush.fill_bytes(index, stream)
+        context.call("cuEventRecord", events[2 * index], handle)
+        fn()
+        context.call("cuEventRecord", events[2 * index + 1], handle)
+
+
 def time_function(
     fn: Callable[[], Any],
     *,
@@ -102,13 +216,12 @@ def time_function(
         context.synchronize(stream, during="waiting for the warm-up runs")
         for _ in range(2 * repeat):
             events.append(context.call("cuEventCreate", driver.CUevent_flags.CU_EVENT_DEFAULT))
-        for index in range(repeat):
-            if flush is not None:
-                # A different byte each time so no layer can skip an unchanged write.
-                flush.fill_bytes(index, stream)
-            context.call("cuEventRecord", events[2 * index], handle)
-            fn()
-            context.call("cuEventRecord", events[2 * index + 1], handle)
+        gate = _gate(context)
+        gate.close(stream)
+        try:
+            _queue_repeats(fn, context, handle, flush, events, repeat, stream)
+        finally:
+            gate.open()
         context.call("cuEventSynchronize", events[-1], during="waiting for the timed runs")
         times = tuple(
             float(context.call("cuEventElapsedTime", events[2 * i], events[2 * i + 1]))

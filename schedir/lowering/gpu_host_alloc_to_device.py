@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from schedir.diagnostics import UnsupportedError
 from schedir.dialects import gpu
@@ -108,13 +109,7 @@ def _host_access_error(op: Operation) -> UnsupportedError:
 
 def _replace(old: Operation, new: Operation) -> None:
     new.location = old.location
-    parent = old.parent
-    assert parent is not None
-    parent.insert_op_before(new, old)
-    for a, b in zip(old.results, new.results, strict=False):
-        a.replace_all_uses_with(b)
-    old.detach()
-    old.erase()
+    Rewriter.replace_op(old, new)
 
 
 def _convert_function(fn: Operation) -> None:

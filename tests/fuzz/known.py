@@ -7,6 +7,7 @@ regression into an XPASS (a failure), and then removes its mark here as well.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +33,16 @@ OPEN: dict[str, OpenFinding] = {
         "large contraction, or a whole-op vectorized 4-d broadcast (16x17x5 -> "
         "16x17x5x5: 78 s, mutant 1795855668/1095), can still pass a campaign's time limit",
         lambda c, o: o.kind == "hang" and "vectorize" in c.text,
+    ),
+    "forall_of_huge_num_threads": OpenFinding(
+        "the payload's own work, not a defect: a mutant's num_threads of 10^8 or more over a "
+        "dimension of a few elements makes a forall of that many threads, most with empty "
+        "slices, as upstream's tile_using_forall does (scf.forall in (400000000)); on the "
+        "CPU they run one after another (400000000 x 3 x 16 threads: 193 s, mutant "
+        "20261129/47577) and can pass a campaign's time limit",
+        lambda c, o: (
+            o.kind == "hang" and re.search(r"num_threads \[[^\]]*\d{9}", c.text) is not None
+        ),
     ),
 }
 

@@ -4,10 +4,12 @@ must not end the process (illegal address, out of memory, bad modules); event ti
 
 from __future__ import annotations
 
+import gc
 import math
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +18,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import schedir
+from schedir import reference
 from schedir.abi import MemRefSpec, ScalarSpec
 from schedir.diagnostics import InputError, ToolError
 from schedir.gpu import (
@@ -32,6 +36,7 @@ from schedir.gpu import (
     launch,
     time_function,
 )
+from tests.helpers import check_results
 
 pytestmark = pytest.mark.gpu
 
@@ -478,6 +483,59 @@ def test_timing_a_torch_callable(context: GpuContext) -> None:
     print(f"torch.mm 2048^3 f32: {timing} -> {flops / 1e12:.1f} TFLOP/s")
 
 
+_SPIN_PTX = """
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry spin(.param .u64 ns)
+{
+  .reg .pred %p<2>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [ns];
+  mov.u64 %rd2, %globaltimer;
+  add.u64 %rd3, %rd2, %rd1;
+LOOP:
+  mov.u64 %rd4, %globaltimer;
+  setp.lt.u64 %p1, %rd4, %rd3;
+  @%p1 bra LOOP;
+  ret;
+}
+"""
+"""A one-thread kernel that runs for `ns` nanoseconds of the GPU's global timer."""
+
+
+@pytest.mark.parametrize("host_ms", [0.0, 3.0])
+def test_host_time_of_queuing_is_not_timed(context: GpuContext, host_ms: float) -> None:
+    """A call whose host side takes 3 ms before it queues a 50 us kernel is timed at the
+    kernel's 50 us (the repeats wait behind the gate until all are queued), not at the
+    host's 3 ms as a timer that lets the GPU start at once would measure."""
+    spin = GpuModule(context, _SPIN_PTX, name="spin").kernel("spin")
+
+    def call() -> None:
+        if host_ms:
+            time.sleep(host_ms / 1000)
+        spin.launch(1, 1, [np.uint64(50_000)])
+
+    timing = time_function(call, context=context, warmup=1, repeat=10)
+    assert timing.min_ms > 0.045 and timing.max_ms < 0.5, timing
+
+
+def test_a_call_that_synchronizes_is_still_timed(context: GpuContext) -> None:
+    """A call that waits for the device blocks the host until the gate gives up; its
+    runs are then timed as they come, each still at its kernel's time."""
+    spin = GpuModule(context, _SPIN_PTX, name="spin").kernel("spin")
+
+    def call() -> None:
+        spin.launch(1, 1, [np.uint64(50_000)])
+        context.synchronize()
+
+    started = time.monotonic()
+    timing = time_function(call, context=context, warmup=1, repeat=5)
+    assert timing.min_ms > 0.045 and timing.max_ms < 0.5, timing
+    assert time.monotonic() - started < 5
+
+
 def test_timing_argument_checks(context: GpuContext) -> None:
     with pytest.raises(ValueError, match="repeat"):
         time_function(lambda: None, context=context, repeat=0)
@@ -486,3 +544,26 @@ def test_timing_argument_checks(context: GpuContext) -> None:
 def test_compiled_target_matches_the_device(context: GpuContext, kernels_ir: ModuleType) -> None:
     ptx = compile_ptx(kernels_ir.EXP, context.target)
     assert f".target {context.target.arch}" in ptx
+
+
+def test_a_bound_call_outlives_its_kernel() -> None:
+    """A call bound from a compiled kernel (`Kernel.bind`) keeps the kernel's host code:
+    the kernel object may go (rebound in a loop, as benchmarks do) and the bound call
+    still runs, timed and then checked against the reference. Before, the JIT module
+    went with the kernel and the next call died of SIGILL in freed code."""
+    payload = REPO / "examples" / "elementwise_cuda.mlir"
+    kernel = schedir.compile(
+        payload, schedule=REPO / "schedules" / "elementwise_cuda.mlir", target="cuda"
+    )
+    signature = kernel.signature
+    inputs = reference.random_inputs(signature, seed=11)
+    bound = kernel.bind(*inputs)
+    del kernel
+    gc.collect()
+    for _ in range(3):
+        bound()
+    timing = time_function(bound, warmup=1, repeat=5)
+    assert timing.median_ms > 0
+    expected = reference.evaluate_with_bounds(payload, signature.name, inputs)
+    check_results(bound.results(), expected, [spec.dtype for spec in signature.results])
+    bound.close()

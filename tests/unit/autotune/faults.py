@@ -150,3 +150,12 @@ def wrong_default(
     if (knobs.get("tile_m"), knobs.get("tile_n")) == (8, 4):
         results[0][1, 2] += 1.0
     return results
+
+
+def slow_verification(
+    knobs: Mapping[str, Any], run: Callable[[], list[np.ndarray]]
+) -> list[np.ndarray]:
+    """Every candidate's verification takes a second longer (measuring slower than
+    compiling)."""
+    time.sleep(1.0)
+    return run()

@@ -31,15 +31,59 @@ from schedir.autotune.measure import (
     Screen,
     same_bits,
 )
+from schedir.autotune.runner import MEASURE_AHEAD
 from schedir.autotune.worker import Worker, wait_any
 from schedir.diagnostics import SchedirError
 from schedir.options import CompileOptions
 from schedir.reference import Expected, compare
 from schedir.reference.bounds import SAFETY, tiny
 from tests.unit.autotune import faults
-from tests.unit.autotune.conftest import tune_small
+from tests.unit.autotune.conftest import SCHEDULE, tune_small
 
 ROOT = Path(__file__).resolve().parents[3]
+
+
+def _every_tile(folder: Path) -> str:
+    """The small schedule with every tile size of the 23x21 result as an option: 483
+    points, nearly all distinct kernels."""
+    schedule = folder / "tiles.mlir"
+    text = SCHEDULE.read_text()
+    text = text.replace("options = [4, 8, 16]", f"options = {list(range(1, 24))}")
+    schedule.write_text(text.replace("options = [4, 7, 32]", f"options = {list(range(1, 22))}"))
+    return str(schedule)
+
+
+def test_a_time_budget_alone_searches_a_large_space_with_tpe(tmp_path: Path) -> None:
+    """`auto` with only a time budget: the 483 valid points exceed the effort's preset
+    budget, so TPE searches them (exhaustive would measure the first corner of the
+    enumeration: tile_m 1 and 2 for a few minutes' budget)."""
+    result = tune_small(schedule=_every_tile(tmp_path), time_budget=2.0, seed=3)
+    assert result.strategy == "tpe"
+
+
+def test_compiling_never_runs_far_ahead_of_measuring(tmp_path: Path) -> None:
+    """Measuring slower than compiling (a second per candidate, hundreds of distinct
+    kernels): the compile workers take a new candidate only while fewer than
+    MEASURE_AHEAD compiled ones wait for the measurement worker, so at most those and the
+    compiles under way wait, and a time budget ends the run after them, not after a
+    backlog. The progress line counts the candidates without a candidate budget too."""
+    workers = 3
+    seen: list[tuple[int, int]] = []
+    started = time.monotonic()
+    result = tune_small(
+        schedule=_every_tile(tmp_path),
+        time_budget=4.0,
+        compile_workers=workers,
+        strategy="random",
+        seed=7,
+        measure_hook=faults.slow_verification,
+        progress=lambda stats: seen.append((stats.waiting, stats.done)),
+    )
+    elapsed = time.monotonic() - started
+    assert seen and max(waiting for waiting, _ in seen) <= MEASURE_AHEAD + workers - 1
+    assert seen[-1][1] == result.candidates > 1
+    # Past the budget: at most those, a second each (and the start-up, the reference).
+    assert elapsed < 4.0 + (MEASURE_AHEAD + workers) * 1.0 + 15, elapsed
 
 
 def test_a_run_reports_where_its_time_went() -> None:

@@ -6,6 +6,8 @@ parameters (memref descriptors expanded field by field) can be checked."""
 from __future__ import annotations
 
 import ctypes
+import gc
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +155,36 @@ def test_callback_errors_surface_after_the_call() -> None:
     else:
         raise AssertionError("the callback's error was lost")
     runtime.check()
+
+
+def test_the_host_function_keeps_its_code_alive() -> None:
+    """A function (and so every call bound from it, `Kernel.bind`) taken from a compiled
+    CUDA program outlives the program: it holds the JIT module its code lives in. Before,
+    only the executable held it, and a bound call kept after its kernel was collected
+    jumped into freed code (SIGILL on the H200 in a benchmark that rebound `k` in a loop)."""
+    kernel = schedir.compile(
+        REPO / "examples" / "matmul_bias_relu_cuda.mlir",
+        schedule=REPO / "schedules" / "matmul_bias_relu_cuda.mlir",
+        target="cuda",
+    )
+    runtime = RecordingRuntime()
+    executable = CudaExecutable.build(
+        kernel.stages["llvm-ir"], kernel.signature, CompileOptions(target="cuda"), runtime=runtime
+    )
+    function = executable.function
+    code = weakref.ref(executable.jit)
+    del executable, kernel
+    gc.collect()
+    assert code() is not None
+    a = np.ones((1001, 513), np.float32)
+    b = np.ones((513, 257), np.float32)
+    bias = np.ones((257,), np.float32)
+    out = np.zeros((1001, 257), np.float32)
+    keep: list[Any] = []
+    packed = (ctypes.c_void_p * 4)(*[_descriptor(x, keep) for x in (a, b, bias, out)])
+    function._call(packed)
+    runtime.check()
+    assert [call[0] for call in runtime.calls] == ["load", "function", "launch", "sync"]
+    del function
+    gc.collect()
+    assert code() is None
