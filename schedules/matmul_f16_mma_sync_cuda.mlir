@@ -33,8 +33,8 @@
 // region of "block" each, since map_nested_forall_to_threads' block_dims is an
 // attribute; the copies are split over all the block's threads), the k step (block_k),
 // the warp split (warps_n warps along N, warps / warps_n along M), the ring depth
-// (stages, a region of "ring" each, since multibuffer's factor and the pipeline's depth
-// are attributes), the row padding (pad) and the raster order of the blocks
+// (stages, 2 to 6, a region of "ring" each, since multibuffer's factor and the
+// pipeline's depth are attributes), the row padding (pad) and the raster order of the blocks
 // (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
 // raster_blocks; 1: the launch's order); the constraint keeps warp tiles of whole m16n8
 // tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
@@ -48,7 +48,7 @@ module attributes {transform.with_named_sequence} {
     %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 64 from options = [16, 32, 64] -> !transform.param<i64>
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
-    %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4] -> !transform.param<i64>
+    %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4, 5, 6] -> !transform.param<i64>
     %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
     %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
@@ -204,6 +204,14 @@ module attributes {transform.with_named_sequence} {
     }, {
       %mb = transform.memref.multibuffer %tiles <{factor = 4}> : (!transform.op<"memref.alloc">) -> !transform.any_op
       %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 4}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 5}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 5}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 6}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 6}> : (!transform.any_op) -> !transform.any_op
       transform.yield
     }
     transform.apply_patterns to %func_a {

@@ -71,6 +71,8 @@ CASES = [
     ("f16", {"warps": 4, "warps_n": 2}, (1000, 1032, 1016)),
     ("f16", {"warps": 4, "warps_n": 2}, (512, 256, 384)),
     ("bf16", {"warps": 4, "warps_n": 2}, (65, 136, 72)),
+    ("f16", {"warps": 4, "warps_n": 2, "block_k": 32, "stages": 6}, (1000, 1032, 1016)),
+    ("f16", {"warps": 4, "warps_n": 2, "block_k": 32, "stages": 6}, (512, 256, 384)),
     ("f16", {"raster_group": 8}, (1000, 1032, 1016)),
     ("f16", {"raster_group": 8}, (4096, 4096, 4096)),
     ("f16", PREVIOUS, (1000, 1032, 1016)),
@@ -92,8 +94,8 @@ CASES = [
 dynamic shared memory) at odd sizes (edge tiles in every dimension, one row, a single
 partial tile), at sizes the tiles divide (pipelined; one k step, fewer than the stages;
 an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, 4 stages, 32-wide
-k steps, 128x256 blocks, blocks of 4 warps (64x64 warp tiles) and raster groups of 8
-rows of tiles; the previous 2
+k steps, 128x256 blocks, blocks of 4 warps (64x64 warp tiles; also 6 stages of 32-wide
+k steps) and raster groups of 8 rows of tiles; the previous 2
 stages of 128x128x32 tiles in static shared memory and other tile shapes (rows
 unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256 and 256x128 blocks,
 odd sizes too)."""

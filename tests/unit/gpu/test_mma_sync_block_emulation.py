@@ -112,11 +112,14 @@ DYNAMIC_CASES = [
     (PREVIOUS | {"block_n": 256, "stages": 3, "pad": 0}, (128, 256, 128)),
     (PREVIOUS | {"block_m": 256, "warps_n": 2, "stages": 4}, (256, 128, 160)),
     ({"stages": 4}, (128, 256, 320)),
+    ({"warps": 4, "warps_n": 2, "block_k": 32, "stages": 6}, (128, 128, 256)),
+    ({"warps": 4, "warps_n": 2, "block_k": 32, "stages": 5}, (128, 128, 96)),
     (PREVIOUS | {"stages": 3}, (200, 264, 104)),
 ]
 """(knobs, (m, n, k)): rings beyond the 48 KiB of static shared memory (3 and 4 stages of
 padded 128x32 / 32x128 tiles, 3 stages of 64-wide k steps, 128x256 and 256x128 blocks of
-64x64 warp tiles, 4 stages of the selected tiles), pipelined and at odd sizes
+64x64 warp tiles, 4 stages of the selected tiles, 5 and 6 stages of 32-wide k steps for
+blocks of 4 warps: more k steps than stages and fewer), pipelined and at odd sizes
 (synchronous edge copies)."""
 
 
