@@ -1,27 +1,38 @@
 // f16 (or bf16) matmul with f32 accumulation on the tensor cores through warp-level
-// mma.sync (sm_80+), upstream's route: 128x128 output tiles per block (#gpu.block<y>,
+// mma.sync (sm_80+), upstream's route: 128x256 output tiles per block (#gpu.block<y>,
 // #gpu.block<x>), the fill fused and split over the warps as the matmul is (the rewrite
 // below then starts the accumulators at the fill's value instead), the reduction in
-// 64-wide k steps whose A (128x64) and B (64x128) tiles are promoted into
+// 64-wide k steps whose A (128x64) and B (64x256) tiles are promoted into
 // #gpu.address_space<workgroup> buffers (structured.promote; the copies tiled over the 256
 // threads, 16-byte rows each). The block's matmul on the shared tiles is split over its 8
-// warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x32 warp tile each); once the foralls are
+// warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x64 warp tile each); once the foralls are
 // mapped (map_nested_forall_to_threads) each warp's matmul sits directly in the k loop and
-// transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 4 x 4 m16n8k16 mma.sync per
+// transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 8 x 4 m16n8k16 mma.sync per
 // k step on fragments loaded with ldmatrix (A x4, B x4 .trans; a warp-uniform check that
-// LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 64
+// LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 128
 // f32 accumulators of a lane starting at the fill's 0 before the k loop, carried through
 // it in registers and stored after it. The copies then become 16-byte cp.async (1-D
 // transfers first, transform.nvgpu.create_async_groups), the shared tiles' rows are padded
 // by `pad` f16 (transform.schedir.pad_shared_rows: an ldmatrix tile's 8 rows in distinct
 // banks; unpadded rows conflict, 2.6x slower at 4096^3), the tiles are multi-buffered
-// `stages` deep (transform.memref.multibuffer; 3 stages take 105 KiB: dynamic shared
+// `stages` deep (transform.memref.multibuffer; 3 stages take 153 KiB: dynamic shared
 // memory) and the k loop is pipelined (transform.nvgpu.pipeline_shared_memory_copies: one
 // barrier per k step, the copies of k step i + stages - 1 in flight while step i
 // computes).
 // H200, 4096^3 (benchmarks/gpu.py, one run): 128x128 blocks, 2 stages of 32-wide k steps
 // 0.488 ms, 4 stages 0.471, 64-wide k steps (3 stages) 0.425; 128x256 blocks (64x64 warp
 // tiles), 32-wide k steps (3 stages) 0.420; 256x128 (4 stages) 0.465; cuBLAS 0.179.
+// Why 64x64 warp tiles (ncu, 128x128 blocks of 64-wide k steps): with 8 warps of 64x32
+// (2 blocks an SM) the tensor pipe is active 52% of the cycles, shared memory (ldmatrix +
+// cp.async) busy 52% and the top stall is mio_throttle (4.3 cycles per issued instruction:
+// 6 ldmatrix.x4 feed 16 mma.sync); with 4 warps of 64x64 (8 ldmatrix.x4 per 32 mma.sync)
+// shared memory is 37% busy, mio_throttle 1.2 and the tensor pipe 55% active. One run
+// (4096^3, 3 stages of 64-wide k steps unless said): 128x128 blocks of 8 warps 0.434 ms,
+// of 4 warps (64x64) 0.409, 4 warps with 32-wide k steps in 4 stages 0.420 and in 6
+// (111 KiB: still two blocks an SM) 0.420, 4 warps in raster groups of 8 rows 0.397,
+// 128x256 blocks of 8 warps (64x64, one block an SM) 0.387 (selected); cuBLAS 0.180:
+// 0.465x. The warps then wait on fixed latencies and on the k step's barrier with 2
+// warps a scheduler: more warps an SM need fewer registers than 64x64 tiles take (219).
 // At sizes the tiles do not divide, the partial tiles are copied into the same
 // buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
 // elements outside the operands' sizes as 0 and skips their stores. There the copies stay
@@ -45,7 +56,7 @@ module attributes {transform.with_named_sequence} {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
-    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 256 from options = [64, 128, 256] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 64 from options = [16, 32, 64] -> !transform.param<i64>
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
     %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4, 5, 6] -> !transform.param<i64>
