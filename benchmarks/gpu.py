@@ -649,9 +649,10 @@ def cases(torch: Any) -> list[Case]:
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
-        # the selected 3 stages of padded 128x64 / 64x128 tiles (dynamic shared memory),
-        # rows not padded, 4 stages, 128x256 blocks of 64x64 warp tiles (64- and 32-wide k
-        # steps), 256x128 blocks, and the previous 2 stages of 128x128x32 tiles.
+        # the selected 3 stages of padded 128x64 / 64x256 tiles (8 warps of 64x64, dynamic
+        # shared memory), in raster groups of 8 rows of tiles, 32-wide k steps, 4 stages,
+        # 256x128 blocks, the previous 128x128 blocks (8 warps of 64x32) and 128x128 blocks
+        # of 4 warps (64x64) in raster groups of 8.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -662,17 +663,17 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={
-                "pad 0": {"pad": 0},
+                "raster 8": {"raster_group": 8},
+                "bk32": {"block_k": 32},
                 "4 stages": {"stages": 4},
-                "128x256": {"block_n": 256},
-                "128x256 bk32": {"block_n": 256, "block_k": 32},
-                "256x128 bk32 4 stages": {
-                    "block_m": 256,
-                    "block_k": 32,
+                "256x128": {"block_m": 256, "block_n": 128, "warps_n": 2},
+                "128x128": {"block_n": 128},
+                "128x128 4 warps raster 8": {
+                    "block_n": 128,
+                    "warps": 4,
                     "warps_n": 2,
-                    "stages": 4,
+                    "raster_group": 8,
                 },
-                "previous 128x128x32 2 stages": {"block_k": 32, "stages": 2},
             },
         ),
     ]

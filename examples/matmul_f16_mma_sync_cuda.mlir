@@ -1,6 +1,6 @@
 // An f16 matmul with f32 accumulation, C = A * B, on the tensor cores through warp-level
 // mma.sync (sm_80+: the fallback for what wgmma cannot tile, and pre-Hopper GPUs), at
-// sizes the 128x128x64 tiles do not divide (edge tiles).
+// sizes the 128x256x64 tiles do not divide (edge tiles).
 // Run: schedir-run examples/matmul_f16_mma_sync_cuda.mlir
 //          --schedule schedules/matmul_f16_mma_sync_cuda.mlir --target cuda --check
 func.func @matmul(%A: tensor<1000x1016xf16>, %B: tensor<1016x1032xf16>) -> tensor<1000x1032xf32> {

@@ -1,27 +1,38 @@
 // f16 (or bf16) matmul with f32 accumulation on the tensor cores through warp-level
-// mma.sync (sm_80+), upstream's route: 128x128 output tiles per block (#gpu.block<y>,
+// mma.sync (sm_80+), upstream's route: 128x256 output tiles per block (#gpu.block<y>,
 // #gpu.block<x>), the fill fused and split over the warps as the matmul is (the rewrite
 // below then starts the accumulators at the fill's value instead), the reduction in
-// 64-wide k steps whose A (128x64) and B (64x128) tiles are promoted into
+// 64-wide k steps whose A (128x64) and B (64x256) tiles are promoted into
 // #gpu.address_space<workgroup> buffers (structured.promote; the copies tiled over the 256
 // threads, 16-byte rows each). The block's matmul on the shared tiles is split over its 8
-// warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x32 warp tile each); once the foralls are
+// warps (2 x 4, #gpu.warp<linear_dim_*>: a 64x64 warp tile each); once the foralls are
 // mapped (map_nested_forall_to_threads) each warp's matmul sits directly in the k loop and
-// transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 4 x 4 m16n8k16 mma.sync per
+// transform.nvgpu.rewrite_matmul_as_mma_sync turns it into 4 x 8 x 4 m16n8k16 mma.sync per
 // k step on fragments loaded with ldmatrix (A x4, B x4 .trans; a warp-uniform check that
-// LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 64
+// LLVM folds where the tiles are whole and aligned, element loads otherwise), with the 128
 // f32 accumulators of a lane starting at the fill's 0 before the k loop, carried through
 // it in registers and stored after it. The copies then become 16-byte cp.async (1-D
 // transfers first, transform.nvgpu.create_async_groups), the shared tiles' rows are padded
 // by `pad` f16 (transform.schedir.pad_shared_rows: an ldmatrix tile's 8 rows in distinct
 // banks; unpadded rows conflict, 2.6x slower at 4096^3), the tiles are multi-buffered
-// `stages` deep (transform.memref.multibuffer; 3 stages take 105 KiB: dynamic shared
+// `stages` deep (transform.memref.multibuffer; 3 stages take 153 KiB: dynamic shared
 // memory) and the k loop is pipelined (transform.nvgpu.pipeline_shared_memory_copies: one
 // barrier per k step, the copies of k step i + stages - 1 in flight while step i
 // computes).
 // H200, 4096^3 (benchmarks/gpu.py, one run): 128x128 blocks, 2 stages of 32-wide k steps
 // 0.488 ms, 4 stages 0.471, 64-wide k steps (3 stages) 0.425; 128x256 blocks (64x64 warp
 // tiles), 32-wide k steps (3 stages) 0.420; 256x128 (4 stages) 0.465; cuBLAS 0.179.
+// Why 64x64 warp tiles (ncu, 128x128 blocks of 64-wide k steps): with 8 warps of 64x32
+// (2 blocks an SM) the tensor pipe is active 52% of the cycles, shared memory (ldmatrix +
+// cp.async) busy 52% and the top stall is mio_throttle (4.3 cycles per issued instruction:
+// 6 ldmatrix.x4 feed 16 mma.sync); with 4 warps of 64x64 (8 ldmatrix.x4 per 32 mma.sync)
+// shared memory is 37% busy, mio_throttle 1.2 and the tensor pipe 55% active. One run
+// (4096^3, 3 stages of 64-wide k steps unless said): 128x128 blocks of 8 warps 0.434 ms,
+// of 4 warps (64x64) 0.409, 4 warps with 32-wide k steps in 4 stages 0.420 and in 6
+// (111 KiB: still two blocks an SM) 0.420, 4 warps in raster groups of 8 rows 0.397,
+// 128x256 blocks of 8 warps (64x64, one block an SM) 0.387 (selected); cuBLAS 0.180:
+// 0.465x. The warps then wait on fixed latencies and on the k step's barrier with 2
+// warps a scheduler: more warps an SM need fewer registers than 64x64 tiles take (219).
 // At sizes the tiles do not divide, the partial tiles are copied into the same
 // buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
 // elements outside the operands' sizes as 0 and skips their stores. There the copies stay
@@ -29,32 +40,41 @@
 // pipelined (the pipelining fails silenceably and is suppressed).
 // Rings beyond the 48 KiB of static shared memory become views of the launch's dynamic
 // shared memory when lowered (gpu-workgroup-to-dynamic-shared-memory).
-// Knobs: the block tile (block_m x block_n), the k step (block_k), the warp split
-// (warps_n warps along N, 8 / warps_n along M), the ring depth (stages, a region of
-// "ring" each, since multibuffer's factor and the pipeline's depth are attributes) and
-// the row padding (pad); the constraint keeps warp tiles of whole m16n8 tiles with at most
-// 128 f32 accumulators per lane, copies of whole 16-byte rows, and the stages' padded
-// tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
+// Knobs: the block tile (block_m x block_n), the warps of a block (warps: 8 or 4, a
+// region of "block" each, since map_nested_forall_to_threads' block_dims is an
+// attribute; the copies are split over all the block's threads), the k step (block_k),
+// the warp split (warps_n warps along N, warps / warps_n along M), the ring depth
+// (stages, 2 to 6, a region of "ring" each, since multibuffer's factor and the
+// pipeline's depth are attributes), the row padding (pad) and the raster order of the blocks
+// (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
+// raster_blocks; 1: the launch's order); the constraint keeps warp tiles of whole m16n8
+// tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
+// stages' padded tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %root : (!transform.any_op) -> !transform.any_op
     %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     %bm = transform.tune.knob<"block_m"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
-    %bn = transform.tune.knob<"block_n"> = 128 from options = [64, 128, 256] -> !transform.param<i64>
+    %bn = transform.tune.knob<"block_n"> = 256 from options = [64, 128, 256] -> !transform.param<i64>
     %bk = transform.tune.knob<"block_k"> = 64 from options = [16, 32, 64] -> !transform.param<i64>
     %wn = transform.tune.knob<"warps_n"> = 4 from options = [1, 2, 4, 8] -> !transform.param<i64>
-    %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4] -> !transform.param<i64>
+    %st = transform.tune.knob<"stages"> = 3 from options = [2, 3, 4, 5, 6] -> !transform.param<i64>
     %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
-    %wm, %am, %ak, %bck, %bcn, %ring = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad)
+    %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
+    %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %wm, %am, %ak, %bck, %bcn, %ring, %block = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad, %nw)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+           !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>)
         -> (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
-            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
+            !transform.param<i64>) {
     ^bb0(%m: !smt.int, %n: !smt.int, %k: !smt.int, %w_n: !smt.int, %stages: !smt.int,
-         %p: !smt.int):
+         %p: !smt.int, %warps: !smt.int):
       %c0 = smt.int.constant 0
-      %warps = smt.int.constant 8
+      %c1 = smt.int.constant 1
+      %c4 = smt.int.constant 4
       %c16 = smt.int.constant 16
       %c8 = smt.int.constant 8
       %c32 = smt.int.constant 32
@@ -74,8 +94,9 @@ module attributes {transform.with_named_sequence} {
       %acc = smt.int.div %tile, %c32
       %acc_ok = smt.int.cmp le %acc, %max_acc
       smt.assert %acc_ok
-      // The copies: 256 threads, each a 16-byte row piece (8 f16) of whole rows.
-      %threads = smt.int.constant 256
+      // The copies: all the block's threads (32 a warp), each a 16-byte row piece (8 f16)
+      // of whole rows.
+      %threads = smt.int.mul %warps, %c32
       %a_k = smt.int.div %k, %c8
       %a_m = smt.int.div %threads, %a_k
       %b_n = smt.int.div %n, %c8
@@ -100,8 +121,11 @@ module attributes {transform.with_named_sequence} {
       %smem_ok = smt.int.cmp le %smem, %smem_max
       smt.assert %smem_ok
       %ring_region = smt.int.sub %stages, %c2
-      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n, %ring_region
-        : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
+      // The "block" region: 0 for 4 warps (128 threads), 1 for 8 (256).
+      %quads = smt.int.div %warps, %c4
+      %block_region = smt.int.sub %quads, %c1
+      smt.yield %w_m, %a_m, %a_k, %b_k, %b_n, %ring_region, %block_region
+        : !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int, !smt.int
     }
     %mm_b, %forall_b = transform.structured.tile_using_forall %mm tile_sizes [%bm, %bn]
         (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -142,7 +166,16 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %func_b = transform.structured.match ops{["func.func"]} in %root_b : (!transform.any_op) -> !transform.any_op
     %launch = transform.gpu.map_forall_to_blocks %func_b generate_gpu_launch : (!transform.any_op) -> !transform.any_op
-    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1] : (!transform.any_op) -> !transform.any_op
+    // The warps' and the copies' foralls over the block's threads (block_dims is an
+    // attribute: a region per thread count).
+    %mapped = transform.tune.alternatives<"block"> selected_region = %block : !transform.param<i64> -> !transform.any_op {
+      %m4 = transform.gpu.map_nested_forall_to_threads %launch block_dims = [128, 1, 1] : (!transform.any_op) -> !transform.any_op
+      transform.yield %m4 : !transform.any_op
+    }, {
+      %m8 = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1] : (!transform.any_op) -> !transform.any_op
+      transform.yield %m8 : !transform.any_op
+    }
+    transform.schedir.nvgpu.raster_blocks %mapped group = %raster : (!transform.any_op, !transform.param<i64>) -> ()
     %func_g = transform.get_parent_op %mapped <{op_name = "func.func"}> : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func_g {
       transform.apply_patterns.canonicalization
@@ -182,6 +215,14 @@ module attributes {transform.with_named_sequence} {
     }, {
       %mb = transform.memref.multibuffer %tiles <{factor = 4}> : (!transform.op<"memref.alloc">) -> !transform.any_op
       %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 4}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 5}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 5}> : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %mb = transform.memref.multibuffer %tiles <{factor = 6}> : (!transform.op<"memref.alloc">) -> !transform.any_op
+      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 6}> : (!transform.any_op) -> !transform.any_op
       transform.yield
     }
     transform.apply_patterns to %func_a {

@@ -22,10 +22,21 @@ from tests.helpers import check_results
 pytestmark = pytest.mark.gpu
 
 REPO = Path(__file__).parents[2]
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64, "warps_n": 4, "stages": 3, "pad": 8}
+SELECTED = {
+    "block_m": 128,
+    "block_n": 256,
+    "block_k": 64,
+    "warps_n": 4,
+    "stages": 3,
+    "pad": 8,
+    "warps": 8,
+    "raster_group": 1,
+}
 """The knobs' selected values in the schedule."""
-PREVIOUS = {"block_k": 32, "stages": 2}
-"""The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
+"""An earlier selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+FOUR_WARPS = {"block_n": 128, "warps": 4, "warps_n": 2}
+"""128x128 blocks of 4 warps (64x64 warp tiles, 128 threads)."""
 
 
 def schedule_text(**knobs: int) -> str:
@@ -58,7 +69,15 @@ CASES = [
     ("f16", {}, (256, 512, 64)),
     ("f16", {"stages": 4}, (1000, 1032, 1016)),
     ("f16", {"block_k": 32}, (1000, 1032, 1016)),
-    ("f16", {"block_n": 256}, (1000, 1032, 1016)),
+    ("f16", {"block_n": 128}, (1000, 1032, 1016)),
+    ("f16", {"block_n": 128}, (512, 256, 384)),
+    ("f16", FOUR_WARPS, (1000, 1032, 1016)),
+    ("f16", FOUR_WARPS, (512, 256, 384)),
+    ("bf16", FOUR_WARPS, (65, 136, 72)),
+    ("f16", FOUR_WARPS | {"block_k": 32, "stages": 6}, (1000, 1032, 1016)),
+    ("f16", FOUR_WARPS | {"block_k": 32, "stages": 6}, (512, 256, 384)),
+    ("f16", {"raster_group": 8}, (1000, 1032, 1016)),
+    ("f16", {"raster_group": 8}, (4096, 4096, 4096)),
     ("f16", PREVIOUS, (1000, 1032, 1016)),
     ("f16", PREVIOUS, (512, 256, 384)),
     ("f16", PREVIOUS | {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
@@ -74,14 +93,15 @@ CASES = [
     ("f16", PREVIOUS | {"block_n": 256, "stages": 3}, (256, 512, 96)),
     ("f16", PREVIOUS | {"block_m": 256, "warps_n": 2, "stages": 4}, (600, 264, 200)),
 ]
-"""(element, knobs, (m, n, k)): the selected 128x128 blocks of 64-wide k steps (3 stages in
-dynamic shared memory) at odd sizes (edge tiles in every dimension, one row, a single
-partial tile), at sizes the tiles divide (pipelined; one k step, fewer than the stages;
-an edge in M only: B's copies asynchronous, A's not), 4096^3, bf16, 4 stages, 32-wide
-k steps and 128x256 blocks; the previous 2
-stages of 128x128x32 tiles in static shared memory and other tile shapes (rows
-unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256 and 256x128 blocks,
-odd sizes too)."""
+"""(element, knobs, (m, n, k)): the selected 128x256 blocks of 64-wide k steps (64x64
+warp tiles, 3 stages in dynamic shared memory) at odd sizes (edge tiles in every
+dimension, one row, a single partial tile), at sizes the tiles divide (pipelined; one k
+step, fewer than the stages; an edge in M only: B's copies asynchronous, A's not),
+4096^3, bf16, 4 stages, 32-wide k steps, 128x128 blocks (64x32 warp tiles), blocks of 4
+warps (64x64 warp tiles; also 6 stages of 32-wide k steps) and raster groups of 8 rows
+of tiles; the earlier 2 stages of 128x128x32 tiles in static shared memory and other
+tile shapes (rows unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256
+and 256x128 blocks, odd sizes too)."""
 
 
 def run_case(element: str, knobs: dict[str, int], size: tuple[int, int, int]) -> None:
@@ -119,7 +139,8 @@ _SANITIZED = """
 from tests.gpu.test_matmul_mma_sync import run_case
 run_case("f16", {}, (200, 264, 104))
 run_case("f16", {}, (256, 256, 256))
-run_case("f16", {"block_k": 32, "stages": 2}, (256, 256, 128))
+run_case("f16", {"block_n": 128, "block_k": 32, "stages": 2}, (256, 256, 128))
+run_case("f16", {"block_n": 128, "warps": 4, "warps_n": 2}, (256, 256, 256))
 print("ran")
 """
 
@@ -129,5 +150,5 @@ def test_sanitizer_clean(tool: str) -> None:
     """No out-of-bounds access (edge tiles: partial copies, masked fragments) and no
     shared-memory hazard between the k steps' copies and the ldmatrix reads of the
     previous step, at an odd size and at sizes the tiles divide (the selected 3 stages in
-    dynamic shared memory, the previous 2 in static)."""
+    dynamic shared memory, the previous 2 in static, blocks of 4 warps)."""
     run_sanitized(tool, _SANITIZED)

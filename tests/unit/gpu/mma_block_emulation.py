@@ -247,6 +247,8 @@ def _launch(em: Emulator, op: gpu.LaunchOp, active: Lanes) -> None:
                 "bx": np.full(block[0], bx),
                 "by": np.full(block[0], by),
                 "tx": np.arange(block[0]),
+                "gx": np.full(block[0], grid[0]),
+                "gy": np.full(block[0], grid[1]),
             }
             inner.run(op.body.block, np.ones(block[0], dtype=bool))
             assert not inner.pending and not inner.groups, "copies left in flight"
@@ -260,6 +262,8 @@ def _id(em: Emulator, op: Operation, active: Lanes) -> None:
         em.env[op.results[0]] = em.ids["tx"]
     elif isinstance(op, gpu.BlockIdOp):
         em.env[op.results[0]] = em.ids["bx" if "x" in axis else "by"]
+    elif isinstance(op, gpu.GridDimOp):
+        em.env[op.results[0]] = em.ids["gx" if "x" in axis else "gy"]
     else:
         em.env[op.results[0]] = em.ids["tx"] % LANES
 
@@ -557,6 +561,7 @@ HANDLERS: dict[type[Operation], Callable[[Emulator, Any, Lanes], None]] = {
     arith.MuliOp: _binary(np.multiply),
     arith.DivUIOp: _binary(np.floor_divide),
     arith.RemUIOp: _binary(np.remainder),
+    arith.MinUIOp: _binary(np.minimum),
     arith.AndIOp: _binary(np.logical_and),
     arith.CmpiOp: _cmpi,
     arith.SelectOp: _select,
@@ -566,6 +571,7 @@ HANDLERS: dict[type[Operation], Callable[[Emulator, Any, Lanes], None]] = {
     gpu.LaunchOp: _launch,
     gpu.ThreadIdOp: _id,
     gpu.BlockIdOp: _id,
+    gpu.GridDimOp: _id,
     gpu.LaneIdOp: _id,
     gpu.BarrierOp: _barrier,
     memref.AllocOp: _alloc,

@@ -44,16 +44,19 @@ def _scheduled(m: int, n: int, k: int, knobs: dict[str, int]) -> ModuleOp:
     return module
 
 
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64}
+SELECTED = {"block_m": 128, "block_n": 256, "block_k": 64}
 """The selected block tile and k step."""
-PREVIOUS = {"block_k": 32, "stages": 2}
-"""The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
+"""An earlier selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+FOUR_WARPS = {"block_n": 128, "warps": 4, "warps_n": 2}
+"""128x128 blocks of 4 warps (64x64 warp tiles, 128 threads)."""
 
 CASES = [
     ({}, (128, 256, 192)),
     ({}, (256, 512, 64)),
     ({}, (200, 264, 104)),
     ({}, (130, 512, 128)),
+    ({"block_n": 128}, (256, 256, 192)),
     (PREVIOUS, (128, 256, 96)),
     (PREVIOUS, (128, 128, 64)),
     (PREVIOUS | {"stages": 3, "pad": 0}, (128, 128, 160)),
@@ -65,14 +68,20 @@ CASES = [
     (PREVIOUS, (200, 264, 104)),
     (PREVIOUS | {"block_m": 64, "warps_n": 8}, (129, 72, 100)),
     (PREVIOUS, (130, 256, 64)),
+    (FOUR_WARPS, (256, 256, 192)),
+    (FOUR_WARPS, (200, 264, 104)),
+    ({"raster_group": 2}, (384, 256, 64)),
+    ({"raster_group": 4}, (200, 264, 104)),
 ]
-"""(knobs, (m, n, k)): the selected 3 stages of padded 128x64 / 64x128 tiles (64x32 warp
-tiles), the previous 2 stages of 128x32 / 32x128 tiles, 3 stages unpadded, 4 stages of
+"""(knobs, (m, n, k)): the selected 3 stages of padded 128x64 / 64x256 tiles (64x64 warp
+tiles), 3 of 128x64 / 64x128 tiles (64x32 warp tiles), the earlier 2 stages of 128x32 / 32x128 tiles, 3 stages unpadded, 4 stages of
 16-wide k steps, 128x256 blocks of 16-wide k steps; k of 1 to 10 steps (as few as the
 stages or fewer: the copies past the end predicated off); and odd sizes (edge tiles:
 synchronous copies into the multi-buffered, padded slots, the element loads where a tile
 is partial; with edges in M only, B's copies are asynchronous and A's synchronous, and
-the loop is not pipelined)."""
+the loop is not pipelined); blocks of 4 warps (64x64 warp tiles, 128 threads copying);
+blocks in raster groups of 2 and 4 rows of tiles (every tile still computed once: a
+tile no block computes stays NaN)."""
 
 
 @pytest.mark.parametrize(
@@ -106,11 +115,14 @@ DYNAMIC_CASES = [
     (PREVIOUS | {"block_n": 256, "stages": 3, "pad": 0}, (128, 256, 128)),
     (PREVIOUS | {"block_m": 256, "warps_n": 2, "stages": 4}, (256, 128, 160)),
     ({"stages": 4}, (128, 256, 320)),
+    (FOUR_WARPS | {"block_k": 32, "stages": 6}, (128, 128, 256)),
+    (FOUR_WARPS | {"block_k": 32, "stages": 5}, (128, 128, 96)),
     (PREVIOUS | {"stages": 3}, (200, 264, 104)),
 ]
 """(knobs, (m, n, k)): rings beyond the 48 KiB of static shared memory (3 and 4 stages of
 padded 128x32 / 32x128 tiles, 3 stages of 64-wide k steps, 128x256 and 256x128 blocks of
-64x64 warp tiles, 4 stages of the selected tiles), pipelined and at odd sizes
+64x64 warp tiles, 4 stages of the selected tiles, 5 and 6 stages of 32-wide k steps for
+blocks of 4 warps: more k steps than stages and fewer), pipelined and at odd sizes
 (synchronous edge copies)."""
 
 

@@ -1,11 +1,11 @@
-"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: at the previous selection (2
+"""schedules/matmul_f16_mma_sync_cuda.mlir without a GPU: at an earlier selection (2
 stages of 128x32 / 32x128 tiles), the example (edge tiles in every dimension) and a size
 the tiles divide compile to PTX for sm_80 and sm_90 with the warp tiles' mma.sync
 instructions (4 x 4 m16n8k16 tiles of a 64x32 warp tile, 2 k tiles per 32-wide k step,
 f32 accumulators), f16 and bf16, which ptxas assembles for that arch without spills,
-naming no intrinsic LLVM does not know; the selected 64-wide k steps (3 stages in
-dynamic shared memory, also at edge tiles without spills) and other tile shapes
-likewise."""
+naming no intrinsic LLVM does not know; the selected 128x256 blocks of 64-wide k steps
+(64x64 warp tiles, 3 stages in dynamic shared memory, also at edge tiles without spills)
+and other tile shapes likewise."""
 
 from __future__ import annotations
 
@@ -42,10 +42,19 @@ CASES = [
 archs, f16 and bf16."""
 
 
-SELECTED = {"block_m": 128, "block_n": 128, "block_k": 64, "warps_n": 4, "stages": 3, "pad": 8}
+SELECTED = {
+    "block_m": 128,
+    "block_n": 256,
+    "block_k": 64,
+    "warps_n": 4,
+    "stages": 3,
+    "pad": 8,
+    "warps": 8,
+    "raster_group": 1,
+}
 """The knobs' selected values in the schedule."""
-PREVIOUS = {"block_k": 32, "stages": 2}
-"""The previous selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
+PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
+"""An earlier selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
 
 
 def _schedule(knobs: dict[str, int]) -> str:
@@ -125,10 +134,12 @@ KNOB_CASES = [
     ({"block_m": 64, "block_n": 128, "warps_n": 8}, 4 * 2 * 2),
     ({"stages": 3, "pad": 0}, 4 * 4 * 2),
     ({"block_k": 16, "stages": 4}, 4 * 4 * 1),
+    ({"warps": 4, "warps_n": 2}, 4 * 8 * 2),
 ]
 """(knobs, m16n8k16 mma.sync per k step): a 16-wide k step, 32x64 and 128x16 warp tiles of
 the 128x128 block, 64x16 warp tiles of a 64x128 block (the tile shapes the benchmark's knob
-variants time), three stages on unpadded rows and four on 16-wide k steps."""
+variants time), three stages on unpadded rows and four on 16-wide k steps, and 64x64 warp
+tiles of a block of 4 warps (128 threads)."""
 
 
 @pytest.mark.parametrize(
@@ -148,19 +159,21 @@ def test_other_tile_shapes_assemble_without_spills(
     ptx = kernel.stages["ptx"]
     mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
     assert len(mma) == mma_count, len(mma)
+    assert f".maxntid {32 * knobs.get('warps', 8)}, 1, 1" in ptx
     log = ptxas_log(ptx, ptxas, "sm_90")
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
 DYNAMIC_CASES = [
-    ({}, 3 * (128 * 72 + 64 * 136) * 2),
+    ({}, 3 * (128 * 72 + 64 * 264) * 2),
+    ({"block_n": 128}, 3 * (128 * 72 + 64 * 136) * 2),
     (PREVIOUS | {"stages": 3}, 3 * (128 * 40 + 32 * 136) * 2),
     (PREVIOUS | {"block_k": 64, "stages": 4}, 4 * (128 * 72 + 64 * 136) * 2),
     (PREVIOUS | {"block_n": 256, "stages": 3, "pad": 0}, 3 * (128 * 32 + 32 * 256) * 2),
 ]
 """(knobs, ring bytes): rings beyond the 48 KiB of static shared memory (the selected 3
-stages of padded 128x64 / 64x128 tiles, 3 stages of the padded 128x32 / 32x128 tiles, 4
+stages of padded 128x64 / 64x256 tiles, 3 of 128x64 / 64x128 tiles, 3 stages of the padded 128x32 / 32x128 tiles, 4
 of 64-wide k steps, 3 of 128x256 blocks' unpadded tiles)."""
 
 
@@ -198,9 +211,9 @@ def test_rings_beyond_48_kib_live_in_dynamic_shared_memory(
 
 
 def test_selected_tiles_ptx(ptxas: Path) -> None:
-    """The selected kernel at 512^3: per 64-wide k step a warp's 64x32 tile is 4 x 4 x 4
-    m16n8k16 mma.sync on 16 ldmatrix.x4 of A and 8 ldmatrix.x4.trans of B, and a thread
-    issues 8 16-byte cp.async (4 of A's 128x64 tile, 4 of B's 64x128: 2 steps before the
+    """The selected kernel at 512^3: per 64-wide k step a warp's 64x64 tile is 4 x 8 x 4
+    m16n8k16 mma.sync on 16 ldmatrix.x4 of A and 16 ldmatrix.x4.trans of B, and a thread
+    issues 12 16-byte cp.async (4 of A's 128x64 tile, 8 of B's 64x256: 2 steps before the
     loop, 1 in it); one barrier per k step; no spills, nor at the example's edge tiles."""
     kernel = schedir.compile(
         _payload(512, 512, 512, "f16"),
@@ -209,11 +222,11 @@ def test_selected_tiles_ptx(ptxas: Path) -> None:
     )
     ptx = kernel.stages["ptx"]
     mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
-    assert len(mma) == 4 * 4 * 4, len(mma)
+    assert len(mma) == 4 * 8 * 4, len(mma)
     assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 16
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 8
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 16
     copies = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16", ptx)
-    assert len(copies) == 8 * 3, len(copies)
+    assert len(copies) == 12 * 3, len(copies)
     waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
     assert waits == ["1", "0"], waits
     loop = ptx[ptx.index("cp.async.wait_group") : ptx.rindex("cp.async.wait_group")]
@@ -231,13 +244,13 @@ def test_selected_tiles_ptx(ptxas: Path) -> None:
 
 
 def test_edge_tiles_of_64x64_warp_tiles_do_not_spill(ptxas: Path) -> None:
-    """128x256 blocks (64x64 warp tiles: 128 accumulators per lane) at the example's edge
-    tiles, where the ldmatrix check stays a branch: one k tile's fragments at a time are
-    live beside the accumulators, so nothing spills (all k tiles' fragments at once did:
-    472 bytes)."""
+    """128x128 blocks of 4 warps (64x64 warp tiles: 128 accumulators per lane) at the
+    example's edge tiles, where the ldmatrix check stays a branch: one k tile's fragments
+    at a time are live beside the accumulators, so nothing spills (all k tiles' fragments
+    at once did: 472 bytes)."""
     kernel = schedir.compile(
         _payload(1000, 1032, 1016, "f16"),
-        schedule=_schedule({"block_n": 256}),
+        schedule=_schedule({"block_n": 128, "warps": 4, "warps_n": 2}),
         options=CompileOptions(target="cuda", arch="sm_90"),
     )
     log = ptxas_log(kernel.stages["ptx"], ptxas, "sm_90")
