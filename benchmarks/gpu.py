@@ -458,6 +458,10 @@ _DEFAULT_VARIANTS = {
         "block_n": 128,
         "raster_group": 16,
     },
+    # The chunks stored out by TMA through 2 (1) swizzled buffers per consumer.
+    "tma 2": {"tma_buffers": 2},
+    "tma 1": {"tma_buffers": 1},
+    "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -606,6 +610,9 @@ def cases(torch: Any) -> list[Case]:
                 "raster 8": {"raster_group": 8},
                 "3 stages": {"stages": 3},
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
+                "tma 2": {"tma_buffers": 2},
+                "tma 1": {"tma_buffers": 1},
+                "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

@@ -30,6 +30,7 @@ module attributes {transform.with_named_sequence} {
     %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     %persistent = transform.tune.knob<"persistent"> = 132 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
     %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128, 256] -> !transform.param<i64>
+    %tma_buffers = transform.tune.knob<"tma_buffers"> = 0 from options = [0, 1, 2, 3, 4] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -71,15 +72,29 @@ module attributes {transform.with_named_sequence} {
     // store_columns > 0 stores the accumulators through shared memory in chunks of that
     // many columns (dividing block_n): each consumer's rows of a chunk, rows padded by 16
     // bytes, after the ring in the dynamic shared memory, which must still fit.
-    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns)
-        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int):
+    // tma_buffers > 0 stores the chunks out by TMA: chunks of 64 columns (one 128-byte
+    // swizzle span), tma_buffers of them dividing block_n, each consumer's tma_buffers
+    // unpadded buffers after the ring (the padded one where C's rows are no multiple of 16
+    // bytes: room for the larger).
+    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns, %tma_buffers)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int, %b: !smt.int):
       %zero = smt.int.constant 0
       %direct = smt.eq %w, %zero : !smt.int
       %divisor = smt.ite %direct, %n, %w : !smt.int
       %columns_left = smt.int.mod %n, %divisor
       %divides = smt.eq %columns_left, %zero : !smt.int
       smt.assert %divides
+      %span = smt.int.constant 64
+      %by_tma = smt.int.cmp gt %b, %zero
+      %chunk = smt.ite %by_tma, %w, %span : !smt.int
+      %one_span = smt.eq %chunk, %span : !smt.int
+      smt.assert %one_span
+      %span_turn = smt.int.mul %span, %b
+      %turn = smt.ite %by_tma, %span_turn, %n : !smt.int
+      %turns_left = smt.int.mod %n, %turn
+      %turns_divide = smt.eq %turns_left, %zero : !smt.int
+      smt.assert %turns_divide
       %stage_bytes = smt.int.constant 128
       %max_shared = smt.int.constant 230400
       %ab_rows = smt.int.add %m, %n
@@ -90,7 +105,11 @@ module attributes {transform.with_named_sequence} {
       %element_bytes = smt.int.constant 2
       %row_bytes = smt.int.mul %padded, %element_bytes
       %buffers = smt.int.mul %m, %row_bytes
-      %staging = smt.ite %direct, %zero, %buffers : !smt.int
+      %tma_rows = smt.int.mul %m, %stage_bytes
+      %tma_bytes = smt.int.mul %tma_rows, %b
+      %padded_larger = smt.int.cmp ge %buffers, %tma_bytes
+      %larger = smt.ite %padded_larger, %buffers, %tma_bytes : !smt.int
+      %staging = smt.ite %direct, %zero, %larger : !smt.int
       %shared = smt.int.add %ring, %staging
       %shared_fits = smt.int.cmp le %shared, %max_shared
       smt.assert %shared_fits
@@ -149,7 +168,7 @@ module attributes {transform.with_named_sequence} {
     // its registers; > 0: through shared memory, chunk by chunk, in 16-byte pieces.
     %stores = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %func_m : (!transform.any_op) -> !transform.any_op
     transform.schedir.nvgpu.stage_accumulator_store %stores columns = %store_columns
-        : (!transform.any_op, !transform.param<i64>) -> ()
+        tma_buffers = %tma_buffers : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

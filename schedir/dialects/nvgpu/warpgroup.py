@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -39,6 +40,7 @@ from xdsl.irdl import (
     opt_prop_def,
     opt_region_def,
     result_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -322,6 +324,26 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         nvgpu.warpgroup.mma.store %d, %out through %buf
             : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
             through memref<64x64xf16, strided<[72, 1], offset: ?>, 3>
+
+    With `to %tmap[%i, %j]` (a TMA descriptor of the tensor `%mem` is a view of, and the
+    coordinates of `%mem`'s first element in it) the chunks go out by TMA instead:
+    `%staging` is B buffers of the accumulator's rows by a chunk of one swizzle span (the
+    descriptor's box), each in TMA's swizzled layout; chunk c is written into buffer
+    c mod B, fenced for the async proxy (`fence.proxy.async.shared::cta`), and after the
+    named barrier the warpgroup's first thread stores it with
+    `cp.async.bulk.tensor.2d.global.shared::cta` (TMA clips what lies past the tensor's
+    bounds: edge tiles need no masks) and commits it as a bulk async-group; before that
+    barrier it waits (`cp.async.bulk.wait_group.read B - 2`) until the store of the
+    buffer the next chunk writes has read it (B = 1: a wait and a barrier before each
+    chunk's writes), so that the warpgroup goes on to its next tile while the last chunks
+    drain. The accumulator's columns are a multiple of B chunks; the warpgroup's first
+    thread must wait for its last groups (`nvvm.cp.async.bulk.wait_group 0 {read}`) before
+    the block exits:
+
+        nvgpu.warpgroup.mma.store %d, %out through %bufs to %tmap[%i, %j]
+            : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
+            through memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, 3>
+            to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, ...>
     """
 
     name = "nvgpu.warpgroup.mma.store"
@@ -329,7 +351,11 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     matrix_d = operand_def(WarpgroupAccumulatorType)
     dst_memref = operand_def(MemRefType)
     staging = opt_operand_def(MemRefType)
+    tensor_map = opt_operand_def(TensorMapDescriptorType)
+    coordinates = var_operand_def(IndexType)
     epilogue = opt_region_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -337,9 +363,18 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         dst: SSAValue,
         epilogue: Region | None = None,
         staging: SSAValue | None = None,
+        tensor_map: SSAValue | None = None,
+        coordinates: tuple[SSAValue, ...] | list[SSAValue] = (),
     ) -> None:
         super().__init__(
-            operands=[matrix_d, dst, [] if staging is None else [staging]], regions=[epilogue]
+            operands=[
+                matrix_d,
+                dst,
+                [] if staging is None else [staging],
+                [] if tensor_map is None else [tensor_map],
+                list(coordinates),
+            ],
+            regions=[epilogue],
         )
 
     @classmethod
@@ -348,8 +383,15 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
         staging = None
+        tensor_map = None
+        coordinates = []
         if parser.parse_optional_keyword("through") is not None:
             staging = parser.parse_unresolved_operand()
+            if parser.parse_optional_keyword("to") is not None:
+                tensor_map = parser.parse_unresolved_operand()
+                coordinates = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+                )
         epilogue = None
         if parser.parse_optional_keyword("epilogue") is not None:
             epilogue = parser.parse_region()
@@ -359,14 +401,21 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         parser.parse_keyword("to")
         dst_type = parse_memref_type(parser)
         staging_value = None
+        tensor_map_value = None
         if staging is not None:
             parser.parse_keyword("through")
             staging_value = parser.resolve_operand(staging, parse_memref_type(parser))
+        if tensor_map is not None:
+            parser.parse_keyword("to")
+            tensor_map_t = parse_nvgpu_type(parser, TensorMapDescriptorType)
+            tensor_map_value = parser.resolve_operand(tensor_map, tensor_map_t)
         op = cls(
             parser.resolve_operand(d, d_type),
             parser.resolve_operand(dst, dst_type),
             epilogue,
             staging_value,
+            tensor_map_value,
+            [parser.resolve_operand(c, IndexType()) for c in coordinates],
         )
         op.attributes |= attrs
         return op
@@ -377,6 +426,12 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         if self.staging is not None:
             printer.print_string(" through ")
             printer.print_ssa_value(self.staging)
+        if self.tensor_map is not None:
+            printer.print_string(" to ")
+            printer.print_ssa_value(self.tensor_map)
+            printer.print_string("[")
+            printer.print_list(self.coordinates, printer.print_ssa_value)
+            printer.print_string("]")
         if self.epilogue is not None:
             printer.print_string(" epilogue ")
             printer.print_region(self.epilogue, print_entry_block_args=True)
@@ -388,6 +443,9 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         if self.staging is not None:
             printer.print_string(" through ")
             printer.print_attribute(self.staging.type)
+        if self.tensor_map is not None:
+            printer.print_string(" to ")
+            print_nvgpu_type(printer, self.tensor_map.type)
 
     def verify_(self) -> None:
         v = _accumulator(self.matrix_d)
@@ -412,7 +470,15 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             )
         if self.epilogue is not None:
             _verify_epilogue(self.epilogue, dst.element_type)
-        if self.staging is not None:
+        if self.tensor_map is not None:
+            if self.staging is None:
+                raise VerifyException("a TMA store of the accumulators needs a staging buffer")
+            _verify_tma_staging(
+                self.staging.type, self.tensor_map.type, len(self.coordinates), vs, dst
+            )
+        elif self.coordinates:
+            raise VerifyException("coordinates without a tensor map")
+        elif self.staging is not None:
             _verify_staging(self.staging.type, vs, dst.element_type)
 
 
@@ -449,6 +515,59 @@ def _verify_staging(staging: Attribute, accumulator: tuple[int, ...], stored: At
             f"{STAGING_ALIGNMENT} bytes at a static stride of a multiple of "
             f"{STAGING_ALIGNMENT} bytes, unit column stride"
         )
+
+
+def _verify_tma_staging(
+    staging: Attribute,
+    tensor_map: Attribute,
+    coordinates: int,
+    accumulator: tuple[int, ...],
+    dst: MemRefType,
+) -> None:
+    """The staging buffers of `mma.store ... through ... to %tmap[...]`: a contiguous
+    workgroup memref of B buffers, each the descriptor's box (the accumulator's rows by a
+    128-byte swizzled chunk of columns, B chunks dividing them), and one coordinate per
+    dimension of the 2-D destination."""
+    assert isinstance(tensor_map, TensorMapDescriptorType)
+    verify_tma_descriptor(tensor_map)
+    box = tensor_map.tensor
+    if not isinstance(staging, MemRefType) or not is_shared_memory_space(staging.memory_space):
+        raise VerifyException(f"the staging buffer {staging} is not a workgroup memref")
+    shape = tuple(staging.get_shape())
+    if (
+        len(shape) != 3
+        or DYNAMIC_INDEX in shape
+        or staging.element_type != dst.element_type
+        or box.element_type != dst.element_type
+        or shape[1:] != tuple(box.get_shape())
+        or shape[1] != accumulator[0]
+        or accumulator[1] % (shape[0] * shape[2])
+        or tensor_map.swizzle.data != "swizzle_128b"
+        or not _contiguous(staging)
+    ):
+        raise VerifyException(
+            f"the staging buffers {staging} of a TMA store must be contiguous buffers of the "
+            f"descriptor's box {box} (128B-swizzled, {accumulator[0]} rows: the "
+            f"accumulator's) of {dst.element_type}, their chunks dividing the "
+            f"accumulator's {accumulator[1]} columns"
+        )
+    if coordinates != 2:
+        raise VerifyException(
+            f"a TMA store of the accumulators takes 2 coordinates, got {coordinates}"
+        )
+
+
+def _contiguous(t: MemRefType) -> bool:
+    """Whether a static memref is laid out row-major without gaps (any offset)."""
+    layout = t.layout
+    if not isinstance(layout, StridedLayoutAttr):
+        return True
+    expected = 1
+    for size, stride in reversed(list(zip(t.get_shape(), layout.get_strides(), strict=True))):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def staging_strides(t: MemRefType) -> tuple[int, int] | None:

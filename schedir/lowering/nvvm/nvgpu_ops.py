@@ -659,6 +659,10 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                         pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
                     yield row, col, pair, block * WGMMA_ROWS + 8 * half, 8 * j
 
+    if op.tensor_map is not None:
+        _tma_staged_store(lw, op, tid, thread, pairs)
+        lw.replace(op, [])
+        return
     if op.staging is not None:
         _staged_store(lw, op, desc, bounds, tid, thread, pairs)
         lw.replace(op, [])
@@ -785,6 +789,94 @@ def _staged_store(
             at = [emit(llvm.SelectOp(some, v, zero)) for v in (row, column)]
             target = element_pointer(lw, emit, desc, at, op)
             _bounded_piece_store(lw, op, target, piece, left, aligned)
+
+
+_TMA_STORE_CHUNK = (
+    "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];\n"
+    "@$0 cp.async.bulk.commit_group;"
+)
+"""The warpgroup's leader stores a staged chunk by TMA (coordinates innermost first) and
+commits it as a bulk async-group of its own."""
+
+
+def _tma_staged_store(
+    lw: Lowering,
+    op: ng.WarpgroupMmaStoreOp,
+    tid: SSAValue,
+    thread: SSAValue,
+    pairs: Callable[[range], Iterator[Pair]],
+) -> None:
+    """`mma.store ... through %bufs to %tmap[%i, %j]`: chunk c of the accumulator's
+    columns goes into buffer c mod B in TMA's 128B-swizzled layout (the 16-byte piece k
+    of row r at piece k xor r mod 8: a warp's pair stores, 8 rows of one 16-byte piece,
+    hit distinct banks), each thread fences its writes for the async proxy, the warpgroup
+    meets at its named barrier, and its thread 0 stores the buffer by TMA at (%i, %j +
+    the chunk's first column) and commits it. Before that barrier thread 0 waits until
+    the TMA store that read the next chunk's buffer is done reading it (at most B - 2
+    groups pending); with one buffer, before each chunk's writes (a wait and a barrier).
+    The chunks per tile are a multiple of B, so the next tile's chunks take the buffers in
+    the same turn and the wait covers them too."""
+    assert op.staging is not None and op.tensor_map is not None
+    emit = lw.emit(op)
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    acc = op.matrix_d.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    n = acc.fragmented.get_shape()[1]
+    staging_t = _memref(op.staging)
+    buffers, rows, chunk = staging_t.get_shape()
+    out = staging_t.element_type
+    width = element_bytes(out)
+    row_bytes = chunk * width
+    _align_shared(op, op.staging, SWIZZLE_ALIGNMENT)
+    stage = Descriptor(lw, op, lw.value(op.staging, op), staging_t)
+    base = element_pointer(lw, emit, stage, [c(0), c(0), c(0)], op)
+    tmap = lw.value(op.tensor_map, op)
+    row0, col0 = (_i32(lw, op, v) for v in op.coordinates)
+    leader = emit(
+        llvm.ICmpOp(thread, c(0), IntegerAttr(llvm.ICmpPredicateFlag("eq").to_int(), i64))
+    )
+    barrier = emit(
+        llvm.TruncOp(emit(llvm.AddOp(emit(llvm.UDivOp(tid, c(WARPGROUP_THREADS))), c(1))), i32)
+    )
+    count = lw.constant(WARPGROUP_THREADS, i32, op)
+
+    def sync() -> None:
+        _intrinsic(lw, op, "llvm.nvvm.barrier.cta.sync.aligned.count", [barrier, count])
+
+    def wait_read(pending: int) -> None:
+        _asm(lw, op, f"@$0 cp.async.bulk.wait_group.read {pending};", "b", [leader])
+
+    pair_t = VectorType(out, [2])
+    byte = IntegerType(8)
+    for index, first in enumerate(range(0, n, chunk)):
+        buffer = index % buffers
+        if buffers == 1:
+            wait_read(0)  # the chunk before is read out of the one buffer
+            sync()
+        for row, col, pair, _, _ in pairs(range(first, first + chunk)):
+            vector = emit(llvm.PoisonOp(pair_t))
+            for e in range(2):
+                vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))
+            # The 128B swizzle: the row's 16-byte piece index xor the row mod 8.
+            column = emit(llvm.MulOp(emit(llvm.SubOp(col, c(first))), c(width)))
+            phase = emit(llvm.ShlOp(emit(llvm.AndOp(row, c(7))), c(4)))
+            within = emit(llvm.XOrOp(column, phase))
+            at = emit(llvm.AddOp(emit(llvm.MulOp(row, c(row_bytes))), within))
+            at = emit(llvm.AddOp(at, c(buffer * rows * row_bytes)))
+            pointer = emit(llvm.GEPOp(base, [at], byte, flags=3))
+            lw.insert(llvm.StoreOp(vector, pointer, alignment=2 * width), op)
+        _asm(lw, op, "fence.proxy.async.shared::cta;", "", [])
+        if buffers > 1:
+            wait_read(buffers - 2)  # the next chunk's buffer is read out
+        sync()
+        source = base
+        if buffer:
+            source = emit(llvm.GEPOp(base, [c(buffer * rows * row_bytes)], byte, flags=3))
+        column0 = emit(llvm.AddOp(col0, lw.constant(first, i32, op)))
+        _asm(lw, op, _TMA_STORE_CHUNK, "b,l,r,r,l", [leader, tmap, column0, row0, source])
 
 
 def _copy_out_elements(
