@@ -458,10 +458,13 @@ _DEFAULT_VARIANTS = {
         "block_n": 128,
         "raster_group": 16,
     },
-    # The chunks stored out by TMA through 2 (1) swizzled buffers per consumer.
+    # The chunks stored out by TMA through 2 (1) swizzled buffers per consumer, in boxes
+    # of the consumer's 64 rows or of each warp's 16 (no warpgroup barrier).
     "tma 2": {"tma_buffers": 2},
     "tma 1": {"tma_buffers": 1},
     "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
+    "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
+    "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -613,6 +616,8 @@ def cases(torch: Any) -> list[Case]:
                 "tma 2": {"tma_buffers": 2},
                 "tma 1": {"tma_buffers": 1},
                 "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
+                "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
+                "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

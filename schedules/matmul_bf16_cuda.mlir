@@ -16,6 +16,12 @@
 // chunks of 128; 0: each thread's pairs stored from its registers). H200, 4096^3 f16
 // (benchmarks/gpu.py, same run): persistent 132 + store 64 0.181 ms, store 64 alone
 // 0.186, persistent 132 alone 0.198, neither 0.201; cuBLAS 0.184, Triton 0.187.
+// tma_buffers (0 selected; 1-4: the chunks of 64 columns stored out by TMA, cp.async.bulk.tensor
+// from that many 128B-swizzled buffers per consumer in turn, while the consumer goes on to
+// its next tile; where C's rows are no multiple of 16 bytes the 16-byte stores stay) and
+// tma_box_rows (0: each chunk one TMA box of the consumer's rows after its named barrier;
+// 16: each warp's own rows after a warp barrier only; with 2 buffers at edge sizes of the
+// bias + relu schedule ptxas spills 4 bytes).
 // Payload: examples/matmul_bf16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -31,6 +37,7 @@ module attributes {transform.with_named_sequence} {
     %persistent = transform.tune.knob<"persistent"> = 132 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
     %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128, 256] -> !transform.param<i64>
     %tma_buffers = transform.tune.knob<"tma_buffers"> = 0 from options = [0, 1, 2, 3, 4] -> !transform.param<i64>
+    %tma_box_rows = transform.tune.knob<"tma_box_rows"> = 0 from options = [0, 16] -> !transform.param<i64>
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -168,7 +175,8 @@ module attributes {transform.with_named_sequence} {
     // its registers; > 0: through shared memory, chunk by chunk, in 16-byte pieces.
     %stores = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %func_m : (!transform.any_op) -> !transform.any_op
     transform.schedir.nvgpu.stage_accumulator_store %stores columns = %store_columns
-        tma_buffers = %tma_buffers : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+        tma_buffers = %tma_buffers tma_box_rows = %tma_box_rows
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

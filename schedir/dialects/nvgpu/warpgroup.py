@@ -336,9 +336,11 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     barrier it waits (`cp.async.bulk.wait_group.read B - 2`) until the store of the
     buffer the next chunk writes has read it (B = 1: a wait and a barrier before each
     chunk's writes), so that the warpgroup goes on to its next tile while the last chunks
-    drain. The accumulator's columns are a multiple of B chunks; the warpgroup's first
-    thread must wait for its last groups (`nvvm.cp.async.bulk.wait_group 0 {read}`) before
-    the block exits:
+    drain. A box of 16 rows instead of the accumulator's: each warp writes its own 16 rows
+    of each 64 (the D-fragment layout), meets at `bar.warp.sync` alone and its lane 0
+    stores them (no warpgroup barrier). The accumulator's columns are a multiple of B
+    chunks; the storing threads must wait for their last groups
+    (`nvvm.cp.async.bulk.wait_group 0 {read}`) before the block exits:
 
         nvgpu.warpgroup.mma.store %d, %out through %bufs to %tmap[%i, %j]
             : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
@@ -517,6 +519,11 @@ def _verify_staging(staging: Attribute, accumulator: tuple[int, ...], stored: At
         )
 
 
+WARP_ROWS = 16
+"""Rows of each 64-row block of the accumulator a warp holds: a TMA box of them is stored
+by the warp alone."""
+
+
 def _verify_tma_staging(
     staging: Attribute,
     tensor_map: Attribute,
@@ -525,31 +532,35 @@ def _verify_tma_staging(
     dst: MemRefType,
 ) -> None:
     """The staging buffers of `mma.store ... through ... to %tmap[...]`: a contiguous
-    workgroup memref of B buffers, each the descriptor's box (the accumulator's rows by a
-    128-byte swizzled chunk of columns, B chunks dividing them), and one coordinate per
-    dimension of the 2-D destination."""
+    workgroup memref of B buffers of the accumulator's rows by a 128-byte swizzled chunk
+    of columns (B chunks dividing them), the descriptor's box those rows or a warp's 16
+    by the chunk, and one coordinate per dimension of the 2-D destination."""
     assert isinstance(tensor_map, TensorMapDescriptorType)
     verify_tma_descriptor(tensor_map)
     box = tensor_map.tensor
     if not isinstance(staging, MemRefType) or not is_shared_memory_space(staging.memory_space):
         raise VerifyException(f"the staging buffer {staging} is not a workgroup memref")
     shape = tuple(staging.get_shape())
+    box_shape = tuple(box.get_shape())
     if (
         len(shape) != 3
         or DYNAMIC_INDEX in shape
         or staging.element_type != dst.element_type
         or box.element_type != dst.element_type
-        or shape[1:] != tuple(box.get_shape())
+        or len(box_shape) != 2
+        or shape[2] != box_shape[1]
+        or box_shape[0] not in (WARP_ROWS, shape[1])
         or shape[1] != accumulator[0]
         or accumulator[1] % (shape[0] * shape[2])
         or tensor_map.swizzle.data != "swizzle_128b"
         or not _contiguous(staging)
     ):
         raise VerifyException(
-            f"the staging buffers {staging} of a TMA store must be contiguous buffers of the "
-            f"descriptor's box {box} (128B-swizzled, {accumulator[0]} rows: the "
-            f"accumulator's) of {dst.element_type}, their chunks dividing the "
-            f"accumulator's {accumulator[1]} columns"
+            f"the staging buffers {staging} of a TMA store must be contiguous buffers of "
+            f"{accumulator[0]} rows (the accumulator's) of {dst.element_type} by the "
+            f"columns of the descriptor's box {box} (128B-swizzled, of those rows or a "
+            f"warp's {WARP_ROWS}), their chunks dividing the accumulator's "
+            f"{accumulator[1]} columns"
         )
     if coordinates != 2:
         raise VerifyException(
@@ -654,6 +665,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
 
 __all__ = [
     "OPS",
+    "WARP_ROWS",
     "WGMMA_M",
     "WGMMA_N",
     "WarpgroupGenerateDescriptorOp",

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.transform import TransformOpHandleType, TransformParamHandleType
-from xdsl.irdl import IRDLOperation, operand_def, opt_operand_def, opt_prop_def, result_def
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    result_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
@@ -377,7 +384,10 @@ class StageAccumulatorStoreOp(IRDLOperation):
     last ones (`nvvm.cp.async.bulk.wait_group 0 {read}`) once its role is done. It needs
     chunks of 128 bytes per row (64 f16 columns) and B of them dividing the accumulator's
     columns; a destination a descriptor cannot describe keeps the padded buffer and the
-    16-byte stores.
+    16-byte stores. The optional `tma_box_rows` param (16, or 0 for the warpgroup's rows, the
+    default) sets the rows of the TMA boxes: with 16, each warp writes its own rows of
+    the chunk (16 of each 64, wgmma's fragment layout), meets at a warp barrier only and
+    its lane 0 stores them; no barrier of the warpgroup.
 
     ```mlir
     transform.schedir.nvgpu.stage_accumulator_store %store columns = %c tma_buffers = %b
@@ -396,11 +406,14 @@ class StageAccumulatorStoreOp(IRDLOperation):
     target = operand_def(TransformOpHandleType)
     columns = operand_def(TransformParamHandleType)
     tma_buffers = opt_operand_def(TransformParamHandleType)
+    tma_box_rows = opt_operand_def(TransformParamHandleType)
 
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
-        "$target `columns` `=` $columns (`tma_buffers` `=` $tma_buffers^)? attr-dict `:` `(` "
-        "type($target) `,` type($columns) (`,` type($tma_buffers)^)? `)` `->` `(` `)`"
+        "$target `columns` `=` $columns (`tma_buffers` `=` $tma_buffers^)? "
+        "(`tma_box_rows` `=` $tma_box_rows^)? attr-dict `:` `(` type($target) `,` "
+        "type($columns) (`,` type($tma_buffers)^)? (`,` type($tma_box_rows)^)? `)` `->` `(` `)`"
     )
 
 

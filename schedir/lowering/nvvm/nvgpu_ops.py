@@ -799,6 +799,10 @@ _TMA_STORE_CHUNK = (
 commits it as a bulk async-group of its own."""
 
 
+WARP_ROWS = 16
+"""Rows of each 64-row block of the accumulator a warp holds (the D-fragment layout)."""
+
+
 def _tma_staged_store(
     lw: Lowering,
     op: ng.WarpgroupMmaStoreOp,
@@ -809,13 +813,17 @@ def _tma_staged_store(
     """`mma.store ... through %bufs to %tmap[%i, %j]`: chunk c of the accumulator's
     columns goes into buffer c mod B in TMA's 128B-swizzled layout (the 16-byte piece k
     of row r at piece k xor r mod 8: a warp's pair stores, 8 rows of one 16-byte piece,
-    hit distinct banks), each thread fences its writes for the async proxy, the warpgroup
-    meets at its named barrier, and its thread 0 stores the buffer by TMA at (%i, %j +
-    the chunk's first column) and commits it. Before that barrier thread 0 waits until
-    the TMA store that read the next chunk's buffer is done reading it (at most B - 2
-    groups pending); with one buffer, before each chunk's writes (a wait and a barrier).
-    The chunks per tile are a multiple of B, so the next tile's chunks take the buffers in
-    the same turn and the wait covers them too."""
+    hit distinct banks), each thread fences its writes for the async proxy, and the
+    threads that wrote a box meet and one of them stores it by TMA at (%i + the box's
+    first row, %j + the chunk's first column) and commits it. A box of the accumulator's
+    rows: the warpgroup meets at its named barrier, its thread 0 stores; a box of 16 rows:
+    each warp writes only its own rows (16 of each 64), so it meets at `bar.warp.sync`
+    alone and its lane 0 stores them (a box per 64-row block), no warpgroup barrier at
+    all. Before meeting, the storing thread waits until the TMA store that read the next
+    chunk's buffer is done reading it (at most B - 2 groups pending); with one buffer,
+    before each chunk's writes (a wait and a meeting). The chunks per tile are a multiple
+    of B, so the next tile's chunks take the buffers in the same turn and the wait covers
+    them too."""
     assert op.staging is not None and op.tensor_map is not None
     emit = lw.emit(op)
 
@@ -827,6 +835,7 @@ def _tma_staged_store(
     n = acc.fragmented.get_shape()[1]
     staging_t = _memref(op.staging)
     buffers, rows, chunk = staging_t.get_shape()
+    box_rows = ng.tma.descriptor_of(op).tensor.get_shape()[0]
     out = staging_t.element_type
     width = element_bytes(out)
     row_bytes = chunk * width
@@ -835,22 +844,33 @@ def _tma_staged_store(
     base = element_pointer(lw, emit, stage, [c(0), c(0), c(0)], op)
     tmap = lw.value(op.tensor_map, op)
     row0, col0 = (_i32(lw, op, v) for v in op.coordinates)
-    leader = emit(
-        llvm.ICmpOp(thread, c(0), IntegerAttr(llvm.ICmpPredicateFlag("eq").to_int(), i64))
-    )
-    barrier = emit(
-        llvm.TruncOp(emit(llvm.AddOp(emit(llvm.UDivOp(tid, c(WARPGROUP_THREADS))), c(1))), i32)
-    )
-    count = lw.constant(WARPGROUP_THREADS, i32, op)
+    eq = IntegerAttr(llvm.ICmpPredicateFlag("eq").to_int(), i64)
+    byte = IntegerType(8)
+    by_warp = box_rows != rows
+    if by_warp:
+        # The warp's boxes: its rows 16 w + 64 b of each 64-row block b.
+        leader = emit(llvm.ICmpOp(emit(llvm.URemOp(thread, c(32))), c(0), eq))
+        warp_row = emit(llvm.MulOp(emit(llvm.UDivOp(thread, c(32))), c(WARP_ROWS)))
+        boxes = [emit(llvm.AddOp(warp_row, c(b))) for b in range(0, rows, WGMMA_ROWS)]
+        full = lw.constant(-1, i32, op)
 
-    def sync() -> None:
-        _intrinsic(lw, op, "llvm.nvvm.barrier.cta.sync.aligned.count", [barrier, count])
+        def sync() -> None:
+            _intrinsic(lw, op, "llvm.nvvm.bar.warp.sync", [full])
+    else:
+        leader = emit(llvm.ICmpOp(thread, c(0), eq))
+        boxes = [c(0)]
+        barrier = emit(
+            llvm.TruncOp(emit(llvm.AddOp(emit(llvm.UDivOp(tid, c(WARPGROUP_THREADS))), c(1))), i32)
+        )
+        count = lw.constant(WARPGROUP_THREADS, i32, op)
+
+        def sync() -> None:
+            _intrinsic(lw, op, "llvm.nvvm.barrier.cta.sync.aligned.count", [barrier, count])
 
     def wait_read(pending: int) -> None:
         _asm(lw, op, f"@$0 cp.async.bulk.wait_group.read {pending};", "b", [leader])
 
     pair_t = VectorType(out, [2])
-    byte = IntegerType(8)
     for index, first in enumerate(range(0, n, chunk)):
         buffer = index % buffers
         if buffers == 1:
@@ -872,11 +892,15 @@ def _tma_staged_store(
         if buffers > 1:
             wait_read(buffers - 2)  # the next chunk's buffer is read out
         sync()
-        source = base
-        if buffer:
-            source = emit(llvm.GEPOp(base, [c(buffer * rows * row_bytes)], byte, flags=3))
         column0 = emit(llvm.AddOp(col0, lw.constant(first, i32, op)))
-        _asm(lw, op, _TMA_STORE_CHUNK, "b,l,r,r,l", [leader, tmap, column0, row0, source])
+        for box_row in boxes:
+            offset = emit(llvm.MulOp(box_row, c(row_bytes)))
+            offset = emit(llvm.AddOp(offset, c(buffer * rows * row_bytes)))
+            source = emit(llvm.GEPOp(base, [offset], byte, flags=3))
+            # (a 32-bit shared-window address: one register)
+            source32 = emit(llvm.TruncOp(emit(llvm.PtrToIntOp(source, i64)), i32))
+            box_row0 = emit(llvm.AddOp(row0, emit(llvm.TruncOp(box_row, i32))))
+            _asm(lw, op, _TMA_STORE_CHUNK, "b,l,r,r,r", [leader, tmap, column0, box_row0, source32])
 
 
 def _copy_out_elements(

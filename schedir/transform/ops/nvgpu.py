@@ -143,6 +143,11 @@ def apply_stage_accumulator_store(op: StageAccumulatorStoreOp, interp: Interpret
     buffers = 0
     if op.tma_buffers is not None:
         buffers = _one_int(op, interp, op.tma_buffers, "tma_buffers")
+    box_rows = 0
+    if op.tma_box_rows is not None:
+        box_rows = _one_int(op, interp, op.tma_box_rows, "tma_box_rows")
     for payload in interp.state.payload_ops(op.target):
         with _silenceable(op, "could not stage the accumulator store through shared memory"):
-            stage_accumulator_store(interp.state.rewriter(payload), payload, columns, buffers)
+            stage_accumulator_store(
+                interp.state.rewriter(payload), payload, columns, buffers, box_rows
+            )

@@ -241,6 +241,66 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// tma_box_rows = 16: the descriptor's box is a warp's 16 rows by the chunk; the buffers
+// are as with the warpgroup's boxes.
+// CHECK-LABEL: func.func @tma_warp_boxes
+// CHECK:       %[[R:.*]] = arith.constant 16 : index
+// CHECK-NEXT:  %[[C:.*]] = arith.constant 64 : index
+// CHECK-NEXT:  %[[DESC:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%[[R]], %[[C]]] : memref<*xf16> -> <tensor = memref<16x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// CHECK:         nvgpu.warpgroup.mma.store %{{.*}}, %{{.*}} through %{{.*}} to %[[DESC]][%{{.*}}, %{{.*}}] epilogue {
+// CHECK:         } : <fragmented = vector<64x256xf32>> to memref<64x256xf16, strided<[1024, 1], offset: ?>> through memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> to <tensor = memref<16x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// CHECK-NEXT:    nvvm.cp.async.bulk.wait_group 0 {read}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %b = transform.param.constant 2 : i64 -> !transform.param<i64>
+    %r = transform.param.constant 16 : i64 -> !transform.param<i64>
+    transform.schedir.nvgpu.stage_accumulator_store %s columns = %c tma_buffers = %b tma_box_rows = %r
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+  func.func @tma_warp_boxes(%out: memref<1024x1024xf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c384 = arith.constant 384 : index
+    %size = arith.constant 196608 : i32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c8, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c384, %sy = %c1, %sz = %c1)
+               dynamic_shared_memory_size %size {
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %col = affine.apply affine_map<()[s0] -> (s0 * 256)>()[%bx]
+      %row = affine.apply affine_map<()[s0] -> (s0 * 128)>()[%by]
+      %tile = memref.subview %out[%row, %col] [128, 256] [1, 1] : memref<1024x1024xf16> to memref<128x256xf16, strided<[1024, 1], offset: ?>>
+      %tid = gpu.thread_id x
+      %c128 = arith.constant 128 : index
+      %wg = arith.divui %tid, %c128 : index
+      %producer = arith.cmpi eq, %wg, %c0 : index
+      scf.if %producer {
+        nvvm.setmaxregister decrease 40
+      } else {
+        nvvm.setmaxregister increase 232
+        %consumer = arith.subi %wg, %c1 : index
+        %c64 = arith.constant 64 : index
+        %row0 = arith.muli %consumer, %c64 : index
+        %acc = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
+        %rows = memref.subview %tile[%row0, %c0] [64, 256] [1, 1] : memref<128x256xf16, strided<[1024, 1], offset: ?>> to memref<64x256xf16, strided<[1024, 1], offset: ?>>
+        nvgpu.warpgroup.mma.store %acc, %rows epilogue {
+        ^bb0(%x: f32, %i: index, %j: index):
+          %h = arith.truncf %x : f32 to f16
+          linalg.yield %h : f16
+        } : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf16, strided<[1024, 1], offset: ?>>
+      }
+      gpu.terminator
+    }
+    return
+  }
+}
+
+
+// -----
+
 // Rows of 1028 f16 (2056 bytes, no multiple of 16): no TMA descriptor describes the
 // output; the padded buffer and 16-byte stores of tma_buffers = 0.
 // CHECK-LABEL: func.func @tma_unaligned_rows

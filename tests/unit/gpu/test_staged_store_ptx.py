@@ -96,7 +96,7 @@ def test_a_staging_buffer_beyond_the_shared_memory_is_a_constraint_violation() -
 
 TMA_STORE = re.compile(
     r"@(%p\d+) cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group "
-    r"\[%rd\d+, \{%r\d+, %r\d+\}\], \[%rd\d+\];\s*@\1 cp\.async\.bulk\.commit_group;"
+    r"\[%rd\d+, \{%r\d+, %r\d+\}\], \[%r\d+\];\s*@\1 cp\.async\.bulk\.commit_group;"
 )
 """A chunk's TMA store and commit by the warpgroup's leader (one predicate)."""
 READ_WAIT = re.compile(r"(@%p\d+ )?cp\.async\.bulk\.wait_group\.read\s+(\d+);")
@@ -111,6 +111,9 @@ READ_WAIT = re.compile(r"(@%p\d+ )?cp\.async\.bulk\.wait_group\.read\s+(\d+);")
         ("bf16", (1000, 1032, 1016), {"tma_buffers": 2}),
         ("bias_relu", (1000, 1032, 1016), {"tma_buffers": 2}),
         ("bias_relu", (4096, 4096, 4096), {"tma_buffers": 2, "persistent": 0}),
+        ("f16", (4096, 4096, 4096), {"tma_buffers": 2, "tma_box_rows": 16}),
+        ("f16", (1000, 1032, 1016), {"tma_buffers": 1, "tma_box_rows": 16, "persistent": 3}),
+        ("bias_relu", (1000, 1032, 1016), {"tma_buffers": 1, "tma_box_rows": 16}),
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else None,
 )
@@ -123,12 +126,16 @@ def test_tma_store_assembles_cleanly(
     assert_assembles_cleanly(ptx, ptxas)
     buffers = knobs["tma_buffers"]
     chunks = 4
-    # Each chunk: its writes, the async-proxy fence, one named barrier (and one before the
-    # writes with a single buffer), one TMA store + commit by the leader; no 16-byte
+    meetings = chunks * (2 if buffers == 1 else 1)
+    # Each chunk: its writes, the async-proxy fence, one meeting (and one before the
+    # writes with a single buffer): the warpgroup's named barrier, or with boxes of 16
+    # rows the warp's barrier only; one TMA store + commit by the leader; no 16-byte
     # copy-out through registers.
     assert len(TMA_STORE.findall(ptx)) == chunks
     assert ptx.count("fence.proxy.async.shared::cta;") == chunks
-    assert len(NAMED_BARRIER.findall(ptx)) == chunks * (2 if buffers == 1 else 1)
+    by_warp = knobs.get("tma_box_rows") == 16
+    assert len(NAMED_BARRIER.findall(ptx)) == (0 if by_warp else meetings)
+    assert ptx.count("bar.warp.sync") == (meetings if by_warp else 0)
     assert "ld.shared.v4" not in ptx and "st.global" not in ptx
     # The leader waits before each buffer is written again: B - 2 groups pending at each
     # chunk's barrier (0 before the writes with one buffer); all threads drain theirs at

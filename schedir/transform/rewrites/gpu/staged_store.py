@@ -30,7 +30,9 @@ With `tma_buffers` B > 0 the chunks go out by TMA stores where C allows it (C's 
 chain of unit-stride `memref.subview`s of a rank-2 memref defined above the launch, its
 row stride a static multiple of 16 bytes, 16-byte aligned as above; a chunk of 128 bytes
 per row, one 128B swizzle span; the accumulator's columns a multiple of B chunks):
-before the launch, a TMA descriptor of C with the chunk's box (`swizzle_128b`); each
+before the launch, a TMA descriptor of C with the chunk's box (`swizzle_128b`; its rows
+the warpgroup's, or with `tma_box_rows` = 16 a warp's: each warp then stores its own rows
+after a warp barrier, no warpgroup barrier); each
 storing warpgroup gets B unpadded, 1024-byte aligned buffers, the store becomes
 `mma.store ... through %bufs to %desc[%row, %col]` (the coordinates: the subviews'
 offsets summed), and the warpgroup's last bulk groups are waited for after the op that
@@ -69,7 +71,7 @@ from schedir.dialects import nvgpu as ng
 from schedir.dialects.gpu.attributes import AddressSpaceAttr
 from schedir.dialects.memref import CastOp
 from schedir.dialects.nvgpu.types import element_bit_width
-from schedir.dialects.nvgpu.warpgroup import STAGING_ALIGNMENT, element_bytes
+from schedir.dialects.nvgpu.warpgroup import STAGING_ALIGNMENT, WARP_ROWS, element_bytes
 from schedir.dialects.utils import DYNAMIC_INDEX, mixed_values
 from schedir.transform.rewrites.constants import constant_int
 from schedir.transform.rewrites.gpu.tma import enclosing_launch
@@ -283,11 +285,16 @@ def _role_end(store: Operation, launch: gpu.LaunchOp) -> Operation:
 
 
 def stage_accumulator_store(
-    rewriter: PatternRewriter, store: Operation, columns: int, tma_buffers: int = 0
+    rewriter: PatternRewriter,
+    store: Operation,
+    columns: int,
+    tma_buffers: int = 0,
+    tma_box_rows: int = 0,
 ) -> None:
     """Make `store` (an `nvgpu.warpgroup.mma.store`) go through shared memory in chunks of
     `columns` columns, stored out by TMA through `tma_buffers` buffers per warpgroup where
-    the destination allows it (see the module docstring; `columns` 0 leaves it); raises
+    the destination allows it, in boxes of `tma_box_rows` rows (16: each warp its own;
+    0: the accumulator's) (see the module docstring; `columns` 0 leaves it); raises
     `StagedStoreError` before changing anything when it does not qualify."""
     if columns == 0:
         return
@@ -317,6 +324,13 @@ def stage_accumulator_store(
             f"a TMA store takes chunks of {TMA_CHUNK_BYTES} bytes per row "
             f"({TMA_CHUNK_BYTES // width} columns), a multiple of {tma_buffers} of them in the "
             f"accumulator's {n} columns, got {columns} columns",
+            store,
+        )
+    box_rows = tma_box_rows or rows
+    if box_rows not in (WARP_ROWS, rows):
+        raise StagedStoreError(
+            f"a TMA store's boxes are a warp's {WARP_ROWS} rows or the accumulator's {rows}, "
+            f"got {tma_box_rows}",
             store,
         )
     if not _rows_aligned(store.dst_memref, lanes):
@@ -386,7 +400,7 @@ def stage_accumulator_store(
         staged = ng.WarpgroupMmaStoreOp(store.matrix_d, store.dst_memref, epilogue, view.result)
     else:
         root, offsets = origin
-        descriptor = _descriptor(rewriter, launch, root, rows, columns)
+        descriptor = _descriptor(rewriter, launch, root, box_rows, columns)
         coordinates = [_emit_offset(rewriter, at, o) for o in offsets]
         staged = ng.WarpgroupMmaStoreOp(
             store.matrix_d, store.dst_memref, epilogue, view.result, descriptor, coordinates
