@@ -7,7 +7,8 @@
 // consumer stores its accumulators rounded to bf16 (as arith.truncf) straight from the
 // registers into its rows of the bf16 output, bounded at the edge tiles. The
 // one-warpgroup ring schedule (f32 out) is matmul_bf16_ring_cuda.mlir.
-// Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
+// Limits: K >= 64, at least 2 stages; K or N no multiple of 8 (rows of no multiple of 16
+// bytes, which TMA cannot describe) runs with the host staging A or B into padded rows.
 // Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected, a
 // persistent grid of 132 blocks selected (one per SM of an H100/H200 SXM: each block loops
 // over the tiles, its next tile's loads overlapping this one's store; 0: a block per
@@ -38,6 +39,18 @@ module attributes {transform.with_named_sequence} {
     %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128, 256] -> !transform.param<i64>
     %tma_buffers = transform.tune.knob<"tma_buffers"> = 0 from options = [0, 1, 2, 3, 4] -> !transform.param<i64>
     %tma_box_rows = transform.tune.knob<"tma_box_rows"> = 0 from options = [0, 16] -> !transform.param<i64>
+    // A persistent grid's producer loops over the tiles: its loop does not fit 24
+    // registers (ptxas spills), so persistent > 0 needs producer_registers >= 40.
+    transform.smt.constrain_params(%persistent, %producer_regs)
+        : (!transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%p: !smt.int, %r: !smt.int):
+      %zero = smt.int.constant 0
+      %looping = smt.int.cmp gt %p, %zero
+      %forty = smt.int.constant 40
+      %least = smt.ite %looping, %forty, %zero : !smt.int
+      %enough = smt.int.cmp ge %r, %least
+      smt.assert %enough
+    }
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
