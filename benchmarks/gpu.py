@@ -465,6 +465,9 @@ _DEFAULT_VARIANTS = {
     "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
     "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
     "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
+    # The staging buffer written by stmatrix (four 8x8 matrices an instruction).
+    "stmatrix": {"stmatrix": 1},
+    "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -618,6 +621,8 @@ def cases(torch: Any) -> list[Case]:
                 "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
                 "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
                 "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
+                "stmatrix": {"stmatrix": 1},
+                "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

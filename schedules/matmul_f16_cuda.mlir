@@ -23,7 +23,8 @@
 // its next tile; where C's rows are no multiple of 16 bytes the 16-byte stores stay) and
 // tma_box_rows (0: each chunk one TMA box of the consumer's rows after its named barrier;
 // 16: each warp's own rows after a warp barrier only; with 2 buffers at edge sizes of the
-// bias + relu schedule ptxas spills 4 bytes).
+// bias + relu schedule ptxas spills 4 bytes); stmatrix (0 selected; 1: the staging buffers
+// written by stmatrix.x4, four 8x8 matrices per instruction, instead of a 4-byte store per pair).
 // Payload: examples/matmul_f16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -40,6 +41,7 @@ module attributes {transform.with_named_sequence} {
     %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128, 256] -> !transform.param<i64>
     %tma_buffers = transform.tune.knob<"tma_buffers"> = 0 from options = [0, 1, 2, 3, 4] -> !transform.param<i64>
     %tma_box_rows = transform.tune.knob<"tma_box_rows"> = 0 from options = [0, 16] -> !transform.param<i64>
+    %stmatrix = transform.tune.knob<"stmatrix"> = 0 from options = [0, 1] -> !transform.param<i64>
     // A persistent grid's producer loops over the tiles: its loop does not fit 24
     // registers (ptxas spills), so persistent > 0 needs producer_registers >= 40.
     transform.smt.constrain_params(%persistent, %producer_regs)
@@ -189,8 +191,8 @@ module attributes {transform.with_named_sequence} {
     // its registers; > 0: through shared memory, chunk by chunk, in 16-byte pieces.
     %stores = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %func_m : (!transform.any_op) -> !transform.any_op
     transform.schedir.nvgpu.stage_accumulator_store %stores columns = %store_columns
-        tma_buffers = %tma_buffers tma_box_rows = %tma_box_rows
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
+        tma_buffers = %tma_buffers tma_box_rows = %tma_box_rows stmatrix = %stmatrix
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

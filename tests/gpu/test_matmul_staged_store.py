@@ -8,7 +8,8 @@ stores); outputs pre-filled with NaN, compared with `schedir.reference`;
 compute-sanitizer's racecheck and synccheck clean (the named barriers order the buffer's
 writes and reads). The chunks stored out by TMA (`tma_buffers` knob: 1, 2 or 4 swizzled
 buffers per consumer in turn; boxes of the warpgroup's 64 rows or, `tma_box_rows` 16,
-each warp's own 16 stored by the warp alone) at whole and edge tiles (TMA clips them), on persistent
+each warp's own 16 stored by the warp alone; `stmatrix`: the buffers written by
+stmatrix) at whole and edge tiles (TMA clips them), on persistent
 grids with many tiles per block (the next tile's chunks reusing buffers whose stores may
 still drain), and the fallback where C's rows are no multiple of 16 bytes (N = 4097);
 compute-sanitizer's memcheck, racecheck and synccheck clean on them."""
@@ -84,6 +85,36 @@ def test_tma_store_matches_the_reference(
     )
 
 
+@pytest.mark.parametrize(
+    ("kind", "size", "ctas", "stages", "buffers", "box_rows"),
+    [
+        ("f16", (1000, 1032, 1016), 3, 4, 0, 0),
+        ("f16", (4096, 4096, 4096), 132, 4, 0, 0),
+        ("f16", (4095, 4097, 4096), 132, 4, 0, 0),
+        ("bf16", (1000, 1032, 72), 7, 4, 0, 0),
+        ("bias_relu", (1000, 1032, 1016), 132, 4, 0, 0),
+        ("f16", (1000, 1032, 1016), 3, 4, 2, 0),
+        ("bias_relu", (65, 136, 72), 0, 4, 1, 16),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else None,
+)
+def test_stmatrix_matches_the_reference(
+    kind: str, size: tuple[int, int, int], ctas: int, stages: int, buffers: int, box_rows: int
+) -> None:
+    """The staging buffers written by stmatrix (padded rows; swizzled TMA boxes)."""
+    run_case(
+        kind,
+        SHAPES["2x128x256"],
+        size,
+        ctas,
+        stages,
+        store_columns=64,
+        tma_buffers=buffers,
+        tma_box_rows=box_rows,
+        stmatrix=1,
+    )
+
+
 _TMA_SANITIZED = """
 import sys
 from tests.gpu.test_matmul_persistent import SHAPES, run_case
@@ -92,6 +123,9 @@ run_case("f16", SHAPES["2x128x256"], (300, 1000, 320), 3, 4, store_columns=64, t
          tma_box_rows=16)
 run_case("bias_relu", SHAPES["2x128x256"], (300, 520, 128), 0, 4, store_columns=64, tma_buffers=1,
          tma_box_rows=16)
+run_case("f16", SHAPES["2x128x256"], (300, 1000, 320), 3, 4, store_columns=64, stmatrix=1)
+run_case("f16", SHAPES["2x128x256"], (300, 1000, 320), 3, 4, store_columns=64, tma_buffers=2,
+         stmatrix=1)
 print("ran")
 """
 

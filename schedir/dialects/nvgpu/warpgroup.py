@@ -325,6 +325,10 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
             through memref<64x64xf16, strided<[72, 1], offset: ?>, 3>
 
+    With `{stmatrix}` a staged store writes the buffer with `stmatrix.sync.aligned.m8n8.x4`
+    (four 8x8 matrices of the warp's f16/bf16 pairs a store, a quarter of the pair stores'
+    instructions) instead of a 4-byte store per pair.
+
     With `to %tmap[%i, %j]` (a TMA descriptor of the tensor `%mem` is a view of, and the
     coordinates of `%mem`'s first element in it) the chunks go out by TMA instead:
     `%staging` is B buffers of the accumulator's rows by a chunk of one swizzle span (the
@@ -355,6 +359,7 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     staging = opt_operand_def(MemRefType)
     tensor_map = opt_operand_def(TensorMapDescriptorType)
     coordinates = var_operand_def(IndexType)
+    stmatrix = opt_prop_def(UnitAttr)
     epilogue = opt_region_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -419,6 +424,9 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             tensor_map_value,
             [parser.resolve_operand(c, IndexType()) for c in coordinates],
         )
+        if "stmatrix" in attrs:
+            op.stmatrix = UnitAttr()
+            attrs = {k: v for k, v in attrs.items() if k != "stmatrix"}
         op.attributes |= attrs
         return op
 
@@ -437,7 +445,10 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         if self.epilogue is not None:
             printer.print_string(" epilogue ")
             printer.print_region(self.epilogue, print_entry_block_args=True)
-        printer.print_op_attributes(self.attributes)
+        attributes = dict(self.attributes)
+        if self.stmatrix is not None:
+            attributes = {"stmatrix": UnitAttr(), **attributes}
+        printer.print_op_attributes(attributes)
         printer.print_string(" : ")
         print_nvgpu_type(printer, self.matrix_d.type)
         printer.print_string(" to ")
@@ -472,6 +483,10 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             )
         if self.epilogue is not None:
             _verify_epilogue(self.epilogue, dst.element_type)
+        if self.stmatrix is not None and (
+            self.staging is None or element_bytes(dst.element_type) != 2
+        ):
+            raise VerifyException("stmatrix stores a staged store of 16-bit elements only")
         if self.tensor_map is not None:
             if self.staging is None:
                 raise VerifyException("a TMA store of the accumulators needs a staging buffer")

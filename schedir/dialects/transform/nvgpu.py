@@ -387,7 +387,9 @@ class StageAccumulatorStoreOp(IRDLOperation):
     16-byte stores. The optional `tma_box_rows` param (16, or 0 for the warpgroup's rows, the
     default) sets the rows of the TMA boxes: with 16, each warp writes its own rows of
     the chunk (16 of each 64, wgmma's fragment layout), meets at a warp barrier only and
-    its lane 0 stores them; no barrier of the warpgroup.
+    its lane 0 stores them; no barrier of the warpgroup. The optional `stmatrix` param
+    (0 or 1, default 0) writes the buffers with `stmatrix` (f16/bf16: four 8x8 matrices of
+    the warp's pairs per instruction) instead of one 4-byte store per pair.
 
     ```mlir
     transform.schedir.nvgpu.stage_accumulator_store %store columns = %c tma_buffers = %b
@@ -407,13 +409,15 @@ class StageAccumulatorStoreOp(IRDLOperation):
     columns = operand_def(TransformParamHandleType)
     tma_buffers = opt_operand_def(TransformParamHandleType)
     tma_box_rows = opt_operand_def(TransformParamHandleType)
+    stmatrix = opt_operand_def(TransformParamHandleType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
         "$target `columns` `=` $columns (`tma_buffers` `=` $tma_buffers^)? "
-        "(`tma_box_rows` `=` $tma_box_rows^)? attr-dict `:` `(` type($target) `,` "
-        "type($columns) (`,` type($tma_buffers)^)? (`,` type($tma_box_rows)^)? `)` `->` `(` `)`"
+        "(`tma_box_rows` `=` $tma_box_rows^)? (`stmatrix` `=` $stmatrix^)? attr-dict `:` `(` "
+        "type($target) `,` type($columns) (`,` type($tma_buffers)^)? (`,` type($tma_box_rows)^)? "
+        "(`,` type($stmatrix)^)? `)` `->` `(` `)`"
     )
 
 

@@ -729,6 +729,9 @@ def _staged_store(
     rows, chunk = staging_t.get_shape()
     out = staging_t.element_type
     width = element_bytes(out)
+    staging_pitch = staging_strides(staging_t)
+    assert staging_pitch is not None
+    strides_row_bytes = staging_pitch[0] * width
     lanes = STAGING_PIECE_BYTES // width
     dst_t = _memref(op.dst_memref)
     strides = staging_strides(dst_t)
@@ -755,9 +758,18 @@ def _staged_store(
         )
     slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
     zero = c(0)
+    matrices = None
+    if op.stmatrix:
+        base = element_pointer(lw, emit, stage, [c(0), c(0)], op)
+        matrices = _MatrixStores(lw, op, base, thread, strides_row_bytes, False)
     for first in range(0, n, chunk):
         sync()  # the chunk before is copied out
-        for row, col, pair, _, _ in pairs(range(first, first + chunk)):
+        for row, col, pair, row_offset, col_offset in pairs(range(first, first + chunk)):
+            if matrices is not None:
+                block = row_offset - row_offset % WGMMA_ROWS
+                offset = block * strides_row_bytes
+                matrices.add(pair, out, offset, (col_offset - first) // 8 // 2 * 2)
+                continue
             vector = emit(llvm.PoisonOp(pair_t))
             for e in range(2):
                 vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))
@@ -791,6 +803,67 @@ def _staged_store(
             _bounded_piece_store(lw, op, target, piece, left, aligned)
 
 
+class _MatrixStores:
+    """A warp's fragment pairs into a shared buffer with `stmatrix` (four 8x8 matrices a
+    store: rows r and r + 8 of 8-column groups j and j + 1, as `pairs` gives them in
+    turn): lane l addresses row l mod 8 of matrix l / 8, row 16 w + 8 ((l / 8) mod 2) +
+    l mod 8 of the buffer, 16-byte piece j + l / 16 of it; in a 128B-swizzled buffer that
+    piece xor the row mod 8 (l mod 8): j even, so the lane's part is the xor
+    ((l / 16) xor (l mod 8)) x 16 of the group's piece j x 16."""
+
+    def __init__(
+        self,
+        lw: Lowering,
+        op: Operation,
+        base: SSAValue,
+        thread: SSAValue,
+        pitch: int,
+        swizzled: bool,
+    ) -> None:
+        self.lw, self.op, self.swizzled = lw, op, swizzled
+        emit = lw.emit(op)
+
+        def k(v: int) -> SSAValue:
+            return lw.constant(v, i32, op)
+
+        thread32 = emit(llvm.TruncOp(thread, i32))
+        lane = emit(llvm.URemOp(thread32, k(32)))
+        r = emit(llvm.AndOp(lane, k(7)))
+        q = emit(llvm.LShrOp(lane, k(3)))
+        warp = emit(llvm.UDivOp(thread32, k(32)))
+        row = emit(llvm.AddOp(emit(llvm.MulOp(warp, k(WARP_ROWS))), r))
+        row = emit(llvm.AddOp(row, emit(llvm.MulOp(emit(llvm.AndOp(q, k(1))), k(8)))))
+        base32 = emit(llvm.TruncOp(emit(llvm.PtrToIntOp(base, i64)), i32))
+        self.row = emit(llvm.AddOp(base32, emit(llvm.MulOp(row, k(pitch)))))
+        # the piece l / 16 of the group (xor the row mod 8 where swizzled), in bytes
+        piece = emit(llvm.LShrOp(q, k(1)))
+        if swizzled:
+            piece = emit(llvm.XOrOp(piece, r))
+        self.piece = emit(llvm.ShlOp(piece, k(4)))
+        self.group: list[SSAValue] = []
+
+    def add(self, pair: list[SSAValue], out: Attribute, offset: int, piece: int) -> None:
+        """Take the next pair of `pairs`; after the fourth, store the four matrices: their
+        rows start `offset` bytes into the buffer, their group's first piece is `piece`
+        (even) of the row."""
+        emit = self.lw.emit(self.op)
+        vector = emit(llvm.PoisonOp(VectorType(out, [2])))
+        for e in range(2):
+            vector = emit(llvm.InsertElementOp(vector, pair[e], self.lw.constant(e, i64, self.op)))
+        self.group.append(emit(llvm.BitcastOp(vector, i32)))
+        if len(self.group) < 4:
+            return
+        lw, op = self.lw, self.op
+        at = emit(llvm.AddOp(self.row, lw.constant(offset, i32, op)))
+        if self.swizzled:
+            lane_piece = emit(llvm.XOrOp(self.piece, lw.constant(16 * piece, i32, op)))
+        else:
+            lane_piece = emit(llvm.AddOp(self.piece, lw.constant(16 * piece, i32, op)))
+        at = emit(llvm.AddOp(at, lane_piece))
+        _asm(lw, op, _STMATRIX, "r,r,r,r,r", [at, *self.group])
+        self.group = []
+
+
 _TMA_STORE_CHUNK = (
     "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];\n"
     "@$0 cp.async.bulk.commit_group;"
@@ -801,6 +874,9 @@ commits it as a bulk async-group of its own."""
 
 WARP_ROWS = 16
 """Rows of each 64-row block of the accumulator a warp holds (the D-fragment layout)."""
+_STMATRIX = "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};"
+"""Four 8x8 matrices of 16-bit pairs from the warp's registers (the mma fragment layout:
+lane l holds row l / 4, columns 2 (l mod 4) and + 1 of each) into shared memory."""
 
 
 def _tma_staged_store(
@@ -871,12 +947,18 @@ def _tma_staged_store(
         _asm(lw, op, f"@$0 cp.async.bulk.wait_group.read {pending};", "b", [leader])
 
     pair_t = VectorType(out, [2])
+    matrices = _MatrixStores(lw, op, base, thread, row_bytes, True) if op.stmatrix else None
     for index, first in enumerate(range(0, n, chunk)):
         buffer = index % buffers
         if buffers == 1:
             wait_read(0)  # the chunk before is read out of the one buffer
             sync()
-        for row, col, pair, _, _ in pairs(range(first, first + chunk)):
+        for row, col, pair, row_offset, col_offset in pairs(range(first, first + chunk)):
+            if matrices is not None:
+                block = row_offset - row_offset % WGMMA_ROWS
+                offset = (buffer * rows + block) * row_bytes
+                matrices.add(pair, out, offset, (col_offset - first) // 8 // 2 * 2)
+                continue
             vector = emit(llvm.PoisonOp(pair_t))
             for e in range(2):
                 vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))

@@ -171,3 +171,29 @@ def test_tma_buffers_out_of_range_are_constraint_violations(
     do not fit beside 4 stages; TMA chunks are 64 f16 columns (one 128-byte swizzle span)."""
     with pytest.raises(TransformError, match=re.escape(f"constraint violated for params {params}")):
         compile_matmul("f16", (1000, 1032, 1016), knobs)
+
+
+@pytest.mark.parametrize(
+    ("kind", "size", "knobs"),
+    [
+        ("f16", (4096, 4096, 4096), {"stmatrix": 1}),
+        ("bias_relu", (1000, 1032, 1016), {"stmatrix": 1}),
+        ("bf16", (4095, 4097, 4096), {"stmatrix": 1}),
+        ("f16", (1000, 1032, 1016), {"stmatrix": 1, "tma_buffers": 2}),
+        ("f16", (2048, 2048, 512), {"stmatrix": 1, "tma_buffers": 4, "stages": 3}),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else None,
+)
+def test_stmatrix_writes_the_buffers(
+    kind: str, size: tuple[int, int, int], knobs: dict[str, int], ptxas: Path
+) -> None:
+    """stmatrix = 1: each consumer thread's 64 pairs of a tile go into the staging buffer
+    as 16 stmatrix.x4 (four 8x8 matrices each), no 4-byte shared stores; the copy-out (or
+    the TMA store) as without it."""
+    ptx = compile_matmul(kind, size, knobs).stages["ptx"]
+    assert_assembles_cleanly(ptx, ptxas)
+    assert ptx.count("stmatrix.sync.aligned.m8n8.x4.shared.b16") == 16
+    assert "st.shared" not in ptx
+    plain = compile_matmul(kind, size, {**knobs, "stmatrix": 0}).stages["ptx"]
+    assert "stmatrix" not in plain and plain.count("st.shared.b32") == 64
+    assert ("cp.async.bulk.tensor.2d.global" in ptx) == ("tma_buffers" in knobs)

@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
+    UnitAttr,
     UnrankedMemRefType,
     i32,
 )
@@ -290,12 +291,14 @@ def stage_accumulator_store(
     columns: int,
     tma_buffers: int = 0,
     tma_box_rows: int = 0,
+    stmatrix: bool = False,
 ) -> None:
     """Make `store` (an `nvgpu.warpgroup.mma.store`) go through shared memory in chunks of
     `columns` columns, stored out by TMA through `tma_buffers` buffers per warpgroup where
     the destination allows it, in boxes of `tma_box_rows` rows (16: each warp its own;
-    0: the accumulator's) (see the module docstring; `columns` 0 leaves it); raises
-    `StagedStoreError` before changing anything when it does not qualify."""
+    0: the accumulator's), the buffers written by `stmatrix` if asked (see the module
+    docstring; `columns` 0 leaves it); raises `StagedStoreError` before changing anything
+    when it does not qualify."""
     if columns == 0:
         return
     if not isinstance(store, ng.WarpgroupMmaStoreOp):
@@ -408,6 +411,12 @@ def stage_accumulator_store(
         drain = nvvm.CpAsyncBulkWaitGroupOp(0, read=True)
         rewriter.insert(drain, InsertPoint.after(_role_end(store, launch)))
     staged.attributes.update(store.attributes)
+    if stmatrix:
+        if width != 2:
+            raise StagedStoreError(
+                f"stmatrix stores 16-bit elements, the destination's are {width} bytes", store
+            )
+        staged.stmatrix = UnitAttr()
     rewriter.replace(store, staged)
 
 
