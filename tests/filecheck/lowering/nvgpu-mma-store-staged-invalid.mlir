@@ -76,3 +76,12 @@ func.func @tma_box_rows(%d: !nvgpu.warpgroup.accumulator<fragmented = vector<64x
   nvgpu.warpgroup.mma.store %d, %m through %s to %t[%i, %i] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> to memref<64x128xf16> through memref<2x64x64xf16, 3> to !nvgpu.tensormap.descriptor<tensor = memref<32x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
   return
 }
+
+// -----
+
+// stmatrix stores 16-bit pairs of a staged store only.
+func.func @stmatrix_f32(%d: !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>, %m: memref<64x64xf32>, %s: memref<64x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>) {
+  // expected-error @below {{'nvgpu.warpgroup.mma.store' op stmatrix stores a staged store of 16-bit elements only}}
+  nvgpu.warpgroup.mma.store %d, %m through %s {stmatrix} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>> to memref<64x64xf32> through memref<64x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+  return
+}
