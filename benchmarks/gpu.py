@@ -51,7 +51,9 @@ groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from regi
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
 "store 128 3 stages", "store 256 3 stages", "persistent 0", "1x128x128 persistent 132";
 mbr_f16 "store 0", "store 128 3 stages", "store 256 3 stages", "persistent 0 store 0",
-"persistent 66", "persistent 264", "raster 8", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+"persistent 66", "persistent 264", "raster 8", "3 stages" and one consumer too; both the
+chunks stored out by TMA, "tma 2", "tma 1", "tma 4 3 stages", "tma 2 warp", "tma 1 warp", and
+the staging buffers written by stmatrix, "stmatrix", "tma 4 3 stages stmatrix") and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
