@@ -10,7 +10,7 @@ upstream's syntax, and the NVPTX target attribute of `gpu.module`s and `gpu.obje
     %p = nvvm.shfl.sync down %mask, %v, %offset, %clamp return_value_and_is_valid
         : f32 -> !llvm.struct<(f32, i1)>
     nvvm.setmaxregister increase 232
-    nvvm.cp.async.bulk.wait_group 0 {read}
+    nvvm.cp.async.bulk.wait_group 0 read
     gpu.module @k [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] { ... }
 
 `nvvm.barrier0` (LLVM 21 and older) is still read, as an `nvvm.barrier`; `to_llvm_ir` translates every op here to
@@ -460,10 +460,12 @@ class SetMaxRegisterOp(IRDLOperation):
 
 @irdl_op_definition
 class CpAsyncBulkWaitGroupOp(IRDLOperation):
-    """`nvvm.cp.async.bulk.wait_group 1 {read}`: `cp.async.bulk.wait_group[.read] 1`, the
+    """`nvvm.cp.async.bulk.wait_group 1 read`: `cp.async.bulk.wait_group[.read] 1`, the
     executing thread waits until at most `group` of its bulk async-groups (its TMA stores'
     `cp.async.bulk.commit_group`s) are pending; with `read`, until they have only finished
-    reading their shared-memory sources (which may then be written again)."""
+    reading their shared-memory sources (which may then be written again). The form with
+    `read` in the attribute dictionary (`{read}`, before upstream's strict properties) is
+    read too."""
 
     name = "nvvm.cp.async.bulk.wait_group"
 
@@ -479,17 +481,17 @@ class CpAsyncBulkWaitGroupOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         group = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        read = parser.parse_optional_keyword("read") is not None
         attributes = parser.parse_optional_attr_dict()
-        op = cls(group, read="read" in attributes)
+        op = cls(group, read=read or "read" in attributes)
         op.attributes.update({k: v for k, v in attributes.items() if k != "read"})
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.group.value.data}")
-        attributes = dict(self.attributes)
         if self.read is not None:
-            attributes = {"read": UnitAttr(), **attributes}
-        printer.print_op_attributes(attributes)
+            printer.print_string(" read")
+        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         # Upstream's ConfinedAttr<I32Attr, [IntMinValue<0>]>.

@@ -344,7 +344,7 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     of each 64 (the D-fragment layout), meets at `bar.warp.sync` alone and its lane 0
     stores them (no warpgroup barrier). The accumulator's columns are a multiple of B
     chunks; the storing threads must wait for their last groups
-    (`nvvm.cp.async.bulk.wait_group 0 {read}`) before the block exits:
+    (`nvvm.cp.async.bulk.wait_group 0 read`) before the block exits:
 
         nvgpu.warpgroup.mma.store %d, %out through %bufs to %tmap[%i, %j]
             : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>

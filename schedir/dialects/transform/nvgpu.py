@@ -381,7 +381,7 @@ class StageAccumulatorStoreOp(IRDLOperation):
     128B-swizzled buffers per warpgroup (1024-byte aligned) that the chunks take in turn;
     one thread per warpgroup issues each chunk's `cp.async.bulk.tensor` store and the
     warpgroup goes on (to its next tile's wgmma) while the stores drain; it waits for its
-    last ones (`nvvm.cp.async.bulk.wait_group 0 {read}`) once its role is done. It needs
+    last ones (`nvvm.cp.async.bulk.wait_group 0 read`) once its role is done. It needs
     chunks of 128 bytes per row (64 f16 columns) and B of them dividing the accumulator's
     columns; a destination a descriptor cannot describe keeps the padded buffer and the
     16-byte stores. The optional `tma_box_rows` param (16, or 0 for the warpgroup's rows, the

@@ -3,7 +3,7 @@
 -> `llvm.nvvm.barrier.cta.sync.aligned.all(0)`) and warp shuffles (`nvvm.shfl.sync bfly`
 -> `llvm.nvvm.shfl.sync.bfly.f32`, `...f32p` with the validity bit) and register budgets
 (`nvvm.setmaxregister increase 232` -> `llvm.nvvm.setmaxnreg.inc.sync.aligned.u32(232)`)
-and bulk async-group waits (`nvvm.cp.async.bulk.wait_group 0 {read}` ->
+and bulk async-group waits (`nvvm.cp.async.bulk.wait_group 0 read` ->
 `llvm.nvvm.cp.async.bulk.wait.group.read(0)`)."""
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:    %[[J:.*]] = arith.addi %{{.*}}, %[[COL]] : index
 // CHECK-NEXT:    nvgpu.warpgroup.mma.store %{{.*}}, %{{.*}} through %[[MINE]] to %[[DESC]][%[[I]], %[[J]]] epilogue {
 // CHECK:         } : <fragmented = vector<64x256xf32>> to memref<64x256xf16, strided<[1024, 1], offset: ?>> through memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> to <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-// CHECK-NEXT:    nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT:    nvvm.cp.async.bulk.wait_group 0 read
 // CHECK-NEXT:  }
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
@@ -249,7 +249,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:  %[[DESC:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%[[R]], %[[C]]] : memref<*xf16> -> <tensor = memref<16x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 // CHECK:         nvgpu.warpgroup.mma.store %{{.*}}, %{{.*}} through %{{.*}} to %[[DESC]][%{{.*}}, %{{.*}}] epilogue {
 // CHECK:         } : <fragmented = vector<64x256xf32>> to memref<64x256xf16, strided<[1024, 1], offset: ?>> through memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> to <tensor = memref<16x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-// CHECK-NEXT:    nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT:    nvvm.cp.async.bulk.wait_group 0 read
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %s = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %root : (!transform.any_op) -> !transform.any_op

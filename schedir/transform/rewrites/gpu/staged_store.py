@@ -36,7 +36,7 @@ after a warp barrier, no warpgroup barrier); each
 storing warpgroup gets B unpadded, 1024-byte aligned buffers, the store becomes
 `mma.store ... through %bufs to %desc[%row, %col]` (the coordinates: the subviews'
 offsets summed), and the warpgroup's last bulk groups are waited for after the op that
-holds the store in its role's block (`nvvm.cp.async.bulk.wait_group 0 {read}`: the block
+holds the store in its role's block (`nvvm.cp.async.bulk.wait_group 0 read`: the block
 must not exit while a TMA store still reads its shared memory). Where C does not allow it
 (e.g. rows of 8194 bytes: no TMA descriptor describes them), the store goes through the
 padded buffer and 16-byte stores as without B.
@@ -46,7 +46,7 @@ padded buffer and 16-byte stores as without B.
         sizes: [2, 64, 64], strides: [4096, 64, 1]
     nvgpu.warpgroup.mma.store %acc, %c through %mine to %desc[%i, %j] : ...
     scf.for ... {...}   // the persistent tile loop holding the store
-    nvvm.cp.async.bulk.wait_group 0 {read}
+    nvvm.cp.async.bulk.wait_group 0 read
 """
 
 from __future__ import annotations
