@@ -51,7 +51,9 @@ groups of 1 and 16, 3 stages, 256x128 blocks, one consumer, the stores from regi
 block per tile, a persistent grid of one consumer: "raster 1", ..., "store 0",
 "store 128 3 stages", "store 256 3 stages", "persistent 0", "1x128x128 persistent 132";
 mbr_f16 "store 0", "store 128 3 stages", "store 256 3 stages", "persistent 0 store 0",
-"persistent 66", "persistent 264", "raster 8", "3 stages" and one consumer too) and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
+"persistent 66", "persistent 264", "raster 8", "3 stages" and one consumer too; both the
+chunks stored out by TMA, "tma 2", "tma 1", "tma 4 3 stages", "tma 2 warp", "tma 1 warp", and
+the staging buffers written by stmatrix, "stmatrix", "tma 4 3 stages stmatrix") and the one-warpgroup ring schedule with the same epilogue ("ring 128x128 3st", "ring 64x256 4st").
 """
 
 from __future__ import annotations
@@ -458,6 +460,16 @@ _DEFAULT_VARIANTS = {
         "block_n": 128,
         "raster_group": 16,
     },
+    # The chunks stored out by TMA through 2 (1) swizzled buffers per consumer, in boxes
+    # of the consumer's 64 rows or of each warp's 16 (no warpgroup barrier).
+    "tma 2": {"tma_buffers": 2},
+    "tma 1": {"tma_buffers": 1},
+    "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
+    "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
+    "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
+    # The staging buffer written by stmatrix (four 8x8 matrices an instruction).
+    "stmatrix": {"stmatrix": 1},
+    "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -646,6 +658,13 @@ def cases(torch: Any) -> list[Case]:
                 "raster 8": {"raster_group": 8},
                 "3 stages": {"stages": 3},
                 "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
+                "tma 2": {"tma_buffers": 2},
+                "tma 1": {"tma_buffers": 1},
+                "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
+                "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
+                "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
+                "stmatrix": {"stmatrix": 1},
+                "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

@@ -7,7 +7,8 @@
 // consumer stores its accumulators rounded to bf16 (as arith.truncf) straight from the
 // registers into its rows of the bf16 output, bounded at the edge tiles. The
 // one-warpgroup ring schedule (f32 out) is matmul_bf16_ring_cuda.mlir.
-// Limits: K and N multiples of 8 (TMA's 16-byte row strides), K >= 64, at least 2 stages.
+// Limits: K >= 64, at least 2 stages; K or N no multiple of 8 (rows of no multiple of 16
+// bytes, which TMA cannot describe) runs with the host staging A or B into padded rows.
 // Knobs: as matmul_f16_ws_cuda.mlir, raster groups of 8 rows of tiles selected, a
 // persistent grid of 132 blocks selected (one per SM of an H100/H200 SXM: each block loops
 // over the tiles, its next tile's loads overlapping this one's store; 0: a block per
@@ -16,6 +17,18 @@
 // chunks of 128; 0: each thread's pairs stored from its registers). H200, 4096^3 f16
 // (benchmarks/gpu.py, same run): persistent 132 + store 64 0.181 ms, store 64 alone
 // 0.186, persistent 132 alone 0.198, neither 0.201; cuBLAS 0.184, Triton 0.187.
+// tma_buffers (0 selected; 1-4: the chunks of 64 columns stored out by TMA,
+// cp.async.bulk.tensor from that many 128B-swizzled buffers per consumer in turn, while the
+// consumer goes on to its next tile; where C's rows are no multiple of 16 bytes the 16-byte
+// stores stay) and tma_box_rows (0: each chunk one TMA box of the consumer's rows after its
+// named barrier; 16: each warp's own rows after a warp barrier only; with 2 buffers at edge
+// sizes of the bias + relu schedule ptxas spills 4 bytes). H200 4096^3, one run: mm_f16
+// store 64 0.185 ms, tma 2 0.208, tma 2 warp 0.214, tma 1 warp 0.208; mbr_f16 0.181, 0.186,
+// 0.185, 0.186 (probably the waits for a buffer's store: it queues behind the producer's TMA
+// loads of the next tile). stmatrix (0 selected; 1: the staging buffers written by
+// stmatrix.x4, four 8x8 matrices per instruction, instead of a 4-byte store per pair; one
+// run: mm_f16 0.191 ms vs 0.185, mbr_f16 0.187 vs 0.189, within the rounds' spread; tma 4 on
+// 3 stages with stmatrix 0.210 / 0.194).
 // Payload: examples/matmul_bf16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -30,6 +43,21 @@ module attributes {transform.with_named_sequence} {
     %raster = transform.tune.knob<"raster_group"> = 8 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     %persistent = transform.tune.knob<"persistent"> = 132 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
     %store_columns = transform.tune.knob<"store_columns"> = 64 from options = [0, 64, 128, 256] -> !transform.param<i64>
+    %tma_buffers = transform.tune.knob<"tma_buffers"> = 0 from options = [0, 1, 2, 3, 4] -> !transform.param<i64>
+    %tma_box_rows = transform.tune.knob<"tma_box_rows"> = 0 from options = [0, 16] -> !transform.param<i64>
+    %stmatrix = transform.tune.knob<"stmatrix"> = 0 from options = [0, 1] -> !transform.param<i64>
+    // A persistent grid's producer loops over the tiles: its loop does not fit 24
+    // registers (ptxas spills), so persistent > 0 needs producer_registers >= 40.
+    transform.smt.constrain_params(%persistent, %producer_regs)
+        : (!transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%p: !smt.int, %r: !smt.int):
+      %zero = smt.int.constant 0
+      %looping = smt.int.cmp gt %p, %zero
+      %forty = smt.int.constant 40
+      %least = smt.ite %looping, %forty, %zero : !smt.int
+      %enough = smt.int.cmp ge %r, %least
+      smt.assert %enough
+    }
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
@@ -71,15 +99,29 @@ module attributes {transform.with_named_sequence} {
     // store_columns > 0 stores the accumulators through shared memory in chunks of that
     // many columns (dividing block_n): each consumer's rows of a chunk, rows padded by 16
     // bytes, after the ring in the dynamic shared memory, which must still fit.
-    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns)
-        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int):
+    // tma_buffers > 0 stores the chunks out by TMA: chunks of 64 columns (one 128-byte
+    // swizzle span), tma_buffers of them dividing block_n, each consumer's tma_buffers
+    // unpadded buffers after the ring (the padded one where C's rows are no multiple of 16
+    // bytes: room for the larger).
+    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns, %tma_buffers)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int, %b: !smt.int):
       %zero = smt.int.constant 0
       %direct = smt.eq %w, %zero : !smt.int
       %divisor = smt.ite %direct, %n, %w : !smt.int
       %columns_left = smt.int.mod %n, %divisor
       %divides = smt.eq %columns_left, %zero : !smt.int
       smt.assert %divides
+      %span = smt.int.constant 64
+      %by_tma = smt.int.cmp gt %b, %zero
+      %chunk = smt.ite %by_tma, %w, %span : !smt.int
+      %one_span = smt.eq %chunk, %span : !smt.int
+      smt.assert %one_span
+      %span_turn = smt.int.mul %span, %b
+      %turn = smt.ite %by_tma, %span_turn, %n : !smt.int
+      %turns_left = smt.int.mod %n, %turn
+      %turns_divide = smt.eq %turns_left, %zero : !smt.int
+      smt.assert %turns_divide
       %stage_bytes = smt.int.constant 128
       %max_shared = smt.int.constant 230400
       %ab_rows = smt.int.add %m, %n
@@ -90,7 +132,11 @@ module attributes {transform.with_named_sequence} {
       %element_bytes = smt.int.constant 2
       %row_bytes = smt.int.mul %padded, %element_bytes
       %buffers = smt.int.mul %m, %row_bytes
-      %staging = smt.ite %direct, %zero, %buffers : !smt.int
+      %tma_rows = smt.int.mul %m, %stage_bytes
+      %tma_bytes = smt.int.mul %tma_rows, %b
+      %padded_larger = smt.int.cmp ge %buffers, %tma_bytes
+      %larger = smt.ite %padded_larger, %buffers, %tma_bytes : !smt.int
+      %staging = smt.ite %direct, %zero, %larger : !smt.int
       %shared = smt.int.add %ring, %staging
       %shared_fits = smt.int.cmp le %shared, %max_shared
       smt.assert %shared_fits
@@ -149,7 +195,8 @@ module attributes {transform.with_named_sequence} {
     // its registers; > 0: through shared memory, chunk by chunk, in 16-byte pieces.
     %stores = transform.structured.match ops{["nvgpu.warpgroup.mma.store"]} in %func_m : (!transform.any_op) -> !transform.any_op
     transform.schedir.nvgpu.stage_accumulator_store %stores columns = %store_columns
-        : (!transform.any_op, !transform.param<i64>) -> ()
+        tma_buffers = %tma_buffers tma_box_rows = %tma_box_rows stmatrix = %stmatrix
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -24,7 +24,8 @@
 // the next tile's first stages while the consumers store this one).
 // Sizes the tiles do not divide: as matmul_f16_ring_cuda.mlir (TMA zero-fills the edge tiles'
 // loads; each consumer's store is bounded to the rows of its part of the edge tile that
-// exist); K and N multiples of 8 and K >= 64. At least 2 stages.
+// exist); K >= 64, at least 2 stages (K or N no multiple of 8: the host stages A or B
+// into rows of a multiple of 16 bytes for TMA).
 // Knobs: block_m, block_n, stages, consumers (block_m / consumers a multiple of 64, each
 // consumer's block_m / consumers x block_n accumulator at most 128 registers per thread),
 // producer_registers and consumer_registers (multiples of 8; the block's registers
@@ -47,6 +48,18 @@ module attributes {transform.with_named_sequence} {
     %consumer_regs = transform.tune.knob<"consumer_registers"> = 232 from options = [232, 240] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 16 from options = [1, 2, 3, 4, 6, 8, 16] -> !transform.param<i64>
     %persistent = transform.tune.knob<"persistent"> = 0 from options = [0, 1, 2, 3, 5, 7, 16, 66, 114, 132, 264] -> !transform.param<i64>
+    // A persistent grid's producer loops over the tiles: its loop does not fit 24
+    // registers (ptxas spills), so persistent > 0 needs producer_registers >= 40.
+    transform.smt.constrain_params(%persistent, %producer_regs)
+        : (!transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%p: !smt.int, %r: !smt.int):
+      %zero = smt.int.constant 0
+      %looping = smt.int.cmp gt %p, %zero
+      %forty = smt.int.constant 40
+      %least = smt.ite %looping, %forty, %zero : !smt.int
+      %enough = smt.int.cmp ge %r, %least
+      smt.assert %enough
+    }
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
     // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits

@@ -10,6 +10,7 @@ upstream's syntax, and the NVPTX target attribute of `gpu.module`s and `gpu.obje
     %p = nvvm.shfl.sync down %mask, %v, %offset, %clamp return_value_and_is_valid
         : f32 -> !llvm.struct<(f32, i1)>
     nvvm.setmaxregister increase 232
+    nvvm.cp.async.bulk.wait_group 0 read
     gpu.module @k [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] { ... }
 
 `nvvm.barrier0` (LLVM 21 and older) is still read, as an `nvvm.barrier`; `to_llvm_ir` translates every op here to
@@ -457,12 +458,57 @@ class SetMaxRegisterOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class CpAsyncBulkWaitGroupOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.wait_group 1 read`: `cp.async.bulk.wait_group[.read] 1`, the
+    executing thread waits until at most `group` of its bulk async-groups (its TMA stores'
+    `cp.async.bulk.commit_group`s) are pending; with `read`, until they have only finished
+    reading their shared-memory sources (which may then be written again). The form with
+    `read` in the attribute dictionary (`{read}`, before upstream's strict properties) is
+    read too."""
+
+    name = "nvvm.cp.async.bulk.wait_group"
+
+    group = prop_def(IntegerAttr[I32])
+    read = opt_prop_def(UnitAttr)
+
+    def __init__(self, group: int, read: bool = False) -> None:
+        properties: dict[str, Attribute] = {"group": IntegerAttr(group, i32)}
+        if read:
+            properties["read"] = UnitAttr()
+        super().__init__(properties=properties)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        group = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        read = parser.parse_optional_keyword("read") is not None
+        attributes = parser.parse_optional_attr_dict()
+        op = cls(group, read=read or "read" in attributes)
+        op.attributes.update({k: v for k, v in attributes.items() if k != "read"})
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.group.value.data}")
+        if self.read is not None:
+            printer.print_string(" read")
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        # Upstream's ConfinedAttr<I32Attr, [IntMinValue<0>]>.
+        if self.group.value.data < 0:
+            raise VerifyException(
+                "attribute 'group' failed to satisfy constraint: 32-bit signless integer "
+                "attribute whose minimum value is 0"
+            )
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     *SREG_OPS.values(),
     BarrierOp,
     Barrier0Op,
     ShflSyncOp,
     SetMaxRegisterOp,
+    CpAsyncBulkWaitGroupOp,
 )
 
 NVVM = Dialect("nvvm", list(OPS), [TargetAttr, ShflKindAttr, SetMaxRegisterActionAttr])
@@ -476,6 +522,7 @@ __all__ = [
     "Barrier0Op",
     "BarrierOp",
     "ConstantRangeAttr",
+    "CpAsyncBulkWaitGroupOp",
     "SetMaxRegisterAction",
     "SetMaxRegisterActionAttr",
     "SetMaxRegisterOp",

@@ -44,10 +44,14 @@ def run_case(
     stages: int = 4,
     raster_group: int = 8,
     store_columns: int = 0,
+    tma_buffers: int = 0,
+    tma_box_rows: int = 0,
+    stmatrix: int = 0,
 ) -> None:
     """Compile `kind` ("f16", "bf16" or "bias_relu") persistent on `ctas` blocks (storing
-    through shared memory in chunks of `store_columns` columns if not 0), run it twice and
-    compare with the reference."""
+    through shared memory in chunks of `store_columns` columns if not 0, out by TMA through
+    `tma_buffers` buffers if not 0, in boxes of `tma_box_rows` rows if not 0, written by stmatrix if
+    `stmatrix`), run it twice and compare with the reference."""
     (consumers, block_m, block_n), (m, n, k) = shape, size
     knobs = {
         "consumers": consumers,
@@ -57,6 +61,9 @@ def run_case(
         "raster_group": raster_group,
         "persistent": ctas,
         "store_columns": store_columns,
+        "tma_buffers": tma_buffers,
+        "tma_box_rows": tma_box_rows,
+        "stmatrix": stmatrix,
     }
     if kind == "bias_relu":
         text = bias_relu_payload(m, n, k, "f16", "column")
@@ -77,7 +84,7 @@ def run_case(
     where = (
         f" ({kind} {m}x{n}x{k}, {consumers} consumers of {block_m}x{block_n}, {stages} "
         f"stages, {ctas} persistent blocks, raster groups of {raster_group}, store columns "
-        f"{store_columns})"
+        f"{store_columns}, TMA buffers {tma_buffers}, box rows {tma_box_rows}, stmatrix {stmatrix})"
     )
     for call in ("", " (second call)"):
         results = kernel.run(*inputs, prefill_nan=True)

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -39,6 +40,7 @@ from xdsl.irdl import (
     opt_prop_def,
     opt_region_def,
     result_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -322,6 +324,32 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         nvgpu.warpgroup.mma.store %d, %out through %buf
             : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
             through memref<64x64xf16, strided<[72, 1], offset: ?>, 3>
+
+    With `{stmatrix}` a staged store writes the buffer with `stmatrix.sync.aligned.m8n8.x4`
+    (four 8x8 matrices of the warp's f16/bf16 pairs a store, a quarter of the pair stores'
+    instructions) instead of a 4-byte store per pair.
+
+    With `to %tmap[%i, %j]` (a TMA descriptor of the tensor `%mem` is a view of, and the
+    coordinates of `%mem`'s first element in it) the chunks go out by TMA instead:
+    `%staging` is B buffers of the accumulator's rows by a chunk of one swizzle span (the
+    descriptor's box), each in TMA's swizzled layout; chunk c is written into buffer
+    c mod B, fenced for the async proxy (`fence.proxy.async.shared::cta`), and after the
+    named barrier the warpgroup's first thread stores it with
+    `cp.async.bulk.tensor.2d.global.shared::cta` (TMA clips what lies past the tensor's
+    bounds: edge tiles need no masks) and commits it as a bulk async-group; before that
+    barrier it waits (`cp.async.bulk.wait_group.read B - 2`) until the store of the
+    buffer the next chunk writes has read it (B = 1: a wait and a barrier before each
+    chunk's writes), so that the warpgroup goes on to its next tile while the last chunks
+    drain. A box of 16 rows instead of the accumulator's: each warp writes its own 16 rows
+    of each 64 (the D-fragment layout), meets at `bar.warp.sync` alone and its lane 0
+    stores them (no warpgroup barrier). The accumulator's columns are a multiple of B
+    chunks; the storing threads must wait for their last groups
+    (`nvvm.cp.async.bulk.wait_group 0 read`) before the block exits:
+
+        nvgpu.warpgroup.mma.store %d, %out through %bufs to %tmap[%i, %j]
+            : !acc to memref<64x256xf16, strided<[4096, 1], offset: ?>>
+            through memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, 3>
+            to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, ...>
     """
 
     name = "nvgpu.warpgroup.mma.store"
@@ -329,7 +357,12 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     matrix_d = operand_def(WarpgroupAccumulatorType)
     dst_memref = operand_def(MemRefType)
     staging = opt_operand_def(MemRefType)
+    tensor_map = opt_operand_def(TensorMapDescriptorType)
+    coordinates = var_operand_def(IndexType)
+    stmatrix = opt_prop_def(UnitAttr)
     epilogue = opt_region_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -337,9 +370,18 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         dst: SSAValue,
         epilogue: Region | None = None,
         staging: SSAValue | None = None,
+        tensor_map: SSAValue | None = None,
+        coordinates: tuple[SSAValue, ...] | list[SSAValue] = (),
     ) -> None:
         super().__init__(
-            operands=[matrix_d, dst, [] if staging is None else [staging]], regions=[epilogue]
+            operands=[
+                matrix_d,
+                dst,
+                [] if staging is None else [staging],
+                [] if tensor_map is None else [tensor_map],
+                list(coordinates),
+            ],
+            regions=[epilogue],
         )
 
     @classmethod
@@ -348,8 +390,15 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
         staging = None
+        tensor_map = None
+        coordinates = []
         if parser.parse_optional_keyword("through") is not None:
             staging = parser.parse_unresolved_operand()
+            if parser.parse_optional_keyword("to") is not None:
+                tensor_map = parser.parse_unresolved_operand()
+                coordinates = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+                )
         epilogue = None
         if parser.parse_optional_keyword("epilogue") is not None:
             epilogue = parser.parse_region()
@@ -359,15 +408,25 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         parser.parse_keyword("to")
         dst_type = parse_memref_type(parser)
         staging_value = None
+        tensor_map_value = None
         if staging is not None:
             parser.parse_keyword("through")
             staging_value = parser.resolve_operand(staging, parse_memref_type(parser))
+        if tensor_map is not None:
+            parser.parse_keyword("to")
+            tensor_map_t = parse_nvgpu_type(parser, TensorMapDescriptorType)
+            tensor_map_value = parser.resolve_operand(tensor_map, tensor_map_t)
         op = cls(
             parser.resolve_operand(d, d_type),
             parser.resolve_operand(dst, dst_type),
             epilogue,
             staging_value,
+            tensor_map_value,
+            [parser.resolve_operand(c, IndexType()) for c in coordinates],
         )
+        if "stmatrix" in attrs:
+            op.stmatrix = UnitAttr()
+            attrs = {k: v for k, v in attrs.items() if k != "stmatrix"}
         op.attributes |= attrs
         return op
 
@@ -377,10 +436,19 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         if self.staging is not None:
             printer.print_string(" through ")
             printer.print_ssa_value(self.staging)
+        if self.tensor_map is not None:
+            printer.print_string(" to ")
+            printer.print_ssa_value(self.tensor_map)
+            printer.print_string("[")
+            printer.print_list(self.coordinates, printer.print_ssa_value)
+            printer.print_string("]")
         if self.epilogue is not None:
             printer.print_string(" epilogue ")
             printer.print_region(self.epilogue, print_entry_block_args=True)
-        printer.print_op_attributes(self.attributes)
+        attributes = dict(self.attributes)
+        if self.stmatrix is not None:
+            attributes = {"stmatrix": UnitAttr(), **attributes}
+        printer.print_op_attributes(attributes)
         printer.print_string(" : ")
         print_nvgpu_type(printer, self.matrix_d.type)
         printer.print_string(" to ")
@@ -388,6 +456,9 @@ class WarpgroupMmaStoreOp(IRDLOperation):
         if self.staging is not None:
             printer.print_string(" through ")
             printer.print_attribute(self.staging.type)
+        if self.tensor_map is not None:
+            printer.print_string(" to ")
+            print_nvgpu_type(printer, self.tensor_map.type)
 
     def verify_(self) -> None:
         v = _accumulator(self.matrix_d)
@@ -412,7 +483,19 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             )
         if self.epilogue is not None:
             _verify_epilogue(self.epilogue, dst.element_type)
-        if self.staging is not None:
+        if self.stmatrix is not None and (
+            self.staging is None or element_bytes(dst.element_type) != 2
+        ):
+            raise VerifyException("stmatrix stores a staged store of 16-bit elements only")
+        if self.tensor_map is not None:
+            if self.staging is None:
+                raise VerifyException("a TMA store of the accumulators needs a staging buffer")
+            _verify_tma_staging(
+                self.staging.type, self.tensor_map.type, len(self.coordinates), vs, dst
+            )
+        elif self.coordinates:
+            raise VerifyException("coordinates without a tensor map")
+        elif self.staging is not None:
             _verify_staging(self.staging.type, vs, dst.element_type)
 
 
@@ -449,6 +532,68 @@ def _verify_staging(staging: Attribute, accumulator: tuple[int, ...], stored: At
             f"{STAGING_ALIGNMENT} bytes at a static stride of a multiple of "
             f"{STAGING_ALIGNMENT} bytes, unit column stride"
         )
+
+
+WARP_ROWS = 16
+"""Rows of each 64-row block of the accumulator a warp holds: a TMA box of them is stored
+by the warp alone."""
+
+
+def _verify_tma_staging(
+    staging: Attribute,
+    tensor_map: Attribute,
+    coordinates: int,
+    accumulator: tuple[int, ...],
+    dst: MemRefType,
+) -> None:
+    """The staging buffers of `mma.store ... through ... to %tmap[...]`: a contiguous
+    workgroup memref of B buffers of the accumulator's rows by a 128-byte swizzled chunk
+    of columns (B chunks dividing them), the descriptor's box those rows or a warp's 16
+    by the chunk, and one coordinate per dimension of the 2-D destination."""
+    assert isinstance(tensor_map, TensorMapDescriptorType)
+    verify_tma_descriptor(tensor_map)
+    box = tensor_map.tensor
+    if not isinstance(staging, MemRefType) or not is_shared_memory_space(staging.memory_space):
+        raise VerifyException(f"the staging buffer {staging} is not a workgroup memref")
+    shape = tuple(staging.get_shape())
+    box_shape = tuple(box.get_shape())
+    if (
+        len(shape) != 3
+        or DYNAMIC_INDEX in shape
+        or staging.element_type != dst.element_type
+        or box.element_type != dst.element_type
+        or len(box_shape) != 2
+        or shape[2] != box_shape[1]
+        or box_shape[0] not in (WARP_ROWS, shape[1])
+        or shape[1] != accumulator[0]
+        or accumulator[1] % (shape[0] * shape[2])
+        or tensor_map.swizzle.data != "swizzle_128b"
+        or not _contiguous(staging)
+    ):
+        raise VerifyException(
+            f"the staging buffers {staging} of a TMA store must be contiguous buffers of "
+            f"{accumulator[0]} rows (the accumulator's) of {dst.element_type} by the "
+            f"columns of the descriptor's box {box} (128B-swizzled, of those rows or a "
+            f"warp's {WARP_ROWS}), their chunks dividing the accumulator's "
+            f"{accumulator[1]} columns"
+        )
+    if coordinates != 2:
+        raise VerifyException(
+            f"a TMA store of the accumulators takes 2 coordinates, got {coordinates}"
+        )
+
+
+def _contiguous(t: MemRefType) -> bool:
+    """Whether a static memref is laid out row-major without gaps (any offset)."""
+    layout = t.layout
+    if not isinstance(layout, StridedLayoutAttr):
+        return True
+    expected = 1
+    for size, stride in reversed(list(zip(t.get_shape(), layout.get_strides(), strict=True))):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def staging_strides(t: MemRefType) -> tuple[int, int] | None:
@@ -535,6 +680,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
 
 __all__ = [
     "OPS",
+    "WARP_ROWS",
     "WGMMA_M",
     "WGMMA_N",
     "WarpgroupGenerateDescriptorOp",

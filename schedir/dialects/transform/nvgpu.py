@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.transform import TransformOpHandleType, TransformParamHandleType
-from xdsl.irdl import IRDLOperation, operand_def, opt_operand_def, opt_prop_def, result_def
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    result_def,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from schedir.dialects.transform._syntax import irdl_transform_op
@@ -367,20 +374,50 @@ class StageAccumulatorStoreOp(IRDLOperation):
     rows are multiples of 16 bytes and the chunk is a multiple of 128 16-byte pieces (64 or
     128 f16 columns of 64 or more rows).
 
+    The optional `tma_buffers` param (one integer, default 0) B > 0 stores the chunks out
+    by TMA (CUTLASS's TMA epilogue) where the destination allows it: a TMA descriptor of
+    the output (a rank-2 memref defined above the launch, rows of a multiple of 16 bytes)
+    with a box of the warpgroup's rows by one chunk, made before the launch; B unpadded,
+    128B-swizzled buffers per warpgroup (1024-byte aligned) that the chunks take in turn;
+    one thread per warpgroup issues each chunk's `cp.async.bulk.tensor` store and the
+    warpgroup goes on (to its next tile's wgmma) while the stores drain; it waits for its
+    last ones (`nvvm.cp.async.bulk.wait_group 0 read`) once its role is done. It needs
+    chunks of 128 bytes per row (64 f16 columns) and B of them dividing the accumulator's
+    columns; a destination a descriptor cannot describe keeps the padded buffer and the
+    16-byte stores. The optional `tma_box_rows` param (16, or 0 for the warpgroup's rows, the
+    default) sets the rows of the TMA boxes: with 16, each warp writes its own rows of
+    the chunk (16 of each 64, wgmma's fragment layout), meets at a warp barrier only and
+    its lane 0 stores them; no barrier of the warpgroup. The optional `stmatrix` param
+    (0 or 1, default 0) writes the buffers with `stmatrix` (f16/bf16: four 8x8 matrices of
+    the warp's pairs per instruction) instead of one 4-byte store per pair.
+
+    ```mlir
+    transform.schedir.nvgpu.stage_accumulator_store %store columns = %c tma_buffers = %b
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    // (columns = 64, tma_buffers = 2) nvgpu.warpgroup.mma.store %acc, %out through %mine
+    //    to %desc[%i, %j] : ... through memref<2x64x64xf16, ...> to !nvgpu.tensormap...
+    ```
+
     Return modes: consumes the targets (each store is replaced); returns nothing.
     Silenceable failure (the reason at the payload op) when a target does not qualify;
-    that store is left as it was. Definite failure when the param is not one integer.
+    that store is left as it was. Definite failure when a param is not one integer.
     """
 
     name = "transform.schedir.nvgpu.stage_accumulator_store"
 
     target = operand_def(TransformOpHandleType)
     columns = operand_def(TransformParamHandleType)
+    tma_buffers = opt_operand_def(TransformParamHandleType)
+    tma_box_rows = opt_operand_def(TransformParamHandleType)
+    stmatrix = opt_operand_def(TransformParamHandleType)
 
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
-        "$target `columns` `=` $columns attr-dict `:` `(` type($target) `,` type($columns) `)` "
-        "`->` `(` `)`"
+        "$target `columns` `=` $columns (`tma_buffers` `=` $tma_buffers^)? "
+        "(`tma_box_rows` `=` $tma_box_rows^)? (`stmatrix` `=` $stmatrix^)? attr-dict `:` `(` "
+        "type($target) `,` type($columns) (`,` type($tma_buffers)^)? (`,` type($tma_box_rows)^)? "
+        "(`,` type($stmatrix)^)? `)` `->` `(` `)`"
     )
 
 

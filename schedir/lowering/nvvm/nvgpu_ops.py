@@ -659,6 +659,10 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
                         pair = [emit(llvm.FPTruncOp(v, out)) for v in pair]
                     yield row, col, pair, block * WGMMA_ROWS + 8 * half, 8 * j
 
+    if op.tensor_map is not None:
+        _tma_staged_store(lw, op, tid, thread, pairs)
+        lw.replace(op, [])
+        return
     if op.staging is not None:
         _staged_store(lw, op, desc, bounds, tid, thread, pairs)
         lw.replace(op, [])
@@ -725,6 +729,9 @@ def _staged_store(
     rows, chunk = staging_t.get_shape()
     out = staging_t.element_type
     width = element_bytes(out)
+    staging_pitch = staging_strides(staging_t)
+    assert staging_pitch is not None
+    strides_row_bytes = staging_pitch[0] * width
     lanes = STAGING_PIECE_BYTES // width
     dst_t = _memref(op.dst_memref)
     strides = staging_strides(dst_t)
@@ -751,9 +758,18 @@ def _staged_store(
         )
     slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
     zero = c(0)
+    matrices = None
+    if op.stmatrix:
+        base = element_pointer(lw, emit, stage, [c(0), c(0)], op)
+        matrices = _MatrixStores(lw, op, base, thread, strides_row_bytes, False)
     for first in range(0, n, chunk):
         sync()  # the chunk before is copied out
-        for row, col, pair, _, _ in pairs(range(first, first + chunk)):
+        for row, col, pair, row_offset, col_offset in pairs(range(first, first + chunk)):
+            if matrices is not None:
+                block = row_offset - row_offset % WGMMA_ROWS
+                offset = block * strides_row_bytes
+                matrices.add(pair, out, offset, (col_offset - first) // 8 // 2 * 2)
+                continue
             vector = emit(llvm.PoisonOp(pair_t))
             for e in range(2):
                 vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))
@@ -785,6 +801,188 @@ def _staged_store(
             at = [emit(llvm.SelectOp(some, v, zero)) for v in (row, column)]
             target = element_pointer(lw, emit, desc, at, op)
             _bounded_piece_store(lw, op, target, piece, left, aligned)
+
+
+class _MatrixStores:
+    """A warp's fragment pairs into a shared buffer with `stmatrix` (four 8x8 matrices a
+    store: rows r and r + 8 of 8-column groups j and j + 1, as `pairs` gives them in
+    turn): lane l addresses row l mod 8 of matrix l / 8, row 16 w + 8 ((l / 8) mod 2) +
+    l mod 8 of the buffer, 16-byte piece j + l / 16 of it; in a 128B-swizzled buffer that
+    piece xor the row mod 8 (l mod 8): j even, so the lane's part is the xor
+    ((l / 16) xor (l mod 8)) x 16 of the group's piece j x 16."""
+
+    def __init__(
+        self,
+        lw: Lowering,
+        op: Operation,
+        base: SSAValue,
+        thread: SSAValue,
+        pitch: int,
+        swizzled: bool,
+    ) -> None:
+        self.lw, self.op, self.swizzled = lw, op, swizzled
+        emit = lw.emit(op)
+
+        def k(v: int) -> SSAValue:
+            return lw.constant(v, i32, op)
+
+        thread32 = emit(llvm.TruncOp(thread, i32))
+        lane = emit(llvm.URemOp(thread32, k(32)))
+        r = emit(llvm.AndOp(lane, k(7)))
+        q = emit(llvm.LShrOp(lane, k(3)))
+        warp = emit(llvm.UDivOp(thread32, k(32)))
+        row = emit(llvm.AddOp(emit(llvm.MulOp(warp, k(WARP_ROWS))), r))
+        row = emit(llvm.AddOp(row, emit(llvm.MulOp(emit(llvm.AndOp(q, k(1))), k(8)))))
+        base32 = emit(llvm.TruncOp(emit(llvm.PtrToIntOp(base, i64)), i32))
+        self.row = emit(llvm.AddOp(base32, emit(llvm.MulOp(row, k(pitch)))))
+        # the piece l / 16 of the group (xor the row mod 8 where swizzled), in bytes
+        piece = emit(llvm.LShrOp(q, k(1)))
+        if swizzled:
+            piece = emit(llvm.XOrOp(piece, r))
+        self.piece = emit(llvm.ShlOp(piece, k(4)))
+        self.group: list[SSAValue] = []
+
+    def add(self, pair: list[SSAValue], out: Attribute, offset: int, piece: int) -> None:
+        """Take the next pair of `pairs`; after the fourth, store the four matrices: their
+        rows start `offset` bytes into the buffer, their group's first piece is `piece`
+        (even) of the row."""
+        emit = self.lw.emit(self.op)
+        vector = emit(llvm.PoisonOp(VectorType(out, [2])))
+        for e in range(2):
+            vector = emit(llvm.InsertElementOp(vector, pair[e], self.lw.constant(e, i64, self.op)))
+        self.group.append(emit(llvm.BitcastOp(vector, i32)))
+        if len(self.group) < 4:
+            return
+        lw, op = self.lw, self.op
+        at = emit(llvm.AddOp(self.row, lw.constant(offset, i32, op)))
+        if self.swizzled:
+            lane_piece = emit(llvm.XOrOp(self.piece, lw.constant(16 * piece, i32, op)))
+        else:
+            lane_piece = emit(llvm.AddOp(self.piece, lw.constant(16 * piece, i32, op)))
+        at = emit(llvm.AddOp(at, lane_piece))
+        _asm(lw, op, _STMATRIX, "r,r,r,r,r", [at, *self.group])
+        self.group = []
+
+
+_TMA_STORE_CHUNK = (
+    "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];\n"
+    "@$0 cp.async.bulk.commit_group;"
+)
+"""The warpgroup's leader stores a staged chunk by TMA (coordinates innermost first) and
+commits it as a bulk async-group of its own."""
+
+
+WARP_ROWS = 16
+"""Rows of each 64-row block of the accumulator a warp holds (the D-fragment layout)."""
+_STMATRIX = "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};"
+"""Four 8x8 matrices of 16-bit pairs from the warp's registers (the mma fragment layout:
+lane l holds row l / 4, columns 2 (l mod 4) and + 1 of each) into shared memory."""
+
+
+def _tma_staged_store(
+    lw: Lowering,
+    op: ng.WarpgroupMmaStoreOp,
+    tid: SSAValue,
+    thread: SSAValue,
+    pairs: Callable[[range], Iterator[Pair]],
+) -> None:
+    """`mma.store ... through %bufs to %tmap[%i, %j]`: chunk c of the accumulator's
+    columns goes into buffer c mod B in TMA's 128B-swizzled layout (the 16-byte piece k
+    of row r at piece k xor r mod 8: a warp's pair stores, 8 rows of one 16-byte piece,
+    hit distinct banks), each thread fences its writes for the async proxy, and the
+    threads that wrote a box meet and one of them stores it by TMA at (%i + the box's
+    first row, %j + the chunk's first column) and commits it. A box of the accumulator's
+    rows: the warpgroup meets at its named barrier, its thread 0 stores; a box of 16 rows:
+    each warp writes only its own rows (16 of each 64), so it meets at `bar.warp.sync`
+    alone and its lane 0 stores them (a box per 64-row block), no warpgroup barrier at
+    all. Before meeting, the storing thread waits until the TMA store that read the next
+    chunk's buffer is done reading it (at most B - 2 groups pending); with one buffer,
+    before each chunk's writes (a wait and a meeting). The chunks per tile are a multiple
+    of B, so the next tile's chunks take the buffers in the same turn and the wait covers
+    them too."""
+    assert op.staging is not None and op.tensor_map is not None
+    emit = lw.emit(op)
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    acc = op.matrix_d.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+    n = acc.fragmented.get_shape()[1]
+    staging_t = _memref(op.staging)
+    buffers, rows, chunk = staging_t.get_shape()
+    box_rows = ng.tma.descriptor_of(op).tensor.get_shape()[0]
+    out = staging_t.element_type
+    width = element_bytes(out)
+    row_bytes = chunk * width
+    _align_shared(op, op.staging, SWIZZLE_ALIGNMENT)
+    stage = Descriptor(lw, op, lw.value(op.staging, op), staging_t)
+    base = element_pointer(lw, emit, stage, [c(0), c(0), c(0)], op)
+    tmap = lw.value(op.tensor_map, op)
+    row0, col0 = (_i32(lw, op, v) for v in op.coordinates)
+    eq = IntegerAttr(llvm.ICmpPredicateFlag("eq").to_int(), i64)
+    byte = IntegerType(8)
+    by_warp = box_rows != rows
+    if by_warp:
+        # The warp's boxes: its rows 16 w + 64 b of each 64-row block b.
+        leader = emit(llvm.ICmpOp(emit(llvm.URemOp(thread, c(32))), c(0), eq))
+        warp_row = emit(llvm.MulOp(emit(llvm.UDivOp(thread, c(32))), c(WARP_ROWS)))
+        boxes = [emit(llvm.AddOp(warp_row, c(b))) for b in range(0, rows, WGMMA_ROWS)]
+        full = lw.constant(-1, i32, op)
+
+        def sync() -> None:
+            _intrinsic(lw, op, "llvm.nvvm.bar.warp.sync", [full])
+    else:
+        leader = emit(llvm.ICmpOp(thread, c(0), eq))
+        boxes = [c(0)]
+        barrier = emit(
+            llvm.TruncOp(emit(llvm.AddOp(emit(llvm.UDivOp(tid, c(WARPGROUP_THREADS))), c(1))), i32)
+        )
+        count = lw.constant(WARPGROUP_THREADS, i32, op)
+
+        def sync() -> None:
+            _intrinsic(lw, op, "llvm.nvvm.barrier.cta.sync.aligned.count", [barrier, count])
+
+    def wait_read(pending: int) -> None:
+        _asm(lw, op, f"@$0 cp.async.bulk.wait_group.read {pending};", "b", [leader])
+
+    pair_t = VectorType(out, [2])
+    matrices = _MatrixStores(lw, op, base, thread, row_bytes, True) if op.stmatrix else None
+    for index, first in enumerate(range(0, n, chunk)):
+        buffer = index % buffers
+        if buffers == 1:
+            wait_read(0)  # the chunk before is read out of the one buffer
+            sync()
+        for row, col, pair, row_offset, col_offset in pairs(range(first, first + chunk)):
+            if matrices is not None:
+                block = row_offset - row_offset % WGMMA_ROWS
+                offset = (buffer * rows + block) * row_bytes
+                matrices.add(pair, out, offset, (col_offset - first) // 8 // 2 * 2)
+                continue
+            vector = emit(llvm.PoisonOp(pair_t))
+            for e in range(2):
+                vector = emit(llvm.InsertElementOp(vector, pair[e], c(e)))
+            # The 128B swizzle: the row's 16-byte piece index xor the row mod 8.
+            column = emit(llvm.MulOp(emit(llvm.SubOp(col, c(first))), c(width)))
+            phase = emit(llvm.ShlOp(emit(llvm.AndOp(row, c(7))), c(4)))
+            within = emit(llvm.XOrOp(column, phase))
+            at = emit(llvm.AddOp(emit(llvm.MulOp(row, c(row_bytes))), within))
+            at = emit(llvm.AddOp(at, c(buffer * rows * row_bytes)))
+            pointer = emit(llvm.GEPOp(base, [at], byte, flags=3))
+            lw.insert(llvm.StoreOp(vector, pointer, alignment=2 * width), op)
+        _asm(lw, op, "fence.proxy.async.shared::cta;", "", [])
+        if buffers > 1:
+            wait_read(buffers - 2)  # the next chunk's buffer is read out
+        sync()
+        column0 = emit(llvm.AddOp(col0, lw.constant(first, i32, op)))
+        for box_row in boxes:
+            offset = emit(llvm.MulOp(box_row, c(row_bytes)))
+            offset = emit(llvm.AddOp(offset, c(buffer * rows * row_bytes)))
+            source = emit(llvm.GEPOp(base, [offset], byte, flags=3))
+            # (a 32-bit shared-window address: one register)
+            source32 = emit(llvm.TruncOp(emit(llvm.PtrToIntOp(source, i64)), i32))
+            box_row0 = emit(llvm.AddOp(row0, emit(llvm.TruncOp(box_row, i32))))
+            _asm(lw, op, _TMA_STORE_CHUNK, "b,l,r,r,r", [leader, tmap, column0, box_row0, source32])
 
 
 def _copy_out_elements(

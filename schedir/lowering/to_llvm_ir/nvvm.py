@@ -2,7 +2,9 @@
 (`nvvm.read.ptx.sreg.tid.x` -> `llvm.nvvm.read.ptx.sreg.tid.x`), barriers (`nvvm.barrier`
 -> `llvm.nvvm.barrier.cta.sync.aligned.all(0)`) and warp shuffles (`nvvm.shfl.sync bfly`
 -> `llvm.nvvm.shfl.sync.bfly.f32`, `...f32p` with the validity bit) and register budgets
-(`nvvm.setmaxregister increase 232` -> `llvm.nvvm.setmaxnreg.inc.sync.aligned.u32(232)`)."""
+(`nvvm.setmaxregister increase 232` -> `llvm.nvvm.setmaxnreg.inc.sync.aligned.u32(232)`)
+and bulk async-group waits (`nvvm.cp.async.bulk.wait_group 0 read` ->
+`llvm.nvvm.cp.async.bulk.wait.group.read(0)`)."""
 
 from __future__ import annotations
 
@@ -51,12 +53,20 @@ def _set_max_register(t: Translation, op: nvvm.SetMaxRegisterOp) -> None:
     t.builder.call(fn, [ir.Constant(i32, op.regCount.value.data)])
 
 
+def _bulk_wait_group(t: Translation, op: nvvm.CpAsyncBulkWaitGroupOp) -> None:
+    i32 = ir.IntType(32)
+    name = "llvm.nvvm.cp.async.bulk.wait.group" + (".read" if op.read is not None else "")
+    fn = t.function(name, ir.FunctionType(ir.VoidType(), [i32]))
+    t.builder.call(fn, [ir.Constant(i32, op.group.value.data)])
+
+
 TRANSLATIONS: Mapping[type[Operation], Translate] = {
     **dict.fromkeys(nvvm.SREG_OPS.values(), _special_register),
     nvvm.BarrierOp: _barrier,
     nvvm.Barrier0Op: _barrier,
     nvvm.ShflSyncOp: _shuffle,
     nvvm.SetMaxRegisterOp: _set_max_register,
+    nvvm.CpAsyncBulkWaitGroupOp: _bulk_wait_group,
 }
 """The ops of this family and their translations."""
 

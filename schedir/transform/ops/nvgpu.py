@@ -137,8 +137,22 @@ def apply_persistent_tiles(op: PersistentTilesOp, interp: Interpreter) -> None:
 
 @applies(StageAccumulatorStoreOp)
 def apply_stage_accumulator_store(op: StageAccumulatorStoreOp, interp: Interpreter) -> None:
-    """Make each target accumulator store go through shared memory in `columns` chunks."""
+    """Make each target accumulator store go through shared memory in `columns` chunks
+    (out by TMA through `tma_buffers` buffers where the destination allows it)."""
     columns = _one_int(op, interp, op.columns, "columns")
+    buffers = 0
+    if op.tma_buffers is not None:
+        buffers = _one_int(op, interp, op.tma_buffers, "tma_buffers")
+    box_rows = 0
+    if op.tma_box_rows is not None:
+        box_rows = _one_int(op, interp, op.tma_box_rows, "tma_box_rows")
+    stmatrix = 0
+    if op.stmatrix is not None:
+        stmatrix = _one_int(op, interp, op.stmatrix, "stmatrix")
+    if stmatrix not in (0, 1):
+        raise definite(op, f"expected stmatrix to be 0 or 1, got {stmatrix}")
     for payload in interp.state.payload_ops(op.target):
         with _silenceable(op, "could not stage the accumulator store through shared memory"):
-            stage_accumulator_store(interp.state.rewriter(payload), payload, columns)
+            stage_accumulator_store(
+                interp.state.rewriter(payload), payload, columns, buffers, box_rows, stmatrix == 1
+            )

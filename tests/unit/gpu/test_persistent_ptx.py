@@ -185,3 +185,16 @@ def test_nothing_runs_between_the_last_wgmma_and_its_wait(
         assert not re.search(r"\b(div|rem)\.", window), window
         assert "call" not in window, window
     assert_assembles_cleanly(ptx, ptxas)
+
+
+@pytest.mark.parametrize("kind", ["f16", "bf16", "bias_relu"])
+def test_a_persistent_producer_of_24_registers_is_a_constraint_violation(kind: str) -> None:
+    """The persistent producer's tile loop spills at 24 registers (331x264x200, 3 stages,
+    3 or 132 blocks: 24-76 bytes): persistent > 0 needs producer_registers >= 40; a block
+    per tile still takes 24."""
+    for ctas in (3, 132):
+        with pytest.raises(TransformError, match=re.escape(f"params ({ctas}, 24)")):
+            compile_matmul(
+                kind, (331, 264, 200), {"producer_registers": 24, "persistent": ctas, "stages": 3}
+            )
+    compile_matmul(kind, (331, 264, 200), {"producer_registers": 24, "persistent": 0, "stages": 3})

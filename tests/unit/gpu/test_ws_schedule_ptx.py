@@ -134,6 +134,8 @@ def test_a_single_k_step_is_a_loop_of_one_step(consumers: int) -> None:
             "(128, 256, 4, 2, 56, 240)",
         ),
         ({"block_m": 256, "block_n": 256, "consumers": 1, "stages": 6}, "(256, 256, 6, 1"),
+        # A persistent producer's loop does not fit 24 registers (ptxas spills).
+        ({"persistent": 3, "producer_registers": 24}, "(3, 24)"),
     ],
 )
 def test_knob_points_beyond_the_limits_are_pruned(knobs: dict[str, int], violated: str) -> None:
