@@ -18,17 +18,16 @@
 // (benchmarks/gpu.py, same run): persistent 132 + store 64 0.181 ms, store 64 alone
 // 0.186, persistent 132 alone 0.198, neither 0.201; cuBLAS 0.184, Triton 0.187.
 // tma_buffers (0 selected; 1-4: the chunks of 64 columns stored out by TMA,
-// cp.async.bulk.tensor from that many 128B-swizzled buffers per consumer in turn, while the
-// consumer goes on to its next tile; where C's rows are no multiple of 16 bytes the 16-byte
-// stores stay) and tma_box_rows (0: each chunk one TMA box of the consumer's rows after its
-// named barrier; 16: each warp's own rows after a warp barrier only; with 2 buffers at edge
-// sizes of the bias + relu schedule ptxas spills 4 bytes). H200 4096^3, one run: mm_f16
-// store 64 0.185 ms, tma 2 0.208, tma 2 warp 0.214, tma 1 warp 0.208; mbr_f16 0.181, 0.186,
-// 0.185, 0.186 (probably the waits for a buffer's store: it queues behind the producer's TMA
-// loads of the next tile). stmatrix (0 selected; 1: the staging buffers written by
-// stmatrix.x4, four 8x8 matrices per instruction, instead of a 4-byte store per pair; one
-// run: mm_f16 0.191 ms vs 0.185, mbr_f16 0.187 vs 0.189, within the rounds' spread; tma 4 on
-// 3 stages with stmatrix 0.210 / 0.194).
+// cp.async.bulk.tensor from that many 128B-swizzled buffers per consumer in turn, while
+// the consumer goes on to its next tile; where C's rows are no multiple of 16 bytes the
+// 16-byte stores stay) and tma_box_rows (0: each chunk one TMA box of the consumer's rows
+// after its named barrier; 16: each warp's own rows after a warp barrier only). H200
+// 4096^3, one run: mm_f16 store 64 0.185 ms, tma 2 0.208, tma 2 warp 0.214, tma 1 warp
+// 0.208; mbr_f16 0.181, 0.186, 0.185, 0.186 (probably the waits for a buffer's store: it
+// queues behind the producer's TMA loads of the next tile). stmatrix (0 selected; 1: the
+// staging buffers written by stmatrix.x4, four 8x8 matrices per instruction, instead of a
+// 4-byte store per pair; one run: mm_f16 0.191 ms vs 0.185, mbr_f16 0.187 vs 0.189, within
+// the rounds' spread; tma 4 on 3 stages with stmatrix 0.210 / 0.194).
 // Payload: examples/matmul_bf16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {

@@ -610,11 +610,13 @@ def _mma_store(lw: Lowering, op: Operation) -> None:
     # chunk or the stores after it (a global store may alias a later global load, so
     # neither LLVM nor ptxas moves the loads above the stores, nor above the staged
     # store's barriers). Not for the bounded stores from registers of an edge tile, whose
-    # masks and addresses leave no registers for them (ptxas spills at 168).
+    # masks and addresses leave no registers for them (ptxas spills at 168), nor for the
+    # TMA-stored chunks of an edge tile (the descriptor, coordinates and leader live across
+    # the store: 4-48 bytes of spills with the bias + relu epilogue).
     loaded: dict[tuple[int, int, int], list[dict[SSAValue, SSAValue]]] = {}
     if (
         op.epilogue is not None
-        and (op.staging is not None or bounds is None)
+        and ((op.staging is not None and op.tensor_map is None) or bounds is None)
         and 0 < _prefetch_bytes(op.epilogue, m, n) <= PREFETCH_BYTES
     ):
         for block in range(m // WGMMA_ROWS):
