@@ -9,7 +9,8 @@
 // in; the wgmma rewrite (transform.schedir.nvgpu.rewrite_matmul_as_wgmma) then stores the
 // accumulators rounded to f16 (round to nearest even, as arith.truncf) straight from the
 // registers into the f16 output, and the block's f32 temporary and the generic are gone.
-// Limits: K and N multiples of 8 (TMA's 16-byte row strides) and K >= 64.
+// Limits: K >= 64; K or N no multiple of 8 (rows of no multiple of 16 bytes, which TMA
+// cannot describe) runs with the host staging A or B into padded rows.
 // Knobs: block_m, block_n, stages (as matmul_f16_ring_cuda.mlir).
 // Payload: examples/matmul_f16_f16out_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {

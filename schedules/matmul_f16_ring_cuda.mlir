@@ -22,8 +22,9 @@
 // Sizes the tiles do not divide: the edge tiles' copies load whole boxes (TMA zero-fills
 // what lies past the tensors, so an edge k adds zeros) and the store of C is bounded
 // (masked stores: only the rows and columns inside C). TMA needs 16-byte global row
-// strides: K and N must be multiples of 8 (else a diagnostic at the copy), and K >= 64
-// (a smaller K makes promotion allocate tiles narrower than the 128-byte rows).
+// strides: where K or N is no multiple of 8 the host stages A or B into rows of a 16-byte
+// pitch before the launch (schedir/gpu/host.py); K >= 64 (a smaller K makes promotion
+// allocate tiles narrower than the 128-byte rows: a diagnostic at the copy).
 // Knobs: block_m (rows of C per block: block_m / 64 m64 MMAs per k16), block_n (columns:
 // the wgmma's N) and stages (1: no ring; 3 measured fastest on the H200 at 4096^3 and
 // 8192^3), with block_m * block_n / 128 <= 128 accumulator registers per thread (64x256
