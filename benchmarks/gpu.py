@@ -682,7 +682,9 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={
+                "raster 4": {"raster_group": 4},
                 "raster 8": {"raster_group": 8},
+                "raster 16": {"raster_group": 16},
                 "bk32": {"block_k": 32},
                 "4 stages": {"stages": 4},
                 "256x128": {"block_m": 256, "block_n": 128, "warps_n": 2},

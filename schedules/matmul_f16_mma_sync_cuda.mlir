@@ -31,7 +31,8 @@
 // of 4 warps (64x64) 0.409, 4 warps with 32-wide k steps in 4 stages 0.420 and in 6
 // (111 KiB: still two blocks an SM) 0.420, 4 warps in raster groups of 8 rows 0.397,
 // 128x256 blocks of 8 warps (64x64, one block an SM) 0.387 (selected); cuBLAS 0.180:
-// 0.465x. The warps then wait on fixed latencies and on the k step's barrier with 2
+// 0.465x. Raster groups do not help the 128x256 blocks (another run: 4, 8 or 16 rows
+// 0.401-0.402 against 0.386 in the launch's order). The warps then wait on fixed latencies and on the k step's barrier with 2
 // warps a scheduler: more warps an SM need fewer registers than 64x64 tiles take (219).
 // At sizes the tiles do not divide, the partial tiles are copied into the same
 // buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
