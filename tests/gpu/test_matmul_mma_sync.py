@@ -18,23 +18,11 @@ from schedir.dialects.syntax import parse_module
 from schedir.dialects.types import entry_signature, find_entry
 from tests.gpu.conftest import run_sanitized
 from tests.helpers import check_results
+from tests.unit.gpu.test_mma_sync_schedule_ptx import PREVIOUS, SELECTED
 
 pytestmark = pytest.mark.gpu
 
 REPO = Path(__file__).parents[2]
-SELECTED = {
-    "block_m": 128,
-    "block_n": 256,
-    "block_k": 64,
-    "warps_n": 4,
-    "stages": 3,
-    "pad": 8,
-    "warps": 8,
-    "raster_group": 1,
-}
-"""The knobs' selected values in the schedule."""
-PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
-"""An earlier selection: 2 stages of 128x32 / 32x128 tiles (static shared memory)."""
 FOUR_WARPS = {"block_n": 128, "warps": 4, "warps_n": 2}
 """128x128 blocks of 4 warps (64x64 warp tiles, 128 threads)."""
 

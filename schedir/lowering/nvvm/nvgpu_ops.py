@@ -698,6 +698,21 @@ STAGING_PIECE_BYTES = 16
 """Bytes each thread copies out of the staging buffer at a time (a 16-byte vector)."""
 
 
+def _staging(
+    lw: Lowering, op: ng.WarpgroupMmaStoreOp
+) -> tuple[Callable[[Operation], SSAValue], Callable[[int], SSAValue], int, MemRefType]:
+    """What both staged stores start from: the op's emitter, an i64 constant maker, the
+    accumulator's columns and the staging buffer's type (the op has one)."""
+    assert op.staging is not None
+    acc = op.matrix_d.type
+    assert isinstance(acc, ng.WarpgroupAccumulatorType)
+
+    def c(v: int) -> SSAValue:
+        return lw.constant(v, i64, op)
+
+    return lw.emit(op), c, acc.fragmented.get_shape()[1], _memref(op.staging)
+
+
 def _staged_store(
     lw: Lowering,
     op: ng.WarpgroupMmaStoreOp,
@@ -718,15 +733,7 @@ def _staged_store(
     64 or more); otherwise the chunk goes out element by element, each warp's 32 adjacent
     in a row (`_copy_out_elements`)."""
     assert op.staging is not None
-    emit = lw.emit(op)
-
-    def c(v: int) -> SSAValue:
-        return lw.constant(v, i64, op)
-
-    acc = op.matrix_d.type
-    assert isinstance(acc, ng.WarpgroupAccumulatorType)
-    n = acc.fragmented.get_shape()[1]
-    staging_t = _memref(op.staging)
+    emit, c, n, staging_t = _staging(lw, op)
     stage = Descriptor(lw, op, lw.value(op.staging, op), staging_t)
     rows, chunk = staging_t.get_shape()
     out = staging_t.element_type
@@ -903,15 +910,7 @@ def _tma_staged_store(
     of B, so the next tile's chunks take the buffers in the same turn and the wait covers
     them too."""
     assert op.staging is not None and op.tensor_map is not None
-    emit = lw.emit(op)
-
-    def c(v: int) -> SSAValue:
-        return lw.constant(v, i64, op)
-
-    acc = op.matrix_d.type
-    assert isinstance(acc, ng.WarpgroupAccumulatorType)
-    n = acc.fragmented.get_shape()[1]
-    staging_t = _memref(op.staging)
+    emit, c, n, staging_t = _staging(lw, op)
     buffers, rows, chunk = staging_t.get_shape()
     box_rows = ng.tma.descriptor_of(op).tensor.get_shape()[0]
     out = staging_t.element_type
