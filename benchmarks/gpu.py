@@ -682,6 +682,7 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={
+                "fragments 0": {"fragments": 0},
                 "raster 4": {"raster_group": 4},
                 "raster 8": {"raster_group": 8},
                 "raster 16": {"raster_group": 16},

@@ -46,9 +46,11 @@
 // attribute; the copies are split over all the block's threads), the k step (block_k),
 // the warp split (warps_n warps along N, warps / warps_n along M), the ring depth
 // (stages, 2 to 6, a region of "ring" each, since multibuffer's factor and the
-// pipeline's depth are attributes), the row padding (pad) and the raster order of the blocks
+// pipeline's depth are attributes), the row padding (pad), the raster order of the blocks
 // (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
-// raster_blocks; 1: the launch's order); the constraint keeps warp tiles of whole m16n8
+// raster_blocks; 1: the launch's order) and the fragments' pipelining (fragments 1:
+// transform.schedir.nvgpu.pipeline_fragments moves each k step's wait, barrier and first
+// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 0: not); the constraint keeps warp tiles of whole m16n8
 // tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
 // stages' padded tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
@@ -64,6 +66,7 @@ module attributes {transform.with_named_sequence} {
     %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
     %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %frag = transform.tune.knob<"fragments"> = 1 from options = [0, 1] -> !transform.param<i64>
     %wm, %am, %ak, %bck, %bcn, %ring, %block = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad, %nw)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
@@ -205,25 +208,34 @@ module attributes {transform.with_named_sequence} {
     %tiles = transform.schedir.pad_shared_rows %allocs by %pad
       : (!transform.op<"memref.alloc">, !transform.param<i64>) -> !transform.op<"memref.alloc">
     %loop = transform.structured.match ops{["scf.for"]} in %func_a : (!transform.any_op) -> !transform.any_op
-    transform.tune.alternatives<"ring"> selected_region = %ring : !transform.param<i64> {
+    %piped = transform.tune.alternatives<"ring"> selected_region = %ring : !transform.param<i64> -> !transform.any_op {
       %mb = transform.memref.multibuffer %tiles <{factor = 2}> : (!transform.op<"memref.alloc">) -> !transform.any_op
-      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 2}> : (!transform.any_op) -> !transform.any_op
-      transform.yield
+      %p2 = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 2}> : (!transform.any_op) -> !transform.any_op
+      transform.yield %p2 : !transform.any_op
     }, {
       %mb = transform.memref.multibuffer %tiles <{factor = 3}> : (!transform.op<"memref.alloc">) -> !transform.any_op
-      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 3}> : (!transform.any_op) -> !transform.any_op
-      transform.yield
+      %p3 = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 3}> : (!transform.any_op) -> !transform.any_op
+      transform.yield %p3 : !transform.any_op
     }, {
       %mb = transform.memref.multibuffer %tiles <{factor = 4}> : (!transform.op<"memref.alloc">) -> !transform.any_op
-      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 4}> : (!transform.any_op) -> !transform.any_op
-      transform.yield
+      %p4 = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 4}> : (!transform.any_op) -> !transform.any_op
+      transform.yield %p4 : !transform.any_op
     }, {
       %mb = transform.memref.multibuffer %tiles <{factor = 5}> : (!transform.op<"memref.alloc">) -> !transform.any_op
-      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 5}> : (!transform.any_op) -> !transform.any_op
-      transform.yield
+      %p5 = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 5}> : (!transform.any_op) -> !transform.any_op
+      transform.yield %p5 : !transform.any_op
     }, {
       %mb = transform.memref.multibuffer %tiles <{factor = 6}> : (!transform.op<"memref.alloc">) -> !transform.any_op
-      %piped = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 6}> : (!transform.any_op) -> !transform.any_op
+      %p6 = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 6}> : (!transform.any_op) -> !transform.any_op
+      transform.yield %p6 : !transform.any_op
+    }
+    // The first k sub-step's fragments of each k step loaded before the barrier's
+    // successor, under the previous step's last mma.sync ops (fragments 1; 0: at the top
+    // of each step, after its barrier).
+    transform.tune.alternatives<"fragments"> selected_region = %frag : !transform.param<i64> {
+      transform.yield
+    }, {
+      %rotated = transform.schedir.nvgpu.pipeline_fragments failures(suppress) %piped : (!transform.any_op) -> !transform.any_op
       transform.yield
     }
     transform.apply_patterns to %func_a {

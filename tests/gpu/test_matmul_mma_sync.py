@@ -66,6 +66,10 @@ CASES = [
     ("f16", FOUR_WARPS | {"block_k": 32, "stages": 6}, (512, 256, 384)),
     ("f16", {"raster_group": 8}, (1000, 1032, 1016)),
     ("f16", {"raster_group": 8}, (4096, 4096, 4096)),
+    ("f16", {"fragments": 0}, (1000, 1032, 1016)),
+    ("f16", {"fragments": 0}, (512, 256, 384)),
+    ("bf16", {}, (512, 256, 384)),
+    ("f16", PREVIOUS | {"block_k": 16, "stages": 2}, (256, 384, 96)),
     ("f16", PREVIOUS, (1000, 1032, 1016)),
     ("f16", PREVIOUS, (512, 256, 384)),
     ("f16", PREVIOUS | {"block_m": 64, "block_n": 64, "warps_n": 2}, (1000, 1032, 1016)),
@@ -86,8 +90,8 @@ warp tiles, 3 stages in dynamic shared memory) at odd sizes (edge tiles in every
 dimension, one row, a single partial tile), at sizes the tiles divide (pipelined; one k
 step, fewer than the stages; an edge in M only: B's copies asynchronous, A's not),
 4096^3, bf16, 4 stages, 32-wide k steps, 128x128 blocks (64x32 warp tiles), blocks of 4
-warps (64x64 warp tiles; also 6 stages of 32-wide k steps) and raster groups of 8 rows
-of tiles; the earlier 2 stages of 128x128x32 tiles in static shared memory and other
+warps (64x64 warp tiles; also 6 stages of 32-wide k steps), raster groups of 8 rows
+of tiles and the fragments not pipelined across the k steps (fragments 0); the earlier 2 stages of 128x128x32 tiles in static shared memory and other
 tile shapes (rows unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256
 and 256x128 blocks, odd sizes too)."""
 

@@ -251,11 +251,96 @@ class PadSharedRowsOp(IRDLOperation):
     assembly_format = "$target `by` $pad attr-dict `:` functional-type(operands, results)"
 
 
+@irdl_transform_op
+class PipelineFragmentsOp(IRDLOperation):
+    """Software-pipelines the register fragments of an mma.sync k loop across its k
+    steps (schedir's extension; no upstream op): the wait and the barrier that open each
+    iteration of a loop pipelined by `transform.nvgpu.pipeline_shared_memory_copies`,
+    and the fragment loads (`ldmatrix`) of its first k sub-step, move into the previous
+    iteration, after its last shared-memory read and before its last sub-step's
+    mma.sync ops, which then hide their latency; the fragments are carried into the
+    next iteration (CUTLASS's multistage main loop).
+
+    ```mlir
+    %l2 = transform.schedir.nvgpu.pipeline_fragments failures(suppress) %for
+        : (!transform.any_op) -> !transform.any_op
+    // scf.for %k iter_args(%acc) { wait; gpu.barrier; <copies of %k + 2 s>;
+    //   %f0 = ldmatrix(%k); mma(%f0, %acc); ... %f3 = ldmatrix(%k); mma(%f3) }
+    // -> wait; gpu.barrier; %f = ldmatrix(%lb)
+    //    scf.for %k iter_args(%acc, %f) { <copies of %k + 2 s>; mma(%f, %acc); ...
+    //      %f3 = ldmatrix(%k); wait; gpu.barrier; %n = ldmatrix(%k + s); mma(%f3); yield .., %n }
+    ```
+
+    The first sub-step's fragments are the A and B operands of the mma.sync ops that
+    accumulate a carried value; they are cloned, with the side-effect-free and
+    read-only ops they are computed from, for the first iteration before the loop and
+    for the next one in the body. The copies issued at the top of an iteration follow
+    the barrier of the previous one, which every read of the slot they overwrite
+    precedes; the wait keeps its group count. The last iteration loads fragments from a
+    slot of the ring past the loop's end and drops them.
+
+    Return modes: consumes the target; returns the new loop (it carries the fragments
+    after the old loop's values, whose results replace the old loop's). Failure mode
+    `failures(propagate|suppress)` (default `suppress`): a loop that is not an `scf.for`
+    whose body opens with a `nvgpu.device_async_wait` and a `gpu.barrier` (a loop not
+    pipelined, as at partial tiles where the copies stay synchronous), has no mma.sync
+    on a carried accumulator, or whose first fragments depend on other carried values
+    or on ops that write memory is a silenceable failure at that loop, which `suppress`
+    drops (the loop is returned unchanged).
+    """
+
+    name = "transform.schedir.nvgpu.pipeline_fragments"
+
+    for_op = operand_def(TransformOpHandleType)
+    failure_propagation_mode = opt_prop_def(IntegerAttr[I32])
+    result = result_def(TransformOpHandleType)
+
+    consumed_operands = ("for_op",)
+
+    @property
+    def mode(self) -> FailurePropagationMode:
+        """The failure propagation mode (`suppress` when not given)."""
+        if self.failure_propagation_mode is None:
+            return FailurePropagationMode.SUPPRESS
+        return failure_mode(self.failure_propagation_mode)
+
+    @property
+    def suppresses_failures(self) -> bool:
+        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
+        return self.mode == FailurePropagationMode.SUPPRESS
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PipelineFragmentsOp:
+        mode = parse_failures(parser)
+        target = parser.parse_unresolved_operand()
+        props, attrs = parse_prop_and_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_functional_type(parser)
+        if len(inputs) != 1 or len(outputs) != 1:
+            parser.raise_error("expected one operand and one result type")
+        return cls.create(
+            operands=[parser.resolve_operand(target, inputs[0])],
+            result_types=outputs,
+            properties=props | {"failure_propagation_mode": mode},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_failures(printer, failure_mode_attr(self.mode))
+        printer.print_string(" ")
+        printer.print_ssa_value(self.for_op)
+        print_prop_and_attr_dict(printer, self, elided=("failure_propagation_mode",))
+        printer.print_string(" : ")
+        print_functional_type(printer, [self.for_op.type], [self.result.type])
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteMatmulAsMmaSyncOp,
     CreateAsyncGroupsOp,
     PipelineSharedMemoryCopiesOp,
     PadSharedRowsOp,
+    PipelineFragmentsOp,
 )
 
 __all__ = [

@@ -1,6 +1,8 @@
-"""Apply functions of `transform.nvgpu.rewrite_matmul_as_mma_sync`, `create_async_groups`
-and `pipeline_shared_memory_copies` (`schedir.dialects.transform.nvgpu_mma`): adapters
-over `schedir.transform.rewrites.gpu.mma_sync`, `.async_groups` and `.pipeline_copies`."""
+"""Apply functions of `transform.nvgpu.rewrite_matmul_as_mma_sync`, `create_async_groups`,
+`pipeline_shared_memory_copies` and schedir's `pad_shared_rows` and
+`nvgpu.pipeline_fragments` (`schedir.dialects.transform.nvgpu_mma`): adapters over
+`schedir.transform.rewrites.gpu.mma_sync`, `.async_groups`, `.pipeline_copies`,
+`.pad_shared` and `.pipeline_fragments`."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu_mma import (
     CreateAsyncGroupsOp,
     PadSharedRowsOp,
+    PipelineFragmentsOp,
     PipelineSharedMemoryCopiesOp,
     RewriteMatmulAsMmaSyncOp,
 )
@@ -29,6 +32,10 @@ from schedir.transform.rewrites.gpu.pad_shared import (
 from schedir.transform.rewrites.gpu.pipeline_copies import (
     PipelineError,
     pipeline_shared_memory_copies,
+)
+from schedir.transform.rewrites.gpu.pipeline_fragments import (
+    FragmentPipelineError,
+    pipeline_fragments,
 )
 from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
@@ -108,3 +115,24 @@ def apply_pad_shared_rows(op: PadSharedRowsOp, interp: Interpreter) -> None:
         return [result.alloc]
 
     interp.apply_to_each(op, op.target, one)
+
+
+@applies(PipelineFragmentsOp)
+def apply_pipeline_fragments(op: PipelineFragmentsOp, interp: Interpreter) -> None:
+    """Pipeline each target loop's first k sub-step fragments across its barrier."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = pipeline_fragments(interp.state.rewriter(payload), payload)
+        except FragmentPipelineError as error:
+            if op.suppresses_failures:
+                return [payload]
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "failed to pipeline the fragments")]
+            ) from None
+        return [result.loop]
+
+    interp.apply_to_each(op, op.for_op, one)

@@ -72,6 +72,9 @@ CASES = [
     (FOUR_WARPS, (200, 264, 104)),
     ({"raster_group": 2}, (384, 256, 64)),
     ({"raster_group": 4}, (200, 264, 104)),
+    ({"fragments": 0}, (128, 256, 192)),
+    (PREVIOUS | {"fragments": 0}, (128, 128, 96)),
+    (PREVIOUS | {"block_k": 16, "stages": 2}, (128, 128, 48)),
 ]
 """(knobs, (m, n, k)): the selected 3 stages of padded 128x64 / 64x256 tiles (64x64 warp
 tiles), 3 of 128x64 / 64x128 tiles (64x32 warp tiles), the earlier 2 stages of 128x32 / 32x128 tiles, 3 stages unpadded, 4 stages of
@@ -81,7 +84,9 @@ synchronous copies into the multi-buffered, padded slots, the element loads wher
 is partial; with edges in M only, B's copies are asynchronous and A's synchronous, and
 the loop is not pipelined); blocks of 4 warps (64x64 warp tiles, 128 threads copying);
 blocks in raster groups of 2 and 4 rows of tiles (every tile still computed once: a
-tile no block computes stays NaN)."""
+tile no block computes stays NaN); the fragments of each k step's first sub-step loaded
+in the step before (the default) and not (fragments 0), also with one sub-step per k
+step on 2 stages (the wait for the next step's copies right after they are issued)."""
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,7 @@ SELECTED = {
     "pad": 8,
     "warps": 8,
     "raster_group": 1,
+    "fragments": 1,
 }
 """The knobs' selected values in the schedule."""
 PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
@@ -99,24 +100,36 @@ def test_operands_load_through_ldmatrix_and_cp_async(
     """Per k step a warp loads its 64x32 A tile with 8 ldmatrix.x4 and its 32x32 B tile
     with 4 ldmatrix.x4.trans. Where the tiles divide the sizes, the copies are 16-byte
     cp.async (4 per thread and k step: 2 stages, 1 issued before the loop), each k step
-    waits for its own group (the later step's copies are issued after the step's one
-    barrier), and no operand element is loaded one by one; at edge tiles the copies stay
-    synchronous and the element loads remain as the other branch of the ldmatrix check."""
+    waits for the next one's group after its last fragment loads (pipelined fragments:
+    the first k sub-step's 4 + 2 ldmatrix of the first step are also loaded before the
+    loop, after its wait and barrier), and no operand element is loaded one by one; at
+    edge tiles the loop is not pipelined, the copies stay synchronous and the element
+    loads remain as the other branch of the ldmatrix check."""
     _, _, ptx, whole = compiled
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 8
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 4
+    a_loads = len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx))
+    b_loads = len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx))
     copies = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16", ptx)
     scalar = re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
     if not whole:
+        assert (a_loads, b_loads) == (8, 4)
         assert not copies and scalar
         return
+    assert (a_loads, b_loads) == (8 + 4, 4 + 2)
     assert len(copies) == 4 * 2, len(copies)
     waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
-    assert waits == ["0", "0"], waits
+    assert waits == ["0", "0", "0"], waits
     assert not scalar
-    # One barrier per k step: between the wait and the next step's copies.
-    loop = ptx[ptx.index("cp.async.wait_group") : ptx.rindex("cp.async.wait_group")]
+    # One barrier per k step, after the wait for the next step's copies.
+    loop = ptx[_nth(ptx, "cp.async.wait_group", 1) : ptx.rindex("cp.async.wait_group")]
     assert len(re.findall(r"\bbar\.sync\b", loop)) == 1, loop
+
+
+def _nth(text: str, word: str, n: int) -> int:
+    """The index of the `n`-th (from 0) occurrence of `word` in `text`."""
+    at = -1
+    for _ in range(n + 1):
+        at = text.index(word, at + 1)
+    return at
 
 
 def test_ptx_assembles_without_spills(compiled: tuple[str, str, str, bool], ptxas: Path) -> None:
@@ -212,9 +225,10 @@ def test_rings_beyond_48_kib_live_in_dynamic_shared_memory(
 
 def test_selected_tiles_ptx(ptxas: Path) -> None:
     """The selected kernel at 512^3: per 64-wide k step a warp's 64x64 tile is 4 x 8 x 4
-    m16n8k16 mma.sync on 16 ldmatrix.x4 of A and 16 ldmatrix.x4.trans of B, and a thread
-    issues 12 16-byte cp.async (4 of A's 128x64 tile, 8 of B's 64x256: 2 steps before the
-    loop, 1 in it); one barrier per k step; no spills, nor at the example's edge tiles."""
+    m16n8k16 mma.sync on 16 ldmatrix.x4 of A and 16 ldmatrix.x4.trans of B (the first k
+    sub-step's 4 + 4 also before the loop: pipelined fragments), and a thread issues 12
+    16-byte cp.async (4 of A's 128x64 tile, 8 of B's 64x256: 2 steps before the loop, 1
+    in it); one barrier per k step; no spills, nor at the example's edge tiles."""
     kernel = schedir.compile(
         _payload(512, 512, 512, "f16"),
         schedule=SCHEDULE,
@@ -223,13 +237,14 @@ def test_selected_tiles_ptx(ptxas: Path) -> None:
     ptx = kernel.stages["ptx"]
     mma = re.findall(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
     assert len(mma) == 4 * 8 * 4, len(mma)
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 16
-    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 16
+    # 16 + 16 per k step and the first k sub-step's 4 + 4 once more before the loop.
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16", ptx)) == 16 + 4
+    assert len(re.findall(r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans\.shared\.b16", ptx)) == 16 + 4
     copies = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16", ptx)
     assert len(copies) == 12 * 3, len(copies)
     waits = re.findall(r"cp\.async\.wait_group\s+(\d+);", ptx)
-    assert waits == ["1", "0"], waits
-    loop = ptx[ptx.index("cp.async.wait_group") : ptx.rindex("cp.async.wait_group")]
+    assert waits == ["1", "1", "0"], waits
+    loop = ptx[_nth(ptx, "cp.async.wait_group", 1) : ptx.rindex("cp.async.wait_group")]
     assert len(re.findall(r"\bbar\.sync\b", loop)) == 1, loop
     assert not re.findall(r"ld\.shared\.(?:u16|b16)", ptx)
     edges = schedir.compile(
@@ -256,3 +271,44 @@ def test_edge_tiles_of_64x64_warp_tiles_do_not_spill(ptxas: Path) -> None:
     log = ptxas_log(kernel.stages["ptx"], ptxas, "sm_90")
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", log)
     assert spills and all(s == ("0", "0") for s in spills), log
+
+
+@pytest.mark.parametrize("fragments", [0, 1])
+def test_fragments_pipelined_across_the_barrier(fragments: int) -> None:
+    """The selected kernel at 512^3: with pipelined fragments the k loop opens with the
+    copies of a later step and the mma.sync ops of the fragments carried in, and its
+    wait and barrier sit after the step's last ldmatrix, followed by the next step's
+    first 4 + 4 ldmatrix and then the step's last 32 mma.sync (the wait and barrier of
+    the first step and its first fragments before the loop); without, the loop opens
+    with its wait and barrier, and every ldmatrix of a step precedes its mma.sync ops."""
+    kernel = schedir.compile(
+        _payload(512, 512, 512, "f16"),
+        schedule=_schedule({"fragments": fragments}),
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    ptx = kernel.stages["ptx"]
+    assert len(re.findall(r"\bmma\.sync", ptx)) == 128
+    # The k loop's body: from the label a later branch jumps back to, to that branch.
+    (body,) = [
+        ptx[ptx.index(f"{label}:") : branch.start()]
+        for branch in re.finditer(r"\bbra(?:\.uni)?\s+(\$L__\w+);", ptx)
+        for label in [branch.group(1)]
+        if f"{label}:" in ptx[: branch.start()]
+    ]
+    steps = re.findall(
+        r"\b(cp\.async\.wait_group|bar\.sync|ldmatrix|mma\.sync|cp\.async\.cg)", body
+    )
+    squeezed = [k for i, k in enumerate(steps) if i == 0 or k != steps[i - 1]]
+    if fragments:
+        assert squeezed[:4] == ["cp.async.cg", "mma.sync", "ldmatrix", "mma.sync"], squeezed
+        assert squeezed[-5:] == [
+            "ldmatrix",
+            "cp.async.wait_group",
+            "bar.sync",
+            "ldmatrix",
+            "mma.sync",
+        ], squeezed
+        assert steps[-32:] == ["mma.sync"] * 32
+    else:
+        assert squeezed[:4] == ["cp.async.wait_group", "bar.sync", "cp.async.cg", "ldmatrix"]
+        assert squeezed[-2:] == ["ldmatrix", "mma.sync"], squeezed
