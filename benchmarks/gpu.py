@@ -683,6 +683,8 @@ def cases(torch: Any) -> list[Case]:
             half=True,
             knob_variants={
                 "fragments 0": {"fragments": 0},
+                "ring_offsets 0": {"ring_offsets": 0},
+                "fragments 0 ring_offsets 0": {"fragments": 0, "ring_offsets": 0},
                 "raster 4": {"raster_group": 4},
                 "raster 8": {"raster_group": 8},
                 "raster 16": {"raster_group": 16},

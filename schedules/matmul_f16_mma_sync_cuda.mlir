@@ -50,7 +50,9 @@
 // (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
 // raster_blocks; 1: the launch's order) and the fragments' pipelining (fragments 1:
 // transform.schedir.nvgpu.pipeline_fragments moves each k step's wait, barrier and first
-// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 0: not); the constraint keeps warp tiles of whole m16n8
+// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 0: not) and
+// the ring slots' offsets (ring_offsets 1: transform.schedir.nvgpu.carry_ring_offsets
+// carries them in the k loop, advanced by compare-selects; 0: recomputed each step); the constraint keeps warp tiles of whole m16n8
 // tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
 // stages' padded tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
@@ -67,6 +69,7 @@ module attributes {transform.with_named_sequence} {
     %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     %frag = transform.tune.knob<"fragments"> = 1 from options = [0, 1] -> !transform.param<i64>
+    %carry = transform.tune.knob<"ring_offsets"> = 1 from options = [0, 1] -> !transform.param<i64>
     %wm, %am, %ak, %bck, %bcn, %ring, %block = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad, %nw)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
@@ -242,6 +245,20 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %func_a : !transform.any_op
+    // The ring slots' byte offsets (one per buffer and per iteration addressed: the
+    // step's, its copies', its next fragments') carried by the k loop (ring 1), not
+    // recomputed with a division by the stage count in each step (ring 0).
+    transform.tune.alternatives<"ring_offsets"> selected_region = %carry : !transform.param<i64> {
+      transform.yield
+    }, {
+      %loops = transform.structured.match ops{["scf.for"]} in %func_a : (!transform.any_op) -> !transform.any_op
+      %carried = transform.schedir.nvgpu.carry_ring_offsets failures(suppress) %loops : (!transform.any_op) -> !transform.any_op
+      transform.apply_patterns to %func_a {
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      transform.apply_cse to %func_a : !transform.any_op
+      transform.yield
+    }
     transform.yield
   }
 }

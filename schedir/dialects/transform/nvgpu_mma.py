@@ -1,6 +1,8 @@
 """Upstream's `transform.nvgpu.rewrite_matmul_as_mma_sync`, `create_async_groups` and
 `pipeline_shared_memory_copies` (NVGPUTransformOps.td): the warp-level tensor-core route
-(sm_80+), for what wgmma cannot tile and for pre-Hopper GPUs.
+(sm_80+), for what wgmma cannot tile and for pre-Hopper GPUs; with schedir's extensions
+for it, `transform.schedir.pad_shared_rows`, `transform.schedir.nvgpu.pipeline_fragments`
+and `transform.schedir.nvgpu.carry_ring_offsets`.
 
 Applied by `schedir.transform.ops.nvgpu_mma`.
 """
@@ -335,12 +337,92 @@ class PipelineFragmentsOp(IRDLOperation):
         print_functional_type(printer, [self.for_op.type], [self.result.type])
 
 
+@irdl_transform_op
+class CarryRingOffsetsOp(IRDLOperation):
+    """Carries the ring offsets of a multi-buffered loop instead of recomputing them
+    (schedir's extension; no upstream op): each `affine.apply` of the body on the
+    induction variable (plus a constant) whose values repeat with a period of 2 to 16
+    iterations, each a constant above the one before except where they wrap (a ring
+    slot's byte offset, `((i floordiv step) mod d) * bytes`, after canonicalization),
+    becomes a value the loop carries and advances with an add, a compare and a select:
+    no division by the ring's depth in the loop.
+
+    ```mlir
+    %l2 = transform.schedir.nvgpu.carry_ring_offsets failures(suppress) %for
+        : (!transform.any_op) -> !transform.any_op
+    // scf.for %i = %c0 to %c4096 step %c64 {
+    //   %o = affine.apply affine_map<(d0) -> ((d0 floordiv 64) mod 3 * 18432)>(%i) ... }
+    // -> scf.for %i = %c0 to %c4096 step %c64 iter_args(%o = %c0) { ...
+    //      %n = arith.addi %o, %c18432; %w = arith.cmpi eq, %n, %c55296
+    //      %s = arith.select %w, %c0, %n; scf.yield %s }
+    ```
+
+    The loop must be software-pipelined (its body waits for asynchronous copies) and
+    its bounds and step constants; the sequence is checked on every iteration. Applies with equal sequences share one carried value; other applies
+    stay.
+
+    Return modes: consumes the target; returns the new loop (it carries the offsets
+    after the old loop's values, whose results replace the old loop's). Failure mode
+    `failures(propagate|suppress)` (default `suppress`): a target that is not an
+    `scf.for` with constant bounds and step whose body waits for asynchronous copies
+    (a loop not pipelined, as at partial tiles), or none of whose applies qualifies, is a
+    silenceable failure at that loop, which `suppress` drops (the loop is returned
+    unchanged).
+    """
+
+    name = "transform.schedir.nvgpu.carry_ring_offsets"
+
+    for_op = operand_def(TransformOpHandleType)
+    failure_propagation_mode = opt_prop_def(IntegerAttr[I32])
+    result = result_def(TransformOpHandleType)
+
+    consumed_operands = ("for_op",)
+
+    @property
+    def mode(self) -> FailurePropagationMode:
+        """The failure propagation mode (`suppress` when not given)."""
+        if self.failure_propagation_mode is None:
+            return FailurePropagationMode.SUPPRESS
+        return failure_mode(self.failure_propagation_mode)
+
+    @property
+    def suppresses_failures(self) -> bool:
+        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
+        return self.mode == FailurePropagationMode.SUPPRESS
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CarryRingOffsetsOp:
+        mode = parse_failures(parser)
+        target = parser.parse_unresolved_operand()
+        props, attrs = parse_prop_and_attr_dict(parser, cls)
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_functional_type(parser)
+        if len(inputs) != 1 or len(outputs) != 1:
+            parser.raise_error("expected one operand and one result type")
+        return cls.create(
+            operands=[parser.resolve_operand(target, inputs[0])],
+            result_types=outputs,
+            properties=props | {"failure_propagation_mode": mode},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_failures(printer, failure_mode_attr(self.mode))
+        printer.print_string(" ")
+        printer.print_ssa_value(self.for_op)
+        print_prop_and_attr_dict(printer, self, elided=("failure_propagation_mode",))
+        printer.print_string(" : ")
+        print_functional_type(printer, [self.for_op.type], [self.result.type])
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     RewriteMatmulAsMmaSyncOp,
     CreateAsyncGroupsOp,
     PipelineSharedMemoryCopiesOp,
     PadSharedRowsOp,
     PipelineFragmentsOp,
+    CarryRingOffsetsOp,
 )
 
 __all__ = [

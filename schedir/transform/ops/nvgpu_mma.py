@@ -1,8 +1,9 @@
 """Apply functions of `transform.nvgpu.rewrite_matmul_as_mma_sync`, `create_async_groups`,
-`pipeline_shared_memory_copies` and schedir's `pad_shared_rows` and
-`nvgpu.pipeline_fragments` (`schedir.dialects.transform.nvgpu_mma`): adapters over
+`pipeline_shared_memory_copies` and schedir's `pad_shared_rows`,
+`nvgpu.pipeline_fragments` and `nvgpu.carry_ring_offsets`
+(`schedir.dialects.transform.nvgpu_mma`): adapters over
 `schedir.transform.rewrites.gpu.mma_sync`, `.async_groups`, `.pipeline_copies`,
-`.pad_shared` and `.pipeline_fragments`."""
+`.pad_shared`, `.pipeline_fragments` and `.ring_offsets`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from xdsl.ir import Operation
 from schedir.diagnostics import TransformError
 from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu_mma import (
+    CarryRingOffsetsOp,
     CreateAsyncGroupsOp,
     PadSharedRowsOp,
     PipelineFragmentsOp,
@@ -37,6 +39,7 @@ from schedir.transform.rewrites.gpu.pipeline_fragments import (
     FragmentPipelineError,
     pipeline_fragments,
 )
+from schedir.transform.rewrites.gpu.ring_offsets import RingOffsetError, carry_ring_offsets
 from schedir.transform.state import MultipleTransformErrors, definite, silenceable
 
 
@@ -132,6 +135,27 @@ def apply_pipeline_fragments(op: PipelineFragmentsOp, interp: Interpreter) -> No
             )
             raise MultipleTransformErrors(
                 [reason, silenceable(op, "failed to pipeline the fragments")]
+            ) from None
+        return [result.loop]
+
+    interp.apply_to_each(op, op.for_op, one)
+
+
+@applies(CarryRingOffsetsOp)
+def apply_carry_ring_offsets(op: CarryRingOffsetsOp, interp: Interpreter) -> None:
+    """Carry each target loop's ring offsets instead of recomputing them."""
+
+    def one(payload: Operation) -> list[Mapped]:
+        try:
+            result = carry_ring_offsets(interp.state.rewriter(payload), payload)
+        except RingOffsetError as error:
+            if op.suppresses_failures:
+                return [payload]
+            reason = TransformError(
+                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
+            )
+            raise MultipleTransformErrors(
+                [reason, silenceable(op, "failed to carry the ring offsets")]
             ) from None
         return [result.loop]
 

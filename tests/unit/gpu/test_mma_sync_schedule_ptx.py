@@ -52,6 +52,7 @@ SELECTED = {
     "warps": 8,
     "raster_group": 1,
     "fragments": 1,
+    "ring_offsets": 1,
 }
 """The knobs' selected values in the schedule."""
 PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
@@ -273,6 +274,34 @@ def test_edge_tiles_of_64x64_warp_tiles_do_not_spill(ptxas: Path) -> None:
     assert spills and all(s == ("0", "0") for s in spills), log
 
 
+def _loop_body(ptx: str) -> str:
+    """The k loop's body: from the label a later branch jumps back to, to that branch."""
+    (body,) = [
+        ptx[ptx.index(f"{label}:") : branch.start()]
+        for branch in re.finditer(r"\bbra(?:\.uni)?\s+(\$L__\w+);", ptx)
+        for label in [branch.group(1)]
+        if f"{label}:" in ptx[: branch.start()]
+    ]
+    return body
+
+
+@pytest.mark.parametrize("ring_offsets", [0, 1])
+def test_ring_offsets_carried_by_the_k_loop(ring_offsets: int) -> None:
+    """The selected kernel at 512^3: with the ring offsets carried, the k loop computes
+    no slot as a division by the 3 stages (LLVM's multiply-high by its reciprocal) and
+    advances them with compare-selects; without, it divides in each k step."""
+    kernel = schedir.compile(
+        _payload(512, 512, 512, "f16"),
+        schedule=_schedule({"ring_offsets": ring_offsets}),
+        options=CompileOptions(target="cuda", arch="sm_90"),
+    )
+    body = _loop_body(kernel.stages["ptx"])
+    divisions = re.findall(r"\bmul\.hi\.u64\b", body)
+    assert (len(divisions) == 0) == bool(ring_offsets), divisions
+    if ring_offsets:
+        assert re.findall(r"\bselp\.b64\b", body)
+
+
 @pytest.mark.parametrize("fragments", [0, 1])
 def test_fragments_pipelined_across_the_barrier(fragments: int) -> None:
     """The selected kernel at 512^3: with pipelined fragments the k loop opens with the
@@ -288,13 +317,7 @@ def test_fragments_pipelined_across_the_barrier(fragments: int) -> None:
     )
     ptx = kernel.stages["ptx"]
     assert len(re.findall(r"\bmma\.sync", ptx)) == 128
-    # The k loop's body: from the label a later branch jumps back to, to that branch.
-    (body,) = [
-        ptx[ptx.index(f"{label}:") : branch.start()]
-        for branch in re.finditer(r"\bbra(?:\.uni)?\s+(\$L__\w+);", ptx)
-        for label in [branch.group(1)]
-        if f"{label}:" in ptx[: branch.start()]
-    ]
+    body = _loop_body(ptx)
     steps = re.findall(
         r"\b(cp\.async\.wait_group|bar\.sync|ldmatrix|mma\.sync|cp\.async\.cg)", body
     )
