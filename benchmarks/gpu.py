@@ -683,6 +683,7 @@ def cases(torch: Any) -> list[Case]:
             half=True,
             knob_variants={
                 "fragments 0": {"fragments": 0},
+                "fragments 2": {"fragments": 2},
                 "ring_offsets 0": {"ring_offsets": 0},
                 "fragments 0 ring_offsets 0": {"fragments": 0, "ring_offsets": 0},
                 "raster 4": {"raster_group": 4},

@@ -50,7 +50,9 @@
 // (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
 // raster_blocks; 1: the launch's order) and the fragments' pipelining (fragments 1:
 // transform.schedir.nvgpu.pipeline_fragments moves each k step's wait, barrier and first
-// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 0: not) and
+// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 2: also
+// each later sub-step's ldmatrix before the sub-step before's mma.sync ops,
+// double-buffered registers; 0: neither) and
 // the ring slots' offsets (ring_offsets 1: transform.schedir.nvgpu.carry_ring_offsets
 // carries them in the k loop, advanced by compare-selects; 0: recomputed each step); the constraint keeps warp tiles of whole m16n8
 // tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
@@ -68,7 +70,7 @@ module attributes {transform.with_named_sequence} {
     %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
     %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
-    %frag = transform.tune.knob<"fragments"> = 1 from options = [0, 1] -> !transform.param<i64>
+    %frag = transform.tune.knob<"fragments"> = 1 from options = [0, 1, 2] -> !transform.param<i64>
     %carry = transform.tune.knob<"ring_offsets"> = 1 from options = [0, 1] -> !transform.param<i64>
     %wm, %am, %ak, %bck, %bcn, %ring, %block = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad, %nw)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
@@ -239,6 +241,9 @@ module attributes {transform.with_named_sequence} {
       transform.yield
     }, {
       %rotated = transform.schedir.nvgpu.pipeline_fragments failures(suppress) %piped : (!transform.any_op) -> !transform.any_op
+      transform.yield
+    }, {
+      %doubled = transform.schedir.nvgpu.pipeline_fragments failures(suppress) %piped <{double_buffer}> : (!transform.any_op) -> !transform.any_op
       transform.yield
     }
     transform.apply_patterns to %func_a {

@@ -68,6 +68,11 @@ CASES = [
     ("f16", {"raster_group": 8}, (4096, 4096, 4096)),
     ("f16", {"fragments": 0}, (1000, 1032, 1016)),
     ("f16", {"fragments": 0}, (512, 256, 384)),
+    ("f16", {"fragments": 2}, (1000, 1032, 1016)),
+    ("f16", {"fragments": 2}, (512, 256, 384)),
+    ("bf16", {"fragments": 2}, (256, 512, 64)),
+    ("f16", {"ring_offsets": 0}, (512, 256, 384)),
+    ("f16", {"fragments": 2}, (4096, 4096, 4096)),
     ("bf16", {}, (512, 256, 384)),
     ("f16", PREVIOUS | {"block_k": 16, "stages": 2}, (256, 384, 96)),
     ("f16", PREVIOUS, (1000, 1032, 1016)),
@@ -91,7 +96,9 @@ dimension, one row, a single partial tile), at sizes the tiles divide (pipelined
 step, fewer than the stages; an edge in M only: B's copies asynchronous, A's not),
 4096^3, bf16, 4 stages, 32-wide k steps, 128x128 blocks (64x32 warp tiles), blocks of 4
 warps (64x64 warp tiles; also 6 stages of 32-wide k steps), raster groups of 8 rows
-of tiles and the fragments not pipelined across the k steps (fragments 0); the earlier 2 stages of 128x128x32 tiles in static shared memory and other
+of tiles, the fragments not pipelined across the k steps (fragments 0) and
+double-buffered across the k sub-steps too (fragments 2), the ring offsets recomputed
+in each k step (ring_offsets 0); the earlier 2 stages of 128x128x32 tiles in static shared memory and other
 tile shapes (rows unpadded, 16-wide k steps, 3 and 4 stages, 64-wide k steps, 128x256
 and 256x128 blocks, odd sizes too)."""
 

@@ -279,7 +279,16 @@ class PipelineFragmentsOp(IRDLOperation):
     for the next one in the body. The copies issued at the top of an iteration follow
     the barrier of the previous one, which every read of the slot they overwrite
     precedes; the wait keeps its group count. The last iteration loads fragments from a
-    slot of the ring past the loop's end and drops them.
+    slot of the ring past the loop's end and drops them. With `double_buffer`, each
+    later sub-step's fragment loads (the n-th mma.sync ops of the accumulator chains'
+    operands) also move before the previous sub-step's first mma.sync: two sub-steps'
+    fragments live at once, each ldmatrix under a sub-step's mma.sync ops.
+
+    ```mlir
+    %l3 = transform.schedir.nvgpu.pipeline_fragments failures(suppress) %for
+        <{double_buffer}> : (!transform.any_op) -> !transform.any_op
+    // ... mma(%f); %f1 = ldmatrix; mma(%f1); ... -> %f1 = ldmatrix; mma(%f); ...; mma(%f1)
+    ```
 
     Return modes: consumes the target; returns the new loop (it carries the fragments
     after the old loop's values, whose results replace the old loop's). Failure mode
@@ -294,6 +303,7 @@ class PipelineFragmentsOp(IRDLOperation):
     name = "transform.schedir.nvgpu.pipeline_fragments"
 
     for_op = operand_def(TransformOpHandleType)
+    double_buffer = opt_prop_def(UnitAttr)
     failure_propagation_mode = opt_prop_def(IntegerAttr[I32])
     result = result_def(TransformOpHandleType)
 

@@ -126,7 +126,11 @@ def apply_pipeline_fragments(op: PipelineFragmentsOp, interp: Interpreter) -> No
 
     def one(payload: Operation) -> list[Mapped]:
         try:
-            result = pipeline_fragments(interp.state.rewriter(payload), payload)
+            result = pipeline_fragments(
+                interp.state.rewriter(payload),
+                payload,
+                double_buffer=op.double_buffer is not None,
+            )
         except FragmentPipelineError as error:
             if op.suppresses_failures:
                 return [payload]

@@ -66,6 +66,55 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Double-buffered: the second sub-step's ldmatrix also move before the first sub-step's
+// mma.sync (two sub-steps' fragments live at once).
+// CHECK-LABEL: func.func @double_buffer
+// CHECK:       scf.for
+// CHECK:         nvgpu.device_async_create_group
+// CHECK-NEXT:    %[[A1:.*]] = nvgpu.ldmatrix %{{.*}} numTiles = 4
+// CHECK-NEXT:    %[[B1:.*]] = nvgpu.ldmatrix %{{.*}} numTiles = 2
+// CHECK-NEXT:    %[[M0:.*]] = nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NEXT:    nvgpu.device_async_wait
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    affine.apply
+// CHECK-NEXT:    %[[NA:.*]] = nvgpu.ldmatrix %{{.*}} numTiles = 4
+// CHECK-NEXT:    %[[NB:.*]] = nvgpu.ldmatrix %{{.*}} numTiles = 2
+// CHECK-NEXT:    %[[M1:.*]] = nvgpu.mma.sync(%[[A1]], %[[B1]], %[[M0]])
+// CHECK-NEXT:    scf.yield %[[M1]], %[[NA]], %[[NB]]
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %l2 = transform.schedir.nvgpu.pipeline_fragments failures(propagate) %loop <{double_buffer}> : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+  func.func @double_buffer(%g: memref<64x64xf16>, %sh: memref<2x16x32xf16, #gpu.address_space<workgroup>>, %acc0: vector<2x2xf32>, %t0: !nvgpu.device.async.token) -> vector<2x2xf32> {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %r = scf.for %i = %c0 to %c64 step %c32 iter_args(%acc = %acc0) -> (vector<2x2xf32>) {
+      %slot = affine.apply affine_map<(d0) -> ((d0 floordiv 32) mod 2)>(%i)
+      nvgpu.device_async_wait %t0 numGroups = 0
+      gpu.barrier
+      %next = arith.addi %i, %c32 : index
+      %nslot = affine.apply affine_map<(d0) -> ((d0 floordiv 32) mod 2)>(%next)
+      %t = nvgpu.device_async_copy %g[%c0, %next], %sh[%nslot, %c0, %c0], 8 : memref<64x64xf16> to memref<2x16x32xf16, #gpu.address_space<workgroup>>
+      %grp = nvgpu.device_async_create_group %t
+      %a0 = nvgpu.ldmatrix %sh[%slot, %c0, %c0] numTiles = 4 transpose = false : memref<2x16x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+      %b0 = nvgpu.ldmatrix %sh[%slot, %c0, %c0] numTiles = 2 transpose = true : memref<2x16x32xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+      %m0 = nvgpu.mma.sync(%a0, %b0, %acc) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      %a1 = nvgpu.ldmatrix %sh[%slot, %c0, %c16] numTiles = 4 transpose = false : memref<2x16x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+      %b1 = nvgpu.ldmatrix %sh[%slot, %c0, %c16] numTiles = 2 transpose = true : memref<2x16x32xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+      %m1 = nvgpu.mma.sync(%a1, %b1, %m0) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      scf.yield %m1 : vector<2x2xf32>
+    }
+    return %r : vector<2x2xf32>
+  }
+}
+
+// -----
+
 // A loop not pipelined (its body does not open with a wait and a barrier: the copies of
 // edge tiles stay synchronous) is a silenceable failure at the loop, reported with
 // failures(propagate) ...

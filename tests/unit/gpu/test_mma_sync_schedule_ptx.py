@@ -302,14 +302,16 @@ def test_ring_offsets_carried_by_the_k_loop(ring_offsets: int) -> None:
         assert re.findall(r"\bselp\.b64\b", body)
 
 
-@pytest.mark.parametrize("fragments", [0, 1])
+@pytest.mark.parametrize("fragments", [0, 1, 2])
 def test_fragments_pipelined_across_the_barrier(fragments: int) -> None:
     """The selected kernel at 512^3: with pipelined fragments the k loop opens with the
     copies of a later step and the mma.sync ops of the fragments carried in, and its
     wait and barrier sit after the step's last ldmatrix, followed by the next step's
     first 4 + 4 ldmatrix and then the step's last 32 mma.sync (the wait and barrier of
-    the first step and its first fragments before the loop); without, the loop opens
-    with its wait and barrier, and every ldmatrix of a step precedes its mma.sync ops."""
+    the first step and its first fragments before the loop); double-buffered (2), each
+    sub-step's 4 + 4 ldmatrix also precede the sub-step before's mma.sync ops; without
+    (0), the loop opens with its wait and barrier, and every ldmatrix of a step precedes
+    its mma.sync ops."""
     kernel = schedir.compile(
         _payload(512, 512, 512, "f16"),
         schedule=_schedule({"fragments": fragments}),
@@ -322,7 +324,16 @@ def test_fragments_pipelined_across_the_barrier(fragments: int) -> None:
         r"\b(cp\.async\.wait_group|bar\.sync|ldmatrix|mma\.sync|cp\.async\.cg)", body
     )
     squeezed = [k for i, k in enumerate(steps) if i == 0 or k != steps[i - 1]]
-    if fragments:
+    if fragments == 2:
+        assert squeezed == [
+            "cp.async.cg",
+            *(["ldmatrix", "mma.sync"] * 3),
+            "cp.async.wait_group",
+            "bar.sync",
+            "ldmatrix",
+            "mma.sync",
+        ], squeezed
+    elif fragments == 1:
         assert squeezed[:4] == ["cp.async.cg", "mma.sync", "ldmatrix", "mma.sync"], squeezed
         assert squeezed[-5:] == [
             "ldmatrix",

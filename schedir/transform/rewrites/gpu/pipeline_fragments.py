@@ -30,6 +30,16 @@ now waits, one group later, for the copies of i + 1. The last iteration loads fr
 of iteration `ub` from a slot of the ring (zero-filled by predicated-off copies) and
 drops them.
 
+With `double_buffer`, the fragments of each later sub-step are also loaded before the
+previous sub-step's mma.sync ops (with the ops they are computed from that follow
+those), so that two sub-steps' fragments are live at once (registers double-buffered)
+and every ldmatrix has a sub-step's mma.sync ops to hide under:
+
+    mma(%f); <F1>; mma(F1); ...; <Fn>; wait; barrier; <F0'>; mma(Fn)
+    -> <F1>; mma(%f); <F2>; mma(F1); ...; <Fn>; mma(Fn-1); wait; barrier; <F0'>; mma(Fn)
+
+(a sub-step of the n-th mma.sync ops of the accumulator chains).
+
 Fails (`FragmentPipelineError`, before changing anything) when the loop is not an
 `scf.for`, when its body does not start with a `nvgpu.device_async_wait` and a
 `gpu.barrier` (side-effect-free ops around them) before any other op with effects (it was
@@ -160,9 +170,81 @@ def _slice(roots: list[SSAValue], loop: scf.ForOp) -> list[Operation]:
     return [op for op in body.ops if op in needed]
 
 
-def pipeline_fragments(rewriter: PatternRewriter, loop: Operation) -> FragmentPipelineResult:
+def _sub_steps(block: Block, carried: set[SSAValue]) -> list[list[ng.MmaSyncOp]]:
+    """The mma.sync ops of `block` by k sub-step: an accumulator chain's n-th op (from a
+    carried value) is in sub-step n."""
+    depth: dict[Operation, int] = {}
+    steps: list[list[ng.MmaSyncOp]] = []
+    for op in block.ops:
+        if not isinstance(op, ng.MmaSyncOp):
+            continue
+        owner = op.matrix_c.owner
+        if op.matrix_c in carried:
+            n = 0
+        elif isinstance(owner, Operation) and owner in depth:
+            n = depth[owner] + 1
+        else:
+            continue
+        depth[op] = n
+        while len(steps) <= n:
+            steps.append([])
+        steps[n].append(op)
+    return steps
+
+
+def _top(op: Operation, block: Block) -> Operation | None:
+    """The op of `block` that is or contains `op`."""
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        if parent is None:
+            return None
+        op = parent
+    return op
+
+
+def _load_ahead(rewriter: PatternRewriter, block: Block, carried: set[SSAValue]) -> int:
+    """Move each k sub-step's fragment loads (and the ops they are computed from that
+    follow) before the previous sub-step's first mma.sync; returns how many sub-steps
+    moved. A sub-step whose loads depend on an op that writes memory or synchronizes
+    after that point stays."""
+    moved = 0
+    steps = _sub_steps(block, carried)
+    for n in range(1, len(steps)):
+        target = steps[n - 1][0]
+        if target.parent_block() is not block:
+            continue
+        at = block.get_operation_index(target)
+        needed: set[Operation] = set()
+        stack = [v for m in steps[n] for v in (m.matrix_a, m.matrix_b)]
+        legal = True
+        while stack and legal:
+            value = stack.pop()
+            if isinstance(value.owner, Block):
+                continue
+            top = _top(value.owner, block)
+            if top is None or top in needed or block.get_operation_index(top) < at:
+                continue
+            if not _reads_only(top):
+                legal = False
+                break
+            needed.add(top)
+            for inner in top.walk():
+                stack.extend(inner.operands)
+        if not legal or not needed:
+            continue
+        for op in [o for o in block.ops if o in needed]:
+            op.detach()
+            rewriter.insert(op, InsertPoint.before(target))
+        moved += 1
+    return moved
+
+
+def pipeline_fragments(
+    rewriter: PatternRewriter, loop: Operation, *, double_buffer: bool = False
+) -> FragmentPipelineResult:
     """Pipeline the first k sub-step's fragments of `loop` across its barrier (module
-    doc); raises `FragmentPipelineError` before changing anything when it does not
+    doc) and, with `double_buffer`, each later sub-step's before the previous one's
+    mma.sync ops; raises `FragmentPipelineError` before changing anything when it does not
     qualify."""
     if not isinstance(loop, scf.ForOp):
         raise FragmentPipelineError("target is not an scf.for", loop)
@@ -249,6 +331,8 @@ def pipeline_fragments(rewriter: PatternRewriter, loop: Operation) -> FragmentPi
         if all(not r.uses for r in op.results):
             rewriter.erase(op)
     rewriter.replace(loop, [], list(new.results[: len(loop.results)]))
+    if double_buffer:
+        _load_ahead(rewriter, block, set(block.args[1:]))
     return FragmentPipelineResult(new, moved_barrier)
 
 
