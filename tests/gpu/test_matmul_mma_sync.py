@@ -138,6 +138,7 @@ _SANITIZED = """
 from tests.gpu.test_matmul_mma_sync import run_case
 run_case("f16", {}, (200, 264, 104))
 run_case("f16", {}, (256, 256, 256))
+run_case("f16", {"fragments": 2}, (256, 256, 256))
 run_case("f16", {"block_n": 128, "block_k": 32, "stages": 2}, (256, 256, 128))
 run_case("f16", {"block_n": 128, "warps": 4, "warps_n": 2}, (256, 256, 256))
 print("ran")
@@ -149,5 +150,6 @@ def test_sanitizer_clean(tool: str) -> None:
     """No out-of-bounds access (edge tiles: partial copies, masked fragments) and no
     shared-memory hazard between the k steps' copies and the ldmatrix reads of the
     previous step, at an odd size and at sizes the tiles divide (the selected 3 stages in
-    dynamic shared memory, the previous 2 in static, blocks of 4 warps)."""
+    dynamic shared memory, with fragments pipelined across the k steps and also
+    double-buffered, the previous 2 in static, blocks of 4 warps)."""
     run_sanitized(tool, _SANITIZED)
