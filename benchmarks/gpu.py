@@ -669,9 +669,12 @@ def cases(torch: Any) -> list[Case]:
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
         # the selected 3 stages of padded 128x64 / 64x256 tiles (8 warps of 64x64, dynamic
-        # shared memory), in raster groups of 8 rows of tiles, 32-wide k steps, 4 stages,
-        # 256x128 blocks, the previous 128x128 blocks (8 warps of 64x32) and 128x128 blocks
-        # of 4 warps (64x64) in raster groups of 8.
+        # shared memory, fragments pipelined across the k steps and double-buffered across
+        # the k sub-steps), the fragments only pipelined across the k steps ("fragments 1"),
+        # neither ("fragments 0": the kernel before), the ring offsets carried by the k loop,
+        # in raster groups of 4, 8, 16 rows of tiles, 32-wide k steps, 4 stages, 256x128
+        # blocks, the previous 128x128 blocks (8 warps of 64x32) and 128x128 blocks of 4
+        # warps (64x64) in raster groups of 8.
         Case(
             "mm_f16_mma_sync",
             "matmul_f16_mma_sync_cuda.mlir",
@@ -682,10 +685,9 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             knob_variants={
+                "fragments 1": {"fragments": 1},
                 "fragments 0": {"fragments": 0},
-                "fragments 2": {"fragments": 2},
-                "ring_offsets 0": {"ring_offsets": 0},
-                "fragments 0 ring_offsets 0": {"fragments": 0, "ring_offsets": 0},
+                "ring_offsets 1": {"ring_offsets": 1},
                 "raster 4": {"raster_group": 4},
                 "raster 8": {"raster_group": 8},
                 "raster 16": {"raster_group": 16},

@@ -32,8 +32,19 @@
 // (111 KiB: still two blocks an SM) 0.420, 4 warps in raster groups of 8 rows 0.397,
 // 128x256 blocks of 8 warps (64x64, one block an SM) 0.387 (selected); cuBLAS 0.180:
 // 0.465x. Raster groups do not help the 128x256 blocks (another run: 4, 8 or 16 rows
-// 0.401-0.402 against 0.386 in the launch's order). The warps then wait on fixed latencies and on the k step's barrier with 2
-// warps a scheduler: more warps an SM need fewer registers than 64x64 tiles take (219).
+// 0.401-0.402 against 0.386 in the launch's order). The warps then wait on fixed
+// latencies and on the k step's barrier with 2 warps a scheduler (ncu: stall "wait" 2.75,
+// long_scoreboard 1.46 cycles an instruction, tensor pipe 55% active): ptxas interleaves
+// a k step's ldmatrix with the mma.sync ops of the sub-step before, but cannot move the
+// first sub-step's ldmatrix above the barrier that opens each step, so every step
+// started with their latency exposed. transform.schedir.nvgpu.pipeline_fragments moves
+// the wait, the barrier and the next step's first ldmatrix before each step's last 32
+// mma.sync (the fragments carried by the loop; fragments 1), and with double_buffer each
+// later sub-step's ldmatrix before the sub-step before's mma.sync too, two sub-steps'
+// fragments live (fragments 2, selected; 246 registers, no spills). One run (4096^3):
+// fragments 0 0.386 ms, 1 0.319, 2 0.316: 0.567x cuBLAS (0.179). The ring slots' offsets
+// carried by the loop (no 64-bit division by the stage count per step; ring_offsets 1)
+// did not help: 0.316 with fragments 2, 0.323 against 0.319 with fragments 1.
 // At sizes the tiles do not divide, the partial tiles are copied into the same
 // buffers; the warp tiles are dynamic with constant bounds, and the rewrite loads the
 // elements outside the operands' sizes as 0 and skips their stores. There the copies stay
@@ -48,13 +59,13 @@
 // (stages, 2 to 6, a region of "ring" each, since multibuffer's factor and the
 // pipeline's depth are attributes), the row padding (pad), the raster order of the blocks
 // (raster_group rows of tiles walked column by column, transform.schedir.nvgpu.
-// raster_blocks; 1: the launch's order) and the fragments' pipelining (fragments 1:
+// raster_blocks; 1: the launch's order), the fragments' pipelining (fragments 1:
 // transform.schedir.nvgpu.pipeline_fragments moves each k step's wait, barrier and first
-// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 2: also
-// each later sub-step's ldmatrix before the sub-step before's mma.sync ops,
-// double-buffered registers; 0: neither) and
-// the ring slots' offsets (ring_offsets 1: transform.schedir.nvgpu.carry_ring_offsets
-// carries them in the k loop, advanced by compare-selects; 0: recomputed each step); the constraint keeps warp tiles of whole m16n8
+// k sub-step's ldmatrix into the step before, under its last mma.sync ops; 2: also each
+// later sub-step's ldmatrix before the sub-step before's mma.sync ops, double-buffered
+// registers; 0: neither) and the ring slots' offsets (ring_offsets 1:
+// transform.schedir.nvgpu.carry_ring_offsets carries them in the k loop, advanced by
+// compare-selects; 0: recomputed each step); the constraint keeps warp tiles of whole m16n8
 // tiles with at most 128 f32 accumulators per lane, copies of whole 16-byte rows, and the
 // stages' padded tiles within the 227 KiB of shared memory a block may opt in to (sm_90).
 // Payload: examples/matmul_f16_mma_sync_cuda.mlir (linalg.fill + linalg.matmul).
@@ -70,8 +81,8 @@ module attributes {transform.with_named_sequence} {
     %pad = transform.tune.knob<"pad"> = 8 from options = [0, 8] -> !transform.param<i64>
     %nw = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
     %raster = transform.tune.knob<"raster_group"> = 1 from options = [1, 2, 4, 8, 16] -> !transform.param<i64>
-    %frag = transform.tune.knob<"fragments"> = 1 from options = [0, 1, 2] -> !transform.param<i64>
-    %carry = transform.tune.knob<"ring_offsets"> = 1 from options = [0, 1] -> !transform.param<i64>
+    %frag = transform.tune.knob<"fragments"> = 2 from options = [0, 1, 2] -> !transform.param<i64>
+    %carry = transform.tune.knob<"ring_offsets"> = 0 from options = [0, 1] -> !transform.param<i64>
     %wm, %am, %ak, %bck, %bcn, %ring, %block = transform.smt.constrain_params(%bm, %bn, %bk, %wn, %st, %pad, %nw)
         : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
            !transform.param<i64>, !transform.param<i64>, !transform.param<i64>,
@@ -234,8 +245,9 @@ module attributes {transform.with_named_sequence} {
       %p6 = transform.nvgpu.pipeline_shared_memory_copies failures(suppress) %loop <{depth = 6}> : (!transform.any_op) -> !transform.any_op
       transform.yield %p6 : !transform.any_op
     }
-    // The first k sub-step's fragments of each k step loaded before the barrier's
-    // successor, under the previous step's last mma.sync ops (fragments 1; 0: at the top
+    // The first k sub-step's fragments of each k step loaded after the step before's
+    // barrier, under its last mma.sync ops (fragments 1), and each later sub-step's
+    // before the sub-step before's mma.sync ops (2, double-buffered; 0: at the top
     // of each step, after its barrier).
     transform.tune.alternatives<"fragments"> selected_region = %frag : !transform.param<i64> {
       transform.yield
@@ -251,7 +263,7 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.apply_cse to %func_a : !transform.any_op
     // The ring slots' byte offsets (one per buffer and per iteration addressed: the
-    // step's, its copies', its next fragments') carried by the k loop (ring 1), not
+    // step's, its copies', its next fragments') carried by the k loop (ring_offsets 1), not
     // recomputed with a division by the stage count in each step (ring 0).
     transform.tune.alternatives<"ring_offsets"> selected_region = %carry : !transform.param<i64> {
       transform.yield

@@ -73,11 +73,12 @@ CASES = [
     ({"raster_group": 2}, (384, 256, 64)),
     ({"raster_group": 4}, (200, 264, 104)),
     ({"fragments": 0}, (128, 256, 192)),
-    ({"fragments": 2}, (128, 256, 192)),
-    (PREVIOUS | {"fragments": 2}, (128, 128, 96)),
-    (PREVIOUS | {"fragments": 2}, (200, 264, 104)),
-    ({"ring_offsets": 0}, (128, 256, 192)),
-    ({"fragments": 0, "ring_offsets": 0}, (128, 256, 256)),
+    ({"fragments": 1}, (128, 256, 192)),
+    (PREVIOUS | {"fragments": 1}, (128, 128, 96)),
+    (PREVIOUS | {"fragments": 1}, (200, 264, 104)),
+    ({"ring_offsets": 1}, (128, 256, 192)),
+    ({"fragments": 1, "ring_offsets": 1}, (128, 256, 256)),
+    ({"fragments": 0, "ring_offsets": 1}, (128, 256, 256)),
     (PREVIOUS | {"fragments": 0}, (128, 128, 96)),
     (PREVIOUS | {"block_k": 16, "stages": 2}, (128, 128, 48)),
 ]
@@ -90,11 +91,11 @@ is partial; with edges in M only, B's copies are asynchronous and A's synchronou
 the loop is not pipelined); blocks of 4 warps (64x64 warp tiles, 128 threads copying);
 blocks in raster groups of 2 and 4 rows of tiles (every tile still computed once: a
 tile no block computes stays NaN); the fragments of each k step's first sub-step loaded
-in the step before (the default), also each later sub-step's before the sub-step
-before's mma.sync ops (fragments 2), and not (fragments 0), also with one sub-step per k
-step on 2 stages (the wait for the next step's copies right after they are issued);
-the ring slots' offsets carried by the k loop (the default) and recomputed in each
-step (ring_offsets 0)."""
+in the step before and each later sub-step's before the sub-step before's mma.sync ops
+(the default, fragments 2), only the former (fragments 1) and neither (fragments 0),
+also with one sub-step per k step on 2 stages (the wait for the next step's copies
+right after they are issued); the ring slots' offsets recomputed in each step (the
+default) and carried by the k loop (ring_offsets 1)."""
 
 
 @pytest.mark.parametrize(

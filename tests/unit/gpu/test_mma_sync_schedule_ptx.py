@@ -51,8 +51,8 @@ SELECTED = {
     "pad": 8,
     "warps": 8,
     "raster_group": 1,
-    "fragments": 1,
-    "ring_offsets": 1,
+    "fragments": 2,
+    "ring_offsets": 0,
 }
 """The knobs' selected values in the schedule."""
 PREVIOUS = {"block_n": 128, "block_k": 32, "stages": 2}
