@@ -8,9 +8,9 @@ each row. The driver's pitched copy (`cuMemcpy2DAsync`) does the same in 62 us f
 4096 x 4097 matrix on an H200 (its rows are only 2-byte aligned): more than a fifth of the
 matmul that reads it; the kernel moves the same 64 MB at the memory's speed.
 
-Each thread copies one `unit` (the widest of 1, 2, 4 or 8 bytes that divides the
-addresses, pitches and row size) of a row, or writes zero where the row has ended; the
-grid's y blocks walk the rows (more rows than a grid's 65,535 loop).
+Each thread copies `PER_THREAD` units (a unit: the widest of 1, 2, 4 or 8 bytes that
+divides the addresses, pitches and row size) of a row, or writes zero where the row has
+ended; the grid's y blocks walk the rows (more rows than a grid's 65,535 loop).
 """
 
 from __future__ import annotations
@@ -32,15 +32,29 @@ THREADS = 256
 
 MAX_GRID_Y = 65_535
 
-_KERNEL = """
+PER_THREAD = 8
+"""Units a thread copies of each row it visits, `THREADS` units apart: their loads are all
+in flight before the first store (one unit a thread moved 2-byte rows at 1.2 TB/s)."""
+
+
+def kernel_ptx(unit: int, per_thread: int = PER_THREAD) -> str:
+    """The PTX of the kernel for `unit`-byte units, `per_thread` of them a thread."""
+    bits = 8 * unit
+    reg = max(16, bits)
+    head = f"""
 .visible .entry schedir_stage_rows_{bits}(.param .u64 dst, .param .u64 src,
     .param .u64 src_pitch, .param .u64 row_units, .param .u64 pitch, .param .u64 pitch_units,
     .param .u64 rows)
 {{
-  .reg .pred %p<4>;
+  .reg .pred %p<2>;
+  .reg .pred %load<{per_thread}>;
+  .reg .pred %store<{per_thread}>;
   .reg .b32 %r<6>;
   .reg .b64 %rd<16>;
-  .reg .b{reg} %v;
+  .reg .b64 %offset<{per_thread}>;
+  .reg .b64 %from<{per_thread}>;
+  .reg .b64 %to<{per_thread}>;
+  .reg .b{reg} %v<{per_thread}>;
   ld.param.u64 %rd1, [dst];
   ld.param.u64 %rd2, [src];
   ld.param.u64 %rd3, [src_pitch];
@@ -51,36 +65,58 @@ _KERNEL = """
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
+  mul.lo.u32 %r2, %r2, {per_thread};
   mul.wide.u32 %rd8, %r1, %r2;
   cvt.u64.u32 %rd9, %r3;
   add.u64 %rd8, %rd8, %rd9;
-  setp.ge.u64 %p1, %rd8, %rd6;
-  @%p1 bra DONE;
-  setp.lt.u64 %p2, %rd8, %rd4;
-  mul.lo.u64 %rd9, %rd8, {unit};
   mov.u32 %r4, %ctaid.y;
   cvt.u64.u32 %rd10, %r4;
   mov.u32 %r5, %nctaid.y;
   cvt.u64.u32 %rd11, %r5;
-ROW:
-  setp.ge.u64 %p3, %rd10, %rd7;
-  @%p3 bra DONE;
-  mov.b{reg} %v, 0;
-  @%p2 mad.lo.u64 %rd12, %rd10, %rd3, %rd2;
-  @%p2 add.u64 %rd12, %rd12, %rd9;
-  @%p2 ld.global.nc.u{bits} %v, [%rd12];
+"""
+    columns = "".join(
+        f"""  add.u64 %rd9, %rd8, {k * THREADS};
+  setp.lt.u64 %load{k}, %rd9, %rd4;
+  setp.lt.u64 %store{k}, %rd9, %rd6;
+  mul.lo.u64 %offset{k}, %rd9, {unit};
+"""
+        for k in range(per_thread)
+    )
+    loads = "".join(
+        f"""  mov.b{reg} %v{k}, 0;
+  @%load{k} add.u64 %from{k}, %rd12, %offset{k};
+  @%load{k} ld.global.nc.u{bits} %v{k}, [%from{k}];
+"""
+        for k in range(per_thread)
+    )
+    stores = "".join(
+        f"""  @%store{k} add.u64 %to{k}, %rd13, %offset{k};
+  @%store{k} st.global.u{bits} [%to{k}], %v{k};
+"""
+        for k in range(per_thread)
+    )
+    return (
+        head
+        + columns
+        + """ROW:
+  setp.ge.u64 %p1, %rd10, %rd7;
+  @%p1 bra DONE;
+  mad.lo.u64 %rd12, %rd10, %rd3, %rd2;
   mad.lo.u64 %rd13, %rd10, %rd5, %rd1;
-  add.u64 %rd13, %rd13, %rd9;
-  st.global.u{bits} [%rd13], %v;
-  add.u64 %rd10, %rd10, %rd11;
+"""
+        + loads
+        + stores
+        + """  add.u64 %rd10, %rd10, %rd11;
   bra ROW;
 DONE:
   ret;
-}}
+}
 """
+    )
+
 
 STAGE_PTX = ".version 7.0\n.target sm_70\n.address_size 64\n" + "".join(
-    _KERNEL.format(bits=8 * unit, reg=max(16, 8 * unit), unit=unit) for unit in UNITS
+    kernel_ptx(unit) for unit in UNITS
 )
 """One kernel per unit: `schedir_stage_rows_<bits>`."""
 
@@ -105,7 +141,7 @@ def stage_rows(context: GpuContext, staging: Staging, destination: int, stream: 
     `staging.pitch` bytes apart, each padded with zeros)."""
     unit = unit_of(staging, destination)
     pitch_units = staging.pitch // unit
-    grid = (-(-pitch_units // THREADS), min(staging.rows, MAX_GRID_Y))
+    grid = (-(-pitch_units // (THREADS * PER_THREAD)), min(staging.rows, MAX_GRID_Y))
     args = [
         np.uint64(destination),
         np.uint64(staging.source),
