@@ -746,9 +746,9 @@ def _tune_dry_run(args: argparse.Namespace, sources: SourceManager) -> int:
         print(f"{kind} {knob.name}: options [{options}] selected {selected}")
     for constraint in space.constraints:
         print(f"constraint: {constraint.description}")
-    valid = space.valid_points()
+    valid = space.valid_size()
     print(f"raw space: {space.raw_size} points")
-    print(f"valid space: {len(valid) if valid is not None else 'too large to count'} points")
+    print(f"valid space: {valid if valid is not None else 'too large to count'} points")
     default = space.default()
     print(f"default: {describe(default, space.names) if default else 'unresolved'}")
     return 0

@@ -12,6 +12,9 @@ space gives every knob one of its options. Constraints are of two kinds:
   block, registers spilled, `schedir.autotune.compile_pool`). Such a candidate is
   *pruned*, recorded in the store, and never compiled again.
 
+A constraint says which knobs it `reads`; the valid points are counted and listed from the
+combinations of those knobs alone, the others multiplying the count.
+
 `key(point)` is the canonical text of a point (sorted JSON), the identity of a candidate
 in the store and the tie-breaker between equally fast candidates.
 """
@@ -36,7 +39,17 @@ class Constraint(Protocol):
     @property
     def description(self) -> str: ...
 
+    @property
+    def reads(self) -> tuple[str, ...] | None:
+        """The knobs `violation` looks at (None: possibly all of them)."""
+        ...
+
     def violation(self, point: Mapping[str, KnobValue]) -> str | None: ...
+
+
+_Factors = tuple[tuple[Knob, ...], tuple[tuple[int, ...], ...], tuple[Knob, ...]]
+"""The knobs some constraint reads, their valid option-index combinations in order, and
+the knobs no constraint reads."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +61,12 @@ class Space:
     _valid: dict[int, list[Point] | None] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
-    """`valid_points` by limit: the space is immutable and its constraints are evaluated
-    on every point (seconds for the GPU matmul's 155,000)."""
+    """`valid_points` by limit: the space is immutable and listing 176,512 valid points of a
+    wgmma schedule takes a second."""
+    _factors: dict[int, _Factors | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """`_factored` by limit."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -76,14 +93,69 @@ class Space:
         return None
 
     def valid_points(self, limit: int = 1_000_000) -> list[Point] | None:
-        """Every valid point in order, or None when the raw space has more than `limit`."""
+        """Every valid point in order (the first knob varying slowest), or None when there
+        are more than `limit` or they cannot be counted (`valid_size`)."""
         if limit not in self._valid:
             valid = None
-            if self.raw_size <= limit:
-                valid = [p for p in self.points() if self.violation(p) is None]
+            size = self.valid_size(limit)
+            if size is not None and size <= limit:
+                valid = self._list_valid(limit)
             self._valid[limit] = valid
         valid = self._valid[limit]
         return None if valid is None else [dict(p) for p in valid]
+
+    def valid_size(self, limit: int = 1_000_000) -> int | None:
+        """How many points are valid, or None when the knobs the constraints read span more
+        than `limit` points. The knobs no constraint reads multiply the count without being
+        enumerated: 3.3 M raw points of the wgmma schedules are 118,800 to check."""
+        factored = self._factored(limit)
+        if factored is None:
+            return None
+        _, combos, free = factored
+        return len(combos) * math.prod(len(k.options) for k in free)
+
+    def _factored(self, limit: int) -> _Factors | None:
+        """(the knobs some constraint reads, their valid option-index combinations in
+        order, the other knobs), or None when the read knobs span more than `limit`."""
+        if limit not in self._factors:
+            self._factors[limit] = self._factor(limit)
+        return self._factors[limit]
+
+    def _factor(self, limit: int) -> _Factors | None:
+        read: set[str] = set()
+        for constraint in self.constraints:
+            names = constraint.reads
+            read |= set(self.names) if names is None else set(names)
+        bound = tuple(k for k in self.knobs if k.name in read)
+        free = tuple(k for k in self.knobs if k.name not in read)
+        if math.prod(len(k.options) for k in bound) > limit:
+            return None
+        combos = tuple(
+            indices
+            for indices in itertools.product(*(range(len(k.options)) for k in bound))
+            if self.violation({k.name: k.options[i] for k, i in zip(bound, indices, strict=True)})
+            is None
+        )
+        return bound, combos, free
+
+    def _list_valid(self, limit: int) -> list[Point]:
+        factored = self._factored(limit)
+        assert factored is not None
+        bound, combos, free = factored
+        position = {k.name: n for n, k in enumerate(self.knobs)}
+        rows: list[tuple[int, ...]] = []
+        for combo in combos:
+            for rest in itertools.product(*(range(len(k.options)) for k in free)):
+                row = [0] * len(self.knobs)
+                for k, i in zip(bound, combo, strict=True):
+                    row[position[k.name]] = i
+                for k, i in zip(free, rest, strict=True):
+                    row[position[k.name]] = i
+                rows.append(tuple(row))
+        rows.sort()
+        return [
+            {k.name: k.options[i] for k, i in zip(self.knobs, row, strict=True)} for row in rows
+        ]
 
     def default(self) -> Point | None:
         """The point the schedule selects as written (None if a knob is unresolved)."""

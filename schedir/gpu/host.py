@@ -16,7 +16,7 @@ resolves the `mgpu*` symbols to `runtime.symbols()`:
 | `mgpuStreamSynchronize(stream)` | waits, naming the last launch if a kernel faulted (skipped while `defer_sync`) |
 | `mgpuMemAlloc(bytes, stream, shared)` / `mgpuMemFree` | `cuMemAlloc` / `cuMemFree`, freed blocks kept for reuse (below) |
 | `mgpuMemcpy(dst, src, bytes, stream)`, `mgpuMemset32/16` | `cuMemcpyAsync`, `cuMemsetD32/D16Async` |
-| `schedirTensorMapEncodeTiled(fields)` | a TMA descriptor (`cuTensorMapEncodeTiled`), cached by content; a tensor whose address or row strides are not multiples of 16 bytes (f16 N = 4097) is first staged into rows of a 16-byte pitch (`cuMemcpy2DAsync`, pad zero-filled), a buffer returned to the pool after the call |
+| `schedirTensorMapEncodeTiled(fields)` | a TMA descriptor (`cuTensorMapEncodeTiled`), cached by content; a tensor whose address or row strides are not multiples of 16 bytes (f16 N = 4097) is first staged into rows of a 16-byte pitch (a copy kernel, `schedir.gpu.staging`, pad zero-filled), a buffer returned to the pool after the call |
 
 A buffer the compiled code frees (a temporary between kernels, e.g. colsum's partials) is
 kept and handed out again to an allocation of the same size, on the runtime's one stream,
@@ -54,6 +54,7 @@ from schedir.gpu.context import GpuContext, default_context, describe_launch, st
 from schedir.gpu.function import convert_scalar
 from schedir.gpu.memory import DeviceArray, is_device_array
 from schedir.gpu.runtime import GpuModule, Kernel
+from schedir.gpu.staging import stage_rows
 from schedir.gpu.target import ARGUMENT_ALIGNMENT
 from schedir.gpu.tma import (
     DESCRIPTOR_BYTES,
@@ -327,39 +328,14 @@ class HostRuntime:
     def _stage(self, staging: Staging) -> int:
         """A buffer of 16-byte-pitched rows holding the tensor `staging` describes,
         copied on the runtime's stream (so after what wrote the tensor, before the
-        launch that reads it), its pad zero-filled; returned to the pool after the call."""
+        launch that reads it) by `schedir.gpu.staging`'s kernel, its pad zero-filled;
+        returned to the pool after the call."""
         stream = self._stream(None)
         key = (stream, staging.nbytes)
         cached = self._free_blocks.get(key)
         pointer = cached.pop() if cached else self.context.alloc(staging.nbytes)
         self._staged.append((stream, staging.nbytes, pointer))
-        driver = self.context.driver
-        copy = driver.CUDA_MEMCPY2D()
-        copy.srcMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
-        copy.srcDevice = driver.CUdeviceptr(staging.source)
-        copy.srcPitch = staging.source_pitch
-        copy.dstMemoryType = driver.CUmemorytype.CU_MEMORYTYPE_DEVICE
-        copy.dstDevice = driver.CUdeviceptr(pointer)
-        copy.dstPitch = staging.pitch
-        copy.WidthInBytes = staging.row_bytes
-        copy.Height = staging.rows
-        self.context.call(
-            "cuMemcpy2DAsync",
-            copy,
-            driver.CUstream(stream),
-            during=f"staging {staging.rows} rows of {staging.row_bytes} bytes for TMA",
-        )
-        if staging.pitch > staging.row_bytes:
-            self.context.call(
-                "cuMemsetD2D8Async",
-                driver.CUdeviceptr(pointer + staging.row_bytes),
-                staging.pitch,
-                0,
-                staging.pitch - staging.row_bytes,
-                staging.rows,
-                driver.CUstream(stream),
-                during="zero-filling the pad of a staged TMA tensor",
-            )
+        stage_rows(self.context, staging, pointer, stream)
         return pointer
 
     def release_staging(self) -> None:

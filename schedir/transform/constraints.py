@@ -194,6 +194,11 @@ class ParamConstraint:
     def knobs(self) -> tuple[str, ...]:
         return tuple(str(v) for kind, v in self.sources if kind == "knob")
 
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """The knobs `violation` looks at: the op's operands and the regions it sits in."""
+        return self.knobs + tuple(name for name, _ in self.region_of)
+
     def violation(self, point: Mapping[str, KnobValue]) -> str | None:
         if any(point.get(name) != index for name, index in self.region_of):
             return None

@@ -24,6 +24,7 @@ class _Banned:
     """A static constraint: the listed points are invalid."""
 
     description = "banned"
+    reads = None
 
     def __init__(self, banned: set[str]) -> None:
         self.banned = banned

@@ -129,8 +129,8 @@ def draw_point(
     rnd: random.Random, schedule: TensorCoreSchedule | ReductionSchedule, valid: bool
 ) -> Point:
     """A point of the schedule's space drawn by `rnd`, uniform over its valid (or invalid)
-    points: each knob's option drawn alike, redrawn until `Space.violation` agrees (a
-    space may be too large to list: `Space.valid_points` gives up past a million points)."""
+    points: each knob's option drawn alike, redrawn until `Space.violation` agrees (no
+    listing of the space: the tensor-core spaces have 176,512 valid points)."""
     space = problem(schedule).space
     while True:
         point = {knob.name: rnd.choice(knob.options) for knob in space.knobs}
