@@ -42,7 +42,8 @@
 // mma.sync (the fragments carried by the loop; fragments 1), and with double_buffer each
 // later sub-step's ldmatrix before the sub-step before's mma.sync too, two sub-steps'
 // fragments live (fragments 2, selected; 246 registers, no spills). One run (4096^3):
-// fragments 0 0.386 ms, 1 0.319, 2 0.316: 0.567x cuBLAS (0.179). The ring slots' offsets
+// fragments 0 0.386 ms, 1 0.319, 2 0.316: 0.567x cuBLAS (0.179); another run 0.390,
+// 0.321, 0.317: 0.566x (cuBLAS 0.179; racecheck and memcheck clean). The ring slots' offsets
 // carried by the loop (no 64-bit division by the stage count per step; ring_offsets 1)
 // did not help: 0.316 with fragments 2, 0.323 against 0.319 with fragments 1.
 // At sizes the tiles do not divide, the partial tiles are copied into the same
