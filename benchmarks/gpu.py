@@ -470,6 +470,11 @@ _DEFAULT_VARIANTS = {
     # The staging buffer written by stmatrix (four 8x8 matrices an instruction).
     "stmatrix": {"stmatrix": 1},
     "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
+    # Ping-pong: each consumer a whole 128x128 tile, taking turns (one's store under the
+    # other's MMAs).
+    "pingpong 128x128": {"pingpong": 1, "block_n": 128},
+    "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
+    "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -478,7 +483,8 @@ in chunks of 64 columns, f16/bf16 out) other knob values: raster groups of 1 (th
 order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores from registers
 (store 0), in chunks of 128 and 256 columns (their buffers fit beside 3 stages, not 4),
 a block per tile (persistent 0), both (the selection before 2026-11-29), and one consumer
-on a persistent grid in raster groups of 8 and 16."""
+on a persistent grid in raster groups of 8 and 16; the TMA-stored and stmatrix staging;
+ping-pong consumers on 128x128 tiles (4 and 5 stages, raster groups of 8 and 16)."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -665,6 +671,9 @@ def cases(torch: Any) -> list[Case]:
                 "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
                 "stmatrix": {"stmatrix": 1},
                 "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
+                "pingpong 128x128": {"pingpong": 1, "block_n": 128},
+                "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
+                "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

@@ -105,11 +105,20 @@ def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpre
     consumers = _one_int(op, interp, op.consumers, "consumers")
     producer = _one_int(op, interp, op.producer_registers, "producer_registers")
     consumer = _one_int(op, interp, op.consumer_registers, "consumer_registers")
+    pingpong = 0 if op.pingpong is None else _one_int(op, interp, op.pingpong, "pingpong")
+    if pingpong not in (0, 1):
+        raise definite(op, f"expected pingpong to be 0 or 1, got {pingpong}")
 
     def one(payload: Operation) -> list[Mapped]:
         with _silenceable(op, "could not warp-specialize the TMA ring"):
             result = warp_specialize_tma_ring(
-                interp.state.rewriter(payload), payload, stages, consumers, producer, consumer
+                interp.state.rewriter(payload),
+                payload,
+                stages,
+                consumers,
+                producer,
+                consumer,
+                pingpong == 1,
             )
         return [result.loop]
 

@@ -50,7 +50,7 @@ keeps a block per tile and only reorders them (`raster_blocks`).
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -65,6 +65,7 @@ from schedir.transform.rewrites.gpu.raster import (
     grouped_tile,
     raster_blocks,
 )
+from schedir.transform.rewrites.gpu.warp_specialize import PINGPONG_ATTR
 from schedir.transform.rewrites.rewriter import emit, emit_index
 
 MAX_CTAS = 1 << 16
@@ -177,15 +178,24 @@ class _Persist:
         return _pure(op)
 
     def wrap(self, moved: list[Operation], total: SSAValue) -> None:
-        """The tile loop over the `total` tiles around `moved` (a range of `place`)."""
+        """The tile loop over the `total` tiles around `moved` (a range of `place`); in
+        the ping-pong consumers' `scf.if consumer == 0`, consumer c's tiles c, c + C, ...
+        of the block's (C consumers), the `scf.if` dissolved around the loop."""
         rewriter = self.rewriter
         first = moved[0]
         at = InsertPoint.before(first)
         bid = emit(rewriter, at, gpu.BlockIdOp("x"))
         grid = emit(rewriter, at, gpu.GridDimOp("x"))
+        deal = _dealing(first)
+        start, step = bid, grid
+        if deal is not None:
+            consumer, consumers = deal
+            skip = emit(rewriter, at, arith.MuliOp(consumer, grid))
+            start = emit(rewriter, at, arith.AddiOp(bid, skip))
+            step = emit(rewriter, at, arith.MuliOp(grid, emit_index(rewriter, at, consumers)))
         loop_body = Block(arg_types=[IndexType()])
         loop_body.add_op(yield_op := scf.YieldOp())
-        loop = scf.ForOp(bid, total, grid, [], loop_body)
+        loop = scf.ForOp(start, total, step, [], loop_body)
         rewriter.insert(loop, at)
         inside = InsertPoint.before(yield_op)
         t = loop_body.args[0]
@@ -224,6 +234,16 @@ class _Persist:
         for inner in list(loop_body.walk()):
             if isinstance(inner, scf.ForOp) and _in_ring(inner):
                 _continue_phases(rewriter, inner, n)
+        if deal is not None:
+            # Every consumer has tiles now (or none, past the grid's last).
+            branch = loop.parent_op()
+            assert isinstance(branch, scf.IfOp)
+            then = branch.true_region.block
+            for op in list(then.ops):
+                if not isinstance(op, scf.YieldOp):
+                    op.detach()
+                    rewriter.insert(op, InsertPoint.before(branch))
+            rewriter.erase(branch)
 
     def _reads_ids(self, op: Operation) -> bool:
         """Whether `op` (or an op inside it) reads a block id directly."""
@@ -245,6 +265,28 @@ class _Persist:
                 needed.add(owner)
                 frontier.extend(owner.operands)
         return needed
+
+
+def _dealing(op: Operation) -> tuple[SSAValue, int] | None:
+    """The consumer index and count of the ping-pong consumers' `scf.if consumer == 0`
+    (`warp_specialize_tma_ring`'s, marked `schedir.pingpong`) that holds `op`, if it is in
+    one."""
+    branch = op.parent_op()
+    if not isinstance(branch, scf.IfOp) or PINGPONG_ATTR not in branch.attributes:
+        return None
+    consumers = branch.attributes[PINGPONG_ATTR]
+    test = branch.cond.owner
+    if not (
+        isinstance(consumers, IntegerAttr)
+        and isinstance(test, arith.CmpiOp)
+        and test.predicate.value.data == 0  # eq
+        and constant_int(test.rhs) == 0
+    ):
+        raise RasterRewriteError(
+            "the ping-pong consumers' branch is not `scf.if consumer == 0` with their count",
+            branch,
+        )
+    return test.lhs, consumers.value.data
 
 
 def _step_index(loop: scf.ForOp) -> arith.DivUIOp | None:

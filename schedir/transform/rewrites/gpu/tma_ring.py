@@ -393,13 +393,19 @@ def _rings(
 
 
 def _barriers(
-    rewriter: PatternRewriter, parts: _Parts, stages: int, empty_count: SSAValue
+    rewriter: PatternRewriter,
+    parts: _Parts,
+    stages: int,
+    empty_count: SSAValue,
+    turns: int = 0,
+    turn_count: SSAValue | None = None,
 ) -> tuple[SSAValue, SSAValue]:
     """The barrier group: full[s] = s (one arrival), empty[s] = stages + s (`empty_count`
-    arrivals), set up by thread 0 before a block barrier; the group and the `thread 0`
-    condition. (The old barrier's block barrier goes with it: the new setup has its own.)"""
+    arrivals), then `turns` more (`turn_count` arrivals each) at 2 * stages.., set up by
+    thread 0 before a block barrier; the group and the `thread 0` condition. (The old
+    barrier's block barrier goes with it: the new setup has its own.)"""
     at = InsertPoint.before(parts.barrier)
-    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup(), 2 * stages)
+    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup(), 2 * stages + turns)
     create = ng.MBarrierCreateOp(group)
     rewriter.insert(create, at)
     bars = create.barriers
@@ -414,6 +420,10 @@ def _barriers(
         rewriter.insert(
             ng.MBarrierInitOp(bars, empty_count, emit_index(rewriter, inside, stages + s)), inside
         )
+    for t in range(turns):
+        assert turn_count is not None
+        turn = emit_index(rewriter, inside, 2 * stages + t)
+        rewriter.insert(ng.MBarrierInitOp(bars, turn_count, turn), inside)
     rewriter.insert(gpu.BarrierOp(), at)
     return bars, leader
 
