@@ -45,6 +45,13 @@ count is all consumers' threads), and a consumer cannot release stage s twice wi
 phase (its next use of s waits on `full[s]` of the next round, which the producer arms only
 after that phase), so no stage is refilled while any consumer still reads it. `ctas` = 0
 keeps a block per tile and only reorders them (`raster_blocks`).
+
+Ping-pong consumers (`warp_specialize_tma_ring`'s `pingpong`: each on a whole tile, the
+per-tile work in their `scf.if consumer == 0 {schedir.pingpong = C}`) take the block's
+tiles in turn: consumer c's loop runs `scf.for %t = block_id.x + c * G to T step C * G`,
+the `scf.if` dissolved around it; n = (t - block_id.x) / G is still the tile's place in
+the block's sequence (the producer's n for it), so the ring's step n * steps + i and the
+consumers' turns follow it unchanged.
 """
 
 from __future__ import annotations
@@ -423,6 +430,14 @@ def persistent_tiles(
         raise RasterRewriteError("the gpu.launch has no per-tile work after its barrier", launch)
     for moved in ranges:
         _check_ring_loops(moved)
+    dealt = {moved[0].parent_op() for moved in ranges if _dealing(moved[0]) is not None}
+    for op in body.walk():
+        if isinstance(op, scf.IfOp) and PINGPONG_ATTR in op.attributes and op not in dealt:
+            raise RasterRewriteError(
+                "the ping-pong consumers' per-tile work is not the tile loop's (other per-tile "
+                "work around their roles): their tiles cannot be dealt",
+                op,
+            )
 
     # The grid: tiles_x x tiles_y tiles on min(T, ctas) blocks.
     outside = InsertPoint.before(launch)

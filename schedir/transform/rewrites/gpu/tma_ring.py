@@ -312,9 +312,17 @@ def _stage_view(
 
 
 def _erase_dead_chain(rewriter: PatternRewriter, value: SSAValue) -> None:
-    """Erase the op defining `value` and the views/allocation below it once unused."""
+    """Erase the op defining `value` and the views/allocation below it once unused (an
+    allocation's deallocations go with it)."""
     owner = value.owner
-    while isinstance(owner, Operation) and all(not r.uses for r in owner.results):
+    while isinstance(owner, Operation):
+        if isinstance(owner, memref.AllocOp):
+            deallocs = [u.operation for u in owner.memref.uses]
+            if all(isinstance(d, memref.DeallocOp) for d in deallocs):
+                for dealloc in deallocs:
+                    rewriter.erase(dealloc)
+        if any(r.uses for r in owner.results):
+            return
         if owner.regions:
             return
         sources = list(owner.operands)

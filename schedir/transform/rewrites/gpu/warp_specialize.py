@@ -37,6 +37,33 @@ what changes is who runs what:
       nvgpu.warpgroup.mma.store %acc, (rows of consumer c of %c)
     }
 
+With `pingpong` (CUTLASS's KernelTmaWarpSpecializedPingpong) the consumers do not share
+a tile: each multiplies the whole block tile into its own accumulator, reading every
+stage alone (`empty[s]` expects 128 arrivals), and they take turns on 2 x `consumers`
+more mbarriers of the group (128 arrivals each; turn[c] = 2S + c for the mainloop,
+2S + consumers + c for the epilogue). Consumer c (its index from lane 0, `gpu.shuffle
+idx`: warp-uniform for ptxas) waits for its mainloop turn in its first k step, releases
+the previous stage only within its tile, and in its last k step hands the turn on to
+consumer (c + 1) mod consumers, waits for its MMAs (`nvvm.wgmma.wait.group.sync.aligned
+0`), releases the last stage (never holding a stage past its tile: the producer fills it
+with the next consumer's k blocks) and waits for its epilogue turn; after its store it
+hands that on: one consumer's store runs under the next one's MMAs. The block's tile n
+(n = i / steps, the ring's step i counting on across a persistent block's tiles) follows
+tile n - 1, whose consumer's k-th hand-on (k = (n - 1) / consumers) is phase k of the turn
+barrier: the wait's parity is k mod 2 (tile 0: phase -1's, which a fresh barrier has
+passed). The block's one tile is consumer 0's, the per-tile work in `scf.if consumer == 0
+{schedir.pingpong = consumers}`; `persistent_tiles` deals a persistent block's tiles to
+all consumers in turn.
+
+    // -> (pingpong, consumers = 2, stages = 3) init full[0..2] (1), empty[3..5] (128),
+    //    turn[6..9] (128); consumer c:
+    scf.if %c == 0 { %acc = scf.for %k ... { first: try_wait turn[6 + c];
+        try_wait full[i % 3]; %d = mma (all rows of stage i % 3) {waitGroup = 1};
+        not first: arrive empty[(i - 1) % 3 + 3];
+        last: arrive turn[6 + (c + 1) % 2]; nvvm.wgmma.wait.group.sync.aligned 0;
+          arrive empty[i % 3 + 3]; try_wait turn[8 + c] }
+      nvgpu.warpgroup.mma.store %acc, %c_tile; arrive turn[8 + (c + 1) % 2] }
+
 A K of one step (its loop folded away by canonicalization) is made a loop of one step
 first. ptxas honours `setmaxnreg` only when the kernel's register count at entry is fixed
 by launch bounds (otherwise: "C7508 ... 'setmaxnreg' ignored; unable to determine register
