@@ -475,6 +475,8 @@ _DEFAULT_VARIANTS = {
     "pingpong 128x128": {"pingpong": 1, "block_n": 128},
     "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
     "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
+    "pingpong 64x256": {"pingpong": 1, "block_m": 64},
+    "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -484,7 +486,8 @@ order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores fro
 (store 0), in chunks of 128 and 256 columns (their buffers fit beside 3 stages, not 4),
 a block per tile (persistent 0), both (the selection before 2026-11-29), and one consumer
 on a persistent grid in raster groups of 8 and 16; the TMA-stored and stmatrix staging;
-ping-pong consumers on 128x128 tiles (4 and 5 stages, raster groups of 8 and 16)."""
+ping-pong consumers on 128x128 tiles (4 and 5 stages, raster groups of 8 and 16) and on
+64x256 tiles (4 and 5 stages)."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -674,6 +677,8 @@ def cases(torch: Any) -> list[Case]:
                 "pingpong 128x128": {"pingpong": 1, "block_n": 128},
                 "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
                 "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
+                "pingpong 64x256": {"pingpong": 1, "block_m": 64},
+                "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

@@ -76,7 +76,8 @@ module attributes {transform.with_named_sequence} {
     }
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
     // (128 * consumers) registers per thread (ping-pong: the whole block's, block_m *
-    // block_n / 128), at most 128, on rows that are a multiple of 64 (the wgmma's M). The
+    // block_n / 128), at most 128, on rows (ping-pong: block_m) that are a multiple of 64
+    // (the wgmma's M). The
     // ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of dynamic
     // shared memory a block may have (less 2 KiB for barriers and alignment). The
     // warpgroups' registers fit the SM's 65536.
@@ -95,8 +96,8 @@ module attributes {transform.with_named_sequence} {
       %acc = smt.int.div %tile, %consumer_threads
       %fits = smt.int.cmp le %acc, %max_acc
       smt.assert %fits
-      %rows = smt.int.div %m, %c
-      %rows_left = smt.int.mod %m, %c
+      %rows = smt.int.div %m, %sharing
+      %rows_left = smt.int.mod %m, %sharing
       %even = smt.eq %rows_left, %zero : !smt.int
       smt.assert %even
       %row_blocks = smt.int.mod %rows, %wgmma_m
@@ -203,7 +204,8 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
     %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s warpgroups = %consumers
-        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+        pingpong = %pingpong
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %ws = transform.schedir.nvgpu.warp_specialize_tma_ring %wgmma stages = %stages
         consumers = %consumers producer_registers = %producer_regs
         consumer_registers = %consumer_regs pingpong = %pingpong

@@ -145,25 +145,32 @@ def test_two_k_steps_per_tile(shape: str, ctas: int, stages: int) -> None:
     run_case("f16", SHAPES[shape], (1024, 768, 128), ctas, stages, 8)
 
 
-_PINGPONG = (2, 128, 128)
-"""Ping-pong: two consumers, each with a whole 128 x 128 tile."""
+PINGPONG_SHAPES = {"pp2x128x128": (2, 128, 128), "pp2x64x256": (2, 64, 256)}
+"""Ping-pong: two consumers, each with a whole 128 x 128 or 64 x 256 tile (by test id)."""
 
 
-@pytest.mark.parametrize("store_columns", [64, 0])
 @pytest.mark.parametrize("kind", ["f16", "bf16", "bias_relu"])
 @pytest.mark.parametrize(
     "size",
     [(1000, 1032, 1016), (1000, 1032, 72), (4095, 4097, 4096), (4096, 4096, 4096)],
     ids=lambda v: "x".join(map(str, v)),
 )
-def test_pingpong_matches_the_reference(
-    size: tuple[int, int, int], kind: str, store_columns: int
-) -> None:
-    """Ping-pong consumers on the SMs' 132 blocks: edge tiles (1000 x 1032: 8 x 9 tiles,
-    fewer than two per block), a partial second k step (K = 72), N = 4097 (B staged by the
-    host into padded rows; C's rows of 8194 bytes), 4096^3 (1024 tiles: 7 or 8 per block,
-    3 or 4 per consumer)."""
-    run_case(kind, _PINGPONG, size, 132, store_columns=store_columns, pingpong=1)
+@pytest.mark.parametrize("shape", sorted(PINGPONG_SHAPES))
+def test_pingpong_matches_the_reference(shape: str, size: tuple[int, int, int], kind: str) -> None:
+    """Ping-pong consumers on the SMs' 132 blocks, storing through shared memory: edge
+    tiles (1000 x 1032: 8 x 9 or 16 x 5 tiles, fewer than two per block), a partial second
+    k step (K = 72), N = 4097 (B staged by the host into padded rows; C's rows of 8194
+    bytes), 4096^3 (1024 tiles: 7 or 8 per block, 3 or 4 per consumer)."""
+    run_case(kind, PINGPONG_SHAPES[shape], size, 132, store_columns=64, pingpong=1)
+
+
+@pytest.mark.parametrize(
+    "size", [(1000, 1032, 1016), (4095, 4097, 4096)], ids=lambda v: "x".join(map(str, v))
+)
+@pytest.mark.parametrize("shape", sorted(PINGPONG_SHAPES))
+def test_pingpong_stores_from_registers(shape: str, size: tuple[int, int, int]) -> None:
+    """Ping-pong consumers storing each pair from the registers (store_columns 0)."""
+    run_case("bias_relu", PINGPONG_SHAPES[shape], size, 132, pingpong=1)
 
 
 @pytest.mark.parametrize(
@@ -172,7 +179,7 @@ def test_pingpong_matches_the_reference(
         (3, 4, (2048, 2048, 512)),  # 256 tiles on 3 blocks: 86 / 85 / 85, odd and even per consumer
         (5, 3, (2048, 2048, 512)),  # 52 / 51 tiles a block
         (7, 2, (2048, 2048, 512)),  # 37 / 36 tiles a block on 2 stages
-        (1, 4, (1000, 1032, 1016)),  # one block: 72 tiles, 36 per consumer
+        (1, 4, (1000, 1032, 1016)),  # one block: 72 or 80 tiles, half per consumer
         (3, 4, (1024, 768, 128)),  # 2 k steps per tile: the ring holds two tiles
         (3, 3, (1000, 1032, 64)),  # 1 k step per tile: first step = last step
         (5, 5, (1000, 1032, 192)),  # 3 k steps on 5 stages
@@ -180,18 +187,30 @@ def test_pingpong_matches_the_reference(
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
 )
+@pytest.mark.parametrize("shape", sorted(PINGPONG_SHAPES))
 def test_pingpong_few_blocks_loop_over_many_tiles(
-    ctas: int, stages: int, size: tuple[int, int, int]
+    shape: str, ctas: int, stages: int, size: tuple[int, int, int]
 ) -> None:
     """Ping-pong consumers on grids far smaller than the tiles: consumer 1 one tile
     behind consumer 0, odd tile counts per block (the last tile's consumer hands its turns
     to one that has no tile), the ring's phases running on across both consumers' tiles."""
-    run_case("f16", _PINGPONG, size, ctas, stages, 8, store_columns=64, pingpong=1)
+    run_case("f16", PINGPONG_SHAPES[shape], size, ctas, stages, 8, store_columns=64, pingpong=1)
 
 
-def test_pingpong_tma_store_matches_the_reference() -> None:
+@pytest.mark.parametrize("shape", sorted(PINGPONG_SHAPES))
+def test_pingpong_tma_store_matches_the_reference(shape: str) -> None:
     """Ping-pong consumers storing their chunks out by TMA (2 buffers each)."""
-    run_case("bias_relu", _PINGPONG, (1000, 1032, 1016), 5, 4, 8, 64, tma_buffers=2, pingpong=1)
+    run_case(
+        "bias_relu",
+        PINGPONG_SHAPES[shape],
+        (1000, 1032, 1016),
+        5,
+        4,
+        8,
+        64,
+        tma_buffers=2,
+        pingpong=1,
+    )
 
 
 _SANITIZED = """
@@ -214,18 +233,21 @@ def test_sanitizer_clean(tool: str, shape: str) -> None:
 
 
 _PINGPONG_SANITIZED = """
-from tests.gpu.test_matmul_persistent import _PINGPONG, run_case
-run_case("f16", _PINGPONG, (256, 1000, 320), 3, 3, store_columns=64, pingpong=1)
-run_case("f16", _PINGPONG, (512, 768, 128), 3, 4, store_columns=64, pingpong=1)
-run_case("bias_relu", _PINGPONG, (384, 640, 192), 2, 4, store_columns=64, tma_buffers=2, pingpong=1)
+import sys
+from tests.gpu.test_matmul_persistent import PINGPONG_SHAPES, run_case
+shape = PINGPONG_SHAPES[sys.argv[1]]
+run_case("f16", shape, (256, 1000, 320), 3, 3, store_columns=64, pingpong=1)
+run_case("f16", shape, (512, 768, 128), 3, 4, store_columns=64, pingpong=1)
+run_case("bias_relu", shape, (384, 640, 192), 2, 4, store_columns=64, tma_buffers=2, pingpong=1)
 print("ran")
 """
 
 
 @pytest.mark.parametrize("tool", sorted(SANITIZER_SUMMARY))
-def test_pingpong_sanitizer_clean(tool: str) -> None:
+@pytest.mark.parametrize("shape", sorted(PINGPONG_SHAPES))
+def test_pingpong_sanitizer_clean(tool: str, shape: str) -> None:
     """Ping-pong consumers: no out-of-bounds access, no shared-memory hazard (a stage
     released by one consumer and refilled for the other; the staging buffers), no barrier
     misuse, over 3 blocks of 8 or 16 tiles (odd counts per consumer) and 2 blocks storing
     by TMA."""
-    run_sanitized(tool, _PINGPONG_SANITIZED)
+    run_sanitized(tool, _PINGPONG_SANITIZED, shape)

@@ -117,23 +117,28 @@ class RewriteMatmulAsWgmmaOp(IRDLOperation):
     says how many warpgroups will split the accumulator by rows
     (`transform.schedir.nvgpu.warp_specialize_tma_ring`'s consumers): M must be a multiple
     of 64 per warpgroup and each thread's share of the f32 accumulator at most 128
-    registers (M x N / (128 x warpgroups)).
+    registers (M x N / (128 x warpgroups)). With the optional `pingpong` param 1 (0 or
+    1, default 0; `warp_specialize_tma_ring`'s) the consumers take whole tiles in turn
+    instead: the accumulator is one warpgroup's, whatever `warpgroups` says.
 
     Return modes: consumes the target; returns the `nvgpu.warpgroup.mma` op (one per
     target). Silenceable failure (the reason at the payload op) when a target does not
     match; nothing is rewritten then. Definite failure when `warpgroups` is not one
-    positive integer.
+    positive integer or `pingpong` not 0 or 1.
     """
 
     name = "transform.schedir.nvgpu.rewrite_matmul_as_wgmma"
 
     target = operand_def(TransformOpHandleType)
     warpgroups = opt_operand_def(TransformParamHandleType)
+    pingpong = opt_operand_def(TransformParamHandleType)
     mma = result_def(TransformOpHandleType)
 
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
-        "$target (`warpgroups` `=` $warpgroups^)? attr-dict `:` functional-type(operands, results)"
+        "$target (`warpgroups` `=` $warpgroups^)? (`pingpong` `=` $pingpong^)? attr-dict `:` "
+        "`(` type($target) (`,` type($warpgroups)^)? (`,` type($pingpong)^)? `)` `->` type($mma)"
     )
 
 

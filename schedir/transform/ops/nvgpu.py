@@ -72,6 +72,11 @@ def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interprete
     warpgroups = 1 if op.warpgroups is None else _one_int(op, interp, op.warpgroups, "warpgroups")
     if warpgroups < 1:
         raise definite(op, f"expected warpgroups to be positive, got {warpgroups}")
+    pingpong = 0 if op.pingpong is None else _one_int(op, interp, op.pingpong, "pingpong")
+    if pingpong not in (0, 1):
+        raise definite(op, f"expected pingpong to be 0 or 1, got {pingpong}")
+    if pingpong:
+        warpgroups = 1  # each consumer's accumulator is a whole tile
 
     def one(payload: Operation) -> list[Mapped]:
         with _silenceable(op, "could not rewrite the matmul as wgmma"):

@@ -210,28 +210,39 @@ _PINGPONG = {"pingpong": 1, "consumers": 2, "block_m": 128, "block_n": 128}
 
 
 @pytest.mark.parametrize(
-    ("kind", "size", "ctas", "stages"),
+    ("kind", "size", "ctas", "stages", "tile"),
     [
-        ("f16", (1000, 1032, 1016), 132, 4),
-        ("f16", (1000, 1032, 64), 3, 3),
-        ("bf16", (4095, 4097, 4096), 132, 5),
-        ("bias_relu", (1000, 1032, 1016), 132, 4),
-        ("bias_relu", (4095, 4097, 4096), 7, 2),
+        ("f16", (1000, 1032, 1016), 132, 4, (128, 128)),
+        ("f16", (1000, 1032, 64), 3, 3, (128, 128)),
+        ("bf16", (4095, 4097, 4096), 132, 5, (128, 128)),
+        ("bias_relu", (1000, 1032, 1016), 132, 4, (128, 128)),
+        ("bias_relu", (4095, 4097, 4096), 7, 2, (128, 128)),
+        ("f16", (1000, 1032, 1016), 132, 4, (64, 256)),
+        ("bf16", (1000, 1032, 64), 5, 5, (64, 256)),
+        ("bias_relu", (4095, 4097, 4096), 132, 4, (64, 256)),
     ],
     ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
 )
 def test_pingpong_ptx_assembles_cleanly(
-    kind: str, size: tuple[int, int, int], ctas: int, stages: int, ptxas: Path
+    kind: str,
+    size: tuple[int, int, int],
+    ctas: int,
+    stages: int,
+    tile: tuple[int, int],
+    ptxas: Path,
 ) -> None:
     """Ping-pong consumers (`pingpong` knob): one producer and two consumers, each running
-    two m64n128k16 per k16 step on its own tile, the ring's 2 x stages barriers and four
+    its own 128 x 128 (two m64n128k16 per k16 step) or 64 x 256 tile (one m64n256k16; the
+    wgmma rewrite's `pingpong` lets one warpgroup hold it), the ring's 2 x stages barriers and four
     turn barriers set up (the empty ones and the turns count one warpgroup's 128
     threads); the consumers' tile loop starts at block_id + consumer * grid and steps by
     two grids (its index from lane 0: `shfl.sync.idx`); each consumer waits for its MMAs
     (`wgmma.wait_group 0`) in its last k step before releasing the stage; the PTX
     assembles without C75xx warnings and without spills (without the warp-uniform
     consumer index the bias + relu edge tiles spilled 16-40 bytes)."""
-    kernel = compile_matmul(kind, size, {**_PINGPONG, "persistent": ctas, "stages": stages})
+    block_m, block_n = tile
+    knobs = {**_PINGPONG, "block_m": block_m, "block_n": block_n}
+    kernel = compile_matmul(kind, size, {**knobs, "persistent": ctas, "stages": stages})
     scheduled = str(kernel.stages["scheduled"])
     counts = re.findall(r"nvgpu\.mbarrier\.init %\w+\[%\w+\], %(\w+)", scheduled)
     warpgroup = set(re.findall(r"%(\w+) = arith\.constant 128 : index", scheduled))
@@ -245,8 +256,8 @@ def test_pingpong_ptx_assembles_cleanly(
     ptx = kernel.stages["ptx"]
     assert re.findall(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+(\d+);", ptx) == ["40"]
     assert re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx) == ["232"]
-    assert "wgmma.mma_async.sync.aligned.m64n128k16" in ptx
-    assert "m64n256k16" not in ptx
+    assert f"wgmma.mma_async.sync.aligned.m64n{block_n}k16" in ptx
+    assert {128: "m64n256k16", 256: "m64n128k16"}[block_n] not in ptx
     assert "shfl.sync.idx.b32" in ptx
     assert re.search(r"wgmma\.wait_group\.sync\.aligned\s+0;", ptx)
     assert not unknown_intrinsics(ptx)
