@@ -629,6 +629,8 @@ def cases(torch: Any) -> list[Case]:
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
                 # 16 x 33 = 528 tiles: 4 per block of 132 (128x256: 32 x 17 = 544, 5 for 16)
                 "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
+                # 32 x 33 = 1056 tiles of 128x128: 8 per block, 4 per ping-pong consumer
+                "pingpong 128x128": {"pingpong": 1, "block_n": 128},
             },
         ),
         # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
