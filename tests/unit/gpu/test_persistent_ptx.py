@@ -266,12 +266,17 @@ def test_pingpong_ptx_assembles_cleanly(
 
 @pytest.mark.parametrize(
     ("knobs", "params"),
-    [({"persistent": 0}, "(1, 0, 2)"), ({"consumers": 1, "block_n": 128}, "(1, 132, 1)")],
+    [
+        ({"persistent": 0}, "(1, 0, 2)"),
+        ({"consumers": 1, "block_n": 128}, "(1, 132, 1)"),
+        ({"stages": 6}, "(128, 128, 6, 64, 0, 2, 1)"),
+    ],
 )
 def test_pingpong_without_turns_is_a_constraint_violation(
     knobs: dict[str, int], params: str
 ) -> None:
     """Ping-pong needs a persistent grid (a block per tile leaves its one tile to consumer 0)
-    and two consumers at least."""
+    and two consumers at least; each consumer stages a whole tile's rows (6 stages of 32
+    KiB and 2 x 128 rows of 144 bytes do not fit: the ring alone would)."""
     with pytest.raises(TransformError, match=re.escape(f"params {params}")):
         compile_matmul("f16", (1000, 1032, 1016), {**_PINGPONG, **knobs})
