@@ -477,6 +477,10 @@ _DEFAULT_VARIANTS = {
     "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
     "pingpong 64x256": {"pingpong": 1, "block_m": 64},
     "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
+    # Staggered consumers: consumer 1 starts 1-3 k steps behind consumer 0.
+    "stagger 1": {"stagger": 1},
+    "stagger 2": {"stagger": 2},
+    "stagger 3": {"stagger": 3},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -487,7 +491,8 @@ order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores fro
 a block per tile (persistent 0), both (the selection before 2026-11-29), and one consumer
 on a persistent grid in raster groups of 8 and 16; the TMA-stored and stmatrix staging;
 ping-pong consumers on 128x128 tiles (4 and 5 stages, raster groups of 8 and 16) and on
-64x256 tiles (4 and 5 stages)."""
+64x256 tiles (4 and 5 stages); consumer 1 starting 1, 2 or 3 k steps behind consumer 0
+(stagger)."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -681,6 +686,9 @@ def cases(torch: Any) -> list[Case]:
                 "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
                 "pingpong 64x256": {"pingpong": 1, "block_m": 64},
                 "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
+                "stagger 1": {"stagger": 1},
+                "stagger 2": {"stagger": 2},
+                "stagger 3": {"stagger": 3},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

@@ -46,6 +46,7 @@ module attributes {transform.with_named_sequence} {
     %tma_box_rows = transform.tune.knob<"tma_box_rows"> = 0 from options = [0, 16] -> !transform.param<i64>
     %stmatrix = transform.tune.knob<"stmatrix"> = 0 from options = [0, 1] -> !transform.param<i64>
     %pingpong = transform.tune.knob<"pingpong"> = 0 from options = [0, 1] -> !transform.param<i64>
+    %stagger = transform.tune.knob<"stagger"> = 0 from options = [0, 1, 2, 3] -> !transform.param<i64>
     // A persistent grid's producer loops over the tiles: its loop does not fit 24
     // registers (ptxas spills), so persistent > 0 needs producer_registers >= 40.
     transform.smt.constrain_params(%persistent, %producer_regs)
@@ -57,6 +58,24 @@ module attributes {transform.with_named_sequence} {
       %least = smt.ite %looping, %forty, %zero : !smt.int
       %enough = smt.int.cmp ge %r, %least
       smt.assert %enough
+    }
+    // Staggered consumers (stagger > 0: the others start that many k steps behind
+    // consumer 0) cooperate (no ping-pong), two of them at least, less than a ring apart.
+    transform.smt.constrain_params(%stagger, %stages, %consumers, %pingpong)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%d: !smt.int, %s: !smt.int, %c: !smt.int, %t: !smt.int):
+      %zero = smt.int.constant 0
+      %one = smt.int.constant 1
+      %two = smt.int.constant 2
+      %within = smt.int.cmp lt %d, %s
+      smt.assert %within
+      %staggered = smt.int.cmp gt %d, %zero
+      %least_consumers = smt.ite %staggered, %two, %one : !smt.int
+      %enough = smt.int.cmp ge %c, %least_consumers
+      smt.assert %enough
+      %both = smt.int.mul %d, %t
+      %either = smt.eq %both, %zero : !smt.int
+      smt.assert %either
     }
     // Ping-pong consumers take turns over the tiles of a persistent block: two of them
     // at least, and a persistent grid (with a block per tile only consumer 0 works).
@@ -208,8 +227,8 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %ws = transform.schedir.nvgpu.warp_specialize_tma_ring %wgmma stages = %stages
         consumers = %consumers producer_registers = %producer_regs
-        consumer_registers = %consumer_regs pingpong = %pingpong
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+        consumer_registers = %consumer_regs pingpong = %pingpong stagger = %stagger
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
     // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
     // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping

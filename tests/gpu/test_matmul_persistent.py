@@ -48,15 +48,18 @@ def run_case(
     tma_box_rows: int = 0,
     stmatrix: int = 0,
     pingpong: int = 0,
+    stagger: int = 0,
 ) -> None:
     """Compile `kind` ("f16", "bf16" or "bias_relu") persistent on `ctas` blocks (storing
     through shared memory in chunks of `store_columns` columns if not 0, out by TMA through
     `tma_buffers` buffers if not 0, in boxes of `tma_box_rows` rows if not 0, written by stmatrix if
-    `stmatrix`; with `pingpong`, consumers taking turns over whole block_m x block_n tiles),
-    run it twice and compare with the reference."""
+    `stmatrix`; with `pingpong`, consumers taking turns over whole block_m x block_n tiles;
+    with `stagger`, consumer 1 and on starting that many k steps behind consumer 0), run it
+    twice and compare with the reference."""
     (consumers, block_m, block_n), (m, n, k) = shape, size
     knobs = {
         "pingpong": pingpong,
+        "stagger": stagger,
         "consumers": consumers,
         "block_m": block_m,
         "block_n": block_n,
@@ -88,7 +91,7 @@ def run_case(
         f" ({kind} {m}x{n}x{k}, {consumers} consumers of {block_m}x{block_n}, {stages} "
         f"stages, {ctas} persistent blocks, raster groups of {raster_group}, store columns "
         f"{store_columns}, TMA buffers {tma_buffers}, box rows {tma_box_rows}, stmatrix {stmatrix}, "
-        f"ping-pong {pingpong})"
+        f"ping-pong {pingpong}, stagger {stagger})"
     )
     for call in ("", " (second call)"):
         results = kernel.run(*inputs, prefill_nan=True)
@@ -213,6 +216,29 @@ def test_pingpong_tma_store_matches_the_reference(shape: str) -> None:
     )
 
 
+@pytest.mark.parametrize("stagger", [1, 3])
+@pytest.mark.parametrize("kind", ["f16", "bias_relu"])
+@pytest.mark.parametrize(
+    ("ctas", "stages", "size"),
+    [
+        (132, 4, (1000, 1032, 1016)),  # fewer tiles than blocks
+        (132, 4, (4095, 4097, 4096)),  # N = 4097: B staged by the host
+        (132, 4, (4096, 4096, 4096)),
+        (3, 4, (2048, 2048, 512)),  # 128 tiles on 3 blocks, 8 k steps each
+        (5, 4, (1000, 1032, 64)),  # 1 k step per tile: the lead step is the first tile's last
+        (7, 4, (1000, 1032, 128)),  # 2 k steps per tile
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_staggered_consumers_match_the_reference(
+    ctas: int, stages: int, size: tuple[int, int, int], kind: str, stagger: int
+) -> None:
+    """Two consumers of 64 x 256 rows, consumer 1 starting 1 or 3 k steps behind consumer 0
+    (the ring keeping them less than its 4 stages apart), on the SMs' 132 blocks and on
+    few blocks over many tiles, storing through shared memory."""
+    run_case(kind, (2, 128, 256), size, ctas, stages, 8, store_columns=64, stagger=stagger)
+
+
 _SANITIZED = """
 import sys
 from tests.gpu.test_matmul_persistent import SHAPES, run_case
@@ -241,6 +267,22 @@ run_case("f16", shape, (512, 768, 128), 3, 4, store_columns=64, pingpong=1)
 run_case("bias_relu", shape, (384, 640, 192), 2, 4, store_columns=64, tma_buffers=2, pingpong=1)
 print("ran")
 """
+
+
+_STAGGERED_SANITIZED = """
+from tests.gpu.test_matmul_persistent import run_case
+run_case("f16", (2, 128, 256), (256, 1000, 320), 3, 3, store_columns=64, stagger=2)
+run_case("bias_relu", (2, 128, 256), (512, 768, 128), 3, 4, store_columns=64, stagger=3)
+print("ran")
+"""
+
+
+@pytest.mark.parametrize("tool", sorted(SANITIZER_SUMMARY))
+def test_staggered_sanitizer_clean(tool: str) -> None:
+    """Staggered consumers: no out-of-bounds access, no shared-memory hazard (a stage one
+    consumer still reads while the other released it), no barrier misuse, over 3 blocks
+    of 8 or 16 tiles, tiles of 5 and 2 k steps."""
+    run_sanitized(tool, _STAGGERED_SANITIZED)
 
 
 @pytest.mark.parametrize("tool", sorted(SANITIZER_SUMMARY))

@@ -258,12 +258,21 @@ class WarpSpecializeTmaRingOp(IRDLOperation):
     //   mma.store %acc, %c; arrive turn[8 + (c + 1) % 2] }
     ```
 
+    With `stagger` = D > 0 (cooperating consumers, two or more) the consumers after the
+    first start the block's first k step once consumer 0 has issued step min(D, steps - 1)
+    of it (one more mbarrier of the group, 128 arrivals, after the ring's and before any
+    turn): they stay up to `stages` - 1 steps behind it, the ring bounding the distance, so
+    that at each tile's end consumer 0 stores while the others still multiply, and they
+    store while consumer 0 multiplies the next tile's first stages. (The optional params'
+    types follow in their order: `stagger` goes with `pingpong` written before it.)
+
     Params (each one integer; `transform.tune.knob`s): `stages` in 2..8 (one stage is
     being multiplied while the producer fills another), `consumers` in 1..4,
     `producer_registers` and `consumer_registers` multiples of 8 in 24..256 with the
     producer's at most the consumers' and 128 x (producer + consumers x consumer) at most
     the SM's 65536 registers; `pingpong` 0 or 1 (optional, 0: cooperating consumers; 1
-    needs 2 consumers or more).
+    needs 2 consumers or more); `stagger` in 0..stages - 1 (optional, 0: the consumers in
+    step; more needs 2 cooperating consumers or more).
 
     Return modes: consumes the target; returns the consumers' `scf.for` (one per target).
     Silenceable failure (the reason at the payload op) when a target does not match or a
@@ -279,13 +288,18 @@ class WarpSpecializeTmaRingOp(IRDLOperation):
     producer_registers = operand_def(TransformParamHandleType)
     consumer_registers = operand_def(TransformParamHandleType)
     pingpong = opt_operand_def(TransformParamHandleType)
+    stagger = opt_operand_def(TransformParamHandleType)
     loop = result_def(TransformOpHandleType)
 
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
         "$target `stages` `=` $stages `consumers` `=` $consumers `producer_registers` `=` "
         "$producer_registers `consumer_registers` `=` $consumer_registers "
-        "(`pingpong` `=` $pingpong^)? attr-dict `:` functional-type(operands, results)"
+        "(`pingpong` `=` $pingpong^)? (`stagger` `=` $stagger^)? attr-dict `:` `(` "
+        "type($target) `,` type($stages) `,` type($consumers) `,` type($producer_registers) "
+        "`,` type($consumer_registers) (`,` type($pingpong)^)? (`,` type($stagger)^)? `)` "
+        "`->` type($loop)"
     )
 
 

@@ -113,6 +113,7 @@ def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpre
     pingpong = 0 if op.pingpong is None else _one_int(op, interp, op.pingpong, "pingpong")
     if pingpong not in (0, 1):
         raise definite(op, f"expected pingpong to be 0 or 1, got {pingpong}")
+    stagger = 0 if op.stagger is None else _one_int(op, interp, op.stagger, "stagger")
 
     def one(payload: Operation) -> list[Mapped]:
         with _silenceable(op, "could not warp-specialize the TMA ring"):
@@ -124,6 +125,7 @@ def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpre
                 producer,
                 consumer,
                 pingpong == 1,
+                stagger,
             )
         return [result.loop]
 

@@ -81,6 +81,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StridedLayoutAttr,
     VectorType,
@@ -314,6 +315,59 @@ def _descriptor(
     return new.descriptor
 
 
+def _steps(rewriter: PatternRewriter, loop: scf.ForOp, at: InsertPoint) -> SSAValue:
+    """The trip count of `loop` (its steps per tile)."""
+    span = emit(rewriter, at, arith.SubiOp(loop.ub, loop.lb))
+    last = emit(rewriter, at, arith.SubiOp(loop.step, emit_index(rewriter, at, 1)))
+    return emit(
+        rewriter, at, arith.DivUIOp(emit(rewriter, at, arith.AddiOp(span, last)), loop.step)
+    )
+
+
+@dataclass(frozen=True)
+class _Lead:
+    """Staggered consumers: the consumers after the first start the block's first k step
+    once consumer 0 has issued its step `steps` ahead (`min(steps, trip count - 1)` of its
+    first tile) and arrived on barrier `barrier`; the ring keeps them at most `stages` - 1
+    steps apart from then on."""
+
+    consumer: SSAValue
+    steps: int
+    barrier: int
+
+    def follow(
+        self, rewriter: PatternRewriter, bars: SSAValue, i: SSAValue, at: InsertPoint
+    ) -> None:
+        """Consumers after the first: at the block's first step, wait for the lead."""
+        zero = emit_index(rewriter, at, 0)
+        follower = emit(rewriter, at, CmpiOp(self.consumer, zero, "ne"))
+        start = emit(rewriter, at, CmpiOp(i, zero, "eq"))
+        wait = _if(rewriter, emit(rewriter, at, arith.AndIOp(follower, start)), at)
+        parity = emit(rewriter, wait, arith.ConstantOp(IntegerAttr(0, IntegerType(1))))
+        ticks = emit_index(rewriter, wait, TRY_WAIT_TICKS)
+        barrier = emit_index(rewriter, wait, self.barrier)
+        rewriter.insert(ng.MBarrierTryWaitParityOp(bars, parity, ticks, barrier), wait)
+
+    def lead(
+        self,
+        rewriter: PatternRewriter,
+        bars: SSAValue,
+        loop: scf.ForOp,
+        i: SSAValue,
+        at: InsertPoint,
+    ) -> None:
+        """Consumer 0: having issued its lead step, let the others start."""
+        zero = emit_index(rewriter, at, 0)
+        leader = emit(rewriter, at, CmpiOp(self.consumer, zero, "eq"))
+        one = emit_index(rewriter, at, 1)
+        last = emit(rewriter, at, arith.SubiOp(_steps(rewriter, loop, at), one))
+        step = emit(rewriter, at, arith.MinUIOp(emit_index(rewriter, at, self.steps), last))
+        ahead = emit(rewriter, at, CmpiOp(i, step, "eq"))
+        arrive = _if(rewriter, emit(rewriter, at, arith.AndIOp(leader, ahead)), at)
+        barrier = emit_index(rewriter, arrive, self.barrier)
+        rewriter.insert(ng.MBarrierArriveOp(bars, barrier), arrive)
+
+
 @dataclass(frozen=True)
 class _Turns:
     """Ping-pong consumers' turns: consumer `consumer` (of `consumers`) waits for its
@@ -353,12 +407,7 @@ class _Turns:
         it) follows tile n - 1, whose consumer's k-th hand-on (k = (n - 1) / consumers) is
         phase k of this turn barrier: parity k mod 2; tile 0 waits for the parity of phase
         -1, which a fresh barrier has passed."""
-        span = emit(rewriter, at, arith.SubiOp(loop.ub, loop.lb))
-        last = emit(rewriter, at, arith.SubiOp(loop.step, emit_index(rewriter, at, 1)))
-        steps = emit(
-            rewriter, at, arith.DivUIOp(emit(rewriter, at, arith.AddiOp(span, last)), loop.step)
-        )
-        tile = emit(rewriter, at, arith.DivUIOp(i, steps))
+        tile = emit(rewriter, at, arith.DivUIOp(i, _steps(rewriter, loop, at)))
         ahead = emit(rewriter, at, arith.AddiOp(tile, emit_index(rewriter, at, self.consumers - 1)))
         turn = emit(rewriter, at, arith.DivUIOp(ahead, emit_index(rewriter, at, self.consumers)))
         low = emit(rewriter, at, arith.AndIOp(turn, emit_index(rewriter, at, 1)))
@@ -386,11 +435,13 @@ def _consumer_loop(
     acc0: SSAValue,
     at: InsertPoint,
     turns: _Turns | None = None,
+    lead: _Lead | None = None,
 ) -> tuple[scf.ForOp, ng.WarpgroupMmaOp]:
     """A consumer's loop over its `rows` rows of the block, from accumulator `acc0`; with
     `turns` (ping-pong), waiting for its mainloop turn in the first step and in the last
     handing it on, waiting for its MMAs, releasing the last stage and waiting for its
-    epilogue turn."""
+    epilogue turn; with `lead` (staggered), the block's first step of a consumer after the
+    first waiting for consumer 0's lead step."""
     loop = parts.loop
     body = Block(arg_types=[IndexType(), acc0.type])
     iv, acc = body.args
@@ -401,6 +452,8 @@ def _consumer_loop(
     if turns is not None:
         first = _if(rewriter, emit(rewriter, inside, CmpiOp(iv, loop.lb, "eq")), inside)
         turns.wait(rewriter, bars, loop, i, False, first)
+    if lead is not None:
+        lead.follow(rewriter, bars, i, inside)
     ticks = emit_index(rewriter, inside, TRY_WAIT_TICKS)
     rewriter.insert(
         ng.MBarrierTryWaitParityOp(bars, _odd(rewriter, round_, inside), ticks, stage), inside
@@ -430,6 +483,8 @@ def _consumer_loop(
     release = _if(rewriter, emit(rewriter, inside, not_first), inside)
     empty = emit(rewriter, release, arith.AddiOp(previous, n_stages))
     rewriter.insert(ng.MBarrierArriveOp(bars, empty), release)
+    if lead is not None:
+        lead.lead(rewriter, bars, loop, i, inside)
     if turns is not None:
         # The last step: the next consumer may issue its MMAs; this one's retire, and its
         # last stage goes back to the producer (which fills it for the next consumer).
@@ -503,6 +558,7 @@ def warp_specialize_tma_ring(
     producer_registers: int,
     consumer_registers: int,
     pingpong: bool = False,
+    stagger: int = 0,
 ) -> WarpSpecialized:
     """Warp-specialize the single-stage TMA + wgmma loop of `mma` over a ring of `stages`
     buffers, the consumers cooperating on each tile's rows or, with `pingpong`, taking
@@ -525,6 +581,12 @@ def warp_specialize_tma_ring(
     if pingpong and consumers < 2:
         raise RingRewriteError(
             f"ping-pong consumers take turns: at least 2 of them, got {consumers}", mma
+        )
+    if stagger and (pingpong or consumers < 2 or not 0 < stagger < stages):
+        raise RingRewriteError(
+            f"staggered consumers start 1..stages - 1 ({stages - 1}) steps apart, two of them "
+            f"at least, cooperating (not ping-pong), got {stagger} steps",
+            mma,
         )
     rows = m if pingpong else m // consumers
     if not pingpong and (m % consumers or rows % WGMMA_M):
@@ -578,6 +640,9 @@ def warp_specialize_tma_ring(
     if pingpong:
         turn_count = emit_index(rewriter, at, WARPGROUP_THREADS)
         bars, leader = _barriers(rewriter, parts, stages, empty_count, 2 * consumers, turn_count)
+    elif stagger:
+        lead_count = emit_index(rewriter, at, WARPGROUP_THREADS)
+        bars, leader = _barriers(rewriter, parts, stages, empty_count, 1, lead_count)
     else:
         bars, leader = _barriers(rewriter, parts, stages, empty_count)
 
@@ -605,7 +670,7 @@ def warp_specialize_tma_ring(
     rewriter.insert(
         nvvm.SetMaxRegisterOp(nvvm.SetMaxRegisterAction.INCREASE, consumer_registers), consume
     )
-    if pingpong:
+    if pingpong or stagger:
         # The warpgroup as lane 0 has it (CUTLASS's canonical_warp_group_idx): ptxas sees
         # a warp-uniform value, so the tiles, ring steps and barriers that follow from the
         # consumer index stay in uniform registers.
@@ -624,13 +689,14 @@ def warp_specialize_tma_ring(
         row0 = emit_index(rewriter, consume, 0)
     else:
         row0 = emit(rewriter, consume, arith.MuliOp(consumer, emit_index(rewriter, consume, rows)))
+    lead = _Lead(consumer, stagger, 2 * stages) if stagger else None
     acc_part = ng.WarpgroupAccumulatorType(
         VectorType(acc_t.fragmented.get_element_type(), [rows, n])
     )
     init = ng.WarpgroupMmaInitAccumulatorOp(acc_part)
     rewriter.insert(init, consume)
     new_loop, new_mma = _consumer_loop(
-        rewriter, parts, mma, tiles, bars, stages, row0, rows, init.matrix_c, consume, turns
+        rewriter, parts, mma, tiles, bars, stages, row0, rows, init.matrix_c, consume, turns, lead
     )
     sub = _rows_of(rewriter, store.dst_memref, row0, rows, n, consume)
     epilogue = _rows_epilogue(store.epilogue, row0)
