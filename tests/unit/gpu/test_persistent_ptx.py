@@ -280,3 +280,45 @@ def test_pingpong_without_turns_is_a_constraint_violation(
     KiB and 2 x 128 rows of 144 bytes do not fit: the ring alone would)."""
     with pytest.raises(TransformError, match=re.escape(f"params {params}")):
         compile_matmul("f16", (1000, 1032, 1016), {**_PINGPONG, **knobs})
+
+
+@pytest.mark.parametrize(
+    ("kind", "size", "ctas", "stagger"),
+    [
+        ("f16", (1000, 1032, 1016), 132, 1),
+        ("bf16", (4095, 4097, 4096), 132, 3),
+        ("bias_relu", (1000, 1032, 1016), 132, 2),
+        ("f16", (1000, 1032, 64), 5, 3),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_staggered_ptx_assembles_cleanly(
+    kind: str, size: tuple[int, int, int], ctas: int, stagger: int, ptxas: Path
+) -> None:
+    """Staggered consumers (`stagger` knob): the ring's barriers and one more (128
+    arrivals) on which consumer 0 lets the other start; the consumer index from lane 0;
+    clean PTX (no C75xx, no spills), the default's m64n256k16."""
+    kernel = compile_matmul(kind, size, {"stagger": stagger, "persistent": ctas})
+    scheduled = str(kernel.stages["scheduled"])
+    counts = re.findall(r"nvgpu\.mbarrier\.init %\w+\[%\w+\], %(\w+)", scheduled)
+    assert len(counts) == 2 * 4 + 1, counts
+    ptx = kernel.stages["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n256k16" in ptx
+    assert "shfl.sync.idx.b32" in ptx
+    assert not unknown_intrinsics(ptx)
+    assert_assembles_cleanly(ptx, ptxas)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "params"),
+    [
+        ({"stagger": 3, "stages": 3}, "(3, 3, 2, 0)"),
+        ({"stagger": 1, "consumers": 1, "block_n": 128}, "(1, 4, 1, 0)"),
+        ({"stagger": 1, "pingpong": 1, "block_n": 128}, "(1, 4, 2, 1)"),
+    ],
+)
+def test_stagger_out_of_range_is_a_constraint_violation(knobs: dict[str, int], params: str) -> None:
+    """Staggered consumers start less than the ring's stages apart (else consumer 0 waits
+    for a stage only the others' releases refill), two of them at least, cooperating."""
+    with pytest.raises(TransformError, match=re.escape(f"params {params}")):
+        compile_matmul("f16", (1000, 1032, 1016), knobs)
