@@ -64,6 +64,13 @@ all consumers in turn.
           arrive empty[i % 3 + 3]; try_wait turn[8 + c] }
       nvgpu.warpgroup.mma.store %acc, %c_tile; arrive turn[8 + (c + 1) % 2] }
 
+With `stagger` = D > 0 (cooperating consumers) the consumers after the first wait, before
+the block's first k step, on one more mbarrier (at 2S, 128 arrivals) that consumer 0
+arrives on once it has issued step min(D, steps - 1): the others run up to D steps behind
+it (the ring bounds the distance below S: consumer 0 cannot take a stage the others have
+not released), so that at a tile's end consumer 0 stores while they finish their last
+steps, and they store while consumer 0 starts the next tile's.
+
 A K of one step (its loop folded away by canonicalization) is made a loop of one step
 first. ptxas honours `setmaxnreg` only when the kernel's register count at entry is fixed
 by launch bounds (otherwise: "C7508 ... 'setmaxnreg' ignored; unable to determine register
