@@ -477,6 +477,8 @@ _DEFAULT_VARIANTS = {
     "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
     "pingpong 64x256": {"pingpong": 1, "block_m": 64},
     "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
+    # 256x128 blocks (two consumers of 128x128; 3 stages fit beside the staging).
+    "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
     # Staggered consumers: consumer 1 starts 1-3 k steps behind consumer 0.
     "stagger 1": {"stagger": 1},
     "stagger 2": {"stagger": 2},
@@ -636,6 +638,7 @@ def cases(torch: Any) -> list[Case]:
                 "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
                 # 32 x 33 = 1056 tiles of 128x128: 8 per block, 4 per ping-pong consumer
                 "pingpong 128x128": {"pingpong": 1, "block_n": 128},
+                "stagger 2": {"stagger": 2},
             },
         ),
         # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
@@ -689,6 +692,7 @@ def cases(torch: Any) -> list[Case]:
                 "stagger 1": {"stagger": 1},
                 "stagger 2": {"stagger": 2},
                 "stagger 3": {"stagger": 3},
+                "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
