@@ -28,6 +28,9 @@
 // staging buffers written by stmatrix.x4, four 8x8 matrices per instruction, instead of a
 // 4-byte store per pair; one run: mm_f16 0.191 ms vs 0.185, mbr_f16 0.187 vs 0.189, within
 // the rounds' spread; tma 4 on 3 stages with stmatrix 0.210 / 0.194).
+// pingpong (0 selected: ping-pong consumers, each on a whole 128x128 or 64x256 tile in
+// turn) and stagger (0 selected: consumer 1 starting 1-3 k steps behind consumer 0): as
+// matmul_f16_cuda.mlir (slower there, a tie).
 // Payload: examples/matmul_bias_relu_f16_cuda.mlir (fill + matmul into f32 + epilogue generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {

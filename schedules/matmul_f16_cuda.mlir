@@ -29,6 +29,18 @@
 // staging buffers written by stmatrix.x4, four 8x8 matrices per instruction, instead of a
 // 4-byte store per pair; one run: mm_f16 0.191 ms vs 0.185, mbr_f16 0.187 vs 0.189, within
 // the rounds' spread; tma 4 on 3 stages with stmatrix 0.210 / 0.194).
+// pingpong (0 selected; 1: CUTLASS's ping-pong kernel schedule: each consumer warpgroup
+// owns a whole block_m x block_n tile, 128x128 or 64x256, the consumers take a persistent
+// block's tiles in turn, their mainloops and stores ordered by mbarrier turns, so that one
+// stores while the other multiplies; needs a persistent grid). H200 4096^3, one run:
+// mm_f16 0.199 ms (128x128), 0.193 (128x128 on 5 stages), 0.207 (64x256) vs 0.177 selected;
+// mbr_f16 0.196 vs 0.179 (another run); 4095x4097x4096 0.310 vs 0.312. Slower: ncu shows the
+// tensor pipe busy 95% of the selected kernel's active cycles, and a tile per warpgroup
+// costs shared-memory bandwidth per flop (128x128 reads B twice per k16 step, as two
+// m64n128k16; 64x256 loads B for every 64 rows). stagger (0 selected; 1-3: consumer 1
+// starts that many k steps behind consumer 0, the ring keeping them less than its stages
+// apart: one consumer's store under the other's last MMAs): mm_f16 0.178, 0.176, 0.177 vs
+// 0.177 ms, a tie.
 // Payload: examples/matmul_f16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
