@@ -40,7 +40,9 @@
 // m64n128k16; 64x256 loads B for every 64 rows). stagger (0 selected; 1-3: consumer 1
 // starts that many k steps behind consumer 0, the ring keeping them less than its stages
 // apart: one consumer's store under the other's last MMAs): mm_f16 0.178, 0.176, 0.177 vs
-// 0.177 ms, a tie.
+// 0.177 ms in one run, stagger 2 0.185 vs 0.186 in another (mm_bf16 0.179 vs 0.174,
+// mbr_f16 0.182 vs 0.178): a tie. Both correct at odd sizes and compute-sanitizer clean
+// on the H200 (tests/gpu/test_matmul_persistent.py).
 // Payload: examples/matmul_f16_cuda.mlir (fill + matmul into f32 + truncf generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
