@@ -470,6 +470,19 @@ _DEFAULT_VARIANTS = {
     # The staging buffer written by stmatrix (four 8x8 matrices an instruction).
     "stmatrix": {"stmatrix": 1},
     "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
+    # Ping-pong: each consumer a whole 128x128 tile, taking turns (one's store under the
+    # other's MMAs).
+    "pingpong 128x128": {"pingpong": 1, "block_n": 128},
+    "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
+    "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
+    "pingpong 64x256": {"pingpong": 1, "block_m": 64},
+    "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
+    # 256x128 blocks (two consumers of 128x128; 3 stages fit beside the staging).
+    "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
+    # Staggered consumers: consumer 1 starts 1-3 k steps behind consumer 0.
+    "stagger 1": {"stagger": 1},
+    "stagger 2": {"stagger": 2},
+    "stagger 3": {"stagger": 3},
 }
 """The default tensor-core schedules' (matmul_f16_cuda.mlir, matmul_bf16_cuda.mlir:
 warp-specialized, two consumer warpgroups of 64x256 rows, 4 stages, raster groups of 8
@@ -478,7 +491,10 @@ in chunks of 64 columns, f16/bf16 out) other knob values: raster groups of 1 (th
 order) and 16, 3 stages, 256x128 blocks, one consumer on 128x128, the stores from registers
 (store 0), in chunks of 128 and 256 columns (their buffers fit beside 3 stages, not 4),
 a block per tile (persistent 0), both (the selection before 2026-11-29), and one consumer
-on a persistent grid in raster groups of 8 and 16."""
+on a persistent grid in raster groups of 8 and 16; the TMA-stored and stmatrix staging;
+ping-pong consumers on 128x128 tiles (4 and 5 stages, raster groups of 8 and 16) and on
+64x256 tiles (4 and 5 stages); consumer 1 starting 1, 2 or 3 k steps behind consumer 0
+(stagger)."""
 
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
@@ -620,6 +636,9 @@ def cases(torch: Any) -> list[Case]:
                 "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
                 # 16 x 33 = 528 tiles: 4 per block of 132 (128x256: 32 x 17 = 544, 5 for 16)
                 "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
+                # 32 x 33 = 1056 tiles of 128x128: 8 per block, 4 per ping-pong consumer
+                "pingpong 128x128": {"pingpong": 1, "block_n": 128},
+                "stagger 2": {"stagger": 2},
             },
         ),
         # f16 out: the conversion fused into the store of the accumulators (cuBLAS and
@@ -665,6 +684,15 @@ def cases(torch: Any) -> list[Case]:
                 "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
                 "stmatrix": {"stmatrix": 1},
                 "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
+                "pingpong 128x128": {"pingpong": 1, "block_n": 128},
+                "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
+                "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
+                "pingpong 64x256": {"pingpong": 1, "block_m": 64},
+                "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
+                "stagger 1": {"stagger": 1},
+                "stagger 2": {"stagger": 2},
+                "stagger 3": {"stagger": 3},
+                "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
             },
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:

@@ -28,6 +28,9 @@
 // staging buffers written by stmatrix.x4, four 8x8 matrices per instruction, instead of a
 // 4-byte store per pair; one run: mm_f16 0.191 ms vs 0.185, mbr_f16 0.187 vs 0.189, within
 // the rounds' spread; tma 4 on 3 stages with stmatrix 0.210 / 0.194).
+// pingpong (0 selected: ping-pong consumers, each on a whole 128x128 or 64x256 tile in
+// turn) and stagger (0 selected: consumer 1 starting 1-3 k steps behind consumer 0): as
+// matmul_f16_cuda.mlir (slower there, a tie).
 // Payload: examples/matmul_bias_relu_f16_cuda.mlir (fill + matmul into f32 + epilogue generic).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
@@ -45,6 +48,8 @@ module attributes {transform.with_named_sequence} {
     %tma_buffers = transform.tune.knob<"tma_buffers"> = 0 from options = [0, 1, 2, 3, 4] -> !transform.param<i64>
     %tma_box_rows = transform.tune.knob<"tma_box_rows"> = 0 from options = [0, 16] -> !transform.param<i64>
     %stmatrix = transform.tune.knob<"stmatrix"> = 0 from options = [0, 1] -> !transform.param<i64>
+    %pingpong = transform.tune.knob<"pingpong"> = 0 from options = [0, 1] -> !transform.param<i64>
+    %stagger = transform.tune.knob<"stagger"> = 0 from options = [0, 1, 2, 3] -> !transform.param<i64>
     // A persistent grid's producer loops over the tiles: its loop does not fit 24
     // registers (ptxas spills), so persistent > 0 needs producer_registers >= 40.
     transform.smt.constrain_params(%persistent, %producer_regs)
@@ -57,25 +62,64 @@ module attributes {transform.with_named_sequence} {
       %enough = smt.int.cmp ge %r, %least
       smt.assert %enough
     }
+    // Staggered consumers (stagger > 0: the others start that many k steps behind
+    // consumer 0) cooperate (no ping-pong), two of them at least, less than a ring apart.
+    transform.smt.constrain_params(%stagger, %stages, %consumers, %pingpong)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%d: !smt.int, %s: !smt.int, %c: !smt.int, %t: !smt.int):
+      %zero = smt.int.constant 0
+      %one = smt.int.constant 1
+      %two = smt.int.constant 2
+      %within = smt.int.cmp lt %d, %s
+      smt.assert %within
+      %staggered = smt.int.cmp gt %d, %zero
+      %least_consumers = smt.ite %staggered, %two, %one : !smt.int
+      %enough = smt.int.cmp ge %c, %least_consumers
+      smt.assert %enough
+      %both = smt.int.mul %d, %t
+      %either = smt.eq %both, %zero : !smt.int
+      smt.assert %either
+    }
+    // Ping-pong consumers take turns over the tiles of a persistent block: two of them
+    // at least, and a persistent grid (with a block per tile only consumer 0 works).
+    transform.smt.constrain_params(%pingpong, %persistent, %consumers)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%t: !smt.int, %p: !smt.int, %c: !smt.int):
+      %zero = smt.int.constant 0
+      %one = smt.int.constant 1
+      %two = smt.int.constant 2
+      %turns = smt.int.cmp gt %t, %zero
+      %least_ctas = smt.ite %turns, %one, %zero : !smt.int
+      %persists = smt.int.cmp ge %p, %least_ctas
+      smt.assert %persists
+      %least_consumers = smt.ite %turns, %two, %one : !smt.int
+      %enough = smt.int.cmp ge %c, %least_consumers
+      smt.assert %enough
+    }
     // Each consumer warpgroup holds its rows' f32 accumulators: block_m * block_n /
-    // (128 * consumers) registers per thread, at most 128, on rows that are a multiple of
-    // 64 (the wgmma's M). The ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits
-    // the 227 KiB of dynamic shared memory a block may have (less 2 KiB for barriers and
-    // alignment). The warpgroups' registers fit the SM's 65536.
-    transform.smt.constrain_params(%bm, %bn, %stages, %consumers, %producer_regs, %consumer_regs)
-        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %c: !smt.int, %p: !smt.int, %q: !smt.int):
+    // (128 * consumers) registers per thread (ping-pong: the whole block's, block_m *
+    // block_n / 128), at most 128, on rows (ping-pong: block_m) that are a multiple of 64
+    // (the wgmma's M). The
+    // ring of A (block_m x 64) and B (64 x block_n) f16 tiles fits the 227 KiB of dynamic
+    // shared memory a block may have (less 2 KiB for barriers and alignment). The
+    // warpgroups' registers fit the SM's 65536.
+    transform.smt.constrain_params(%bm, %bn, %stages, %consumers, %producer_regs, %consumer_regs, %pingpong)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %c: !smt.int, %p: !smt.int, %q: !smt.int, %t: !smt.int):
       %threads = smt.int.constant 128
       %max_acc = smt.int.constant 128
       %wgmma_m = smt.int.constant 64
       %zero = smt.int.constant 0
+      %one = smt.int.constant 1
       %tile = smt.int.mul %m, %n
-      %consumer_threads = smt.int.mul %threads, %c
+      %turns = smt.int.cmp gt %t, %zero
+      %sharing = smt.ite %turns, %one, %c : !smt.int
+      %consumer_threads = smt.int.mul %threads, %sharing
       %acc = smt.int.div %tile, %consumer_threads
       %fits = smt.int.cmp le %acc, %max_acc
       smt.assert %fits
-      %rows = smt.int.div %m, %c
-      %rows_left = smt.int.mod %m, %c
+      %rows = smt.int.div %m, %sharing
+      %rows_left = smt.int.mod %m, %sharing
       %even = smt.eq %rows_left, %zero : !smt.int
       smt.assert %even
       %row_blocks = smt.int.mod %rows, %wgmma_m
@@ -101,11 +145,15 @@ module attributes {transform.with_named_sequence} {
     // tma_buffers > 0 stores the chunks out by TMA: chunks of 64 columns (one 128-byte
     // swizzle span), tma_buffers of them dividing block_n, each consumer's tma_buffers
     // unpadded buffers after the ring (the padded one where C's rows are no multiple of 16
-    // bytes: room for the larger).
-    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns, %tma_buffers)
-        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
-    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int, %b: !smt.int):
+    // bytes: room for the larger). Ping-pong consumers each stage a whole block's rows.
+    transform.smt.constrain_params(%bm, %bn, %stages, %store_columns, %tma_buffers, %consumers, %pingpong)
+        : (!transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> () {
+    ^bb0(%m: !smt.int, %n: !smt.int, %s: !smt.int, %w: !smt.int, %b: !smt.int, %c: !smt.int, %t: !smt.int):
       %zero = smt.int.constant 0
+      %one = smt.int.constant 1
+      %turns = smt.int.cmp gt %t, %zero
+      %tile_sets = smt.ite %turns, %c, %one : !smt.int
+      %staged_rows = smt.int.mul %m, %tile_sets
       %direct = smt.eq %w, %zero : !smt.int
       %divisor = smt.ite %direct, %n, %w : !smt.int
       %columns_left = smt.int.mod %n, %divisor
@@ -130,8 +178,8 @@ module attributes {transform.with_named_sequence} {
       %padded = smt.int.add %w, %padding
       %element_bytes = smt.int.constant 2
       %row_bytes = smt.int.mul %padded, %element_bytes
-      %buffers = smt.int.mul %m, %row_bytes
-      %tma_rows = smt.int.mul %m, %stage_bytes
+      %buffers = smt.int.mul %staged_rows, %row_bytes
+      %tma_rows = smt.int.mul %staged_rows, %stage_bytes
       %tma_bytes = smt.int.mul %tma_rows, %b
       %padded_larger = smt.int.cmp ge %buffers, %tma_bytes
       %larger = smt.ite %padded_larger, %buffers, %tma_bytes : !smt.int
@@ -178,11 +226,12 @@ module attributes {transform.with_named_sequence} {
     transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
     %mm_s = transform.structured.match ops{["linalg.matmul"]} in %func_m : (!transform.any_op) -> !transform.any_op
     %wgmma = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm_s warpgroups = %consumers
-        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+        pingpong = %pingpong
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %ws = transform.schedir.nvgpu.warp_specialize_tma_ring %wgmma stages = %stages
         consumers = %consumers producer_registers = %producer_regs
-        consumer_registers = %consumer_regs
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+        consumer_registers = %consumer_regs pingpong = %pingpong stagger = %stagger
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     %launch_ws = transform.get_parent_op %ws <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
     // persistent = the blocks of a persistent grid (132: one per SM of an H100 SXM or
     // H200, 114 of an H100 PCIe; the small grids test many tiles per block), each looping

@@ -11,6 +11,7 @@ upstream's syntax, and the NVPTX target attribute of `gpu.module`s and `gpu.obje
         : f32 -> !llvm.struct<(f32, i1)>
     nvvm.setmaxregister increase 232
     nvvm.cp.async.bulk.wait_group 0 read
+    nvvm.wgmma.wait.group.sync.aligned 0
     gpu.module @k [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] { ... }
 
 `nvvm.barrier0` (LLVM 21 and older) is still read, as an `nvvm.barrier`; `to_llvm_ir` translates every op here to
@@ -502,6 +503,39 @@ class CpAsyncBulkWaitGroupOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class WgmmaWaitGroupSyncOp(IRDLOperation):
+    """`nvvm.wgmma.wait.group.sync.aligned 0`: `wgmma.wait_group.sync.aligned 0`, the
+    executing warpgroup waits until at most `group` of its committed wgmma groups are
+    pending: the shared memory the retired ones read may then be written again. (It ties
+    no accumulator registers: reading them after it needs `nvgpu.warpgroup.mma.store`,
+    whose own wait does.)"""
+
+    name = "nvvm.wgmma.wait.group.sync.aligned"
+
+    group = prop_def(IntegerAttr[IntegerType])
+
+    def __init__(self, group: int) -> None:
+        super().__init__(properties={"group": IntegerAttr(group, IntegerType(64))})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        attributes = parser.parse_optional_attr_dict()
+        op = cls(parser.parse_integer(allow_boolean=False, allow_negative=False))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" {self.group.value.data}")
+
+    def verify_(self) -> None:
+        if self.group.value.data < 0:
+            raise VerifyException(
+                "attribute 'group' failed to satisfy constraint: 64-bit signless integer attribute"
+            )
+
+
 OPS: tuple[type[IRDLOperation], ...] = (
     *SREG_OPS.values(),
     BarrierOp,
@@ -509,6 +543,7 @@ OPS: tuple[type[IRDLOperation], ...] = (
     ShflSyncOp,
     SetMaxRegisterOp,
     CpAsyncBulkWaitGroupOp,
+    WgmmaWaitGroupSyncOp,
 )
 
 NVVM = Dialect("nvvm", list(OPS), [TargetAttr, ShflKindAttr, SetMaxRegisterActionAttr])
@@ -529,4 +564,5 @@ __all__ = [
     "ShflKindAttr",
     "ShflSyncOp",
     "TargetAttr",
+    "WgmmaWaitGroupSyncOp",
 ]

@@ -117,23 +117,28 @@ class RewriteMatmulAsWgmmaOp(IRDLOperation):
     says how many warpgroups will split the accumulator by rows
     (`transform.schedir.nvgpu.warp_specialize_tma_ring`'s consumers): M must be a multiple
     of 64 per warpgroup and each thread's share of the f32 accumulator at most 128
-    registers (M x N / (128 x warpgroups)).
+    registers (M x N / (128 x warpgroups)). With the optional `pingpong` param 1 (0 or
+    1, default 0; `warp_specialize_tma_ring`'s) the consumers take whole tiles in turn
+    instead: the accumulator is one warpgroup's, whatever `warpgroups` says.
 
     Return modes: consumes the target; returns the `nvgpu.warpgroup.mma` op (one per
     target). Silenceable failure (the reason at the payload op) when a target does not
     match; nothing is rewritten then. Definite failure when `warpgroups` is not one
-    positive integer.
+    positive integer or `pingpong` not 0 or 1.
     """
 
     name = "transform.schedir.nvgpu.rewrite_matmul_as_wgmma"
 
     target = operand_def(TransformOpHandleType)
     warpgroups = opt_operand_def(TransformParamHandleType)
+    pingpong = opt_operand_def(TransformParamHandleType)
     mma = result_def(TransformOpHandleType)
 
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
-        "$target (`warpgroups` `=` $warpgroups^)? attr-dict `:` functional-type(operands, results)"
+        "$target (`warpgroups` `=` $warpgroups^)? (`pingpong` `=` $pingpong^)? attr-dict `:` "
+        "`(` type($target) (`,` type($warpgroups)^)? (`,` type($pingpong)^)? `)` `->` type($mma)"
     )
 
 
@@ -229,11 +234,45 @@ class WarpSpecializeTmaRingOp(IRDLOperation):
     stage's `empty` barrier (one arrival per consumer thread) before loading it, the
     consumers on its `full` barrier before multiplying.
 
+    With `pingpong` = 1 (CUTLASS's KernelTmaWarpSpecializedPingpong) the consumers do not
+    share a tile: each multiplies the whole block tile into its own accumulator (M x N at
+    most 128 registers per thread), one consumer per stage (`empty` counts 128 arrivals),
+    and they take turns through 2 x `consumers` more mbarriers of the ring's group (128
+    arrivals each): consumer c waits for its mainloop turn in its first k step, hands it on
+    to consumer c + 1 (mod `consumers`) after issuing its last MMA, then waits for its
+    MMAs (`nvvm.wgmma.wait.group.sync.aligned 0`), releases its last stage (a consumer
+    never holds a stage past its tile: the next consumer's k blocks need it), waits for
+    its epilogue turn, stores and hands that on, so that one consumer's store runs under
+    the next one's MMAs. The per-tile work is consumer 0's (`scf.if consumer == 0
+    {schedir.pingpong = consumers}`): a block of one tile has work for one consumer;
+    `persistent_tiles` deals a persistent block's tiles to all of them in turn.
+
+    ```mlir
+    // pingpong = 1, consumers = 2, stages = 3: init full[0..2] (1), empty[0..2] (128),
+    //   turn[6..7], epilogue turn[8..9] (128); consumer c = %tid / 128 - 1:
+    //   scf.if c == 0 { %acc = scf.for %k { first: wait turn[6 + c];
+    //     try_wait full[i % 3]; %d = mma (stage i % 3 of A, of B) {waitGroup = 1};
+    //     not first: arrive empty[(i - 1) % 3];
+    //     last: arrive turn[6 + (c + 1) % 2]; nvvm.wgmma.wait.group.sync.aligned 0;
+    //       arrive empty[i % 3]; wait turn[8 + c] }
+    //   mma.store %acc, %c; arrive turn[8 + (c + 1) % 2] }
+    ```
+
+    With `stagger` = D > 0 (cooperating consumers, two or more) the consumers after the
+    first start the block's first k step once consumer 0 has issued step min(D, steps - 1)
+    of it (one more mbarrier of the group, 128 arrivals, after the ring's and before any
+    turn): they stay up to `stages` - 1 steps behind it, the ring bounding the distance, so
+    that at each tile's end consumer 0 stores while the others still multiply, and they
+    store while consumer 0 multiplies the next tile's first stages. (The optional params'
+    types follow in their order: `stagger` goes with `pingpong` written before it.)
+
     Params (each one integer; `transform.tune.knob`s): `stages` in 2..8 (one stage is
     being multiplied while the producer fills another), `consumers` in 1..4,
     `producer_registers` and `consumer_registers` multiples of 8 in 24..256 with the
     producer's at most the consumers' and 128 x (producer + consumers x consumer) at most
-    the SM's 65536 registers.
+    the SM's 65536 registers; `pingpong` 0 or 1 (optional, 0: cooperating consumers; 1
+    needs 2 consumers or more); `stagger` in 0..stages - 1 (optional, 0: the consumers in
+    step; more needs 2 cooperating consumers or more).
 
     Return modes: consumes the target; returns the consumers' `scf.for` (one per target).
     Silenceable failure (the reason at the payload op) when a target does not match or a
@@ -248,13 +287,19 @@ class WarpSpecializeTmaRingOp(IRDLOperation):
     consumers = operand_def(TransformParamHandleType)
     producer_registers = operand_def(TransformParamHandleType)
     consumer_registers = operand_def(TransformParamHandleType)
+    pingpong = opt_operand_def(TransformParamHandleType)
+    stagger = opt_operand_def(TransformParamHandleType)
     loop = result_def(TransformOpHandleType)
 
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     consumed_operands = ("target",)
     assembly_format = (
         "$target `stages` `=` $stages `consumers` `=` $consumers `producer_registers` `=` "
-        "$producer_registers `consumer_registers` `=` $consumer_registers attr-dict `:` "
-        "functional-type(operands, results)"
+        "$producer_registers `consumer_registers` `=` $consumer_registers "
+        "(`pingpong` `=` $pingpong^)? (`stagger` `=` $stagger^)? attr-dict `:` `(` "
+        "type($target) `,` type($stages) `,` type($consumers) `,` type($producer_registers) "
+        "`,` type($consumer_registers) (`,` type($pingpong)^)? (`,` type($stagger)^)? `)` "
+        "`->` type($loop)"
     )
 
 

@@ -4,7 +4,8 @@
 -> `llvm.nvvm.shfl.sync.bfly.f32`, `...f32p` with the validity bit) and register budgets
 (`nvvm.setmaxregister increase 232` -> `llvm.nvvm.setmaxnreg.inc.sync.aligned.u32(232)`)
 and bulk async-group waits (`nvvm.cp.async.bulk.wait_group 0 read` ->
-`llvm.nvvm.cp.async.bulk.wait.group.read(0)`)."""
+`llvm.nvvm.cp.async.bulk.wait.group.read(0)`) and wgmma group waits
+(`nvvm.wgmma.wait.group.sync.aligned 0` -> `llvm.nvvm.wgmma.wait_group.sync.aligned(0)`)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,14 @@ def _bulk_wait_group(t: Translation, op: nvvm.CpAsyncBulkWaitGroupOp) -> None:
     t.builder.call(fn, [ir.Constant(i32, op.group.value.data)])
 
 
+def _wgmma_wait_group(t: Translation, op: nvvm.WgmmaWaitGroupSyncOp) -> None:
+    i64 = ir.IntType(64)
+    fn = t.function(
+        "llvm.nvvm.wgmma.wait_group.sync.aligned", ir.FunctionType(ir.VoidType(), [i64])
+    )
+    t.builder.call(fn, [ir.Constant(i64, op.group.value.data)])
+
+
 TRANSLATIONS: Mapping[type[Operation], Translate] = {
     **dict.fromkeys(nvvm.SREG_OPS.values(), _special_register),
     nvvm.BarrierOp: _barrier,
@@ -67,6 +76,7 @@ TRANSLATIONS: Mapping[type[Operation], Translate] = {
     nvvm.ShflSyncOp: _shuffle,
     nvvm.SetMaxRegisterOp: _set_max_register,
     nvvm.CpAsyncBulkWaitGroupOp: _bulk_wait_group,
+    nvvm.WgmmaWaitGroupSyncOp: _wgmma_wait_group,
 }
 """The ops of this family and their translations."""
 

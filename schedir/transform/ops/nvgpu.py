@@ -72,6 +72,11 @@ def apply_rewrite_matmul_as_wgmma(op: RewriteMatmulAsWgmmaOp, interp: Interprete
     warpgroups = 1 if op.warpgroups is None else _one_int(op, interp, op.warpgroups, "warpgroups")
     if warpgroups < 1:
         raise definite(op, f"expected warpgroups to be positive, got {warpgroups}")
+    pingpong = 0 if op.pingpong is None else _one_int(op, interp, op.pingpong, "pingpong")
+    if pingpong not in (0, 1):
+        raise definite(op, f"expected pingpong to be 0 or 1, got {pingpong}")
+    if pingpong:
+        warpgroups = 1  # each consumer's accumulator is a whole tile
 
     def one(payload: Operation) -> list[Mapped]:
         with _silenceable(op, "could not rewrite the matmul as wgmma"):
@@ -105,11 +110,22 @@ def apply_warp_specialize_tma_ring(op: WarpSpecializeTmaRingOp, interp: Interpre
     consumers = _one_int(op, interp, op.consumers, "consumers")
     producer = _one_int(op, interp, op.producer_registers, "producer_registers")
     consumer = _one_int(op, interp, op.consumer_registers, "consumer_registers")
+    pingpong = 0 if op.pingpong is None else _one_int(op, interp, op.pingpong, "pingpong")
+    if pingpong not in (0, 1):
+        raise definite(op, f"expected pingpong to be 0 or 1, got {pingpong}")
+    stagger = 0 if op.stagger is None else _one_int(op, interp, op.stagger, "stagger")
 
     def one(payload: Operation) -> list[Mapped]:
         with _silenceable(op, "could not warp-specialize the TMA ring"):
             result = warp_specialize_tma_ring(
-                interp.state.rewriter(payload), payload, stages, consumers, producer, consumer
+                interp.state.rewriter(payload),
+                payload,
+                stages,
+                consumers,
+                producer,
+                consumer,
+                pingpong == 1,
+                stagger,
             )
         return [result.loop]
 

@@ -250,3 +250,91 @@ module attributes {transform.with_named_sequence} {
     return
   }
 }
+
+// -----
+
+// Ping-pong consumers (warp_specialize_tma_ring pingpong = 1) on 3 blocks over 2 x 2
+// tiles: the producer loads every tile of its block; consumer c (= warpgroup - 1) takes the
+// block's tiles c, c + 2, ...: its loop starts at block_id + c * grid_dim and steps by 2 *
+// grid_dim, the `scf.if consumer == 0` dissolved around it; n = (t - block_id) / grid_dim
+// stays the tile's place in the block's sequence, so the ring's step counts on from
+// n * steps for either consumer.
+// CHECK-LABEL: func.func @pingpong_tiles
+// CHECK:         nvvm.setmaxregister decrease 40
+// CHECK-NEXT:    scf.if
+// CHECK-NEXT:      %[[PBX:.*]] = gpu.block_id x
+// CHECK-NEXT:      %[[PG:.*]] = gpu.grid_dim x
+// CHECK-NEXT:      scf.for %{{.*}} = %[[PBX]] to %[[T:.*]] step %[[PG]] {
+// CHECK:         } else {
+// CHECK-NEXT:      nvvm.setmaxregister increase 232
+// CHECK:           %[[C:.*]] = arith.subi
+// CHECK-NOT:       scf.if
+// CHECK:           %[[BX:.*]] = gpu.block_id x
+// CHECK-NEXT:      %[[G:.*]] = gpu.grid_dim x
+// CHECK-NEXT:      %[[SKIP:.*]] = arith.muli %[[C]], %[[G]] : index
+// CHECK-NEXT:      %[[START:.*]] = arith.addi %[[BX]], %[[SKIP]] : index
+// CHECK-NEXT:      %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[STEP:.*]] = arith.muli %[[G]], %[[TWO]] : index
+// CHECK-NEXT:      scf.for %[[TILE:.*]] = %[[START]] to %[[T]] step %[[STEP]] {
+// CHECK-NEXT:        %[[D:.*]] = arith.subi %[[TILE]], %[[BX]] : index
+// CHECK-NEXT:        %[[ITER:.*]] = arith.divui %[[D]], %[[G]] : index
+// CHECK:             %[[BASE:.*]] = arith.muli %[[ITER]], %{{.*}} : index
+// CHECK-NEXT:        scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NEXT:          arith.subi
+// CHECK-NEXT:          %[[I:.*]] = arith.divui
+// CHECK-NEXT:          %[[GI:.*]] = arith.addi %[[I]], %[[BASE]] : index
+// CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvgpu.warpgroup.mma.store
+// CHECK:             nvgpu.mbarrier.arrive
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.terminator
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.nvgpu.rewrite_copy_as_tma %copies {swizzle = "swizzle_128b"} : (!transform.any_op) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %c = transform.param.constant 2 : i64 -> !transform.param<i64>
+    %w = transform.schedir.nvgpu.rewrite_matmul_as_wgmma %mm : (!transform.any_op) -> !transform.any_op
+    %s = transform.param.constant 3 : i64 -> !transform.param<i64>
+    %p = transform.param.constant 40 : i64 -> !transform.param<i64>
+    %q = transform.param.constant 232 : i64 -> !transform.param<i64>
+    %on = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %l = transform.schedir.nvgpu.warp_specialize_tma_ring %w stages = %s consumers = %c producer_registers = %p consumer_registers = %q pingpong = %on
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    %launch = transform.get_parent_op %l <{op_name = "gpu.launch"}> : (!transform.any_op) -> !transform.any_op
+    %ctas = transform.param.constant 3 : i64 -> !transform.param<i64>
+    %g = transform.param.constant 1 : i64 -> !transform.param<i64>
+    transform.schedir.nvgpu.persistent_tiles %launch ctas = %ctas group = %g
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+  func.func @pingpong_tiles(%a: memref<256x512xf16>, %b: memref<512x256xf16>, %c: memref<256x256xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+      %sa = memref.alloc() : memref<128x64xf16, #gpu.address_space<workgroup>>
+      %sb = memref.alloc() : memref<64x128xf16, #gpu.address_space<workgroup>>
+      %m0 = arith.muli %by, %c128 : index
+      %n0 = arith.muli %bx, %c128 : index
+      %vc = memref.subview %c[%m0, %n0] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%zero : f32) outs(%vc : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      scf.for %k = %c0 to %c512 step %c64 {
+        %va = memref.subview %a[%m0, %k] [128, 64] [1, 1] : memref<256x512xf16> to memref<128x64xf16, strided<[512, 1], offset: ?>>
+        %vb = memref.subview %b[%k, %n0] [64, 128] [1, 1] : memref<512x256xf16> to memref<64x128xf16, strided<[256, 1], offset: ?>>
+        linalg.copy ins(%va : memref<128x64xf16, strided<[512, 1], offset: ?>>) outs(%sa : memref<128x64xf16, #gpu.address_space<workgroup>>)
+        linalg.copy ins(%vb : memref<64x128xf16, strided<[256, 1], offset: ?>>) outs(%sb : memref<64x128xf16, #gpu.address_space<workgroup>>)
+        linalg.matmul ins(%sa, %sb : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x128xf16, #gpu.address_space<workgroup>>)
+                      outs(%vc : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      }
+      gpu.terminator
+    }
+    return
+  }
+}

@@ -14,7 +14,6 @@ import pytest
 
 import schedir
 from schedir.diagnostics import TransformError
-from schedir.gpu import assemble
 from schedir.gpu.ptx import unknown_intrinsics
 from tests.gpu.mbr_payloads import bias_relu_payload
 from tests.gpu.test_matmul_wgmma import f16_out_payload
@@ -141,16 +140,22 @@ def test_a_grid_beyond_the_limit_is_a_located_diagnostic(tmp_path: Path) -> None
 def test_a_k_of_one_step(ctas: int, ptxas: Path) -> None:
     """K = 64: the k loop of one step folds away, leaving the zero fill of C's tile and
     views of it before the matmul (the wgmma rewrite once refused that as C not filled
-    with 0 right before it); each consumer runs one step of 4 m64n256k16 per tile. (On a
-    persistent grid ptxas spills a few bytes of the tile loop's indices: assembled
-    without serialized wgmma, not checked for spills.)"""
+    with 0 right before it); each consumer runs one step of 4 m64n256k16 per tile. The
+    single-stage tiles go with their deallocations: once these stayed (32 KiB of static
+    shared memory) and, being per-tile work outside the roles, put the tile loop around
+    the roles (setmaxnreg once per tile; ptxas spilled the tile loop's indices)."""
     knobs = {"consumers": 2, "block_m": 128, "block_n": 256, "persistent": ctas}
-    ptx = compile_matmul("f16", (1000, 1032, 64), knobs).stages["ptx"]
+    kernel = compile_matmul("f16", (1000, 1032, 64), knobs)
+    ptx = kernel.stages["ptx"]
     assert ptx.count("wgmma.mma_async.sync.aligned.m64n256k16") == 4
+    scheduled = str(kernel.stages["scheduled"])
+    assert "memref.dealloc" not in scheduled
+    assert not re.search(
+        r"memref\.alloc\(\) : memref<\w+, #gpu\.address_space<workgroup>>", scheduled
+    )
     if ctas:
-        assert assemble(ptx, "sm_90a", ptxas=ptxas)[:4] == b"\x7fELF"  # raises on C751x
-    else:
-        assert_assembles_cleanly(ptx, ptxas)
+        assert len(_tile_loops(scheduled)) == 2  # inside the producer's and consumers' roles
+    assert_assembles_cleanly(ptx, ptxas)
 
 
 _WINDOW = re.compile(
@@ -198,3 +203,122 @@ def test_a_persistent_producer_of_24_registers_is_a_constraint_violation(kind: s
                 kind, (331, 264, 200), {"producer_registers": 24, "persistent": ctas, "stages": 3}
             )
     compile_matmul(kind, (331, 264, 200), {"producer_registers": 24, "persistent": 0, "stages": 3})
+
+
+_PINGPONG = {"pingpong": 1, "consumers": 2, "block_m": 128, "block_n": 128}
+"""Ping-pong consumers, each on a whole 128 x 128 tile."""
+
+
+@pytest.mark.parametrize(
+    ("kind", "size", "ctas", "stages", "tile"),
+    [
+        ("f16", (1000, 1032, 1016), 132, 4, (128, 128)),
+        ("f16", (1000, 1032, 64), 3, 3, (128, 128)),
+        ("bf16", (4095, 4097, 4096), 132, 5, (128, 128)),
+        ("bias_relu", (1000, 1032, 1016), 132, 4, (128, 128)),
+        ("bias_relu", (4095, 4097, 4096), 7, 2, (128, 128)),
+        ("f16", (1000, 1032, 1016), 132, 4, (64, 256)),
+        ("bf16", (1000, 1032, 64), 5, 5, (64, 256)),
+        ("bias_relu", (4095, 4097, 4096), 132, 4, (64, 256)),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_pingpong_ptx_assembles_cleanly(
+    kind: str,
+    size: tuple[int, int, int],
+    ctas: int,
+    stages: int,
+    tile: tuple[int, int],
+    ptxas: Path,
+) -> None:
+    """Ping-pong consumers (`pingpong` knob): one producer and two consumers, each running
+    its own 128 x 128 (two m64n128k16 per k16 step) or 64 x 256 tile (one m64n256k16; the
+    wgmma rewrite's `pingpong` lets one warpgroup hold it), the ring's 2 x stages barriers and four
+    turn barriers set up (the empty ones and the turns count one warpgroup's 128
+    threads); the consumers' tile loop starts at block_id + consumer * grid and steps by
+    two grids (its index from lane 0: `shfl.sync.idx`); each consumer waits for its MMAs
+    (`wgmma.wait_group 0`) in its last k step before releasing the stage; the PTX
+    assembles without C75xx warnings and without spills (without the warp-uniform
+    consumer index the bias + relu edge tiles spilled 16-40 bytes)."""
+    block_m, block_n = tile
+    knobs = {**_PINGPONG, "block_m": block_m, "block_n": block_n}
+    kernel = compile_matmul(kind, size, {**knobs, "persistent": ctas, "stages": stages})
+    scheduled = str(kernel.stages["scheduled"])
+    counts = re.findall(r"nvgpu\.mbarrier\.init %\w+\[%\w+\], %(\w+)", scheduled)
+    warpgroup = set(re.findall(r"%(\w+) = arith\.constant 128 : index", scheduled))
+    assert len(counts) == 2 * stages + 4, counts
+    assert sum(count in warpgroup for count in counts) == stages + 4, counts
+    assert "schedir.pingpong" not in scheduled  # dealt by the persistent tile loop
+    grid_dims = set(re.findall(r"%(\w+) = gpu\.grid_dim x", scheduled))
+    doubled = set(re.findall(rf"%(\w+) = arith\.muli %(?:{'|'.join(grid_dims)}), %\w+", scheduled))
+    loops = re.findall(r"scf\.for %\w+ = %(\w+) to %\w+ step %(\w+)", scheduled)
+    assert any(step in doubled for _, step in loops), loops
+    ptx = kernel.stages["ptx"]
+    assert re.findall(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+(\d+);", ptx) == ["40"]
+    assert re.findall(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+(\d+);", ptx) == ["232"]
+    assert f"wgmma.mma_async.sync.aligned.m64n{block_n}k16" in ptx
+    assert {128: "m64n256k16", 256: "m64n128k16"}[block_n] not in ptx
+    assert "shfl.sync.idx.b32" in ptx
+    assert re.search(r"wgmma\.wait_group\.sync\.aligned\s+0;", ptx)
+    assert not unknown_intrinsics(ptx)
+    assert_assembles_cleanly(ptx, ptxas)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "params"),
+    [
+        ({"persistent": 0}, "(1, 0, 2)"),
+        ({"consumers": 1, "block_n": 128}, "(1, 132, 1)"),
+        ({"stages": 6}, "(128, 128, 6, 64, 0, 2, 1)"),
+    ],
+)
+def test_pingpong_without_turns_is_a_constraint_violation(
+    knobs: dict[str, int], params: str
+) -> None:
+    """Ping-pong needs a persistent grid (a block per tile leaves its one tile to consumer 0)
+    and two consumers at least; each consumer stages a whole tile's rows (6 stages of 32
+    KiB and 2 x 128 rows of 144 bytes do not fit: the ring alone would)."""
+    with pytest.raises(TransformError, match=re.escape(f"params {params}")):
+        compile_matmul("f16", (1000, 1032, 1016), {**_PINGPONG, **knobs})
+
+
+@pytest.mark.parametrize(
+    ("kind", "size", "ctas", "stagger"),
+    [
+        ("f16", (1000, 1032, 1016), 132, 1),
+        ("bf16", (4095, 4097, 4096), 132, 3),
+        ("bias_relu", (1000, 1032, 1016), 132, 2),
+        ("f16", (1000, 1032, 64), 5, 3),
+    ],
+    ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v),
+)
+def test_staggered_ptx_assembles_cleanly(
+    kind: str, size: tuple[int, int, int], ctas: int, stagger: int, ptxas: Path
+) -> None:
+    """Staggered consumers (`stagger` knob): the ring's barriers and one more (128
+    arrivals) on which consumer 0 lets the other start; the consumer index from lane 0;
+    clean PTX (no C75xx, no spills), the default's m64n256k16."""
+    kernel = compile_matmul(kind, size, {"stagger": stagger, "persistent": ctas})
+    scheduled = str(kernel.stages["scheduled"])
+    counts = re.findall(r"nvgpu\.mbarrier\.init %\w+\[%\w+\], %(\w+)", scheduled)
+    assert len(counts) == 2 * 4 + 1, counts
+    ptx = kernel.stages["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n256k16" in ptx
+    assert "shfl.sync.idx.b32" in ptx
+    assert not unknown_intrinsics(ptx)
+    assert_assembles_cleanly(ptx, ptxas)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "params"),
+    [
+        ({"stagger": 3, "stages": 3}, "(3, 3, 2, 0)"),
+        ({"stagger": 1, "consumers": 1, "block_n": 128}, "(1, 4, 1, 0)"),
+        ({"stagger": 1, "pingpong": 1, "block_n": 128}, "(1, 4, 2, 1)"),
+    ],
+)
+def test_stagger_out_of_range_is_a_constraint_violation(knobs: dict[str, int], params: str) -> None:
+    """Staggered consumers start less than the ring's stages apart (else consumer 0 waits
+    for a stage only the others' releases refill), two of them at least, cooperating."""
+    with pytest.raises(TransformError, match=re.escape(f"params {params}")):
+        compile_matmul("f16", (1000, 1032, 1016), knobs)

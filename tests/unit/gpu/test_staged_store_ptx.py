@@ -89,7 +89,7 @@ def test_a_staging_buffer_beyond_the_shared_memory_is_a_constraint_violation() -
     """128 x 256 blocks on 4 stages take 192 KiB of ring: 128 rows of 128 + 8 f16 more do
     not fit (64 columns do)."""
     with pytest.raises(
-        TransformError, match=r"constraint violated for params \(128, 256, 4, 128, 0\)"
+        TransformError, match=r"constraint violated for params \(128, 256, 4, 128, 0, 2, 0\)"
     ):
         compile_matmul("f16", (1000, 1032, 1016), {"store_columns": 128})
 
@@ -159,9 +159,9 @@ def test_tma_store_falls_back_where_rows_are_not_16_byte_multiples(ptxas: Path) 
 @pytest.mark.parametrize(
     ("knobs", "params"),
     [
-        ({"tma_buffers": 3}, "(128, 256, 4, 64, 3)"),
-        ({"tma_buffers": 4}, "(128, 256, 4, 64, 4)"),
-        ({"tma_buffers": 2, "store_columns": 128, "stages": 3}, "(128, 256, 3, 128, 2)"),
+        ({"tma_buffers": 3}, "(128, 256, 4, 64, 3, 2, 0)"),
+        ({"tma_buffers": 4}, "(128, 256, 4, 64, 4, 2, 0)"),
+        ({"tma_buffers": 2, "store_columns": 128, "stages": 3}, "(128, 256, 3, 128, 2, 2, 0)"),
     ],
 )
 def test_tma_buffers_out_of_range_are_constraint_violations(

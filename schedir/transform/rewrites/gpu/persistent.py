@@ -45,12 +45,19 @@ count is all consumers' threads), and a consumer cannot release stage s twice wi
 phase (its next use of s waits on `full[s]` of the next round, which the producer arms only
 after that phase), so no stage is refilled while any consumer still reads it. `ctas` = 0
 keeps a block per tile and only reorders them (`raster_blocks`).
+
+Ping-pong consumers (`warp_specialize_tma_ring`'s `pingpong`: each on a whole tile, the
+per-tile work in their `scf.if consumer == 0 {schedir.pingpong = C}`) take the block's
+tiles in turn: consumer c's loop runs `scf.for %t = block_id.x + c * G to T step C * G`,
+the `scf.if` dissolved around it; n = (t - block_id.x) / G is still the tile's place in
+the block's sequence (the producer's n for it), so the ring's step n * steps + i and the
+consumers' turns follow it unchanged.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -65,6 +72,7 @@ from schedir.transform.rewrites.gpu.raster import (
     grouped_tile,
     raster_blocks,
 )
+from schedir.transform.rewrites.gpu.warp_specialize import PINGPONG_ATTR
 from schedir.transform.rewrites.rewriter import emit, emit_index
 
 MAX_CTAS = 1 << 16
@@ -177,15 +185,24 @@ class _Persist:
         return _pure(op)
 
     def wrap(self, moved: list[Operation], total: SSAValue) -> None:
-        """The tile loop over the `total` tiles around `moved` (a range of `place`)."""
+        """The tile loop over the `total` tiles around `moved` (a range of `place`); in
+        the ping-pong consumers' `scf.if consumer == 0`, consumer c's tiles c, c + C, ...
+        of the block's (C consumers), the `scf.if` dissolved around the loop."""
         rewriter = self.rewriter
         first = moved[0]
         at = InsertPoint.before(first)
         bid = emit(rewriter, at, gpu.BlockIdOp("x"))
         grid = emit(rewriter, at, gpu.GridDimOp("x"))
+        deal = _dealing(first)
+        start, step = bid, grid
+        if deal is not None:
+            consumer, consumers = deal
+            skip = emit(rewriter, at, arith.MuliOp(consumer, grid))
+            start = emit(rewriter, at, arith.AddiOp(bid, skip))
+            step = emit(rewriter, at, arith.MuliOp(grid, emit_index(rewriter, at, consumers)))
         loop_body = Block(arg_types=[IndexType()])
         loop_body.add_op(yield_op := scf.YieldOp())
-        loop = scf.ForOp(bid, total, grid, [], loop_body)
+        loop = scf.ForOp(start, total, step, [], loop_body)
         rewriter.insert(loop, at)
         inside = InsertPoint.before(yield_op)
         t = loop_body.args[0]
@@ -224,6 +241,16 @@ class _Persist:
         for inner in list(loop_body.walk()):
             if isinstance(inner, scf.ForOp) and _in_ring(inner):
                 _continue_phases(rewriter, inner, n)
+        if deal is not None:
+            # Every consumer has tiles now (or none, past the grid's last).
+            branch = loop.parent_op()
+            assert isinstance(branch, scf.IfOp)
+            then = branch.true_region.block
+            for op in list(then.ops):
+                if not isinstance(op, scf.YieldOp):
+                    op.detach()
+                    rewriter.insert(op, InsertPoint.before(branch))
+            rewriter.erase(branch)
 
     def _reads_ids(self, op: Operation) -> bool:
         """Whether `op` (or an op inside it) reads a block id directly."""
@@ -245,6 +272,28 @@ class _Persist:
                 needed.add(owner)
                 frontier.extend(owner.operands)
         return needed
+
+
+def _dealing(op: Operation) -> tuple[SSAValue, int] | None:
+    """The consumer index and count of the ping-pong consumers' `scf.if consumer == 0`
+    (`warp_specialize_tma_ring`'s, marked `schedir.pingpong`) that holds `op`, if it is in
+    one."""
+    branch = op.parent_op()
+    if not isinstance(branch, scf.IfOp) or PINGPONG_ATTR not in branch.attributes:
+        return None
+    consumers = branch.attributes[PINGPONG_ATTR]
+    test = branch.cond.owner
+    if not (
+        isinstance(consumers, IntegerAttr)
+        and isinstance(test, arith.CmpiOp)
+        and test.predicate.value.data == 0  # eq
+        and constant_int(test.rhs) == 0
+    ):
+        raise RasterRewriteError(
+            "the ping-pong consumers' branch is not `scf.if consumer == 0` with their count",
+            branch,
+        )
+    return test.lhs, consumers.value.data
 
 
 def _step_index(loop: scf.ForOp) -> arith.DivUIOp | None:
@@ -381,6 +430,14 @@ def persistent_tiles(
         raise RasterRewriteError("the gpu.launch has no per-tile work after its barrier", launch)
     for moved in ranges:
         _check_ring_loops(moved)
+    dealt = {moved[0].parent_op() for moved in ranges if _dealing(moved[0]) is not None}
+    for op in body.walk():
+        if isinstance(op, scf.IfOp) and PINGPONG_ATTR in op.attributes and op not in dealt:
+            raise RasterRewriteError(
+                "the ping-pong consumers' per-tile work is not the tile loop's (other per-tile "
+                "work around their roles): their tiles cannot be dealt",
+                op,
+            )
 
     # The grid: tiles_x x tiles_y tiles on min(T, ctas) blocks.
     outside = InsertPoint.before(launch)

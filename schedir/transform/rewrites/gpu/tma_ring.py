@@ -312,9 +312,17 @@ def _stage_view(
 
 
 def _erase_dead_chain(rewriter: PatternRewriter, value: SSAValue) -> None:
-    """Erase the op defining `value` and the views/allocation below it once unused."""
+    """Erase the op defining `value` and the views/allocation below it once unused (an
+    allocation's deallocations go with it)."""
     owner = value.owner
-    while isinstance(owner, Operation) and all(not r.uses for r in owner.results):
+    while isinstance(owner, Operation):
+        if isinstance(owner, memref.AllocOp):
+            deallocs = [u.operation for u in owner.memref.uses]
+            if all(isinstance(d, memref.DeallocOp) for d in deallocs):
+                for dealloc in deallocs:
+                    rewriter.erase(dealloc)
+        if any(r.uses for r in owner.results):
+            return
         if owner.regions:
             return
         sources = list(owner.operands)
@@ -393,13 +401,19 @@ def _rings(
 
 
 def _barriers(
-    rewriter: PatternRewriter, parts: _Parts, stages: int, empty_count: SSAValue
+    rewriter: PatternRewriter,
+    parts: _Parts,
+    stages: int,
+    empty_count: SSAValue,
+    turns: int = 0,
+    turn_count: SSAValue | None = None,
 ) -> tuple[SSAValue, SSAValue]:
     """The barrier group: full[s] = s (one arrival), empty[s] = stages + s (`empty_count`
-    arrivals), set up by thread 0 before a block barrier; the group and the `thread 0`
-    condition. (The old barrier's block barrier goes with it: the new setup has its own.)"""
+    arrivals), then `turns` more (`turn_count` arrivals each) at 2 * stages.., set up by
+    thread 0 before a block barrier; the group and the `thread 0` condition. (The old
+    barrier's block barrier goes with it: the new setup has its own.)"""
     at = InsertPoint.before(parts.barrier)
-    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup(), 2 * stages)
+    group = ng.MBarrierGroupType(AddressSpaceAttr.workgroup(), 2 * stages + turns)
     create = ng.MBarrierCreateOp(group)
     rewriter.insert(create, at)
     bars = create.barriers
@@ -414,6 +428,10 @@ def _barriers(
         rewriter.insert(
             ng.MBarrierInitOp(bars, empty_count, emit_index(rewriter, inside, stages + s)), inside
         )
+    for t in range(turns):
+        assert turn_count is not None
+        turn = emit_index(rewriter, inside, 2 * stages + t)
+        rewriter.insert(ng.MBarrierInitOp(bars, turn_count, turn), inside)
     rewriter.insert(gpu.BarrierOp(), at)
     return bars, leader
 

@@ -37,6 +37,40 @@ what changes is who runs what:
       nvgpu.warpgroup.mma.store %acc, (rows of consumer c of %c)
     }
 
+With `pingpong` (CUTLASS's KernelTmaWarpSpecializedPingpong) the consumers do not share
+a tile: each multiplies the whole block tile into its own accumulator, reading every
+stage alone (`empty[s]` expects 128 arrivals), and they take turns on 2 x `consumers`
+more mbarriers of the group (128 arrivals each; turn[c] = 2S + c for the mainloop,
+2S + consumers + c for the epilogue). Consumer c (its index from lane 0, `gpu.shuffle
+idx`: warp-uniform for ptxas) waits for its mainloop turn in its first k step, releases
+the previous stage only within its tile, and in its last k step hands the turn on to
+consumer (c + 1) mod consumers, waits for its MMAs (`nvvm.wgmma.wait.group.sync.aligned
+0`), releases the last stage (never holding a stage past its tile: the producer fills it
+with the next consumer's k blocks) and waits for its epilogue turn; after its store it
+hands that on: one consumer's store runs under the next one's MMAs. The block's tile n
+(n = i / steps, the ring's step i counting on across a persistent block's tiles) follows
+tile n - 1, whose consumer's k-th hand-on (k = (n - 1) / consumers) is phase k of the turn
+barrier: the wait's parity is k mod 2 (tile 0: phase -1's, which a fresh barrier has
+passed). The block's one tile is consumer 0's, the per-tile work in `scf.if consumer == 0
+{schedir.pingpong = consumers}`; `persistent_tiles` deals a persistent block's tiles to
+all consumers in turn.
+
+    // -> (pingpong, consumers = 2, stages = 3) init full[0..2] (1), empty[3..5] (128),
+    //    turn[6..9] (128); consumer c:
+    scf.if %c == 0 { %acc = scf.for %k ... { first: try_wait turn[6 + c];
+        try_wait full[i % 3]; %d = mma (all rows of stage i % 3) {waitGroup = 1};
+        not first: arrive empty[(i - 1) % 3 + 3];
+        last: arrive turn[6 + (c + 1) % 2]; nvvm.wgmma.wait.group.sync.aligned 0;
+          arrive empty[i % 3 + 3]; try_wait turn[8 + c] }
+      nvgpu.warpgroup.mma.store %acc, %c_tile; arrive turn[8 + (c + 1) % 2] }
+
+With `stagger` = D > 0 (cooperating consumers) the consumers after the first wait, before
+the block's first k step, on one more mbarrier (at 2S, 128 arrivals) that consumer 0
+arrives on once it has issued step min(D, steps - 1): the others run up to D steps behind
+it (the ring bounds the distance below S: consumer 0 cannot take a stage the others have
+not released), so that at a tile's end consumer 0 stores while they finish their last
+steps, and they store while consumer 0 starts the next tile's.
+
 A K of one step (its loop folded away by canonicalization) is made a loop of one step
 first. ptxas honours `setmaxnreg` only when the kernel's register count at entry is fixed
 by launch bounds (otherwise: "C7508 ... 'setmaxnreg' ignored; unable to determine register
@@ -54,6 +88,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StridedLayoutAttr,
     VectorType,
@@ -89,6 +124,8 @@ from schedir.transform.rewrites.rewriter import emit, emit_index
 
 WARPGROUP_THREADS = 128
 """Threads of a warpgroup."""
+WARP_LANES = 32
+"""Lanes of a warp."""
 WGMMA_M = 64
 """Rows of one wgmma instruction: each consumer's share of the block is a multiple."""
 MAX_CONSUMERS = 4
@@ -99,6 +136,9 @@ REGISTER_FILE = 64 * 1024
 """32-bit registers of an SM: what one block's warpgroups may take together."""
 MIN_CTAS_ATTR = "nvvm.minctasm"
 """The kernel attribute (launch bound) that fixes the per-thread register budget."""
+PINGPONG_ATTR = "schedir.pingpong"
+"""The attribute (the consumer count) of the `scf.if consumer == 0` that holds the per-tile
+work of ping-pong consumers: `persistent_tiles` deals the tiles to all of them."""
 
 
 @dataclass(frozen=True)
@@ -282,6 +322,114 @@ def _descriptor(
     return new.descriptor
 
 
+def _steps(rewriter: PatternRewriter, loop: scf.ForOp, at: InsertPoint) -> SSAValue:
+    """The trip count of `loop` (its steps per tile)."""
+    span = emit(rewriter, at, arith.SubiOp(loop.ub, loop.lb))
+    last = emit(rewriter, at, arith.SubiOp(loop.step, emit_index(rewriter, at, 1)))
+    return emit(
+        rewriter, at, arith.DivUIOp(emit(rewriter, at, arith.AddiOp(span, last)), loop.step)
+    )
+
+
+@dataclass(frozen=True)
+class _Lead:
+    """Staggered consumers: the consumers after the first start the block's first k step
+    once consumer 0 has issued its step `steps` ahead (`min(steps, trip count - 1)` of its
+    first tile) and arrived on barrier `barrier`; the ring keeps them at most `stages` - 1
+    steps apart from then on."""
+
+    consumer: SSAValue
+    steps: int
+    barrier: int
+
+    def follow(
+        self, rewriter: PatternRewriter, bars: SSAValue, i: SSAValue, at: InsertPoint
+    ) -> None:
+        """Consumers after the first: at the block's first step, wait for the lead."""
+        zero = emit_index(rewriter, at, 0)
+        follower = emit(rewriter, at, CmpiOp(self.consumer, zero, "ne"))
+        start = emit(rewriter, at, CmpiOp(i, zero, "eq"))
+        wait = _if(rewriter, emit(rewriter, at, arith.AndIOp(follower, start)), at)
+        parity = emit(rewriter, wait, arith.ConstantOp(IntegerAttr(0, IntegerType(1))))
+        ticks = emit_index(rewriter, wait, TRY_WAIT_TICKS)
+        barrier = emit_index(rewriter, wait, self.barrier)
+        rewriter.insert(ng.MBarrierTryWaitParityOp(bars, parity, ticks, barrier), wait)
+
+    def lead(
+        self,
+        rewriter: PatternRewriter,
+        bars: SSAValue,
+        loop: scf.ForOp,
+        i: SSAValue,
+        at: InsertPoint,
+    ) -> None:
+        """Consumer 0: having issued its lead step, let the others start."""
+        zero = emit_index(rewriter, at, 0)
+        leader = emit(rewriter, at, CmpiOp(self.consumer, zero, "eq"))
+        one = emit_index(rewriter, at, 1)
+        last = emit(rewriter, at, arith.SubiOp(_steps(rewriter, loop, at), one))
+        step = emit(rewriter, at, arith.MinUIOp(emit_index(rewriter, at, self.steps), last))
+        ahead = emit(rewriter, at, CmpiOp(i, step, "eq"))
+        arrive = _if(rewriter, emit(rewriter, at, arith.AndIOp(leader, ahead)), at)
+        barrier = emit_index(rewriter, arrive, self.barrier)
+        rewriter.insert(ng.MBarrierArriveOp(bars, barrier), arrive)
+
+
+@dataclass(frozen=True)
+class _Turns:
+    """Ping-pong consumers' turns: consumer `consumer` (of `consumers`) waits for its
+    mainloop turn on barrier `first + consumer` and its epilogue turn on `first + consumers
+    + consumer`, and hands each on to the next consumer's."""
+
+    consumer: SSAValue
+    consumers: int
+    first: int
+
+    def barrier(
+        self, rewriter: PatternRewriter, epilogue: bool, following: bool, at: InsertPoint
+    ) -> SSAValue:
+        """The index of this consumer's (or with `following` the next one's) mainloop or
+        epilogue turn barrier."""
+        who = self.consumer
+        if following:
+            one = emit_index(rewriter, at, 1)
+            count = emit_index(rewriter, at, self.consumers)
+            who = emit(
+                rewriter, at, arith.RemUIOp(emit(rewriter, at, arith.AddiOp(who, one)), count)
+            )
+        base = self.first + (self.consumers if epilogue else 0)
+        return emit(rewriter, at, arith.AddiOp(who, emit_index(rewriter, at, base)))
+
+    def wait(
+        self,
+        rewriter: PatternRewriter,
+        bars: SSAValue,
+        loop: scf.ForOp,
+        i: SSAValue,
+        epilogue: bool,
+        at: InsertPoint,
+    ) -> None:
+        """Wait (at ring step `i` of `loop`) for this consumer's turn. The block's tile
+        n = i / steps (its place in the block's sequence of tiles, whatever consumer takes
+        it) follows tile n - 1, whose consumer's k-th hand-on (k = (n - 1) / consumers) is
+        phase k of this turn barrier: parity k mod 2; tile 0 waits for the parity of phase
+        -1, which a fresh barrier has passed."""
+        tile = emit(rewriter, at, arith.DivUIOp(i, _steps(rewriter, loop, at)))
+        ahead = emit(rewriter, at, arith.AddiOp(tile, emit_index(rewriter, at, self.consumers - 1)))
+        turn = emit(rewriter, at, arith.DivUIOp(ahead, emit_index(rewriter, at, self.consumers)))
+        low = emit(rewriter, at, arith.AndIOp(turn, emit_index(rewriter, at, 1)))
+        parity = emit(rewriter, at, CmpiOp(low, emit_index(rewriter, at, 0), "eq"))
+        ticks = emit_index(rewriter, at, TRY_WAIT_TICKS)
+        barrier = self.barrier(rewriter, epilogue, False, at)
+        rewriter.insert(ng.MBarrierTryWaitParityOp(bars, parity, ticks, barrier), at)
+
+    def hand_on(
+        self, rewriter: PatternRewriter, bars: SSAValue, epilogue: bool, at: InsertPoint
+    ) -> None:
+        """Give the next consumer its turn (every thread of this consumer arrives)."""
+        rewriter.insert(ng.MBarrierArriveOp(bars, self.barrier(rewriter, epilogue, True, at)), at)
+
+
 def _consumer_loop(
     rewriter: PatternRewriter,
     parts: _Parts,
@@ -293,8 +441,14 @@ def _consumer_loop(
     rows: int,
     acc0: SSAValue,
     at: InsertPoint,
+    turns: _Turns | None = None,
+    lead: _Lead | None = None,
 ) -> tuple[scf.ForOp, ng.WarpgroupMmaOp]:
-    """A consumer's loop over its `rows` rows of the block, from accumulator `acc0`."""
+    """A consumer's loop over its `rows` rows of the block, from accumulator `acc0`; with
+    `turns` (ping-pong), waiting for its mainloop turn in the first step and in the last
+    handing it on, waiting for its MMAs, releasing the last stage and waiting for its
+    epilogue turn; with `lead` (staggered), the block's first step of a consumer after the
+    first waiting for consumer 0's lead step."""
     loop = parts.loop
     body = Block(arg_types=[IndexType(), acc0.type])
     iv, acc = body.args
@@ -302,6 +456,11 @@ def _consumer_loop(
     body.add_op(yield_op)
     inside = InsertPoint.before(yield_op)
     i, stage, round_ = _step_index(rewriter, loop, iv, stages, inside)
+    if turns is not None:
+        first = _if(rewriter, emit(rewriter, inside, CmpiOp(iv, loop.lb, "eq")), inside)
+        turns.wait(rewriter, bars, loop, i, False, first)
+    if lead is not None:
+        lead.follow(rewriter, bars, i, inside)
     ticks = emit_index(rewriter, inside, TRY_WAIT_TICKS)
     rewriter.insert(
         ng.MBarrierTryWaitParityOp(bars, _odd(rewriter, round_, inside), ticks, stage), inside
@@ -325,9 +484,25 @@ def _consumer_loop(
             n_stages,
         ),
     )
-    release = _if(rewriter, emit(rewriter, inside, CmpiOp(i, zero, "ne")), inside)
+    # (Ping-pong: the previous step of this consumer's tile; its first step's previous
+    # one is another consumer's.)
+    not_first = CmpiOp(iv, loop.lb, "ne") if turns is not None else CmpiOp(i, zero, "ne")
+    release = _if(rewriter, emit(rewriter, inside, not_first), inside)
     empty = emit(rewriter, release, arith.AddiOp(previous, n_stages))
     rewriter.insert(ng.MBarrierArriveOp(bars, empty), release)
+    if lead is not None:
+        lead.lead(rewriter, bars, loop, i, inside)
+    if turns is not None:
+        # The last step: the next consumer may issue its MMAs; this one's retire, and its
+        # last stage goes back to the producer (which fills it for the next consumer).
+        after = emit(rewriter, inside, arith.AddiOp(iv, loop.step))
+        last = _if(rewriter, emit(rewriter, inside, CmpiOp(after, loop.ub, "uge")), inside)
+        turns.hand_on(rewriter, bars, False, last)
+        rewriter.insert(nvvm.WgmmaWaitGroupSyncOp(0), last)
+        rewriter.insert(
+            ng.MBarrierArriveOp(bars, emit(rewriter, last, arith.AddiOp(stage, n_stages))), last
+        )
+        turns.wait(rewriter, bars, loop, i, True, last)
     rewriter.replace(yield_op, scf.YieldOp(new_mma.matrix_d))
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [acc0], body)
     rewriter.insert(new_loop, at)
@@ -389,10 +564,13 @@ def warp_specialize_tma_ring(
     consumers: int,
     producer_registers: int,
     consumer_registers: int,
+    pingpong: bool = False,
+    stagger: int = 0,
 ) -> WarpSpecialized:
     """Warp-specialize the single-stage TMA + wgmma loop of `mma` over a ring of `stages`
-    buffers (see the module docstring); raises `RingRewriteError` before changing anything
-    when it does not qualify."""
+    buffers, the consumers cooperating on each tile's rows or, with `pingpong`, taking
+    turns over whole tiles (see the module docstring); raises `RingRewriteError` before
+    changing anything when it does not qualify."""
     if not 2 <= stages <= MAX_STAGES:
         raise RingRewriteError(
             f"stages must be in 2..{MAX_STAGES} (a consumer reads one stage while the "
@@ -407,8 +585,18 @@ def warp_specialize_tma_ring(
     acc_t = mma.matrix_c.type
     assert isinstance(acc_t, ng.WarpgroupAccumulatorType)
     m, n = acc_t.fragmented.get_shape()
-    rows = m // consumers
-    if m % consumers or rows % WGMMA_M:
+    if pingpong and consumers < 2:
+        raise RingRewriteError(
+            f"ping-pong consumers take turns: at least 2 of them, got {consumers}", mma
+        )
+    if stagger and (pingpong or consumers < 2 or not 0 < stagger < stages):
+        raise RingRewriteError(
+            f"staggered consumers start 1..stages - 1 ({stages - 1}) steps apart, two of them "
+            f"at least, cooperating (not ping-pong), got {stagger} steps",
+            mma,
+        )
+    rows = m if pingpong else m // consumers
+    if not pingpong and (m % consumers or rows % WGMMA_M):
         raise RingRewriteError(
             f"the block's {m} rows do not split into {consumers} consumers' multiples of {WGMMA_M}",
             mma,
@@ -454,8 +642,16 @@ def warp_specialize_tma_ring(
     tiles, size_op = _rings(rewriter, launch, parts, stages)
     old_sync = parts.init.next_op
     at = InsertPoint.before(parts.barrier)
-    empty_count = emit_index(rewriter, at, WARPGROUP_THREADS * consumers)
-    bars, leader = _barriers(rewriter, parts, stages, empty_count)
+    # (Ping-pong: one consumer reads each stage; each has a mainloop and an epilogue turn.)
+    empty_count = emit_index(rewriter, at, WARPGROUP_THREADS * (1 if pingpong else consumers))
+    if pingpong:
+        turn_count = emit_index(rewriter, at, WARPGROUP_THREADS)
+        bars, leader = _barriers(rewriter, parts, stages, empty_count, 2 * consumers, turn_count)
+    elif stagger:
+        lead_count = emit_index(rewriter, at, WARPGROUP_THREADS)
+        bars, leader = _barriers(rewriter, parts, stages, empty_count, 1, lead_count)
+    else:
+        bars, leader = _barriers(rewriter, parts, stages, empty_count)
 
     # The roles, where the store was (what it stores into may be computed after the loop):
     # warpgroup 0 produces, the others consume.
@@ -481,19 +677,39 @@ def warp_specialize_tma_ring(
     rewriter.insert(
         nvvm.SetMaxRegisterOp(nvvm.SetMaxRegisterAction.INCREASE, consumer_registers), consume
     )
+    if pingpong or stagger:
+        # The warpgroup as lane 0 has it (CUTLASS's canonical_warp_group_idx): ptxas sees
+        # a warp-uniform value, so the tiles, ring steps and barriers that follow from the
+        # consumer index stay in uniform registers.
+        warpgroup = _warp_uniform(rewriter, warpgroup, consume)
     consumer = emit(rewriter, consume, arith.SubiOp(warpgroup, emit_index(rewriter, consume, 1)))
-    row0 = emit(rewriter, consume, arith.MuliOp(consumer, emit_index(rewriter, consume, rows)))
+    turns = None
+    if pingpong:
+        # The block's one tile is consumer 0's (persistent_tiles deals its tiles to all).
+        zero = emit_index(rewriter, consume, 0)
+        first = emit(rewriter, consume, CmpiOp(consumer, zero, "eq"))
+        consume = _if(rewriter, first, consume)
+        deal = consume.block.parent_op()
+        assert deal is not None
+        deal.attributes[PINGPONG_ATTR] = IntegerAttr(consumers, i32)
+        turns = _Turns(consumer, consumers, 2 * stages)
+        row0 = emit_index(rewriter, consume, 0)
+    else:
+        row0 = emit(rewriter, consume, arith.MuliOp(consumer, emit_index(rewriter, consume, rows)))
+    lead = _Lead(consumer, stagger, 2 * stages) if stagger else None
     acc_part = ng.WarpgroupAccumulatorType(
         VectorType(acc_t.fragmented.get_element_type(), [rows, n])
     )
     init = ng.WarpgroupMmaInitAccumulatorOp(acc_part)
     rewriter.insert(init, consume)
     new_loop, new_mma = _consumer_loop(
-        rewriter, parts, mma, tiles, bars, stages, row0, rows, init.matrix_c, consume
+        rewriter, parts, mma, tiles, bars, stages, row0, rows, init.matrix_c, consume, turns, lead
     )
     sub = _rows_of(rewriter, store.dst_memref, row0, rows, n, consume)
     epilogue = _rows_epilogue(store.epilogue, row0)
     rewriter.insert(ng.WarpgroupMmaStoreOp(new_loop.results[0], sub, epilogue), consume)
+    if turns is not None:
+        turns.hand_on(rewriter, bars, True, consume)
 
     # The old loop, its store and accumulator go; the launch grows and keeps the rings.
     old_init = loop.iter_args[0].owner
@@ -507,6 +723,17 @@ def warp_specialize_tma_ring(
     new_launch.attributes[MIN_CTAS_ATTR] = IntegerAttr(1, i32)
     _erase_single_stage(rewriter, parts, old_sync, outside)
     return WarpSpecialized(new_loop, new_mma, producer_loop)
+
+
+def _warp_uniform(rewriter: PatternRewriter, value: SSAValue, at: InsertPoint) -> SSAValue:
+    """`value` (an index the same in every lane of a warp) as lane 0 has it: `gpu.shuffle
+    idx` from lane 0."""
+    narrow = emit(rewriter, at, arith.IndexCastOp(value, i32))
+    lane0 = emit(rewriter, at, arith.ConstantOp(IntegerAttr(0, i32)))
+    width = emit(rewriter, at, arith.ConstantOp(IntegerAttr(WARP_LANES, i32)))
+    shuffle = gpu.ShuffleOp(narrow, lane0, width, "idx")
+    rewriter.insert(shuffle, at)
+    return emit(rewriter, at, arith.IndexCastOp(shuffle.shuffleResult, IndexType()))
 
 
 def _rows_epilogue(epilogue: Region | None, row0: SSAValue) -> Region | None:
@@ -579,4 +806,4 @@ def _strides(t: MemRefType) -> list[int]:
     return [prod(shape[i + 1 :]) for i in range(len(shape))]
 
 
-__all__ = ["MAX_CONSUMERS", "WarpSpecialized", "warp_specialize_tma_ring"]
+__all__ = ["MAX_CONSUMERS", "PINGPONG_ATTR", "WarpSpecialized", "warp_specialize_tma_ring"]
