@@ -142,8 +142,8 @@ class Staging:
     An f16 matrix of N = 4097 columns has rows of 8194 bytes, not a multiple of 16:
     cuTensorMapEncodeTiled refuses it. The host copies the `rows` rows of `row_bytes`
     bytes (`source_pitch` bytes apart at device address `source`) to a fresh buffer at
-    `pitch` bytes apart (`row_bytes` rounded up to 16) with `cuMemcpy2DAsync` on the
-    launch stream, zero-fills the pad, and describes that buffer with the tensor's real
+    `pitch` bytes apart (`row_bytes` rounded up to 16) with a copy kernel on the launch
+    stream (`schedir.gpu.staging`), zero-fills the pad, and describes that buffer with the tensor's real
     sizes: TMA fills what lies past them itself, so the pad is never read as data. The
     source is only read (inputs are never modified).
 

@@ -9,9 +9,12 @@ Applied by `schedir.transform.ops.nvgpu_mma`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Self, cast
+
 from xdsl.dialects.builtin import I32, I64, IntegerAttr, UnitAttr
 from xdsl.dialects.transform import TransformOpHandleType, TransformParamHandleType
-from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.ir import OpResult
+from xdsl.irdl import IRDLOperation, Operand, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -28,6 +31,60 @@ from schedir.dialects.transform._syntax_helpers import (
     print_functional_type,
     print_prop_and_attr_dict,
 )
+
+
+class _LoopTransform:
+    """The syntax and failure mode of the ops on one loop handle `for_op` with a
+    `failures(propagate|suppress)` prefix (default `suppress`, as upstream's
+    `pipeline_shared_memory_copies`):
+    `transform.<op> failures(suppress) %for {props} : (!transform.any_op) -> !transform.any_op`.
+    """
+
+    if TYPE_CHECKING:  # the fields of the ops (a mixin may not declare them)
+        for_op: Operand
+        result: OpResult
+        failure_propagation_mode: IntegerAttr[I32] | None
+
+    @property
+    def mode(self) -> FailurePropagationMode:
+        """The failure propagation mode (`suppress` when not given)."""
+        if self.failure_propagation_mode is None:
+            return FailurePropagationMode.SUPPRESS
+        return failure_mode(self.failure_propagation_mode)
+
+    @property
+    def suppresses_failures(self) -> bool:
+        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
+        return self.mode == FailurePropagationMode.SUPPRESS
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        mode = parse_failures(parser)
+        target = parser.parse_unresolved_operand()
+        op_type = cast(type[IRDLOperation], cls)
+        props, attrs = parse_prop_and_attr_dict(parser, op_type)
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_functional_type(parser)
+        if len(inputs) != 1 or len(outputs) != 1:
+            parser.raise_error("expected one operand and one result type")
+        op = op_type.create(
+            operands=[parser.resolve_operand(target, inputs[0])],
+            result_types=outputs,
+            properties=props | {"failure_propagation_mode": mode},
+            attributes=attrs,
+        )
+        return cast(Self, op)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_failures(printer, failure_mode_attr(self.mode))
+        printer.print_string(" ")
+        printer.print_ssa_value(self.for_op)
+        print_prop_and_attr_dict(
+            printer, cast(IRDLOperation, self), elided=("failure_propagation_mode",)
+        )
+        printer.print_string(" : ")
+        print_functional_type(printer, [self.for_op.type], [self.result.type])
 
 
 @irdl_transform_op
@@ -121,7 +178,7 @@ class CreateAsyncGroupsOp(IRDLOperation):
 
 
 @irdl_transform_op
-class PipelineSharedMemoryCopiesOp(IRDLOperation):
+class PipelineSharedMemoryCopiesOp(_LoopTransform, IRDLOperation):
     """Software-pipelines an `scf.for` whose body issues asynchronous copies into shared
     memory: the copies of iteration i + depth - 1 are issued in iteration i (predicated
     off past the loop's end), after `depth - 1` iterations' copies issued before the loop.
@@ -167,43 +224,6 @@ class PipelineSharedMemoryCopiesOp(IRDLOperation):
     result = result_def(TransformOpHandleType)
 
     consumed_operands = ("for_op",)
-
-    @property
-    def mode(self) -> FailurePropagationMode:
-        """The failure propagation mode (`suppress` when not given, as upstream)."""
-        if self.failure_propagation_mode is None:
-            return FailurePropagationMode.SUPPRESS
-        return failure_mode(self.failure_propagation_mode)
-
-    @property
-    def suppresses_failures(self) -> bool:
-        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
-        return self.mode == FailurePropagationMode.SUPPRESS
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PipelineSharedMemoryCopiesOp:
-        mode = parse_failures(parser)
-        target = parser.parse_unresolved_operand()
-        props, attrs = parse_prop_and_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        inputs, outputs = parse_functional_type(parser)
-        if len(inputs) != 1 or len(outputs) != 1:
-            parser.raise_error("expected one operand and one result type")
-        return cls.create(
-            operands=[parser.resolve_operand(target, inputs[0])],
-            result_types=outputs,
-            properties=props | {"failure_propagation_mode": mode},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_failures(printer, failure_mode_attr(self.mode))
-        printer.print_string(" ")
-        printer.print_ssa_value(self.for_op)
-        print_prop_and_attr_dict(printer, self, elided=("failure_propagation_mode",))
-        printer.print_string(" : ")
-        print_functional_type(printer, [self.for_op.type], [self.result.type])
 
     def verify_(self) -> None:
         if self.depth.value.data < 2:
@@ -254,7 +274,7 @@ class PadSharedRowsOp(IRDLOperation):
 
 
 @irdl_transform_op
-class PipelineFragmentsOp(IRDLOperation):
+class PipelineFragmentsOp(_LoopTransform, IRDLOperation):
     """Software-pipelines the register fragments of an mma.sync k loop across its k
     steps (schedir's extension; no upstream op): the wait and the barrier that open each
     iteration of a loop pipelined by `transform.nvgpu.pipeline_shared_memory_copies`,
@@ -309,46 +329,9 @@ class PipelineFragmentsOp(IRDLOperation):
 
     consumed_operands = ("for_op",)
 
-    @property
-    def mode(self) -> FailurePropagationMode:
-        """The failure propagation mode (`suppress` when not given)."""
-        if self.failure_propagation_mode is None:
-            return FailurePropagationMode.SUPPRESS
-        return failure_mode(self.failure_propagation_mode)
-
-    @property
-    def suppresses_failures(self) -> bool:
-        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
-        return self.mode == FailurePropagationMode.SUPPRESS
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PipelineFragmentsOp:
-        mode = parse_failures(parser)
-        target = parser.parse_unresolved_operand()
-        props, attrs = parse_prop_and_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        inputs, outputs = parse_functional_type(parser)
-        if len(inputs) != 1 or len(outputs) != 1:
-            parser.raise_error("expected one operand and one result type")
-        return cls.create(
-            operands=[parser.resolve_operand(target, inputs[0])],
-            result_types=outputs,
-            properties=props | {"failure_propagation_mode": mode},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_failures(printer, failure_mode_attr(self.mode))
-        printer.print_string(" ")
-        printer.print_ssa_value(self.for_op)
-        print_prop_and_attr_dict(printer, self, elided=("failure_propagation_mode",))
-        printer.print_string(" : ")
-        print_functional_type(printer, [self.for_op.type], [self.result.type])
-
 
 @irdl_transform_op
-class CarryRingOffsetsOp(IRDLOperation):
+class CarryRingOffsetsOp(_LoopTransform, IRDLOperation):
     """Carries the ring offsets of a multi-buffered loop instead of recomputing them
     (schedir's extension; no upstream op): each `affine.apply` of the body on the
     induction variable (plus a constant) whose values repeat with a period of 2 to 16
@@ -387,43 +370,6 @@ class CarryRingOffsetsOp(IRDLOperation):
     result = result_def(TransformOpHandleType)
 
     consumed_operands = ("for_op",)
-
-    @property
-    def mode(self) -> FailurePropagationMode:
-        """The failure propagation mode (`suppress` when not given)."""
-        if self.failure_propagation_mode is None:
-            return FailurePropagationMode.SUPPRESS
-        return failure_mode(self.failure_propagation_mode)
-
-    @property
-    def suppresses_failures(self) -> bool:
-        """Whether a silenceable failure is dropped (`failures(suppress)`)."""
-        return self.mode == FailurePropagationMode.SUPPRESS
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CarryRingOffsetsOp:
-        mode = parse_failures(parser)
-        target = parser.parse_unresolved_operand()
-        props, attrs = parse_prop_and_attr_dict(parser, cls)
-        parser.parse_punctuation(":")
-        inputs, outputs = parse_functional_type(parser)
-        if len(inputs) != 1 or len(outputs) != 1:
-            parser.raise_error("expected one operand and one result type")
-        return cls.create(
-            operands=[parser.resolve_operand(target, inputs[0])],
-            result_types=outputs,
-            properties=props | {"failure_propagation_mode": mode},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_failures(printer, failure_mode_attr(self.mode))
-        printer.print_string(" ")
-        printer.print_ssa_value(self.for_op)
-        print_prop_and_attr_dict(printer, self, elided=("failure_propagation_mode",))
-        printer.print_string(" : ")
-        print_functional_type(printer, [self.for_op.type], [self.result.type])
 
 
 OPS: tuple[type[IRDLOperation], ...] = (
