@@ -99,6 +99,14 @@ def silenceable(
     return TransformError(message, op_location(op), extra, silenceable=True)
 
 
+def rewrite_failure(op: Operation, at: Operation, message: str, failure: str) -> TransformError:
+    """A payload rewrite's failure as a silenceable failure of transform op `op`: the
+    reason `message` at the payload op `at` (`'<name>' op <message>`), then `failure` at
+    `op`."""
+    reason = TransformError(f"'{at.name}' op {message}", op_location(at), silenceable=True)
+    return MultipleTransformErrors([reason, silenceable(op, failure)])
+
+
 def definite(
     op: Operation,
     message: str,
@@ -595,6 +603,7 @@ __all__ = [
     "handle_kind",
     "is_ancestor",
     "payload_location",
+    "rewrite_failure",
     "silenceable",
     "value_location",
 ]

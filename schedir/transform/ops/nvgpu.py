@@ -11,8 +11,6 @@ from contextlib import contextmanager
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
-from schedir.diagnostics import TransformError
-from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu import (
     PersistentTilesOp,
     PipelineTmaRingOp,
@@ -31,7 +29,7 @@ from schedir.transform.rewrites.gpu.tma_ring import pipeline_tma_ring
 from schedir.transform.rewrites.gpu.warp_specialize import warp_specialize_tma_ring
 from schedir.transform.rewrites.gpu.wgmma import rewrite_matmul_as_wgmma
 from schedir.transform.rewrites.rewriter import PayloadRewriteError
-from schedir.transform.state import MultipleTransformErrors, definite, silenceable
+from schedir.transform.state import definite, rewrite_failure
 
 
 @contextmanager
@@ -41,10 +39,7 @@ def _silenceable(op: Operation, failure: str) -> Iterator[None]:
     try:
         yield
     except PayloadRewriteError as error:
-        reason = TransformError(
-            f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-        )
-        raise MultipleTransformErrors([reason, silenceable(op, failure)]) from None
+        raise rewrite_failure(op, error.op, error.message, failure) from None
 
 
 def _one_int(op: Operation, interp: Interpreter, param: SSAValue, what: str) -> int:

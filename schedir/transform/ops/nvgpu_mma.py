@@ -10,8 +10,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
-from schedir.diagnostics import TransformError
-from schedir.dialects.syntax import op_location
 from schedir.dialects.transform.nvgpu_mma import (
     CarryRingOffsetsOp,
     CreateAsyncGroupsOp,
@@ -40,7 +38,7 @@ from schedir.transform.rewrites.gpu.pipeline_fragments import (
     pipeline_fragments,
 )
 from schedir.transform.rewrites.gpu.ring_offsets import RingOffsetError, carry_ring_offsets
-from schedir.transform.state import MultipleTransformErrors, definite, silenceable
+from schedir.transform.state import definite, rewrite_failure
 
 
 @applies(RewriteMatmulAsMmaSyncOp)
@@ -51,12 +49,7 @@ def apply_rewrite_matmul_as_mma_sync(op: RewriteMatmulAsMmaSyncOp, interp: Inter
         try:
             rewrite_matmul_as_mma_sync(interp.state.rewriter(payload), payload)
         except MmaSyncRewriteError as error:
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "unsupported target op")]
-            ) from None
+            raise rewrite_failure(op, error.op, error.message, "unsupported target op") from None
         return []
 
     interp.apply_to_each(op, op.target, one)
@@ -84,11 +77,8 @@ def apply_pipeline_shared_memory_copies(
         except PipelineError as error:
             if op.suppresses_failures:
                 return [payload]
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "failed to pipeline the shared memory copies")]
+            raise rewrite_failure(
+                op, error.op, error.message, "failed to pipeline the shared memory copies"
             ) from None
         return [result.loop]
 
@@ -109,11 +99,8 @@ def apply_pad_shared_rows(op: PadSharedRowsOp, interp: Interpreter) -> None:
         try:
             result = pad_shared_rows(interp.state.rewriter(payload), payload, pad)
         except PadSharedError as error:
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "could not pad the buffer's rows")]
+            raise rewrite_failure(
+                op, error.op, error.message, "could not pad the buffer's rows"
             ) from None
         return [result.alloc]
 
@@ -134,11 +121,8 @@ def apply_pipeline_fragments(op: PipelineFragmentsOp, interp: Interpreter) -> No
         except FragmentPipelineError as error:
             if op.suppresses_failures:
                 return [payload]
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "failed to pipeline the fragments")]
+            raise rewrite_failure(
+                op, error.op, error.message, "failed to pipeline the fragments"
             ) from None
         return [result.loop]
 
@@ -155,11 +139,8 @@ def apply_carry_ring_offsets(op: CarryRingOffsetsOp, interp: Interpreter) -> Non
         except RingOffsetError as error:
             if op.suppresses_failures:
                 return [payload]
-            reason = TransformError(
-                f"'{error.op.name}' op {error.message}", op_location(error.op), silenceable=True
-            )
-            raise MultipleTransformErrors(
-                [reason, silenceable(op, "failed to carry the ring offsets")]
+            raise rewrite_failure(
+                op, error.op, error.message, "failed to carry the ring offsets"
             ) from None
         return [result.loop]
 
