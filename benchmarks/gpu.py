@@ -496,6 +496,47 @@ ping-pong consumers on 128x128 tiles (4 and 5 stages, raster groups of 8 and 16)
 64x256 tiles (4 and 5 stages); consumer 1 starting 1, 2 or 3 k steps behind consumer 0
 (stagger)."""
 
+_MBR_ONLY = {
+    "persistent 66": {"persistent": 66},
+    "persistent 264": {"persistent": 264},
+    "raster 8": {"raster_group": 8},
+}
+"""mbr_f16's rows beside the wgmma matmuls' (the persistent grid's size, raster groups of 8)."""
+
+_MBR_VARIANTS = {
+    name: {**_DEFAULT_VARIANTS, **_MBR_ONLY}[name]
+    for name in (
+        "store 0",
+        "store 128 3 stages",
+        "store 256 3 stages",
+        "persistent 0 store 0",
+        "persistent 66",
+        "persistent 264",
+        "raster 8",
+        "3 stages",
+        "1x128x128 persistent 132",
+        "tma 2",
+        "tma 1",
+        "tma 4 3 stages",
+        "tma 2 warp",
+        "tma 1 warp",
+        "stmatrix",
+        "tma 4 3 stages stmatrix",
+        "pingpong 128x128",
+        "pingpong 128x128 5 stages",
+        "pingpong 128x128 raster 16",
+        "pingpong 64x256",
+        "pingpong 64x256 5 stages",
+        "stagger 1",
+        "stagger 2",
+        "stagger 3",
+        "256x128 3 stages",
+    )
+}
+"""mbr_f16's rows: those of the wgmma matmuls (`_DEFAULT_VARIANTS`) that apply to its
+schedule (raster groups of 16 and a persistent grid are its selection) and `_MBR_ONLY`."""
+
+
 _RING_VARIANTS = {
     "ring 128x128 3st": ("matmul_f16_f16out_cuda.mlir", {}),
     "ring 64x256 4st": (
@@ -667,33 +708,7 @@ def cases(torch: Any) -> list[Case]:
             2.0 * mm**3,
             half=True,
             max_autotune=True,
-            knob_variants={
-                "store 0": {"store_columns": 0},
-                "store 128 3 stages": {"store_columns": 128, "stages": 3},
-                "store 256 3 stages": {"store_columns": 256, "stages": 3},
-                "persistent 0 store 0": {"persistent": 0, "store_columns": 0},
-                "persistent 66": {"persistent": 66},
-                "persistent 264": {"persistent": 264},
-                "raster 8": {"raster_group": 8},
-                "3 stages": {"stages": 3},
-                "1x128x128 persistent 132": {"persistent": 132, "consumers": 1, "block_n": 128},
-                "tma 2": {"tma_buffers": 2},
-                "tma 1": {"tma_buffers": 1},
-                "tma 4 3 stages": {"tma_buffers": 4, "stages": 3},
-                "tma 2 warp": {"tma_buffers": 2, "tma_box_rows": 16},
-                "tma 1 warp": {"tma_buffers": 1, "tma_box_rows": 16},
-                "stmatrix": {"stmatrix": 1},
-                "tma 4 3 stages stmatrix": {"tma_buffers": 4, "stages": 3, "stmatrix": 1},
-                "pingpong 128x128": {"pingpong": 1, "block_n": 128},
-                "pingpong 128x128 5 stages": {"pingpong": 1, "block_n": 128, "stages": 5},
-                "pingpong 128x128 raster 16": {"pingpong": 1, "block_n": 128, "raster_group": 16},
-                "pingpong 64x256": {"pingpong": 1, "block_m": 64},
-                "pingpong 64x256 5 stages": {"pingpong": 1, "block_m": 64, "stages": 5},
-                "stagger 1": {"stagger": 1},
-                "stagger 2": {"stagger": 2},
-                "stagger 3": {"stagger": 3},
-                "256x128 3 stages": {"block_m": 256, "block_n": 128, "stages": 3},
-            },
+            knob_variants=_MBR_VARIANTS,
         ),
         # The mma.sync fallback (sm_80+ warp-level tensor cores, f32 out) beside cuBLAS:
         # the selected 3 stages of padded 128x64 / 64x256 tiles (8 warps of 64x64, dynamic

@@ -89,7 +89,9 @@ def _descriptor(array: np.ndarray, keep: list[Any]) -> int:
     return ctypes.addressof(holder)
 
 
-def test_launch_of_matmul_bias_relu_passes_descriptors() -> None:
+def _matmul_bias_relu() -> tuple[schedir.Kernel, CudaExecutable, RecordingRuntime]:
+    """The matmul + bias + relu example compiled for CUDA and its executable built on a
+    recording runtime."""
     kernel = schedir.compile(
         REPO / "examples" / "matmul_bias_relu_cuda.mlir",
         schedule=REPO / "schedules" / "matmul_bias_relu_cuda.mlir",
@@ -99,12 +101,26 @@ def test_launch_of_matmul_bias_relu_passes_descriptors() -> None:
     executable = CudaExecutable.build(
         kernel.stages["llvm-ir"], kernel.signature, CompileOptions(target="cuda"), runtime=runtime
     )
+    return kernel, executable, runtime
+
+
+def _matmul_bias_relu_arguments() -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, ctypes.Array[ctypes.c_void_p], list[Any]
+]:
+    """A (1001x513), B (513x257), the bias, the output, the packed descriptors of the four
+    and what keeps the descriptors alive."""
     a = np.ones((1001, 513), np.float32)
     b = np.ones((513, 257), np.float32)
     bias = np.ones((257,), np.float32)
     out = np.zeros((1001, 257), np.float32)
     keep: list[Any] = []
     packed = (ctypes.c_void_p * 4)(*[_descriptor(x, keep) for x in (a, b, bias, out)])
+    return a, b, bias, out, packed, keep
+
+
+def test_launch_of_matmul_bias_relu_passes_descriptors() -> None:
+    _kernel, executable, runtime = _matmul_bias_relu()
+    a, b, bias, out, packed, _keep = _matmul_bias_relu_arguments()
     executable.function._call(packed)
     runtime.check()
 
@@ -162,26 +178,13 @@ def test_the_host_function_keeps_its_code_alive() -> None:
     CUDA program outlives the program: it holds the JIT module its code lives in. Before,
     only the executable held it, and a bound call kept after its kernel was collected
     jumped into freed code (SIGILL on the H200 in a benchmark that rebound `k` in a loop)."""
-    kernel = schedir.compile(
-        REPO / "examples" / "matmul_bias_relu_cuda.mlir",
-        schedule=REPO / "schedules" / "matmul_bias_relu_cuda.mlir",
-        target="cuda",
-    )
-    runtime = RecordingRuntime()
-    executable = CudaExecutable.build(
-        kernel.stages["llvm-ir"], kernel.signature, CompileOptions(target="cuda"), runtime=runtime
-    )
+    kernel, executable, runtime = _matmul_bias_relu()
     function = executable.function
     code = weakref.ref(executable.jit)
     del executable, kernel
     gc.collect()
     assert code() is not None
-    a = np.ones((1001, 513), np.float32)
-    b = np.ones((513, 257), np.float32)
-    bias = np.ones((257,), np.float32)
-    out = np.zeros((1001, 257), np.float32)
-    keep: list[Any] = []
-    packed = (ctypes.c_void_p * 4)(*[_descriptor(x, keep) for x in (a, b, bias, out)])
+    *_, packed, _keep = _matmul_bias_relu_arguments()
     function._call(packed)
     runtime.check()
     assert [call[0] for call in runtime.calls] == ["load", "function", "launch", "sync"]
